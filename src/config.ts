@@ -1,0 +1,163 @@
+/**
+ * Parameters of the memory (SPEC 8, the paper's experimental profile) and their resolution:
+ * defaults are merged and validated in exactly this one place, and the result is frozen.
+ *
+ * @module
+ */
+import { invalidOption } from './errors.js';
+
+/**
+ * The tunable parameters of the write and read paths. Symbols are the paper's.
+ * Thresholds are probabilities in [0,1]; times are milliseconds.
+ */
+export interface MemoryParameters {
+  /** θ_rel: insert an edge of view g when P(g | v,u) ≥ θ_rel, eq. (9). @default 0.6 */
+  thetaRel: number;
+  /** θ_act: a view is active when p_g(q) ≥ θ_act, eq. (12). @default 0.1 */
+  thetaAct: number;
+  /** θ_suff: sufficiency threshold of the stop rule, eq. (21). @default 0.95 */
+  thetaSuff: number;
+  /** θ_cont: continue / missing / contradiction threshold, eq. (21)-(22). @default 0.15 */
+  thetaCont: number;
+  /** γ: allocation concentration, eq. (13). @default 1 */
+  gamma: number;
+  /** B: total graph budget (expansions per query), eq. (14). @default 80 */
+  budget: number;
+  /** m: minimum budget per active view, eq. (14). @default 1 */
+  minPerView: number;
+  /** D_max: maximum depth, eq. (15). @default 8 */
+  maxDepth: number;
+  /** K_w: write candidates per observation, eq. (8). @default 10 */
+  writeCandidates: number;
+  /** W: beam width. @default 10 */
+  beamWidth: number;
+  /** K: evidence returned (and sent to System Two). @default 40 */
+  k: number;
+  /** K for multi-hop queries (h(q) ≥ 0.5). @default 50 */
+  kMultiHop: number;
+  /** Anchor count taken from the fused vector + lexical ranking. @default 30 */
+  anchors: number;
+  /** κ: reciprocal rank fusion constant, eq. (16). @default 60 */
+  rrfK: number;
+  /** λ1..λ5: transition weights of eq. (23). @default [0.25, 0.35, 0.15, 0.15, 0.10] */
+  lambdas: [number, number, number, number, number];
+  /** Global read limit: nodes visited per query. @default 60 */
+  maxVisited: number;
+  /** Global read limit: edges inspected per query. @default 2400 */
+  maxEdgesInspected: number;
+  /** Global read limit: System-One calls per query. @default 16 */
+  maxControllerCalls: number;
+  /** Global read limit: time per query in ms. @default 15000 */
+  readDeadlineMs: number;
+  /** J_c: maintenance runs every J_c writes (0 disables). @default 20 */
+  maintenanceInterval: number;
+  /** Maintenance decision threshold. @default 0.85 */
+  maintenanceThreshold: number;
+  /** Two turns closer than this many ms get a temporal `close_in_time` edge. @default 3_600_000 (1 h) */
+  closeInTimeMs: number;
+  /** Per-write System-One deadline in ms (after it, the deterministic fallback is used). @default 5000 */
+  writeDeadlineMs: number;
+  /** Longest accepted text, in characters (UTF-16 code units). @default 100_000 */
+  maxTextChars: number;
+}
+
+/** The defaults of {@link MemoryParameters} (SPEC 8). Frozen. */
+export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
+  thetaRel: 0.6,
+  thetaAct: 0.1,
+  thetaSuff: 0.95,
+  thetaCont: 0.15,
+  gamma: 1,
+  budget: 80,
+  minPerView: 1,
+  maxDepth: 8,
+  writeCandidates: 10,
+  beamWidth: 10,
+  k: 40,
+  kMultiHop: 50,
+  anchors: 30,
+  rrfK: 60,
+  lambdas: Object.freeze([0.25, 0.35, 0.15, 0.15, 0.1]) as unknown as [number, number, number, number, number],
+  maxVisited: 60,
+  maxEdgesInspected: 2400,
+  maxControllerCalls: 16,
+  readDeadlineMs: 15_000,
+  maintenanceInterval: 20,
+  maintenanceThreshold: 0.85,
+  closeInTimeMs: 3_600_000,
+  writeDeadlineMs: 5_000,
+  maxTextChars: 100_000,
+});
+
+const PROBABILITIES: Array<keyof MemoryParameters> = ['thetaRel', 'thetaAct', 'thetaSuff', 'thetaCont', 'maintenanceThreshold'];
+const POSITIVE_INTS: Array<keyof MemoryParameters> = [
+  'budget',
+  'maxDepth',
+  'writeCandidates',
+  'beamWidth',
+  'k',
+  'kMultiHop',
+  'anchors',
+  'maxVisited',
+  'maxEdgesInspected',
+  'maxControllerCalls',
+  'maxTextChars',
+];
+const NON_NEGATIVE: Array<keyof MemoryParameters> = [
+  'minPerView',
+  'maintenanceInterval',
+  'rrfK',
+  'readDeadlineMs',
+  'closeInTimeMs',
+  'writeDeadlineMs',
+  'gamma',
+];
+
+/**
+ * Merges `overrides` over {@link DEFAULT_PARAMETERS}, validates every field and freezes the result.
+ * @param overrides Partial parameters; `undefined` fields keep their defaults.
+ * @param path Option path used in error messages (`parameters`).
+ * @throws JevMemError `INVALID_OPTION` naming the field: an unknown key, a probability outside
+ *   [0,1], a count that is not a positive integer, or λ that is not five non-negative numbers with a
+ *   positive sum.
+ */
+export function resolveParameters(overrides: Partial<MemoryParameters> | undefined, path = 'parameters'): Readonly<MemoryParameters> {
+  const out: MemoryParameters = { ...DEFAULT_PARAMETERS, lambdas: [...DEFAULT_PARAMETERS.lambdas] as MemoryParameters['lambdas'] };
+  if (overrides !== undefined) {
+    if (overrides === null || typeof overrides !== 'object') throw invalidOption(path, `expected an object, got ${typeof overrides}`);
+    for (const [key, value] of Object.entries(overrides)) {
+      if (!(key in DEFAULT_PARAMETERS)) {
+        throw invalidOption(`${path}.${key}`, `unknown parameter; valid ones are ${Object.keys(DEFAULT_PARAMETERS).join(', ')}`);
+      }
+      if (value === undefined) continue;
+      (out as unknown as Record<string, unknown>)[key] = key === 'lambdas' && Array.isArray(value) ? [...value] : value;
+    }
+  }
+  for (const key of PROBABILITIES) {
+    const v = out[key] as number;
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw invalidOption(`${path}.${key}`, `expected a probability in [0,1], got ${String(v)}`);
+  }
+  for (const key of POSITIVE_INTS) {
+    const v = out[key] as number;
+    if (!Number.isInteger(v) || v < 1) throw invalidOption(`${path}.${key}`, `expected a positive integer, got ${String(v)}`);
+  }
+  for (const key of NON_NEGATIVE) {
+    const v = out[key] as number;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalidOption(`${path}.${key}`, `expected a non-negative number, got ${String(v)}`);
+  }
+  if (!Number.isInteger(out.minPerView)) throw invalidOption(`${path}.minPerView`, `expected an integer, got ${out.minPerView}`);
+  const l = out.lambdas;
+  if (!Array.isArray(l) || l.length !== 5 || l.some((x) => typeof x !== 'number' || !(x >= 0)) || l.reduce((a, b) => a + b, 0) <= 0) {
+    throw invalidOption(`${path}.lambdas`, 'expected five non-negative numbers with a positive sum');
+  }
+  if (out.kMultiHop < out.k) throw invalidOption(`${path}.kMultiHop`, `expected ≥ k (${out.k}), got ${out.kMultiHop}`);
+  out.lambdas = Object.freeze([...l]) as unknown as MemoryParameters['lambdas'];
+  return Object.freeze(out);
+}
+
+/** Throws `INVALID_OPTION` for any key of `value` that is not in `allowed`. */
+export function rejectUnknownKeys(value: object, allowed: readonly string[], path: string): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) throw invalidOption(path === '' ? key : `${path}.${key}`, `unknown option; valid ones are ${allowed.join(', ')}`);
+  }
+}

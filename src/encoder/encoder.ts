@@ -1,0 +1,30 @@
+/**
+ * The sentence-encoder interface used for node embeddings and query vectors (SPEC 3, 9).
+ *
+ * @module
+ */
+
+/** Turns texts into L2-normalised vectors. */
+export interface Encoder {
+  /**
+   * Stable fingerprint of the encoder and its weights (e.g. `glove-sif-100d@<sha256 prefix>`).
+   * Stored with every embedding; a different fingerprint means the vectors are not comparable.
+   */
+  readonly fingerprint: string;
+  /** Vector length. */
+  readonly dimension: number;
+  /**
+   * Embeds a batch of texts. Each output vector is L2-normalised (a text with no known word gets
+   * the zero vector).
+   * @throws JevMemError `ABORTED` when `signal` fires.
+   */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Releases resources. Idempotent. */
+  close?(): Promise<void>;
+}
+
+/**
+ * Reads a shipped asset (model file) as bytes. Node reads the package's `models/` directory;
+ * browsers fetch from a URL the caller controls (never a CDN by default).
+ */
+export type AssetLoader = (relativePath: string) => Promise<Uint8Array>;

@@ -1,0 +1,156 @@
+/**
+ * The one error family of jev-mem. Every error the library throws on purpose is a
+ * {@link JevMemError} with a stable {@link JevMemErrorCode}; messages say what failed, the value,
+ * what was expected and which option fixes it.
+ *
+ * @module
+ */
+
+/**
+ * Stable error codes. Codes never change meaning between versions; new codes may be added.
+ *
+ * | code | when |
+ * |---|---|
+ * | `INVALID_INPUT` | an observation, query or argument is malformed (the `field` names it) |
+ * | `INVALID_OPTION` | an option is unknown or has a bad value (the `field` names it) |
+ * | `NOT_FOUND` | a node, namespace or store does not exist |
+ * | `STORE_MISSING` | the store directory / database is missing and `create` was not allowed |
+ * | `STORAGE_FAILED` | the storage adapter failed; nothing was written |
+ * | `QUOTA_EXCEEDED` | the browser or disk refused the write for lack of space; nothing was written |
+ * | `SCHEMA_MISMATCH` | stored data has a schema version this build cannot read |
+ * | `ENCODER_MISMATCH` | stored or imported embeddings come from another encoder |
+ * | `MODEL_LOAD_FAILED` | a model file is missing, corrupt or fails its checksum |
+ * | `SYSTEM_ONE_FAILED` | a System-One backend failed (network, worker crash, bad answer) |
+ * | `SYSTEM_ONE_INVALID_REQUEST` | a System-One request breaks the wire contract (SPEC 5) |
+ * | `SYSTEM_TWO_NOT_CONFIGURED` | `answer()` was called without a System-Two endpoint |
+ * | `SYSTEM_TWO_HTTP` | System Two answered with a non-2xx status |
+ * | `SYSTEM_TWO_TIMEOUT` | System Two did not answer within the timeout |
+ * | `SYSTEM_TWO_BAD_RESPONSE` | System Two answered with a body that is not a chat completion |
+ * | `ABORTED` | the caller's `AbortSignal` fired |
+ * | `CLOSED` | the memory was used after `close()` |
+ * | `TOO_LARGE` | a text or body is over its documented limit |
+ */
+export type JevMemErrorCode =
+  | 'INVALID_INPUT'
+  | 'INVALID_OPTION'
+  | 'NOT_FOUND'
+  | 'STORE_MISSING'
+  | 'STORAGE_FAILED'
+  | 'QUOTA_EXCEEDED'
+  | 'SCHEMA_MISMATCH'
+  | 'ENCODER_MISMATCH'
+  | 'MODEL_LOAD_FAILED'
+  | 'SYSTEM_ONE_FAILED'
+  | 'SYSTEM_ONE_INVALID_REQUEST'
+  | 'SYSTEM_TWO_NOT_CONFIGURED'
+  | 'SYSTEM_TWO_HTTP'
+  | 'SYSTEM_TWO_TIMEOUT'
+  | 'SYSTEM_TWO_BAD_RESPONSE'
+  | 'ABORTED'
+  | 'CLOSED'
+  | 'TOO_LARGE';
+
+/** Every code, for validation and documentation. */
+export const ERROR_CODES: readonly JevMemErrorCode[] = Object.freeze([
+  'INVALID_INPUT',
+  'INVALID_OPTION',
+  'NOT_FOUND',
+  'STORE_MISSING',
+  'STORAGE_FAILED',
+  'QUOTA_EXCEEDED',
+  'SCHEMA_MISMATCH',
+  'ENCODER_MISMATCH',
+  'MODEL_LOAD_FAILED',
+  'SYSTEM_ONE_FAILED',
+  'SYSTEM_ONE_INVALID_REQUEST',
+  'SYSTEM_TWO_NOT_CONFIGURED',
+  'SYSTEM_TWO_HTTP',
+  'SYSTEM_TWO_TIMEOUT',
+  'SYSTEM_TWO_BAD_RESPONSE',
+  'ABORTED',
+  'CLOSED',
+  'TOO_LARGE',
+] as const);
+
+/** Extra, machine-readable facts attached to an error. */
+export interface JevMemErrorDetails {
+  /** The input field or option at fault, as a dotted path (`observation.observedAt`). */
+  field?: string;
+  /** HTTP status for the `*_HTTP` codes. */
+  status?: number;
+  /** The underlying error, when one exists. */
+  cause?: unknown;
+  /** Anything else worth logging (never secrets). */
+  [key: string]: unknown;
+}
+
+/**
+ * The error class of jev-mem. `name` is always `'JevMemError'`; branch on `code`.
+ *
+ * @example
+ * ```ts
+ * try { await memory.add({ text: '' }); }
+ * catch (e) { if (isJevMemError(e) && e.code === 'INVALID_INPUT') console.log(e.field); }
+ * ```
+ */
+export class JevMemError extends Error {
+  override readonly name = 'JevMemError' as const;
+  /** Stable code, see {@link JevMemErrorCode}. */
+  readonly code: JevMemErrorCode;
+  /** The field or option at fault, when there is one. */
+  readonly field: string | undefined;
+  /** HTTP status, for errors that come from an HTTP answer. */
+  readonly status: number | undefined;
+  /** Extra details (see {@link JevMemErrorDetails}). */
+  readonly details: JevMemErrorDetails;
+
+  constructor(code: JevMemErrorCode, message: string, details: JevMemErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.field = details.field;
+    this.status = details.status;
+    this.details = details;
+  }
+
+  /** A plain object that survives `structuredClone` / `postMessage` (used across workers). */
+  toJSON(): { name: 'JevMemError'; code: JevMemErrorCode; message: string; field?: string; status?: number } {
+    const out: { name: 'JevMemError'; code: JevMemErrorCode; message: string; field?: string; status?: number } = {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+    };
+    if (this.field !== undefined) out.field = this.field;
+    if (this.status !== undefined) out.status = this.status;
+    return out;
+  }
+
+  /** Rebuilds an error from {@link JevMemError.toJSON} output (the worker transfer handler uses it). */
+  static fromJSON(value: { code: JevMemErrorCode; message: string; field?: string; status?: number }): JevMemError {
+    const details: JevMemErrorDetails = {};
+    if (value.field !== undefined) details.field = value.field;
+    if (value.status !== undefined) details.status = value.status;
+    return new JevMemError(value.code, value.message, details);
+  }
+}
+
+/** True when `e` is a {@link JevMemError} (optionally with the given code). */
+export function isJevMemError(e: unknown, code?: JevMemErrorCode): e is JevMemError {
+  return e instanceof JevMemError && (code === undefined || e.code === code);
+}
+
+/** Shorthand for an `INVALID_INPUT` error naming `field`. */
+export function invalidInput(field: string, message: string): JevMemError {
+  return new JevMemError('INVALID_INPUT', `${field}: ${message}`, { field });
+}
+
+/** Shorthand for an `INVALID_OPTION` error naming `field`. */
+export function invalidOption(field: string, message: string): JevMemError {
+  return new JevMemError('INVALID_OPTION', `option ${field}: ${message}`, { field });
+}
+
+/** Throws `ABORTED` when `signal` has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw new JevMemError('ABORTED', 'the operation was aborted by the caller', { cause: signal.reason });
+  }
+}

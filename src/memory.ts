@@ -1,0 +1,614 @@
+/**
+ * `createMemory()`: wires the three planes (SPEC 2). The only module that knows all of them:
+ * memory plane (storage adapter + namespace caches), System-One control plane (controller over
+ * a backend, with the heuristic stand-in as deterministic fallback), write path, read path and
+ * System Two.
+ *
+ * @module
+ */
+import { resolveParameters, rejectUnknownKeys, type MemoryParameters } from './config.js';
+import type { Encoder } from './encoder/encoder.js';
+import { JevMemError, invalidInput, invalidOption, isJevMemError, throwIfAborted } from './errors.js';
+import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from './plane/export.js';
+import { createLexicalIndex } from './plane/lexical.js';
+import { createMemoryStorage } from './plane/memory-storage.js';
+import { dedupKey, NamespaceState, type IndexFactories } from './plane/namespace.js';
+import type { StorageAdapter, WriteBatch } from './plane/storage.js';
+import { createFlatVectorIndex } from './plane/vector-flat.js';
+import { createVectorIndex } from './plane/vector-hnsw.js';
+import { runRecall, type RecallSwitches } from './read/recall.js';
+import type { RecallTrace } from './read/trace.js';
+import { Controller, type DecisionContext, type DecisionRecord } from './system-one/controller.js';
+import { createHeuristicSystemOne } from './system-one/heuristic.js';
+import type { SystemOneBackend } from './system-one/wire.js';
+import { createSystemTwo } from './system-two/client.js';
+import type { AnswerResult as SystemTwoAnswer, SystemTwo, SystemTwoOptions } from './system-two/types.js';
+import type { MemoryEdge, MemoryNode, Observation, RecalledMemory, View } from './types.js';
+import { planMaintenance } from './write/maintenance.js';
+import { finishEdge, planWrite } from './write/plan.js';
+import { typesFrom, typingRequest } from './write/typing.js';
+import { validateNamespace, validateObservation, type CheckedObservation } from './write/validate.js';
+
+/** Options of {@link createMemory}. Every field is optional except `encoder`. */
+export interface MemoryOptions {
+  /** Namespace used when a call names none. @default 'default' */
+  namespace?: string;
+  /**
+   * Where nodes and edges live (the source of truth). Use `createIdbStorage()` in browsers,
+   * `createFileStorage({ dir })` in Node. @default in-memory storage (lost on close)
+   */
+  storage?: StorageAdapter;
+  /** Sentence encoder for node and query vectors (e.g. `createGloveSifEncoder`). Required. */
+  encoder: Encoder;
+  /** System One (local model, worker, remote, heuristic). @default the heuristic stand-in */
+  systemOne?: SystemOneBackend;
+  /** System Two: options for `createSystemTwo` or a ready client. @default none (`answer` throws) */
+  systemTwo?: SystemTwoOptions | SystemTwo;
+  /** Vector index kind: exact `flat`, `hnsw` (hnswlib-wasm) or `auto` (hnsw, flat where it cannot load). @default 'flat' */
+  vectorIndex?: 'flat' | 'hnsw' | 'auto';
+  /** Overrides of the SPEC 8 parameters (see {@link MemoryParameters}). */
+  parameters?: Partial<MemoryParameters>;
+  /** Clock (for tests). @default () => new Date() */
+  now?: () => Date;
+  /** Node id generator. @default crypto.randomUUID */
+  newId?: () => string;
+}
+
+const OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'parameters', 'now', 'newId'] as const;
+
+/** Per-call options shared by every operation. */
+export interface CallOptions {
+  /** Namespace of the call. @default the memory's namespace */
+  namespace?: string;
+  /** Cancels the call (JevMemError `ABORTED`). */
+  signal?: AbortSignal;
+}
+
+/** Progress of a long write (`addMany`). */
+export interface WriteProgress {
+  done: number;
+  total: number;
+  /** ms since the call started. */
+  elapsedMs: number;
+  /** Observations per second so far. */
+  perSecond: number;
+}
+
+/** Options of {@link Memory.addMany}. */
+export interface AddManyOptions extends CallOptions {
+  /** Called after each committed chunk. */
+  onProgress?: (p: WriteProgress) => void;
+  /** Observations per atomic storage commit. @default 64 */
+  chunkSize?: number;
+}
+
+/** Result of one write. */
+export interface AddResult {
+  /** Id of the node (the existing one when the observation was an exact repeat). */
+  id: string;
+  /** True when an exact repeat (same text, time and source) was merged into an existing node. */
+  deduplicated: boolean;
+  /** Edges written with the node. */
+  edges: number;
+}
+
+/** Options of {@link Memory.recall}. */
+export interface RecallOptions extends CallOptions {
+  /** How many memories to return. @default K (40), or K for multi-hop (50) when h(q) ≥ 0.5 */
+  k?: number;
+  /** Time limit in ms. @default parameters.readDeadlineMs */
+  deadlineMs?: number;
+  /** Ablation switches (graph expansion, routing, stopping). */
+  switches?: RecallSwitches;
+}
+
+/** Result of a recall: the memories, best first, and the trace that explains them. */
+export interface RecallResult {
+  memories: RecalledMemory[];
+  trace: RecallTrace;
+}
+
+/** Result of {@link Memory.answer}. */
+export interface MemoryAnswer extends RecallResult {
+  /** The System-Two answer text. */
+  text: string;
+  systemTwo: Omit<SystemTwoAnswer, 'text'>;
+}
+
+/** Counts of one namespace. */
+export interface MemoryStats {
+  namespace: string;
+  nodes: number;
+  activeNodes: number;
+  supersededNodes: number;
+  edges: number;
+  edgesByView: Record<View, number>;
+  /** Bytes used in storage, when the adapter can tell. */
+  storageBytes?: number;
+  encoder: string;
+  systemOne: string;
+  vectorIndex: string;
+}
+
+/** Options of {@link Memory.import}. */
+export interface ImportOptions extends CallOptions {
+  /** Re-embed nodes whose embeddings come from another encoder instead of refusing. @default false */
+  reembed?: boolean;
+}
+
+/** The live memory object returned by {@link createMemory}. */
+export interface Memory {
+  /** Default namespace. */
+  readonly namespace: string;
+  /** Resolved parameters (frozen). */
+  readonly parameters: Readonly<MemoryParameters>;
+  /** The configured System One. */
+  readonly systemOne: SystemOneBackend;
+  /** The encoder. */
+  readonly encoder: Encoder;
+  /**
+   * Writes one observation through the write path (SPEC 4): validate, type, deterministic
+   * edges, ≤ K_w candidates, one relation request, atomic commit.
+   * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field (nothing written),
+   *   `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written), `ABORTED`, `CLOSED`.
+   */
+  add(observation: Observation, options?: CallOptions): Promise<AddResult>;
+  /**
+   * Writes many observations in order. Every observation is validated before anything is
+   * written; then chunks of `chunkSize` are committed atomically one after another. On a failure,
+   * the chunks already committed stay (they were reported by `onProgress`), the failing chunk
+   * leaves nothing, and the error carries `details.committed`.
+   */
+  addMany(observations: Observation[], options?: AddManyOptions): Promise<AddResult[]>;
+  /**
+   * Recalls memories for a query through the read path (SPEC 6), with the trace.
+   * @throws JevMemError `INVALID_INPUT` (empty query), `ABORTED`, `CLOSED`.
+   */
+  recall(query: string, options?: RecallOptions): Promise<RecallResult>;
+  /**
+   * Recall + one System-Two call (eq. (27)).
+   * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, the System-Two errors, and recall's.
+   */
+  answer(query: string, options?: RecallOptions & { now?: Date | string }): Promise<MemoryAnswer>;
+  /** One node by id, or `undefined`. */
+  get(id: string, options?: CallOptions): Promise<MemoryNode | undefined>;
+  /** Edges touching a node (both directions). */
+  edges(id: string, options?: CallOptions): Promise<MemoryEdge[]>;
+  /**
+   * Writes `observation` as the newer version of node `id`: the old node is marked superseded
+   * and linked to the new one by a semantic `updates` edge; it stays retrievable.
+   * @throws JevMemError `NOT_FOUND`, and add's errors.
+   */
+  update(id: string, observation: Observation, options?: CallOptions): Promise<AddResult>;
+  /**
+   * Removes a node, its edges and its index entries.
+   * @returns false when no such node exists.
+   */
+  delete(id: string, options?: CallOptions): Promise<boolean>;
+  /** Removes a whole namespace and nothing else. */
+  forget(namespace: string): Promise<void>;
+  /** Runs maintenance (SPEC 4 step 7) over the nodes written since the last pass. */
+  maintain(options?: CallOptions): Promise<{ redundant: number; contradiction: number; obsolete: number; link: number }>;
+  /** One versioned export of a namespace. */
+  export(options?: CallOptions): Promise<MemoryExport>;
+  /**
+   * Imports an export into an empty namespace (the file's, or `options.namespace`).
+   * @throws JevMemError `INVALID_INPUT` (bad file, or the namespace is not empty),
+   *   `SCHEMA_MISMATCH`, `ENCODER_MISMATCH` (other encoder and `reembed` false).
+   */
+  import(data: unknown, options?: ImportOptions): Promise<{ nodes: number; edges: number; namespace: string }>;
+  /** Counts of a namespace. */
+  stats(options?: CallOptions): Promise<MemoryStats>;
+  /** Namespaces that hold data. */
+  namespaces(): Promise<string[]>;
+  /** Releases storage handles, indexes and System One. Further calls throw `CLOSED`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a memory.
+ * @throws JevMemError `INVALID_OPTION` naming the option (unknown key, bad parameter, missing encoder).
+ * @example
+ * ```ts
+ * const memory = await createMemory({ encoder, storage: await createIdbStorage() });
+ * await memory.add({ text: 'Caroline: I went to the LGBTQ support group yesterday.', observedAt: '2023-05-08T13:56:00Z' });
+ * const { memories, trace } = await memory.recall('When did Caroline go to the support group?');
+ * ```
+ */
+export async function createMemory(options: MemoryOptions): Promise<Memory> {
+  if (options === null || typeof options !== 'object') throw invalidOption('options', 'expected an object');
+  rejectUnknownKeys(options, OPTION_KEYS, '');
+  const params = resolveParameters(options.parameters);
+  if (!options.encoder || typeof options.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder())');
+  const defaultNamespace = validateNamespace(options.namespace ?? 'default', 'namespace');
+  const vectorKind = options.vectorIndex ?? 'flat';
+  if (!['flat', 'hnsw', 'auto'].includes(vectorKind)) throw invalidOption('vectorIndex', `expected 'flat', 'hnsw' or 'auto', got ${JSON.stringify(vectorKind)}`);
+  const encoder = options.encoder;
+  const storage = options.storage ?? createMemoryStorage();
+  const fallback = createHeuristicSystemOne();
+  const systemOne = options.systemOne ?? fallback;
+  const controller = new Controller(systemOne, fallback);
+  const now = options.now ?? (() => new Date());
+  const newId = options.newId ?? (() => globalThis.crypto.randomUUID());
+  let systemTwo: SystemTwo | undefined;
+  if (options.systemTwo !== undefined) {
+    systemTwo = typeof (options.systemTwo as SystemTwo).answer === 'function' ? (options.systemTwo as SystemTwo) : createSystemTwo(options.systemTwo as SystemTwoOptions);
+  }
+  const factories: IndexFactories = {
+    lexical: createLexicalIndex,
+    vector: (dim) => (vectorKind === 'flat' ? createFlatVectorIndex(dim) : createVectorIndex(vectorKind, dim)),
+  };
+  const states = new Map<string, Promise<NamespaceState>>();
+  const locks = new Map<string, Promise<unknown>>();
+  const pendingMaintenance = new Map<string, string[]>();
+  let closed = false;
+
+  const ensureOpen = (): void => {
+    if (closed) throw new JevMemError('CLOSED', 'this memory was closed; create a new one');
+  };
+  const nsOf = (o?: CallOptions): string => (o?.namespace === undefined ? defaultNamespace : validateNamespace(o.namespace, 'options.namespace'));
+  const stateOf = (ns: string): Promise<NamespaceState> => {
+    let s = states.get(ns);
+    if (s === undefined) {
+      s = storage.load(ns).then((snap) => NamespaceState.fromSnapshot(ns, snap, factories, encoder.dimension));
+      states.set(ns, s);
+      s.catch(() => states.delete(ns));
+    }
+    return s;
+  };
+  /** Rebuilds a namespace's caches from the store (after a failed commit). */
+  const reload = async (ns: string): Promise<void> => {
+    const old = states.get(ns);
+    states.delete(ns);
+    if (old) old.then((s) => s.dispose(), () => undefined);
+    await stateOf(ns);
+  };
+  /** Serialises writes per namespace. */
+  const exclusive = <T>(ns: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = locks.get(ns) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    locks.set(
+      ns,
+      run.catch(() => undefined),
+    );
+    return run;
+  };
+  const writeCtx = (signal?: AbortSignal, log?: DecisionRecord[]): DecisionContext => {
+    const ctx: DecisionContext = { callsLeft: Number.POSITIVE_INFINITY, deadline: Date.now() + params.writeDeadlineMs, recordAnswers: false };
+    if (signal) ctx.signal = signal;
+    if (log) ctx.log = log;
+    return ctx;
+  };
+  const commit = async (ns: string, state: NamespaceState, batch: WriteBatch): Promise<void> => {
+    await storage.commit(ns, batch);
+    state.apply(batch);
+  };
+
+  /** The write path over already validated observations, in chunks. */
+  const writeChecked = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedes?: MemoryNode): Promise<AddResult[]> => {
+    const state = await stateOf(ns);
+    const started = performance.now();
+    const chunkSize = opts.chunkSize ?? 64;
+    const results: AddResult[] = [];
+    for (let start = 0; start < checked.length; start += chunkSize) {
+      throwIfAborted(opts.signal);
+      const chunk = checked.slice(start, start + chunkSize);
+      // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
+      const vectors = await encoder.embed(
+        chunk.map((c) => c.text),
+        opts.signal,
+      );
+      const typing = await controller.askMany(
+        'typing',
+        chunk.map((c) => typingRequest(c.text, c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
+        writeCtx(opts.signal),
+      );
+      const batch: WriteBatch = { putNodes: [], putEdges: [] };
+      const chunkResults: AddResult[] = [];
+      const nowIso = now().toISOString();
+      try {
+        for (let i = 0; i < chunk.length; i++) {
+          const c = chunk[i] as CheckedObservation;
+          const observedAt = c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined;
+          const dupId = state.dedup.get(dedupKey(c.text, observedAt, c.provenance.source));
+          const dup = dupId !== undefined ? state.nodes.get(dupId) : undefined;
+          if (dup !== undefined && supersedes === undefined) {
+            // Exact repeat: keep one node, keep every provenance (issue 7 item 4).
+            const merged: MemoryNode = { ...dup, duplicates: [...(dup.duplicates ?? []), { ...c.provenance, ingestedAt: nowIso }] };
+            const b: WriteBatch = { putNodes: [merged] };
+            state.apply(b);
+            (batch.putNodes as MemoryNode[]).push(merged);
+            chunkResults.push({ id: dup.id, deduplicated: true, edges: 0 });
+            continue;
+          }
+          const planned = await planWrite(
+            ns,
+            { id: newId(), checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom((typing[i] as { response: Parameters<typeof typesFrom>[0] }).response), nowIso },
+            state,
+            controller,
+            params,
+            writeCtx(opts.signal),
+          );
+          const b: WriteBatch = { putNodes: [planned.node], putEdges: planned.edges };
+          if (supersedes !== undefined) {
+            const old: MemoryNode = { ...supersedes, status: 'superseded', supersededBy: [...supersedes.supersededBy, planned.node.id] };
+            const e = finishEdge(ns, { from: planned.node.id, to: old.id, view: 'semantic', subtype: 'updates', weight: 1, origin: { kind: 'rule', by: 'explicit-update' } }, nowIso);
+            (b.putNodes as MemoryNode[]).push(old);
+            (b.putEdges as MemoryEdge[]).push(e);
+          }
+          state.apply(b); // visible to the next observation of the chunk; rolled back by reload on failure
+          (batch.putNodes as MemoryNode[]).push(...(b.putNodes as MemoryNode[]));
+          (batch.putEdges as MemoryEdge[]).push(...(b.putEdges as MemoryEdge[]));
+          chunkResults.push({ id: planned.node.id, deduplicated: false, edges: planned.edges.length });
+          const pending = pendingMaintenance.get(ns) ?? [];
+          pending.push(planned.node.id);
+          pendingMaintenance.set(ns, pending);
+        }
+        throwIfAborted(opts.signal);
+        // Repeated puts of one node (dedup of a node written in the same chunk) collapse to the last.
+        const lastPut = new Map<string, MemoryNode>();
+        for (const n of batch.putNodes as MemoryNode[]) lastPut.set(n.id, n);
+        batch.putNodes = [...lastPut.values()];
+        await storage.commit(ns, batch);
+      } catch (e) {
+        await reload(ns);
+        const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+        err.details.committed = results.length;
+        throw err;
+      }
+      results.push(...chunkResults);
+      const elapsedMs = performance.now() - started;
+      opts.onProgress?.({ done: results.length, total: checked.length, elapsedMs, perSecond: elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0 });
+      if (params.maintenanceInterval > 0 && (pendingMaintenance.get(ns)?.length ?? 0) >= params.maintenanceInterval) {
+        await runMaintenance(ns, state, opts.signal);
+      }
+    }
+    return results;
+  };
+
+  const runMaintenance = async (ns: string, state: NamespaceState, signal?: AbortSignal) => {
+    const ids = pendingMaintenance.get(ns) ?? [];
+    pendingMaintenance.set(ns, []);
+    const plan = await planMaintenance(state, ids, controller, params.maintenanceThreshold, writeCtx(signal), now().toISOString());
+    if ((plan.batch.putEdges?.length ?? 0) > 0 || (plan.batch.putNodes?.length ?? 0) > 0) {
+      try {
+        await commit(ns, state, plan.batch);
+      } catch (e) {
+        await reload(ns);
+        throw e;
+      }
+    }
+    return plan.counts;
+  };
+
+  const memory: Memory = {
+    namespace: defaultNamespace,
+    parameters: params,
+    systemOne,
+    encoder,
+
+    async add(observation, o) {
+      ensureOpen();
+      const ns = nsOf(o);
+      const checked = validateObservation(observation, 'observation', params.maxTextChars);
+      return exclusive(ns, async () => (await writeChecked(ns, [checked], o ?? {}))[0] as AddResult);
+    },
+
+    async addMany(observations, o) {
+      ensureOpen();
+      if (!Array.isArray(observations)) throw invalidInput('observations', 'expected an array of observations');
+      const ns = nsOf(o);
+      const checked = observations.map((x, i) => validateObservation(x, `observations[${i}]`, params.maxTextChars));
+      if (o?.chunkSize !== undefined && (!Number.isInteger(o.chunkSize) || o.chunkSize < 1)) throw invalidInput('options.chunkSize', `expected a positive integer, got ${o.chunkSize}`);
+      return exclusive(ns, () => writeChecked(ns, checked, o ?? {}));
+    },
+
+    async recall(query, o) {
+      ensureOpen();
+      if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', 'expected a non-empty string');
+      if (o?.k !== undefined && (!Number.isInteger(o.k) || o.k < 1)) throw invalidInput('options.k', `expected a positive integer, got ${o.k}`);
+      const ns = nsOf(o);
+      const state = await stateOf(ns);
+      throwIfAborted(o?.signal);
+      const t = performance.now();
+      const [qv] = await encoder.embed([query], o?.signal);
+      const embedMs = performance.now() - t;
+      const input: Parameters<typeof runRecall>[3] = {
+        query,
+        queryVector: qv as Float32Array,
+        embedMs,
+        deadline: Date.now() + (o?.deadlineMs ?? params.readDeadlineMs),
+      };
+      if (o?.k !== undefined) input.k = o.k;
+      if (o?.signal) input.signal = o.signal;
+      if (o?.switches) input.switches = o.switches;
+      return runRecall(state, controller, params, input);
+    },
+
+    async answer(query, o) {
+      ensureOpen();
+      if (systemTwo === undefined) {
+        throw new JevMemError('SYSTEM_TWO_NOT_CONFIGURED', 'answer() needs System Two: pass options.systemTwo ({ url, model, apiKey? }) to createMemory; recall() works without it');
+      }
+      const r = await memory.recall(query, o);
+      const req: Parameters<SystemTwo['answer']>[0] = {
+        query,
+        evidence: r.memories.map((m) => {
+          const item: { id: string; text: string; score: number; observedAt?: string; speaker?: string; turnId?: string } = { id: m.id, text: m.text, score: m.score };
+          if (m.observedAt) item.observedAt = m.observedAt;
+          if (m.provenance.speaker) item.speaker = m.provenance.speaker;
+          if (m.provenance.turnId) item.turnId = m.provenance.turnId;
+          return item;
+        }),
+      };
+      if (o?.signal) req.signal = o.signal;
+      if (o?.now) req.now = o.now;
+      const a = await systemTwo.answer(req);
+      const { text, ...rest } = a;
+      return { ...r, text, systemTwo: rest };
+    },
+
+    async get(id, o) {
+      ensureOpen();
+      const state = await stateOf(nsOf(o));
+      return state.nodes.get(id);
+    },
+
+    async edges(id, o) {
+      ensureOpen();
+      const state = await stateOf(nsOf(o));
+      return [...state.edgesOf(id)];
+    },
+
+    async update(id, observation, o) {
+      ensureOpen();
+      const ns = nsOf(o);
+      const checked = validateObservation(observation, 'observation', params.maxTextChars);
+      return exclusive(ns, async () => {
+        const state = await stateOf(ns);
+        const old = state.nodes.get(id);
+        if (!old) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+        return (await writeChecked(ns, [checked], o ?? {}, old))[0] as AddResult;
+      });
+    },
+
+    async delete(id, o) {
+      ensureOpen();
+      const ns = nsOf(o);
+      return exclusive(ns, async () => {
+        const state = await stateOf(ns);
+        if (!state.nodes.has(id)) return false;
+        const batch: WriteBatch = { deleteNodeIds: [id], deleteEdgeIds: state.edgesOf(id).map((e) => e.id) };
+        // Nodes it superseded become current again only if nothing else supersedes them.
+        const revived: MemoryNode[] = [];
+        for (const n of state.nodes.values()) {
+          if (n.supersededBy.includes(id)) {
+            const rest = n.supersededBy.filter((x) => x !== id);
+            revived.push({ ...n, supersededBy: rest, status: rest.length === 0 ? 'active' : n.status });
+          }
+        }
+        if (revived.length > 0) batch.putNodes = revived;
+        try {
+          await commit(ns, state, batch);
+        } catch (e) {
+          await reload(ns);
+          throw e;
+        }
+        return true;
+      });
+    },
+
+    async forget(namespace) {
+      ensureOpen();
+      const ns = validateNamespace(namespace, 'namespace');
+      await exclusive(ns, async () => {
+        await storage.dropNamespace(ns);
+        const s = states.get(ns);
+        states.delete(ns);
+        pendingMaintenance.delete(ns);
+        if (s) (await s.catch(() => undefined))?.dispose();
+      });
+    },
+
+    async maintain(o) {
+      ensureOpen();
+      const ns = nsOf(o);
+      return exclusive(ns, async () => runMaintenance(ns, await stateOf(ns), o?.signal));
+    },
+
+    async export(o) {
+      ensureOpen();
+      const ns = nsOf(o);
+      return exclusive(ns, async () => {
+        const snap = await storage.load(ns);
+        const out: MemoryExport = {
+          format: EXPORT_FORMAT,
+          version: EXPORT_VERSION,
+          namespace: ns,
+          exportedAt: now().toISOString(),
+          encoder: encoder.fingerprint,
+          systemOne: systemOne.modelId,
+          nodes: snap.nodes.sort((a, b) => a.seq - b.seq),
+          edges: snap.edges,
+          meta: snap.meta,
+        };
+        return out;
+      });
+    },
+
+    async import(data, o) {
+      ensureOpen();
+      const file = checkExport(data);
+      const ns = o?.namespace !== undefined ? validateNamespace(o.namespace, 'options.namespace') : file.namespace;
+      return exclusive(ns, async () => {
+        const state = await stateOf(ns);
+        if (state.size > 0) throw invalidInput('options.namespace', `namespace ${JSON.stringify(ns)} is not empty; import into an empty namespace or forget it first`);
+        let nodes = file.nodes.map((n) => ({ ...n, namespace: ns }));
+        const foreign = nodes.filter((n) => n.embedding.encoder !== encoder.fingerprint || n.embedding.vector.length !== encoder.dimension);
+        if (foreign.length > 0) {
+          if (o?.reembed !== true) {
+            throw new JevMemError(
+              'ENCODER_MISMATCH',
+              `${foreign.length} node(s) were embedded by ${JSON.stringify(foreign[0]?.embedding.encoder)}, this memory uses ${JSON.stringify(encoder.fingerprint)}; pass { reembed: true } to re-embed them`,
+              { field: 'export.encoder' },
+            );
+          }
+          const vecs = await encoder.embed(
+            foreign.map((n) => n.text),
+            o.signal,
+          );
+          const byId = new Map(foreign.map((n, i) => [n.id, vecs[i] as Float32Array]));
+          nodes = nodes.map((n) => (byId.has(n.id) ? { ...n, embedding: { encoder: encoder.fingerprint, vector: Array.from(byId.get(n.id) as Float32Array) } } : n));
+        }
+        const ids = new Set(nodes.map((n) => n.id));
+        const edges = file.edges.filter((e) => ids.has(e.from) && ids.has(e.to)).map((e) => ({ ...e, namespace: ns }));
+        const batch: WriteBatch = { putNodes: nodes, putEdges: edges, meta: file.meta ?? {} };
+        await storage.commit(ns, batch);
+        await reload(ns);
+        return { nodes: nodes.length, edges: edges.length, namespace: ns };
+      });
+    },
+
+    async stats(o) {
+      ensureOpen();
+      const ns = nsOf(o);
+      const state = await stateOf(ns);
+      const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
+      for (const e of state.edges.values()) byView[e.view] += 1;
+      let superseded = 0;
+      for (const n of state.nodes.values()) if (n.status === 'superseded') superseded++;
+      const out: MemoryStats = {
+        namespace: ns,
+        nodes: state.nodes.size,
+        activeNodes: state.nodes.size - superseded,
+        supersededNodes: superseded,
+        edges: state.edges.size,
+        edgesByView: byView,
+        encoder: encoder.fingerprint,
+        systemOne: systemOne.modelId,
+        vectorIndex: state.vector.kind,
+      };
+      const bytes = storage.sizeBytes ? await storage.sizeBytes(ns) : undefined;
+      if (bytes !== undefined) out.storageBytes = bytes;
+      return out;
+    },
+
+    async namespaces() {
+      ensureOpen();
+      return storage.namespaces();
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...locks.values()].map((p) => p.catch(() => undefined)));
+      for (const s of states.values()) (await s.catch(() => undefined))?.dispose();
+      states.clear();
+      await storage.close();
+      if (systemOne !== fallback) await systemOne.close();
+      await fallback.close();
+      await encoder.close?.();
+    },
+  };
+  return memory;
+}

@@ -1,0 +1,38 @@
+/**
+ * The Node entry (`jev-mem/node`): `createNodeMemory()` fills the platform defaults for Node:
+ * storage in a directory (so separate CLI runs share one memory), the offline GloVe-SIF encoder
+ * from the package's `models/`, and System One from options. Node-only: it imports `node:fs`.
+ *
+ * @module
+ */
+import { createDefaultNodeEncoder } from './encoder/default-node.js';
+import type { Encoder } from './encoder/encoder.js';
+import { createMemory, type Memory, type MemoryOptions } from './memory.js';
+import { createFileStorage } from './plane/file-storage.js';
+import { createMemoryStorage } from './plane/memory-storage.js';
+
+/** Options of {@link createNodeMemory}: those of `createMemory`, with Node defaults. */
+export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'storage'> {
+  /**
+   * Directory of the store; created when missing unless `create` is false. Omit it for an
+   * in-memory store.
+   */
+  store?: string;
+  /** Create the store directory when missing. @default true */
+  create?: boolean;
+  /** Encoder. @default the shipped GloVe-SIF encoder (`models/glove-sif-100d`) */
+  encoder?: Encoder;
+  /** Storage adapter (overrides `store`). */
+  storage?: MemoryOptions['storage'];
+}
+
+/**
+ * Creates a memory with Node defaults.
+ * @throws JevMemError `STORE_MISSING` (store dir missing and `create: false`), `MODEL_LOAD_FAILED`
+ *   (shipped model files missing or corrupt), and createMemory's `INVALID_OPTION`.
+ */
+export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise<Memory> {
+  const { store, create, encoder, storage, ...rest } = options;
+  const chosenStorage = storage ?? (store !== undefined ? await createFileStorage({ dir: store, create: create ?? true }) : createMemoryStorage());
+  return createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (await createDefaultNodeEncoder()) });
+}

@@ -1,0 +1,55 @@
+/**
+ * Interfaces of the derived indexes of the memory plane (eq. (5): I^vec, I^lex). Both are caches:
+ * they can always be rebuilt from the nodes in the store.
+ *
+ * @module
+ */
+
+/** One hit of an index: node id and the index's own score (higher is better). */
+export interface IndexHit {
+  id: string;
+  score: number;
+}
+
+/** A document of the lexical index. */
+export interface LexicalDoc {
+  id: string;
+  text: string;
+  /** Speaker name, indexed with the text. */
+  speaker?: string;
+}
+
+/**
+ * Lexical (BM25) index I^lex. Implemented with MiniSearch plus Porter stemming and English stop
+ * words (`lexical.ts`).
+ */
+export interface LexicalIndex {
+  add(doc: LexicalDoc): void;
+  remove(id: string): void;
+  has(id: string): boolean;
+  /** Best `k` hits for `query`, best first. Empty query or no match → `[]`. */
+  search(query: string, k: number): IndexHit[];
+  readonly size: number;
+  /** Versioned JSON snapshot (see MiniSearch `toJSON`). */
+  toJSON(): unknown;
+}
+
+/**
+ * Vector index I^vec over L2-normalised vectors; score = cosine similarity in [-1,1].
+ * Implementations: exact flat scan (`vector-flat.ts`, pure TypeScript, runs everywhere) and
+ * HNSW through hnswlib-wasm (`vector-hnsw.ts`, browsers and Node).
+ */
+export interface VectorIndex {
+  /** `'flat'` or `'hnsw'`. */
+  readonly kind: string;
+  readonly dimension: number;
+  /** Adds or replaces the vector of `id`. @throws JevMemError `INVALID_INPUT` on a wrong dimension. */
+  add(id: string, vector: Float32Array): void;
+  remove(id: string): void;
+  has(id: string): boolean;
+  /** Up to `k` nearest ids by cosine, best first. */
+  search(vector: Float32Array, k: number): IndexHit[];
+  readonly size: number;
+  /** Frees native / wasm memory. */
+  dispose(): void;
+}

@@ -1,0 +1,156 @@
+/**
+ * The lexical index I^lex (eq. (5)): BM25 over node text and speaker, built on MiniSearch with
+ * Porter stemming and English stop words (SPEC 2, 10). A derived cache: it can always be
+ * rebuilt from the nodes in the store.
+ *
+ * @module
+ */
+import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
+import { JevMemError, invalidInput } from '../errors.js';
+import type { IndexHit, LexicalDoc, LexicalIndex } from './indexes.js';
+import { processTerm, tokenize } from './text.js';
+
+/** Format tag of {@link LexicalIndex.toJSON} snapshots. */
+export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;
+
+/** Version of {@link LexicalIndex.toJSON} snapshots; {@link loadLexicalIndex} refuses others. */
+export const LEXICAL_VERSION = 1 as const;
+
+/** The snapshot written by {@link LexicalIndex.toJSON}. */
+export interface LexicalSnapshot {
+  format: typeof LEXICAL_FORMAT;
+  version: typeof LEXICAL_VERSION;
+  /** MiniSearch's own serialisation (`MiniSearch#toJSON`). */
+  minisearch: AsPlainObject;
+}
+
+/**
+ * The one place the MiniSearch options are set. BM25 parameters are MiniSearch's defaults
+ * (BM25+, k = 1.2, b = 0.7, d = 0.5); exact term matches only (no prefix, no fuzzy), so scores
+ * are plain BM25+ sums.
+ */
+function miniSearchOptions(): Options<LexicalDoc> {
+  return {
+    idField: 'id',
+    fields: ['text', 'speaker'],
+    storeFields: [],
+    tokenize: (text: string) => tokenize(text),
+    processTerm: (term: string) => processTerm(term),
+    searchOptions: { prefix: false, fuzzy: false, combineWith: 'OR' },
+  };
+}
+
+class MiniSearchLexicalIndex implements LexicalIndex {
+  readonly #search: MiniSearch<LexicalDoc>;
+
+  constructor(search: MiniSearch<LexicalDoc>) {
+    this.#search = search;
+  }
+
+  get size(): number {
+    return this.#search.documentCount;
+  }
+
+  add(doc: LexicalDoc): void {
+    if (typeof doc?.id !== 'string' || doc.id.length === 0) {
+      throw invalidInput('doc.id', `expected a non-empty string, got ${JSON.stringify(doc?.id)}`);
+    }
+    if (typeof doc.text !== 'string') {
+      throw invalidInput('doc.text', `expected a string, got ${typeof doc.text}`);
+    }
+    if (doc.speaker !== undefined && typeof doc.speaker !== 'string') {
+      throw invalidInput('doc.speaker', `expected a string or undefined, got ${typeof doc.speaker}`);
+    }
+    // Replacing: discard the old version first (MiniSearch allows re-adding a discarded id).
+    if (this.#search.has(doc.id)) this.#search.discard(doc.id);
+    const entry: LexicalDoc = { id: doc.id, text: doc.text };
+    if (doc.speaker !== undefined) entry.speaker = doc.speaker;
+    this.#search.add(entry);
+  }
+
+  remove(id: string): void {
+    if (this.#search.has(id)) this.#search.discard(id);
+  }
+
+  has(id: string): boolean {
+    return this.#search.has(id);
+  }
+
+  search(query: string, k: number): IndexHit[] {
+    if (!Number.isInteger(k) || k < 0) {
+      throw invalidInput('k', `expected a non-negative integer, got ${k}`);
+    }
+    if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
+    const results = this.#search.search(query);
+    const hits: IndexHit[] = [];
+    for (const r of results) {
+      if (hits.length >= k) break;
+      hits.push({ id: r.id as string, score: r.score });
+    }
+    return hits;
+  }
+
+  toJSON(): LexicalSnapshot {
+    return { format: LEXICAL_FORMAT, version: LEXICAL_VERSION, minisearch: this.#search.toJSON() };
+  }
+}
+
+/**
+ * Creates an empty lexical index: BM25+ (MiniSearch defaults) over the fields `text` and
+ * `speaker`, terms = {@link tokenize} → drop stop words → Porter stem (`text.ts`); queries are
+ * processed the same way. `search` returns MiniSearch's raw BM25+ score (unbounded, ≥ 0), best
+ * first; a query of stop words only returns `[]`.
+ *
+ * Errors: `add` throws JevMemError `INVALID_INPUT` (field `doc.id` / `doc.text` / `doc.speaker`)
+ * on a malformed document; `search` throws `INVALID_INPUT` (field `k`) when `k` is not a
+ * non-negative integer.
+ *
+ * Source: SPEC 2 (lexical index), SPEC 10 (BM25 + Porter stemming + English stop words).
+ */
+export function createLexicalIndex(): LexicalIndex {
+  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDoc>(miniSearchOptions()));
+}
+
+/**
+ * Rebuilds a lexical index from a {@link LexicalIndex.toJSON} snapshot (the object itself, or its
+ * `JSON.stringify` text).
+ *
+ * @throws JevMemError `SCHEMA_MISMATCH` when the snapshot's format or version is not
+ *   {@link LEXICAL_FORMAT} / {@link LEXICAL_VERSION}; `INVALID_INPUT` (field `json`) when it is
+ *   not a snapshot at all (bad JSON, wrong shape, or MiniSearch refuses it).
+ */
+export function loadLexicalIndex(json: unknown): LexicalIndex {
+  let value: unknown = json;
+  if (typeof json === 'string') {
+    try {
+      value = JSON.parse(json);
+    } catch (cause) {
+      throw new JevMemError('INVALID_INPUT', 'json: the lexical index snapshot is not valid JSON', {
+        field: 'json',
+        cause,
+      });
+    }
+  }
+  if (typeof value !== 'object' || value === null) {
+    throw invalidInput('json', `expected a lexical index snapshot object, got ${value === null ? 'null' : typeof value}`);
+  }
+  const snap = value as Partial<LexicalSnapshot>;
+  if (snap.format !== LEXICAL_FORMAT || snap.version !== LEXICAL_VERSION) {
+    throw new JevMemError(
+      'SCHEMA_MISMATCH',
+      `lexical index snapshot has format ${JSON.stringify(snap.format)} version ${JSON.stringify(snap.version)}; ` +
+        `this build reads ${LEXICAL_FORMAT} version ${LEXICAL_VERSION}. Rebuild the index from the store.`,
+      { field: 'json', found: snap.version, expected: LEXICAL_VERSION },
+    );
+  }
+  let search: MiniSearch<LexicalDoc>;
+  try {
+    search = MiniSearch.loadJS<LexicalDoc>(snap.minisearch as AsPlainObject, miniSearchOptions());
+  } catch (cause) {
+    throw new JevMemError('INVALID_INPUT', 'json: MiniSearch could not load the lexical index snapshot', {
+      field: 'json',
+      cause,
+    });
+  }
+  return new MiniSearchLexicalIndex(search);
+}

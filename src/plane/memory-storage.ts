@@ -1,0 +1,179 @@
+/**
+ * In-memory storage adapter (tests and ephemeral use), and the reference semantics of a
+ * {@link WriteBatch} that the other adapters share: validation ({@link validateBatch}), applying a
+ * batch to in-memory maps ({@link applyBatch}) and the canonical order of a loaded snapshot
+ * ({@link toSnapshot}). SPEC 2, 3, 4.6.
+ *
+ * @module
+ */
+import { JevMemError, invalidInput } from '../errors.js';
+import type { MemoryEdge, MemoryNode } from '../types.js';
+import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
+
+/** One namespace held as maps (nodes and edges by id, meta by key). */
+export interface NamespaceState {
+  nodes: Map<string, MemoryNode>;
+  edges: Map<string, MemoryEdge>;
+  meta: Map<string, unknown>;
+}
+
+/** A fresh, empty {@link NamespaceState}. */
+export function emptyNamespaceState(): NamespaceState {
+  return { nodes: new Map(), edges: new Map(), meta: new Map() };
+}
+
+/** @throws JevMemError `INVALID_INPUT` (field `namespace`) unless `namespace` is a non-empty string. */
+export function validateNamespace(namespace: string): void {
+  if (typeof namespace !== 'string' || namespace.length === 0) {
+    throw invalidInput('namespace', `expected a non-empty string, got ${JSON.stringify(namespace)}`);
+  }
+}
+
+function checkArray(batch: WriteBatch, key: keyof WriteBatch): unknown[] {
+  const value = batch[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw invalidInput(`batch.${key}`, `expected an array or undefined, got ${typeof value}`);
+  return value;
+}
+
+function checkId(field: string, id: unknown): void {
+  if (typeof id !== 'string' || id.length === 0) {
+    throw invalidInput(field, `expected a non-empty string id, got ${JSON.stringify(id)}`);
+  }
+}
+
+/**
+ * Checks the shape of a batch before anything is written: arrays where arrays are expected,
+ * non-empty string ids, every node and edge in `namespace`, `meta` a plain object.
+ *
+ * @throws JevMemError `INVALID_INPUT` naming the field at fault (`batch.putNodes[2].namespace`).
+ */
+export function validateBatch(namespace: string, batch: WriteBatch): void {
+  validateNamespace(namespace);
+  if (typeof batch !== 'object' || batch === null) {
+    throw invalidInput('batch', `expected a WriteBatch object, got ${batch === null ? 'null' : typeof batch}`);
+  }
+  for (const key of ['putNodes', 'putEdges'] as const) {
+    checkArray(batch, key).forEach((item, i) => {
+      const field = `batch.${key}[${i}]`;
+      if (typeof item !== 'object' || item === null) throw invalidInput(field, `expected an object, got ${typeof item}`);
+      const record = item as { id?: unknown; namespace?: unknown };
+      checkId(`${field}.id`, record.id);
+      if (record.namespace !== namespace) {
+        throw invalidInput(
+          `${field}.namespace`,
+          `expected ${JSON.stringify(namespace)} (the namespace of the commit), got ${JSON.stringify(record.namespace)}`,
+        );
+      }
+    });
+  }
+  for (const key of ['deleteNodeIds', 'deleteEdgeIds'] as const) {
+    checkArray(batch, key).forEach((id, i) => checkId(`batch.${key}[${i}]`, id));
+  }
+  if (batch.meta !== undefined && (typeof batch.meta !== 'object' || batch.meta === null || Array.isArray(batch.meta))) {
+    throw invalidInput('batch.meta', `expected a plain object or undefined, got ${Array.isArray(batch.meta) ? 'an array' : typeof batch.meta}`);
+  }
+}
+
+/**
+ * Applies a validated batch to `state` in place: deletes first, then puts (a put replaces the
+ * record with the same id), then meta (`null` removes a key, `undefined` values are ignored).
+ * Plain Map operations only: it cannot fail half-way. The caller owns copying.
+ */
+export function applyBatch(state: NamespaceState, batch: WriteBatch): void {
+  for (const id of batch.deleteNodeIds ?? []) state.nodes.delete(id);
+  for (const id of batch.deleteEdgeIds ?? []) state.edges.delete(id);
+  for (const node of batch.putNodes ?? []) state.nodes.set(node.id, node);
+  for (const edge of batch.putEdges ?? []) state.edges.set(edge.id, edge);
+  for (const [key, value] of Object.entries(batch.meta ?? {})) {
+    if (value === null) state.meta.delete(key);
+    else if (value !== undefined) state.meta.set(key, value);
+  }
+}
+
+/** True when the namespace holds no node, edge or meta key. */
+export function isEmptyState(state: NamespaceState): boolean {
+  return state.nodes.size === 0 && state.edges.size === 0 && state.meta.size === 0;
+}
+
+function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * Orders records the way every adapter's `load` returns them: nodes by `seq` then id, edges by
+ * id, meta keys sorted. `copy` maps each value (e.g. `structuredClone`); identity by default.
+ */
+export function toSnapshot(state: NamespaceState, copy: <T>(value: T) => T = (v) => v): NamespaceSnapshot {
+  const nodes = [...state.nodes.values()].sort((a, b) => a.seq - b.seq || byId(a, b)).map((n) => copy(n));
+  const edges = [...state.edges.values()].sort(byId).map((e) => copy(e));
+  const meta: Record<string, unknown> = {};
+  for (const key of [...state.meta.keys()].sort()) meta[key] = copy(state.meta.get(key));
+  return { nodes, edges, meta };
+}
+
+function cloneBatch(batch: WriteBatch): WriteBatch {
+  try {
+    return structuredClone(batch);
+  } catch (cause) {
+    throw new JevMemError('STORAGE_FAILED', `the batch cannot be stored: ${String(cause)} (values must be JSON-safe)`, { cause });
+  }
+}
+
+/**
+ * Creates an in-memory storage adapter (`kind: 'memory'`). Nothing survives the process.
+ * Commits are atomic: the batch is validated and deep-copied (`structuredClone`) before the first
+ * change, and the changes themselves are Map operations that cannot fail; loads return deep
+ * copies, so callers can never change stored data by mutating what they passed in or got back.
+ * `namespaces()` lists the namespaces that hold at least one node, edge or meta key.
+ * `sizeBytes` is the UTF-8 length of the namespace's JSON (an estimate of its stored size).
+ *
+ * Errors: `commit` throws JevMemError `INVALID_INPUT` on a malformed batch and `STORAGE_FAILED`
+ * when a value cannot be cloned (a function, a symbol); every method throws `CLOSED` after
+ * `close()`.
+ */
+export function createMemoryStorage(): StorageAdapter {
+  const spaces = new Map<string, NamespaceState>();
+  let closed = false;
+  const live = (): void => {
+    if (closed) throw new JevMemError('CLOSED', 'the memory storage adapter was used after close()');
+  };
+  return {
+    kind: 'memory',
+    async load(namespace) {
+      live();
+      validateNamespace(namespace);
+      const state = spaces.get(namespace);
+      return state === undefined ? { nodes: [], edges: [], meta: {} } : toSnapshot(state, structuredClone);
+    },
+    async commit(namespace, batch) {
+      live();
+      validateBatch(namespace, batch);
+      const copy = cloneBatch(batch);
+      const state = spaces.get(namespace) ?? emptyNamespaceState();
+      applyBatch(state, copy);
+      if (isEmptyState(state)) spaces.delete(namespace);
+      else spaces.set(namespace, state);
+    },
+    async namespaces() {
+      live();
+      return [...spaces.keys()].sort();
+    },
+    async dropNamespace(namespace) {
+      live();
+      validateNamespace(namespace);
+      spaces.delete(namespace);
+    },
+    async sizeBytes(namespace) {
+      live();
+      validateNamespace(namespace);
+      const state = spaces.get(namespace);
+      if (state === undefined) return 0;
+      return new TextEncoder().encode(JSON.stringify(toSnapshot(state))).length;
+    },
+    async close() {
+      closed = true;
+      spaces.clear();
+    },
+  };
+}

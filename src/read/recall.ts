@@ -1,0 +1,419 @@
+/**
+ * The read path, eq. (11)-(26) (SPEC 6): route → budget → anchors → loop of
+ * assess / stop / expand / score → top K with a trace. System One is asked through the
+ * controller (so every call counts against the cap and deadline and can fall back); everything
+ * else is deterministic.
+ *
+ * Score scale: see `score.ts` — one [0,1] scale for anchors and expanded nodes.
+ *
+ * @module
+ */
+import type { MemoryParameters } from '../config.js';
+import { JevMemError } from '../errors.js';
+import { contentTerms } from '../plane/text.js';
+import type { NamespaceState } from '../plane/namespace.js';
+import { CATALOGUE, questionKey, type CandidateState, type RoutingState, type StopState } from '../system-one/catalogue.js';
+import { probability, type Controller, type DecisionContext, type DecisionRecord } from '../system-one/controller.js';
+import type { Question, SystemOneRequest, SystemOneResponse } from '../system-one/wire.js';
+import { VIEWS, type MemoryEdge, type MemoryNode, type RecalledMemory, type View } from '../types.js';
+import { stateMemory } from '../write/plan.js';
+import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
+import { reciprocalRankFusion } from './fusion.js';
+import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
+import { candidateSignals, speakersIn, type QueryContext } from './signals.js';
+import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
+import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
+
+/** Switches for ablations (issue 4) and callers who want less work. */
+export interface RecallSwitches {
+  /** Expand along graph edges. @default true */
+  graph?: boolean;
+  /** Ask System One for routing; off = uniform p_g = 1, h = 1, r = 0 (uniform budgets). @default true */
+  routing?: boolean;
+  /** Apply the stop rules (21)-(22); off = run to depth / budget / limits. @default true */
+  stopping?: boolean;
+}
+
+/** Inputs of one recall. */
+export interface RecallInput {
+  query: string;
+  queryVector: Float32Array;
+  /** K override; default K (or K for multi-hop when h ≥ 0.5). */
+  k?: number;
+  signal?: AbortSignal;
+  switches?: RecallSwitches;
+  /** Time spent embedding the query, ms (reported in the trace). */
+  embedMs: number;
+  /** Absolute deadline (ms since epoch). */
+  deadline: number;
+}
+
+/** What a recall returns. */
+export interface RecallOutput {
+  memories: RecalledMemory[];
+  trace: RecallTrace;
+}
+
+interface Scored {
+  node: MemoryNode;
+  score: number;
+  parts: ScoreParts;
+  /** Relevance a_v (kept for the stop state). */
+  relevance: number;
+  hops: number;
+}
+
+const LEXICAL_POOL = 200;
+const VECTOR_POOL = 100;
+
+function emptyViews(): Record<View, number> {
+  return { causal: 0, entity: 0, semantic: 0, temporal: 0 };
+}
+
+/** z_v mapped to [0,1]. */
+function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/** Runs the read path over one namespace. */
+export async function runRecall(state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, input: RecallInput): Promise<RecallOutput> {
+  const t0 = performance.now();
+  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false };
+  const decisions: DecisionRecord[] = [];
+  const ctx: DecisionContext = { callsLeft: params.maxControllerCalls, deadline: input.deadline, log: decisions };
+  if (input.signal) ctx.signal = input.signal;
+  const checkAbort = (): void => {
+    if (input.signal?.aborted) throw new JevMemError('ABORTED', 'recall was aborted by the caller', { cause: input.signal.reason });
+  };
+
+  // ---- query context ------------------------------------------------------------------------
+  const { speakers, mentions } = speakersIn(input.query, state);
+  const lexHits = state.lexical.search(input.query, LEXICAL_POOL);
+  const bestLex = lexHits[0]?.score ?? 0;
+  const vecHits = state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
+  const q: QueryContext = {
+    query: input.query,
+    vector: input.queryVector,
+    terms: new Set(contentTerms(input.query)),
+    speakersNamed: speakers,
+    mentions,
+    lexical: new Map(lexHits.map((h, i) => [h.id, { score: bestLex > 0 ? h.score / bestLex : 0, rank: i + 1 }])),
+    vectorRank: new Map(vecHits.map((h, i) => [h.id, i + 1])),
+    rrf: new Map(),
+    bestSession: undefined,
+  };
+
+  // ---- route, eq. (11)-(15) -------------------------------------------------------------------
+  const tRoute = performance.now();
+  let p: Record<View, number> = { causal: 1, entity: 1, semantic: 1, temporal: 1 };
+  let h = 1;
+  let r = 0;
+  if (sw.routing) {
+    const routing: RoutingState = { kind: 'routing', query: input.query, mentions };
+    const ids = ['route.semantic', 'route.temporal', 'route.causal', 'route.entity', 'route.multi_hop', 'route.recency'] as const;
+    const { response } = await controller.ask('routing', { state: routing as unknown as Record<string, unknown>, questions: Object.fromEntries(ids.map((id) => [id, CATALOGUE[id]])) }, ctx);
+    p = {
+      semantic: probability(response, 'route.semantic', 1),
+      temporal: probability(response, 'route.temporal', 1),
+      causal: probability(response, 'route.causal', 1),
+      entity: probability(response, 'route.entity', 1),
+    };
+    h = probability(response, 'route.multi_hop', 0.5);
+    r = probability(response, 'route.recency', 0);
+  }
+  let active = activeViews(p, params.thetaAct); // (12)
+  if (active.length === 0) {
+    // No view reaches θ_act: keep the single most probable one so the loop can still expand.
+    const best = [...VIEWS].sort((a, b) => p[b] - p[a])[0] as View;
+    active = [best];
+  }
+  const w = allocationWeights(p, active, params.gamma); // (13)
+  const given = viewBudgets(w, active, params.budget, params.minPerView); // (14)
+  const used = emptyViews();
+  const maxDepth = sw.graph ? depthFor(h, params.maxDepth) : 0; // (15)
+  const k = input.k ?? (h >= 0.5 ? params.kMultiHop : params.k);
+  const routeMs = performance.now() - tRoute;
+  checkAbort();
+
+  // ---- anchors, eq. (16) ----------------------------------------------------------------------
+  const tAnchors = performance.now();
+  const fused = reciprocalRankFusion([vecHits.slice(0, params.anchors), lexHits.slice(0, params.anchors)], params.rrfK).slice(0, params.anchors);
+  for (const f of fused) q.rrf.set(f.id, f.rrf);
+  const bestAnchor = fused[0] ? state.nodes.get(fused[0].id) : undefined;
+  const bestSid = bestAnchor?.provenance.sessionId;
+  q.bestSession = bestSid !== undefined ? state.sessions.get(bestSid)?.ordinal : undefined;
+
+  const visited = new Set<string>();
+  const scored = new Map<string, Scored>();
+  const anchorNodes = fused.map((f) => state.nodes.get(f.id)).filter((n): n is MemoryNode => n !== undefined);
+  for (const n of anchorNodes) visited.add(n.id);
+  const anchorScores = await scoreCandidates(
+    anchorNodes.map((n) => ({ node: n, hops: 0, pg: 1, edge: undefined })),
+    q,
+    state,
+    controller,
+    ctx,
+    params,
+    undefined,
+  );
+  const anchors: TraceAnchor[] = [];
+  fused.forEach((f) => {
+    const s = anchorScores.get(f.id);
+    if (!s) return;
+    scored.set(f.id, s);
+    anchors.push({ id: f.id, rrf: f.rrf, vectorRank: f.ranks[0] ?? 0, lexicalRank: f.ranks[1] ?? 0, score: s.score, parts: s.parts });
+  });
+  let beam = topBeam([...scored.values()], params.beamWidth);
+  const anchorsMs = performance.now() - tAnchors;
+
+  // ---- loop, eq. (17)-(26) --------------------------------------------------------------------
+  const tLoop = performance.now();
+  const expansions: TraceExpansion[] = [];
+  const rounds: TraceRound[] = [{ round: 0, proposed: anchorNodes.length, beam: beam.length }];
+  let edgesInspected = 0;
+  let stopReason: StopReason = maxDepth === 0 ? 'depth' : 'frontier-empty';
+  let reached = 0;
+  for (let d = 0; ; d++) {
+    checkAbort();
+    if (Date.now() > input.deadline) {
+      stopReason = 'deadline';
+      break;
+    }
+    // assess: System One's s_d, u_d, m_d, c_d after round d (17)-(20), stop rules (21)-(22)
+    if (sw.stopping && scored.size > 0) {
+      if (ctx.callsLeft <= 0) {
+        stopReason = 'controller-limit';
+        break;
+      }
+      const est = await estimateStop(input.query, beam, d, maxDepth, h, rounds[rounds.length - 1] as TraceRound, scored, state, controller, ctx);
+      (rounds[rounds.length - 1] as TraceRound).estimates = est;
+      const decision = stopDecision(est, params.thetaSuff, params.thetaCont);
+      if (decision !== undefined) {
+        stopReason = decision;
+        break;
+      }
+    }
+    if (d >= maxDepth) {
+      stopReason = 'depth';
+      break;
+    }
+    // expand along active views within b_g and the global limits
+    const proposals: Array<{ node: MemoryNode; hops: number; pg: number; edge: { e: MemoryEdge; from: string; direction: 'out' | 'in' } }> = [];
+    let limit: StopReason | undefined;
+    outer: for (const b of beam) {
+      for (const e of state.edgesOf(b.node.id)) {
+        if (edgesInspected >= params.maxEdgesInspected) {
+          limit = 'edge-limit';
+          break outer;
+        }
+        edgesInspected++;
+        if (!active.includes(e.view) || used[e.view] >= given[e.view]) continue;
+        const direction = e.from === b.node.id ? 'out' : 'in';
+        const otherId = direction === 'out' ? e.to : e.from;
+        if (visited.has(otherId)) continue;
+        const other = state.nodes.get(otherId);
+        if (!other || other.status === 'deleted') continue;
+        if (visited.size >= params.maxVisited) {
+          limit = 'visited-limit';
+          break outer;
+        }
+        visited.add(otherId);
+        used[e.view] += 1;
+        proposals.push({ node: other, hops: b.hops + 1, pg: p[e.view], edge: { e, from: b.node.id, direction } });
+      }
+    }
+    reached = d + 1;
+    if (proposals.length === 0) {
+      stopReason = limit ?? (active.every((g) => used[g] >= given[g]) ? 'budget' : 'frontier-empty');
+      rounds.push({ round: d + 1, proposed: 0, beam: 0 });
+      break;
+    }
+    const centroid = centroidOf(beam, state);
+    const newScores = await scoreCandidates(proposals, q, state, controller, ctx, params, centroid);
+    for (const pr of proposals) {
+      const s = newScores.get(pr.node.id);
+      if (!s) continue;
+      scored.set(pr.node.id, s);
+      expansions.push({
+        round: d + 1,
+        from: pr.edge.from,
+        to: pr.node.id,
+        edge: { id: pr.edge.e.id, view: pr.edge.e.view, subtype: pr.edge.e.subtype, weight: pr.edge.e.weight, direction: pr.edge.direction },
+        parts: s.parts,
+        score: s.score,
+      });
+    }
+    beam = topBeam(proposals.map((pr) => newScores.get(pr.node.id)).filter((s): s is Scored => s !== undefined), params.beamWidth);
+    rounds.push({ round: d + 1, proposed: proposals.length, beam: beam.length });
+    if (limit !== undefined) {
+      stopReason = limit;
+      break;
+    }
+  }
+  const loopMs = performance.now() - tLoop;
+
+  // ---- final ranking with recency, eq. (24)-(25) ------------------------------------------------
+  let newest = -Infinity;
+  for (const s of scored.values()) if (s.node.observedAt) newest = Math.max(newest, Date.parse(s.node.observedAt));
+  const ranked = [...scored.values()].map((s) => {
+    let score = s.score;
+    if (r > 0 && s.node.observedAt && Number.isFinite(newest)) score = recencyAdjusted(score, r, recencyFactor(newest, Date.parse(s.node.observedAt))); // (25)
+    if (s.node.status === 'superseded') score *= SUPERSEDED_FACTOR;
+    return { s, score };
+  });
+  ranked.sort((a, b) => b.score - a.score || a.s.node.seq - b.s.node.seq);
+  const memories: RecalledMemory[] = ranked.slice(0, k).map(({ s, score }) => toRecalled(s.node, score, state));
+  const trace: RecallTrace = {
+    query: input.query,
+    namespace: state.namespace,
+    routing: { p, h, r, active },
+    budgets: { total: params.budget, given, used },
+    depth: { max: maxDepth, reached },
+    k,
+    anchors,
+    expansions,
+    rounds,
+    stopReason,
+    limits: {
+      visited: visited.size,
+      maxVisited: params.maxVisited,
+      edgesInspected,
+      maxEdgesInspected: params.maxEdgesInspected,
+      controllerCalls: params.maxControllerCalls - ctx.callsLeft,
+      maxControllerCalls: params.maxControllerCalls,
+    },
+    decisions,
+    fallbacks: decisions.filter((x) => x.fallback).length,
+    timings: { embedMs: input.embedMs, routeMs, anchorsMs, loopMs, totalMs: performance.now() - t0 + input.embedMs },
+  };
+  return { memories, trace };
+}
+
+/** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */
+export const SUPERSEDED_FACTOR = 0.8;
+
+/** A node as returned by recall. */
+export function toRecalled(n: MemoryNode, score: number, state: NamespaceState): RecalledMemory {
+  const m: RecalledMemory = { id: n.id, text: n.text, score, provenance: n.provenance, status: n.status, types: n.types };
+  if (n.observedAt !== undefined) m.observedAt = n.observedAt;
+  if (n.status === 'superseded' && n.supersededBy.length > 0) {
+    const by = state.nodes.get(n.supersededBy[0] as string);
+    const at = by?.observedAt ?? by?.ingestedAt;
+    if (at !== undefined) m.supersededAt = at;
+  }
+  return m;
+}
+
+function topBeam(list: Scored[], w: number): Scored[] {
+  return [...list].sort((a, b) => b.score - a.score || a.node.seq - b.node.seq).slice(0, w);
+}
+
+function centroidOf(beam: readonly Scored[], state: NamespaceState): Float32Array | undefined {
+  if (beam.length === 0) return undefined;
+  const first = state.vectors.get((beam[0] as Scored).node.id) as Float32Array;
+  const c = new Float32Array(first.length);
+  for (const b of beam) {
+    const v = state.vectors.get(b.node.id) as Float32Array;
+    for (let i = 0; i < c.length; i++) c[i] = (c[i] as number) + (v[i] as number);
+  }
+  let norm = 0;
+  for (let i = 0; i < c.length; i++) norm += (c[i] as number) ** 2;
+  norm = Math.sqrt(norm);
+  if (norm === 0) return undefined;
+  for (let i = 0; i < c.length; i++) c[i] = (c[i] as number) / norm;
+  return c;
+}
+
+/** One batched candidate request; scores each candidate with eq. (23). */
+async function scoreCandidates(
+  items: Array<{ node: MemoryNode; hops: number; pg: number; edge: { e: MemoryEdge } | undefined }>,
+  q: QueryContext,
+  state: NamespaceState,
+  controller: Controller,
+  ctx: DecisionContext,
+  params: Readonly<MemoryParameters>,
+  centroid: Float32Array | undefined,
+): Promise<Map<string, Scored>> {
+  const out = new Map<string, Scored>();
+  if (items.length === 0) return out;
+  const cs: CandidateState = { kind: 'candidates', query: q.query, candidates: [] };
+  const questions: Record<string, Question> = {};
+  const signals = new Map<string, ReturnType<typeof candidateSignals>>();
+  for (const it of items) {
+    const pi = it.edge ? it.edge.e.weight : 1;
+    const sig = candidateSignals(it.node, q, state, it.hops, pi, centroid);
+    signals.set(it.node.id, sig);
+    const entry: CandidateState['candidates'][number] = { ...stateMemory(it.node), signals: sig };
+    if (it.edge) entry.via = { view: it.edge.e.view, subtype: it.edge.e.subtype, weight: it.edge.e.weight };
+    cs.candidates.push(entry);
+    for (const id of ['cand.relevance', 'cand.relation_usefulness', 'cand.new_information', 'cand.supports_evidence'] as const) {
+      questions[questionKey(id, it.node.id)] = CATALOGUE[id];
+    }
+  }
+  const request: SystemOneRequest = { state: cs as unknown as Record<string, unknown>, questions };
+  const { response } = await controller.ask('candidates', request, ctx);
+  for (const it of items) {
+    const id = it.node.id;
+    const sig = signals.get(id) as ReturnType<typeof candidateSignals>;
+    const a = probability(response, questionKey('cand.relevance', id), 0);
+    const parts: ScoreParts = {
+      z: clamp01(sig.cosine),
+      a,
+      pg: it.pg,
+      l: it.edge ? probability(response, questionKey('cand.relation_usefulness', id), 0) : 1,
+      n: probability(response, questionKey('cand.new_information', id), 0),
+      pi: it.edge ? it.edge.e.weight : 1,
+      c: probability(response, questionKey('cand.supports_evidence', id), 0),
+    };
+    out.set(id, { node: it.node, score: transitionScore(parts, params.lambdas), parts, relevance: a, hops: it.hops }); // (23)
+  }
+  return out;
+}
+
+/** One stop request after round d: s_d, u_d, m_d, c_d (17)-(20). */
+async function estimateStop(
+  query: string,
+  beam: readonly Scored[],
+  round: number,
+  maxDepth: number,
+  h: number,
+  last: TraceRound,
+  scored: ReadonlyMap<string, Scored>,
+  state: NamespaceState,
+  controller: Controller,
+  ctx: DecisionContext,
+): Promise<StopEstimates> {
+  const kept = [...scored.values()].sort((a, b) => b.score - a.score);
+  const lastRound = kept.filter((s) => s.hops === round);
+  let contradictions = 0;
+  const keptIds = new Set(kept.slice(0, 10).map((s) => s.node.id));
+  for (const id of keptIds) for (const e of state.edgesOf(id)) if (e.subtype === 'contradicts' && keptIds.has(e.from === id ? e.to : e.from)) contradictions++;
+  const st: StopState = {
+    kind: 'stop',
+    query,
+    evidence: kept.slice(0, 5).map((s) => stateMemory(s.node)),
+    signals: {
+      round,
+      maxDepth,
+      beamScores: beam.map((b) => b.score),
+      bestRelevance: kept[0]?.relevance ?? 0,
+      lastRoundGain: lastRound.length > 0 ? lastRound.reduce((a, s) => a + s.relevance, 0) / lastRound.length : 0,
+      lastRoundNew: last.proposed,
+      frontier: beam.length,
+      contradictions: contradictions / 2,
+      multiHop: h,
+    },
+  };
+  const ids = ['stop.sufficient', 'stop.continue_useful', 'stop.missing', 'stop.contradiction'] as const;
+  const { response } = await controller.ask('stop', { state: st as unknown as Record<string, unknown>, questions: Object.fromEntries(ids.map((id) => [id, CATALOGUE[id]])) }, ctx);
+  return readStop(response);
+}
+
+function readStop(r: SystemOneResponse): StopEstimates {
+  return {
+    sufficient: probability(r, 'stop.sufficient', 0),
+    continueUseful: probability(r, 'stop.continue_useful', 1),
+    missing: probability(r, 'stop.missing', 1),
+    contradiction: probability(r, 'stop.contradiction', 0),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Query-side context and the numeric signals of traversal candidates (catalogue
+ * `CandidateSignals`), computed once per query from the indexes and the graph. Pure reads.
+ *
+ * @module
+ */
+import { contentTerms, tokenize } from '../plane/text.js';
+import type { NamespaceState } from '../plane/namespace.js';
+import type { CandidateSignals } from '../system-one/catalogue.js';
+import type { MemoryNode } from '../types.js';
+import { dot } from '../write/signals.js';
+
+/** Everything about the query that every candidate is compared with. */
+export interface QueryContext {
+  query: string;
+  vector: Float32Array;
+  terms: Set<string>;
+  /** Canonical (lower-case) speaker names the query mentions. */
+  speakersNamed: Set<string>;
+  /** Names of known speakers / entities mentioned (for the routing state). */
+  mentions: string[];
+  /** Lexical hits: id → { normalised score, 1-based rank }. */
+  lexical: Map<string, { score: number; rank: number }>;
+  /** Vector hits: id → 1-based rank. */
+  vectorRank: Map<string, number>;
+  /** RRF score of fused anchors. */
+  rrf: Map<string, number>;
+  /** Session ordinal of the best anchor (undefined when it has no session). */
+  bestSession: number | undefined;
+}
+
+/** The first word of a speaker name, lower-cased ("Caroline Smith" → "caroline"). */
+function firstName(name: string): string {
+  return (tokenize(name)[0] ?? name).toLowerCase();
+}
+
+/** Canonical speakers of the namespace that the query names (by full or first name). */
+export function speakersIn(query: string, state: NamespaceState): { speakers: Set<string>; mentions: string[] } {
+  const words = new Set(tokenize(query));
+  const speakers = new Set<string>();
+  const mentions: string[] = [];
+  for (const [canon, display] of state.speakers) {
+    if (words.has(firstName(display)) || query.toLowerCase().includes(canon)) {
+      speakers.add(canon);
+      mentions.push(display);
+    }
+  }
+  for (const w of words) if (!speakers.has(w) && state.mentions.has(w) && mentions.length < 16) mentions.push(w);
+  return { speakers, mentions };
+}
+
+/** True when the node's text carries an image caption (LoCoMo `[image: ...]` or metadata). */
+export function hasImage(n: MemoryNode): boolean {
+  return n.text.includes('[image:') || (n.provenance.metadata !== undefined && 'image' in n.provenance.metadata);
+}
+
+/**
+ * Signals of node `n` as a candidate for the query.
+ * @param hops Graph hops from the nearest anchor (0 for anchors).
+ * @param edgeWeight π_e of the edge that reached it (1 for anchors).
+ * @param centroid Normalised centroid of the kept evidence (undefined when none).
+ */
+export function candidateSignals(n: MemoryNode, q: QueryContext, state: NamespaceState, hops: number, edgeWeight: number, centroid: Float32Array | undefined): CandidateSignals {
+  const v = state.vectors.get(n.id) as Float32Array;
+  const lex = q.lexical.get(n.id);
+  const terms = contentTerms(n.text);
+  let overlap = 0;
+  if (q.terms.size > 0) {
+    const set = new Set(terms);
+    for (const t of q.terms) if (set.has(t)) overlap++;
+    overlap /= q.terms.size;
+  }
+  const speaker = n.provenance.speaker?.toLowerCase();
+  const speakerNamed = speaker !== undefined && q.speakersNamed.has(speaker) ? 1 : 0;
+  const otherSpeakerNamed = speakerNamed === 0 && q.speakersNamed.size > 0 ? 1 : 0;
+  let neighbourLexical = 0;
+  for (const e of state.edgesOf(n.id)) {
+    if (e.subtype !== 'precedes' || e.weight < 1) continue;
+    const other = e.from === n.id ? e.to : e.from;
+    const s = q.lexical.get(other)?.score ?? 0;
+    if (s > neighbourLexical) neighbourLexical = s;
+  }
+  const sid = n.provenance.sessionId;
+  const ord = sid !== undefined ? state.sessions.get(sid)?.ordinal : undefined;
+  const sessionDistance = ord !== undefined && q.bestSession !== undefined ? Math.abs(ord - q.bestSession) : 0;
+  return {
+    cosine: dot(q.vector, v),
+    vectorRank: q.vectorRank.get(n.id) ?? 0,
+    lexical: lex?.score ?? 0,
+    lexicalRank: lex?.rank ?? 0,
+    rrf: q.rrf.get(n.id) ?? 0,
+    overlap,
+    speakerNamed,
+    otherSpeakerNamed,
+    hops,
+    edgeWeight,
+    neighbourLexical,
+    sessionDistance,
+    evidenceCosine: centroid ? dot(centroid, v) : 0,
+    hasDate: n.timeRefs.length > 0 ? 1 : 0,
+    words: tokenize(n.text).length,
+    image: hasImage(n) ? 1 : 0,
+  };
+}

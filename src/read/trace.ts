@@ -1,0 +1,88 @@
+/**
+ * The recall trace (SPEC 6 step 6): everything needed to explain a recall: routing
+ * probabilities, budgets and their use, anchors, every expansion with its score parts, each
+ * round's stop estimates, the stop reason, controller calls and fallbacks, limits and timings.
+ * JSON-safe.
+ *
+ * @module
+ */
+import type { DecisionRecord } from '../system-one/controller.js';
+import type { View } from '../types.js';
+import type { ScoreParts } from './score.js';
+import type { StopEstimates, StopReason } from './stop.js';
+
+/** An anchor of the read loop (eq. (16)). */
+export interface TraceAnchor {
+  id: string;
+  /** s_RRF. */
+  rrf: number;
+  /** 1-based rank in the vector ranking (0 = absent). */
+  vectorRank: number;
+  /** 1-based rank in the lexical ranking (0 = absent). */
+  lexicalRank: number;
+  /** Score of eq. (23) on the shared [0,1] scale. */
+  score: number;
+  parts: ScoreParts;
+}
+
+/** One expansion step: from a beam node along an edge to a proposed node. */
+export interface TraceExpansion {
+  round: number;
+  from: string;
+  to: string;
+  edge: { id: string; view: View; subtype: string; weight: number; direction: 'out' | 'in' };
+  parts: ScoreParts;
+  /** s(v | q, E_d), eq. (23). */
+  score: number;
+}
+
+/** One round of the loop. */
+export interface TraceRound {
+  round: number;
+  /** System One's s_d, u_d, m_d, c_d after this round (absent when the loop ended before asking). */
+  estimates?: StopEstimates;
+  /** Nodes proposed in this round. */
+  proposed: number;
+  /** Size of the beam after the round. */
+  beam: number;
+}
+
+/** The full trace of one recall. */
+export interface RecallTrace {
+  query: string;
+  namespace: string;
+  routing: {
+    /** p_g(q) per view, eq. (11). */
+    p: Record<View, number>;
+    /** h(q): multi-hop need. */
+    h: number;
+    /** r(q): recency preference. */
+    r: number;
+    /** A(q), eq. (12). */
+    active: View[];
+  };
+  budgets: {
+    /** B. */
+    total: number;
+    /** b_g, eq. (14). */
+    given: Record<View, number>;
+    /** Expansions spent per view. */
+    used: Record<View, number>;
+  };
+  /** D(q) of eq. (15) and the last round run. */
+  depth: { max: number; reached: number };
+  /** K used for the result. */
+  k: number;
+  anchors: TraceAnchor[];
+  expansions: TraceExpansion[];
+  rounds: TraceRound[];
+  stopReason: StopReason;
+  /** Use of the global limits. */
+  limits: { visited: number; maxVisited: number; edgesInspected: number; maxEdgesInspected: number; controllerCalls: number; maxControllerCalls: number };
+  /** Every System-One call. */
+  decisions: DecisionRecord[];
+  /** How many calls were answered by the deterministic fallback. */
+  fallbacks: number;
+  /** Milliseconds. */
+  timings: { embedMs: number; routeMs: number; anchorsMs: number; loopMs: number; totalMs: number };
+}

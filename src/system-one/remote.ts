@@ -1,0 +1,320 @@
+/**
+ * The remote System-One backend (SPEC 5): answers typed-decision requests through the Jev HTTP
+ * API (`POST {baseURL}/v1/systemone`) or any compatible endpoint, gateway or proxy, with
+ * per-attempt timeouts, retries with exponential backoff that honour `retry-after`, an overall
+ * deadline, request / response validation and an LRU answer cache.
+ *
+ * Browsers cannot keep an API key secret: in a browser, point `baseURL` at a proxy of your own
+ * that adds the `Authorization` header server-side, and leave `apiKey` unset. Setting `apiKey`
+ * in a browser-like environment is refused unless `allowBrowserKey` is true.
+ *
+ * @module
+ */
+import { JevMemError, invalidOption, throwIfAborted } from '../errors.js';
+import {
+  HttpAttemptError,
+  anySignal,
+  backoffDelay,
+  defaultSleep,
+  excerpt,
+  fetchWithTimeout,
+  isRetryableStatus,
+  retryAfterFromHeaders,
+  safeUrl,
+  withRetries,
+  type AttemptOutcome,
+  type FetchLike,
+  type Sleep,
+} from '../util/http.js';
+import { LruMap } from './lru.js';
+import { validateRequest, validateResponse } from './validate.js';
+import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from './wire.js';
+
+/** Options of {@link createRemoteSystemOne}. */
+export interface RemoteSystemOneOptions {
+  /**
+   * Base URL of the endpoint; requests go to `${baseURL}/v1/systemone` (trailing slashes are
+   * ignored). May be relative (e.g. `/api/jev`) where `fetch` resolves relative URLs (browsers).
+   */
+  baseURL: string;
+  /**
+   * API key sent as `Authorization: Bearer <key>`. Never appears in error messages. In a browser
+   * use a proxy instead (see `allowBrowserKey`).
+   * @default undefined (no Authorization header)
+   */
+  apiKey?: string;
+  /**
+   * Model id sent in each request's `model` field when the request has none.
+   * @default undefined (the server's default model)
+   */
+  model?: string;
+  /** Extra request headers (e.g. for a gateway). `content-type` and `authorization` are set by the client. @default {} */
+  headers?: Record<string, string>;
+  /** The `fetch` to use (tests, proxies, custom agents). @default globalThis.fetch */
+  fetch?: FetchLike;
+  /** Timeout of one HTTP attempt in ms, reading the body included. @default 10000 */
+  timeoutMs?: number;
+  /** Retries after the first attempt on network errors, timeouts, 408, 429, 529 and 5xx. @default 4 */
+  retries?: number;
+  /**
+   * Overall budget of one `decide` call in ms, all attempts and waits included. A call's own
+   * `deadlineMs` can only shorten it. No wait is started that would end past it.
+   * @default 20000
+   */
+  deadlineMs?: number;
+  /**
+   * Entries of the LRU answer cache, keyed by the stable JSON of `{model, state, questions}`;
+   * 0 disables the cache.
+   * @default 1000
+   */
+  cacheSize?: number;
+  /**
+   * Allow `apiKey` in a browser-like environment (a page, a web / extension worker), where
+   * anyone who opens the developer tools can read it. Prefer a server-side proxy.
+   * @default false
+   */
+  allowBrowserKey?: boolean;
+  /** Spread each backoff delay over [d/2, d] to avoid synchronised retries. @default true */
+  jitter?: boolean;
+  /** Wait between attempts (inject a fake one in tests). Must reject with `ABORTED` on abort. @default a setTimeout-based sleep */
+  sleep?: Sleep;
+}
+
+/** The remote backend: a {@link SystemOneBackend} of kind `'remote'`. */
+export interface RemoteSystemOne extends SystemOneBackend {
+  readonly kind: 'remote';
+  /**
+   * The model id of the latest answer; before the first answer, `options.model` or
+   * `'remote:unknown'`.
+   */
+  readonly modelId: string;
+  /** Entries in the answer cache. */
+  readonly cacheSize: number;
+}
+
+const DEFAULTS = {
+  timeoutMs: 10_000,
+  retries: 4,
+  deadlineMs: 20_000,
+  cacheSize: 1000,
+  allowBrowserKey: false,
+  jitter: true,
+} as const;
+
+/** True in a browser page or a browser / extension worker (not Node, not Cloudflare workerd). */
+function isBrowserLike(): boolean {
+  const g = globalThis as Record<string, unknown> & { process?: { versions?: { node?: string } }; navigator?: { userAgent?: string } };
+  if (g.process?.versions?.node) return false;
+  if (typeof g.window !== 'undefined' || typeof g.document !== 'undefined') return true;
+  return typeof g.WorkerGlobalScope !== 'undefined' && g.navigator?.userAgent !== 'Cloudflare-Workers';
+}
+
+/** JSON with object keys sorted at every depth: equal requests give equal cache keys. */
+function stableStringify(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+function positive(field: string, v: number | undefined, fallback: number, integer = false): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v)) || (!integer && v === 0)) {
+    throw invalidOption(field, `expected ${integer ? 'an integer ≥ 0' : 'a number of ms > 0'}, got ${String(v)}`);
+  }
+  return v;
+}
+
+/** The message of a server's error body: `error.message`, `message`, `detail` or an excerpt. */
+function serverMessage(text: string, secrets: Array<string | undefined>): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
+    const m = typeof body.error === 'object' ? body.error?.message : (body.error ?? body.message ?? body.detail);
+    if (typeof m === 'string') return excerpt(m, secrets);
+    if (m !== undefined) return excerpt(JSON.stringify(m), secrets);
+  } catch {
+    // not JSON: fall through to the raw excerpt
+  }
+  return excerpt(text, secrets);
+}
+
+/**
+ * Creates the remote System-One backend (SPEC 5).
+ *
+ * Each `decide` validates the request, answers from the cache when it can, else POSTs it to
+ * `${baseURL}/v1/systemone` with `Authorization: Bearer <apiKey>`; retries network errors,
+ * timeouts, 408, 429, 529 and 5xx after `retry-after` (seconds or an HTTP date) or an exponential
+ * backoff of ≈ 500 ms doubling up to 5 s, never past the deadline (the earlier of
+ * `options.deadlineMs` and the call's `deadlineMs`); then validates the response.
+ * `decideMany` sends the requests concurrently (the wire has no batch endpoint).
+ *
+ * @throws JevMemError `INVALID_OPTION` (field `baseURL`, `timeoutMs`, …) for bad options, and
+ *   (field `apiKey`) for an API key in a browser-like environment without `allowBrowserKey`.
+ *
+ * `decide` throws JevMemError:
+ * - `SYSTEM_ONE_INVALID_REQUEST` for a request that breaks the contract (checked locally, or a
+ *   422 from the server, with its `status` and the server's message); never retried;
+ * - `SYSTEM_ONE_FAILED` for 401 / 403 (check `apiKey`) and other 4xx (not retried), for retries
+ *   exhausted or the deadline reached (`status` of the last answer when there was one), and
+ *   for a body that is not JSON or breaks the answer contract (`invalid answer …`);
+ * - `ABORTED` when the call's `signal` fires; `CLOSED` after {@link SystemOneBackend.close}.
+ *
+ * @example
+ * ```ts
+ * // Node or a server: the key stays on the server.
+ * const s1 = createRemoteSystemOne({ baseURL: 'https://api.example.com', apiKey: process.env.JEV_KEY });
+ * // Browser: a proxy of yours adds the key.
+ * const s1b = createRemoteSystemOne({ baseURL: '/api/jev' });
+ * ```
+ */
+export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSystemOne {
+  if (typeof options?.baseURL !== 'string' || options.baseURL.trim() === '') {
+    throw invalidOption('baseURL', `expected the endpoint's base URL, e.g. "https://api.example.com", got ${JSON.stringify(options?.baseURL)}`);
+  }
+  const timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs);
+  const retries = positive('retries', options.retries, DEFAULTS.retries, true);
+  const deadlineMs = positive('deadlineMs', options.deadlineMs, DEFAULTS.deadlineMs);
+  const cacheSize = positive('cacheSize', options.cacheSize, DEFAULTS.cacheSize, true);
+  const jitter = options.jitter ?? DEFAULTS.jitter;
+  const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  if (apiKey !== undefined && !(options.allowBrowserKey ?? DEFAULTS.allowBrowserKey) && isBrowserLike()) {
+    throw invalidOption(
+      'apiKey',
+      'an API key in browser code can be read by anyone using the page: send System-One requests through a proxy ' +
+        'of yours that adds the Authorization header server-side (set baseURL to the proxy and leave apiKey unset), ' +
+        'or set allowBrowserKey: true to accept the risk',
+    );
+  }
+  const url = `${options.baseURL.replace(/\/+$/, '')}/v1/systemone`;
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const sleep = options.sleep ?? defaultSleep;
+  const headers: Record<string, string> = { ...(options.headers ?? {}), 'content-type': 'application/json', accept: 'application/json' };
+  if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
+  const secrets = [apiKey];
+  const cache = new LruMap<string, SystemOneResponse>(cacheSize);
+  const lifetime = new AbortController();
+  let modelId = options.model ?? 'remote:unknown';
+  let closed = false;
+
+  const failed = (message: string, status?: number, cause?: unknown): JevMemError =>
+    new JevMemError('SYSTEM_ONE_FAILED', message, { ...(status === undefined ? {} : { status }), ...(cause === undefined ? {} : { cause }) });
+  const stopped = (signal: AbortSignal | undefined): JevMemError =>
+    closed
+      ? new JevMemError('CLOSED', 'the remote System One was closed while a request was in flight')
+      : new JevMemError('ABORTED', 'the operation was aborted by the caller', { cause: signal?.reason });
+
+  async function decide(request: SystemOneRequest, callOptions: { signal?: AbortSignal; deadlineMs?: number } = {}): Promise<SystemOneResponse> {
+    if (closed) throw new JevMemError('CLOSED', 'the remote System One is closed: create a new one');
+    validateRequest(request);
+    throwIfAborted(callOptions.signal);
+    const model = request.model ?? options.model;
+    const body = { ...(model === undefined ? {} : { model }), state: request.state, questions: request.questions };
+    const key = cacheSize > 0 ? stableStringify(body) : undefined;
+    const hit = key === undefined ? undefined : cache.get(key);
+    if (hit !== undefined) return structuredClone(hit);
+
+    const budget = Math.min(deadlineMs, callOptions.deadlineMs ?? Infinity);
+    const started = Date.now();
+    const { signal, dispose } = anySignal([callOptions.signal, lifetime.signal]);
+    const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(body) };
+    let attempts = 0;
+
+    const attempt = async (_i: number, attemptTimeoutMs: number): Promise<AttemptOutcome<SystemOneResponse>> => {
+      attempts++;
+      let res: { status: number; headers: Headers; text: string };
+      try {
+        res = await fetchWithTimeout(fetchFn, url, init, { timeoutMs: attemptTimeoutMs, signal }, async (r) => ({
+          status: r.status,
+          headers: r.headers,
+          text: await r.text(),
+        }));
+      } catch (e) {
+        if (e instanceof HttpAttemptError) {
+          if (e.kind === 'aborted') throw stopped(callOptions.signal);
+          const what = e.kind === 'timeout' ? `no answer within ${Math.round(attemptTimeoutMs)} ms` : `network error (${e.message})`;
+          return { ok: false, retry: true, error: failed(`System One request to ${safeUrl(url)} failed: ${what}`, undefined, e) };
+        }
+        throw e;
+      }
+      const { status } = res;
+      if (status >= 200 && status < 300) {
+        let json: unknown;
+        try {
+          json = JSON.parse(res.text);
+        } catch (e) {
+          return { ok: false, retry: false, error: failed(`invalid answer: the body from ${safeUrl(url)} is not JSON (${excerpt(res.text, secrets, 80)})`, status, e) };
+        }
+        return { ok: true, value: validateResponse(request, json) };
+      }
+      const message = serverMessage(res.text, secrets);
+      if (status === 422) {
+        return {
+          ok: false,
+          retry: false,
+          error: new JevMemError('SYSTEM_ONE_INVALID_REQUEST', `System One rejected the request (HTTP 422): ${message}`, { status }),
+        };
+      }
+      if (status === 401 || status === 403) {
+        return {
+          ok: false,
+          retry: false,
+          error: failed(`System One at ${safeUrl(url)} refused the credentials (HTTP ${status}): check the apiKey option (${message})`, status),
+        };
+      }
+      const retry = isRetryableStatus(status);
+      return {
+        ok: false,
+        retry,
+        retryAfterMs: retry ? retryAfterFromHeaders(res.headers, Date.now()) : undefined,
+        error: failed(`System One request to ${safeUrl(url)} failed with HTTP ${status}: ${message}`, status),
+      };
+    };
+
+    try {
+      const response = await withRetries(
+        { retries, timeoutMs, deadlineAt: started + budget, signal, sleep, backoff: (i) => backoffDelay(i, { jitter }) },
+        attempt,
+        (last) =>
+          failed(
+            `System One gave no answer within the deadline of ${budget} ms (${attempts} attempt${attempts === 1 ? '' : 's'}` +
+              `${last ? `; last error: ${last.message}` : ''}); raise deadlineMs or check the endpoint`,
+            last instanceof JevMemError ? last.status : undefined,
+            last,
+          ),
+      );
+      modelId = response.model;
+      if (key !== undefined) cache.set(key, structuredClone(response));
+      return response;
+    } catch (e) {
+      // A sleep or check interrupted by close() reports ABORTED; say CLOSED instead.
+      if (closed && e instanceof JevMemError && e.code === 'ABORTED') throw stopped(undefined);
+      throw e;
+    } finally {
+      dispose();
+    }
+  }
+
+  return {
+    kind: 'remote',
+    get modelId() {
+      return modelId;
+    },
+    get cacheSize() {
+      return cache.size;
+    },
+    decide,
+    async decideMany(requests, callOptions) {
+      if (!Array.isArray(requests)) {
+        throw new JevMemError('SYSTEM_ONE_INVALID_REQUEST', `requests: expected an array of requests, got ${typeof requests}`, { field: 'requests' });
+      }
+      return Promise.all(requests.map((r) => decide(r, callOptions)));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      lifetime.abort();
+      cache.clear();
+    },
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * The System-Two client (SPEC 7): one OpenAI-compatible chat completion per answer, through a
+ * configurable `fetch` (URL, headers, model, body transform, streaming, timeout, retries, abort
+ * signal), or through a user-supplied `complete` function instead of HTTP.
+ *
+ * @module
+ */
+import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
+import {
+  HttpAttemptError,
+  anySignal,
+  backoffDelay,
+  defaultSleep,
+  excerpt,
+  fetchWithTimeout,
+  isRetryableStatus,
+  readEventStream,
+  retryAfterFromHeaders,
+  safeUrl,
+  withRetries,
+  type AttemptOutcome,
+  type FetchLike,
+} from '../util/http.js';
+import { buildAnswerPrompt } from './prompt.js';
+import type {
+  AnswerRequest,
+  AnswerResult,
+  ChatCompletionBody,
+  ChatMessage,
+  ChatUsage,
+  SystemTwo,
+  SystemTwoOptions,
+} from './types.js';
+
+const DEFAULTS = { temperature: 0, maxTokens: 512, stream: false, timeoutMs: 60_000, retries: 2 } as const;
+
+/** A parsed completion: text plus what the server said about itself. */
+interface Completion {
+  text: string;
+  model?: string;
+  usage?: ChatUsage;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function readUsage(u: unknown): ChatUsage | undefined {
+  if (!isRecord(u)) return undefined;
+  const p = u.prompt_tokens;
+  const c = u.completion_tokens;
+  if (typeof p !== 'number' || typeof c !== 'number') return undefined;
+  const t = typeof u.total_tokens === 'number' ? u.total_tokens : p + c;
+  return { promptTokens: p, completionTokens: c, totalTokens: t };
+}
+
+function checkNumber(field: string, v: number | undefined, fallback: number, rule: 'ms' | 'count' | 'positiveInt' | 'nonNegative'): number {
+  if (v === undefined) return fallback;
+  const ok =
+    typeof v === 'number' &&
+    Number.isFinite(v) &&
+    (rule === 'ms' ? v > 0 : rule === 'count' ? Number.isInteger(v) && v >= 0 : rule === 'positiveInt' ? Number.isInteger(v) && v > 0 : v >= 0);
+  if (!ok) {
+    const expected = { ms: 'a number of ms > 0', count: 'an integer ≥ 0', positiveInt: 'an integer > 0', nonNegative: 'a number ≥ 0' }[rule];
+    throw invalidOption(field, `expected ${expected}, got ${String(v)}`);
+  }
+  return v;
+}
+
+/**
+ * Creates the System-Two client (SPEC 7).
+ *
+ * Each {@link SystemTwo.answer} builds the prompt with `buildAnswerPrompt` and sends
+ * `{model, messages, temperature, max_tokens, stream?}` (after `transformBody`) as a POST to
+ * `url` with `Authorization: Bearer <apiKey>` when a key is set; non-streaming answers are read
+ * from `choices[0].message.content`, streaming ones by joining the `choices[0].delta.content` of
+ * each `data:` chunk until `[DONE]`. Network errors, 408, 429 and 5xx are retried (`retries`
+ * times, after `retry-after` or a backoff of ≈ 500 ms doubling); timeouts are not.
+ *
+ * @throws JevMemError `INVALID_OPTION` for bad options (field names the option: `model`, `url`, …).
+ *
+ * `answer` throws JevMemError:
+ * - `SYSTEM_TWO_HTTP` for a non-2xx answer (with `status` and a short body excerpt) and, without
+ *   `status`, for network errors once retries are spent;
+ * - `SYSTEM_TWO_TIMEOUT` when an attempt (or the `complete` hook) runs past `timeoutMs`;
+ * - `SYSTEM_TWO_BAD_RESPONSE` for a body that is not a chat completion (invalid JSON, no
+ *   `choices[0].message.content` string, an unreadable stream) or a hook result that is not a string;
+ * - `ABORTED` when the request's `signal` fires; `INVALID_INPUT` for a bad query or evidence.
+ * Errors thrown by a `complete` hook pass through unchanged. No message contains the API key.
+ *
+ * @example
+ * ```ts
+ * const s2 = createSystemTwo({ url: 'http://127.0.0.1:8080/v1/chat/completions', model: 'llama-3.1-8b' });
+ * const { text } = await s2.answer({ query: 'Where did Ana move?', evidence });
+ * ```
+ */
+export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
+  if (typeof options?.model !== 'string' || options.model.trim() === '') {
+    throw invalidOption('model', `expected the model name to send, e.g. "gpt-4o-mini", got ${JSON.stringify(options?.model)}`);
+  }
+  const complete = options.complete;
+  if (complete !== undefined && typeof complete !== 'function') throw invalidOption('complete', 'expected a function (messages, {signal}) => Promise<string>');
+  if (complete === undefined && (typeof options.url !== 'string' || options.url.trim() === '')) {
+    throw invalidOption('url', 'expected the full chat-completions URL, e.g. "http://127.0.0.1:8080/v1/chat/completions", or a `complete` function');
+  }
+  const model = options.model;
+  const url = options.url ?? '';
+  const temperature = checkNumber('temperature', options.temperature, DEFAULTS.temperature, 'nonNegative');
+  const maxTokens = checkNumber('maxTokens', options.maxTokens, DEFAULTS.maxTokens, 'positiveInt');
+  const timeoutMs = checkNumber('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 'ms');
+  const retries = checkNumber('retries', options.retries, DEFAULTS.retries, 'count');
+  const stream = options.stream ?? DEFAULTS.stream;
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const sleep = options.sleep ?? defaultSleep;
+  const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  const headers: Record<string, string> = {
+    ...(options.headers ?? {}),
+    'content-type': 'application/json',
+    accept: stream ? 'text/event-stream' : 'application/json',
+  };
+  if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
+  // Anything that may be a credential is removed from error excerpts.
+  const secrets = [apiKey, ...Object.values(options.headers ?? {}).filter((v) => typeof v === 'string' && v.length >= 8)];
+  const where = safeUrl(url);
+
+  const badResponse = (what: string, cause?: unknown): JevMemError =>
+    new JevMemError('SYSTEM_TWO_BAD_RESPONSE', `System Two at ${where} did not answer with a chat completion: ${what}`, cause === undefined ? {} : { cause });
+  const timedOut = (ms: number): JevMemError =>
+    new JevMemError('SYSTEM_TWO_TIMEOUT', `System Two gave no answer within ${Math.round(ms)} ms: raise the timeoutMs option or check the endpoint`);
+  const aborted = (signal: AbortSignal | undefined): JevMemError =>
+    new JevMemError('ABORTED', 'the operation was aborted by the caller', { cause: signal?.reason });
+
+  /** Parses a non-streaming chat-completion body. */
+  function parseCompletion(text: string): Completion {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw badResponse(`the body is not JSON (${excerpt(text, secrets, 120)})`, e);
+    }
+    const choice = isRecord(json) && Array.isArray(json.choices) ? json.choices[0] : undefined;
+    const content = isRecord(choice) && isRecord(choice.message) ? choice.message.content : undefined;
+    if (typeof content !== 'string') throw badResponse(`no string at choices[0].message.content (${excerpt(text, secrets, 120)})`);
+    const out: Completion = { text: content };
+    if (isRecord(json) && typeof json.model === 'string') out.model = json.model;
+    const usage = isRecord(json) ? readUsage(json.usage) : undefined;
+    if (usage) out.usage = usage;
+    return out;
+  }
+
+  /** Reads a `text/event-stream` of `chat.completion.chunk`s, joining `choices[0].delta.content`. */
+  async function parseStream(body: ReadableStream<Uint8Array>): Promise<Completion> {
+    const out: Completion = { text: '' };
+    let chunks = 0;
+    for await (const data of readEventStream(body)) {
+      if (data.trim() === '[DONE]') break;
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch (e) {
+        throw badResponse(`a stream event is not JSON (${excerpt(data, secrets, 120)})`, e);
+      }
+      if (!isRecord(chunk)) throw badResponse(`a stream event is not an object (${excerpt(data, secrets, 120)})`);
+      if (chunk.error !== undefined) throw badResponse(`the stream reported an error (${excerpt(JSON.stringify(chunk.error), secrets, 160)})`);
+      chunks++;
+      if (typeof chunk.model === 'string') out.model = chunk.model;
+      const usage = readUsage(chunk.usage);
+      if (usage) out.usage = usage;
+      const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+      const piece = isRecord(choice) && isRecord(choice.delta) ? choice.delta.content : undefined;
+      if (typeof piece === 'string') out.text += piece;
+    }
+    if (chunks === 0) throw badResponse('the stream held no completion chunks');
+    return out;
+  }
+
+  async function viaHttp(messages: ChatMessage[], signal: AbortSignal | undefined): Promise<Completion> {
+    const base: ChatCompletionBody = { model, messages, temperature, max_tokens: maxTokens };
+    if (stream) base.stream = true;
+    const body = options.transformBody ? options.transformBody(base) : base;
+    const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(body) };
+    type Read = { ok: true; completion: Completion } | { ok: false; status: number; headers: Headers; text: string };
+
+    const attempt = async (_i: number, attemptTimeoutMs: number): Promise<AttemptOutcome<Completion>> => {
+      let read: Read;
+      try {
+        read = await fetchWithTimeout<Read>(fetchFn, url, init, { timeoutMs: attemptTimeoutMs, signal }, async (r) => {
+          if (!r.ok) return { ok: false, status: r.status, headers: r.headers, text: await r.text() };
+          const type = r.headers.get('content-type') ?? '';
+          // A server may ignore `stream: true` and answer with plain JSON: accept both.
+          if (stream && type.includes('text/event-stream') && r.body) return { ok: true, completion: await parseStream(r.body) };
+          return { ok: true, completion: parseCompletion(await r.text()) };
+        });
+      } catch (e) {
+        if (e instanceof HttpAttemptError) {
+          if (e.kind === 'aborted') throw aborted(signal);
+          if (e.kind === 'timeout') throw timedOut(attemptTimeoutMs);
+          return {
+            ok: false,
+            retry: true,
+            error: new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} could not be reached: ${excerpt(e.message, secrets)}`, { cause: e }),
+          };
+        }
+        throw e;
+      }
+      if (read.ok) return { ok: true, value: read.completion };
+      const retry = isRetryableStatus(read.status);
+      return {
+        ok: false,
+        retry,
+        retryAfterMs: retry ? retryAfterFromHeaders(read.headers, Date.now()) : undefined,
+        error: new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} answered HTTP ${read.status}: ${excerpt(read.text, secrets) || '(empty body)'}`, {
+          status: read.status,
+        }),
+      };
+    };
+
+    return withRetries(
+      { retries, timeoutMs, deadlineAt: Infinity, signal, sleep, backoff: (i) => backoffDelay(i, { jitter: true }) },
+      attempt,
+      (last) => last ?? timedOut(timeoutMs),
+    );
+  }
+
+  async function viaHook(messages: ChatMessage[], signal: AbortSignal | undefined): Promise<Completion> {
+    const timeout = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      timeout.abort(timedOut(timeoutMs));
+    }, timeoutMs);
+    const combined = anySignal([signal, timeout.signal]);
+    // Settles when the combined signal fires, so a hook that ignores its signal cannot hang the call.
+    const stop = new Promise<never>((_, reject) => {
+      const fire = (): void => reject(combined.signal.reason);
+      if (combined.signal.aborted) fire();
+      else combined.signal.addEventListener('abort', fire, { once: true });
+    });
+    try {
+      const text: unknown = await Promise.race([complete!(messages, { signal: combined.signal }), stop]);
+      if (typeof text !== 'string') throw badResponse(`the complete() hook returned ${text === null ? 'null' : typeof text}, expected a string`);
+      return { text };
+    } catch (e) {
+      if (signal?.aborted) throw aborted(signal);
+      if (expired) throw timedOut(timeoutMs);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      combined.dispose();
+    }
+  }
+
+  return {
+    model,
+    async answer(request: AnswerRequest): Promise<AnswerResult> {
+      if (!isRecord(request)) throw invalidInput('request', 'expected {query, evidence, signal?, now?}');
+      const { query, evidence, signal, now } = request;
+      if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', `expected a non-empty string, got ${JSON.stringify(query)}`);
+      if (!Array.isArray(evidence)) throw invalidInput('evidence', 'expected an array of {id, text, observedAt?, speaker?, score}');
+      evidence.forEach((item, i) => {
+        if (!isRecord(item) || typeof item.id !== 'string' || typeof item.text !== 'string') {
+          throw invalidInput(`evidence.${i}`, 'expected {id: string, text: string, observedAt?, speaker?, score}');
+        }
+      });
+      throwIfAborted(signal);
+      const started = performance.now();
+      const prompt = buildAnswerPrompt(query, evidence, now);
+      const completion = complete ? await viaHook(prompt, signal) : await viaHttp(prompt, signal);
+      const result: AnswerResult = {
+        text: completion.text,
+        model: completion.model ?? model,
+        latencyMs: performance.now() - started,
+        prompt,
+      };
+      if (completion.usage) result.usage = completion.usage;
+      return result;
+    },
+  };
+}

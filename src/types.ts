@@ -1,0 +1,156 @@
+/**
+ * The data model of the memory plane (SPEC 3; paper eq. (4)-(7)). Plain, JSON-safe shapes:
+ * every value here can be stored in IndexedDB, a file or a Durable Object as it is.
+ *
+ * @module
+ */
+
+/** The four views of the memory graph, 𝒢 in eq. (6). */
+export type View = 'semantic' | 'temporal' | 'causal' | 'entity';
+
+/** All views in a fixed order (used for ties, loops and tables). */
+export const VIEWS: readonly View[] = Object.freeze(['causal', 'entity', 'semantic', 'temporal'] as const);
+
+/** Edge subtypes per view (SPEC 3). */
+export type EdgeSubtype =
+  // temporal
+  | 'precedes'
+  | 'same_session'
+  | 'close_in_time'
+  | 'before'
+  | 'after'
+  | 'during'
+  | 'contains'
+  | 'overlaps'
+  | 'same_time'
+  // causal
+  | 'leads_to'
+  // semantic
+  | 'related'
+  | 'redundant'
+  | 'contradicts'
+  | 'updates'
+  // entity
+  | 'same_entity';
+
+/** Node lifecycle status. Superseded nodes stay retrievable; deleted nodes are removed. */
+export type NodeStatus = 'active' | 'superseded' | 'deleted';
+
+/** The four overlapping memory-type scores t(v) of eq. (7), each a probability in [0,1]. */
+export interface MemoryTypes {
+  episodic: number;
+  semantic: number;
+  procedural: number;
+  preference: number;
+}
+
+/** Where an observation came from (μ in eq. (4)). All fields optional. */
+export interface Provenance {
+  /** Free label of the source: `'chat'`, `'tool'`, `'note'`, a file name... */
+  source?: string;
+  /** Who said or produced it. */
+  speaker?: string;
+  /** Conversation session the observation belongs to. */
+  sessionId?: string;
+  /** Caller's id of the turn, e.g. a LoCoMo `dia_id` (`"D3:7"`). */
+  turnId?: string;
+  /** Free JSON-safe metadata. */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * An observation o = (x, τ, μ), eq. (4): what a caller hands to `memory.add`.
+ */
+export interface Observation extends Provenance {
+  /** x: the content, kept verbatim. Non-empty after trimming; at most `limits.maxTextChars`. */
+  text: string;
+  /**
+   * τ: when it was said or happened, as an ISO-8601 string, a `Date` or epoch milliseconds.
+   * Optional: nodes without it get no timestamp-based edges and no recency bonus.
+   */
+  observedAt?: string | number | Date;
+}
+
+/** A time expression found in a node's text, resolved against its `observedAt`. */
+export interface TimeRef {
+  /** The words as written ("last Friday"). */
+  text: string;
+  /** Resolved start, ISO-8601 (UTC). */
+  start: string;
+  /** Resolved end when the expression names a span, ISO-8601. */
+  end?: string;
+  /** Which parts were given explicitly rather than implied by the reference date. */
+  certain: Array<'year' | 'month' | 'day' | 'hour'>;
+}
+
+/** A stored embedding and the fingerprint of the encoder that made it. */
+export interface StoredEmbedding {
+  /** The encoder's fingerprint (see `Encoder.fingerprint`). */
+  encoder: string;
+  /** The vector, L2-normalised. */
+  vector: number[];
+}
+
+/** A canonical memory node (SPEC 3). One per valid observation, never dropped at ingestion. */
+export interface MemoryNode {
+  id: string;
+  namespace: string;
+  /** Verbatim text. */
+  text: string;
+  /** τ as ISO-8601 (UTC), when the caller gave one. */
+  observedAt?: string;
+  /** Wall-clock time of ingestion, ISO-8601. */
+  ingestedAt: string;
+  provenance: Provenance;
+  /** Entity identifiers found in the text and provenance (lower-cased canonical names). */
+  entities: string[];
+  /** Salient keywords (stemmed, stop words removed). */
+  keywords: string[];
+  /** Time expressions in the text, resolved against `observedAt`. */
+  timeRefs: TimeRef[];
+  /** t(v), eq. (7). */
+  types: MemoryTypes;
+  embedding: StoredEmbedding;
+  status: NodeStatus;
+  /** Ids of the nodes that supersede this one. */
+  supersededBy: string[];
+  /** Monotonic insertion sequence inside the namespace (1-based). */
+  seq: number;
+  /** Provenance of exact repeats merged into this node (SPEC lifecycle: dedup keeps provenance). */
+  duplicates?: Array<Provenance & { ingestedAt: string }>;
+}
+
+/** Who made an edge: a deterministic rule or a System-One decision. */
+export interface EdgeOrigin {
+  kind: 'rule' | 'system-one';
+  /** Rule name (`consecutive-turns`) or System-One model id. */
+  by: string;
+}
+
+/** A typed, directed edge between two nodes of one namespace (SPEC 3). */
+export interface MemoryEdge {
+  id: string;
+  namespace: string;
+  from: string;
+  to: string;
+  view: View;
+  subtype: EdgeSubtype;
+  /** π_e in [0,1]. */
+  weight: number;
+  origin: EdgeOrigin;
+  createdAt: string;
+}
+
+/** A memory returned by recall. */
+export interface RecalledMemory {
+  id: string;
+  text: string;
+  observedAt?: string;
+  /** Final score on the documented scale [0,1] (see read/score.ts). */
+  score: number;
+  provenance: Provenance;
+  status: NodeStatus;
+  /** For superseded memories: the time they were replaced (their "as of" limit). */
+  supersededAt?: string;
+  types: MemoryTypes;
+}

@@ -1,0 +1,45 @@
+/**
+ * Write path stage 4: candidate discovery, eq. (8): C(v) = TopK_{u∈V_t} s_cand(v,u) with
+ * K = K_w. Candidates come from the indexes only (vector neighbours, lexical hits, latest
+ * mentions of shared entities, the previous turn), never from a scan of all nodes, so the cost of
+ * a write does not grow with the size of the memory. s_cand is the RRF fusion (eq. (16), κ) of
+ * those four rankings.
+ *
+ * @module
+ */
+import type { NamespaceState } from '../plane/namespace.js';
+import { reciprocalRankFusion } from '../read/fusion.js';
+import type { IndexHit } from '../plane/indexes.js';
+
+/** A discovered candidate with the lexical score it got (normalised to [0,1] by the best hit). */
+export interface WriteCandidate {
+  id: string;
+  lexical: number;
+}
+
+/**
+ * Finds at most `kw` candidates for a new observation.
+ * @param text Text of the new observation.
+ * @param vector Its embedding (L2-normalised).
+ * @param entities Its canonical entities.
+ * @param kw K_w.
+ * @param kappa κ of the fusion.
+ */
+export function discoverCandidates(state: NamespaceState, text: string, vector: Float32Array, entities: readonly string[], kw: number, kappa: number): WriteCandidate[] {
+  if (state.size === 0 || kw <= 0) return [];
+  const vec = state.vector.size > 0 ? state.vector.search(vector, kw) : [];
+  const lex = state.lexical.search(text, kw);
+  const ent: IndexHit[] = [];
+  for (const e of entities) {
+    const ids = state.mentions.get(e);
+    if (!ids) continue;
+    for (let i = ids.length - 1; i >= 0 && ent.length < kw; i--) ent.push({ id: ids[i] as string, score: 1 });
+  }
+  const prev: IndexHit[] = state.lastId !== undefined ? [{ id: state.lastId, score: 1 }] : [];
+  const best = lex[0]?.score ?? 0;
+  const lexScore = new Map(lex.map((h) => [h.id, best > 0 ? h.score / best : 0]));
+  return reciprocalRankFusion([vec, lex, ent, prev], kappa)
+    .filter((f) => state.nodes.has(f.id) && state.nodes.get(f.id)?.status !== 'deleted')
+    .slice(0, kw)
+    .map((f) => ({ id: f.id, lexical: lexScore.get(f.id) ?? 0 }));
+}

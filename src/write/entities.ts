@@ -1,0 +1,79 @@
+/**
+ * Entity identifiers in a text (SPEC 3 `entities`; SPEC 4 step 3: exact shared identifiers give
+ * entity edges). Deterministic and cheap: capitalised words and runs of them that are not at the
+ * start of a sentence, sentence-initial ones only when the namespace already knows them, and any
+ * known name (e.g. a speaker) written in any case. Canonical form: lower case, single spaces.
+ *
+ * @module
+ */
+
+const COMMON_CAPITALISED = new Set([
+  'i', 'im', "i'm", "i've", "i'll", "i'd", 'the', 'a', 'an', 'and', 'but', 'or', 'so', 'oh', 'hey', 'hi', 'hello', 'yes', 'yeah', 'no', 'ok', 'okay',
+  'thanks', 'thank', 'wow', 'well', 'sure', 'great', 'good', 'nice', 'cool', 'awesome', 'sounds', 'that', 'this', 'it', 'my', 'your', 'we', 'you',
+  'he', 'she', 'they', 'what', 'when', 'where', 'who', 'why', 'how', 'which', 'do', 'did', 'does', 'is', 'are', 'was', 'were', 'have', 'has',
+  'had', 'can', 'could', 'would', 'should', 'will', 'just', 'also', 'not', 'let', "let's", 'lol', 'haha', 'omg', 'btw', 'mr', 'mrs', 'ms', 'dr',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may', 'june', 'july',
+  'august', 'september', 'october', 'november', 'december', 'image', 'yep', 'nope', 'congrats', 'congratulations', 'absolutely', 'definitely',
+  'totally', 'really', 'love', 'glad', 'happy', 'sorry', 'me', 'us', 'there', 'here', 'if', 'as', 'at', 'in', 'on', 'for', 'to', 'of', 'with',
+]);
+
+const WORD_RE = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+
+/** Canonical form of an entity name. */
+export function canonicalEntity(name: string): string {
+  return name.toLowerCase().replace(/['’]s$/u, '').replace(/\s+/gu, ' ').trim();
+}
+
+/**
+ * Extracts entity identifiers from `text`.
+ * @param known Canonical names the namespace already knows (speakers, earlier entities); they
+ *   match in any case and at sentence starts.
+ * @returns Unique canonical names, in order of first appearance.
+ */
+export function extractEntities(text: string, known: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const push = (name: string): void => {
+    const c = canonicalEntity(name);
+    if (c.length < 2 || COMMON_CAPITALISED.has(c) || seen.has(c)) return;
+    seen.add(c);
+    out.push(c);
+  };
+  let run: string[] = [];
+  let runStartsSentence = false;
+  let prevEnd = 0;
+  const flush = (): void => {
+    if (run.length === 0) return;
+    const name = run.join(' ');
+    const c = canonicalEntity(name);
+    if (!runStartsSentence || known.has(c) || run.length > 1) {
+      // A sentence-initial run of several words ("Pottery Class") keeps its tail as the entity.
+      if (runStartsSentence && run.length > 1 && !known.has(c) && COMMON_CAPITALISED.has(canonicalEntity(run[0] as string))) push(run.slice(1).join(' '));
+      else push(name);
+    }
+    run = [];
+  };
+  for (const m of text.matchAll(WORD_RE)) {
+    const word = m[0];
+    const start = m.index ?? 0;
+    const between = text.slice(prevEnd, start);
+    const sentenceStart = prevEnd === 0 ? between.trim() === '' || /^[\s"'“(]*$/u.test(between) : /[.!?:;]\s*["'“(]?\s*$/u.test(between) || /\n/u.test(between);
+    const capital = /^\p{Lu}/u.test(word) && !/^\p{Lu}+$/u.test(word.length > 1 ? word : 'x');
+    const acronym = /^\p{Lu}{2,6}$/u.test(word);
+    if ((capital || acronym) && !COMMON_CAPITALISED.has(word.toLowerCase())) {
+      if (run.length > 0 && /^\s+$/u.test(between)) run.push(word);
+      else {
+        flush();
+        run = [word];
+        runStartsSentence = sentenceStart;
+      }
+    } else {
+      flush();
+      const c = canonicalEntity(word);
+      if (known.has(c)) push(word);
+    }
+    prevEnd = start + word.length;
+  }
+  flush();
+  return out;
+}

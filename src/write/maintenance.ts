@@ -1,0 +1,94 @@
+/**
+ * Write path step 7: maintenance (SPEC 4 step 7). Every J_c writes (and on demand), System One
+ * looks at a bounded neighbourhood of each recently written node and flags redundancy,
+ * contradiction, obsolescence and useful extra links. It adds edges and marks superseded nodes;
+ * it never deletes evidence. Pure planning: the memory commits the returned batch.
+ *
+ * @module
+ */
+import type { NamespaceState } from '../plane/namespace.js';
+import type { WriteBatch } from '../plane/storage.js';
+import { CATALOGUE, questionKey, type MaintenanceState } from '../system-one/catalogue.js';
+import { probability, type Controller, type DecisionContext } from '../system-one/controller.js';
+import type { Question, SystemOneRequest } from '../system-one/wire.js';
+import type { MemoryEdge, MemoryNode } from '../types.js';
+import { finishEdge, stateMemory } from './plan.js';
+import { pairSignals, sideOf } from './signals.js';
+import type { EdgeDraft } from './structure.js';
+
+/** Neighbours looked at per node. */
+export const MAINTENANCE_NEIGHBOURS = 5;
+
+/** What a maintenance pass decided. */
+export interface MaintenancePlan {
+  batch: WriteBatch;
+  /** Counts of the decisions taken. */
+  counts: { redundant: number; contradiction: number; obsolete: number; link: number };
+}
+
+/**
+ * Plans maintenance for `nodeIds` (the nodes written since the last pass): one batched request
+ * (one request per node, one round trip).
+ * @param threshold Decision threshold (SPEC 8: 0.85).
+ */
+export async function planMaintenance(state: NamespaceState, nodeIds: readonly string[], controller: Controller, threshold: number, ctx: DecisionContext, nowIso: string): Promise<MaintenancePlan> {
+  const requests: SystemOneRequest[] = [];
+  const owners: MemoryNode[] = [];
+  for (const id of nodeIds) {
+    const node = state.nodes.get(id);
+    const v = state.vectors.get(id);
+    if (!node || !v || node.status !== 'active') continue;
+    const near = state.vector.search(v, MAINTENANCE_NEIGHBOURS + 1).filter((h) => h.id !== id && state.nodes.get(h.id)?.status === 'active');
+    if (near.length === 0) continue;
+    const st: MaintenanceState = { kind: 'maintenance', node: stateMemory(node), candidates: [] };
+    const questions: Record<string, Question> = {};
+    for (const h of near.slice(0, MAINTENANCE_NEIGHBOURS)) {
+      const other = state.nodes.get(h.id) as MemoryNode;
+      st.candidates.push({ ...stateMemory(other), signals: pairSignals(sideOf(node, v), sideOf(other, state.vectors.get(h.id) as Float32Array), 0) });
+      for (const q of ['maint.redundant', 'maint.contradiction', 'maint.obsolete', 'maint.link'] as const) questions[questionKey(q, h.id)] = CATALOGUE[q];
+    }
+    requests.push({ state: st as unknown as Record<string, unknown>, questions });
+    owners.push(node);
+  }
+  const counts = { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
+  const batch: WriteBatch = { putEdges: [], putNodes: [] };
+  if (requests.length === 0) return { batch, counts };
+  const decisions = await controller.askMany('maintenance', requests, ctx);
+  const superseded = new Map<string, MemoryNode>();
+  decisions.forEach(({ response }, i) => {
+    const node = owners[i] as MemoryNode;
+    const st = (requests[i] as SystemOneRequest).state as unknown as MaintenanceState;
+    const origin = { kind: 'system-one' as const, by: response.model };
+    for (const c of st.candidates) {
+      const P = (q: Parameters<typeof questionKey>[0]) => probability(response, questionKey(q, c.ref), 0);
+      const drafts: EdgeDraft[] = [];
+      const obsolete = P('maint.obsolete');
+      const other = state.nodes.get(c.ref) as MemoryNode;
+      const newer = (node.observedAt ?? node.ingestedAt) >= (other.observedAt ?? other.ingestedAt) && node.seq > other.seq;
+      if (obsolete >= threshold && newer) {
+        drafts.push({ from: node.id, to: c.ref, view: 'semantic', subtype: 'updates', weight: obsolete, origin });
+        const prev = superseded.get(c.ref) ?? other;
+        superseded.set(c.ref, { ...prev, status: 'superseded', supersededBy: [...new Set([...prev.supersededBy, node.id])] });
+        counts.obsolete++;
+      }
+      const contra = P('maint.contradiction');
+      if (contra >= threshold) {
+        drafts.push({ from: node.id, to: c.ref, view: 'semantic', subtype: 'contradicts', weight: contra, origin });
+        counts.contradiction++;
+      }
+      const red = P('maint.redundant');
+      if (red >= threshold) {
+        drafts.push({ from: node.id, to: c.ref, view: 'semantic', subtype: 'redundant', weight: red, origin });
+        counts.redundant++;
+      }
+      const link = P('maint.link');
+      if (link >= threshold && !state.edgesOf(node.id).some((e) => e.to === c.ref || e.from === c.ref)) {
+        drafts.push({ from: node.id, to: c.ref, view: 'semantic', subtype: 'related', weight: link, origin });
+        counts.link++;
+      }
+      for (const d of drafts) (batch.putEdges as MemoryEdge[]).push(finishEdge(state.namespace, d, nowIso));
+    }
+  });
+  batch.putNodes = [...superseded.values()];
+  return { batch, counts };
+}

@@ -1,0 +1,123 @@
+/**
+ * The write path for one observation, eq. (10): o_t → type → candidates → relations → M_t
+ * (SPEC 4). Given a validated observation, its embedding and its types, it builds the node, the
+ * deterministic edges, discovers ≤ K_w candidates, asks the one relation request and returns the
+ * write batch. It does not touch the store: the memory commits the batch atomically.
+ *
+ * @module
+ */
+import type { MemoryParameters } from '../config.js';
+import { contentTerms } from '../plane/text.js';
+import type { NamespaceState } from '../plane/namespace.js';
+import type { StateMemory } from '../system-one/catalogue.js';
+import type { Controller, DecisionContext } from '../system-one/controller.js';
+import type { MemoryEdge, MemoryNode, MemoryTypes } from '../types.js';
+import { extractTimeRefs, toIso } from '../util/time.js';
+import { discoverCandidates } from './candidates.js';
+import { extractEntities } from './entities.js';
+import { relationEdges, relationRequest, type RelationPair } from './relations.js';
+import { pairSignals, sideOf, type PairSide } from './signals.js';
+import { deterministicEdges, type EdgeDraft } from './structure.js';
+import type { CheckedObservation } from './validate.js';
+
+/** Everything a planned write produces. */
+export interface PlannedWrite {
+  node: MemoryNode;
+  edges: MemoryEdge[];
+  /** Ids of the candidates judged (for maintenance). */
+  candidates: string[];
+}
+
+/** Inputs of {@link planWrite} that were computed in batches before it (embedding, typing). */
+export interface WriteInputs {
+  id: string;
+  checked: CheckedObservation;
+  vector: Float32Array;
+  encoder: string;
+  types: MemoryTypes;
+  nowIso: string;
+}
+
+/** Rounds vector entries to 6 decimals for storage (enough for cosine; a third of the bytes). */
+export function storedVector(v: Float32Array): number[] {
+  return Array.from(v, (x) => Math.round(x * 1e6) / 1e6);
+}
+
+/** Most salient content terms of a text, at most 16, in order of first appearance. */
+export function keywordsOf(text: string): string[] {
+  return [...new Set(contentTerms(text))].slice(0, 16);
+}
+
+/** Builds the node of a write (no edges). */
+export function buildNode(namespace: string, input: WriteInputs, state: NamespaceState): MemoryNode {
+  const { checked } = input;
+  const known = new Set(state.speakers.keys());
+  for (const k of state.mentions.keys()) known.add(k);
+  const entities = extractEntities(checked.text, known);
+  const node: MemoryNode = {
+    id: input.id,
+    namespace,
+    text: checked.text,
+    ingestedAt: input.nowIso,
+    provenance: checked.provenance,
+    entities,
+    keywords: keywordsOf(checked.text),
+    timeRefs: extractTimeRefs(checked.text, checked.observedAtMs),
+    types: input.types,
+    embedding: { encoder: input.encoder, vector: storedVector(input.vector) },
+    status: 'active',
+    supersededBy: [],
+    seq: state.seq + 1,
+  };
+  if (checked.observedAtMs !== undefined) node.observedAt = toIso(checked.observedAtMs);
+  return node;
+}
+
+/** A state memory (what System One sees of a node). */
+export function stateMemory(n: MemoryNode, ref = n.id): StateMemory {
+  const m: StateMemory = { ref, text: n.text };
+  if (n.provenance.speaker !== undefined) m.speaker = n.provenance.speaker;
+  if (n.observedAt !== undefined) m.observedAt = n.observedAt;
+  if (n.provenance.sessionId !== undefined) m.sessionId = n.provenance.sessionId;
+  return m;
+}
+
+/** Gives an edge draft its id and creation time. Ids are deterministic: one edge per (from, to, view, subtype). */
+export function finishEdge(namespace: string, d: EdgeDraft, nowIso: string): MemoryEdge {
+  return { id: `${d.from}>${d.to}:${d.view}:${d.subtype}`, namespace, from: d.from, to: d.to, view: d.view, subtype: d.subtype, weight: d.weight, origin: d.origin, createdAt: nowIso };
+}
+
+/**
+ * Plans one write against the current namespace state.
+ * Cost: O(K_w) pair decisions in one System-One request, whatever the memory size.
+ */
+export async function planWrite(namespace: string, input: WriteInputs, state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, ctx: DecisionContext): Promise<PlannedWrite> {
+  const node = buildNode(namespace, input, state);
+  const drafts = deterministicEdges(node, state, params.closeInTimeMs);
+  const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK);
+  const newSide: PairSide = { vector: input.vector, entities: node.entities, keywords: node.keywords, seq: node.seq };
+  if (input.checked.observedAtMs !== undefined) newSide.observedAtMs = input.checked.observedAtMs;
+  if (node.provenance.sessionId !== undefined) newSide.sessionId = node.provenance.sessionId;
+  if (node.provenance.speaker !== undefined) newSide.speaker = node.provenance.speaker;
+  const pairs: RelationPair[] = [];
+  for (const c of found) {
+    const other = state.nodes.get(c.id) as MemoryNode;
+    const signals = pairSignals(newSide, sideOf(other, state.vectors.get(c.id) as Float32Array), c.lexical);
+    pairs.push({ candidate: stateMemory(other), signals, ordered: node.observedAt !== undefined && other.observedAt !== undefined });
+  }
+  if (pairs.length > 0) {
+    const { response } = await controller.ask('relation', relationRequest(stateMemory(node), pairs), ctx);
+    const exact = new Set(drafts.filter((d) => d.view === 'entity').map((d) => d.to));
+    drafts.push(...relationEdges(node.id, pairs, response, params.thetaRel, exact));
+  }
+  const seen = new Set<string>();
+  const edges: MemoryEdge[] = [];
+  for (const d of drafts) {
+    if (d.from === d.to) continue;
+    const e = finishEdge(namespace, d, input.nowIso);
+    if (seen.has(e.id)) continue;
+    seen.add(e.id);
+    edges.push(e);
+  }
+  return { node, edges, candidates: found.map((c) => c.id) };
+}

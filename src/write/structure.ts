@@ -1,0 +1,77 @@
+/**
+ * Write path stage 3: deterministic structure (SPEC 4 step 3). Edges that timestamps, sessions
+ * and exact entity identifiers already answer, with no model call: consecutive turns of a
+ * session (`precedes`), the first turn of a session (`same_session`), the previous session
+ * (`precedes`, weaker), turns close in time across sessions (`close_in_time`), and exact shared
+ * entities (`same_entity`, weight 1). Reads only bookkeeping maps of the namespace: O(1) per write.
+ *
+ * @module
+ */
+import type { NamespaceState } from '../plane/namespace.js';
+import type { EdgeSubtype, MemoryNode, View } from '../types.js';
+
+/** An edge before ids and timestamps are given to it. */
+export interface EdgeDraft {
+  from: string;
+  to: string;
+  view: View;
+  subtype: EdgeSubtype;
+  weight: number;
+  origin: { kind: 'rule' | 'system-one'; by: string };
+}
+
+/** How many latest mentions of an entity get an entity edge. */
+export const ENTITY_LINKS_PER_ENTITY = 2;
+/** Upper bound of deterministic entity edges per write. */
+export const MAX_ENTITY_EDGES = 6;
+
+/**
+ * Deterministic edges for `node` (not yet in `state`).
+ * @param closeInTimeMs Turns of different sessions closer than this get `close_in_time`.
+ */
+export function deterministicEdges(node: MemoryNode, state: NamespaceState, closeInTimeMs: number): EdgeDraft[] {
+  const out: EdgeDraft[] = [];
+  const rule = (by: string) => ({ kind: 'rule' as const, by });
+  const t = node.observedAt !== undefined ? Date.parse(node.observedAt) : undefined;
+  const sid = node.provenance.sessionId;
+  const session = sid !== undefined ? state.sessions.get(sid) : undefined;
+  if (session !== undefined) {
+    out.push({ from: session.lastId, to: node.id, view: 'temporal', subtype: 'precedes', weight: 1, origin: rule('consecutive-turns') });
+    if (session.firstId !== session.lastId) {
+      out.push({ from: node.id, to: session.firstId, view: 'temporal', subtype: 'same_session', weight: 0.5, origin: rule('session-start') });
+    }
+  } else if (state.lastId !== undefined) {
+    const last = state.nodes.get(state.lastId) as MemoryNode;
+    const lastT = last.observedAt !== undefined ? Date.parse(last.observedAt) : undefined;
+    if (sid === undefined && last.provenance.sessionId === undefined) {
+      // A stream without sessions: consecutive observations precede each other.
+      out.push({ from: last.id, to: node.id, view: 'temporal', subtype: 'precedes', weight: 1, origin: rule('consecutive-observations') });
+    } else if (sid !== undefined && (t === undefined || lastT === undefined || lastT <= t)) {
+      // First turn of a new session: the previous session's last turn precedes it.
+      out.push({ from: last.id, to: node.id, view: 'temporal', subtype: 'precedes', weight: 0.5, origin: rule('previous-session') });
+    }
+  }
+  if (t !== undefined && state.lastId !== undefined) {
+    const last = state.nodes.get(state.lastId) as MemoryNode;
+    if (last.provenance.sessionId !== sid && last.observedAt !== undefined && !out.some((e) => e.from === last.id)) {
+      const gap = Math.abs(t - Date.parse(last.observedAt));
+      if (gap <= closeInTimeMs) {
+        out.push({ from: last.id, to: node.id, view: 'temporal', subtype: 'close_in_time', weight: closeInTimeMs === 0 ? 1 : 1 - gap / closeInTimeMs / 2, origin: rule('close-in-time') });
+      }
+    }
+  }
+  const linked = new Set<string>();
+  for (const ent of node.entities) {
+    const ids = state.mentions.get(ent);
+    if (!ids) continue;
+    for (let i = ids.length - 1, n = 0; i >= 0 && n < ENTITY_LINKS_PER_ENTITY; i--) {
+      const id = ids[i] as string;
+      if (id === node.id || linked.has(id)) continue;
+      linked.add(id);
+      n++;
+      out.push({ from: node.id, to: id, view: 'entity', subtype: 'same_entity', weight: 1, origin: rule('shared-entity') });
+      if (linked.size >= MAX_ENTITY_EDGES) return out;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+/**
+ * Write path stage 1: validation (SPEC 4 step 1). Turns caller input into a checked, normalised
+ * observation or throws an `INVALID_INPUT` / `TOO_LARGE` error naming the field. Pure: no I/O.
+ *
+ * @module
+ */
+import { JevMemError, invalidInput } from '../errors.js';
+import type { Observation, Provenance } from '../types.js';
+import { parseTimestamp } from '../util/time.js';
+
+/** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
+export interface CheckedObservation {
+  text: string;
+  observedAtMs?: number;
+  provenance: Provenance;
+}
+
+const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const;
+const ALLOWED = new Set(['text', 'observedAt', 'metadata', ...PROVENANCE_STRINGS]);
+
+/**
+ * Validates one observation (eq. (4): o = (x, τ, μ)).
+ * @param value Anything the caller passed.
+ * @param field The path of the value in error messages (`observation`, `observations[3]`).
+ * @param maxTextChars Longest accepted text (UTF-16 code units).
+ * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string or blank;
+ *   observedAt unparseable; a provenance field of the wrong type; metadata not JSON-safe) or
+ *   `TOO_LARGE` (text longer than `maxTextChars`), each naming the field.
+ */
+export function validateObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalidInput(field, `expected an object like { text: "..." }, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!ALLOWED.has(key)) throw invalidInput(`${field}.${key}`, `unknown field; valid fields are ${[...ALLOWED].join(', ')}`);
+  }
+  if (typeof o.text !== 'string') throw invalidInput(`${field}.text`, `expected a string, got ${o.text === null ? 'null' : typeof o.text}`);
+  if (o.text.trim() === '') throw invalidInput(`${field}.text`, 'expected non-empty text (after trimming white space)');
+  if (o.text.length > maxTextChars) {
+    throw new JevMemError('TOO_LARGE', `${field}.text: ${o.text.length} characters is over the limit of ${maxTextChars} (parameters.maxTextChars); split the text into several observations`, {
+      field: `${field}.text`,
+    });
+  }
+  const out: CheckedObservation = { text: o.text, provenance: {} };
+  if (o.observedAt !== undefined && o.observedAt !== null) {
+    const t = o.observedAt;
+    if (typeof t !== 'string' && typeof t !== 'number' && !(t instanceof Date)) {
+      throw invalidInput(`${field}.observedAt`, `expected an ISO-8601 string, a Date or epoch milliseconds, got ${typeof t}`);
+    }
+    const ms = parseTimestamp(t);
+    if (ms === undefined) throw invalidInput(`${field}.observedAt`, `cannot parse ${JSON.stringify(String(t))} as a date; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
+    out.observedAtMs = ms;
+  }
+  for (const key of PROVENANCE_STRINGS) {
+    const v = o[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') throw invalidInput(`${field}.${key}`, `expected a string, got ${typeof v}`);
+    if (v.length > 1000) throw invalidInput(`${field}.${key}`, `expected at most 1000 characters, got ${v.length}`);
+    out.provenance[key] = v;
+  }
+  if (o.metadata !== undefined && o.metadata !== null) {
+    if (typeof o.metadata !== 'object' || Array.isArray(o.metadata)) throw invalidInput(`${field}.metadata`, 'expected a plain object');
+    let json: string;
+    try {
+      json = JSON.stringify(o.metadata);
+    } catch (e) {
+      throw invalidInput(`${field}.metadata`, `must be JSON-serialisable (${(e as Error).message})`);
+    }
+    out.provenance.metadata = JSON.parse(json) as Record<string, unknown>;
+  }
+  return out;
+}
+
+/**
+ * Validates a namespace name: a non-empty string of at most 200 characters.
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
+ */
+export function validateNamespace(value: unknown, field = 'namespace'): string {
+  if (typeof value !== 'string' || value.trim() === '') throw invalidInput(field, `expected a non-empty string, got ${JSON.stringify(value)}`);
+  if (value.length > 200) throw invalidInput(field, `expected at most 200 characters, got ${value.length}`);
+  return value;
+}
