@@ -201,7 +201,10 @@ export interface Memory {
   stats(options?: CallOptions): Promise<MemoryStats>;
   /** Namespaces that hold data. */
   namespaces(): Promise<string[]>;
-  /** Releases storage handles, indexes and System One. Further calls throw `CLOSED`. */
+  /**
+   * Releases storage handles, indexes and the fallback. The encoder and `options.systemOne` are
+   * the caller's and stay open (close them yourself). Further calls throw `CLOSED`.
+   */
   close(): Promise<void>;
 }
 
@@ -605,9 +608,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       for (const s of states.values()) (await s.catch(() => undefined))?.dispose();
       states.clear();
       await storage.close();
-      if (systemOne !== fallback) await systemOne.close();
+      // The encoder and a caller-given System One belong to the caller, who closes them.
       await fallback.close();
-      await encoder.close?.();
     },
   };
   return memory;

@@ -34,5 +34,10 @@ export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'stor
 export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise<Memory> {
   const { store, create, encoder, storage, ...rest } = options;
   const chosenStorage = storage ?? (store !== undefined ? await createFileStorage({ dir: store, create: create ?? true }) : createMemoryStorage());
-  return createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (await createDefaultNodeEncoder()) });
+  const ownEncoder = encoder === undefined ? await createDefaultNodeEncoder() : undefined;
+  const memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder) });
+  if (ownEncoder === undefined) return memory;
+  // The encoder made here belongs to this memory: close it with it.
+  const close = memory.close.bind(memory);
+  return Object.assign(memory, { close: async () => { await close(); await ownEncoder.close?.(); } });
 }

@@ -46,6 +46,9 @@ System One 'remote' comes from JEV_MEM_SYSTEM_ONE_URL and JEV_MEM_SYSTEM_ONE_KEY
 
 class UsageError extends Error {}
 
+/** System-One backends opened by this run (closed at the end). */
+const openedBackends: SystemOneBackend[] = [];
+
 const OPTIONS = {
   store: { type: 'string' },
   namespace: { type: 'string' },
@@ -95,6 +98,7 @@ export function systemTwoFromEnv(env: NodeJS.ProcessEnv): SystemTwoOptions | und
 async function openMemory(v: Values, withSystemTwo = false): Promise<Memory> {
   const store = need(v.store, 'store');
   const systemOne: SystemOneBackend = await createSystemOneFromName(v['system-one'] ?? 'local', { baseURL: v['base-url'], env: process.env });
+  openedBackends.push(systemOne);
   const opts: Parameters<typeof createNodeMemory>[0] = { store, systemOne };
   if (v.namespace !== undefined) opts.namespace = v.namespace;
   if (v['vector-index'] !== undefined) opts.vectorIndex = v['vector-index'] as 'flat' | 'hnsw' | 'auto';
@@ -297,5 +301,6 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     return 1;
   } finally {
     await memory?.close();
+    for (const b of openedBackends.splice(0)) await b.close();
   }
 }

@@ -99,6 +99,8 @@ interface Writer {
   journalBatches: number;
   /** Size of `snapshot.json` in bytes (0 when none). */
   snapshotBytes: number;
+  /** After a failed compaction: no new attempt before the journal holds this many batches. */
+  compactDeferredUntil: number;
 }
 
 interface JournalEntry {
@@ -458,7 +460,9 @@ class FileStorage implements StorageAdapter {
         try {
           await this.#compact(namespace, w);
         } catch {
-          // The batch is durable in the journal; compaction is retried after the next commit.
+          // The batch is durable in the journal, so the commit stands. Retry once the journal has
+          // doubled, which keeps the amortised cost of a commit O(batch size).
+          w.compactDeferredUntil = 2 * w.journalBatches;
         }
       }
     });
@@ -655,6 +659,7 @@ class FileStorage implements StorageAdapter {
         lastSeq: Math.max(snapshotSeq, journalLast),
         journalBatches: journal.entries.filter((e) => e.seq > snapshotSeq).length,
         snapshotBytes: snapshot?.bytes ?? 0,
+        compactDeferredUntil: 0,
       };
       this.#writers.set(namespace, writer);
       return writer;
@@ -678,6 +683,7 @@ class FileStorage implements StorageAdapter {
 
   #shouldCompact(w: Writer): boolean {
     const o = this.#opts;
+    if (w.journalBatches < w.compactDeferredUntil) return false;
     return (
       w.journalBatches > o.compactAfterBatches ||
       (w.validBytes > o.compactMinBytes && w.validBytes > o.compactSizeFactor * w.snapshotBytes)
@@ -697,6 +703,7 @@ class FileStorage implements StorageAdapter {
     w.validBytes = 0;
     w.journalBatches = 0;
     w.snapshotBytes = bytes;
+    w.compactDeferredUntil = 0;
   }
 
   /** Takes the store's writer lock once (lazily, on the first write). */

@@ -232,7 +232,12 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
 
     async commit(namespace, batch) {
       validateBatch(namespace, batch);
-      const tx = live().transaction(STORES as StoreName[], 'readwrite');
+      let tx: IDBPTransaction<JevMemDBSchema, StoreName[], 'readwrite'>;
+      try {
+        tx = live().transaction(STORES as StoreName[], 'readwrite');
+      } catch (cause) {
+        throw storageError(`commit to namespace ${JSON.stringify(namespace)}`, cause);
+      }
       const ops: Promise<unknown>[] = [];
       try {
         issueWrites(tx, namespace, batch, ops);

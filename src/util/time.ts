@@ -30,8 +30,11 @@ export function parseTimestamp(value: string | number | Date): number | undefine
     const t = Date.parse(iso);
     if (Number.isFinite(t)) return t;
   }
-  const d = chrono.strict.parseDate(s, { instant: new Date(0), timezone: 0 });
-  return d === null ? undefined : d.getTime();
+  // A written date must name year, month and day and cover the whole string: relative phrases
+  // ("the day after") are not timestamps.
+  const [r] = chrono.strict.parse(s, { instant: new Date(0), timezone: 0 });
+  if (r === undefined || r.text.length < s.replace(/[.,;\s]+$/u, '').length || !r.start.isCertain('year') || !r.start.isCertain('month') || !r.start.isCertain('day')) return undefined;
+  return r.start.date().getTime();
 }
 
 /** ISO-8601 (UTC) of epoch milliseconds. */

@@ -1,7 +1,7 @@
-import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { type FileHandle, appendFile, mkdir, mkdtemp, open, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createFileStorage, namespaceFolder } from '../../src/plane/file-storage.js';
 import type { WriteBatch } from '../../src/plane/storage.js';
 import { applyToModel, emptyModel, makeEdge, makeNode, modelSnapshot } from './fixtures.js';
@@ -54,6 +54,31 @@ describe('file storage: persistence', () => {
     expect((await reopened.load('ns')).nodes.map((n) => n.id)).toEqual(['a', 'b', 'd']);
     expect((await lines(journalOf(dir, 'ns'))).map((l) => l.split('\t')[0])).toEqual(['1', '2', '3']);
     await reopened.close();
+  });
+
+  it('a disk-full error mid-append is QUOTA_EXCEEDED and leaves no trace', async () => {
+    const dir = freshDir();
+    const s = await createFileStorage({ dir });
+    await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1)] });
+    const probe = await open(join(dir, 'format.json'), 'r');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const realWrite = proto.write;
+    const spy = vi.spyOn(proto, 'write').mockImplementationOnce(async function (this: FileHandle, ...args: unknown[]) {
+      const [buffer, offset, length] = args as [Buffer, number, number];
+      await realWrite.call(this, buffer, offset, Math.floor(length / 2)); // half the line reaches the disk
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    });
+    try {
+      await expect(s.commit('ns', { putNodes: [makeNode('ns', 'b', 2)] })).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await s.load('ns')).nodes.map((n) => n.id)).toEqual(['a']);
+    await s.commit('ns', { putNodes: [makeNode('ns', 'c', 3)] });
+    expect((await lines(journalOf(dir, 'ns'))).map((l) => l.split('\t')[0])).toEqual(['1', '2']);
+    expect((await s.load('ns')).nodes.map((n) => n.id)).toEqual(['a', 'c']);
+    await s.close();
   });
 
   it('ignores a complete last line that fails its checksum', async () => {
