@@ -100,6 +100,11 @@ export interface RecallOptions extends CallOptions {
   deadlineMs?: number;
   /** Ablation switches (graph expansion, routing, stopping). */
   switches?: RecallSwitches;
+  /**
+   * Read parameters for this call only (budgets, limits, λ, thresholds), over the memory's.
+   * @throws JevMemError `INVALID_OPTION` naming the field, as in `createMemory`.
+   */
+  parameters?: Partial<MemoryParameters>;
 }
 
 /** Result of a recall: the memories, best first, and the trace that explains them. */
@@ -221,7 +226,6 @@ export interface Memory {
 export async function createMemory(options: MemoryOptions): Promise<Memory> {
   if (options === null || typeof options !== 'object') throw invalidOption('options', 'expected an object');
   rejectUnknownKeys(options, OPTION_KEYS, '');
-  const params = resolveParameters(options.parameters);
   if (!options.encoder || typeof options.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder())');
   const defaultNamespace = validateNamespace(options.namespace ?? 'default', 'namespace');
   const vectorKind = options.vectorIndex ?? 'flat';
@@ -230,6 +234,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const storage = options.storage ?? createMemoryStorage();
   const fallback = createHeuristicSystemOne();
   const systemOne = options.systemOne ?? fallback;
+  // SPEC 8 defaults ← the backend's calibrated values ← the caller's overrides.
+  const params = resolveParameters({ ...(systemOne.parameters as Partial<MemoryParameters> | undefined), ...options.parameters });
   const controller = new Controller(systemOne, fallback);
   const now = options.now ?? (() => new Date());
   const newId = options.newId ?? (() => globalThis.crypto.randomUUID());
@@ -420,12 +426,13 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         query,
         queryVector: qv as Float32Array,
         embedMs,
-        deadline: Date.now() + (o?.deadlineMs ?? params.readDeadlineMs),
+        deadline: Date.now() + (o?.deadlineMs ?? o?.parameters?.readDeadlineMs ?? params.readDeadlineMs),
       };
       if (o?.k !== undefined) input.k = o.k;
       if (o?.signal) input.signal = o.signal;
       if (o?.switches) input.switches = o.switches;
-      return runRecall(state, controller, params, input);
+      const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
+      return runRecall(state, controller, callParams, input);
     },
 
     async answer(query, o) {

@@ -63,8 +63,8 @@ export const HEURISTIC_TABLES: Readonly<HandSetTables> = Object.freeze({
         w: { semantic: 2.0, has_number: 0.3, log_words: 0.15, capitalised: 0.3, past_tense: -1.0, first_person: -0.5, question_mark: -0.8,
           preference: -0.3, exclamation: -0.3 },
       },
-      'type.procedural': { bias: -2.5, w: { procedural: 4.0, second_person: 0.5, future: 0.3, past_tense: -0.5 } },
-      'type.preference': { bias: -2.2, w: { preference: 4.5, first_person: 0.6, exclamation: 0.4, negation: 0.2 } },
+      'type.procedural': { bias: -2.5, w: { procedural: 6.0, second_person: 0.5, future: 0.3, past_tense: -0.5 } },
+      'type.preference': { bias: -2.5, w: { preference: 7.0, first_person: 0.6, exclamation: 0.4, negation: 0.2 } },
     },
   },
   // eq. (9): per-pair relation probabilities, edge when P ≥ θ_rel

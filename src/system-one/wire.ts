@@ -99,4 +99,11 @@ export interface SystemOneBackend {
   decideMany(requests: SystemOneRequest[], options?: { signal?: AbortSignal; deadlineMs?: number }): Promise<SystemOneResponse[]>;
   /** Releases workers, sockets and caches. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Memory parameters calibrated for this backend (SPEC 8: "a local backend needs its own
+   * calibrated values, shipped with the model"): thresholds θ_rel, θ_act, θ_suff, θ_cont and read
+   * budgets, keyed as in `MemoryParameters`. `createMemory` applies them over the SPEC 8 defaults;
+   * the caller's `parameters` option still wins.
+   */
+  readonly parameters?: Readonly<Record<string, unknown>>;
 }

@@ -409,6 +409,7 @@ export async function createWorkerSystemOne(options: WorkerSystemOneOptions = {}
       throw new JevMemError('SYSTEM_ONE_INVALID_REQUEST', `requests: expected an array of requests, got ${typeof requests}`, { field: 'requests' });
     }
     const gen = await live();
+    if (closed) throw new JevMemError('CLOSED', 'System One backend local-worker was closed while the call was pending');
     return call(gen, (r) => r.decideMany(requests), opts);
   };
 

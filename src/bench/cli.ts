@@ -1,0 +1,120 @@
+/**
+ * `jev-mem bench ...`: the benchmark sub-commands of the CLI.
+ *
+ * - `jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]`
+ * - `jev-mem bench scale [--sizes 1000,10000,100000] [--out <dir>]`
+ *
+ * Both take `--system-one <name>` (default `local`) and `--vector-index`. Node-only.
+ *
+ * @module
+ */
+import { resolve } from 'node:path';
+import { isJevMemError } from '../errors.js';
+import { parseSplit } from './data.js';
+import { runLocomoBench } from './locomo.js';
+import { renderReadmeSection, writeLocomoOutputs } from './report.js';
+import { parseSystems, SYSTEM_NAMES, type LocomoResults } from './results.js';
+import { parseSizes, runScaleBench, writeScaleOutputs } from './scale.js';
+
+/** Usage of the bench sub-commands. */
+export const BENCH_USAGE = `Usage:
+  jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
+  jev-mem bench scale [--sizes 1000,10000,100000] [--out <dir>]
+
+  --data        LoCoMo file (default: <repo>/../shared/data/locomo10.json)
+  --split       dev (conv-26,30,41,42,43), test (conv-44,47,48,49,50) or all (default)
+  --systems     comma list of ${SYSTEM_NAMES.join(', ')} (default: all)
+  --out         output folder (default: bench-out, or bench-out/scale for scale)
+  --quick       conv-26 only, its first 30 questions with evidence
+  --sizes       namespace sizes of the scale run (default 1000,10000,100000)
+  --system-one  System-One backend of jev-mem (default: local)
+`;
+
+type Io = { out(s: string): void; err(s: string): void };
+
+function str(v: string | boolean | undefined): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** One-screen summary of a LoCoMo run (overall recall per system on each split). */
+export function summaryLines(results: LocomoResults): string[] {
+  const lines: string[] = [];
+  for (const s of Object.values(results.systems)) {
+    if (!s) continue;
+    const parts = Object.entries(s.splits).map(([sp, a]) => `${sp} R@5/10/20 ${(a.overall.recall[5] * 100).toFixed(1)}/${(a.overall.recall[10] * 100).toFixed(1)}/${(a.overall.recall[20] * 100).toFixed(1)} (n=${a.overall.n})`);
+    const lat = s.latencyMs ? ` · p50 ${s.latencyMs.p50.toFixed(2)} ms p95 ${s.latencyMs.p95.toFixed(2)} ms` : '';
+    lines.push(`${s.name.padEnd(14)} ${s.status === 'failed' ? `FAILED ${s.error} ` : ''}${parts.join(' · ')}${lat}`);
+  }
+  return lines;
+}
+
+/**
+ * Runs `jev-mem bench <positionals>` with the CLI's parsed flags; returns the exit code
+ * (0 ok, 1 a JevMemError, 2 a usage error). Progress goes to `io.err`, the summary to `io.out`.
+ */
+export async function runBenchCommand(positionals: string[], values: Record<string, string | boolean | undefined>, io: Io): Promise<number> {
+  const [sub, ...rest] = positionals;
+  const vectorIndex = str(values['vector-index']) as 'flat' | 'hnsw' | 'auto' | undefined;
+  const systemOne = str(values['system-one']);
+  try {
+    if (sub === 'locomo') {
+      if (rest.length > 0) {
+        io.err(`jev-mem bench locomo: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const out = resolve(str(values.out) ?? 'bench-out');
+      const o: Parameters<typeof runLocomoBench>[0] = {
+        split: parseSplit(str(values.split)),
+        quick: values.quick === true,
+        systems: parseSystems(str(values.systems)),
+        log: (l) => io.err(l),
+        command: ['jev-mem', 'bench', ...positionals, ...Object.entries(values).filter(([, v]) => v !== undefined && v !== false).map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`))].join(' '),
+      };
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      if (systemOne !== undefined) o.systemOne = systemOne;
+      const base = str(values['base-url']);
+      if (base !== undefined) o.systemOneBaseURL = base;
+      if (vectorIndex !== undefined) o.vectorIndex = vectorIndex;
+      const results = await runLocomoBench(o);
+      const files = await writeLocomoOutputs(results, out);
+      for (const l of summaryLines(results)) io.out(l);
+      io.err(`bench: wrote ${files.join(', ')}`);
+      return Object.values(results.systems).some((s) => s?.status === 'failed') ? 1 : 0;
+    }
+    if (sub === 'scale') {
+      const sizes = parseSizes(str(values.sizes) ?? rest[0]);
+      const out = resolve(str(values.out) ?? 'bench-out/scale');
+      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l) };
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      if (systemOne !== undefined) o.systemOne = systemOne;
+      if (vectorIndex !== undefined) o.vectorIndex = vectorIndex;
+      const results = await runScaleBench(o);
+      const files = await writeScaleOutputs(results, out);
+      for (const p of results.points) {
+        io.out(
+          `${String(p.size).padStart(7)} nodes · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · rss ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB · reopen ${p.reopen.ms.toFixed(0)} ms`,
+        );
+      }
+      io.err(`bench: wrote ${files.join(', ')}`);
+      return 0;
+    }
+    if (sub === 'readme') {
+      // Renders the README results section from a results.json (`jev-mem bench readme [--out dir]`).
+      const { readFile } = await import('node:fs/promises');
+      const dir = resolve(str(values.out) ?? 'bench-out');
+      const results = JSON.parse(await readFile(resolve(dir, 'results.json'), 'utf8')) as LocomoResults;
+      io.out(renderReadmeSection(results));
+      return 0;
+    }
+    io.err(`jev-mem bench: ${sub === undefined ? 'missing sub-command' : `unknown sub-command ${JSON.stringify(sub)}`}\n\n${BENCH_USAGE}`);
+    return 2;
+  } catch (e) {
+    if (isJevMemError(e)) {
+      io.err(`jev-mem bench: ${e.code}: ${e.message}`);
+      return e.code === 'INVALID_OPTION' ? 2 : 1;
+    }
+    throw e;
+  }
+}
