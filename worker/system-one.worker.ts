@@ -12,6 +12,11 @@ import { JevMemError } from '../src/errors.js';
 import { createLocalSystemOne, urlAssetLoader, type LocalSystemOne } from '../src/system-one/local.js';
 import { registerJevMemErrorTransfer, type SystemOneWorkerApi, type WorkerInitOptions } from '../src/system-one/worker-backend.js';
 
+/** Imports a Node built-in without letting browser or edge bundlers try to resolve it. */
+function importNode<T>(specifier: string): Promise<T> {
+  return import(/* @vite-ignore */ specifier) as Promise<T>;
+}
+
 registerJevMemErrorTransfer();
 
 let backend: LocalSystemOne | undefined;
@@ -58,7 +63,7 @@ const api: SystemOneWorkerApi = {
 };
 
 if (isNode) {
-  const { parentPort } = await import('node:worker_threads');
+  const { parentPort } = await importNode<typeof import('node:worker_threads')>('node:worker_threads');
   const { default: nodeEndpoint } = (await import('comlink/dist/esm/node-adapter.mjs' as string)) as {
     default: (nep: NonNullable<typeof parentPort>) => Comlink.Endpoint;
   };

@@ -20,12 +20,13 @@ import { parseSizes, runScaleBench, writeScaleOutputs } from './scale.js';
 export const BENCH_USAGE = `Usage:
   jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
   jev-mem bench scale [--sizes 1000,10000,100000] [--out <dir>]
+  jev-mem bench readme [--out <dir>]      (prints the README results section of <dir>/results.json)
 
   --data        LoCoMo file (default: <repo>/../shared/data/locomo10.json)
   --split       dev (conv-26,30,41,42,43), test (conv-44,47,48,49,50) or all (default)
   --systems     comma list of ${SYSTEM_NAMES.join(', ')} (default: all)
   --out         output folder (default: bench-out, or bench-out/scale for scale)
-  --quick       conv-26 only, its first 30 questions with evidence
+  --quick       conv-26 only, the first 6 questions with evidence of each category (30)
   --sizes       namespace sizes of the scale run (default 1000,10000,100000)
   --system-one  System-One backend of jev-mem (default: local)
 `;

@@ -22,8 +22,11 @@ export const SPLIT_NAMES: readonly SplitName[] = Object.freeze(['dev', 'test', '
 /** The conversation of `--quick` (SPEC 10 development split, first conversation). */
 export const QUICK_SAMPLE = 'conv-26';
 
-/** Questions with evidence that `--quick` evaluates (the first ones in file order). */
-export const QUICK_QUESTIONS = 30;
+/**
+ * Questions with evidence that `--quick` evaluates per category 1-5 (the first ones of each
+ * category in file order), 30 in all, so that every category is exercised.
+ */
+export const QUICK_PER_CATEGORY = 6;
 
 /**
  * The repository root: the nearest folder above this module whose `package.json` is named
@@ -107,10 +110,20 @@ export interface Selection {
   questions: LocomoQuestion[];
 }
 
+/** The first `perCategory` questions of each category (1-5), in file order. */
+export function firstPerCategory(questions: readonly LocomoQuestion[], perCategory: number): LocomoQuestion[] {
+  const seen = new Map<number, number>();
+  return questions.filter((q) => {
+    const n = seen.get(q.category) ?? 0;
+    seen.set(q.category, n + 1);
+    return n < perCategory;
+  });
+}
+
 /**
  * Picks the conversations and questions of a run: every conversation of the split with all its
- * evaluable questions, or with `quick` only {@link QUICK_SAMPLE} and its first
- * {@link QUICK_QUESTIONS} evaluable questions.
+ * evaluable questions, or with `quick` only {@link QUICK_SAMPLE} and the first
+ * {@link QUICK_PER_CATEGORY} evaluable questions of each category.
  * @throws JevMemError `NOT_FOUND` when the file lacks a conversation of the split.
  */
 export function selectRun(data: LocomoData, split: SplitName, quick: boolean): Selection[] {
@@ -119,6 +132,6 @@ export function selectRun(data: LocomoData, split: SplitName, quick: boolean): S
     const conversation = data.conversations.find((c) => c.sampleId === id);
     if (!conversation) throw new JevMemError('NOT_FOUND', `conversation ${id} is not in ${data.path}; is it the full locomo10.json?`, { field: 'data' });
     const qs = evaluable(conversation.questions);
-    return { conversation, split: splitOf(id) as 'dev' | 'test', questions: quick ? qs.slice(0, QUICK_QUESTIONS) : qs };
+    return { conversation, split: splitOf(id) as 'dev' | 'test', questions: quick ? firstPerCategory(qs, QUICK_PER_CATEGORY) : qs };
   });
 }

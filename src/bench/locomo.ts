@@ -42,7 +42,7 @@ export interface LocomoBenchOptions {
   dataPath?: string;
   /** Split to evaluate. @default 'all' */
   split?: SplitName;
-  /** One conversation (conv-26), its first 30 evaluable questions. @default false */
+  /** One conversation (conv-26), the first 6 evaluable questions of each category. @default false */
   quick?: boolean;
   /** Systems to run. @default every system ({@link SYSTEM_NAMES}) */
   systems?: readonly SystemName[];
@@ -320,7 +320,7 @@ export async function runLocomoBench(o: LocomoBenchOptions = {}): Promise<Locomo
       'build time excludes model load (reported apart); jev-mem builds write to a file store in a temporary folder.',
       'flat-learned: trained on the development split only (categories 1-4); development conversations are scored by the model trained on the other four (leave one conversation out).',
     );
-    if (quick) notes.push(`quick run: ${selection[0]?.conversation.sampleId} and its first ${selection[0]?.questions.length} evaluable questions only; not comparable with full runs.`);
+    if (quick) notes.push(`quick run: ${selection[0]?.conversation.sampleId} and the first questions with evidence of each category (${selection[0]?.questions.length} in all) only; not comparable with full runs.`);
     const sampled = rss.stop();
     const results: LocomoResults = {
       format: 'jev-mem/bench-locomo',

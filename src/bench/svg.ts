@@ -95,7 +95,7 @@ export function groupedBarChart(input: GroupedBarInput): string {
       if (v === null || v === undefined || !Number.isFinite(v)) return;
       const x = gx + si * barW;
       parts.push(
-        `<rect x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW * 0.92).toFixed(1)}" height="${(bottom - y(v)).toFixed(1)}" fill="${PALETTE[si % PALETTE.length]}"><title>${escapeXml(`${s.name} · ${g}: ${(input.format ?? fmt)(v)}`)}</title></rect>`,
+        `<rect class="bar" x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW * 0.92).toFixed(1)}" height="${(bottom - y(v)).toFixed(1)}" fill="${PALETTE[si % PALETTE.length]}"><title>${escapeXml(`${s.name} · ${g}: ${(input.format ?? fmt)(v)}`)}</title></rect>`,
       );
     });
     parts.push(`<text x="${(left + gi * groupW + groupW / 2).toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${escapeXml(g)}</text>`);
@@ -151,7 +151,7 @@ export function histogram(input: HistogramInput): string {
     if (c === 0) return;
     const lo = (i * xMax) / bins;
     const hi = ((i + 1) * xMax) / bins;
-    parts.push(`<rect x="${(left + i * bw).toFixed(1)}" y="${y(c).toFixed(1)}" width="${(bw * 0.95).toFixed(1)}" height="${(bottom - y(c)).toFixed(1)}" fill="${PALETTE[0]}"><title>${escapeXml(`${fmt(lo)}–${fmt(hi)}: ${c}`)}</title></rect>`);
+    parts.push(`<rect class="bar" x="${(left + i * bw).toFixed(1)}" y="${y(c).toFixed(1)}" width="${(bw * 0.95).toFixed(1)}" height="${(bottom - y(c)).toFixed(1)}" fill="${PALETTE[0]}"><title>${escapeXml(`${fmt(lo)}–${fmt(hi)}: ${c}`)}</title></rect>`);
   });
   for (const t of niceTicks(xMax, 6)) {
     if (t > xMax) continue;
@@ -207,7 +207,7 @@ export function lineChart(input: LineChartInput): string {
     const colour = PALETTE[si % PALETTE.length];
     const pts = input.x.map((xv, i) => [xv, s.values[i]] as const).filter((p): p is readonly [number, number] => p[1] !== null && p[1] !== undefined && Number.isFinite(p[1]));
     if (pts.length > 1) parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${pts.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(' ')}"/>`);
-    for (const [a, b] of pts) parts.push(`<circle cx="${x(a).toFixed(1)}" cy="${y(b).toFixed(1)}" r="3.5" fill="${colour}"><title>${escapeXml(`${s.name} @ ${fmt(a)}: ${fmt(b)}`)}</title></circle>`);
+    for (const [a, b] of pts) parts.push(`<circle class="point" cx="${x(a).toFixed(1)}" cy="${y(b).toFixed(1)}" r="3.5" fill="${colour}"><title>${escapeXml(`${s.name} @ ${fmt(a)}: ${fmt(b)}`)}</title></circle>`);
   });
   parts.push(legend(input.series.map((s) => s.name), width - right + 16, top + 4));
   return frame(width, height, input.title, parts.join('\n'));

@@ -264,7 +264,9 @@ export async function decideBatch(
 
 /**
  * A {@link SystemOneBackend} over a group runner: `decide` / `decideMany` go through
- * {@link decideBatch}; after `close()` every call fails with `CLOSED`.
+ * {@link decideBatch}; after `close()` every call fails with `CLOSED`. `signal` is honoured
+ * (checked before and after each group run); `deadlineMs` is not enforced here, since a run takes
+ * well under a millisecond per group (the controller and the worker backend enforce deadlines).
  *
  * @param onClose - releases the runner's resources (called once).
  */

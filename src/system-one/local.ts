@@ -13,6 +13,9 @@
  * (heads.ts `decideBatch`). Loading reads `manifest.json`, checks its format, feature version and
  * head layout against this build, and (by default) each file's SHA-256.
  *
+ * Edge builds (Cloudflare Workers) use engine `'ts'`, which never imports onnxruntime-web; mark
+ * `onnxruntime-web` as external in the bundler so its lazy import is not inlined.
+ *
  * @module
  */
 import type { AssetLoader } from '../encoder/encoder.js';
@@ -21,6 +24,11 @@ import { FEATURE_NAMES, FEATURE_VERSION, HEAD_GROUPS, type HeadGroup } from './f
 import { GROUP_OUTPUTS, HEADS, createHeadBackend, type GroupOutputs, type GroupRunner } from './heads.js';
 import type { SystemOneManifest } from './onnx-model.js';
 import type { SystemOneBackend } from './wire.js';
+
+/** Imports a Node built-in without letting browser or edge bundlers try to resolve it. */
+function importNode<T>(specifier: string): Promise<T> {
+  return import(/* @vite-ignore */ specifier) as Promise<T>;
+}
 
 /** Options of {@link createLocalSystemOne}. */
 export interface LocalSystemOneOptions {
@@ -188,8 +196,8 @@ async function defaultProviders(): Promise<Array<'webgpu' | 'wasm'>> {
 
 /** The installed onnxruntime-web `dist/` folder as a file URL (Node only). */
 async function nodeWasmPaths(): Promise<string> {
-  const { createRequire } = await import('node:module');
-  const { pathToFileURL } = await import('node:url');
+  const { createRequire } = await importNode<typeof import('node:module')>('node:module');
+  const { pathToFileURL } = await importNode<typeof import('node:url')>('node:url');
   const entry = createRequire(import.meta.url).resolve('onnxruntime-web');
   return new URL('./', pathToFileURL(entry)).href;
 }
@@ -305,7 +313,7 @@ export function urlAssetLoader(base: string | URL): AssetLoader {
     if (!url.href.startsWith(root.href)) throw loadFailed(`${relativePath} leaves the model directory ${root.href}`);
     try {
       if (url.protocol === 'file:') {
-        const { readFile } = await import('node:fs/promises');
+        const { readFile } = await importNode<typeof import('node:fs/promises')>('node:fs/promises');
         return new Uint8Array(await readFile(url));
       }
       const res = await fetch(url);

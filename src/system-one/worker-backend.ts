@@ -25,6 +25,11 @@ import * as Comlink from 'comlink';
 import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
 import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from './wire.js';
 
+/** Imports a Node built-in without letting browser or edge bundlers try to resolve it. */
+function importNode<T>(specifier: string): Promise<T> {
+  return import(/* @vite-ignore */ specifier) as Promise<T>;
+}
+
 /** Options the worker needs to load the model (structured-cloneable). */
 export interface WorkerInitOptions {
   /** Base URL of the `models/` directory (`file:` in Node, http(s) in browsers), ending in `/`. */
@@ -156,7 +161,7 @@ interface Started {
 }
 
 async function exists(url: URL): Promise<boolean> {
-  const { access } = await import('node:fs/promises');
+  const { access } = await importNode<typeof import('node:fs/promises')>('node:fs/promises');
   return access(url).then(() => true, () => false);
 }
 
@@ -175,7 +180,7 @@ async function defaultNodeModelBase(): Promise<string> {
 }
 
 async function startNodeWorker(url: URL): Promise<Started> {
-  const { Worker } = await import('node:worker_threads');
+  const { Worker } = await importNode<typeof import('node:worker_threads')>('node:worker_threads');
   const { default: nodeEndpoint } = (await import('comlink/dist/esm/node-adapter.mjs' as string)) as {
     default: (nep: import('node:worker_threads').Worker) => Comlink.Endpoint;
   };
@@ -183,9 +188,9 @@ async function startNodeWorker(url: URL): Promise<Started> {
   if (url.pathname.endsWith('.ts')) {
     // A TypeScript entry (tests, tsx): Node 20 ignores `--import tsx` in a worker's execArgv, so
     // a one-line bootstrap registers tsx's loader in the worker, then imports the entry.
-    const { createRequire } = await import('node:module');
-    const { pathToFileURL } = await import('node:url');
-    const { readFile } = await import('node:fs/promises');
+    const { createRequire } = await importNode<typeof import('node:module')>('node:module');
+    const { pathToFileURL } = await importNode<typeof import('node:url')>('node:url');
+    const { readFile } = await importNode<typeof import('node:fs/promises')>('node:fs/promises');
     const tsxPackage = pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'));
     const exportsMap = (JSON.parse(await readFile(tsxPackage, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
     const tsxApi = new URL(exportsMap['./esm/api']?.import.default ?? './dist/esm/api/index.mjs', tsxPackage).href;

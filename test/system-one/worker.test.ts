@@ -76,7 +76,7 @@ describe('worker crashes', () => {
       expect(isJevMemError(error, 'SYSTEM_ONE_FAILED')).toBe(true);
       expect(String((error as Error).message)).toContain('exited');
       const res = await backend.decide(ROUTING);
-      expect(res.answers['route.temporal']).toEqual({ type: 'noul', noul: 0.82 });
+      expect(Object.keys(res.answers)).toEqual(['route.temporal', 'route.multi_hop']);
       expect(backend.starts).toBe(2);
     } finally {
       await backend.close();
