@@ -49,8 +49,13 @@ const { values } = parseArgs({
     data: { type: 'string', default: resolve(root, '..', 'shared', 'data', 'locomo10.json') },
     'no-build': { type: 'boolean', default: false },
     backend: { type: 'string', default: 'heuristic' },
+    // Read parameters chosen on the development split with scripts/tune-dev.ts; shipped with the model.
+    parameters: { type: 'string', default: '{}' },
   },
 });
+
+/** Wider read limits while logging, so the rows cover the candidates a calibrated run can reach. */
+const EXPLORE = { thetaSuff: 1, thetaCont: 0, maintenanceInterval: 0, anchors: 60, maxVisited: 200, budget: 200, maxControllerCalls: 24 };
 
 /** Wraps a backend and logs every request while `on`. */
 function recorder(inner: SystemOneBackend): SystemOneBackend & { log: SystemOneRequest[]; on: boolean } {
@@ -84,7 +89,7 @@ type StateOf = { kind: string; candidates?: Array<{ ref: string }>; evidence?: A
 
 async function collect(conv: LocomoConversation, encoder: Awaited<ReturnType<typeof createDefaultNodeEncoder>>, backend: SystemOneBackend) {
   const rec = recorder(backend);
-  const memory = await createMemory({ encoder, systemOne: rec, parameters: { thetaSuff: 1, thetaCont: 0, maintenanceInterval: 0 } });
+  const memory = await createMemory({ encoder, systemOne: rec, parameters: EXPLORE });
   rec.on = true;
   const added = await memory.addMany(conv.observations);
   const turnOf = new Map<string, string>();
@@ -317,6 +322,8 @@ async function main(): Promise<void> {
     calibrated: true,
     source: 'θ_rel maximises leave-one-conversation-out F1 of co-citation on the development split; θ_act, θ_suff, θ_cont keep the SPEC 8 values',
   };
+  const chosen = JSON.parse(values.parameters as string) as Record<string, number | number[]>;
+  if (Object.keys(chosen).length > 0) weights.parameters = chosen;
   await writeFile(weightsPath, `${JSON.stringify(weights, null, 2)}\n`);
   console.log(`wrote ${weightsPath} (version ${weights.version}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   await backend.close();

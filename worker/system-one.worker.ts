@@ -40,7 +40,12 @@ const api: SystemOneWorkerApi = {
       });
     }
     backend = await loading;
-    return { modelId: backend.modelId, engine: backend.engine, executionProviders: [...backend.executionProviders] };
+    return {
+      modelId: backend.modelId,
+      engine: backend.engine,
+      executionProviders: [...backend.executionProviders],
+      ...(backend.parameters ? { parameters: JSON.parse(JSON.stringify(backend.parameters)) as Record<string, unknown> } : {}),
+    };
   },
   async decideMany(requests) {
     if (backend === undefined) throw new JevMemError('SYSTEM_ONE_FAILED', 'System-One worker: decideMany before init');

@@ -102,6 +102,7 @@ export function buildModel(weightsValue: unknown): BuiltModel {
     groups,
     heads,
     thresholds: weights.thresholds,
+    ...(weights.parameters ? { parameters: weights.parameters } : {}),
     training: weights.training,
     quantization: {
       scheme: 'int8 symmetric, one scale per output column (DequantizeLinear axis=1); float32 biases, mean and std',

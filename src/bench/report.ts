@@ -159,7 +159,7 @@ export function renderReadmeSection(results: LocomoResults, options: ReadmeSecti
   const lines: string[] = [];
   lines.push(`${h} Results: LoCoMo evidence retrieval`, '');
   lines.push(
-    `Turn-level evidence recall on LoCoMo (${split === 'test' ? 'test split: conv-44, 47, 48, 49, 50, never used for tuning' : `split \`${split}\``}; categories 1-4; ${results.settings.quick ? 'quick run, one conversation' : `${results.conversations.length} conversations`}), retrieval within each conversation. R@K = share of a question's evidence turns in the top K; hit@10 = all of them in the top 10.`,
+    `Turn-level evidence recall on LoCoMo (${split === 'test' ? 'test split: conv-44, 47, 48, 49, 50, never used for tuning' : `split \`${split}\``}; categories 1-4; ${results.settings.quick ? 'quick run, one conversation' : `${results.conversations.filter((c) => split === 'all' || c.split === split).length} conversations`}), retrieval within each conversation. R@K = share of a question's evidence turns in the top K; hit@10 = all of them in the top 10.`,
     '',
   );
   lines.push('| system | R@5 | R@10 | R@20 | hit@10 | p50 latency |', '|---|---:|---:|---:|---:|---:|');

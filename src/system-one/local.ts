@@ -286,6 +286,7 @@ export async function createLocalSystemOne(options: LocalSystemOneOptions): Prom
   return {
     kind: 'local',
     modelId,
+    ...(calibratedParameters(manifest) ? { parameters: calibratedParameters(manifest) } : {}),
     engine: engineName,
     executionProviders: engine.providers,
     manifest,
@@ -324,4 +325,15 @@ export function urlAssetLoader(base: string | URL): AssetLoader {
       throw loadFailed(`cannot read ${url.href} (${e instanceof Error ? e.message : String(e)})`, e);
     }
   };
+}
+
+/**
+ * The memory parameters a manifest ships (SPEC 8: calibrated per backend): its thresholds when
+ * they were calibrated, and its read parameters; `undefined` when neither exists.
+ */
+export function calibratedParameters(manifest: SystemOneManifest): Record<string, unknown> | undefined {
+  const t = manifest.thresholds;
+  const out: Record<string, unknown> = { ...(manifest.parameters ?? {}) };
+  if (t?.calibrated) Object.assign(out, { thetaRel: t.theta_rel, thetaAct: t.theta_act, thetaSuff: t.theta_suff, thetaCont: t.theta_cont });
+  return Object.keys(out).length > 0 ? out : undefined;
 }

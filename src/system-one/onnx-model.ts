@@ -106,6 +106,11 @@ export interface SystemOneWeights {
   featureVersion: string;
   training: TrainingInfo;
   thresholds: Thresholds;
+  /**
+   * Read parameters calibrated for this model on the development split (keys of
+   * `MemoryParameters`, e.g. `anchors`, `maxVisited`, `lambdas`); absent = SPEC 8.
+   */
+  parameters?: Record<string, number | number[]>;
   groups: Record<HeadGroup, GroupWeights>;
 }
 
@@ -131,6 +136,8 @@ export interface SystemOneManifest {
   /** Catalogue id → group / output / column / type. */
   heads: Record<string, { group: string; output: string; index: number; type: string }>;
   thresholds: Thresholds;
+  /** Calibrated read parameters (see {@link SystemOneWeights.parameters}). */
+  parameters?: Record<string, number | number[]>;
   training: TrainingInfo;
   quantization: { scheme: string; weights: string; scale: string; zeroPoint: number; opset: number };
   /** Weights + biases over all groups. */

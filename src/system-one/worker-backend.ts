@@ -47,6 +47,8 @@ export interface WorkerInfo {
   modelId: string;
   engine: 'onnx' | 'ts';
   executionProviders: string[];
+  /** Calibrated memory parameters of the loaded model (see `calibratedParameters`). */
+  parameters?: Record<string, unknown>;
 }
 
 /** The API the worker exposes through comlink (implemented by worker/system-one.worker.ts). */
@@ -421,6 +423,7 @@ export async function createWorkerSystemOne(options: WorkerSystemOneOptions = {}
   return {
     kind: 'local-worker',
     modelId,
+    ...((info as WorkerInfo).parameters ? { parameters: (info as WorkerInfo).parameters } : {}),
     get info() {
       return info as WorkerInfo;
     },
