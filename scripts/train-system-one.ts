@@ -38,7 +38,8 @@ import { LOCOMO_DEV, LOCOMO_TEST, locomoConversation, parseLocomo, type LocomoCo
 import { createMemory } from '../src/memory.js';
 import { parseQuestionKey } from '../src/system-one/catalogue.js';
 import { featuresFor, FEATURE_NAMES, type HeadGroup } from '../src/system-one/features.js';
-import { createHeuristicSystemOne } from '../src/system-one/heuristic.js';
+import { createHeuristicSystemOne, runHeuristicGroup } from '../src/system-one/heuristic.js';
+import { GROUP_OUTPUTS } from '../src/system-one/heads.js';
 import type { SystemOneWeights } from '../src/system-one/onnx-model.js';
 import type { SystemOneBackend, SystemOneRequest } from '../src/system-one/wire.js';
 import { expectedCalibrationError, fitLogistic, predict, rocAuc, standardiser, type LogisticModel } from './lib/logistic.js';
@@ -291,20 +292,35 @@ async function main(): Promise<void> {
     return { auc: rocAuc(p, y), ece: expectedCalibrationError(p, y) };
   };
   const metrics: Record<string, number> = {};
-  const report = (name: string, rows: Row[], t: ReturnType<typeof select>) => {
+  /** The hand-set keyword stand-in's P for the same rows: the baseline the model must beat. */
+  const standIn = (group: HeadGroup, column: string, rows: Row[]) => {
+    const out = GROUP_OUTPUTS[group].find((o) => o.labels.includes(column)) as (typeof GROUP_OUTPUTS)[HeadGroup][number];
+    const j = out.labels.indexOf(column);
+    const width = FEATURE_NAMES[group].length;
+    const flat = new Float32Array(rows.length * width);
+    rows.forEach((r, i) => flat.set(r.x, i * width));
+    const res = runHeuristicGroup(group, flat, rows.length)[out.name] as Float32Array;
+    const p = rows.map((_, i) => res[i * out.labels.length + j] as number);
+    const y = rows.map((r) => r.y);
+    return { auc: rocAuc(p, y), ece: expectedCalibrationError(p, y) };
+  };
+  const report = (name: string, rows: Row[], t: ReturnType<typeof select>, group: HeadGroup) => {
     const m = evalRows(rows, t);
+    const h = standIn(group, name, rows);
     metrics[`${name}.dev_loco_auc`] = Math.round(t.auc * 1e4) / 1e4;
     metrics[`${name}.test_auc`] = Math.round(m.auc * 1e4) / 1e4;
     metrics[`${name}.test_ece`] = Math.round(m.ece * 1e4) / 1e4;
-    console.log(`  ${name}: test AUC ${m.auc.toFixed(4)}, ECE ${m.ece.toFixed(4)}`);
+    metrics[`${name}.test_auc_keyword_standin`] = Math.round(h.auc * 1e4) / 1e4;
+    metrics[`${name}.test_ece_keyword_standin`] = Math.round(h.ece * 1e4) / 1e4;
+    console.log(`  ${name}: test AUC ${m.auc.toFixed(4)}, ECE ${m.ece.toFixed(4)} | keyword stand-in AUC ${h.auc.toFixed(4)}, ECE ${h.ece.toFixed(4)}`);
   };
   console.log('held-out test split (reported, not used for any choice):');
-  report('cand.relevance', test.cand as Row[], cand);
-  report('route.temporal', test.routingT as Row[], routT);
-  report('route.multi_hop', test.routingM as Row[], routM);
-  report('stop.sufficient', test.suff as Row[], suff);
-  report('stop.continue_useful', test.cont as Row[], cont);
-  report('rel.semantic', test.relation as Row[], rel);
+  report('cand.relevance', test.cand as Row[], cand, 'candidates');
+  report('route.temporal', test.routingT as Row[], routT, 'routing');
+  report('route.multi_hop', test.routingM as Row[], routM, 'routing');
+  report('stop.sufficient', test.suff as Row[], suff, 'stop');
+  report('stop.continue_useful', test.cont as Row[], cont, 'stop');
+  report('rel.semantic', test.relation as Row[], rel, 'relation');
 
   const [maj, min, patch] = weights.version.split('.').map(Number) as [number, number, number];
   weights.version = weights.training.trained ? `${maj}.${min}.${patch + 1}` : `${maj + 1}.0.0`;

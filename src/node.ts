@@ -41,3 +41,9 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   const close = memory.close.bind(memory);
   return Object.assign(memory, { close: async () => { await close(); await ownEncoder.close?.(); } });
 }
+
+export { createFileStorage } from './plane/file-storage.js';
+export type { FileStorageOptions } from './plane/file-storage.js';
+export { createNodeAssetLoader } from './encoder/assets-node.js';
+export { createDefaultNodeEncoder } from './encoder/default-node.js';
+export * from './index.js';

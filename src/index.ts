@@ -1,0 +1,103 @@
+/**
+ * jev-mem: long-term memory for AI agents that runs on the client (browser, extension, Cloudflare
+ * Worker, Node). Every public export is named here; Node-only pieces are in `jev-mem/node`.
+ *
+ * @module
+ */
+
+// the memory
+export { createMemory } from './memory.js';
+export type {
+  AddManyOptions,
+  AddResult,
+  CallOptions,
+  ImportOptions,
+  Memory,
+  MemoryAnswer,
+  MemoryOptions,
+  MemoryStats,
+  RecallOptions,
+  RecallResult,
+  WriteProgress,
+} from './memory.js';
+export { DEFAULT_PARAMETERS, resolveParameters } from './config.js';
+export type { MemoryParameters } from './config.js';
+export { ERROR_CODES, JevMemError, isJevMemError } from './errors.js';
+export type { JevMemErrorCode, JevMemErrorDetails } from './errors.js';
+export { VIEWS } from './types.js';
+export type {
+  EdgeOrigin,
+  EdgeSubtype,
+  MemoryEdge,
+  MemoryNode,
+  MemoryTypes,
+  NodeStatus,
+  Observation,
+  Provenance,
+  RecalledMemory,
+  StoredEmbedding,
+  TimeRef,
+  View,
+} from './types.js';
+
+// memory plane
+export type { NamespaceSnapshot, StorageAdapter, WriteBatch } from './plane/storage.js';
+export type { IndexHit, LexicalDoc, LexicalIndex, VectorIndex } from './plane/indexes.js';
+export { createMemoryStorage } from './plane/memory-storage.js';
+export { createIdbStorage } from './plane/idb-storage.js';
+export type { IdbStorageOptions } from './plane/idb-storage.js';
+export { createLexicalIndex } from './plane/lexical.js';
+export { createFlatVectorIndex } from './plane/vector-flat.js';
+export { createHnswVectorIndex, createVectorIndex } from './plane/vector-hnsw.js';
+export { EXPORT_FORMAT, EXPORT_VERSION } from './plane/export.js';
+export type { MemoryExport } from './plane/export.js';
+
+// encoders
+export type { AssetLoader, Encoder } from './encoder/encoder.js';
+export { createGloveSifEncoder } from './encoder/glove-sif.js';
+export type { GloveSifEncoderOptions } from './encoder/glove-sif.js';
+export { createFetchAssetLoader } from './encoder/assets.js';
+export { createTransformersEncoder } from './encoder/transformers.js';
+export type { TransformersEncoderOptions } from './encoder/transformers.js';
+
+// read path
+export type { RecallSwitches } from './read/recall.js';
+export type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './read/trace.js';
+export type { ScoreParts } from './read/score.js';
+export type { StopEstimates, StopReason } from './read/stop.js';
+
+// System One
+export type {
+  Answer,
+  ChoiceAnswer,
+  ChoiceQuestion,
+  NoulAnswer,
+  NoulQuestion,
+  Question,
+  ScoreAnswer,
+  ScoreQuestion,
+  SystemOneBackend,
+  SystemOneRequest,
+  SystemOneResponse,
+} from './system-one/wire.js';
+export { CATALOGUE, CATALOGUE_IDS, questionKey, parseQuestionKey } from './system-one/catalogue.js';
+export type { CatalogueId } from './system-one/catalogue.js';
+export type { DecisionRecord } from './system-one/controller.js';
+export { createHeuristicSystemOne } from './system-one/heuristic.js';
+export { createLocalSystemOne } from './system-one/local.js';
+export type { LocalSystemOneOptions } from './system-one/local.js';
+export { createWorkerSystemOne } from './system-one/worker-backend.js';
+export type { WorkerSystemOneOptions } from './system-one/worker-backend.js';
+export { createRemoteSystemOne } from './system-one/remote.js';
+export type { RemoteSystemOneOptions } from './system-one/remote.js';
+export { validateRequest, validateResponse } from './system-one/validate.js';
+
+// System Two
+export { createSystemTwo } from './system-two/client.js';
+export { buildAnswerPrompt } from './system-two/prompt.js';
+export type { AnswerRequest, ChatMessage, EvidenceItem, SystemTwo, SystemTwoOptions } from './system-two/types.js';
+
+// input formats
+export { parseJsonl, parseQuestions } from './formats/jsonl.js';
+export { LOCOMO_CATEGORIES, LOCOMO_DEV, LOCOMO_TEST, locomoConversation, parseLocomo, parseEvidence } from './formats/locomo.js';
+export type { LocomoConversation, LocomoQuestion, LocomoSample } from './formats/locomo.js';
