@@ -13,7 +13,8 @@ import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '.
 import { createLexicalIndex } from './plane/lexical.js';
 import { createMemoryStorage } from './plane/memory-storage.js';
 import { dedupKey, NamespaceState, type IndexFactories } from './plane/namespace.js';
-import type { StorageAdapter, WriteBatch } from './plane/storage.js';
+import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from './plane/schema.js';
+import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from './plane/storage.js';
 import { createFlatVectorIndex } from './plane/vector-flat.js';
 import { createVectorIndex } from './plane/vector-hnsw.js';
 import { runRecall, type RecallSwitches } from './read/recall.js';
@@ -25,7 +26,7 @@ import { createSystemTwo } from './system-two/client.js';
 import type { AnswerResult as SystemTwoAnswer, SystemTwo, SystemTwoOptions } from './system-two/types.js';
 import type { MemoryEdge, MemoryNode, Observation, RecalledMemory, View } from './types.js';
 import { planMaintenance } from './write/maintenance.js';
-import { finishEdge, planWrite } from './write/plan.js';
+import { finishEdge, planWrite, storedVector } from './write/plan.js';
 import { typesFrom, typingRequest } from './write/typing.js';
 import { validateNamespace, validateObservation, type CheckedObservation } from './write/validate.js';
 
@@ -55,6 +56,47 @@ export interface MemoryOptions {
 }
 
 const OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'parameters', 'now', 'newId'] as const;
+
+/**
+ * Meta key changed by every commit of a memory (a random token). A memory that finds another
+ * value in the store than in its cache knows another connection (a second tab) wrote, and
+ * rebuilds its caches from the store before going on.
+ */
+export const GENERATION_META_KEY = 'generation' as const;
+
+/** Meta key listing the ids written since the last maintenance pass (persisted, so a restart loses none). */
+export const MAINTENANCE_PENDING_META_KEY = 'maintenancePending' as const;
+
+/** Prefix of the Web Lock that serialises writes to one namespace across tabs: `jev-mem:<namespace>`. */
+export const LOCK_PREFIX = 'jev-mem:' as const;
+
+/** Nodes re-embedded per batch when a namespace is opened with another encoder. */
+const REEMBED_BATCH = 256;
+
+/** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
+const MAX_TIME_MS = 8.64e15;
+
+/** The parts of the Web Locks API used here (`navigator.locks`). */
+interface LockManagerLike {
+  request<T>(name: string, options: { mode: 'exclusive'; signal?: AbortSignal }, callback: () => Promise<T>): Promise<T>;
+}
+
+function webLocks(): LockManagerLike | undefined {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  return locks !== undefined && locks !== null && typeof locks.request === 'function' ? locks : undefined;
+}
+
+/**
+ * Validates an observation (write/validate.ts) and also refuses times a Date cannot hold.
+ * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field.
+ */
+function checkObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
+  const c = validateObservation(value, field, maxTextChars);
+  if (c.observedAtMs !== undefined && !(Math.abs(c.observedAtMs) <= MAX_TIME_MS)) {
+    throw invalidInput(`${field}.observedAt`, `${c.observedAtMs} ms is outside the range of dates (±${MAX_TIME_MS} ms from 1970)`);
+  }
+  return c;
+}
 
 /** Per-call options shared by every operation. */
 export interface CallOptions {
@@ -249,37 +291,132 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   };
   const states = new Map<string, Promise<NamespaceState>>();
   const locks = new Map<string, Promise<unknown>>();
-  const pendingMaintenance = new Map<string, string[]>();
+  /** Locked operations in flight per namespace (reads do not refresh caches under them). */
+  const inFlight = new Map<string, number>();
+  /** Readers of each state; a retired state is disposed when its last reader leaves. */
+  const users = new WeakMap<NamespaceState, { n: number; retired: boolean }>();
   let closed = false;
 
   const ensureOpen = (): void => {
     if (closed) throw new JevMemError('CLOSED', 'this memory was closed; create a new one');
   };
   const nsOf = (o?: CallOptions): string => (o?.namespace === undefined ? defaultNamespace : validateNamespace(o.namespace, 'options.namespace'));
+  const newGeneration = (): string => globalThis.crypto.randomUUID();
+
+  /**
+   * Brings a loaded namespace up to date before its caches are built: schema migrations
+   * (plane/schema.ts, each step committed atomically) and, after an encoder change, new
+   * embeddings for nodes embedded by another encoder (committed in batches of
+   * {@link REEMBED_BATCH}; texts are verbatim, so nothing is lost). Both are idempotent, so two
+   * tabs doing it at once write the same result.
+   * @throws JevMemError `SCHEMA_MISMATCH` (newer schema), and the storage errors.
+   */
+  const upgrade = async (ns: string, loaded: NamespaceSnapshot): Promise<NamespaceSnapshot> => {
+    let snap = loaded;
+    const planned = planMigrations(snap, ns);
+    for (const step of planned.steps) {
+      const batch: WriteBatch = { ...step.batch, meta: { ...step.batch.meta, [GENERATION_META_KEY]: newGeneration() } };
+      await storage.commit(ns, batch);
+      snap = applyToSnapshot(snap, batch);
+    }
+    const foreign = snap.nodes.filter((n) => n.embedding.encoder !== encoder.fingerprint || n.embedding.vector.length !== encoder.dimension);
+    for (let i = 0; i < foreign.length; i += REEMBED_BATCH) {
+      const part = foreign.slice(i, i + REEMBED_BATCH);
+      const vectors = await encoder.embed(part.map((n) => n.text));
+      const batch: WriteBatch = {
+        putNodes: part.map((n, j) => ({ ...n, embedding: { encoder: encoder.fingerprint, vector: storedVector(vectors[j] as Float32Array) } })),
+        meta: { [GENERATION_META_KEY]: newGeneration() },
+      };
+      await storage.commit(ns, batch);
+      snap = applyToSnapshot(snap, batch);
+    }
+    return snap;
+  };
   const stateOf = (ns: string): Promise<NamespaceState> => {
     let s = states.get(ns);
     if (s === undefined) {
-      s = storage.load(ns).then((snap) => NamespaceState.fromSnapshot(ns, snap, factories, encoder.dimension));
-      states.set(ns, s);
-      s.catch(() => states.delete(ns));
+      const p = storage
+        .load(ns)
+        .then((snap) => upgrade(ns, snap))
+        .then((snap) => NamespaceState.fromSnapshot(ns, snap, factories, encoder.dimension));
+      s = p;
+      states.set(ns, p);
+      p.catch(() => {
+        if (states.get(ns) === p) states.delete(ns);
+      });
     }
     return s;
   };
-  /** Rebuilds a namespace's caches from the store (after a failed commit). */
-  const reload = async (ns: string): Promise<void> => {
+  const retire = (s: NamespaceState): void => {
+    const u = users.get(s);
+    if (u === undefined || u.n === 0) s.dispose();
+    else u.retired = true;
+  };
+  /** Rebuilds a namespace's caches from the store (after a failed commit, or another tab's). */
+  const reload = async (ns: string): Promise<NamespaceState> => {
     const old = states.get(ns);
     states.delete(ns);
-    if (old) old.then((s) => s.dispose(), () => undefined);
-    await stateOf(ns);
+    if (old) old.then(retire, () => undefined);
+    return stateOf(ns);
   };
-  /** Serialises writes per namespace. */
-  const exclusive = <T>(ns: string, fn: () => Promise<T>): Promise<T> => {
+  /**
+   * The namespace's state, rebuilt first when another connection committed since it was built
+   * (its generation differs from the store's). Inside a lock this is exact; for reads it is
+   * skipped while this memory has a write in flight on the namespace.
+   */
+  const fresh = async (ns: string, locked: boolean): Promise<NamespaceState> => {
+    const state = await stateOf(ns);
+    if (storage.loadMeta === undefined || (!locked && (inFlight.get(ns) ?? 0) > 0)) return state;
+    const meta = await storage.loadMeta(ns);
+    if ((meta[GENERATION_META_KEY] ?? null) === (state.meta[GENERATION_META_KEY] ?? null)) return state;
+    if (!locked && (inFlight.get(ns) ?? 0) > 0) return state;
+    const current = await stateOf(ns);
+    return current !== state ? current : reload(ns); // one rebuild when several reads notice at once
+  };
+  /** Runs a read over a state that cannot be disposed under it. */
+  const reading = async <T>(ns: string, fn: (state: NamespaceState) => Promise<T> | T): Promise<T> => {
+    const state = await fresh(ns, false);
+    const u = users.get(state) ?? { n: 0, retired: false };
+    users.set(state, u);
+    u.n++;
+    try {
+      return await fn(state);
+    } finally {
+      u.n--;
+      if (u.n === 0 && u.retired) state.dispose();
+    }
+  };
+  /**
+   * Serialises writes per namespace: an in-process queue, and inside it the Web Lock
+   * `jev-mem:<namespace>` where `navigator.locks` exists, so tabs and workers of one origin
+   * write one at a time (issue 7 item 6).
+   */
+  const exclusive = <T>(ns: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
+    const counted = async (): Promise<T> => {
+      inFlight.set(ns, (inFlight.get(ns) ?? 0) + 1);
+      try {
+        return await fn();
+      } finally {
+        const n = (inFlight.get(ns) ?? 1) - 1;
+        if (n === 0) inFlight.delete(ns);
+        else inFlight.set(ns, n);
+      }
+    };
+    const locked = (): Promise<T> => {
+      const lm = webLocks();
+      if (lm === undefined) return counted();
+      return lm.request(`${LOCK_PREFIX}${ns}`, signal === undefined ? { mode: 'exclusive' } : { mode: 'exclusive', signal }, counted).catch((e: unknown) => {
+        if (signal?.aborted && !isJevMemError(e)) throw new JevMemError('ABORTED', 'the operation was aborted by the caller while waiting for the write lock', { cause: signal.reason });
+        throw e;
+      });
+    };
     const prev = locks.get(ns) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    locks.set(
-      ns,
-      run.catch(() => undefined),
-    );
+    const run = prev.then(locked, locked);
+    const tail = run.catch(() => undefined);
+    locks.set(ns, tail);
+    void tail.then(() => {
+      if (locks.get(ns) === tail) locks.delete(ns);
+    });
     return run;
   };
   const writeCtx = (signal?: AbortSignal, log?: DecisionRecord[]): DecisionContext => {
@@ -288,14 +425,31 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     if (log) ctx.log = log;
     return ctx;
   };
+  /** Adds the bookkeeping every commit carries: a new generation, and the schema version on the first commit. */
+  const stamp = (state: NamespaceState, batch: WriteBatch): WriteBatch => {
+    const meta: Record<string, unknown> = { ...batch.meta, [GENERATION_META_KEY]: newGeneration() };
+    if (state.meta[SCHEMA_META_KEY] !== SCHEMA_VERSION) meta[SCHEMA_META_KEY] = SCHEMA_VERSION;
+    return { ...batch, meta };
+  };
+  /** Commits a batch atomically and applies it to the caches; on failure rebuilds them from the store. */
   const commit = async (ns: string, state: NamespaceState, batch: WriteBatch): Promise<void> => {
-    await storage.commit(ns, batch);
-    state.apply(batch);
+    const stamped = stamp(state, batch);
+    try {
+      await storage.commit(ns, stamped);
+    } catch (e) {
+      await reload(ns).catch(() => undefined);
+      throw e;
+    }
+    state.apply(stamped);
+  };
+  const pendingOf = (state: NamespaceState): string[] => {
+    const p = state.meta[MAINTENANCE_PENDING_META_KEY];
+    return Array.isArray(p) ? p.filter((x): x is string => typeof x === 'string') : [];
   };
 
   /** The write path over already validated observations, in chunks. */
-  const writeChecked = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedes?: MemoryNode): Promise<AddResult[]> => {
-    const state = await stateOf(ns);
+  const writeChecked = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> => {
+    let state = await fresh(ns, true);
     const started = performance.now();
     const chunkSize = opts.chunkSize ?? 64;
     const results: AddResult[] = [];
@@ -314,6 +468,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       );
       const batch: WriteBatch = { putNodes: [], putEdges: [] };
       const chunkResults: AddResult[] = [];
+      const written: string[] = [];
       const nowIso = now().toISOString();
       try {
         for (let i = 0; i < chunk.length; i++) {
@@ -321,7 +476,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           const observedAt = c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined;
           const dupId = state.dedup.get(dedupKey(c.text, observedAt, c.provenance.source));
           const dup = dupId !== undefined ? state.nodes.get(dupId) : undefined;
-          if (dup !== undefined && supersedes === undefined) {
+          if (dup !== undefined && supersedesId === undefined) {
             // Exact repeat: keep one node, keep every provenance (issue 7 item 4).
             const merged: MemoryNode = { ...dup, duplicates: [...(dup.duplicates ?? []), { ...c.provenance, ingestedAt: nowIso }] };
             const b: WriteBatch = { putNodes: [merged] };
@@ -330,17 +485,24 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
             chunkResults.push({ id: dup.id, deduplicated: true, edges: 0 });
             continue;
           }
+          const id = newId();
+          if (typeof id !== 'string' || id === '' || state.nodes.has(id)) {
+            // Never let an id overwrite a stored node (a custom newId that repeats itself).
+            throw invalidOption('newId', `returned ${JSON.stringify(id)}, which is ${typeof id !== 'string' || id === '' ? 'not a non-empty string' : 'the id of an existing node'}; ids must be unique`);
+          }
           const planned = await planWrite(
             ns,
-            { id: newId(), checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom((typing[i] as { response: Parameters<typeof typesFrom>[0] }).response), nowIso },
+            { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom((typing[i] as { response: Parameters<typeof typesFrom>[0] }).response), nowIso },
             state,
             controller,
             params,
             writeCtx(opts.signal),
           );
           const b: WriteBatch = { putNodes: [planned.node], putEdges: planned.edges };
+          const supersedes = supersedesId === undefined ? undefined : state.nodes.get(supersedesId);
           if (supersedes !== undefined) {
-            const old: MemoryNode = { ...supersedes, status: 'superseded', supersededBy: [...supersedes.supersededBy, planned.node.id] };
+            // Explicit update (issue 7 item 1): the old node stays, marked superseded and linked.
+            const old: MemoryNode = { ...supersedes, status: 'superseded', supersededBy: [...new Set([...supersedes.supersededBy, planned.node.id])] };
             const e = finishEdge(ns, { from: planned.node.id, to: old.id, view: 'semantic', subtype: 'updates', weight: 1, origin: { kind: 'rule', by: 'explicit-update' } }, nowIso);
             (b.putNodes as MemoryNode[]).push(old);
             (b.putEdges as MemoryEdge[]).push(e);
@@ -349,18 +511,19 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           (batch.putNodes as MemoryNode[]).push(...(b.putNodes as MemoryNode[]));
           (batch.putEdges as MemoryEdge[]).push(...(b.putEdges as MemoryEdge[]));
           chunkResults.push({ id: planned.node.id, deduplicated: false, edges: planned.edges.length });
-          const pending = pendingMaintenance.get(ns) ?? [];
-          pending.push(planned.node.id);
-          pendingMaintenance.set(ns, pending);
+          written.push(planned.node.id);
         }
         throwIfAborted(opts.signal);
         // Repeated puts of one node (dedup of a node written in the same chunk) collapse to the last.
         const lastPut = new Map<string, MemoryNode>();
         for (const n of batch.putNodes as MemoryNode[]) lastPut.set(n.id, n);
         batch.putNodes = [...lastPut.values()];
-        await storage.commit(ns, batch);
+        if (written.length > 0) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: [...pendingOf(state), ...written] };
+        const stamped = stamp(state, batch);
+        await storage.commit(ns, stamped);
+        state.apply({ meta: stamped.meta as Record<string, unknown> });
       } catch (e) {
-        await reload(ns);
+        await reload(ns).catch(() => undefined);
         const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
         err.details.committed = results.length;
         throw err;
@@ -368,25 +531,26 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       results.push(...chunkResults);
       const elapsedMs = performance.now() - started;
       opts.onProgress?.({ done: results.length, total: checked.length, elapsedMs, perSecond: elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0 });
-      if (params.maintenanceInterval > 0 && (pendingMaintenance.get(ns)?.length ?? 0) >= params.maintenanceInterval) {
-        await runMaintenance(ns, state, opts.signal);
+      if (params.maintenanceInterval > 0 && pendingOf(state).length >= params.maintenanceInterval) {
+        // Best effort: the chunk is committed and acknowledged; a failed pass leaves its ids
+        // pending in the store for the next one.
+        try {
+          await runMaintenance(ns, state, opts.signal);
+        } catch {
+          state = await stateOf(ns).catch(() => state);
+        }
       }
     }
     return results;
   };
 
+  /** One maintenance pass over the pending ids; commits its edges, supersessions and the emptied pending list in one batch. */
   const runMaintenance = async (ns: string, state: NamespaceState, signal?: AbortSignal) => {
-    const ids = pendingMaintenance.get(ns) ?? [];
-    pendingMaintenance.set(ns, []);
+    const ids = pendingOf(state);
+    if (ids.length === 0) return { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
     const plan = await planMaintenance(state, ids, controller, params.maintenanceThreshold, writeCtx(signal), now().toISOString());
-    if ((plan.batch.putEdges?.length ?? 0) > 0 || (plan.batch.putNodes?.length ?? 0) > 0) {
-      try {
-        await commit(ns, state, plan.batch);
-      } catch (e) {
-        await reload(ns);
-        throw e;
-      }
-    }
+    throwIfAborted(signal);
+    await commit(ns, state, { ...plan.batch, meta: { [MAINTENANCE_PENDING_META_KEY]: null } });
     return plan.counts;
   };
 
@@ -399,17 +563,17 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async add(observation, o) {
       ensureOpen();
       const ns = nsOf(o);
-      const checked = validateObservation(observation, 'observation', params.maxTextChars);
-      return exclusive(ns, async () => (await writeChecked(ns, [checked], o ?? {}))[0] as AddResult);
+      const checked = checkObservation(observation, 'observation', params.maxTextChars);
+      return exclusive(ns, async () => (await writeChecked(ns, [checked], o ?? {}))[0] as AddResult, o?.signal);
     },
 
     async addMany(observations, o) {
       ensureOpen();
       if (!Array.isArray(observations)) throw invalidInput('observations', 'expected an array of observations');
       const ns = nsOf(o);
-      const checked = observations.map((x, i) => validateObservation(x, `observations[${i}]`, params.maxTextChars));
+      const checked = observations.map((x, i) => checkObservation(x, `observations[${i}]`, params.maxTextChars));
       if (o?.chunkSize !== undefined && (!Number.isInteger(o.chunkSize) || o.chunkSize < 1)) throw invalidInput('options.chunkSize', `expected a positive integer, got ${o.chunkSize}`);
-      return exclusive(ns, () => writeChecked(ns, checked, o ?? {}));
+      return exclusive(ns, () => writeChecked(ns, checked, o ?? {}), o?.signal);
     },
 
     async recall(query, o) {
@@ -417,22 +581,23 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', 'expected a non-empty string');
       if (o?.k !== undefined && (!Number.isInteger(o.k) || o.k < 1)) throw invalidInput('options.k', `expected a positive integer, got ${o.k}`);
       const ns = nsOf(o);
-      const state = await stateOf(ns);
-      throwIfAborted(o?.signal);
-      const t = performance.now();
-      const [qv] = await encoder.embed([query], o?.signal);
-      const embedMs = performance.now() - t;
-      const input: Parameters<typeof runRecall>[3] = {
-        query,
-        queryVector: qv as Float32Array,
-        embedMs,
-        deadline: Date.now() + (o?.deadlineMs ?? o?.parameters?.readDeadlineMs ?? params.readDeadlineMs),
-      };
-      if (o?.k !== undefined) input.k = o.k;
-      if (o?.signal) input.signal = o.signal;
-      if (o?.switches) input.switches = o.switches;
       const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
-      return runRecall(state, controller, callParams, input);
+      return reading(ns, async (state) => {
+        throwIfAborted(o?.signal);
+        const t = performance.now();
+        const [qv] = await encoder.embed([query], o?.signal);
+        const embedMs = performance.now() - t;
+        const input: Parameters<typeof runRecall>[3] = {
+          query,
+          queryVector: qv as Float32Array,
+          embedMs,
+          deadline: Date.now() + (o?.deadlineMs ?? o?.parameters?.readDeadlineMs ?? params.readDeadlineMs),
+        };
+        if (o?.k !== undefined) input.k = o.k;
+        if (o?.signal) input.signal = o.signal;
+        if (o?.switches) input.switches = o.switches;
+        return runRecall(state, controller, callParams, input);
+      });
     },
 
     async answer(query, o) {
@@ -460,52 +625,60 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async get(id, o) {
       ensureOpen();
-      const state = await stateOf(nsOf(o));
-      return state.nodes.get(id);
+      const ns = nsOf(o);
+      return reading(ns, (state) => {
+        const n = state.nodes.get(id);
+        return n === undefined ? undefined : structuredClone(n); // a copy: callers cannot change the cache
+      });
     },
 
     async edges(id, o) {
       ensureOpen();
-      const state = await stateOf(nsOf(o));
-      return [...state.edgesOf(id)];
+      const ns = nsOf(o);
+      return reading(ns, (state) => state.edgesOf(id).map((e) => structuredClone(e)));
     },
 
     async update(id, observation, o) {
       ensureOpen();
       const ns = nsOf(o);
-      const checked = validateObservation(observation, 'observation', params.maxTextChars);
-      return exclusive(ns, async () => {
-        const state = await stateOf(ns);
-        const old = state.nodes.get(id);
-        if (!old) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
-        return (await writeChecked(ns, [checked], o ?? {}, old))[0] as AddResult;
-      });
+      const checked = checkObservation(observation, 'observation', params.maxTextChars);
+      return exclusive(
+        ns,
+        async () => {
+          const state = await fresh(ns, true);
+          if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+          return (await writeChecked(ns, [checked], o ?? {}, id))[0] as AddResult;
+        },
+        o?.signal,
+      );
     },
 
     async delete(id, o) {
       ensureOpen();
       const ns = nsOf(o);
-      return exclusive(ns, async () => {
-        const state = await stateOf(ns);
-        if (!state.nodes.has(id)) return false;
-        const batch: WriteBatch = { deleteNodeIds: [id], deleteEdgeIds: state.edgesOf(id).map((e) => e.id) };
-        // Nodes it superseded become current again only if nothing else supersedes them.
-        const revived: MemoryNode[] = [];
-        for (const n of state.nodes.values()) {
-          if (n.supersededBy.includes(id)) {
-            const rest = n.supersededBy.filter((x) => x !== id);
-            revived.push({ ...n, supersededBy: rest, status: rest.length === 0 ? 'active' : n.status });
+      return exclusive(
+        ns,
+        async () => {
+          const state = await fresh(ns, true);
+          if (!state.nodes.has(id)) return false;
+          throwIfAborted(o?.signal);
+          const batch: WriteBatch = { deleteNodeIds: [id], deleteEdgeIds: state.edgesOf(id).map((e) => e.id) };
+          // Nodes it superseded become current again only if nothing else supersedes them.
+          const revived: MemoryNode[] = [];
+          for (const n of state.nodes.values()) {
+            if (n.supersededBy.includes(id)) {
+              const rest = n.supersededBy.filter((x) => x !== id);
+              revived.push({ ...n, supersededBy: rest, status: rest.length === 0 ? 'active' : n.status });
+            }
           }
-        }
-        if (revived.length > 0) batch.putNodes = revived;
-        try {
+          if (revived.length > 0) batch.putNodes = revived;
+          const pending = pendingOf(state);
+          if (pending.includes(id)) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: pending.filter((x) => x !== id) };
           await commit(ns, state, batch);
-        } catch (e) {
-          await reload(ns);
-          throw e;
-        }
-        return true;
-      });
+          return true;
+        },
+        o?.signal,
+      );
     },
 
     async forget(namespace) {
@@ -515,89 +688,120 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         await storage.dropNamespace(ns);
         const s = states.get(ns);
         states.delete(ns);
-        pendingMaintenance.delete(ns);
-        if (s) (await s.catch(() => undefined))?.dispose();
+        if (s) s.then(retire, () => undefined);
       });
     },
 
     async maintain(o) {
       ensureOpen();
       const ns = nsOf(o);
-      return exclusive(ns, async () => runMaintenance(ns, await stateOf(ns), o?.signal));
+      return exclusive(ns, async () => runMaintenance(ns, await fresh(ns, true), o?.signal), o?.signal);
     },
 
     async export(o) {
       ensureOpen();
       const ns = nsOf(o);
-      return exclusive(ns, async () => {
-        const snap = await storage.load(ns);
-        const out: MemoryExport = {
-          format: EXPORT_FORMAT,
-          version: EXPORT_VERSION,
-          namespace: ns,
-          exportedAt: now().toISOString(),
-          encoder: encoder.fingerprint,
-          systemOne: systemOne.modelId,
-          nodes: snap.nodes.sort((a, b) => a.seq - b.seq),
-          edges: snap.edges,
-          meta: snap.meta,
-        };
-        return out;
-      });
+      return exclusive(
+        ns,
+        async () => {
+          // Through the state, so the file holds migrated data and this encoder's embeddings.
+          await fresh(ns, true);
+          const snap = await storage.load(ns);
+          const meta: Record<string, unknown> = {};
+          for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY) meta[k] = v;
+          const out: MemoryExport = {
+            format: EXPORT_FORMAT,
+            version: EXPORT_VERSION,
+            namespace: ns,
+            exportedAt: now().toISOString(),
+            encoder: encoder.fingerprint,
+            systemOne: systemOne.modelId,
+            nodes: snap.nodes.sort((a, b) => a.seq - b.seq),
+            edges: snap.edges,
+            meta,
+          };
+          return out;
+        },
+        o?.signal,
+      );
     },
 
     async import(data, o) {
       ensureOpen();
       const file = checkExport(data);
-      const ns = o?.namespace !== undefined ? validateNamespace(o.namespace, 'options.namespace') : file.namespace;
-      return exclusive(ns, async () => {
-        const state = await stateOf(ns);
-        if (state.size > 0) throw invalidInput('options.namespace', `namespace ${JSON.stringify(ns)} is not empty; import into an empty namespace or forget it first`);
-        let nodes = file.nodes.map((n) => ({ ...n, namespace: ns }));
-        const foreign = nodes.filter((n) => n.embedding.encoder !== encoder.fingerprint || n.embedding.vector.length !== encoder.dimension);
-        if (foreign.length > 0) {
-          if (o?.reembed !== true) {
-            throw new JevMemError(
-              'ENCODER_MISMATCH',
-              `${foreign.length} node(s) were embedded by ${JSON.stringify(foreign[0]?.embedding.encoder)}, this memory uses ${JSON.stringify(encoder.fingerprint)}; pass { reembed: true } to re-embed them`,
-              { field: 'export.encoder' },
-            );
+      const ns = o?.namespace !== undefined ? validateNamespace(o.namespace, 'options.namespace') : validateNamespace(file.namespace, 'export.namespace');
+      // The file's records as a snapshot of the target namespace, brought to this build's schema.
+      const asStored: NamespaceSnapshot = {
+        nodes: file.nodes.map((n) => ({ ...n, namespace: ns })),
+        edges: file.edges.map((e) => ({ ...e, namespace: ns })),
+        meta: { ...(file.meta ?? {}) },
+      };
+      const migrated = planMigrations(asStored, ns).snapshot;
+      let nodes = migrated.nodes;
+      const foreign = nodes.filter((n) => n.embedding.encoder !== encoder.fingerprint || n.embedding.vector.length !== encoder.dimension);
+      if (foreign.length > 0 && o?.reembed !== true) {
+        throw new JevMemError(
+          'ENCODER_MISMATCH',
+          `${foreign.length} node(s) were embedded by ${JSON.stringify(foreign[0]?.embedding.encoder)} (${foreign[0]?.embedding.vector.length} dimensions), this memory uses ${JSON.stringify(encoder.fingerprint)} (${encoder.dimension}); pass { reembed: true } (CLI: --reembed) to re-embed them from their texts`,
+          { field: 'export.encoder' },
+        );
+      }
+      return exclusive(
+        ns,
+        async () => {
+          const state = await fresh(ns, true);
+          if (state.size > 0) throw invalidInput('options.namespace', `namespace ${JSON.stringify(ns)} is not empty; import into an empty namespace or forget it first`);
+          if (foreign.length > 0) {
+            const byId = new Map<string, Float32Array>();
+            for (let i = 0; i < foreign.length; i += REEMBED_BATCH) {
+              const part = foreign.slice(i, i + REEMBED_BATCH);
+              const vecs = await encoder.embed(
+                part.map((n) => n.text),
+                o?.signal,
+              );
+              part.forEach((n, j) => byId.set(n.id, vecs[j] as Float32Array));
+            }
+            nodes = nodes.map((n) => {
+              const v = byId.get(n.id);
+              return v === undefined ? n : { ...n, embedding: { encoder: encoder.fingerprint, vector: storedVector(v) } };
+            });
           }
-          const vecs = await encoder.embed(
-            foreign.map((n) => n.text),
-            o.signal,
-          );
-          const byId = new Map(foreign.map((n, i) => [n.id, vecs[i] as Float32Array]));
-          nodes = nodes.map((n) => (byId.has(n.id) ? { ...n, embedding: { encoder: encoder.fingerprint, vector: Array.from(byId.get(n.id) as Float32Array) } } : n));
-        }
-        const ids = new Set(nodes.map((n) => n.id));
-        const edges = file.edges.filter((e) => ids.has(e.from) && ids.has(e.to)).map((e) => ({ ...e, namespace: ns }));
-        const batch: WriteBatch = { putNodes: nodes, putEdges: edges, meta: file.meta ?? {} };
-        await storage.commit(ns, batch);
-        await reload(ns);
-        return { nodes: nodes.length, edges: edges.length, namespace: ns };
-      });
+          throwIfAborted(o?.signal);
+          const ids = new Set(nodes.map((n) => n.id));
+          const edges = migrated.edges.filter((e) => ids.has(e.from) && ids.has(e.to));
+          const meta: Record<string, unknown> = { ...migrated.meta, [SCHEMA_META_KEY]: SCHEMA_VERSION };
+          const pending = meta[MAINTENANCE_PENDING_META_KEY];
+          if (pending !== undefined) meta[MAINTENANCE_PENDING_META_KEY] = Array.isArray(pending) ? pending.filter((x) => typeof x === 'string' && ids.has(x)) : null;
+          // One atomic commit: the namespace gets the whole file or nothing.
+          await commit(ns, state, { putNodes: nodes, putEdges: edges, meta });
+          await reload(ns);
+          return { nodes: nodes.length, edges: edges.length, namespace: ns };
+        },
+        o?.signal,
+      );
     },
 
     async stats(o) {
       ensureOpen();
       const ns = nsOf(o);
-      const state = await stateOf(ns);
-      const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
-      for (const e of state.edges.values()) byView[e.view] += 1;
-      let superseded = 0;
-      for (const n of state.nodes.values()) if (n.status === 'superseded') superseded++;
-      const out: MemoryStats = {
-        namespace: ns,
-        nodes: state.nodes.size,
-        activeNodes: state.nodes.size - superseded,
-        supersededNodes: superseded,
-        edges: state.edges.size,
-        edgesByView: byView,
-        encoder: encoder.fingerprint,
-        systemOne: systemOne.modelId,
-        vectorIndex: state.vector.kind,
-      };
+      const out = await reading(ns, (state) => {
+        const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
+        for (const e of state.edges.values()) byView[e.view] += 1;
+        let superseded = 0;
+        for (const n of state.nodes.values()) if (n.status === 'superseded') superseded++;
+        const s: MemoryStats = {
+          namespace: ns,
+          nodes: state.nodes.size,
+          activeNodes: state.nodes.size - superseded,
+          supersededNodes: superseded,
+          edges: state.edges.size,
+          edgesByView: byView,
+          encoder: encoder.fingerprint,
+          systemOne: systemOne.modelId,
+          vectorIndex: state.vector.kind,
+        };
+        return s;
+      });
       const bytes = storage.sizeBytes ? await storage.sizeBytes(ns) : undefined;
       if (bytes !== undefined) out.storageBytes = bytes;
       return out;
@@ -612,7 +816,10 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       if (closed) return;
       closed = true;
       await Promise.all([...locks.values()].map((p) => p.catch(() => undefined)));
-      for (const s of states.values()) (await s.catch(() => undefined))?.dispose();
+      for (const s of states.values()) {
+        const st = await s.catch(() => undefined);
+        if (st) retire(st);
+      }
       states.clear();
       await storage.close();
       // The encoder and a caller-given System One belong to the caller, who closes them.

@@ -1,19 +1,23 @@
 /**
  * The versioned export file of one namespace (issue 7 item 3): nodes, edges, embeddings with the
- * encoder fingerprint, and the System-One model version. Loading refuses unknown formats and
- * versions.
+ * encoder fingerprint, and the System-One model version. Loading checks every record, so a
+ * damaged or hostile file is refused with an error naming the first bad field before anything is
+ * written, and refuses unknown formats and newer versions.
  *
  * @module
  */
 import { JevMemError, invalidInput } from '../errors.js';
-import type { MemoryEdge, MemoryNode } from '../types.js';
+import { VIEWS, type EdgeSubtype, type MemoryEdge, type MemoryNode } from '../types.js';
 
 /** Format tag of export files. */
 export const EXPORT_FORMAT = 'jev-mem/export' as const;
 /** Current export version. Files of a higher version are refused. */
 export const EXPORT_VERSION = 1 as const;
 
-/** An export file (JSON). */
+/**
+ * An export file (JSON). `meta` is the namespace's meta, including its `schemaVersion` (see
+ * `plane/schema.ts`); importing migrates an older one and refuses a newer one.
+ */
 export interface MemoryExport {
   format: typeof EXPORT_FORMAT;
   version: typeof EXPORT_VERSION;
@@ -22,36 +26,124 @@ export interface MemoryExport {
   exportedAt: string;
   /** Fingerprint of the encoder that made every embedding. */
   encoder: string;
-  /** System-One model id that made the system-one edges. */
+  /** System-One model id (versioned) of the memory that exported the file. */
   systemOne: string;
+  /** Nodes in `seq` order, embeddings included. */
   nodes: MemoryNode[];
   edges: MemoryEdge[];
   meta: Record<string, unknown>;
 }
 
+const STATUSES = new Set(['active', 'superseded', 'deleted']);
+const SUBTYPES = new Set<EdgeSubtype>([
+  'precedes',
+  'same_session',
+  'close_in_time',
+  'before',
+  'after',
+  'during',
+  'contains',
+  'overlaps',
+  'same_time',
+  'leads_to',
+  'related',
+  'redundant',
+  'contradicts',
+  'updates',
+  'same_entity',
+]);
+const TYPE_KEYS = ['episodic', 'semantic', 'procedural', 'preference'] as const;
+const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 1000;
+const isTime = (v: unknown): v is string => typeof v === 'string' && Number.isFinite(Date.parse(v));
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isProbability = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
+
+function checkProvenance(p: unknown, field: string): void {
+  if (!isObject(p)) throw invalidInput(field, 'expected an object');
+  for (const k of PROVENANCE_STRINGS) {
+    if (p[k] !== undefined && typeof p[k] !== 'string') throw invalidInput(`${field}.${k}`, `expected a string, got ${typeof p[k]}`);
+  }
+  if (p.metadata !== undefined && !isObject(p.metadata)) throw invalidInput(`${field}.metadata`, 'expected a plain object');
+}
+
+function checkNode(n: unknown, field: string): void {
+  if (!isObject(n)) throw invalidInput(field, 'expected a node object');
+  if (!isId(n.id)) throw invalidInput(`${field}.id`, 'expected a non-empty string of at most 1000 characters');
+  if (typeof n.text !== 'string' || n.text.trim() === '') throw invalidInput(`${field}.text`, 'expected non-empty text');
+  if (n.observedAt !== undefined && !isTime(n.observedAt)) throw invalidInput(`${field}.observedAt`, `expected an ISO-8601 time, got ${JSON.stringify(n.observedAt)}`);
+  if (!isTime(n.ingestedAt)) throw invalidInput(`${field}.ingestedAt`, `expected an ISO-8601 time, got ${JSON.stringify(n.ingestedAt)}`);
+  checkProvenance(n.provenance, `${field}.provenance`);
+  if (!isStringArray(n.entities)) throw invalidInput(`${field}.entities`, 'expected an array of strings');
+  if (!isStringArray(n.keywords)) throw invalidInput(`${field}.keywords`, 'expected an array of strings');
+  if (!Array.isArray(n.timeRefs) || !n.timeRefs.every((t) => isObject(t) && typeof t.text === 'string' && isTime(t.start) && (t.end === undefined || isTime(t.end)) && isStringArray(t.certain))) {
+    throw invalidInput(`${field}.timeRefs`, 'expected an array of { text, start, end?, certain }');
+  }
+  if (!isObject(n.types) || !TYPE_KEYS.every((k) => isProbability((n.types as Record<string, unknown>)[k]))) {
+    throw invalidInput(`${field}.types`, `expected { ${TYPE_KEYS.join(', ')} } with probabilities in [0,1]`);
+  }
+  const emb = n.embedding;
+  if (!isObject(emb) || typeof emb.encoder !== 'string' || !Array.isArray(emb.vector) || !emb.vector.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw invalidInput(`${field}.embedding`, 'expected { encoder: string, vector: finite numbers }');
+  }
+  if (typeof n.status !== 'string' || !STATUSES.has(n.status)) throw invalidInput(`${field}.status`, `expected active, superseded or deleted, got ${JSON.stringify(n.status)}`);
+  if (!isStringArray(n.supersededBy)) throw invalidInput(`${field}.supersededBy`, 'expected an array of node ids');
+  if (typeof n.seq !== 'number' || !Number.isSafeInteger(n.seq) || n.seq < 1) throw invalidInput(`${field}.seq`, `expected a positive integer, got ${JSON.stringify(n.seq)}`);
+  if (n.duplicates !== undefined) {
+    if (!Array.isArray(n.duplicates)) throw invalidInput(`${field}.duplicates`, 'expected an array');
+    n.duplicates.forEach((d, j) => {
+      checkProvenance(d, `${field}.duplicates[${j}]`);
+      if (!isTime((d as Record<string, unknown>).ingestedAt)) throw invalidInput(`${field}.duplicates[${j}].ingestedAt`, 'expected an ISO-8601 time');
+    });
+  }
+}
+
+function checkEdge(e: unknown, field: string): void {
+  if (!isObject(e)) throw invalidInput(field, 'expected an edge object');
+  for (const k of ['id', 'from', 'to'] as const) if (!isId(e[k])) throw invalidInput(`${field}.${k}`, 'expected a non-empty string of at most 1000 characters');
+  if (typeof e.view !== 'string' || !(VIEWS as readonly string[]).includes(e.view)) throw invalidInput(`${field}.view`, `expected one of ${VIEWS.join(', ')}, got ${JSON.stringify(e.view)}`);
+  if (typeof e.subtype !== 'string' || !SUBTYPES.has(e.subtype as EdgeSubtype)) throw invalidInput(`${field}.subtype`, `unknown subtype ${JSON.stringify(e.subtype)}`);
+  if (!isProbability(e.weight)) throw invalidInput(`${field}.weight`, `expected a weight in [0,1], got ${JSON.stringify(e.weight)}`);
+  if (!isObject(e.origin) || (e.origin.kind !== 'rule' && e.origin.kind !== 'system-one') || typeof e.origin.by !== 'string') {
+    throw invalidInput(`${field}.origin`, "expected { kind: 'rule' | 'system-one', by: string }");
+  }
+  if (!isTime(e.createdAt)) throw invalidInput(`${field}.createdAt`, 'expected an ISO-8601 time');
+}
+
 /**
- * Checks that `value` is an export file this build can read.
- * @throws JevMemError `INVALID_INPUT` (not an export, field named) or `SCHEMA_MISMATCH` (newer version).
+ * Checks that `value` is an export file this build can read: the header, then every node and
+ * edge (shapes, ids, times, probabilities, finite vectors) and that node and edge ids are unique.
+ * Cost: O(size of the file).
+ * @returns `value`, typed.
+ * @throws JevMemError `INVALID_INPUT` naming the first bad field (`export.nodes[3].seq`), or
+ *   `SCHEMA_MISMATCH` (export version newer than {@link EXPORT_VERSION}).
  */
 export function checkExport(value: unknown): MemoryExport {
-  if (value === null || typeof value !== 'object') throw invalidInput('export', 'expected a jev-mem export object');
+  if (!isObject(value)) throw invalidInput('export', 'expected a jev-mem export object');
   const v = value as Partial<MemoryExport>;
   if (v.format !== EXPORT_FORMAT) throw invalidInput('export.format', `expected "${EXPORT_FORMAT}", got ${JSON.stringify(v.format)}`);
-  if (typeof v.version !== 'number') throw invalidInput('export.version', 'expected a number');
+  if (typeof v.version !== 'number' || !Number.isInteger(v.version) || v.version < 1) throw invalidInput('export.version', `expected a positive integer, got ${JSON.stringify(v.version)}`);
   if (v.version > EXPORT_VERSION) {
     throw new JevMemError('SCHEMA_MISMATCH', `export version ${v.version} is newer than this build reads (${EXPORT_VERSION}); upgrade jev-mem`, { field: 'export.version' });
   }
-  if (typeof v.namespace !== 'string' || v.namespace === '') throw invalidInput('export.namespace', 'expected a non-empty string');
+  if (typeof v.namespace !== 'string' || v.namespace.trim() === '') throw invalidInput('export.namespace', 'expected a non-empty string');
   if (typeof v.encoder !== 'string') throw invalidInput('export.encoder', 'expected the encoder fingerprint');
   if (!Array.isArray(v.nodes)) throw invalidInput('export.nodes', 'expected an array');
   if (!Array.isArray(v.edges)) throw invalidInput('export.edges', 'expected an array');
+  if (v.meta !== undefined && !isObject(v.meta)) throw invalidInput('export.meta', 'expected a plain object');
+  const ids = new Set<string>();
   v.nodes.forEach((n, i) => {
-    if (!n || typeof n.id !== 'string' || typeof n.text !== 'string' || !n.embedding || !Array.isArray(n.embedding.vector)) {
-      throw invalidInput(`export.nodes[${i}]`, 'expected a node with id, text and embedding');
-    }
+    checkNode(n, `export.nodes[${i}]`);
+    if (ids.has(n.id)) throw invalidInput(`export.nodes[${i}].id`, `node id ${JSON.stringify(n.id)} appears twice`);
+    ids.add(n.id);
   });
+  const edgeIds = new Set<string>();
   v.edges.forEach((e, i) => {
-    if (!e || typeof e.id !== 'string' || typeof e.from !== 'string' || typeof e.to !== 'string') throw invalidInput(`export.edges[${i}]`, 'expected an edge with id, from and to');
+    checkEdge(e, `export.edges[${i}]`);
+    if (edgeIds.has(e.id)) throw invalidInput(`export.edges[${i}].id`, `edge id ${JSON.stringify(e.id)} appears twice`);
+    edgeIds.add(e.id);
   });
   return v as MemoryExport;
 }

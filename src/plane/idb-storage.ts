@@ -55,6 +55,54 @@ export interface IdbStorageOptions {
    * @default globalThis.indexedDB
    */
   indexedDB?: IDBFactory;
+  /**
+   * Ask the browser to keep this origin's storage under pressure (`navigator.storage.persist()`,
+   * SPEC 9), once, when it is not persistent yet. The request is not awaited (Firefox may show
+   * a prompt); its outcome is in {@link IdbStorage.persistence}. Without `navigator.storage`
+   * (Node, workers of some browsers) nothing is asked.
+   * @default true
+   */
+  persist?: boolean;
+}
+
+/**
+ * What came of the persistent-storage request: `'granted'` / `'denied'` (the browser's answer),
+ * `'pending'` (asked, no answer yet), `'unavailable'` (no `navigator.storage.persist`), `'off'`
+ * (`persist: false`), `'failed'` (the request threw).
+ */
+export type PersistenceState = 'granted' | 'denied' | 'pending' | 'unavailable' | 'off' | 'failed';
+
+/** The IndexedDB adapter: a {@link StorageAdapter} that also reports its persistence. */
+export interface IdbStorage extends StorageAdapter {
+  readonly kind: 'indexeddb';
+  /** The outcome of the persistent-storage request so far (see {@link IdbStorageOptions.persist}). */
+  readonly persistence: PersistenceState;
+}
+
+interface StorageManagerLike {
+  persist?: () => Promise<boolean>;
+  persisted?: () => Promise<boolean>;
+}
+
+/**
+ * Asks for persistent storage without waiting for the answer; `report` receives each state.
+ * Never throws: persistence is a hint, and a refusal leaves the store working (best effort).
+ */
+export function requestPersistence(report: (state: PersistenceState) => void, storage?: StorageManagerLike): void {
+  const manager = storage ?? (globalThis as { navigator?: { storage?: StorageManagerLike } }).navigator?.storage;
+  if (manager === undefined || typeof manager.persist !== 'function') {
+    report('unavailable');
+    return;
+  }
+  report('pending');
+  const persist = manager.persist.bind(manager);
+  const already = typeof manager.persisted === 'function' ? manager.persisted.call(manager) : Promise.resolve(false);
+  Promise.resolve(already)
+    .then((yes) => (yes ? true : persist()))
+    .then(
+      (granted) => report(granted ? 'granted' : 'denied'),
+      () => report('failed'),
+    );
 }
 
 /**
@@ -124,6 +172,9 @@ function openDatabase(factory: IDBFactory, dbName: string): Promise<IDBPDatabase
  * - `sizeBytes` is an estimate: the UTF-8 length of the namespace's JSON.
  * - When another tab opens a newer schema version, this connection closes itself; further calls
  *   fail with `STORAGE_FAILED`.
+ * - `loadMeta` reads one namespace's meta only (one index read).
+ * - Unless `persist: false`, it asks once for persistent storage (see
+ *   {@link IdbStorageOptions.persist}); the answer is in `persistence`.
  *
  * @throws JevMemError `INVALID_OPTION` (field `indexedDB`) when there is no IndexedDB (pass
  *   `options.indexedDB`, or use the file or memory adapter), `SCHEMA_MISMATCH` when the stored
@@ -131,7 +182,7 @@ function openDatabase(factory: IDBFactory, dbName: string): Promise<IDBPDatabase
  *   opened. Methods throw `INVALID_INPUT` on a bad namespace or batch, `QUOTA_EXCEEDED`,
  *   `STORAGE_FAILED`, and `CLOSED` after `close()`.
  */
-export async function createIdbStorage(options: IdbStorageOptions = {}): Promise<StorageAdapter> {
+export async function createIdbStorage(options: IdbStorageOptions = {}): Promise<IdbStorage> {
   const dbName = options.dbName ?? DEFAULT_DB_NAME;
   if (typeof dbName !== 'string' || dbName.length === 0) {
     throw new JevMemError('INVALID_OPTION', `option dbName: expected a non-empty string, got ${JSON.stringify(dbName)}`, {
@@ -166,6 +217,13 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       );
     }
     throw storageError(`open database ${JSON.stringify(dbName)}`, cause);
+  }
+
+  let persistence: PersistenceState = 'off';
+  if (options.persist !== false) {
+    requestPersistence((state) => {
+      persistence = state;
+    });
   }
 
   let closed = false;
@@ -220,6 +278,9 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
 
   return {
     kind: 'indexeddb',
+    get persistence() {
+      return persistence;
+    },
 
     async load(namespace) {
       validateNamespace(namespace);
@@ -254,6 +315,18 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       const results = await Promise.allSettled([...ops, tx.done]);
       const failure = firstFailure(results);
       if (failure !== undefined) throw storageError(`commit to namespace ${JSON.stringify(namespace)}`, failure);
+    },
+
+    async loadMeta(namespace) {
+      validateNamespace(namespace);
+      try {
+        const records = await live().getAllFromIndex('meta', 'by-namespace', namespace);
+        const meta: Record<string, unknown> = {};
+        for (const m of records.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) meta[m.key] = m.value;
+        return meta;
+      } catch (cause) {
+        throw storageError(`load the meta of namespace ${JSON.stringify(namespace)}`, cause);
+      }
     },
 
     async namespaces() {

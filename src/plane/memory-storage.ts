@@ -125,6 +125,7 @@ function cloneBatch(batch: WriteBatch): WriteBatch {
  * Commits are atomic: the batch is validated and deep-copied (`structuredClone`) before the first
  * change, and the changes themselves are Map operations that cannot fail; loads return deep
  * copies, so callers can never change stored data by mutating what they passed in or got back.
+ * `loadMeta` returns a deep copy of one namespace's meta.
  * `namespaces()` lists the namespaces that hold at least one node, edge or meta key.
  * `sizeBytes` is the UTF-8 length of the namespace's JSON (an estimate of its stored size).
  *
@@ -154,6 +155,12 @@ export function createMemoryStorage(): StorageAdapter {
       applyBatch(state, copy);
       if (isEmptyState(state)) spaces.delete(namespace);
       else spaces.set(namespace, state);
+    },
+    async loadMeta(namespace) {
+      live();
+      validateNamespace(namespace);
+      const state = spaces.get(namespace);
+      return state === undefined ? {} : toSnapshot({ nodes: new Map(), edges: new Map(), meta: state.meta }, structuredClone).meta;
     },
     async namespaces() {
       live();

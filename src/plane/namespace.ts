@@ -29,9 +29,12 @@ export interface SessionInfo {
 /** How many recent mentions of each entity are kept for candidate discovery. */
 const MENTIONS_KEPT = 64;
 
-/** Key of exact-repeat detection: same text, same time, same source (issue 7 item 4). */
+/**
+ * Key of exact-repeat detection: same text, same time, same source (issue 7 item 4). An absent
+ * time or source differs from every present one, the empty string included.
+ */
 export function dedupKey(text: string, observedAt: string | undefined, source: string | undefined): string {
-  return `${observedAt ?? ''}\u0000${source ?? ''}\u0000${text}`;
+  return JSON.stringify([observedAt ?? null, source ?? null, text]);
 }
 
 /**

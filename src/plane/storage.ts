@@ -46,6 +46,14 @@ export interface StorageAdapter {
    * @throws JevMemError `STORAGE_FAILED`, or `QUOTA_EXCEEDED` when the platform refused for space.
    */
   commit(namespace: string, batch: WriteBatch): Promise<void>;
+  /**
+   * Optional: loads only the meta of one namespace (cheap). The memory reads its `generation`
+   * key to notice commits made through another connection (a second tab) and rebuild its caches;
+   * adapters that cannot read meta cheaply leave it out (their caches are then trusted, which is
+   * right when one connection writes, as the file store's lock ensures).
+   * @throws JevMemError `STORAGE_FAILED`.
+   */
+  loadMeta?(namespace: string): Promise<Record<string, unknown>>;
   /** Names of the namespaces that hold data. */
   namespaces(): Promise<string[]>;
   /** Removes one namespace and nothing else. */

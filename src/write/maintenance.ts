@@ -2,7 +2,10 @@
  * Write path step 7: maintenance (SPEC 4 step 7). Every J_c writes (and on demand), System One
  * looks at a bounded neighbourhood of each recently written node and flags redundancy,
  * contradiction, obsolescence and useful extra links. It adds edges and marks superseded nodes;
- * it never deletes evidence. Pure planning: the memory commits the returned batch.
+ * it never deletes evidence: a superseded node keeps its text, provenance and edges, gains the
+ * id of the node that replaces it in `supersededBy`, and a semantic `updates` edge joins the
+ * newer node to it. Only an older node (earlier time and earlier `seq`) can be superseded.
+ * Pure planning: the memory commits the returned batch atomically.
  *
  * @module
  */
@@ -86,7 +89,11 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
         drafts.push({ from: node.id, to: c.ref, view: 'semantic', subtype: 'related', weight: link, origin });
         counts.link++;
       }
-      for (const d of drafts) (batch.putEdges as MemoryEdge[]).push(finishEdge(state.namespace, d, nowIso));
+      for (const d of drafts) {
+        const e = finishEdge(state.namespace, d, nowIso);
+        // An edge already stored (an explicit update, an earlier pass) keeps its weight and origin.
+        if (!state.edges.has(e.id)) (batch.putEdges as MemoryEdge[]).push(e);
+      }
     }
   });
   batch.putNodes = [...superseded.values()];
