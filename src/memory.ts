@@ -4,6 +4,14 @@
  * a backend, with the heuristic stand-in as deterministic fallback), write path, read path and
  * System Two.
  *
+ * Reliability (issue 7): every write is one atomic storage commit, and the caches (indexes,
+ * adjacency) change only after the store accepted it; a failed commit rebuilds them from the
+ * store. Writes to one namespace are serialised in-process and, where `navigator.locks` exists,
+ * across tabs by the Web Lock `jev-mem:<namespace>`; every commit sets a new `generation` in the
+ * namespace meta, and a memory that finds another generation in the store (a second tab wrote)
+ * rebuilds its caches first. On open, a namespace is migrated to the current schema version
+ * (plane/schema.ts) and nodes embedded by another encoder are re-embedded from their texts.
+ *
  * @module
  */
 import { resolveParameters, rejectUnknownKeys, type MemoryParameters } from './config.js';
@@ -195,16 +203,28 @@ export interface Memory {
   readonly encoder: Encoder;
   /**
    * Writes one observation through the write path (SPEC 4): validate, type, deterministic
-   * edges, ≤ K_w candidates, one relation request, atomic commit.
+   * edges, ≤ K_w candidates, one relation request, atomic commit. Once it resolves, the node is
+   * durable in the storage adapter (a crash afterwards loses nothing).
+   *
+   * Exact repeats (same text, same `observedAt`, same `source`) are not stored twice: the
+   * existing node gains the repeat's provenance in `duplicates` and its id is returned with
+   * `deduplicated: true` (issue 7 item 4).
+   *
+   * Text limit: at most `parameters.maxTextChars` UTF-16 code units (default 100,000, about
+   * 20,000 words). Longer texts are refused with `TOO_LARGE`, not chunked: a node is one
+   * observation kept verbatim, and only the caller knows where its text may be split without
+   * losing meaning (split it into several observations with the same provenance).
    * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field (nothing written),
-   *   `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written), `ABORTED`, `CLOSED`.
+   *   `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written), `INVALID_OPTION` (`newId` returned
+   *   an id in use; nothing written), `ABORTED`, `CLOSED`.
    */
   add(observation: Observation, options?: CallOptions): Promise<AddResult>;
   /**
    * Writes many observations in order. Every observation is validated before anything is
    * written; then chunks of `chunkSize` are committed atomically one after another. On a failure,
    * the chunks already committed stay (they were reported by `onProgress`), the failing chunk
-   * leaves nothing, and the error carries `details.committed`.
+   * leaves nothing, and the error carries `details.committed` (the number of observations
+   * committed, a multiple of `chunkSize`).
    */
   addMany(observations: Observation[], options?: AddManyOptions): Promise<AddResult[]>;
   /**
@@ -217,31 +237,53 @@ export interface Memory {
    * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, the System-Two errors, and recall's.
    */
   answer(query: string, options?: RecallOptions & { now?: Date | string }): Promise<MemoryAnswer>;
-  /** One node by id, or `undefined`. */
+  /** One node by id (a copy), or `undefined` (also for an id of another namespace). */
   get(id: string, options?: CallOptions): Promise<MemoryNode | undefined>;
-  /** Edges touching a node (both directions). */
+  /** Edges touching a node (both directions; copies). */
   edges(id: string, options?: CallOptions): Promise<MemoryEdge[]>;
   /**
-   * Writes `observation` as the newer version of node `id`: the old node is marked superseded
-   * and linked to the new one by a semantic `updates` edge; it stays retrievable.
-   * @throws JevMemError `NOT_FOUND`, and add's errors.
+   * Writes `observation` as the newer version of node `id` (issue 7 item 1), in one atomic
+   * commit: a new node, the old node marked `superseded` with the new id in its `supersededBy`,
+   * and a semantic `updates` edge (new → old, weight 1, origin rule `explicit-update`). Nothing is
+   * destroyed: the old node keeps its text, provenance and edges, stays retrievable, and recall
+   * ranks it below current memories with its "as of" limit in `supersededAt`. The update is
+   * never merged as a repeat, even when its text equals an existing node's.
+   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace), and add's errors.
    */
   update(id: string, observation: Observation, options?: CallOptions): Promise<AddResult>;
   /**
-   * Removes a node, its edges and its index entries.
-   * @returns false when no such node exists.
+   * Removes a node, its edges and its index entries in one atomic commit: it is gone from
+   * recall at once and after a reload. Nodes that only it superseded become `active` again.
+   * @returns false when no such node exists in the namespace (nothing changes).
+   * @throws JevMemError `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing changed), `ABORTED`, `CLOSED`.
    */
   delete(id: string, options?: CallOptions): Promise<boolean>;
-  /** Removes a whole namespace and nothing else. */
+  /**
+   * Removes a whole namespace (nodes, edges, meta) and nothing else.
+   * @throws JevMemError `INVALID_INPUT` (bad name), `STORAGE_FAILED`, `CLOSED`.
+   */
   forget(namespace: string): Promise<void>;
-  /** Runs maintenance (SPEC 4 step 7) over the nodes written since the last pass. */
+  /**
+   * Runs maintenance (SPEC 4 step 7) over the nodes written since the last pass (the list is
+   * kept in the store, so a restart loses none). Writes run it every J_c writes on their own;
+   * there a failed pass does not fail the acknowledged write, and its nodes stay pending.
+   * Maintenance adds edges and marks superseded nodes; it never deletes.
+   */
   maintain(options?: CallOptions): Promise<{ redundant: number; contradiction: number; obsolete: number; link: number }>;
-  /** One versioned export of a namespace. */
+  /**
+   * One versioned export of a namespace (plane/export.ts): every node with its embedding, every
+   * edge, the namespace meta (schema version included), the encoder fingerprint and the
+   * System-One model id. JSON-safe.
+   */
   export(options?: CallOptions): Promise<MemoryExport>;
   /**
-   * Imports an export into an empty namespace (the file's, or `options.namespace`).
-   * @throws JevMemError `INVALID_INPUT` (bad file, or the namespace is not empty),
-   *   `SCHEMA_MISMATCH`, `ENCODER_MISMATCH` (other encoder and `reembed` false).
+   * Imports an export into an empty namespace (the file's, or `options.namespace`), in one
+   * atomic commit: the namespace gets the whole file or nothing. Recall over the import equals
+   * recall over the exported memory (same encoder and System One). The file is checked record by
+   * record before anything is written; an older schema version is migrated.
+   * @throws JevMemError `INVALID_INPUT` (bad file, naming the field; or the namespace is not
+   *   empty), `SCHEMA_MISMATCH` (newer export or schema version), `ENCODER_MISMATCH` (embeddings
+   *   of another encoder and `reembed` false), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written).
    */
   import(data: unknown, options?: ImportOptions): Promise<{ nodes: number; edges: number; namespace: string }>;
   /** Counts of a namespace. */
@@ -772,9 +814,12 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           const meta: Record<string, unknown> = { ...migrated.meta, [SCHEMA_META_KEY]: SCHEMA_VERSION };
           const pending = meta[MAINTENANCE_PENDING_META_KEY];
           if (pending !== undefined) meta[MAINTENANCE_PENDING_META_KEY] = Array.isArray(pending) ? pending.filter((x) => typeof x === 'string' && ids.has(x)) : null;
-          // One atomic commit: the namespace gets the whole file or nothing.
-          await commit(ns, state, { putNodes: nodes, putEdges: edges, meta });
-          await reload(ns);
+          // One atomic commit: the namespace gets the whole file or nothing; then the caches are built from the store.
+          try {
+            await storage.commit(ns, stamp(state, { putNodes: nodes, putEdges: edges, meta }));
+          } finally {
+            await reload(ns);
+          }
           return { nodes: nodes.length, edges: edges.length, namespace: ns };
         },
         o?.signal,

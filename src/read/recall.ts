@@ -20,7 +20,7 @@ import { stateMemory } from '../write/plan.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
-import { candidateSignals, speakersIn, type QueryContext } from './signals.js';
+import { candidateSignals, datesNamed, speakersIn, type QueryContext } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 
@@ -101,6 +101,9 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     vectorRank: new Map(vecHits.map((h, i) => [h.id, i + 1])),
     rrf: new Map(),
     bestSession: undefined,
+    bestLexicalSession: lexHits[0] ? state.nodes.get(lexHits[0].id)?.provenance.sessionId : undefined,
+    bestCosine: vecHits[0]?.score ?? 0,
+    ...datesNamed(input.query),
   };
 
   // ---- route, eq. (11)-(15) -------------------------------------------------------------------

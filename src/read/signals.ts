@@ -27,6 +27,27 @@ export interface QueryContext {
   rrf: Map<string, number>;
   /** Session ordinal of the best anchor (undefined when it has no session). */
   bestSession: number | undefined;
+  /** Session id of the best lexical hit. */
+  bestLexicalSession?: string | undefined;
+  /** Best cosine of any node to the query. */
+  bestCosine: number;
+  /** Months (0-11) and years the query names. */
+  months: Set<number>;
+  years: Set<number>;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** Months (0-based) and four-digit years named in a query. */
+export function datesNamed(query: string): { months: Set<number>; years: Set<number> } {
+  const months = new Set<number>();
+  const years = new Set<number>();
+  for (const w of tokenize(query)) {
+    const m = MONTHS.indexOf(w);
+    if (m >= 0) months.add(m);
+    else if (/^(19|20)\d\d$/.test(w)) years.add(Number(w));
+  }
+  return { months, years };
 }
 
 /** The first word of a speaker name, lower-cased ("Caroline Smith" → "caroline"). */
@@ -74,17 +95,28 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   const speakerNamed = speaker !== undefined && q.speakersNamed.has(speaker) ? 1 : 0;
   const otherSpeakerNamed = speakerNamed === 0 && q.speakersNamed.size > 0 ? 1 : 0;
   let neighbourLexical = 0;
+  let neighbourOfHit = 0;
   for (const e of state.edgesOf(n.id)) {
     if (e.subtype !== 'precedes' || e.weight < 1) continue;
     const other = e.from === n.id ? e.to : e.from;
-    const s = q.lexical.get(other)?.score ?? 0;
+    const hit = q.lexical.get(other);
+    const s = hit?.score ?? 0;
     if (s > neighbourLexical) neighbourLexical = s;
+    if (hit !== undefined && hit.rank <= 10) neighbourOfHit = 1;
+  }
+  let monthMatch = 0;
+  let yearMatch = 0;
+  if (n.observedAt !== undefined && (q.months.size > 0 || q.years.size > 0)) {
+    const d = new Date(n.observedAt);
+    monthMatch = q.months.has(d.getUTCMonth()) ? 1 : 0;
+    yearMatch = q.years.has(d.getUTCFullYear()) ? 1 : 0;
   }
   const sid = n.provenance.sessionId;
   const ord = sid !== undefined ? state.sessions.get(sid)?.ordinal : undefined;
   const sessionDistance = ord !== undefined && q.bestSession !== undefined ? Math.abs(ord - q.bestSession) : 0;
+  const cosine = dot(q.vector, v);
   return {
-    cosine: dot(q.vector, v),
+    cosine,
     vectorRank: q.vectorRank.get(n.id) ?? 0,
     lexical: lex?.score ?? 0,
     lexicalRank: lex?.rank ?? 0,
@@ -100,5 +132,11 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     hasDate: n.timeRefs.length > 0 ? 1 : 0,
     words: tokenize(n.text).length,
     image: hasImage(n) ? 1 : 0,
+    lexicalTop10: lex !== undefined && lex.rank <= 10 ? 1 : 0,
+    neighbourOfHit,
+    cosineGap: Math.max(0, q.bestCosine - cosine),
+    sameSessionAsBest: sid !== undefined && sid === q.bestLexicalSession ? 1 : 0,
+    monthMatch,
+    yearMatch,
   };
 }

@@ -219,6 +219,18 @@ export interface CandidateSignals {
   words: number;
   /** 1 when the text holds an image caption. */
   image: number;
+  /** 1 when the candidate is a lexical top-10 hit. */
+  lexicalTop10?: number;
+  /** 1 when a turn right before or after it (a `precedes` edge of weight 1) is a lexical top-10 hit. */
+  neighbourOfHit?: number;
+  /** Best cosine of any node to the query minus this node's cosine (≥ 0). */
+  cosineGap?: number;
+  /** 1 when it is in the same session as the best lexical hit. */
+  sameSessionAsBest?: number;
+  /** 1 when the query names the month of the candidate's `observedAt`. */
+  monthMatch?: number;
+  /** 1 when the query names the year of the candidate's `observedAt`. */
+  yearMatch?: number;
 }
 
 /** State of a candidate-scoring request. */

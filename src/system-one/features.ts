@@ -36,7 +36,7 @@ import type {
  * manifest and in each ONNX file's metadata; `createLocalSystemOne` refuses a model whose
  * version differs.
  */
-export const FEATURE_VERSION = 'jev-mem/system-one-features@1';
+export const FEATURE_VERSION = 'jev-mem/system-one-features@2';
 
 /** The six head groups; each has one featurizer and one network. */
 export const HEAD_GROUPS = ['typing', 'relation', 'routing', 'candidates', 'stop', 'maintenance'] as const;
@@ -610,12 +610,18 @@ export const CANDIDATE_FEATURES = [
   'query_multi_hop', // the query has a multi-hop cue
   'query_hypothetical', // the query has would/likely/might…
   'cand_question', // the candidate text has "?"
+  'lexical_top10', // a lexical top-10 hit (features@2)
+  'neighbour_of_hit', // the turn before or after is a lexical top-10 hit
+  'cosine_gap', // best query cosine − this cosine
+  'same_session_as_best', // same session as the best lexical hit
+  'month_match', // the query names the month of its observedAt
+  'year_match', // the query names the year of its observedAt
 ] as const;
 
 const candidateRow = rowWriter(CANDIDATE_FEATURES);
 
 /**
- * Candidate features (27 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
+ * Candidate features (33 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
  * is `ref` in a {@link CandidateState}.
  * @param state - `{kind: 'candidates', query, candidates}`; tolerant of gaps.
  * @param ref - the candidate's ref; unknown / absent gives `has_candidate` = 0 and zeros.
@@ -660,6 +666,12 @@ export function candidateFeatures(state: CandidateState, ref: string | undefined
     query_multi_hop: qf.multi,
     query_hypothetical: qf.hypothetical,
     cand_question: known ? cues(cand.text).questionMark : 0,
+    lexical_top10: flag(num(sig.lexicalTop10) >= 1),
+    neighbour_of_hit: flag(num(sig.neighbourOfHit) >= 1),
+    cosine_gap: Math.max(0, Math.min(2, num(sig.cosineGap))),
+    same_session_as_best: flag(num(sig.sameSessionAsBest) >= 1),
+    month_match: flag(num(sig.monthMatch) >= 1),
+    year_match: flag(num(sig.yearMatch) >= 1),
   });
 }
 

@@ -1,3 +1,4 @@
+import { FEATURE_VERSION } from '../../src/system-one/features.js';
 import { readFile } from 'node:fs/promises';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-web';
@@ -69,7 +70,7 @@ describe('the shipped model files', () => {
     expect(manifest).toMatchObject({
       id: 'jev-mem/system-one',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      featureVersion: 'jev-mem/system-one-features@1',
+      featureVersion: FEATURE_VERSION,
       thresholds: { theta_rel: expect.any(Number), theta_act: expect.any(Number), theta_suff: expect.any(Number), theta_cont: expect.any(Number), calibrated: expect.any(Boolean) },
       training: { trained: expect.any(Boolean), method: expect.any(String) },
     });
@@ -299,7 +300,7 @@ describe('model loading failures', () => {
 
   it('reject a model built for another feature version with MODEL_LOAD_FAILED', async () => {
     const other = tamper('system-one/manifest.json', (b) =>
-      new TextEncoder().encode(new TextDecoder().decode(b).replace('jev-mem/system-one-features@1', 'jev-mem/system-one-features@0')));
+      new TextEncoder().encode(new TextDecoder().decode(b).replace(FEATURE_VERSION, 'jev-mem/system-one-features@0')));
     await expect(createLocalSystemOne({ load: other })).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('features') });
   });
 

@@ -1,0 +1,156 @@
+/**
+ * The page's state: the open memory (made with the package's public `createBrowserMemory`), the
+ * settings, the in-memory System-Two key, and two events the panes listen to:
+ * `opened` (a memory was (re)opened: reload views) and `changed` (its content changed: refresh
+ * counts). `document.body.dataset.state` is `loading`, `ready` or `error`, and
+ * `document.body.dataset.generation` counts opens, so tests can wait on page state.
+ *
+ * @module
+ */
+import { createBrowserMemory, type BrowserMemory, type BrowserMemoryOptions } from '../../src/browser.js';
+import { isJevMemError } from '../../src/errors.js';
+import { saveSettings, type DemoSettings } from './settings.js';
+
+/** What the page needs from the app. */
+export interface App {
+  /** The open memory; throws while none is open. */
+  readonly memory: BrowserMemory;
+  /** The settings in use. */
+  readonly settings: Readonly<DemoSettings>;
+  /** True when a System-Two URL and model are configured. */
+  readonly systemTwoReady: boolean;
+  /** True when the page has a WebGPU adapter (`navigator.gpu.requestAdapter()`). */
+  readonly webgpuAdapter: boolean;
+  /** A notice about the accelerator (e.g. WebGPU asked for but no adapter). */
+  readonly notice: string | undefined;
+  /** True when an API key is held (in memory only). */
+  readonly hasApiKey: boolean;
+  /** Saves the settings, keeps `apiKey` in memory only, and reopens the memory with them. */
+  apply(settings: DemoSettings, apiKey: string | undefined): Promise<void>;
+  /** Tells the panes that the memory's content changed. */
+  changed(): void;
+  on(event: 'opened' | 'changed', listener: () => void): void;
+  /** Shows an error in the page's alert area. */
+  report(error: unknown, context: string): void;
+  /** Hides the alert. */
+  clearReport(): void;
+}
+
+async function hasWebgpuAdapter(): Promise<boolean> {
+  const gpu = (navigator as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+  if (gpu === undefined) return false;
+  try {
+    return (await gpu.requestAdapter()) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** A user-facing message for an error, with the fix for the ones users can act on. */
+export function describeError(error: unknown): string {
+  if (isJevMemError(error)) {
+    const hint: Partial<Record<string, string>> = {
+      QUOTA_EXCEEDED: ' Free some space (export, then clear memory) or allow persistent storage for this site.',
+      SYSTEM_TWO_NOT_CONFIGURED: ' Set a System-Two URL and model in Settings.',
+      ENCODER_MISMATCH: ' The file was made with another encoder.',
+    };
+    return `${error.code}: ${error.message}.${hint[error.code] ?? ''}`.replace(/\.\./g, '.');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Creates the app and opens the memory with `settings`.
+ * @param alert - the element that shows errors (role="alert").
+ */
+export async function createApp(initial: DemoSettings, alert: HTMLElement): Promise<App> {
+  const events = new EventTarget();
+  const webgpuAdapter = await hasWebgpuAdapter();
+  let settings: DemoSettings = { ...initial };
+  let apiKey: string | undefined;
+  let memory: BrowserMemory | undefined;
+  let notice: string | undefined;
+  let generation = 0;
+
+  const optionsFor = (s: DemoSettings): BrowserMemoryOptions => {
+    notice = undefined;
+    const o: BrowserMemoryOptions = { namespace: s.namespace, systemOne: s.systemOne === 'heuristic' ? 'heuristic' : 'worker', systemOneFallback: true };
+    if (s.systemOne === 'worker-ts') o.worker = { engine: 'ts' };
+    else if (s.systemOne === 'worker' && s.accelerator === 'wasm') o.worker = { executionProviders: ['wasm'] };
+    else if (s.systemOne === 'worker' && s.accelerator === 'webgpu') {
+      if (webgpuAdapter) o.worker = { executionProviders: ['webgpu', 'wasm'] };
+      else {
+        notice = 'WebGPU was asked for, but this browser gives no WebGPU adapter: running on WASM.';
+        o.worker = { executionProviders: ['wasm'] };
+      }
+    }
+    if (s.systemTwoUrl !== '' && s.systemTwoModel !== '') {
+      o.systemTwo = { url: s.systemTwoUrl, model: s.systemTwoModel, ...(apiKey ? { apiKey } : {}) };
+    }
+    return o;
+  };
+
+  const open = async (): Promise<void> => {
+    document.body.dataset.state = 'loading';
+    const old = memory;
+    memory = undefined;
+    await old?.close();
+    try {
+      memory = await createBrowserMemory(optionsFor(settings));
+      if (memory.platform.systemOneError !== undefined) {
+        notice = `The local System One could not start (${describeError(memory.platform.systemOneError)}); using the heuristic stand-in.`;
+      }
+      generation++;
+      document.body.dataset.generation = String(generation);
+      document.body.dataset.state = 'ready';
+      events.dispatchEvent(new Event('opened'));
+    } catch (e) {
+      document.body.dataset.state = 'error';
+      app.report(e, 'Opening the memory failed');
+    }
+  };
+
+  const app: App = {
+    get memory() {
+      if (memory === undefined) throw new Error('the memory is not open (see the error above)');
+      return memory;
+    },
+    get settings() {
+      return settings;
+    },
+    get systemTwoReady() {
+      return settings.systemTwoUrl !== '' && settings.systemTwoModel !== '';
+    },
+    webgpuAdapter,
+    get notice() {
+      return notice;
+    },
+    get hasApiKey() {
+      return apiKey !== undefined && apiKey !== '';
+    },
+    async apply(next, key) {
+      settings = { ...next };
+      apiKey = key === '' ? undefined : key;
+      saveSettings(settings);
+      app.clearReport();
+      await open();
+    },
+    changed() {
+      events.dispatchEvent(new Event('changed'));
+    },
+    on(event, listener) {
+      events.addEventListener(event, listener);
+    },
+    report(error, context) {
+      alert.textContent = `${context}: ${describeError(error)}`;
+      alert.hidden = false;
+      if (!(isJevMemError(error) && error.code === 'ABORTED')) console.warn(context, error);
+    },
+    clearReport() {
+      alert.textContent = '';
+      alert.hidden = true;
+    },
+  };
+  await open();
+  return app;
+}

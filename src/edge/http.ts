@@ -1,0 +1,410 @@
+/**
+ * The Worker's HTTP API (JSON in and out) and its front handler: routing, bearer-token auth per
+ * namespace, body limits and request checks happen here, in the stateless Worker; the checked
+ * operation then goes to the namespace's Durable Object, which runs it (memory-object.ts).
+ *
+ * | method and path | body | answer |
+ * |---|---|---|
+ * | `POST /v1/namespaces/:ns/memories` | an observation, `{observations: [...]}` or `[...]` | 201 `{namespace, added, results}` |
+ * | `POST /v1/namespaces/:ns/recall` | `{query, k?}` | 200 `{memories, trace}` |
+ * | `POST /v1/namespaces/:ns/answer` | `{query, k?, now?}` | 200 `{text, memories, trace, systemTwo}` |
+ * | `GET /v1/namespaces/:ns/export` | | 200 the export file (`jev-mem/export`) |
+ * | `GET /v1/namespaces/:ns` | | 200 the namespace's counts (`stats`) |
+ * | `DELETE /v1/namespaces/:ns/memories/:id` | | 200 `{deleted: true, id}`, 404 when absent |
+ * | `DELETE /v1/namespaces/:ns` | | 200 `{deleted: true, namespace}` |
+ *
+ * Errors are `{error: {code, message, field?}}` with the JevMemError code: 400 bad JSON or input
+ * (the field named), 401 missing or wrong token, 404 unknown route or memory, 405 wrong method
+ * (with `Allow`), 413 body over `JEV_MEM_MAX_BODY_BYTES` or batch over `JEV_MEM_MAX_BATCH`, 501
+ * `/answer` without System Two, 502/504 System Two failed, 500 anything else. A response never
+ * carries a stack trace: unexpected errors answer "internal error" and go to the Worker's log.
+ *
+ * @module
+ */
+import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
+import type { Observation } from '../types.js';
+import { readEdgeConfig, tokensFor, type EdgeConfig, type EdgeEnv } from './env.js';
+
+/** A namespace as it may appear in a path: URL-unreserved characters, 1-128 of them. */
+export const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
+
+/** Name of the route an HTTP request matched. */
+export type RouteName = 'add' | 'recall' | 'answer' | 'export' | 'stats' | 'deleteMemory' | 'dropNamespace';
+
+/** A matched route. */
+export interface Route {
+  name: RouteName;
+  /** The raw namespace path segment (checked by {@link checkNamespace}). */
+  namespace: string;
+  /** The memory id of `deleteMemory`, percent-decoded. */
+  memoryId?: string;
+}
+
+/** What {@link matchRoute} found: a route, no such path (404) or a wrong method (405). */
+export type RouteMatch = { route: Route } | { status: 404 } | { status: 405; allow: string[] };
+
+/**
+ * One checked operation, as the front sends it to the namespace's Durable Object.
+ * `single` marks a write of one observation (the answer still lists one result).
+ */
+export type Operation =
+  | { op: 'add'; namespace: string; observations: Observation[]; single: boolean }
+  | { op: 'recall'; namespace: string; query: string; k?: number }
+  | { op: 'answer'; namespace: string; query: string; k?: number; now?: string }
+  | { op: 'export'; namespace: string }
+  | { op: 'stats'; namespace: string }
+  | { op: 'deleteMemory'; namespace: string; id: string }
+  | { op: 'dropNamespace'; namespace: string };
+
+/**
+ * Matches a method and path against the API table.
+ * @param pathname - the URL path (`/v1/namespaces/alice/recall`); one trailing `/` is ignored.
+ */
+export function matchRoute(method: string, pathname: string): RouteMatch {
+  const parts = pathname.replace(/\/$/, '').split('/');
+  // ['', 'v1', 'namespaces', ns, ...rest]
+  if (parts.length < 4 || parts[0] !== '' || parts[1] !== 'v1' || parts[2] !== 'namespaces' || parts[3] === '') return { status: 404 };
+  const ns = parts[3] as string;
+  const rest = parts.slice(4);
+  const byMethod: Record<string, RouteName> = {};
+  let memoryId: string | undefined;
+  if (rest.length === 0) {
+    byMethod.GET = 'stats';
+    byMethod.DELETE = 'dropNamespace';
+  } else if (rest.length === 1 && rest[0] === 'memories') byMethod.POST = 'add';
+  else if (rest.length === 1 && rest[0] === 'recall') byMethod.POST = 'recall';
+  else if (rest.length === 1 && rest[0] === 'answer') byMethod.POST = 'answer';
+  else if (rest.length === 1 && rest[0] === 'export') byMethod.GET = 'export';
+  else if (rest.length === 2 && rest[0] === 'memories' && rest[1] !== '') {
+    byMethod.DELETE = 'deleteMemory';
+    memoryId = rest[1];
+  } else return { status: 404 };
+  const name = byMethod[method.toUpperCase()];
+  if (name === undefined) return { status: 405, allow: Object.keys(byMethod) };
+  const route: Route = { name, namespace: ns };
+  if (name === 'deleteMemory' && memoryId !== undefined) route.memoryId = memoryId;
+  return { route };
+}
+
+function invalid(field: string, message: string): JevMemError {
+  return new JevMemError('INVALID_INPUT', `${field}: ${message}`, { field });
+}
+
+/**
+ * Checks a namespace path segment.
+ * @throws JevMemError `INVALID_INPUT` (field `namespace`) unless it matches {@link NAMESPACE_PATTERN}.
+ */
+export function checkNamespace(segment: string): string {
+  if (!NAMESPACE_PATTERN.test(segment)) {
+    throw invalid('namespace', `expected 1-128 characters of A-Z a-z 0-9 . _ ~ - starting with a letter or digit, got ${JSON.stringify(segment.slice(0, 140))}`);
+  }
+  return segment;
+}
+
+/**
+ * Reads a request body as UTF-8 text, refusing more than `maxBytes` (by `Content-Length` when
+ * given, else while streaming).
+ * @throws JevMemError `TOO_LARGE` (field `body`; HTTP 413).
+ */
+export async function readBody(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = (seen: string): JevMemError =>
+    new JevMemError('TOO_LARGE', `request body is ${seen} bytes, the limit is ${maxBytes} (JEV_MEM_MAX_BODY_BYTES); send fewer observations per request`, { field: 'body' });
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) throw tooLarge(declared);
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(`more than ${maxBytes}`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalid('body', 'is not valid UTF-8');
+  }
+}
+
+/**
+ * Parses a JSON body.
+ * @throws JevMemError `INVALID_INPUT` (field `body`) naming the problem: empty, or not JSON with the parser's reason.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw invalid('body', 'is empty; expected a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw invalid('body', `is not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
+function plainObject(value: unknown, field: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid(field, `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function onlyKeys(obj: Record<string, unknown>, allowed: readonly string[], field: string): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) throw invalid(field === 'body' ? key : `${field}.${key}`, `unknown field; expected ${allowed.join(', ')}`);
+  }
+}
+
+function queryOf(body: Record<string, unknown>): string {
+  if (typeof body.query !== 'string' || body.query.trim() === '') throw invalid('query', `expected a non-empty string, got ${JSON.stringify(body.query) ?? 'nothing'}`);
+  return body.query;
+}
+
+function kOf(body: Record<string, unknown>): number | undefined {
+  if (body.k === undefined) return undefined;
+  if (typeof body.k !== 'number' || !Number.isInteger(body.k) || body.k < 1 || body.k > 1000) throw invalid('k', `expected an integer from 1 to 1000, got ${JSON.stringify(body.k)}`);
+  return body.k;
+}
+
+/**
+ * Turns a matched route and its parsed body into an {@link Operation}, checking the body's
+ * shape (observations themselves are checked by the write path, which names the field).
+ * @throws JevMemError `INVALID_INPUT` naming the field, `TOO_LARGE` (status 413) for a batch
+ *   over `maxBatch`.
+ */
+export function toOperation(route: Route, namespace: string, body: unknown, maxBatch: number): Operation {
+  switch (route.name) {
+    case 'add': {
+      let observations: unknown;
+      let single = false;
+      if (Array.isArray(body)) observations = body;
+      else {
+        const obj = plainObject(body, 'body');
+        if ('observations' in obj) {
+          onlyKeys(obj, ['observations'], 'body');
+          observations = obj.observations;
+          if (!Array.isArray(observations)) throw invalid('observations', 'expected an array of observations');
+        } else {
+          observations = [obj];
+          single = true;
+        }
+      }
+      const list = observations as unknown[];
+      if (list.length === 0) throw invalid('observations', 'expected at least one observation');
+      if (list.length > maxBatch) {
+        throw new JevMemError('TOO_LARGE', `observations: ${list.length} in one request, the limit is ${maxBatch} (JEV_MEM_MAX_BATCH); split the batch`, { field: 'observations' });
+      }
+      list.forEach((o, i) => plainObject(o, single ? 'observation' : `observations[${i}]`));
+      return { op: 'add', namespace, observations: list as Observation[], single };
+    }
+    case 'recall': {
+      const obj = plainObject(body, 'body');
+      onlyKeys(obj, ['query', 'k'], 'body');
+      const op: Operation = { op: 'recall', namespace, query: queryOf(obj) };
+      const k = kOf(obj);
+      if (k !== undefined) op.k = k;
+      return op;
+    }
+    case 'answer': {
+      const obj = plainObject(body, 'body');
+      onlyKeys(obj, ['query', 'k', 'now'], 'body');
+      const op: Operation = { op: 'answer', namespace, query: queryOf(obj) };
+      const k = kOf(obj);
+      if (k !== undefined) op.k = k;
+      if (obj.now !== undefined) {
+        if (typeof obj.now !== 'string' || obj.now.trim() === '') throw invalid('now', `expected a date string, got ${JSON.stringify(obj.now)}`);
+        op.now = obj.now;
+      }
+      return op;
+    }
+    case 'export':
+      return { op: 'export', namespace };
+    case 'stats':
+      return { op: 'stats', namespace };
+    case 'dropNamespace':
+      return { op: 'dropNamespace', namespace };
+    case 'deleteMemory': {
+      let id: string;
+      try {
+        id = decodeURIComponent(route.memoryId ?? '');
+      } catch {
+        throw invalid('id', 'is not a valid percent-encoded path segment');
+      }
+      if (id === '' || id.length > 200) throw invalid('id', 'expected 1-200 characters');
+      return { op: 'deleteMemory', namespace, id };
+    }
+  }
+}
+
+/** HTTP status of each error code. */
+const STATUS: Partial<Record<JevMemErrorCode, number>> = {
+  INVALID_INPUT: 400,
+  INVALID_OPTION: 400,
+  SYSTEM_ONE_INVALID_REQUEST: 400,
+  NOT_FOUND: 404,
+  ENCODER_MISMATCH: 409,
+  SCHEMA_MISMATCH: 409,
+  TOO_LARGE: 413,
+  SYSTEM_TWO_NOT_CONFIGURED: 501,
+  SYSTEM_TWO_HTTP: 502,
+  SYSTEM_TWO_BAD_RESPONSE: 502,
+  SYSTEM_TWO_TIMEOUT: 504,
+  SYSTEM_ONE_FAILED: 502,
+  CLOSED: 503,
+  ABORTED: 503,
+  QUOTA_EXCEEDED: 507,
+};
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
+
+/** A JSON response. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/**
+ * The error response of any thrown value: a JevMemError answers its code, message and field with
+ * the status of its code; anything else answers 500 "internal error" (and is logged), so no stack
+ * trace or foreign message reaches the client. An error whose `details.httpStatus` is set answers
+ * that status (the Worker's own configuration errors set 500: they are the server's fault).
+ */
+export function errorResponse(error: unknown, log: (message: string, error: unknown) => void = defaultLog): Response {
+  if (isJevMemError(error)) {
+    const own = error.details.httpStatus;
+    const status = typeof own === 'number' && own >= 400 && own <= 599 ? own : STATUS[error.code] ?? 500;
+    if (status >= 500) log(`jev-mem: ${error.code}: ${error.message}`, error);
+    const body: { code: string; message: string; field?: string } = { code: error.code, message: error.message };
+    if (error.field !== undefined) body.field = error.field;
+    return jsonResponse(status, { error: body });
+  }
+  log('jev-mem: unexpected error', error);
+  return jsonResponse(500, { error: { code: 'INTERNAL', message: 'internal error; see the Worker logs' } });
+}
+
+function defaultLog(message: string, error: unknown): void {
+  console.error(message, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+}
+
+/** SHA-256 of a string (to compare tokens in constant time over equal lengths). */
+async function digest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
+/**
+ * True when the request's `Authorization: Bearer <token>` matches one of `tokens`. Compares
+ * SHA-256 digests byte by byte without an early exit, so the time does not depend on where a
+ * wrong token differs.
+ */
+export async function bearerMatches(request: Request, tokens: readonly string[]): Promise<boolean> {
+  const header = request.headers.get('authorization');
+  const m = header === null ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  if (m === null || tokens.length === 0) return false;
+  const given = await digest(m[1] as string);
+  let ok = false;
+  for (const token of tokens) {
+    const want = await digest(token);
+    let diff = 0;
+    for (let i = 0; i < want.length; i++) diff |= (want[i] as number) ^ (given[i] as number);
+    ok = ok || diff === 0;
+  }
+  return ok;
+}
+
+/** The part of a Durable Object namespace binding the front uses. */
+export interface DurableObjectNamespaceLike {
+  idFromName(name: string): unknown;
+  get(id: never): { fetch(request: Request): Promise<Response> };
+}
+
+/** Options of {@link createEdgeHandler}. */
+export interface EdgeHandlerOptions {
+  /**
+   * Name of the Durable Object namespace binding of the memory objects.
+   * @default 'JEV_MEM'
+   */
+  binding?: string;
+  /** Where unexpected errors are logged. @default console.error (message only, no stack) */
+  log?: (message: string, error: unknown) => void;
+}
+
+/** The URL the front uses for operations sent to a Durable Object (never leaves Cloudflare). */
+export const OPERATION_URL = 'https://jev-mem.internal/operation';
+
+const configCache = new WeakMap<object, EdgeConfig | JevMemError>();
+
+/** The checked configuration of `env`, computed once per env object. */
+export function configOf(env: EdgeEnv): EdgeConfig {
+  let c = configCache.get(env);
+  if (c === undefined) {
+    try {
+      c = readEdgeConfig(env);
+    } catch (e) {
+      c = isJevMemError(e) ? e : new JevMemError('INVALID_OPTION', String(e), { httpStatus: 500 });
+    }
+    configCache.set(env, c);
+  }
+  if (c instanceof JevMemError) throw c;
+  return c;
+}
+
+/**
+ * Creates the Worker's fetch handler (the front): matches the route, checks the namespace, the
+ * bearer token (per namespace: `JEV_MEM_TOKENS[ns]`, or `JEV_MEM_TOKEN` for all), the body size
+ * and shape, then sends the {@link Operation} to the Durable Object named by the namespace and
+ * passes its answer on.
+ *
+ * @example
+ * ```ts
+ * export default createEdgeHandler();
+ * ```
+ */
+export function createEdgeHandler(options: EdgeHandlerOptions = {}): { fetch(request: Request, env: EdgeEnv): Promise<Response> } {
+  const bindingName = options.binding ?? 'JEV_MEM';
+  const log = options.log ?? defaultLog;
+  return {
+    async fetch(request, env) {
+      try {
+        const url = new URL(request.url);
+        const match = matchRoute(request.method, url.pathname);
+        if ('status' in match) {
+          if (match.status === 405) {
+            return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}; use ${match.allow.join(' or ')}` } }, { allow: match.allow.join(', ') });
+          }
+          return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no route ${request.method} ${url.pathname}; see docs/edge.md for the API` } });
+        }
+        const route = match.route;
+        const config = configOf(env);
+        const namespace = checkNamespace(route.namespace);
+        const tokens = tokensFor(config, namespace);
+        if (tokens.length === 0 && config.globalTokens.length === 0 && config.namespaceTokens.size === 0) {
+          throw new JevMemError('INVALID_OPTION', 'the Worker has no token configured: set the JEV_MEM_TOKEN secret (or JEV_MEM_TOKENS)', { field: 'JEV_MEM_TOKEN', httpStatus: 500 });
+        }
+        if (!(await bearerMatches(request, tokens))) {
+          const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
+          return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
+        }
+        const hasBody = route.name === 'add' || route.name === 'recall' || route.name === 'answer';
+        const body = hasBody ? parseJsonBody(await readBody(request, config.maxBodyBytes)) : undefined;
+        const operation = toOperation(route, namespace, body, config.maxBatch);
+        const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
+        if (binding === undefined || typeof binding.idFromName !== 'function') {
+          throw new JevMemError('INVALID_OPTION', `the Worker has no Durable Object binding ${bindingName}; declare it in wrangler.toml [[durable_objects.bindings]]`, { field: 'binding', httpStatus: 500 });
+        }
+        const stub = binding.get(binding.idFromName(namespace) as never);
+        const answer = await stub.fetch(new Request(OPERATION_URL, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(operation) }));
+        return new Response(answer.body, { status: answer.status, headers: { ...JSON_HEADERS } });
+      } catch (e) {
+        return errorResponse(e, log);
+      }
+    },
+  };
+}

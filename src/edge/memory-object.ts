@@ -1,0 +1,211 @@
+/**
+ * The Durable Object that holds one memory namespace (SPEC 9: the scale-out unit): a memory
+ * (`createMemory`) over the object's SQLite storage (do-storage.ts), the shipped GloVe-SIF
+ * encoder and the local System One on its TypeScript kernels (no WebAssembly, no eval), with the
+ * exact `flat` vector index. It runs the {@link Operation}s the Worker front (http.ts) has
+ * already authenticated and checked.
+ *
+ * The encoder and System One are loaded once per isolate and shared by every object in it; the
+ * namespace's nodes are loaded into the object's memory on its first request (the in-memory
+ * indexes are caches of the SQLite tables).
+ *
+ * @module
+ */
+import type { MemoryParameters } from '../config.js';
+import type { Encoder } from '../encoder/encoder.js';
+import { createGloveSifEncoder } from '../encoder/glove-sif.js';
+import { JevMemError, isJevMemError } from '../errors.js';
+import { createMemory, type Memory, type MemoryOptions } from '../memory.js';
+import { createHeuristicSystemOne } from '../system-one/heuristic.js';
+import { createLocalSystemOne } from '../system-one/local.js';
+import { createRemoteSystemOne } from '../system-one/remote.js';
+import type { SystemOneBackend } from '../system-one/wire.js';
+import { createEdgeAssetLoader, type EdgeModelFiles } from './assets.js';
+import { createDurableObjectStorage, type DurableObjectStorageLike } from './do-storage.js';
+import type { EdgeEnv, EdgeSystemOneKind } from './env.js';
+import { configOf, errorResponse, jsonResponse, type Operation } from './http.js';
+
+/** The part of a Durable Object's `ctx` (Cloudflare `DurableObjectState`) the object uses. */
+export interface DurableObjectStateLike {
+  readonly storage: DurableObjectStorageLike & {
+    /** Deletes every stored value and SQL table of the object. */
+    deleteAll(): Promise<void>;
+  };
+}
+
+/** Options of {@link defineMemoryObject}. */
+export interface MemoryObjectOptions {
+  /** The model files, keyed by path under `models/` (e.g. `SHIPPED_MODEL_FILES` of `jev-mem/edge/worker`). */
+  files: EdgeModelFiles;
+  /** Memory parameters over the System-One backend's calibrated ones (SPEC 8). */
+  parameters?: Partial<MemoryParameters>;
+  /**
+   * Check the model files' SHA-256 when loading. The files are part of the deployed bundle, so
+   * this costs start-up CPU (about 30 ms for the 7 MB of vectors) for little.
+   * @default false
+   */
+  verify?: boolean;
+  /** Where unexpected errors are logged. @default console.error (message only) */
+  log?: (message: string, error: unknown) => void;
+}
+
+/** What a memory object needs besides its storage: loaded once per isolate. */
+interface Engines {
+  encoder: Encoder;
+  systemOne: SystemOneBackend;
+}
+
+/** A Durable Object class as the runtime constructs it. */
+export interface MemoryObjectClass {
+  new (ctx: DurableObjectStateLike, env: EdgeEnv): { fetch(request: Request): Promise<Response> };
+}
+
+const engineCache = new WeakMap<EdgeModelFiles, Map<string, Promise<Engines>>>();
+
+async function loadEngines(files: EdgeModelFiles, verify: boolean, systemOne: { kind: EdgeSystemOneKind; url?: string; apiKey?: string }): Promise<Engines> {
+  const load = createEdgeAssetLoader(files);
+  const encoder = await createGloveSifEncoder({ load, verify });
+  let backend: SystemOneBackend;
+  if (systemOne.kind === 'heuristic') backend = createHeuristicSystemOne();
+  else if (systemOne.kind === 'remote') {
+    const o: Parameters<typeof createRemoteSystemOne>[0] = { baseURL: systemOne.url as string };
+    if (systemOne.apiKey !== undefined) o.apiKey = systemOne.apiKey;
+    backend = createRemoteSystemOne(o);
+  } else backend = await createLocalSystemOne({ load, engine: 'ts', verify });
+  return { encoder, systemOne: backend };
+}
+
+/** The encoder and System One for these files and settings, shared by the isolate. */
+function enginesFor(files: EdgeModelFiles, verify: boolean, systemOne: { kind: EdgeSystemOneKind; url?: string; apiKey?: string }): Promise<Engines> {
+  let byKey = engineCache.get(files);
+  if (byKey === undefined) {
+    byKey = new Map();
+    engineCache.set(files, byKey);
+  }
+  const key = JSON.stringify([verify, systemOne.kind, systemOne.url ?? '', systemOne.apiKey ?? '']);
+  let p = byKey.get(key);
+  if (p === undefined) {
+    p = loadEngines(files, verify, systemOne);
+    byKey.set(key, p);
+    const map = byKey;
+    p.catch(() => map.delete(key)); // a failed load is retried by the next request
+  }
+  return p;
+}
+
+/**
+ * Defines the Durable Object class of memory namespaces. Export the class from the Worker's main
+ * module under the name given in wrangler.toml, declared in `new_sqlite_classes`.
+ *
+ * @example
+ * ```ts
+ * export const JevMemObject = defineMemoryObject({ files: SHIPPED_MODEL_FILES });
+ * export default createEdgeHandler();
+ * ```
+ * @throws (its requests answer) JevMemError codes as HTTP errors (see http.ts); a model that
+ *   cannot load answers 500 `MODEL_LOAD_FAILED`, and is tried again on the next request.
+ */
+export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectClass {
+  if (options === null || typeof options !== 'object' || options.files === null || typeof options.files !== 'object') {
+    throw new JevMemError('INVALID_OPTION', 'option files: expected the model files keyed by path (e.g. SHIPPED_MODEL_FILES)', { field: 'files' });
+  }
+  const verify = options.verify ?? false;
+  const log = options.log;
+
+  return class JevMemObject {
+    private memory: Promise<Memory> | undefined;
+
+    constructor(
+      private readonly ctx: DurableObjectStateLike,
+      private readonly env: EdgeEnv,
+    ) {}
+
+    /** The namespace's memory, created on first use (and again after a failed start). */
+    private memoryFor(namespace: string): Promise<Memory> {
+      if (this.memory === undefined) {
+        const created = (async () => {
+          const config = configOf(this.env);
+          const engines = await enginesFor(options.files, verify, config.systemOne);
+          const o: MemoryOptions = {
+            namespace,
+            storage: createDurableObjectStorage(this.ctx.storage),
+            encoder: engines.encoder,
+            systemOne: engines.systemOne,
+            vectorIndex: 'flat',
+          };
+          if (options.parameters !== undefined) o.parameters = options.parameters;
+          if (config.systemTwo !== undefined) o.systemTwo = config.systemTwo;
+          try {
+            return await createMemory(o);
+          } catch (e) {
+            // Options come from the deployment, not from the request: the server is at fault.
+            if (isJevMemError(e, 'INVALID_OPTION')) e.details.httpStatus = 500;
+            throw e;
+          }
+        })();
+        this.memory = created;
+        created.catch(() => {
+          if (this.memory === created) this.memory = undefined;
+        });
+      }
+      return this.memory;
+    }
+
+    async fetch(request: Request): Promise<Response> {
+      try {
+        const op = (await request.json()) as Operation;
+        return await this.run(op);
+      } catch (e) {
+        return errorResponse(e, log);
+      }
+    }
+
+    private async run(op: Operation): Promise<Response> {
+      const ns = op.namespace;
+      switch (op.op) {
+        case 'add': {
+          const memory = await this.memoryFor(ns);
+          const results = op.single ? [await memory.add(op.observations[0] as (typeof op.observations)[0], { namespace: ns })] : await memory.addMany(op.observations, { namespace: ns });
+          return jsonResponse(201, { namespace: ns, added: results.filter((r) => !r.deduplicated).length, results });
+        }
+        case 'recall': {
+          const memory = await this.memoryFor(ns);
+          const r = await memory.recall(op.query, op.k === undefined ? { namespace: ns } : { namespace: ns, k: op.k });
+          return jsonResponse(200, { memories: r.memories, trace: r.trace });
+        }
+        case 'answer': {
+          const memory = await this.memoryFor(ns);
+          const o: Parameters<Memory['answer']>[1] = { namespace: ns };
+          if (op.k !== undefined) o.k = op.k;
+          if (op.now !== undefined) o.now = op.now;
+          const a = await memory.answer(op.query, o);
+          const { prompt: _prompt, ...systemTwo } = a.systemTwo as typeof a.systemTwo & { prompt?: unknown };
+          return jsonResponse(200, { text: a.text, memories: a.memories, trace: a.trace, systemTwo });
+        }
+        case 'export':
+          return jsonResponse(200, await (await this.memoryFor(ns)).export({ namespace: ns }));
+        case 'stats':
+          return jsonResponse(200, await (await this.memoryFor(ns)).stats({ namespace: ns }));
+        case 'deleteMemory': {
+          const deleted = await (await this.memoryFor(ns)).delete(op.id, { namespace: ns });
+          if (!deleted) throw new JevMemError('NOT_FOUND', `no memory ${JSON.stringify(op.id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+          return jsonResponse(200, { deleted: true, id: op.id });
+        }
+        case 'dropNamespace': {
+          const pending = this.memory;
+          this.memory = undefined;
+          const memory = await pending?.catch(() => undefined);
+          if (memory !== undefined) {
+            await memory.forget(ns);
+            await memory.close();
+          }
+          // Frees the object's whole database (tables included); the next request starts afresh.
+          await this.ctx.storage.deleteAll();
+          return jsonResponse(200, { deleted: true, namespace: ns });
+        }
+        default:
+          throw new JevMemError('INVALID_INPUT', `unknown operation ${JSON.stringify((op as { op?: unknown }).op)}`, { field: 'op' });
+      }
+    }
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * Shared fixtures of the lifecycle tests (issue 7): a small conversation, storage wrappers that
+ * inject faults or outlive a memory, a System One that forces chosen answers, and the CLI runner.
+ */
+import { main } from '../../src/cli/main.js';
+import { isJevMemError } from '../../src/errors.js';
+import type { Memory } from '../../src/memory.js';
+import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from '../../src/plane/storage.js';
+import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
+import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from '../../src/system-one/wire.js';
+import type { Observation } from '../../src/types.js';
+
+/** Ten turns of two sessions about distinct topics (so recall can tell them apart). */
+export const TURNS: Observation[] = [
+  { text: 'Maya: I started a pottery class at the community studio.', observedAt: '2023-03-01T10:00:00Z', speaker: 'Maya', sessionId: 's1', turnId: 'S1:1', source: 'chat' },
+  { text: 'Theo: Nice! I replaced the chain on my bike this weekend.', observedAt: '2023-03-01T10:01:00Z', speaker: 'Theo', sessionId: 's1', turnId: 'S1:2', source: 'chat' },
+  { text: 'Maya: My teacher Ines explains glazing really clearly.', observedAt: '2023-03-01T10:02:00Z', speaker: 'Maya', sessionId: 's1', turnId: 'S1:3', source: 'chat' },
+  { text: 'Theo: My dog Biscuit chewed the old bike chain.', observedAt: '2023-03-01T10:03:00Z', speaker: 'Theo', sessionId: 's1', turnId: 'S1:4', source: 'chat' },
+  { text: 'Maya: I am saving money for a trip to Japan in autumn.', observedAt: '2023-03-01T10:04:00Z', speaker: 'Maya', sessionId: 's1', turnId: 'S1:5', source: 'chat' },
+  { text: 'Theo: I finished reading a novel about lighthouse keepers.', observedAt: '2023-04-12T18:00:00Z', speaker: 'Theo', sessionId: 's2', turnId: 'S2:1', source: 'chat' },
+  { text: 'Maya: The pottery studio raised its fees, so I joined a cheaper one.', observedAt: '2023-04-12T18:01:00Z', speaker: 'Maya', sessionId: 's2', turnId: 'S2:2', source: 'chat' },
+  { text: 'Theo: Biscuit learned to fetch the newspaper.', observedAt: '2023-04-12T18:02:00Z', speaker: 'Theo', sessionId: 's2', turnId: 'S2:3', source: 'chat' },
+  { text: 'Maya: I booked flights to Osaka for October.', observedAt: '2023-04-12T18:03:00Z', speaker: 'Maya', sessionId: 's2', turnId: 'S2:4', source: 'chat' },
+  { text: 'Theo: I want to learn to bake sourdough bread.', observedAt: '2023-04-12T18:04:00Z', speaker: 'Theo', sessionId: 's2', turnId: 'S2:5', source: 'chat' },
+];
+
+/** Questions used to compare recalls. */
+export const QUESTIONS = ['What did Theo replace on his bike?', 'Where is Maya travelling?', 'Who teaches Maya glazing?', 'What did Biscuit do?'];
+
+/** The JevMemError code of a rejected promise (or `'resolved'` / `'not a JevMemError: …'`). */
+export async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (e) {
+    return isJevMemError(e) ? e.code : `not a JevMemError: ${String(e)}`;
+  }
+}
+
+/** The error a promise rejects with. */
+export async function errorOf(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** Ids and texts of a recall, best first (what a user sees). */
+export async function recallView(memory: Memory, query: string, namespace?: string): Promise<Array<{ id: string; text: string; score: number }>> {
+  const r = await memory.recall(query, namespace === undefined ? { k: 5 } : { k: 5, namespace });
+  return r.memories.map((m) => ({ id: m.id, text: m.text, score: Math.round(m.score * 1e9) / 1e9 }));
+}
+
+/** A storage adapter that passes through, whose `close()` does nothing (so a second memory can reopen it). */
+export function keepOpen(inner: StorageAdapter): StorageAdapter & { reallyClose(): Promise<void> } {
+  const out: StorageAdapter & { reallyClose(): Promise<void> } = {
+    kind: inner.kind,
+    load: (ns) => inner.load(ns),
+    commit: (ns, b) => inner.commit(ns, b),
+    namespaces: () => inner.namespaces(),
+    dropNamespace: (ns) => inner.dropNamespace(ns),
+    close: async () => undefined,
+    reallyClose: () => inner.close(),
+  };
+  if (inner.loadMeta) out.loadMeta = (ns) => (inner.loadMeta as (ns: string) => Promise<Record<string, unknown>>)(ns);
+  if (inner.sizeBytes) out.sizeBytes = (ns) => (inner.sizeBytes as (ns: string) => Promise<number | undefined>)(ns);
+  return out;
+}
+
+/** A storage wrapper whose commits fail when `failIf` says so (before the inner adapter sees them). */
+export interface FaultyStorage extends StorageAdapter {
+  /** Batches the inner adapter accepted. */
+  readonly committed: WriteBatch[];
+  /** Decides, per commit, whether it fails (and with what). */
+  failIf: ((batch: WriteBatch, n: number) => Error | undefined) | undefined;
+}
+
+/** Wraps `inner` with a fault injector (see {@link FaultyStorage}). */
+export function faulty(inner: StorageAdapter): FaultyStorage {
+  let n = 0;
+  const s: FaultyStorage = {
+    kind: inner.kind,
+    committed: [],
+    failIf: undefined,
+    load: (ns) => inner.load(ns),
+    async commit(ns, b) {
+      n++;
+      const err = s.failIf?.(b, n);
+      if (err) throw err;
+      await inner.commit(ns, b);
+      s.committed.push(b);
+    },
+    namespaces: () => inner.namespaces(),
+    dropNamespace: (ns) => inner.dropNamespace(ns),
+    close: () => inner.close(),
+  };
+  if (inner.loadMeta) s.loadMeta = (ns) => (inner.loadMeta as (ns: string) => Promise<Record<string, unknown>>)(ns);
+  return s;
+}
+
+/** The stored records of a namespace without the bookkeeping that changes on every commit. */
+export async function stored(storage: StorageAdapter, ns: string): Promise<NamespaceSnapshot> {
+  const snap = await storage.load(ns);
+  const { generation: _g, ...meta } = snap.meta;
+  return { ...snap, meta };
+}
+
+/**
+ * The heuristic System One with some noul answers forced: `force(questionKey)` returns the
+ * probability to answer, or undefined to keep the heuristic's.
+ */
+export function forcing(force: (key: string) => number | undefined): SystemOneBackend {
+  const base = createHeuristicSystemOne();
+  const patch = (req: SystemOneRequest, res: SystemOneResponse): SystemOneResponse => {
+    const answers = { ...res.answers };
+    for (const key of Object.keys(req.questions)) {
+      const p = force(key);
+      if (p !== undefined) answers[key] = { type: 'noul', noul: p };
+    }
+    return { ...res, model: 'test/forcing@1', answers };
+  };
+  return {
+    kind: 'test',
+    modelId: 'test/forcing@1',
+    async decide(r, o) {
+      return patch(r, await base.decide(r, o));
+    },
+    async decideMany(rs, o) {
+      const out = await base.decideMany(rs, o);
+      return out.map((res, i) => patch(rs[i] as SystemOneRequest, res));
+    },
+    close: () => base.close(),
+  };
+}
+
+/** Runs the CLI in-process; returns its exit code and printed lines. */
+export async function cli(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out, err };
+}
