@@ -38,6 +38,9 @@ import { finishEdge, planWrite, storedVector } from './write/plan.js';
 import { typesFrom, typingRequest } from './write/typing.js';
 import { validateNamespace, validateObservation, type CheckedObservation } from './write/validate.js';
 
+/** Namespace size from which `vectorIndex: 'auto'` switches from the exact index to HNSW. */
+export const AUTO_HNSW_FROM = 5000;
+
 /** Options of {@link createMemory}. Every field is optional except `encoder`. */
 export interface MemoryOptions {
   /** Namespace used when a call names none. @default 'default' */
@@ -53,7 +56,11 @@ export interface MemoryOptions {
   systemOne?: SystemOneBackend;
   /** System Two: options for `createSystemTwo` or a ready client. @default none (`answer` throws) */
   systemTwo?: SystemTwoOptions | SystemTwo;
-  /** Vector index kind: exact `flat`, `hnsw` (hnswlib-wasm) or `auto` (hnsw, flat where it cannot load). @default 'flat' */
+  /**
+   * Vector index kind: exact `flat`, `hnsw` (hnswlib-wasm), or `auto`: exact below
+   * {@link AUTO_HNSW_FROM} nodes, then HNSW where hnswlib-wasm loads (else it stays exact).
+   * @default 'auto'
+   */
   vectorIndex?: 'flat' | 'hnsw' | 'auto';
   /** Overrides of the SPEC 8 parameters (see {@link MemoryParameters}). */
   parameters?: Partial<MemoryParameters>;
@@ -312,7 +319,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   rejectUnknownKeys(options, OPTION_KEYS, '');
   if (!options.encoder || typeof options.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder())');
   const defaultNamespace = validateNamespace(options.namespace ?? 'default', 'namespace');
-  const vectorKind = options.vectorIndex ?? 'flat';
+  const vectorKind = options.vectorIndex ?? 'auto';
   if (!['flat', 'hnsw', 'auto'].includes(vectorKind)) throw invalidOption('vectorIndex', `expected 'flat', 'hnsw' or 'auto', got ${JSON.stringify(vectorKind)}`);
   const encoder = options.encoder;
   const storage = options.storage ?? createMemoryStorage();
@@ -329,7 +336,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   }
   const factories: IndexFactories = {
     lexical: createLexicalIndex,
-    vector: (dim) => (vectorKind === 'flat' ? createFlatVectorIndex(dim) : createVectorIndex(vectorKind, dim)),
+    vector: (dim) => (vectorKind === 'hnsw' ? createVectorIndex('hnsw', dim) : createFlatVectorIndex(dim)),
+    // 'auto': exact below AUTO_HNSW_FROM nodes, HNSW (hnswlib-wasm) from there where it loads.
+    ...(vectorKind === 'auto' ? { upgrade: { threshold: AUTO_HNSW_FROM, create: (dim: number) => createVectorIndex('hnsw', dim) } } : {}),
   };
   const states = new Map<string, Promise<NamespaceState>>();
   const locks = new Map<string, Promise<unknown>>();
@@ -497,6 +506,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     const results: AddResult[] = [];
     for (let start = 0; start < checked.length; start += chunkSize) {
       throwIfAborted(opts.signal);
+      await state.maybeUpgradeVector();
       const chunk = checked.slice(start, start + chunkSize);
       // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
       const vectors = await encoder.embed(
@@ -814,12 +824,25 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           const meta: Record<string, unknown> = { ...migrated.meta, [SCHEMA_META_KEY]: SCHEMA_VERSION };
           const pending = meta[MAINTENANCE_PENDING_META_KEY];
           if (pending !== undefined) meta[MAINTENANCE_PENDING_META_KEY] = Array.isArray(pending) ? pending.filter((x) => typeof x === 'string' && ids.has(x)) : null;
-          // One atomic commit: the namespace gets the whole file or nothing; then the caches are built from the store.
+          // The caches are built before the commit, so a file the indexes cannot hold fails with
+          // nothing written; then one atomic commit: the namespace gets the whole file or nothing.
+          const batch = stamp(state, { putNodes: nodes, putEdges: edges, meta });
+          let built: NamespaceState;
           try {
-            await storage.commit(ns, stamp(state, { putNodes: nodes, putEdges: edges, meta }));
-          } finally {
-            await reload(ns);
+            built = await NamespaceState.fromSnapshot(ns, applyToSnapshot({ nodes: [], edges: [], meta: state.meta }, batch), factories, encoder.dimension);
+          } catch (e) {
+            if (isJevMemError(e)) throw e;
+            throw invalidInput('export', `the file cannot be indexed: ${(e as Error)?.message ?? String(e)}`);
           }
+          try {
+            await storage.commit(ns, batch);
+          } catch (e) {
+            built.dispose();
+            throw e;
+          }
+          const old = states.get(ns);
+          states.set(ns, Promise.resolve(built));
+          if (old) old.then(retire, () => undefined);
           return { nodes: nodes.length, edges: edges.length, namespace: ns };
         },
         o?.signal,

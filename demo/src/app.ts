@@ -1,8 +1,8 @@
 /**
  * The page's state: the open memory (made with the package's public `createBrowserMemory`), the
  * settings, the in-memory System-Two key, and two events the panes listen to:
- * `opened` (a memory was (re)opened: reload views) and `changed` (its content changed: refresh
- * counts). `document.body.dataset.state` is `loading`, `ready` or `error`, and
+ * `opened` (a memory was (re)opened: reload views), `changed` (its content changed: refresh
+ * counts) and `cleared` (it was emptied). `document.body.dataset.state` is `loading`, `ready` or `error`, and
  * `document.body.dataset.generation` counts opens, so tests can wait on page state.
  *
  * @module
@@ -10,6 +10,9 @@
 import { createBrowserMemory, type BrowserMemory, type BrowserMemoryOptions } from '../../src/browser.js';
 import { isJevMemError } from '../../src/errors.js';
 import { saveSettings, type DemoSettings } from './settings.js';
+
+/** `opened`: a memory was (re)opened; `changed`: its content changed; `cleared`: it was emptied. */
+export type AppEvent = 'opened' | 'changed' | 'cleared';
 
 /** What the page needs from the app. */
 export interface App {
@@ -27,9 +30,11 @@ export interface App {
   readonly hasApiKey: boolean;
   /** Saves the settings, keeps `apiKey` in memory only, and reopens the memory with them. */
   apply(settings: DemoSettings, apiKey: string | undefined): Promise<void>;
-  /** Tells the panes that the memory's content changed. */
-  changed(): void;
-  on(event: 'opened' | 'changed', listener: () => void): void;
+  /** Opens the memory with the current settings (once, after the panes are mounted). */
+  start(): Promise<void>;
+  /** Tells the panes that the memory's content changed (`cleared`: it was emptied). */
+  changed(how?: 'cleared'): void;
+  on(event: AppEvent, listener: () => void): void;
   /** Shows an error in the page's alert area. */
   report(error: unknown, context: string): void;
   /** Hides the alert. */
@@ -60,7 +65,7 @@ export function describeError(error: unknown): string {
 }
 
 /**
- * Creates the app and opens the memory with `settings`.
+ * Creates the app; `start()` opens the memory with `initial`.
  * @param alert - the element that shows errors (role="alert").
  */
 export async function createApp(initial: DemoSettings, alert: HTMLElement): Promise<App> {
@@ -135,7 +140,9 @@ export async function createApp(initial: DemoSettings, alert: HTMLElement): Prom
       app.clearReport();
       await open();
     },
-    changed() {
+    start: open,
+    changed(how) {
+      if (how === 'cleared') events.dispatchEvent(new Event('cleared'));
       events.dispatchEvent(new Event('changed'));
     },
     on(event, listener) {
@@ -151,6 +158,5 @@ export async function createApp(initial: DemoSettings, alert: HTMLElement): Prom
       alert.hidden = true;
     },
   };
-  await open();
   return app;
 }

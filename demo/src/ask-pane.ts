@@ -130,12 +130,16 @@ export function mountAsk(root: HTMLElement, traceRoot: HTMLElement, graphRoot: H
     renderAround(last, mine).catch((e: unknown) => app.report(e, 'Drawing the graph failed'));
   });
 
-  app.on('opened', () => {
+  const reset = (): void => {
     seq++;
     last = undefined;
     results.replaceChildren();
     answer.hidden = true;
     latency.dataset.state = 'idle';
     latency.textContent = '';
-  });
+    traceBody.replaceChildren(h('p', { class: 'hint' }, 'Ask a question to see how the memory found its answer.'));
+    graphBody.replaceChildren(h('p', { class: 'hint' }, 'The nodes and typed edges around the result appear here.'));
+  };
+  app.on('opened', reset);
+  app.on('cleared', reset);
 }

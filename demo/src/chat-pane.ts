@@ -101,6 +101,7 @@ export function mountChat(root: HTMLElement, app: App): void {
     }
   });
 
+  app.on('cleared', () => log.replaceChildren());
   app.on('opened', () => {
     loadHistory().catch((e: unknown) => app.report(e, 'Reading the chat history failed'));
   });

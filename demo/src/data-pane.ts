@@ -103,7 +103,7 @@ export function mountData(root: HTMLElement, app: App): void {
       .forget(app.settings.namespace)
       .then(() => {
         setResult('cleared', `Memory “${app.settings.namespace}” cleared.`);
-        app.changed();
+        app.changed('cleared');
       })
       .catch((e: unknown) => app.report(e, 'Clearing failed'))
       .finally(() => {

@@ -65,10 +65,16 @@ interface Tables {
   meta: string;
 }
 
-/** Maps a platform failure to the error family: quota → `QUOTA_EXCEEDED`, else `STORAGE_FAILED`. */
+/**
+ * Maps a platform failure to the error family: a value over SQLite's size limit → `TOO_LARGE`,
+ * a full store → `QUOTA_EXCEEDED`, anything else → `STORAGE_FAILED`.
+ */
 function storageError(what: string, cause: unknown): JevMemError {
   if (isJevMemError(cause)) return cause;
   const message = cause instanceof Error ? cause.message : String(cause);
+  if (/SQLITE_TOOBIG/.test(message)) {
+    return new JevMemError('TOO_LARGE', `Durable Object storage refused to ${what}: a node, edge or meta value is over the SQL value limit (2 MB on Cloudflare) (${message}); nothing was written`, { cause });
+  }
   if (/SQLITE_FULL|exceeded.*storage|storage.*(limit|exceeded)|database or disk is full/i.test(message)) {
     return new JevMemError('QUOTA_EXCEEDED', `Durable Object storage refused to ${what} for lack of space (${message}); nothing was written`, { cause });
   }
@@ -106,7 +112,7 @@ function parse<T>(text: SqlValue, where: string): T {
  *   (field `storage`) when `storage.sql` is missing (a key-value-backed Durable Object).
  *   The adapter's methods throw `INVALID_INPUT` naming the field (malformed batch or namespace),
  *   `SCHEMA_MISMATCH` (another layout version), `QUOTA_EXCEEDED` (the object's storage is full;
- *   nothing written), `STORAGE_FAILED` (SQL failure, a value that is not JSON-safe, damaged
+ *   nothing written), `TOO_LARGE` (one record over the SQL value limit, 2 MB; nothing written), `STORAGE_FAILED` (SQL failure, a value that is not JSON-safe, damaged
  *   rows; nothing written) and `CLOSED` after `close()`.
  */
 export function createDurableObjectStorage(storage: DurableObjectStorageLike, options: DurableObjectStorageOptions = {}): StorageAdapter {

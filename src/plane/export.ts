@@ -55,6 +55,9 @@ const SUBTYPES = new Set<EdgeSubtype>([
 const TYPE_KEYS = ['episodic', 'semantic', 'procedural', 'preference'] as const;
 const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const;
 
+/** Largest finite float32: vectors are held as Float32Array, where larger numbers become Infinity. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 1000;
 const isTime = (v: unknown): v is string => typeof v === 'string' && Number.isFinite(Date.parse(v));
@@ -85,8 +88,8 @@ function checkNode(n: unknown, field: string): void {
     throw invalidInput(`${field}.types`, `expected { ${TYPE_KEYS.join(', ')} } with probabilities in [0,1]`);
   }
   const emb = n.embedding;
-  if (!isObject(emb) || typeof emb.encoder !== 'string' || !Array.isArray(emb.vector) || !emb.vector.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-    throw invalidInput(`${field}.embedding`, 'expected { encoder: string, vector: finite numbers }');
+  if (!isObject(emb) || typeof emb.encoder !== 'string' || !Array.isArray(emb.vector) || !emb.vector.every((x) => typeof x === 'number' && Math.abs(x) <= FLOAT32_MAX)) {
+    throw invalidInput(`${field}.embedding`, 'expected { encoder: string, vector: finite numbers within float32 range }');
   }
   if (typeof n.status !== 'string' || !STATUSES.has(n.status)) throw invalidInput(`${field}.status`, `expected active, superseded or deleted, got ${JSON.stringify(n.status)}`);
   if (!isStringArray(n.supersededBy)) throw invalidInput(`${field}.supersededBy`, 'expected an array of node ids');

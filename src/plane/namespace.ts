@@ -16,6 +16,12 @@ import type { NamespaceSnapshot, WriteBatch } from './storage.js';
 export interface IndexFactories {
   lexical(): LexicalIndex;
   vector(dimension: number): VectorIndex | Promise<VectorIndex>;
+  /**
+   * Optional switch to an approximate index when the namespace grows: once it holds
+   * `threshold` nodes, the exact index is replaced by `create(dimension)` (e.g. HNSW), so
+   * vector search — and with it each write's candidate discovery — stops growing linearly.
+   */
+  upgrade?: { threshold: number; create(dimension: number): Promise<VectorIndex> };
 }
 
 /** One session's bookkeeping. */
@@ -61,15 +67,40 @@ export class NamespaceState {
   /** Writes since the last maintenance pass. */
   writesSinceMaintenance = 0;
 
+  /** Document frequency of keywords (content terms) over the namespace's nodes. */
+  readonly keywordDf = new Map<string, number>();
+
   private constructor(
     readonly namespace: string,
     readonly lexical: LexicalIndex,
-    readonly vector: VectorIndex,
+    /** I^vec; replaced once by {@link NamespaceState.maybeUpgradeVector}. */
+    public vector: VectorIndex,
+    private readonly upgrade?: IndexFactories['upgrade'],
   ) {}
+
+  /**
+   * Replaces a flat vector index by the factories' approximate one once the namespace reaches
+   * the threshold (a no-op otherwise, and after the first switch). A failure to build it keeps
+   * the exact index.
+   */
+  async maybeUpgradeVector(): Promise<void> {
+    const up = this.upgrade;
+    if (up === undefined || this.vector.kind !== 'flat' || this.nodes.size < up.threshold) return;
+    let next: VectorIndex;
+    try {
+      next = await up.create(this.vector.dimension);
+    } catch {
+      return;
+    }
+    for (const [id, v] of this.vectors) if (this.nodes.get(id)?.status !== 'deleted') next.add(id, v);
+    const old = this.vector;
+    this.vector = next;
+    old.dispose();
+  }
 
   /** Builds the state (and rebuilds both indexes) from a loaded snapshot. */
   static async fromSnapshot(namespace: string, snap: NamespaceSnapshot, factories: IndexFactories, dimension: number): Promise<NamespaceState> {
-    const state = new NamespaceState(namespace, factories.lexical(), await factories.vector(dimension));
+    const state = new NamespaceState(namespace, factories.lexical(), await factories.vector(dimension), factories.upgrade);
     state.meta = { ...snap.meta };
     const nodes = [...snap.nodes].sort((a, b) => a.seq - b.seq);
     for (const n of nodes) state.addNode(n);
@@ -144,6 +175,7 @@ export class NamespaceState {
       if (list.length > MENTIONS_KEPT) list.shift();
     }
     this.dedup.set(dedupKey(n.text, n.observedAt, n.provenance.source), n.id);
+    for (const k of n.keywords) this.keywordDf.set(k, (this.keywordDf.get(k) ?? 0) + 1);
   }
 
   private replaceNode(n: MemoryNode): void {
@@ -175,6 +207,11 @@ export class NamespaceState {
     }
     const key = dedupKey(n.text, n.observedAt, n.provenance.source);
     if (this.dedup.get(key) === id) this.dedup.delete(key);
+    for (const k of n.keywords) {
+      const c = (this.keywordDf.get(k) ?? 1) - 1;
+      if (c <= 0) this.keywordDf.delete(k);
+      else this.keywordDf.set(k, c);
+    }
     const sid = n.provenance.sessionId;
     if (sid !== undefined) {
       const s = this.sessions.get(sid);

@@ -25,10 +25,10 @@ export interface WriteCandidate {
  * @param kw K_w.
  * @param kappa κ of the fusion.
  */
-export function discoverCandidates(state: NamespaceState, text: string, vector: Float32Array, entities: readonly string[], kw: number, kappa: number): WriteCandidate[] {
+export function discoverCandidates(state: NamespaceState, text: string, vector: Float32Array, entities: readonly string[], kw: number, kappa: number, keywords: readonly string[] = []): WriteCandidate[] {
   if (state.size === 0 || kw <= 0) return [];
   const vec = state.vector.size > 0 ? state.vector.search(vector, kw) : [];
-  const lex = state.lexical.search(text, kw);
+  const lex = state.lexical.search(lexicalProbe(state, text, keywords), kw);
   const ent: IndexHit[] = [];
   for (const e of entities) {
     const ids = state.mentions.get(e);
@@ -42,4 +42,23 @@ export function discoverCandidates(state: NamespaceState, text: string, vector: 
     .filter((f) => state.nodes.has(f.id) && state.nodes.get(f.id)?.status !== 'deleted')
     .slice(0, kw)
     .map((f) => ({ id: f.id, lexical: lexScore.get(f.id) ?? 0 }));
+}
+
+/** Keywords used as the lexical probe of a write once the namespace is large. */
+export const PROBE_KEYWORDS = 6;
+/** Below this many nodes the whole text is the probe (exact BM25 over a small index is cheap). */
+export const PROBE_FROM_NODES = 2000;
+
+/**
+ * The lexical query of candidate discovery: the whole text while the namespace is small, else
+ * its {@link PROBE_KEYWORDS} rarest keywords (lowest document frequency). Rare terms have short
+ * posting lists, so the lexical lookup of a write stays cheap as the memory grows, and they are
+ * the terms BM25 weighs most anyway.
+ */
+export function lexicalProbe(state: NamespaceState, text: string, keywords: readonly string[]): string {
+  if (state.size < PROBE_FROM_NODES || keywords.length === 0) return text;
+  return [...keywords]
+    .sort((a, b) => (state.keywordDf.get(a) ?? 0) - (state.keywordDf.get(b) ?? 0) || (a < b ? -1 : 1))
+    .slice(0, PROBE_KEYWORDS)
+    .join(' ');
 }

@@ -94,7 +94,7 @@ export function finishEdge(namespace: string, d: EdgeDraft, nowIso: string): Mem
 export async function planWrite(namespace: string, input: WriteInputs, state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, ctx: DecisionContext): Promise<PlannedWrite> {
   const node = buildNode(namespace, input, state);
   const drafts = deterministicEdges(node, state, params.closeInTimeMs);
-  const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK);
+  const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords);
   const newSide: PairSide = { vector: input.vector, entities: node.entities, keywords: node.keywords, seq: node.seq };
   if (input.checked.observedAtMs !== undefined) newSide.observedAtMs = input.checked.observedAtMs;
   if (node.provenance.sessionId !== undefined) newSide.sessionId = node.provenance.sessionId;

@@ -1,0 +1,111 @@
+/**
+ * Issue 7 item 4: exact repeats (same text, same time, same source) are stored once, and every
+ * repeat's provenance is kept.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { createMemory } from '../../src/memory.js';
+import { createFileStorage } from '../../src/plane/file-storage.js';
+import type { Observation } from '../../src/types.js';
+
+let encoder: Encoder;
+let dir: string;
+beforeAll(async () => {
+  encoder = await createDefaultNodeEncoder();
+  dir = mkdtempSync(join(tmpdir(), 'jev-mem-dedup-'));
+});
+afterAll(async () => {
+  await encoder.close?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const BASE: Observation = { text: 'Theo: I replaced the chain on my bike.', observedAt: '2023-03-01T10:01:00Z', source: 'chat', speaker: 'Theo', turnId: 'S1:2' };
+const NOW = new Date('2024-01-01T00:00:00Z');
+
+describe('exact repeats', () => {
+  it('stores an exact repeat once and keeps its provenance in `duplicates`', async () => {
+    const memory = await createMemory({ encoder, now: () => NOW });
+    const first = await memory.add(BASE);
+    const second = await memory.add({ ...BASE, observedAt: '2023-03-01T11:01:00+01:00', turnId: 'copy-7', sessionId: 'import-2', metadata: { file: 'b.jsonl' } });
+    expect(second).toEqual({ id: first.id, deduplicated: true, edges: 0 });
+    const node = await memory.get(first.id);
+    expect(node?.provenance).toEqual({ source: 'chat', speaker: 'Theo', turnId: 'S1:2' });
+    expect(node?.duplicates).toEqual([{ source: 'chat', speaker: 'Theo', turnId: 'copy-7', sessionId: 'import-2', metadata: { file: 'b.jsonl' }, ingestedAt: NOW.toISOString() }]);
+    expect((await memory.stats()).nodes).toBe(1);
+    await memory.close();
+  });
+
+  it.each([
+    ['another time', { observedAt: '2023-03-02T10:01:00Z' }],
+    ['no time', { observedAt: undefined }],
+    ['another source', { source: 'email' }],
+    ['no source', { source: undefined }],
+    ['text that differs by one space', { text: 'Theo: I replaced the chain on my bike. ' }],
+  ] as Array<[string, Partial<Observation>]>)('keeps a repeat with %s as its own node', async (_label, change) => {
+    const memory = await createMemory({ encoder });
+    const a = await memory.add(BASE);
+    const b = await memory.add({ ...BASE, ...change });
+    expect(b.deduplicated).toBe(false);
+    expect(b.id).not.toBe(a.id);
+    expect((await memory.stats()).nodes).toBe(2);
+    await memory.close();
+  });
+
+  it('treats an empty source and no source as different sources (merges only certain repeats)', async () => {
+    const memory = await createMemory({ encoder });
+    const { source: _s, ...noSource } = BASE;
+    const a = await memory.add(noSource);
+    const b = await memory.add({ ...noSource, source: '' });
+    expect(b.deduplicated).toBe(false);
+    expect(b.id).not.toBe(a.id);
+    await memory.close();
+  });
+
+  it('merges repeats inside one addMany batch, in order, losing no provenance', async () => {
+    const memory = await createMemory({ encoder });
+    const res = await memory.addMany([BASE, { ...BASE, turnId: 'b' }, { text: 'Maya: Nice!', source: 'chat' }, { ...BASE, turnId: 'c' }]);
+    expect(res.map((r) => r.deduplicated)).toEqual([false, true, false, true]);
+    expect(res[1]?.id).toBe(res[0]?.id);
+    expect(res[3]?.id).toBe(res[0]?.id);
+    expect((await memory.get(res[0]?.id as string))?.duplicates?.map((d) => d.turnId)).toEqual(['b', 'c']);
+    expect((await memory.stats()).nodes).toBe(2);
+    await memory.close();
+  });
+
+  it('recognises a repeat after the store is reopened, and keeps the merged provenance on disk', async () => {
+    const store = join(dir, 'reopen');
+    const first = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const a = await first.add(BASE);
+    await first.add({ ...BASE, turnId: 'again-1' });
+    await first.close();
+    const second = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const b = await second.add({ ...BASE, turnId: 'again-2' });
+    expect(b).toMatchObject({ id: a.id, deduplicated: true });
+    expect((await second.get(a.id))?.duplicates?.map((d) => d.turnId)).toEqual(['again-1', 'again-2']);
+    await second.close();
+  });
+
+  it('does not merge across namespaces', async () => {
+    const memory = await createMemory({ encoder });
+    const a = await memory.add(BASE, { namespace: 'one' });
+    const b = await memory.add(BASE, { namespace: 'two' });
+    expect(b.deduplicated).toBe(false);
+    expect(b.id).not.toBe(a.id);
+    expect((await memory.get(a.id, { namespace: 'one' }))?.duplicates).toBeUndefined();
+    await memory.close();
+  });
+
+  it('a repeat does not disturb recall: one hit, not two', async () => {
+    const memory = await createMemory({ encoder });
+    await memory.add(BASE);
+    await memory.add({ ...BASE, turnId: 'x' });
+    await memory.add({ text: 'Maya: My teacher explains glazing clearly.', source: 'chat' });
+    const { memories } = await memory.recall('What did Theo replace on his bike?');
+    expect(memories.filter((m) => m.text === BASE.text)).toHaveLength(1);
+    await memory.close();
+  });
+});

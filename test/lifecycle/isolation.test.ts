@@ -1,0 +1,142 @@
+/**
+ * Issue 7 item 5: no API path returns or changes another namespace's data. Every public method
+ * is called on namespace "mine" with the ids and texts of namespace "theirs", on each storage
+ * adapter, and "theirs" must be byte-for-byte what it was.
+ */
+import 'fake-indexeddb/auto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { createMemory, type Memory } from '../../src/memory.js';
+import { createFileStorage } from '../../src/plane/file-storage.js';
+import { createIdbStorage } from '../../src/plane/idb-storage.js';
+import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import type { NamespaceSnapshot, StorageAdapter } from '../../src/plane/storage.js';
+import { codeOf, keepOpen, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
+
+let encoder: Encoder;
+const dirs: string[] = [];
+beforeAll(async () => {
+  encoder = await createDefaultNodeEncoder();
+});
+afterAll(async () => {
+  await encoder.close?.();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const ADAPTERS: Array<[string, () => Promise<StorageAdapter>]> = [
+  ['memory', async () => createMemoryStorage()],
+  ['indexeddb', () => createIdbStorage({ indexedDB: new IDBFactory(), persist: false })],
+  [
+    'file',
+    () => {
+      const d = mkdtempSync(join(tmpdir(), 'jev-mem-iso-'));
+      dirs.push(d);
+      return createFileStorage({ dir: d });
+    },
+  ],
+];
+
+describe.each(ADAPTERS)('namespace isolation on %s storage', (_kind, make) => {
+  let storage: StorageAdapter & { reallyClose(): Promise<void> };
+  let memory: Memory;
+  let theirIds: string[];
+  let theirs: NamespaceSnapshot;
+  let theirRecall: Awaited<ReturnType<typeof recallView>>;
+  const mine = { namespace: 'mine' };
+
+  beforeAll(async () => {
+    storage = keepOpen(await make());
+    memory = await createMemory({ encoder, storage, namespace: 'theirs' });
+    theirIds = (await memory.addMany(TURNS.slice(0, 6))).map((r) => r.id);
+    await memory.add({ text: 'Mine: a memory of my own about gardening.', source: 'chat' }, mine);
+    theirs = await stored(storage, 'theirs');
+    theirRecall = await recallView(memory, QUESTIONS[0] as string);
+  });
+  afterAll(async () => {
+    // The last check of every test: their data never changed.
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+    expect(await recallView(memory, QUESTIONS[0] as string)).toEqual(theirRecall);
+    await memory.close();
+    await storage.reallyClose();
+  });
+
+  it('get and edges do not return their nodes or edges', async () => {
+    for (const id of theirIds) {
+      expect(await memory.get(id, mine)).toBeUndefined();
+      expect(await memory.edges(id, mine)).toEqual([]);
+    }
+  });
+
+  it('recall does not return their memories, even for their exact words', async () => {
+    for (const t of TURNS.slice(0, 6)) {
+      const { memories, trace } = await memory.recall(t.text, mine);
+      expect(memories.some((m) => theirIds.includes(m.id))).toBe(false);
+      expect(trace.namespace).toBe('mine');
+    }
+  });
+
+  it('update of their id fails with NOT_FOUND and changes nothing', async () => {
+    expect(await codeOf(memory.update(theirIds[0] as string, { text: 'hijack' }, mine))).toBe('NOT_FOUND');
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+  });
+
+  it('delete of their id returns false and changes nothing', async () => {
+    for (const id of theirIds) expect(await memory.delete(id, mine)).toBe(false);
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+  });
+
+  it('add of their exact observation makes a node of mine, not a duplicate of theirs', async () => {
+    const r = await memory.add(TURNS[0] as (typeof TURNS)[0], mine);
+    expect(r.deduplicated).toBe(false);
+    expect(theirIds).not.toContain(r.id);
+    expect((await memory.get(r.id, mine))?.namespace).toBe('mine');
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+  });
+
+  it('maintain touches only my namespace', async () => {
+    await memory.maintain(mine);
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+  });
+
+  it('export holds only my records; stats count only mine', async () => {
+    const file = await memory.export(mine);
+    expect(file.namespace).toBe('mine');
+    expect(file.nodes.every((n) => n.namespace === 'mine' && !theirIds.includes(n.id))).toBe(true);
+    expect(file.edges.every((e) => e.namespace === 'mine')).toBe(true);
+    const s = await memory.stats(mine);
+    expect(s.nodes).toBe(file.nodes.length);
+  });
+
+  it('import of their export under another name writes only that name; into mine it is refused', async () => {
+    const file = await memory.export({ namespace: 'theirs' });
+    expect(await codeOf(memory.import(file, mine))).toBe('INVALID_INPUT'); // mine is not empty
+    await memory.import(file, { namespace: 'copy' });
+    expect((await memory.get(theirIds[0] as string, { namespace: 'copy' }))?.namespace).toBe('copy');
+    await memory.delete(theirIds[0] as string, { namespace: 'copy' }); // same id, other namespace
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+    await memory.forget('copy');
+  });
+
+  it('forget of my namespace leaves theirs', async () => {
+    await memory.forget('mine');
+    expect(await memory.namespaces()).toEqual(['theirs']);
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+  });
+
+  it('namespaces whose names look like paths, prototypes or case variants stay apart', async () => {
+    const names = ['__proto__', 'constructor', '../theirs', 'theirs/..', 'THEIRS', 'theirs ', 'ｔｈｅｉｒｓ', 'the\u0000irs'];
+    for (const ns of names) {
+      await memory.add({ text: `note for ${JSON.stringify(ns)}` }, { namespace: ns });
+      expect((await memory.stats({ namespace: ns })).nodes).toBe(1);
+      expect((await memory.recall('note', { namespace: ns })).memories.every((m) => !theirIds.includes(m.id))).toBe(true);
+    }
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+    for (const ns of names) await memory.forget(ns);
+    expect(await memory.namespaces()).toEqual(['theirs']);
+  });
+});
