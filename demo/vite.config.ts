@@ -94,6 +94,8 @@ export default defineConfig({
   resolve: { conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions] },
   server: { host: '127.0.0.1', port, strictPort: true },
   preview: { host: '127.0.0.1', port, strictPort: true },
+  // Pre-bundled up front so the dev server does not reload the page when the worker first asks for it.
+  optimizeDeps: { include: ['onnxruntime-web', 'comlink', 'idb', 'minisearch', 'chrono-node'] },
   worker: { format: 'es' },
   build: { outDir: join(demoDir, 'dist'), emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
   plugins: [staticAssets()],

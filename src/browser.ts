@@ -212,29 +212,36 @@ export async function createBrowserMemory(options: BrowserMemoryOptions = {}): P
   };
   let ownStorage: StorageAdapter | undefined;
   try {
-    const chosenStorage = storage ?? (ownStorage = await createIdbStorage(dbName === undefined ? {} : { dbName }));
-    let chosenEncoder = encoder;
-    if (chosenEncoder === undefined) {
-      const load: AssetLoader = createFetchAssetLoader(models);
-      chosenEncoder = await createGloveSifEncoder({ load, verify });
-      owned.push(chosenEncoder);
-    }
-    let backend: SystemOneBackend;
+    // Storage, encoder and System One load at the same time (the worker's wasm is the slow part).
+    const storageP = storage !== undefined ? Promise.resolve(storage) : createIdbStorage(dbName === undefined ? {} : { dbName }).then((s) => (ownStorage = s));
+    const encoderP: Promise<Encoder> =
+      encoder !== undefined
+        ? Promise.resolve(encoder)
+        : createGloveSifEncoder({ load: createFetchAssetLoader(models) as AssetLoader, verify }).then((e) => {
+            owned.push(e);
+            return e;
+          });
     let systemOneError: JevMemError | undefined;
-    if (typeof choice !== 'string') backend = choice;
-    else if (choice === 'heuristic') {
-      backend = createHeuristicSystemOne();
-      owned.push(backend);
-    } else {
-      try {
-        backend = await createWorkerSystemOne({ numThreads: 1, ...worker, modelBaseURL: models, wasmPaths: ort, verify });
-      } catch (e) {
-        if (systemOneFallback !== true) throw e;
-        systemOneError = isJevMemError(e) ? e : new JevMemError('MODEL_LOAD_FAILED', `System-One worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-        backend = createHeuristicSystemOne();
+    const backendP: Promise<SystemOneBackend> = (async () => {
+      if (typeof choice !== 'string') return choice;
+      let backend: SystemOneBackend;
+      if (choice === 'heuristic') backend = createHeuristicSystemOne();
+      else {
+        try {
+          backend = await createWorkerSystemOne({ numThreads: 1, ...worker, modelBaseURL: models, wasmPaths: ort, verify });
+        } catch (e) {
+          if (systemOneFallback !== true) throw e;
+          systemOneError = isJevMemError(e) ? e : new JevMemError('MODEL_LOAD_FAILED', `System-One worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+          backend = createHeuristicSystemOne();
+        }
       }
       owned.push(backend);
-    }
+      return backend;
+    })();
+    const settled = await Promise.allSettled([storageP, encoderP, backendP]);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const [chosenStorage, chosenEncoder, backend] = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [StorageAdapter, Encoder, SystemOneBackend];
     const memory = await createMemory({ ...memoryOptions, storage: chosenStorage, encoder: chosenEncoder, systemOne: backend });
     const platform: BrowserPlatformInfo = { persisted, systemOne: describe(backend), modelBaseURL: models, wasmPaths: ort };
     if (systemOneError !== undefined) platform.systemOneError = systemOneError;

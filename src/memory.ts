@@ -101,14 +101,37 @@ function webLocks(): LockManagerLike | undefined {
   return locks !== undefined && locks !== null && typeof locks.request === 'function' ? locks : undefined;
 }
 
+/** `YYYY-MM-DD` at the start of an ISO-8601 string. */
+const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
+
 /**
- * Validates an observation (write/validate.ts) and also refuses times a Date cannot hold.
+ * Validates an observation (write/validate.ts), and on top of it refuses what the validator lets
+ * through (issue 7 item 7): a calendar day that does not exist (`2023-02-30`, which `Date.parse`
+ * silently turns into 2 March), a time a Date cannot hold (|τ| > 8.64e15 ms), and input whose
+ * reading throws (a getter or proxy that fails) — each as `INVALID_INPUT` naming the field.
  * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field.
  */
 function checkObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
-  const c = validateObservation(value, field, maxTextChars);
+  let c: CheckedObservation;
+  let observedAt: unknown;
+  try {
+    c = validateObservation(value, field, maxTextChars);
+    observedAt = (value as { observedAt?: unknown }).observedAt;
+  } catch (e) {
+    if (isJevMemError(e)) throw e;
+    throw invalidInput(field, `could not be read (${e instanceof Error ? e.message : String(e)}); pass a plain object`);
+  }
   if (c.observedAtMs !== undefined && !(Math.abs(c.observedAtMs) <= MAX_TIME_MS)) {
     throw invalidInput(`${field}.observedAt`, `${c.observedAtMs} ms is outside the range of dates (±${MAX_TIME_MS} ms from 1970)`);
+  }
+  const day = typeof observedAt === 'string' ? ISO_DAY.exec(observedAt) : null;
+  if (day !== null) {
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const probe = new Date(Date.UTC(2000, m - 1, d));
+    probe.setUTCFullYear(y);
+    if (m < 1 || m > 12 || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
+      throw invalidInput(`${field}.observedAt`, `${JSON.stringify(observedAt)} names a day that does not exist; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
+    }
   }
   return c;
 }
@@ -505,24 +528,24 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     const chunkSize = opts.chunkSize ?? 64;
     const results: AddResult[] = [];
     for (let start = 0; start < checked.length; start += chunkSize) {
-      throwIfAborted(opts.signal);
-      await state.maybeUpgradeVector();
       const chunk = checked.slice(start, start + chunkSize);
-      // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
-      const vectors = await encoder.embed(
-        chunk.map((c) => c.text),
-        opts.signal,
-      );
-      const typing = await controller.askMany(
-        'typing',
-        chunk.map((c) => typingRequest(c.text, c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
-        writeCtx(opts.signal),
-      );
       const batch: WriteBatch = { putNodes: [], putEdges: [] };
       const chunkResults: AddResult[] = [];
       const written: string[] = [];
       const nowIso = now().toISOString();
       try {
+        throwIfAborted(opts.signal);
+        await state.maybeUpgradeVector();
+        // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
+        const vectors = await encoder.embed(
+          chunk.map((c) => c.text),
+          opts.signal,
+        );
+        const typing = await controller.askMany(
+          'typing',
+          chunk.map((c) => typingRequest(c.text, c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
+          writeCtx(opts.signal),
+        );
         for (let i = 0; i < chunk.length; i++) {
           const c = chunk[i] as CheckedObservation;
           const observedAt = c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined;

@@ -61,7 +61,7 @@ export function mountAsk(root: HTMLElement, traceRoot: HTMLElement, graphRoot: H
 
   const renderAround = async (r: RecallResult, mine: number): Promise<void> => {
     const texts = new Map<string, string>();
-    for (const m of r.memories) texts.set(m.id, `${m.provenance.speaker ? `${m.provenance.speaker}: ` : ''}${m.text}`);
+    for (const m of r.memories) texts.set(m.id, m.text);
     const ids = new Set(r.trace.expansions.flatMap((x) => [x.from, x.to]).filter((id) => !texts.has(id)));
     for (const id of ids) {
       const n = await app.memory.get(id);

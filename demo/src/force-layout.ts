@@ -1,6 +1,8 @@
 /**
  * A small deterministic force-directed layout for the graph view (a few hundred nodes):
- * pairwise repulsion (Coulomb-like, 1/d), springs on links (Hooke, rest length `linkDistance`),
+ * pairwise repulsion (Coulomb-like, 1/d), springs on links (Hooke, rest length `linkDistance`,
+ * stiffness divided by the smaller degree of the two ends, as d3-force does, so dense clusters
+ * do not collapse),
  * a weak pull to the centre, velocity damping and a cooling factor α that decays from 1 to
  * `alphaMin` over `iterations` steps (the scheme of d3-force). Starting positions lie on a
  * sunflower spiral in input order, so the same graph always gets the same picture. O(n²) per
@@ -46,6 +48,11 @@ export function forceLayout(n: number, links: readonly LayoutLink[], options: Fo
   for (const [a, b] of links) {
     if (!(a >= 0 && a < n && b >= 0 && b < n)) throw new RangeError(`link ${a}–${b} is outside 0..${n - 1}`);
   }
+  const degree = new Float64Array(n);
+  for (const [a, b] of links) {
+    degree[a] = (degree[a] as number) + 1;
+    degree[b] = (degree[b] as number) + 1;
+  }
   const pos = new Float64Array(2 * n);
   const vel = new Float64Array(2 * n);
   const golden = Math.PI * (3 - Math.sqrt(5));
@@ -85,7 +92,7 @@ export function forceLayout(n: number, links: readonly LayoutLink[], options: Fo
       const dx = (pos[2 * b] as number) - (pos[2 * a] as number);
       const dy = (pos[2 * b + 1] as number) - (pos[2 * a + 1] as number);
       const d = Math.sqrt(dx * dx + dy * dy) || 1e-3;
-      const f = (stiffness * k * alpha * (d - distance)) / d / 2;
+      const f = (stiffness * k * alpha * (d - distance)) / d / 2 / Math.min(degree[a] as number, degree[b] as number);
       vel[2 * a] = (vel[2 * a] as number) + dx * f;
       vel[2 * a + 1] = (vel[2 * a + 1] as number) + dy * f;
       vel[2 * b] = (vel[2 * b] as number) - dx * f;

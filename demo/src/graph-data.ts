@@ -2,8 +2,9 @@
  * Collects the part of the memory graph around a recall for the graph view, through the public
  * API only (`memory.get`, `memory.edges`): the shown results, the nodes on the trace's expansion
  * path, then up to `neighboursPerNode` neighbours of each result (entity, causal and semantic
- * edges before temporal ones, heavier first), at most `maxNodes` in all; and every edge between
- * the collected nodes, marked when the expansion path took it.
+ * edges before temporal ones, heavier first), at most `maxNodes` in all; and the edges between
+ * collected nodes that the expansion path took or that touch a result (other edges are left out
+ * to keep the picture readable), the path's marked.
  *
  * @module
  */
@@ -119,6 +120,7 @@ export async function collectGraph(memory: Pick<Memory, 'get' | 'edges'>, result
   for (const id of present) {
     for (const e of await edgesOf(id)) {
       if (edges.has(e.id) || !present.has(e.from) || !present.has(e.to)) continue;
+      if (!pathEdges.has(e.id) && role.get(e.from) !== 'result' && role.get(e.to) !== 'result') continue;
       edges.set(e.id, { id: e.id, from: e.from, to: e.to, view: e.view, subtype: e.subtype, weight: e.weight, onPath: pathEdges.has(e.id) });
     }
   }

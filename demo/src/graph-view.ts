@@ -13,7 +13,7 @@ import { formatScore, formatTime, shorten } from './format.js';
 import type { GraphData, GraphNode } from './graph-data.js';
 import { VIEW_COLOURS, VIEW_ORDER } from './views.js';
 
-/** Node radius per role, in screen pixels at a 600-px-wide drawing. */
+/** Node radius per role, in pixels of a drawing 450 px across. */
 const RADIUS: Record<GraphNode['role'], number> = { result: 7, path: 5, neighbour: 3.5 };
 /** Spring strength per view: structure edges hold tighter than weak temporal ones. */
 const LINK_STRENGTH: Record<View, number> = { entity: 1, causal: 1, semantic: 0.8, temporal: 0.5 };
@@ -24,13 +24,14 @@ export function renderGraph(data: GraphData): HTMLElement {
   const links: LayoutLink[] = data.edges.map((e) => [index.get(e.from) as number, index.get(e.to) as number, LINK_STRENGTH[e.view]]);
   const pos = forceLayout(data.nodes.length, links);
   const [minX, minY, maxX, maxY] = bounds(pos);
-  // At least 300 units across, so a small graph is not blown up.
-  const w = Math.max(300, maxX - minX);
-  const hgt = Math.max(300, maxY - minY);
-  const pad = 20 * (w / 600);
+  // At least 160 units across, so a graph of a few nodes is not blown up.
+  const w = Math.max(160, maxX - minX);
+  const hgt = Math.max(160, maxY - minY);
+  // Layout units per "pixel": radii and padding scale with the drawing, so they look the same at any size.
+  const unit = Math.max(w, hgt) / 450;
+  const pad = 16 * unit;
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
-  const unit = w / 600; // layout units per screen pixel at 600 px
   const svg = s('svg', {
     class: 'graph',
     'data-testid': 'graph-svg',
@@ -59,7 +60,7 @@ export function renderGraph(data: GraphData): HTMLElement {
           x2: x(b).toFixed(1),
           y2: y(b).toFixed(1),
           stroke: VIEW_COLOURS[e.view],
-          'stroke-width': e.onPath ? 3 : 1.2,
+          'stroke-width': e.onPath ? 2.5 : 1,
         },
         s('title', {}, `${e.view}/${e.subtype} · π ${formatScore(e.weight, 2)}${e.onPath ? ' · on the expansion path' : ''}`),
       ),

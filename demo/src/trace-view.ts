@@ -40,7 +40,7 @@ export function renderTrace(trace: RecallTrace, label: (id: string) => string | 
   const views = h(
     'table',
     { class: 'views', 'data-testid': 'trace-views' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'view'), h('th', { scope: 'col' }, 'routing p'), h('th', { scope: 'col' }, 'budget given'), h('th', { scope: 'col' }, 'used'))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'view'), h('th', { scope: 'col' }, 'routing p'), h('th', { scope: 'col' }, 'budget b_g'), h('th', { scope: 'col' }, 'used'))),
     h(
       'tbody',
       {},
@@ -118,7 +118,7 @@ export function renderTrace(trace: RecallTrace, label: (id: string) => string | 
     'div',
     { class: 'trace', 'data-testid': 'trace' },
     h('h3', {}, 'Routing and budget per view'),
-    views,
+    h('div', { class: 'table-scroll' }, views),
     facts,
     h('h3', {}, 'Timings'),
     timings,

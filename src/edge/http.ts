@@ -281,17 +281,17 @@ export function errorResponse(error: unknown, log: (message: string, error: unkn
   if (isJevMemError(error)) {
     const own = error.details.httpStatus;
     const status = typeof own === 'number' && own >= 400 && own <= 599 ? own : STATUS[error.code] ?? 500;
-    if (status >= 500) log(`jev-mem: ${error.code}: ${error.message}`, error);
+    if (status >= 500 && status !== 501) log(`jev-mem: ${error.code}: ${error.message}`, error);
     const body: { code: string; message: string; field?: string } = { code: error.code, message: error.message };
     if (error.field !== undefined) body.field = error.field;
     return jsonResponse(status, { error: body });
   }
-  log('jev-mem: unexpected error', error);
+  log(`jev-mem: unexpected error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, error);
   return jsonResponse(500, { error: { code: 'INTERNAL', message: 'internal error; see the Worker logs' } });
 }
 
-function defaultLog(message: string, error: unknown): void {
-  console.error(message, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+function defaultLog(message: string): void {
+  console.error(message);
 }
 
 /** SHA-256 of a string (to compare tokens in constant time over equal lengths). */
@@ -332,7 +332,7 @@ export interface EdgeHandlerOptions {
    * @default 'JEV_MEM'
    */
   binding?: string;
-  /** Where unexpected errors are logged. @default console.error (message only, no stack) */
+  /** Where server-side errors (5xx but 501) are logged, with the error. @default console.error of the message */
   log?: (message: string, error: unknown) => void;
 }
 

@@ -45,7 +45,7 @@ export interface MemoryObjectOptions {
    * @default false
    */
   verify?: boolean;
-  /** Where unexpected errors are logged. @default console.error (message only) */
+  /** Where server-side errors (5xx but 501) are logged, with the error. @default console.error of the message */
   log?: (message: string, error: unknown) => void;
 }
 

@@ -333,7 +333,8 @@ export function urlAssetLoader(base: string | URL): AssetLoader {
  */
 export function calibratedParameters(manifest: SystemOneManifest): Record<string, unknown> | undefined {
   const t = manifest.thresholds;
-  const out: Record<string, unknown> = { ...(manifest.parameters ?? {}) };
+  const out: Record<string, unknown> = {};
   if (t?.calibrated) Object.assign(out, { thetaRel: t.theta_rel, thetaAct: t.theta_act, thetaSuff: t.theta_suff, thetaCont: t.theta_cont });
+  Object.assign(out, manifest.parameters ?? {}); // read parameters tuned with the model win
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -38,14 +38,16 @@ export interface EdgeBundle {
   wrangler: { uploadKiB: number; gzipKiB: number } | undefined;
   /** wrangler's output. */
   log: string;
+  /** The source files esbuild bundled (paths as in its metafile, relative to the config's folder). */
+  inputs: string[];
   remove(): void;
 }
 
 /** Runs `wrangler deploy --dry-run` for `config` into a fresh temporary folder. */
-export function buildEdgeBundle(config = TEST_CONFIG, minify = false): EdgeBundle {
+export function buildEdgeBundle(config = TEST_CONFIG): EdgeBundle {
   const dir = mkdtempSync(join(tmpdir(), 'jev-mem-edge-'));
-  const args = [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', dir, '-c', config];
-  if (minify) args.push('--minify');
+  const metafile = join(dir, 'bundle-meta.json');
+  const args = [join(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', dir, '--metafile', metafile, '-c', config];
   const run = spawnSync(process.execPath, args, {
     cwd: ROOT,
     encoding: 'utf8',
@@ -55,7 +57,8 @@ export function buildEdgeBundle(config = TEST_CONFIG, minify = false): EdgeBundl
   const log = `${run.stdout ?? ''}${run.stderr ?? ''}`;
   if (run.status !== 0) throw new Error(`wrangler build failed (${run.status ?? run.signal}):\n${log}`);
   const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(log);
-  const files = readdirSync(dir).filter((f) => !f.endsWith('.map') && f !== 'README.md');
+  const inputs = Object.keys((JSON.parse(readFileSync(metafile, 'utf8')) as { inputs: Record<string, unknown> }).inputs);
+  const files = readdirSync(dir).filter((f) => !f.endsWith('.map') && f !== 'README.md' && f !== 'bundle-meta.json');
   const main = files.find((f) => f.endsWith('.js'));
   if (main === undefined) throw new Error(`wrangler wrote no .js module into ${dir}:\n${log}`);
   const modules: BundleModule[] = [main, ...files.filter((f) => f !== main)].map((f) => {
@@ -72,6 +75,7 @@ export function buildEdgeBundle(config = TEST_CONFIG, minify = false): EdgeBundl
     modules,
     wrangler: m ? { uploadKiB: Number(m[1]), gzipKiB: Number(m[2]) } : undefined,
     log,
+    inputs,
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -118,11 +122,11 @@ export async function call(
   edge: RunningEdge,
   method: string,
   path: string,
-  options: { token?: string | undefined; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
+  options: { token?: string | undefined; body?: unknown; rawBody?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: Headers; text: string; json: any }> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  let body: string | Uint8Array | undefined = options.rawBody;
+  let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody;
   if (body === undefined && options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';

@@ -1,0 +1,49 @@
+/**
+ * The deployable bundle (examples/edge/wrangler.toml, built as `wrangler deploy` builds it): what
+ * goes in, what must stay out (SPEC 9: nothing that compiles WebAssembly from bytes or needs
+ * IndexedDB), and its compressed size against Cloudflare's limits (3 MiB free, 10 MiB paid).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEdgeBundle, EXAMPLE_CONFIG, type EdgeBundle } from './harness.js';
+
+const MIB = 1024 * 1024;
+let bundle: EdgeBundle;
+
+beforeAll(() => {
+  bundle = buildEdgeBundle(EXAMPLE_CONFIG);
+}, 120_000);
+
+afterAll(() => bundle?.remove());
+
+describe('edge bundle', () => {
+  it('bundles no package that needs WebAssembly from bytes, IndexedDB, Node or a Web Worker', () => {
+    const banned = ['onnxruntime-web', 'onnxruntime-node', 'onnxruntime-common', 'hnswlib-wasm', 'fake-indexeddb', 'idb', '@huggingface/transformers', 'comlink'];
+    const offending = bundle.inputs.filter((path) => banned.some((pkg) => path.includes(`node_modules/${pkg}/`)));
+    expect(offending).toEqual([]);
+    expect(bundle.modules.filter((m) => m.path.endsWith('.wasm'))).toEqual([]);
+  });
+
+  it('bundles the TypeScript kernels and the shipped model files as modules', () => {
+    expect(bundle.inputs.some((p) => p.endsWith('src/system-one/kernels.ts'))).toBe(true);
+    const names = bundle.modules.map((m) => m.path.replace(/^.*\/[0-9a-f]{40}-/, ''));
+    for (const f of ['vectors.i8', 'scales.f32', 'pc.f32', 'vocab.txt', 'typing.onnx', 'relation.onnx', 'routing.onnx', 'stop.onnx', 'candidates.onnx', 'maintenance.onnx']) {
+      expect(names).toContain(f);
+    }
+  });
+
+  it('fits the paid plan limit (10 MiB compressed); prints the size against the free limit (3 MiB)', () => {
+    const gzip = bundle.modules.reduce((s, m) => s + m.gzipBytes, 0);
+    const raw = bundle.modules.reduce((s, m) => s + m.bytes, 0);
+    const rows = bundle.modules.map((m) => `  ${m.path.replace(/^.*\//, '').padEnd(60)} ${String(m.bytes).padStart(9)} B  gzip ${String(m.gzipBytes).padStart(9)} B`);
+    console.log(
+      [
+        `edge bundle: ${(raw / MIB).toFixed(2)} MiB raw, ${(gzip / MIB).toFixed(2)} MiB gzip -9 (free plan limit 3 MiB, paid 10 MiB)`,
+        `wrangler reports: ${bundle.wrangler ? `${bundle.wrangler.uploadKiB} KiB / gzip ${bundle.wrangler.gzipKiB} KiB` : 'no size line'}`,
+        ...rows,
+      ].join('\n'),
+    );
+    expect(bundle.wrangler).toBeDefined();
+    expect((bundle.wrangler?.gzipKiB ?? Infinity) * 1024).toBeLessThan(10 * MIB);
+    expect(gzip).toBeLessThan(10 * MIB);
+  });
+});

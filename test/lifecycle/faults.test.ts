@@ -1,0 +1,455 @@
+/**
+ * Issue 7 item 6: faults. Atomic writes (a fault inside a write leaves the store and the caches as
+ * before); indexes rebuilt from the store after a crash, a schema change or an encoder change;
+ * QuotaExceededError / ENOSPC as QUOTA_EXCEEDED with nothing half-written; persistent storage
+ * requested; a process killed mid-ingest or a System-One worker crash loses nothing acknowledged.
+ */
+import 'fake-indexeddb/auto';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { JevMemError } from '../../src/errors.js';
+import { createMemory, GENERATION_META_KEY } from '../../src/memory.js';
+import { createFileStorage } from '../../src/plane/file-storage.js';
+import { createIdbStorage, requestPersistence, type PersistenceState } from '../../src/plane/idb-storage.js';
+import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION, type Migration } from '../../src/plane/schema.js';
+import type { StorageAdapter } from '../../src/plane/storage.js';
+import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
+import type { SystemOneBackend } from '../../src/system-one/wire.js';
+import { createWorkerSystemOne } from '../../src/system-one/worker-backend.js';
+import { codeOf, errorOf, faulty, keepOpen, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
+
+let encoder: Encoder;
+const dirs: string[] = [];
+beforeAll(async () => {
+  encoder = await createDefaultNodeEncoder();
+});
+afterAll(async () => {
+  await encoder.close?.();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+const tempDir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'jev-mem-faults-'));
+  dirs.push(d);
+  return d;
+};
+const EXTRA = { text: 'Theo: I adopted a second dog called Pretzel.', observedAt: '2023-05-01T10:00:00Z', source: 'chat', speaker: 'Theo' };
+
+describe('atomic writes', () => {
+  it('a commit that fails leaves the store and the caches as before, and the next write works', async () => {
+    const storage = faulty(createMemoryStorage());
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    await memory.addMany(TURNS.slice(0, 5));
+    const before = await stored(storage, 'default');
+    const statsBefore = await memory.stats();
+    const recallBefore = await recallView(memory, 'Theo dog');
+    storage.failIf = () => new Error('injected: the disk went away');
+    const e = await errorOf(memory.add(EXTRA));
+    expect(e).toMatchObject({ code: 'STORAGE_FAILED', details: { committed: 0 } });
+    expect(await stored(storage, 'default')).toEqual(before);
+    expect(await memory.stats()).toEqual(statsBefore);
+    expect(await recallView(memory, 'Theo dog')).toEqual(recallBefore); // the half-planned node is not in the indexes
+    storage.failIf = undefined;
+    const ok = await memory.add(EXTRA);
+    expect((await memory.get(ok.id))?.seq).toBe(6); // no gap, no reuse
+    await memory.close();
+  });
+
+  it('IndexedDB: an edge put that fails after the node put aborts the whole write', async () => {
+    const storage = await createIdbStorage({ indexedDB: new IDBFactory(), persist: false });
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    await memory.addMany(TURNS.slice(0, 4));
+    const before = await stored(storage, 'default');
+    const put = IDBObjectStore.prototype.put;
+    let nodePuts = 0;
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (this.name === 'nodes') nodePuts++;
+      if (this.name === 'edges') throw new DOMException('injected fault after the node was stored', 'UnknownError');
+      return put.call(this, value, key);
+    });
+    const e = await errorOf(memory.add({ ...EXTRA, sessionId: 's1' }));
+    vi.restoreAllMocks();
+    expect(nodePuts).toBe(1); // the node was stored inside the transaction before the fault
+    expect(e).toMatchObject({ code: 'STORAGE_FAILED' });
+    expect(await stored(storage, 'default')).toEqual(before);
+    expect((await memory.stats()).nodes).toBe(4);
+    await memory.close();
+    await storage.close();
+  });
+
+  it('file store: a failed sync after the journal append is undone on disk', async () => {
+    const dir = tempDir();
+    const storage = await createFileStorage({ dir });
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    await memory.addMany(TURNS.slice(0, 3));
+    const before = await stored(storage, 'default');
+    const probe = await open(join(dir, 'format.json'), 'r');
+    const proto = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
+    await probe.close();
+    vi.spyOn(proto, 'datasync').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    expect(await codeOf(memory.add(EXTRA))).toBe('STORAGE_FAILED');
+    vi.restoreAllMocks();
+    await memory.close();
+    await storage.close();
+    const reopened = await createFileStorage({ dir });
+    expect(await stored(reopened, 'default')).toEqual(before);
+    await reopened.close();
+  });
+
+  it('an id generator that repeats itself cannot overwrite a stored node', async () => {
+    const memory = await createMemory({ encoder, newId: () => 'same-id' });
+    await memory.add(TURNS[0] as (typeof TURNS)[0]);
+    const e = await errorOf(memory.add(EXTRA));
+    expect(e).toMatchObject({ code: 'INVALID_OPTION', field: 'newId' });
+    expect((await memory.get('same-id'))?.text).toBe(TURNS[0]?.text);
+    await memory.close();
+  });
+
+  it('an abort between chunks keeps the committed chunks and leaves nothing of the next', async () => {
+    const storage = createMemoryStorage();
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    const ac = new AbortController();
+    const e = await errorOf(memory.addMany(TURNS, { chunkSize: 4, signal: ac.signal, onProgress: () => ac.abort() }));
+    expect(e).toMatchObject({ code: 'ABORTED', details: { committed: 4 } });
+    expect((await storage.load('default')).nodes.map((n) => n.provenance.turnId)).toEqual(['S1:1', 'S1:2', 'S1:3', 'S1:4']);
+    await memory.close();
+  });
+});
+
+describe('quota', () => {
+  const quotaOnPut = (after: number) => {
+    const put = IDBObjectStore.prototype.put;
+    let n = 0;
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (++n > after) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return put.call(this, value, key);
+    });
+  };
+
+  it('IndexedDB QuotaExceededError reaches the caller as QUOTA_EXCEEDED, with nothing half-written', async () => {
+    const storage = await createIdbStorage({ indexedDB: new IDBFactory(), persist: false });
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    await memory.addMany(TURNS.slice(0, 3));
+    const before = await stored(storage, 'default');
+    quotaOnPut(1); // the node goes in, its first edge does not
+    const e = await errorOf(memory.add({ ...EXTRA, sessionId: 's1' }));
+    vi.restoreAllMocks();
+    expect(e).toBeInstanceOf(JevMemError);
+    expect(e).toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    expect((e as Error).message).toMatch(/nothing was written/);
+    expect(await stored(storage, 'default')).toEqual(before);
+    expect((await memory.stats()).nodes).toBe(3);
+    const ok = await memory.add(EXTRA); // space is back
+    expect((await memory.get(ok.id))?.text).toBe(EXTRA.text);
+    await memory.close();
+    await storage.close();
+  });
+
+  it('addMany: chunks before the full disk stay, the failing chunk leaves nothing, the error says how many', async () => {
+    const storage = await createIdbStorage({ indexedDB: new IDBFactory(), persist: false });
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    const put = IDBObjectStore.prototype.put;
+    let commits = 0;
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (this.name === 'nodes' && (value as { seq: number }).seq === 5) commits++;
+      if (commits > 0) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return put.call(this, value, key);
+    });
+    const e = await errorOf(memory.addMany(TURNS, { chunkSize: 4 }));
+    vi.restoreAllMocks();
+    expect(e).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { committed: 4 } });
+    expect((await storage.load('default')).nodes.map((n) => n.seq)).toEqual([1, 2, 3, 4]);
+    expect((await memory.stats()).nodes).toBe(4);
+    await memory.close();
+    await storage.close();
+  });
+
+  it('file store: ENOSPC on the journal append is QUOTA_EXCEEDED and the store is as before', async () => {
+    const dir = tempDir();
+    const storage = await createFileStorage({ dir });
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    await memory.add(TURNS[0] as (typeof TURNS)[0]);
+    const before = await stored(storage, 'default');
+    const probe = await open(join(dir, 'format.json'), 'r');
+    const proto = Object.getPrototypeOf(probe) as { write(...a: unknown[]): Promise<unknown> };
+    await probe.close();
+    vi.spyOn(proto, 'write').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    expect(await codeOf(memory.add(EXTRA))).toBe('QUOTA_EXCEEDED');
+    vi.restoreAllMocks();
+    expect(await stored(storage, 'default')).toEqual(before);
+    await memory.close();
+    await storage.close();
+  });
+
+  it('asks the browser for persistent storage once, without waiting for the answer', async () => {
+    const states: PersistenceState[] = [];
+    let calls = 0;
+    let answer: (v: boolean) => void = () => undefined;
+    requestPersistence((s) => states.push(s), {
+      persisted: async () => false,
+      persist: () => {
+        calls++;
+        return new Promise<boolean>((r) => (answer = r));
+      },
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(states).toEqual(['pending']); // returned before the user answered
+    answer(true);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(states).toEqual(['pending', 'granted']);
+    expect(calls).toBe(1);
+  });
+
+  it('does not ask again when storage is already persistent; reports a refusal; never throws', async () => {
+    const seen: PersistenceState[][] = [[], [], []];
+    let asked = false;
+    requestPersistence((s) => seen[0]?.push(s), { persisted: async () => true, persist: async () => ((asked = true), true) });
+    requestPersistence((s) => seen[1]?.push(s), { persisted: async () => false, persist: async () => false });
+    requestPersistence((s) => seen[2]?.push(s), { persist: () => Promise.reject(new Error('SecurityError')) });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toBe(false);
+    expect(seen).toEqual([
+      ['pending', 'granted'],
+      ['pending', 'denied'],
+      ['pending', 'failed'],
+    ]);
+  });
+
+  it('the IndexedDB adapter asks through navigator.storage unless persist is false', async () => {
+    const persist = vi.fn(async () => true);
+    vi.stubGlobal('navigator', { storage: { persisted: async () => false, persist } });
+    try {
+      const s = await createIdbStorage({ indexedDB: new IDBFactory() });
+      await new Promise((r) => setTimeout(r, 0));
+      expect(persist).toHaveBeenCalledTimes(1);
+      expect(s.persistence).toBe('granted');
+      const off = await createIdbStorage({ indexedDB: new IDBFactory(), persist: false });
+      expect(off.persistence).toBe('off');
+      expect(persist).toHaveBeenCalledTimes(1);
+      await s.close();
+      await off.close();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('crash recovery and rebuilt indexes', () => {
+  it('a fresh memory over the same store rebuilds indexes that recall exactly like the live ones', async () => {
+    const dir = tempDir();
+    const live = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    await live.addMany(TURNS);
+    const views = await Promise.all(QUESTIONS.map((q) => recallView(live, q)));
+    const reopened = await createMemory({ encoder, storage: await createFileStorage({ dir }) }); // a reader, while the writer lives
+    expect(await Promise.all(QUESTIONS.map((q) => recallView(reopened, q)))).toEqual(views);
+    await reopened.close();
+    await live.close();
+  });
+
+  it('a torn last journal line (crash during the append) is ignored, and writing goes on', async () => {
+    const dir = tempDir();
+    const first = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    await first.addMany(TURNS.slice(0, 3), { chunkSize: 1 });
+    await first.close();
+    const nsDir = join(dir, 'ns', readdirSync(join(dir, 'ns'))[0] as string);
+    appendFileSync(join(nsDir, 'journal.jsonl'), '4\t0123456789abcdef\t{"putNodes":[{"id":"half'); // no newline: torn
+    const second = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    expect((await second.stats()).nodes).toBe(3);
+    const added = await second.add(EXTRA);
+    await second.close();
+    const third = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    expect((await third.stats()).nodes).toBe(4);
+    expect((await third.get(added.id))?.text).toBe(EXTRA.text);
+    await third.close();
+  });
+
+  it('a process killed (SIGKILL) mid-ingest loses no acknowledged write', async () => {
+    const dir = tempDir();
+    const script = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', script, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const acked: string[] = [];
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      let buf = '';
+      child.stdout.on('data', (d: Buffer) => {
+        buf += d.toString();
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (line.startsWith('ACK ')) acked.push(line.split(' ')[1] as string);
+          if (acked.length >= 12) {
+            child.kill('SIGKILL'); // mid-flight: the 13th write is under way
+            resolve();
+            return;
+          }
+        }
+      });
+      child.on('exit', (code) => (acked.length < 12 ? reject(new Error(`writer exited early (${code}): ${stderr}`)) : resolve()));
+    });
+    await new Promise((r) => child.once('close', r));
+    const memory = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    for (const id of acked) expect(await memory.get(id), id).toBeDefined();
+    const stats = await memory.stats();
+    expect(stats.nodes).toBeGreaterThanOrEqual(12);
+    expect((await memory.recall('How many ships did the lighthouse keeper count?')).memories.length).toBeGreaterThan(0);
+    await memory.add(EXTRA); // the dead writer's lock is taken over
+    await memory.close();
+  }, 30_000);
+});
+
+describe('System One failures during ingestion', () => {
+  it('a worker crash mid-ingest loses nothing: every observation is stored', async () => {
+    const worker = await createWorkerSystemOne({ engine: 'ts' });
+    try {
+      const memory = await createMemory({ encoder, systemOne: worker });
+      let crashed = false;
+      const res = await memory.addMany(TURNS, {
+        chunkSize: 3,
+        onProgress: () => {
+          if (!crashed) {
+            crashed = true;
+            void worker.crashForTest();
+          }
+        },
+      });
+      expect(crashed).toBe(true);
+      expect(worker.starts).toBeGreaterThan(1); // the worker really died and was replaced
+      expect(res.map((r) => r.deduplicated)).toEqual(TURNS.map(() => false));
+      const texts = await Promise.all(res.map(async (r) => (await memory.get(r.id))?.text));
+      expect(texts).toEqual(TURNS.map((t) => t.text));
+      await memory.close();
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('a backend that fails every call after the first ones still stores every observation (fallback)', async () => {
+    const base = createHeuristicSystemOne();
+    let calls = 0;
+    const flaky: SystemOneBackend = {
+      kind: 'flaky',
+      modelId: 'test/flaky@1',
+      decide: (r, o) => (++calls > 2 ? Promise.reject(new JevMemError('SYSTEM_ONE_FAILED', 'down')) : base.decide(r, o)),
+      decideMany: (r, o) => (++calls > 2 ? Promise.reject(new JevMemError('SYSTEM_ONE_FAILED', 'down')) : base.decideMany(r, o)),
+      close: () => base.close(),
+    };
+    const memory = await createMemory({ encoder, systemOne: flaky });
+    const res = await memory.addMany(TURNS, { chunkSize: 2 });
+    expect(calls).toBeGreaterThan(2);
+    expect((await memory.stats()).nodes).toBe(TURNS.length);
+    expect(new Set(res.map((r) => r.id)).size).toBe(TURNS.length);
+    await memory.close();
+  });
+});
+
+describe('schema versioning', () => {
+  it('writes the schema version with the first commit of a namespace', async () => {
+    const storage = createMemoryStorage();
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    await memory.add(EXTRA);
+    expect((await storage.load('default')).meta[SCHEMA_META_KEY]).toBe(SCHEMA_VERSION);
+    await memory.close();
+  });
+
+  it('refuses a namespace of a newer schema with SCHEMA_MISMATCH, reading or writing, and changes nothing', async () => {
+    const storage = createMemoryStorage();
+    const writer = await createMemory({ encoder, storage: keepOpen(storage) });
+    await writer.add(EXTRA);
+    await writer.close();
+    await storage.commit('default', { meta: { [SCHEMA_META_KEY]: SCHEMA_VERSION + 1 } }); // a newer build wrote here
+    const before = await storage.load('default');
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    const e = await errorOf(memory.recall('dog'));
+    expect(e).toMatchObject({ code: 'SCHEMA_MISMATCH' });
+    expect((e as Error).message).toMatch(/upgrade jev-mem/i);
+    expect(await codeOf(memory.add(EXTRA))).toBe('SCHEMA_MISMATCH');
+    expect(await codeOf(memory.get('x'))).toBe('SCHEMA_MISMATCH');
+    expect(await storage.load('default')).toEqual(before);
+    expect((await memory.stats({ namespace: 'other' })).nodes).toBe(0); // other namespaces still open
+    await memory.close();
+  });
+
+  it('opens a namespace written before versioning (no key) as version 1 and stamps it on the next commit', async () => {
+    const storage = createMemoryStorage();
+    const writer = await createMemory({ encoder, storage: keepOpen(storage) });
+    const { id } = await writer.add(EXTRA);
+    await writer.close();
+    await storage.commit('default', { meta: { [SCHEMA_META_KEY]: null, [GENERATION_META_KEY]: null } });
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    expect((await memory.get(id))?.text).toBe(EXTRA.text);
+    await memory.add(TURNS[0] as (typeof TURNS)[0]);
+    expect((await storage.load('default')).meta[SCHEMA_META_KEY]).toBe(SCHEMA_VERSION);
+    await memory.close();
+  });
+
+  it('plans migration steps in order, each with its version, without writing anything', () => {
+    const addFlag: Migration = {
+      from: 1,
+      description: 'test: mark every node',
+      migrate: (snap) => ({ putNodes: snap.nodes.map((n) => ({ ...n, keywords: [...n.keywords, 'migrated'] })) }),
+    };
+    const node = { id: 'a', keywords: ['x'] } as unknown as import('../../src/types.js').MemoryNode;
+    const snap = { nodes: [node], edges: [], meta: { [SCHEMA_META_KEY]: 1 } };
+    const plan = planMigrations(snap, 'ns', [addFlag], 2);
+    expect(plan.steps).toHaveLength(1);
+    expect(plan.steps[0]?.version).toBe(2);
+    expect(plan.steps[0]?.batch.meta).toEqual({ [SCHEMA_META_KEY]: 2 });
+    expect(plan.snapshot.nodes[0]?.keywords).toEqual(['x', 'migrated']);
+    expect(plan.snapshot.meta[SCHEMA_META_KEY]).toBe(2);
+    expect(snap.nodes[0]?.keywords).toEqual(['x']); // input untouched
+    expect(planMigrations(snap, 'ns', [], 1).steps).toEqual([]);
+  });
+
+  it('refuses a missing step or a malformed version with SCHEMA_MISMATCH', () => {
+    const snap = { nodes: [], edges: [], meta: { [SCHEMA_META_KEY]: 1 } };
+    expect(() => planMigrations(snap, 'ns', [], 2)).toThrow(expect.objectContaining({ code: 'SCHEMA_MISMATCH' }) as Error);
+    expect(() => planMigrations({ ...snap, meta: { [SCHEMA_META_KEY]: 'one' } }, 'ns')).toThrow(expect.objectContaining({ code: 'SCHEMA_MISMATCH' }) as Error);
+  });
+});
+
+describe('encoder change', () => {
+  /** The same vectors under another fingerprint (an "older model"). */
+  const renamed = (inner: Encoder, fingerprint: string): Encoder => ({ fingerprint, dimension: inner.dimension, embed: (t, s) => inner.embed(t, s) });
+
+  it('re-embeds, on open, nodes embedded by another encoder; texts untouched, recall as before', async () => {
+    const storage = createMemoryStorage();
+    const old = await createMemory({ encoder: renamed(encoder, 'glove-old@1'), storage: keepOpen(storage) });
+    await old.addMany(TURNS);
+    const views = await Promise.all(QUESTIONS.map((q) => recallView(old, q)));
+    await old.close();
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    expect(await Promise.all(QUESTIONS.map((q) => recallView(memory, q)))).toEqual(views);
+    const snap = await storage.load('default');
+    expect(snap.nodes.every((n) => n.embedding.encoder === encoder.fingerprint)).toBe(true);
+    expect(snap.nodes.map((n) => n.text)).toEqual(TURNS.map((t) => t.text));
+    await memory.close();
+  });
+
+  it('re-embeds vectors of another dimension instead of failing', async () => {
+    const storage: StorageAdapter = createMemoryStorage();
+    const wide: Encoder = {
+      fingerprint: 'wide@1',
+      dimension: 3,
+      embed: async (t) => t.map(() => Float32Array.from([1, 0, 0])),
+    };
+    const old = await createMemory({ encoder: wide, storage: keepOpen(storage) });
+    await old.addMany(TURNS.slice(0, 3));
+    await old.close();
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    expect((await memory.recall('pottery class')).memories[0]?.text).toBe(TURNS[0]?.text);
+    await memory.close();
+  });
+});
