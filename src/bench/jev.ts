@@ -73,6 +73,8 @@ export function countingBackend(inner: SystemOneBackend): CountingBackend {
   return {
     kind: inner.kind,
     modelId: inner.modelId,
+    // the backend's calibrated parameters must reach createMemory through the wrapper
+    ...(inner.parameters ? { parameters: inner.parameters } : {}),
     decide: (request, options) => timed(1, () => inner.decide(request, options)),
     decideMany: (requests, options) => timed(requests.length, () => inner.decideMany(requests, options)),
     close: async () => undefined,

@@ -3,6 +3,7 @@
  * goes in, what must stay out (SPEC 9: nothing that compiles WebAssembly from bytes or needs
  * IndexedDB), and its compressed size against Cloudflare's limits (3 MiB free, 10 MiB paid).
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEdgeBundle, EXAMPLE_CONFIG, type EdgeBundle } from './harness.js';
 
@@ -21,6 +22,14 @@ describe('edge bundle', () => {
     const offending = bundle.inputs.filter((path) => banned.some((pkg) => path.includes(`node_modules/${pkg}/`)));
     expect(offending).toEqual([]);
     expect(bundle.modules.filter((m) => m.path.endsWith('.wasm'))).toEqual([]);
+  });
+
+  it('has no eval, no Function constructor and no WebAssembly compilation in its JavaScript (SPEC 9)', () => {
+    const js = readFileSync(bundle.modules[0]!.path, 'utf8');
+    expect(js.match(/\beval\s*\(/g)).toBeNull();
+    expect(js.match(/\bnew\s+Function\s*\(|\bFunction\s*\(\s*["'`]/g)).toBeNull();
+    expect(js.match(/WebAssembly\.(compile|instantiate|Module)\b/g)).toBeNull();
+    expect(js.match(/\bnew\s+Worker\s*\(|\bindexedDB\./g)).toBeNull();
   });
 
   it('bundles the TypeScript kernels and the shipped model files as modules', () => {
