@@ -421,10 +421,13 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     }
     return s;
   };
+  const disposed = new WeakSet<NamespaceState>();
   const retire = (s: NamespaceState): void => {
     const u = users.get(s);
-    if (u === undefined || u.n === 0) s.dispose();
-    else u.retired = true;
+    if (u === undefined || u.n === 0) {
+      disposed.add(s);
+      s.dispose();
+    } else u.retired = true;
   };
   /** Rebuilds a namespace's caches from the store (after a failed commit, or another tab's). */
   const reload = async (ns: string): Promise<NamespaceState> => {
@@ -448,16 +451,64 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     return current !== state ? current : reload(ns); // one rebuild when several reads notice at once
   };
   /** Runs a read over a state that cannot be disposed under it. */
+  /**
+   * Readers–writer gate per namespace over the caches: a write holds it from the first change
+   * it makes to the caches until its commit is settled (or rolled back by a rebuild), a read for
+   * its whole run, so a read never sees a write that is not committed, nor half of one. A
+   * waiting write goes before reads that arrive after it.
+   */
+  const gates = new Map<string, { readers: number; writing: boolean; queue: Array<{ write: boolean; go: () => void }> }>();
+  const pump = (ns: string): void => {
+    const g = gates.get(ns);
+    if (g === undefined) return;
+    while (g.queue.length > 0) {
+      const next = g.queue[0] as { write: boolean; go: () => void };
+      if (next.write ? g.writing || g.readers > 0 : g.writing) break;
+      g.queue.shift();
+      if (next.write) g.writing = true;
+      else g.readers++;
+      next.go();
+    }
+    if (!g.writing && g.readers === 0 && g.queue.length === 0) gates.delete(ns);
+  };
+  const enter = (ns: string, write: boolean): Promise<void> =>
+    new Promise<void>((go) => {
+      let g = gates.get(ns);
+      if (g === undefined) {
+        g = { readers: 0, writing: false, queue: [] };
+        gates.set(ns, g);
+      }
+      g.queue.push({ write, go });
+      pump(ns);
+    });
+  const leave = (ns: string, write: boolean): void => {
+    const g = gates.get(ns);
+    if (g === undefined) return;
+    if (write) g.writing = false;
+    else g.readers--;
+    pump(ns);
+  };
+  /** Runs a read over a state that no write changes and no rebuild disposes under it. */
   const reading = async <T>(ns: string, fn: (state: NamespaceState) => Promise<T> | T): Promise<T> => {
-    const state = await fresh(ns, false);
-    const u = users.get(state) ?? { n: 0, retired: false };
-    users.set(state, u);
-    u.n++;
+    await enter(ns, false);
     try {
-      return await fn(state);
+      let state = await fresh(ns, false);
+      // A rebuild may have retired it between the lookup and this line: take the current one.
+      for (let i = 0; i < 3 && disposed.has(state); i++) state = await stateOf(ns);
+      const u = users.get(state) ?? { n: 0, retired: false };
+      users.set(state, u);
+      u.n++;
+      try {
+        return await fn(state);
+      } finally {
+        u.n--;
+        if (u.n === 0 && u.retired) {
+          disposed.add(state);
+          state.dispose();
+        }
+      }
     } finally {
-      u.n--;
-      if (u.n === 0 && u.retired) state.dispose();
+      leave(ns, false);
     }
   };
   /**
@@ -514,7 +565,12 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       await reload(ns).catch(() => undefined);
       throw e;
     }
-    state.apply(stamped);
+    await enter(ns, true);
+    try {
+      state.apply(stamped);
+    } finally {
+      leave(ns, true);
+    }
   };
   const pendingOf = (state: NamespaceState): string[] => {
     const p = state.meta[MAINTENANCE_PENDING_META_KEY];
@@ -533,6 +589,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const chunkResults: AddResult[] = [];
       const written: string[] = [];
       const nowIso = now().toISOString();
+      let gated = false;
       try {
         throwIfAborted(opts.signal);
         await state.maybeUpgradeVector();
@@ -546,6 +603,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           chunk.map((c) => typingRequest(c.text, c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
           writeCtx(opts.signal),
         );
+        await enter(ns, true); // from here the caches hold uncommitted changes: no reader may look
+        gated = true;
         for (let i = 0; i < chunk.length; i++) {
           const c = chunk[i] as CheckedObservation;
           const observedAt = c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined;
@@ -602,6 +661,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
         err.details.committed = results.length;
         throw err;
+      } finally {
+        if (gated) leave(ns, true);
       }
       results.push(...chunkResults);
       const elapsedMs = performance.now() - started;

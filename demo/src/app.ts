@@ -55,7 +55,7 @@ async function hasWebgpuAdapter(): Promise<boolean> {
 export function describeError(error: unknown): string {
   if (isJevMemError(error)) {
     const hint: Partial<Record<string, string>> = {
-      QUOTA_EXCEEDED: ' Free some space (export, then clear memory) or allow persistent storage for this site.',
+      QUOTA_EXCEEDED: ' To make room here: export the memory, then clear it.',
       SYSTEM_TWO_NOT_CONFIGURED: ' Set a System-Two URL and model in Settings.',
       ENCODER_MISMATCH: ' The file was made with another encoder.',
     };

@@ -61,10 +61,9 @@ export function forceLayout(n: number, links: readonly LayoutLink[], options: Fo
     pos[2 * i] = r * Math.cos(i * golden);
     pos[2 * i + 1] = r * Math.sin(i * golden);
   }
-  if (n < 2) return pos;
   const decay = iterations > 1 ? Math.pow(alphaMin, 1 / (iterations - 1)) : 1;
   let alpha = 1;
-  for (let step = 0; step < iterations; step++) {
+  for (let step = 0; n > 1 && step < iterations; step++) {
     // Repulsion: every pair pushes apart with strength / d.
     for (let i = 0; i < n; i++) {
       const xi = pos[2 * i] as number;
@@ -105,6 +104,7 @@ export function forceLayout(n: number, links: readonly LayoutLink[], options: Fo
     }
     alpha *= decay;
   }
+  if (n === 0) return pos;
   // Centre on the origin.
   let cx = 0;
   let cy = 0;

@@ -60,6 +60,7 @@ test('Cancel stops an import part-way and keeps exactly the turns reported as st
   await chooseConversation(page, jsonFile('long.locomo.json', sampleLocomo(100)), 'sample-maya-theo');
   await page.click('[data-testid="import-start"]');
   await page.waitForFunction(() => (document.querySelector('[data-testid="import-progress"]') as HTMLProgressElement).value >= 16);
+  await shot(page.locator('#import'), 'import-running');
   await page.click('[data-testid="import-cancel"]');
   await page.waitForSelector('[data-testid="import-status"][data-state="cancelled"]');
   const text = (await page.textContent('[data-testid="import-status"]')) ?? '';
@@ -108,10 +109,15 @@ test('a question shows the trace per view and the graph around the result, with 
     if (!r.active) expect(r.given).toBe(0);
   }
   const facts = await page.textContent('[data-testid="trace-facts"]');
-  expect(facts).toMatch(/budget B · depth80 · reached \d+ of \d+/);
-  expect(rows.reduce((n, r) => n + r.given, 0)).toBe(80);
+  // Σ b_g = B over the active views (eq. (14), largest-remainder rounding); B comes from the model's calibrated parameters.
+  const budget = /budget B · depth(\d+) · reached (\d+) of (\d+)/.exec(facts ?? '');
+  expect(budget).not.toBeNull();
+  expect(rows.reduce((n, r) => n + r.given, 0)).toBe(Number(budget?.[1]));
+  expect(Number(budget?.[2])).toBeLessThanOrEqual(Number(budget?.[3]));
   expect(await page.getAttribute('[data-testid="trace-stop"]', 'data-stop')).toMatch(/^[a-z-]+$/);
-  expect(await page.textContent('[data-testid="trace-calls"]')).toMatch(/^\d+ of 16 \(\d+ answered by the fallback\)$/);
+  const calls = /^(\d+) of (\d+) \(\d+ answered by the fallback\)$/.exec((await page.textContent('[data-testid="trace-calls"]')) ?? '');
+  expect(Number(calls?.[1])).toBeGreaterThan(0);
+  expect(Number(calls?.[1])).toBeLessThanOrEqual(Number(calls?.[2]));
   expect(await page.textContent('[data-testid="trace-timings"]')).toMatch(/total[0-9.]+ ms/);
   const steps = await page.locator('[data-testid="trace-step"]').count();
   const expansions = Number(/expansions · K\d+ · (\d+)/.exec(facts ?? '')?.[1]);

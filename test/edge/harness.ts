@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { Miniflare } from 'miniflare';
+import { Log, LogLevel, Miniflare } from 'miniflare';
 
 /** The repository root. */
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -112,6 +112,8 @@ export async function startEdge(bundle: EdgeBundle, options: StartOptions = {}):
     host: '127.0.0.1',
     port: 0,
     cf: false,
+    // JEV_MEM_EDGE_LOG=1 shows workerd's own log (worker console output, runtime errors).
+    ...(process.env.JEV_MEM_EDGE_LOG ? { log: new Log(LogLevel.DEBUG) } : {}),
   });
   const url = await mf.ready;
   return { url, mf, dispose: () => mf.dispose() };

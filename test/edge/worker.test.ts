@@ -13,6 +13,7 @@ import type { Memory } from '../../src/memory.js';
 import { createNodeMemory } from '../../src/node.js';
 import { createLocalSystemOne } from '../../src/system-one/local.js';
 import type { SystemOneBackend } from '../../src/system-one/wire.js';
+import type { MemoryEdge, MemoryNode } from '../../src/types.js';
 import { startChatServer, type ChatServer } from '../helpers/chat-server.js';
 import { buildEdgeBundle, call, startEdge, type EdgeBundle, type RunningEdge } from './harness.js';
 import { locomoConv26, sampleConversationAsLocomo } from './locomo-sample.js';
@@ -127,16 +128,31 @@ describe('HTTP API', () => {
 });
 
 /** Writes `sample` through the Worker and the Node build; compares recall top-10 for `queries`. */
-async function compareWithNode(sample: LocomoSample, namespace: string, queries: string[]): Promise<{ mismatches: string[]; compared: number }> {
+async function compareWithNode(sample: LocomoSample, namespace: string, queries: string[]): Promise<{ mismatches: string[]; compared: number; graph: { worker: string[]; node: string[]; typeDiff: number } }> {
   const conv = locomoConversation(sample);
-  const w = await api('POST', `/v1/namespaces/${namespace}/memories`, { observations: conv.observations });
-  expect(w.status).toBe(201);
-  expect(w.json.results).toHaveLength(conv.observations.length);
   // The Node build as the CLI runs it: createNodeMemory + the local System One (onnxruntime engine).
+  // It writes first: its seconds of synchronous work would leave the HTTP keep-alive socket idle.
   const systemOne: SystemOneBackend = await createLocalSystemOne({ load: createNodeAssetLoader() });
   const node: Memory = await createNodeMemory({ systemOne });
   try {
     await node.addMany(conv.observations);
+    const w = await api('POST', `/v1/namespaces/${namespace}/memories`, { observations: conv.observations });
+    expect(w.status).toBe(201);
+    expect(w.json.results).toHaveLength(conv.observations.length);
+    // The write path's decisions: typing (node types) and relations (edges), keyed by turn.
+    const edgeExport = (await api('GET', `/v1/namespaces/${namespace}/export`)).json as { nodes: MemoryNode[]; edges: MemoryEdge[] };
+    const nodeExport = await node.export();
+    const graphOf = (x: { nodes: MemoryNode[]; edges: MemoryEdge[] }): string[] => {
+      const turn = new Map(x.nodes.map((n) => [n.id, n.provenance.turnId]));
+      return x.edges.map((e) => `${turn.get(e.from)}>${turn.get(e.to)} ${e.view}/${e.subtype} ${e.origin.kind} ${e.weight.toFixed(6)}`).sort();
+    };
+    const typesByTurn = new Map(nodeExport.nodes.map((n) => [n.provenance.turnId, n.types]));
+    let typeDiff = 0;
+    for (const n of edgeExport.nodes) {
+      const t = typesByTurn.get(n.provenance.turnId) as MemoryNode['types'];
+      for (const k of ['episodic', 'semantic', 'procedural', 'preference'] as const) typeDiff = Math.max(typeDiff, Math.abs(n.types[k] - t[k]));
+    }
+    const graph = { worker: graphOf(edgeExport), node: graphOf(nodeExport), typeDiff };
     const mismatches: string[] = [];
     for (const query of queries) {
       const [fromEdge, fromNode] = await Promise.all([api('POST', `/v1/namespaces/${namespace}/recall`, { query, k: 10 }), node.recall(query, { k: 10 })]);
@@ -146,7 +162,7 @@ async function compareWithNode(sample: LocomoSample, namespace: string, queries:
       const closeScores = sameIds && edgeTop.every((x, i) => Math.abs(x[1] - (nodeTop[i] as readonly [string, number])[1]) <= SCORE_TOLERANCE);
       if (!closeScores) mismatches.push(`${query}: worker [${edgeTop.map((x) => x[0]).join(' ')}] node [${nodeTop.map((x) => x[0]).join(' ')}]`);
     }
-    return { mismatches, compared: queries.length };
+    return { mismatches, compared: queries.length, graph };
   } finally {
     await node.close();
     await systemOne.close();
@@ -166,19 +182,25 @@ describe('LoCoMo conversation: ingestion and parity with the Node build', () => 
     expect(exp.json.nodes.map((n: { text: string }) => n.text)).toEqual(conv.observations.map((o) => o.text));
   });
 
-  it('recall gives the same top-10 as the Node build, for every question and turn', async () => {
+  it('writes the same graph and recalls the same top-10 as the Node build, for every question and turn', async () => {
     const conv = locomoConversation(sample);
     const queries = [...conv.questions.map((q) => q.question), ...conv.observations.map((o) => o.text)];
-    const { mismatches, compared } = await compareWithNode(sample, 'locomo-parity', queries);
+    const { mismatches, compared, graph } = await compareWithNode(sample, 'locomo-parity', queries);
     expect(compared).toBe(38);
     expect(mismatches).toEqual([]);
+    // The same System-One decisions on the write path: the same edges, the same type scores.
+    expect(graph.worker.length).toBeGreaterThan(30);
+    expect(graph.worker).toEqual(graph.node);
+    expect(graph.typeDiff).toBeLessThanOrEqual(SCORE_TOLERANCE);
   });
 
   const conv26 = locomoConv26();
-  it.runIf(conv26 !== undefined)('on LoCoMo conv-26 (../shared/data/locomo10.json), the top-10 of 100 questions equals the Node build', async () => {
+  it.runIf(conv26 !== undefined)('on LoCoMo conv-26 (../shared/data/locomo10.json), the graph and the top-10 of 100 questions equal the Node build', async () => {
     const conv = locomoConversation(conv26 as LocomoSample);
-    const { mismatches } = await compareWithNode(conv26 as LocomoSample, 'locomo-conv-26', conv.questions.slice(0, 100).map((q) => q.question));
+    const { mismatches, graph } = await compareWithNode(conv26 as LocomoSample, 'locomo-conv-26', conv.questions.slice(0, 100).map((q) => q.question));
     expect(mismatches).toEqual([]);
+    expect(graph.worker).toEqual(graph.node);
+    expect(graph.typeDiff).toBeLessThanOrEqual(SCORE_TOLERANCE);
   }, 120_000);
 });
 

@@ -66,6 +66,67 @@ describe('atomic writes', () => {
     await memory.close();
   });
 
+  it('a recall running during a write that then fails sees none of it (no uncommitted read)', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let hold = false;
+    const slowQuery: Encoder = {
+      fingerprint: encoder.fingerprint,
+      dimension: encoder.dimension,
+      embed: async (t, sig) => {
+        if (hold && t[0] === 'Theo bike chain') await gate;
+        return encoder.embed(t, sig);
+      },
+    };
+    const storage = faulty(createMemoryStorage());
+    const memory = await createMemory({ encoder: slowQuery, storage });
+    await memory.addMany(TURNS);
+    const expected = await recallView(memory, 'Theo bike chain');
+    expect(expected.length).toBe(5);
+    hold = true;
+    const pending = memory.recall('Theo bike chain', { k: 5 }); // holds the current caches
+    await new Promise((r) => setTimeout(r, 0));
+    storage.failIf = () => new Error('injected');
+    const adding = codeOf(memory.add(EXTRA)); // plans the node into the caches, then fails to commit
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    const r = await pending;
+    expect(await adding).toBe('STORAGE_FAILED');
+    expect(r.memories.map((m) => m.id)).toEqual(expected.map((m) => m.id));
+    expect(r.memories.some((m) => m.text === EXTRA.text)).toBe(false);
+    await memory.close();
+  });
+
+  it('a recall issued while a write is half-planned waits, and sees nothing of it when its commit fails', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let hold = false;
+    const base = createHeuristicSystemOne();
+    const slow: SystemOneBackend = {
+      kind: 'slow',
+      modelId: 'test/slow@1',
+      decide: (r, o) => base.decide(r, o),
+      decideMany: async (rs, o) => {
+        if (hold && rs.some((r) => (r.state as { kind?: string }).kind === 'relation')) await gate;
+        return base.decideMany(rs, o);
+      },
+      close: () => base.close(),
+    };
+    const storage = faulty(createMemoryStorage());
+    const memory = await createMemory({ encoder, storage, systemOne: slow, parameters: { writeDeadlineMs: 60_000 } });
+    await memory.addMany(TURNS);
+    hold = true;
+    storage.failIf = () => new Error('injected');
+    const adding = codeOf(memory.add({ ...EXTRA, text: 'Theo: my bike chain snapped again today.', sessionId: 's2' }));
+    await new Promise((r) => setTimeout(r, 20)); // the write has planned its node and waits for System One
+    const reading = memory.recall('Theo bike chain', { k: 10 });
+    release();
+    expect(await adding).toBe('STORAGE_FAILED');
+    const r = await reading;
+    expect(r.memories.some((m) => m.text.includes('snapped'))).toBe(false);
+    await memory.close();
+  });
+
   it('IndexedDB: an edge put that fails after the node put aborts the whole write', async () => {
     const storage = await createIdbStorage({ indexedDB: new IDBFactory(), persist: false });
     const memory = await createMemory({ encoder, storage: keepOpen(storage) });

@@ -138,6 +138,36 @@ describe('two tabs, one namespace', () => {
     await close();
   });
 
+  it('a read still running when the other tab’s write makes this tab rebuild finishes on intact indexes', async () => {
+    vi.stubGlobal('navigator', { locks: fakeLockManager() });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let hold = false;
+    const slow: Encoder = {
+      fingerprint: encoder.fingerprint,
+      dimension: encoder.dimension,
+      embed: async (t, sig) => {
+        if (hold && t[0] === 'bicycle repairs') await gate;
+        return encoder.embed(t, sig);
+      },
+    };
+    const factory = new IDBFactory();
+    const a = await createMemory({ encoder: slow, namespace: 'shared', storage: await createIdbStorage({ indexedDB: factory, persist: false }) });
+    const b = await createMemory({ encoder, namespace: 'shared', storage: await createIdbStorage({ indexedDB: factory, persist: false }) });
+    await a.addMany(TURNS);
+    const expected = (await a.recall('bicycle repairs', { k: 5 })).memories.map((m) => m.id);
+    expect(expected.length).toBe(5); // found by the vector index alone (no shared word)
+    hold = true;
+    const slowRead = a.recall('bicycle repairs', { k: 5 }); // holds a's current caches
+    await new Promise((r) => setTimeout(r, 10));
+    await b.add({ text: 'Maya: I bought a new kiln.', source: 'chat' });
+    expect((await a.stats()).nodes).toBe(TURNS.length + 1); // a rebuilt its caches from the store
+    release();
+    expect((await slowRead).memories.map((m) => m.id)).toEqual(expected);
+    await a.close();
+    await b.close();
+  });
+
   it('without Web Locks, writes taking turns still continue from the other tab’s state', async () => {
     const { a, b, close } = await twoTabs();
     await a.add(TURNS[0] as (typeof TURNS)[0]);
