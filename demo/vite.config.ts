@@ -1,7 +1,7 @@
 /**
- * Vite config of the demo page (`npm run demo`, `npm run build:demo`). The page uses the package
- * from source (`src/browser.ts`), as a user's bundler would use the published files, and serves
- * from its own origin everything the browser entry fetches:
+ * Vite config of the demo page (`npm run demo`, `npm run build:demo`). The page imports the
+ * package by name (`jev-mem`, `jev-mem/browser`; aliases.ts maps them to this checkout's sources),
+ * as a user's app would, and serves from its own origin everything the browser entry fetches:
  * - `/models/…` → the repo's `models/` (GloVe-SIF encoder and System-One model);
  * - `/ort/…` → onnxruntime-web's wasm files from `node_modules/onnxruntime-web/dist/` (SPEC 9:
  *   never a CDN).
@@ -13,6 +13,7 @@ import { cp, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { JEV_MEM_ALIASES } from './aliases.js';
 
 const demoDir = dirname(fileURLToPath(import.meta.url));
 const repoDir = join(demoDir, '..');
@@ -91,7 +92,7 @@ export default defineConfig({
   root: demoDir,
   base: './',
   publicDir: false,
-  resolve: { conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions] },
+  resolve: { alias: JEV_MEM_ALIASES, conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions] },
   server: { host: '127.0.0.1', port, strictPort: true },
   preview: { host: '127.0.0.1', port, strictPort: true },
   // Pre-bundled up front so the dev server does not reload the page when the worker first asks for it.

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { AssetLoader, Encoder } from './encoder/encoder.js';
+import type { Encoder } from './encoder/encoder.js';
 import { createFetchAssetLoader } from './encoder/assets.js';
 import { createGloveSifEncoder } from './encoder/glove-sif.js';
 import { JevMemError, invalidOption, isJevMemError } from './errors.js';
@@ -142,12 +142,16 @@ function pageBase(): string {
   return base;
 }
 
-/** Resolves `value` against `base` into an absolute URL string ending in `/`. */
-function folderURL(value: string | URL, base: string, field: string): string {
+/**
+ * Resolves `value` into an absolute URL string ending in `/`: as given when absolute, else
+ * against `base()` (only then is a page needed).
+ */
+function folderURL(value: string | URL, base: () => string, field: string): string {
   let url: URL;
   try {
-    url = new URL(String(value), base);
-  } catch {
+    url = URL.canParse(String(value)) ? new URL(String(value)) : new URL(String(value), base());
+  } catch (e) {
+    if (isJevMemError(e)) throw e;
     throw invalidOption(field, `${JSON.stringify(String(value))} is not a URL`);
   }
   if (!url.pathname.endsWith('/')) url.pathname += '/';
@@ -196,9 +200,9 @@ function describe(backend: SystemOneBackend): BrowserPlatformInfo['systemOne'] {
 export async function createBrowserMemory(options: BrowserMemoryOptions = {}): Promise<BrowserMemory> {
   if (options === null || typeof options !== 'object') throw invalidOption('options', 'expected an object');
   const { assetBaseURL, modelBaseURL, wasmPaths, dbName, storage, encoder, verifyModels, systemOne, worker, systemOneFallback, persist, ...memoryOptions } = options;
-  const base = assetBaseURL === undefined ? pageBase() : folderURL(assetBaseURL, pageBase(), 'assetBaseURL');
-  const models = folderURL(modelBaseURL ?? 'models/', base, 'modelBaseURL');
-  const ort = folderURL(wasmPaths ?? 'ort/', base, 'wasmPaths');
+  const base = assetBaseURL === undefined ? pageBase() : folderURL(assetBaseURL, pageBase, 'assetBaseURL');
+  const models = folderURL(modelBaseURL ?? 'models/', () => base, 'modelBaseURL');
+  const ort = folderURL(wasmPaths ?? 'ort/', () => base, 'wasmPaths');
   const verify = verifyModels ?? true;
   const choice = systemOne ?? 'worker';
   if (typeof choice === 'string' && choice !== 'worker' && choice !== 'heuristic') {
@@ -217,7 +221,7 @@ export async function createBrowserMemory(options: BrowserMemoryOptions = {}): P
     const encoderP: Promise<Encoder> =
       encoder !== undefined
         ? Promise.resolve(encoder)
-        : createGloveSifEncoder({ load: createFetchAssetLoader(models) as AssetLoader, verify }).then((e) => {
+        : createGloveSifEncoder({ load: createFetchAssetLoader(models), verify }).then((e) => {
             owned.push(e);
             return e;
           });

@@ -394,17 +394,19 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       snap = applyToSnapshot(snap, batch);
     }
     const foreign = snap.nodes.filter((n) => n.embedding.encoder !== encoder.fingerprint || n.embedding.vector.length !== encoder.dimension);
+    if (foreign.length === 0) return snap;
+    const byId = new Map(snap.nodes.map((n) => [n.id, n]));
+    const meta = { ...snap.meta };
     for (let i = 0; i < foreign.length; i += REEMBED_BATCH) {
       const part = foreign.slice(i, i + REEMBED_BATCH);
       const vectors = await encoder.embed(part.map((n) => n.text));
-      const batch: WriteBatch = {
-        putNodes: part.map((n, j) => ({ ...n, embedding: { encoder: encoder.fingerprint, vector: storedVector(vectors[j] as Float32Array) } })),
-        meta: { [GENERATION_META_KEY]: newGeneration() },
-      };
-      await storage.commit(ns, batch);
-      snap = applyToSnapshot(snap, batch);
+      const putNodes = part.map((n, j) => ({ ...n, embedding: { encoder: encoder.fingerprint, vector: storedVector(vectors[j] as Float32Array) } }));
+      const generation = newGeneration();
+      await storage.commit(ns, { putNodes, meta: { [GENERATION_META_KEY]: generation } });
+      for (const n of putNodes) byId.set(n.id, n);
+      meta[GENERATION_META_KEY] = generation;
     }
-    return snap;
+    return { nodes: [...byId.values()], edges: snap.edges, meta };
   };
   const stateOf = (ns: string): Promise<NamespaceState> => {
     let s = states.get(ns);

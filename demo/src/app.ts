@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { createBrowserMemory, type BrowserMemory, type BrowserMemoryOptions } from '../../src/browser.js';
-import { isJevMemError } from '../../src/errors.js';
+import { isJevMemError } from 'jev-mem';
+import { createBrowserMemory, type BrowserMemory, type BrowserMemoryOptions } from 'jev-mem/browser';
 import { saveSettings, type DemoSettings } from './settings.js';
 
 /** `opened`: a memory was (re)opened; `changed`: its content changed; `cleared`: it was emptied. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { RecallResult } from '../../src/memory.js';
+import type { RecallResult } from 'jev-mem';
 import type { App } from './app.js';
 import { h, pane } from './dom.js';
 import { formatMs, formatScore, formatTime } from './format.js';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MemoryNode, Observation } from '../../src/types.js';
+import type { MemoryNode, Observation } from 'jev-mem';
 import type { App } from './app.js';
 import { h, pane } from './dom.js';
 import { formatTime } from './format.js';

@@ -5,10 +5,7 @@
  *
  * @module
  */
-import { invalidInput } from '../../src/errors.js';
-import { parseJsonl } from '../../src/formats/jsonl.js';
-import { locomoConversation, parseLocomo, type LocomoSample } from '../../src/formats/locomo.js';
-import type { Observation } from '../../src/types.js';
+import { JevMemError, locomoConversation, parseJsonl, parseLocomo, type LocomoSample, type Observation } from 'jev-mem';
 
 /** One conversation ready to import. */
 export interface ConversationChoice {
@@ -48,10 +45,10 @@ export function readConversationFile(name: string, text: string): ConversationFi
       const c = locomoConversation(sample);
       return { id: c.sampleId, label: `${c.sampleId}: ${c.speakers[0]} & ${c.speakers[1]}, ${c.observations.length} turns`, observations: c.observations };
     });
-    if (conversations.every((c) => c.observations.length === 0)) throw invalidInput('file', 'the LoCoMo file holds no turn');
+    if (conversations.every((c) => c.observations.length === 0)) throw new JevMemError('INVALID_INPUT', 'file: the LoCoMo file holds no turn', { field: 'file' });
     return { format: 'locomo', conversations };
   }
   const observations = parseJsonl(text);
-  if (observations.length === 0) throw invalidInput('file', 'the file holds no observation (expected LoCoMo JSON or one JSON object a line)');
+  if (observations.length === 0) throw new JevMemError('INVALID_INPUT', 'file: the file holds no observation (expected LoCoMo JSON or one JSON object a line)', { field: 'file' });
   return { format: 'jsonl', conversations: [{ id: name, label: `${name}: ${observations.length} turns`, observations }] };
 }

@@ -8,8 +8,7 @@
  *
  * @module
  */
-import type { Memory, RecallResult } from '../../src/memory.js';
-import type { MemoryEdge, View } from '../../src/types.js';
+import type { Memory, MemoryEdge, RecallResult, View } from 'jev-mem';
 
 /** A node of the picture. */
 export interface GraphNode {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { View } from '../../src/types.js';
+import type { View } from 'jev-mem';
 import { h, s } from './dom.js';
 import { forceLayout, bounds, type LayoutLink } from './force-layout.js';
 import { formatScore, formatTime, shorten } from './format.js';

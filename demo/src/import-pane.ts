@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isJevMemError } from '../../src/errors.js';
+import { isJevMemError } from 'jev-mem';
 import type { App } from './app.js';
 import { readConversationFile, type ConversationFile } from './conversation-file.js';
 import { h, pane } from './dom.js';

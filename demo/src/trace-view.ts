@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RecallTrace } from '../../src/read/trace.js';
+import type { RecallTrace } from 'jev-mem';
 import { h } from './dom.js';
 import { formatMs, formatScore, shorten } from './format.js';
 import { VIEW_COLOURS, VIEW_ORDER } from './views.js';

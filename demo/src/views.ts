@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { VIEWS, type View } from '../../src/types.js';
+import { VIEWS, type View } from 'jev-mem';
 
 /** Colour of each view. */
 export const VIEW_COLOURS: Readonly<Record<View, string>> = Object.freeze({

@@ -264,6 +264,15 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     if (s.node.status === 'superseded') score *= SUPERSEDED_FACTOR;
     return { s, score };
   });
+  // A superseded memory ranks below the memory that replaced it whenever both are recalled.
+  const finalScore = new Map(ranked.map((x) => [x.s.node.id, x.score]));
+  for (const x of ranked) {
+    if (x.s.node.status !== 'superseded') continue;
+    for (const by of x.s.node.supersededBy) {
+      const newer = finalScore.get(by);
+      if (newer !== undefined && x.score >= newer) x.score = Math.max(0, newer - 1e-6);
+    }
+  }
   ranked.sort((a, b) => b.score - a.score || a.s.node.seq - b.s.node.seq);
   const memories: RecalledMemory[] = ranked.slice(0, k).map(({ s, score }) => toRecalled(s.node, score, state));
   const trace: RecallTrace = {

@@ -6,9 +6,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { JEV_MEM_ALIASES } from '../../demo/aliases.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
+  resolve: { alias: JEV_MEM_ALIASES },
   test: {
     include: ['test/browser/**/*.test.ts'],
     globalSetup: ['test/browser/global-setup.ts'],

@@ -63,11 +63,9 @@ describe('explicit update', () => {
     await memory.close();
   });
 
-  // Known gap, reported to the read-path owner: SUPERSEDED_FACTOR (0.8) multiplies the old score,
-  // so a query that matches only the old text ("Lisbon river": old 0.725, new 0.658) still ranks
-  // it first. Fix in src/read/recall.ts: when a superseded node and a node that supersedes it are
-  // both ranked, cap the old score just below the newer one's. Flip to `it` once fixed.
-  it.fails('ranks the superseded memory below its replacement even when the query matches only the old text', async () => {
+  // A query that matches only the old text ("Lisbon river": old 0.725 × 0.8 vs new 0.658) would
+  // rank the old version first without the cap in src/read/recall.ts.
+  it('ranks the superseded memory below its replacement even when the query matches only the old text', async () => {
     const memory = await createMemory({ encoder });
     const { id: oldId } = await memory.add(OLD);
     const { id: newId } = await memory.update(oldId, NEW);

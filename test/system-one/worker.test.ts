@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,9 @@ import { createLocalSystemOne, urlAssetLoader } from '../../src/system-one/local
 import { createWorkerSystemOne, type WorkerSystemOne } from '../../src/system-one/worker-backend.js';
 import type { SystemOneRequest } from '../../src/system-one/wire.js';
 import { TYPING_REQUEST, runConformanceSuite } from './conformance.js';
+
+/** Id of the model in models/system-one (read from its manifest, so retraining does not break the test). */
+const SHIPPED_MODEL_ID = `jev-mem/system-one@${(JSON.parse(readFileSync(new URL('../../models/system-one/manifest.json', import.meta.url), 'utf8')) as { version: string }).version}`;
 
 runConformanceSuite('local worker', async () => createWorkerSystemOne({ engine: 'ts' }));
 
@@ -33,8 +37,8 @@ describe('worker backend', () => {
   });
 
   it('starts the onnx engine in a worker and names itself local-worker', () => {
-    expect([backend.kind, backend.modelId]).toEqual(['local-worker', 'jev-mem/system-one@0.1.0']);
-    expect(backend.info).toEqual({ modelId: 'jev-mem/system-one@0.1.0', engine: 'onnx', executionProviders: ['wasm'] });
+    expect([backend.kind, backend.modelId]).toEqual(['local-worker', SHIPPED_MODEL_ID]);
+    expect(backend.info).toMatchObject({ modelId: SHIPPED_MODEL_ID, engine: 'onnx', executionProviders: ['wasm'] });
   });
 
   it('answers like the in-process local backend', async () => {
