@@ -747,8 +747,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
         evidence: r.memories.map((m) => {
-          const item: { id: string; text: string; score: number; observedAt?: string; speaker?: string; turnId?: string } = { id: m.id, text: m.text, score: m.score };
+          const item: { id: string; text: string; score: number; observedAt?: string; speaker?: string; turnId?: string; supersededAt?: string } = { id: m.id, text: m.text, score: m.score };
           if (m.observedAt) item.observedAt = m.observedAt;
+          if (m.supersededAt) item.supersededAt = m.supersededAt;
           if (m.provenance.speaker) item.speaker = m.provenance.speaker;
           if (m.provenance.turnId) item.turnId = m.provenance.turnId;
           return item;

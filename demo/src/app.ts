@@ -11,8 +11,11 @@ import { isJevMemError } from 'jev-mem';
 import { createBrowserMemory, type BrowserMemory, type BrowserMemoryOptions } from 'jev-mem/browser';
 import { saveSettings, type DemoSettings } from './settings.js';
 
-/** `opened`: a memory was (re)opened; `changed`: its content changed; `cleared`: it was emptied. */
-export type AppEvent = 'opened' | 'changed' | 'cleared';
+/**
+ * `closing`: the memory is about to be closed for a reopen (stop long work now); `opened`: a
+ * memory was (re)opened; `changed`: its content changed; `cleared`: it was emptied.
+ */
+export type AppEvent = 'closing' | 'opened' | 'changed' | 'cleared';
 
 /** What the page needs from the app. */
 export interface App {
@@ -98,7 +101,9 @@ export async function createApp(initial: DemoSettings, alert: HTMLElement): Prom
   const open = async (): Promise<void> => {
     document.body.dataset.state = 'loading';
     const old = memory;
+    if (old !== undefined) events.dispatchEvent(new Event('closing'));
     memory = undefined;
+    // close() waits for writes in flight; `closing` listeners have aborted theirs.
     await old?.close();
     try {
       memory = await createBrowserMemory(optionsFor(settings));
@@ -142,6 +147,7 @@ export async function createApp(initial: DemoSettings, alert: HTMLElement): Prom
     },
     start: open,
     changed(how) {
+      if (memory === undefined) return; // a reopen is under way: `opened` will refresh everything
       if (how === 'cleared') events.dispatchEvent(new Event('cleared'));
       events.dispatchEvent(new Event('changed'));
     },

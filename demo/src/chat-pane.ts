@@ -79,7 +79,7 @@ export function mountChat(root: HTMLElement, app: App): void {
         item.append(h('span', { class: 'msg-note', 'data-testid': 'chat-note' }, note));
         item.dataset.stored = 'true';
         if (app.systemTwoReady) {
-          const reply = await app.memory.answer(text, { now: at, k: 20 });
+          const reply = await app.memory.answer(text, { now: at });
           const replyAt = new Date();
           const answerItem = entry('assistant', reply.text, replyAt.toISOString());
           log.append(answerItem);

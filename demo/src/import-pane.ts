@@ -123,5 +123,5 @@ export function mountImport(root: HTMLElement, app: App): void {
     running?.abort();
     cancel.disabled = true;
   });
-  app.on('opened', () => running?.abort());
+  app.on('closing', () => running?.abort());
 }

@@ -204,7 +204,11 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
         memory = await openMemory(v);
         const k = parseK(v.k);
         if (v.questions !== undefined) {
-          const qs = parseQuestions(await readFile(v.questions, 'utf8'));
+          const qs = parseQuestions(
+            await readFile(v.questions, 'utf8').catch((e: NodeJS.ErrnoException) => {
+              throw new JevMemError('NOT_FOUND', `cannot read ${v.questions}: ${e.code ?? e.message}`, { field: 'questions', cause: e });
+            }),
+          );
           for (const q of qs) {
             const r = await memory.recall(q.question, k === undefined ? {} : { k });
             io.out(JSON.stringify({ question: q.question, ...(q.meta ? { meta: q.meta } : {}), ...(recallJson(r) as object) }));
@@ -258,7 +262,15 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
       case 'import': {
         const file = pos[0];
         if (!file) throw new UsageError('import needs a file');
-        const data = JSON.parse(await readFile(file, 'utf8')) as unknown;
+        const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+          throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
+        });
+        let data: unknown;
+        try {
+          data = JSON.parse(raw);
+        } catch (e) {
+          throw new JevMemError('INVALID_INPUT', `${file} is not JSON (${(e as Error).message}); expected a jev-mem export`, { field: 'file' });
+        }
         memory = await openMemory(v);
         const o: Parameters<Memory['import']>[1] = { reembed: v.reembed === true };
         if (v.namespace !== undefined) o.namespace = v.namespace;

@@ -37,6 +37,11 @@ export interface EvidenceItem {
   turnId?: string;
   /** Retrieval score (the read path's scale). Not shown to the model. */
   score: number;
+  /**
+   * When a newer memory replaced this one (ISO-8601): shown to the model as `replaced`, so the
+   * latest state wins (issue 7 item 1: superseded memories stay retrievable "as of" a time).
+   */
+  supersededAt?: string;
 }
 
 /** Token counts reported by the server, when it reports them. */

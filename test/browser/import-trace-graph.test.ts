@@ -76,6 +76,24 @@ test('Cancel stops an import part-way and keeps exactly the turns reported as st
   await page.context().close();
 });
 
+test('applying settings during an import stops the import at once and reopens with what was stored', async () => {
+  const { page, errors } = await openDemo(browser);
+  await chooseConversation(page, jsonFile('long.locomo.json', sampleLocomo(100)), 'sample-maya-theo');
+  await page.click('[data-testid="import-start"]');
+  await page.waitForFunction(() => (document.querySelector('[data-testid="import-progress"]') as HTMLProgressElement).value >= 16);
+  await page.selectOption('[data-testid="settings-accelerator"]', 'wasm');
+  await page.click('[data-testid="settings-apply"]');
+  // 3000 turns take far longer than this wait: only a stopped import lets the memory reopen in time.
+  await page.waitForSelector('body[data-state="ready"][data-generation="2"]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid="import-status"][data-state="cancelled"]');
+  const stored = Number(/^Cancelled: (\d+) of 3000/.exec((await page.textContent('[data-testid="import-status"]')) ?? '')?.[1]);
+  expect(stored).toBeLessThan(3000);
+  await nodeCount(page, stored);
+  expect(await page.isHidden('[data-testid="alert"]')).toBe(true);
+  expect(errors).toEqual([]);
+  await page.context().close();
+});
+
 test('a question shows the trace per view and the graph around the result, with text on hover', async () => {
   const { page, errors } = await openDemo(browser);
   await chooseConversation(page, jsonFile('maya-theo.locomo.json', sampleLocomo(4)), 'sample-maya-theo');

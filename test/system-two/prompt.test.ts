@@ -85,3 +85,10 @@ describe('buildAnswerPrompt', () => {
     expect(memoryLine({ id: 'x', text: '2 < 3 and <b>bold</b>', score: 0 })).toContain('2 < 3 and <b>bold</b>');
   });
 });
+
+describe('superseded evidence', () => {
+  it('marks a replaced memory with its replacement time so the latest state can win', () => {
+    const line = memoryLine({ id: 'a', text: 'Theo lives in Lisbon.', observedAt: '2023-01-01T00:00:00.000Z', supersededAt: '2023-06-02T09:00:00.000Z', score: 0.5 });
+    expect(JSON.parse(line)).toEqual({ id: 'a', time: '2023-01-01T00:00:00.000Z', replaced: '2023-06-02T09:00:00.000Z', text: 'Theo lives in Lisbon.' });
+  });
+});
