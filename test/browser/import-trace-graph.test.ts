@@ -78,16 +78,16 @@ test('Cancel stops an import part-way and keeps exactly the turns reported as st
 
 test('applying settings during an import stops the import at once and reopens with what was stored', async () => {
   const { page, errors } = await openDemo(browser);
-  await chooseConversation(page, jsonFile('long.locomo.json', sampleLocomo(100)), 'sample-maya-theo');
+  await chooseConversation(page, jsonFile('long.locomo.json', sampleLocomo(200)), 'sample-maya-theo');
   await page.click('[data-testid="import-start"]');
   await page.waitForFunction(() => (document.querySelector('[data-testid="import-progress"]') as HTMLProgressElement).value >= 16);
   await page.selectOption('[data-testid="settings-accelerator"]', 'wasm');
   await page.click('[data-testid="settings-apply"]');
-  // 3000 turns take far longer than this wait: only a stopped import lets the memory reopen in time.
-  await page.waitForSelector('body[data-state="ready"][data-generation="2"]', { timeout: 10_000 });
+  // 6000 turns take far longer than this wait (≥ 40 s at 150 turns/s): only a stopped import lets the memory reopen in time.
+  await page.waitForSelector('body[data-state="ready"][data-generation="2"]', { timeout: 20_000 });
   await page.waitForSelector('[data-testid="import-status"][data-state="cancelled"]');
-  const stored = Number(/^Cancelled: (\d+) of 3000/.exec((await page.textContent('[data-testid="import-status"]')) ?? '')?.[1]);
-  expect(stored).toBeLessThan(3000);
+  const stored = Number(/^Cancelled: (\d+) of 6000/.exec((await page.textContent('[data-testid="import-status"]')) ?? '')?.[1]);
+  expect(stored).toBeLessThan(6000);
   await nodeCount(page, stored);
   expect(await page.isHidden('[data-testid="alert"]')).toBe(true);
   expect(errors).toEqual([]);

@@ -45,6 +45,7 @@ const ui = {
   noteForm: el<HTMLFormElement>('note-form'),
   note: el<HTMLTextAreaElement>('note-input'),
   attach: el<HTMLInputElement>('attach-page'),
+  attachLabel: el('attach-label'),
   saveNote: el<HTMLButtonElement>('save-note'),
   saveStatus: el('save-status'),
   askForm: el<HTMLFormElement>('ask-form'),
@@ -127,6 +128,7 @@ async function loadPage(): Promise<void> {
   ui.page.textContent = page.title !== '' ? page.title : page.url;
   ui.page.title = page.url;
   ui.attach.checked = true;
+  ui.attachLabel.hidden = false;
   selectionText = await selectionOf(found.tabId);
   ui.selectionBox.hidden = selectionText.trim() === '';
   ui.selection.textContent = selectionText;
@@ -147,7 +149,9 @@ async function save(kind: 'note' | 'selection'): Promise<void> {
     ui.saveStatus.dataset.saved = String(saved);
     ui.saveStatus.dataset.id = result.id;
     ui.saveStatus.dataset.state = 'saved';
-    ui.saveStatus.textContent = result.deduplicated ? 'Already saved: kept once.' : `Saved (${result.edges} link${result.edges === 1 ? '' : 's'}).`;
+    ui.saveStatus.textContent = result.deduplicated
+      ? 'Already saved: kept once.'
+      : `Saved${result.edges > 0 ? `, linked ${result.edges} time${result.edges === 1 ? '' : 's'} to other memories` : ''}.`;
     if (kind === 'note') ui.note.value = '';
     showNodes(result.nodes);
     showAlert(undefined);
