@@ -1,7 +1,10 @@
 /**
  * The ask pane: `memory.recall` (or `memory.answer` when System Two is configured) for a
  * question; shows the answer, the recalled memories with speaker, time and score, the recall
- * latency measured in the page, and fills the trace and graph panes.
+ * latency measured in the page, and fills the trace and graph panes. The status element carries
+ * `data-state` (`running`, `done`, `failed`), `data-rendered` once trace and graph are drawn,
+ * `data-answered` (questions finished so far), and `data-ms` / `data-recall-ms` (latency in the
+ * page, and the trace's own total).
  *
  * @module
  */
@@ -34,6 +37,8 @@ export function mountAsk(root: HTMLElement, traceRoot: HTMLElement, graphRoot: H
 
   let last: RecallResult | undefined;
   let seq = 0;
+  /** Questions finished (answered or failed), as `data-answered` on the status: tests wait for it to grow. */
+  let answered = 0;
 
   const renderResults = (r: RecallResult): void => {
     const k = Number(show.value);
@@ -111,10 +116,14 @@ export function mountAsk(root: HTMLElement, traceRoot: HTMLElement, graphRoot: H
           (app.systemTwoReady ? '' : ' System Two is not configured: no answer is written, only recall.');
         renderResults(r);
         await renderAround(r, mine);
-        if (mine === seq) latency.dataset.rendered = 'true';
+        if (mine === seq) {
+          latency.dataset.rendered = 'true';
+          latency.dataset.answered = String(++answered);
+        }
       } catch (e) {
         if (mine !== seq) return;
         latency.dataset.state = 'failed';
+        latency.dataset.answered = String(++answered);
         latency.textContent = 'The question failed.';
         app.report(e, 'Ask failed');
       } finally {

@@ -209,7 +209,7 @@ export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleRes
   const observations = scaleObservations(data.conversations, sizes[sizes.length - 1] ?? 0);
   const questions = scaleQuestions(data.conversations, SCALE_QUERIES);
   const systemOneName = o.systemOne ?? 'local';
-  const vectorIndex = o.vectorIndex ?? 'flat';
+  const vectorIndex = o.vectorIndex ?? 'auto';
   let encoder: Encoder | undefined;
   let inner: SystemOneBackend | undefined;
   let memory: Memory | undefined;

@@ -95,9 +95,10 @@ export interface ShownResult {
 
 /** Asks a question and waits for results, trace and graph to be drawn. */
 export async function ask(page: Page, question: string): Promise<ShownResult[]> {
+  const before = Number((await page.getAttribute('[data-testid="ask-status"]', 'data-answered')) ?? 0);
   await page.fill('[data-testid="ask-input"]', question);
   await page.click('[data-testid="ask-submit"]');
-  await page.waitForSelector('[data-testid="ask-status"][data-rendered="true"], [data-testid="ask-status"][data-state="failed"]');
+  await page.waitForSelector(`[data-testid="ask-status"][data-answered="${before + 1}"]`);
   if ((await page.getAttribute('[data-testid="ask-status"]', 'data-state')) === 'failed') {
     throw new Error(`ask failed: ${await page.textContent('[data-testid="alert"]')}`);
   }

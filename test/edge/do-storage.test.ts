@@ -8,7 +8,7 @@ import { JevMemError, type JevMemErrorCode } from '../../src/errors.js';
 import type { StorageAdapter } from '../../src/plane/storage.js';
 import { makeEdge, makeNode } from '../plane/fixtures.js';
 import { describeStorageContract } from '../plane/storage-contract.js';
-import { buildEdgeBundle, startEdge, type EdgeBundle, type RunningEdge } from './harness.js';
+import { buildEdgeBundle, call, startEdge, type EdgeBundle, type RunningEdge } from './harness.js';
 
 let bundle: EdgeBundle;
 let edge: RunningEdge;
@@ -27,8 +27,8 @@ afterAll(async () => {
 /** A StorageAdapter whose calls run in the probe object `name`. */
 function probeAdapter(name: string): StorageAdapter {
   const invoke = async (method: string, ...args: unknown[]): Promise<any> => {
-    const res = await fetch(new URL(`/__probe/${name}`, edge.url), { method: 'POST', body: JSON.stringify({ method, args }) });
-    const out = (await res.json()) as { ok: boolean; value?: unknown; error?: { code: JevMemErrorCode; message: string; field?: string } };
+    const res = await call(edge, 'POST', `/__probe/${name}`, { body: { method, args } });
+    const out = res.json as { ok: boolean; value?: unknown; error?: { code: JevMemErrorCode; message: string; field?: string } };
     if (!out.ok) {
       const e = out.error as { code: JevMemErrorCode; message: string; field?: string };
       throw new JevMemError(e.code, e.message, e.field === undefined ? {} : { field: e.field });

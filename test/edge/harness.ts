@@ -4,6 +4,7 @@
  * Miniflare on 127.0.0.1 (a free port). Used by the workerd suites and the load check.
  */
 import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -119,27 +120,44 @@ export async function startEdge(bundle: EdgeBundle, options: StartOptions = {}):
   return { url, mf, dispose: () => mf.dispose() };
 }
 
-/** `fetch` against the running Worker with a JSON body and an optional bearer token. */
-export async function call(
+/**
+ * One HTTP request to the running Worker with a JSON body and an optional bearer token, on a
+ * fresh connection (node:http, no keep-alive): a pooled socket that the server closed while this
+ * process was busy (the Node build's synchronous work) would fail with "other side closed".
+ */
+export function call(
   edge: RunningEdge,
   method: string,
   path: string,
-  options: { token?: string | undefined; body?: unknown; rawBody?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {},
+  options: { token?: string | undefined; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: Headers; text: string; json: any }> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody;
+  let body: string | Uint8Array | undefined = options.rawBody;
   if (body === undefined && options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(new URL(path, edge.url), { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
+  if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  return new Promise((resolvePromise, reject) => {
+    const req = httpRequest(new URL(path, edge.url), { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolvePromise({ status: res.statusCode ?? 0, headers: h, text, json });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

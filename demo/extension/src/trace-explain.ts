@@ -50,7 +50,7 @@ export function explainMemory(trace: RecallTrace, id: string, textOf: (id: strin
     const source = from !== undefined ? `“${snippet(from)}”` : `memory ${step.from.slice(0, 8)}`;
     return {
       how: 'expansion',
-      text: `Reached from ${source} along a ${step.edge.view} edge (${step.edge.subtype.replace(/_/g, ' ')}, weight ${fixed(step.edge.weight)}) in round ${step.round}; score ${fixed(step.score)}.`,
+      text: `Reached from ${source} along ${/^[aeiou]/.test(step.edge.view) ? 'an' : 'a'} ${step.edge.view} edge (${step.edge.subtype.replace(/_/g, ' ')}, weight ${fixed(step.edge.weight)}) in round ${step.round}; score ${fixed(step.score)}.`,
       parts: step.parts,
     };
   }
