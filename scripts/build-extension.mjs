@@ -11,11 +11,13 @@
  * - Static files: manifest.json (version from package.json; with `--engine ts` the CSP loses
  *   'wasm-unsafe-eval', which nothing then needs), popup.html/css, offscreen.html.
  * - The shipped models (models/glove-sif-100d/, models/system-one/) and, for the onnx engine,
- *   onnxruntime-web's wasm-only binary (ort/ort-wasm-simd-threaded.wasm). Nothing is downloaded.
+ *   onnxruntime-web's wasm-only runtime (ort/ort-wasm-simd-threaded.mjs + .wasm). Nothing is
+ *   downloaded.
  * - Packages the extension does not use are replaced by a stub that throws when imported:
  *   hnswlib-wasm (the extension uses the exact vector index), fake-indexeddb and
  *   @huggingface/transformers (Node and opt-in encoders), and onnxruntime-web for `--engine ts`.
- *   `onnxruntime-web` itself resolves to its wasm-only build (`onnxruntime-web/wasm`).
+ *   `onnxruntime-web` itself resolves to its wasm-only build (`onnxruntime-web/wasm`, in the
+ *   variant that loads its glue from `ort/` rather than inlining it).
  * - A check that fails the build when a bundle, page or manifest names a remote URL outside
  *   comments (allowed: the few URLs that are only words in a library's messages, listed in
  *   {@link MESSAGE_ONLY_URLS}).
@@ -65,7 +67,29 @@ export const MESSAGE_ONLY_URLS = new Map([
   ['http://127.0.0.1:8080/v1/chat/completions', 'jev-mem System Two: the example in the error for a missing `url` option'],
 ]);
 
-/** esbuild plugin: packages replaced by a module that throws when it is imported. */
+/**
+ * @typedef {object} BuildOptions
+ * @property {string} [outDir] Output folder. Default: demo/extension/dist.
+ * @property {'onnx' | 'ts'} [engine] System-One engine: onnxruntime-web wasm, or the TypeScript kernels (no wasm). Default: 'onnx'.
+ * @property {boolean} [minify] Minify the bundles. Default: true.
+ * @property {(line: string) => void} [log] Receives the size report, one line at a time. Default: silent.
+ */
+
+/**
+ * @typedef {object} BuildResult
+ * @property {string} outDir The folder Chrome loads unpacked.
+ * @property {'onnx' | 'ts'} engine
+ * @property {Array<{ path: string, bytes: number, deflated: number }>} files Every file, with its size and its deflated size (bytes).
+ * @property {number} bytes Total size (bytes).
+ * @property {number} deflated Total deflated size (bytes, level 9; a zip adds about 100 bytes a file).
+ * @property {Array<{ file: string, url: string }>} remote Remote URLs named outside comments (always empty: the build throws otherwise).
+ */
+
+/**
+ * esbuild plugin: packages replaced by a module that throws when it is imported.
+ * @param {'onnx' | 'ts'} engine
+ * @returns {esbuild.Plugin}
+ */
 function stubs(engine) {
   const names = ['hnswlib-wasm', 'fake-indexeddb', '@huggingface/transformers', ...(engine === 'ts' ? ['onnxruntime-web'] : [])];
   const filter = new RegExp(`^(${names.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})(/.*)?$`);
@@ -85,7 +109,11 @@ function stubs(engine) {
   };
 }
 
-/** Every file under `dir`, as paths relative to it. */
+/**
+ * Every file under `dir`, as paths relative to it.
+ * @param {string} dir
+ * @returns {Promise<string[]>}
+ */
 async function listFiles(dir) {
   const out = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
@@ -98,6 +126,9 @@ async function listFiles(dir) {
  * Remote URLs that a built file names outside comments: JavaScript is re-minified without
  * comments first; HTML, CSS and the manifest are read as they are. Model data, model cards and
  * licences are not code and are not checked.
+ * @param {string} outDir
+ * @param {string[]} files
+ * @returns {Promise<Array<{ file: string, url: string }>>}
  */
 async function remoteReferences(outDir, files) {
   const found = [];
@@ -117,8 +148,8 @@ async function remoteReferences(outDir, files) {
 
 /**
  * Builds the extension.
- * @param {{ outDir?: string, engine?: 'onnx' | 'ts', minify?: boolean, log?: (line: string) => void }} [options]
- * @returns {Promise<{ outDir: string, engine: 'onnx' | 'ts', files: Array<{ path: string, bytes: number, deflated: number }>, bytes: number, deflated: number, remote: Array<{ file: string, url: string }> }>}
+ * @param {BuildOptions} [options]
+ * @returns {Promise<BuildResult>}
  * @throws Error when esbuild fails or a built file names a remote URL.
  */
 export async function buildExtension(options = {}) {
@@ -161,7 +192,7 @@ export async function buildExtension(options = {}) {
   for (const f of ENCODER_FILES) await cp(join(models, 'glove-sif-100d', f), join(outDir, 'models', 'glove-sif-100d', f));
   const s1 = JSON.parse(await readFile(join(models, 'system-one', 'manifest.json'), 'utf8'));
   await mkdir(join(outDir, 'models', 'system-one'), { recursive: true });
-  for (const f of ['manifest.json', ...s1.files.map((x) => x.path)]) await cp(join(models, 'system-one', f), join(outDir, 'models', 'system-one', f));
+  for (const f of ['manifest.json', ...s1.files.map((/** @type {{ path: string }} */ x) => x.path)]) await cp(join(models, 'system-one', f), join(outDir, 'models', 'system-one', f));
   await cp(join(models, 'README.md'), join(outDir, 'models', 'README.md'));
   if (engine === 'onnx') {
     await mkdir(join(outDir, 'ort'), { recursive: true });
@@ -181,17 +212,22 @@ export async function buildExtension(options = {}) {
   }
   const bytes = files.reduce((s, f) => s + f.bytes, 0);
   const deflated = files.reduce((s, f) => s + f.deflated, 0);
-  const mib = (n) => `${(n / 2 ** 20).toFixed(2)} MiB`;
+  const mib = (/** @type {number} */ n) => `${(n / 2 ** 20).toFixed(2)} MiB`;
   for (const f of files) log(`  ${f.path.padEnd(52)} ${String(f.bytes).padStart(10)} B  deflated ${String(f.deflated).padStart(10)} B`);
   log(`${relative(root, outDir)}/ (engine ${engine}): ${files.length} files, ${mib(bytes)}; deflated ${mib(deflated)} (≈ the zip the Chrome Web Store takes)`);
   return { outDir, engine, files, bytes, deflated, remote };
 }
 
+/**
+ * @param {string[]} argv
+ * @returns {BuildOptions}
+ */
 function parseArgs(argv) {
+  /** @type {BuildOptions} */
   const options = { log: (line) => console.log(line) };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--engine') options.engine = argv[++i];
+    if (a === '--engine') options.engine = /** @type {'onnx' | 'ts'} */ (argv[++i]);
     else if (a === '--out') options.outDir = argv[++i];
     else if (a === '--no-minify') options.minify = false;
     else throw new Error(`unknown argument ${JSON.stringify(a)}; usage: node scripts/build-extension.mjs [--engine onnx|ts] [--out <dir>] [--no-minify]`);
@@ -200,8 +236,10 @@ function parseArgs(argv) {
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  buildExtension(parseArgs(process.argv.slice(2))).catch((e) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  });
+  Promise.resolve()
+    .then(() => buildExtension(parseArgs(process.argv.slice(2))))
+    .catch((e) => {
+      console.error(e instanceof Error ? e.message : e);
+      process.exit(1);
+    });
 }

@@ -101,3 +101,7 @@ export type { AnswerRequest, ChatMessage, EvidenceItem, SystemTwo, SystemTwoOpti
 export { parseJsonl, parseQuestions } from './formats/jsonl.js';
 export { LOCOMO_CATEGORIES, LOCOMO_DEV, LOCOMO_TEST, locomoConversation, parseLocomo, parseEvidence } from './formats/locomo.js';
 export type { LocomoConversation, LocomoQuestion, LocomoSample } from './formats/locomo.js';
+
+// browser entry (IndexedDB + fetched models + System One in a Web Worker)
+export { createBrowserMemory } from './browser.js';
+export type { BrowserMemory, BrowserMemoryOptions, BrowserPlatformInfo, BrowserSystemOneChoice } from './browser.js';

@@ -1,6 +1,8 @@
 /**
- * Builds a System-One backend from a name (CLI and bench): `local` (the shipped model,
- * in-process), `worker` (the shipped model in a worker thread), `heuristic` (the hand-set stand-in)
+ * Builds a System-One backend from a name (CLI and bench): `local` (the shipped model in process,
+ * on the TypeScript kernels: the same int8 weights as the ONNX files, agreeing within 1e-3, and
+ * the fastest path in Node), `worker` (the shipped model on onnxruntime-web WASM in a worker
+ * thread through comlink), `heuristic` (the hand-set stand-in)
  * or `remote` (a Jev-compatible endpoint from `--base-url` / `JEV_MEM_SYSTEM_ONE_URL`).
  *
  * @module
@@ -23,7 +25,7 @@ export async function createSystemOneFromName(name: string, o: { baseURL?: strin
       return createHeuristicSystemOne();
     case 'local': {
       const { createLocalSystemOne } = await import('../system-one/local.js');
-      return createLocalSystemOne({ load: createNodeAssetLoader() });
+      return createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' });
     }
     case 'worker': {
       const { createWorkerSystemOne } = await import('../system-one/worker-backend.js');

@@ -376,10 +376,11 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}): { fetch(req
         const url = new URL(request.url);
         const match = matchRoute(request.method, url.pathname);
         if ('status' in match) {
+          const shown = url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}…` : url.pathname;
           if (match.status === 405) {
-            return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}; use ${match.allow.join(' or ')}` } }, { allow: match.allow.join(', ') });
+            return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${shown}; use ${match.allow.join(' or ')}` } }, { allow: match.allow.join(', ') });
           }
-          return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no route ${request.method} ${url.pathname}; see docs/edge.md for the API` } });
+          return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no route ${request.method} ${shown}; see docs/edge.md for the API` } });
         }
         const route = match.route;
         const config = configOf(env);

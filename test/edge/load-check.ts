@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { parseJsonl } from '../../src/formats/jsonl.js';
 import { buildEdgeBundle, call, EXAMPLE_CONFIG, ROOT, startEdge, type RunningEdge } from './harness.js';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
 const { values } = parseArgs({ options: { writes: { type: 'string', default: '500' }, recalls: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '8' } } });
@@ -108,7 +109,7 @@ const bundle = buildEdgeBundle(EXAMPLE_CONFIG);
 const edge = await startEdge(bundle, { bindings: { JEV_MEM_TOKEN: TOKEN } });
 let ok = true;
 try {
-  console.log(`edge load check: workerd on ${edge.url.href}, ${WRITES} writes then ${RECALLS} recalls per mode; ${process.version}, ${process.platform}`);
+  console.log(`edge load check: workerd on ${edge.url.href}, ${WRITES} writes then ${RECALLS} recalls per mode; ${process.version}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const t = performance.now();
   const first = await call(edge, 'GET', '/v1/namespaces/warmup', { token: TOKEN });
   console.log(`cold start (first request, loads encoder + System One): ${(performance.now() - t).toFixed(0)} ms, status ${first.status}`);
@@ -118,5 +119,5 @@ try {
   await edge.dispose();
   bundle.remove();
 }
-console.log(ok ? 'nothing lost' : 'LOST DATA OR FAILED REQUESTS');
+console.log(`${ok ? 'nothing lost' : 'LOST DATA OR FAILED REQUESTS'}; load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 process.exit(ok ? 0 : 1);

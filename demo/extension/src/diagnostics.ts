@@ -41,7 +41,8 @@ function describe(value: unknown): string {
   }
 }
 
-function push(list: string[], line: string): void {
+/** Appends a line to a report list, cut to 2,000 characters, keeping the last {@link MAX_LINES}. */
+export function pushLine(list: string[], line: string): void {
   list.push(line.length > 2000 ? `${line.slice(0, 2000)}…` : line);
   if (list.length > MAX_LINES) list.shift();
 }
@@ -53,7 +54,7 @@ function push(list: string[], line: string): void {
 export function installDiagnostics(context: ContextReport['context'], onLine?: (l: DiagnosticLine) => void): Diagnostics {
   const lists: Record<DiagnosticLine['list'], string[]> = { errors: [], warnings: [], resources: [] };
   const record = (list: DiagnosticLine['list'], line: string): void => {
-    push(lists[list], line);
+    pushLine(lists[list], line);
     onLine?.({ list, line });
   };
   const scope = globalThis as unknown as EventTarget;

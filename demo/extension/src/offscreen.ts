@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { installDiagnostics, WORKER_DIAGNOSTICS_CHANNEL, type DiagnosticLine } from './diagnostics.js';
+import { installDiagnostics, pushLine, WORKER_DIAGNOSTICS_CHANNEL, type DiagnosticLine } from './diagnostics.js';
 import { createMemoryHost } from './host.js';
 import { isEnvelopeFor, toReplyError, type ContextReport, type DiagnosticsValue, type MemoryRequest, type Reply } from './messages.js';
 import { openExtensionMemory } from './open-memory.js';
@@ -19,7 +19,7 @@ const diagnostics = installDiagnostics('offscreen');
 const workerReport: ContextReport = { context: 'system-one-worker', errors: [], warnings: [], resources: [] };
 new BroadcastChannel(WORKER_DIAGNOSTICS_CHANNEL).onmessage = (e: MessageEvent<DiagnosticLine>) => {
   const { list, line } = e.data;
-  if (list in workerReport && typeof line === 'string') workerReport[list].push(line);
+  if ((list === 'errors' || list === 'warnings' || list === 'resources') && typeof line === 'string') pushLine(workerReport[list], line);
 };
 
 const host = createMemoryHost((timings) => openExtensionMemory({ baseURL: chrome.runtime.getURL(''), timings }));
@@ -41,4 +41,3 @@ chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) =>
   void answer(message.request).then(sendResponse);
   return true; // the reply is sent asynchronously
 });
-void fetch(['https:', '', 'example.org', 'probe'].join('/')).catch(() => undefined);
