@@ -23,6 +23,7 @@
  */
 import * as Comlink from 'comlink';
 import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
+import type { LocalSystemOneOptions } from './local.js';
 import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from './wire.js';
 
 /** Imports a Node built-in without letting browser or edge bundlers try to resolve it. */
@@ -30,16 +31,13 @@ function importNode<T>(specifier: string): Promise<T> {
   return import(/* @vite-ignore */ specifier) as Promise<T>;
 }
 
-/** Options the worker needs to load the model (structured-cloneable). */
-export interface WorkerInitOptions {
+/**
+ * Options the worker needs to load the model (structured-cloneable): those of
+ * `createLocalSystemOne` (same meanings and defaults), with a URL instead of an asset loader.
+ */
+export interface WorkerInitOptions extends Pick<LocalSystemOneOptions, 'engine' | 'executionProviders' | 'wasmPaths' | 'numThreads' | 'verify' | 'modelDir'> {
   /** Base URL of the `models/` directory (`file:` in Node, http(s) in browsers), ending in `/`. */
   modelBaseURL: string;
-  engine?: 'onnx' | 'ts';
-  executionProviders?: Array<'webgpu' | 'wasm'>;
-  wasmPaths?: string;
-  numThreads?: number;
-  verify?: boolean;
-  modelDir?: string;
 }
 
 /** What the worker reports after loading. */
