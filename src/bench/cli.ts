@@ -3,8 +3,9 @@
  *
  * - `jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]`
  * - `jev-mem bench scale [--sizes 1000,10000,100000] [--out <dir>]`
+ * - `jev-mem bench system-one [--data <path>] [--browser] [--out <dir>]`
  *
- * Both take `--system-one <name>` (default `local`) and `--vector-index`. Node-only.
+ * locomo and scale take `--system-one <name>` (default `local`) and `--vector-index`. Node-only.
  *
  * @module
  */
@@ -20,13 +21,17 @@ import { parseSizes, runScaleBench, writeScaleOutputs } from './scale.js';
 export const BENCH_USAGE = `Usage:
   jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
   jev-mem bench scale [--sizes 1000,10000,100000] [--out <dir>]
-  jev-mem bench system-one [--data <path>]  (System-One ms per write / per query for each backend)
+  jev-mem bench system-one [--data <path>] [--browser] [--out <dir>]
+                                          (System-One ms per write / per query for each backend)
   jev-mem bench readme [--out <dir>]      (prints the README results section of <dir>/results.json)
 
   --data        LoCoMo file (default: <repo>/../shared/data/locomo10.json)
   --split       dev (conv-26,30,41,42,43), test (conv-44,47,48,49,50) or all (default)
   --systems     comma list of ${SYSTEM_NAMES.join(', ')} (default: all)
   --out         output folder (default: bench-out, or bench-out/scale for scale)
+  --browser     system-one: also replay in headless Chromium (Web Worker and page; needs the
+                repository checkout with its dev dependencies, and Chromium: CHROMIUM_PATH or
+                /usr/bin/chromium); writes <out>/system-one.json either way
   --quick       conv-26 only, the first 6 questions with evidence of each category (30)
   --sizes       namespace sizes of the scale run (default 1000,10000,100000)
   --system-one  System-One backend of jev-mem (default: local)
@@ -103,12 +108,41 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       return 0;
     }
     if (sub === 'system-one') {
-      const { runSystemOneBench, renderSystemOneTable } = await import('./system-one.js');
-      const o: Parameters<typeof runSystemOneBench>[0] = { log: (l) => io.err(l) };
+      if (rest.length > 0) {
+        io.err(`jev-mem bench system-one: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const { recordSystemOneOperations, runSystemOneBench, runSystemOneBrowserBench, renderSystemOneTable } = await import('./system-one.js');
+      const { machineInfo, gitInfo } = await import('./resources.js');
+      const { repoRoot } = await import('./data.js');
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      const out = resolve(str(values.out) ?? 'bench-out');
+      const browser = values.browser === true;
+      const o: Parameters<typeof recordSystemOneOperations>[0] = { log: (l) => io.err(l) };
       const data = str(values.data);
       if (data !== undefined) o.dataPath = data;
-      const r = await runSystemOneBench(o);
-      io.out(renderSystemOneTable(r));
+      const started = new Date();
+      const recording = await recordSystemOneOperations(o);
+      const node = await runSystemOneBench({ ...o, recording });
+      const chromium = browser ? await runSystemOneBrowserBench(recording.ops, { log: (l) => io.err(l) }) : undefined;
+      const rows = [...node.rows, ...(chromium?.rows ?? [])];
+      io.out(renderSystemOneTable({ source: recording.source, rows }));
+      const file = resolve(out, 'system-one.json');
+      await mkdir(out, { recursive: true });
+      const json = {
+        format: 'jev-mem/bench-system-one',
+        createdAt: started.toISOString(),
+        command: ['jev-mem', 'bench', ...positionals, ...Object.entries(values).filter(([, v]) => v !== undefined && v !== false).map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`))].join(' '),
+        git: gitInfo(repoRoot()),
+        machine: machineInfo(),
+        source: recording.source,
+        writes: recording.writes,
+        queries: recording.queries,
+        ...(chromium ? { chromium: { version: chromium.chromium, crossOriginIsolated: chromium.crossOriginIsolated } } : {}),
+        rows,
+      };
+      await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+      io.err(`bench: wrote ${file}`);
       return 0;
     }
     if (sub === 'readme') {

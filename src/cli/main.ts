@@ -67,6 +67,7 @@ const OPTIONS = {
   systems: { type: 'string' },
   out: { type: 'string' },
   quick: { type: 'boolean' },
+  browser: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
