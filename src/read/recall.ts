@@ -204,7 +204,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     const proposals: Array<{ node: MemoryNode; hops: number; pg: number; edge: { e: MemoryEdge; from: string; direction: 'out' | 'in' } }> = [];
     let limit: StopReason | undefined;
     outer: for (const b of beam) {
-      for (const e of state.edgesOf(b.node.id)) {
+      for (const e of expansionOrder(state, b.node.id)) {
         if (edgesInspected >= params.maxEdgesInspected) {
           limit = 'edge-limit';
           break outer;
@@ -299,6 +299,16 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     timings: { embedMs: input.embedMs, routeMs, anchorsMs, loopMs, totalMs: performance.now() - t0 + input.embedMs },
   };
   return { memories, trace };
+}
+
+/**
+ * The edges of a node in the order the loop spends budget on them: heavier π_e first, then the
+ * older neighbour (lower seq). The order never depends on how the store listed the edges, so a
+ * recall gives the same result before and after a reopen.
+ */
+function expansionOrder(state: NamespaceState, id: string): MemoryEdge[] {
+  const seqOf = (e: MemoryEdge): number => state.nodes.get(e.from === id ? e.to : e.from)?.seq ?? Number.MAX_SAFE_INTEGER;
+  return [...state.edgesOf(id)].sort((a, b) => b.weight - a.weight || seqOf(a) - seqOf(b) || (a.view < b.view ? -1 : a.view > b.view ? 1 : 0) || (a.subtype < b.subtype ? -1 : a.subtype > b.subtype ? 1 : 0));
 }
 
 /** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */

@@ -156,6 +156,27 @@ describe('bad input leaves the store unchanged', () => {
 });
 
 describe('file store across processes', () => {
+  it('recalls the same memories in the same order after a reopen (edge order in the store does not matter)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jev-mem-e2e-'));
+    const questions = ['What did Biscuit eat?', "When is Theo's half marathon?", 'What colour did Maya glaze her bowl?', 'Why did Theo rest?'];
+    try {
+      const a = await createNodeMemory({ store: dir, encoder });
+      await a.addMany(SAMPLE);
+      const before: string[][][] = [];
+      // small budgets so that which edges are expanded first decides what is found
+      const tight = { k: 10, parameters: { anchors: 3, budget: 6, maxVisited: 9, beamWidth: 2 } };
+      for (const q of questions) before.push((await a.recall(q, tight)).memories.map((m) => [m.id, m.score.toFixed(6)]));
+      await a.close();
+      const b = await createNodeMemory({ store: dir, encoder });
+      const after: string[][][] = [];
+      for (const q of questions) after.push((await b.recall(q, tight)).memories.map((m) => [m.id, m.score.toFixed(6)]));
+      await b.close();
+      expect(after).toEqual(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a second memory on the same directory sees the first one\'s nodes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jev-mem-e2e-'));
     try {
