@@ -24,7 +24,7 @@ import { dedupKey, NamespaceState, type IndexFactories } from './plane/namespace
 import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from './plane/schema.js';
 import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from './plane/storage.js';
 import { createFlatVectorIndex } from './plane/vector-flat.js';
-import { createVectorIndex } from './plane/vector-hnsw.js';
+import { createHnswVectorIndex, createVectorIndex } from './plane/vector-hnsw.js';
 import { runRecall, type RecallSwitches } from './read/recall.js';
 import type { RecallTrace } from './read/trace.js';
 import { Controller, type DecisionContext, type DecisionRecord } from './system-one/controller.js';
@@ -361,7 +361,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     lexical: createLexicalIndex,
     vector: (dim) => (vectorKind === 'hnsw' ? createVectorIndex('hnsw', dim) : createFlatVectorIndex(dim)),
     // 'auto': exact below AUTO_HNSW_FROM nodes, HNSW (hnswlib-wasm) from there where it loads.
-    ...(vectorKind === 'auto' ? { upgrade: { threshold: AUTO_HNSW_FROM, create: (dim: number) => createVectorIndex('hnsw', dim) } } : {}),
+    ...(vectorKind === 'auto' ? { upgrade: { threshold: AUTO_HNSW_FROM, create: (dim: number) => createHnswVectorIndex({ dimension: dim, efConstruction: 100 }) } } : {}),
   };
   const states = new Map<string, Promise<NamespaceState>>();
   const locks = new Map<string, Promise<unknown>>();

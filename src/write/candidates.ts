@@ -28,7 +28,8 @@ export interface WriteCandidate {
 export function discoverCandidates(state: NamespaceState, text: string, vector: Float32Array, entities: readonly string[], kw: number, kappa: number, keywords: readonly string[] = []): WriteCandidate[] {
   if (state.size === 0 || kw <= 0) return [];
   const vec = state.vector.size > 0 ? state.vector.search(vector, kw) : [];
-  const lex = state.lexical.search(lexicalProbe(state, text, keywords), kw);
+  const probe = lexicalProbe(state, text, keywords);
+  const lex = probe === '' ? [] : state.lexical.search(probe, kw);
   const ent: IndexHit[] = [];
   for (const e of entities) {
     const ids = state.mentions.get(e);
@@ -57,8 +58,16 @@ export const PROBE_FROM_NODES = 2000;
  */
 export function lexicalProbe(state: NamespaceState, text: string, keywords: readonly string[]): string {
   if (state.size < PROBE_FROM_NODES || keywords.length === 0) return text;
+  // Terms in more than 1% of the nodes (at least PROBE_MAX_DF_FLOOR) carry little BM25 weight and
+  // long posting lists: leave them out. A turn made only of such words ("Thanks, Melanie!") gets
+  // its candidates from the vector index, its entities and the previous turn.
+  const maxDf = Math.max(PROBE_MAX_DF_FLOOR, Math.floor(state.size / 100));
   return [...keywords]
+    .filter((k) => (state.keywordDf.get(k) ?? 0) <= maxDf)
     .sort((a, b) => (state.keywordDf.get(a) ?? 0) - (state.keywordDf.get(b) ?? 0) || (a < b ? -1 : 1))
     .slice(0, PROBE_KEYWORDS)
     .join(' ');
 }
+
+/** Smallest document-frequency cap of a probe term (see {@link lexicalProbe}). */
+export const PROBE_MAX_DF_FLOOR = 50;

@@ -47,12 +47,13 @@ describe('lexical probe of a write', () => {
     expect(lexicalProbe(s, 'my dog Biscuit', ['dog', 'biscuit'])).toBe('my dog Biscuit');
   });
 
-  it('uses the rarest keywords once the namespace is large', async () => {
-    // "dog" appears in every node, "biscuit" in one: the probe keeps the rare term first.
+  it('uses the rarest keywords once the namespace is large, without terms in over 1% of nodes', async () => {
+    // "dog" appears in every node (df 2000 > max(50, 2000/100)), "biscuit" in one, "ate" in none.
     const nodes = Array.from({ length: PROBE_FROM_NODES }, (_, i) => node(i + 1, [1, 0], i === 0 ? ['dog', 'biscuit'] : ['dog']));
     const s = await NamespaceState.fromSnapshot('ns', { nodes, edges: [], meta: {} }, { lexical: createLexicalIndex, vector: (d) => createFlatVectorIndex(d) }, 2);
     expect(s.keywordDf.get('dog')).toBe(PROBE_FROM_NODES);
     expect(s.keywordDf.get('biscuit')).toBe(1);
-    expect(lexicalProbe(s, 'my dog Biscuit ate', ['dog', 'biscuit', 'ate'])).toBe('ate biscuit dog');
+    expect(lexicalProbe(s, 'my dog Biscuit ate', ['dog', 'biscuit', 'ate'])).toBe('ate biscuit');
+    expect(lexicalProbe(s, 'my dog', ['dog'])).toBe('');
   });
 });
