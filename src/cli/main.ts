@@ -55,6 +55,7 @@ const OPTIONS = {
   format: { type: 'string' },
   sample: { type: 'string' },
   k: { type: 'string' },
+  limit: { type: 'string' },
   json: { type: 'boolean' },
   questions: { type: 'string' },
   backend: { type: 'string' },
