@@ -4,7 +4,8 @@
  * with `vite preview`). It is the demo's config (demo/vite.config.ts: package aliases,
  * onnxruntime-web resolved for external wasm, `/models/` and `/ort/` from the page's own origin)
  * with:
- * - this folder as the root and `system-one.html` as the only entry (the demo UI is not built);
+ * - this folder as the root and `system-one.html` and `scale.html` (`jev-mem bench scale --browser`)
+ *   as the only entries (the demo UI is not built);
  * - cross-origin isolation headers (COOP/COEP), so `performance.now()` has 5 µs resolution
  *   instead of 100 µs (onnxruntime still runs one thread: the page asks for one);
  * - the page bundles src/bench/system-one.ts for its replay loop only, so the warnings about
@@ -32,7 +33,7 @@ export default defineConfig({
     ...base.build,
     outDir: join(benchDir, 'dist'),
     rolldownOptions: {
-      input: join(benchDir, 'system-one.html'),
+      input: [join(benchDir, 'system-one.html'), join(benchDir, 'scale.html')],
       onwarn(warning, warn) {
         if (warning.message.includes('has been externalized for browser compatibility')) return;
         warn(warning);

@@ -2,28 +2,34 @@
  * `jev-mem bench ...`: the benchmark sub-commands of the CLI.
  *
  * - `jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]`
- * - `jev-mem bench scale [--sizes 1000,10000,100000] [--out <dir>]`
+ * - `jev-mem bench scale [--sizes 1000,10000,100000] [--browser] [--out <dir>]`
  * - `jev-mem bench system-one [--data <path>] [--browser] [--out <dir>]`
+ * - `jev-mem bench answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
+ *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
  *
  * locomo and scale take `--system-one <name>` (default `local`) and `--vector-index`. Node-only.
  *
  * @module
  */
 import { resolve } from 'node:path';
-import { isJevMemError } from '../errors.js';
+import { isJevMemError, JevMemError } from '../errors.js';
 import { parseSplit } from './data.js';
 import { runLocomoBench } from './locomo.js';
 import { renderReadmeSection, writeLocomoOutputs } from './report.js';
 import { parseSystems, SYSTEM_NAMES, type LocomoResults } from './results.js';
-import { parseSizes, runScaleBench, writeScaleOutputs } from './scale.js';
+import { DEFAULT_SCALE_BROWSER_SIZES, parseSizes, runScaleBench, writeScaleOutputs } from './scale.js';
 
 /** Usage of the bench sub-commands. */
 export const BENCH_USAGE = `Usage:
   jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
-  jev-mem bench scale [--sizes 1000,10000,100000] [--out <dir>]
+  jev-mem bench scale [--sizes 1000,10000,100000] [--browser] [--out <dir>]
   jev-mem bench system-one [--data <path>] [--browser] [--out <dir>]
                                           (System-One ms per write / per query for each backend)
   jev-mem bench readme [--out <dir>]      (prints the README results section of <dir>/results.json)
+  jev-mem bench answers [--split test] [--systems jev-mem,bm25,hybrid] [--k 10] [--limit N] [--out <dir>]
+                                          (answer accuracy by LLM-as-a-judge; needs JEV_MEM_LLM_BASE_URL,
+                                          JEV_MEM_LLM_MODEL, optional JEV_MEM_LLM_API_KEY and
+                                          JEV_MEM_JUDGE_MODEL; writes <out>/answers.json, answers.md)
 
   --data        LoCoMo file (default: <repo>/../shared/data/locomo10.json)
   --split       dev (conv-26,30,41,42,43), test (conv-44,47,48,49,50) or all (default)
@@ -32,6 +38,9 @@ export const BENCH_USAGE = `Usage:
   --browser     system-one: also replay in headless Chromium (Web Worker and page; needs the
                 repository checkout with its dev dependencies, and Chromium: CHROMIUM_PATH or
                 /usr/bin/chromium); writes <out>/system-one.json either way
+                scale: also grow the namespace in headless Chromium (IndexedDB, System One in a
+                Web Worker) at the same sizes, into results.json under "browser"; the sizes
+                then default to 1000,10000 (100k in IndexedDB takes far too long)
   --quick       conv-26 only, the first 6 questions with evidence of each category (30)
   --sizes       namespace sizes of the scale run (default 1000,10000,100000)
   --system-one  System-One backend of jev-mem (default: local)
@@ -90,9 +99,12 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       return Object.values(results.systems).some((s) => s?.status === 'failed') ? 1 : 0;
     }
     if (sub === 'scale') {
-      const sizes = parseSizes(str(values.sizes) ?? rest[0]);
+      const browser = values.browser === true;
+      const given = str(values.sizes) ?? rest[0];
+      // with --browser both halves default to 1k and 10k (100k in IndexedDB is too slow for a session)
+      const sizes = given === undefined && browser ? [...DEFAULT_SCALE_BROWSER_SIZES] : parseSizes(given);
       const out = resolve(str(values.out) ?? 'bench-out/scale');
-      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l) };
+      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes } } : {}) };
       const data = str(values.data);
       if (data !== undefined) o.dataPath = data;
       if (systemOne !== undefined) o.systemOne = systemOne;
@@ -103,6 +115,13 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
         io.out(
           `${String(p.size).padStart(7)} nodes · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · rss ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB · reopen ${p.reopen.ms.toFixed(0)} ms`,
         );
+      }
+      if (results.browser.status === 'done') {
+        for (const p of results.browser.points) {
+          io.out(
+            `${String(p.size).padStart(7)} nodes (Chromium) · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · heap ${p.heapUsedBytes === undefined ? '?' : (p.heapUsedBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB · reopen ${p.reopen.ms.toFixed(0)} ms`,
+          );
+        }
       }
       io.err(`bench: wrote ${files.join(', ')}`);
       return 0;
@@ -144,6 +163,48 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
       io.err(`bench: wrote ${file}`);
       return 0;
+    }
+    if (sub === 'answers') {
+      if (rest.length > 0) {
+        io.err(`jev-mem bench answers: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const { systemTwoFromEnv } = await import('../cli/main.js');
+      const systemTwo = systemTwoFromEnv(process.env);
+      if (!systemTwo) {
+        io.err('jev-mem bench answers: no System Two configured: set JEV_MEM_LLM_BASE_URL (e.g. http://127.0.0.1:8080/v1) and JEV_MEM_LLM_MODEL (JEV_MEM_LLM_API_KEY when the endpoint needs one); see docs/bench/ANSWERS.md');
+        return 2;
+      }
+      const { runAnswerEval, writeAnswerOutputs } = await import('./answers.js');
+      const int = (name: string): number | undefined => {
+        const v = str(values[name]);
+        if (v === undefined) return undefined;
+        if (!/^\d+$/.test(v) || Number(v) < 1) throw new JevMemError('INVALID_OPTION', `--${name} expects an integer ≥ 1, got ${JSON.stringify(v)}`, { field: name });
+        return Number(v);
+      };
+      const o: Parameters<typeof runAnswerEval>[0] = {
+        systemTwo,
+        split: parseSplit(str(values.split) ?? 'test'),
+        systems: str(values.systems) === undefined ? ['jev-mem', 'bm25', 'hybrid'] : parseSystems(str(values.systems)),
+        log: (l) => io.err(l),
+        command: ['jev-mem', 'bench', ...positionals, ...Object.entries(values).filter(([, v]) => v !== undefined && v !== false).map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`))].join(' '),
+      };
+      const judgeModel = process.env.JEV_MEM_JUDGE_MODEL;
+      if (judgeModel) o.judge = { ...systemTwo, model: judgeModel };
+      const k = int('k');
+      if (k !== undefined) o.k = k;
+      const limit = int('limit');
+      if (limit !== undefined) o.limit = limit;
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      if (systemOne !== undefined) o.systemOne = systemOne;
+      const results = await runAnswerEval(o);
+      const files = await writeAnswerOutputs(results, resolve(str(values.out) ?? 'bench-out'));
+      for (const s of Object.values(results.systems)) {
+        if (s) io.out(`${s.name.padEnd(14)} ${s.status === 'failed' ? `FAILED ${s.error} ` : ''}overall ${(s.overall.accuracy * 100).toFixed(1)}% (n=${s.overall.n}) · adversarial ${(s.byCategory['5']!.accuracy * 100).toFixed(1)}% (n=${s.byCategory['5']!.n})`);
+      }
+      io.err(`bench: wrote ${files.join(', ')}`);
+      return Object.values(results.systems).some((s) => s?.status === 'failed') ? 1 : 0;
     }
     if (sub === 'readme') {
       // Renders the README results section from a results.json (`jev-mem bench readme [--out dir]`).

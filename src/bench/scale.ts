@@ -11,19 +11,25 @@
  * repeat of another (nothing is de-duplicated). Questions are every n-th LoCoMo question of
  * categories 1-4 (50 of them), asked against the whole namespace.
  *
- * TODO(browser): the headless-Chromium half of this benchmark (IndexedDB store, System One in a
- * Web Worker, same recipe and sizes, through playwright-core with /usr/bin/chromium) belongs to
- * the browser harness; results.json carries `browser: { status: 'todo' }` until it exists.
+ * The headless-Chromium half ({@link runScaleBrowserBench}, `jev-mem bench scale --browser`) runs
+ * the same recipe in the bench page `demo/bench/scale.html`: one namespace grown through
+ * `createBrowserMemory` (IndexedDB store, the shipped System One in a Web Worker on onnxruntime-web
+ * WASM), with the same figures except RSS (a page cannot see it): JS heap from
+ * `performance.memory` (Chromium) and stored bytes from `navigator.storage.estimate()` (the
+ * origin's usage, IndexedDB included). Its default sizes are {@link DEFAULT_SCALE_BROWSER_SIZES}:
+ * 100k observations in IndexedDB are ~9 minutes of writes and a multi-GiB page heap. Without `--browser`,
+ * results.json carries `browser: { status: 'todo' }`.
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSystemOneFromName } from '../cli/system-one.js';
 import { createDefaultNodeEncoder } from '../encoder/default-node.js';
 import type { Encoder } from '../encoder/encoder.js';
-import { invalidOption } from '../errors.js';
+import { invalidOption, JevMemError } from '../errors.js';
 import type { LocomoConversation } from '../formats/locomo.js';
 import type { Memory, MemoryOptions } from '../memory.js';
 import { createNodeMemory } from '../node.js';
@@ -38,6 +44,13 @@ import { lineChart } from './svg.js';
 
 /** Default sizes (observations in the namespace). */
 export const DEFAULT_SCALE_SIZES: readonly number[] = Object.freeze([1000, 10_000, 100_000]);
+
+/**
+ * Default sizes of the headless-Chromium half. 100,000 is left out: at the ~200 writes/s measured
+ * at 10k (IndexedDB, worker System One) it is ~9 minutes of writes alone, and the page's heap
+ * (430 MiB at 10k, roughly linear) would approach a tab's V8 heap limit (ask with `--sizes`).
+ */
+export const DEFAULT_SCALE_BROWSER_SIZES: readonly number[] = Object.freeze([1000, 10_000]);
 
 /** Days each copy of the LoCoMo turns is shifted by (four years). */
 export const SCALE_SHIFT_DAYS = 1461;
@@ -166,12 +179,153 @@ export interface ScaleResults {
   points: ScalePoint[];
   /** Peak RSS of the run, bytes. */
   peakRssBytes: number;
-  /** The headless-Chromium half (not implemented here). */
-  browser: { status: 'todo'; note: string };
+  /** The headless-Chromium half ({@link runScaleBrowserBench}), or `todo` when not run. */
+  browser: ScaleBrowserResults | { status: 'todo'; note: string };
+}
+
+/** Figures at one size in headless Chromium: those of {@link ScalePoint}, heap from the page. */
+export interface ScaleBrowserPoint extends Omit<ScalePoint, 'memory'> {
+  /** The page's `performance.memory.usedJSHeapSize`, bytes (absent where the API is missing; the worker's heap is not included). */
+  heapUsedBytes?: number;
+  /** `storage.bytes` is `navigator.storage.estimate().usage` (the origin's, IndexedDB included), bytes. */
+  storage: ScalePoint['storage'];
+}
+
+/** What the bench page's run returns ({@link ScaleBenchPageApi}). */
+export interface ScaleBrowserRun {
+  points: ScaleBrowserPoint[];
+  /** Load times in the page, ms: the GloVe-SIF encoder, the System-One worker (model + onnxruntime-web). */
+  modelLoadMs: { encoder: number; systemOne: number };
+  systemOneModel: string;
+  encoder: string;
+}
+
+/** The headless-Chromium half of a scale run. */
+export interface ScaleBrowserResults extends ScaleBrowserRun {
+  status: 'done';
+  /** `browser.version()`. */
+  chromium: string;
+  /** Whether the page was cross-origin isolated (5 µs timers instead of 100 µs). */
+  crossOriginIsolated: boolean;
+  sizes: number[];
+  /** What runs where: store, System One. */
+  setup: string;
+  durationMs: number;
+}
+
+/** What the bench page `demo/bench/scale.html` exposes as `window.jevMemScaleBench` once loaded. */
+export interface ScaleBenchPageApi {
+  /**
+   * Grows one namespace (IndexedDB database `o.dbName`) with `observationsJson` (a JSON array of
+   * observations, at least `max(o.sizes)` long) to each of `o.sizes` (ascending), timing the last
+   * `o.measuredWrites` writes before each, then recalls every question of `questionsJson` (a JSON
+   * string array), closes and reopens. Progress goes to the console as `bench scale: …` lines.
+   */
+  run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string }): Promise<ScaleBrowserRun>;
+  /** `globalThis.crossOriginIsolated` of the page. */
+  crossOriginIsolated: boolean;
+}
+
+/** Options of {@link runScaleBrowserBench}. */
+export interface ScaleBrowserBenchOptions {
+  /** @default {@link DEFAULT_SCALE_BROWSER_SIZES} */
+  sizes?: readonly number[];
+  /** @default `<repo>/../shared/data/locomo10.json` */
+  dataPath?: string;
+  /** Chromium binary. @default `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium` */
+  chromiumPath?: string;
+  /** Writes timed before each size. @default {@link SCALE_MEASURED_WRITES} */
+  measuredWrites?: number;
+  /** Questions asked at each size. @default {@link SCALE_QUERIES} */
+  queries?: number;
+  log?: (line: string) => void;
+}
+
+/** SPEC 9 flags, plus a resolver that knows only 127.0.0.1 (as test/browser/harness.ts). */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+/**
+ * Runs the scale benchmark in headless Chromium (Node-only; needs the repository checkout with its
+ * dev dependencies `vite` and `playwright-core`, and a Chromium binary): builds the bench pages
+ * (`demo/bench/vite.config.ts`) into a temporary folder, serves them with `vite preview` on
+ * 127.0.0.1 (cross-origin isolated), opens `scale.html` in a fresh browser context (empty
+ * IndexedDB) and grows one namespace there with the observations of {@link SCALE_RECIPE}.
+ * @throws JevMemError `NOT_FOUND` (field `chromium`) when the Chromium binary is missing, or the
+ *   data; `INVALID_OPTION` (field `sizes`) on an empty size list; `STORAGE_FAILED` when the page
+ *   fails (its message and console errors are kept).
+ */
+export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Promise<ScaleBrowserResults> {
+  const log = o.log ?? (() => undefined);
+  const sizes = [...new Set(o.sizes ?? DEFAULT_SCALE_BROWSER_SIZES)].sort((a, b) => a - b);
+  if (sizes.length === 0) throw invalidOption('sizes', 'expected at least one size');
+  const chromiumPath = o.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromiumPath)) throw new JevMemError('NOT_FOUND', `no Chromium at ${chromiumPath}; set CHROMIUM_PATH`, { field: 'chromium' });
+  const t0 = performance.now();
+  const data = await loadLocomo(o.dataPath ?? defaultLocomoPath());
+  const observations = scaleObservations(data.conversations, sizes[sizes.length - 1] as number);
+  const questions = scaleQuestions(data.conversations, o.queries ?? SCALE_QUERIES);
+  const vite = await import('vite');
+  const { chromium } = await import('playwright-core');
+  const configFile = join(repoRoot(), 'demo', 'bench', 'vite.config.ts');
+  const outDir = await mkdtemp(join(tmpdir(), 'jev-mem-scale-page-'));
+  let server: Awaited<ReturnType<typeof vite.preview>> | undefined;
+  let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+  try {
+    log('scale (Chromium): building the bench page (demo/bench/)');
+    await vite.build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    server = await vite.preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+    const base = server.resolvedUrls?.local[0];
+    if (base === undefined) throw new JevMemError('STORAGE_FAILED', 'vite preview did not report a URL for the bench page');
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+    const version = browser.version();
+    const page = await (await browser.newContext()).newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+      else if (m.text().startsWith('bench scale:')) log(`${m.text()} (Chromium)`);
+    });
+    await page.goto(new URL('scale.html', base.endsWith('/') ? base : `${base}/`).href);
+    await page.waitForFunction(() => 'jevMemScaleBench' in globalThis, undefined, { timeout: 30_000 });
+    const isolated = await page.evaluate(() => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.crossOriginIsolated);
+    log(`scale (Chromium): growing one namespace to ${sizes.join(', ')} in ${version}`);
+    let run: ScaleBrowserRun;
+    try {
+      run = await page.evaluate(
+        ([obs, qs, opts]) => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.run(obs, qs, opts),
+        [JSON.stringify(observations), JSON.stringify(questions), { sizes, measuredWrites: o.measuredWrites ?? SCALE_MEASURED_WRITES, dbName: 'jev-mem-scale-bench' }] as const,
+      );
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new JevMemError('STORAGE_FAILED', `the scale bench page failed in Chromium: ${why}${problems.length ? `; page errors: ${problems.join(' | ')}` : ''}`, { cause: e });
+    }
+    return {
+      status: 'done',
+      chromium: version,
+      crossOriginIsolated: isolated,
+      sizes,
+      setup: 'createBrowserMemory: IndexedDB store; System One in a Web Worker (onnxruntime-web WASM, 1 thread); GloVe-SIF encoder in the page; encoder and worker shared across reopenings',
+      durationMs: performance.now() - t0,
+      ...run,
+    };
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+    await rm(outDir, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 /** Options of {@link runScaleBench}. */
 export interface ScaleBenchOptions {
+  /** Also run the headless-Chromium half ({@link runScaleBrowserBench}) with these options; its results replace `browser: todo`. */
+  browser?: ScaleBrowserBenchOptions;
   /** @default {@link DEFAULT_SCALE_SIZES} */
   sizes?: readonly number[];
   /** @default `<repo>/../shared/data/locomo10.json` */
@@ -196,10 +350,20 @@ async function timedRecalls(memory: Memory, questions: readonly string[]): Promi
 }
 
 /**
- * Runs the scale benchmark in a temporary file store (removed afterwards).
- * @throws JevMemError `NOT_FOUND` (data), `MODEL_LOAD_FAILED`, `INVALID_OPTION`, and the memory's errors.
+ * Runs the scale benchmark in a temporary file store (removed afterwards); then, with
+ * `o.browser`, its headless-Chromium half ({@link runScaleBrowserBench}), once the Node store is
+ * closed.
+ * @throws JevMemError `NOT_FOUND` (data, Chromium), `MODEL_LOAD_FAILED`, `INVALID_OPTION`,
+ *   `STORAGE_FAILED` (the bench page), and the memory's errors.
  */
 export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleResults> {
+  const node = await runScaleNode(o);
+  if (o.browser === undefined) return node;
+  const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...o.browser });
+  return { ...node, browser };
+}
+
+async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
   const log = o.log ?? (() => undefined);
   const sizes = [...(o.sizes ?? DEFAULT_SCALE_SIZES)].sort((a, b) => a - b);
   const startedAt = new Date();
@@ -303,7 +467,7 @@ export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleRes
   }
 }
 
-/** Markdown summary of a scale run. */
+/** Markdown summary of a scale run (the Node table, then the headless-Chromium one when it ran). */
 export function renderScaleMarkdown(r: ScaleResults): string {
   const lines = [
     '# jev-mem: one namespace at scale (Node)',
@@ -320,8 +484,7 @@ export function renderScaleMarkdown(r: ScaleResults): string {
       (p) =>
         `| ${p.size} | ${p.edges} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} | ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
     ),
-    '',
-    `Browser (headless Chromium): ${r.browser.status} — ${r.browser.note}`,
+
     '',
     '![write throughput](scale-write.svg)',
     '',
@@ -333,11 +496,35 @@ export function renderScaleMarkdown(r: ScaleResults): string {
     '',
     '![reopen](scale-reopen.svg)',
     '',
+    ...renderScaleBrowserMarkdown(r.browser),
+    '',
   ];
   return lines.join('\n');
 }
 
-/** Writes results.json, results.md and one chart per figure into `outDir`; returns the paths. */
+function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
+  if (b.status === 'todo') return [`Browser (headless Chromium): todo — ${b.note}`];
+  return [
+    '## Headless Chromium',
+    '',
+    `- ${b.chromium}, cross-origin isolated: ${b.crossOriginIsolated ? 'yes' : 'no'}; ${b.setup}`,
+    `- System One ${b.systemOneModel} loaded in the worker in ${b.modelLoadMs.systemOne.toFixed(0)} ms; encoder ${b.encoder} (${b.modelLoadMs.encoder.toFixed(0)} ms); run ${(b.durationMs / 1000).toFixed(1)} s`,
+    '- Same recipe and questions as above. Heap is the page\'s `performance.memory.usedJSHeapSize` (the worker\'s is not included; a page cannot see RSS); stored bytes are `navigator.storage.estimate().usage`. Default sizes 1k and 10k: 100k in IndexedDB is ~9 min of writes at ~200/s and a page heap heading for ~4 GiB.',
+    '',
+    '| size | edges | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | heap MiB | stored MiB | bytes/node | reopen ms | first recall ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...b.points.map(
+      (p) =>
+        `| ${p.size} | ${p.edges} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${p.heapUsedBytes === undefined ? '—' : (p.heapUsedBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
+    ),
+    '',
+    '![Chromium write throughput](scale-browser-write.svg)',
+    '',
+    '![Chromium recall latency](scale-browser-recall.svg)',
+  ];
+}
+
+/** Writes results.json, results.md and one chart per figure (Chromium ones too, when it ran) into `outDir`; returns the paths. */
 export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const x = r.points.map((p) => p.size);
@@ -361,6 +548,17 @@ export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promis
     ])],
     ['scale-system-one.svg', chart('System One per write', 'ms', [{ name: 'ms / write', values: r.points.map((p) => p.write.systemOneMsPerWrite) }])],
   ];
+  if (r.browser.status === 'done') {
+    const bx = r.browser.points.map((p) => p.size);
+    const bchart = (title: string, yLabel: string, series: Array<{ name: string; values: number[] }>): string => lineChart({ title, x: bx, series, xLabel: 'observations in the namespace (log scale)', yLabel, logX: true });
+    files.push(
+      ['scale-browser-write.svg', bchart('Write throughput (headless Chromium)', 'observations / s', [{ name: 'writes/s', values: r.browser.points.map((p) => p.write.perSecond) }])],
+      ['scale-browser-recall.svg', bchart('Recall latency (headless Chromium)', 'ms', [
+        { name: 'p50', values: r.browser.points.map((p) => p.recall.p50) },
+        { name: 'p95', values: r.browser.points.map((p) => p.recall.p95) },
+      ])],
+    );
+  }
   const written: string[] = [];
   for (const [name, text] of files) {
     const p = join(outDir, name);

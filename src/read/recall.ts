@@ -253,6 +253,12 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
       break;
     }
   }
+  // ---- reassess (26): one more assessment of the best candidates, now that their neighbours
+  // have been assessed too (an answer is often the turn next to a relevant one).
+  if (scored.size > 0 && ctx.callsLeft > 0 && Date.now() <= input.deadline) {
+    await reassess(q, state, controller, ctx, params, scored, centroidOf(beam, state));
+    rounds.push({ round: rounds.length, proposed: Math.min(REASSESS_TOP, scored.size), beam: beam.length });
+  }
   const loopMs = performance.now() - tLoop;
 
   // ---- final ranking with recency, eq. (24)-(25) ------------------------------------------------
@@ -309,6 +315,50 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
 function expansionOrder(state: NamespaceState, id: string): MemoryEdge[] {
   const seqOf = (e: MemoryEdge): number => state.nodes.get(e.from === id ? e.to : e.from)?.seq ?? Number.MAX_SAFE_INTEGER;
   return [...state.edgesOf(id)].sort((a, b) => b.weight - a.weight || seqOf(a) - seqOf(b) || (a.view < b.view ? -1 : a.view > b.view ? 1 : 0) || (a.subtype < b.subtype ? -1 : a.subtype > b.subtype ? 1 : 0));
+}
+
+/** How many of the best candidates the reassessment round looks at again. */
+export const REASSESS_TOP = 40;
+
+/**
+ * The reassessment round: one candidate request over the {@link REASSESS_TOP} best scored nodes
+ * whose signals add the first assessment's a_v and the best a_v of the neighbouring turns; the
+ * answers replace a_v, n_v and c_v, and eq. (23) is applied again (π_e, p_g, ℓ_v unchanged).
+ */
+async function reassess(
+  q: QueryContext,
+  state: NamespaceState,
+  controller: Controller,
+  ctx: DecisionContext,
+  params: Readonly<MemoryParameters>,
+  scored: Map<string, Scored>,
+  centroid: Float32Array | undefined,
+): Promise<void> {
+  const top = [...scored.values()].sort((a, b) => b.score - a.score || a.node.seq - b.node.seq).slice(0, REASSESS_TOP);
+  const cs: CandidateState = { kind: 'candidates', query: q.query, candidates: [] };
+  const questions: Record<string, Question> = {};
+  for (const s of top) {
+    let neighbour = 0;
+    for (const e of state.edgesOf(s.node.id)) {
+      if (e.subtype !== 'precedes' || e.weight < 1) continue;
+      const r = scored.get(e.from === s.node.id ? e.to : e.from)?.relevance ?? 0;
+      if (r > neighbour) neighbour = r;
+    }
+    const signals = { ...candidateSignals(s.node, q, state, s.hops, s.parts.pi, centroid), reassess: 1, priorRelevance: s.relevance, neighbourRelevance: neighbour };
+    cs.candidates.push({ ...stateMemory(s.node), signals });
+    for (const id of ['cand.relevance', 'cand.new_information', 'cand.supports_evidence'] as const) questions[questionKey(id, s.node.id)] = CATALOGUE[id];
+  }
+  const { response } = await controller.ask('reassess', { state: cs as unknown as Record<string, unknown>, questions }, ctx);
+  for (const s of top) {
+    const id = s.node.id;
+    const parts: ScoreParts = {
+      ...s.parts,
+      a: probability(response, questionKey('cand.relevance', id), s.parts.a),
+      n: probability(response, questionKey('cand.new_information', id), s.parts.n),
+      c: probability(response, questionKey('cand.supports_evidence', id), s.parts.c),
+    };
+    scored.set(id, { ...s, parts, relevance: parts.a, score: transitionScore(parts, params.lambdas) }); // (23)
+  }
 }
 
 /** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */

@@ -231,6 +231,12 @@ export interface CandidateSignals {
   monthMatch?: number;
   /** 1 when the query names the year of the candidate's `observedAt`. */
   yearMatch?: number;
+  /** 1 in the reassessment round (eq. (26) "reassess"), when the fields below are filled. */
+  reassess?: number;
+  /** a_v of the candidate from its first assessment. */
+  priorRelevance?: number;
+  /** Best first-assessment a_v among the turns right before and after it (0 when none was scored). */
+  neighbourRelevance?: number;
 }
 
 /** State of a candidate-scoring request. */

@@ -36,7 +36,7 @@ import type {
  * manifest and in each ONNX file's metadata; `createLocalSystemOne` refuses a model whose
  * version differs.
  */
-export const FEATURE_VERSION = 'jev-mem/system-one-features@2';
+export const FEATURE_VERSION = 'jev-mem/system-one-features@3';
 
 /** The six head groups; each has one featurizer and one network. */
 export const HEAD_GROUPS = ['typing', 'relation', 'routing', 'candidates', 'stop', 'maintenance'] as const;
@@ -616,12 +616,15 @@ export const CANDIDATE_FEATURES = [
   'same_session_as_best', // same session as the best lexical hit
   'month_match', // the query names the month of its observedAt
   'year_match', // the query names the year of its observedAt
+  'reassess', // the reassessment round (features@3)
+  'prior_relevance', // a_v from the first assessment (reassessment only)
+  'neighbour_relevance', // best first a_v of the turns before / after (reassessment only)
 ] as const;
 
 const candidateRow = rowWriter(CANDIDATE_FEATURES);
 
 /**
- * Candidate features (33 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
+ * Candidate features (36 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
  * is `ref` in a {@link CandidateState}.
  * @param state - `{kind: 'candidates', query, candidates}`; tolerant of gaps.
  * @param ref - the candidate's ref; unknown / absent gives `has_candidate` = 0 and zeros.
@@ -672,6 +675,9 @@ export function candidateFeatures(state: CandidateState, ref: string | undefined
     same_session_as_best: flag(num(sig.sameSessionAsBest) >= 1),
     month_match: flag(num(sig.monthMatch) >= 1),
     year_match: flag(num(sig.yearMatch) >= 1),
+    reassess: flag(num(sig.reassess) >= 1),
+    prior_relevance: Math.max(0, Math.min(1, num(sig.priorRelevance))),
+    neighbour_relevance: Math.max(0, Math.min(1, num(sig.neighbourRelevance))),
   });
 }
 
