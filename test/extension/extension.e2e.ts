@@ -15,6 +15,9 @@ import type { DiagnosticsValue, StatusValue } from '../../demo/extension/src/mes
 import { buildObservation } from '../../demo/extension/src/observation.js';
 import { ARTIFACTS, ask, launchWithExtension, openPopup, readNetLog, request, saveNote, type ExtensionBrowser, type PopupPage } from './harness.js';
 
+/** Id of the model in models/system-one (read from its manifest, so retraining does not break the test). */
+const SHIPPED_MODEL_ID = `jev-mem/system-one@${(JSON.parse(readFileSync(new URL('../../models/system-one/manifest.json', import.meta.url), 'utf8')) as { version: string }).version}`;
+
 const NOTES = [
   'I parked the car on level 3, spot B12 at the airport.',
   'Dentist appointment moved to Thursday at 4pm.',
@@ -63,7 +66,7 @@ describe('jev-mem Chrome extension (MV3)', () => {
 
   it('runs the memory in an offscreen document with System One on onnxruntime-web wasm', async () => {
     const status = await request<StatusValue>(popup.page, { type: 'status' });
-    expect(status.ok && status.value.systemOne).toEqual({ modelId: 'jev-mem/system-one@1.0.0', engine: 'onnx', executionProviders: ['wasm'] });
+    expect(status.ok && status.value.systemOne).toEqual({ modelId: SHIPPED_MODEL_ID, engine: 'onnx', executionProviders: ['wasm'] });
     const contexts = await (browser as ExtensionBrowser).serviceWorker.evaluate(() => chrome.runtime.getContexts({}).then((cs) => cs.map((c) => `${c.contextType} ${c.documentUrl ?? ''}`)));
     expect(contexts).toContain(`OFFSCREEN_DOCUMENT ${origin}/offscreen.html`);
   });
@@ -167,7 +170,7 @@ describe('jev-mem Chrome extension built with --engine ts', () => {
     browser = await launchWithExtension(ts.outDir, join(work, 'profile-ts'), join(work, 'netlog-ts.json'));
     popup = await openPopup(browser);
     const status = await request<StatusValue>(popup.page, { type: 'status' });
-    expect(status.ok && status.value.systemOne).toEqual({ modelId: 'jev-mem/system-one@1.0.0', engine: 'ts', executionProviders: [] });
+    expect(status.ok && status.value.systemOne).toEqual({ modelId: SHIPPED_MODEL_ID, engine: 'ts', executionProviders: [] });
     await saveNote(popup.page, NOTES[1] as string);
     const results = await ask(popup.page, 'When is the dentist appointment?');
     expect(results[0]?.text).toBe(NOTES[1]);
