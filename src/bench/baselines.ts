@@ -12,7 +12,7 @@ import type { LocomoConversation } from '../formats/locomo.js';
 import type { IndexHit, LexicalIndex, VectorIndex } from '../plane/indexes.js';
 import { createLexicalIndex } from '../plane/lexical.js';
 import { createFlatVectorIndex } from '../plane/vector-flat.js';
-import { reciprocalRankFusion } from '../read/fusion.js';
+import { reciprocalRankFusion } from '../plane/fusion.js';
 import { parseTimestamp } from '../util/time.js';
 
 /** RRF constant κ of the hybrid baseline (SPEC 8, eq. (16)). */

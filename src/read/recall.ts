@@ -16,9 +16,9 @@ import { CATALOGUE, questionKey, type CandidateState, type RoutingState, type St
 import { probability, type Controller, type DecisionContext, type DecisionRecord } from '../system-one/controller.js';
 import type { Question, SystemOneRequest, SystemOneResponse } from '../system-one/wire.js';
 import { VIEWS, type MemoryEdge, type MemoryNode, type RecalledMemory, type View } from '../types.js';
-import { stateMemory } from '../write/plan.js';
+import { stateMemory } from '../system-one/state.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
-import { reciprocalRankFusion } from './fusion.js';
+import { reciprocalRankFusion } from '../plane/fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
 import { candidateSignals, datesNamed, speakersIn, type QueryContext } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';

@@ -8,7 +8,7 @@ import { contentTerms, tokenize } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
 import type { CandidateSignals } from '../system-one/catalogue.js';
 import type { MemoryNode } from '../types.js';
-import { dot } from '../write/signals.js';
+import { dot } from '../util/vector.js';
 
 /** Everything about the query that every candidate is compared with. */
 export interface QueryContext {

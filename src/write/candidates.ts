@@ -8,7 +8,7 @@
  * @module
  */
 import type { NamespaceState } from '../plane/namespace.js';
-import { reciprocalRankFusion } from '../read/fusion.js';
+import { reciprocalRankFusion } from '../plane/fusion.js';
 import type { IndexHit } from '../plane/indexes.js';
 
 /** A discovered candidate with the lexical score it got (normalised to [0,1] by the best hit). */

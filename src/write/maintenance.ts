@@ -15,7 +15,8 @@ import { CATALOGUE, questionKey, type MaintenanceState } from '../system-one/cat
 import { probability, type Controller, type DecisionContext } from '../system-one/controller.js';
 import type { Question, SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
-import { finishEdge, stateMemory } from './plan.js';
+import { stateMemory } from '../system-one/state.js';
+import { finishEdge } from './plan.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
 

@@ -9,7 +9,7 @@
 import type { MemoryParameters } from '../config.js';
 import { contentTerms } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
-import type { StateMemory } from '../system-one/catalogue.js';
+import { stateMemory } from '../system-one/state.js';
 import type { Controller, DecisionContext } from '../system-one/controller.js';
 import type { MemoryEdge, MemoryNode, MemoryTypes } from '../types.js';
 import { extractTimeRefs, toIso } from '../util/time.js';
@@ -71,15 +71,6 @@ export function buildNode(namespace: string, input: WriteInputs, state: Namespac
   };
   if (checked.observedAtMs !== undefined) node.observedAt = toIso(checked.observedAtMs);
   return node;
-}
-
-/** A state memory (what System One sees of a node). */
-export function stateMemory(n: MemoryNode, ref = n.id): StateMemory {
-  const m: StateMemory = { ref, text: n.text };
-  if (n.provenance.speaker !== undefined) m.speaker = n.provenance.speaker;
-  if (n.observedAt !== undefined) m.observedAt = n.observedAt;
-  if (n.provenance.sessionId !== undefined) m.sessionId = n.provenance.sessionId;
-  return m;
 }
 
 /** Gives an edge draft its id and creation time. Ids are deterministic: one edge per (from, to, view, subtype). */

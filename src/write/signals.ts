@@ -7,14 +7,8 @@
 import type { PairSignals } from '../system-one/catalogue.js';
 import type { MemoryNode } from '../types.js';
 import { DAY_MS } from '../util/time.js';
+import { dot } from '../util/vector.js';
 
-/** Dot product of two equal-length vectors (cosine for L2-normalised vectors). */
-export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let s = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) s += (a[i] as number) * (b[i] as number);
-  return s;
-}
 
 /** The side of a pair being written: enough of a node to compare. */
 export interface PairSide {

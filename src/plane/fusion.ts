@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { IndexHit } from '../plane/indexes.js';
+import type { IndexHit } from './indexes.js';
 
 /** A fused anchor: its RRF score and its 1-based rank in each list (0 = absent). */
 export interface FusedHit {
