@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { CHROMIUM_ARGS } from './chromium.js';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -241,15 +242,6 @@ export interface ScaleBrowserBenchOptions {
   log?: (line: string) => void;
 }
 
-/** SPEC 9 flags, plus a resolver that knows only 127.0.0.1 (as test/browser/harness.ts). */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
 
 /**
  * Runs the scale benchmark in headless Chromium (Node-only; needs the repository checkout with its
@@ -283,7 +275,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
     server = await vite.preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
     const base = server.resolvedUrls?.local[0];
     if (base === undefined) throw new JevMemError('STORAGE_FAILED', 'vite preview did not report a URL for the bench page');
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: [...CHROMIUM_ARGS] });
     const version = browser.version();
     const page = await (await browser.newContext()).newPage();
     const problems: string[] = [];

@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { CHROMIUM_ARGS } from './chromium.js';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createNodeAssetLoader } from '../encoder/assets-node.js';
@@ -323,15 +324,6 @@ export interface SystemOneBrowserBenchResult {
   crossOriginIsolated: boolean;
 }
 
-/** SPEC 9 flags, plus a resolver that knows only 127.0.0.1 (as test/browser/harness.ts). */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
 
 /**
  * Replays `ops` in headless Chromium (Node-only; needs a checkout of the repository with its
@@ -363,7 +355,7 @@ export async function runSystemOneBrowserBench(ops: readonly SystemOneOperation[
     server = await vite.preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
     const base = server.resolvedUrls?.local[0];
     if (base === undefined) throw new JevMemError('SYSTEM_ONE_FAILED', 'vite preview did not report a URL for the bench page');
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: [...CHROMIUM_ARGS] });
     const version = browser.version();
     const page = await browser.newPage();
     const problems: string[] = [];
