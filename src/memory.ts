@@ -187,6 +187,9 @@ export interface RecallOptions extends CallOptions {
   parameters?: Partial<MemoryParameters>;
 }
 
+/** Keys accepted by {@link Memory.recall} (others are refused with `INVALID_OPTION`). */
+const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters'] as const;
+
 /** Result of a recall: the memories, best first, and the trace that explains them. */
 export interface RecallResult {
   memories: RecalledMemory[];
@@ -259,7 +262,8 @@ export interface Memory {
   addMany(observations: Observation[], options?: AddManyOptions): Promise<AddResult[]>;
   /**
    * Recalls memories for a query through the read path (SPEC 6), with the trace.
-   * @throws JevMemError `INVALID_INPUT` (empty query), `ABORTED`, `CLOSED`.
+   * @throws JevMemError `INVALID_INPUT` (empty query, bad `k`), `INVALID_OPTION` (an unknown
+   *   option or parameter, naming it), `ABORTED`, `CLOSED`.
    */
   recall(query: string, options?: RecallOptions): Promise<RecallResult>;
   /**
@@ -717,6 +721,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async recall(query, o) {
       ensureOpen();
       if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', 'expected a non-empty string');
+      if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
       if (o?.k !== undefined && (!Number.isInteger(o.k) || o.k < 1)) throw invalidInput('options.k', `expected a positive integer, got ${o.k}`);
       const ns = nsOf(o);
       const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
@@ -743,7 +748,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       if (systemTwo === undefined) {
         throw new JevMemError('SYSTEM_TWO_NOT_CONFIGURED', 'answer() needs System Two: pass options.systemTwo ({ url, model, apiKey? }) to createMemory; recall() works without it');
       }
-      const r = await memory.recall(query, o);
+      const { now: _now, ...recallOptions } = o ?? {};
+      const r = await memory.recall(query, recallOptions);
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
         evidence: r.memories.map((m) => {

@@ -31,10 +31,16 @@ Usage:
   jev-mem delete <id> --store <dir> [--namespace <ns>]
   jev-mem forget --store <dir> --namespace <ns>
   jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
+  jev-mem bench scale 1000,10000,100000 [--browser] [--out <dir>]
+  jev-mem bench system-one [--browser] [--out <dir>]
+  jev-mem bench answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]
+
+recall --questions reads one question a line: plain text, or JSON with a "question" field (its
+other fields come back as "meta"). Only ingest and import create a missing --store.
 
 Common options:
   --system-one <${SYSTEM_ONE_NAMES.join('|')}>  System-One backend (default: local)
-  --vector-index <flat|hnsw|auto>             vector index (default: flat)
+  --vector-index <flat|hnsw|auto>             vector index (default: auto)
 
 System Two (for 'answer') comes from the environment:
   JEV_MEM_LLM_BASE_URL  OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1
@@ -97,11 +103,13 @@ export function systemTwoFromEnv(env: NodeJS.ProcessEnv): SystemTwoOptions | und
   return o;
 }
 
-async function openMemory(v: Values, withSystemTwo = false): Promise<Memory> {
+async function openMemory(v: Values, withSystemTwo = false, create = false): Promise<Memory> {
   const store = need(v.store, 'store');
+  // Only the commands that write into a new store (ingest, import) may create it: a mistyped
+  // --store elsewhere is STORE_MISSING, not an empty memory.
   const systemOne: SystemOneBackend = await createSystemOneFromName(v['system-one'] ?? 'local', { baseURL: v['base-url'], env: process.env });
   openedBackends.push(systemOne);
-  const opts: Parameters<typeof createNodeMemory>[0] = { store, systemOne };
+  const opts: Parameters<typeof createNodeMemory>[0] = { store, systemOne, create };
   if (v.namespace !== undefined) opts.namespace = v.namespace;
   if (v['vector-index'] !== undefined) opts.vectorIndex = v['vector-index'] as 'flat' | 'hnsw' | 'auto';
   if (withSystemTwo) {
@@ -172,7 +180,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
         const file = pos[0];
         if (!file) throw new UsageError('ingest needs a file');
         const { observations, namespace } = await loadObservations(file, v);
-        memory = await openMemory({ ...v, namespace: v.namespace ?? namespace });
+        memory = await openMemory({ ...v, namespace: v.namespace ?? namespace }, false, true);
         const t0 = performance.now();
         let lastPrint = 0;
         const res = await memory.addMany(observations, {
@@ -273,7 +281,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
         } catch (e) {
           throw new JevMemError('INVALID_INPUT', `${file} is not JSON (${(e as Error).message}); expected a jev-mem export`, { field: 'file' });
         }
-        memory = await openMemory(v);
+        memory = await openMemory(v, false, true);
         const o: Parameters<Memory['import']>[1] = { reembed: v.reembed === true };
         if (v.namespace !== undefined) o.namespace = v.namespace;
         io.out(JSON.stringify(await memory.import(data, o)));
@@ -308,7 +316,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
       return 2;
     }
     if (isJevMemError(e)) {
-      io.err(`jev-mem: ${e.code}: ${e.message}`);
+      const hint = e.code === 'SYSTEM_TWO_NOT_CONFIGURED' ? ' (CLI: set JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL, and JEV_MEM_LLM_API_KEY if the endpoint needs one)' : '';
+      io.err(`jev-mem: ${e.code}: ${e.message}${hint}`);
       return 1;
     }
     io.err(`jev-mem: unexpected error: ${(e as Error)?.stack ?? String(e)}`);

@@ -67,7 +67,14 @@ export const LOCOMO_TEST = Object.freeze(['conv-44', 'conv-47', 'conv-48', 'conv
  * @throws JevMemError `INVALID_INPUT` when it is not a LoCoMo file.
  */
 export function parseLocomo(json: string | unknown): LocomoSample[] {
-  const data = typeof json === 'string' ? (JSON.parse(json) as unknown) : json;
+  let data: unknown = json;
+  if (typeof json === 'string') {
+    try {
+      data = JSON.parse(json) as unknown;
+    } catch (e) {
+      throw invalidInput('file', `not a LoCoMo JSON file (${(e as Error).message}); for one observation a line use --format jsonl`);
+    }
+  }
   if (!Array.isArray(data)) throw invalidInput('file', 'expected a LoCoMo JSON array of samples');
   data.forEach((s, i) => {
     if (!s || typeof s !== 'object' || typeof (s as LocomoSample).sample_id !== 'string' || typeof (s as LocomoSample).conversation !== 'object') {

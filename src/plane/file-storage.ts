@@ -51,6 +51,9 @@ const SNAPSHOT_FORMAT = 'jev-mem/snapshot' as const;
 /** Longest readable folder name before falling back to a hashed name. */
 export const MAX_FOLDER_CHARS = 160;
 
+/** An unreadable lock file younger than this (ms) belongs to a process that is still writing it. */
+export const LOCK_SETTLE_MS = 10_000;
+
 /** Options of {@link createFileStorage}. */
 export interface FileStorageOptions {
   /** The store directory. */
@@ -747,13 +750,16 @@ class FileStorage implements StorageAdapter {
     throw new JevMemError('STORAGE_FAILED', `could not take the lock ${path}`, { field: 'store', lock: path });
   }
 
-  /** The live process holding the lock, or `undefined` when the lock is stale or unreadable. */
+  /** The live process holding the lock, or `undefined` when the lock is stale (or unreadable and older than {@link LOCK_SETTLE_MS}). */
   async #lockHolder(path: string): Promise<{ pid: number; host: string } | undefined> {
     let holder: { pid?: unknown; host?: unknown };
     try {
       holder = JSON.parse((await readFile(path)).toString('utf8')) as { pid?: unknown; host?: unknown };
     } catch {
-      return undefined;
+      // Another process may have just created the lock and not yet written it (open 'wx' then
+      // write): an unreadable lock younger than LOCK_SETTLE_MS is held, not stale.
+      const age = await stat(path).then((st) => Date.now() - st.mtimeMs, () => Infinity);
+      return age < LOCK_SETTLE_MS ? { pid: -1, host: 'unknown (lock being written)' } : undefined;
     }
     if (typeof holder.pid !== 'number' || typeof holder.host !== 'string') return undefined;
     if (holder.host !== hostname()) return { pid: holder.pid, host: holder.host }; // cannot check: assume alive

@@ -22,6 +22,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function describe(v: unknown): string {
+  if (v === undefined) return 'nothing (the field is missing)';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;

@@ -43,6 +43,18 @@ describe('jev-mem CLI', () => {
     expect(r.err.join('\n')).toMatch(/NOT_FOUND/);
   });
 
+  it('refuses to read a store that does not exist (STORE_MISSING), instead of creating an empty one', async () => {
+    const r = await run(['recall', 'anything', '--store', join(dir, 'typo'), '--system-one', 'heuristic']);
+    expect(r.code).toBe(1);
+    expect(r.err.join('\n')).toMatch(/STORE_MISSING/);
+  });
+
+  it('reports a JSONL file given as --format locomo as INVALID_INPUT, not an unexpected error', async () => {
+    const r = await run(['ingest', SAMPLE, '--format', 'locomo', '--store', store, '--system-one', 'heuristic']);
+    expect(r.code).toBe(1);
+    expect(r.err.join('\n')).toMatch(/INVALID_INPUT: file: not a LoCoMo JSON file/);
+  });
+
   it('exits 2 on a usage error', async () => {
     const r = await run(['recall', 'x']);
     expect(r.code).toBe(2);

@@ -139,6 +139,12 @@ describe('bad input leaves the store unchanged', () => {
     expect((err as { field: string }).field).toBe('colour');
   });
 
+  it('rejects an unknown recall option with INVALID_OPTION naming it', async () => {
+    const err = await memory.recall('What did Biscuit eat?', { bogus: 1 } as never).catch((e: unknown) => e);
+    expect(isJevMemError(err, 'INVALID_OPTION')).toBe(true);
+    expect((err as { field: string }).field).toBe('options.bogus');
+  });
+
   it('rejects a bad parameter with INVALID_OPTION naming it', async () => {
     const err = await createMemory({ encoder, parameters: { thetaRel: 1.5 } }).catch((e: unknown) => e);
     expect((err as { field: string }).field).toBe('parameters.thetaRel');

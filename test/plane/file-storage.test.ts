@@ -256,3 +256,25 @@ describe('file storage: opening', () => {
     await s.close();
   });
 });
+
+describe('writer lock while another process is still writing its lock file', () => {
+  it('treats a fresh, still-empty lock as held: the second writer fails with STORAGE_FAILED and writes nothing', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createFileStorage } = await import('../../src/plane/file-storage.js');
+    const dir = mkdtempSync(join(tmpdir(), 'jev-mem-lock-'));
+    try {
+      const first = await createFileStorage({ dir });
+      writeFileSync(join(dir, 'lock'), ''); // created with 'wx' by another process, not yet written
+      const second = await createFileStorage({ dir });
+      const err = await second.commit('ns', { meta: { a: 1 } }).catch((e: unknown) => e);
+      expect((err as { code: string }).code).toBe('STORAGE_FAILED');
+      expect((await second.load('ns')).meta).toEqual({});
+      await second.close();
+      await first.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
