@@ -10,6 +10,7 @@ import { answerFromProbabilities } from '../../src/system-one/answers.js';
 import { validateRequest } from '../../src/system-one/validate.js';
 import type { Answer, SystemOneRequest, SystemOneResponse } from '../../src/system-one/wire.js';
 import { isJevMemError } from '../../src/errors.js';
+import { prng } from './prng.js';
 
 /** A canned HTTP reply. A string body is sent as is; anything else as JSON. */
 export interface JevReply {
@@ -66,17 +67,6 @@ function hash(text: string): number {
   return h;
 }
 
-/** mulberry32 PRNG: deterministic numbers in [0,1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The default answerer: for each question, pseudo-probabilities seeded by the question id and the

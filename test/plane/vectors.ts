@@ -1,16 +1,7 @@
 /** Seeded random unit vectors for the vector index tests. */
+import { prng } from '../helpers/prng.js';
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 /** A random L2-normalised vector (entries uniform in [-1, 1] before normalising). */
 export function randomUnit(random: () => number, dimension: number): Float32Array {

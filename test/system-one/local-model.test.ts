@@ -15,6 +15,7 @@ import { compileOnnx } from '../../src/system-one/kernels.js';
 import { createLocalSystemOne, urlAssetLoader, type LocalSystemOne } from '../../src/system-one/local.js';
 import { MAX_PARAMS, decodeOnnx, dequantize, quantizeColumns, validateWeights } from '../../src/system-one/onnx-model.js';
 import { runConformanceSuite } from './conformance.js';
+import { prng } from '../helpers/prng.js';
 
 /** Id of the model in models/system-one (read from its manifest, so retraining does not break the test). */
 const SHIPPED_MODEL_ID = `jev-mem/system-one@${(JSON.parse(readFileSync(new URL('../../models/system-one/manifest.json', import.meta.url), 'utf8')) as { version: string }).version}`;
@@ -26,17 +27,6 @@ const load = urlAssetLoader(MODELS);
 runConformanceSuite('local (onnx engine)', async () => createLocalSystemOne({ load, engine: 'onnx' }));
 runConformanceSuite('local (ts engine)', async () => createLocalSystemOne({ load, engine: 'ts' }));
 
-/** mulberry32: a small deterministic PRNG in [0,1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `rows` random rows for `group`: values in [-1, 3] (wider than real features), some exact zeros. */
 function randomRows(group: (typeof HEAD_GROUPS)[number], rows: number, seed: number): Float32Array {
