@@ -13,7 +13,7 @@
  */
 import { createFetchAssetLoader, createGloveSifEncoder, createWorkerSystemOne, type Encoder, type SystemOneBackend } from 'jev-mem';
 import { createBrowserMemory, type BrowserMemory } from 'jev-mem/browser';
-import { summarize } from '../../src/bench/metrics.js';
+import { measureReopen, summarize } from '../../src/bench/metrics.js';
 import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun } from '../../src/bench/scale.js';
 import type { Observation } from '../../src/types.js';
 
@@ -101,14 +101,9 @@ const api: ScaleBenchPageApi = {
         const stats = await memory.stats();
         const heap = heapBytes();
         const estimate = await navigator.storage.estimate();
-        await memory.close();
-        const tr = performance.now();
-        memory = await open();
-        await memory.stats();
-        const reopenMs = performance.now() - tr;
-        const tf = performance.now();
-        await memory.recall(questions[0] ?? 'hello', { k: 20 });
-        const firstRecallMs = performance.now() - tf;
+        const reopened = await measureReopen<BrowserMemory>(memory, open, questions[0] ?? 'hello');
+        memory = reopened.memory;
+        const { reopenMs, firstRecallMs } = reopened;
         const bytes = estimate.usage ?? 0;
         const point: ScaleBrowserPoint = {
           size,

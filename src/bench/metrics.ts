@@ -172,3 +172,26 @@ export function summarize(values: readonly number[]): LatencySummary {
     max: n > 0 ? values.reduce((a, b) => (b > a ? b : a), -Infinity) : Number.NaN,
   };
 }
+
+/** The part of a memory that {@link measureReopen} uses. */
+interface Reopenable {
+  close(): Promise<void>;
+  stats(): Promise<unknown>;
+  recall(query: string, options: { k: number }): Promise<unknown>;
+}
+
+/**
+ * Times a reopen the same way in Node and in the browser bench page: close the memory, open it
+ * again until its first `stats()` (the caches rebuilt from the store), then one recall.
+ * @returns the reopened memory, the reopen time and the first recall's time, in ms.
+ */
+export async function measureReopen<M extends Reopenable>(memory: M, open: () => Promise<M>, question: string): Promise<{ memory: M; reopenMs: number; firstRecallMs: number }> {
+  await memory.close();
+  const tr = performance.now();
+  const reopened = await open();
+  await reopened.stats();
+  const reopenMs = performance.now() - tr;
+  const tf = performance.now();
+  await reopened.recall(question, { k: 20 });
+  return { memory: reopened, reopenMs, firstRecallMs: performance.now() - tf };
+}

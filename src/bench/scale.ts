@@ -39,7 +39,7 @@ import type { Observation } from '../types.js';
 import { DAY_MS, parseTimestamp, toIso } from '../util/time.js';
 import { defaultLocomoPath, loadLocomo, repoRoot } from './data.js';
 import { countingBackend, countsDelta, sharedEncoder, type CountingBackend } from './jev.js';
-import { summarize, type LatencySummary } from './metrics.js';
+import { summarize, type LatencySummary, measureReopen } from './metrics.js';
 import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from './resources.js';
 import { lineChart } from './svg.js';
 
@@ -409,14 +409,9 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
       const stats = await memory.stats();
       const mem = process.memoryUsage();
       rss.sample();
-      await memory.close();
-      const tr = performance.now();
-      memory = await open();
-      await memory.stats();
-      const reopenMs = performance.now() - tr;
-      const tf = performance.now();
-      await memory.recall(questions[0] ?? 'hello', { k: 20 });
-      const firstRecallMs = performance.now() - tf;
+      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number } = await measureReopen<Memory>(memory, open, questions[0] ?? 'hello');
+      memory = reopened.memory;
+      const { reopenMs, firstRecallMs } = reopened;
       const point: ScalePoint = {
         size,
         nodes: stats.nodes,
