@@ -2,25 +2,19 @@
  * Issue 7 item 4: exact repeats (same text, same time, same source) are stored once, and every
  * repeat's provenance is kept.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
 import { createFileStorage } from '../../src/plane/file-storage.js';
 import type { Observation } from '../../src/types.js';
+import { lifecycleFixture } from './helpers.js';
 
 let encoder: Encoder;
 let dir: string;
-beforeAll(async () => {
-  encoder = await createDefaultNodeEncoder();
-  dir = mkdtempSync(join(tmpdir(), 'jev-mem-dedup-'));
-});
-afterAll(async () => {
-  await encoder.close?.();
-  rmSync(dir, { recursive: true, force: true });
+const { tempDir } = lifecycleFixture('dedup', (e) => (encoder = e));
+beforeAll(() => {
+  dir = tempDir();
 });
 
 const BASE: Observation = { text: 'Theo: I replaced the chain on my bike.', observedAt: '2023-03-01T10:01:00Z', source: 'chat', speaker: 'Theo', turnId: 'S1:2' };

@@ -3,31 +3,16 @@
  * recall at once and after a reload); `forget(namespace)` removes one namespace and nothing else;
  * the CLI's `delete` and `forget`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { createFileStorage } from '../../src/plane/file-storage.js';
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
-import { cli, keepOpen, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
+import { cli, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
 
 let encoder: Encoder;
-const dirs: string[] = [];
-beforeAll(async () => {
-  encoder = await createDefaultNodeEncoder();
-});
-afterAll(async () => {
-  await encoder.close?.();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'jev-mem-delete-'));
-  dirs.push(d);
-  return d;
-};
+const { tempDir } = lifecycleFixture('delete', (e) => (encoder = e));
 
 /** A memory holding TURNS; returns the id of each turn by turnId. */
 async function filled(memory: Memory, namespace?: string): Promise<Map<string, string>> {

@@ -4,12 +4,10 @@
  * the same recall; a file from another encoder is re-embedded on request or refused with a clear
  * error; damaged files are refused before anything is written. CLI export / import.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
@@ -18,15 +16,14 @@ import { createFileStorage } from '../../src/plane/file-storage.js';
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
 import { SCHEMA_VERSION } from '../../src/plane/schema.js';
 import { HEURISTIC_MODEL_ID } from '../../src/system-one/heuristic.js';
-import { cli, codeOf, errorOf, keepOpen, QUESTIONS, recallView, TURNS } from './helpers.js';
+import { cli, codeOf, errorOf, keepOpen, lifecycleFixture, QUESTIONS, recallView, TURNS } from './helpers.js';
 
 let encoder: Encoder;
 let source: Memory;
 let file: MemoryExport;
-const dirs: string[] = [];
+const { tempDir } = lifecycleFixture('export', (e) => (encoder = e));
 
 beforeAll(async () => {
-  encoder = await createDefaultNodeEncoder();
   source = await createMemory({ encoder, namespace: 'conv' });
   const res = await source.addMany(TURNS);
   await source.update(res[8]?.id as string, { text: 'Maya: I changed the flights, I now fly to Tokyo in November.', observedAt: '2023-05-01T10:00:00Z', speaker: 'Maya', source: 'chat' });
@@ -35,14 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await source.close();
-  await encoder.close?.();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-const tempDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'jev-mem-export-'));
-  dirs.push(d);
-  return d;
-};
 /** A deep copy of the export (as a file read back would be). */
 const copy = (): MemoryExport => JSON.parse(JSON.stringify(file)) as MemoryExport;
 

@@ -6,14 +6,12 @@
  */
 import 'fake-indexeddb/auto';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { JevMemError } from '../../src/errors.js';
 import { createMemory, GENERATION_META_KEY } from '../../src/memory.js';
@@ -25,25 +23,13 @@ import type { StorageAdapter } from '../../src/plane/storage.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import { createWorkerSystemOne } from '../../src/system-one/worker-backend.js';
-import { codeOf, errorOf, faulty, keepOpen, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
+import { codeOf, errorOf, faulty, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
 
 let encoder: Encoder;
-const dirs: string[] = [];
-beforeAll(async () => {
-  encoder = await createDefaultNodeEncoder();
-});
-afterAll(async () => {
-  await encoder.close?.();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { tempDir } = lifecycleFixture('faults', (e) => (encoder = e));
 afterEach(() => {
   vi.restoreAllMocks();
 });
-const tempDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'jev-mem-faults-'));
-  dirs.push(d);
-  return d;
-};
 const EXTRA = { text: 'Theo: I adopted a second dog called Pretzel.', observedAt: '2023-05-01T10:00:00Z', source: 'chat', speaker: 'Theo' };
 
 describe('atomic writes', () => {

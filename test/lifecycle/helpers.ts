@@ -2,7 +2,13 @@
  * Shared fixtures of the lifecycle tests (issue 7): a small conversation, storage wrappers that
  * inject faults or outlive a memory, a System One that forces chosen answers, and the CLI runner.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import type { Memory } from '../../src/memory.js';
 import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from '../../src/plane/storage.js';
@@ -23,6 +29,31 @@ export const TURNS: Observation[] = [
   { text: 'Maya: I booked flights to Osaka for October.', observedAt: '2023-04-12T18:03:00Z', speaker: 'Maya', sessionId: 's2', turnId: 'S2:4', source: 'chat' },
   { text: 'Theo: I want to learn to bake sourdough bread.', observedAt: '2023-04-12T18:04:00Z', speaker: 'Theo', sessionId: 's2', turnId: 'S2:5', source: 'chat' },
 ];
+
+/**
+ * Registers a test file's shared setup: the default Node encoder, made before the file's first
+ * test and handed to `onEncoder`, closed after its last; and temporary folders (`tempDir()`, named
+ * `jev-mem-<name>-…`) removed after its last test. Call once, at the top level of a test file.
+ */
+export function lifecycleFixture(name: string, onEncoder: (encoder: Encoder) => void): { tempDir: () => string } {
+  let encoder: Encoder | undefined;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    encoder = await createDefaultNodeEncoder();
+    onEncoder(encoder);
+  });
+  afterAll(async () => {
+    await encoder?.close?.();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    tempDir: () => {
+      const d = mkdtempSync(join(tmpdir(), `jev-mem-${name}-`));
+      dirs.push(d);
+      return d;
+    },
+  };
+}
 
 /** Questions used to compare recalls. */
 export const QUESTIONS = ['What did Theo replace on his bike?', 'Where is Maya travelling?', 'Who teaches Maya glazing?', 'What did Biscuit do?'];

@@ -6,13 +6,10 @@
  * memories that contain instructions are stored verbatim and reach System Two only as delimited
  * data.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS } from '../../src/config.js';
-import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
@@ -20,24 +17,22 @@ import { createFileStorage } from '../../src/plane/file-storage.js';
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
 import { ANSWER_SYSTEM_PROMPT, MEMORIES_CLOSE, MEMORIES_OPEN } from '../../src/system-two/prompt.js';
 import type { ChatMessage } from '../../src/system-two/types.js';
-import { errorOf, keepOpen, stored } from './helpers.js';
+import { errorOf, keepOpen, lifecycleFixture, stored } from './helpers.js';
 
 let encoder: Encoder;
 let memory: Memory;
 let storage: ReturnType<typeof keepOpen>;
 let dir: string;
 const SMALL_LIMIT = 200;
+const { tempDir } = lifecycleFixture('hostile', (e) => (encoder = e));
 
 beforeAll(async () => {
-  encoder = await createDefaultNodeEncoder();
   storage = keepOpen(createMemoryStorage());
   memory = await createMemory({ encoder, storage, parameters: { maxTextChars: SMALL_LIMIT, maintenanceInterval: 0 } });
-  dir = mkdtempSync(join(tmpdir(), 'jev-mem-hostile-'));
+  dir = tempDir();
 });
 afterAll(async () => {
   await memory.close();
-  await encoder.close?.();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Any UTF-16 string: full Unicode, graphemes, and lone surrogates. */

@@ -4,40 +4,25 @@
  * adapter, and "theirs" must be byte-for-byte what it was.
  */
 import 'fake-indexeddb/auto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { createFileStorage } from '../../src/plane/file-storage.js';
 import { createIdbStorage } from '../../src/plane/idb-storage.js';
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
 import type { NamespaceSnapshot, StorageAdapter } from '../../src/plane/storage.js';
-import { codeOf, keepOpen, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
+import { codeOf, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
 
 let encoder: Encoder;
-const dirs: string[] = [];
-beforeAll(async () => {
-  encoder = await createDefaultNodeEncoder();
-});
-afterAll(async () => {
-  await encoder.close?.();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { tempDir } = lifecycleFixture('iso', (e) => (encoder = e));
 
 const ADAPTERS: Array<[string, () => Promise<StorageAdapter>]> = [
   ['memory', async () => createMemoryStorage()],
   ['indexeddb', () => createIdbStorage({ indexedDB: new IDBFactory(), persist: false })],
   [
     'file',
-    () => {
-      const d = mkdtempSync(join(tmpdir(), 'jev-mem-iso-'));
-      dirs.push(d);
-      return createFileStorage({ dir: d });
-    },
+    () => createFileStorage({ dir: tempDir() }),
   ],
 ];
 

@@ -3,31 +3,15 @@
  * the older superseded and links it; the older stays retrievable with an "as of" time and ranks
  * below the current one. Nothing is destroyed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, MAINTENANCE_PENDING_META_KEY } from '../../src/memory.js';
 import { createFileStorage } from '../../src/plane/file-storage.js';
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
-import { codeOf, faulty, forcing, keepOpen, stored, TURNS } from './helpers.js';
+import { codeOf, faulty, forcing, keepOpen, lifecycleFixture, stored } from './helpers.js';
 
 let encoder: Encoder;
-const dirs: string[] = [];
-beforeAll(async () => {
-  encoder = await createDefaultNodeEncoder();
-});
-afterAll(async () => {
-  await encoder.close?.();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'jev-mem-supersede-'));
-  dirs.push(d);
-  return d;
-};
+const { tempDir } = lifecycleFixture('supersede', (e) => (encoder = e));
 
 const OLD = { text: 'Maya: I live in Lisbon, near the river.', observedAt: '2023-01-10T09:00:00Z', speaker: 'Maya', source: 'chat', turnId: 'A:1' };
 const NEW = { text: 'Maya: I moved, I live in Porto now.', observedAt: '2023-06-02T09:00:00Z', speaker: 'Maya', source: 'chat', turnId: 'B:1' };

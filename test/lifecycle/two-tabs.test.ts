@@ -7,20 +7,14 @@
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from 'vitest';
-import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, LOCK_PREFIX, type Memory } from '../../src/memory.js';
 import { createIdbStorage } from '../../src/plane/idb-storage.js';
-import { TURNS } from './helpers.js';
+import { lifecycleFixture, TURNS } from './helpers.js';
 
 let encoder: Encoder;
-beforeAll(async () => {
-  encoder = await createDefaultNodeEncoder();
-});
-afterAll(async () => {
-  await encoder.close?.();
-});
+lifecycleFixture('two-tabs', (e) => (encoder = e));
 afterEach(() => {
   vi.unstubAllGlobals();
 });
