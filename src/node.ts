@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createDefaultNodeEncoder } from './encoder/default-node.js';
 import type { Encoder } from './encoder/encoder.js';
 import { createMemory, type Memory, type MemoryOptions } from './memory.js';
@@ -29,17 +31,32 @@ export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'stor
 /**
  * Creates a memory with Node defaults.
  * @throws JevMemError `STORE_MISSING` (store dir missing and `create: false`), `MODEL_LOAD_FAILED`
- *   (shipped model files missing or corrupt), and createMemory's `INVALID_OPTION`.
+ *   (shipped model files missing or corrupt), and createMemory's `INVALID_OPTION`. A store folder
+ *   made by a call that throws is removed again.
  */
 export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise<Memory> {
   const { store, create, encoder, storage, ...rest } = options;
-  const chosenStorage = storage ?? (store !== undefined ? await createFileStorage({ dir: store, create: create ?? true }) : createMemoryStorage());
-  const ownEncoder = encoder === undefined ? await createDefaultNodeEncoder() : undefined;
-  const memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder) });
+  // A store folder this call makes is removed again if the memory cannot be made: a rejected call
+  // leaves no empty store behind (and no lock file that a later open would have to take over).
+  const madeDir = storage === undefined && store !== undefined && !existsSync(store);
+  let chosenStorage: MemoryOptions['storage'] | undefined = storage;
+  let ownEncoder: Encoder | undefined;
+  let memory: Memory;
+  try {
+    chosenStorage ??= store !== undefined ? await createFileStorage({ dir: store, create: create ?? true }) : createMemoryStorage();
+    ownEncoder = encoder === undefined ? await createDefaultNodeEncoder() : undefined;
+    memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder) });
+  } catch (e) {
+    await ownEncoder?.close?.();
+    if (chosenStorage !== storage) await chosenStorage?.close().catch(() => undefined);
+    if (madeDir && store !== undefined) await rm(store, { recursive: true, force: true });
+    throw e;
+  }
   if (ownEncoder === undefined) return memory;
   // The encoder made here belongs to this memory: close it with it.
   const close = memory.close.bind(memory);
-  return Object.assign(memory, { close: async () => { await close(); await ownEncoder.close?.(); } });
+  const owned = ownEncoder;
+  return Object.assign(memory, { close: async () => { await close(); await owned.close?.(); } });
 }
 
 export { createFileStorage } from './plane/file-storage.js';

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,6 +154,27 @@ describe('bad input leaves the store unchanged', () => {
     try {
       const err = await createNodeMemory({ store: join(dir, 'nope'), create: false, encoder }).catch((e: unknown) => e);
       expect(isJevMemError(err, 'STORE_MISSING')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('a rejected createNodeMemory removes the store folder it made and keeps one that existed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jev-mem-e2e-'));
+    try {
+      const fresh = join(dir, 'new-store');
+      const err = await createNodeMemory({ store: fresh, encoder, parameters: { thetaRel: 1.5 } }).catch((e: unknown) => e);
+      expect(isJevMemError(err, 'INVALID_OPTION')).toBe(true);
+      expect(existsSync(fresh)).toBe(false);
+      // an existing store: the failed open leaves it, and a later open works (no lock left behind)
+      const kept = join(dir, 'kept');
+      const a = await createNodeMemory({ store: kept, encoder });
+      await a.addMany(SAMPLE.slice(0, 3));
+      await a.close();
+      const err2 = await createNodeMemory({ store: kept, encoder, parameters: { thetaRel: 1.5 } }).catch((e: unknown) => e);
+      expect(isJevMemError(err2, 'INVALID_OPTION')).toBe(true);
+      const b = await createNodeMemory({ store: kept, encoder });
+      expect((await b.stats()).nodes).toBe(3);
+      await b.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
