@@ -152,6 +152,10 @@ async function loadObservations(file: string, v: Values): Promise<{ observations
   if (format === 'jsonl') return { observations: parseJsonl(text) };
   if (format !== 'locomo') throw new UsageError(`--format expects jsonl or locomo, got ${JSON.stringify(format)}`);
   const samples = parseLocomo(text);
+  // Several conversations and no --sample: refuse rather than silently take the first one.
+  if (v.sample === undefined && samples.length > 1) {
+    throw new JevMemError('INVALID_OPTION', `${file} holds ${samples.length} conversations; choose one with --sample <id> (${samples.map((s) => s.sample_id).join(', ')})`, { field: 'sample' });
+  }
   const id = v.sample ?? samples[0]?.sample_id;
   const sample = samples.find((s) => s.sample_id === id);
   if (!sample) throw new JevMemError('NOT_FOUND', `no sample ${JSON.stringify(id)} in ${file}; samples: ${samples.map((s) => s.sample_id).join(', ')}`, { field: 'sample' });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,22 @@ describe('jev-mem CLI', () => {
     const r = await run(['ingest', SAMPLE, '--format', 'locomo', '--store', store, '--system-one', 'heuristic']);
     expect(r.code).toBe(1);
     expect(r.err.join('\n')).toMatch(/INVALID_INPUT: file: not a LoCoMo JSON file/);
+  });
+
+  it('refuses a LoCoMo file of several conversations without --sample, and ingests the one named', async () => {
+    const conv = (id: string, text: string) => ({
+      sample_id: id,
+      conversation: { speaker_a: 'Ann', speaker_b: 'Bo', session_1_date_time: '10:15 am on 2 March, 2024', session_1: [{ speaker: 'Ann', dia_id: 'D1:1', text }] },
+      qa: [],
+    });
+    const file = join(dir, 'two.json');
+    writeFileSync(file, JSON.stringify([conv('a-1', 'I adopted a cat.'), conv('b-2', 'I sold my boat.')]));
+    const refused = await run(['ingest', file, '--store', join(dir, 'two-store'), '--system-one', 'heuristic']);
+    expect(refused.code).toBe(1);
+    expect(refused.err.join('\n')).toMatch(/INVALID_OPTION: .*holds 2 conversations; choose one with --sample <id> \(a-1, b-2\)/);
+    const r = await run(['ingest', file, '--sample', 'b-2', '--store', join(dir, 'two-store'), '--system-one', 'heuristic']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out[0] as string)).toMatchObject({ namespace: 'b-2', ingested: 1 });
   });
 
   it('exits 2 on a usage error', async () => {
