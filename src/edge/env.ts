@@ -12,6 +12,7 @@
  * | `JEV_MEM_SYSTEM_ONE` | `local` (shipped model, TypeScript kernels), `heuristic` or `remote` | `local` |
  * | `JEV_MEM_SYSTEM_ONE_URL`, `JEV_MEM_SYSTEM_ONE_KEY` | the remote System One (SPEC 5) | none |
  * | `JEV_MEM_LLM_BASE_URL`, `JEV_MEM_LLM_MODEL`, `JEV_MEM_LLM_API_KEY` | System Two, as for the CLI | none (`/answer` → 501) |
+ * | `JEV_MEM_CORS_ORIGINS` | comma-separated origins (`https://app.example.com`) whose pages may call the API from a browser, or `*` for any | none (no CORS headers) |
  *
  * @module
  */
@@ -37,6 +38,8 @@ export interface EdgeConfig {
   systemOne: { kind: EdgeSystemOneKind; url?: string; apiKey?: string };
   /** System Two options, when `JEV_MEM_LLM_BASE_URL` is set. */
   systemTwo?: SystemTwoOptions;
+  /** Origins allowed to call the API from a browser (CORS); `['*']` for any; empty for none. */
+  corsOrigins: readonly string[];
 }
 
 /** Default largest request body: 1 MiB. */
@@ -113,6 +116,7 @@ export function readEdgeConfig(env: EdgeEnv): EdgeConfig {
     maxBodyBytes: positiveVar(env, 'JEV_MEM_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES),
     maxBatch: positiveVar(env, 'JEV_MEM_MAX_BATCH', DEFAULT_MAX_BATCH),
     systemOne,
+    corsOrigins: parseOrigins(env),
   };
   const base = stringVar(env, 'JEV_MEM_LLM_BASE_URL');
   if (base !== undefined) {
@@ -124,6 +128,24 @@ export function readEdgeConfig(env: EdgeEnv): EdgeConfig {
     config.systemTwo = s2;
   }
   return config;
+}
+
+/** `JEV_MEM_CORS_ORIGINS`: `*`, or comma-separated origins, each written as `scheme://host[:port]`. */
+function parseOrigins(env: EdgeEnv): string[] {
+  const raw = stringVar(env, 'JEV_MEM_CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const list = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const o of list) {
+    if (o === '*') continue;
+    let origin: string | undefined;
+    try {
+      origin = new URL(o).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== o) throw badVar('JEV_MEM_CORS_ORIGINS', `expected * or origins like https://app.example.com (scheme, host and port only), got ${JSON.stringify(o)}`);
+  }
+  return list.includes('*') ? ['*'] : list;
 }
 
 /** The tokens accepted for `namespace`: the global ones and the namespace's own. */

@@ -370,42 +370,84 @@ export function configOf(env: EdgeEnv): EdgeConfig {
 export function createEdgeHandler(options: EdgeHandlerOptions = {}): { fetch(request: Request, env: EdgeEnv): Promise<Response> } {
   const bindingName = options.binding ?? 'JEV_MEM';
   const log = options.log ?? defaultLog;
+  async function handle(request: Request, env: EdgeEnv): Promise<Response> {
+    try {
+      const url = new URL(request.url);
+      const match = matchRoute(request.method, url.pathname);
+      if ('status' in match) {
+        const shown = url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}…` : url.pathname;
+        if (match.status === 405) {
+          return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${shown}; use ${match.allow.join(' or ')}` } }, { allow: match.allow.join(', ') });
+        }
+        return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no route ${request.method} ${shown}; see docs/edge.md for the API` } });
+      }
+      const route = match.route;
+      const config = configOf(env);
+      const namespace = checkNamespace(route.namespace);
+      const tokens = tokensFor(config, namespace);
+      if (tokens.length === 0 && config.globalTokens.length === 0 && config.namespaceTokens.size === 0) {
+        throw new JevMemError('INVALID_OPTION', 'the Worker has no token configured: set the JEV_MEM_TOKEN secret (or JEV_MEM_TOKENS)', { field: 'JEV_MEM_TOKEN', httpStatus: 500 });
+      }
+      if (!(await bearerMatches(request, tokens))) {
+        const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
+        return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
+      }
+      const hasBody = route.name === 'add' || route.name === 'recall' || route.name === 'answer';
+      const body = hasBody ? parseJsonBody(await readBody(request, config.maxBodyBytes)) : undefined;
+      const operation = toOperation(route, namespace, body, config.maxBatch);
+      const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
+      if (binding === undefined || typeof binding.idFromName !== 'function') {
+        throw new JevMemError('INVALID_OPTION', `the Worker has no Durable Object binding ${bindingName}; declare it in wrangler.toml [[durable_objects.bindings]]`, { field: 'binding', httpStatus: 500 });
+      }
+      const stub = binding.get(binding.idFromName(namespace) as never);
+      const answer = await stub.fetch(new Request(OPERATION_URL, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(operation) }));
+      return new Response(answer.body, { status: answer.status, headers: { ...JSON_HEADERS } });
+    } catch (e) {
+      return errorResponse(e, log);
+    }
+  }
   return {
     async fetch(request, env) {
-      try {
-        const url = new URL(request.url);
-        const match = matchRoute(request.method, url.pathname);
-        if ('status' in match) {
-          const shown = url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}…` : url.pathname;
-          if (match.status === 405) {
-            return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${shown}; use ${match.allow.join(' or ')}` } }, { allow: match.allow.join(', ') });
-          }
-          return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no route ${request.method} ${shown}; see docs/edge.md for the API` } });
-        }
-        const route = match.route;
-        const config = configOf(env);
-        const namespace = checkNamespace(route.namespace);
-        const tokens = tokensFor(config, namespace);
-        if (tokens.length === 0 && config.globalTokens.length === 0 && config.namespaceTokens.size === 0) {
-          throw new JevMemError('INVALID_OPTION', 'the Worker has no token configured: set the JEV_MEM_TOKEN secret (or JEV_MEM_TOKENS)', { field: 'JEV_MEM_TOKEN', httpStatus: 500 });
-        }
-        if (!(await bearerMatches(request, tokens))) {
-          const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
-          return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
-        }
-        const hasBody = route.name === 'add' || route.name === 'recall' || route.name === 'answer';
-        const body = hasBody ? parseJsonBody(await readBody(request, config.maxBodyBytes)) : undefined;
-        const operation = toOperation(route, namespace, body, config.maxBatch);
-        const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
-        if (binding === undefined || typeof binding.idFromName !== 'function') {
-          throw new JevMemError('INVALID_OPTION', `the Worker has no Durable Object binding ${bindingName}; declare it in wrangler.toml [[durable_objects.bindings]]`, { field: 'binding', httpStatus: 500 });
-        }
-        const stub = binding.get(binding.idFromName(namespace) as never);
-        const answer = await stub.fetch(new Request(OPERATION_URL, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(operation) }));
-        return new Response(answer.body, { status: answer.status, headers: { ...JSON_HEADERS } });
-      } catch (e) {
-        return errorResponse(e, log);
-      }
+      const cors = corsHeaders(request, env);
+      if (request.method === 'OPTIONS') return preflight(request, cors);
+      const response = await handle(request, env);
+      for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+      return response;
     },
   };
+}
+
+/**
+ * The CORS headers for a request whose `Origin` is allowed by `JEV_MEM_CORS_ORIGINS` (Fetch
+ * standard, CORS protocol); none when the origin is absent or not allowed, or the configuration
+ * is broken (the request itself then answers the configuration error).
+ */
+function corsHeaders(request: Request, env: EdgeEnv): Record<string, string> {
+  const origin = request.headers.get('origin');
+  if (origin === null) return {};
+  let allowed: readonly string[];
+  try {
+    allowed = configOf(env).corsOrigins;
+  } catch {
+    return {};
+  }
+  if (allowed[0] === '*') return { 'access-control-allow-origin': '*' };
+  return allowed.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
+}
+
+/**
+ * Answers an `OPTIONS` request: 404 for an unknown path; else 204 with `Allow`, and, for an
+ * allowed origin, the CORS preflight grant (the route's methods, the `authorization` and
+ * `content-type` request headers, cached for a day). A browser refuses the real request when
+ * the grant is missing.
+ */
+function preflight(request: Request, cors: Record<string, string>): Response {
+  const url = new URL(request.url);
+  const match = matchRoute('OPTIONS', url.pathname);
+  if (!('status' in match) || match.status !== 405) {
+    return jsonResponse(404, { error: { code: 'NOT_FOUND', message: 'no route at this path; see docs/edge.md for the API' } }, cors);
+  }
+  const methods = [...match.allow, 'OPTIONS'].join(', ');
+  const grant: Record<string, string> = 'access-control-allow-origin' in cors ? { 'access-control-allow-methods': methods, 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '86400' } : {};
+  return new Response(null, { status: 204, headers: { allow: methods, ...cors, ...grant } });
 }

@@ -170,6 +170,14 @@ describe('readEdgeConfig', () => {
     expect(fieldOf({ JEV_MEM_SYSTEM_ONE: 'gpu' })).toBe('JEV_MEM_SYSTEM_ONE');
     expect(fieldOf({ JEV_MEM_SYSTEM_ONE: 'remote' })).toBe('JEV_MEM_SYSTEM_ONE_URL');
     expect(fieldOf({ JEV_MEM_LLM_BASE_URL: 'http://x' })).toBe('JEV_MEM_LLM_MODEL');
+    expect(fieldOf({ JEV_MEM_CORS_ORIGINS: 'https://app.example.com/chat' })).toBe('JEV_MEM_CORS_ORIGINS');
+    expect(fieldOf({ JEV_MEM_CORS_ORIGINS: 'app.example.com' })).toBe('JEV_MEM_CORS_ORIGINS');
+  });
+
+  it('reads CORS origins: none by default, a list, or * for any', () => {
+    expect(readEdgeConfig({}).corsOrigins).toEqual([]);
+    expect(readEdgeConfig({ JEV_MEM_CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(readEdgeConfig({ JEV_MEM_CORS_ORIGINS: 'https://a.example,*' }).corsOrigins).toEqual(['*']);
   });
 });
 
@@ -210,6 +218,52 @@ describe('createEdgeHandler (front) with a fake Durable Object binding', () => {
     const r = await handler.fetch(new Request('http://w/v1/namespaces/alice/export', { headers: { authorization: 'Bearer t' } }), { JEV_MEM_TOKEN: 't' });
     expect(r.status).toBe(500);
     expect(((await r.json()) as { error: { message: string } }).error.message).toContain('no Durable Object binding JEV_MEM');
+  });
+
+  describe('CORS', () => {
+    const env = (extra: Record<string, unknown> = {}) => ({ JEV_MEM: fakeBinding(), JEV_MEM_TOKEN: 't', JEV_MEM_CORS_ORIGINS: 'https://app.example', ...extra });
+    const preflight = (origin: string, path = '/v1/namespaces/alice/recall') =>
+      new Request(`http://w${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+
+    it('grants a preflight from an allowed origin: the route\'s methods, the two headers, no call to the object', async () => {
+      const e = env();
+      const r = await handler.fetch(preflight('https://app.example'), e);
+      expect(r.status).toBe(204);
+      expect(r.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(r.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+      expect(r.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+      expect(r.headers.get('vary')).toBe('Origin');
+      expect(e.JEV_MEM.seen).toEqual([]);
+    });
+
+    it('gives no grant to another origin, or when no origin is configured', async () => {
+      for (const e of [env(), env({ JEV_MEM_CORS_ORIGINS: undefined })]) {
+        const r = await handler.fetch(preflight('https://evil.example'), e);
+        expect(r.status).toBe(204);
+        expect(r.headers.get('allow')).toBe('POST, OPTIONS');
+        expect(r.headers.get('access-control-allow-origin')).toBeNull();
+        expect(r.headers.get('access-control-allow-methods')).toBeNull();
+      }
+    });
+
+    it('answers 404 to a preflight for an unknown path', async () => {
+      const r = await handler.fetch(preflight('https://app.example', '/v2/nothing'), env());
+      expect(r.status).toBe(404);
+    });
+
+    it('adds the allow-origin header to answers and to errors for an allowed origin only', async () => {
+      const ok = await handler.fetch(new Request('http://w/v1/namespaces/alice/export', { headers: { authorization: 'Bearer t', origin: 'https://app.example' } }), env());
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      const unauthorised = await handler.fetch(new Request('http://w/v1/namespaces/alice/export', { headers: { origin: 'https://app.example' } }), env());
+      expect(unauthorised.status).toBe(401);
+      expect(unauthorised.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      const other = await handler.fetch(new Request('http://w/v1/namespaces/alice/export', { headers: { authorization: 'Bearer t', origin: 'https://evil.example' } }), env());
+      expect(other.status).toBe(200);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      const any = await handler.fetch(new Request('http://w/v1/namespaces/alice/export', { headers: { authorization: 'Bearer t', origin: 'https://evil.example' } }), env({ JEV_MEM_CORS_ORIGINS: '*' }));
+      expect(any.headers.get('access-control-allow-origin')).toBe('*');
+    });
   });
 
   it('answers 500 for a malformed configuration, even to a request with a good token', async () => {
