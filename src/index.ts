@@ -101,6 +101,8 @@ export type { AnswerRequest, ChatMessage, EvidenceItem, SystemTwo, SystemTwoOpti
 export { parseJsonl, parseQuestions } from './formats/jsonl.js';
 export { LOCOMO_CATEGORIES, LOCOMO_DEV, LOCOMO_TEST, locomoConversation, parseLocomo, parseEvidence } from './formats/locomo.js';
 export type { LocomoConversation, LocomoQuestion, LocomoSample } from './formats/locomo.js';
+export { isMemoryBankHistory, MEMORYBANK_AI_SPEAKER, parseMemoryBank, parseMemoryBankProbes } from './formats/memorybank.js';
+export type { MemoryBankUser } from './formats/memorybank.js';
 
 // browser entry (IndexedDB + fetched models + System One in a Web Worker)
 export { createBrowserMemory } from './browser.js';

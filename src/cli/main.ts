@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { JevMemError, isJevMemError } from '../errors.js';
 import { parseJsonl, parseQuestions } from '../formats/jsonl.js';
 import { locomoConversation, parseLocomo } from '../formats/locomo.js';
+import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
 import type { Memory, RecallResult } from '../memory.js';
 import { createNodeMemory } from '../node.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
@@ -20,7 +21,7 @@ import { createSystemOneFromName, SYSTEM_ONE_NAMES } from './system-one.js';
 const USAGE = `jev-mem — client-side long-term memory for AI agents
 
 Usage:
-  jev-mem ingest <file> --store <dir> [--namespace <ns>] [--format jsonl|locomo] [--sample <id>]
+  jev-mem ingest <file> --store <dir> [--namespace <ns>] [--format jsonl|locomo|memorybank] [--sample <id>]
   jev-mem recall "<question>" --store <dir> [--namespace <ns>] [--k N] [--json]
   jev-mem recall --questions <file> --store <dir> [--namespace <ns>] [--k N] --json
   jev-mem answer "<question>" --store <dir> [--namespace <ns>] [--k N] [--json]
@@ -148,9 +149,19 @@ async function loadObservations(file: string, v: Values): Promise<{ observations
   const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
     throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
   });
-  const format = v.format ?? (file.endsWith('.jsonl') ? 'jsonl' : file.endsWith('.json') ? 'locomo' : 'jsonl');
+  const format = v.format ?? (file.endsWith('.json') ? detectJsonFormat(text) : 'jsonl');
   if (format === 'jsonl') return { observations: parseJsonl(text) };
-  if (format !== 'locomo') throw new UsageError(`--format expects jsonl or locomo, got ${JSON.stringify(format)}`);
+  if (format === 'memorybank') {
+    const users = parseMemoryBank(text);
+    const ids = users.map((u) => u.id).join(', ');
+    if (v.sample === undefined && users.length > 1) {
+      throw new JevMemError('INVALID_OPTION', `${file} holds ${users.length} users; choose one with --sample <user> (${ids})`, { field: 'sample' });
+    }
+    const user = v.sample === undefined ? users[0] : users.find((u) => u.id === v.sample?.trim());
+    if (!user) throw new JevMemError('NOT_FOUND', `no user ${JSON.stringify(v.sample)} in ${file}; users: ${ids}`, { field: 'sample' });
+    return { observations: user.observations, namespace: user.id };
+  }
+  if (format !== 'locomo') throw new UsageError(`--format expects jsonl, locomo or memorybank, got ${JSON.stringify(format)}`);
   const samples = parseLocomo(text);
   // Several conversations and no --sample: refuse rather than silently take the first one.
   if (v.sample === undefined && samples.length > 1) {
@@ -160,6 +171,15 @@ async function loadObservations(file: string, v: Values): Promise<{ observations
   const sample = samples.find((s) => s.sample_id === id);
   if (!sample) throw new JevMemError('NOT_FOUND', `no sample ${JSON.stringify(id)} in ${file}; samples: ${samples.map((s) => s.sample_id).join(', ')}`, { field: 'sample' });
   return { observations: locomoConversation(sample).observations, namespace: sample.sample_id };
+}
+
+/** The format of a `.json` file: `memorybank` for an object of users with histories, else `locomo` (whose reader reports what is wrong). */
+function detectJsonFormat(text: string): string {
+  try {
+    return isMemoryBankHistory(JSON.parse(text)) ? 'memorybank' : 'locomo';
+  } catch {
+    return 'locomo';
+  }
 }
 
 /** Runs the CLI; returns the exit code. */
