@@ -59,6 +59,9 @@ const { values } = parseArgs({
   },
 });
 
+/** Version of the trained model this trainer writes (1.1.0: candidate features@4). */
+const MODEL_VERSION = '1.1.0';
+
 /** Wider read limits while logging, so the rows cover the candidates a calibrated run can reach. */
 const EXPLORE = { thetaSuff: 1, thetaCont: 0, maintenanceInterval: 0, anchors: 60, maxVisited: 200, budget: 200, maxControllerCalls: 24 };
 
@@ -326,8 +329,9 @@ async function main(): Promise<void> {
   report('stop.continue_useful', test.cont as Row[], cont, 'stop');
   report('rel.semantic', test.relation as Row[], rel, 'relation');
 
-  const [maj, min, patch] = weights.version.split('.').map(Number) as [number, number, number];
-  weights.version = weights.training.trained ? `${maj}.${min}.${patch + 1}` : `${maj + 1}.0.0`;
+  // Both DAgger rounds of `npm run train:models` write MODEL_VERSION (the first round's model only
+  // exists to collect the second round's states).
+  weights.version = MODEL_VERSION;
   weights.training = {
     trained: true,
     method: 'logistic-regression (L2, full-batch Adam) per trained column; other columns hand-set',

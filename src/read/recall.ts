@@ -20,7 +20,7 @@ import { stateMemory } from '../system-one/state.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { reciprocalRankFusion } from '../plane/fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
-import { candidateSignals, datesNamed, speakersIn, type QueryContext } from './signals.js';
+import { candidateSignals, datesNamed, queryNames, sessionLexicalScores, speakersIn, type QueryContext } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 
@@ -105,6 +105,8 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     bestCosine: vecHits[0]?.score ?? 0,
     ...datesNamed(input.query),
   };
+  q.sessionLexical = sessionLexicalScores(q.lexical, state);
+  q.names = queryNames(input.query, speakers);
 
   // ---- route, eq. (11)-(15) -------------------------------------------------------------------
   const tRoute = performance.now();

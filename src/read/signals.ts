@@ -34,6 +34,46 @@ export interface QueryContext {
   /** Months (0-11) and years the query names. */
   months: Set<number>;
   years: Set<number>;
+  /** Session id → best normalised lexical score of a lexical hit in that session (features@4). */
+  sessionLexical?: Map<string, number>;
+  /** Lower-cased names the query holds that are not speakers ({@link queryNames}) (features@4). */
+  names?: Set<string>;
+}
+
+/** Session id → best normalised lexical score among `hits` (id → score) in that session. */
+export function sessionLexicalScores(hits: ReadonlyMap<string, { score: number }>, state: NamespaceState): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, h] of hits) {
+    const sid = state.nodes.get(id)?.provenance.sessionId;
+    if (sid === undefined) continue;
+    if (h.score > (out.get(sid) ?? 0)) out.set(sid, h.score);
+  }
+  return out;
+}
+
+const NAME_WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/**
+ * Names in a query: capitalised words that do not start a sentence, lower-cased, "I" and the
+ * (first names of) `speakers` excluded ("What did Caroline buy in Paris?" with speaker caroline →
+ * {paris}).
+ */
+export function queryNames(query: string, speakers: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  const firsts = new Set([...speakers].map((s) => firstName(s)));
+  for (const m of query.normalize('NFC').matchAll(NAME_WORD)) {
+    const w = m[0];
+    const c = w[0] ?? '';
+    if (c === c.toLowerCase() || w === 'I') continue;
+    let j = m.index - 1;
+    while (j >= 0 && /\s/u.test(query[j] as string)) j--;
+    const prev = j < 0 ? undefined : query[j];
+    if (prev === undefined || prev === '.' || prev === '!' || prev === '?' || prev === ':' || prev === '"') continue;
+    const lw = w.toLowerCase();
+    if (speakers.has(lw) || firsts.has(lw)) continue;
+    out.add(lw);
+  }
+  return out;
 }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -96,13 +136,27 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   const otherSpeakerNamed = speakerNamed === 0 && q.speakersNamed.size > 0 ? 1 : 0;
   let neighbourLexical = 0;
   let neighbourOfHit = 0;
+  let neighbourCosine = 0;
+  let windowLexical = lex?.score ?? 0;
   for (const e of state.edgesOf(n.id)) {
     if (e.subtype !== 'precedes' || e.weight < 1) continue;
     const other = e.from === n.id ? e.to : e.from;
     const hit = q.lexical.get(other);
     const s = hit?.score ?? 0;
+    windowLexical += s;
     if (s > neighbourLexical) neighbourLexical = s;
     if (hit !== undefined && hit.rank <= 10) neighbourOfHit = 1;
+    const ov = state.vectors.get(other);
+    if (ov !== undefined) {
+      const c = dot(q.vector, ov);
+      if (c > neighbourCosine) neighbourCosine = c;
+    }
+  }
+  let entityMatch = 0;
+  if (q.names !== undefined && q.names.size > 0) {
+    const words = new Set(tokenize(n.text));
+    for (const w of q.names) if (words.has(w)) entityMatch++;
+    entityMatch /= q.names.size;
   }
   let monthMatch = 0;
   let yearMatch = 0;
@@ -138,5 +192,9 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     sameSessionAsBest: sid !== undefined && sid === q.bestLexicalSession ? 1 : 0,
     monthMatch,
     yearMatch,
+    neighbourCosine,
+    windowLexical,
+    sessionLexical: sid !== undefined ? (q.sessionLexical?.get(sid) ?? 0) : 0,
+    entityMatch,
   };
 }

@@ -237,6 +237,14 @@ export interface CandidateSignals {
   priorRelevance?: number;
   /** Best first-assessment a_v among the turns right before and after it (0 when none was scored). */
   neighbourRelevance?: number;
+  /** Best cosine to the query of the turns right before and after it (`precedes` edges of weight 1), [-1,1]; 0 when none (features@4). */
+  neighbourCosine?: number;
+  /** Its normalised lexical score plus those of the turns right before and after it, [0,3] (features@4). */
+  windowLexical?: number;
+  /** Best normalised lexical score of any lexical hit in its session, [0,1] (features@4). */
+  sessionLexical?: number;
+  /** Fraction of the query's names (capitalised non-initial words, speakers excluded) found in its text, [0,1] (features@4). */
+  entityMatch?: number;
 }
 
 /** State of a candidate-scoring request. */

@@ -36,7 +36,7 @@ import type {
  * manifest and in each ONNX file's metadata; `createLocalSystemOne` refuses a model whose
  * version differs.
  */
-export const FEATURE_VERSION = 'jev-mem/system-one-features@3';
+export const FEATURE_VERSION = 'jev-mem/system-one-features@4';
 
 /** The six head groups; each has one featurizer and one network. */
 export const HEAD_GROUPS = ['typing', 'relation', 'routing', 'candidates', 'stop', 'maintenance'] as const;
@@ -619,12 +619,24 @@ export const CANDIDATE_FEATURES = [
   'reassess', // the reassessment round (features@3)
   'prior_relevance', // a_v from the first assessment (reassessment only)
   'neighbour_relevance', // best first a_v of the turns before / after (reassessment only)
+  'neighbour_cosine', // best query cosine of the turns before / after, [-1,1] (features@4)
+  'cosine_minus_neighbour', // cosine − neighbour_cosine, [-2,2]
+  'window_lexical', // lexical of the turn plus those of the turns before / after, [0,3]
+  'session_lexical', // best lexical score of a hit in its session, [0,1]
+  'entity_match', // fraction of the query's non-speaker names in its text, [0,1]
+  'answer_who', // "who" query · the text names someone (capitalised non-initial word)
+  'answer_where', // "where" query · the text holds a capitalised non-initial word (a place)
+  'answer_count', // "how many / much / often / old" query · the text holds a number
+  'answer_when', // "when" query · the text holds a date word, month, year, weekday or ago/last
 ] as const;
 
 const candidateRow = rowWriter(CANDIDATE_FEATURES);
 
+/** A query asking for a count or amount ("how many", "how much", "how often", "how old"). */
+const HOW_COUNT = /\bhow (many|much|often|old)\b/;
+
 /**
- * Candidate features (36 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
+ * Candidate features (45 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
  * is `ref` in a {@link CandidateState}.
  * @param state - `{kind: 'candidates', query, candidates}`; tolerant of gaps.
  * @param ref - the candidate's ref; unknown / absent gives `has_candidate` = 0 and zeros.
@@ -641,6 +653,8 @@ export function candidateFeatures(state: CandidateState, ref: string | undefined
   const lr = num(sig.lexicalRank);
   const hops = num(sig.hops);
   const hasDate = flag(num(sig.hasDate) >= 1);
+  const qword = qc.qword < 0 ? '' : QUESTION_WORDS[qc.qword];
+  const cc = cues(cand?.text);
   return candidateRow({
     has_candidate: flag(known),
     cosine: Math.max(-1, Math.min(1, num(sig.cosine))),
@@ -678,6 +692,15 @@ export function candidateFeatures(state: CandidateState, ref: string | undefined
     reassess: flag(num(sig.reassess) >= 1),
     prior_relevance: Math.max(0, Math.min(1, num(sig.priorRelevance))),
     neighbour_relevance: Math.max(0, Math.min(1, num(sig.neighbourRelevance))),
+    neighbour_cosine: Math.max(-1, Math.min(1, num(sig.neighbourCosine))),
+    cosine_minus_neighbour: Math.max(-1, Math.min(1, num(sig.cosine))) - Math.max(-1, Math.min(1, num(sig.neighbourCosine))),
+    window_lexical: Math.max(0, Math.min(3, num(sig.windowLexical))),
+    session_lexical: Math.max(0, Math.min(1, num(sig.sessionLexical))),
+    entity_match: Math.max(0, Math.min(1, num(sig.entityMatch))),
+    answer_who: flag(known && qword === 'who' && cc.capitalised > 0),
+    answer_where: flag(known && qword === 'where' && cc.capitalised > 0),
+    answer_count: flag(known && HOW_COUNT.test(str(s.query).toLowerCase()) && cc.numbers > 0),
+    answer_when: flag(known && qword === 'when' && cc.dateWords + cc.months + cc.years + cc.weekdays + cc.agoLast > 0),
   });
 }
 

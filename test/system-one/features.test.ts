@@ -31,7 +31,7 @@ function expectRow(group: keyof typeof FEATURE_NAMES, row: Float32Array, expecte
 describe('feature lists', () => {
   it('have the documented lengths per group', () => {
     expect(Object.fromEntries(HEAD_GROUPS.map((g) => [g, FEATURE_NAMES[g].length]))).toEqual({
-      typing: 19, relation: 24, routing: 29, candidates: 36, stop: 17, maintenance: 22,
+      typing: 19, relation: 24, routing: 29, candidates: 45, stop: 17, maintenance: 22,
     });
   });
 
@@ -40,7 +40,7 @@ describe('feature lists', () => {
   });
 
   it('carry a version string', () => {
-    expect(FEATURE_VERSION).toBe('jev-mem/system-one-features@3');
+    expect(FEATURE_VERSION).toBe('jev-mem/system-one-features@4');
   });
 });
 
@@ -151,11 +151,57 @@ describe('candidateFeatures', () => {
       via_temporal: 1,
       query_temporal: 1, // "when"
       temporal_x_date: 1,
+      cosine_minus_neighbour: 0.5, // cosine 0.5 − neighbourCosine absent (0)
+      answer_when: 1, // "When …?" and the candidate says "yesterday"
     });
   });
 
   it('gives a query-only row for a ref that names no candidate', () => {
     expectRow('candidates', candidateFeatures(candidateState, 'missing'), { query_temporal: 1 });
+  });
+
+  it('reads the features@4 signals: neighbour cosine, window and session lexical, entity match', () => {
+    const c = candidateState.candidates[0] as CandidateState['candidates'][number];
+    const state: CandidateState = {
+      ...candidateState,
+      candidates: [{ ...c, signals: { ...c.signals, neighbourCosine: 0.7, windowLexical: 1.4, sessionLexical: 0.9, entityMatch: 0.5 } }],
+    };
+    const row = named('candidates', candidateFeatures(state, 'c1'));
+    expect(row.neighbour_cosine).toBeCloseTo(0.7, 6);
+    expect(row.cosine_minus_neighbour).toBeCloseTo(0.5 - 0.7, 6);
+    expect(row.window_lexical).toBeCloseTo(1.4, 6);
+    expect(row.session_lexical).toBeCloseTo(0.9, 6);
+    expect(row.entity_match).toBeCloseTo(0.5, 6);
+  });
+
+  it('sets answer_when for a "when" query whose candidate holds a date word ("yesterday")', () => {
+    // the candidate of candidateState: "… support group yesterday"
+    expect(named('candidates', candidateFeatures(candidateState, 'c1')).answer_when).toBe(1);
+  });
+
+  it('sets answer_who only for a "who" query whose candidate names someone', () => {
+    const c = candidateState.candidates[0] as CandidateState['candidates'][number];
+    const who = (text: string) =>
+      named('candidates', candidateFeatures({ kind: 'candidates', query: 'Who supported Caroline?', candidates: [{ ...c, text }] }, 'c1')).answer_who;
+    expect(who('Caroline: My friend Jolene came with me.')).toBe(1);
+    expect(who('Caroline: my friends came with me.')).toBe(0);
+  });
+
+  it('sets answer_count for a "how many" query whose candidate holds a number', () => {
+    const c = candidateState.candidates[0] as CandidateState['candidates'][number];
+    const count = (query: string, text: string) =>
+      named('candidates', candidateFeatures({ kind: 'candidates', query, candidates: [{ ...c, text }] }, 'c1')).answer_count;
+    expect(count('How many kids does Melanie have?', 'Melanie: I have 3 kids.')).toBe(1);
+    expect(count('How many kids does Melanie have?', 'Melanie: I have kids.')).toBe(0);
+    expect(count('What did Melanie paint?', 'Melanie: I painted 3 lakes.')).toBe(0);
+  });
+
+  it('sets answer_where for a "where" query whose candidate holds a capitalised name', () => {
+    const c = candidateState.candidates[0] as CandidateState['candidates'][number];
+    const where = (text: string) =>
+      named('candidates', candidateFeatures({ kind: 'candidates', query: 'Where did Caroline move from?', candidates: [{ ...c, text }] }, 'c1')).answer_where;
+    expect(where('Caroline: I moved from Sweden.')).toBe(1);
+    expect(where('Caroline: I moved from abroad.')).toBe(0);
   });
 });
 
