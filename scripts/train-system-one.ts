@@ -59,8 +59,8 @@ const { values } = parseArgs({
   },
 });
 
-/** Version of the trained model this trainer writes (1.1.0: candidate features@4). */
-const MODEL_VERSION = '1.1.0';
+/** Version of the trained model this trainer writes (1.2.0: candidate features@5). */
+const MODEL_VERSION = '1.2.0';
 
 /** Wider read limits while logging, so the rows cover the candidates a calibrated run can reach. */
 const EXPLORE = { thetaSuff: 1, thetaCont: 0, maintenanceInterval: 0, anchors: 60, maxVisited: 200, budget: 200, maxControllerCalls: 24 };

@@ -739,6 +739,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         if (o?.k !== undefined) input.k = o.k;
         if (o?.signal) input.signal = o.signal;
         if (o?.switches) input.switches = o.switches;
+        if (encoder.termVectors) input.termVectors = (words) => encoder.termVectors!(words);
         return runRecall(state, controller, callParams, input);
       });
     },

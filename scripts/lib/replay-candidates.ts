@@ -5,7 +5,8 @@
  * `loss: "list"` for a softmax over each question's candidates, `mix` to add the pointwise loss)
  * and replays the read path's final ranking (eq. (23) with λ = .05/.9/0/0/.05, reassessment of the
  * best 40 with the replayed first a_v), printing R@5/10/20, R@10 per category and per held-out
- * conversation. `extra` appends prototype features defined below; `ship: true` also replays the
+ * conversation. `extra` appends prototype features defined below (the soft_* ones read the GloVe
+ * word vectors and the LoCoMo file for neighbour turns); `ship: true` also replays the
  * shipped column (models/system-one/weights.json). A development tool: loose typing, ~1 min a run.
  *
  *   npx tsx scripts/lib/dump-candidates.ts --out /tmp/jev/dump.jsonl
@@ -15,6 +16,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { featuresFor, FEATURE_NAMES, textCues } from '../../src/system-one/features.js';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import { LOCOMO_DEV, locomoConversation, parseLocomo } from '../../src/formats/locomo.js';
+import { isStopWord, stem, tokenize } from '../../src/plane/text.js';
+import { keywordsOf } from '../../src/write/plan.js';
 
 type Entry = { ref: string; turn: string; text: string; signals: Record<string, number>; via?: { weight: number } };
 type Q = { conv: string; id: string; category: number; question: string; gold: string[]; ranked: string[]; reqs: Entry[][] };
@@ -45,6 +50,54 @@ const EXTRA: Record<string, (e: Entry, q: Q) => number> = {
   session_prior: () => 0,
   when_dateword: (e, q) => { const c = qc(q.question); const d = qc(e.text); return c.qword === 0 && (d.dateWords + d.months + d.years + d.weekdays + d.agoLast) > 0 ? 1 : 0; },
 };
+// ---- soft term matching prototypes (GloVe word vectors; features@5 ships soft_window_kdf as
+// soft_window_overlap): IDF-weighted mean over the query's non-stop words of the best word-vector
+// cosine (1 for a shared stem) over the candidate (soft_*) or it and its neighbour turns
+// (soft_window_*); weights: uniform, Zipf-rank information ln(r·H_N), BM25 IDF over the
+// conversation's words (df) or over its keyword stems (kdf, what the read path has) ----
+const enc = await createDefaultNodeEncoder({ verify: false });
+const vocabRank = new Map(readFileSync(new URL('../../models/glove-sif-100d/vocab.txt', import.meta.url), 'utf8').split('\n').map((w, i) => [w, i + 1]));
+const tv = new Map<string, Float32Array | undefined>();
+const vecOf = (w: string) => { if (!tv.has(w)) tv.set(w, enc.termVectors!([w])[0]); return tv.get(w); };
+const words = (t: string) => tokenize(t).filter((w) => !isStopWord(w));
+const turnText = new Map<string, string>();
+const df = new Map<string, Map<string, number>>();
+const nTurns = new Map<string, number>();
+for (const smp of parseLocomo(readFileSync(new URL('../../../shared/data/locomo10.json', import.meta.url), 'utf8')).filter((x) => LOCOMO_DEV.includes(x.sample_id))) {
+  const conv = locomoConversation(smp); const d = new Map<string, number>();
+  for (const o of conv.observations) { turnText.set(`${conv.sampleId}|${o.turnId}`, o.text); for (const w of new Set(words(o.text))) d.set(w, (d.get(w) ?? 0) + 1); for (const k of keywordsOf(o.text)) d.set(`#${k}`, (d.get(`#${k}`) ?? 0) + 1); }
+  df.set(conv.sampleId, d); nTurns.set(conv.sampleId, conv.observations.length);
+}
+const H = Math.log(vocabRank.size) + 0.5772;
+const wZipf = (w: string) => Math.log((vocabRank.get(w) ?? vocabRank.size) * H);
+const wKdf = (conv: string) => (w: string) => { const n = nTurns.get(conv)!; const f = df.get(conv)!.get(`#${stem(w)}`) ?? 0; return Math.log(1 + (n - f + 0.5) / (f + 0.5)); };
+const wDf = (conv: string) => (w: string) => { const n = nTurns.get(conv)!; const f = df.get(conv)!.get(w) ?? 0; return Math.log(1 + (n - f + 0.5) / (f + 0.5)); };
+function soft(qw: string[], cw: string[], wt: (w: string) => number, pow = 1): number {
+  if (qw.length === 0) return 0;
+  const cs = new Set(cw.map(stem)); const cv = cw.map(vecOf).filter((v): v is Float32Array => v !== undefined);
+  let num = 0, den = 0;
+  for (const w of new Set(qw)) {
+    const g = wt(w); den += g;
+    let best = cs.has(stem(w)) ? 1 : 0;
+    const v = vecOf(w);
+    if (v && best < 1) for (const u of cv) { let c = 0; for (let i = 0; i < u.length; i++) c += u[i]! * v[i]!; if (c > best) best = c; }
+    num += g * Math.max(0, best) ** pow;
+  }
+  return den > 0 ? num / den : 0;
+}
+const qwCache = new Map<string, string[]>();
+const qWords = (q: Q) => { let r = qwCache.get(q.question); if (!r) { r = words(q.question); qwCache.set(q.question, r); } return r; };
+const winWords = (e: Entry, q: Q) => { const [d, i] = e.turn.split(':'); const n = Number(i); return [e.text, turnText.get(`${q.conv}|${d}:${n - 1}`) ?? '', turnText.get(`${q.conv}|${d}:${n + 1}`) ?? ''].flatMap(words); };
+Object.assign(EXTRA, {
+  soft_uniform: (e: Entry, q: Q) => soft(qWords(q), words(e.text), () => 1),
+  soft_zipf: (e: Entry, q: Q) => soft(qWords(q), words(e.text), wZipf),
+  soft_df: (e: Entry, q: Q) => soft(qWords(q), words(e.text), wDf(q.conv)),
+  soft_zipf_sq: (e: Entry, q: Q) => soft(qWords(q), words(e.text), wZipf, 2),
+  soft_window_zipf: (e: Entry, q: Q) => soft(qWords(q), winWords(e, q), wZipf),
+  soft_window_df: (e: Entry, q: Q) => soft(qWords(q), winWords(e, q), wDf(q.conv)),
+  soft_kdf: (e: Entry, q: Q) => soft(qWords(q), words(e.text), wKdf(q.conv)),
+  soft_window_kdf: (e: Entry, q: Q) => soft(qWords(q), winWords(e, q), wKdf(q.conv)),
+});
 const extra = cfg.extra ?? [];
 const allNames = [...names, ...extra];
 const keep = allNames.map((n) => !(cfg.drop ?? []).includes(n) && (cfg.only === undefined || cfg.only.includes(n)));

@@ -84,7 +84,9 @@ export function countingBackend(inner: SystemOneBackend): CountingBackend {
 
 /** An encoder whose `close()` leaves the shared encoder open (memories close their encoder). */
 export function sharedEncoder(inner: Encoder): Encoder {
-  return { fingerprint: inner.fingerprint, dimension: inner.dimension, embed: (texts, signal) => inner.embed(texts, signal) };
+  const shared: Encoder = { fingerprint: inner.fingerprint, dimension: inner.dimension, embed: (texts, signal) => inner.embed(texts, signal) };
+  if (inner.termVectors) shared.termVectors = (words) => inner.termVectors!(words); // word vectors for softWindowOverlap
+  return shared;
 }
 
 /** Difference of two counts. */

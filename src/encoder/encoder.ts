@@ -19,6 +19,13 @@ export interface Encoder {
    * @throws JevMemError `ABORTED` when `signal` fires.
    */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * Optional: unit-norm vectors of single vocabulary words (lower-cased), `undefined` for a word
+   * outside the vocabulary. The read path uses them for soft term matching (`softOverlap`,
+   * src/read/signals.ts); encoders without word vectors leave it out and that signal is 0.
+   * @throws JevMemError `CLOSED` after close.
+   */
+  termVectors?(words: string[]): Array<Float32Array | undefined>;
   /** Releases resources. Idempotent. */
   close?(): Promise<void>;
 }

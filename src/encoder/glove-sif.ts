@@ -173,6 +173,8 @@ class GloveSifEncoder implements Encoder {
   readonly dimension: number;
   #model: GloveSifModel | null;
   readonly #accumulator: Float64Array;
+  /** word → unit vector (null: out of vocabulary); cleared when it reaches {@link TERM_CACHE_WORDS}. */
+  readonly #termCache = new Map<string, Float32Array | null>();
 
   constructor(fingerprint: string, model: GloveSifModel) {
     this.fingerprint = fingerprint;
@@ -223,9 +225,48 @@ class GloveSifEncoder implements Encoder {
     return result;
   }
 
+  /**
+   * Unit-norm GloVe vectors of single words (rows of `vectors.i8`; the row scale cancels under
+   * normalisation, so v̂_w = q_w / ‖q_w‖₂). Each word is looked up as given after NFC and lower
+   * casing; out-of-vocabulary words (and all-zero rows) give `undefined`. The vectors are cached
+   * (up to 8,192 words, ≈3.5 MB) and shared between calls: callers must not modify them.
+   * @throws JevMemError `CLOSED` after {@link close}.
+   */
+  termVectors(words: string[]): Array<Float32Array | undefined> {
+    const model = this.#model;
+    if (model === null) throw new JevMemError('CLOSED', 'the GloVe-SIF encoder was used after close()');
+    return words.map((word) => {
+      const cached = this.#termCache.get(word);
+      if (cached !== undefined) return cached ?? undefined;
+      const v = unitRow(model, word);
+      if (this.#termCache.size >= TERM_CACHE_WORDS) this.#termCache.clear();
+      this.#termCache.set(word, v ?? null);
+      return v;
+    });
+  }
+
   async close(): Promise<void> {
     this.#model = null;
+    this.#termCache.clear();
   }
+}
+
+/** Words whose unit vectors an encoder keeps (8,192 × 100 float32 ≈ 3.3 MB plus keys). */
+const TERM_CACHE_WORDS = 8192;
+
+/** The unit-norm vector of `word`'s row (NFC, lower case), undefined when out of vocabulary. */
+function unitRow(model: GloveSifModel, word: string): Float32Array | undefined {
+  const { dimension, index, rows } = model;
+  const row = index.get(word.normalize('NFC').toLowerCase());
+  if (row === undefined) return undefined;
+  const offset = row * dimension;
+  let norm = 0;
+  for (let i = 0; i < dimension; i += 1) norm += rows[offset + i]! * rows[offset + i]!;
+  if (norm === 0) return undefined;
+  norm = Math.sqrt(norm);
+  const v = new Float32Array(dimension);
+  for (let i = 0; i < dimension; i += 1) v[i] = rows[offset + i]! / norm; // v̂_w = q_w / ‖q_w‖₂
+  return v;
 }
 
 /** Calls the loader, turning any failure into `MODEL_LOAD_FAILED` that names the file. */

@@ -20,7 +20,7 @@ import { stateMemory } from '../system-one/state.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { reciprocalRankFusion } from '../plane/fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
-import { candidateSignals, datesNamed, queryNames, sessionLexicalScores, speakersIn, type QueryContext } from './signals.js';
+import { candidateSignals, datesNamed, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 
@@ -46,6 +46,8 @@ export interface RecallInput {
   embedMs: number;
   /** Absolute deadline (ms since epoch). */
   deadline: number;
+  /** Word vectors of the encoder (`Encoder.termVectors`, src/encoder/encoder.ts); without them `softWindowOverlap` is 0. */
+  termVectors?: TermVectorLookup;
 }
 
 /** What a recall returns. */
@@ -107,6 +109,8 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   };
   q.sessionLexical = sessionLexicalScores(q.lexical, state);
   q.names = queryNames(input.query, speakers);
+  const soft = softQuery(input.query, state, input.termVectors);
+  if (soft !== undefined) q.soft = soft;
 
   // ---- route, eq. (11)-(15) -------------------------------------------------------------------
   const tRoute = performance.now();

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { contentTerms, tokenize } from '../plane/text.js';
+import { contentTerms, isStopWord, stem, tokenize } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
 import type { CandidateSignals } from '../system-one/catalogue.js';
 import type { MemoryNode } from '../types.js';
@@ -38,6 +38,139 @@ export interface QueryContext {
   sessionLexical?: Map<string, number>;
   /** Lower-cased names the query holds that are not speakers ({@link queryNames}) (features@4). */
   names?: Set<string>;
+  /** Soft term matching of the query's content words (features@5); absent without word vectors. */
+  soft?: SoftQuery;
+}
+
+/** Looks up unit-norm word vectors (`Encoder.termVectors`, src/encoder/encoder.ts); `undefined` when out of vocabulary. */
+export type TermVectorLookup = (words: string[]) => Array<Float32Array | undefined>;
+
+const NODE_WORDS = new WeakMap<MemoryNode, readonly string[]>();
+
+/** Distinct tokens of a node's text (cached per node object; nodes are replaced, not mutated). */
+export function nodeWords(n: MemoryNode): readonly string[] {
+  let words = NODE_WORDS.get(n);
+  if (words === undefined) {
+    words = [...new Set(tokenize(n.text))];
+    NODE_WORDS.set(n, words);
+  }
+  return words;
+}
+
+/** word → Porter stem, null for a stop word; shared by all queries, cleared at 16,384 words. */
+const STEMS = new Map<string, string | null>();
+
+/** The Porter stem of a token, `null` for a stop word (cached). */
+function contentStem(word: string): string | null {
+  let st = STEMS.get(word);
+  if (st === undefined) {
+    st = isStopWord(word) ? null : stem(word);
+    if (STEMS.size >= 16384) STEMS.clear();
+    STEMS.set(word, st);
+  }
+  return st;
+}
+
+/**
+ * The query side of soft term matching: the query's distinct content words t (tokens that are not
+ * stop words) with IDF weights g_t, and a per-query cache of s(t, w) for the candidate words w
+ * seen so far. s(t, w) = 1 when t and w share a Porter stem, else max(0, cos(v_t, v_w)) of their
+ * word vectors (0 when either is out of vocabulary).
+ */
+export class SoftQuery {
+  readonly #stems: string[];
+  readonly #vectors: Array<Float32Array | undefined>;
+  readonly #weights: Float64Array;
+  readonly #weightSum: number;
+  readonly #lookup: TermVectorLookup;
+  readonly #cache = new Map<string, Float64Array | null>();
+
+  /**
+   * @param words Distinct query content words (lower case).
+   * @param weights Their weights g_t ≥ 0 (same order), not all 0.
+   * @param lookup Word-vector lookup of the encoder.
+   */
+  constructor(words: readonly string[], weights: readonly number[], lookup: TermVectorLookup) {
+    this.#stems = words.map((w) => stem(w));
+    this.#vectors = lookup([...words]);
+    this.#weights = Float64Array.from(weights);
+    this.#weightSum = weights.reduce((a, b) => a + b, 0);
+    this.#lookup = lookup;
+  }
+
+  /** Number of query words. */
+  get size(): number {
+    return this.#stems.length;
+  }
+
+  /** s(t, w) for every query word t (cached per word); `null` for a stop word. */
+  similarities(word: string): Float64Array | null {
+    const hit = this.#cache.get(word);
+    if (hit !== undefined) return hit;
+    let out: Float64Array | null = null;
+    const st = contentStem(word);
+    if (st !== null) {
+      out = new Float64Array(this.#stems.length);
+      let v: Float32Array | undefined;
+      let looked = false;
+      for (let t = 0; t < out.length; t += 1) {
+        if (this.#stems[t] === st) {
+          out[t] = 1;
+          continue;
+        }
+        const qv = this.#vectors[t];
+        if (qv === undefined) continue;
+        if (!looked) {
+          v = this.#lookup([word])[0];
+          looked = true;
+        }
+        if (v !== undefined) out[t] = Math.max(0, dot(qv, v));
+      }
+    }
+    this.#cache.set(word, out);
+    return out;
+  }
+
+  /**
+   * softOverlap of texts: Σ_t g_t · max_{w ∈ texts} s(t, w) / Σ_t g_t, in [0,1] (1 when every query
+   * word occurs, up to its stem, in the texts).
+   */
+  overlap(texts: readonly string[]): number {
+    return this.overlapWords(texts.map((t) => tokenize(t)));
+  }
+
+  /** {@link overlap} of texts given as their tokens ({@link nodeWords}). */
+  overlapWords(lists: ReadonlyArray<readonly string[]>): number {
+    if (this.#weightSum <= 0) return 0;
+    const best = new Float64Array(this.#stems.length);
+    for (const list of lists) {
+      for (const w of list) {
+        const s = this.similarities(w);
+        if (s === null) continue;
+        for (let t = 0; t < best.length; t += 1) if (s[t]! > best[t]!) best[t] = s[t]!;
+      }
+    }
+    let num = 0;
+    for (let t = 0; t < best.length; t += 1) num += this.#weights[t]! * best[t]!;
+    return num / this.#weightSum;
+  }
+}
+
+/**
+ * The {@link SoftQuery} of a query over a namespace, or `undefined` when there are no word vectors
+ * or the query has no content word. g_t = ln(1 + (N − df_t + 0.5)/(df_t + 0.5)) (the BM25 IDF),
+ * N = active nodes, df_t = nodes whose keywords hold t's stem (`state.keywordDf`).
+ */
+export function softQuery(query: string, state: NamespaceState, lookup: TermVectorLookup | undefined): SoftQuery | undefined {
+  if (lookup === undefined) return undefined;
+  const words = [...new Set(tokenize(query))].filter((w) => !isStopWord(w));
+  if (words.length === 0) return undefined;
+  const n = state.size;
+  const weights = words.map((w) => {
+    const df = state.keywordDf.get(stem(w)) ?? 0;
+    return Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5)); // BM25 IDF
+  });
+  return new SoftQuery(words, weights, lookup);
 }
 
 /** Session id → best normalised lexical score among `hits` (id → score) in that session. */
@@ -138,9 +271,12 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   let neighbourOfHit = 0;
   let neighbourCosine = 0;
   let windowLexical = lex?.score ?? 0;
+  const window = [n];
   for (const e of state.edgesOf(n.id)) {
     if (e.subtype !== 'precedes' || e.weight < 1) continue;
     const other = e.from === n.id ? e.to : e.from;
+    const on = state.nodes.get(other);
+    if (on !== undefined) window.push(on);
     const hit = q.lexical.get(other);
     const s = hit?.score ?? 0;
     windowLexical += s;
@@ -196,5 +332,6 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     windowLexical,
     sessionLexical: sid !== undefined ? (q.sessionLexical?.get(sid) ?? 0) : 0,
     entityMatch,
+    softWindowOverlap: q.soft !== undefined ? q.soft.overlapWords(window.map(nodeWords)) : 0,
   };
 }

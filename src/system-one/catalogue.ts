@@ -245,6 +245,13 @@ export interface CandidateSignals {
   sessionLexical?: number;
   /** Fraction of the query's names (capitalised non-initial words, speakers excluded) found in its text, [0,1] (features@4). */
   entityMatch?: number;
+  /**
+   * Soft term match of the query over its text and the turns right before and after it (`precedes`
+   * edges of weight 1): IDF-weighted mean over the query's content words of the best word-vector
+   * cosine (1 for the same stem, clamped at 0), [0,1]; 0 when the encoder has no word vectors
+   * (features@5).
+   */
+  softWindowOverlap?: number;
 }
 
 /** State of a candidate-scoring request. */

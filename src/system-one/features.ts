@@ -36,7 +36,7 @@ import type {
  * manifest and in each ONNX file's metadata; `createLocalSystemOne` refuses a model whose
  * version differs.
  */
-export const FEATURE_VERSION = 'jev-mem/system-one-features@4';
+export const FEATURE_VERSION = 'jev-mem/system-one-features@5';
 
 /** The six head groups; each has one featurizer and one network. */
 export const HEAD_GROUPS = ['typing', 'relation', 'routing', 'candidates', 'stop', 'maintenance'] as const;
@@ -628,6 +628,7 @@ export const CANDIDATE_FEATURES = [
   'answer_where', // "where" query · the text holds a capitalised non-initial word (a place)
   'answer_count', // "how many / much / often / old" query · the text holds a number
   'answer_when', // "when" query · the text holds a date word, month, year, weekday or ago/last
+  'soft_window_overlap', // IDF-weighted soft term match over it and its neighbour turns, [0,1] (features@5; 0 without word vectors)
 ] as const;
 
 const candidateRow = rowWriter(CANDIDATE_FEATURES);
@@ -636,7 +637,7 @@ const candidateRow = rowWriter(CANDIDATE_FEATURES);
 const HOW_COUNT = /\bhow (many|much|often|old)\b/;
 
 /**
- * Candidate features (45 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
+ * Candidate features (46 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
  * is `ref` in a {@link CandidateState}.
  * @param state - `{kind: 'candidates', query, candidates}`; tolerant of gaps.
  * @param ref - the candidate's ref; unknown / absent gives `has_candidate` = 0 and zeros.
@@ -701,6 +702,7 @@ export function candidateFeatures(state: CandidateState, ref: string | undefined
     answer_where: flag(known && qword === 'where' && cc.capitalised > 0),
     answer_count: flag(known && HOW_COUNT.test(str(s.query).toLowerCase()) && cc.numbers > 0),
     answer_when: flag(known && qword === 'when' && cc.dateWords + cc.months + cc.years + cc.weekdays + cc.agoLast > 0),
+    soft_window_overlap: Math.max(0, Math.min(1, num(sig.softWindowOverlap))),
   });
 }
 

@@ -188,3 +188,35 @@ describe('GloVe-SIF loading', () => {
     await expect(encoder.embed(['dog'])).rejects.toSatisfy((e) => isJevMemError(e, 'CLOSED'));
   });
 });
+
+describe('GloVe-SIF termVectors', () => {
+  let encoder: Encoder;
+  beforeAll(async () => {
+    encoder = await createDefaultNodeEncoder({ verify: false });
+  });
+
+  it('gives a known word its stored row scaled to unit length', () => {
+    const [v] = encoder.termVectors!(['dog']);
+    const r = vocab.indexOf('dog');
+    const row = Array.from(q.subarray(r * 100, r * 100 + 100));
+    const expected = row.map((x) => x / norm(row));
+    expect(v).toBeInstanceOf(Float32Array);
+    for (let i = 0; i < 100; i += 1) expect(v![i]).toBeCloseTo(expected[i]!, 6);
+  });
+
+  it('has cosine 1 between a word and itself, whatever its case', () => {
+    const [a, b] = encoder.termVectors!(['painting', 'Painting']);
+    expect(dot(a!, b!)).toBeCloseTo(1, 6);
+  });
+
+  it('gives undefined for a word outside the vocabulary', () => {
+    expect(vocab.includes('qzxvbnmwk')).toBe(false);
+    expect(encoder.termVectors!(['qzxvbnmwk', 'dog']).map((v) => v === undefined)).toEqual([true, false]);
+  });
+
+  it('refuses use after close() with CLOSED', async () => {
+    const closing = await createDefaultNodeEncoder({ verify: false });
+    await closing.close?.();
+    expect(() => closing.termVectors!(['dog'])).toThrow(expect.objectContaining({ code: 'CLOSED' }));
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NamespaceState } from '../../src/plane/namespace.js';
-import { queryNames, sessionLexicalScores } from '../../src/read/signals.js';
+import { queryNames, sessionLexicalScores, SoftQuery, softQuery } from '../../src/read/signals.js';
 
 describe('queryNames', () => {
   it('keeps capitalised non-initial words and drops speakers, "I" and sentence starts', () => {
@@ -32,5 +32,44 @@ describe('sessionLexicalScores', () => {
       ['d', { score: 1 }],
     ]);
     expect(Object.fromEntries(sessionLexicalScores(hits, state))).toEqual({ s1: 0.9, s2: 0.2 });
+  });
+});
+
+/** Hand-made 2-d word vectors (unit length). */
+const VECTORS: Record<string, number[]> = { hobby: [1, 0], job: [0, 1], painting: [0.6, 0.8], anti: [-1, 0] };
+const lookup = (words: string[]): Array<Float32Array | undefined> => words.map((w) => (VECTORS[w] ? Float32Array.from(VECTORS[w]) : undefined));
+
+describe('SoftQuery.overlap', () => {
+  it('weights the best cosine of each query word: (1·0.6 + 3·0.8) / 4 = 0.75', () => {
+    expect(new SoftQuery(['hobby', 'job'], [1, 3], lookup).overlap(['She loves painting'])).toBeCloseTo(0.75, 6);
+  });
+
+  it('counts a shared stem as 1 without a vector (hobbies ~ hobby) and 0 for the unmatched word', () => {
+    expect(new SoftQuery(['hobby', 'job'], [1, 3], lookup).overlap(['my hobbies'])).toBeCloseTo(0.25, 6);
+  });
+
+  it('clamps a negative cosine at 0', () => {
+    expect(new SoftQuery(['hobby'], [1], lookup).overlap(['anti'])).toBe(0);
+  });
+
+  it('takes the best match over all texts of the window', () => {
+    expect(new SoftQuery(['hobby', 'job'], [1, 3], lookup).overlap(['my hobby', 'painting'])).toBeCloseTo((1 + 3 * 0.8) / 4, 6);
+  });
+});
+
+describe('softQuery', () => {
+  const state = { size: 10, keywordDf: new Map([['hobbi', 1]]) } as unknown as NamespaceState;
+
+  it('weights query content words by BM25 IDF over the keyword document frequencies', () => {
+    const gHobby = Math.log(1 + 9.5 / 1.5);
+    const gJob = Math.log(1 + 10.5 / 0.5);
+    const sq = softQuery('What is her hobby and her job?', state, lookup);
+    expect(sq?.size).toBe(2);
+    expect(sq?.overlap(['painting'])).toBeCloseTo((gHobby * 0.6 + gJob * 0.8) / (gHobby + gJob), 6);
+  });
+
+  it('is undefined without word vectors or without content words', () => {
+    expect(softQuery('What is her hobby?', state, undefined)).toBeUndefined();
+    expect(softQuery('what is it?', state, lookup)).toBeUndefined();
   });
 });

@@ -31,7 +31,7 @@ function expectRow(group: keyof typeof FEATURE_NAMES, row: Float32Array, expecte
 describe('feature lists', () => {
   it('have the documented lengths per group', () => {
     expect(Object.fromEntries(HEAD_GROUPS.map((g) => [g, FEATURE_NAMES[g].length]))).toEqual({
-      typing: 19, relation: 24, routing: 29, candidates: 45, stop: 17, maintenance: 22,
+      typing: 19, relation: 24, routing: 29, candidates: 46, stop: 17, maintenance: 22,
     });
   });
 
@@ -40,7 +40,7 @@ describe('feature lists', () => {
   });
 
   it('carry a version string', () => {
-    expect(FEATURE_VERSION).toBe('jev-mem/system-one-features@4');
+    expect(FEATURE_VERSION).toBe('jev-mem/system-one-features@5');
   });
 });
 
@@ -172,6 +172,15 @@ describe('candidateFeatures', () => {
     expect(row.window_lexical).toBeCloseTo(1.4, 6);
     expect(row.session_lexical).toBeCloseTo(0.9, 6);
     expect(row.entity_match).toBeCloseTo(0.5, 6);
+  });
+
+  it('reads softWindowOverlap (features@5), clamped to [0,1], and gives 0 without it', () => {
+    const c = candidateState.candidates[0] as CandidateState['candidates'][number];
+    const withSoft = (v: number | undefined): number =>
+      named('candidates', candidateFeatures({ ...candidateState, candidates: [{ ...c, signals: { ...c.signals, softWindowOverlap: v } }] }, 'c1')).soft_window_overlap as number;
+    expect(withSoft(0.42)).toBeCloseTo(0.42, 6);
+    expect(withSoft(1.3)).toBe(1);
+    expect(withSoft(undefined)).toBe(0);
   });
 
   it('sets answer_when for a "when" query whose candidate holds a date word ("yesterday")', () => {
