@@ -59,6 +59,26 @@ export interface MemoryParameters {
   writeDeadlineMs: number;
   /** Longest accepted text, in characters (UTF-16 code units). @default 100_000 */
   maxTextChars: number;
+  /**
+   * Most nodes a term of a write's lexical probe may occur in (SPEC 4 step 4, eq. (8); see
+   * `lexicalProbe` in write/candidates.ts). The probe keeps terms in at most 1% of the nodes; this
+   * caps that share at a fixed count, so the posting lists a write reads stop growing with the
+   * memory (issue 4: at 100k nodes the 1% rule let each probe term read up to 1,000 postings, a
+   * tenth of a write's time). Only namespaces over 100 × this many nodes see a difference
+   * (20,000 by default); rarer terms carry more BM25 weight anyway, and candidates also come from
+   * the vector index, shared entities and the previous turn. @default 200
+   */
+  writeProbeMaxDf: number;
+  /**
+   * Most nodes a question term may occur in to take part in the lexical anchor search of a recall
+   * (SPEC 6 step 3, I^lex in eq. (16); `lexicalAnchorQuery` in read/lexical-query.ts). A common
+   * term has a long posting list and little BM25 weight (at 2,000 of 100,000 nodes its IDF is
+   * ln 50 ≈ 3.9, against ≈ 11 for a term in one node): leaving it out bounds the postings a recall
+   * reads whatever the memory's size (issue 4: at 100k nodes a speaker's name is in ~20,000 nodes
+   * and made the lexical search most of a recall's time). A namespace of at most this many nodes
+   * never sees a difference. @default 2000
+   */
+  recallQueryMaxDf: number;
 }
 
 /** The defaults of {@link MemoryParameters} (SPEC 8). Frozen. */
@@ -87,6 +107,8 @@ export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   closeInTimeMs: 3_600_000,
   writeDeadlineMs: 5_000,
   maxTextChars: 100_000,
+  writeProbeMaxDf: 200,
+  recallQueryMaxDf: 2000,
 });
 
 const PROBABILITIES: Array<keyof MemoryParameters> = ['thetaRel', 'thetaAct', 'thetaSuff', 'thetaCont', 'maintenanceThreshold'];
@@ -102,6 +124,8 @@ const POSITIVE_INTS: Array<keyof MemoryParameters> = [
   'maxEdgesInspected',
   'maxControllerCalls',
   'maxTextChars',
+  'writeProbeMaxDf',
+  'recallQueryMaxDf',
 ];
 const NON_NEGATIVE: Array<keyof MemoryParameters> = [
   'minPerView',

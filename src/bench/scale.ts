@@ -17,8 +17,8 @@
  * WASM), with the same figures except RSS (a page cannot see it): JS heap from
  * `performance.memory` (Chromium) and stored bytes from `navigator.storage.estimate()` (the
  * origin's usage, IndexedDB included). Its default sizes are {@link DEFAULT_SCALE_BROWSER_SIZES}:
- * 100k observations in IndexedDB are ~9 minutes of writes and a multi-GiB page heap. Without `--browser`,
- * results.json carries `browser: { status: 'todo' }`.
+ * 100k observations in IndexedDB are ~9-12 minutes of writes. Without `--browser`, results.json
+ * carries `browser: { status: 'todo' }`; when the browser half fails, `{ status: 'failed' }`.
  *
  * @module
  */
@@ -47,9 +47,9 @@ import { lineChart } from './svg.js';
 export const DEFAULT_SCALE_SIZES: readonly number[] = Object.freeze([1000, 10_000, 100_000]);
 
 /**
- * Default sizes of the headless-Chromium half. 100,000 is left out: at the ~200 writes/s measured
- * at 10k (IndexedDB, worker System One) it is ~9 minutes of writes alone, and the page's heap
- * (430 MiB at 10k, roughly linear) would approach a tab's V8 heap limit (ask with `--sizes`).
+ * Default sizes of the headless-Chromium half. 100,000 is left out by default because it is long:
+ * at the ~150-200 writes/s of IndexedDB with a worker System One it is ~9-12 minutes of writes
+ * alone (ask with `--sizes`; it runs in a fresh on-disk profile, see {@link runScaleBrowserBench}).
  */
 export const DEFAULT_SCALE_BROWSER_SIZES: readonly number[] = Object.freeze([1000, 10_000]);
 
@@ -180,8 +180,8 @@ export interface ScaleResults {
   points: ScalePoint[];
   /** Peak RSS of the run, bytes. */
   peakRssBytes: number;
-  /** The headless-Chromium half ({@link runScaleBrowserBench}), or `todo` when not run. */
-  browser: ScaleBrowserResults | { status: 'todo'; note: string };
+  /** The headless-Chromium half ({@link runScaleBrowserBench}), `todo` when not run, `failed` (with the error) when it failed. */
+  browser: ScaleBrowserResults | { status: 'todo' | 'failed'; note: string };
 }
 
 /** Figures at one size in headless Chromium: those of {@link ScalePoint}, heap from the page. */
@@ -247,7 +247,7 @@ export interface ScaleBrowserBenchOptions {
  * Runs the scale benchmark in headless Chromium (Node-only; needs the repository checkout with its
  * dev dependencies `vite` and `playwright-core`, and a Chromium binary): builds the bench pages
  * (`demo/bench/vite.config.ts`) into a temporary folder, serves them with `vite preview` on
- * 127.0.0.1 (cross-origin isolated), opens `scale.html` in a fresh browser context (empty
+ * 127.0.0.1 (cross-origin isolated), opens `scale.html` in a fresh on-disk browser profile (empty
  * IndexedDB) and grows one namespace there with the observations of {@link SCALE_RECIPE}.
  * @throws JevMemError `NOT_FOUND` (field `chromium`) when the Chromium binary is missing, or the
  *   data; `INVALID_OPTION` (field `sizes`) on an empty size list; `STORAGE_FAILED` when the page
@@ -267,17 +267,22 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
   const { chromium } = await import('playwright-core');
   const configFile = join(repoRoot(), 'demo', 'bench', 'vite.config.ts');
   const outDir = await mkdtemp(join(tmpdir(), 'jev-mem-scale-page-'));
+  // A fresh on-disk profile rather than a new (incognito) context: an incognito context keeps
+  // IndexedDB in memory under a small quota, which ran out at ~80k nodes; an on-disk profile gets
+  // a normal site's quota (a share of the disk) and starts just as empty.
+  const profileDir = await mkdtemp(join(tmpdir(), 'jev-mem-scale-profile-'));
   let server: Awaited<ReturnType<typeof vite.preview>> | undefined;
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+  let context: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
   try {
     log('scale (Chromium): building the bench page (demo/bench/)');
     await vite.build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
     server = await vite.preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
     const base = server.resolvedUrls?.local[0];
     if (base === undefined) throw new JevMemError('STORAGE_FAILED', 'vite preview did not report a URL for the bench page');
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: [...CHROMIUM_ARGS] });
-    const version = browser.version();
-    const page = await (await browser.newContext()).newPage();
+    context = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath, headless: true, args: [...CHROMIUM_ARGS] });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const agent = await page.evaluate(() => navigator.userAgent);
+    const version = context.browser()?.version() ?? /Chrome\/([\d.]+)/u.exec(agent)?.[1] ?? agent;
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => {
@@ -308,9 +313,10 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       ...run,
     };
   } finally {
-    await browser?.close().catch(() => undefined);
+    await context?.close().catch(() => undefined);
     await server?.close().catch(() => undefined);
     await rm(outDir, { recursive: true, force: true }).catch(() => undefined);
+    await rm(profileDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
@@ -344,15 +350,23 @@ async function timedRecalls(memory: Memory, questions: readonly string[]): Promi
 /**
  * Runs the scale benchmark in a temporary file store (removed afterwards); then, with
  * `o.browser`, its headless-Chromium half ({@link runScaleBrowserBench}), once the Node store is
- * closed.
+ * closed. A failure of the browser half does not lose the Node half: `browser` is then
+ * `{ status: 'failed', note }` with the error.
  * @throws JevMemError `NOT_FOUND` (data, Chromium), `MODEL_LOAD_FAILED`, `INVALID_OPTION`,
  *   `STORAGE_FAILED` (the bench page), and the memory's errors.
  */
 export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleResults> {
   const node = await runScaleNode(o);
   if (o.browser === undefined) return node;
-  const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...o.browser });
-  return { ...node, browser };
+  try {
+    const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...o.browser });
+    return { ...node, browser };
+  } catch (e) {
+    // The Node half stands on its own: keep it, and say why the browser half is missing.
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string; // the message, not the page's stack
+    o.log?.(`scale (Chromium): failed: ${why}`);
+    return { ...node, browser: { status: 'failed', note: `the headless-Chromium half failed: ${why}` } };
+  }
 }
 
 async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
@@ -443,7 +457,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
       modelLoadMs: { encoder: encoderMs, systemOne: systemOneMs },
       points,
       peakRssBytes: Math.max(rss.stop(), 0),
-      browser: { status: 'todo', note: 'Headless Chromium (IndexedDB store, System One in a Web Worker) is not measured yet; see the TODO in src/bench/scale.ts.' },
+      browser: { status: 'todo', note: 'Headless Chromium (IndexedDB store, System One in a Web Worker) was not run in this run (add --browser).' },
     };
   } finally {
     rss.stop();
@@ -490,13 +504,13 @@ export function renderScaleMarkdown(r: ScaleResults): string {
 }
 
 function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
-  if (b.status === 'todo') return [`Browser (headless Chromium): todo — ${b.note}`];
+  if (b.status !== 'done') return [`Browser (headless Chromium): ${b.status} — ${b.note}`];
   return [
     '## Headless Chromium',
     '',
     `- ${b.chromium}, cross-origin isolated: ${b.crossOriginIsolated ? 'yes' : 'no'}; ${b.setup}`,
     `- System One ${b.systemOneModel} loaded in the worker in ${b.modelLoadMs.systemOne.toFixed(0)} ms; encoder ${b.encoder} (${b.modelLoadMs.encoder.toFixed(0)} ms); run ${(b.durationMs / 1000).toFixed(1)} s`,
-    '- Same recipe and questions as above. Heap is the page\'s `performance.memory.usedJSHeapSize` (the worker\'s is not included; a page cannot see RSS); stored bytes are `navigator.storage.estimate().usage`. Default sizes 1k and 10k: 100k in IndexedDB is ~9 min of writes at ~200/s and a page heap heading for ~4 GiB.',
+    '- Same recipe and questions as above. Heap is the page\'s `performance.memory.usedJSHeapSize` (the worker\'s is not included; a page cannot see RSS); stored bytes are `navigator.storage.estimate().usage`. Default sizes 1k and 10k; 100k (`bench scale 1000,10000,100000 --browser`) is ~9 min of IndexedDB writes at ~180/s, in a fresh on-disk profile (an incognito context\'s quota runs out at ~80k nodes).',
     '',
     '| size | edges | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | heap MiB | stored MiB | bytes/node | reopen ms | first recall ms |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

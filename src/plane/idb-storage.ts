@@ -373,7 +373,13 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
         throw storageError(`measure namespace ${JSON.stringify(namespace)}`, cause);
       }
       if (snapshot.nodes.length === 0 && snapshot.edges.length === 0 && Object.keys(snapshot.meta).length === 0) return 0;
-      return new TextEncoder().encode(JSON.stringify(snapshot)).length;
+      // The UTF-8 length of JSON.stringify(snapshot), summed record by record: the whole string of
+      // a 100k-node namespace is longer than a JS string may be (RangeError: Invalid string length).
+      const encoder = new TextEncoder();
+      const bytes = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
+      const list = (records: readonly unknown[]): number => 2 + Math.max(0, records.length - 1) + records.reduce<number>((n, r) => n + bytes(r), 0);
+      // {"nodes":[…],"edges":[…],"meta":{…}}
+      return bytes({ nodes: [], edges: [], meta: {} }) - 4 - 2 + list(snapshot.nodes) + list(snapshot.edges) + bytes(snapshot.meta);
     },
 
     async close() {

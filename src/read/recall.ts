@@ -23,6 +23,7 @@ import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from
 import { candidateSignals, datesNamed, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
+import { lexicalAnchorQuery } from './lexical-query.js';
 
 /** Switches for ablations (issue 4) and callers who want less work. */
 export interface RecallSwitches {
@@ -90,7 +91,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
 
   // ---- query context ------------------------------------------------------------------------
   const { speakers, mentions } = speakersIn(input.query, state);
-  const lexHits = state.lexical.search(input.query, LEXICAL_POOL);
+  const lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf), LEXICAL_POOL);
   const bestLex = lexHits[0]?.score ?? 0;
   const vecHits = state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
   const q: QueryContext = {

@@ -10,6 +10,7 @@
 import type { NamespaceState } from '../plane/namespace.js';
 import { reciprocalRankFusion } from '../plane/fusion.js';
 import type { IndexHit } from '../plane/indexes.js';
+import { DEFAULT_PARAMETERS } from '../config.js';
 
 /** A discovered candidate with the lexical score it got (normalised to [0,1] by the best hit). */
 export interface WriteCandidate {
@@ -24,11 +25,22 @@ export interface WriteCandidate {
  * @param entities Its canonical entities.
  * @param kw K_w.
  * @param kappa κ of the fusion.
+ * @param keywords Its keywords (the probe's terms once the namespace is large).
+ * @param probeMaxDf `writeProbeMaxDf` (config.ts): most nodes a probe term may occur in.
  */
-export function discoverCandidates(state: NamespaceState, text: string, vector: Float32Array, entities: readonly string[], kw: number, kappa: number, keywords: readonly string[] = []): WriteCandidate[] {
+export function discoverCandidates(
+  state: NamespaceState,
+  text: string,
+  vector: Float32Array,
+  entities: readonly string[],
+  kw: number,
+  kappa: number,
+  keywords: readonly string[] = [],
+  probeMaxDf: number = DEFAULT_PARAMETERS.writeProbeMaxDf,
+): WriteCandidate[] {
   if (state.size === 0 || kw <= 0) return [];
   const vec = state.vector.size > 0 ? state.vector.search(vector, kw) : [];
-  const probe = lexicalProbe(state, text, keywords);
+  const probe = lexicalProbe(state, text, keywords, probeMaxDf);
   const lex = probe === '' ? [] : state.lexical.search(probe, kw);
   const ent: IndexHit[] = [];
   for (const e of entities) {
@@ -52,18 +64,21 @@ export const PROBE_FROM_NODES = 2000;
 
 /**
  * The lexical query of candidate discovery: the whole text while the namespace is small, else
- * its {@link PROBE_KEYWORDS} rarest keywords (lowest document frequency). Rare terms have short
- * posting lists, so the lexical lookup of a write stays cheap as the memory grows, and they are
- * the terms BM25 weighs most anyway.
+ * its {@link PROBE_KEYWORDS} rarest keywords (lowest document frequency) among those in at most
+ * min(`maxDf`, max({@link PROBE_MAX_DF_FLOOR}, 1% of the nodes)) nodes. Rare terms have short
+ * posting lists, so the lexical lookup of a write stays cheap as the memory grows (its cost is
+ * bounded by {@link PROBE_KEYWORDS} × `maxDf` postings whatever the size), and they are the terms
+ * BM25 weighs most anyway.
+ * @param maxDf `writeProbeMaxDf` (config.ts).
  */
-export function lexicalProbe(state: NamespaceState, text: string, keywords: readonly string[]): string {
+export function lexicalProbe(state: NamespaceState, text: string, keywords: readonly string[], maxDf: number = DEFAULT_PARAMETERS.writeProbeMaxDf): string {
   if (state.size < PROBE_FROM_NODES || keywords.length === 0) return text;
-  // Terms in more than 1% of the nodes (at least PROBE_MAX_DF_FLOOR) carry little BM25 weight and
-  // long posting lists: leave them out. A turn made only of such words ("Thanks, Melanie!") gets
-  // its candidates from the vector index, its entities and the previous turn.
-  const maxDf = Math.max(PROBE_MAX_DF_FLOOR, Math.floor(state.size / 100));
+  // Terms in more than 1% of the nodes (at least PROBE_MAX_DF_FLOOR, at most maxDf) carry little
+  // BM25 weight and long posting lists: leave them out. A turn made only of such words ("Thanks,
+  // Melanie!") gets its candidates from the vector index, its entities and the previous turn.
+  const cap = Math.min(maxDf, Math.max(PROBE_MAX_DF_FLOOR, Math.floor(state.size / 100)));
   return [...keywords]
-    .filter((k) => (state.keywordDf.get(k) ?? 0) <= maxDf)
+    .filter((k) => (state.keywordDf.get(k) ?? 0) <= cap)
     .sort((a, b) => (state.keywordDf.get(a) ?? 0) - (state.keywordDf.get(b) ?? 0) || (a < b ? -1 : 1))
     .slice(0, PROBE_KEYWORDS)
     .join(' ');

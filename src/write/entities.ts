@@ -19,6 +19,15 @@ const COMMON_CAPITALISED = new Set([
 
 const WORD_RE = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
+/**
+ * What {@link extractEntities} asks of the names a namespace knows: membership only, so a caller
+ * can answer from its own maps (e.g. speakers or mentions) without copying them into a set per
+ * call (that copy grows with the memory).
+ */
+export interface KnownEntities {
+  has(canonicalName: string): boolean;
+}
+
 /** Canonical form of an entity name. */
 export function canonicalEntity(name: string): string {
   return name.toLowerCase().replace(/['’]s$/u, '').replace(/\s+/gu, ' ').trim();
@@ -30,7 +39,7 @@ export function canonicalEntity(name: string): string {
  *   match in any case and at sentence starts.
  * @returns Unique canonical names, in order of first appearance.
  */
-export function extractEntities(text: string, known: ReadonlySet<string> = new Set()): string[] {
+export function extractEntities(text: string, known: KnownEntities = new Set<string>()): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const push = (name: string): void => {

@@ -14,7 +14,7 @@ import type { Controller, DecisionContext } from '../system-one/controller.js';
 import type { MemoryEdge, MemoryNode, MemoryTypes } from '../types.js';
 import { extractTimeRefs, toIso } from '../util/time.js';
 import { discoverCandidates } from './candidates.js';
-import { extractEntities } from './entities.js';
+import { extractEntities, type KnownEntities } from './entities.js';
 import { relationEdges, relationRequest, type RelationPair } from './relations.js';
 import { pairSignals, sideOf, type PairSide } from './signals.js';
 import { deterministicEdges, type EdgeDraft } from './structure.js';
@@ -51,8 +51,9 @@ export function keywordsOf(text: string): string[] {
 /** Builds the node of a write (no edges). */
 export function buildNode(namespace: string, input: WriteInputs, state: NamespaceState): MemoryNode {
   const { checked } = input;
-  const known = new Set(state.speakers.keys());
-  for (const k of state.mentions.keys()) known.add(k);
+  // Known names are looked up in the namespace's maps: copying them into a set per write would
+  // cost O(distinct entities), which grows with the memory.
+  const known: KnownEntities = { has: (name) => state.speakers.has(name) || state.mentions.has(name) };
   const entities = extractEntities(checked.text, known);
   const node: MemoryNode = {
     id: input.id,
@@ -85,7 +86,7 @@ export function finishEdge(namespace: string, d: EdgeDraft, nowIso: string): Mem
 export async function planWrite(namespace: string, input: WriteInputs, state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, ctx: DecisionContext): Promise<PlannedWrite> {
   const node = buildNode(namespace, input, state);
   const drafts = deterministicEdges(node, state, params.closeInTimeMs);
-  const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords);
+  const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf);
   const newSide: PairSide = { vector: input.vector, entities: node.entities, keywords: node.keywords, seq: node.seq };
   if (input.checked.observedAtMs !== undefined) newSide.observedAtMs = input.checked.observedAtMs;
   if (node.provenance.sessionId !== undefined) newSide.sessionId = node.provenance.sessionId;

@@ -94,6 +94,16 @@ describe('IndexedDB storage', () => {
     await s.close();
   });
 
+  it('sizeBytes of nodes and edges, summed record by record, equals the UTF-8 length of the whole JSON', async () => {
+    const s = await createIdbStorage({ indexedDB: new IDBFactory() });
+    const nodes = [makeNode('ns', 'a', 1, 'café ü'), makeNode('ns', 'b', 2)];
+    const edges = [makeEdge('ns', 'e1', 'a', 'b'), makeEdge('ns', 'e2', 'b', 'a', 0.5)];
+    await s.commit('ns', { putNodes: nodes, putEdges: edges, meta: { k: 'é' } });
+    const whole = await s.load('ns');
+    expect(await s.sizeBytes!('ns')).toBe(new TextEncoder().encode(JSON.stringify(whole)).length);
+    await s.close();
+  });
+
   it('without an IndexedDB factory fails with INVALID_OPTION naming indexedDB', async () => {
     const saved = globalThis.indexedDB;
     // @ts-expect-error simulate an environment without IndexedDB

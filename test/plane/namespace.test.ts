@@ -5,6 +5,7 @@ import { createFlatVectorIndex } from '../../src/plane/vector-flat.js';
 import { createHnswVectorIndex } from '../../src/plane/vector-hnsw.js';
 import type { MemoryNode } from '../../src/types.js';
 import { lexicalProbe, PROBE_FROM_NODES } from '../../src/write/candidates.js';
+import { DEFAULT_PARAMETERS } from '../../src/config.js';
 
 function node(i: number, vector: number[], keywords: string[] = []): MemoryNode {
   return {
@@ -55,5 +56,14 @@ describe('lexical probe of a write', () => {
     expect(s.keywordDf.get('biscuit')).toBe(1);
     expect(lexicalProbe(s, 'my dog Biscuit ate', ['dog', 'biscuit', 'ate'])).toBe('ate biscuit');
     expect(lexicalProbe(s, 'my dog', ['dog'])).toBe('');
+  });
+
+  it('leaves out terms over writeProbeMaxDf nodes even where 1% of the nodes is more', async () => {
+    // 2000 nodes: the 1% rule allows df ≤ max(50, 20) = 50; "cat" is in 40 nodes, "mouse" in 10.
+    const nodes = Array.from({ length: PROBE_FROM_NODES }, (_, i) => node(i + 1, [1, 0], i < 40 ? (i < 10 ? ['cat', 'mouse'] : ['cat']) : ['dog']));
+    const s = await NamespaceState.fromSnapshot('ns', { nodes, edges: [], meta: {} }, { lexical: createLexicalIndex, vector: (d) => createFlatVectorIndex(d) }, 2);
+    expect(lexicalProbe(s, 'cat and mouse', ['cat', 'mouse'])).toBe('mouse cat');
+    expect(lexicalProbe(s, 'cat and mouse', ['cat', 'mouse'], 30)).toBe('mouse');
+    expect(DEFAULT_PARAMETERS.writeProbeMaxDf).toBe(200);
   });
 });
