@@ -55,6 +55,7 @@ export type { MemoryExport } from './plane/export.js';
 // encoders
 export type { AssetLoader, Encoder } from './encoder/encoder.js';
 export { createGloveSifEncoder } from './encoder/glove-sif.js';
+export { sharedEncoder } from './encoder/shared.js';
 export type { GloveSifEncoderOptions } from './encoder/glove-sif.js';
 export { createFetchAssetLoader } from './encoder/assets.js';
 export { createTransformersEncoder } from './encoder/transformers.js';

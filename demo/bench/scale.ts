@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { createFetchAssetLoader, createGloveSifEncoder, createWorkerSystemOne, type Encoder, type SystemOneBackend } from 'jev-mem';
+import { createFetchAssetLoader, createGloveSifEncoder, createWorkerSystemOne, sharedEncoder, type Encoder, type SystemOneBackend } from 'jev-mem';
 import { createBrowserMemory, type BrowserMemory } from 'jev-mem/browser';
 import { measureReopen, summarize } from '../../src/bench/metrics.js';
 import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun } from '../../src/bench/scale.js';
@@ -64,7 +64,7 @@ const api: ScaleBenchPageApi = {
     const systemOneMs = performance.now() - t;
     const backend = counting(inner);
     // memories close their encoder: hand each one a view that leaves the shared one open
-    const shared: Encoder = { fingerprint: encoder.fingerprint, dimension: encoder.dimension, embed: (texts, signal) => encoder.embed(texts, signal) };
+    const shared = sharedEncoder(encoder);
     const open = (): Promise<BrowserMemory> => createBrowserMemory({ namespace: 'scale', dbName: o.dbName, encoder: shared, systemOne: backend, persist: false });
     let memory = await open();
     const points: ScaleBrowserPoint[] = [];

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Encoder } from '../encoder/encoder.js';
+import { sharedEncoder } from '../encoder/shared.js';
 import type { LocomoConversation } from '../formats/locomo.js';
 import type { Memory, MemoryOptions, RecallOptions } from '../memory.js';
 import { createNodeMemory } from '../node.js';
@@ -82,12 +83,7 @@ export function countingBackend(inner: SystemOneBackend): CountingBackend {
   };
 }
 
-/** An encoder whose `close()` leaves the shared encoder open (memories close their encoder). */
-export function sharedEncoder(inner: Encoder): Encoder {
-  const shared: Encoder = { fingerprint: inner.fingerprint, dimension: inner.dimension, embed: (texts, signal) => inner.embed(texts, signal) };
-  if (inner.termVectors) shared.termVectors = (words) => inner.termVectors!(words); // word vectors for softWindowOverlap
-  return shared;
-}
+export { sharedEncoder };
 
 /** Difference of two counts. */
 export function countsDelta(after: BackendCounts, before: BackendCounts): BackendCounts {

@@ -59,6 +59,13 @@ describe('sharedEncoder', () => {
     expect(e.close).toBeUndefined();
     expect(e.dimension).toBe(3);
   });
+
+  it('passes word vectors through when the encoder has them, and has none when it does not', () => {
+    const unit = new Float32Array([1, 0, 0]);
+    const withWords = { ...letterEncoder(), termVectors: (words: string[]) => words.map((w) => (w === 'cat' ? unit : undefined)) };
+    expect(sharedEncoder(withWords).termVectors?.(['cat', 'zzz'])).toEqual([unit, undefined]);
+    expect(sharedEncoder(letterEncoder()).termVectors).toBeUndefined();
+  });
 });
 
 describe('ablation switches', () => {
