@@ -78,3 +78,27 @@ export function contentTerms(text: string): string[] {
   }
   return out;
 }
+
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
+
+/**
+ * Capitalised words that do not start a sentence (likely names), in order, as written: runs of
+ * letters, marks and digits (after NFC) whose first character is upper case, other than "I" and
+ * other than a word with only spaces between it and the text start or a `.` `!` `?` `:` `"`
+ * ("Then Caroline went to Paris." → ["Caroline", "Paris"]; "Paris is big." → []).
+ */
+export function midSentenceCapitalised(text: string): string[] {
+  const out: string[] = [];
+  const norm = text.normalize('NFC');
+  for (const m of norm.matchAll(WORD_RUN)) {
+    const word = m[0];
+    const first = word[0] ?? '';
+    if (first === first.toLowerCase() || word === 'I') continue;
+    let j = m.index - 1;
+    while (j >= 0 && /\s/u.test(norm[j] as string)) j--;
+    const prev = j < 0 ? undefined : norm[j];
+    if (prev === undefined || prev === '.' || prev === '!' || prev === '?' || prev === ':' || prev === '"') continue;
+    out.push(word);
+  }
+  return out;
+}

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { contentTerms, isStopWord, stem, tokenize } from '../plane/text.js';
+import { contentTerms, isStopWord, midSentenceCapitalised, stem, tokenize } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
 import type { CandidateSignals } from '../system-one/catalogue.js';
 import type { MemoryNode } from '../types.js';
@@ -184,27 +184,17 @@ export function sessionLexicalScores(hits: ReadonlyMap<string, { score: number }
   return out;
 }
 
-const NAME_WORD = /[\p{L}\p{M}\p{N}]+/gu;
-
 /**
  * Names in a query: capitalised words that do not start a sentence, lower-cased, "I" and the
  * (first names of) `speakers` excluded ("What did Caroline buy in Paris?" with speaker caroline →
  * {paris}).
  */
 export function queryNames(query: string, speakers: ReadonlySet<string>): Set<string> {
-  const out = new Set<string>();
   const firsts = new Set([...speakers].map((s) => firstName(s)));
-  for (const m of query.normalize('NFC').matchAll(NAME_WORD)) {
-    const w = m[0];
-    const c = w[0] ?? '';
-    if (c === c.toLowerCase() || w === 'I') continue;
-    let j = m.index - 1;
-    while (j >= 0 && /\s/u.test(query[j] as string)) j--;
-    const prev = j < 0 ? undefined : query[j];
-    if (prev === undefined || prev === '.' || prev === '!' || prev === '?' || prev === ':' || prev === '"') continue;
+  const out = new Set<string>();
+  for (const w of midSentenceCapitalised(query)) {
     const lw = w.toLowerCase();
-    if (speakers.has(lw) || firsts.has(lw)) continue;
-    out.add(lw);
+    if (!speakers.has(lw) && !firsts.has(lw)) out.add(lw);
   }
   return out;
 }

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { contentTerms, tokenize } from '../plane/text.js';
+import { contentTerms, midSentenceCapitalised, tokenize } from '../plane/text.js';
 import type {
   CandidateState,
   MaintenanceState,
@@ -148,26 +148,10 @@ export interface TextCues {
 
 const hasDigit = (t: string): boolean => /\p{N}/u.test(t);
 const isNumberToken = (t: string | undefined): boolean => t !== undefined && /^\p{N}+$/u.test(t);
-const CAPITAL_WORD = /[\p{L}\p{M}\p{N}]+/gu;
-
 /** Capitalised words that do not start a sentence: their count and their lower-cased set. */
 function capitalisedNames(text: string): { count: number; names: Set<string> } {
-  const names = new Set<string>();
-  let count = 0;
-  const norm = text.normalize('NFC');
-  for (const m of norm.matchAll(CAPITAL_WORD)) {
-    const word = m[0];
-    const first = word[0] ?? '';
-    if (first === first.toLowerCase() || word === 'I') continue;
-    // Sentence start: only spaces between the word and the text start or a . ! ? : " delimiter.
-    let j = m.index - 1;
-    while (j >= 0 && /\s/u.test(norm[j] as string)) j--;
-    const prev = j < 0 ? undefined : norm[j];
-    if (prev === undefined || prev === '.' || prev === '!' || prev === '?' || prev === ':' || prev === '"') continue;
-    count++;
-    names.add(word.toLowerCase());
-  }
-  return { count, names };
+  const words = midSentenceCapitalised(text);
+  return { count: words.length, names: new Set(words.map((w) => w.toLowerCase())) };
 }
 
 /**

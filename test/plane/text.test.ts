@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, isStopWord, processTerm, stem, tokenize } from '../../src/plane/text.js';
+import { contentTerms, isStopWord, midSentenceCapitalised, processTerm, stem, tokenize } from '../../src/plane/text.js';
 
 describe('text helpers', () => {
   it('tokenize lower-cases and splits on anything that is not a letter, mark or digit', () => {
@@ -36,5 +36,15 @@ describe('text helpers', () => {
 
   it('contentTerms drops the fragments of contractions', () => {
     expect(contentTerms("I'm sure she didn't paint")).toEqual(['sure', 'paint']);
+  });
+});
+
+describe('midSentenceCapitalised', () => {
+  it('keeps capitalised words inside a sentence, as written, and skips sentence starts and "I"', () => {
+    expect(midSentenceCapitalised('Then Caroline went to Paris. Paris is big! I met Ana: Bo said "Hi Jo"')).toEqual(['Caroline', 'Paris', 'Ana', 'Jo']);
+  });
+
+  it('matches after NFC, so a decomposed accent does not split a name', () => {
+    expect(midSentenceCapitalised('We met Zoe\u0301 and E\u0301lodie')).toEqual(['Zoé', 'Élodie']);
   });
 });
