@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { JevMemError, isJevMemError } from '../errors.js';
 import { parseJsonl, parseQuestions } from '../formats/jsonl.js';
@@ -204,10 +205,12 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
         const file = pos[0];
         if (!file) throw new UsageError('ingest needs a file');
         const { observations, namespace } = await loadObservations(file, v);
+        const madeStore = v.store !== undefined && !existsSync(v.store);
         memory = await openMemory({ ...v, namespace: v.namespace ?? namespace }, false, true);
+        const opened = memory;
         const t0 = performance.now();
         let lastPrint = 0;
-        const res = await memory.addMany(observations, {
+        const res = await opened.addMany(observations, {
           onProgress: (p) => {
             const t = performance.now();
             if (t - lastPrint > 1000 || p.done === p.total) {
@@ -215,6 +218,15 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
               io.err(`ingest: ${p.done}/${p.total} observations · ${p.perSecond.toFixed(0)} turns/s`);
             }
           },
+        }).catch(async (e: unknown) => {
+          // Bad input is refused before anything is written: a store this command made for it
+          // would stay empty, so remove it (a store holding committed chunks is kept).
+          if (madeStore && (await opened.stats()).nodes === 0) {
+            memory = undefined;
+            await opened.close();
+            await rm(v.store as string, { recursive: true, force: true });
+          }
+          throw e;
         });
         const s = await memory.stats();
         const secs = (performance.now() - t0) / 1000;

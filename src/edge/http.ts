@@ -409,7 +409,15 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}): { fetch(req
   return {
     async fetch(request, env) {
       const cors = corsHeaders(request, env);
-      if (request.method === 'OPTIONS') return preflight(request, cors);
+      if (request.method === 'OPTIONS') {
+        // A broken configuration answers its error to a preflight too, so the mistake is visible.
+        try {
+          configOf(env);
+        } catch (e) {
+          return errorResponse(e, log);
+        }
+        return preflight(request, cors);
+      }
       const response = await handle(request, env);
       for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
       return response;

@@ -7,8 +7,9 @@
  * Each exchange becomes two observations, as LoCoMo turns do (SPEC 10 ingestion): the user's
  * message `"<name>: <query>"` and the companion's reply `"AI: <response>"`, observed at the day's
  * date (UTC midnight), session = the day, provenance `turnId` `<day>#<n>:user` / `<day>#<n>:ai`
- * (n is 1-based within the day). The `summary`, `personality` and `meta_information` fields are
- * not memories of the conversation and are not read.
+ * (n is 1-based within the day). A missing or blank `query` or `response` adds no observation.
+ * The `summary`, `personality` and `meta_information` fields are not memories of the conversation
+ * and are not read.
  *
  * @module
  */
@@ -47,9 +48,10 @@ export function isMemoryBankHistory(data: unknown): boolean {
  * Parses the MemoryBank history file into users, in the file's order.
  * @param json - the file's text, or its parsed value.
  * @returns one {@link MemoryBankUser} per user.
- * @throws JevMemError `INVALID_INPUT` naming the field: not JSON, not an object of users, a user
- *   without a `history` object, a day that is not a `YYYY-MM-DD` date, or an exchange whose
- *   `query` / `response` is not a string.
+ * @throws JevMemError `INVALID_INPUT` naming the field: not JSON, not an object of users, two
+ *   users whose keys are the same once trimmed, a user without a `history` object, a day that is
+ *   not a real `YYYY-MM-DD` date, or an exchange whose `query` / `response` is present but not a
+ *   string.
  */
 export function parseMemoryBank(json: string | unknown): MemoryBankUser[] {
   let data: unknown = json;
@@ -62,7 +64,13 @@ export function parseMemoryBank(json: string | unknown): MemoryBankUser[] {
   }
   const users = record(data);
   if (users === undefined) throw invalidInput('file', 'expected a MemoryBank JSON object {"<user>": {"history": {...}}}');
-  return Object.entries(users).map(([key, raw]) => memoryBankUser(key, raw));
+  const seen = new Set<string>();
+  return Object.entries(users).map(([key, raw]) => {
+    const user = memoryBankUser(key, raw);
+    if (seen.has(user.id)) throw invalidInput(`file.${user.id}`, `two users have the key ${JSON.stringify(user.id)} once trimmed`);
+    seen.add(user.id);
+    return user;
+  });
 }
 
 function memoryBankUser(key: string, raw: unknown): MemoryBankUser {
@@ -76,7 +84,8 @@ function memoryBankUser(key: string, raw: unknown): MemoryBankUser {
   const days = Object.keys(history);
   for (const day of days) {
     const ms = /^\d{4}-\d{2}-\d{2}$/.test(day) ? parseTimestamp(`${day}T00:00:00Z`) : undefined;
-    if (ms === undefined) throw invalidInput(`file.${id}.history.${day}`, 'expected a YYYY-MM-DD date as the key of a day');
+    // A real calendar day only: 2023-02-30 would otherwise roll over to 2 March.
+    if (ms === undefined || toIso(ms).slice(0, 10) !== day) throw invalidInput(`file.${id}.history.${day}`, 'expected a YYYY-MM-DD date as the key of a day');
     const exchanges = history[day];
     if (!Array.isArray(exchanges)) throw invalidInput(`file.${id}.history.${day}`, 'expected a list of {query, response} exchanges');
     const observedAt = toIso(ms);
@@ -85,7 +94,7 @@ function memoryBankUser(key: string, raw: unknown): MemoryBankUser {
       const field = `file.${id}.history.${day}[${i}]`;
       if (ex === undefined) throw invalidInput(field, 'expected a {query, response} object');
       for (const part of ['query', 'response'] as const) {
-        if (ex[part] !== undefined && typeof ex[part] !== 'string') throw invalidInput(`${field}.${part}`, `expected a string, got ${typeof ex[part]}`);
+        if (ex[part] !== undefined && typeof ex[part] !== 'string') throw invalidInput(`${field}.${part}`, `expected a string, got ${ex[part] === null ? 'null' : typeof ex[part]}`);
       }
       const n = i + 1;
       const query = typeof ex.query === 'string' ? ex.query.trim() : '';

@@ -246,6 +246,12 @@ describe('createEdgeHandler (front) with a fake Durable Object binding', () => {
       }
     });
 
+    it('answers a preflight with the configuration error when JEV_MEM_CORS_ORIGINS is malformed', async () => {
+      const r = await handler.fetch(preflight('https://app.example'), env({ JEV_MEM_CORS_ORIGINS: 'https://app.example/' }));
+      expect(r.status).toBe(500);
+      expect(((await r.json()) as { error: { field: string } }).error.field).toBe('JEV_MEM_CORS_ORIGINS');
+    });
+
     it('answers 404 to a preflight for an unknown path', async () => {
       const r = await handler.fetch(preflight('https://app.example', '/v2/nothing'), env());
       expect(r.status).toBe(404);

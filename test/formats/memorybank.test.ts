@@ -57,6 +57,8 @@ describe('parseMemoryBank', () => {
     expect(codeOf(() => parseMemoryBank('{"A": {"history": 3}}'))).toBe('INVALID_INPUT file.A.history');
     expect(codeOf(() => parseMemoryBank('{"A": {"history": {"27 April": []}}}'))).toBe('INVALID_INPUT file.A.history.27 April');
     expect(codeOf(() => parseMemoryBank('{"A": {"history": {"2023-04-27": [{"query": 5}]}}}'))).toBe('INVALID_INPUT file.A.history.2023-04-27[0].query');
+    expect(codeOf(() => parseMemoryBank('{"A": {"history": {"2023-02-30": []}}}'))).toBe('INVALID_INPUT file.A.history.2023-02-30');
+    expect(codeOf(() => parseMemoryBank('{" A ": {"history": {}}, "A": {"history": {}}}'))).toBe('INVALID_INPUT file.A');
   });
 
   it('tells a MemoryBank history from a LoCoMo file', () => {

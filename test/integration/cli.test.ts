@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,16 @@ describe('jev-mem CLI', () => {
     const r = await run(['ingest', file, '--sample', 'b-2', '--store', join(dir, 'two-store'), '--system-one', 'heuristic']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out[0] as string)).toMatchObject({ namespace: 'b-2', ingested: 1 });
+  });
+
+  it('a refused ingest into a new store leaves no store behind', async () => {
+    const file = join(dir, 'bad.jsonl');
+    writeFileSync(file, '{"text":"ok"}\n{"text":5}\n');
+    const target = join(dir, 'never-made');
+    const r = await run(['ingest', file, '--store', target, '--system-one', 'heuristic']);
+    expect(r.code).toBe(1);
+    expect(r.err.join('\n')).toMatch(/INVALID_INPUT: observations\[1\]\.text/);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('exits 2 on a usage error', async () => {
