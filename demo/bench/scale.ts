@@ -11,39 +11,15 @@
  *
  * @module
  */
-import { createFetchAssetLoader, createGloveSifEncoder, createWorkerSystemOne, sharedEncoder, type Encoder, type SystemOneBackend } from 'jev-mem';
+import { createFetchAssetLoader, createGloveSifEncoder, createWorkerSystemOne, sharedEncoder, type Encoder } from 'jev-mem';
 import { createBrowserMemory, type BrowserMemory } from 'jev-mem/browser';
-import { measureReopen, summarize } from '../../src/bench/metrics.js';
+import { countingBackend, countsDelta } from '../../src/bench/counting.js';
+import { measureReopen, summarize, writeFigures } from '../../src/bench/metrics.js';
 import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun } from '../../src/bench/scale.js';
 import type { Observation } from '../../src/types.js';
 
 const models = new URL('models/', document.baseURI).href;
 const ort = new URL('ort/', document.baseURI).href;
-
-/** A System-One backend that counts round trips and the time spent in them (ms). */
-function counting(inner: SystemOneBackend): SystemOneBackend & { counts(): { calls: number; ms: number } } {
-  const c = { calls: 0, ms: 0 };
-  const timed = async <T>(fn: () => Promise<T>): Promise<T> => {
-    const t = performance.now();
-    c.calls += 1;
-    try {
-      return await fn();
-    } finally {
-      c.ms += performance.now() - t;
-    }
-  };
-  return {
-    kind: inner.kind,
-    modelId: inner.modelId,
-    ...(inner.parameters ? { parameters: inner.parameters } : {}),
-    // createBrowserMemory describes a 'local-worker' backend by its `info` (engine, providers)
-    ...('info' in inner ? { info: (inner as { info: unknown }).info } : {}),
-    decide: (r, o) => timed(() => inner.decide(r, o)),
-    decideMany: (r, o) => timed(() => inner.decideMany(r, o)),
-    close: async () => undefined,
-    counts: () => ({ ...c }),
-  };
-}
 
 function heapBytes(): number | undefined {
   const m = (performance as { memory?: { usedJSHeapSize?: number } }).memory;
@@ -62,7 +38,7 @@ const api: ScaleBenchPageApi = {
     t = performance.now();
     const inner = await createWorkerSystemOne({ modelBaseURL: models, wasmPaths: ort, numThreads: 1, engine: 'onnx', executionProviders: ['wasm'] });
     const systemOneMs = performance.now() - t;
-    const backend = counting(inner);
+    const backend = countingBackend(inner);
     // memories close their encoder: hand each one a view that leaves the shared one open
     const shared = sharedEncoder(encoder);
     const open = (): Promise<BrowserMemory> => createBrowserMemory({ namespace: 'scale', dbName: o.dbName, encoder: shared, systemOne: backend, persist: false });
@@ -109,14 +85,7 @@ const api: ScaleBenchPageApi = {
           size,
           nodes: stats.nodes,
           edges: stats.edges,
-          write: {
-            measured,
-            ms: writeMs,
-            perSecond: writeMs > 0 ? (measured * 1000) / writeMs : 0,
-            systemOneCallsPerWrite: measured > 0 ? (after.calls - before.calls) / measured : 0,
-            systemOneMsPerWrite: measured > 0 ? (after.ms - before.ms) / measured : 0,
-            segmentMs,
-          },
+          write: writeFigures(measured, writeMs, countsDelta(after, before), segmentMs),
           recall: summarize(latencies),
           ...(heap !== undefined ? { heapUsedBytes: heap } : {}),
           storage: { bytes, bytesPerNode: stats.nodes > 0 ? bytes / stats.nodes : 0 },
