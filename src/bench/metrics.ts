@@ -195,3 +195,34 @@ export async function measureReopen<M extends Reopenable>(memory: M, open: () =>
   await reopened.recall(question, { k: 20 });
   return { memory: reopened, reopenMs, firstRecallMs: performance.now() - tf };
 }
+
+/** Write figures of one size of the scale bench (Node and browser alike). */
+export interface WriteFigures {
+  /** Writes timed for throughput (the last ones before reaching the size). */
+  measured: number;
+  /** Their wall time, ms. */
+  ms: number;
+  /** Observations per second over them. */
+  perSecond: number;
+  /** System-One calls (round trips) per write over them. */
+  systemOneCallsPerWrite: number;
+  /** System-One time per write over them, ms. */
+  systemOneMsPerWrite: number;
+  /** Wall time of growing from the previous size to this one, ms. */
+  segmentMs: number;
+}
+
+/**
+ * The {@link WriteFigures} of `measured` writes that took `ms` (wall time, ms) and used System One
+ * `systemOne.calls` times for `systemOne.ms` ms; rates are 0 when nothing was measured.
+ */
+export function writeFigures(measured: number, ms: number, systemOne: { calls: number; ms: number }, segmentMs: number): WriteFigures {
+  return {
+    measured,
+    ms,
+    perSecond: ms > 0 ? (measured * 1000) / ms : 0,
+    systemOneCallsPerWrite: measured > 0 ? systemOne.calls / measured : 0,
+    systemOneMsPerWrite: measured > 0 ? systemOne.ms / measured : 0,
+    segmentMs,
+  };
+}

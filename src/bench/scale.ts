@@ -39,7 +39,7 @@ import type { Observation } from '../types.js';
 import { DAY_MS, parseTimestamp, toIso } from '../util/time.js';
 import { defaultLocomoPath, loadLocomo, repoRoot } from './data.js';
 import { countingBackend, countsDelta, sharedEncoder, type CountingBackend } from './jev.js';
-import { summarize, type LatencySummary, measureReopen } from './metrics.js';
+import { measureReopen, summarize, writeFigures, type LatencySummary, type WriteFigures } from './metrics.js';
 import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from './resources.js';
 import { lineChart } from './svg.js';
 
@@ -145,20 +145,7 @@ export interface ScalePoint {
   size: number;
   nodes: number;
   edges: number;
-  write: {
-    /** Writes timed for throughput (the last ones before reaching the size). */
-    measured: number;
-    /** Their wall time, ms. */
-    ms: number;
-    /** Observations per second over them. */
-    perSecond: number;
-    /** System-One calls (round trips) per write over them. */
-    systemOneCallsPerWrite: number;
-    /** System-One time per write over them, ms. */
-    systemOneMsPerWrite: number;
-    /** Wall time of growing from the previous size to this one, ms. */
-    segmentMs: number;
-  };
+  write: WriteFigures;
   /** Recall latency over the questions, ms. */
   recall: LatencySummary;
   memory: { rssBytes: number; heapUsedBytes: number };
@@ -430,14 +417,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
         size,
         nodes: stats.nodes,
         edges: stats.edges,
-        write: {
-          measured,
-          ms: writeMs,
-          perSecond: writeMs > 0 ? (measured * 1000) / writeMs : 0,
-          systemOneCallsPerWrite: measured > 0 ? s1.calls / measured : 0,
-          systemOneMsPerWrite: measured > 0 ? s1.ms / measured : 0,
-          segmentMs,
-        },
+        write: writeFigures(measured, writeMs, s1, segmentMs),
         recall: summarize(latencies),
         memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
         storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, hitAtK, meanScore, percentile, recallAtK, scoreQuestion, summarize, topKIds } from '../../src/bench/metrics.js';
+import { aggregate, hitAtK, meanScore, percentile, recallAtK, scoreQuestion, summarize, topKIds, writeFigures } from '../../src/bench/metrics.js';
 
 describe('recallAtK', () => {
   it('is the share of gold ids in the top K', () => {
@@ -98,5 +98,16 @@ describe('summarize', () => {
     expect(s.p50).toBe(30);
     expect(s.p95).toBeCloseTo(88, 12);
     expect(s.max).toBe(100);
+  });
+});
+
+describe('writeFigures', () => {
+  it('turns 500 writes in 2 s with 515 System-One calls over 300 ms into per-write rates', () => {
+    const w = writeFigures(500, 2000, { calls: 515, ms: 300 }, 4000);
+    expect(w).toEqual({ measured: 500, ms: 2000, perSecond: 250, systemOneCallsPerWrite: 1.03, systemOneMsPerWrite: 0.6, segmentMs: 4000 });
+  });
+
+  it('gives rates of 0 when nothing was measured', () => {
+    expect(writeFigures(0, 0, { calls: 0, ms: 0 }, 0)).toMatchObject({ perSecond: 0, systemOneCallsPerWrite: 0, systemOneMsPerWrite: 0 });
   });
 });
