@@ -1,6 +1,6 @@
 /**
  * Launch flags of the headless Chromium the browser benchmarks drive (SPEC 9 flags, plus a
- * resolver that knows only 127.0.0.1, as test/browser/harness.ts).
+ * resolver that knows only 127.0.0.1, shared with the browser tests, test/browser/harness.ts).
  *
  * @module
  */

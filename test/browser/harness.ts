@@ -9,19 +9,11 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+// Flags from SPEC 9, plus a resolver that knows only 127.0.0.1: the benchmarks' list.
+import { CHROMIUM_ARGS } from '../../src/bench/chromium.js';
 
 /** Chromium binary: `CHROMIUM_PATH`, else Debian's. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Flags from SPEC 9, plus a resolver that knows only 127.0.0.1. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
 
 /** Where screenshots and other artefacts go (git-ignored). */
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
