@@ -18,8 +18,11 @@ export type {
   MemoryStats,
   RecallOptions,
   RecallResult,
+  WriteDecisions,
   WriteProgress,
 } from './memory.js';
+export { consoleLogger, silentLogger } from './util/logger.js';
+export type { LogEntry, Logger, LogLevel } from './util/logger.js';
 export { DEFAULT_PARAMETERS, resolveParameters } from './config.js';
 export type { MemoryParameters } from './config.js';
 export { ERROR_CODES, JevMemError, isJevMemError } from './errors.js';
@@ -41,7 +44,7 @@ export type {
 } from './types.js';
 
 // memory plane
-export type { NamespaceSnapshot, StorageAdapter, WriteBatch } from './plane/storage.js';
+export type { NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './plane/storage.js';
 export type { IndexHit, LexicalDoc, LexicalIndex, VectorIndex } from './plane/indexes.js';
 export { createMemoryStorage } from './plane/memory-storage.js';
 export { createIdbStorage } from './plane/idb-storage.js';

@@ -43,7 +43,7 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   let ownEncoder: Encoder | undefined;
   let memory: Memory;
   try {
-    chosenStorage ??= store !== undefined ? await createFileStorage({ dir: store, create: create ?? true }) : createMemoryStorage();
+    chosenStorage ??= store !== undefined ? await createFileStorage({ dir: store, create: create ?? true, ...(rest.logger !== undefined ? { logger: rest.logger } : {}) }) : createMemoryStorage();
     ownEncoder = encoder === undefined ? await createDefaultNodeEncoder() : undefined;
     memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder) });
   } catch (e) {

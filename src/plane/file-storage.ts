@@ -29,6 +29,7 @@ import { type FileHandle, mkdir, open, readFile, readdir, rename, rm, stat, unli
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { JevMemError } from '../errors.js';
+import { consoleLogger, errorText, type Logger } from '../util/logger.js';
 import {
   type NamespaceState,
   applyBatch,
@@ -37,7 +38,7 @@ import {
   validateBatch,
   validateNamespace,
 } from './memory-storage.js';
-import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
+import type { NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './storage.js';
 
 /** Format tag written in `format.json`. */
 export const FILE_STORE_FORMAT = 'jev-mem/file-store' as const;
@@ -81,6 +82,14 @@ export interface FileStorageOptions {
    * @default 1048576 (1 MiB)
    */
   compactMinBytes?: number;
+  /**
+   * Receives the failures the adapter recovers from without failing a call: a compaction that
+   * failed (the commit stands, its batch is durable in the journal; retried once the journal has
+   * doubled), a trash folder or file handle it could not clean up. Compaction failures are also
+   * counted in {@link StorageAdapter.health} (and so in `Memory.stats()`).
+   * @default consoleLogger (console.warn / console.error)
+   */
+  logger?: Logger;
 }
 
 interface ResolvedOptions {
@@ -89,6 +98,7 @@ interface ResolvedOptions {
   compactAfterBatches: number;
   compactSizeFactor: number;
   compactMinBytes: number;
+  logger: Logger;
 }
 
 /** The part of a namespace's files a writer keeps open between commits. */
@@ -413,6 +423,8 @@ class FileStorage implements StorageAdapter {
   readonly #writers = new Map<string, Writer>();
   /** Per-namespace queue: operations on one namespace run one at a time. */
   readonly #queues = new Map<string, Promise<unknown>>();
+  /** Recovered failures per namespace (see health()). */
+  readonly #health = new Map<string, StorageHealth>();
   #lock: Promise<void> | undefined;
   #lockHeld = false;
   #closed = false;
@@ -462,10 +474,17 @@ class FileStorage implements StorageAdapter {
       if (this.#shouldCompact(w)) {
         try {
           await this.#compact(namespace, w);
-        } catch {
-          // The batch is durable in the journal, so the commit stands. Retry once the journal has
-          // doubled, which keeps the amortised cost of a commit O(batch size).
+        } catch (cause) {
+          // The batch is durable in the journal, so the commit stands (failing it would tell the
+          // caller that nothing was written). The failure is counted in health() and logged; the
+          // next attempt comes once the journal has doubled, which keeps the amortised cost of a
+          // commit O(batch size).
           w.compactDeferredUntil = 2 * w.journalBatches;
+          const h = this.health(namespace);
+          h.compactionFailures++;
+          h.lastCompactionError = errorText(cause);
+          this.#health.set(namespace, h);
+          this.#opts.logger('warn', `compaction of namespace ${JSON.stringify(namespace)} failed (${h.lastCompactionError}); every batch is kept in its journal, the next attempt comes after ${w.compactDeferredUntil} journal batches`, { code: 'COMPACTION_FAILED', namespace, error: cause });
         }
       }
     });
@@ -500,7 +519,8 @@ class FileStorage implements StorageAdapter {
       const folder = namespaceFolder(namespace);
       const writer = this.#writers.get(namespace);
       this.#writers.delete(namespace);
-      await writer?.handle.close().catch(() => undefined);
+      // Every commit was synced, so a handle that fails to close loses nothing: report, go on.
+      await writer?.handle.close().catch((e: unknown) => this.#opts.logger('warn', `the journal of namespace ${JSON.stringify(namespace)} could not be closed (${errorText(e)})`, { code: 'HANDLE_NOT_CLOSED', namespace, error: e }));
       const trash = join(this.#opts.dir, 'trash');
       try {
         await mkdir(trash, { recursive: true });
@@ -517,6 +537,12 @@ class FileStorage implements StorageAdapter {
         throw fsError(`drop namespace ${JSON.stringify(namespace)}`, cause);
       }
     });
+  }
+
+  /** Compactions of `namespace` that failed since this adapter was opened (a copy). */
+  health(namespace: string): StorageHealth {
+    const h = this.#health.get(namespace);
+    return h === undefined ? { compactionFailures: 0 } : { ...h };
   }
 
   async sizeBytes(namespace: string): Promise<number | undefined> {
@@ -536,13 +562,24 @@ class FileStorage implements StorageAdapter {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([...this.#queues.values()]);
-    for (const w of this.#writers.values()) await w.handle.close().catch(() => undefined);
+    await Promise.allSettled([...this.#queues.values()]); // each operation's error went to its caller
+    const failures: string[] = [];
+    for (const [namespace, w] of this.#writers) {
+      // Every commit was synced, so a handle that fails to close loses nothing: report, go on.
+      await w.handle.close().catch((e: unknown) => this.#opts.logger('warn', `the journal of namespace ${JSON.stringify(namespace)} could not be closed (${errorText(e)})`, { code: 'HANDLE_NOT_CLOSED', namespace, error: e }));
+    }
     this.#writers.clear();
     if (this.#lockHeld) {
       this.#lockHeld = false;
-      await unlink(join(this.#opts.dir, 'lock')).catch(() => undefined);
+      const lock = join(this.#opts.dir, 'lock');
+      try {
+        await unlink(lock);
+      } catch (e) {
+        if (errnoCode(e) !== 'ENOENT') failures.push(`the lock file ${lock} could not be removed (${String(e)}); delete it before another process writes the store`);
+      }
     }
+    // A lock left behind blocks the next writer: the caller must hear of it.
+    if (failures.length > 0) throw new JevMemError('STORAGE_FAILED', `the store at ${this.#opts.dir} was closed, but ${failures.join('; ')}`, { field: 'store' });
   }
 
   // ── internals ──
@@ -731,7 +768,10 @@ class FileStorage implements StorageAdapter {
           await handle.close();
         }
         this.#lockHeld = true;
-        await rm(join(this.#opts.dir, 'trash'), { recursive: true, force: true }).catch(() => undefined);
+        // Left-overs of dropped namespaces (already out of the store): a failure only costs disk space.
+        await rm(join(this.#opts.dir, 'trash'), { recursive: true, force: true }).catch((e: unknown) =>
+          this.#opts.logger('warn', `the trash folder ${join(this.#opts.dir, 'trash')} could not be emptied (${errorText(e)}); it holds only dropped namespaces and may be deleted by hand`, { code: 'TRASH_NOT_EMPTIED', error: e }),
+        );
         return;
       } catch (e) {
         if (errnoCode(e) !== 'EEXIST') throw fsError(`create the lock file ${path}`, e);
@@ -745,7 +785,11 @@ class FileStorage implements StorageAdapter {
           { field: 'store', lock: path },
         );
       }
-      await unlink(path).catch(() => undefined); // stale lock of a process that is gone
+      try {
+        await unlink(path); // stale lock of a process that is gone
+      } catch (e) {
+        if (errnoCode(e) !== 'ENOENT') throw fsError(`remove the stale lock file ${path}`, e); // ENOENT: another process took it over first
+      }
     }
     throw new JevMemError('STORAGE_FAILED', `could not take the lock ${path}`, { field: 'store', lock: path });
   }
@@ -805,7 +849,11 @@ export async function createFileStorage(options: FileStorageOptions): Promise<St
     compactAfterBatches: positiveNumber('compactAfterBatches', options.compactAfterBatches, 2000),
     compactSizeFactor: positiveNumber('compactSizeFactor', options.compactSizeFactor, 4),
     compactMinBytes: positiveNumber('compactMinBytes', options.compactMinBytes, 1024 * 1024),
+    logger: options.logger ?? consoleLogger,
   };
+  if (typeof resolved.logger !== 'function') {
+    throw new JevMemError('INVALID_OPTION', `option logger: expected a function (level, message, entry), got ${typeof options.logger}`, { field: 'logger' });
+  }
   await openStoreDir(resolved);
   return new FileStorage(resolved);
 }

@@ -79,23 +79,34 @@ export class NamespaceState {
   ) {}
 
   /**
+   * Why the switch to the approximate index failed (`undefined` while none failed). The exact
+   * index is kept, and the switch is not tried again by this state (a rebuilt state tries anew).
+   */
+  vectorUpgradeError: unknown = undefined;
+
+  /**
    * Replaces a flat vector index by the factories' approximate one once the namespace reaches
    * the threshold (a no-op otherwise, and after the first switch). A failure to build it keeps
-   * the exact index.
+   * the exact index (search stays correct, only slower), is kept in
+   * {@link NamespaceState.vectorUpgradeError} and returned, never dropped: the memory logs it and
+   * shows it in `stats()`.
+   * @returns `{ error }` when this call tried the switch and it failed, else `undefined`.
    */
-  async maybeUpgradeVector(): Promise<void> {
+  async maybeUpgradeVector(): Promise<{ error: unknown } | undefined> {
     const up = this.upgrade;
-    if (up === undefined || this.vector.kind !== 'flat' || this.nodes.size < up.threshold) return;
+    if (up === undefined || this.vector.kind !== 'flat' || this.nodes.size < up.threshold || this.vectorUpgradeError !== undefined) return undefined;
     let next: VectorIndex;
     try {
       next = await up.create(this.vector.dimension);
-    } catch {
-      return;
+    } catch (error) {
+      this.vectorUpgradeError = error ?? new Error('the index factory failed without a reason');
+      return { error: this.vectorUpgradeError };
     }
     for (const [id, v] of this.vectors) if (this.nodes.get(id)?.status !== 'deleted') next.add(id, v);
     const old = this.vector;
     this.vector = next;
     old.dispose();
+    return undefined;
   }
 
   /** Builds the state (and rebuilds both indexes) from a loaded snapshot. */

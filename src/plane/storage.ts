@@ -30,6 +30,18 @@ export interface NamespaceSnapshot {
 }
 
 /**
+ * Failures of one namespace that an adapter recovered from without failing a call, counted
+ * since the adapter was opened. The data is safe in each case (e.g. a failed compaction leaves
+ * the batch in the journal), but the caller should know: `Memory.stats()` shows them.
+ */
+export interface StorageHealth {
+  /** Compactions that failed (the journal kept every batch; retried later). */
+  compactionFailures: number;
+  /** Message of the last failed compaction. */
+  lastCompactionError?: string;
+}
+
+/**
  * A storage adapter. All methods are namespace-scoped: an adapter never returns or changes data
  * of a namespace other than the one named.
  */
@@ -60,6 +72,11 @@ export interface StorageAdapter {
   dropNamespace(namespace: string): Promise<void>;
   /** Bytes used by one namespace, when the adapter can tell (else undefined). */
   sizeBytes?(namespace: string): Promise<number | undefined>;
+  /**
+   * Optional: failures of one namespace the adapter recovered from (see {@link StorageHealth}).
+   * Adapters that never defer a failure leave it out.
+   */
+  health?(namespace: string): StorageHealth;
   /** Flushes and releases handles. Idempotent. */
   close(): Promise<void>;
 }

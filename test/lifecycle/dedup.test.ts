@@ -25,7 +25,8 @@ describe('exact repeats', () => {
     const memory = await createMemory({ encoder, now: () => NOW });
     const first = await memory.add(BASE);
     const second = await memory.add({ ...BASE, observedAt: '2023-03-01T11:01:00+01:00', turnId: 'copy-7', sessionId: 'import-2', metadata: { file: 'b.jsonl' } });
-    expect(second).toEqual({ id: first.id, deduplicated: true, edges: 0 });
+    // A repeat still asks its typing request (1 call), answered by the default heuristic itself (no fallback).
+    expect(second).toEqual({ id: first.id, deduplicated: true, edges: 0, systemOne: { calls: 1, fallbacks: 0, model: memory.systemOne.modelId } });
     const node = await memory.get(first.id);
     expect(node?.provenance).toEqual({ source: 'chat', speaker: 'Theo', turnId: 'S1:2' });
     expect(node?.duplicates).toEqual([{ source: 'chat', speaker: 'Theo', turnId: 'copy-7', sessionId: 'import-2', metadata: { file: 'b.jsonl' }, ingestedAt: NOW.toISOString() }]);

@@ -166,6 +166,50 @@ describe('file storage: compaction', () => {
     await reopened.close();
   });
 
+  it('a failed compaction keeps the commit and the journal, is logged and counted in health(), and is retried once the journal doubled', async () => {
+    const dir = freshDir();
+    const logged: Array<[string, string, string | undefined]> = [];
+    const s = await createFileStorage({ dir, compactAfterBatches: 1, logger: (level, _message, entry) => logged.push([level, entry.code, entry.namespace]) });
+    const all = batches(8);
+    const model = emptyModel();
+    await s.commit('ns', all[0]!);
+    applyToModel(model, all[0]!);
+    // A folder where compaction writes its temporary file: open(tmp, 'w') fails with EISDIR.
+    const obstacle = join(dir, 'ns', namespaceFolder('ns'), 'snapshot.json.tmp');
+    await mkdir(obstacle);
+    for (const b of all.slice(1, 4)) {
+      await s.commit('ns', b); // every commit resolves: the batch is durable in the journal
+      applyToModel(model, b);
+    }
+    // Compaction is due when the journal holds more than 1 batch: at batch 2 (fails, next try at
+    // 2 × 2 = 4 batches), at batch 4 (fails, next try at 8). Two failures, nothing lost.
+    expect(s.health?.('ns')).toMatchObject({ compactionFailures: 2, lastCompactionError: expect.stringContaining('snapshot.json.tmp') });
+    expect(logged).toEqual([
+      ['warn', 'COMPACTION_FAILED', 'ns'],
+      ['warn', 'COMPACTION_FAILED', 'ns'],
+    ]);
+    expect((await lines(journalOf(dir, 'ns'))).map((l) => l.split('\t')[0])).toEqual(['1', '2', '3', '4']);
+    expect(await s.load('ns')).toEqual(modelSnapshot(model));
+    await rm(obstacle, { recursive: true });
+    for (const b of all.slice(4, 8)) {
+      await s.commit('ns', b);
+      applyToModel(model, b);
+    }
+    // Batches 5-7 are under the deferral; batch 8 compacts: snapshot at 8, journal empty.
+    expect(await lines(journalOf(dir, 'ns'))).toEqual([]);
+    expect(JSON.parse((await readFile(snapshotOf(dir, 'ns'), 'utf8')).split('\n')[0]!)).toMatchObject({ seq: 8 });
+    expect(s.health?.('ns').compactionFailures).toBe(2); // counted since open
+    expect(s.health?.('other')).toEqual({ compactionFailures: 0 });
+    await s.close();
+    const reopened = await createFileStorage({ dir });
+    expect(await reopened.load('ns')).toEqual(modelSnapshot(model));
+    await reopened.close();
+  });
+
+  it('refuses a logger that is not a function', async () => {
+    await expect(createFileStorage({ dir: freshDir(), logger: 'console' as never })).rejects.toMatchObject({ code: 'INVALID_OPTION', details: { field: 'logger' } });
+  });
+
   it('fails with STORAGE_FAILED when the snapshot is damaged', async () => {
     const dir = freshDir();
     const s = await createFileStorage({ dir, compactAfterBatches: 1 });

@@ -42,6 +42,27 @@ describe('NamespaceState vector upgrade', () => {
   });
 });
 
+describe('NamespaceState vector upgrade that fails', () => {
+  it('keeps the exact index, returns and keeps the error, and does not try again', async () => {
+    const nodes = [node(1, [1, 0, 0]), node(2, [0, 1, 0]), node(3, [0, 0, 1])];
+    let tries = 0;
+    const failure = new Error('hnswlib-wasm could not be loaded');
+    const factories = {
+      lexical: createLexicalIndex,
+      vector: (d: number) => createFlatVectorIndex(d),
+      upgrade: { threshold: 3, create: async () => { tries++; throw failure; } },
+    };
+    const s = await NamespaceState.fromSnapshot('ns', { nodes, edges: [], meta: {} }, factories, 3);
+    expect(await s.maybeUpgradeVector()).toEqual({ error: failure });
+    expect(s.vector.kind).toBe('flat');
+    expect(s.vector.size).toBe(3);
+    expect(s.vectorUpgradeError).toBe(failure);
+    expect(await s.maybeUpgradeVector()).toBeUndefined(); // reported once, not retried by this state
+    expect(tries).toBe(1);
+    s.dispose();
+  });
+});
+
 describe('lexical probe of a write', () => {
   it('uses the whole text while the namespace is small', async () => {
     const s = await NamespaceState.fromSnapshot('ns', { nodes: [node(1, [1, 0], ['dog'])], edges: [], meta: {} }, { lexical: createLexicalIndex, vector: (d) => createFlatVectorIndex(d) }, 2);

@@ -1,0 +1,127 @@
+/**
+ * Export and import of a namespace (the file format and its checks are plane/export.ts): an
+ * export is taken through the namespace's state, so the file holds migrated data and this
+ * encoder's embeddings; an import is checked, migrated, re-embedded when asked, indexed, and
+ * committed in one atomic batch into an empty namespace.
+ *
+ * @module
+ */
+import type { Encoder } from '../encoder/encoder.js';
+import { JevMemError, invalidInput, isJevMemError, throwIfAborted } from '../errors.js';
+import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../plane/export.js';
+import { NamespaceState, type IndexFactories } from '../plane/namespace.js';
+import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
+import type { NamespaceSnapshot, StorageAdapter } from '../plane/storage.js';
+import { validateNamespace } from '../write/validate.js';
+import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
+import { isForeign, reembed } from './migrate.js';
+import type { ImportOptions } from './types.js';
+import { MAINTENANCE_PENDING_META_KEY, type WritePath } from './write.js';
+
+/** What export and import need from the memory. */
+export interface TransferDeps {
+  storage: StorageAdapter;
+  caches: NamespaceCaches;
+  writes: Pick<WritePath, 'stamp'>;
+  encoder: Encoder;
+  /** Model id of the configured System One (recorded in the export). */
+  systemOneModel: string;
+  factories: IndexFactories;
+  now: () => Date;
+}
+
+/** Result of an import. */
+export interface ImportResult {
+  nodes: number;
+  edges: number;
+  namespace: string;
+}
+
+/**
+ * One versioned export of namespace `ns` (plane/export.ts). Run it inside `caches.exclusive`.
+ * @throws the storage errors.
+ */
+export async function exportNamespace(deps: TransferDeps, ns: string): Promise<MemoryExport> {
+  const { storage, caches, encoder } = deps;
+  // Through the state, so the file holds migrated data and this encoder's embeddings.
+  await caches.fresh(ns, true);
+  const snap = await storage.load(ns);
+  const meta: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY) meta[k] = v;
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    namespace: ns,
+    exportedAt: deps.now().toISOString(),
+    encoder: encoder.fingerprint,
+    systemOne: deps.systemOneModel,
+    nodes: snap.nodes.sort((a, b) => a.seq - b.seq),
+    edges: snap.edges,
+    meta,
+  };
+}
+
+/**
+ * Imports an export into an empty namespace in one atomic commit (see `Memory.import`). The file
+ * is checked and its encoder compared before any lock is taken; the rest runs under the
+ * namespace's write lock.
+ * @throws JevMemError `INVALID_INPUT` (bad file; namespace not empty; the file cannot be
+ *   indexed), `SCHEMA_MISMATCH`, `ENCODER_MISMATCH`, `STORAGE_FAILED` / `QUOTA_EXCEEDED`, `ABORTED`.
+ */
+export async function importNamespace(deps: TransferDeps, data: unknown, o: ImportOptions | undefined): Promise<ImportResult> {
+  const { storage, caches, encoder } = deps;
+  const file = checkExport(data);
+  const ns = o?.namespace !== undefined ? validateNamespace(o.namespace, 'options.namespace') : validateNamespace(file.namespace, 'export.namespace');
+  // The file's records as a snapshot of the target namespace, brought to this build's schema.
+  const asStored: NamespaceSnapshot = {
+    nodes: file.nodes.map((n) => ({ ...n, namespace: ns })),
+    edges: file.edges.map((e) => ({ ...e, namespace: ns })),
+    meta: { ...(file.meta ?? {}) },
+  };
+  const migrated = planMigrations(asStored, ns).snapshot;
+  const foreign = migrated.nodes.filter((n) => isForeign(n, encoder));
+  if (foreign.length > 0 && o?.reembed !== true) {
+    throw new JevMemError(
+      'ENCODER_MISMATCH',
+      `${foreign.length} node(s) were embedded by ${JSON.stringify(foreign[0]?.embedding.encoder)} (${foreign[0]?.embedding.vector.length} dimensions), this memory uses ${JSON.stringify(encoder.fingerprint)} (${encoder.dimension}); pass { reembed: true } (CLI: --reembed) to re-embed them from their texts`,
+      { field: 'export.encoder' },
+    );
+  }
+  return caches.exclusive(
+    ns,
+    async () => {
+      const state = await caches.fresh(ns, true);
+      if (state.size > 0) throw invalidInput('options.namespace', `namespace ${JSON.stringify(ns)} is not empty; import into an empty namespace or forget it first`);
+      let nodes = migrated.nodes;
+      if (foreign.length > 0) {
+        const byId = new Map((await reembed(foreign, encoder, o?.signal)).map((n) => [n.id, n]));
+        nodes = nodes.map((n) => byId.get(n.id) ?? n);
+      }
+      throwIfAborted(o?.signal);
+      const ids = new Set(nodes.map((n) => n.id));
+      const edges = migrated.edges.filter((e) => ids.has(e.from) && ids.has(e.to));
+      const meta: Record<string, unknown> = { ...migrated.meta, [SCHEMA_META_KEY]: SCHEMA_VERSION };
+      const pending = meta[MAINTENANCE_PENDING_META_KEY];
+      if (pending !== undefined) meta[MAINTENANCE_PENDING_META_KEY] = Array.isArray(pending) ? pending.filter((x) => typeof x === 'string' && ids.has(x)) : null;
+      // The caches are built before the commit, so a file the indexes cannot hold fails with
+      // nothing written; then one atomic commit: the namespace gets the whole file or nothing.
+      const batch = deps.writes.stamp(state, { putNodes: nodes, putEdges: edges, meta });
+      let built: NamespaceState;
+      try {
+        built = await NamespaceState.fromSnapshot(ns, applyToSnapshot({ nodes: [], edges: [], meta: state.meta }, batch), deps.factories, encoder.dimension);
+      } catch (e) {
+        if (isJevMemError(e)) throw e;
+        throw invalidInput('export', `the file cannot be indexed: ${(e as Error)?.message ?? String(e)}`);
+      }
+      try {
+        await storage.commit(ns, batch);
+      } catch (e) {
+        built.dispose(); // cleanup; the commit's error propagates
+        throw e;
+      }
+      caches.install(ns, built);
+      return { nodes: nodes.length, edges: edges.length, namespace: ns };
+    },
+    o?.signal,
+  );
+}

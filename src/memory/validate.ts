@@ -1,0 +1,99 @@
+/**
+ * Validation at the memory's public surface: the options of `createMemory` and of each call,
+ * and observations (write/validate.ts, plus what it lets through). Everything here runs before
+ * any lock is taken or anything is written, and every refusal names the field.
+ *
+ * @module
+ */
+import { rejectUnknownKeys } from '../config.js';
+import { invalidInput, invalidOption, isJevMemError } from '../errors.js';
+import { validateNamespace, validateObservation, type CheckedObservation } from '../write/validate.js';
+import type { CallOptions } from './types.js';
+
+/** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
+const MAX_TIME_MS = 8.64e15;
+
+/** `YYYY-MM-DD` at the start of an ISO-8601 string. */
+const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
+
+/** Keys accepted by `Memory.recall` (others are refused with `INVALID_OPTION`). */
+export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters'] as const;
+
+/**
+ * Checks the options object of `createMemory`: an object, only known keys, an encoder.
+ * @returns the default namespace (validated).
+ * @throws JevMemError `INVALID_OPTION` naming the option (unknown key, missing encoder),
+ *   `INVALID_INPUT` (field `namespace`) on a bad namespace.
+ */
+export function checkMemoryOptions(options: unknown, allowed: readonly string[]): string {
+  if (options === null || typeof options !== 'object') throw invalidOption('options', 'expected an object');
+  rejectUnknownKeys(options, allowed, '');
+  const o = options as { encoder?: { embed?: unknown }; namespace?: unknown; logger?: unknown };
+  if (!o.encoder || typeof o.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder())');
+  if (o.logger !== undefined && typeof o.logger !== 'function') throw invalidOption('logger', `expected a function (level, message, entry), got ${typeof o.logger}`);
+  return validateNamespace(o.namespace ?? 'default', 'namespace');
+}
+
+/** The namespace of a call: `options.namespace` (validated) or the memory's. */
+export function namespaceOf(o: CallOptions | undefined, fallback: string): string {
+  return o?.namespace === undefined ? fallback : validateNamespace(o.namespace, 'options.namespace');
+}
+
+/**
+ * Validates an observation (write/validate.ts), and on top of it refuses what the validator lets
+ * through (issue 7 item 7): a calendar day that does not exist (`2023-02-30`, which `Date.parse`
+ * silently turns into 2 March), a time a Date cannot hold (|τ| > 8.64e15 ms), and input whose
+ * reading throws (a getter or proxy that fails) — each as `INVALID_INPUT` naming the field.
+ * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field.
+ */
+export function checkObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
+  let c: CheckedObservation;
+  let observedAt: unknown;
+  try {
+    c = validateObservation(value, field, maxTextChars);
+    observedAt = (value as { observedAt?: unknown }).observedAt;
+  } catch (e) {
+    if (isJevMemError(e)) throw e;
+    throw invalidInput(field, `could not be read (${e instanceof Error ? e.message : String(e)}); pass a plain object`);
+  }
+  if (c.observedAtMs !== undefined && !(Math.abs(c.observedAtMs) <= MAX_TIME_MS)) {
+    throw invalidInput(`${field}.observedAt`, `${c.observedAtMs} ms is outside the range of dates (±${MAX_TIME_MS} ms from 1970)`);
+  }
+  const day = typeof observedAt === 'string' ? ISO_DAY.exec(observedAt) : null;
+  if (day !== null) {
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const probe = new Date(Date.UTC(2000, m - 1, d));
+    probe.setUTCFullYear(y);
+    if (m < 1 || m > 12 || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
+      throw invalidInput(`${field}.observedAt`, `${JSON.stringify(observedAt)} names a day that does not exist; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
+    }
+  }
+  return c;
+}
+
+/**
+ * Checks the arguments of `addMany`: an array of observations (each checked, named by index),
+ * the namespace, and a positive integer `chunkSize`.
+ * @returns the namespace of the call and the checked observations.
+ * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field (`observations[3].text`,
+ *   `options.namespace`, `options.chunkSize`).
+ */
+export function checkAddMany(observations: unknown, o: (CallOptions & { chunkSize?: unknown }) | undefined, defaultNamespace: string, maxTextChars: number): { ns: string; checked: CheckedObservation[] } {
+  if (!Array.isArray(observations)) throw invalidInput('observations', 'expected an array of observations');
+  const ns = namespaceOf(o, defaultNamespace);
+  const checked = observations.map((x, i) => checkObservation(x, `observations[${i}]`, maxTextChars));
+  const chunkSize = o?.chunkSize;
+  if (chunkSize !== undefined && (!Number.isInteger(chunkSize) || (chunkSize as number) < 1)) throw invalidInput('options.chunkSize', `expected a positive integer, got ${String(chunkSize)}`);
+  return { ns, checked };
+}
+
+/**
+ * Checks a recall's query and options: a non-blank query, only known option keys, a positive
+ * integer `k`.
+ * @throws JevMemError `INVALID_INPUT` (query, `options.k`), `INVALID_OPTION` (an unknown option).
+ */
+export function checkRecall(query: unknown, o: { k?: unknown } | undefined): void {
+  if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', 'expected a non-empty string');
+  if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
+  if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${String(o.k)}`);
+}

@@ -1,0 +1,310 @@
+/**
+ * The memory's write orchestration (SPEC 4): validated observations → embedding and typing in
+ * one batch per chunk → {@link planWrite} per observation → one atomic commit per chunk, then
+ * the caches; explicit updates, deletes and maintenance passes. The stages themselves live in
+ * `write/` (no I/O inside them); this module adds the I/O, the gate and the bookkeeping.
+ *
+ * Every System-One request of a write is counted: in the write's {@link AddResult} (`systemOne`)
+ * and, per namespace since the memory was opened, in {@link WritePath.counts} (shown by
+ * `stats()`), so a write answered by the fallback is never silent.
+ *
+ * @module
+ */
+import type { MemoryParameters } from '../config.js';
+import type { Encoder } from '../encoder/encoder.js';
+import { JevMemError, invalidOption, isJevMemError, throwIfAborted } from '../errors.js';
+import { dedupKey, type NamespaceState } from '../plane/namespace.js';
+import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
+import type { StorageAdapter, WriteBatch } from '../plane/storage.js';
+import type { Controller, DecisionContext, DecisionRecord } from '../system-one/controller.js';
+import type { MemoryEdge, MemoryNode } from '../types.js';
+import { errorText, type Logger } from '../util/logger.js';
+import { planMaintenance } from '../write/maintenance.js';
+import { finishEdge, planWrite } from '../write/plan.js';
+import { typesFrom, typingRequest } from '../write/typing.js';
+import type { CheckedObservation } from '../write/validate.js';
+import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './concurrency.js';
+import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
+
+/** Meta key listing the ids written since the last maintenance pass (persisted, so a restart loses none). */
+export const MAINTENANCE_PENDING_META_KEY = 'maintenancePending' as const;
+
+/** Counts of a maintenance pass (SPEC 4 step 7). */
+export interface MaintenanceCounts {
+  redundant: number;
+  contradiction: number;
+  obsolete: number;
+  link: number;
+}
+
+/** What the writes of one namespace degraded on since the memory was opened (see `MemoryStats`). */
+export interface WriteCounts {
+  /** System-One requests of committed writes and maintenance passes. */
+  systemOneCalls: number;
+  /** Of those, answered by the fallback. */
+  systemOneFallbacks: number;
+  /** Why the last fallback happened. */
+  lastFallbackReason?: string;
+  /** Maintenance passes run by writes that failed (their nodes stay pending). */
+  maintenanceFailures: number;
+  /** Switches of the vector index to HNSW that failed (the exact index is kept). */
+  vectorUpgradeFailures: number;
+}
+
+/** What the write path needs from the memory. */
+export interface WritePathDeps {
+  storage: StorageAdapter;
+  caches: NamespaceCaches;
+  encoder: Encoder;
+  controller: Controller;
+  params: Readonly<MemoryParameters>;
+  now: () => Date;
+  newId: () => string;
+  logger: Logger;
+}
+
+/** The write operations of a memory (one per memory). */
+export interface WritePath {
+  /** The write path over already validated observations, in chunks; `supersedesId` makes it an explicit update. Run it inside `caches.exclusive`. */
+  write(ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]>;
+  /** Removes a node and its edges in one commit; false when it does not exist. Run it inside `caches.exclusive`. */
+  remove(ns: string, id: string, signal?: AbortSignal): Promise<boolean>;
+  /** One maintenance pass over the pending ids. Run it inside `caches.exclusive`. */
+  maintain(ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts>;
+  /** Adds the bookkeeping every commit carries: a new generation, and the schema version on the first commit. */
+  stamp(state: NamespaceState, batch: WriteBatch): WriteBatch;
+  /** What the writes of `ns` degraded on since open (a copy). */
+  counts(ns: string): WriteCounts;
+}
+
+/** {@link WriteDecisions} of one write from its decision records. */
+export function summariseDecisions(records: readonly DecisionRecord[], defaultModel: string): WriteDecisions {
+  const models: string[] = [];
+  for (const r of records) if (!models.includes(r.model)) models.push(r.model);
+  const out: WriteDecisions = { calls: records.length, fallbacks: records.filter((r) => r.fallback).length, model: models.length === 0 ? defaultModel : models.join('+') };
+  const reason = records.find((r) => r.fallback)?.reason;
+  if (reason !== undefined) out.fallbackReason = reason;
+  return out;
+}
+
+/** Creates the write path of a memory. */
+export function createWritePath(deps: WritePathDeps): WritePath {
+  const { storage, caches, encoder, controller, params, now, newId, logger } = deps;
+  const tallies = new Map<string, WriteCounts>();
+  const tally = (ns: string): WriteCounts => {
+    let t = tallies.get(ns);
+    if (t === undefined) {
+      t = { systemOneCalls: 0, systemOneFallbacks: 0, maintenanceFailures: 0, vectorUpgradeFailures: 0 };
+      tallies.set(ns, t);
+    }
+    return t;
+  };
+  const countDecisions = (ns: string, records: readonly DecisionRecord[]): void => {
+    const t = tally(ns);
+    t.systemOneCalls += records.length;
+    for (const r of records) {
+      if (!r.fallback) continue;
+      t.systemOneFallbacks++;
+      if (r.reason !== undefined) t.lastFallbackReason = r.reason;
+    }
+  };
+
+  const writeCtx = (signal?: AbortSignal, log?: DecisionRecord[]): DecisionContext => {
+    const ctx: DecisionContext = { callsLeft: Number.POSITIVE_INFINITY, deadline: Date.now() + params.writeDeadlineMs, recordAnswers: false };
+    if (signal) ctx.signal = signal;
+    if (log) ctx.log = log;
+    return ctx;
+  };
+  const stamp = (state: NamespaceState, batch: WriteBatch): WriteBatch => {
+    const meta: Record<string, unknown> = { ...batch.meta, [GENERATION_META_KEY]: newGeneration() };
+    if (state.meta[SCHEMA_META_KEY] !== SCHEMA_VERSION) meta[SCHEMA_META_KEY] = SCHEMA_VERSION;
+    return { ...batch, meta };
+  };
+  /** Rebuilds the caches after a failed commit. Its own failure is not reported: the primary error is, and the next call loads again. */
+  const rollBack = (ns: string): Promise<unknown> => caches.reload(ns).catch(() => undefined);
+  /** Commits a batch atomically and applies it to the caches; on failure rebuilds them from the store. */
+  const commit = async (ns: string, state: NamespaceState, batch: WriteBatch): Promise<void> => {
+    const stamped = stamp(state, batch);
+    try {
+      await storage.commit(ns, stamped);
+    } catch (e) {
+      await rollBack(ns);
+      throw e;
+    }
+    const release = await caches.gate(ns, true);
+    try {
+      state.apply(stamped);
+    } finally {
+      release();
+    }
+  };
+  const pendingOf = (state: NamespaceState): string[] => {
+    const p = state.meta[MAINTENANCE_PENDING_META_KEY];
+    return Array.isArray(p) ? p.filter((x): x is string => typeof x === 'string') : [];
+  };
+  /** A failed switch to HNSW keeps the exact index; it is logged and counted, never dropped. */
+  const upgradeVector = async (ns: string, state: NamespaceState): Promise<void> => {
+    const failed = await state.maybeUpgradeVector();
+    if (failed === undefined) return;
+    tally(ns).vectorUpgradeFailures++;
+    logger('warn', `the vector index of namespace ${JSON.stringify(ns)} could not switch to HNSW (${errorText(failed.error)}); it stays exact (correct, slower per write and recall)`, {
+      code: 'VECTOR_UPGRADE_FAILED',
+      namespace: ns,
+      error: failed.error,
+    });
+  };
+
+  const maintain = async (ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts> => {
+    const ids = pendingOf(state);
+    if (ids.length === 0) return { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
+    const log: DecisionRecord[] = [];
+    const plan = await planMaintenance(state, ids, controller, params.maintenanceThreshold, writeCtx(signal, log), now().toISOString());
+    throwIfAborted(signal);
+    await commit(ns, state, { ...plan.batch, meta: { [MAINTENANCE_PENDING_META_KEY]: null } });
+    countDecisions(ns, log);
+    return plan.counts;
+  };
+
+  const write = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> => {
+    let state = await caches.fresh(ns, true);
+    const started = performance.now();
+    const chunkSize = opts.chunkSize ?? 64;
+    const results: AddResult[] = [];
+    for (let start = 0; start < checked.length; start += chunkSize) {
+      const chunk = checked.slice(start, start + chunkSize);
+      const batch: WriteBatch = { putNodes: [], putEdges: [] };
+      const chunkResults: AddResult[] = [];
+      const chunkLogs: DecisionRecord[][] = [];
+      const written: string[] = [];
+      const nowIso = now().toISOString();
+      let release: (() => void) | undefined;
+      try {
+        throwIfAborted(opts.signal);
+        await upgradeVector(ns, state);
+        // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
+        const vectors = await encoder.embed(
+          chunk.map((c) => c.text),
+          opts.signal,
+        );
+        const typing = await controller.askMany(
+          'typing',
+          chunk.map((c) => typingRequest(c.text, c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
+          writeCtx(opts.signal),
+        );
+        release = await caches.gate(ns, true); // from here the caches hold uncommitted changes: no reader may look
+        for (let i = 0; i < chunk.length; i++) {
+          const c = chunk[i] as CheckedObservation;
+          const decided = typing[i] as (typeof typing)[number];
+          const log: DecisionRecord[] = [decided.record];
+          chunkLogs.push(log);
+          const observedAt = c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined;
+          const dupId = state.dedup.get(dedupKey(c.text, observedAt, c.provenance.source));
+          const dup = dupId !== undefined ? state.nodes.get(dupId) : undefined;
+          if (dup !== undefined && supersedesId === undefined) {
+            // Exact repeat: keep one node, keep every provenance (issue 7 item 4).
+            const merged: MemoryNode = { ...dup, duplicates: [...(dup.duplicates ?? []), { ...c.provenance, ingestedAt: nowIso }] };
+            const b: WriteBatch = { putNodes: [merged] };
+            state.apply(b);
+            (batch.putNodes as MemoryNode[]).push(merged);
+            chunkResults.push({ id: dup.id, deduplicated: true, edges: 0, systemOne: summariseDecisions(log, controller.backend.modelId) });
+            continue;
+          }
+          const id = newId();
+          if (typeof id !== 'string' || id === '' || state.nodes.has(id)) {
+            // Never let an id overwrite a stored node (a custom newId that repeats itself).
+            throw invalidOption('newId', `returned ${JSON.stringify(id)}, which is ${typeof id !== 'string' || id === '' ? 'not a non-empty string' : 'the id of an existing node'}; ids must be unique`);
+          }
+          const planned = await planWrite(
+            ns,
+            { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso },
+            state,
+            controller,
+            params,
+            writeCtx(opts.signal, log),
+          );
+          const b: WriteBatch = { putNodes: [planned.node], putEdges: planned.edges };
+          const supersedes = supersedesId === undefined ? undefined : state.nodes.get(supersedesId);
+          if (supersedes !== undefined) {
+            // Explicit update (issue 7 item 1): the old node stays, marked superseded and linked.
+            const old: MemoryNode = { ...supersedes, status: 'superseded', supersededBy: [...new Set([...supersedes.supersededBy, planned.node.id])] };
+            const e = finishEdge(ns, { from: planned.node.id, to: old.id, view: 'semantic', subtype: 'updates', weight: 1, origin: { kind: 'rule', by: 'explicit-update' } }, nowIso);
+            (b.putNodes as MemoryNode[]).push(old);
+            (b.putEdges as MemoryEdge[]).push(e);
+          }
+          state.apply(b); // visible to the next observation of the chunk; rolled back by reload on failure
+          (batch.putNodes as MemoryNode[]).push(...(b.putNodes as MemoryNode[]));
+          (batch.putEdges as MemoryEdge[]).push(...(b.putEdges as MemoryEdge[]));
+          chunkResults.push({ id: planned.node.id, deduplicated: false, edges: planned.edges.length, systemOne: summariseDecisions(log, controller.backend.modelId) });
+          written.push(planned.node.id);
+        }
+        throwIfAborted(opts.signal);
+        // Repeated puts of one node (dedup of a node written in the same chunk) collapse to the last.
+        const lastPut = new Map<string, MemoryNode>();
+        for (const n of batch.putNodes as MemoryNode[]) lastPut.set(n.id, n);
+        batch.putNodes = [...lastPut.values()];
+        if (written.length > 0) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: [...pendingOf(state), ...written] };
+        const stamped = stamp(state, batch);
+        await storage.commit(ns, stamped);
+        state.apply({ meta: stamped.meta as Record<string, unknown> });
+      } catch (e) {
+        await rollBack(ns);
+        const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
+        err.details.committed = results.length;
+        throw err;
+      } finally {
+        release?.();
+      }
+      results.push(...chunkResults);
+      for (const log of chunkLogs) countDecisions(ns, log); // committed: now they count
+      const elapsedMs = performance.now() - started;
+      opts.onProgress?.({ done: results.length, total: checked.length, elapsedMs, perSecond: elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0 });
+      if (params.maintenanceInterval > 0 && pendingOf(state).length >= params.maintenanceInterval) {
+        // Best effort: the chunk is committed and acknowledged, so a failed pass does not fail
+        // the write; its ids stay pending in the store for the next pass. It is logged and
+        // counted (stats().maintenanceFailures), not dropped.
+        try {
+          await maintain(ns, state, opts.signal);
+        } catch (e) {
+          tally(ns).maintenanceFailures++;
+          logger('warn', `a maintenance pass of namespace ${JSON.stringify(ns)} failed (${errorText(e)}); its ${pendingOf(state).length} node(s) stay pending for the next pass`, { code: 'MAINTENANCE_FAILED', namespace: ns, error: e });
+          try {
+            state = await caches.stateOf(ns); // the failed commit rebuilt the caches
+          } catch (reloadError) {
+            const err = isJevMemError(reloadError) ? reloadError : new JevMemError('STORAGE_FAILED', `could not reload namespace ${JSON.stringify(ns)}: ${errorText(reloadError)}`, { cause: reloadError });
+            err.details.committed = results.length;
+            throw err;
+          }
+        }
+      }
+    }
+    return results;
+  };
+
+  const remove = async (ns: string, id: string, signal?: AbortSignal): Promise<boolean> => {
+    const state = await caches.fresh(ns, true);
+    if (!state.nodes.has(id)) return false;
+    throwIfAborted(signal);
+    const batch: WriteBatch = { deleteNodeIds: [id], deleteEdgeIds: state.edgesOf(id).map((e) => e.id) };
+    // Nodes it superseded become current again only if nothing else supersedes them.
+    const revived: MemoryNode[] = [];
+    for (const n of state.nodes.values()) {
+      if (n.supersededBy.includes(id)) {
+        const rest = n.supersededBy.filter((x) => x !== id);
+        revived.push({ ...n, supersededBy: rest, status: rest.length === 0 ? 'active' : n.status });
+      }
+    }
+    if (revived.length > 0) batch.putNodes = revived;
+    const pending = pendingOf(state);
+    if (pending.includes(id)) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: pending.filter((x) => x !== id) };
+    await commit(ns, state, batch);
+    return true;
+  };
+
+  return {
+    write,
+    remove,
+    maintain,
+    stamp,
+    counts: (ns) => ({ ...tally(ns) }),
+  };
+}
