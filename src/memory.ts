@@ -16,7 +16,7 @@
  */
 import { resolveParameters, rejectUnknownKeys, type MemoryParameters } from './config.js';
 import type { Encoder } from './encoder/encoder.js';
-import { JevMemError, invalidInput, invalidOption, isJevMemError, throwIfAborted } from './errors.js';
+import { JevMemError, describeValue, invalidInput, invalidOption, isJevMemError, throwIfAborted } from './errors.js';
 import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from './plane/export.js';
 import { createLexicalIndex } from './plane/lexical.js';
 import { createMemoryStorage } from './plane/memory-storage.js';
@@ -714,7 +714,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       if (!Array.isArray(observations)) throw invalidInput('observations', 'expected an array of observations');
       const ns = nsOf(o);
       const checked = observations.map((x, i) => checkObservation(x, `observations[${i}]`, params.maxTextChars));
-      if (o?.chunkSize !== undefined && (!Number.isInteger(o.chunkSize) || o.chunkSize < 1)) throw invalidInput('options.chunkSize', `expected a positive integer, got ${o.chunkSize}`);
+      if (o?.chunkSize !== undefined && (!Number.isInteger(o.chunkSize) || o.chunkSize < 1)) throw invalidInput('options.chunkSize', `expected a positive integer, got ${describeValue(o.chunkSize)}`);
       return exclusive(ns, () => writeChecked(ns, checked, o ?? {}), o?.signal);
     },
 
@@ -722,7 +722,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', 'expected a non-empty string');
       if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
-      if (o?.k !== undefined && (!Number.isInteger(o.k) || o.k < 1)) throw invalidInput('options.k', `expected a positive integer, got ${o.k}`);
+      if (o?.k !== undefined && (!Number.isInteger(o.k) || o.k < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
       const ns = nsOf(o);
       const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
       return reading(ns, async (state) => {
