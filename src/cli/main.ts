@@ -173,7 +173,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     line = parseCommandLine(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.err(`jev-mem: ${e.message}\n(jev-mem --help lists the commands and options)`);
+    io.err(`jev-mem: ${e.message}`);
+    io.err('(jev-mem --help lists the commands and options)');
     return 2;
   }
   const { command: cmd, positionals: pos, values: v } = line;
@@ -380,7 +381,8 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`jev-mem: ${e.message}\n(jev-mem ${cmd} --help lists its options)`);
+      io.err(`jev-mem: ${e.message}`);
+      io.err(`(jev-mem ${cmd} --help lists its options)`);
       return 2;
     }
     if (isJevMemError(e, 'STORE_MISSING')) {
