@@ -43,7 +43,11 @@ function need(v: string | undefined, name: string): string {
   return v;
 }
 
-/** System Two options from the environment, or undefined when not configured. */
+/**
+ * System Two options from the environment (`JEV_MEM_LLM_BASE_URL`, `JEV_MEM_LLM_MODEL`,
+ * `JEV_MEM_LLM_API_KEY`), or undefined when no base URL is set. Also used by the benchmarks.
+ * @throws JevMemError `INVALID_OPTION` (field `JEV_MEM_LLM_MODEL`) when the base URL is set without a model.
+ */
 export function systemTwoFromEnv(env: NodeJS.ProcessEnv): SystemTwoOptions | undefined {
   const base = env.JEV_MEM_LLM_BASE_URL;
   if (!base) return undefined;
@@ -183,7 +187,12 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return 2;
   }
   if (v.version) {
-    io.out((await findPackage()).version);
+    const found = await findPackage().catch((e: unknown) => e as JevMemError);
+    if (found instanceof Error) {
+      io.err(`jev-mem: ${found.code}: ${found.message}`);
+      return 1;
+    }
+    io.out(found.version);
     return 0;
   }
   if (v.help || cmd === 'help') {
