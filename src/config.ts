@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { invalidOption } from './errors.js';
+import { describeValue, invalidOption } from './errors.js';
 
 /**
  * The tunable parameters of the write and read paths. Symbols are the paper's.
@@ -159,17 +159,17 @@ export function resolveParameters(overrides: Partial<MemoryParameters> | undefin
   }
   for (const key of PROBABILITIES) {
     const v = out[key] as number;
-    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw invalidOption(`${path}.${key}`, `expected a probability in [0,1], got ${String(v)}`);
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw invalidOption(`${path}.${key}`, `expected a probability in [0,1], got ${describeValue(v)}`);
   }
   for (const key of POSITIVE_INTS) {
     const v = out[key] as number;
-    if (!Number.isInteger(v) || v < 1) throw invalidOption(`${path}.${key}`, `expected a positive integer, got ${String(v)}`);
+    if (!Number.isInteger(v) || v < 1) throw invalidOption(`${path}.${key}`, `expected a positive integer, got ${describeValue(v)}`);
   }
   for (const key of NON_NEGATIVE) {
     const v = out[key] as number;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalidOption(`${path}.${key}`, `expected a non-negative number, got ${String(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalidOption(`${path}.${key}`, `expected a non-negative number, got ${describeValue(v)}`);
   }
-  if (!Number.isInteger(out.minPerView)) throw invalidOption(`${path}.minPerView`, `expected an integer, got ${out.minPerView}`);
+  if (!Number.isInteger(out.minPerView)) throw invalidOption(`${path}.minPerView`, `expected an integer, got ${describeValue(out.minPerView)}`);
   const l = out.lambdas;
   if (!Array.isArray(l) || l.length !== 5 || l.some((x) => typeof x !== 'number' || !(x >= 0)) || l.reduce((a, b) => a + b, 0) <= 0) {
     throw invalidOption(`${path}.lambdas`, 'expected five non-negative numbers with a positive sum');

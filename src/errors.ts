@@ -148,6 +148,34 @@ export function invalidOption(field: string, message: string): JevMemError {
   return new JevMemError('INVALID_OPTION', `option ${field}: ${message}`, { field });
 }
 
+/**
+ * A value as an error message shows it after "got": numbers as they print (`10`, `NaN`), every
+ * other type with its type named, so a stringified number cannot pass for a number
+ * (`"10" (a string)`, `true (a boolean)`, `null`, `undefined`, `an array`, `an object`).
+ * Strings longer than 40 characters are cut with `…`.
+ * @example `expected a positive integer, got ${describeValue('10')}` → `… got "10" (a string)`
+ */
+export function describeValue(v: unknown): string {
+  switch (typeof v) {
+    case 'number':
+      return String(v);
+    case 'string':
+      return `${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)} (a string)`;
+    case 'boolean':
+      return `${String(v)} (a boolean)`;
+    case 'bigint':
+      return `${String(v)}n (a bigint)`;
+    case 'undefined':
+      return 'undefined';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    default:
+      return v === null ? 'null' : Array.isArray(v) ? `an array of ${v.length}` : 'an object';
+  }
+}
+
 /** Throws `ABORTED` when `signal` has fired. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {

@@ -1,13 +1,22 @@
 /**
- * The `jev-mem` command (Node). Sub-commands: ingest, recall, answer, decide, stats, export,
- * import, delete, forget, bench. Prints JSON or text on stdout, progress and errors on stderr;
- * exit code 0 on success, 1 on a JevMemError (its code is printed), 2 on a usage error.
+ * The `jev-mem` command (Node). Commands: ingest, recall, answer, decide, stats, export, import,
+ * delete, forget (the table and the help are in commands.ts). Results on stdout (JSON, or text),
+ * progress, hints and errors on stderr.
+ *
+ * Exit codes (also in `jev-mem --help`):
+ * - 0: success, also when the reader of stdout went away early (`jev-mem recall … | head -1`);
+ * - 1: a JevMemError, printed with its code. recall, answer, stats and export on a namespace that
+ *   holds no memories fail with `NOT_FOUND` and list the store's namespaces with their counts: a
+ *   script that mistyped the namespace stops instead of reading an empty result;
+ * - 2: a usage error (unknown command or option, missing or malformed argument), and `bench`
+ *   (benchmarks run from a checkout: `npm run bench -- …`);
+ * - 130: `ingest` interrupted by SIGINT (Ctrl-C): the write stops through its AbortSignal, the
+ *   chunks committed so far stay, their count is printed and the store's lock is released.
  *
  * @module
  */
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { JevMemError, isJevMemError } from '../errors.js';
 import { parseJsonl, parseQuestions } from '../formats/jsonl.js';
 import { locomoConversation, parseLocomo } from '../formats/locomo.js';
@@ -17,84 +26,28 @@ import { createNodeMemory } from '../node.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import type { SystemTwoOptions } from '../system-two/types.js';
 import type { Observation } from '../types.js';
-import { createSystemOneFromName, SYSTEM_ONE_NAMES } from './system-one.js';
+import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
+import { isClosedPipe, processIO, type CliIO } from './io.js';
+import { findPackage } from './package-info.js';
+import { createSystemOneFromName } from './system-one.js';
 
-const USAGE = `jev-mem — client-side long-term memory for AI agents
-
-Usage:
-  jev-mem ingest <file> --store <dir> [--namespace <ns>] [--format jsonl|locomo|memorybank] [--sample <id>]
-  jev-mem recall "<question>" --store <dir> [--namespace <ns>] [--k N] [--json]
-  jev-mem recall --questions <file> --store <dir> [--namespace <ns>] [--k N] --json
-  jev-mem answer "<question>" --store <dir> [--namespace <ns>] [--k N] [--json]
-  jev-mem decide [--backend local|heuristic|remote] [--base-url URL]   (request JSON on stdin)
-  jev-mem stats --store <dir> [--namespace <ns>]
-  jev-mem export --store <dir> [--namespace <ns>] > file.json
-  jev-mem import <file.json> --store <dir> [--namespace <ns>] [--reembed]
-  jev-mem delete <id> --store <dir> [--namespace <ns>]
-  jev-mem forget --store <dir> --namespace <ns>
-  jev-mem bench locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
-  jev-mem bench scale 1000,10000,100000 [--browser] [--out <dir>]
-  jev-mem bench system-one [--browser] [--out <dir>]
-  jev-mem bench answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]
-
-recall --questions reads one question a line: plain text, or JSON with a "question" field (its
-other fields come back as "meta"). Only ingest and import create a missing --store.
-
-Common options:
-  --system-one <${SYSTEM_ONE_NAMES.join('|')}>  System-One backend (default: local)
-  --vector-index <flat|hnsw|auto>             vector index (default: auto)
-
-System Two (for 'answer') comes from the environment:
-  JEV_MEM_LLM_BASE_URL  OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1
-  JEV_MEM_LLM_API_KEY   bearer key (optional)
-  JEV_MEM_LLM_MODEL     model name (required with the base URL)
-
-System One 'remote' comes from JEV_MEM_SYSTEM_ONE_URL and JEV_MEM_SYSTEM_ONE_KEY (or --base-url).
-`;
-
-class UsageError extends Error {}
+export type { CliIO } from './io.js';
 
 /** System-One backends opened by this run (closed at the end). */
 const openedBackends: SystemOneBackend[] = [];
 
-const OPTIONS = {
-  store: { type: 'string' },
-  namespace: { type: 'string' },
-  format: { type: 'string' },
-  sample: { type: 'string' },
-  k: { type: 'string' },
-  limit: { type: 'string' },
-  json: { type: 'boolean' },
-  questions: { type: 'string' },
-  backend: { type: 'string' },
-  'base-url': { type: 'string' },
-  'system-one': { type: 'string' },
-  'vector-index': { type: 'string' },
-  reembed: { type: 'boolean' },
-  data: { type: 'string' },
-  split: { type: 'string' },
-  systems: { type: 'string' },
-  out: { type: 'string' },
-  quick: { type: 'boolean' },
-  browser: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = OptionValues;
 
 function need(v: string | undefined, name: string): string {
   if (v === undefined || v === '') throw new UsageError(`missing --${name}`);
   return v;
 }
 
-function parseK(v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const k = Number(v);
-  if (!Number.isInteger(k) || k < 1) throw new UsageError(`--k expects a positive integer, got ${JSON.stringify(v)}`);
-  return k;
-}
-
-/** System Two options from the environment, or undefined when not configured. */
+/**
+ * System Two options from the environment (`JEV_MEM_LLM_BASE_URL`, `JEV_MEM_LLM_MODEL`,
+ * `JEV_MEM_LLM_API_KEY`), or undefined when no base URL is set. Also used by the benchmarks.
+ * @throws JevMemError `INVALID_OPTION` (field `JEV_MEM_LLM_MODEL`) when the base URL is set without a model.
+ */
 export function systemTwoFromEnv(env: NodeJS.ProcessEnv): SystemTwoOptions | undefined {
   const base = env.JEV_MEM_LLM_BASE_URL;
   if (!base) return undefined;
@@ -183,72 +136,160 @@ function detectJsonFormat(text: string): string {
   }
 }
 
-/** Runs the CLI; returns the exit code. */
-export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) }): Promise<number> {
-  let parsed;
+/** `1 memory`, `419 memories`. */
+function memoriesCount(n: number): string {
+  return `${n} ${n === 1 ? 'memory' : 'memories'}`;
+}
+
+/**
+ * Refuses a namespace that holds no memories (a mistyped `--namespace`, or a store filled under
+ * another one): recall over it would print nothing and exit 0.
+ * @throws JevMemError `NOT_FOUND` (field `namespace`) listing the store's namespaces with their
+ *   counts in the message and in `details.namespaces`.
+ */
+async function requireMemories(memory: Memory): Promise<void> {
+  if ((await memory.stats()).nodes > 0) return;
+  const names = (await memory.namespaces()).filter((n) => n !== memory.namespace);
+  const held = await Promise.all(names.map(async (n) => ({ namespace: n, memories: (await memory.stats({ namespace: n })).nodes })));
+  const listed = held.filter((h) => h.memories > 0);
+  const hint =
+    listed.length > 0
+      ? `this store holds: ${listed.map((h) => `${h.namespace} (${memoriesCount(h.memories)})`).join(', ')}; choose one with --namespace`
+      : 'this store holds no memories yet (jev-mem ingest <file> --store <dir> writes some)';
+  throw new JevMemError('NOT_FOUND', `namespace ${JSON.stringify(memory.namespace)} holds no memories; ${hint}`, { field: 'namespace', namespaces: listed });
+}
+
+/** The CLI's words for a missing store: the library's advice (`create: true`) is no flag here. */
+function storeMissingMessage(e: JevMemError, store: string | undefined): string {
+  const dir = typeof e.details.dir === 'string' ? e.details.dir : (store ?? '<dir>');
+  const reason = typeof e.details.reason === 'string' ? ` (${e.details.reason})` : '';
+  return `no jev-mem store at ${dir}${reason}; check --store, or make one with \`jev-mem ingest <file> --store ${dir}\` (or \`jev-mem import <file.json> --store ${dir}\`)`;
+}
+
+/**
+ * Runs the CLI; returns the exit code (see the module notes).
+ * @param argv - The arguments after `node jev-mem.js`.
+ * @param io - Where lines go. @default the process's stdout and stderr ({@link processIO})
+ */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  let line: CommandLine;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    line = parseCommandLine(argv);
   } catch (e) {
-    io.err(`jev-mem: ${(e as Error).message}\n\n${USAGE}`);
+    if (!(e instanceof UsageError)) throw e;
+    io.err(`jev-mem: ${e.message}`);
+    io.err('(jev-mem --help lists the commands and options)');
     return 2;
   }
-  const v = parsed.values as Values;
-  const [cmd, ...pos] = parsed.positionals;
-  if (v.help || cmd === undefined || cmd === 'help') {
-    io.out(USAGE);
-    return cmd === undefined && !v.help ? 2 : 0;
+  const { command: cmd, positionals: pos, values: v } = line;
+  if (cmd === 'bench') {
+    io.err(BENCH_MOVED);
+    return 2;
   }
+  if (v.version) {
+    const found = await findPackage().catch((e: unknown) => e as JevMemError);
+    if (found instanceof Error) {
+      io.err(`jev-mem: ${found.code}: ${found.message}`);
+      return 1;
+    }
+    io.out(found.version);
+    return 0;
+  }
+  if (v.help || cmd === 'help') {
+    io.out(cmd === undefined || cmd === 'help' ? usage() : commandUsage(cmd));
+    return 0;
+  }
+  if (cmd === undefined) {
+    io.err(usage());
+    return 2;
+  }
+  const code = await run(cmd, pos, v, io);
+  // A write error other than a closed pipe (say, a full disk behind `> file`) fails the run.
+  const outError: unknown = io.outClosed?.aborted ? io.outClosed.reason : undefined;
+  return outError !== undefined && !isClosedPipe(outError) && code === 0 ? 1 : code;
+}
+
+async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'help'>, pos: string[], v: Values, io: CliIO): Promise<number> {
   let memory: Memory | undefined;
   try {
     switch (cmd) {
       case 'ingest': {
         const file = pos[0];
         if (!file) throw new UsageError('ingest needs a file');
-        const { observations, namespace } = await loadObservations(file, v);
-        const madeStore = v.store !== undefined && !existsSync(v.store);
-        memory = await openMemory({ ...v, namespace: v.namespace ?? namespace }, false, true);
-        const opened = memory;
-        const t0 = performance.now();
-        let lastPrint = 0;
-        const res = await opened.addMany(observations, {
-          onProgress: (p) => {
-            const t = performance.now();
-            if (t - lastPrint > 1000 || p.done === p.total) {
-              lastPrint = t;
-              io.err(`ingest: ${p.done}/${p.total} observations · ${p.perSecond.toFixed(0)} turns/s`);
-            }
-          },
-        }).catch(async (e: unknown) => {
-          // Bad input is refused before anything is written: a store this command made for it
-          // would stay empty, so remove it (a store holding committed chunks is kept).
-          if (madeStore && (await opened.stats()).nodes === 0) {
+        // Ctrl-C stops the write through its AbortSignal between chunks: what was committed stays
+        // and is counted, the store is closed (its lock file removed), and the exit code is 130.
+        // A second Ctrl-C finds no listener and ends the process at once.
+        const interrupt = new AbortController();
+        const onSigint = (): void => {
+          io.err('jev-mem: interrupted; stopping after the chunk being written (Ctrl-C again to kill at once)');
+          interrupt.abort(new Error('SIGINT'));
+        };
+        process.once('SIGINT', onSigint);
+        try {
+          const { observations, namespace } = await loadObservations(file, v);
+          const madeStore = v.store !== undefined && !existsSync(v.store);
+          memory = await openMemory({ ...v, namespace: v.namespace ?? namespace }, false, true);
+          const opened = memory;
+          const t0 = performance.now();
+          let lastPrint = 0;
+          let res;
+          try {
+            res = await opened.addMany(observations, {
+              signal: interrupt.signal,
+              onProgress: (p) => {
+                const t = performance.now();
+                if (t - lastPrint > 1000 || p.done === p.total) {
+                  lastPrint = t;
+                  io.err(`ingest: ${p.done}/${p.total} observations · ${p.perSecond.toFixed(0)} turns/s`);
+                }
+              },
+            });
+          } catch (e) {
+            const committed = isJevMemError(e) && typeof e.details.committed === 'number' ? e.details.committed : undefined;
+            // A store this command made and nothing was committed to (bad input is refused before
+            // any write; an early Ctrl-C) is removed; a store holding committed chunks is kept.
+            const removed = madeStore && (committed ?? (await opened.stats()).nodes) === 0;
             memory = undefined;
             await opened.close();
-            await rm(v.store as string, { recursive: true, force: true });
+            if (removed) await rm(v.store as string, { recursive: true, force: true });
+            if (interrupt.signal.aborted && isJevMemError(e, 'ABORTED')) {
+              const n = committed ?? 0;
+              const left = n < observations.length ? `; observations ${n + 1}-${observations.length} were not written` : '';
+              io.err(
+                `jev-mem: ingest interrupted: ${n} of ${observations.length} observations committed to namespace ${JSON.stringify(opened.namespace)}${left}; ` +
+                  (removed ? `the new store ${v.store} was removed` : `store ${v.store} closed, lock released`),
+              );
+              return 130;
+            }
+            throw e;
           }
-          throw e;
-        });
-        const s = await memory.stats();
-        const secs = (performance.now() - t0) / 1000;
-        io.out(
-          JSON.stringify({
-            namespace: s.namespace,
-            ingested: res.length,
-            deduplicated: res.filter((r) => r.deduplicated).length,
-            nodes: s.nodes,
-            edges: s.edges,
-            edgesByView: s.edgesByView,
-            seconds: Math.round(secs * 1000) / 1000,
-            turnsPerSecond: Math.round(res.length / secs),
-            systemOne: s.systemOne,
-            encoder: s.encoder,
-          }),
-        );
-        return 0;
+          const s = await opened.stats();
+          const secs = (performance.now() - t0) / 1000;
+          io.out(
+            JSON.stringify({
+              namespace: s.namespace,
+              ingested: res.length,
+              deduplicated: res.filter((r) => r.deduplicated).length,
+              nodes: s.nodes,
+              edges: s.edges,
+              edgesByView: s.edgesByView,
+              seconds: Math.round(secs * 1000) / 1000,
+              turnsPerSecond: Math.round(res.length / secs),
+              systemOne: s.systemOne,
+              encoder: s.encoder,
+            }),
+          );
+          return 0;
+        } finally {
+          process.off('SIGINT', onSigint);
+        }
       }
       case 'recall': {
+        const k = positiveIntOption(v, 'k');
+        const query = pos.join(' ');
+        if (v.questions === undefined && query.trim() === '') throw new UsageError('recall needs a question (or --questions <file>)');
         memory = await openMemory(v);
-        const k = parseK(v.k);
+        await requireMemories(memory);
         if (v.questions !== undefined) {
           const qs = parseQuestions(
             await readFile(v.questions, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -256,21 +297,24 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
             }),
           );
           for (const q of qs) {
+            if (io.outClosed?.aborted) break; // the reader has what it wanted (… | head)
             const r = await memory.recall(q.question, k === undefined ? {} : { k });
             io.out(JSON.stringify({ question: q.question, ...(q.meta ? { meta: q.meta } : {}), ...(recallJson(r) as object) }));
           }
           return 0;
         }
-        const query = pos.join(' ');
         const r = await memory.recall(query, k === undefined ? {} : { k });
         if (v.json) io.out(JSON.stringify(recallJson(r)));
         else printRecallText(r, io.out);
         return 0;
       }
       case 'answer': {
+        const k = positiveIntOption(v, 'k');
+        const query = pos.join(' ');
+        if (query.trim() === '') throw new UsageError('answer needs a question');
         memory = await openMemory(v, true);
-        const k = parseK(v.k);
-        const a = await memory.answer(pos.join(' '), k === undefined ? {} : { k });
+        await requireMemories(memory);
+        const a = await memory.answer(query, k === undefined ? {} : { k });
         if (v.json) io.out(JSON.stringify({ answer: a.text, model: a.systemTwo.model, ...(recallJson(a) as object) }));
         else {
           io.out(a.text);
@@ -297,11 +341,13 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
       }
       case 'stats': {
         memory = await openMemory(v);
+        await requireMemories(memory);
         io.out(JSON.stringify(await memory.stats()));
         return 0;
       }
       case 'export': {
         memory = await openMemory(v);
+        await requireMemories(memory);
         io.out(JSON.stringify(await memory.export()));
         return 0;
       }
@@ -339,21 +385,26 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
         io.out(JSON.stringify({ forgotten: ns }));
         return 0;
       }
-      case 'bench': {
-        const { runBenchCommand } = await import('../bench/cli.js');
-        return await runBenchCommand(pos, v as Record<string, string | boolean | undefined>, io);
-      }
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
+        throw new UsageError(`unknown command ${JSON.stringify(cmd satisfies never)}`);
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`jev-mem: ${e.message}\n\n${USAGE}`);
+      io.err(`jev-mem: ${e.message}`);
+      io.err(`(jev-mem ${cmd} --help lists its options)`);
       return 2;
     }
+    if (isJevMemError(e, 'STORE_MISSING')) {
+      io.err(`jev-mem: STORE_MISSING: ${storeMissingMessage(e, v.store)}`);
+      return 1;
+    }
+    if (isJevMemError(e, 'SYSTEM_TWO_NOT_CONFIGURED')) {
+      // The library's advice (options.systemTwo) is no flag here: name the CLI's variables.
+      io.err(`jev-mem: SYSTEM_TWO_NOT_CONFIGURED: answer needs System Two: set JEV_MEM_LLM_BASE_URL (an OpenAI-compatible base URL) and JEV_MEM_LLM_MODEL, and JEV_MEM_LLM_API_KEY if the endpoint needs one; recall works without it`);
+      return 1;
+    }
     if (isJevMemError(e)) {
-      const hint = e.code === 'SYSTEM_TWO_NOT_CONFIGURED' ? ' (CLI: set JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL, and JEV_MEM_LLM_API_KEY if the endpoint needs one)' : '';
-      io.err(`jev-mem: ${e.code}: ${e.message}${hint}`);
+      io.err(`jev-mem: ${e.code}: ${e.message}`);
       return 1;
     }
     io.err(`jev-mem: unexpected error: ${(e as Error)?.stack ?? String(e)}`);

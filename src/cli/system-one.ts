@@ -2,7 +2,8 @@
  * Builds a System-One backend from a name (CLI and bench): `local` (the shipped model in process,
  * on the TypeScript kernels: the same int8 weights as the ONNX files, agreeing within 1e-3, and
  * the fastest path in Node), `worker` (the shipped model on onnxruntime-web WASM in a worker
- * thread through comlink), `heuristic` (the hand-set stand-in)
+ * thread through comlink, reading the package's `models/` folder, see package-info.ts),
+ * `heuristic` (the hand-set stand-in)
  * or `remote` (a Jev-compatible endpoint from `--base-url` / `JEV_MEM_SYSTEM_ONE_URL`).
  *
  * @module
@@ -10,6 +11,7 @@
 import { JevMemError } from '../errors.js';
 import { createNodeAssetLoader } from '../encoder/assets-node.js';
 import { createHeuristicSystemOne } from '../system-one/heuristic.js';
+import { packageModelsURL } from './package-info.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 
 /** Names accepted by {@link createSystemOneFromName}. */
@@ -28,8 +30,11 @@ export async function createSystemOneFromName(name: string, o: { baseURL?: strin
       return createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' });
     }
     case 'worker': {
+      // The package's own models/ folder, found from the CLI's location: the worker's default
+      // (next to its own file) is dist/models/ in a build, which holds only the manifest that
+      // tsc copies for a JSON import, not the ONNX files.
       const { createWorkerSystemOne } = await import('../system-one/worker-backend.js');
-      return createWorkerSystemOne({});
+      return createWorkerSystemOne({ modelBaseURL: await packageModelsURL() });
     }
     case 'remote': {
       const baseURL = o.baseURL ?? o.env.JEV_MEM_SYSTEM_ONE_URL;

@@ -264,6 +264,12 @@ const STATUS: Partial<Record<JevMemErrorCode, number>> = {
   QUOTA_EXCEEDED: 507,
 };
 
+/** The 501 message of `/answer` without System Two: the Worker's variables and how to set them (edge/env.ts). */
+const SYSTEM_TWO_NOT_CONFIGURED_MESSAGE =
+  '/answer needs System Two, which this Worker does not configure: set JEV_MEM_LLM_BASE_URL (an OpenAI-compatible base URL, e.g. https://api.openai.com/v1) ' +
+  'and JEV_MEM_LLM_MODEL under [vars] in wrangler.toml (or `wrangler deploy --var JEV_MEM_LLM_MODEL:<name>`), and the key with ' +
+  '`wrangler secret put JEV_MEM_LLM_API_KEY` when the endpoint needs one; /recall works without System Two';
+
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
 
 /** A JSON response. */
@@ -282,7 +288,9 @@ export function errorResponse(error: unknown, log: (message: string, error: unkn
     const own = error.details.httpStatus;
     const status = typeof own === 'number' && own >= 400 && own <= 599 ? own : STATUS[error.code] ?? 500;
     if (status >= 500 && status !== 501) log(`jev-mem: ${error.code}: ${error.message}`, error);
-    const body: { code: string; message: string; field?: string } = { code: error.code, message: error.message };
+    // The library's advice (options.systemTwo for createMemory) is no setting of a Worker: name its variables.
+    const message = error.code === 'SYSTEM_TWO_NOT_CONFIGURED' ? SYSTEM_TWO_NOT_CONFIGURED_MESSAGE : error.message;
+    const body: { code: string; message: string; field?: string } = { code: error.code, message };
     if (error.field !== undefined) body.field = error.field;
     return jsonResponse(status, { error: body });
   }

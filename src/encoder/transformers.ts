@@ -7,7 +7,7 @@
  * @module
  */
 
-import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
+import { JevMemError, describeValue, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
 import type { Encoder } from './encoder.js';
 
 type Transformers = typeof import('@huggingface/transformers');
@@ -139,7 +139,7 @@ function resolveOptions(options: TransformersEncoderOptions): ResolvedOptions {
     throw invalidOption('device', `${JSON.stringify(device)}; expected 'wasm', 'webgpu' or 'cpu'`);
   }
   const batchSize = options.batchSize ?? 32;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw invalidOption('batchSize', `${batchSize}; expected a positive integer`);
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw invalidOption('batchSize', `expected a positive integer, got ${describeValue(batchSize)}`);
   const allowRemoteModels = options.allowRemoteModels ?? false;
   if (typeof allowRemoteModels !== 'boolean') throw invalidOption('allowRemoteModels', 'expected a boolean');
   return {

@@ -6,7 +6,7 @@
  * @module
  */
 import { rejectUnknownKeys } from '../config.js';
-import { invalidInput, invalidOption, isJevMemError } from '../errors.js';
+import { describeValue, invalidInput, invalidOption, isJevMemError } from '../errors.js';
 import { validateNamespace, validateObservation, type CheckedObservation } from '../write/validate.js';
 import type { CallOptions } from './types.js';
 
@@ -30,7 +30,7 @@ export function checkMemoryOptions(options: unknown, allowed: readonly string[])
   rejectUnknownKeys(options, allowed, '');
   const o = options as { encoder?: { embed?: unknown }; namespace?: unknown; logger?: unknown };
   if (!o.encoder || typeof o.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder())');
-  if (o.logger !== undefined && typeof o.logger !== 'function') throw invalidOption('logger', `expected a function (level, message, entry), got ${typeof o.logger}`);
+  if (o.logger !== undefined && typeof o.logger !== 'function') throw invalidOption('logger', `expected a function (level, message, entry), got ${describeValue(o.logger)}`);
   return validateNamespace(o.namespace ?? 'default', 'namespace');
 }
 
@@ -83,7 +83,7 @@ export function checkAddMany(observations: unknown, o: (CallOptions & { chunkSiz
   const ns = namespaceOf(o, defaultNamespace);
   const checked = observations.map((x, i) => checkObservation(x, `observations[${i}]`, maxTextChars));
   const chunkSize = o?.chunkSize;
-  if (chunkSize !== undefined && (!Number.isInteger(chunkSize) || (chunkSize as number) < 1)) throw invalidInput('options.chunkSize', `expected a positive integer, got ${String(chunkSize)}`);
+  if (chunkSize !== undefined && (!Number.isInteger(chunkSize) || (chunkSize as number) < 1)) throw invalidInput('options.chunkSize', `expected a positive integer, got ${describeValue(chunkSize)}`);
   return { ns, checked };
 }
 
@@ -95,5 +95,5 @@ export function checkAddMany(observations: unknown, o: (CallOptions & { chunkSiz
 export function checkRecall(query: unknown, o: { k?: unknown } | undefined): void {
   if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', 'expected a non-empty string');
   if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
-  if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${String(o.k)}`);
+  if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
 }

@@ -28,7 +28,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { JevMemError } from '../errors.js';
+import { JevMemError, describeValue } from '../errors.js';
 import { consoleLogger, errorText, type Logger } from '../util/logger.js';
 import {
   type NamespaceState,
@@ -349,7 +349,7 @@ async function snapshotInfo(path: string): Promise<{ seq: number; bytes: number 
 function positiveNumber(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-    throw new JevMemError('INVALID_OPTION', `option ${name}: expected a positive number, got ${String(value)}`, { field: name });
+    throw new JevMemError('INVALID_OPTION', `option ${name}: expected a positive number, got ${describeValue(value)}`, { field: name });
   }
   return value;
 }
@@ -358,7 +358,7 @@ function positiveNumber(name: string, value: number | undefined, fallback: numbe
 async function openStoreDir(options: ResolvedOptions): Promise<void> {
   const { dir, create } = options;
   const missing = (why: string): JevMemError =>
-    new JevMemError('STORE_MISSING', `no jev-mem store at ${dir} (${why}); pass create: true to make one`, { field: 'store', dir });
+    new JevMemError('STORE_MISSING', `no jev-mem store at ${dir} (${why}); pass create: true to make one`, { field: 'store', dir, reason: why });
   try {
     const info = await stat(dir);
     if (!info.isDirectory()) {
@@ -829,8 +829,9 @@ class FileStorage implements StorageAdapter {
  * - `namespaces` lists the namespaces with a non-empty journal or a snapshot; `dropNamespace`
  *   removes that namespace's folder only; `sizeBytes` sums the sizes of its files.
  *
- * @throws JevMemError `STORE_MISSING` (field `store`) when `create` is false and the directory or
- *   its `format.json` is missing; `SCHEMA_MISMATCH` when `format.json` has another layout version;
+ * @throws JevMemError `STORE_MISSING` (field `store`; `details.dir` and `details.reason` say which
+ *   folder and what is missing, for surfaces that give their own advice) when `create` is false
+ *   and the directory or its `format.json` is missing; `SCHEMA_MISMATCH` when `format.json` has another layout version;
  *   `INVALID_OPTION` (field `dir`) when `dir` is a file or a non-empty directory that is not a
  *   store, or (field named) on a bad compaction option; `STORAGE_FAILED` / `QUOTA_EXCEEDED` on
  *   file-system errors. Methods throw `INVALID_INPUT` on a bad namespace or batch,

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { JevMemError, invalidOption } from '../errors.js';
+import { JevMemError, describeValue, invalidOption } from '../errors.js';
 import type { IndexHit, VectorIndex } from './indexes.js';
 import { checkDimension, checkK, createFlatVectorIndex, normalizedCopy } from './vector-flat.js';
 
@@ -148,7 +148,7 @@ async function loadOnce(): Promise<HnswlibModule> {
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw invalidOption(name, `expected a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1) throw invalidOption(name, `expected a positive integer, got ${describeValue(value)}`);
   return value;
 }
 

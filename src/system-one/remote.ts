@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { JevMemError, invalidOption, throwIfAborted } from '../errors.js';
+import { JevMemError, describeValue, invalidOption, throwIfAborted } from '../errors.js';
 import {
   HttpAttemptError,
   anySignal,
@@ -121,7 +121,7 @@ function stableStringify(value: unknown): string {
 function positive(field: string, v: number | undefined, fallback: number, integer = false): number {
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v)) || (!integer && v === 0)) {
-    throw invalidOption(field, `expected ${integer ? 'an integer ≥ 0' : 'a number of ms > 0'}, got ${String(v)}`);
+    throw invalidOption(field, `expected ${integer ? 'an integer ≥ 0' : 'a number of ms > 0'}, got ${describeValue(v)}`);
   }
   return v;
 }

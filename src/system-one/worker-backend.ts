@@ -22,7 +22,7 @@
  * @module
  */
 import * as Comlink from 'comlink';
-import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
+import { JevMemError, describeValue, isJevMemError, type JevMemErrorCode } from '../errors.js';
 import type { LocalSystemOneOptions } from './local.js';
 import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from './wire.js';
 
@@ -275,7 +275,7 @@ export async function createWorkerSystemOne(options: WorkerSystemOneOptions = {}
   const node = isNode();
   const maxRestarts = options.maxRestarts ?? 3;
   if (!Number.isInteger(maxRestarts) || maxRestarts < 0) {
-    throw new JevMemError('INVALID_OPTION', `option maxRestarts: expected an integer ≥ 0, got ${String(options.maxRestarts)}`, { field: 'maxRestarts' });
+    throw new JevMemError('INVALID_OPTION', `option maxRestarts: expected an integer ≥ 0, got ${describeValue(options.maxRestarts)}`, { field: 'maxRestarts' });
   }
   let modelBaseURL: string;
   if (options.modelBaseURL !== undefined) modelBaseURL = new URL(String(options.modelBaseURL), node ? undefined : globalThis.location?.href).href;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
+import { JevMemError, describeValue, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
 import {
   HttpAttemptError,
   anySignal,
@@ -62,7 +62,7 @@ function checkNumber(field: string, v: number | undefined, fallback: number, rul
     (rule === 'ms' ? v > 0 : rule === 'count' ? Number.isInteger(v) && v >= 0 : rule === 'positiveInt' ? Number.isInteger(v) && v > 0 : v >= 0);
   if (!ok) {
     const expected = { ms: 'a number of ms > 0', count: 'an integer ≥ 0', positiveInt: 'an integer > 0', nonNegative: 'a number ≥ 0' }[rule];
-    throw invalidOption(field, `expected ${expected}, got ${String(v)}`);
+    throw invalidOption(field, `expected ${expected}, got ${describeValue(v)}`);
   }
   return v;
 }

@@ -115,6 +115,18 @@ describe('errorResponse', () => {
     expect(logged).toEqual(['jev-mem: unexpected error: TypeError: secret internals at foo.js:1:2']);
   });
 
+  it('answers /answer without System Two with 501 naming the Worker’s variables and how to set them, not the library’s options', async () => {
+    const libraryError = new JevMemError('SYSTEM_TWO_NOT_CONFIGURED', 'answer() needs System Two: pass options.systemTwo ({ url, model, apiKey? }) to createMemory; recall() works without it');
+    const logged: string[] = [];
+    const r = errorResponse(libraryError, (m) => logged.push(m));
+    expect(r.status).toBe(501);
+    const { error } = (await r.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('SYSTEM_TWO_NOT_CONFIGURED');
+    for (const name of ['JEV_MEM_LLM_BASE_URL', 'JEV_MEM_LLM_MODEL', 'JEV_MEM_LLM_API_KEY', '[vars]', 'wrangler.toml', 'wrangler secret put JEV_MEM_LLM_API_KEY']) expect(error.message).toContain(name);
+    expect(error.message).not.toMatch(/options\.systemTwo|createMemory/);
+    expect(logged).toEqual([]); // a missing optional feature is not a server fault to log
+  });
+
   it('answers details.httpStatus when set (configuration errors are the server’s: 500)', () => {
     expect(errorResponse(new JevMemError('INVALID_OPTION', 'bad var', { field: 'JEV_MEM_MAX_BATCH', httpStatus: 500 }), () => {}).status).toBe(500);
   });

@@ -1,0 +1,217 @@
+/**
+ * The command line of `jev-mem`: one table of options and one of commands, from which both the
+ * parser (which options each command takes) and the help text are made, so `--help` cannot drift
+ * from what the parser accepts. Parsing is Node's `util.parseArgs` in lenient mode with tokens;
+ * the checks and their messages (unknown option, missing value, numbers) are ours.
+ *
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import { SYSTEM_ONE_NAMES } from './system-one.js';
+
+/** A usage error: the CLI prints it with a pointer to `--help` and exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError' as const;
+}
+
+/** One option of the command line. */
+export interface OptionSpec {
+  /** `string` options take a value (`--store dir` or `--store=dir`); `boolean` ones take none. */
+  type: 'string' | 'boolean';
+  /** One-letter alias (`-h`). */
+  short?: string;
+  /** The value's placeholder in the help (`<dir>`). */
+  value?: string;
+  /** One line of help. */
+  help: string;
+}
+
+/** Every option the CLI knows; which command takes which is in {@link COMMANDS}. */
+export const OPTIONS = {
+  store: { type: 'string', value: '<dir>', help: 'store directory (made by ingest and import; other commands need it to exist)' },
+  namespace: { type: 'string', value: '<ns>', help: 'namespace inside the store (default: "default"; ingest of LoCoMo/MemoryBank: the sample/user id)' },
+  format: { type: 'string', value: '<jsonl|locomo|memorybank>', help: 'input format (default: jsonl, or detected for .json files)' },
+  sample: { type: 'string', value: '<id>', help: 'the LoCoMo conversation or MemoryBank user to ingest from a file of several' },
+  k: { type: 'string', value: '<N>', help: 'how many memories to return, a positive integer (default: the memory parameter k)' },
+  json: { type: 'boolean', help: 'print JSON instead of text' },
+  questions: { type: 'string', value: '<file>', help: 'one question a line (plain text or JSON with a "question" field); prints one JSON line each' },
+  reembed: { type: 'boolean', help: 're-embed nodes whose embeddings come from another encoder instead of refusing' },
+  backend: { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend that answers the request (default: local)' },
+  'system-one': { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend (default: local)' },
+  'base-url': { type: 'string', value: '<url>', help: 'base URL of the remote System One (or JEV_MEM_SYSTEM_ONE_URL)' },
+  'vector-index': { type: 'string', value: '<flat|hnsw|auto>', help: 'vector index (default: auto)' },
+  help: { type: 'boolean', short: 'h', help: 'print this help (or a command\'s: jev-mem <command> --help)' },
+  version: { type: 'boolean', short: 'v', help: 'print the version of jev-mem' },
+} as const satisfies Record<string, OptionSpec>;
+
+/** Name of an option in {@link OPTIONS}. */
+export type OptionName = keyof typeof OPTIONS;
+
+/** Parsed option values: strings for string options, `true` for boolean ones given. */
+export type OptionValues = { [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+/** One command: its arguments and the options it takes. */
+export interface CommandSpec {
+  /** Positional arguments as the help shows them (`<file>`, `"<question>"`). */
+  args: string;
+  /** One line of help. */
+  summary: string;
+  /** Options it takes (besides --help and --version, which every command takes). */
+  options: readonly OptionName[];
+  /** Of those, the ones it needs (shown without brackets in the help). */
+  required?: readonly OptionName[];
+}
+
+const OPEN = ['store', 'namespace', 'system-one', 'base-url', 'vector-index'] as const satisfies readonly OptionName[];
+const STORE = ['store'] as const satisfies readonly OptionName[];
+
+/** Every command of the CLI, in the order of the help. */
+export const COMMANDS = {
+  ingest: { args: '<file>', summary: 'write a conversation (JSONL, LoCoMo or MemoryBank) into a store; makes the store when missing', options: [...OPEN, 'format', 'sample'], required: STORE },
+  recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace', options: [...OPEN, 'k', 'json', 'questions'], required: STORE },
+  answer: { args: '"<question>"', summary: 'recall + one System-Two call (needs JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL)', options: [...OPEN, 'k', 'json'], required: STORE },
+  decide: { args: '', summary: 'answer one System-One request read as JSON from stdin', options: ['backend', 'base-url'] },
+  stats: { args: '', summary: 'counts of a namespace (JSON)', options: OPEN, required: STORE },
+  export: { args: '', summary: 'a namespace as one JSON export on stdout', options: OPEN, required: STORE },
+  import: { args: '<file.json>', summary: 'an export into an empty namespace; makes the store when missing', options: [...OPEN, 'reembed'], required: STORE },
+  delete: { args: '<id>', summary: 'remove one memory (node) and its edges', options: OPEN, required: STORE },
+  forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
+  help: { args: '', summary: 'print this help', options: [] },
+} as const satisfies Record<string, CommandSpec>;
+
+/** Name of a command in {@link COMMANDS}. */
+export type CommandName = keyof typeof COMMANDS;
+
+/** What `jev-mem bench` prints: benchmarks are not part of the published package. */
+export const BENCH_MOVED =
+  'jev-mem: benchmarks are not part of the jev-mem package; run them from a checkout of the repository:\n' +
+  '  npm run bench -- <locomo|scale|system-one|answers> …';
+
+const GLOBAL: readonly OptionName[] = ['help', 'version'];
+
+function isCommand(name: string): name is CommandName {
+  return Object.prototype.hasOwnProperty.call(COMMANDS, name);
+}
+
+function flag(name: OptionName): string {
+  const o: OptionSpec = OPTIONS[name];
+  return `--${name}${o.value ? ` ${o.value}` : ''}`;
+}
+
+/** `jev-mem forget --store <dir> --namespace <ns> [--system-one] [--base-url] [--vector-index]`. */
+function commandLine(name: CommandName): string {
+  const c: CommandSpec = COMMANDS[name];
+  const required = c.required ?? [];
+  const opts = [...required.map(flag), ...c.options.filter((o) => !required.includes(o)).map((o) => `[--${o}]`)].join(' ');
+  return ['jev-mem', name, c.args, opts].filter((s) => s !== '').join(' ');
+}
+
+function optionLines(names: readonly OptionName[]): string {
+  const rows = names.map((n) => {
+    const o: OptionSpec = OPTIONS[n];
+    return [`${o.short ? `-${o.short}, ` : '    '}${flag(n)}`, o.help] as const;
+  });
+  const width = Math.max(...rows.map(([f]) => f.length));
+  return rows.map(([f, h]) => `  ${f.padEnd(width)}  ${h}`).join('\n');
+}
+
+/** The whole help text (`jev-mem --help`). */
+export function usage(): string {
+  const names = Object.keys(COMMANDS) as CommandName[];
+  const width = Math.max(...names.map((n) => n.length));
+  return `jev-mem — client-side long-term memory for AI agents
+
+Usage: jev-mem <command> [arguments] [options]
+
+Commands:
+${names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`).join('\n')}
+
+${names.filter((n) => n !== 'help').map((n) => `  ${commandLine(n)}`).join('\n')}
+  jev-mem --version | -v
+  jev-mem <command> --help
+
+Options:
+${optionLines(Object.keys(OPTIONS) as OptionName[])}
+
+System Two (for 'answer') comes from the environment:
+  JEV_MEM_LLM_BASE_URL  OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1
+  JEV_MEM_LLM_MODEL     model name (required with the base URL)
+  JEV_MEM_LLM_API_KEY   bearer key (optional)
+System One 'remote' comes from JEV_MEM_SYSTEM_ONE_URL and JEV_MEM_SYSTEM_ONE_KEY (or --base-url).
+
+Output: results on stdout (JSON, or text for recall and answer without --json); progress,
+hints and errors on stderr.
+
+Exit codes:
+  0    success; also when the reader of stdout stops early (jev-mem recall … | head -1)
+  1    an error of jev-mem, its code printed (jev-mem: NOT_FOUND: …). recall, answer, stats and
+       export on a namespace that holds no memories are NOT_FOUND, with the store's namespaces
+  2    usage: unknown command or option, missing or malformed argument
+  130  ingest interrupted (Ctrl-C): the chunks committed so far stay, their count is printed
+
+Benchmarks are not part of the package: run them from a checkout with npm run bench -- <locomo|scale|system-one|answers>.`;
+}
+
+/** The help of one command (`jev-mem recall --help`). */
+export function commandUsage(name: CommandName): string {
+  const c: CommandSpec = COMMANDS[name];
+  return `jev-mem ${name} — ${c.summary}
+
+Usage: ${commandLine(name)}
+
+Options:
+${optionLines([...c.options, ...GLOBAL])}`;
+}
+
+/** A parsed command line. */
+export interface CommandLine {
+  /** The command, `bench` (moved out), or undefined when none was given. */
+  command: CommandName | 'bench' | undefined;
+  /** Positional arguments after the command. */
+  positionals: string[];
+  /** Option values. */
+  values: OptionValues;
+}
+
+/**
+ * Parses `argv` (without `node` and the script).
+ * @throws UsageError for an unknown command, an option the command does not take
+ *   (`unknown option --foo for "recall"; valid options: --store, …`), a string option without
+ *   its value or a boolean option given one.
+ */
+export function parseCommandLine(argv: string[]): CommandLine {
+  const { values, positionals, tokens } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  const [first, ...rest] = positionals;
+  if (first === 'bench') return { command: 'bench', positionals: rest, values: {} };
+  if (first !== undefined && !isCommand(first)) throw new UsageError(`unknown command ${JSON.stringify(first)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
+  const allowed: readonly OptionName[] = first === undefined ? GLOBAL : [...COMMANDS[first].options, ...GLOBAL];
+  for (const t of tokens) {
+    if (t.kind !== 'option') continue;
+    const name = t.name as OptionName;
+    if (!allowed.includes(name)) {
+      const where = first === undefined ? ' before a command' : ` for "${first}"`;
+      throw new UsageError(`unknown option ${t.rawName}${where}; valid options: ${allowed.map((o) => `--${o}`).join(', ')}`);
+    }
+    const spec: OptionSpec = OPTIONS[name];
+    if (spec.type === 'boolean' && t.value !== undefined) throw new UsageError(`--${name} takes no value, got ${JSON.stringify(t.value)}`);
+    if (spec.type === 'string') {
+      // Lenient parseArgs takes the next argument as the value even when it is an option
+      // (`--store --json`); a value starting with '-' must be written --store=-x.
+      if (t.value === undefined || (!t.inlineValue && /^-[^\d.]/.test(t.value))) throw new UsageError(`--${name} needs a value ${spec.value ?? ''}`.trimEnd());
+    }
+  }
+  return { command: first, positionals: rest, values: values as OptionValues };
+}
+
+/**
+ * A numeric option parsed to a number before it reaches the API.
+ * @returns undefined when the option is absent.
+ * @throws UsageError `--k: expected a positive integer, got "ten"`.
+ */
+export function positiveIntOption(values: OptionValues, name: 'k'): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const n = /^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${name}: expected a positive integer, got ${JSON.stringify(v)}`);
+  return n;
+}
