@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 // Flags from SPEC 9, plus a resolver that knows only 127.0.0.1: the benchmarks' list.
-import { CHROMIUM_ARGS } from '../../src/bench/chromium.js';
+import { CHROMIUM_ARGS } from '../../bench/lib/chromium.js';
 
 /** Chromium binary: `CHROMIUM_PATH`, else Debian's. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -12,7 +12,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   resolve: { alias: JEV_MEM_ALIASES },
   test: {
-    include: ['test/browser/**/*.test.ts'],
+    include: ['test/browser/**/*.test.ts', 'bench/test/browser/**/*.test.ts'],
     globalSetup: ['test/browser/global-setup.ts'],
     fileParallelism: false,
     pool: 'forks',

@@ -1,0 +1,109 @@
+/**
+ * The scale bench page's script (`bench/browser/scale.html`): exposes {@link ScaleBenchPageApi} as
+ * `window.jevMemScaleBench`, which grows one namespace through `createBrowserMemory` (IndexedDB
+ * store, the shipped System One in a Web Worker on onnxruntime-web WASM, one thread) to each size
+ * and measures it as the Node half of `npm run bench -- scale` does (bench/scale/scale.ts). Driven by
+ * `npm run bench -- scale --browser` (runScaleBrowserBench); not part of the demo UI.
+ *
+ * The encoder and the worker are made once and passed to every `createBrowserMemory`, so the
+ * reopen time is that of the store (IndexedDB open + load), as in Node; a counting wrapper around
+ * the worker backend gives System-One calls and ms per write.
+ *
+ * @module
+ */
+import { createFetchAssetLoader, createGloveSifEncoder, createWorkerSystemOne, sharedEncoder, type Encoder } from 'jev-mem';
+import { createBrowserMemory, type BrowserMemory } from 'jev-mem/browser';
+import { countingBackend, countsDelta } from '../lib/counting.js';
+import { measureReopen, summarize, writeFigures } from '../lib/metrics.js';
+import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun } from '../scale/scale.js';
+import type { Observation } from '../../src/types.js';
+
+const models = new URL('models/', document.baseURI).href;
+const ort = new URL('ort/', document.baseURI).href;
+
+function heapBytes(): number | undefined {
+  const m = (performance as { memory?: { usedJSHeapSize?: number } }).memory;
+  return typeof m?.usedJSHeapSize === 'number' ? m.usedJSHeapSize : undefined;
+}
+
+const api: ScaleBenchPageApi = {
+  crossOriginIsolated: globalThis.crossOriginIsolated === true,
+  async run(observationsJson, questionsJson, o) {
+    document.body.dataset.state = 'running';
+    const observations = JSON.parse(observationsJson) as Observation[];
+    const questions = JSON.parse(questionsJson) as string[];
+    let t = performance.now();
+    const encoder: Encoder = await createGloveSifEncoder({ load: createFetchAssetLoader(models) });
+    const encoderMs = performance.now() - t;
+    t = performance.now();
+    const inner = await createWorkerSystemOne({ modelBaseURL: models, wasmPaths: ort, numThreads: 1, engine: 'onnx', executionProviders: ['wasm'] });
+    const systemOneMs = performance.now() - t;
+    const backend = countingBackend(inner);
+    // memories close their encoder: hand each one a view that leaves the shared one open
+    const shared = sharedEncoder(encoder);
+    const open = (): Promise<BrowserMemory> => createBrowserMemory({ namespace: 'scale', dbName: o.dbName, encoder: shared, systemOne: backend, persist: false });
+    let memory = await open();
+    const points: ScaleBrowserPoint[] = [];
+    let written = 0;
+    try {
+      for (const size of o.sizes) {
+        const segStart = performance.now();
+        const measured = Math.min(o.measuredWrites, size - written);
+        const bulk = observations.slice(written, size - measured);
+        if (bulk.length > 0) {
+          let last = performance.now();
+          await memory.addMany(bulk, {
+            onProgress: (p) => {
+              if (performance.now() - last > 10_000) {
+                last = performance.now();
+                console.log(`bench scale: ${written + p.done}/${size} written (${p.perSecond.toFixed(0)}/s)`);
+              }
+            },
+          });
+        }
+        const before = backend.counts();
+        const tw = performance.now();
+        await memory.addMany(observations.slice(size - measured, size));
+        const writeMs = performance.now() - tw;
+        const after = backend.counts();
+        written = size;
+        const segmentMs = performance.now() - segStart;
+        const latencies: number[] = [];
+        for (const q of questions) {
+          const tq = performance.now();
+          await memory.recall(q, { k: 20 });
+          latencies.push(performance.now() - tq);
+        }
+        const stats = await memory.stats();
+        const heap = heapBytes();
+        const estimate = await navigator.storage.estimate();
+        const reopened = await measureReopen<BrowserMemory>(memory, open, questions[0] ?? 'hello');
+        memory = reopened.memory;
+        const { reopenMs, firstRecallMs } = reopened;
+        const bytes = estimate.usage ?? 0;
+        const point: ScaleBrowserPoint = {
+          size,
+          nodes: stats.nodes,
+          edges: stats.edges,
+          write: writeFigures(measured, writeMs, countsDelta(after, before), segmentMs),
+          recall: summarize(latencies),
+          ...(heap !== undefined ? { heapUsedBytes: heap } : {}),
+          storage: { bytes, bytesPerNode: stats.nodes > 0 ? bytes / stats.nodes : 0 },
+          reopen: { ms: reopenMs, firstRecallMs },
+        };
+        points.push(point);
+        console.log(`bench scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);
+      }
+    } finally {
+      await memory.close().catch(() => undefined);
+      await inner.close().catch(() => undefined);
+      await encoder.close?.().catch(() => undefined);
+    }
+    document.body.dataset.state = 'done';
+    const run: ScaleBrowserRun = { points, modelLoadMs: { encoder: encoderMs, systemOne: systemOneMs }, systemOneModel: inner.modelId, encoder: encoder.fingerprint };
+    return run;
+  },
+};
+
+(globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench = api;
+document.body.dataset.state = 'ready';

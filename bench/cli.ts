@@ -1,0 +1,271 @@
+/**
+ * The benchmark command of the repository (not part of the package): `npm run bench -- <sub> ...`,
+ * i.e. `tsx bench/cli.ts <sub> ...`. Same sub-commands, flags and outputs as the former
+ * `jev-mem bench`, so results stay comparable.
+ *
+ * - `npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]`
+ * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--out <dir>]`
+ * - `npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]`
+ * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
+ *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
+ *
+ * locomo and scale take `--system-one <name>` (default `local`) and `--vector-index`. Node-only.
+ *
+ * @module
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isJevMemError, JevMemError } from '../src/errors.js';
+import { parseSplit } from './lib/data.js';
+import { runLocomoBench } from './locomo/locomo.js';
+import { renderReadmeSection, writeLocomoOutputs } from './locomo/report.js';
+import { parseSystems, SYSTEM_NAMES, type LocomoResults } from './locomo/results.js';
+import { DEFAULT_SCALE_BROWSER_SIZES, parseSizes, runScaleBench, writeScaleOutputs } from './scale/scale.js';
+
+/** Usage of the bench sub-commands. */
+export const BENCH_USAGE = `Usage:
+  npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
+  npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--out <dir>]
+  npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]
+                                          (System-One ms per write / per query for each backend)
+  npm run bench -- readme [--out <dir>]      (prints the README results section of <dir>/results.json)
+  npm run bench -- answers [--split test] [--systems jev-mem,bm25,hybrid] [--k 10] [--limit N] [--out <dir>]
+                                          (answer accuracy by LLM-as-a-judge; needs JEV_MEM_LLM_BASE_URL,
+                                          JEV_MEM_LLM_MODEL, optional JEV_MEM_LLM_API_KEY and
+                                          JEV_MEM_JUDGE_MODEL; writes <out>/answers.json, answers.md)
+
+  --data        LoCoMo file (default: <repo>/../shared/data/locomo10.json)
+  --split       dev (conv-26,30,41,42,43), test (conv-44,47,48,49,50) or all (default)
+  --systems     comma list of ${SYSTEM_NAMES.join(', ')} (default: all)
+  --out         output folder (default: bench-out, or bench-out/scale for scale)
+  --browser     system-one: also replay in headless Chromium (Web Worker and page; needs the
+                repository checkout with its dev dependencies, and Chromium: CHROMIUM_PATH or
+                /usr/bin/chromium); writes <out>/system-one.json either way
+                scale: also grow the namespace in headless Chromium (IndexedDB, System One in a
+                Web Worker) at the same sizes, into results.json under "browser"; the sizes
+                then default to 1000,10000 (100k in IndexedDB takes far too long)
+  --quick       conv-26 only, the first 6 questions with evidence of each category (30)
+  --sizes       namespace sizes of the scale run (default 1000,10000,100000)
+  --system-one  System-One backend of jev-mem (default: local)
+  --vector-index  flat, hnsw or auto (default: auto)
+  --base-url    URL of the remote System One (with --system-one remote)
+  --k, --limit  answers: evidence items per question (default 10), questions at most
+`;
+
+type Io = { out(s: string): void; err(s: string): void };
+
+function str(v: string | boolean | undefined): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** One-screen summary of a LoCoMo run (overall recall per system on each split). */
+export function summaryLines(results: LocomoResults): string[] {
+  const lines: string[] = [];
+  for (const s of Object.values(results.systems)) {
+    if (!s) continue;
+    const parts = Object.entries(s.splits).map(([sp, a]) => `${sp} R@5/10/20 ${(a.overall.recall[5] * 100).toFixed(1)}/${(a.overall.recall[10] * 100).toFixed(1)}/${(a.overall.recall[20] * 100).toFixed(1)} (n=${a.overall.n})`);
+    const lat = s.latencyMs ? ` · p50 ${s.latencyMs.p50.toFixed(2)} ms p95 ${s.latencyMs.p95.toFixed(2)} ms` : '';
+    lines.push(`${s.name.padEnd(14)} ${s.status === 'failed' ? `FAILED ${s.error} ` : ''}${parts.join(' · ')}${lat}`);
+  }
+  return lines;
+}
+
+/**
+ * Runs `npm run bench -- <positionals>` with the CLI's parsed flags; returns the exit code
+ * (0 ok, 1 a JevMemError, 2 a usage error). Progress goes to `io.err`, the summary to `io.out`.
+ */
+export async function runBenchCommand(positionals: string[], values: Record<string, string | boolean | undefined>, io: Io): Promise<number> {
+  const [sub, ...rest] = positionals;
+  const vectorIndex = str(values['vector-index']) as 'flat' | 'hnsw' | 'auto' | undefined;
+  const systemOne = str(values['system-one']);
+  try {
+    if (sub === 'locomo') {
+      if (rest.length > 0) {
+        io.err(`bench locomo: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const out = resolve(str(values.out) ?? 'bench-out');
+      const o: Parameters<typeof runLocomoBench>[0] = {
+        split: parseSplit(str(values.split)),
+        quick: values.quick === true,
+        systems: parseSystems(str(values.systems)),
+        log: (l) => io.err(l),
+        command: ['npm', 'run', 'bench', '--', ...positionals, ...Object.entries(values).filter(([, v]) => v !== undefined && v !== false).map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`))].join(' '),
+      };
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      if (systemOne !== undefined) o.systemOne = systemOne;
+      const base = str(values['base-url']);
+      if (base !== undefined) o.systemOneBaseURL = base;
+      if (vectorIndex !== undefined) o.vectorIndex = vectorIndex;
+      const results = await runLocomoBench(o);
+      const files = await writeLocomoOutputs(results, out);
+      for (const l of summaryLines(results)) io.out(l);
+      io.err(`bench: wrote ${files.join(', ')}`);
+      return Object.values(results.systems).some((s) => s?.status === 'failed') ? 1 : 0;
+    }
+    if (sub === 'scale') {
+      const browser = values.browser === true;
+      const given = str(values.sizes) ?? rest[0];
+      // with --browser both halves default to 1k and 10k (100k in IndexedDB is too slow for a session)
+      const sizes = given === undefined && browser ? [...DEFAULT_SCALE_BROWSER_SIZES] : parseSizes(given);
+      const out = resolve(str(values.out) ?? 'bench-out/scale');
+      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes } } : {}) };
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      if (systemOne !== undefined) o.systemOne = systemOne;
+      if (vectorIndex !== undefined) o.vectorIndex = vectorIndex;
+      const results = await runScaleBench(o);
+      const files = await writeScaleOutputs(results, out);
+      for (const p of results.points) {
+        io.out(
+          `${String(p.size).padStart(7)} nodes · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · rss ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB · reopen ${p.reopen.ms.toFixed(0)} ms`,
+        );
+      }
+      if (results.browser.status === 'done') {
+        for (const p of results.browser.points) {
+          io.out(
+            `${String(p.size).padStart(7)} nodes (Chromium) · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · heap ${p.heapUsedBytes === undefined ? '?' : (p.heapUsedBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB · reopen ${p.reopen.ms.toFixed(0)} ms`,
+          );
+        }
+      }
+      io.err(`bench: wrote ${files.join(', ')}`);
+      return 0;
+    }
+    if (sub === 'system-one') {
+      if (rest.length > 0) {
+        io.err(`bench system-one: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const { recordSystemOneOperations, runSystemOneBench, runSystemOneBrowserBench, renderSystemOneTable } = await import('./system-one/system-one.js');
+      const { machineInfo, gitInfo } = await import('./lib/resources.js');
+      const { repoRoot } = await import('./lib/data.js');
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      const out = resolve(str(values.out) ?? 'bench-out');
+      const browser = values.browser === true;
+      const o: Parameters<typeof recordSystemOneOperations>[0] = { log: (l) => io.err(l) };
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      const started = new Date();
+      const recording = await recordSystemOneOperations(o);
+      const node = await runSystemOneBench({ ...o, recording });
+      const chromium = browser ? await runSystemOneBrowserBench(recording.ops, { log: (l) => io.err(l) }) : undefined;
+      const rows = [...node.rows, ...(chromium?.rows ?? [])];
+      io.out(renderSystemOneTable({ source: recording.source, rows }));
+      const file = resolve(out, 'system-one.json');
+      await mkdir(out, { recursive: true });
+      const json = {
+        format: 'jev-mem/bench-system-one',
+        createdAt: started.toISOString(),
+        command: ['npm', 'run', 'bench', '--', ...positionals, ...Object.entries(values).filter(([, v]) => v !== undefined && v !== false).map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`))].join(' '),
+        git: gitInfo(repoRoot()),
+        machine: machineInfo(),
+        source: recording.source,
+        writes: recording.writes,
+        queries: recording.queries,
+        ...(chromium ? { chromium: { version: chromium.chromium, crossOriginIsolated: chromium.crossOriginIsolated } } : {}),
+        rows,
+      };
+      await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+      io.err(`bench: wrote ${file}`);
+      return 0;
+    }
+    if (sub === 'answers') {
+      if (rest.length > 0) {
+        io.err(`bench answers: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const { systemTwoFromEnv } = await import('../src/system-two/from-env.js');
+      const systemTwo = systemTwoFromEnv(process.env);
+      if (!systemTwo) {
+        io.err('bench answers: no System Two configured: set JEV_MEM_LLM_BASE_URL (e.g. http://127.0.0.1:8080/v1) and JEV_MEM_LLM_MODEL (JEV_MEM_LLM_API_KEY when the endpoint needs one); see docs/bench/ANSWERS.md');
+        return 2;
+      }
+      const { runAnswerEval, writeAnswerOutputs } = await import('./locomo/answers.js');
+      const int = (name: string): number | undefined => {
+        const v = str(values[name]);
+        if (v === undefined) return undefined;
+        if (!/^\d+$/.test(v) || Number(v) < 1) throw new JevMemError('INVALID_OPTION', `--${name} expects an integer ≥ 1, got ${JSON.stringify(v)}`, { field: name });
+        return Number(v);
+      };
+      const o: Parameters<typeof runAnswerEval>[0] = {
+        systemTwo,
+        split: parseSplit(str(values.split) ?? 'test'),
+        systems: str(values.systems) === undefined ? ['jev-mem', 'bm25', 'hybrid'] : parseSystems(str(values.systems)),
+        log: (l) => io.err(l),
+        command: ['npm', 'run', 'bench', '--', ...positionals, ...Object.entries(values).filter(([, v]) => v !== undefined && v !== false).map(([k, v]) => (v === true ? `--${k}` : `--${k} ${v}`))].join(' '),
+      };
+      const judgeModel = process.env.JEV_MEM_JUDGE_MODEL;
+      if (judgeModel) o.judge = { ...systemTwo, model: judgeModel };
+      const k = int('k');
+      if (k !== undefined) o.k = k;
+      const limit = int('limit');
+      if (limit !== undefined) o.limit = limit;
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      if (systemOne !== undefined) o.systemOne = systemOne;
+      const results = await runAnswerEval(o);
+      const files = await writeAnswerOutputs(results, resolve(str(values.out) ?? 'bench-out'));
+      for (const s of Object.values(results.systems)) {
+        if (s) io.out(`${s.name.padEnd(14)} ${s.status === 'failed' ? `FAILED ${s.error} ` : ''}overall ${(s.overall.accuracy * 100).toFixed(1)}% (n=${s.overall.n}) · adversarial ${(s.byCategory['5']!.accuracy * 100).toFixed(1)}% (n=${s.byCategory['5']!.n})`);
+      }
+      io.err(`bench: wrote ${files.join(', ')}`);
+      return Object.values(results.systems).some((s) => s?.status === 'failed') ? 1 : 0;
+    }
+    if (sub === 'readme') {
+      // Renders the README results section from a results.json (`npm run bench -- readme [--out dir]`).
+      const { readFile } = await import('node:fs/promises');
+      const dir = resolve(str(values.out) ?? 'bench-out');
+      const results = JSON.parse(await readFile(resolve(dir, 'results.json'), 'utf8')) as LocomoResults;
+      io.out(renderReadmeSection(results));
+      return 0;
+    }
+    io.err(`bench: ${sub === undefined ? 'missing sub-command' : `unknown sub-command ${JSON.stringify(sub)}`}\n\n${BENCH_USAGE}`);
+    return 2;
+  } catch (e) {
+    if (isJevMemError(e)) {
+      io.err(`bench: ${e.code}: ${e.message}`);
+      return e.code === 'INVALID_OPTION' ? 2 : 1;
+    }
+    throw e;
+  }
+}
+
+/** The flags {@link main} accepts (the former CLI's bench flags plus `--sizes`). */
+const BENCH_OPTIONS = {
+  data: { type: 'string' },
+  split: { type: 'string' },
+  systems: { type: 'string' },
+  out: { type: 'string' },
+  quick: { type: 'boolean' },
+  browser: { type: 'boolean' },
+  sizes: { type: 'string' },
+  k: { type: 'string' },
+  limit: { type: 'string' },
+  'system-one': { type: 'string' },
+  'vector-index': { type: 'string' },
+  'base-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * Parses `argv` (without node and the script) and runs {@link runBenchCommand}; returns the exit
+ * code (2 for an unknown flag, with the usage on `io.err`).
+ */
+export async function main(argv: string[], io: Io = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: BENCH_OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    io.err(`bench: ${(e as Error).message}\n\n${BENCH_USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help === true) {
+    io.out(BENCH_USAGE);
+    return 0;
+  }
+  return runBenchCommand(parsed.positionals, parsed.values, io);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,550 @@
+/**
+ * `npm run bench -- scale`: how jev-mem behaves as ONE namespace grows (issue 4 item 5), in Node.
+ * At each size it reports write throughput and System-One time per write, recall latency
+ * p50/p95, RSS and heap, stored bytes, and the time to reopen the store.
+ *
+ * Observation recipe ({@link SCALE_RECIPE}): the 5,882 LoCoMo turns (all ten conversations, file
+ * order) are repeated; copy c (0-based) shifts every date by c × 1,461 days (four years) and
+ * renames each speaker X to "X <surname c>" (copy 0 keeps the names), in the speaker field, the
+ * "<speaker>: " prefix and whole-word mentions of either speaker in the text. Session and turn
+ * ids get a "c<c>/" prefix and the source is `locomo-scale:c<c>:<sample>`, so no copy is an exact
+ * repeat of another (nothing is de-duplicated). Questions are every n-th LoCoMo question of
+ * categories 1-4 (50 of them), asked against the whole namespace.
+ *
+ * The headless-Chromium half ({@link runScaleBrowserBench}, `npm run bench -- scale --browser`) runs
+ * the same recipe in the bench page `bench/browser/scale.html`: one namespace grown through
+ * `createBrowserMemory` (IndexedDB store, the shipped System One in a Web Worker on onnxruntime-web
+ * WASM), with the same figures except RSS (a page cannot see it): JS heap from
+ * `performance.memory` (Chromium) and stored bytes from `navigator.storage.estimate()` (the
+ * origin's usage, IndexedDB included). Its default sizes are {@link DEFAULT_SCALE_BROWSER_SIZES}:
+ * 100k observations in IndexedDB are ~9-12 minutes of writes. Without `--browser`, results.json
+ * carries `browser: { status: 'todo' }`; when the browser half fails, `{ status: 'failed' }`.
+ *
+ * @module
+ */
+import { CHROMIUM_ARGS } from '../lib/chromium.js';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSystemOneFromName } from '../../src/system-one/from-name.js';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { invalidOption, JevMemError } from '../../src/errors.js';
+import type { LocomoConversation } from '../../src/formats/locomo.js';
+import type { Memory, MemoryOptions } from '../../src/memory.js';
+import { createNodeMemory } from '../../src/node.js';
+import type { SystemOneBackend } from '../../src/system-one/wire.js';
+import type { Observation } from '../../src/types.js';
+import { DAY_MS, parseTimestamp, toIso } from '../../src/util/time.js';
+import { defaultLocomoPath, loadLocomo, repoRoot } from '../lib/data.js';
+import { countingBackend, countsDelta, sharedEncoder, type CountingBackend } from '../lib/jev.js';
+import { measureReopen, summarize, writeFigures, type LatencySummary, type WriteFigures } from '../lib/metrics.js';
+import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from '../lib/resources.js';
+import { lineChart } from '../lib/svg.js';
+
+/** Default sizes (observations in the namespace). */
+export const DEFAULT_SCALE_SIZES: readonly number[] = Object.freeze([1000, 10_000, 100_000]);
+
+/**
+ * Default sizes of the headless-Chromium half. 100,000 is left out by default because it is long:
+ * at the ~150-200 writes/s of IndexedDB with a worker System One it is ~9-12 minutes of writes
+ * alone (ask with `--sizes`; it runs in a fresh on-disk profile, see {@link runScaleBrowserBench}).
+ */
+export const DEFAULT_SCALE_BROWSER_SIZES: readonly number[] = Object.freeze([1000, 10_000]);
+
+/** Days each copy of the LoCoMo turns is shifted by (four years). */
+export const SCALE_SHIFT_DAYS = 1461;
+
+/** Surnames given to the speakers of copies 1, 2, ... (copy 0 keeps the LoCoMo names). */
+export const SCALE_SURNAMES: readonly string[] = Object.freeze([
+  'Adams', 'Baker', 'Clark', 'Davis', 'Evans', 'Foster', 'Garcia', 'Hughes', 'Ito', 'Jensen',
+  'Kowalski', 'Lopez', 'Müller', 'Nakamura', 'Okafor', 'Petrov', 'Quinn', 'Rossi', 'Singh', 'Tanaka',
+]);
+
+/** The recipe, as written into results.json. */
+export const SCALE_RECIPE =
+  'LoCoMo turns of all ten conversations in file order, repeated; copy c shifts dates by c×1461 days and renames speaker X to "X <SCALE_SURNAMES[c-1]>" (copy 0 unchanged) in the speaker field, the prefix and whole-word mentions; ids and source carry "c<c>"; no exact repeats.';
+
+/** Writes measured at each size for throughput: the last ones before the size is reached. */
+export const SCALE_MEASURED_WRITES = 1000;
+
+/** Questions asked at each size. */
+export const SCALE_QUERIES = 50;
+
+/**
+ * Parses `--sizes` ("1000,10000,100000"): positive integers, returned ascending without repeats.
+ * @throws JevMemError `INVALID_OPTION` (field `sizes`) on anything else.
+ */
+export function parseSizes(value: string | undefined): number[] {
+  if (value === undefined || value.trim() === '') return [...DEFAULT_SCALE_SIZES];
+  const parts = value.split(',').map((s) => s.trim().replace(/_/g, '').replace(/k$/i, '000'));
+  const sizes = parts.map(Number);
+  sizes.forEach((n, i) => {
+    if (!Number.isInteger(n) || n < 1) throw invalidOption('sizes', `expected positive integers separated by commas (e.g. 1000,10000,100000), got ${JSON.stringify(parts[i])}`);
+  });
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Speaker name of copy c ({@link SCALE_RECIPE}). */
+export function scaleSpeaker(name: string, copy: number): string {
+  if (copy === 0) return name;
+  const i = copy - 1;
+  const surname = SCALE_SURNAMES[i % SCALE_SURNAMES.length] as string;
+  const round = Math.floor(i / SCALE_SURNAMES.length);
+  return `${name} ${surname}${round > 0 ? ` ${round + 1}` : ''}`;
+}
+
+/** The first `n` observations of the scale recipe ({@link SCALE_RECIPE}). */
+export function scaleObservations(conversations: readonly LocomoConversation[], n: number): Observation[] {
+  const base: Array<{ o: Observation; conv: LocomoConversation }> = conversations.flatMap((conv) => conv.observations.map((o) => ({ o, conv })));
+  if (base.length === 0) return [];
+  const out: Observation[] = [];
+  for (let i = 0; i < n; i++) {
+    const copy = Math.floor(i / base.length);
+    const { o, conv } = base[i % base.length] as { o: Observation; conv: LocomoConversation };
+    if (copy === 0) {
+      out.push({ ...o });
+      continue;
+    }
+    const [a, b] = conv.speakers;
+    const names = new Map([
+      [a, scaleSpeaker(a, copy)],
+      [b, scaleSpeaker(b, copy)],
+    ]);
+    const re = new RegExp(`\\b(${[a, b].map(escapeRegExp).join('|')})\\b`, 'g');
+    const text = o.text.replace(re, (m) => names.get(m) ?? m);
+    const next: Observation = { text, source: `locomo-scale:c${copy}:${conv.sampleId}` };
+    if (o.speaker !== undefined) next.speaker = names.get(o.speaker) ?? o.speaker;
+    if (o.sessionId !== undefined) next.sessionId = `c${copy}/${conv.sampleId}/${o.sessionId}`;
+    if (o.turnId !== undefined) next.turnId = `c${copy}/${o.turnId}`;
+    if (o.observedAt !== undefined) {
+      const ms = parseTimestamp(o.observedAt);
+      if (ms !== undefined) next.observedAt = toIso(ms + copy * SCALE_SHIFT_DAYS * DAY_MS);
+    }
+    out.push(next);
+  }
+  return out;
+}
+
+/** Every n-th question (categories 1-4, with evidence) so that `count` are taken across the file. */
+export function scaleQuestions(conversations: readonly LocomoConversation[], count: number): string[] {
+  const all = conversations.flatMap((c) => c.questions.filter((q) => q.category >= 1 && q.category <= 4 && q.evidence.length > 0).map((q) => q.question));
+  if (all.length <= count) return all;
+  const stride = all.length / count;
+  return Array.from({ length: count }, (_, i) => all[Math.floor(i * stride)] as string);
+}
+
+/** Figures at one size. */
+export interface ScalePoint {
+  /** Observations in the namespace. */
+  size: number;
+  nodes: number;
+  edges: number;
+  write: WriteFigures;
+  /** Recall latency over the questions, ms. */
+  recall: LatencySummary;
+  memory: { rssBytes: number; heapUsedBytes: number };
+  storage: { bytes: number; bytesPerNode: number };
+  /** Close, open again and load the namespace (`stats()`), ms; then the first recall, ms. */
+  reopen: { ms: number; firstRecallMs: number };
+}
+
+/** `results.json` of `npm run bench -- scale`. */
+export interface ScaleResults {
+  format: 'jev-mem/bench-scale';
+  version: 1;
+  startedAt: string;
+  durationMs: number;
+  machine: MachineInfo;
+  git: GitInfo;
+  settings: { sizes: number[]; recipe: string; measuredWrites: number; queries: number; systemOne: string; systemOneModel: string; encoder: string; vectorIndex: string; data: string };
+  modelLoadMs: { encoder: number; systemOne: number };
+  points: ScalePoint[];
+  /** Peak RSS of the run, bytes. */
+  peakRssBytes: number;
+  /** The headless-Chromium half ({@link runScaleBrowserBench}), `todo` when not run, `failed` (with the error) when it failed. */
+  browser: ScaleBrowserResults | { status: 'todo' | 'failed'; note: string };
+}
+
+/** Figures at one size in headless Chromium: those of {@link ScalePoint}, heap from the page. */
+export interface ScaleBrowserPoint extends Omit<ScalePoint, 'memory'> {
+  /** The page's `performance.memory.usedJSHeapSize`, bytes (absent where the API is missing; the worker's heap is not included). */
+  heapUsedBytes?: number;
+  /** `storage.bytes` is `navigator.storage.estimate().usage` (the origin's, IndexedDB included), bytes. */
+  storage: ScalePoint['storage'];
+}
+
+/** What the bench page's run returns ({@link ScaleBenchPageApi}). */
+export interface ScaleBrowserRun {
+  points: ScaleBrowserPoint[];
+  /** Load times in the page, ms: the GloVe-SIF encoder, the System-One worker (model + onnxruntime-web). */
+  modelLoadMs: { encoder: number; systemOne: number };
+  systemOneModel: string;
+  encoder: string;
+}
+
+/** The headless-Chromium half of a scale run. */
+export interface ScaleBrowserResults extends ScaleBrowserRun {
+  status: 'done';
+  /** `browser.version()`. */
+  chromium: string;
+  /** Whether the page was cross-origin isolated (5 µs timers instead of 100 µs). */
+  crossOriginIsolated: boolean;
+  sizes: number[];
+  /** What runs where: store, System One. */
+  setup: string;
+  durationMs: number;
+}
+
+/** What the bench page `bench/browser/scale.html` exposes as `window.jevMemScaleBench` once loaded. */
+export interface ScaleBenchPageApi {
+  /**
+   * Grows one namespace (IndexedDB database `o.dbName`) with `observationsJson` (a JSON array of
+   * observations, at least `max(o.sizes)` long) to each of `o.sizes` (ascending), timing the last
+   * `o.measuredWrites` writes before each, then recalls every question of `questionsJson` (a JSON
+   * string array), closes and reopens. Progress goes to the console as `bench scale: …` lines.
+   */
+  run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string }): Promise<ScaleBrowserRun>;
+  /** `globalThis.crossOriginIsolated` of the page. */
+  crossOriginIsolated: boolean;
+}
+
+/** Options of {@link runScaleBrowserBench}. */
+export interface ScaleBrowserBenchOptions {
+  /** @default {@link DEFAULT_SCALE_BROWSER_SIZES} */
+  sizes?: readonly number[];
+  /** @default `<repo>/../shared/data/locomo10.json` */
+  dataPath?: string;
+  /** Chromium binary. @default `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium` */
+  chromiumPath?: string;
+  /** Writes timed before each size. @default {@link SCALE_MEASURED_WRITES} */
+  measuredWrites?: number;
+  /** Questions asked at each size. @default {@link SCALE_QUERIES} */
+  queries?: number;
+  log?: (line: string) => void;
+}
+
+
+/**
+ * Runs the scale benchmark in headless Chromium (Node-only; needs the repository checkout with its
+ * dev dependencies `vite` and `playwright-core`, and a Chromium binary): builds the bench pages
+ * (`bench/browser/vite.config.ts`) into a temporary folder, serves them with `vite preview` on
+ * 127.0.0.1 (cross-origin isolated), opens `scale.html` in a fresh on-disk browser profile (empty
+ * IndexedDB) and grows one namespace there with the observations of {@link SCALE_RECIPE}.
+ * @throws JevMemError `NOT_FOUND` (field `chromium`) when the Chromium binary is missing, or the
+ *   data; `INVALID_OPTION` (field `sizes`) on an empty size list; `STORAGE_FAILED` when the page
+ *   fails (its message and console errors are kept).
+ */
+export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Promise<ScaleBrowserResults> {
+  const log = o.log ?? (() => undefined);
+  const sizes = [...new Set(o.sizes ?? DEFAULT_SCALE_BROWSER_SIZES)].sort((a, b) => a - b);
+  if (sizes.length === 0) throw invalidOption('sizes', 'expected at least one size');
+  const chromiumPath = o.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromiumPath)) throw new JevMemError('NOT_FOUND', `no Chromium at ${chromiumPath}; set CHROMIUM_PATH`, { field: 'chromium' });
+  const t0 = performance.now();
+  const data = await loadLocomo(o.dataPath ?? defaultLocomoPath());
+  const observations = scaleObservations(data.conversations, sizes[sizes.length - 1] as number);
+  const questions = scaleQuestions(data.conversations, o.queries ?? SCALE_QUERIES);
+  const vite = await import('vite');
+  const { chromium } = await import('playwright-core');
+  const configFile = join(repoRoot(), 'bench', 'browser', 'vite.config.ts');
+  const outDir = await mkdtemp(join(tmpdir(), 'jev-mem-scale-page-'));
+  // A fresh on-disk profile rather than a new (incognito) context: an incognito context keeps
+  // IndexedDB in memory under a small quota, which ran out at ~80k nodes; an on-disk profile gets
+  // a normal site's quota (a share of the disk) and starts just as empty.
+  const profileDir = await mkdtemp(join(tmpdir(), 'jev-mem-scale-profile-'));
+  let server: Awaited<ReturnType<typeof vite.preview>> | undefined;
+  let context: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
+  try {
+    log('scale (Chromium): building the bench page (bench/browser/)');
+    await vite.build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+    server = await vite.preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+    const base = server.resolvedUrls?.local[0];
+    if (base === undefined) throw new JevMemError('STORAGE_FAILED', 'vite preview did not report a URL for the bench page');
+    context = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath, headless: true, args: [...CHROMIUM_ARGS] });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const agent = await page.evaluate(() => navigator.userAgent);
+    const version = context.browser()?.version() ?? /Chrome\/([\d.]+)/u.exec(agent)?.[1] ?? agent;
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+      else if (m.text().startsWith('bench scale:')) log(`${m.text()} (Chromium)`);
+    });
+    await page.goto(new URL('scale.html', base.endsWith('/') ? base : `${base}/`).href);
+    await page.waitForFunction(() => 'jevMemScaleBench' in globalThis, undefined, { timeout: 30_000 });
+    const isolated = await page.evaluate(() => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.crossOriginIsolated);
+    log(`scale (Chromium): growing one namespace to ${sizes.join(', ')} in ${version}`);
+    let run: ScaleBrowserRun;
+    try {
+      run = await page.evaluate(
+        ([obs, qs, opts]) => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.run(obs, qs, opts),
+        [JSON.stringify(observations), JSON.stringify(questions), { sizes, measuredWrites: o.measuredWrites ?? SCALE_MEASURED_WRITES, dbName: 'jev-mem-scale-bench' }] as const,
+      );
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new JevMemError('STORAGE_FAILED', `the scale bench page failed in Chromium: ${why}${problems.length ? `; page errors: ${problems.join(' | ')}` : ''}`, { cause: e });
+    }
+    return {
+      status: 'done',
+      chromium: version,
+      crossOriginIsolated: isolated,
+      sizes,
+      setup: 'createBrowserMemory: IndexedDB store; System One in a Web Worker (onnxruntime-web WASM, 1 thread); GloVe-SIF encoder in the page; encoder and worker shared across reopenings',
+      durationMs: performance.now() - t0,
+      ...run,
+    };
+  } finally {
+    await context?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+    await rm(outDir, { recursive: true, force: true }).catch(() => undefined);
+    await rm(profileDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** Options of {@link runScaleBench}. */
+export interface ScaleBenchOptions {
+  /** Also run the headless-Chromium half ({@link runScaleBrowserBench}) with these options; its results replace `browser: todo`. */
+  browser?: ScaleBrowserBenchOptions;
+  /** @default {@link DEFAULT_SCALE_SIZES} */
+  sizes?: readonly number[];
+  /** @default `<repo>/../shared/data/locomo10.json` */
+  dataPath?: string;
+  /** @default 'local' */
+  systemOne?: string;
+  /** @default 'flat' */
+  vectorIndex?: MemoryOptions['vectorIndex'];
+  /** Parent of the temporary store. @default os.tmpdir() */
+  tmpDir?: string;
+  log?: (line: string) => void;
+}
+
+async function timedRecalls(memory: Memory, questions: readonly string[]): Promise<number[]> {
+  const out: number[] = [];
+  for (const q of questions) {
+    const t = performance.now();
+    await memory.recall(q, { k: 20 });
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+/**
+ * Runs the scale benchmark in a temporary file store (removed afterwards); then, with
+ * `o.browser`, its headless-Chromium half ({@link runScaleBrowserBench}), once the Node store is
+ * closed. A failure of the browser half does not lose the Node half: `browser` is then
+ * `{ status: 'failed', note }` with the error.
+ * @throws JevMemError `NOT_FOUND` (data, Chromium), `MODEL_LOAD_FAILED`, `INVALID_OPTION`,
+ *   `STORAGE_FAILED` (the bench page), and the memory's errors.
+ */
+export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleResults> {
+  const node = await runScaleNode(o);
+  if (o.browser === undefined) return node;
+  try {
+    const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...o.browser });
+    return { ...node, browser };
+  } catch (e) {
+    // The Node half stands on its own: keep it, and say why the browser half is missing.
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string; // the message, not the page's stack
+    o.log?.(`scale (Chromium): failed: ${why}`);
+    return { ...node, browser: { status: 'failed', note: `the headless-Chromium half failed: ${why}` } };
+  }
+}
+
+async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
+  const log = o.log ?? (() => undefined);
+  const sizes = [...(o.sizes ?? DEFAULT_SCALE_SIZES)].sort((a, b) => a - b);
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const rss = new RssSampler().start(100);
+  const data = await loadLocomo(o.dataPath ?? defaultLocomoPath());
+  const observations = scaleObservations(data.conversations, sizes[sizes.length - 1] ?? 0);
+  const questions = scaleQuestions(data.conversations, SCALE_QUERIES);
+  const systemOneName = o.systemOne ?? 'local';
+  const vectorIndex = o.vectorIndex ?? 'auto';
+  let encoder: Encoder | undefined;
+  let inner: SystemOneBackend | undefined;
+  let memory: Memory | undefined;
+  const dir = await mkdtemp(join(o.tmpDir ?? tmpdir(), 'jev-mem-scale-'));
+  try {
+    let t = performance.now();
+    encoder = await createDefaultNodeEncoder();
+    const encoderMs = performance.now() - t;
+    t = performance.now();
+    inner = await createSystemOneFromName(systemOneName, { env: process.env });
+    const systemOneMs = performance.now() - t;
+    const backend: CountingBackend = countingBackend(inner);
+    const open = (): Promise<Memory> => createNodeMemory({ store: dir, namespace: 'scale', encoder: sharedEncoder(encoder as Encoder), systemOne: backend, vectorIndex });
+    memory = await open();
+    const points: ScalePoint[] = [];
+    let written = 0;
+    for (const size of sizes) {
+      const segStart = performance.now();
+      const measured = Math.min(SCALE_MEASURED_WRITES, size - written);
+      const bulk = observations.slice(written, size - measured);
+      if (bulk.length > 0) {
+        let last = 0;
+        await memory.addMany(bulk, {
+          onProgress: (p) => {
+            if (performance.now() - last > 10_000) {
+              last = performance.now();
+              log(`scale: ${written + p.done}/${size} written (${p.perSecond.toFixed(0)}/s)`);
+            }
+          },
+        });
+      }
+      const before = backend.counts();
+      const tw = performance.now();
+      await memory.addMany(observations.slice(size - measured, size));
+      const writeMs = performance.now() - tw;
+      const s1 = countsDelta(backend.counts(), before);
+      written = size;
+      const segmentMs = performance.now() - segStart;
+      rss.sample();
+      const latencies = await timedRecalls(memory, questions);
+      const stats = await memory.stats();
+      const mem = process.memoryUsage();
+      rss.sample();
+      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number } = await measureReopen<Memory>(memory, open, questions[0] ?? 'hello');
+      memory = reopened.memory;
+      const { reopenMs, firstRecallMs } = reopened;
+      const point: ScalePoint = {
+        size,
+        nodes: stats.nodes,
+        edges: stats.edges,
+        write: writeFigures(measured, writeMs, s1, segmentMs),
+        recall: summarize(latencies),
+        memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
+        storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0 },
+        reopen: { ms: reopenMs, firstRecallMs },
+      };
+      points.push(point);
+      log(`scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);
+    }
+    return {
+      format: 'jev-mem/bench-scale',
+      version: 1,
+      startedAt: startedAt.toISOString(),
+      durationMs: performance.now() - t0,
+      machine: machineInfo(),
+      git: gitInfo(repoRoot()),
+      settings: { sizes, recipe: SCALE_RECIPE, measuredWrites: SCALE_MEASURED_WRITES, queries: questions.length, systemOne: systemOneName, systemOneModel: inner.modelId, encoder: encoder.fingerprint, vectorIndex, data: data.path },
+      modelLoadMs: { encoder: encoderMs, systemOne: systemOneMs },
+      points,
+      peakRssBytes: Math.max(rss.stop(), 0),
+      browser: { status: 'todo', note: 'Headless Chromium (IndexedDB store, System One in a Web Worker) was not run in this run (add --browser).' },
+    };
+  } finally {
+    rss.stop();
+    await memory?.close().catch(() => undefined);
+    await inner?.close().catch(() => undefined);
+    await encoder?.close?.().catch(() => undefined);
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** Markdown summary of a scale run (the Node table, then the headless-Chromium one when it ran). */
+export function renderScaleMarkdown(r: ScaleResults): string {
+  const lines = [
+    '# jev-mem: one namespace at scale (Node)',
+    '',
+    `- Run: ${r.startedAt} (${(r.durationMs / 1000).toFixed(1)} s); code ${r.git.commit ?? 'no commit'}${r.git.dirty ? ' (uncommitted changes)' : ''}`,
+    `- Machine: ${r.machine.cpuModel}, ${r.machine.cores} cores, Node ${r.machine.node}`,
+    `- System One: ${r.settings.systemOne} (${r.settings.systemOneModel}), loaded in ${r.modelLoadMs.systemOne.toFixed(0)} ms; encoder ${r.settings.encoder} (${r.modelLoadMs.encoder.toFixed(0)} ms); vector index ${r.settings.vectorIndex}`,
+    `- Observations: ${r.settings.recipe}`,
+    `- Throughput is measured over the last ${r.settings.measuredWrites} writes before each size; recall over ${r.settings.queries} questions.`,
+    '',
+    '| size | edges | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | RSS MiB | heap MiB | stored MiB | bytes/node | reopen ms | first recall ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...r.points.map(
+      (p) =>
+        `| ${p.size} | ${p.edges} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} | ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
+    ),
+
+    '',
+    '![write throughput](scale-write.svg)',
+    '',
+    '![recall latency](scale-recall.svg)',
+    '',
+    '![memory](scale-memory.svg)',
+    '',
+    '![storage](scale-storage.svg)',
+    '',
+    '![reopen](scale-reopen.svg)',
+    '',
+    ...renderScaleBrowserMarkdown(r.browser),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
+  if (b.status !== 'done') return [`Browser (headless Chromium): ${b.status} — ${b.note}`];
+  return [
+    '## Headless Chromium',
+    '',
+    `- ${b.chromium}, cross-origin isolated: ${b.crossOriginIsolated ? 'yes' : 'no'}; ${b.setup}`,
+    `- System One ${b.systemOneModel} loaded in the worker in ${b.modelLoadMs.systemOne.toFixed(0)} ms; encoder ${b.encoder} (${b.modelLoadMs.encoder.toFixed(0)} ms); run ${(b.durationMs / 1000).toFixed(1)} s`,
+    '- Same recipe and questions as above. Heap is the page\'s `performance.memory.usedJSHeapSize` (the worker\'s is not included; a page cannot see RSS); stored bytes are `navigator.storage.estimate().usage`. Default sizes 1k and 10k; 100k (`bench scale 1000,10000,100000 --browser`) takes about 15 min of IndexedDB writes on a 2-core machine (the write rate falls from ~240/s to ~60/s as the store grows), in a fresh on-disk profile (an incognito context\'s quota runs out at ~80k nodes).',
+    '',
+    '| size | edges | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | heap MiB | stored MiB | bytes/node | reopen ms | first recall ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...b.points.map(
+      (p) =>
+        `| ${p.size} | ${p.edges} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${p.heapUsedBytes === undefined ? '—' : (p.heapUsedBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
+    ),
+    '',
+    '![Chromium write throughput](scale-browser-write.svg)',
+    '',
+    '![Chromium recall latency](scale-browser-recall.svg)',
+  ];
+}
+
+/** Writes results.json, results.md and one chart per figure (Chromium ones too, when it ran) into `outDir`; returns the paths. */
+export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promise<string[]> {
+  await mkdir(outDir, { recursive: true });
+  const x = r.points.map((p) => p.size);
+  const chart = (title: string, yLabel: string, series: Array<{ name: string; values: number[] }>): string => lineChart({ title, x, series, xLabel: 'observations in the namespace (log scale)', yLabel, logX: true });
+  const files: Array<[string, string]> = [
+    ['results.json', `${JSON.stringify(r, null, 2)}\n`],
+    ['results.md', renderScaleMarkdown(r)],
+    ['scale-write.svg', chart('Write throughput', 'observations / s', [{ name: 'writes/s', values: r.points.map((p) => p.write.perSecond) }])],
+    ['scale-recall.svg', chart('Recall latency', 'ms', [
+      { name: 'p50', values: r.points.map((p) => p.recall.p50) },
+      { name: 'p95', values: r.points.map((p) => p.recall.p95) },
+    ])],
+    ['scale-memory.svg', chart('Process memory', 'MiB', [
+      { name: 'RSS', values: r.points.map((p) => p.memory.rssBytes / 2 ** 20) },
+      { name: 'heap used', values: r.points.map((p) => p.memory.heapUsedBytes / 2 ** 20) },
+    ])],
+    ['scale-storage.svg', chart('Stored bytes', 'MiB', [{ name: 'file store', values: r.points.map((p) => p.storage.bytes / 2 ** 20) }])],
+    ['scale-reopen.svg', chart('Reopen the store', 'ms', [
+      { name: 'open + load', values: r.points.map((p) => p.reopen.ms) },
+      { name: 'first recall', values: r.points.map((p) => p.reopen.firstRecallMs) },
+    ])],
+    ['scale-system-one.svg', chart('System One per write', 'ms', [{ name: 'ms / write', values: r.points.map((p) => p.write.systemOneMsPerWrite) }])],
+  ];
+  if (r.browser.status === 'done') {
+    const bx = r.browser.points.map((p) => p.size);
+    const bchart = (title: string, yLabel: string, series: Array<{ name: string; values: number[] }>): string => lineChart({ title, x: bx, series, xLabel: 'observations in the namespace (log scale)', yLabel, logX: true });
+    files.push(
+      ['scale-browser-write.svg', bchart('Write throughput (headless Chromium)', 'observations / s', [{ name: 'writes/s', values: r.browser.points.map((p) => p.write.perSecond) }])],
+      ['scale-browser-recall.svg', bchart('Recall latency (headless Chromium)', 'ms', [
+        { name: 'p50', values: r.browser.points.map((p) => p.recall.p50) },
+        { name: 'p95', values: r.browser.points.map((p) => p.recall.p95) },
+      ])],
+    );
+  }
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    const p = join(outDir, name);
+    await writeFile(p, text, 'utf8');
+    written.push(p);
+  }
+  return written;
+}

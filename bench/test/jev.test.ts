@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { countingBackend, countsDelta, JEV_SWITCHES, sharedEncoder } from '../lib/jev.js';
+import type { SystemOneBackend, SystemOneResponse } from '../../src/system-one/wire.js';
+import { letterEncoder } from './fixtures.js';
+
+function fakeBackend(fail = false): SystemOneBackend & { closed: boolean } {
+  const response: SystemOneResponse = { model: 'fake@1', answers: {}, usage: { input_tokens: 0, output_tokens: 0 } };
+  const b = {
+    kind: 'fake',
+    modelId: 'fake@1',
+    closed: false,
+    async decide() {
+      if (fail) throw new Error('down');
+      return response;
+    },
+    async decideMany(rs: unknown[]) {
+      return rs.map(() => response);
+    },
+    async close() {
+      b.closed = true;
+    },
+  };
+  return b;
+}
+
+describe('countingBackend', () => {
+  it('counts round trips and requests separately', async () => {
+    const c = countingBackend(fakeBackend());
+    await c.decide({ state: '', questions: {} });
+    await c.decideMany([
+      { state: '', questions: {} },
+      { state: '', questions: {} },
+      { state: '', questions: {} },
+    ]);
+    const n = c.counts();
+    expect([n.calls, n.requests, n.errors]).toEqual([2, 4, 0]);
+  });
+
+  it('counts a failed call and rethrows its error', async () => {
+    const c = countingBackend(fakeBackend(true));
+    await expect(c.decide({ state: '', questions: {} })).rejects.toThrow('down');
+    expect(c.counts().errors).toBe(1);
+  });
+
+  it('leaves the wrapped backend open on close', async () => {
+    const inner = fakeBackend();
+    await countingBackend(inner).close();
+    expect(inner.closed).toBe(false);
+  });
+
+  it('subtracts counts field by field', () => {
+    expect(countsDelta({ calls: 5, requests: 9, ms: 3, errors: 1 }, { calls: 2, requests: 4, ms: 1, errors: 1 })).toEqual({ calls: 3, requests: 5, ms: 2, errors: 0 });
+  });
+});
+
+describe('sharedEncoder', () => {
+  it('has no close, so a memory cannot close the shared encoder', () => {
+    const e = sharedEncoder(letterEncoder());
+    expect(e.close).toBeUndefined();
+    expect(e.dimension).toBe(3);
+  });
+
+  it('passes word vectors through when the encoder has them, and has none when it does not', () => {
+    const unit = new Float32Array([1, 0, 0]);
+    const withWords = { ...letterEncoder(), termVectors: (words: string[]) => words.map((w) => (w === 'cat' ? unit : undefined)) };
+    expect(sharedEncoder(withWords).termVectors?.(['cat', 'zzz'])).toEqual([unit, undefined]);
+    expect(sharedEncoder(letterEncoder()).termVectors).toBeUndefined();
+  });
+});
+
+describe('ablation switches', () => {
+  it('turns off exactly one part of the read path per ablation', () => {
+    expect(JEV_SWITCHES['no-graph']).toEqual({ graph: false });
+    expect(JEV_SWITCHES['no-routing']).toEqual({ routing: false });
+    expect(JEV_SWITCHES['no-stop']).toEqual({ stopping: false });
+    expect(JEV_SWITCHES['jev-mem']).toEqual({});
+  });
+});
