@@ -7,7 +7,7 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { SYSTEM_ONE_NAMES } from './system-one.js';
+import { SYSTEM_ONE_NAMES } from '../system-one/from-name.js';
 
 /** A usage error: the CLI prints it with a pointer to `--help` and exits 2. */
 export class UsageError extends Error {

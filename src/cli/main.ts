@@ -29,7 +29,9 @@ import type { Observation } from '../types.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
 import { findPackage } from './package-info.js';
-import { createSystemOneFromName } from './system-one.js';
+import { createSystemOneFromName } from '../system-one/from-name.js';
+import { systemTwoFromEnv } from '../system-two/from-env.js';
+import { packageModelsURL } from './package-info.js';
 
 export type { CliIO } from './io.js';
 
@@ -43,26 +45,11 @@ function need(v: string | undefined, name: string): string {
   return v;
 }
 
-/**
- * System Two options from the environment (`JEV_MEM_LLM_BASE_URL`, `JEV_MEM_LLM_MODEL`,
- * `JEV_MEM_LLM_API_KEY`), or undefined when no base URL is set. Also used by the benchmarks.
- * @throws JevMemError `INVALID_OPTION` (field `JEV_MEM_LLM_MODEL`) when the base URL is set without a model.
- */
-export function systemTwoFromEnv(env: NodeJS.ProcessEnv): SystemTwoOptions | undefined {
-  const base = env.JEV_MEM_LLM_BASE_URL;
-  if (!base) return undefined;
-  const model = env.JEV_MEM_LLM_MODEL;
-  if (!model) throw new JevMemError('INVALID_OPTION', 'JEV_MEM_LLM_MODEL must name the model when JEV_MEM_LLM_BASE_URL is set', { field: 'JEV_MEM_LLM_MODEL' });
-  const o: SystemTwoOptions = { url: `${base.replace(/\/+$/, '')}/chat/completions`, model };
-  if (env.JEV_MEM_LLM_API_KEY) o.apiKey = env.JEV_MEM_LLM_API_KEY;
-  return o;
-}
-
 async function openMemory(v: Values, withSystemTwo = false, create = false): Promise<Memory> {
   const store = need(v.store, 'store');
   // Only the commands that write into a new store (ingest, import) may create it: a mistyped
   // --store elsewhere is STORE_MISSING, not an empty memory.
-  const systemOne: SystemOneBackend = await createSystemOneFromName(v['system-one'] ?? 'local', { baseURL: v['base-url'], env: process.env });
+  const systemOne: SystemOneBackend = await createSystemOneFromName(v['system-one'] ?? 'local', { baseURL: v['base-url'], env: process.env, modelBaseURL: packageModelsURL });
   openedBackends.push(systemOne);
   const opts: Parameters<typeof createNodeMemory>[0] = { store, systemOne, create };
   if (v.namespace !== undefined) opts.namespace = v.namespace;

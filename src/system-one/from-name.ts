@@ -28,6 +28,12 @@ export interface SystemOneFromNameOptions {
   baseURL?: string | undefined;
   /** Environment read for `JEV_MEM_SYSTEM_ONE_URL` and `JEV_MEM_SYSTEM_ONE_KEY` (usually `process.env`). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where the `worker` backend reads the shipped model (a `models/system-one/`-holding folder's
+   * `models/` URL), or a function that finds it; other names ignore it.
+   * @default the worker's own default (the package's `models/` folder)
+   */
+  modelBaseURL?: string | URL | (() => Promise<string | URL>) | undefined;
 }
 
 /**
@@ -47,7 +53,8 @@ export async function createSystemOneFromName(name: string, o: SystemOneFromName
     }
     case 'worker': {
       const { createWorkerSystemOne } = await import('./worker-backend.js');
-      return createWorkerSystemOne({});
+      const base = typeof o.modelBaseURL === 'function' ? await o.modelBaseURL() : o.modelBaseURL;
+      return createWorkerSystemOne(base === undefined ? {} : { modelBaseURL: base });
     }
     case 'remote': {
       const baseURL = o.baseURL ?? o.env.JEV_MEM_SYSTEM_ONE_URL;
