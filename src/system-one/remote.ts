@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import { JevMemError, invalidOption, throwIfAborted } from '../errors.js';
 import {
   HttpAttemptError,
@@ -26,7 +27,6 @@ import {
   type FetchLike,
   type Sleep,
 } from '../util/http.js';
-import { LruMap } from './lru.js';
 import { validateRequest, validateResponse } from './validate.js';
 import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from './wire.js';
 
@@ -63,8 +63,9 @@ export interface RemoteSystemOneOptions {
    */
   deadlineMs?: number;
   /**
-   * Entries of the LRU answer cache, keyed by the stable JSON of `{model, state, questions}`;
-   * 0 disables the cache.
+   * Entries of the LRU answer cache (`lru-cache`; a get or set counts as a use, the least recently
+   * used entry is evicted beyond this many), keyed by the stable JSON of
+   * `{model, state, questions}`; 0 disables the cache.
    * @default 1000
    */
   cacheSize?: number;
@@ -192,7 +193,7 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
   const headers: Record<string, string> = { ...(options.headers ?? {}), 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   const secrets = [apiKey];
-  const cache = new LruMap<string, SystemOneResponse>(cacheSize);
+  const cache = cacheSize > 0 ? new LRUCache<string, SystemOneResponse>({ max: cacheSize }) : undefined;
   const lifetime = new AbortController();
   let modelId = options.model ?? 'remote:unknown';
   let closed = false;
@@ -211,7 +212,7 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
     const model = request.model ?? options.model;
     const body = { ...(model === undefined ? {} : { model }), state: request.state, questions: request.questions };
     const key = cacheSize > 0 ? stableStringify(body) : undefined;
-    const hit = key === undefined ? undefined : cache.get(key);
+    const hit = key === undefined ? undefined : cache?.get(key);
     if (hit !== undefined) return structuredClone(hit);
 
     const budget = Math.min(deadlineMs, callOptions.deadlineMs ?? Infinity);
@@ -284,7 +285,7 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
           ),
       );
       modelId = response.model;
-      if (key !== undefined) cache.set(key, structuredClone(response));
+      if (key !== undefined) cache?.set(key, structuredClone(response));
       return response;
     } catch (e) {
       // A sleep or check interrupted by close() reports ABORTED; say CLOSED instead.
@@ -301,7 +302,7 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
       return modelId;
     },
     get cacheSize() {
-      return cache.size;
+      return cache?.size ?? 0;
     },
     decide,
     async decideMany(requests, callOptions) {
@@ -314,7 +315,7 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
       if (closed) return;
       closed = true;
       lifetime.abort();
-      cache.clear();
+      cache?.clear();
     },
   };
 }
