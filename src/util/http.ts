@@ -120,6 +120,8 @@ export async function postWithRetries<T>(o: PostOptions, read: (response: Respon
       beforeRetry: [
         async ({ error, retryCount }) => {
           const retryAfter = error instanceof HTTPError ? retryAfterFromHeaders(error.response.headers, now()) : undefined;
+          // the failed answer's body is not read: release its connection
+          if (error instanceof HTTPError) void error.response.body?.cancel().catch(() => undefined);
           const wait = retryAfter ?? o.backoff(retryCount);
           if (now() + wait >= deadlineAt) throw new WaitPastDeadline(error);
           await o.sleep(wait, o.signal);
