@@ -16,9 +16,10 @@
  * - Featurizers read TYPED states (`catalogue.ts`): a signal is read by its name
  *   (`cand.signals.vectorRank`), so renaming a signal fails to compile. Untyped states (a wire
  *   request from the CLI, a worker message, a caller of `SystemOneBackend.decide`) are read into
- *   these types once, where they enter a head backend (`validate.ts` {@link GroupStates} reader
- *   `readGroupState`): a missing or ill-typed field reads as 0 / `''`, a non-finite number as 0,
- *   a ref that names no candidate gives a row whose `has_candidate` is 0. Featurizers never throw.
+ *   these types ({@link GroupStates}) once, where they enter a head backend (`heads.ts`
+ *   `planBatch` calls `validate.ts` `readGroupState`): a missing or ill-typed field reads as
+ *   0 / `''`, a non-finite number as 0. A ref that names no candidate gives a row whose
+ *   `has_candidate` is 0. Featurizers never throw; signals must be finite numbers.
  * - Text analysis is memoised per {@link createFeaturizer} (a bounded LRU of
  *   {@link CUE_CACHE_MAX} texts); the plain exported featurizers do not cache.
  * - {@link FEATURE_VERSION} changes whenever a feature list, a lexicon or a formula changes; a
@@ -337,7 +338,7 @@ const writeTypingRow = rowWriter(TYPING_FEATURES);
 
 /**
  * Typing features (19 values, names in {@link TYPING_FEATURES}) of a {@link TypingState}.
- * @param state - `{kind: 'typing', observation: {text, speaker?, observedAt?}}`; tolerant of gaps.
+ * @param state - `{kind: 'typing', observation: {text, speaker?, observedAt?}}`.
  */
 export function typingFeatures(state: TypingState): Float32Array {
   return typingRow(textCues, state);
@@ -462,7 +463,7 @@ function pairBlock(cues: CueReader, anchor: StateMemory, cand: PairCandidate | u
 /**
  * Relation features (24 values, names in {@link RELATION_FEATURES}) of the pair
  * (`state.observation`, the candidate whose `ref` is `ref`).
- * @param state - a {@link RelationState}; tolerant of gaps.
+ * @param state - a {@link RelationState}.
  * @param ref - the candidate's ref (the part after `#` of the question key); an unknown or absent
  *   ref gives a row with `has_candidate` = 0 and pair values 0.
  */
@@ -533,7 +534,7 @@ const writeRoutingRow = rowWriter(ROUTING_FEATURES);
 
 /**
  * Routing features (29 values, names in {@link ROUTING_FEATURES}) of a {@link RoutingState}.
- * @param state - `{kind: 'routing', query, mentions}`; tolerant of gaps.
+ * @param state - `{kind: 'routing', query, mentions}`.
  */
 export function routingFeatures(state: RoutingState): Float32Array {
   return routingRow(textCues, state);
@@ -625,7 +626,7 @@ const HOW_COUNT = /\bhow (many|much|often|old)\b/;
 /**
  * Candidate features (46 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
  * is `ref` in a {@link CandidateState}.
- * @param state - `{kind: 'candidates', query, candidates}`; tolerant of gaps.
+ * @param state - `{kind: 'candidates', query, candidates}`.
  * @param ref - the candidate's ref; unknown / absent gives `has_candidate` = 0 and zeros.
  */
 export function candidateFeatures(state: CandidateState, ref: string | undefined): Float32Array {
@@ -730,7 +731,7 @@ const writeStopRow = rowWriter(STOP_FEATURES);
 
 /**
  * Stop features (17 values, names in {@link STOP_FEATURES}) of a {@link StopState}.
- * @param state - `{kind: 'stop', query, evidence, signals}`; tolerant of gaps.
+ * @param state - `{kind: 'stop', query, evidence, signals}`.
  */
 export function stopFeatures(state: StopState): Float32Array {
   return stopRow(textCues, state);
@@ -810,7 +811,7 @@ function sameTokens(a: string, b: string): boolean {
  * Maintenance features (22 values, names in {@link MAINTENANCE_FEATURES}) of the node of a
  * {@link MaintenanceState} and the candidate whose `ref` is `ref` (no ref: the pair block is 0,
  * the neighbourhood block is filled, as the representation choice needs).
- * @param state - `{kind: 'maintenance', node, candidates}`; tolerant of gaps.
+ * @param state - `{kind: 'maintenance', node, candidates}`.
  * @param ref - the candidate's ref, or undefined for node-level questions.
  */
 export function maintenanceFeatures(state: MaintenanceState, ref: string | undefined): Float32Array {
