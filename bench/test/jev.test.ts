@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { countingBackend, countsDelta, JEV_SWITCHES, sharedEncoder } from '../lib/jev.js';
+import { countingBackend, countsDelta, JEV_SWITCHES, sharedEncoder, type JevSystemName } from '../lib/jev.js';
+import { createMemory, createMemoryStorage } from '../../src/index.js';
 import type { SystemOneBackend, SystemOneResponse } from '../../src/system-one/wire.js';
-import { letterEncoder } from './fixtures.js';
+import { letterEncoder, tinyConversation } from './fixtures.js';
 
 function fakeBackend(fail = false): SystemOneBackend & { closed: boolean } {
   const response: SystemOneResponse = { model: 'fake@1', answers: {}, usage: { input_tokens: 0, output_tokens: 0 } };
@@ -69,10 +70,41 @@ describe('sharedEncoder', () => {
 });
 
 describe('ablation switches', () => {
-  it('turns off exactly one part of the read path per ablation', () => {
-    expect(JEV_SWITCHES['no-graph']).toEqual({ graph: false });
-    expect(JEV_SWITCHES['no-routing']).toEqual({ routing: false });
-    expect(JEV_SWITCHES['no-stop']).toEqual({ stopping: false });
-    expect(JEV_SWITCHES['jev-mem']).toEqual({});
+  /** The recall trace of one question on the tiny conversation, with a system's switches. */
+  async function traceOf(system: JevSystemName) {
+    const memory = await createMemory({ encoder: letterEncoder(), storage: createMemoryStorage() });
+    try {
+      await memory.addMany(tinyConversation().observations);
+      const { trace } = await memory.recall('When did Alice go hiking with the puppy?', { k: 3, switches: JEV_SWITCHES[system] });
+      return { purposes: new Set(trace.decisions.map((d) => d.purpose)), depth: trace.depth.max, expansions: trace.expansions.length };
+    } finally {
+      await memory.close();
+    }
+  }
+
+  it('the full system routes, expands the graph and asks whether to stop', async () => {
+    const full = await traceOf('jev-mem');
+    expect(full.purposes.has('routing')).toBe(true);
+    expect(full.purposes.has('stop')).toBe(true);
+    expect(full.depth).toBeGreaterThan(0);
+  });
+
+  it('no-graph expands no edge (depth 0) but still routes', async () => {
+    const t = await traceOf('no-graph');
+    expect([t.depth, t.expansions]).toEqual([0, 0]);
+    expect(t.purposes.has('routing')).toBe(true);
+  });
+
+  it('no-routing asks no routing question but still expands and stops', async () => {
+    const t = await traceOf('no-routing');
+    expect(t.purposes.has('routing')).toBe(false);
+    expect(t.purposes.has('stop')).toBe(true);
+  });
+
+  it('no-stop asks no stop question but still routes and expands', async () => {
+    const t = await traceOf('no-stop');
+    expect(t.purposes.has('stop')).toBe(false);
+    expect(t.purposes.has('routing')).toBe(true);
+    expect(t.depth).toBeGreaterThan(0);
   });
 });

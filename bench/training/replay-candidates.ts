@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { featuresFor, FEATURE_NAMES, textCues } from '../../src/system-one/features.js';
+import { readGroupState } from '../../src/system-one/validate.js';
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import { LOCOMO_DEV, locomoConversation, parseLocomo } from '../../src/formats/locomo.js';
 import { isStopWord, stem, tokenize } from '../../src/plane/text.js';
@@ -109,7 +110,7 @@ const iPrior = allNames.indexOf('prior_relevance');
 const iNb = allNames.indexOf('neighbour_relevance');
 function feat(e: Entry, q: Q): Float64Array {
   const st = { kind: 'candidates', query: q.question, candidates: [e] };
-  const f = featuresFor('candidates', st, e.ref);
+  const f = featuresFor('candidates', readGroupState('candidates', st), e.ref);
   const all = [...f, ...extra.map((n) => (EXTRA[n] as (e: Entry, q: Q) => number)(e, q))];
   return Float64Array.from(all.filter((_, i) => keep[i]));
 }

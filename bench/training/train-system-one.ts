@@ -39,6 +39,7 @@ import { LOCOMO_DEV, LOCOMO_TEST, locomoConversation, parseLocomo, type LocomoCo
 import { createMemory } from '../../src/memory.js';
 import { parseQuestionKey } from '../../src/system-one/catalogue.js';
 import { featuresFor, FEATURE_NAMES, type HeadGroup } from '../../src/system-one/features.js';
+import { readGroupState } from '../../src/system-one/validate.js';
 import { createHeuristicSystemOne, runHeuristicGroup } from '../../src/system-one/heuristic.js';
 import { GROUP_OUTPUTS } from '../../src/system-one/heads.js';
 import type { SystemOneWeights } from '../../src/system-one/onnx-model.js';
@@ -114,7 +115,7 @@ async function collect(conv: LocomoConversation, encoder: Awaited<ReturnType<typ
     const a = turnOf.get(st.observation.ref) ?? '';
     for (const c of st.candidates) {
       const b = turnOf.get(c.ref) ?? '';
-      rows.relation.push({ x: featuresFor('relation', st, c.ref), y: cocited.has(`${a}|${b}`) ? 1 : 0, conv: conv.sampleId });
+      rows.relation.push({ x: featuresFor('relation', readGroupState('relation', st), c.ref), y: cocited.has(`${a}|${b}`) ? 1 : 0, conv: conv.sampleId });
     }
   }
   for (const q of conv.questions) {
@@ -126,7 +127,7 @@ async function collect(conv: LocomoConversation, encoder: Awaited<ReturnType<typ
     for (const req of rec.log) {
       const st = req.state as unknown as StateOf;
       if (st.kind === 'routing') {
-        const x = featuresFor('routing', st, undefined);
+        const x = featuresFor('routing', readGroupState('routing', st), undefined);
         rows.routingT.push({ x, y: q.category === 2 ? 1 : 0, conv: conv.sampleId });
         rows.routingM.push({ x, y: q.category === 1 ? 1 : 0, conv: conv.sampleId });
       }
@@ -134,7 +135,7 @@ async function collect(conv: LocomoConversation, encoder: Awaited<ReturnType<typ
       if (st.kind === 'candidates') {
         for (const c of st.candidates ?? []) {
           const turn = turnOf.get(c.ref) ?? '';
-          rows.cand.push({ x: featuresFor('candidates', st, c.ref), y: gold.has(turn) ? 1 : 0, conv: conv.sampleId, q: q.id });
+          rows.cand.push({ x: featuresFor('candidates', readGroupState('candidates', st), c.ref), y: gold.has(turn) ? 1 : 0, conv: conv.sampleId, q: q.id });
           scoredSoFar.add(turn);
         }
       } else if (st.kind === 'stop') {
@@ -142,7 +143,7 @@ async function collect(conv: LocomoConversation, encoder: Awaited<ReturnType<typ
         const later = new Set<string>();
         const idx = candReqs.indexOf(rec.log[rec.log.indexOf(req) + 1] as SystemOneRequest);
         if (idx >= 0) for (const r2 of candReqs.slice(idx)) for (const c of (r2.state as unknown as StateOf).candidates ?? []) later.add(turnOf.get(c.ref) ?? '');
-        const x = featuresFor('stop', st, undefined);
+        const x = featuresFor('stop', readGroupState('stop', st), undefined);
         rows.suff.push({ x, y: missing.length === 0 ? 1 : 0, conv: conv.sampleId, q: q.id });
         rows.cont.push({ x, y: missing.some((g) => later.has(g)) ? 1 : 0, conv: conv.sampleId, q: q.id });
       }

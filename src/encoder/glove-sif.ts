@@ -15,6 +15,7 @@
  * @module
  */
 
+import { LRUCache } from 'lru-cache';
 import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
 import { tokenize } from '../plane/text.js';
 import type { AssetLoader, Encoder } from './encoder.js';
@@ -173,8 +174,8 @@ class GloveSifEncoder implements Encoder {
   readonly dimension: number;
   #model: GloveSifModel | null;
   readonly #accumulator: Float64Array;
-  /** word → unit vector (null: out of vocabulary); cleared when it reaches {@link TERM_CACHE_WORDS}. */
-  readonly #termCache = new Map<string, Float32Array | null>();
+  /** word → unit vector (false: out of vocabulary); an LRU of {@link TERM_CACHE_WORDS} words. */
+  readonly #termCache = new LRUCache<string, Float32Array | false>({ max: TERM_CACHE_WORDS });
 
   constructor(fingerprint: string, model: GloveSifModel) {
     this.fingerprint = fingerprint;
@@ -229,7 +230,7 @@ class GloveSifEncoder implements Encoder {
    * Unit-norm GloVe vectors of single words (rows of `vectors.i8`; the row scale cancels under
    * normalisation, so v̂_w = q_w / ‖q_w‖₂). Each word is looked up as given after NFC and lower
    * casing; out-of-vocabulary words (and all-zero rows) give `undefined`. The vectors are cached
-   * (up to 8,192 words, ≈3.5 MB) and shared between calls: callers must not modify them.
+   * (least recently used first out, up to 8,192 words, ≈3.5 MB) and shared between calls: callers must not modify them.
    * @throws JevMemError `CLOSED` after {@link close}.
    */
   termVectors(words: string[]): Array<Float32Array | undefined> {
@@ -237,10 +238,9 @@ class GloveSifEncoder implements Encoder {
     if (model === null) throw new JevMemError('CLOSED', 'the GloVe-SIF encoder was used after close()');
     return words.map((word) => {
       const cached = this.#termCache.get(word);
-      if (cached !== undefined) return cached ?? undefined;
+      if (cached !== undefined) return cached === false ? undefined : cached;
       const v = unitRow(model, word);
-      if (this.#termCache.size >= TERM_CACHE_WORDS) this.#termCache.clear();
-      this.#termCache.set(word, v ?? null);
+      this.#termCache.set(word, v ?? false);
       return v;
     });
   }

@@ -121,7 +121,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   if (sw.routing) {
     const routing: RoutingState = { kind: 'routing', query: input.query, mentions };
     const ids = ['route.semantic', 'route.temporal', 'route.causal', 'route.entity', 'route.multi_hop', 'route.recency'] as const;
-    const { response } = await controller.ask('routing', { state: routing as unknown as Record<string, unknown>, questions: Object.fromEntries(ids.map((id) => [id, CATALOGUE[id]])) }, ctx);
+    const { response } = await controller.ask('routing', { state: routing, questions: Object.fromEntries(ids.map((id) => [id, CATALOGUE[id]])) }, ctx);
     p = {
       semantic: probability(response, 'route.semantic', 1),
       temporal: probability(response, 'route.temporal', 1),
@@ -355,7 +355,7 @@ async function reassess(
     cs.candidates.push({ ...stateMemory(s.node), signals });
     for (const id of ['cand.relevance', 'cand.new_information', 'cand.supports_evidence'] as const) questions[questionKey(id, s.node.id)] = CATALOGUE[id];
   }
-  const { response } = await controller.ask('reassess', { state: cs as unknown as Record<string, unknown>, questions }, ctx);
+  const { response } = await controller.ask('reassess', { state: cs, questions }, ctx);
   for (const s of top) {
     const id = s.node.id;
     const parts: ScoreParts = {
@@ -429,7 +429,7 @@ async function scoreCandidates(
       questions[questionKey(id, it.node.id)] = CATALOGUE[id];
     }
   }
-  const request: SystemOneRequest = { state: cs as unknown as Record<string, unknown>, questions };
+  const request: SystemOneRequest = { state: cs, questions };
   const { response } = await controller.ask('candidates', request, ctx);
   for (const it of items) {
     const id = it.node.id;
@@ -484,7 +484,7 @@ async function estimateStop(
     },
   };
   const ids = ['stop.sufficient', 'stop.continue_useful', 'stop.missing', 'stop.contradiction'] as const;
-  const { response } = await controller.ask('stop', { state: st as unknown as Record<string, unknown>, questions: Object.fromEntries(ids.map((id) => [id, CATALOGUE[id]])) }, ctx);
+  const { response } = await controller.ask('stop', { state: st, questions: Object.fromEntries(ids.map((id) => [id, CATALOGUE[id]])) }, ctx);
   return readStop(response);
 }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import { contentTerms, isStopWord, midSentenceCapitalised, stem, tokenize } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
 import type { CandidateSignals } from '../system-one/catalogue.js';
@@ -57,19 +58,13 @@ export function nodeWords(n: MemoryNode): readonly string[] {
   return words;
 }
 
-/** word → Porter stem, null for a stop word; shared by all queries, cleared at 16,384 words. */
-const STEMS = new Map<string, string | null>();
-
-/** The Porter stem of a token, `null` for a stop word (cached). */
+/** The Porter stem of a token, `null` for a stop word (memoised per query by {@link SoftQuery}). */
 function contentStem(word: string): string | null {
-  let st = STEMS.get(word);
-  if (st === undefined) {
-    st = isStopWord(word) ? null : stem(word);
-    if (STEMS.size >= 16384) STEMS.clear();
-    STEMS.set(word, st);
-  }
-  return st;
+  return isStopWord(word) ? null : stem(word);
 }
+
+/** Candidate words whose similarities one {@link SoftQuery} keeps (an LRU; one entry = query words × 8 bytes). */
+export const SOFT_QUERY_CACHE_WORDS = 4096;
 
 /**
  * The query side of soft term matching: the query's distinct content words t (tokens that are not
@@ -83,7 +78,8 @@ export class SoftQuery {
   readonly #weights: Float64Array;
   readonly #weightSum: number;
   readonly #lookup: TermVectorLookup;
-  readonly #cache = new Map<string, Float64Array | null>();
+  /** word → s(t, w) for every query word t (false: a stop word); an LRU of {@link SOFT_QUERY_CACHE_WORDS} words. */
+  readonly #cache = new LRUCache<string, Float64Array | false>({ max: SOFT_QUERY_CACHE_WORDS });
 
   /**
    * @param words Distinct query content words (lower case).
@@ -106,7 +102,7 @@ export class SoftQuery {
   /** s(t, w) for every query word t (cached per word); `null` for a stop word. */
   similarities(word: string): Float64Array | null {
     const hit = this.#cache.get(word);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return hit === false ? null : hit;
     let out: Float64Array | null = null;
     const st = contentStem(word);
     if (st !== null) {
@@ -127,7 +123,7 @@ export class SoftQuery {
         if (v !== undefined) out[t] = Math.max(0, dot(qv, v));
       }
     }
-    this.#cache.set(word, out);
+    this.#cache.set(word, out ?? false);
     return out;
   }
 

@@ -133,6 +133,8 @@ export function parseQuestionKey(key: string): { id: CatalogueId | undefined; re
 // ---------------------------------------------------------------------------------------------
 // States. Every state jev-mem sends is one of these objects (`kind` tells which). Text fields are
 // for a language-model backend; `signals` are numbers the memory computed, for the local model.
+// The states are type aliases (not interfaces) so that they are wire states
+// (`SystemOneRequest.state`, a `Record<string, unknown>`) without a cast.
 // ---------------------------------------------------------------------------------------------
 
 /** A memory as shown inside a state. */
@@ -145,10 +147,10 @@ export interface StateMemory {
 }
 
 /** State of a typing request (one observation). */
-export interface TypingState {
+export type TypingState = {
   kind: 'typing';
   observation: { text: string; speaker?: string; observedAt?: string };
-}
+};
 
 /** Numeric signals of a (new observation, candidate) pair. */
 export interface PairSignals {
@@ -171,19 +173,19 @@ export interface PairSignals {
 }
 
 /** State of a relation request: the new observation and ≤ K_w candidates (eq. (8)-(9)). */
-export interface RelationState {
+export type RelationState = {
   kind: 'relation';
   observation: StateMemory;
   candidates: Array<StateMemory & { signals: PairSignals }>;
-}
+};
 
 /** State of a routing request (eq. (11)). */
-export interface RoutingState {
+export type RoutingState = {
   kind: 'routing';
   query: string;
   /** Names of the speakers / entities known to this namespace that the query mentions. */
   mentions: string[];
-}
+};
 
 /** Numeric signals of a traversal candidate (eq. (23)). */
 export interface CandidateSignals {
@@ -255,11 +257,11 @@ export interface CandidateSignals {
 }
 
 /** State of a candidate-scoring request. */
-export interface CandidateState {
+export type CandidateState = {
   kind: 'candidates';
   query: string;
   candidates: Array<StateMemory & { via?: { view: string; subtype: string; weight: number }; signals: CandidateSignals }>;
-}
+};
 
 /** Numeric signals of a stop decision after round d (eq. (17)-(20)). */
 export interface StopSignals {
@@ -282,19 +284,19 @@ export interface StopSignals {
 }
 
 /** State of a stop request. */
-export interface StopState {
+export type StopState = {
   kind: 'stop';
   query: string;
   evidence: StateMemory[];
   signals: StopSignals;
-}
+};
 
 /** State of a maintenance request over a bounded neighbourhood. */
-export interface MaintenanceState {
+export type MaintenanceState = {
   kind: 'maintenance';
   node: StateMemory;
   candidates: Array<StateMemory & { signals: PairSignals }>;
-}
+};
 
 /** Any state jev-mem sends. */
 export type ControlState = TypingState | RelationState | RoutingState | CandidateState | StopState | MaintenanceState;

@@ -13,20 +13,30 @@
  * Conventions:
  * - Every value is finite. Counts are capped and scaled to [0,1] (`cap(n, c) = min(n, c)/c`);
  *   unbounded quantities use `ln(1 + x)`; flags are 0/1; cosines stay in [-1,1].
- * - Featurizers are total: a missing or ill-typed field reads as 0 / `''` (a state of another
- *   kind, or a `ref` that names no candidate, gives a row whose `has_candidate` is 0). They
- *   never throw.
+ * - Featurizers read TYPED states (`catalogue.ts`): a signal is read by its name
+ *   (`cand.signals.vectorRank`), so renaming a signal fails to compile. Untyped states (a wire
+ *   request from the CLI, a worker message, a caller of `SystemOneBackend.decide`) are read into
+ *   these types ({@link GroupStates}) once, where they enter a head backend (`heads.ts`
+ *   `planBatch` calls `validate.ts` `readGroupState`): a missing or ill-typed field reads as
+ *   0 / `''`, a non-finite number as 0. A ref that names no candidate gives a row whose
+ *   `has_candidate` is 0. Featurizers never throw; signals must be finite numbers.
+ * - Text analysis is memoised per {@link createFeaturizer} (a bounded LRU of
+ *   {@link CUE_CACHE_MAX} texts); the plain exported featurizers do not cache.
  * - {@link FEATURE_VERSION} changes whenever a feature list, a lexicon or a formula changes; a
  *   model built for another version is refused at load time.
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import { contentTerms, midSentenceCapitalised, tokenize } from '../plane/text.js';
 import type {
+  CandidateSignals,
   CandidateState,
   MaintenanceState,
+  PairSignals,
   RelationState,
   RoutingState,
+  StateMemory,
   StopState,
   TypingState,
 } from './catalogue.js';
@@ -43,6 +53,16 @@ export const HEAD_GROUPS = ['typing', 'relation', 'routing', 'candidates', 'stop
 
 /** A head group (one featurizer + one network; see {@link HEAD_GROUPS}). */
 export type HeadGroup = (typeof HEAD_GROUPS)[number];
+
+/** The state type each head group's featurizer reads (catalogue.ts shapes). */
+export interface GroupStates {
+  typing: TypingState;
+  relation: RelationState;
+  routing: RoutingState;
+  candidates: CandidateState;
+  stop: StopState;
+  maintenance: MaintenanceState;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Lexicons (lower-case tokens as produced by `tokenize`, which splits at apostrophes).
@@ -228,29 +248,13 @@ function ln1p(x: number): number {
   return Math.log1p(Math.max(0, x));
 }
 
-function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-function rec(v: unknown): Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-}
-
-function list(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
 function flag(b: boolean): number {
   return b ? 1 : 0;
 }
 
 /** Milliseconds since the epoch of an ISO-8601 string, undefined when absent or unparseable. */
-function time(v: unknown): number | undefined {
-  if (typeof v !== 'string' || v === '') return undefined;
+function time(v: string | undefined): number | undefined {
+  if (v === undefined || v === '') return undefined;
   const t = Date.parse(v);
   return Number.isFinite(t) ? t : undefined;
 }
@@ -269,29 +273,13 @@ function intersectionSize(a: ReadonlySet<string>, b: ReadonlySet<string>): numbe
   return n;
 }
 
-/** Finds the candidate whose `ref` equals `ref` in a state's `candidates` list. */
-function findCandidate(state: unknown, ref: string | undefined): Record<string, unknown> | undefined {
-  if (ref === undefined) return undefined;
-  for (const c of list(rec(state).candidates)) {
-    const r = rec(c);
-    if (r.ref === ref) return r;
-  }
-  return undefined;
+/** The first candidate whose `ref` equals `ref` (undefined ref: none). */
+function findCandidate<C extends { ref: string }>(candidates: readonly C[], ref: string | undefined): C | undefined {
+  return ref === undefined ? undefined : candidates.find((c) => c.ref === ref);
 }
 
-/** Text analysis is the hot part; cache it per text within a process (bounded). */
-const CUE_CACHE = new Map<string, TextCues>();
-const CUE_CACHE_MAX = 2048;
-
-function cues(text: unknown): TextCues {
-  const t = str(text);
-  const hit = CUE_CACHE.get(t);
-  if (hit !== undefined) return hit;
-  const c = textCues(t);
-  if (CUE_CACHE.size >= CUE_CACHE_MAX) CUE_CACHE.delete(CUE_CACHE.keys().next().value as string);
-  CUE_CACHE.set(t, c);
-  return c;
-}
+/** Reads the text cues of a text: {@link textCues}, memoised or not. */
+type CueReader = (text: string) => TextCues;
 
 function terms(text: string): Set<string> {
   return new Set(contentTerms(text));
@@ -346,16 +334,20 @@ export const TYPING_FEATURES = [
   'capitalised', // cap(names, 3)
 ] as const;
 
-const typingRow = rowWriter(TYPING_FEATURES);
+const writeTypingRow = rowWriter(TYPING_FEATURES);
 
 /**
  * Typing features (19 values, names in {@link TYPING_FEATURES}) of a {@link TypingState}.
- * @param state - `{kind: 'typing', observation: {text, speaker?, observedAt?}}`; tolerant of gaps.
+ * @param state - `{kind: 'typing', observation: {text, speaker?, observedAt?}}`.
  */
 export function typingFeatures(state: TypingState): Float32Array {
-  const obs = rec(rec(state).observation);
+  return typingRow(textCues, state);
+}
+
+function typingRow(cues: CueReader, state: TypingState): Float32Array {
+  const obs = state.observation;
   const c = cues(obs.text);
-  return typingRow({
+  return writeTypingRow({
     log_words: ln1p(c.words),
     question_mark: c.questionMark,
     exclamation: c.exclamation,
@@ -410,7 +402,7 @@ export const RELATION_FEATURES = [
   'cand_question',
 ] as const;
 
-const relationRow = rowWriter(RELATION_FEATURES);
+const writeRelationRow = rowWriter(RELATION_FEATURES);
 
 interface PairBlock {
   has: boolean;
@@ -433,27 +425,31 @@ interface PairBlock {
   bText: string;
 }
 
-function pairBlock(anchor: Record<string, unknown>, cand: Record<string, unknown> | undefined): PairBlock {
-  const aText = str(anchor.text);
+/** A candidate of a pair state (relation, maintenance). */
+type PairCandidate = StateMemory & { signals: PairSignals };
+
+/** The pair block of (`anchor`, `cand`); no candidate reads every pair signal as 0 (gap unknown). */
+function pairBlock(cues: CueReader, anchor: StateMemory, cand: PairCandidate | undefined): PairBlock {
+  const aText = anchor.text;
   const a = cues(aText);
-  const bText = str(cand?.text);
+  const bText = cand?.text ?? '';
   const b = cues(bText);
-  const s = rec(cand?.signals);
-  const gap = num(s.gapDays);
+  const s = cand?.signals;
+  const gap = s?.gapDays ?? 0;
   const ta = time(anchor.observedAt);
   const tb = time(cand?.observedAt);
   const order = ta === undefined || tb === undefined ? 0 : Math.sign(ta - tb);
   return {
     has: cand !== undefined,
-    cosine: Math.max(-1, Math.min(1, num(s.cosine))),
-    lexical: num(s.lexical),
-    sharedEntities: num(s.sharedEntities),
-    sharedKeywords: num(s.sharedKeywords),
-    gapKnown: cand !== undefined && typeof s.gapDays === 'number' && gap >= 0,
+    cosine: Math.max(-1, Math.min(1, s?.cosine ?? 0)),
+    lexical: s?.lexical ?? 0,
+    sharedEntities: s?.sharedEntities ?? 0,
+    sharedKeywords: s?.sharedKeywords ?? 0,
+    gapKnown: cand !== undefined && gap >= 0,
     gapDays: gap,
-    sameSession: flag(num(s.sameSession) >= 1),
-    sameSpeaker: flag(num(s.sameSpeaker) >= 1),
-    seqGap: num(s.seqGap),
+    sameSession: flag((s?.sameSession ?? 0) >= 1),
+    sameSpeaker: flag((s?.sameSpeaker ?? 0) >= 1),
+    seqGap: s?.seqGap ?? 0,
     order,
     jaccard: cand === undefined ? 0 : jaccard(terms(aText), terms(bText)),
     sharedNames: cand === undefined ? 0 : intersectionSize(a.nameSet, b.nameSet),
@@ -467,15 +463,19 @@ function pairBlock(anchor: Record<string, unknown>, cand: Record<string, unknown
 /**
  * Relation features (24 values, names in {@link RELATION_FEATURES}) of the pair
  * (`state.observation`, the candidate whose `ref` is `ref`).
- * @param state - a {@link RelationState}; tolerant of gaps.
+ * @param state - a {@link RelationState}.
  * @param ref - the candidate's ref (the part after `#` of the question key); an unknown or absent
  *   ref gives a row with `has_candidate` = 0 and pair values 0.
  */
 export function relationFeatures(state: RelationState, ref: string | undefined): Float32Array {
-  const cand = findCandidate(state, ref);
-  const p = pairBlock(rec(rec(state).observation), cand);
+  return relationRow(textCues, state, ref);
+}
+
+function relationRow(cues: CueReader, state: RelationState, ref: string | undefined): Float32Array {
+  const cand = findCandidate(state.candidates, ref);
+  const p = pairBlock(cues, state.observation, cand);
   const known = cand !== undefined;
-  return relationRow({
+  return writeRelationRow({
     has_candidate: flag(known),
     cosine: p.cosine,
     lexical: p.lexical,
@@ -530,17 +530,20 @@ export const ROUTING_FEATURES = [
   'negation',
 ] as const;
 
-const routingRow = rowWriter(ROUTING_FEATURES);
+const writeRoutingRow = rowWriter(ROUTING_FEATURES);
 
 /**
  * Routing features (29 values, names in {@link ROUTING_FEATURES}) of a {@link RoutingState}.
- * @param state - `{kind: 'routing', query, mentions}`; tolerant of gaps.
+ * @param state - `{kind: 'routing', query, mentions}`.
  */
 export function routingFeatures(state: RoutingState): Float32Array {
-  const s = rec(state);
-  const c = cues(s.query);
+  return routingRow(textCues, state);
+}
+
+function routingRow(cues: CueReader, state: RoutingState): Float32Array {
+  const c = cues(state.query);
   const q = (i: number): number => flag(c.qword === i);
-  return routingRow({
+  return writeRoutingRow({
     q_when: q(0), q_why: q(1), q_how: q(2), q_what: q(3), q_who: q(4), q_which: q(5), q_where: q(6), q_would: q(7),
     q_is: q(8), q_did: q(9), q_do: q(10),
     log_words: ln1p(c.words),
@@ -554,7 +557,7 @@ export function routingFeatures(state: RoutingState): Float32Array {
     multi_set: cap(c.multiSet, 2),
     multi_and: cap(c.and, 2),
     what_plural: c.whatPlural,
-    mentions: cap(list(s.mentions).length, 2),
+    mentions: cap(state.mentions.length, 2),
     capitalised: cap(c.capitalised, 2),
     preference: cap(c.preference, 2),
     procedural: cap(c.procedural, 2),
@@ -615,7 +618,7 @@ export const CANDIDATE_FEATURES = [
   'soft_window_overlap', // IDF-weighted soft term match over it and its neighbour turns, [0,1] (features@5; 0 without word vectors)
 ] as const;
 
-const candidateRow = rowWriter(CANDIDATE_FEATURES);
+const writeCandidateRow = rowWriter(CANDIDATE_FEATURES);
 
 /** A query asking for a count or amount ("how many", "how much", "how often", "how old"). */
 const HOW_COUNT = /\bhow (many|much|often|old)\b/;
@@ -623,42 +626,51 @@ const HOW_COUNT = /\bhow (many|much|often|old)\b/;
 /**
  * Candidate features (46 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
  * is `ref` in a {@link CandidateState}.
- * @param state - `{kind: 'candidates', query, candidates}`; tolerant of gaps.
+ * @param state - `{kind: 'candidates', query, candidates}`.
  * @param ref - the candidate's ref; unknown / absent gives `has_candidate` = 0 and zeros.
  */
 export function candidateFeatures(state: CandidateState, ref: string | undefined): Float32Array {
-  const s = rec(state);
-  const qc = cues(s.query);
+  return candidateRow(textCues, state, ref);
+}
+
+/** Every candidate signal 0: what a ref that names no candidate reads. */
+const NO_CANDIDATE_SIGNALS: Readonly<CandidateSignals> = Object.freeze({
+  cosine: 0, vectorRank: 0, lexical: 0, lexicalRank: 0, rrf: 0, overlap: 0, speakerNamed: 0, otherSpeakerNamed: 0, hops: 0,
+  edgeWeight: 0, neighbourLexical: 0, sessionDistance: 0, evidenceCosine: 0, hasDate: 0, words: 0, image: 0,
+});
+
+function candidateRow(cues: CueReader, state: CandidateState, ref: string | undefined): Float32Array {
+  const qc = cues(state.query);
   const qf = queryFlags(qc);
-  const cand = findCandidate(state, ref);
-  const sig = rec(cand?.signals);
-  const via = str(rec(cand?.via).view);
+  const cand = findCandidate(state.candidates, ref);
+  const sig = cand?.signals ?? NO_CANDIDATE_SIGNALS;
+  const via = cand?.via?.view ?? '';
   const known = cand !== undefined;
-  const vr = num(sig.vectorRank);
-  const lr = num(sig.lexicalRank);
-  const hops = num(sig.hops);
-  const hasDate = flag(num(sig.hasDate) >= 1);
+  const vr = sig.vectorRank;
+  const lr = sig.lexicalRank;
+  const hops = sig.hops;
+  const hasDate = flag(sig.hasDate >= 1);
   const qword = qc.qword < 0 ? '' : QUESTION_WORDS[qc.qword];
-  const cc = cues(cand?.text);
-  return candidateRow({
+  const cc = cues(cand?.text ?? '');
+  return writeCandidateRow({
     has_candidate: flag(known),
-    cosine: Math.max(-1, Math.min(1, num(sig.cosine))),
+    cosine: Math.max(-1, Math.min(1, sig.cosine)),
     inv_vector_rank: vr >= 1 ? 1 / vr : 0,
-    lexical: num(sig.lexical),
+    lexical: sig.lexical,
     inv_lexical_rank: lr >= 1 ? 1 / lr : 0,
-    rrf: 30 * num(sig.rrf),
-    overlap: num(sig.overlap),
-    speaker_named: flag(num(sig.speakerNamed) >= 1),
-    other_speaker_named: flag(num(sig.otherSpeakerNamed) >= 1),
+    rrf: 30 * sig.rrf,
+    overlap: sig.overlap,
+    speaker_named: flag(sig.speakerNamed >= 1),
+    other_speaker_named: flag(sig.otherSpeakerNamed >= 1),
     hops: cap(hops, 4),
     is_anchor: flag(known && hops === 0),
-    edge_weight: num(sig.edgeWeight),
-    neighbour_lexical: num(sig.neighbourLexical),
-    session_distance: ln1p(num(sig.sessionDistance)),
-    evidence_cosine: Math.max(-1, Math.min(1, num(sig.evidenceCosine))),
+    edge_weight: sig.edgeWeight,
+    neighbour_lexical: sig.neighbourLexical,
+    session_distance: ln1p(sig.sessionDistance),
+    evidence_cosine: Math.max(-1, Math.min(1, sig.evidenceCosine)),
     has_date: hasDate,
-    log_words: ln1p(num(sig.words)),
-    image: flag(num(sig.image) >= 1),
+    log_words: ln1p(sig.words),
+    image: flag(sig.image >= 1),
     via_semantic: flag(via === 'semantic'),
     via_temporal: flag(via === 'temporal'),
     via_causal: flag(via === 'causal'),
@@ -668,25 +680,25 @@ export function candidateFeatures(state: CandidateState, ref: string | undefined
     query_multi_hop: qf.multi,
     query_hypothetical: qf.hypothetical,
     cand_question: known ? cues(cand.text).questionMark : 0,
-    lexical_top10: flag(num(sig.lexicalTop10) >= 1),
-    neighbour_of_hit: flag(num(sig.neighbourOfHit) >= 1),
-    cosine_gap: Math.max(0, Math.min(2, num(sig.cosineGap))),
-    same_session_as_best: flag(num(sig.sameSessionAsBest) >= 1),
-    month_match: flag(num(sig.monthMatch) >= 1),
-    year_match: flag(num(sig.yearMatch) >= 1),
-    reassess: flag(num(sig.reassess) >= 1),
-    prior_relevance: Math.max(0, Math.min(1, num(sig.priorRelevance))),
-    neighbour_relevance: Math.max(0, Math.min(1, num(sig.neighbourRelevance))),
-    neighbour_cosine: Math.max(-1, Math.min(1, num(sig.neighbourCosine))),
-    cosine_minus_neighbour: Math.max(-1, Math.min(1, num(sig.cosine))) - Math.max(-1, Math.min(1, num(sig.neighbourCosine))),
-    window_lexical: Math.max(0, Math.min(3, num(sig.windowLexical))),
-    session_lexical: Math.max(0, Math.min(1, num(sig.sessionLexical))),
-    entity_match: Math.max(0, Math.min(1, num(sig.entityMatch))),
+    lexical_top10: flag((sig.lexicalTop10 ?? 0) >= 1),
+    neighbour_of_hit: flag((sig.neighbourOfHit ?? 0) >= 1),
+    cosine_gap: Math.max(0, Math.min(2, (sig.cosineGap ?? 0))),
+    same_session_as_best: flag((sig.sameSessionAsBest ?? 0) >= 1),
+    month_match: flag((sig.monthMatch ?? 0) >= 1),
+    year_match: flag((sig.yearMatch ?? 0) >= 1),
+    reassess: flag((sig.reassess ?? 0) >= 1),
+    prior_relevance: Math.max(0, Math.min(1, (sig.priorRelevance ?? 0))),
+    neighbour_relevance: Math.max(0, Math.min(1, (sig.neighbourRelevance ?? 0))),
+    neighbour_cosine: Math.max(-1, Math.min(1, (sig.neighbourCosine ?? 0))),
+    cosine_minus_neighbour: Math.max(-1, Math.min(1, sig.cosine)) - Math.max(-1, Math.min(1, (sig.neighbourCosine ?? 0))),
+    window_lexical: Math.max(0, Math.min(3, (sig.windowLexical ?? 0))),
+    session_lexical: Math.max(0, Math.min(1, (sig.sessionLexical ?? 0))),
+    entity_match: Math.max(0, Math.min(1, (sig.entityMatch ?? 0))),
     answer_who: flag(known && qword === 'who' && cc.capitalised > 0),
     answer_where: flag(known && qword === 'where' && cc.capitalised > 0),
-    answer_count: flag(known && HOW_COUNT.test(str(s.query).toLowerCase()) && cc.numbers > 0),
+    answer_count: flag(known && HOW_COUNT.test(state.query.toLowerCase()) && cc.numbers > 0),
     answer_when: flag(known && qword === 'when' && cc.dateWords + cc.months + cc.years + cc.weekdays + cc.agoLast > 0),
-    soft_window_overlap: Math.max(0, Math.min(1, num(sig.softWindowOverlap))),
+    soft_window_overlap: Math.max(0, Math.min(1, (sig.softWindowOverlap ?? 0))),
   });
 }
 
@@ -715,35 +727,38 @@ export const STOP_FEATURES = [
   'log_query_words',
 ] as const;
 
-const stopRow = rowWriter(STOP_FEATURES);
+const writeStopRow = rowWriter(STOP_FEATURES);
 
 /**
  * Stop features (17 values, names in {@link STOP_FEATURES}) of a {@link StopState}.
- * @param state - `{kind: 'stop', query, evidence, signals}`; tolerant of gaps.
+ * @param state - `{kind: 'stop', query, evidence, signals}`.
  */
 export function stopFeatures(state: StopState): Float32Array {
-  const s = rec(state);
-  const sig = rec(s.signals);
-  const qc = cues(s.query);
+  return stopRow(textCues, state);
+}
+
+function stopRow(cues: CueReader, state: StopState): Float32Array {
+  const sig = state.signals;
+  const qc = cues(state.query);
   const qf = queryFlags(qc);
-  const maxDepth = Math.max(1, num(sig.maxDepth));
-  const round = num(sig.round);
-  const beam = list(sig.beamScores).map(num);
-  const frontier = num(sig.frontier);
-  return stopRow({
+  const maxDepth = Math.max(1, sig.maxDepth);
+  const round = sig.round;
+  const beam = sig.beamScores;
+  const frontier = sig.frontier;
+  return writeStopRow({
     round_frac: Math.min(1, Math.max(0, round / maxDepth)),
     rounds_left_frac: Math.min(1, Math.max(0, (maxDepth - round) / maxDepth)),
     beam_top: beam.length > 0 ? Math.max(...beam) : 0,
     beam_mean: beam.length > 0 ? beam.reduce((a, b) => a + b, 0) / beam.length : 0,
     beam_size: ln1p(beam.length),
-    best_relevance: num(sig.bestRelevance),
-    last_round_gain: num(sig.lastRoundGain),
-    last_round_new: ln1p(num(sig.lastRoundNew)),
+    best_relevance: sig.bestRelevance,
+    last_round_gain: sig.lastRoundGain,
+    last_round_new: ln1p(sig.lastRoundNew),
     frontier: ln1p(frontier),
     frontier_empty: flag(frontier <= 0),
-    contradictions: cap(num(sig.contradictions), 2),
-    multi_hop: num(sig.multiHop),
-    evidence_count: ln1p(list(s.evidence).length),
+    contradictions: cap(sig.contradictions, 2),
+    multi_hop: sig.multiHop,
+    evidence_count: ln1p(state.evidence.length),
     query_temporal: qf.temporal,
     query_multi_hop: qf.multi,
     query_hypothetical: qf.hypothetical,
@@ -785,7 +800,7 @@ export const MAINTENANCE_FEATURES = [
   'node_log_words',
 ] as const;
 
-const maintenanceRow = rowWriter(MAINTENANCE_FEATURES);
+const writeMaintenanceRow = rowWriter(MAINTENANCE_FEATURES);
 
 function sameTokens(a: string, b: string): boolean {
   const ta = tokenize(a).join(' ');
@@ -796,22 +811,24 @@ function sameTokens(a: string, b: string): boolean {
  * Maintenance features (22 values, names in {@link MAINTENANCE_FEATURES}) of the node of a
  * {@link MaintenanceState} and the candidate whose `ref` is `ref` (no ref: the pair block is 0,
  * the neighbourhood block is filled, as the representation choice needs).
- * @param state - `{kind: 'maintenance', node, candidates}`; tolerant of gaps.
+ * @param state - `{kind: 'maintenance', node, candidates}`.
  * @param ref - the candidate's ref, or undefined for node-level questions.
  */
 export function maintenanceFeatures(state: MaintenanceState, ref: string | undefined): Float32Array {
-  const s = rec(state);
-  const node = rec(s.node);
-  const cand = findCandidate(state, ref);
-  const p = pairBlock(node, cand);
+  return maintenanceRow(textCues, state, ref);
+}
+
+function maintenanceRow(cues: CueReader, state: MaintenanceState, ref: string | undefined): Float32Array {
+  const cand = findCandidate(state.candidates, ref);
+  const p = pairBlock(cues, state.node, cand);
   const known = cand !== undefined;
-  const cosines = list(s.candidates).map((c) => Math.max(-1, Math.min(1, num(rec(rec(c).signals).cosine))));
+  const cosines = state.candidates.map((c) => Math.max(-1, Math.min(1, c.signals.cosine)));
   const nodeNewer = p.order !== 0 ? p.order > 0 : p.seqGap > 0;
   let numberMismatch = false;
   if (known && p.a.numberSet.size > 0 && p.b.numberSet.size > 0) {
     numberMismatch = p.a.numberSet.size !== p.b.numberSet.size || intersectionSize(p.a.numberSet, p.b.numberSet) !== p.a.numberSet.size;
   }
-  return maintenanceRow({
+  return writeMaintenanceRow({
     has_candidate: flag(known),
     cosine: p.cosine,
     lexical: p.lexical,
@@ -861,24 +878,56 @@ export type FeatureName<G extends HeadGroup> = {
   maintenance: (typeof MAINTENANCE_FEATURES)[number];
 }[G];
 
+/** One featurizer per head group, each reading its group's typed state. */
+type FeaturizerTable = { readonly [G in HeadGroup]: (state: GroupStates[G], ref: string | undefined) => Float32Array };
+
+function featurizerTable(cues: CueReader): FeaturizerTable {
+  return {
+    typing: (state) => typingRow(cues, state),
+    relation: (state, ref) => relationRow(cues, state, ref),
+    routing: (state) => routingRow(cues, state),
+    candidates: (state, ref) => candidateRow(cues, state, ref),
+    stop: (state) => stopRow(cues, state),
+    maintenance: (state, ref) => maintenanceRow(cues, state, ref),
+  };
+}
+
+const PLAIN = featurizerTable(textCues);
+
 /**
- * The row of `group` for a state and ref (dispatches to the featurizer of that group).
- * @param state - the request's state, of any shape (featurizers are tolerant).
+ * The row of `group` for a typed state and ref (dispatches to the featurizer of that group; no
+ * text cache). Read an untyped state first with `readGroupState` (validate.ts).
+ * @param state - the group's typed state ({@link GroupStates}).
  * @param ref - the question's ref; ignored by the typing, routing and stop groups.
  */
-export function featuresFor(group: HeadGroup, state: unknown, ref: string | undefined): Float32Array {
-  switch (group) {
-    case 'typing':
-      return typingFeatures(state as TypingState);
-    case 'relation':
-      return relationFeatures(state as RelationState, ref);
-    case 'routing':
-      return routingFeatures(state as RoutingState);
-    case 'candidates':
-      return candidateFeatures(state as CandidateState, ref);
-    case 'stop':
-      return stopFeatures(state as StopState);
-    case 'maintenance':
-      return maintenanceFeatures(state as MaintenanceState, ref);
-  }
+export function featuresFor<G extends HeadGroup>(group: G, state: GroupStates[G], ref: string | undefined): Float32Array {
+  return (PLAIN[group] as FeaturizerTable[G])(state, ref);
+}
+
+/** Texts whose cues a {@link Featurizer} keeps by default (an LRU; one entry ≈ 1 KB). */
+export const CUE_CACHE_MAX = 2048;
+
+/** The featurizers with a private, bounded text-cue cache (one per head backend). */
+export interface Featurizer {
+  /** The row of `group` for a typed state and ref; same numbers as {@link featuresFor}. */
+  features<G extends HeadGroup>(group: G, state: GroupStates[G], ref: string | undefined): Float32Array;
+}
+
+/**
+ * Featurizers that memoise {@link textCues} per text in an LRU of at most `cueCacheSize`
+ * entries (default {@link CUE_CACHE_MAX}); the cache lives and dies with the returned object.
+ * @param options.cueCacheSize - max cached texts, a positive integer.
+ */
+export function createFeaturizer(options: { cueCacheSize?: number } = {}): Featurizer {
+  const cache = new LRUCache<string, TextCues>({ max: options.cueCacheSize ?? CUE_CACHE_MAX });
+  const cues: CueReader = (text) => {
+    let c = cache.get(text);
+    if (c === undefined) {
+      c = textCues(text);
+      cache.set(text, c);
+    }
+    return c;
+  };
+  const table = featurizerTable(cues);
+  return { features: (group, state, ref) => (table[group] as FeaturizerTable[typeof group])(state, ref) };
 }

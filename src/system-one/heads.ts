@@ -26,8 +26,8 @@
 import { JevMemError, throwIfAborted } from '../errors.js';
 import { answerFromProbabilities, choiceAnswer, noulAnswer } from './answers.js';
 import { CATALOGUE_IDS, REPRESENTATION_LABELS, TEMPORAL_LABELS, parseQuestionKey, type CatalogueId } from './catalogue.js';
-import { FEATURE_NAMES, HEAD_GROUPS, featuresFor, type HeadGroup } from './features.js';
-import { validateRequest } from './validate.js';
+import { FEATURE_NAMES, HEAD_GROUPS, createFeaturizer, type Featurizer, type GroupStates, type HeadGroup } from './features.js';
+import { readGroupState, validateRequest } from './validate.js';
 import type { Answer, Question, SystemOneBackend, SystemOneRequest, SystemOneResponse } from './wire.js';
 
 /** One output tensor of a group's network. */
@@ -164,12 +164,17 @@ export interface BatchPlan {
 /**
  * Plans a batch: one feature row per (request, group, effective ref), shared by every question
  * that reads it (the six relation questions of one pair share one row). Requests must be valid.
+ * Each request's untyped state is read once per group it is asked about (validate.ts
+ * `readGroupState`) into the typed state the group's featurizer reads.
+ * @param featurizer - the featurizers to use (default: a fresh one, i.e. no cache shared across calls).
  */
-export function planBatch(requests: readonly SystemOneRequest[]): BatchPlan {
+export function planBatch(requests: readonly SystemOneRequest[], featurizer: Featurizer = createFeaturizer()): BatchPlan {
   const rows = Object.fromEntries(HEAD_GROUPS.map((g) => [g, [] as Float32Array[]])) as Record<HeadGroup, Float32Array[]>;
   const index = new Map<string, number>();
-  const slots = requests.map((req, r) =>
-    Object.entries(req.questions).map(([key, question]): Slot => {
+  const slots = requests.map((req, r) => {
+    const states: Partial<GroupStates> = {};
+    const stateOf = <G extends HeadGroup>(group: G): GroupStates[G] => (states[group] ??= readGroupState(group, req.state));
+    return Object.entries(req.questions).map(([key, question]): Slot => {
       const { id, ref } = parseQuestionKey(key);
       const head = id === undefined ? undefined : HEADS[id];
       if (head === undefined || !fits(question, head)) return { kind: 'neutral', key, question };
@@ -177,12 +182,12 @@ export function planBatch(requests: readonly SystemOneRequest[]): BatchPlan {
       const rowKey = `${r}\u0000${head.group}\u0000${effectiveRef === undefined ? '' : `#${effectiveRef}`}`;
       let row = index.get(rowKey);
       if (row === undefined) {
-        row = rows[head.group].push(featuresFor(head.group, req.state, effectiveRef)) - 1;
+        row = rows[head.group].push(featurizer.features(head.group, stateOf(head.group), effectiveRef)) - 1;
         index.set(rowKey, row);
       }
       return { kind: 'head', key, question, head, row };
-    }),
-  );
+    });
+  });
   return { rows, slots };
 }
 
@@ -240,6 +245,7 @@ export function answerBatch(plan: BatchPlan, outputs: Partial<Record<HeadGroup, 
  * that has rows exactly once (in {@link HEAD_GROUPS} order), and shapes the answers.
  * `usage` is 0/0: a head-based backend reads no language-model tokens.
  *
+ * @param featurizer - featurizers with the caller's text-cue cache (default: a fresh one).
  * @throws JevMemError `SYSTEM_ONE_INVALID_REQUEST` (validateRequest), `ABORTED` when `signal`
  *   fires (checked before and after each group run), `SYSTEM_ONE_FAILED` for bad runner output.
  */
@@ -248,10 +254,11 @@ export async function decideBatch(
   run: GroupRunner,
   modelId: string,
   signal?: AbortSignal,
+  featurizer?: Featurizer,
 ): Promise<SystemOneResponse[]> {
   throwIfAborted(signal);
   requests.forEach((r) => validateRequest(r));
-  const plan = planBatch(requests);
+  const plan = planBatch(requests, featurizer);
   const outputs: Partial<Record<HeadGroup, GroupOutputs>> = {};
   for (const group of HEAD_GROUPS) {
     const rows = plan.rows[group];
@@ -272,6 +279,8 @@ export async function decideBatch(
  */
 export function createHeadBackend(kind: string, modelId: string, run: GroupRunner, onClose?: () => Promise<void> | void): SystemOneBackend {
   let closed = false;
+  // one text-cue cache per backend, released with it
+  const featurizer = createFeaturizer();
   const guard = (): void => {
     if (closed) throw new JevMemError('CLOSED', `System One backend ${kind} (${modelId}) was used after close()`);
   };
@@ -280,7 +289,7 @@ export function createHeadBackend(kind: string, modelId: string, run: GroupRunne
     modelId,
     async decide(request, options) {
       guard();
-      const [res] = await decideBatch([request], run, modelId, options?.signal);
+      const [res] = await decideBatch([request], run, modelId, options?.signal, featurizer);
       return res as SystemOneResponse;
     },
     async decideMany(requests, options) {
@@ -288,7 +297,7 @@ export function createHeadBackend(kind: string, modelId: string, run: GroupRunne
       if (!Array.isArray(requests)) {
         throw new JevMemError('SYSTEM_ONE_INVALID_REQUEST', `requests: expected an array of requests, got ${typeof requests}`, { field: 'requests' });
       }
-      return decideBatch(requests, run, modelId, options?.signal);
+      return decideBatch(requests, run, modelId, options?.signal, featurizer);
     },
     async close() {
       if (closed) return;

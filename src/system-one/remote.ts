@@ -10,23 +10,10 @@
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import { JevMemError, describeValue, invalidOption, throwIfAborted } from '../errors.js';
-import {
-  HttpAttemptError,
-  anySignal,
-  backoffDelay,
-  defaultSleep,
-  excerpt,
-  fetchWithTimeout,
-  isRetryableStatus,
-  retryAfterFromHeaders,
-  safeUrl,
-  withRetries,
-  type AttemptOutcome,
-  type FetchLike,
-  type Sleep,
-} from '../util/http.js';
-import { LruMap } from './lru.js';
+import { HTTPError, TimeoutError } from 'ky';
+import { WaitPastDeadline, backoffDelay, defaultSleep, excerpt, postWithRetries, safeUrl, type FetchLike, type Sleep } from '../util/http.js';
 import { validateRequest, validateResponse } from './validate.js';
 import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from './wire.js';
 
@@ -52,7 +39,10 @@ export interface RemoteSystemOneOptions {
   headers?: Record<string, string>;
   /** The `fetch` to use (tests, proxies, custom agents). @default globalThis.fetch */
   fetch?: FetchLike;
-  /** Timeout of one HTTP attempt in ms, reading the body included. @default 10000 */
+  /**
+   * Timeout of one HTTP attempt in ms, reading the body included (ky `timeout` until the headers,
+   * the rest for the body). @default 10000
+   */
   timeoutMs?: number;
   /** Retries after the first attempt on network errors, timeouts, 408, 429, 529 and 5xx. @default 4 */
   retries?: number;
@@ -63,8 +53,9 @@ export interface RemoteSystemOneOptions {
    */
   deadlineMs?: number;
   /**
-   * Entries of the LRU answer cache, keyed by the stable JSON of `{model, state, questions}`;
-   * 0 disables the cache.
+   * Entries of the LRU answer cache (`lru-cache`; a get or set counts as a use, the least recently
+   * used entry is evicted beyond this many), keyed by the stable JSON of
+   * `{model, state, questions}`; 0 disables the cache.
    * @default 1000
    */
   cacheSize?: number;
@@ -192,7 +183,7 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
   const headers: Record<string, string> = { ...(options.headers ?? {}), 'content-type': 'application/json', accept: 'application/json' };
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   const secrets = [apiKey];
-  const cache = new LruMap<string, SystemOneResponse>(cacheSize);
+  const cache = cacheSize > 0 ? new LRUCache<string, SystemOneResponse>({ max: cacheSize }) : undefined;
   const lifetime = new AbortController();
   let modelId = options.model ?? 'remote:unknown';
   let closed = false;
@@ -211,88 +202,82 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
     const model = request.model ?? options.model;
     const body = { ...(model === undefined ? {} : { model }), state: request.state, questions: request.questions };
     const key = cacheSize > 0 ? stableStringify(body) : undefined;
-    const hit = key === undefined ? undefined : cache.get(key);
+    const hit = key === undefined ? undefined : cache?.get(key);
     if (hit !== undefined) return structuredClone(hit);
 
     const budget = Math.min(deadlineMs, callOptions.deadlineMs ?? Infinity);
     const started = Date.now();
-    const { signal, dispose } = anySignal([callOptions.signal, lifetime.signal]);
-    const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(body) };
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error(`deadline of ${budget} ms`)), Math.min(budget, 2_147_483_647));
+    const signal = AbortSignal.any([callOptions.signal, lifetime.signal, deadline.signal].filter((x) => x !== undefined));
     let attempts = 0;
-
-    const attempt = async (_i: number, attemptTimeoutMs: number): Promise<AttemptOutcome<SystemOneResponse>> => {
+    const fetchCounted: FetchLike = (input, init) => {
       attempts++;
-      let res: { status: number; headers: Headers; text: string };
-      try {
-        res = await fetchWithTimeout(fetchFn, url, init, { timeoutMs: attemptTimeoutMs, signal }, async (r) => ({
-          status: r.status,
-          headers: r.headers,
-          text: await r.text(),
-        }));
-      } catch (e) {
-        if (e instanceof HttpAttemptError) {
-          if (e.kind === 'aborted') throw stopped(callOptions.signal);
-          const what = e.kind === 'timeout' ? `no answer within ${Math.round(attemptTimeoutMs)} ms` : `network error (${e.message})`;
-          return { ok: false, retry: true, error: failed(`System One request to ${safeUrl(url)} failed: ${what}`, undefined, e) };
-        }
-        throw e;
-      }
-      const { status } = res;
-      if (status >= 200 && status < 300) {
-        let json: unknown;
-        try {
-          json = JSON.parse(res.text);
-        } catch (e) {
-          return { ok: false, retry: false, error: failed(`invalid answer: the body from ${safeUrl(url)} is not JSON (${excerpt(res.text, secrets, 80)})`, status, e) };
-        }
-        return { ok: true, value: validateResponse(request, json) };
-      }
-      const message = serverMessage(res.text, secrets);
-      if (status === 422) {
-        return {
-          ok: false,
-          retry: false,
-          error: new JevMemError('SYSTEM_ONE_INVALID_REQUEST', `System One rejected the request (HTTP 422): ${message}`, { status }),
-        };
-      }
-      if (status === 401 || status === 403) {
-        return {
-          ok: false,
-          retry: false,
-          error: failed(`System One at ${safeUrl(url)} refused the credentials (HTTP ${status}): check the apiKey option (${message})`, status),
-        };
-      }
-      const retry = isRetryableStatus(status);
-      return {
-        ok: false,
-        retry,
-        retryAfterMs: retry ? retryAfterFromHeaders(res.headers, Date.now()) : undefined,
-        error: failed(`System One request to ${safeUrl(url)} failed with HTTP ${status}: ${message}`, status),
-      };
+      return fetchFn(input, init);
+    };
+    const pastDeadline = (last: unknown): JevMemError => {
+      const error = last === undefined ? undefined : attemptError(last);
+      return failed(
+        `System One gave no answer within the deadline of ${budget} ms (${attempts} attempt${attempts === 1 ? '' : 's'}` +
+          `${error ? `; last error: ${error.message}` : ''}); raise deadlineMs or check the endpoint`,
+        error?.status,
+        error ?? last,
+      );
+    };
+    /** The error of one failed attempt (not an abort), as the caller sees it. */
+    const attemptError = (e: unknown): JevMemError => {
+      if (e instanceof JevMemError) return e;
+      if (e instanceof HTTPError) return failed(`System One request to ${safeUrl(url)} failed with HTTP ${e.response.status}`, e.response.status, e);
+      if (e instanceof TimeoutError) return failed(`System One request to ${safeUrl(url)} failed: no answer within ${Math.round(timeoutMs)} ms`, undefined, e);
+      const detail = e instanceof Error ? e.message + (e.cause instanceof Error ? `: ${e.cause.message}` : '') : String(e);
+      return failed(`System One request to ${safeUrl(url)} failed: network error (${detail})`, undefined, e);
     };
 
     try {
-      const response = await withRetries(
-        { retries, timeoutMs, deadlineAt: started + budget, signal, sleep, backoff: (i) => backoffDelay(i, { jitter }) },
-        attempt,
-        (last) =>
-          failed(
-            `System One gave no answer within the deadline of ${budget} ms (${attempts} attempt${attempts === 1 ? '' : 's'}` +
-              `${last ? `; last error: ${last.message}` : ''}); raise deadlineMs or check the endpoint`,
-            last instanceof JevMemError ? last.status : undefined,
-            last,
-          ),
-      );
+      let res: { status: number; text: string };
+      try {
+        res = await postWithRetries(
+          {
+            url, headers, body: JSON.stringify(body), fetch: fetchCounted, retries, timeoutMs, retryOnTimeout: true,
+            backoff: (n) => backoffDelay(n - 1, { jitter }), sleep, signal, deadlineAt: started + budget,
+          },
+          async (r) => ({ status: r.status, text: await r.text() }),
+        );
+      } catch (e) {
+        if (callOptions.signal?.aborted || closed) throw stopped(callOptions.signal);
+        if (deadline.signal.aborted) throw pastDeadline(e);
+        if (e instanceof WaitPastDeadline) throw pastDeadline(e.last);
+        if (e instanceof HTTPError) throw await statusError(e.response);
+        throw attemptError(e);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(res.text);
+      } catch (e) {
+        throw failed(`invalid answer: the body from ${safeUrl(url)} is not JSON (${excerpt(res.text, secrets, 80)})`, res.status, e);
+      }
+      const response = validateResponse(request, json);
       modelId = response.model;
-      if (key !== undefined) cache.set(key, structuredClone(response));
+      if (key !== undefined) cache?.set(key, structuredClone(response));
       return response;
     } catch (e) {
       // A sleep or check interrupted by close() reports ABORTED; say CLOSED instead.
       if (closed && e instanceof JevMemError && e.code === 'ABORTED') throw stopped(undefined);
       throw e;
     } finally {
-      dispose();
+      clearTimeout(timer);
     }
+  }
+
+  /** The error for a non-2xx answer that is final (not retried, or the last retry). */
+  async function statusError(r: Response): Promise<JevMemError> {
+    const { status } = r;
+    const message = serverMessage(await r.text().catch(() => ''), secrets);
+    if (status === 422) return new JevMemError('SYSTEM_ONE_INVALID_REQUEST', `System One rejected the request (HTTP 422): ${message}`, { status });
+    if (status === 401 || status === 403) {
+      return failed(`System One at ${safeUrl(url)} refused the credentials (HTTP ${status}): check the apiKey option (${message})`, status);
+    }
+    return failed(`System One request to ${safeUrl(url)} failed with HTTP ${status}: ${message}`, status);
   }
 
   return {
@@ -301,7 +286,7 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
       return modelId;
     },
     get cacheSize() {
-      return cache.size;
+      return cache?.size ?? 0;
     },
     decide,
     async decideMany(requests, callOptions) {
@@ -314,7 +299,7 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
       if (closed) return;
       closed = true;
       lifetime.abort();
-      cache.clear();
+      cache?.clear();
     },
   };
 }

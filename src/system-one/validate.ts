@@ -1,10 +1,14 @@
 /**
  * Checks of the System-One wire contract (SPEC 5): {@link validateRequest} before a request is
- * answered or sent, {@link validateResponse} on every answer a backend returns.
+ * answered or sent, {@link validateResponse} on every answer a backend returns, and
+ * {@link readGroupState}, which reads an untyped request state once into the typed state a head
+ * group's featurizer reads.
  *
  * @module
  */
 import { JevMemError } from '../errors.js';
+import type { CandidateSignals, PairSignals, StateMemory, TypingState } from './catalogue.js';
+import type { GroupStates, HeadGroup } from './features.js';
 import type { Question, SystemOneRequest, SystemOneResponse } from './wire.js';
 
 /** Fewest / most labels of a choice question (SPEC 5). */
@@ -218,4 +222,128 @@ export function validateResponse(req: SystemOneRequest, res: unknown): SystemOne
     validateAnswer(id, q, answers[id]);
   }
   return res as unknown as SystemOneResponse;
+}
+
+// ---------------------------------------------------------------------------------------------
+// States: an untyped state (wire JSON) read once into the typed state a head group's featurizer
+// reads (features.ts). Reading is lenient, as SPEC 5 lets a request carry any state: the numbers
+// are what the featurizers documented before they were typed, so the shipped model sees the same
+// rows.
+// ---------------------------------------------------------------------------------------------
+
+/** A finite number, else 0. */
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function rec(v: unknown): Record<string, unknown> {
+  return isRecord(v) ? v : {};
+}
+
+function list(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function stateMemory(v: unknown): StateMemory {
+  const r = rec(v);
+  const m: StateMemory = { ref: str(r.ref), text: str(r.text) };
+  if (typeof r.speaker === 'string') m.speaker = r.speaker;
+  if (typeof r.observedAt === 'string') m.observedAt = r.observedAt;
+  if (typeof r.sessionId === 'string') m.sessionId = r.sessionId;
+  return m;
+}
+
+function pairSignals(v: unknown): PairSignals {
+  const s = rec(v);
+  return {
+    cosine: num(s.cosine),
+    lexical: num(s.lexical),
+    sharedEntities: num(s.sharedEntities),
+    sharedKeywords: num(s.sharedKeywords),
+    // a gap that is not a number is unknown (-1); a non-finite number reads as 0 days, as before
+    gapDays: typeof s.gapDays === 'number' ? num(s.gapDays) : -1,
+    sameSession: num(s.sameSession),
+    sameSpeaker: num(s.sameSpeaker),
+    seqGap: num(s.seqGap),
+  };
+}
+
+function candidateSignals(v: unknown): Required<CandidateSignals> {
+  const s = rec(v);
+  return {
+    cosine: num(s.cosine), vectorRank: num(s.vectorRank), lexical: num(s.lexical), lexicalRank: num(s.lexicalRank), rrf: num(s.rrf),
+    overlap: num(s.overlap), speakerNamed: num(s.speakerNamed), otherSpeakerNamed: num(s.otherSpeakerNamed), hops: num(s.hops),
+    edgeWeight: num(s.edgeWeight), neighbourLexical: num(s.neighbourLexical), sessionDistance: num(s.sessionDistance),
+    evidenceCosine: num(s.evidenceCosine), hasDate: num(s.hasDate), words: num(s.words), image: num(s.image),
+    lexicalTop10: num(s.lexicalTop10), neighbourOfHit: num(s.neighbourOfHit), cosineGap: num(s.cosineGap),
+    sameSessionAsBest: num(s.sameSessionAsBest), monthMatch: num(s.monthMatch), yearMatch: num(s.yearMatch),
+    reassess: num(s.reassess), priorRelevance: num(s.priorRelevance), neighbourRelevance: num(s.neighbourRelevance),
+    neighbourCosine: num(s.neighbourCosine), windowLexical: num(s.windowLexical), sessionLexical: num(s.sessionLexical),
+    entityMatch: num(s.entityMatch), softWindowOverlap: num(s.softWindowOverlap),
+  };
+}
+
+/**
+ * The entries of `v` that can be asked about (objects whose `ref` is a string), each read by
+ * `extra`. Other entries name no candidate and are dropped.
+ */
+function refEntries<T extends object>(v: unknown, extra: (r: Record<string, unknown>) => T): Array<StateMemory & T> {
+  const out: Array<StateMemory & T> = [];
+  for (const c of list(v)) {
+    if (!isRecord(c) || typeof c.ref !== 'string') continue;
+    out.push({ ...stateMemory(c), ...extra(c) });
+  }
+  return out;
+}
+
+const STATE_READERS: { readonly [G in HeadGroup]: (s: Record<string, unknown>) => GroupStates[G] } = {
+  typing: (s) => {
+    const o = rec(s.observation);
+    const observation: TypingState['observation'] = { text: str(o.text) };
+    if (typeof o.speaker === 'string') observation.speaker = o.speaker;
+    if (typeof o.observedAt === 'string') observation.observedAt = o.observedAt;
+    return { kind: 'typing', observation };
+  },
+  relation: (s) => ({ kind: 'relation', observation: stateMemory(s.observation), candidates: refEntries(s.candidates, (c) => ({ signals: pairSignals(c.signals) })) }),
+  routing: (s) => ({ kind: 'routing', query: str(s.query), mentions: list(s.mentions).map(str) }),
+  candidates: (s) => ({
+    kind: 'candidates',
+    query: str(s.query),
+    candidates: refEntries(s.candidates, (c) => {
+      const signals = candidateSignals(c.signals);
+      if (!isRecord(c.via)) return { signals };
+      return { signals, via: { view: str(c.via.view), subtype: str(c.via.subtype), weight: num(c.via.weight) } };
+    }),
+  }),
+  stop: (s) => {
+    const g = rec(s.signals);
+    return {
+      kind: 'stop',
+      query: str(s.query),
+      evidence: list(s.evidence).map(stateMemory),
+      signals: {
+        round: num(g.round), maxDepth: num(g.maxDepth), beamScores: list(g.beamScores).map(num), bestRelevance: num(g.bestRelevance),
+        lastRoundGain: num(g.lastRoundGain), lastRoundNew: num(g.lastRoundNew), frontier: num(g.frontier),
+        contradictions: num(g.contradictions), multiHop: num(g.multiHop),
+      },
+    };
+  },
+  maintenance: (s) => ({ kind: 'maintenance', node: stateMemory(s.node), candidates: refEntries(s.candidates, (c) => ({ signals: pairSignals(c.signals) })) }),
+};
+
+/**
+ * Reads an untyped request state (wire JSON: the CLI's `decide`, a worker message, any caller of
+ * `SystemOneBackend.decide`) into the typed state that `group`'s featurizer reads (features.ts
+ * {@link GroupStates}). Lenient, never throws: the `kind` is not checked (a head reads the fields
+ * its group needs from any state); a state that is not an object reads as an empty one; a missing
+ * or ill-typed string reads as `''`, a missing, ill-typed or non-finite number as 0 (a missing
+ * `gapDays` as -1, unknown); a list that is not an array as `[]`; candidates that are not objects
+ * with a string `ref` are dropped (no question can name them). Returns a fresh object.
+ */
+export function readGroupState<G extends HeadGroup>(group: G, state: unknown): GroupStates[G] {
+  return (STATE_READERS[group] as (s: Record<string, unknown>) => GroupStates[G])(rec(state));
 }

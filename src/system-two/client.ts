@@ -6,21 +6,8 @@
  * @module
  */
 import { JevMemError, describeValue, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
-import {
-  HttpAttemptError,
-  anySignal,
-  backoffDelay,
-  defaultSleep,
-  excerpt,
-  fetchWithTimeout,
-  isRetryableStatus,
-  readEventStream,
-  retryAfterFromHeaders,
-  safeUrl,
-  withRetries,
-  type AttemptOutcome,
-  type FetchLike,
-} from '../util/http.js';
+import { HTTPError, TimeoutError } from 'ky';
+import { backoffDelay, defaultSleep, excerpt, postWithRetries, readEventStream, safeUrl, type FetchLike } from '../util/http.js';
 import { buildAnswerPrompt } from './prompt.js';
 import type {
   AnswerRequest,
@@ -178,48 +165,31 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
     const base: ChatCompletionBody = { model, messages, temperature, max_tokens: maxTokens };
     if (stream) base.stream = true;
     const body = options.transformBody ? options.transformBody(base) : base;
-    const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(body) };
-    type Read = { ok: true; completion: Completion } | { ok: false; status: number; headers: Headers; text: string };
-
-    const attempt = async (_i: number, attemptTimeoutMs: number): Promise<AttemptOutcome<Completion>> => {
-      let read: Read;
-      try {
-        read = await fetchWithTimeout<Read>(fetchFn, url, init, { timeoutMs: attemptTimeoutMs, signal }, async (r) => {
-          if (!r.ok) return { ok: false, status: r.status, headers: r.headers, text: await r.text() };
+    try {
+      return await postWithRetries(
+        {
+          url, headers, body: JSON.stringify(body), fetch: fetchFn, retries, timeoutMs, retryOnTimeout: false,
+          backoff: (n) => backoffDelay(n - 1, { jitter: true }), sleep, signal: signal ?? new AbortController().signal,
+        },
+        async (r) => {
           const type = r.headers.get('content-type') ?? '';
           // A server may ignore `stream: true` and answer with plain JSON: accept both.
-          if (stream && type.includes('text/event-stream') && r.body) return { ok: true, completion: await parseStream(r.body) };
-          return { ok: true, completion: parseCompletion(await r.text()) };
-        });
-      } catch (e) {
-        if (e instanceof HttpAttemptError) {
-          if (e.kind === 'aborted') throw aborted(signal);
-          if (e.kind === 'timeout') throw timedOut(attemptTimeoutMs);
-          return {
-            ok: false,
-            retry: true,
-            error: new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} could not be reached: ${excerpt(e.message, secrets)}`, { cause: e }),
-          };
-        }
-        throw e;
+          if (stream && type.includes('text/event-stream') && r.body) return parseStream(r.body);
+          return parseCompletion(await r.text());
+        },
+      );
+    } catch (e) {
+      if (signal?.aborted) throw aborted(signal);
+      if (e instanceof JevMemError) throw e;
+      if (e instanceof TimeoutError) throw timedOut(timeoutMs);
+      if (e instanceof HTTPError) {
+        const status = e.response.status;
+        const text = await e.response.text().catch(() => '');
+        throw new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} answered HTTP ${status}: ${excerpt(text, secrets) || '(empty body)'}`, { status, cause: e });
       }
-      if (read.ok) return { ok: true, value: read.completion };
-      const retry = isRetryableStatus(read.status);
-      return {
-        ok: false,
-        retry,
-        retryAfterMs: retry ? retryAfterFromHeaders(read.headers, Date.now()) : undefined,
-        error: new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} answered HTTP ${read.status}: ${excerpt(read.text, secrets) || '(empty body)'}`, {
-          status: read.status,
-        }),
-      };
-    };
-
-    return withRetries(
-      { retries, timeoutMs, deadlineAt: Infinity, signal, sleep, backoff: (i) => backoffDelay(i, { jitter: true }) },
-      attempt,
-      (last) => last ?? timedOut(timeoutMs),
-    );
+      const detail = e instanceof Error ? e.message + (e.cause instanceof Error ? `: ${e.cause.message}` : '') : String(e);
+      throw new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} could not be reached: ${excerpt(detail, secrets)}`, { cause: e });
+    }
   }
 
   async function viaHook(messages: ChatMessage[], signal: AbortSignal | undefined): Promise<Completion> {
@@ -229,7 +199,7 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       expired = true;
       timeout.abort(timedOut(timeoutMs));
     }, timeoutMs);
-    const combined = anySignal([signal, timeout.signal]);
+    const combined = { signal: AbortSignal.any(signal === undefined ? [timeout.signal] : [signal, timeout.signal]) };
     // Settles when the combined signal fires, so a hook that ignores its signal cannot hang the call.
     const stop = new Promise<never>((_, reject) => {
       const fire = (): void => reject(combined.signal.reason);
@@ -246,7 +216,6 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       throw e;
     } finally {
       clearTimeout(timer);
-      combined.dispose();
     }
   }
 

@@ -104,7 +104,7 @@ export interface SystemTwoOptions {
   transformBody?: (body: ChatCompletionBody) => Record<string, unknown>;
   /** Ask for a server-sent-events stream and join its `delta.content` pieces. @default false */
   stream?: boolean;
-  /** Timeout of one attempt in ms (the whole body or stream included). @default 60000 */
+  /** Timeout of one attempt in ms, the whole body or stream included (ky `timeout` until the headers, the rest for the body). @default 60000 */
   timeoutMs?: number;
   /** Retries after the first attempt on network errors, 408, 429 and 5xx (not on timeouts). @default 2 */
   retries?: number;

@@ -1,12 +1,14 @@
 /**
  * Shared HTTP pieces of the two network clients (the remote System One, SPEC 5, and the System-Two
- * chat client, SPEC 7): a per-attempt timeout around `fetch`, `retry-after` parsing, exponential
- * backoff, one retry loop bounded by a deadline, an abortable sleep, a server-sent-events reader
- * and error-message excerpts with secrets removed. No code here knows either wire format.
+ * chat client, SPEC 7): a POST with retries and per-attempt timeouts on `ky`
+ * ({@link postWithRetries}), `retry-after` parsing, the exponential backoff, an abortable sleep,
+ * a server-sent-events reader and error-message excerpts with secrets removed. No code here
+ * knows either wire format.
  *
  * @module
  */
-import { JevMemError, throwIfAborted } from '../errors.js';
+import ky, { HTTPError, TimeoutError } from 'ky';
+import { JevMemError } from '../errors.js';
 
 /** The `fetch` signature the clients accept (the global one, or any compatible function). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -17,81 +19,124 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
  */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** Why one HTTP attempt produced no response: its own timeout, the caller's signal, or the network. */
-export type HttpFailureKind = 'timeout' | 'aborted' | 'network';
+/** Every status worth retrying: 408, 429 and 500-599 (529 "overloaded" included). */
+export const RETRY_STATUS_CODES: readonly number[] = Object.freeze([408, 429, ...Array.from({ length: 100 }, (_, i) => 500 + i)]);
+
+/** Largest timeout `ky` accepts (a 32-bit setTimeout delay). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /**
- * Thrown by {@link fetchWithTimeout} when an attempt got no usable response. Internal: both clients
- * catch it and turn it into a {@link JevMemError}; it never reaches a library user.
+ * Thrown by {@link postWithRetries} when the wait before the next attempt would end at or after
+ * the deadline (so it is not started). Internal: both clients turn it into a {@link JevMemError}.
  */
-export class HttpAttemptError extends Error {
-  override readonly name = 'HttpAttemptError' as const;
-  /** What went wrong. */
-  readonly kind: HttpFailureKind;
-  constructor(kind: HttpFailureKind, message: string, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.kind = kind;
+export class WaitPastDeadline extends Error {
+  override readonly name = 'WaitPastDeadline' as const;
+  /** The failure of the last attempt (a ky `HTTPError`, `TimeoutError` or a network error). */
+  readonly last: unknown;
+  constructor(last: unknown) {
+    super('the next wait would end past the deadline', { cause: last });
+    this.last = last;
   }
 }
 
-/**
- * A signal that fires when any of `signals` fires (a small stand-in for `AbortSignal.any`, which
- * Node 20.0-20.2 and older browsers lack). Undefined entries are skipped.
- */
-export function anySignal(signals: Array<AbortSignal | undefined>): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const cleanups: Array<() => void> = [];
-  for (const s of signals) {
-    if (s === undefined) continue;
-    if (s.aborted) {
-      controller.abort(s.reason);
-      break;
-    }
-    const onAbort = (): void => controller.abort(s.reason);
-    s.addEventListener('abort', onAbort, { once: true });
-    cleanups.push(() => s.removeEventListener('abort', onAbort));
-  }
-  return { signal: controller.signal, dispose: () => cleanups.forEach((c) => c()) };
+/** Options of {@link postWithRetries}. */
+export interface PostOptions {
+  /** Absolute URL (or, where `fetch` resolves them, a relative one). */
+  url: string;
+  headers: Record<string, string>;
+  /** Request body (JSON text). */
+  body: string;
+  fetch: FetchLike;
+  /** Retries after the first attempt (ky `retry.limit`). */
+  retries: number;
+  /**
+   * Per-attempt timeout in ms: ky's `timeout` until the response headers arrive, then the rest of
+   * it (from the attempt's start) for `read` to consume the body.
+   */
+  timeoutMs: number;
+  /** Whether an attempt that timed out is retried (ky `retry.retryOnTimeout`). */
+  retryOnTimeout: boolean;
+  /** Delay in ms before retry `n` (1-based) when the server sent no `retry-after`. */
+  backoff: (retry: number) => number;
+  /** Wait between attempts (injectable so tests of the policy do not wait). */
+  sleep: Sleep;
+  /** Aborts the attempt in flight or the wait (the caller's signal, a deadline, a close). */
+  signal: AbortSignal;
+  /** Absolute deadline in ms since the epoch: a wait that would end at or after it is not started. @default Infinity */
+  deadlineAt?: number;
+  /** Clock in ms since the epoch. @default Date.now */
+  now?: () => number;
 }
 
 /**
- * Runs one HTTP attempt: `fetch`, then `read` on the response, both under one timeout of
- * `timeoutMs` milliseconds and the caller's `signal`. The timer is cleared when `read` settles,
- * so reading the body (or a stream) counts against the same timeout.
+ * POSTs `body` with `ky`: per-attempt `timeout`, up to `retries` retries of network errors,
+ * {@link RETRY_STATUS_CODES} answers (method POST allowed) and, with `retryOnTimeout`, timeouts.
+ * Before each retry it waits the server's `retry-after-ms` / `retry-after` (seconds or an HTTP
+ * date, {@link retryAfterFromHeaders}) or else `backoff(n)`, through the injectable `sleep`
+ * (ky's own wait is set to 0: ky 1.x waits with its own timer, which tests cannot replace, and
+ * does not read `retry-after-ms`).
  *
- * @param read - consumes the response (e.g. `r => r.text()`); it receives the attempt's signal.
+ * @param read - consumes the 2xx response (e.g. `r => r.text()`) within the attempt's timeout;
+ *   it is not retried.
  * @returns what `read` returns.
- * @throws HttpAttemptError `timeout` when the timeout fired first, `aborted` when the caller's
- *   signal fired, `network` for any other failure of `fetch` or of reading the body.
- *   A {@link JevMemError} thrown by `read` passes through unchanged.
+ * @throws ky `HTTPError` for a non-2xx answer that is not retried or the last one; ky
+ *   `TimeoutError` for an attempt (headers, or the body in `read`) past `timeoutMs` that is not
+ *   retried; {@link WaitPastDeadline}; what `read` throws;
+ *   the fetch error of the last attempt (a network error, or the signal's reason once `signal`
+ *   fired); whatever `sleep` throws (JevMemError `ABORTED`).
  */
-export async function fetchWithTimeout<T>(
-  fetchFn: FetchLike,
-  url: string,
-  init: RequestInit,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined },
-  read: (response: Response, signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const timeout = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    timeout.abort(new HttpAttemptError('timeout', `no answer within ${options.timeoutMs} ms`));
-  }, Math.max(0, options.timeoutMs));
-  const combined = anySignal([options.signal, timeout.signal]);
+export async function postWithRetries<T>(o: PostOptions, read: (response: Response) => Promise<T>): Promise<T> {
+  o.signal.throwIfAborted();
+  const now = o.now ?? Date.now;
+  const deadlineAt = o.deadlineAt ?? Infinity;
+  const bodyTimeout = new AbortController();
+  let attemptStarted = now();
+  let lastRequest: Request | undefined;
+  const response = await ky.post(o.url, {
+    // our `fetch` receives the URL and init it was given (ky hands a Request; only its signal,
+    // which carries ky's per-attempt timeout, is taken from it)
+    fetch: (input: string | URL | Request, init?: RequestInit) => {
+      attemptStarted = now();
+      if (input instanceof Request) lastRequest = input;
+      const signal = input instanceof Request ? input.signal : (init?.signal ?? o.signal);
+      return o.fetch(o.url, { method: 'POST', headers: o.headers, body: o.body, signal });
+    },
+    headers: o.headers,
+    body: o.body,
+    signal: AbortSignal.any([o.signal, bodyTimeout.signal]),
+    timeout: Math.min(o.timeoutMs, MAX_TIMEOUT_MS),
+    throwHttpErrors: true,
+    retry: {
+      limit: o.retries,
+      methods: ['post'],
+      statusCodes: [...RETRY_STATUS_CODES],
+      afterStatusCodes: [],
+      retryOnTimeout: o.retryOnTimeout,
+      delay: () => 0,
+      // an abort (caller, deadline, close) is final; otherwise ky's policy decides
+      shouldRetry: () => (o.signal.aborted ? false : undefined),
+    },
+    hooks: {
+      beforeRetry: [
+        async ({ error, retryCount }) => {
+          const retryAfter = error instanceof HTTPError ? retryAfterFromHeaders(error.response.headers, now()) : undefined;
+          // the failed answer's body is not read: release its connection
+          if (error instanceof HTTPError) void error.response.body?.cancel().catch(() => undefined);
+          const wait = retryAfter ?? o.backoff(retryCount);
+          if (now() + wait >= deadlineAt) throw new WaitPastDeadline(error);
+          await o.sleep(wait, o.signal);
+        },
+      ],
+    },
+  });
+  const timer = setTimeout(() => bodyTimeout.abort(), Math.max(0, Math.min(attemptStarted + o.timeoutMs - now(), MAX_TIMEOUT_MS)));
   try {
-    if (options.signal?.aborted) throw new HttpAttemptError('aborted', 'aborted by the caller', options.signal.reason);
-    const response = await fetchFn(url, { ...init, signal: combined.signal });
-    return await read(response, combined.signal);
+    return await read(response);
   } catch (e) {
-    if (options.signal?.aborted) throw new HttpAttemptError('aborted', 'aborted by the caller', options.signal.reason);
-    if (timedOut) throw new HttpAttemptError('timeout', `no answer within ${options.timeoutMs} ms`, e);
-    if (e instanceof JevMemError || e instanceof HttpAttemptError) throw e;
-    const detail = e instanceof Error ? e.message + (e.cause instanceof Error ? `: ${e.cause.message}` : '') : String(e);
-    throw new HttpAttemptError('network', detail, e);
+    if (bodyTimeout.signal.aborted && !o.signal.aborted) throw new TimeoutError(lastRequest ?? new Request(o.url, { method: 'POST' }));
+    throw e;
   } finally {
     clearTimeout(timer);
-    combined.dispose();
   }
 }
 
@@ -169,74 +214,6 @@ export const defaultSleep: Sleep = (ms, signal) =>
     }, Math.max(0, ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-
-/** The outcome of one attempt inside {@link withRetries}. */
-export type AttemptOutcome<T> =
-  | { ok: true; value: T }
-  | {
-      ok: false;
-      /** Whether another attempt may succeed (408, 429, 529, 5xx, network …). */
-      retry: boolean;
-      /** The server's requested wait in ms (from `retry-after`); replaces the backoff delay. */
-      retryAfterMs?: number | undefined;
-      /** The error to throw when no further attempt is made. */
-      error: Error;
-    };
-
-/** The policy of {@link withRetries}. */
-export interface RetryPolicy {
-  /** Retries after the first attempt (so at most `retries + 1` attempts). */
-  retries: number;
-  /** Per-attempt timeout in ms; an attempt never runs past `deadlineAt`. */
-  timeoutMs: number;
-  /** Absolute deadline in ms since the epoch (`Infinity` for none). */
-  deadlineAt: number;
-  /** The caller's abort signal. */
-  signal?: AbortSignal | undefined;
-  /** Wait between attempts. */
-  sleep: Sleep;
-  /** Delay in ms after failed attempt `i` when the server gave no `retry-after`. */
-  backoff: (attempt: number) => number;
-  /** Clock in ms since the epoch. @default Date.now */
-  now?: () => number;
-}
-
-/**
- * Runs `attempt` until it succeeds, fails without `retry`, runs out of retries, or the deadline
- * would be passed. The wait between attempts is the server's `retryAfterMs` when given, else
- * `backoff(i)`; a wait that would end at or after `deadlineAt` is not started.
- *
- * @param attempt - one try; receives the attempt index (0-based) and its timeout in ms
- *   (`min(timeoutMs, time left)`). It may throw to stop at once (e.g. `ABORTED`).
- * @param onDeadline - builds the error thrown when the deadline stops the loop (receives the
- *   last attempt's error, if any).
- * @throws the last attempt's error, `onDeadline(...)`, or JevMemError `ABORTED`.
- */
-export async function withRetries<T>(
-  policy: RetryPolicy,
-  attempt: (index: number, timeoutMs: number) => Promise<AttemptOutcome<T>>,
-  onDeadline: (last: Error | undefined) => Error,
-): Promise<T> {
-  const now = policy.now ?? Date.now;
-  let last: Error | undefined;
-  for (let i = 0; ; i++) {
-    throwIfAborted(policy.signal);
-    const left = policy.deadlineAt - now();
-    if (left <= 0) throw onDeadline(last);
-    const outcome = await attempt(i, Math.min(policy.timeoutMs, left));
-    if (outcome.ok) return outcome.value;
-    last = outcome.error;
-    if (!outcome.retry || i >= policy.retries) throw outcome.error;
-    const wait = outcome.retryAfterMs ?? policy.backoff(i);
-    if (now() + wait >= policy.deadlineAt) throw onDeadline(last);
-    await policy.sleep(wait, policy.signal);
-  }
-}
-
-/** True for the statuses worth retrying: 408, 429, 529 and every 5xx. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
 
 /**
  * A short, single-line excerpt of a response body for an error message, with every occurrence

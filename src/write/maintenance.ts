@@ -36,7 +36,7 @@ export interface MaintenancePlan {
  * @param threshold Decision threshold (SPEC 8: 0.85).
  */
 export async function planMaintenance(state: NamespaceState, nodeIds: readonly string[], controller: Controller, threshold: number, ctx: DecisionContext, nowIso: string): Promise<MaintenancePlan> {
-  const requests: SystemOneRequest[] = [];
+  const requests: Array<SystemOneRequest & { state: MaintenanceState }> = [];
   const owners: MemoryNode[] = [];
   for (const id of nodeIds) {
     const node = state.nodes.get(id);
@@ -51,7 +51,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
       st.candidates.push({ ...stateMemory(other), signals: pairSignals(sideOf(node, v), sideOf(other, state.vectors.get(h.id) as Float32Array), 0) });
       for (const q of ['maint.redundant', 'maint.contradiction', 'maint.obsolete', 'maint.link'] as const) questions[questionKey(q, h.id)] = CATALOGUE[q];
     }
-    requests.push({ state: st as unknown as Record<string, unknown>, questions });
+    requests.push({ state: st, questions });
     owners.push(node);
   }
   const counts = { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
@@ -61,7 +61,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
   const superseded = new Map<string, MemoryNode>();
   decisions.forEach(({ response }, i) => {
     const node = owners[i] as MemoryNode;
-    const st = (requests[i] as SystemOneRequest).state as unknown as MaintenanceState;
+    const st = (requests[i] as SystemOneRequest & { state: MaintenanceState }).state;
     const origin = { kind: 'system-one' as const, by: response.model };
     for (const c of st.candidates) {
       const P = (q: Parameters<typeof questionKey>[0]) => probability(response, questionKey(q, c.ref), 0);

@@ -29,7 +29,7 @@ export function relationRequest(observation: StateMemory, pairs: readonly Relati
     for (const id of ['rel.semantic', 'rel.causes', 'rel.caused_by', 'rel.same_episode', 'rel.entity'] as const) questions[questionKey(id, ref)] = CATALOGUE[id];
     if (!p.ordered) questions[questionKey('rel.temporal', ref)] = CATALOGUE['rel.temporal'];
   }
-  return { state: state as unknown as Record<string, unknown>, questions };
+  return { state: state, questions };
 }
 
 /**

@@ -18,7 +18,7 @@ export function typingRequest(text: string, speaker?: string, observedAt?: strin
   if (speaker !== undefined) observation.speaker = speaker;
   if (observedAt !== undefined) observation.observedAt = observedAt;
   const state: TypingState = { kind: 'typing', observation };
-  return { state: state as unknown as Record<string, unknown>, questions: Object.fromEntries(IDS.map((id) => [id, CATALOGUE[id]])) };
+  return { state: state, questions: Object.fromEntries(IDS.map((id) => [id, CATALOGUE[id]])) };
 }
 
 /** Reads t(v) from the typing answers. */

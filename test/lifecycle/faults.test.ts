@@ -20,8 +20,8 @@ import { createIdbStorage, requestPersistence, type PersistenceState } from '../
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
 import { planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION, type Migration } from '../../src/plane/schema.js';
 import type { StorageAdapter } from '../../src/plane/storage.js';
-import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
-import type { SystemOneBackend } from '../../src/system-one/wire.js';
+import { HEURISTIC_MODEL_ID, createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
+import type { SystemOneBackend, SystemOneResponse } from '../../src/system-one/wire.js';
 import { createWorkerSystemOne } from '../../src/system-one/worker-backend.js';
 import { codeOf, errorOf, faulty, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
 
@@ -383,14 +383,22 @@ describe('System One failures during ingestion', () => {
     }
   });
 
-  it('a backend that fails every call after the first ones still stores every observation (fallback)', async () => {
-    const base = createHeuristicSystemOne();
+  it('a backend that fails every call after the first ones still stores every observation, answered by the fallback', async () => {
+    // The flaky backend answers its first two calls with a signature no real backend gives (every
+    // noul 0.99, its own model id), then fails; the fallback (the heuristic stand-in) answers the rest.
+    const SIGNATURE = 0.99;
     let calls = 0;
+    const signed = (r: SystemOneResponse): SystemOneResponse => ({
+      ...r,
+      model: 'test/flaky@1',
+      answers: Object.fromEntries(Object.entries(r.answers).map(([k, a]) => [k, a.type === 'noul' ? { type: 'noul', noul: SIGNATURE } : a])),
+    });
+    const base = createHeuristicSystemOne();
     const flaky: SystemOneBackend = {
       kind: 'flaky',
       modelId: 'test/flaky@1',
-      decide: (r, o) => (++calls > 2 ? Promise.reject(new JevMemError('SYSTEM_ONE_FAILED', 'down')) : base.decide(r, o)),
-      decideMany: (r, o) => (++calls > 2 ? Promise.reject(new JevMemError('SYSTEM_ONE_FAILED', 'down')) : base.decideMany(r, o)),
+      decide: async (r, o) => (++calls > 2 ? Promise.reject(new JevMemError('SYSTEM_ONE_FAILED', 'down')) : signed(await base.decide(r, o))),
+      decideMany: async (r, o) => (++calls > 2 ? Promise.reject(new JevMemError('SYSTEM_ONE_FAILED', 'down')) : (await base.decideMany(r, o)).map(signed)),
       close: () => base.close(),
     };
     const memory = await createMemory({ encoder, systemOne: flaky });
@@ -398,7 +406,27 @@ describe('System One failures during ingestion', () => {
     expect(calls).toBeGreaterThan(2);
     expect((await memory.stats()).nodes).toBe(TURNS.length);
     expect(new Set(res.map((r) => r.id)).size).toBe(TURNS.length);
+    // the same observations typed by the heuristic alone (what the fallback answers)
+    const reference = await createMemory({ encoder });
+    const refTypes = new Map<string | undefined, unknown>();
+    for (const r of await reference.addMany(TURNS, { chunkSize: 2 })) {
+      const n = await reference.get(r.id);
+      refTypes.set(n?.provenance.turnId, n?.types);
+    }
+    const nodes = await Promise.all(res.map((r) => memory.get(r.id)));
+    const signature = { episodic: SIGNATURE, semantic: SIGNATURE, procedural: SIGNATURE, preference: SIGNATURE };
+    // chunk 1 was typed by the flaky backend's first call: its signature
+    expect(nodes.slice(0, 2).map((n) => n?.types)).toEqual([signature, signature]);
+    // every later chunk was typed by the fallback: the heuristic's numbers, not the signature
+    for (const n of nodes.slice(2)) {
+      expect(n?.types).not.toEqual(signature);
+      expect(n?.types, n?.provenance.turnId).toEqual(refTypes.get(n?.provenance.turnId));
+    }
+    // and the fallback's relation answers made edges under its own model id
+    const edges = (await Promise.all(res.slice(2).map((r) => memory.edges(r.id)))).flat();
+    expect(edges.some((e) => e.origin.kind === 'system-one' && e.origin.by === HEURISTIC_MODEL_ID)).toBe(true);
     await memory.close();
+    await reference.close();
   });
 });
 

@@ -50,7 +50,7 @@ const relationState: RelationState = {
 
 /** Typing: the four catalogue noul questions. */
 export const TYPING_REQUEST: SystemOneRequest = {
-  state: typingState as unknown as Record<string, unknown>,
+  state: typingState,
   questions: {
     'type.episodic': CATALOGUE['type.episodic'],
     'type.semantic': CATALOGUE['type.semantic'],
@@ -61,7 +61,7 @@ export const TYPING_REQUEST: SystemOneRequest = {
 
 /** Relation judgement: nouls and the 7-label temporal choice per candidate. */
 export const RELATION_REQUEST: SystemOneRequest = {
-  state: relationState as unknown as Record<string, unknown>,
+  state: relationState,
   questions: Object.fromEntries(
     relationState.candidates.flatMap((c) => [
       [questionKey('rel.semantic', c.ref), CATALOGUE['rel.semantic']],

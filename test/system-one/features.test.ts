@@ -13,6 +13,7 @@ import {
   typingFeatures,
 } from '../../src/system-one/features.js';
 import type { CandidateState, MaintenanceState, RelationState, StopState } from '../../src/system-one/catalogue.js';
+import { readGroupState } from '../../src/system-one/validate.js';
 
 /** Reads a row as name → value for readable expectations. */
 function named(group: keyof typeof FEATURE_NAMES, row: Float32Array): Record<string, number> {
@@ -353,13 +354,13 @@ describe('textCues', () => {
   });
 });
 
-describe('featurizers are total', () => {
+describe('featurizers are total over states read at the boundary (readGroupState)', () => {
   const odd: unknown[] = ['a plain string state', [], {}, { kind: 'typing' }, { candidates: 'nope', signals: null, query: 42 }];
 
   it('return a finite row of the documented length for any state, without throwing', () => {
     for (const group of HEAD_GROUPS) {
       for (const state of odd) {
-        const row = featuresFor(group, state, 'r1');
+        const row = featuresFor(group, readGroupState(group, state), 'r1');
         expect(row).toHaveLength(FEATURE_NAMES[group].length);
         expect([...row].every(Number.isFinite)).toBe(true);
       }
@@ -370,5 +371,25 @@ describe('featurizers are total', () => {
     const a = candidateFeatures(candidateState, 'c1');
     const b = candidateFeatures(structuredClone(candidateState), 'c1');
     expect([...a]).toEqual([...b]);
+  });
+});
+
+describe('readGroupState (the boundary where untyped states become typed)', () => {
+  it('reads ill-typed fields as the documented defaults', () => {
+    const s = readGroupState('relation', {
+      observation: { text: 7, observedAt: 5 },
+      candidates: [null, { ref: 3 }, { ref: 'c1', text: 'x', signals: { cosine: 'high', gapDays: 'soon', seqGap: Infinity, sameSession: 1 } }],
+    });
+    expect(s).toEqual({
+      kind: 'relation',
+      observation: { ref: '', text: '' },
+      // entries without a string ref name no candidate and are dropped
+      candidates: [{ ref: 'c1', text: 'x', signals: { cosine: 0, lexical: 0, sharedEntities: 0, sharedKeywords: 0, gapDays: -1, sameSession: 1, sameSpeaker: 0, seqGap: 0 } }],
+    });
+  });
+
+  it('gives the same row as the typed state it reads', () => {
+    const row = candidateFeatures(candidateState, 'c1');
+    expect([...featuresFor('candidates', readGroupState('candidates', JSON.parse(JSON.stringify(candidateState))), 'c1')]).toEqual([...row]);
   });
 });

@@ -1,7 +1,7 @@
 // Tests of src/util/http.ts (the retry / timeout pieces shared by the System-One and System-Two clients).
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, excerpt, parseRetryAfter, readEventStream, safeUrl, withRetries } from '../../src/util/http.js';
-import { JevMemError } from '../../src/errors.js';
+import { HTTPError } from 'ky';
+import { WaitPastDeadline, backoffDelay, excerpt, parseRetryAfter, postWithRetries, readEventStream, safeUrl, type FetchLike, type PostOptions } from '../../src/util/http.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2024-05-01T12:00:00Z');
@@ -38,42 +38,69 @@ describe('backoffDelay', () => {
   });
 });
 
-describe('withRetries', () => {
-  const policy = { retries: 3, timeoutMs: 1000, deadlineAt: Infinity, sleep: async () => undefined, backoff: () => 10 };
+describe('postWithRetries (ky)', () => {
+  /** A fake fetch answering from a script of statuses (the last one repeats), counting calls. */
+  const scripted = (...replies: Array<{ status: number; headers?: Record<string, string>; body?: string }>) => {
+    const calls: string[] = [];
+    const fetch: FetchLike = async (url, init) => {
+      calls.push(`${init?.method} ${url}`);
+      const r = replies[Math.min(calls.length - 1, replies.length - 1)]!;
+      return new Response(r.body ?? 'x', { status: r.status, headers: r.headers ?? {} });
+    };
+    return { fetch, calls };
+  };
+  const base = (fetch: FetchLike, sleeps: number[], extra: Partial<PostOptions> = {}): PostOptions => ({
+    url: 'http://example.test/v1/x', headers: { 'content-type': 'application/json' }, body: '{}', fetch, retries: 3, timeoutMs: 5000,
+    retryOnTimeout: true, backoff: (n) => 100 * n, sleep: async (ms) => void sleeps.push(ms), signal: new AbortController().signal, ...extra,
+  });
+  const text = (r: Response) => r.text();
 
-  it('throws a non-retryable error at once', async () => {
-    let calls = 0;
-    const error = new Error('no');
-    await expect(
-      withRetries(policy, async () => {
-        calls++;
-        return { ok: false, retry: false, error };
-      }, () => new Error('deadline')),
-    ).rejects.toBe(error);
-    expect(calls).toBe(1);
+  it('retries 503 and 529 after the backoff, then returns the read body', async () => {
+    const { fetch, calls } = scripted({ status: 503 }, { status: 529 }, { status: 200, body: 'ok' });
+    const sleeps: number[] = [];
+    expect(await postWithRetries(base(fetch, sleeps), text)).toBe('ok');
+    expect(calls).toEqual(['POST http://example.test/v1/x', 'POST http://example.test/v1/x', 'POST http://example.test/v1/x']);
+    expect(sleeps).toEqual([100, 200]);
   });
 
-  it('gives each attempt the time left when it is below timeoutMs', async () => {
-    let now = 0;
-    const timeouts: number[] = [];
-    await withRetries(
-      { ...policy, deadlineAt: 1500, now: () => now, sleep: async (ms: number) => void (now += ms) },
-      async (i, t) => {
-        timeouts.push(t);
-        now += t;
-        return i < 1 ? { ok: false, retry: true, error: new Error('x') } : { ok: true, value: 1 };
-      },
-      () => new Error('deadline'),
-    );
-    expect(timeouts).toEqual([1000, 490]);
+  it('waits retry-after-ms, else retry-after, instead of the backoff', async () => {
+    const { fetch } = scripted({ status: 429, headers: { 'retry-after-ms': '1500' } }, { status: 429, headers: { 'retry-after': '3' } }, { status: 200 });
+    const sleeps: number[] = [];
+    await postWithRetries(base(fetch, sleeps), text);
+    expect(sleeps).toEqual([1500, 3000]);
   });
 
-  it('rejects with ABORTED when the signal has fired', async () => {
+  it('throws the HTTPError of a status that is not retried, after one attempt', async () => {
+    const { fetch, calls } = scripted({ status: 404 });
+    const e = await postWithRetries(base(fetch, []), text).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(HTTPError);
+    expect((e as HTTPError).response.status).toBe(404);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('throws the last HTTPError once the retries are spent', async () => {
+    const { fetch, calls } = scripted({ status: 500 });
+    const e = await postWithRetries(base(fetch, [], { retries: 2 }), text).catch((x: unknown) => x);
+    expect((e as HTTPError).response.status).toBe(500);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('does not start a wait that would end past the deadline', async () => {
+    const { fetch, calls } = scripted({ status: 503, headers: { 'retry-after': '30' } });
+    const sleeps: number[] = [];
+    const e = await postWithRetries(base(fetch, sleeps, { now: () => 1000, deadlineAt: 20_000 }), text).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(WaitPastDeadline);
+    expect(((e as WaitPastDeadline).last as HTTPError).response.status).toBe(503);
+    expect(sleeps).toEqual([]);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('stops at once when the signal has fired', async () => {
+    const { fetch, calls } = scripted({ status: 200 });
     const c = new AbortController();
-    c.abort();
-    await expect(withRetries({ ...policy, signal: c.signal }, async () => ({ ok: true, value: 1 }), () => new Error('d'))).rejects.toMatchObject({
-      code: 'ABORTED',
-    } satisfies Partial<JevMemError>);
+    c.abort(new Error('stop'));
+    await expect(postWithRetries(base(fetch, [], { signal: c.signal }), text)).rejects.toThrow('stop');
+    expect(calls).toHaveLength(0);
   });
 });
 

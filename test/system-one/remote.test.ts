@@ -241,6 +241,21 @@ describe('remote System One over HTTP', () => {
     expect(jev.requests).toHaveLength(2);
   });
 
+  it('keeps at most cacheSize answers and evicts the least recently used one', async () => {
+    const s1 = make({ cacheSize: 2 });
+    const req = (query: string): SystemOneRequest => ({ state: { kind: 'routing', query, mentions: [] }, questions: { 'route.temporal': CATALOGUE['route.temporal'] } });
+    await s1.decide(req('a'));
+    await s1.decide(req('b'));
+    await s1.decide(req('a')); // a hit: 'a' is now the most recently used
+    await s1.decide(req('c')); // evicts 'b'
+    expect(s1.cacheSize).toBe(2);
+    expect(jev.requests).toHaveLength(3);
+    await s1.decide(req('a')); // still cached
+    expect(jev.requests).toHaveLength(3);
+    await s1.decide(req('b')); // evicted: sent again
+    expect(jev.requests).toHaveLength(4);
+  });
+
   it('keys the cache by model too', async () => {
     const s1 = make({ cacheSize: 10 });
     await s1.decide(REQUEST);
