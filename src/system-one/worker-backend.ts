@@ -179,9 +179,11 @@ async function exists(url: URL): Promise<boolean> {
 }
 
 async function defaultNodeWorkerURL(): Promise<URL> {
-  const js = new URL('../../worker/system-one.node.js', import.meta.url);
+  // Not a literal `new URL('…', import.meta.url)`: browser bundlers must not emit the Node entry.
+  const entry = '../../worker/system-one.node';
+  const js = new URL(entry + '.js', import.meta.url);
   if (await exists(js)) return js;
-  return new URL('../../worker/system-one.node.ts', import.meta.url);
+  return new URL(entry + '.ts', import.meta.url);
 }
 
 async function defaultNodeModelBase(): Promise<string> {
