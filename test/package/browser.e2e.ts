@@ -5,7 +5,7 @@
  * `MODEL_LOAD_FAILED` naming its URL. The app's built size is printed for the report.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
@@ -125,6 +125,31 @@ describe('a Vite app with an empty config (export default {})', () => {
       expect(error.message).toContain('dist/models/');
     } finally {
       writeFileSync(join(distDir, 'assets', vectors), kept);
+    }
+  });
+});
+
+describe('an esbuild app (esbuild does not follow new URL(…, import.meta.url))', () => {
+  it('recalls with createBrowserMemory() when the page serves the bundle at its root, the bundled worker at worker/ and dist/models at models/', async () => {
+    const out = join(webDir, 'esbuild');
+    rmSync(out, { recursive: true, force: true });
+    const esbuild = join(process.cwd(), 'node_modules', '.bin', 'esbuild');
+    execFileSync(esbuild, ['main.js', '--bundle', '--format=esm', `--outdir=${out}`, '--log-level=warning'], { cwd: webDir, stdio: 'inherit' });
+    execFileSync(esbuild, ['node_modules/jev-mem/dist/worker/system-one.worker.js', '--bundle', '--format=esm', `--outdir=${join(out, 'worker')}`, '--log-level=warning'], { cwd: consumerDir, stdio: 'inherit' });
+    cpSync(join(consumerDir, 'node_modules', 'jev-mem', 'dist', 'models'), join(out, 'models'), { recursive: true });
+    writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><pre id="out"></pre><script type="module" src="./main.js"></script>\n');
+    console.log(`esbuild app (TS kernels): ${folderBytes(out)} bytes`);
+    const esServer = await serve(out);
+    try {
+      const esOrigin = `http://127.0.0.1:${(esServer.address() as AddressInfo).port}`;
+      const { result, requests } = await run(browser, `${esOrigin}/`);
+      expect(result.error).toBeUndefined();
+      expect(result.top).toContain('Porto');
+      expect(requests.filter((u) => !u.startsWith(`${esOrigin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+      expect(requests).toContain(`${esOrigin}/models/glove-sif-100d/vectors.i8`);
+      expect(requests).toContain(`${esOrigin}/worker/system-one.worker.js`);
+    } finally {
+      await new Promise((r) => esServer.close(r));
     }
   });
 });
