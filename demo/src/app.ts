@@ -94,6 +94,8 @@ export async function createApp(initial: DemoSettings, alert: HTMLElement): Prom
       }
     }
     else if (s.systemOne === 'worker') o.worker = onnxWorker();
+    // The onnx engine loads onnxruntime-web's wasm from the files vite.config.ts serves at ort/.
+    if (s.systemOne === 'worker') o.wasmPaths = 'ort/';
     if (s.systemTwoUrl !== '' && s.systemTwoModel !== '') {
       o.systemTwo = { url: s.systemTwoUrl, model: s.systemTwoModel, ...(apiKey ? { apiKey } : {}) };
     }
