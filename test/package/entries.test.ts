@@ -68,6 +68,23 @@ describe('package entries', () => {
   });
 });
 
+describe('sideEffects', () => {
+  it('keeps a bare import of a worker entry (package.json lists the worker entries as side effects)', async () => {
+    const result = await build({
+      stdin: { contents: "import './worker/system-one.worker.ts';", resolveDir: process.cwd(), loader: 'ts' },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles[0]?.text ?? '';
+    // comlink's expose() installs a message listener: the entry ran, not dropped as side-effect free
+    expect(code).toContain('addEventListener("message"');
+    expect(code.length).toBeGreaterThan(10_000);
+  });
+});
+
 describe('optional peers and model files', () => {
   it('a missing optional package is DEPENDENCY_MISSING naming the npm i command', async () => {
     await expect(importOptional('no-such-pkg-jev', 'no-such-pkg-jev/x.js', 'the feature F')).rejects.toMatchObject({
