@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 /** Vite `resolve.alias` entries: `jev-mem/browser` → src/browser.ts, `jev-mem` → src/index.ts. */
 export const JEV_MEM_ALIASES = [
+  { find: /^jev-mem\/browser\/onnx$/, replacement: fileURLToPath(new URL('../src/browser-onnx.ts', import.meta.url)) },
   { find: /^jev-mem\/browser$/, replacement: fileURLToPath(new URL('../src/browser.ts', import.meta.url)) },
   { find: /^jev-mem$/, replacement: fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
 ];

@@ -223,12 +223,16 @@ export async function buildExtension(options = {}) {
  * @returns {BuildOptions}
  */
 function parseArgs(argv) {
+  /** @param {string} message @returns {never} */
+  const fail = (message) => {
+    throw new Error(message);
+  };
   /** @type {BuildOptions} */
   const options = { log: (line) => console.log(line) };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--engine') options.engine = /** @type {'onnx' | 'ts'} */ (argv[++i]);
-    else if (a === '--out') options.outDir = argv[++i];
+    else if (a === '--out') options.outDir = argv[++i] ?? fail('--out needs a folder');
     else if (a === '--no-minify') options.minify = false;
     else throw new Error(`unknown argument ${JSON.stringify(a)}; usage: node scripts/build-extension.mjs [--engine onnx|ts] [--out <dir>] [--no-minify]`);
   }

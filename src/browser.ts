@@ -1,16 +1,19 @@
 /**
- * The browser entry (SPEC 2, 9): `createBrowserMemory()` fills the platform defaults for a web
- * page: storage in IndexedDB (`createIdbStorage`), the shipped GloVe-SIF encoder fetched from the
- * page's own origin (`createFetchAssetLoader`), the local System-One model in a Web Worker
- * (`createWorkerSystemOne`, WebGPU when the page has an adapter, else WASM) with
- * onnxruntime-web's `.wasm` files served from the page's origin (never a CDN), and a request for
- * persistent storage (`navigator.storage.persist()`).
+ * The browser entry (`jev-mem/browser`, SPEC 2, 9): `createBrowserMemory()` fills the platform
+ * defaults for a web page: storage in IndexedDB (`createIdbStorage`), the shipped GloVe-SIF
+ * encoder, the local System-One model (TypeScript kernels) in a Web Worker
+ * (`createWorkerSystemOne`), and a request for persistent storage (`navigator.storage.persist()`).
  *
- * What the page must serve (paths relative to `assetBaseURL`, by default the page's folder):
- * - `models/glove-sif-100d/*` and `models/system-one/*`: the package's `models/` folder;
- * - `ort/ort-wasm-simd-threaded.jsep.wasm` (and, to be safe, the other
- *   `ort-wasm-simd-threaded*.wasm` / `.mjs` files): copied from `node_modules/onnxruntime-web/dist/`.
- * The demo's Vite config (`demo/vite.config.ts`) shows one way to do both.
+ * Zero configuration: with neither `assetBaseURL` nor `modelBaseURL`, the model files and the
+ * worker are referenced with `new URL('…', import.meta.url)` (bundled-models.ts,
+ * worker-backend.ts), so a bundler that follows those (Vite, Rollup, webpack 5, Parcel) emits
+ * them with the app; nothing is copied by hand and nothing comes from a CDN. Bundlers that do
+ * not (esbuild) need the package's `dist/models/` folder served and its URL as `modelBaseURL`.
+ *
+ * With `assetBaseURL` or `modelBaseURL`, the page serves (relative to `assetBaseURL`):
+ * - `models/glove-sif-100d/*` and `models/system-one/*`: the package's `dist/models/` folder;
+ * - for the onnxruntime-web engine (`jev-mem/browser/onnx`) only, `ort/` with onnxruntime-web's
+ *   `.wasm` / `.mjs` files, unless the bundler emits them.
  *
  * Browser-only: it uses `document`/`location`, `Worker` and IndexedDB. Nothing here sends a
  * request outside the page's origin unless `systemTwo` is configured.
@@ -18,7 +21,8 @@
  * @module
  */
 import type { Encoder } from './encoder/encoder.js';
-import { createFetchAssetLoader } from './encoder/assets.js';
+import { bundledModelFiles } from './bundled-models.js';
+import { createFetchAssetLoader, createFileMapAssetLoader } from './encoder/assets.js';
 import { createGloveSifEncoder } from './encoder/glove-sif.js';
 import { JevMemError, invalidOption, isJevMemError } from './errors.js';
 import { createMemory, type Memory, type MemoryOptions } from './memory.js';
@@ -30,7 +34,7 @@ import { createWorkerSystemOne, type WorkerSystemOne, type WorkerSystemOneOption
 
 /** Which System One a browser memory runs. */
 export type BrowserSystemOneChoice =
-  /** The shipped model in a Web Worker (onnxruntime-web, or the TypeScript kernels with `worker.engine: 'ts'`). */
+  /** The shipped model in a Web Worker (the TypeScript kernels, or onnxruntime-web through `jev-mem/browser/onnx`). */
   | 'worker'
   /** The hand-set heuristic stand-in, on the page's thread (no model files, no worker). */
   | 'heuristic';
@@ -39,18 +43,18 @@ export type BrowserSystemOneChoice =
 export interface BrowserMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'storage' | 'systemOne'> {
   /**
    * Absolute URL (or URL relative to the page) under which the page serves `models/` and `ort/`.
-   * @default the page's own folder (`document.baseURI`, else `location.href`)
+   * @default the files the bundler emitted (see the module notes); `ort/` under the page's folder
    */
   assetBaseURL?: string | URL;
   /**
    * URL of the `models/` folder (holding `glove-sif-100d/` and `system-one/`).
-   * @default `models/` under `assetBaseURL`
+   * @default `models/` under `assetBaseURL` when that is given, else the bundled model files
    */
   modelBaseURL?: string | URL;
   /**
    * URL prefix (ending in `/`) of onnxruntime-web's `.wasm` / `.mjs` files, passed to the worker
-   * as onnxruntime's `env.wasm.wasmPaths`. SPEC 9: never a CDN.
-   * @default `ort/` under `assetBaseURL`
+   * as onnxruntime's `env.wasm.wasmPaths` (engine `'onnx'` only). SPEC 9: never a CDN.
+   * @default `ort/` under `assetBaseURL` when that is given, else onnxruntime-web's own default
    */
   wasmPaths?: string | URL;
   /**
@@ -74,14 +78,16 @@ export interface BrowserMemoryOptions extends Omit<MemoryOptions, 'encoder' | 's
    */
   systemOne?: BrowserSystemOneChoice | SystemOneBackend;
   /**
-   * Options of the worker backend (when `systemOne` is `'worker'`): `engine` (`'onnx'` or
-   * `'ts'`), `executionProviders` (default: `['webgpu', 'wasm']` when the page has a WebGPU
-   * adapter, else `['wasm']`), `numThreads`, `workerURL` (default: the package's
-   * `worker/system-one.worker.js`, which bundlers find through `new URL(…, import.meta.url)`),
-   * `maxRestarts`, `onPost`. `modelBaseURL`, `wasmPaths` and `verify` come from the options above.
+   * Options of the worker backend (when `systemOne` is `'worker'`): `engine` (default `'ts'`, the
+   * TypeScript kernels; for `'onnx'` spread `onnxWorker()` of `jev-mem/browser/onnx`, which
+   * bundles onnxruntime-web), `executionProviders` (onnx: default `['webgpu', 'wasm']` when the
+   * page has a WebGPU adapter, else `['wasm']`), `numThreads`, `workerURL` / `createWorker`
+   * (default: the package's `worker/system-one.worker.js`, which bundlers find through
+   * `new URL(…, import.meta.url)`), `maxRestarts`, `onPost`. `modelBaseURL`, `modelFiles`,
+   * `wasmPaths` and `verify` come from the options above.
    * @default { numThreads: 1 } (the heads are a few KB: threads only add start-up cost)
    */
-  worker?: Omit<WorkerSystemOneOptions, 'modelBaseURL' | 'wasmPaths' | 'verify'>;
+  worker?: Omit<WorkerSystemOneOptions, 'modelBaseURL' | 'modelFiles' | 'wasmPaths' | 'verify'>;
   /**
    * When the worker cannot start (no `Worker`, model files missing, onnxruntime failing), use the
    * heuristic stand-in instead of throwing; the error is kept in `platform.systemOneError`.
@@ -121,9 +127,9 @@ export interface BrowserPlatformInfo {
   };
   /** Why the worker was not used, when `systemOneFallback` replaced it with the heuristic. */
   systemOneError?: JevMemError;
-  /** Resolved URL of the `models/` folder. */
+  /** Resolved URL of the `models/` folder, or `'bundled'` for the files the bundler emitted. */
   modelBaseURL: string;
-  /** Resolved onnxruntime-web file prefix. */
+  /** Resolved onnxruntime-web file prefix, `'default'` when onnxruntime-web picks it (next to its module). */
   wasmPaths: string;
 }
 
@@ -194,15 +200,18 @@ function describe(backend: SystemOneBackend): BrowserPlatformInfo['systemOne'] {
  * const memory = await createBrowserMemory({ namespace: 'chat' });
  * await memory.add({ text: 'User: my sister lives in Porto', speaker: 'user', observedAt: new Date() });
  * const { memories, trace } = await memory.recall('Where does my sister live?');
- * console.log(memory.platform.systemOne.accelerator); // 'webgpu' or 'wasm'
+ * console.log(memory.platform.systemOne.accelerator); // 'js' (TypeScript kernels)
  * ```
  */
 export async function createBrowserMemory(options: BrowserMemoryOptions = {}): Promise<BrowserMemory> {
   if (options === null || typeof options !== 'object') throw invalidOption('options', 'expected an object');
   const { assetBaseURL, modelBaseURL, wasmPaths, dbName, storage, encoder, verifyModels, systemOne, worker, systemOneFallback, persist, ...memoryOptions } = options;
-  const base = assetBaseURL === undefined ? pageBase() : folderURL(assetBaseURL, pageBase, 'assetBaseURL');
-  const models = folderURL(modelBaseURL ?? 'models/', () => base, 'modelBaseURL');
-  const ort = folderURL(wasmPaths ?? 'ort/', () => base, 'wasmPaths');
+  const base = (): string => (assetBaseURL === undefined ? pageBase() : folderURL(assetBaseURL, pageBase, 'assetBaseURL'));
+  // No URL given: the model files the bundler emitted (bundled-models.ts).
+  const bundled = assetBaseURL === undefined && modelBaseURL === undefined ? bundledModelFiles() : undefined;
+  const models = bundled !== undefined ? 'bundled' : folderURL(modelBaseURL ?? 'models/', base, 'modelBaseURL');
+  // onnxruntime-web's files: where the caller says, else its own default (next to its module).
+  const ort = wasmPaths !== undefined || assetBaseURL !== undefined ? folderURL(wasmPaths ?? 'ort/', base, 'wasmPaths') : undefined;
   const verify = verifyModels ?? true;
   const choice = systemOne ?? 'worker';
   if (typeof choice === 'string' && choice !== 'worker' && choice !== 'heuristic') {
@@ -221,7 +230,7 @@ export async function createBrowserMemory(options: BrowserMemoryOptions = {}): P
     const encoderP: Promise<Encoder> =
       encoder !== undefined
         ? Promise.resolve(encoder)
-        : createGloveSifEncoder({ load: createFetchAssetLoader(models), verify }).then((e) => {
+        : createGloveSifEncoder({ load: bundled !== undefined ? createFileMapAssetLoader(bundled) : createFetchAssetLoader(models), verify }).then((e) => {
             owned.push(e);
             return e;
           });
@@ -232,7 +241,8 @@ export async function createBrowserMemory(options: BrowserMemoryOptions = {}): P
       if (choice === 'heuristic') backend = createHeuristicSystemOne();
       else {
         try {
-          backend = await createWorkerSystemOne({ numThreads: 1, ...worker, modelBaseURL: models, wasmPaths: ort, verify });
+          const where = bundled !== undefined ? { modelFiles: bundled } : { modelBaseURL: models };
+          backend = await createWorkerSystemOne({ numThreads: 1, ...worker, ...where, ...(ort !== undefined ? { wasmPaths: ort } : {}), verify });
         } catch (e) {
           if (systemOneFallback !== true) throw e;
           systemOneError = isJevMemError(e) ? e : new JevMemError('MODEL_LOAD_FAILED', `System-One worker: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
@@ -247,7 +257,7 @@ export async function createBrowserMemory(options: BrowserMemoryOptions = {}): P
     if (failed !== undefined) throw failed.reason;
     const [chosenStorage, chosenEncoder, backend] = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [StorageAdapter, Encoder, SystemOneBackend];
     const memory = await createMemory({ ...memoryOptions, storage: chosenStorage, encoder: chosenEncoder, systemOne: backend });
-    const platform: BrowserPlatformInfo = { persisted, systemOne: describe(backend), modelBaseURL: models, wasmPaths: ort };
+    const platform: BrowserPlatformInfo = { persisted, systemOne: describe(backend), modelBaseURL: models, wasmPaths: ort ?? 'default' };
     if (systemOneError !== undefined) platform.systemOneError = systemOneError;
     const close = memory.close.bind(memory);
     return Object.assign(memory, {
@@ -264,3 +274,10 @@ export async function createBrowserMemory(options: BrowserMemoryOptions = {}): P
     throw e;
   }
 }
+
+// The browser's building blocks, for apps that assemble their own memory.
+export { createIdbStorage } from './plane/idb-storage.js';
+export type { IdbStorageOptions } from './plane/idb-storage.js';
+export { createWorkerSystemOne } from './system-one/worker-backend.js';
+export type { WorkerSystemOne, WorkerSystemOneOptions } from './system-one/worker-backend.js';
+export { bundledModelFiles } from './bundled-models.js';

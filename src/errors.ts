@@ -20,6 +20,7 @@
  * | `SCHEMA_MISMATCH` | stored data has a schema version this build cannot read |
  * | `ENCODER_MISMATCH` | stored or imported embeddings come from another encoder |
  * | `MODEL_LOAD_FAILED` | a model file is missing, corrupt or fails its checksum |
+ * | `DEPENDENCY_MISSING` | an optional peer package is needed and not installed (`details.package` names it: `npm i <package>`) |
  * | `SYSTEM_ONE_FAILED` | a System-One backend failed (network, worker crash, bad answer) |
  * | `SYSTEM_ONE_INVALID_REQUEST` | a System-One request breaks the wire contract (SPEC 5) |
  * | `SYSTEM_TWO_NOT_CONFIGURED` | `answer()` was called without a System-Two endpoint |
@@ -40,6 +41,7 @@ export type JevMemErrorCode =
   | 'SCHEMA_MISMATCH'
   | 'ENCODER_MISMATCH'
   | 'MODEL_LOAD_FAILED'
+  | 'DEPENDENCY_MISSING'
   | 'SYSTEM_ONE_FAILED'
   | 'SYSTEM_ONE_INVALID_REQUEST'
   | 'SYSTEM_TWO_NOT_CONFIGURED'
@@ -61,6 +63,7 @@ export const ERROR_CODES: readonly JevMemErrorCode[] = Object.freeze([
   'SCHEMA_MISMATCH',
   'ENCODER_MISMATCH',
   'MODEL_LOAD_FAILED',
+  'DEPENDENCY_MISSING',
   'SYSTEM_ONE_FAILED',
   'SYSTEM_ONE_INVALID_REQUEST',
   'SYSTEM_TWO_NOT_CONFIGURED',

@@ -1,6 +1,9 @@
 /**
  * jev-mem: long-term memory for AI agents that runs on the client (browser, extension, Cloudflare
- * Worker, Node). Every public export is named here; Node-only pieces are in `jev-mem/node`.
+ * Worker, Node). Every export that runs everywhere is named here; platform pieces live in their
+ * own entries, so an app bundles only what it references: `jev-mem/node` (files, Node worker),
+ * `jev-mem/browser` (IndexedDB, Web Worker, bundled models), `jev-mem/browser/onnx`
+ * (onnxruntime-web engine), `jev-mem/transformers` (transformers.js encoder), `jev-mem/edge`.
  *
  * @module
  */
@@ -47,8 +50,6 @@ export type {
 export type { NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './plane/storage.js';
 export type { IndexHit, LexicalDoc, LexicalIndex, VectorIndex } from './plane/indexes.js';
 export { createMemoryStorage } from './plane/memory-storage.js';
-export { createIdbStorage } from './plane/idb-storage.js';
-export type { IdbStorageOptions } from './plane/idb-storage.js';
 export { createLexicalIndex } from './plane/lexical.js';
 export { createFlatVectorIndex } from './plane/vector-flat.js';
 export { createHnswVectorIndex, createVectorIndex } from './plane/vector-hnsw.js';
@@ -61,8 +62,6 @@ export { createGloveSifEncoder } from './encoder/glove-sif.js';
 export { sharedEncoder } from './encoder/shared.js';
 export type { GloveSifEncoderOptions } from './encoder/glove-sif.js';
 export { createFetchAssetLoader } from './encoder/assets.js';
-export { createTransformersEncoder } from './encoder/transformers.js';
-export type { TransformersEncoderOptions } from './encoder/transformers.js';
 
 // read path
 export type { RecallSwitches } from './read/recall.js';
@@ -90,8 +89,6 @@ export type { DecisionRecord } from './system-one/controller.js';
 export { createHeuristicSystemOne } from './system-one/heuristic.js';
 export { createLocalSystemOne } from './system-one/local.js';
 export type { LocalSystemOneOptions } from './system-one/local.js';
-export { createWorkerSystemOne } from './system-one/worker-backend.js';
-export type { WorkerSystemOneOptions } from './system-one/worker-backend.js';
 export { createRemoteSystemOne } from './system-one/remote.js';
 export type { RemoteSystemOneOptions } from './system-one/remote.js';
 export { validateRequest, validateResponse } from './system-one/validate.js';
@@ -107,7 +104,3 @@ export { LOCOMO_CATEGORIES, LOCOMO_DEV, LOCOMO_TEST, locomoConversation, parseLo
 export type { LocomoConversation, LocomoQuestion, LocomoSample } from './formats/locomo.js';
 export { isMemoryBankHistory, MEMORYBANK_AI_SPEAKER, parseMemoryBank, parseMemoryBankProbes } from './formats/memorybank.js';
 export type { MemoryBankUser } from './formats/memorybank.js';
-
-// browser entry (IndexedDB + fetched models + System One in a Web Worker)
-export { createBrowserMemory } from './browser.js';
-export type { BrowserMemory, BrowserMemoryOptions, BrowserPlatformInfo, BrowserSystemOneChoice } from './browser.js';

@@ -63,4 +63,6 @@ export { createFileStorage } from './plane/file-storage.js';
 export type { FileStorageOptions } from './plane/file-storage.js';
 export { createNodeAssetLoader } from './encoder/assets-node.js';
 export { createDefaultNodeEncoder } from './encoder/default-node.js';
+export { createWorkerSystemOne } from './system-one/worker-backend.js';
+export type { WorkerSystemOne, WorkerSystemOneOptions } from './system-one/worker-backend.js';
 export * from './index.js';

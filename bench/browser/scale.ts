@@ -11,8 +11,9 @@
  *
  * @module
  */
-import { createFetchAssetLoader, createGloveSifEncoder, createWorkerSystemOne, sharedEncoder, type Encoder } from 'jev-mem';
-import { createBrowserMemory, type BrowserMemory } from 'jev-mem/browser';
+import { createFetchAssetLoader, createGloveSifEncoder, sharedEncoder, type Encoder } from 'jev-mem';
+import { createBrowserMemory, createWorkerSystemOne, type BrowserMemory } from 'jev-mem/browser';
+import { onnxWorker } from 'jev-mem/browser/onnx';
 import { countingBackend, countsDelta } from '../lib/counting.js';
 import { measureReopen, summarize, writeFigures } from '../lib/metrics.js';
 import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun } from '../scale/scale.js';
@@ -36,7 +37,7 @@ const api: ScaleBenchPageApi = {
     const encoder: Encoder = await createGloveSifEncoder({ load: createFetchAssetLoader(models) });
     const encoderMs = performance.now() - t;
     t = performance.now();
-    const inner = await createWorkerSystemOne({ modelBaseURL: models, wasmPaths: ort, numThreads: 1, engine: 'onnx', executionProviders: ['wasm'] });
+    const inner = await createWorkerSystemOne({ modelBaseURL: models, wasmPaths: ort, numThreads: 1, ...onnxWorker(), executionProviders: ['wasm'] });
     const systemOneMs = performance.now() - t;
     const backend = countingBackend(inner);
     // memories close their encoder: hand each one a view that leaves the shared one open

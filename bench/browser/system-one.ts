@@ -11,7 +11,9 @@
  *
  * @module
  */
-import { createHeuristicSystemOne, createLocalSystemOne, createWorkerSystemOne } from 'jev-mem';
+import { createHeuristicSystemOne, createLocalSystemOne } from 'jev-mem';
+import { createWorkerSystemOne } from 'jev-mem/browser';
+import { onnxWorker } from 'jev-mem/browser/onnx';
 import {
   replaySystemOneOperations,
   SYSTEM_ONE_BROWSER_BACKENDS,
@@ -31,8 +33,8 @@ const load = urlAssetLoader(models);
 const MAKE: Record<SystemOneBrowserBackendId, SystemOneBackendFactory> = {
   heuristic: async () => createHeuristicSystemOne(),
   'page-ts': () => createLocalSystemOne({ load, engine: 'ts' }),
-  'page-onnx': () => createLocalSystemOne({ load, engine: 'onnx', executionProviders: ['wasm'], wasmPaths: ort, numThreads: 1 }),
-  'worker-onnx': () => createWorkerSystemOne({ modelBaseURL: models, engine: 'onnx', executionProviders: ['wasm'], wasmPaths: ort, numThreads: 1 }),
+  'page-onnx': () => createLocalSystemOne({ load, engine: 'onnx', onnxRuntime: () => import('onnxruntime-web'), executionProviders: ['wasm'], wasmPaths: ort, numThreads: 1 }),
+  'worker-onnx': () => createWorkerSystemOne({ modelBaseURL: models, ...onnxWorker(), executionProviders: ['wasm'], wasmPaths: ort, numThreads: 1 }),
   'worker-ts': () => createWorkerSystemOne({ modelBaseURL: models, engine: 'ts' }),
 };
 

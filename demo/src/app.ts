@@ -9,6 +9,7 @@
  */
 import { isJevMemError } from 'jev-mem';
 import { createBrowserMemory, type BrowserMemory, type BrowserMemoryOptions } from 'jev-mem/browser';
+import { onnxWorker } from 'jev-mem/browser/onnx';
 import { saveSettings, type DemoSettings } from './settings.js';
 
 /**
@@ -84,14 +85,17 @@ export async function createApp(initial: DemoSettings, alert: HTMLElement): Prom
     notice = undefined;
     const o: BrowserMemoryOptions = { namespace: s.namespace, systemOne: s.systemOne === 'heuristic' ? 'heuristic' : 'worker', systemOneFallback: true };
     if (s.systemOne === 'worker-ts') o.worker = { engine: 'ts' };
-    else if (s.systemOne === 'worker' && s.accelerator === 'wasm') o.worker = { executionProviders: ['wasm'] };
+    else if (s.systemOne === 'worker' && s.accelerator === 'wasm') o.worker = { ...onnxWorker(), executionProviders: ['wasm'] };
     else if (s.systemOne === 'worker' && s.accelerator === 'webgpu') {
-      if (webgpuAdapter) o.worker = { executionProviders: ['webgpu', 'wasm'] };
+      if (webgpuAdapter) o.worker = { ...onnxWorker(), executionProviders: ['webgpu', 'wasm'] };
       else {
         notice = 'WebGPU was asked for, but this browser gives no WebGPU adapter: running on WASM.';
-        o.worker = { executionProviders: ['wasm'] };
+        o.worker = { ...onnxWorker(), executionProviders: ['wasm'] };
       }
     }
+    else if (s.systemOne === 'worker') o.worker = onnxWorker();
+    // The onnx engine loads onnxruntime-web's wasm from the files vite.config.ts serves at ort/.
+    if (s.systemOne === 'worker') o.wasmPaths = 'ort/';
     if (s.systemTwoUrl !== '' && s.systemTwoModel !== '') {
       o.systemTwo = { url: s.systemTwoUrl, model: s.systemTwoModel, ...(apiKey ? { apiKey } : {}) };
     }

@@ -215,7 +215,8 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         try {
           const { observations, namespace } = await loadObservations(file, v);
           const madeStore = v.store !== undefined && !existsSync(v.store);
-          memory = await openMemory({ ...v, namespace: v.namespace ?? namespace }, false, true);
+          const ns = v.namespace ?? namespace;
+          memory = await openMemory({ ...v, ...(ns !== undefined ? { namespace: ns } : {}) }, false, true);
           const opened = memory;
           const t0 = performance.now();
           let lastPrint = 0;

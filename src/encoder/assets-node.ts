@@ -53,28 +53,38 @@ export function createNodeAssetLoader(dir?: string): AssetLoader {
   };
 }
 
-/** Walks up from this file to the directory whose package.json is named `jev-mem`; returns its `models/`. */
+/**
+ * Walks up from this file to the first `models/` folder holding `glove-sif-100d/encoder.json`
+ * (`dist/models/` in the published package, `models/` in a checkout), stopping at the directory
+ * whose package.json is named `jev-mem`.
+ */
 async function findPackageModelsDir(): Promise<string> {
   const start = dirname(fileURLToPath(import.meta.url));
   const looked: string[] = [];
   let current = start;
   for (;;) {
-    const manifest = join(current, 'package.json');
-    looked.push(manifest);
+    const models = join(current, 'models');
+    looked.push(models);
     try {
-      const parsed = JSON.parse(await readFile(manifest, 'utf8')) as { name?: unknown };
-      if (parsed.name === PACKAGE_NAME) return join(current, 'models');
+      await readFile(join(models, 'glove-sif-100d', 'encoder.json'));
+      return models;
     } catch {
-      // no (readable) package.json here: keep walking up
+      // no model here: keep walking up
+    }
+    let isRoot = false;
+    try {
+      isRoot = (JSON.parse(await readFile(join(current, 'package.json'), 'utf8')) as { name?: unknown }).name === PACKAGE_NAME;
+    } catch {
+      // no (readable) package.json here
     }
     const parent = dirname(current);
-    if (parent === current) break;
+    if (isRoot || parent === current) break;
     current = parent;
   }
   throw new JevMemError(
     'MODEL_LOAD_FAILED',
-    `could not find the ${PACKAGE_NAME} package root above ${start} (looked for a package.json named ` +
-      `${PACKAGE_NAME} at: ${looked.join(', ')}); pass the models folder to createNodeAssetLoader(dir)`,
+    `could not find the ${PACKAGE_NAME} models folder above ${start} (looked for glove-sif-100d/encoder.json in: ` +
+      `${looked.join(', ')}); pass the models folder to createNodeAssetLoader(dir)`,
     { looked },
   );
 }

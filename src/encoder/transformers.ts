@@ -67,7 +67,8 @@ const CDN_HINT = 'cdn.jsdelivr.net';
  * `dimension` is measured by embedding one probe text at load. Texts that are empty or white
  * space only get the zero vector.
  *
- * @throws JevMemError `MODEL_LOAD_FAILED` when the library, the model or its files cannot be
+ * @throws JevMemError `DEPENDENCY_MISSING` when `@huggingface/transformers` is not installed;
+ *   `MODEL_LOAD_FAILED` when the library, the model or its files cannot be
  *   loaded (names the model and where it looked); `INVALID_OPTION` for a bad option, for a device
  *   the runtime lacks, or for a browser run without local `wasmPaths`.
  */
@@ -77,6 +78,9 @@ export async function createTransformersEncoder(options: TransformersEncoderOpti
   try {
     lib = await import('@huggingface/transformers');
   } catch (cause) {
+    if (/Cannot find (package|module)|Failed to resolve module specifier/i.test(message(cause))) {
+      throw new JevMemError('DEPENDENCY_MISSING', 'the transformers.js encoder needs the optional package @huggingface/transformers, which is not installed here: run `npm i @huggingface/transformers`', { cause, package: '@huggingface/transformers' });
+    }
     throw new JevMemError('MODEL_LOAD_FAILED', `could not import @huggingface/transformers: ${message(cause)}`, { cause });
   }
   configureEnv(lib, resolved);

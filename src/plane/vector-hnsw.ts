@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { JevMemError, describeValue, invalidOption } from '../errors.js';
+import { JevMemError, describeValue, invalidOption, isJevMemError } from '../errors.js';
+import { importOptional } from '../util/optional.js';
 import type { IndexHit, VectorIndex } from './indexes.js';
 import { checkDimension, checkK, createFlatVectorIndex, normalizedCopy } from './vector-flat.js';
 
@@ -93,13 +94,18 @@ function isNode(): boolean {
  * `writeIndex`). While loading, the library's "mounting / synced" log lines are dropped so that
  * they do not pollute a CLI's stdout; every other console line passes through.
  *
- * @throws JevMemError `MODEL_LOAD_FAILED` when the module cannot be loaded or instantiated
- *   (e.g. in Cloudflare Workers).
+ * hnswlib-wasm (and, in Node, fake-indexeddb) are optional peer dependencies, imported at run
+ * time only (bundlers do not follow the import, so browser apps keep the exact index).
+ *
+ * @throws JevMemError `DEPENDENCY_MISSING` when hnswlib-wasm (or, in Node, fake-indexeddb) is not
+ *   installed; `MODEL_LOAD_FAILED` when the module cannot be loaded or instantiated (e.g. in
+ *   Cloudflare Workers).
  */
 export function loadHnswlibModule(): Promise<HnswlibModule> {
   if (modulePromise === undefined) {
     modulePromise = loadOnce().catch((cause: unknown) => {
       modulePromise = undefined;
+      if (isJevMemError(cause, 'DEPENDENCY_MISSING')) throw cause;
       throw new JevMemError('MODEL_LOAD_FAILED', `hnswlib-wasm could not be loaded: ${String(cause)}; use the flat vector index`, {
         cause,
       });
@@ -127,14 +133,14 @@ async function loadOnce(): Promise<HnswlibModule> {
         definedWindow = true;
       }
       if (typeof g.indexedDB === 'undefined') {
-        const fake = await import('fake-indexeddb');
+        const fake = await importOptional<typeof import('fake-indexeddb')>('fake-indexeddb', 'fake-indexeddb', 'the HNSW vector index in Node (hnswlib-wasm opens an IndexedDB at start)');
         g.indexedDB = fake.indexedDB;
         definedIndexedDB = true;
       }
     }
     console.log = quiet(log);
     console.info = quiet(info);
-    const mod = (await import('hnswlib-wasm/dist/hnswlib.js')) as unknown as HnswlibEntry;
+    const mod = await importOptional<HnswlibEntry>('hnswlib-wasm', 'hnswlib-wasm/dist/hnswlib.js', 'the HNSW vector index');
     // The build wraps its exports in a top-level-await shim: wait for it before using them.
     if (mod.__tla !== undefined) await mod.__tla;
     return await mod.loadHnswlib();

@@ -3,11 +3,13 @@
  * `models/system-one/` answering catalogue questions with its heads. Two engines run the same
  * ONNX files:
  *
- * - `'onnx'` (default): onnxruntime-web. Node: the wasm execution provider with its files read
- *   from the installed `onnxruntime-web/dist/` (never a CDN), one thread unless told otherwise.
- *   Browsers: WebGPU when `navigator.gpu.requestAdapter()` gives an adapter, else wasm.
- * - `'ts'`: the pure-TypeScript kernels (kernels.ts), for hosts that cannot compile
- *   WebAssembly at run time (Cloudflare Workers).
+ * - `'ts'` (default): the pure-TypeScript kernels (kernels.ts): no WebAssembly, no extra
+ *   package, and faster per call than onnxruntime-web's wasm on these few-KB heads.
+ * - `'onnx'`: onnxruntime-web, an optional peer dependency (`npm i onnxruntime-web`). Node: the
+ *   wasm execution provider with its files read from the installed `onnxruntime-web/dist/`
+ *   (never a CDN), one thread unless told otherwise. Browsers: WebGPU when
+ *   `navigator.gpu.requestAdapter()` gives an adapter, else wasm; a bundled app passes
+ *   `onnxRuntime` (the `jev-mem/browser/onnx` worker does).
  *
  * All questions of one group in a `decide` / `decideMany` call go through ONE model run
  * (heads.ts `decideBatch`). Loading reads `manifest.json`, checks its format, feature version and
@@ -24,6 +26,8 @@ import { FEATURE_NAMES, FEATURE_VERSION, HEAD_GROUPS, type HeadGroup } from './f
 import { GROUP_OUTPUTS, HEADS, createHeadBackend, type GroupOutputs, type GroupRunner } from './heads.js';
 import type { SystemOneManifest } from './onnx-model.js';
 import type { SystemOneBackend } from './wire.js';
+import { importOptional } from '../util/optional.js';
+import { fetchModelFile } from '../encoder/assets.js';
 
 /** Imports a Node built-in without letting browser or edge bundlers try to resolve it. */
 function importNode<T>(specifier: string): Promise<T> {
@@ -35,10 +39,16 @@ export interface LocalSystemOneOptions {
   /** Reads model files; paths are `<modelDir>/<file>` (e.g. `system-one/manifest.json`). */
   load: AssetLoader;
   /**
-   * `'onnx'`: onnxruntime-web; `'ts'`: the TypeScript kernels (same numbers within 1e-3).
-   * @default 'onnx'
+   * `'ts'`: the TypeScript kernels; `'onnx'`: onnxruntime-web (same numbers within 1e-3).
+   * @default 'ts'
    */
   engine?: 'onnx' | 'ts';
+  /**
+   * Loads onnxruntime-web for engine `'onnx'` (e.g. `() => import('onnxruntime-web')`, so that a
+   * bundler ships it).
+   * @default a run-time import of the installed `onnxruntime-web` (Node); `DEPENDENCY_MISSING` when absent
+   */
+  onnxRuntime?: () => Promise<typeof import('onnxruntime-web')>;
   /**
    * onnxruntime execution providers, in order of preference.
    * @default browsers: `['webgpu', 'wasm']` when a WebGPU adapter exists, else `['wasm']`; Node: `['wasm']`
@@ -204,10 +214,14 @@ async function nodeWasmPaths(): Promise<string> {
 
 async function onnxEngine(files: Map<HeadGroup, Uint8Array>, options: LocalSystemOneOptions): Promise<Engine> {
   let ort: typeof import('onnxruntime-web');
-  try {
-    ort = await import('onnxruntime-web');
-  } catch (e) {
-    throw loadFailed(`onnxruntime-web cannot be imported (${e instanceof Error ? e.message : String(e)}); use engine 'ts'`, e);
+  if (options.onnxRuntime !== undefined) {
+    try {
+      ort = await options.onnxRuntime();
+    } catch (e) {
+      throw loadFailed(`onnxruntime-web cannot be imported (${e instanceof Error ? e.message : String(e)}); use engine 'ts'`, e);
+    }
+  } else {
+    ort = await importOptional<typeof import('onnxruntime-web')>('onnxruntime-web', 'onnxruntime-web', "the System-One engine 'onnx'");
   }
   const node = isNode();
   const wasmPaths = options.wasmPaths ?? (node ? await nodeWasmPaths() : undefined);
@@ -266,7 +280,7 @@ async function onnxEngine(files: Map<HeadGroup, Uint8Array>, options: LocalSyste
  *   `ABORTED` and, after `close()`, `CLOSED`.
  */
 export async function createLocalSystemOne(options: LocalSystemOneOptions): Promise<LocalSystemOne> {
-  const engineName = options.engine ?? 'onnx';
+  const engineName = options.engine ?? 'ts';
   if (engineName !== 'onnx' && engineName !== 'ts') {
     throw new JevMemError('INVALID_OPTION', `option engine: expected 'onnx' or 'ts', got ${JSON.stringify(engineName)}`, { field: 'engine' });
   }
@@ -283,10 +297,11 @@ export async function createLocalSystemOne(options: LocalSystemOneOptions): Prom
     closed = true;
     await engine.release();
   });
+  const parameters = calibratedParameters(manifest);
   return {
     kind: 'local',
     modelId,
-    ...(calibratedParameters(manifest) ? { parameters: calibratedParameters(manifest) } : {}),
+    ...(parameters !== undefined ? { parameters } : {}),
     engine: engineName,
     executionProviders: engine.providers,
     manifest,
@@ -304,12 +319,15 @@ export async function createLocalSystemOne(options: LocalSystemOneOptions): Prom
  * An {@link AssetLoader} reading `<base><relativePath>`: `file:` URLs through `node:fs`
  * (Node), anything else through `fetch`.
  * @param base - a URL ending in `/` (e.g. `new URL('../models/', import.meta.url)`).
+ * @param files - URLs of single files by relative path (bundled assets), used before `base`.
  * @throws (from the loader) JevMemError `MODEL_LOAD_FAILED` when the file is missing or the
  *   server answers non-2xx.
  */
-export function urlAssetLoader(base: string | URL): AssetLoader {
+export function urlAssetLoader(base: string | URL, files?: Readonly<Record<string, string>>): AssetLoader {
   const root = new URL(String(base).endsWith('/') ? String(base) : `${String(base)}/`);
   return async (relativePath: string) => {
+    const mapped = files?.[relativePath];
+    if (mapped !== undefined) return fetchModelFile(new URL(mapped), relativePath);
     const url = new URL(relativePath, root);
     if (!url.href.startsWith(root.href)) throw loadFailed(`${relativePath} leaves the model directory ${root.href}`);
     try {
@@ -317,9 +335,7 @@ export function urlAssetLoader(base: string | URL): AssetLoader {
         const { readFile } = await importNode<typeof import('node:fs/promises')>('node:fs/promises');
         return new Uint8Array(await readFile(url));
       }
-      const res = await fetch(url);
-      if (!res.ok) throw loadFailed(`${url.href} answered HTTP ${res.status}`);
-      return new Uint8Array(await res.arrayBuffer());
+      return await fetchModelFile(url, relativePath);
     } catch (e) {
       if (isJevMemError(e)) throw e;
       throw loadFailed(`cannot read ${url.href} (${e instanceof Error ? e.message : String(e)})`, e);

@@ -16,14 +16,17 @@
  * deviations stay float32. The ONNX file is the one source of truth for the numbers: the
  * onnxruntime engine runs it, and the TypeScript kernels decode and run the same file.
  *
+ * The protobuf wire format is written and read with `@bufbuild/protobuf/wire` (no generated ONNX
+ * classes at run time): only the subset of onnx.proto listed in {@link ONNX_FIELDS} is written,
+ * in field-number order, which gives the same bytes as onnx-proto's encoder (the tests check it
+ * against every shipped file and decode each with onnx-proto too).
+ *
  * @module
  */
-import onnxProto from 'onnx-proto';
+import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { JevMemError } from '../errors.js';
 import { FEATURE_NAMES, FEATURE_VERSION, HEAD_GROUPS, type HeadGroup } from './features.js';
 import { GROUP_OUTPUTS } from './heads.js';
-
-const { onnx } = onnxProto;
 
 /** Format tag of the weights file (`models/system-one/weights.json`). */
 export const WEIGHTS_FORMAT = 'jev-mem/system-one-weights@1';
@@ -276,32 +279,104 @@ export function dequantize(m: QuantizedMatrix): Float32Array {
 }
 
 // ---------------------------------------------------------------------------------------------
+// ONNX wire subset (onnx.proto field numbers)
+// ---------------------------------------------------------------------------------------------
+
+/** The onnx.proto field numbers this module writes and reads (source: onnx/onnx.proto, IR 7). */
+export const ONNX_FIELDS = {
+  model: { irVersion: 1, producerName: 2, producerVersion: 3, domain: 4, docString: 6, graph: 7, opsetImport: 8, metadataProps: 14 },
+  opset: { domain: 1, version: 2 },
+  entry: { key: 1, value: 2 },
+  graph: { node: 1, name: 2, initializer: 5, input: 11, output: 12 },
+  node: { input: 1, output: 2, name: 3, opType: 4, attribute: 5, domain: 7 },
+  attribute: { name: 1, f: 2, i: 3, type: 20 },
+  tensor: { dims: 1, dataType: 2, floatData: 4, int32Data: 5, name: 8, rawData: 9 },
+  valueInfo: { name: 1, type: 2 },
+  type: { tensorType: 1 },
+  tensorType: { elemType: 1, shape: 2 },
+  shape: { dim: 1 },
+  dim: { dimValue: 1, dimParam: 2 },
+} as const;
+
+/** ONNX `TensorProto.DataType` values used here. */
+export const ONNX_DATA_TYPE = { FLOAT: 1, UINT8: 2, INT8: 3 } as const;
+/** ONNX `AttributeProto.AttributeType` values used here. */
+export const ONNX_ATTRIBUTE_TYPE = { FLOAT: 1, INT: 2 } as const;
+
+const F = ONNX_FIELDS;
+const LEN = WireType.LengthDelimited;
+const VARINT = WireType.Varint;
+
+// ---------------------------------------------------------------------------------------------
 // ONNX building
 // ---------------------------------------------------------------------------------------------
 
 const bytesOf = (a: Float32Array | Int8Array): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-function floatTensor(name: string, values: readonly number[] | Float32Array): onnxProto.onnx.ITensorProto {
+/** Writes a length-delimited sub-message `field` with `body`. */
+function sub(w: BinaryWriter, field: number, body: (w: BinaryWriter) => void): void {
+  w.tag(field, LEN).fork();
+  body(w);
+  w.join();
+}
+
+function writeTensor(w: BinaryWriter, name: string, dims: number[], dataType: number, raw: Uint8Array): void {
+  w.tag(F.tensor.dims, LEN).fork();
+  for (const d of dims) w.int64(d);
+  w.join();
+  w.tag(F.tensor.dataType, VARINT).int32(dataType);
+  w.tag(F.tensor.name, LEN).string(name);
+  w.tag(F.tensor.rawData, LEN).bytes(raw);
+}
+
+function writeValueInfo(w: BinaryWriter, name: string, width: number): void {
+  w.tag(F.valueInfo.name, LEN).string(name);
+  sub(w, F.valueInfo.type, (w) =>
+    sub(w, F.type.tensorType, (w) => {
+      w.tag(F.tensorType.elemType, VARINT).int32(ONNX_DATA_TYPE.FLOAT);
+      sub(w, F.tensorType.shape, (w) => {
+        sub(w, F.shape.dim, (w) => w.tag(F.dim.dimParam, LEN).string('N'));
+        sub(w, F.shape.dim, (w) => w.tag(F.dim.dimValue, VARINT).int64(width));
+      });
+    }),
+  );
+}
+
+interface BuiltNode {
+  opType: string;
+  inputs: string[];
+  output: string;
+  /** Integer attributes. */
+  ints?: Record<string, number>;
+}
+
+function writeNode(w: BinaryWriter, n: BuiltNode): void {
+  for (const i of n.inputs) w.tag(F.node.input, LEN).string(i);
+  w.tag(F.node.output, LEN).string(n.output);
+  w.tag(F.node.name, LEN).string(n.output);
+  w.tag(F.node.opType, LEN).string(n.opType);
+  for (const [name, i] of Object.entries(n.ints ?? {})) {
+    sub(w, F.node.attribute, (w) => {
+      w.tag(F.attribute.name, LEN).string(name);
+      w.tag(F.attribute.i, VARINT).int64(i);
+      w.tag(F.attribute.type, VARINT).int32(ONNX_ATTRIBUTE_TYPE.INT);
+    });
+  }
+}
+
+interface BuiltTensor {
+  name: string;
+  dims: number[];
+  dataType: number;
+  raw: Uint8Array;
+}
+
+const floatTensor = (name: string, values: readonly number[] | Float32Array): BuiltTensor => {
   const data = Float32Array.from(values);
-  return { name, dims: [data.length], dataType: onnx.TensorProto.DataType.FLOAT, rawData: bytesOf(data) };
-}
+  return { name, dims: [data.length], dataType: ONNX_DATA_TYPE.FLOAT, raw: bytesOf(data) };
+};
 
-function int8Tensor(name: string, dims: number[], data: Int8Array): onnxProto.onnx.ITensorProto {
-  return { name, dims, dataType: onnx.TensorProto.DataType.INT8, rawData: bytesOf(data) };
-}
-
-function valueInfo(name: string, width: number): onnxProto.onnx.IValueInfoProto {
-  return {
-    name,
-    type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: [{ dimParam: 'N' }, { dimValue: width }] } } },
-  };
-}
-
-function node(opType: string, inputs: string[], output: string, attribute: onnxProto.onnx.IAttributeProto[] = []): onnxProto.onnx.INodeProto {
-  return { opType, input: inputs, output: [output], name: output, attribute };
-}
-
-const intAttr = (name: string, i: number): onnxProto.onnx.IAttributeProto => ({ name, type: onnx.AttributeProto.AttributeType.INT, i });
+const int8Tensor = (name: string, dims: number[], data: Int8Array): BuiltTensor => ({ name, dims, dataType: ONNX_DATA_TYPE.INT8, raw: bytesOf(data) });
 
 /** Facts written into each ONNX file's `metadata_props`. */
 export interface OnnxMetadata {
@@ -325,8 +400,11 @@ export const METADATA_KEYS = {
  * @param weights - a group of a file that passed {@link validateWeights}.
  */
 export function buildGroupOnnx(group: HeadGroup, weights: GroupWeights, meta: OnnxMetadata): Uint8Array {
-  const initializer: onnxProto.onnx.ITensorProto[] = [floatTensor('mean', weights.mean), floatTensor('std', weights.std)];
-  const nodes: onnxProto.onnx.INodeProto[] = [node('Sub', [INPUT_NAME, 'mean'], 'centred'), node('Div', ['centred', 'std'], 'x')];
+  const initializer: BuiltTensor[] = [floatTensor('mean', weights.mean), floatTensor('std', weights.std)];
+  const nodes: BuiltNode[] = [
+    { opType: 'Sub', inputs: [INPUT_NAME, 'mean'], output: 'centred' },
+    { opType: 'Div', inputs: ['centred', 'std'], output: 'x' },
+  ];
   const dense = (prefix: string, input: string, layer: DenseLayer): string => {
     const m = quantizeColumns(layer.weights);
     initializer.push(
@@ -336,50 +414,57 @@ export function buildGroupOnnx(group: HeadGroup, weights: GroupWeights, meta: On
       floatTensor(`${prefix}.b`, layer.bias),
     );
     nodes.push(
-      node('DequantizeLinear', [`${prefix}.w_q`, `${prefix}.w_scale`, `${prefix}.w_zero`], `${prefix}.w`, [intAttr('axis', 1)]),
-      node('MatMul', [input, `${prefix}.w`], `${prefix}.mm`),
-      node('Add', [`${prefix}.mm`, `${prefix}.b`], `${prefix}.z`),
+      { opType: 'DequantizeLinear', inputs: [`${prefix}.w_q`, `${prefix}.w_scale`, `${prefix}.w_zero`], output: `${prefix}.w`, ints: { axis: 1 } },
+      { opType: 'MatMul', inputs: [input, `${prefix}.w`], output: `${prefix}.mm` },
+      { opType: 'Add', inputs: [`${prefix}.mm`, `${prefix}.b`], output: `${prefix}.z` },
     );
     return `${prefix}.z`;
   };
   let x = 'x';
   weights.hidden.forEach((layer, i) => {
     const z = dense(`h${i}`, x, layer);
-    nodes.push(node('Relu', [z], `h${i}`));
+    nodes.push({ opType: 'Relu', inputs: [z], output: `h${i}` });
     x = `h${i}`;
   });
-  const outputs: onnxProto.onnx.IValueInfoProto[] = [];
+  const outputs: Array<{ name: string; width: number }> = [];
   for (const spec of GROUP_OUTPUTS[group]) {
     const layer = weights.outputs[spec.name] as OutputLayer;
     const z = dense(`out.${spec.name}`, x, layer);
-    nodes.push(spec.activation === 'sigmoid' ? node('Sigmoid', [z], spec.name) : node('Softmax', [z], spec.name, [intAttr('axis', -1)]));
-    outputs.push(valueInfo(spec.name, spec.labels.length));
+    nodes.push(spec.activation === 'sigmoid' ? { opType: 'Sigmoid', inputs: [z], output: spec.name } : { opType: 'Softmax', inputs: [z], output: spec.name, ints: { axis: -1 } });
+    outputs.push({ name: spec.name, width: spec.labels.length });
   }
-  const metadataProps = [
-    { key: METADATA_KEYS.group, value: group },
-    { key: METADATA_KEYS.featureVersion, value: FEATURE_VERSION },
-    { key: METADATA_KEYS.features, value: JSON.stringify(weights.features) },
-    { key: METADATA_KEYS.outputs, value: JSON.stringify(GROUP_OUTPUTS[group]) },
-    { key: METADATA_KEYS.modelVersion, value: meta.modelVersion },
-    { key: METADATA_KEYS.trained, value: String(meta.trained) },
+  const metadataProps: Array<[string, string]> = [
+    [METADATA_KEYS.group, group],
+    [METADATA_KEYS.featureVersion, FEATURE_VERSION],
+    [METADATA_KEYS.features, JSON.stringify(weights.features)],
+    [METADATA_KEYS.outputs, JSON.stringify(GROUP_OUTPUTS[group])],
+    [METADATA_KEYS.modelVersion, meta.modelVersion],
+    [METADATA_KEYS.trained, String(meta.trained)],
   ];
-  const model = onnx.ModelProto.create({
-    irVersion: IR_VERSION,
-    producerName: 'jev-mem scripts/build-system-one.ts',
-    producerVersion: meta.modelVersion,
-    domain: 'jev-mem',
-    docString: `jev-mem System One, head group "${group}" (${meta.trained ? 'trained' : 'hand-set, not trained'} weights).`,
-    opsetImport: [{ domain: '', version: OPSET }],
-    metadataProps,
-    graph: {
-      name: `jev-mem-system-one-${group}`,
-      node: nodes,
-      initializer,
-      input: [valueInfo(INPUT_NAME, weights.features.length)],
-      output: outputs,
-    },
+  const w = new BinaryWriter();
+  w.tag(F.model.irVersion, VARINT).int64(IR_VERSION);
+  w.tag(F.model.producerName, LEN).string('jev-mem scripts/build-system-one.ts');
+  w.tag(F.model.producerVersion, LEN).string(meta.modelVersion);
+  w.tag(F.model.domain, LEN).string('jev-mem');
+  w.tag(F.model.docString, LEN).string(`jev-mem System One, head group "${group}" (${meta.trained ? 'trained' : 'hand-set, not trained'} weights).`);
+  sub(w, F.model.graph, (w) => {
+    for (const n of nodes) sub(w, F.graph.node, (w) => writeNode(w, n));
+    w.tag(F.graph.name, LEN).string(`jev-mem-system-one-${group}`);
+    for (const t of initializer) sub(w, F.graph.initializer, (w) => writeTensor(w, t.name, t.dims, t.dataType, t.raw));
+    sub(w, F.graph.input, (w) => writeValueInfo(w, INPUT_NAME, weights.features.length));
+    for (const o of outputs) sub(w, F.graph.output, (w) => writeValueInfo(w, o.name, o.width));
   });
-  return onnx.ModelProto.encode(model).finish();
+  sub(w, F.model.opsetImport, (w) => {
+    w.tag(F.opset.domain, LEN).string('');
+    w.tag(F.opset.version, VARINT).int64(OPSET);
+  });
+  for (const [key, value] of metadataProps) {
+    sub(w, F.model.metadataProps, (w) => {
+      w.tag(F.entry.key, LEN).string(key);
+      w.tag(F.entry.value, LEN).string(value);
+    });
+  }
+  return w.finish();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -419,45 +504,75 @@ function loadFailed(message: string, cause?: unknown): JevMemError {
   return new JevMemError('MODEL_LOAD_FAILED', `System-One ONNX: ${message}`, cause === undefined ? {} : { cause });
 }
 
-/** int64 fields decode as numbers or as Long objects depending on the environment. */
-function toNumber(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (v !== null && typeof v === 'object' && 'toNumber' in v && typeof (v as { toNumber: unknown }).toNumber === 'function') {
-    return (v as { toNumber(): number }).toNumber();
+/** Calls `onField` for every field of the message in `bytes`; unknown fields are skipped. */
+function readMessage(bytes: Uint8Array, onField: (field: number, wire: WireType, r: BinaryReader) => boolean): void {
+  const r = new BinaryReader(bytes);
+  while (r.pos < r.len) {
+    const [field, wire] = r.tag();
+    if (!onField(field, wire, r)) r.skip(wire, field);
   }
-  return Number(v);
 }
 
-function decodeTensor(t: onnxProto.onnx.ITensorProto): DecodedTensor {
-  const name = t.name ?? '';
-  const dims = (t.dims ?? []).map(toNumber);
+/** A repeated integer field: packed (length-delimited) or one value per tag. */
+function readInts(wire: WireType, r: BinaryReader, read: (r: BinaryReader) => number, into: number[]): void {
+  if (wire === LEN) {
+    const packed = new BinaryReader(r.bytes());
+    while (packed.pos < packed.len) into.push(read(packed));
+  } else into.push(read(r));
+}
+
+const int64 = (r: BinaryReader): number => Number(r.int64());
+
+interface RawTensor {
+  name: string;
+  dims: number[];
+  dataType: number;
+  raw: Uint8Array;
+  floatData: number[];
+  int32Data: number[];
+}
+
+function readTensor(bytes: Uint8Array): RawTensor {
+  const t: RawTensor = { name: '', dims: [], dataType: 0, raw: new Uint8Array(0), floatData: [], int32Data: [] };
+  readMessage(bytes, (field, wire, r) => {
+    if (field === F.tensor.dims) readInts(wire, r, int64, t.dims);
+    else if (field === F.tensor.dataType) t.dataType = r.int32();
+    else if (field === F.tensor.name) t.name = r.string();
+    else if (field === F.tensor.rawData) t.raw = r.bytes();
+    else if (field === F.tensor.int32Data) readInts(wire, r, (x) => x.int32(), t.int32Data);
+    else if (field === F.tensor.floatData) readInts(wire, r, (x) => x.float(), t.floatData);
+    else return false;
+    return true;
+  });
+  return t;
+}
+
+function decodeTensor(t: RawTensor): DecodedTensor {
+  const { name, dims, raw } = t;
   const count = dims.reduce((a, b) => a * b, 1);
-  const raw = t.rawData ?? new Uint8Array(0);
-  const Type = onnx.TensorProto.DataType;
   switch (t.dataType) {
-    case Type.FLOAT: {
+    case ONNX_DATA_TYPE.FLOAT: {
       const data = new Float32Array(count);
       if (raw.length > 0) {
         if (raw.length !== count * 4) throw loadFailed(`initializer ${name}: ${raw.length} raw bytes for ${count} floats`);
         const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
         for (let i = 0; i < count; i++) data[i] = view.getFloat32(i * 4, true);
       } else {
-        const fd = t.floatData ?? [];
-        if (fd.length !== count) throw loadFailed(`initializer ${name}: ${fd.length} floats for ${count}`);
-        data.set(fd);
+        if (t.floatData.length !== count) throw loadFailed(`initializer ${name}: ${t.floatData.length} floats for ${count}`);
+        data.set(t.floatData);
       }
       return { name, dims, data };
     }
-    case Type.INT8:
-    case Type.UINT8: {
-      const data = t.dataType === Type.INT8 ? new Int8Array(count) : new Uint8Array(count);
+    case ONNX_DATA_TYPE.INT8:
+    case ONNX_DATA_TYPE.UINT8: {
+      const int8 = t.dataType === ONNX_DATA_TYPE.INT8;
+      const data = int8 ? new Int8Array(count) : new Uint8Array(count);
       if (raw.length > 0) {
         if (raw.length !== count) throw loadFailed(`initializer ${name}: ${raw.length} raw bytes for ${count} values`);
-        data.set(t.dataType === Type.INT8 ? new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength) : raw);
+        data.set(int8 ? new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength) : raw);
       } else {
-        const id = t.int32Data ?? [];
-        if (id.length !== count) throw loadFailed(`initializer ${name}: ${id.length} values for ${count}`);
-        data.set(id);
+        if (t.int32Data.length !== count) throw loadFailed(`initializer ${name}: ${t.int32Data.length} values for ${count}`);
+        data.set(t.int32Data);
       }
       return { name, dims, data };
     }
@@ -466,46 +581,120 @@ function decodeTensor(t: onnxProto.onnx.ITensorProto): DecodedTensor {
   }
 }
 
-function decodeDims(v: onnxProto.onnx.IValueInfoProto): Array<number | string> {
-  return (v.type?.tensorType?.shape?.dim ?? []).map((d) => (d.dimParam ? d.dimParam : toNumber(d.dimValue ?? 0)));
+function readNode(bytes: Uint8Array): DecodedNode {
+  const n: DecodedNode = { opType: '', domain: '', inputs: [], outputs: [], attributes: {} };
+  readMessage(bytes, (field, _wire, r) => {
+    if (field === F.node.input) n.inputs.push(r.string());
+    else if (field === F.node.output) n.outputs.push(r.string());
+    else if (field === F.node.opType) n.opType = r.string();
+    else if (field === F.node.domain) n.domain = r.string();
+    else if (field === F.node.attribute) {
+      let name = '';
+      let type = 0;
+      let i = 0;
+      let f = 0;
+      readMessage(r.bytes(), (af, _aw, ar) => {
+        if (af === F.attribute.name) name = ar.string();
+        else if (af === F.attribute.type) type = ar.int32();
+        else if (af === F.attribute.i) i = int64(ar);
+        else if (af === F.attribute.f) f = ar.float();
+        else return false;
+        return true;
+      });
+      if (type === ONNX_ATTRIBUTE_TYPE.INT) n.attributes[name] = i;
+      else if (type === ONNX_ATTRIBUTE_TYPE.FLOAT) n.attributes[name] = f;
+    } else return false;
+    return true;
+  });
+  return n;
+}
+
+function readValueInfo(bytes: Uint8Array): { name: string; dims: Array<number | string> } {
+  const v: { name: string; dims: Array<number | string> } = { name: '', dims: [] };
+  readMessage(bytes, (field, _wire, r) => {
+    if (field === F.valueInfo.name) v.name = r.string();
+    else if (field === F.valueInfo.type) {
+      readMessage(r.bytes(), (tf, _tw, tr) => {
+        if (tf !== F.type.tensorType) return false;
+        readMessage(tr.bytes(), (sf, _sw, sr) => {
+          if (sf !== F.tensorType.shape) return false;
+          readMessage(sr.bytes(), (df, _dw, dr) => {
+            if (df !== F.shape.dim) return false;
+            let dim: number | string = 0;
+            readMessage(dr.bytes(), (xf, _xw, xr) => {
+              if (xf === F.dim.dimValue) dim = int64(xr);
+              else if (xf === F.dim.dimParam) dim = xr.string() || dim;
+              else return false;
+              return true;
+            });
+            v.dims.push(dim);
+            return true;
+          });
+          return true;
+        });
+        return true;
+      });
+    } else return false;
+    return true;
+  });
+  return v;
 }
 
 /**
  * Decodes an ONNX file into the parts the kernels run (initializers, nodes, inputs, outputs,
- * metadata).
+ * metadata). Reads only the fields of {@link ONNX_FIELDS}; others are skipped.
  * @throws JevMemError `MODEL_LOAD_FAILED` when the bytes are not a readable ONNX model or hold a
  *   tensor type other than FLOAT / INT8 / UINT8.
  */
 export function decodeOnnx(bytes: Uint8Array): DecodedModel {
-  let model: onnxProto.onnx.ModelProto;
+  let opset = 0;
+  let graph: Uint8Array | undefined;
+  const metadata: Record<string, string> = {};
+  const tensors: RawTensor[] = [];
+  const nodes: DecodedNode[] = [];
+  const inputs: Array<{ name: string; dims: Array<number | string> }> = [];
+  const outputs: Array<{ name: string; dims: Array<number | string> }> = [];
   try {
-    model = onnx.ModelProto.decode(bytes);
+    readMessage(bytes, (field, _wire, r) => {
+      if (field === F.model.graph) graph = r.bytes();
+      else if (field === F.model.opsetImport) {
+        let domain = '';
+        let version = 0;
+        readMessage(r.bytes(), (of, _ow, or) => {
+          if (of === F.opset.domain) domain = or.string();
+          else if (of === F.opset.version) version = int64(or);
+          else return false;
+          return true;
+        });
+        if (domain === '') opset = version;
+      } else if (field === F.model.metadataProps) {
+        let key = '';
+        let value = '';
+        readMessage(r.bytes(), (ef, _ew, er) => {
+          if (ef === F.entry.key) key = er.string();
+          else if (ef === F.entry.value) value = er.string();
+          else return false;
+          return true;
+        });
+        metadata[key] = value;
+      } else return false;
+      return true;
+    });
+    if (graph !== undefined) {
+      readMessage(graph, (field, _wire, r) => {
+        if (field === F.graph.node) nodes.push(readNode(r.bytes()));
+        else if (field === F.graph.initializer) tensors.push(readTensor(r.bytes()));
+        else if (field === F.graph.input) inputs.push(readValueInfo(r.bytes()));
+        else if (field === F.graph.output) outputs.push(readValueInfo(r.bytes()));
+        else return false;
+        return true;
+      });
+    }
   } catch (e) {
     throw loadFailed(`the file is not a readable ONNX model (${e instanceof Error ? e.message : String(e)})`, e);
   }
-  const graph = model.graph;
-  if (graph === null || graph === undefined) throw loadFailed('the model has no graph');
-  const opset = toNumber((model.opsetImport ?? []).find((o) => (o.domain ?? '') === '')?.version ?? 0);
+  if (graph === undefined) throw loadFailed('the model has no graph');
   const initializers = new Map<string, DecodedTensor>();
-  for (const t of graph.initializer ?? []) initializers.set(t.name ?? '', decodeTensor(t));
-  const nodes = (graph.node ?? []).map((n): DecodedNode => {
-    const attributes: Record<string, number> = {};
-    for (const a of n.attribute ?? []) {
-      const name = a.name ?? '';
-      if (a.type === onnx.AttributeProto.AttributeType.INT) attributes[name] = toNumber(a.i);
-      else if (a.type === onnx.AttributeProto.AttributeType.FLOAT) attributes[name] = a.f ?? 0;
-    }
-    return { opType: n.opType ?? '', domain: n.domain ?? '', inputs: [...(n.input ?? [])], outputs: [...(n.output ?? [])], attributes };
-  });
-  const metadata: Record<string, string> = {};
-  for (const p of model.metadataProps ?? []) metadata[p.key ?? ''] = p.value ?? '';
-  const info = (v: onnxProto.onnx.IValueInfoProto): { name: string; dims: Array<number | string> } => ({ name: v.name ?? '', dims: decodeDims(v) });
-  return {
-    opset,
-    inputs: (graph.input ?? []).filter((i) => !initializers.has(i.name ?? '')).map(info),
-    outputs: (graph.output ?? []).map(info),
-    initializers,
-    nodes,
-    metadata,
-  };
+  for (const t of tensors) initializers.set(t.name, decodeTensor(t));
+  return { opset, inputs: inputs.filter((i) => !initializers.has(i.name)), outputs, initializers, nodes, metadata };
 }

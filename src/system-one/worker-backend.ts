@@ -38,6 +38,8 @@ function importNode<T>(specifier: string): Promise<T> {
 export interface WorkerInitOptions extends Pick<LocalSystemOneOptions, 'engine' | 'executionProviders' | 'wasmPaths' | 'numThreads' | 'verify' | 'modelDir'> {
   /** Base URL of the `models/` directory (`file:` in Node, http(s) in browsers), ending in `/`. */
   modelBaseURL: string;
+  /** URLs of single model files by path under `models/` (bundled assets); used before `modelBaseURL`. */
+  modelFiles?: Record<string, string>;
 }
 
 /** What the worker reports after loading. */
@@ -67,10 +69,15 @@ export interface SystemOneWorkerApi {
 export interface WorkerSystemOneOptions {
   /**
    * Base URL of the `models/` directory.
-   * @default Node: the package's `models/` directory; browsers: required
+   * @default Node: the package's `models/` directory; browsers: required unless `modelFiles` is given
    */
   modelBaseURL?: string | URL;
-  /** @default 'onnx' (see createLocalSystemOne) */
+  /**
+   * URLs of single model files by path under `models/` (e.g. `system-one/manifest.json`), as a
+   * bundler emitted them; used before `modelBaseURL`.
+   */
+  modelFiles?: Readonly<Record<string, string | URL>>;
+  /** @default 'ts' (see createLocalSystemOne) */
   engine?: 'onnx' | 'ts';
   /** @default see createLocalSystemOne */
   executionProviders?: Array<'webgpu' | 'wasm'>;
@@ -84,9 +91,15 @@ export interface WorkerSystemOneOptions {
   modelDir?: string;
   /**
    * URL of the worker entry.
-   * @default the package's `worker/system-one.worker.js` (Node falls back to the `.ts` source)
+   * @default browsers: the package's `worker/system-one.worker.js` (TypeScript kernels); Node:
+   *   `worker/system-one.node.js` (falls back to the `.ts` source)
    */
   workerURL?: string | URL;
+  /**
+   * Browsers: starts the worker (e.g. `jev-mem/browser/onnx`'s, which bundles onnxruntime-web).
+   * Takes precedence over `workerURL`.
+   */
+  createWorker?: () => Worker;
   /**
    * Fresh workers allowed after crashes over the backend's life.
    * @default 3
@@ -166,9 +179,11 @@ async function exists(url: URL): Promise<boolean> {
 }
 
 async function defaultNodeWorkerURL(): Promise<URL> {
-  const js = new URL('../../worker/system-one.worker.js', import.meta.url);
+  // Not a literal `new URL('…', import.meta.url)`: browser bundlers must not emit the Node entry.
+  const entry = '../../worker/system-one.node';
+  const js = new URL(entry + '.js', import.meta.url);
   if (await exists(js)) return js;
-  return new URL('../../worker/system-one.worker.ts', import.meta.url);
+  return new URL(entry + '.ts', import.meta.url);
 }
 
 async function defaultNodeModelBase(): Promise<string> {
@@ -221,11 +236,13 @@ async function startNodeWorker(url: URL): Promise<Started> {
   };
 }
 
-function startBrowserWorker(url: URL | undefined): Started {
+function startBrowserWorker(url: URL | undefined, create: (() => Worker) | undefined): Started {
   // The literal `new Worker(new URL(...), {type: 'module'})` lets bundlers find and ship the entry.
-  const worker = url === undefined
-    ? new Worker(new URL('../../worker/system-one.worker.js', import.meta.url), { type: 'module' })
-    : new Worker(url, { type: 'module' });
+  const worker = create !== undefined
+    ? create()
+    : url === undefined
+      ? new Worker(new URL('../../worker/system-one.worker.js', import.meta.url), { type: 'module' })
+      : new Worker(url, { type: 'module' });
   let dead: ((reason: string) => void) | undefined;
   let reported = false;
   const die = (reason: string): void => {
@@ -280,9 +297,11 @@ export async function createWorkerSystemOne(options: WorkerSystemOneOptions = {}
   let modelBaseURL: string;
   if (options.modelBaseURL !== undefined) modelBaseURL = new URL(String(options.modelBaseURL), node ? undefined : globalThis.location?.href).href;
   else if (node) modelBaseURL = await defaultNodeModelBase();
-  else throw new JevMemError('INVALID_OPTION', 'option modelBaseURL: required in browsers (the URL your app serves models/ from)', { field: 'modelBaseURL' });
+  else if (options.modelFiles !== undefined) modelBaseURL = globalThis.location.href;
+  else throw new JevMemError('INVALID_OPTION', 'option modelBaseURL: required in browsers (the URL your app serves models/ from) unless modelFiles is given', { field: 'modelBaseURL' });
 
   const init: WorkerInitOptions = { modelBaseURL };
+  if (options.modelFiles !== undefined) init.modelFiles = Object.fromEntries(Object.entries(options.modelFiles).map(([k, v]) => [k, new URL(String(v), node ? undefined : globalThis.location?.href).href]));
   if (options.engine !== undefined) init.engine = options.engine;
   if (options.executionProviders !== undefined) init.executionProviders = [...options.executionProviders];
   if (options.wasmPaths !== undefined) init.wasmPaths = options.wasmPaths;
@@ -349,7 +368,7 @@ export async function createWorkerSystemOne(options: WorkerSystemOneOptions = {}
     starts++;
     let started: Started;
     try {
-      started = node ? await startNodeWorker(workerURL ?? (await defaultNodeWorkerURL())) : startBrowserWorker(workerURL);
+      started = node ? await startNodeWorker(workerURL ?? (await defaultNodeWorkerURL())) : startBrowserWorker(workerURL, options.createWorker);
     } catch (e) {
       throw new JevMemError('MODEL_LOAD_FAILED', `System-One worker: cannot start the worker (${e instanceof Error ? e.message : String(e)})`, { cause: e });
     }

@@ -46,9 +46,12 @@ test('the heuristic choice reports itself with no accelerator, and close() leave
 });
 
 test('bad options are refused naming the option', async () => {
+  // No URL is needed any more (the bundled model files are the default): in Node what is missing is IndexedDB.
   const noPage = await thrown(() => createBrowserMemory({ systemOne: 'heuristic' }));
   expect(isJevMemError(noPage, 'INVALID_OPTION')).toBe(true);
-  expect((noPage as { details: { field?: string } }).details.field).toBe('assetBaseURL');
+  expect((noPage as { details: { field?: string } }).details.field).toBe('indexedDB');
+  const relative = await thrown(() => createBrowserMemory({ assetBaseURL: 'sub/', systemOne: 'heuristic' }));
+  expect((relative as { details: { field?: string } }).details.field).toBe('assetBaseURL');
   const badChoice = await thrown(() => createBrowserMemory({ assetBaseURL: 'https://app.example/', systemOne: 'gpu' as 'worker' }));
   expect(isJevMemError(badChoice, 'INVALID_OPTION')).toBe(true);
   expect((badChoice as { details: { field?: string } }).details.field).toBe('systemOne');

@@ -35,7 +35,8 @@ test('an import that runs out of storage quota stops with QUOTA_EXCEEDED and kee
 
 test('when the System-One model cannot load, the page says so and runs on the heuristic stand-in', async () => {
   const context = await browser.newContext();
-  await context.route('**/models/system-one/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  // The System-One manifest: under models/ when served from a folder, assets/manifest-<hash>.json when bundled.
+  await context.route(/\/(models\/system-one\/|assets\/manifest-)/, (route) => route.fulfill({ status: 404, body: 'gone' }));
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

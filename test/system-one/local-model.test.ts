@@ -168,7 +168,7 @@ describe('local backend', () => {
   let tsBackend: LocalSystemOne;
 
   beforeAll(async () => {
-    [onnxBackend, tsBackend] = await Promise.all([createLocalSystemOne({ load }), createLocalSystemOne({ load, engine: 'ts' })]);
+    [onnxBackend, tsBackend] = await Promise.all([createLocalSystemOne({ load, engine: 'onnx' }), createLocalSystemOne({ load, engine: 'ts' })]);
   });
   afterAll(async () => {
     await Promise.all([onnxBackend?.close(), tsBackend?.close()]);

@@ -30,7 +30,7 @@ describe('worker backend', () => {
   let backend: WorkerSystemOne;
 
   beforeAll(async () => {
-    backend = await createWorkerSystemOne({ onPost: (m) => posted.push(m) });
+    backend = await createWorkerSystemOne({ engine: 'onnx', onPost: (m) => posted.push(m) });
   });
   afterAll(async () => {
     await backend?.close();
@@ -42,7 +42,7 @@ describe('worker backend', () => {
   });
 
   it('answers like the in-process local backend', async () => {
-    const local = await createLocalSystemOne({ load: urlAssetLoader(new URL('../../models/', import.meta.url)) });
+    const local = await createLocalSystemOne({ load: urlAssetLoader(new URL('../../models/', import.meta.url)), engine: 'onnx' });
     try {
       expect(await backend.decide(TYPING_REQUEST)).toEqual(await local.decide(TYPING_REQUEST));
     } finally {
