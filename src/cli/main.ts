@@ -31,7 +31,6 @@ import { isClosedPipe, processIO, type CliIO } from './io.js';
 import { findPackage } from './package-info.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
-import { packageModelsURL } from './package-info.js';
 
 export type { CliIO } from './io.js';
 
@@ -49,7 +48,7 @@ async function openMemory(v: Values, withSystemTwo = false, create = false): Pro
   const store = need(v.store, 'store');
   // Only the commands that write into a new store (ingest, import) may create it: a mistyped
   // --store elsewhere is STORE_MISSING, not an empty memory.
-  const systemOne: SystemOneBackend = await createSystemOneFromName(v['system-one'] ?? 'local', { baseURL: v['base-url'], env: process.env, modelBaseURL: packageModelsURL });
+  const systemOne: SystemOneBackend = await createSystemOneFromName(v['system-one'] ?? 'local', { baseURL: v['base-url'], env: process.env });
   openedBackends.push(systemOne);
   const opts: Parameters<typeof createNodeMemory>[0] = { store, systemOne, create };
   if (v.namespace !== undefined) opts.namespace = v.namespace;

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { JevMemError } from '../errors.js';
 
 const PACKAGE_NAME = 'jev-mem';
@@ -52,15 +52,4 @@ async function walk(from: string): Promise<PackageInfo> {
     dir = up;
   }
   throw new JevMemError('NOT_FOUND', `no package.json named ${PACKAGE_NAME} above ${fileURLToPath(from)}; is the jev-mem package complete?`, { field: 'package' });
-}
-
-/**
- * URL (`file:`, ending in `/`) of the package's `models/` folder: the one holding the System-One
- * ONNX files and the encoder, not the `dist/models/` that the TypeScript build leaves with only
- * the manifest it imports.
- * @throws JevMemError `NOT_FOUND` as {@link findPackage}.
- */
-export async function packageModelsURL(): Promise<URL> {
-  const { root } = await findPackage();
-  return pathToFileURL(join(root, 'models') + '/');
 }
