@@ -99,7 +99,8 @@ function docsOf(observations: readonly Observation[], from: number, vectors: rea
   // Orama's schema check accepts plain arrays only as vectors.
   return vectors.map((v, i) => {
     const o = observations[from + i] as Observation;
-    return { id: o.turnId ?? `obs-${from + i}`, text: o.text, embedding: Array.from(v) };
+    // turn ids repeat across LoCoMo conversations; the position in the recipe is unique.
+    return { id: `obs-${from + i}`, text: o.text, embedding: Array.from(v) };
   });
 }
 
