@@ -4,7 +4,7 @@
  * `jev-mem bench`, so results stay comparable.
  *
  * - `npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]`
- * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--out <dir>]`
+ * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--peers] [--out <dir>]`
  * - `npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]`
  * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
  *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
@@ -26,7 +26,7 @@ import { DEFAULT_SCALE_BROWSER_SIZES, parseSizes, runScaleBench, writeScaleOutpu
 /** Usage of the bench sub-commands. */
 export const BENCH_USAGE = `Usage:
   npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
-  npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--out <dir>]
+  npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--peers] [--out <dir>]
   npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]
                                           (System-One ms per write / per query for each backend)
   npm run bench -- readme [--out <dir>]      (prints the README results section of <dir>/results.json)
@@ -45,6 +45,8 @@ export const BENCH_USAGE = `Usage:
                 scale: also grow the namespace in headless Chromium (IndexedDB, System One in a
                 Web Worker) at the same sizes, into results.json under "browser"; the sizes
                 then default to 1000,10000 (100k in IndexedDB takes far too long)
+  --peers       scale: also grow the same corpus in Orama (@orama/orama, hybrid search, saved and
+                restored with @orama/plugin-data-persistence) in Node, next to jev-mem
   --quick       conv-26 only, the first 6 questions with evidence of each category (30)
   --sizes       namespace sizes of the scale run (default 1000,10000,100000)
   --system-one  System-One backend of jev-mem (default: local)
@@ -111,7 +113,7 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       // with --browser both halves default to 1k and 10k (100k in IndexedDB is too slow for a session)
       const sizes = given === undefined && browser ? [...DEFAULT_SCALE_BROWSER_SIZES] : parseSizes(given);
       const out = resolve(str(values.out) ?? 'bench-out/scale');
-      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes } } : {}) };
+      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes } } : {}), ...(values.peers === true ? { peers: true } : {}) };
       const data = str(values.data);
       if (data !== undefined) o.dataPath = data;
       if (systemOne !== undefined) o.systemOne = systemOne;
@@ -123,6 +125,14 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
           `${String(p.size).padStart(7)} nodes · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · rss ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB · reopen ${p.reopen.ms.toFixed(0)} ms`,
         );
       }
+      const orama = results.peers?.orama;
+      if (orama?.status === 'done') {
+        for (const p of orama.points) {
+          io.out(
+            `${String(p.size).padStart(7)} docs (Orama) · insert ${p.insert.perSecond.toFixed(0)}/s (${p.insert.perSecondWithEmbedding.toFixed(0)}/s with embedding) · hybrid search p50 ${p.search.p50.toFixed(1)} ms p95 ${p.search.p95.toFixed(1)} ms · heap ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} MiB · saved ${(p.persist.bytes / 2 ** 20).toFixed(1)} MiB in ${p.persist.saveMs.toFixed(0)} ms · restore ${p.persist.restoreMs.toFixed(0)} ms`,
+          );
+        }
+      } else if (orama) io.out(`Orama: ${orama.note}`);
       if (results.browser.status === 'done') {
         for (const p of results.browser.points) {
           io.out(
@@ -241,6 +251,7 @@ const BENCH_OPTIONS = {
   quick: { type: 'boolean' },
   browser: { type: 'boolean' },
   sizes: { type: 'string' },
+  peers: { type: 'boolean' },
   k: { type: 'string' },
   limit: { type: 'string' },
   'system-one': { type: 'string' },

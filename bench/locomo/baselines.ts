@@ -43,6 +43,8 @@ export interface ConversationIndex {
   byId: Map<string, TurnDoc>;
   lexical: LexicalIndex;
   vector: VectorIndex;
+  /** The turns' vectors (`vectors[i]` belongs to `docs[i]`), for the peers' own indexes. */
+  vectors: Float32Array[];
   /** ms spent embedding the turns. */
   embedMs: number;
   /** ms spent building the lexical index. */
@@ -90,7 +92,7 @@ export async function buildConversationIndex(conv: LocomoConversation, encoder: 
   const vector = createFlatVectorIndex(encoder.dimension);
   docs.forEach((d, i) => vector.add(d.id, vectors[i] as Float32Array));
   const embedMs = performance.now() - t1;
-  return { sampleId: conv.sampleId, speakers: conv.speakers, docs, byId: new Map(docs.map((d) => [d.id, d])), lexical, vector, embedMs, lexicalMs };
+  return { sampleId: conv.sampleId, speakers: conv.speakers, docs, byId: new Map(docs.map((d) => [d.id, d])), lexical, vector, vectors: vectors as Float32Array[], embedMs, lexicalMs };
 }
 
 /** BM25+ hits of the query, best first (at most `k`; fewer when fewer turns share a term). */

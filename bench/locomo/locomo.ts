@@ -21,11 +21,13 @@ import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import { bm25Hits, buildConversationIndex, denseHits, hybridRanking, type ConversationIndex, type PreparedQuery } from './baselines.js';
 import { defaultLocomoPath, loadLocomo, repoRoot, selectRun, type Selection, type SplitName } from '../lib/data.js';
 import { FLAT_FEATURES, POOL } from './flat-features.js';
+import { buildMiniSearchDefault, buildOramaIndex, miniSearchDefaultRanking, ORAMA_DEFAULTS, oramaHybridRanking, tuneOrama, type OramaIndex, type TuningQuestion } from './peers.js';
 import { FLAT_L2, FLAT_TRAIN_CATEGORIES, FlatLearnedTrainer, rankFlatLearned } from './flat-learned.js';
 import { buildJevMemory, JEV_BACKEND, recallJev, type JevBuild, type JevSystemName } from '../lib/jev.js';
 import { aggregate, KS, scoreQuestion, summarize, type QuestionScore, type RankedItem } from '../lib/metrics.js';
 import { gitInfo, machineInfo, RssSampler } from '../lib/resources.js';
-import { SYSTEM_DESCRIPTIONS, SYSTEM_NAMES, type BuildRecord, type BuildSummary, type LocomoResults, type SystemName, type SystemResult } from './results.js';
+import { SYSTEM_DESCRIPTIONS, SYSTEM_NAMES, type BuildRecord, type BuildSummary, type LocomoResults, type OramaSettings, type SystemName, type SystemResult } from './results.js';
+import { createRequire } from 'node:module';
 
 /** Largest K of the protocol: every system returns this many items per question. */
 const MAX_K = Math.max(...KS);
@@ -199,6 +201,50 @@ export async function runLocomoBench(o: LocomoBenchOptions = {}): Promise<Locomo
         baselineBuildMs.embed += index.embedMs;
       }
     }
+    // ---- peers (issue 16): Orama over the same vectors, MiniSearch with its defaults -------------
+    const wantOrama = systems.includes('orama') || systems.includes('orama-tuned');
+    const oramaIndexes = new Map<string, OramaIndex>();
+    const miniSearches = new Map<string, ReturnType<typeof buildMiniSearchDefault>>();
+    const peerBuildMs = { orama: 0, minisearch: 0 };
+    for (const [sid, index] of indexes) {
+      if (wantOrama) {
+        const oi = await buildOramaIndex(index.docs, index.vectors, encoder.dimension);
+        oramaIndexes.set(sid, oi);
+        peerBuildMs.orama += oi.insertMs;
+      }
+      if (systems.includes('minisearch-default')) {
+        t = performance.now();
+        miniSearches.set(sid, buildMiniSearchDefault(index.docs));
+        peerBuildMs.minisearch += performance.now() - t;
+      }
+    }
+    let oramaSettings: OramaSettings | undefined;
+    if (wantOrama) {
+      const version = (createRequire(import.meta.url)('@orama/orama/package.json') as { version: string }).version;
+      oramaSettings = { version, defaults: { similarity: ORAMA_DEFAULTS.similarity, hybridWeights: { ...ORAMA_DEFAULTS.hybridWeights } } };
+    }
+    if (systems.includes('orama-tuned') && oramaSettings) {
+      // The grid runs on the development split only (categories 1-4); a quick run tunes on its own
+      // (development) questions so that it stays quick.
+      t = performance.now();
+      const tuneSel = quick ? selection : selectRun(data, 'dev', false);
+      const tuning: TuningQuestion[] = [];
+      for (const sel of tuneSel) {
+        const sid = sel.conversation.sampleId;
+        let oi = oramaIndexes.get(sid);
+        if (!oi) {
+          const ci = await buildConversationIndex(sel.conversation, encoder);
+          oi = await buildOramaIndex(ci.docs, ci.vectors, encoder.dimension);
+        }
+        const qs = sel.questions.filter((q) => q.category >= 1 && q.category <= 4);
+        const vectors = await encoder.embed(qs.map((q) => q.question));
+        qs.forEach((q, i) => tuning.push({ index: oi as OramaIndex, text: q.question, vector: vectors[i] as Float32Array, gold: q.evidence }));
+      }
+      const tuned = await tuneOrama(tuning);
+      const c = tuned.chosen;
+      oramaSettings.tuned = { tunedOn: tuneSel.map((s) => s.conversation.sampleId), questions: tuning.length, chosen: c, grid: tuned.grid, ms: round(performance.now() - t) };
+      log(`bench: orama-tuned: similarity ${c.similarity}, hybridWeights text ${c.hybridWeights.text} / vector ${c.hybridWeights.vector} (dev R@10 ${(c.recall10 * 100).toFixed(1)} over ${tuning.length} questions; defaults ${((tuned.grid.find((g) => g.similarity === 0.8 && g.hybridWeights.text === 0.5)?.recall10 ?? Number.NaN) * 100).toFixed(1)})`);
+    }
     let trainer: FlatLearnedTrainer | undefined;
     const flatTimes = { poolsMs: 0, trainMs: 0 };
     if (systems.includes('flat-learned')) {
@@ -237,6 +283,12 @@ export async function runLocomoBench(o: LocomoBenchOptions = {}): Promise<Locomo
             const ranked = fn();
             record(s, sel, q, ranked, performance.now() - ts + (withEmbed ? embedMs : 0));
           };
+          const timedAsync = async (s: SystemName, fn: () => Promise<string[]>): Promise<void> => {
+            if (!acc.has(s)) return;
+            const ts = performance.now();
+            const ranked = await fn();
+            record(s, sel, q, ranked, performance.now() - ts + embedMs);
+          };
           timed('bm25', false, () => bm25Hits(index, q.question, MAX_K).map((h) => h.id));
           timed('dense', true, () => denseHits(index, pq.vector, MAX_K).map((h) => h.id));
           timed('hybrid', true, () => hybridRanking(index, pq, MAX_K));
@@ -244,6 +296,14 @@ export async function runLocomoBench(o: LocomoBenchOptions = {}): Promise<Locomo
             const m = model;
             timed('flat-learned', true, () => rankFlatLearned(m, index, pq, MAX_K));
           }
+          const oi = oramaIndexes.get(id);
+          if (oi) {
+            await timedAsync('orama', () => oramaHybridRanking(oi, q.question, pq.vector, MAX_K));
+            const tuned = oramaSettings?.tuned?.chosen;
+            if (tuned) await timedAsync('orama-tuned', () => oramaHybridRanking(oi, q.question, pq.vector, MAX_K, { similarity: tuned.similarity, hybridWeights: tuned.hybridWeights }));
+          }
+          const mini = miniSearches.get(id);
+          if (mini) timed('minisearch-default', false, () => miniSearchDefaultRanking(mini, q.question, MAX_K));
         }
       }
       for (const [kind, backend] of [
@@ -318,6 +378,8 @@ export async function runLocomoBench(o: LocomoBenchOptions = {}): Promise<Locomo
       'retrieval is within the conversation: one namespace (jev-mem) or one index (baselines) per conversation.',
       'latency: wall time of one recall, ms; dense, hybrid and flat-learned include embedding the question, bm25 does not need it; jev-mem includes its own query embedding.',
       'build time excludes model load (reported apart); jev-mem builds write to a file store in a temporary folder.',
+      'peers (orama, orama-tuned, minisearch-default): npm libraries used as their docs say, one document per turn; Orama gets the same GloVe-SIF vectors as dense/hybrid and the question text and vector (mode hybrid, limit 20); their latency includes embedding the question (minisearch-default does not need it).',
+      'orama-tuned: hybridWeights and similarity chosen by a 36-point grid (text weight 0.1-0.9, similarity 0.8/0.5/0.2/-1) on the development split only (categories 1-4, settings.orama.tuned), then fixed; its dev-split figures are in-sample.',
       'flat-learned: trained on the development split only (categories 1-4); development conversations are scored by the model trained on the other four (leave one conversation out).',
     );
     if (quick) notes.push(`quick run: ${selection[0]?.conversation.sampleId} and the first questions with evidence of each category (${selection[0]?.questions.length} in all) only; not comparable with full runs.`);
@@ -343,12 +405,13 @@ export async function runLocomoBench(o: LocomoBenchOptions = {}): Promise<Locomo
         vectorIndex,
         parameters: parameters ?? (JSON.parse(JSON.stringify(DEFAULT_PARAMETERS)) as Record<string, unknown>),
         flatLearned: { pool: { ...POOL }, l2: FLAT_L2, trainCategories: [...FLAT_TRAIN_CATEGORIES], features: [...FLAT_FEATURES] },
+        ...(oramaSettings ? { orama: oramaSettings } : {}),
       },
       conversations: selection.map((s) => ({ sampleId: s.conversation.sampleId, split: s.split, turns: s.conversation.observations.length, questions: s.questions.length })),
       systems: out,
       efficiency: {
         modelLoadMs: { encoder: round(encoderMs), systemOne: systemOneMs === null ? null : round(systemOneMs), heuristic: heuristicMs === null ? null : round(heuristicMs) },
-        baselineBuildMs: { lexical: round(baselineBuildMs.lexical), embed: round(baselineBuildMs.embed) },
+        baselineBuildMs: { lexical: round(baselineBuildMs.lexical), embed: round(baselineBuildMs.embed), ...(wantOrama ? { orama: round(peerBuildMs.orama) } : {}), ...(systems.includes('minisearch-default') ? { minisearch: round(peerBuildMs.minisearch) } : {}) },
         builds: efficiencyBuilds,
         ...(trainer ? { flatLearned: { poolsMs: round(flatTimes.poolsMs), trainMs: round(flatTimes.trainMs) } } : {}),
         peakRssBytes: { sampled, process: RssSampler.processPeakBytes() },

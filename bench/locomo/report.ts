@@ -111,6 +111,7 @@ export function renderResultsMarkdown(results: LocomoResults): string {
   const e = results.efficiency;
   lines.push(`- Model load: encoder ${ms(e.modelLoadMs.encoder)} ms, System One ${ms(e.modelLoadMs.systemOne)} ms, heuristic stand-in ${ms(e.modelLoadMs.heuristic)} ms (not in build times).`);
   lines.push(`- Baseline indexes (all conversations): BM25 ${ms(e.baselineBuildMs.lexical)} ms, embedding the turns ${ms(e.baselineBuildMs.embed)} ms.`);
+  if (e.baselineBuildMs.orama !== undefined || e.baselineBuildMs.minisearch !== undefined) lines.push(`- Peer indexes (all conversations): Orama inserts ${ms(e.baselineBuildMs.orama)} ms (vectors given), MiniSearch ${ms(e.baselineBuildMs.minisearch)} ms.`);
   if (e.flatLearned) lines.push(`- flat-learned: training pools ${ms(e.flatLearned.poolsMs, 0)} ms, fitting ${ms(e.flatLearned.trainMs, 0)} ms.`);
   lines.push(`- Peak RSS: ${mib(e.peakRssBytes.sampled)} MiB sampled during the run (${mib(e.peakRssBytes.process)} MiB process peak); heap used at the end ${mib(e.heapUsedBytes)} MiB.`);
   for (const [kind, b] of Object.entries(e.builds)) {
@@ -128,6 +129,7 @@ export function renderResultsMarkdown(results: LocomoResults): string {
     const stops = s.stopReasons ? Object.entries(s.stopReasons).map(([r, n]) => `${r} ${n}`).join(', ') : '';
     lines.push(`| ${s.name} | ${l?.n ?? 0} | ${ms(l?.mean, 2)} | ${ms(l?.p50, 2)} | ${ms(l?.p95, 2)} | ${ms(l?.max, 2)} | ${q ? q.calls.toFixed(2) : '–'} | ${q ? q.fallbacks.toFixed(2) : '–'} | ${q ? q.ms.toFixed(2) : '–'} | ${stops} |`);
   }
+  lines.push(...oramaSettingsMarkdown(results));
   const failed = sys.filter((s) => s.status === 'failed');
   if (failed.length > 0) {
     lines.push('', '## Systems that failed', '');
@@ -137,6 +139,33 @@ export function renderResultsMarkdown(results: LocomoResults): string {
   lines.push('## Notes', '', ...results.notes.map((n) => `- ${n}`), '');
   lines.push('## Systems', '', ...sys.map((s) => `- **${s.name}**: ${s.description}`), '');
   return lines.join('\n');
+}
+
+/**
+ * The Orama rows' settings as Markdown: the defaults, and orama-tuned's dev grid (mean recall@10
+ * per similarity × text weight, %) with the chosen point. Empty when Orama did not run.
+ */
+export function oramaSettingsMarkdown(results: LocomoResults): string[] {
+  const o = results.settings.orama;
+  if (!o) return [];
+  const lines = ['', `### Orama settings (@orama/orama ${o.version})`, ''];
+  lines.push(`- orama: Orama's defaults, similarity ${o.defaults.similarity}, hybridWeights text ${o.defaults.hybridWeights.text} / vector ${o.defaults.hybridWeights.vector}.`);
+  const t = o.tuned;
+  if (!t) return lines;
+  lines.push(`- orama-tuned: similarity ${t.chosen.similarity}, hybridWeights text ${t.chosen.hybridWeights.text} / vector ${t.chosen.hybridWeights.vector}, chosen on ${t.questions} questions (categories 1-4) of ${t.tunedOn.join(', ')} (R@10 ${pct(t.chosen.recall10)} there; grid ${ms(t.ms / 1000)} s).`, '');
+  const texts = [...new Set(t.grid.map((g) => g.hybridWeights.text))];
+  const sims = [...new Set(t.grid.map((g) => g.similarity))];
+  lines.push(`Tuning grid: mean R@10 on the tuning questions (%), rows similarity, columns text weight (vector = 1 − text):`, '');
+  lines.push(`| similarity | ${texts.join(' | ')} |`, `|---:|${'---:|'.repeat(texts.length)}`);
+  for (const sim of sims) {
+    const cells = texts.map((tx) => {
+      const g = t.grid.find((x) => x.similarity === sim && x.hybridWeights.text === tx);
+      const v = pct(g?.recall10);
+      return g && g.similarity === t.chosen.similarity && g.hybridWeights.text === t.chosen.hybridWeights.text ? `**${v}**` : v;
+    });
+    lines.push(`| ${sim} | ${cells.join(' | ')} |`);
+  }
+  return lines;
 }
 
 /** Options of {@link renderReadmeSection}. */

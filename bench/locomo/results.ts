@@ -11,13 +11,16 @@ import type { Aggregate, GroupScore, LatencySummary } from '../lib/metrics.js';
 import type { GitInfo, MachineInfo } from '../lib/resources.js';
 
 /** Every system of the harness, in report order. */
-export const SYSTEM_NAMES = Object.freeze(['jev-mem', 'bm25', 'dense', 'hybrid', 'flat-learned', 'no-graph', 'no-routing', 'no-stop', 'no-system-one'] as const);
+export const SYSTEM_NAMES = Object.freeze(['jev-mem', 'bm25', 'dense', 'hybrid', 'flat-learned', 'orama', 'orama-tuned', 'minisearch-default', 'no-graph', 'no-routing', 'no-stop', 'no-system-one'] as const);
 
 /** One system name. */
 export type SystemName = (typeof SYSTEM_NAMES)[number];
 
-/** The flat baselines (no memory graph). */
-export const BASELINES: readonly SystemName[] = Object.freeze(['bm25', 'dense', 'hybrid', 'flat-learned']);
+/** The peers: libraries from npm used as their docs say (bench/locomo/peers.ts, issue 16). */
+export const PEERS: readonly SystemName[] = Object.freeze(['orama', 'orama-tuned', 'minisearch-default']);
+
+/** The flat baselines (no memory graph): our own, then the peers. */
+export const BASELINES: readonly SystemName[] = Object.freeze(['bm25', 'dense', 'hybrid', 'flat-learned', ...PEERS]);
 
 /** One-line description of each system (for reports). */
 export const SYSTEM_DESCRIPTIONS: Readonly<Record<SystemName, string>> = Object.freeze({
@@ -26,6 +29,9 @@ export const SYSTEM_DESCRIPTIONS: Readonly<Record<SystemName, string>> = Object.
   dense: 'cosine over the memory encoder (GloVe-SIF 100-d), exact flat index',
   hybrid: 'reciprocal rank fusion of bm25 and dense, κ = 60',
   'flat-learned': 'logistic regression over BM25/dense/neighbour pool (SPEC 10), trained on the dev split only, leave-one-conversation-out on dev',
+  orama: 'Orama 3 hybrid search (BM25 full text + cosine over the GloVe-SIF vectors) with its defaults: similarity 0.8, hybridWeights text 0.5 / vector 0.5, no stemming, no stop words',
+  'orama-tuned': 'Orama 3 hybrid search with hybridWeights and similarity chosen by a 36-point grid on the dev split only (settings.orama.tuned)',
+  'minisearch-default': 'MiniSearch with default options (field text, no stemming, no stop words, BM25+ k 1.2, b 0.7, d 0.5, OR of the terms)',
   'no-graph': 'jev-mem without graph expansion (anchors only)',
   'no-routing': 'jev-mem without routing (uniform view probabilities and budgets)',
   'no-stop': 'jev-mem without the stop rules (runs to depth, budget or limits)',
@@ -129,6 +135,26 @@ export interface RunSettings {
   /** The memory's resolved parameters (SPEC 8). */
   parameters: Record<string, unknown> | null;
   flatLearned: { pool: { bm25: number; dense: number; neighbourHits: number }; l2: number; trainCategories: number[]; features: string[] };
+  /** Orama's settings (present when orama or orama-tuned ran). */
+  orama?: OramaSettings;
+}
+
+/** The Orama rows' settings: its defaults, and the dev-split grid of orama-tuned with its choice. */
+export interface OramaSettings {
+  /** `@orama/orama` version. */
+  version: string;
+  /** Orama's documented defaults used by the `orama` row (similarity, hybridWeights). */
+  defaults: { similarity: number; hybridWeights: { text: number; vector: number } };
+  /** orama-tuned: the grid's mean recall@10 on the tuning questions and the chosen point. */
+  tuned?: {
+    /** Conversations whose questions (categories 1-4) it was tuned on. */
+    tunedOn: string[];
+    questions: number;
+    chosen: { similarity: number; hybridWeights: { text: number; vector: number }; recall10: number };
+    grid: Array<{ similarity: number; hybridWeights: { text: number; vector: number }; recall10: number }>;
+    /** Wall time of the grid, ms. */
+    ms: number;
+  };
 }
 
 /** `results.json` of `npm run bench -- locomo`. */
@@ -150,8 +176,8 @@ export interface LocomoResults {
   efficiency: {
     /** Model loading, ms, apart from build times. */
     modelLoadMs: { encoder: number; systemOne: number | null; heuristic: number | null };
-    /** Baseline indexes (BM25 + embedding the turns), ms over all conversations. */
-    baselineBuildMs: { lexical: number; embed: number };
+    /** Baseline indexes (BM25 + embedding the turns; the peers' Orama inserts and MiniSearch builds when they ran), ms over all conversations. */
+    baselineBuildMs: { lexical: number; embed: number; orama?: number; minisearch?: number };
     /** jev-mem builds: `configured` for jev-mem and its read ablations, `heuristic` for no-system-one. */
     builds: { configured?: BuildSummary; heuristic?: BuildSummary };
     flatLearned?: { poolsMs: number; trainMs: number };

@@ -42,6 +42,7 @@ import { countingBackend, countsDelta, sharedEncoder, type CountingBackend } fro
 import { measureReopen, summarize, writeFigures, type LatencySummary, type WriteFigures } from '../lib/metrics.js';
 import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from '../lib/resources.js';
 import { lineChart } from '../lib/svg.js';
+import { runOramaScale, type OramaScalePoint, type OramaScaleResults } from './peers.js';
 
 /** Default sizes (observations in the namespace). */
 export const DEFAULT_SCALE_SIZES: readonly number[] = Object.freeze([1000, 10_000, 100_000]);
@@ -169,6 +170,8 @@ export interface ScaleResults {
   peakRssBytes: number;
   /** The headless-Chromium half ({@link runScaleBrowserBench}), `todo` when not run, `failed` (with the error) when it failed. */
   browser: ScaleBrowserResults | { status: 'todo' | 'failed'; note: string };
+  /** The peers in Node (`--peers`, issue 16): Orama at the same sizes; absent when not asked for, `failed` with the error. */
+  peers?: { orama: OramaScaleResults | { status: 'failed'; note: string } };
 }
 
 /** Figures at one size in headless Chromium: those of {@link ScalePoint}, heap from the page. */
@@ -321,6 +324,8 @@ export interface ScaleBenchOptions {
   vectorIndex?: MemoryOptions['vectorIndex'];
   /** Parent of the temporary store. @default os.tmpdir() */
   tmpDir?: string;
+  /** Also grow the same corpus in the peers (Orama, {@link runOramaScale}) in Node, once jev-mem's store is closed. @default false */
+  peers?: boolean;
   log?: (line: string) => void;
 }
 
@@ -426,6 +431,18 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
       points.push(point);
       log(`scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);
     }
+    let peers: ScaleResults['peers'];
+    if (o.peers === true) {
+      await memory.close();
+      memory = undefined;
+      try {
+        peers = { orama: await runOramaScale({ observations, questions, sizes, encoder, dir, measuredWrites: SCALE_MEASURED_WRITES, log }) };
+      } catch (e) {
+        const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
+        log(`scale (Orama): failed: ${why}`);
+        peers = { orama: { status: 'failed', note: `the Orama run failed: ${why}` } };
+      }
+    }
     return {
       format: 'jev-mem/bench-scale',
       version: 1,
@@ -438,6 +455,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
       points,
       peakRssBytes: Math.max(rss.stop(), 0),
       browser: { status: 'todo', note: 'Headless Chromium (IndexedDB store, System One in a Web Worker) was not run in this run (add --browser).' },
+      ...(peers ? { peers } : {}),
     };
   } finally {
     rss.stop();
@@ -479,8 +497,74 @@ export function renderScaleMarkdown(r: ScaleResults): string {
     '',
     ...renderScaleBrowserMarkdown(r.browser),
     '',
+    ...renderScalePeersMarkdown(r),
   ];
   return lines.join('\n');
+}
+
+function mib(bytes: number | null | undefined): string {
+  return bytes === null || bytes === undefined ? '—' : (bytes / 2 ** 20).toFixed(1);
+}
+
+/**
+ * The peers' section (`--peers`): Orama's figures and, size by size, jev-mem's beside them, with
+ * the winner of each comparable figure named. Empty when the peers did not run.
+ */
+export function renderScalePeersMarkdown(r: ScaleResults): string[] {
+  const o = r.peers?.orama;
+  if (!o) return [];
+  if (o.status !== 'done') return ['## Peers (Node)', '', `Orama: failed — ${o.note}`, ''];
+  const lines = [
+    '## Peers (Node): Orama',
+    '',
+    `- @orama/orama ${o.version}: ${o.setup}; run ${(o.durationMs / 1000).toFixed(1)} s.`,
+    '- inserts/s: the last writes before each size (same count as jev-mem), Orama `insertMultiple` alone and with embedding the texts (jev-mem\'s writes/s embed too, and run System One, the graph and the file store). Search: hybrid search with the question\'s vector, question embedding included (as in jev-mem\'s recall). Retained heap: heap after a full GC minus before the database existed. Save/restore: the data-persistence plugin\'s default binary format (msgpack as hex) to a file.',
+    '',
+    '| size | inserts/s (Orama alone) | inserts/s (with embedding) | search p50 ms | p95 ms | search alone p95 ms | heap MiB | retained heap MiB | save ms | file MiB | restore ms | first search ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...o.points.map(
+      (p) =>
+        `| ${p.size} | ${p.insert.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${p.search.p50.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${p.searchOnly.p95.toFixed(1)} | ${mib(p.memory.heapUsedBytes)} | ${mib(p.memory.retainedHeapBytes)} | ${p.persist.saveMs.toFixed(0)} | ${mib(p.persist.bytes)} | ${p.persist.restoreMs.toFixed(0)} | ${p.persist.firstSearchMs.toFixed(1)} |`,
+    ),
+    '',
+    '### Side by side (Node)',
+    '',
+    '| size | writes/s jev-mem | Orama (with embedding) | p95 ms jev-mem recall | Orama hybrid search | heap MiB jev-mem | Orama | stored MiB jev-mem | Orama file | reopen ms jev-mem | Orama restore |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const p of o.points) {
+    const j = r.points.find((x) => x.size === p.size);
+    if (!j) continue;
+    lines.push(
+      `| ${p.size} | ${j.write.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${j.recall.p95.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${mib(j.memory.heapUsedBytes)} | ${mib(p.memory.heapUsedBytes)} | ${mib(j.storage.bytes)} | ${mib(p.persist.bytes)} | ${j.reopen.ms.toFixed(0)} | ${p.persist.restoreMs.toFixed(0)} |`,
+    );
+  }
+  lines.push('', `Where each wins: ${scalePeerWins(r).join('; ')}.`, '');
+  return lines;
+}
+
+/**
+ * For each comparable figure of `--peers` (writes/s, recall/search p95, heap, stored bytes,
+ * reopen/restore), which system is better at every size: "Orama" / "jev-mem", or "mixed".
+ */
+export function scalePeerWins(r: ScaleResults): string[] {
+  const o = r.peers?.orama;
+  if (!o || o.status !== 'done') return [];
+  const pairs = o.points.flatMap((p) => {
+    const j = r.points.find((x) => x.size === p.size);
+    return j ? [{ p, j }] : [];
+  });
+  const figure = (name: string, jev: (j: ScalePoint) => number, orama: (p: OramaScalePoint) => number, higherIsBetter: boolean): string => {
+    const winners = new Set(pairs.map(({ p, j }) => ((higherIsBetter ? orama(p) > jev(j) : orama(p) < jev(j)) ? 'Orama' : 'jev-mem')));
+    return `${name}: ${winners.size === 1 ? [...winners][0] : 'mixed'}`;
+  };
+  return [
+    figure('write/insert rate', (j) => j.write.perSecond, (p) => p.insert.perSecondWithEmbedding, true),
+    figure('p95 latency', (j) => j.recall.p95, (p) => p.search.p95, false),
+    figure('heap', (j) => j.memory.heapUsedBytes, (p) => p.memory.heapUsedBytes, false),
+    figure('stored bytes', (j) => j.storage.bytes, (p) => p.persist.bytes, false),
+    figure('reopen/restore', (j) => j.reopen.ms, (p) => p.persist.restoreMs, false),
+  ];
 }
 
 function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
@@ -509,23 +593,52 @@ function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
 export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const x = r.points.map((p) => p.size);
-  const chart = (title: string, yLabel: string, series: Array<{ name: string; values: number[] }>): string => lineChart({ title, x, series, xLabel: 'observations in the namespace (log scale)', yLabel, logX: true });
+  const chart = (title: string, yLabel: string, series: Array<{ name: string; values: Array<number | null> }>): string => lineChart({ title, x, series, xLabel: 'observations in the namespace (log scale)', yLabel, logX: true });
+  // With --peers, Orama's series join jev-mem's (same sizes, same x).
+  const orama = r.peers?.orama.status === 'done' ? r.peers.orama : undefined;
+  const at = (f: (p: OramaScalePoint) => number): Array<number | null> => x.map((size) => {
+    const p = orama?.points.find((q) => q.size === size);
+    return p ? f(p) : null;
+  });
+  const jp = (name: string): string => (orama ? `jev-mem ${name}` : name);
+  const peer = (series: Array<{ name: string; values: Array<number | null> }>): Array<{ name: string; values: Array<number | null> }> => (orama ? series : []);
   const files: Array<[string, string]> = [
     ['results.json', `${JSON.stringify(r, null, 2)}\n`],
     ['results.md', renderScaleMarkdown(r)],
-    ['scale-write.svg', chart('Write throughput', 'observations / s', [{ name: 'writes/s', values: r.points.map((p) => p.write.perSecond) }])],
-    ['scale-recall.svg', chart('Recall latency', 'ms', [
-      { name: 'p50', values: r.points.map((p) => p.recall.p50) },
-      { name: 'p95', values: r.points.map((p) => p.recall.p95) },
+    ['scale-write.svg', chart(orama ? 'Write / insert throughput (Node)' : 'Write throughput', 'observations / s', [
+      { name: jp('writes/s'), values: r.points.map((p) => p.write.perSecond) },
+      ...peer([
+        { name: 'Orama, with embedding', values: at((p) => p.insert.perSecondWithEmbedding) },
+        { name: 'Orama insert alone', values: at((p) => p.insert.perSecond) },
+      ]),
+    ])],
+    ['scale-recall.svg', chart(orama ? 'Recall / hybrid search latency (Node)' : 'Recall latency', 'ms', [
+      { name: jp('p50'), values: r.points.map((p) => p.recall.p50) },
+      { name: jp('p95'), values: r.points.map((p) => p.recall.p95) },
+      ...peer([
+        { name: 'Orama p50', values: at((p) => p.search.p50) },
+        { name: 'Orama p95', values: at((p) => p.search.p95) },
+      ]),
     ])],
     ['scale-memory.svg', chart('Process memory', 'MiB', [
-      { name: 'RSS', values: r.points.map((p) => p.memory.rssBytes / 2 ** 20) },
-      { name: 'heap used', values: r.points.map((p) => p.memory.heapUsedBytes / 2 ** 20) },
+      { name: jp('RSS'), values: r.points.map((p) => p.memory.rssBytes / 2 ** 20) },
+      { name: jp('heap used'), values: r.points.map((p) => p.memory.heapUsedBytes / 2 ** 20) },
+      ...peer([
+        { name: 'Orama heap used', values: at((p) => p.memory.heapUsedBytes / 2 ** 20) },
+        { name: 'Orama retained heap', values: at((p) => (p.memory.retainedHeapBytes ?? Number.NaN) / 2 ** 20) },
+      ]),
     ])],
-    ['scale-storage.svg', chart('Stored bytes', 'MiB', [{ name: 'file store', values: r.points.map((p) => p.storage.bytes / 2 ** 20) }])],
-    ['scale-reopen.svg', chart('Reopen the store', 'ms', [
-      { name: 'open + load', values: r.points.map((p) => p.reopen.ms) },
-      { name: 'first recall', values: r.points.map((p) => p.reopen.firstRecallMs) },
+    ['scale-storage.svg', chart('Stored bytes', 'MiB', [
+      { name: jp('file store'), values: r.points.map((p) => p.storage.bytes / 2 ** 20) },
+      ...peer([{ name: 'Orama saved file', values: at((p) => p.persist.bytes / 2 ** 20) }]),
+    ])],
+    ['scale-reopen.svg', chart(orama ? 'Reopen / restore (Node)' : 'Reopen the store', 'ms', [
+      { name: jp('open + load'), values: r.points.map((p) => p.reopen.ms) },
+      { name: jp('first recall'), values: r.points.map((p) => p.reopen.firstRecallMs) },
+      ...peer([
+        { name: 'Orama restore', values: at((p) => p.persist.restoreMs) },
+        { name: 'Orama save', values: at((p) => p.persist.saveMs) },
+      ]),
     ])],
     ['scale-system-one.svg', chart('System One per write', 'ms', [{ name: 'ms / write', values: r.points.map((p) => p.write.systemOneMsPerWrite) }])],
   ];
