@@ -59,12 +59,13 @@ const ENCODER_FILES = ['encoder.json', 'vocab.txt', 'vectors.i8', 'scales.f32', 
 const ORT_FILES = ['ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'];
 
 /**
- * Remote URLs that appear in the bundles only as words of a library's messages, never fetched
+ * Remote URLs that appear in the bundles only as words of a library's messages or feature tests, never fetched
  * (the browser test also checks that no request leaves the browser).
  */
 export const MESSAGE_ONLY_URLS = new Map([
   ['https://web.dev/cross-origin-isolation-guide/', 'onnxruntime-web: text of its warning about threads without cross-origin isolation'],
   ['http://127.0.0.1:8080/v1/chat/completions', 'jev-mem System Two: the example in the error for a missing `url` option'],
+  ['https://empty.invalid', 'ky: a Request object built (never sent) to detect request-stream support; `.invalid` never resolves (RFC 2606)'],
 ]);
 
 /**
