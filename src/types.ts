@@ -72,9 +72,10 @@ export interface Observation extends Provenance {
    */
   observedAt?: string | number | Date;
   /**
-   * The speaker's IANA time zone (`"Asia/Tokyo"`), when known. Kept with the node; when
-   * `observedAt` carries no offset, the zone's offset at that instant is the local offset.
-   * The instant itself is never moved by it (a time without an offset is UTC).
+   * The speaker's IANA time zone (`"Asia/Tokyo"`), when known. Kept with the node; the zone's
+   * offset at `observedAt` (daylight saving included) is the local offset, over any offset
+   * written in the string. The instant itself is never moved by it (a time without an offset is
+   * UTC).
    */
   timeZone?: string;
 }

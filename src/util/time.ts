@@ -7,8 +7,9 @@
  *
  * Dates without a year ("on 14 August", "in August") and bare weekdays ("on Friday") are resolved
  * by the tense of the sentence ({@link tenseOf}): past → the most recent such date not after the
- * observation's local day; future → the next one after it; no tense → the nearest one (chrono's
- * choice). Their `certainty` is lowered instead of pretending to know ({@link CERTAINTY}).
+ * observation's local day (a month: that began by then); future → the next one not before it (a
+ * month: that has not ended; a bare weekday: strictly after the day, since "on Friday" said on a
+ * Friday means the next one); no tense → the nearest one (chrono's choice). Their `certainty` is lowered instead of pretending to know ({@link CERTAINTY}).
  *
  * @module
  */
@@ -187,7 +188,8 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
   const out: TimeRef[] = [];
   for (const r of chrono.parse(text, ref)) {
     const certain = (['year', 'month', 'day', 'hour'] as const).filter((k) => r.start.isCertain(k));
-    if (referenceMs === undefined && !certain.includes('year')) continue;
+    // Without τ only expressions that write their year resolve (chrono would read "yesterday" against 1970).
+    if (referenceMs === undefined && (!certain.includes('year') || !WRITTEN_YEAR.test(r.text))) continue;
     const tr = resolve(r, text, referenceMs, offsetMinutes, [...certain]);
     out.push(tr);
   }
@@ -216,8 +218,9 @@ function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | und
       certainty = tense === 'none' ? CERTAINTY.yearlessUntensed : CERTAINTY.yearlessTensed;
       if (tense !== 'none') {
         const years = [today.y - 1, today.y, today.y + 1];
-        const key = (yy: number): number => yy * 10000 + m * 100 + (span === 'month' ? 1 : d);
-        const pick = tense === 'past' ? years.filter((yy) => key(yy) <= todayKey).pop() : years.find((yy) => key(yy) > todayKey);
+        // Past: the date (a month: its first day) is not after today. Future: the date (a month: its last day) is not before today.
+        const key = (yy: number, first: boolean): number => yy * 10000 + m * 100 + (span === 'month' ? (first ? 1 : 31) : d);
+        const pick = tense === 'past' ? years.filter((yy) => key(yy, true) <= todayKey).pop() : years.find((yy) => key(yy, false) >= todayKey);
         if (pick !== undefined) y = pick;
       }
     } else if (s.isCertain('weekday') && !s.isCertain('day') && !WEEKDAY_MODIFIER.test(r.text)) {

@@ -61,7 +61,8 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
   if (o.timeZone !== undefined && o.timeZone !== null) {
     if (typeof o.timeZone !== 'string' || !isTimeZone(o.timeZone)) throw invalidInput(`${field}.timeZone`, `expected an IANA time zone such as "Europe/Lisbon", got ${JSON.stringify(o.timeZone)}`);
     out.timeZone = o.timeZone;
-    if (out.utcOffsetMinutes === undefined && out.observedAtMs !== undefined) out.utcOffsetMinutes = zoneOffsetMinutes(o.timeZone, out.observedAtMs);
+    // The zone sets the local calendar (its offset at τ, daylight saving included); the instant is as written.
+    if (out.observedAtMs !== undefined) out.utcOffsetMinutes = zoneOffsetMinutes(o.timeZone, out.observedAtMs);
   }
   for (const key of PROVENANCE_STRINGS) {
     const v = o[key];

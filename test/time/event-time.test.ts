@@ -89,6 +89,31 @@ describe('recall carries event time', () => {
   });
 });
 
+describe('stores written before issue 14', () => {
+  it('still open: nodes without utcOffsetMinutes / certainty / end read as UTC, certainty from `certain`', async () => {
+    const memory = await memoryWith({ text: 'Maya: yesterday I met Ana, and on 14 August 2021 we married.', observedAt: '2024-02-20T10:00:00+09:00' });
+    const file = JSON.parse(JSON.stringify(await memory.export())) as { nodes: Array<Record<string, unknown> & { timeRefs: Array<Record<string, unknown>> }> };
+    await memory.close();
+    for (const n of file.nodes) {
+      delete n.utcOffsetMinutes;
+      for (const t of n.timeRefs) {
+        delete t.certainty;
+        delete t.end;
+      }
+    }
+    const reopened = await createMemory({ encoder });
+    await reopened.import(file);
+    const [m] = (await reopened.recall('When did Maya marry?')).memories;
+    await reopened.close();
+    expect(m?.observedAtLocal).toBe('2024-02-20T01:00:00Z'); // no offset stored: UTC
+    // "yesterday" (year implied by τ → certain in chrono's terms) and "14 August 2021": both name a year → 1.
+    expect(m?.timeRefs.map((t) => [t.text, t.certainty, t.start === t.end])).toEqual([
+      ['yesterday', 1, true],
+      ['on 14 August 2021', 1, true],
+    ]);
+  });
+});
+
 describe('System-Two prompt of a dated memory', () => {
   it('shows the local time and the resolved events', async () => {
     const memory = await memoryWith(MARATHON);
