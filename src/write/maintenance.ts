@@ -65,8 +65,8 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
   const counts = { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
   const batch: WriteBatch = { putEdges: [], putNodes: [] };
   const superseded = new Map<string, MemoryNode>();
-  planStateUpdates(state, nodeIds, threshold, nowIso, batch, superseded, counts);
   if (requests.length === 0) {
+    planStateUpdates(state, nodeIds, threshold, nowIso, batch, superseded, counts);
     batch.putNodes = [...superseded.values()];
     return { batch, counts };
   }
@@ -109,6 +109,8 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
       }
     }
   });
+  // After the configured System One, so a pair it already linked keeps its decision and origin.
+  planStateUpdates(state, nodeIds, threshold, nowIso, batch, superseded, counts);
   batch.putNodes = [...superseded.values()];
   return { batch, counts };
 }
@@ -123,7 +125,9 @@ function timeOf(n: MemoryNode): number {
  * (system-one/state-update.ts — a keyword stand-in, not a trained head) over its
  * {@link STATE_UPDATE_NEIGHBOURS} nearest older active memories; at P ≥ `threshold` the node gets
  * a semantic `updates` edge to the older one, which becomes `superseded` (never deleted). Counted
- * as `obsolete`. Adds to `batch.putEdges` and `superseded`.
+ * as `obsolete`. Runs after the configured System One's decisions: pairs it already linked
+ * (the older node's `supersededBy` in `superseded` holds the node) are skipped. Adds to
+ * `batch.putEdges` and `superseded`.
  */
 function planStateUpdates(state: NamespaceState, nodeIds: readonly string[], threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts']): void {
   for (const id of nodeIds) {
@@ -133,7 +137,7 @@ function planStateUpdates(state: NamespaceState, nodeIds: readonly string[], thr
     const t = timeOf(node);
     for (const h of state.vector.search(v, STATE_UPDATE_NEIGHBOURS + 1)) {
       const other = superseded.get(h.id) ?? state.nodes.get(h.id);
-      if (!other || other.id === id || other.status === 'deleted' || other.seq >= node.seq || other.supersededBy.includes(id)) continue;
+      if (!other || other.id === id || other.status === 'deleted' || other.seq >= node.seq || other.supersededBy.includes(id)) continue; // already linked
       const d = decideStateUpdate({ text: node.text, speaker: node.provenance.speaker, timeMs: t }, { text: other.text, speaker: other.provenance.speaker, timeMs: timeOf(other) });
       if (d.probability < threshold) continue;
       const e = finishEdge(state.namespace, { from: id, to: other.id, view: 'semantic', subtype: 'updates', weight: d.probability, origin: { kind: 'system-one', by: d.model } }, nowIso);
