@@ -214,7 +214,7 @@ function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | und
     const today = localFields(referenceMs, off);
     const todayKey = today.y * 10000 + today.m * 100 + today.d;
     if (s.isCertain('month')) {
-      // A year-less date or month: pick the year by tense (past: not after today; future: after today).
+      // A year-less date or month: pick the year by tense (past: not after today; future: not before today).
       certainty = tense === 'none' ? CERTAINTY.yearlessUntensed : CERTAINTY.yearlessTensed;
       if (tense !== 'none') {
         const years = [today.y - 1, today.y, today.y + 1];

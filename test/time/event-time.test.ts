@@ -150,3 +150,19 @@ describe('CLI and HTTP show event time', () => {
     expect(() => toOperation(route, 'ns', { query: 'q', after: 5 }, 10)).toThrow(/after/);
   });
 });
+
+describe('temporal questions use event time in ranking', () => {
+  it('matches a month / year the query names on event time first, then observation time, in the local calendar', async () => {
+    const { dateMatch } = await import('../../src/read/signals.js');
+    const { datesNamed } = await import('../../src/read/signals.js');
+    const q = datesNamed('What did we do in August 2023?');
+    expect([...q.months, ...q.years]).toEqual([7, 2023]);
+    // Said 2024-02-20, about 2023-08-14: the event matches, the observation alone would not.
+    const lisbon = { observedAt: '2024-02-20T10:00:00.000Z', timeRefs: [{ text: 'on 14 August', start: '2023-08-14T00:00:00.000Z', end: '2023-08-14T23:59:59.999Z', certain: ['month', 'day'] as Array<'month' | 'day'>, certainty: 0.75 }] };
+    expect(dateMatch(lisbon, q.months, q.years)).toEqual({ monthMatch: 1, yearMatch: 1 });
+    expect(dateMatch({ ...lisbon, timeRefs: [] }, q.months, q.years)).toEqual({ monthMatch: 0, yearMatch: 0 });
+    // 2023-07-31T23:30Z is 1 August at +09:00.
+    expect(dateMatch({ observedAt: '2023-07-31T23:30:00.000Z', utcOffsetMinutes: 540, timeRefs: [] }, q.months, q.years)).toEqual({ monthMatch: 1, yearMatch: 1 });
+    expect(dateMatch({ observedAt: '2023-07-31T23:30:00.000Z', timeRefs: [] }, q.months, q.years)).toEqual({ monthMatch: 0, yearMatch: 1 });
+  });
+});
