@@ -6,6 +6,7 @@
  * - `npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]`
  * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--peers] [--out <dir>]`
  * - `npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]`
+ * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
  * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
  *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
  *
@@ -30,6 +31,8 @@ export const BENCH_USAGE = `Usage:
   npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]
                                           (System-One ms per write / per query for each backend)
   npm run bench -- readme [--out <dir>]      (prints the README results section of <dir>/results.json)
+  npm run bench -- time [--out <dir>]        (issue-14 time-and-change test set: passes by kind;
+                                          exit 1 when a case fails; --out writes time.json, time.md)
   npm run bench -- answers [--split test] [--systems jev-mem,bm25,hybrid] [--k 10] [--limit N] [--out <dir>]
                                           (answer accuracy by LLM-as-a-judge; needs JEV_MEM_LLM_BASE_URL,
                                           JEV_MEM_LLM_MODEL, optional JEV_MEM_LLM_API_KEY and
@@ -222,6 +225,22 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       }
       io.err(`bench: wrote ${files.join(', ')}`);
       return Object.values(results.systems).some((s) => s?.status === 'failed') ? 1 : 0;
+    }
+    if (sub === 'time') {
+      // The issue-14 test set (bench/time/cases.ts) by kind; `--out <dir>` also writes time.json and time.md.
+      const { runTimeBench } = await import('./time/time.js');
+      const { lines, results, stateAuc } = runTimeBench();
+      for (const l of lines) io.out(l);
+      const outDir = str(values.out);
+      if (outDir !== undefined) {
+        const { mkdir, writeFile } = await import('node:fs/promises');
+        const dir = resolve(outDir);
+        await mkdir(dir, { recursive: true });
+        await writeFile(resolve(dir, 'time.json'), `${JSON.stringify({ stateAuc, results: results.map((r) => ({ ...r.case, ok: r.ok, got: r.got })) }, null, 2)}\n`);
+        await writeFile(resolve(dir, 'time.md'), `${lines.join('\n')}\n`);
+        io.err(`bench: wrote ${resolve(dir, 'time.json')}, ${resolve(dir, 'time.md')}`);
+      }
+      return results.every((r) => r.ok) ? 0 : 1;
     }
     if (sub === 'readme') {
       // Renders the README results section from a results.json (`npm run bench -- readme [--out dir]`).

@@ -30,7 +30,7 @@ import { Controller } from './system-one/controller.js';
 import { createHeuristicSystemOne } from './system-one/heuristic.js';
 import type { SystemOneBackend } from './system-one/wire.js';
 import { createSystemTwo } from './system-two/client.js';
-import type { AnswerResult as SystemTwoAnswer, SystemTwo, SystemTwoOptions } from './system-two/types.js';
+import type { AnswerResult as SystemTwoAnswer, EvidenceItem, SystemTwo, SystemTwoOptions } from './system-two/types.js';
 import type { MemoryEdge, MemoryNode, Observation, RecalledMemory, View } from './types.js';
 import { consoleLogger, type Logger } from './util/logger.js';
 import { validateNamespace } from './write/validate.js';
@@ -116,6 +116,17 @@ export interface RecallOptions extends CallOptions {
    * @throws JevMemError `INVALID_OPTION` naming the field, as in `createMemory`.
    */
   parameters?: Partial<MemoryParameters>;
+  /**
+   * Time window, inclusive start: keep only memories whose event time — any interval of their
+   * resolved `timeRefs` — overlaps [after, before), or, for memories without time references,
+   * whose `observedAt` lies in it. An ISO-8601 instant (no offset = UTC), an ISO date
+   * (`"2023-08-01"` = UTC midnight) or a `Date`. Memories with no time at all are left out.
+   * The window filters the ranked candidates, so fewer than `k` may come back.
+   * @throws JevMemError `INVALID_INPUT` (`options.after`) when it cannot be read.
+   */
+  after?: string | Date;
+  /** Time window, exclusive end (see `after`). @throws JevMemError `INVALID_INPUT` (`options.before`), also when before `after`. */
+  before?: string | Date;
 }
 
 /** Result of a recall: the memories, best first, and the trace that explains them. */
@@ -323,7 +334,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async recall(query, o) {
       ensureOpen();
-      checkRecall(query, o);
+      const window = checkRecall(query, o);
       const ns = nsOf(o);
       const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
       return caches.reading(ns, async (state) => {
@@ -338,6 +349,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           deadline: Date.now() + (o?.deadlineMs ?? o?.parameters?.readDeadlineMs ?? params.readDeadlineMs),
         };
         if (o?.k !== undefined) input.k = o.k;
+        if (window.afterMs !== undefined) input.afterMs = window.afterMs;
+        if (window.beforeMs !== undefined) input.beforeMs = window.beforeMs;
         if (o?.signal) input.signal = o.signal;
         if (o?.switches) input.switches = o.switches;
         if (encoder.termVectors) input.termVectors = (words) => encoder.termVectors!(words);
@@ -355,8 +368,10 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
         evidence: r.memories.map((m) => {
-          const item: { id: string; text: string; score: number; observedAt?: string; speaker?: string; turnId?: string; supersededAt?: string } = { id: m.id, text: m.text, score: m.score };
+          const item: EvidenceItem = { id: m.id, text: m.text, score: m.score };
           if (m.observedAt) item.observedAt = m.observedAt;
+          if (m.observedAtLocal) item.observedAtLocal = m.observedAtLocal;
+          if (m.timeRefs.length > 0) item.timeRefs = m.timeRefs;
           if (m.supersededAt) item.supersededAt = m.supersededAt;
           if (m.provenance.speaker) item.speaker = m.provenance.speaker;
           if (m.provenance.turnId) item.turnId = m.provenance.turnId;

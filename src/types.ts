@@ -67,8 +67,17 @@ export interface Observation extends Provenance {
   /**
    * τ: when it was said or happened, as an ISO-8601 string, a `Date` or epoch milliseconds.
    * Optional: nodes without it get no timestamp-based edges and no recency bonus.
+   * An ISO string's UTC offset (`2024-03-10T07:30:00+09:00`) is kept as the speaker's local
+   * offset; a time without an offset (and a `Date` or epoch ms) is UTC.
    */
   observedAt?: string | number | Date;
+  /**
+   * The speaker's IANA time zone (`"Asia/Tokyo"`), when known. Kept with the node; the zone's
+   * offset at `observedAt` (daylight saving included) is the local offset, over any offset
+   * written in the string. The instant itself is never moved by it (a time without an offset is
+   * UTC).
+   */
+  timeZone?: string;
 }
 
 /** A time expression found in a node's text, resolved against its `observedAt`. */
@@ -81,6 +90,26 @@ export interface TimeRef {
   end?: string;
   /** Which parts were given explicitly rather than implied by the reference date. */
   certain: Array<'year' | 'month' | 'day' | 'hour'>;
+  /**
+   * How sure the resolution is, in [0,1] (util/time.ts `CERTAINTY`): 1 explicit, 0.9 relative to
+   * the observation, lower for year-less dates and bare weekdays. Absent in stores written before
+   * it existed (read with `certaintyOf`).
+   */
+  certainty?: number;
+}
+
+/** A time reference as recall returns it: the resolved interval and how certain it is. */
+export interface RecalledTimeRef {
+  /** The words as written ("yesterday"). */
+  text: string;
+  /** Start of the interval, ISO-8601 (UTC). */
+  start: string;
+  /** Last millisecond of the interval, ISO-8601 (UTC). */
+  end: string;
+  /** The interval in the speaker's local calendar: `2024-03-10`, `2024-08`, `2023`, or an hour. */
+  when: string;
+  /** Certainty in [0,1]. */
+  certainty: number;
 }
 
 /** A stored embedding and the fingerprint of the encoder that made it. */
@@ -99,6 +128,10 @@ export interface MemoryNode {
   text: string;
   /** τ as ISO-8601 (UTC), when the caller gave one. */
   observedAt?: string;
+  /** The speaker's UTC offset at τ in minutes east of UTC (540 for +09:00); absent = UTC (older stores too). */
+  utcOffsetMinutes?: number;
+  /** The speaker's IANA time zone, when the caller gave one. */
+  timeZone?: string;
   /** Wall-clock time of ingestion, ISO-8601. */
   ingestedAt: string;
   provenance: Provenance;
@@ -145,7 +178,14 @@ export interface MemoryEdge {
 export interface RecalledMemory {
   id: string;
   text: string;
+  /** τ, ISO-8601 (UTC). */
   observedAt?: string;
+  /** τ in the speaker's local time (`2024-03-10T07:30:00+09:00`; ends in `Z` when UTC). */
+  observedAtLocal?: string;
+  /** The speaker's IANA zone, when it was given. */
+  timeZone?: string;
+  /** Resolved time references of the text (event time), in text order. */
+  timeRefs: RecalledTimeRef[];
   /** Final score on the documented scale [0,1] (see read/score.ts). */
   score: number;
   provenance: Provenance;

@@ -34,6 +34,8 @@ export const OPTIONS = {
   sample: { type: 'string', value: '<id>', help: 'the LoCoMo conversation or MemoryBank user to ingest from a file of several' },
   k: { type: 'string', value: '<N>', help: 'how many memories to return, a positive integer (default: the memory parameter k)' },
   json: { type: 'boolean', help: 'print JSON instead of text' },
+  after: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is at or after this ISO date/instant (no offset = UTC)' },
+  before: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is before this ISO date/instant' },
   questions: { type: 'string', value: '<file>', help: 'one question a line (plain text or JSON with a "question" field); prints one JSON line each' },
   reembed: { type: 'boolean', help: 're-embed nodes whose embeddings come from another encoder instead of refusing' },
   backend: { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend that answers the request (default: local)' },
@@ -68,7 +70,7 @@ const STORE = ['store'] as const satisfies readonly OptionName[];
 /** Every command of the CLI, in the order of the help. */
 export const COMMANDS = {
   ingest: { args: '<file>', summary: 'write a conversation (JSONL, LoCoMo or MemoryBank) into a store; makes the store when missing', options: [...OPEN, 'format', 'sample'], required: STORE },
-  recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace', options: [...OPEN, 'k', 'json', 'questions'], required: STORE },
+  recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace', options: [...OPEN, 'k', 'json', 'questions', 'after', 'before'], required: STORE },
   answer: { args: '"<question>"', summary: 'recall + one System-Two call (needs JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL)', options: [...OPEN, 'k', 'json'], required: STORE },
   decide: { args: '', summary: 'answer one System-One request read as JSON from stdin', options: ['backend', 'base-url'] },
   stats: { args: '', summary: 'counts of a namespace (JSON)', options: OPEN, required: STORE },

@@ -62,16 +62,30 @@ async function openMemory(v: Values, withSystemTwo = false, create = false): Pro
 
 function recallJson(r: RecallResult): unknown {
   return {
-    memories: r.memories.map((m) => ({ id: m.id, text: m.text, observedAt: m.observedAt, score: Math.round(m.score * 1e4) / 1e4, status: m.status, provenance: m.provenance })),
+    memories: r.memories.map((m) => ({
+      id: m.id,
+      text: m.text,
+      observedAt: m.observedAt,
+      observedAtLocal: m.observedAtLocal,
+      timeZone: m.timeZone,
+      timeRefs: m.timeRefs,
+      score: Math.round(m.score * 1e4) / 1e4,
+      status: m.status,
+      supersededAt: m.supersededAt,
+      provenance: m.provenance,
+    })),
     trace: r.trace,
   };
 }
 
 function printRecallText(r: RecallResult, out: (s: string) => void): void {
   r.memories.forEach((m, i) => {
-    const when = m.observedAt ? m.observedAt.slice(0, 10) : '----------';
+    // The local date of the speaker (the observation's offset; UTC when none was given).
+    const when = m.observedAtLocal ? m.observedAtLocal.slice(0, 10) : '----------';
     const turn = m.provenance.turnId ? ` (${m.provenance.turnId})` : '';
-    out(`${String(i + 1).padStart(2)}. [${m.score.toFixed(3)}] ${when}${turn} ${m.text}`);
+    const events = m.timeRefs.length > 0 ? `  [${m.timeRefs.map((t) => `"${t.text}" = ${t.when}${t.certainty < 1 ? ` (${t.certainty})` : ''}`).join('; ')}]` : '';
+    const replaced = m.status === 'superseded' ? ` (superseded${m.supersededAt ? ` ${m.supersededAt.slice(0, 10)}` : ''})` : '';
+    out(`${String(i + 1).padStart(2)}. [${m.score.toFixed(3)}] ${when}${turn}${replaced} ${m.text}${events}`);
   });
   const t = r.trace;
   out(
@@ -273,6 +287,9 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
       }
       case 'recall': {
         const k = positiveIntOption(v, 'k');
+        const window: { after?: string; before?: string } = {};
+        if (v.after !== undefined) window.after = v.after;
+        if (v.before !== undefined) window.before = v.before;
         const query = pos.join(' ');
         if (v.questions === undefined && query.trim() === '') throw new UsageError('recall needs a question (or --questions <file>)');
         memory = await openMemory(v);
@@ -285,12 +302,12 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
           );
           for (const q of qs) {
             if (io.outClosed?.aborted) break; // the reader has what it wanted (… | head)
-            const r = await memory.recall(q.question, k === undefined ? {} : { k });
+            const r = await memory.recall(q.question, k === undefined ? window : { ...window, k });
             io.out(JSON.stringify({ question: q.question, ...(q.meta ? { meta: q.meta } : {}), ...(recallJson(r) as object) }));
           }
           return 0;
         }
-        const r = await memory.recall(query, k === undefined ? {} : { k });
+        const r = await memory.recall(query, k === undefined ? window : { ...window, k });
         if (v.json) io.out(JSON.stringify(recallJson(r)));
         else printRecallText(r, io.out);
         return 0;

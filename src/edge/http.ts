@@ -6,7 +6,7 @@
  * | method and path | body | answer |
  * |---|---|---|
  * | `POST /v1/namespaces/:ns/memories` | an observation, `{observations: [...]}` or `[...]` | 201 `{namespace, added, results}` |
- * | `POST /v1/namespaces/:ns/recall` | `{query, k?}` | 200 `{memories, trace}` |
+ * | `POST /v1/namespaces/:ns/recall` | `{query, k?, after?, before?}` | 200 `{memories, trace}` (each memory with `observedAtLocal` and resolved `timeRefs`) |
  * | `POST /v1/namespaces/:ns/answer` | `{query, k?, now?}` | 200 `{text, memories, trace, systemTwo}` |
  * | `GET /v1/namespaces/:ns/export` | | 200 the export file (`jev-mem/export`) |
  * | `GET /v1/namespaces/:ns` | | 200 the namespace's counts (`stats`) |
@@ -49,7 +49,7 @@ export type RouteMatch = { route: Route } | { status: 404 } | { status: 405; all
  */
 export type Operation =
   | { op: 'add'; namespace: string; observations: Observation[]; single: boolean }
-  | { op: 'recall'; namespace: string; query: string; k?: number }
+  | { op: 'recall'; namespace: string; query: string; k?: number; after?: string; before?: string }
   | { op: 'answer'; namespace: string; query: string; k?: number; now?: string }
   | { op: 'export'; namespace: string }
   | { op: 'stats'; namespace: string }
@@ -208,10 +208,17 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
     }
     case 'recall': {
       const obj = plainObject(body, 'body');
-      onlyKeys(obj, ['query', 'k'], 'body');
-      const op: Operation = { op: 'recall', namespace, query: queryOf(obj) };
+      onlyKeys(obj, ['query', 'k', 'after', 'before'], 'body');
+      const op: Operation & { op: 'recall' } = { op: 'recall', namespace, query: queryOf(obj) };
       const k = kOf(obj);
       if (k !== undefined) op.k = k;
+      for (const key of ['after', 'before'] as const) {
+        const b = obj[key];
+        if (b === undefined) continue;
+        // The memory checks the value itself (INVALID_INPUT, options.after / options.before).
+        if (typeof b !== 'string' || b.trim() === '') throw invalid(key, `expected an ISO-8601 date or instant, got ${JSON.stringify(b)}`);
+        op[key] = b;
+      }
       return op;
     }
     case 'answer': {

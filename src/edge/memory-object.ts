@@ -170,7 +170,11 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
         }
         case 'recall': {
           const memory = await this.memoryFor(ns);
-          const r = await memory.recall(op.query, op.k === undefined ? { namespace: ns } : { namespace: ns, k: op.k });
+          const o: Parameters<Memory['recall']>[1] = { namespace: ns };
+          if (op.k !== undefined) o.k = op.k;
+          if (op.after !== undefined) o.after = op.after;
+          if (op.before !== undefined) o.before = op.before;
+          const r = await memory.recall(op.query, o);
           return jsonResponse(200, { memories: r.memories, trace: r.trace });
         }
         case 'answer': {

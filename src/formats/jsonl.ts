@@ -1,6 +1,6 @@
 /**
  * The plain JSONL observation format: one JSON object a line,
- * `{ text, observedAt?, speaker?, source?, turnId?, sessionId?, metadata? }`. Blank lines are
+ * `{ text, observedAt?, timeZone?, speaker?, source?, turnId?, sessionId?, metadata? }`. Blank lines are
  * skipped. Validation of each object happens in the write path.
  *
  * @module

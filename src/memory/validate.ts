@@ -7,6 +7,7 @@
  */
 import { rejectUnknownKeys } from '../config.js';
 import { describeValue, invalidInput, invalidOption, isJevMemError } from '../errors.js';
+import { parseTimestamp } from '../util/time.js';
 import { validateNamespace, validateObservation, type CheckedObservation } from '../write/validate.js';
 import type { CallOptions } from './types.js';
 
@@ -17,7 +18,7 @@ const MAX_TIME_MS = 8.64e15;
 const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
 
 /** Keys accepted by `Memory.recall` (others are refused with `INVALID_OPTION`). */
-export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters'] as const;
+export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters', 'after', 'before'] as const;
 
 /**
  * Checks the options object of `createMemory`: an object, only known keys, an encoder.
@@ -88,12 +89,34 @@ export function checkAddMany(observations: unknown, o: (CallOptions & { chunkSiz
 }
 
 /**
- * Checks a recall's query and options: a non-blank query, only known option keys, a positive
- * integer `k`.
- * @throws JevMemError `INVALID_INPUT` (query, `options.k`), `INVALID_OPTION` (an unknown option).
+ * Reads a recall time-window bound: an ISO-8601 instant (`2023-08-01T00:00:00+02:00`; without an
+ * offset it is UTC), an ISO date (`2023-08-01`, UTC midnight), or a `Date`.
+ * @returns epoch ms, or `undefined` when the bound is absent.
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
  */
-export function checkRecall(query: unknown, o: { k?: unknown } | undefined): void {
+export function windowBound(value: unknown, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? parseTimestamp(value) : typeof value === 'string' && ISO_DAY.test(value) ? parseTimestamp(value) : undefined;
+  if (ms === undefined || !(Math.abs(ms) <= MAX_TIME_MS)) throw invalidInput(field, `expected an ISO-8601 date or instant such as "2023-08-01" or "2023-08-01T00:00:00Z", or a Date, got ${describeValue(value)}`);
+  return ms;
+}
+
+/**
+ * Checks a recall's query and options: a non-blank query, only known option keys, a positive
+ * integer `k`, and the time window (`after` ≤ `before`, each an ISO date/instant or a Date).
+ * @returns the window in epoch ms (each bound only when given).
+ * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.after`, `options.before`),
+ *   `INVALID_OPTION` (an unknown option).
+ */
+export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown } | undefined): { afterMs?: number; beforeMs?: number } {
   if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', 'expected a non-empty string');
   if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
   if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
+  const out: { afterMs?: number; beforeMs?: number } = {};
+  const after = windowBound(o?.after, 'options.after');
+  const before = windowBound(o?.before, 'options.before');
+  if (after !== undefined) out.afterMs = after;
+  if (before !== undefined) out.beforeMs = before;
+  if (after !== undefined && before !== undefined && after > before) throw invalidInput('options.before', `must not be earlier than options.after (${new Date(after).toISOString()})`);
+  return out;
 }

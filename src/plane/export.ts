@@ -77,12 +77,14 @@ function checkNode(n: unknown, field: string): void {
   if (!isId(n.id)) throw invalidInput(`${field}.id`, 'expected a non-empty string of at most 1000 characters');
   if (typeof n.text !== 'string' || n.text.trim() === '') throw invalidInput(`${field}.text`, 'expected non-empty text');
   if (n.observedAt !== undefined && !isTime(n.observedAt)) throw invalidInput(`${field}.observedAt`, `expected an ISO-8601 time, got ${JSON.stringify(n.observedAt)}`);
+  if (n.utcOffsetMinutes !== undefined && !(Number.isInteger(n.utcOffsetMinutes) && Math.abs(n.utcOffsetMinutes as number) <= 18 * 60)) throw invalidInput(`${field}.utcOffsetMinutes`, `expected whole minutes within ±1080, got ${JSON.stringify(n.utcOffsetMinutes)}`);
+  if (n.timeZone !== undefined && typeof n.timeZone !== 'string') throw invalidInput(`${field}.timeZone`, `expected an IANA zone name, got ${JSON.stringify(n.timeZone)}`);
   if (!isTime(n.ingestedAt)) throw invalidInput(`${field}.ingestedAt`, `expected an ISO-8601 time, got ${JSON.stringify(n.ingestedAt)}`);
   checkProvenance(n.provenance, `${field}.provenance`);
   if (!isStringArray(n.entities)) throw invalidInput(`${field}.entities`, 'expected an array of strings');
   if (!isStringArray(n.keywords)) throw invalidInput(`${field}.keywords`, 'expected an array of strings');
-  if (!Array.isArray(n.timeRefs) || !n.timeRefs.every((t) => isObject(t) && typeof t.text === 'string' && isTime(t.start) && (t.end === undefined || isTime(t.end)) && isStringArray(t.certain))) {
-    throw invalidInput(`${field}.timeRefs`, 'expected an array of { text, start, end?, certain }');
+  if (!Array.isArray(n.timeRefs) || !n.timeRefs.every((t) => isObject(t) && typeof t.text === 'string' && isTime(t.start) && (t.end === undefined || isTime(t.end)) && isStringArray(t.certain) && (t.certainty === undefined || isProbability(t.certainty)))) {
+    throw invalidInput(`${field}.timeRefs`, 'expected an array of { text, start, end?, certain, certainty? }');
   }
   if (!isObject(n.types) || !TYPE_KEYS.every((k) => isProbability((n.types as Record<string, unknown>)[k]))) {
     throw invalidInput(`${field}.types`, `expected { ${TYPE_KEYS.join(', ')} } with probabilities in [0,1]`);

@@ -15,7 +15,8 @@ import type { NamespaceState } from '../plane/namespace.js';
 import { CATALOGUE, questionKey, type CandidateState, type RoutingState, type StopState } from '../system-one/catalogue.js';
 import { probability, type Controller, type DecisionContext, type DecisionRecord } from '../system-one/controller.js';
 import type { Question, SystemOneRequest, SystemOneResponse } from '../system-one/wire.js';
-import { VIEWS, type MemoryEdge, type MemoryNode, type RecalledMemory, type View } from '../types.js';
+import { VIEWS, type MemoryEdge, type MemoryNode, type RecalledMemory, type RecalledTimeRef, type View } from '../types.js';
+import { certaintyOf, localWhen, toLocalIso } from '../util/time.js';
 import { stateMemory } from '../system-one/state.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { reciprocalRankFusion } from '../plane/fusion.js';
@@ -47,6 +48,10 @@ export interface RecallInput {
   embedMs: number;
   /** Absolute deadline (ms since epoch). */
   deadline: number;
+  /** Time window: keep only memories whose event time (or, without one, observation time) is at or after this instant (epoch ms). */
+  afterMs?: number;
+  /** Time window: keep only memories whose event time (or observation time) is before this instant (epoch ms, exclusive). */
+  beforeMs?: number;
   /** Word vectors of the encoder (`Encoder.termVectors`, src/encoder/encoder.ts); without them `softWindowOverlap` is 0. */
   termVectors?: TermVectorLookup;
 }
@@ -287,7 +292,8 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     }
   }
   ranked.sort((a, b) => b.score - a.score || a.s.node.seq - b.s.node.seq);
-  const memories: RecalledMemory[] = ranked.slice(0, k).map(({ s, score }) => toRecalled(s.node, score, state));
+  const inWindow = input.afterMs === undefined && input.beforeMs === undefined ? ranked : ranked.filter((x) => withinWindow(x.s.node, input.afterMs ?? -Infinity, input.beforeMs ?? Infinity));
+  const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => toRecalled(s.node, score, state));
   const trace: RecallTrace = {
     query: input.query,
     namespace: state.namespace,
@@ -371,10 +377,41 @@ async function reassess(
 /** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */
 export const SUPERSEDED_FACTOR = 0.8;
 
+/**
+ * True when a node's time meets the window [after, before): one of its time references'
+ * intervals overlaps it (event time), or, when it has none, its `observedAt` lies in it. A node
+ * with neither is outside every window.
+ */
+export function withinWindow(n: MemoryNode, afterMs: number, beforeMs: number): boolean {
+  if (n.timeRefs.length > 0) {
+    return n.timeRefs.some((t) => {
+      const a = Date.parse(t.start);
+      const b = t.end === undefined ? a : Date.parse(t.end);
+      return b >= afterMs && a < beforeMs;
+    });
+  }
+  if (n.observedAt === undefined) return false;
+  const t = Date.parse(n.observedAt);
+  return t >= afterMs && t < beforeMs;
+}
+
+/** A node's time references as recall returns them (interval, local form, certainty). */
+export function recalledTimeRefs(n: MemoryNode): RecalledTimeRef[] {
+  const off = n.utcOffsetMinutes ?? 0;
+  return n.timeRefs.map((t) => {
+    const end = t.end ?? t.start;
+    return { text: t.text, start: t.start, end, when: localWhen(t.start, end, off), certainty: certaintyOf(t) };
+  });
+}
+
 /** A node as returned by recall. */
 export function toRecalled(n: MemoryNode, score: number, state: NamespaceState): RecalledMemory {
-  const m: RecalledMemory = { id: n.id, text: n.text, score, provenance: n.provenance, status: n.status, types: n.types };
-  if (n.observedAt !== undefined) m.observedAt = n.observedAt;
+  const m: RecalledMemory = { id: n.id, text: n.text, score, provenance: n.provenance, status: n.status, types: n.types, timeRefs: recalledTimeRefs(n) };
+  if (n.observedAt !== undefined) {
+    m.observedAt = n.observedAt;
+    m.observedAtLocal = toLocalIso(Date.parse(n.observedAt), n.utcOffsetMinutes ?? 0);
+  }
+  if (n.timeZone !== undefined) m.timeZone = n.timeZone;
   if (n.status === 'superseded' && n.supersededBy.length > 0) {
     const by = state.nodes.get(n.supersededBy[0] as string);
     const at = by?.observedAt ?? by?.ingestedAt;

@@ -209,6 +209,26 @@ export function datesNamed(query: string): { months: Set<number>; years: Set<num
   return { months, years };
 }
 
+/**
+ * Whether a memory's time falls in a month / year the query names (issue 14: event time, then
+ * observation time): 1 when the local start of any resolved time reference, or its `observedAt`,
+ * is in one of `months` (0-11) / `years`, in the speaker's calendar (`utcOffsetMinutes`).
+ */
+export function dateMatch(n: Pick<MemoryNode, 'timeRefs' | 'observedAt' | 'utcOffsetMinutes'>, months: ReadonlySet<number>, years: ReadonlySet<number>): { monthMatch: number; yearMatch: number } {
+  let monthMatch = 0;
+  let yearMatch = 0;
+  if (months.size === 0 && years.size === 0) return { monthMatch, yearMatch };
+  const off = (n.utcOffsetMinutes ?? 0) * 60_000;
+  const times = n.timeRefs.map((t) => Date.parse(t.start));
+  if (n.observedAt !== undefined) times.push(Date.parse(n.observedAt));
+  for (const t of times) {
+    const d = new Date(t + off);
+    if (months.has(d.getUTCMonth())) monthMatch = 1;
+    if (years.has(d.getUTCFullYear())) yearMatch = 1;
+  }
+  return { monthMatch, yearMatch };
+}
+
 /** The first word of a speaker name, lower-cased ("Caroline Smith" → "caroline"). */
 function firstName(name: string): string {
   return (tokenize(name)[0] ?? name).toLowerCase();
@@ -280,13 +300,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     for (const w of q.names) if (words.has(w)) entityMatch++;
     entityMatch /= q.names.size;
   }
-  let monthMatch = 0;
-  let yearMatch = 0;
-  if (n.observedAt !== undefined && (q.months.size > 0 || q.years.size > 0)) {
-    const d = new Date(n.observedAt);
-    monthMatch = q.months.has(d.getUTCMonth()) ? 1 : 0;
-    yearMatch = q.years.has(d.getUTCFullYear()) ? 1 : 0;
-  }
+  const { monthMatch, yearMatch } = dateMatch(n, q.months, q.years);
   const sid = n.provenance.sessionId;
   const ord = sid !== undefined ? state.sessions.get(sid)?.ordinal : undefined;
   const sessionDistance = ord !== undefined && q.bestSession !== undefined ? Math.abs(ord - q.bestSession) : 0;

@@ -31,6 +31,16 @@ export interface EvidenceItem {
   text: string;
   /** When it was said / happened (ISO-8601), when known. */
   observedAt?: string;
+  /**
+   * The same instant in the speaker's local time (`2024-03-10T07:30:00+09:00`); shown to the
+   * model as `time` instead of `observedAt`, so the day is the speaker's.
+   */
+  observedAtLocal?: string;
+  /**
+   * Time expressions of the text resolved to the speaker's local calendar (`RecalledTimeRef`:
+   * `text`, `when`, `certainty`); shown to the model as `events`.
+   */
+  timeRefs?: ReadonlyArray<{ text: string; when: string; certainty: number }>;
   /** Who said it, when known. */
   speaker?: string;
   /** Turn id (e.g. a LoCoMo `dia_id`). Not shown to the model. */

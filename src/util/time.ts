@@ -1,6 +1,15 @@
 /**
  * Timestamps and time expressions (SPEC 3: `observedAt`, `timeRefs`). Dates are parsed with
- * chrono-node; every time is handled in UTC so results do not depend on the machine's zone.
+ * chrono-node. Instants are stored in UTC (so ordering never depends on a zone); the speaker's
+ * UTC offset or IANA zone is kept next to the instant (`utcOffsetMinutes`, `timeZone`), and
+ * relative expressions ("this morning", "yesterday", "tonight") resolve in that local calendar.
+ * An instant written without an offset (`2024-03-10T07:30:00`) is UTC, and so is its calendar.
+ *
+ * Dates without a year ("on 14 August", "in August") and bare weekdays ("on Friday") are resolved
+ * by the tense of the sentence ({@link tenseOf}): past → the most recent such date not after the
+ * observation's local day (a month: that began by then); future → the next one not before it (a
+ * month: that has not ended; a bare weekday: strictly after the day, since "on Friday" said on a
+ * Friday means the next one); no tense → the nearest one (chrono's choice). Their `certainty` is lowered instead of pretending to know ({@link CERTAINTY}).
  *
  * @module
  */
@@ -9,6 +18,8 @@ import type { TimeRef } from '../types.js';
 
 /** Milliseconds in a day. */
 export const DAY_MS = 86_400_000;
+
+const MINUTE_MS = 60_000;
 
 /**
  * Parses a caller-given timestamp: a `Date`, epoch milliseconds, an ISO-8601 string, or a
@@ -37,34 +48,256 @@ export function parseTimestamp(value: string | number | Date): number | undefine
   return r.start.date().getTime();
 }
 
+/**
+ * The UTC offset written in an ISO-8601 timestamp: `+09:00` → 540, `-0330` → -210, `Z` → 0.
+ * @returns minutes east of UTC, or `undefined` when the value is not an ISO string with an
+ *   explicit offset (a `Date`, epoch ms, or a time without a zone, which is read as UTC).
+ */
+export function isoOffsetMinutes(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const s = value.trim();
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(s)) return undefined;
+  if (/[zZ]$/.test(s)) return 0;
+  const m = /([+-])(\d{2}):?(\d{2})$/.exec(s);
+  if (m === null) return undefined;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+}
+
+/** True when `zone` is an IANA time-zone name this runtime knows (`Europe/Lisbon`, `UTC`). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The UTC offset of an IANA zone at an instant (daylight saving included), in minutes east of
+ * UTC: `Asia/Tokyo` → 540, `America/New_York` in July → -240.
+ * @throws RangeError for an unknown zone (check with {@link isTimeZone} first).
+ */
+export function zoneOffsetMinutes(zone: string, ms: number): number {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const m = /GMT([+-])(\d{1,2}):?(\d{2})?/.exec(name);
+  if (m === null) return 0;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
 /** ISO-8601 (UTC) of epoch milliseconds. */
 export function toIso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** `+09:00`, `-03:30`, `Z` for 0. */
+function offsetText(minutes: number): string {
+  if (minutes === 0) return 'Z';
+  const a = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+}
+
+/**
+ * ISO-8601 in the local time of a UTC offset, to the second: `(2024-03-09T22:30:00Z, 540)` →
+ * `2024-03-10T07:30:00+09:00`. With offset 0 it ends in `Z`.
+ */
+export function toLocalIso(ms: number, offsetMinutes: number): string {
+  return `${new Date(ms + offsetMinutes * MINUTE_MS).toISOString().slice(0, 19)}${offsetText(offsetMinutes)}`;
+}
+
+/** The local calendar day `YYYY-MM-DD` of an instant at a UTC offset. */
+export function localDate(ms: number, offsetMinutes: number): string {
+  return new Date(ms + offsetMinutes * MINUTE_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The tense of a sentence, by simple documented rules (English):
+ * - `future` when it has `will`, `'ll`, `shall`, `going to`, `gonna`, `plan(ning) to`,
+ *   `next`, `upcoming` or `coming up`;
+ * - otherwise `past` when it has a past auxiliary or common irregular past verb (`was`, `were`,
+ *   `did`, `had`, `went`, `got`, `met`, `saw`, `came`, `made`, `took`, `bought`, `left`,
+ *   `started`...), `ago`, `last`, `before`, or a pronoun followed by a word in `-ed`
+ *   (`we moved`, `she finished`);
+ * - otherwise `none` (present tense, or no verb at all).
+ * Future wins when both kinds appear ("I was told we will go").
+ */
+export function tenseOf(sentence: string): 'past' | 'future' | 'none' {
+  const s = ` ${sentence.toLowerCase().replace(/[’]/g, "'")} `;
+  if (/\b(will|shall|gonna|upcoming|next)\b|'ll\b|\bgoing to\b|\bplan(?:ning|s)? to\b|\bcoming up\b|\blooking forward\b/.test(s)) return 'future';
+  if (
+    /\b(was|were|did|had|went|got|met|saw|came|made|took|bought|sold|left|told|said|gave|ran|won|lost|found|began|flew|drove|ate|spent|held|heard|felt|kept|threw|wrote|ago|last|born|married)\b/.test(s) ||
+    /\b(i|we|you|he|she|they|it)\s+(?:\w+ly\s+)?\w+ed\b/.test(s)
+  ) {
+    return 'past';
+  }
+  return 'none';
+}
+
+/**
+ * Certainty of a resolved time reference, in [0,1], by how it was resolved:
+ * `explicit` (the text names the year, or only a year) 1; `relative` to the observation time
+ * ("yesterday", "this morning", "last Friday", "3 days ago") 0.9; a year-less date or month with a
+ * tense 0.75, without one 0.5; a bare weekday with a tense 0.7, without one 0.5; any reference
+ * without an observation time 1 only when explicit (others are dropped).
+ */
+export const CERTAINTY = Object.freeze({ explicit: 1, relative: 0.9, yearlessTensed: 0.75, yearlessUntensed: 0.5, weekdayTensed: 0.7, weekdayUntensed: 0.5 });
+
+/** The sentence of `text` around character `index` (split on . ! ? and line breaks). */
+function sentenceAt(text: string, index: number): string {
+  let a = index;
+  while (a > 0 && !/[.!?\n]/.test(text[a - 1] as string)) a--;
+  let b = index;
+  while (b < text.length && !/[.!?\n]/.test(text[b] as string)) b++;
+  return text.slice(a, b);
+}
+
+/** UTC ms of local midnight of the local day (y, m 1-based, d) at an offset. */
+function localMidnight(y: number, m: number, d: number, offsetMinutes: number): number {
+  const t = new Date(Date.UTC(2000, m - 1, d));
+  t.setUTCFullYear(y);
+  return t.getTime() - offsetMinutes * MINUTE_MS;
+}
+
+/** Local calendar fields of an instant at an offset. */
+function localFields(ms: number, offsetMinutes: number): { y: number; m: number; d: number; wd: number } {
+  const t = new Date(ms + offsetMinutes * MINUTE_MS);
+  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), wd: t.getUTCDay() };
+}
+
+function addMonths(y: number, m: number, n: number): { y: number; m: number } {
+  const k = y * 12 + (m - 1) + n;
+  return { y: Math.floor(k / 12), m: (k % 12) + 1 };
+}
+
 const YEAR_RE = /\b(?:in|since|during|of|back in)\s+((?:19|20)\d{2})\b/gi;
+/** A year written in the expression itself (`2023`, `'23`). */
+const WRITTEN_YEAR = /\b(?:1[6-9]|2\d)\d{2}\b|'\d{2}\b/;
+const WEEKDAY_MODIFIER = /\b(last|next|this|coming|past|previous)\b/i;
 
 /**
  * Finds time expressions in `text` and resolves them against the reference time (τ of the
- * observation): "last Friday" said on 2023-07-15 → 2023-07-14. Without a reference time, only
- * absolute expressions resolve (chrono's default reference is replaced by the epoch, and
- * relative hits are dropped).
+ * observation) in the speaker's local calendar (`offsetMinutes` east of UTC; 0 = UTC):
+ * "last Friday" said on 2023-07-15 → 2023-07-14; "this morning" said at 2024-03-10T07:30+09:00
+ * → the local day 2024-03-10. Year-less dates and bare weekdays follow the sentence's tense
+ * (see the module notes). Each reference gets an interval — the hour when the hour is given, else
+ * the local day, month or year it names — with `end` the interval's last millisecond, and a
+ * `certainty` ({@link CERTAINTY}). Without a reference time, only absolute expressions resolve.
  */
-export function extractTimeRefs(text: string, referenceMs: number | undefined): TimeRef[] {
-  const ref = { instant: new Date(referenceMs ?? 0), timezone: 0 };
+export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0): TimeRef[] {
+  const ref = { instant: new Date(referenceMs ?? 0), timezone: offsetMinutes };
   const out: TimeRef[] = [];
   for (const r of chrono.parse(text, ref)) {
     const certain = (['year', 'month', 'day', 'hour'] as const).filter((k) => r.start.isCertain(k));
-    if (referenceMs === undefined && !certain.includes('year')) continue;
-    const tr: TimeRef = { text: r.text, start: r.start.date().toISOString(), certain: [...certain] };
-    if (r.end) tr.end = r.end.date().toISOString();
+    // Without τ only expressions that write their year resolve (chrono would read "yesterday" against 1970).
+    if (referenceMs === undefined && (!certain.includes('year') || !WRITTEN_YEAR.test(r.text))) continue;
+    const tr = resolve(r, text, referenceMs, offsetMinutes, [...certain]);
     out.push(tr);
   }
   // Bare years ("in 2022") are not parsed by chrono: add them as whole-year spans.
   for (const m of text.matchAll(YEAR_RE)) {
     const year = Number(m[1]);
     if (out.some((t) => t.text.includes(String(year)))) continue;
-    out.push({ text: m[0], start: `${year}-01-01T00:00:00.000Z`, end: `${year}-12-31T23:59:59.999Z`, certain: ['year'] });
+    out.push({ text: m[0], start: `${year}-01-01T00:00:00.000Z`, end: `${year}-12-31T23:59:59.999Z`, certain: ['year'], certainty: CERTAINTY.explicit });
   }
   return out;
+}
+
+/** One chrono result as a {@link TimeRef}: tense rules for year-less dates and weekdays, then the interval. */
+function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | undefined, off: number, certain: TimeRef['certain']): TimeRef {
+  const s = r.start;
+  const startMs = s.date().getTime();
+  let { y, m, d } = localFields(startMs, off);
+  const span: 'hour' | 'day' | 'month' = s.isCertain('hour') ? 'hour' : s.isCertain('month') && !s.isCertain('day') && !s.isCertain('weekday') ? 'month' : 'day';
+  let certainty: number = CERTAINTY.explicit;
+  if (referenceMs !== undefined && !s.isCertain('year')) {
+    const tense = tenseOf(sentenceAt(text, r.index));
+    const today = localFields(referenceMs, off);
+    const todayKey = today.y * 10000 + today.m * 100 + today.d;
+    if (s.isCertain('month')) {
+      // A year-less date or month: pick the year by tense (past: not after today; future: not before today).
+      certainty = tense === 'none' ? CERTAINTY.yearlessUntensed : CERTAINTY.yearlessTensed;
+      if (tense !== 'none') {
+        const years = [today.y - 1, today.y, today.y + 1];
+        // Past: the date (a month: its first day) is not after today. Future: the date (a month: its last day) is not before today.
+        const key = (yy: number, first: boolean): number => yy * 10000 + m * 100 + (span === 'month' ? (first ? 1 : 31) : d);
+        const pick = tense === 'past' ? years.filter((yy) => key(yy, true) <= todayKey).pop() : years.find((yy) => key(yy, false) >= todayKey);
+        if (pick !== undefined) y = pick;
+      }
+    } else if (s.isCertain('weekday') && !s.isCertain('day') && !WEEKDAY_MODIFIER.test(r.text)) {
+      // A bare weekday ("on Friday"): past → the most recent one not after today; future → the next one.
+      certainty = tense === 'none' ? CERTAINTY.weekdayUntensed : CERTAINTY.weekdayTensed;
+      const wd = s.get('weekday') as number;
+      if (tense !== 'none') {
+        const back = (today.wd - wd + 7) % 7;
+        const delta = tense === 'past' ? -back : (wd - today.wd + 7) % 7 || 7;
+        ({ y, m, d } = localFields(localMidnight(today.y, today.m, today.d, off) + delta * DAY_MS + 12 * 3_600_000, off));
+      }
+    } else if (!WRITTEN_YEAR.test(r.text)) {
+      certainty = CERTAINTY.relative;
+    }
+  } else if (referenceMs !== undefined && !WRITTEN_YEAR.test(r.text)) {
+    // chrono marks "yesterday" / "tonight" as certain days: they are still relative to τ.
+    certainty = CERTAINTY.relative;
+  }
+  let start: number;
+  let end: number;
+  if (span === 'hour') {
+    start = localMidnight(y, m, d, off) + (startMs - localMidnight(...ymd(startMs, off), off));
+    end = start + 3_600_000 - 1;
+  } else if (span === 'month') {
+    start = localMidnight(y, m, 1, off);
+    const n = addMonths(y, m, 1);
+    end = localMidnight(n.y, n.m, 1, off) - 1;
+  } else {
+    start = localMidnight(y, m, d, off);
+    end = start + DAY_MS - 1;
+  }
+  if (r.end) {
+    // A written range ("from 3 to 5 August"): to the end of its last day (or hour), moved by the same years.
+    const e = shiftYears(r.end.date().getTime(), y - localFields(startMs, off).y, off);
+    end = r.end.isCertain('hour') ? e + 3_600_000 - 1 : localMidnight(...ymd(e, off), off) + DAY_MS - 1;
+    if (end < start) end = start + DAY_MS - 1;
+  }
+  const tr: TimeRef = { text: r.text, start: toIso(start), end: toIso(end), certain, certainty };
+  return tr;
+}
+
+function ymd(ms: number, off: number): [number, number, number] {
+  const f = localFields(ms, off);
+  return [f.y, f.m, f.d];
+}
+
+function shiftYears(ms: number, years: number, off: number): number {
+  if (years === 0) return ms;
+  const [y, m, d] = ymd(ms, off);
+  return localMidnight(y + years, m, d, off) + (ms - localMidnight(y, m, d, off));
+}
+
+/**
+ * Certainty of a stored reference: its `certainty`, or for references stored before it existed
+ * 1 when the year was written and 0.5 otherwise.
+ */
+export function certaintyOf(t: TimeRef): number {
+  return t.certainty ?? (t.certain.includes('year') ? 1 : 0.5);
+}
+
+/**
+ * The compact local form of an interval: `2024-03-10` (one day), `2024-03-10/2024-03-12` (days),
+ * `2024-08` (a calendar month), `2023` (a calendar year), or `2024-03-10T07:00+09:00` (an hour).
+ */
+export function localWhen(startIso: string, endIso: string | undefined, offsetMinutes: number): string {
+  const a = Date.parse(startIso);
+  const b = endIso === undefined ? a : Date.parse(endIso);
+  const la = toLocalIso(a, offsetMinutes);
+  const lb = toLocalIso(b, offsetMinutes);
+  const startsDay = la.slice(11, 19) === '00:00:00';
+  const endsDay = lb.slice(11, 19) === '23:59:59';
+  if (b - a < 3_600_000 && !(startsDay && endsDay)) return `${la.slice(0, 16)}${offsetText(offsetMinutes)}`;
+  if (startsDay && endsDay) {
+    if (la.slice(5, 10) === '01-01' && lb.slice(5, 10) === '12-31' && la.slice(0, 4) === lb.slice(0, 4)) return la.slice(0, 4);
+    const next = localDate(b + 1, offsetMinutes);
+    if (la.slice(8, 10) === '01' && next.slice(8, 10) === '01' && la.slice(0, 7) === lb.slice(0, 7)) return la.slice(0, 7);
+    return la.slice(0, 10) === lb.slice(0, 10) ? la.slice(0, 10) : `${la.slice(0, 10)}/${lb.slice(0, 10)}`;
+  }
+  return `${la.slice(0, 16)}${offsetText(offsetMinutes)}/${lb.slice(0, 16)}${offsetText(offsetMinutes)}`;
 }

@@ -16,12 +16,20 @@ import { probability, type Controller, type DecisionContext } from '../system-on
 import type { Question, SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { stateMemory } from '../system-one/state.js';
+import { decideStateUpdate } from '../system-one/state-update.js';
 import { finishEdge } from './plan.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
 
 /** Neighbours looked at per node. */
 export const MAINTENANCE_NEIGHBOURS = 5;
+
+/**
+ * Neighbours looked at per node for state updates (issue 14): the nearest older active memories
+ * by vector, a bounded neighbourhood (SPEC 4) wider than {@link MAINTENANCE_NEIGHBOURS} because
+ * "I live in Porto" and "we moved to Berlin" share few words.
+ */
+export const STATE_UPDATE_NEIGHBOURS = 20;
 
 /** What a maintenance pass decided. */
 export interface MaintenancePlan {
@@ -56,9 +64,13 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
   }
   const counts = { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
   const batch: WriteBatch = { putEdges: [], putNodes: [] };
-  if (requests.length === 0) return { batch, counts };
-  const decisions = await controller.askMany('maintenance', requests, ctx);
   const superseded = new Map<string, MemoryNode>();
+  if (requests.length === 0) {
+    planStateUpdates(state, nodeIds, threshold, nowIso, batch, superseded, counts);
+    batch.putNodes = [...superseded.values()];
+    return { batch, counts };
+  }
+  const decisions = await controller.askMany('maintenance', requests, ctx);
   decisions.forEach(({ response }, i) => {
     const node = owners[i] as MemoryNode;
     const st = (requests[i] as SystemOneRequest & { state: MaintenanceState }).state;
@@ -93,10 +105,45 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
       for (const d of drafts) {
         const e = finishEdge(state.namespace, d, nowIso);
         // An edge already stored (an explicit update, an earlier pass) keeps its weight and origin.
-        if (!state.edges.has(e.id)) (batch.putEdges as MemoryEdge[]).push(e);
+        if (!state.edges.has(e.id) && !(batch.putEdges as MemoryEdge[]).some((x) => x.id === e.id)) (batch.putEdges as MemoryEdge[]).push(e);
       }
     }
   });
+  // After the configured System One, so a pair it already linked keeps its decision and origin.
+  planStateUpdates(state, nodeIds, threshold, nowIso, batch, superseded, counts);
   batch.putNodes = [...superseded.values()];
   return { batch, counts };
+}
+
+/** The time a node holds a state from: its observation time, else its ingestion time. */
+function timeOf(n: MemoryNode): number {
+  return Date.parse(n.observedAt ?? n.ingestedAt);
+}
+
+/**
+ * State updates (issue 14): for each node written since the last pass, the state-update decision
+ * (system-one/state-update.ts — a keyword stand-in, not a trained head) over its
+ * {@link STATE_UPDATE_NEIGHBOURS} nearest older active memories; at P ≥ `threshold` the node gets
+ * a semantic `updates` edge to the older one, which becomes `superseded` (never deleted). Counted
+ * as `obsolete`. Runs after the configured System One's decisions: pairs it already linked
+ * (the older node's `supersededBy` in `superseded` holds the node) are skipped. Adds to
+ * `batch.putEdges` and `superseded`.
+ */
+function planStateUpdates(state: NamespaceState, nodeIds: readonly string[], threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts']): void {
+  for (const id of nodeIds) {
+    const node = state.nodes.get(id);
+    const v = state.vectors.get(id);
+    if (!node || !v || node.status !== 'active') continue;
+    const t = timeOf(node);
+    for (const h of state.vector.search(v, STATE_UPDATE_NEIGHBOURS + 1)) {
+      const other = superseded.get(h.id) ?? state.nodes.get(h.id);
+      if (!other || other.id === id || other.status === 'deleted' || other.seq >= node.seq || other.supersededBy.includes(id)) continue; // already linked
+      const d = decideStateUpdate({ text: node.text, speaker: node.provenance.speaker, timeMs: t }, { text: other.text, speaker: other.provenance.speaker, timeMs: timeOf(other) });
+      if (d.probability < threshold) continue;
+      const e = finishEdge(state.namespace, { from: id, to: other.id, view: 'semantic', subtype: 'updates', weight: d.probability, origin: { kind: 'system-one', by: d.model } }, nowIso);
+      if (!state.edges.has(e.id)) (batch.putEdges as MemoryEdge[]).push(e);
+      superseded.set(other.id, { ...other, status: 'superseded', supersededBy: [...new Set([...other.supersededBy, id])] });
+      counts.obsolete++;
+    }
+  }
 }

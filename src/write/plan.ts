@@ -63,7 +63,7 @@ export function buildNode(namespace: string, input: WriteInputs, state: Namespac
     provenance: checked.provenance,
     entities,
     keywords: keywordsOf(checked.text),
-    timeRefs: extractTimeRefs(checked.text, checked.observedAtMs),
+    timeRefs: extractTimeRefs(checked.text, checked.observedAtMs, checked.utcOffsetMinutes ?? 0),
     types: input.types,
     embedding: { encoder: input.encoder, vector: storedVector(input.vector) },
     status: 'active',
@@ -71,6 +71,8 @@ export function buildNode(namespace: string, input: WriteInputs, state: Namespac
     seq: state.seq + 1,
   };
   if (checked.observedAtMs !== undefined) node.observedAt = toIso(checked.observedAtMs);
+  if (checked.utcOffsetMinutes !== undefined && checked.utcOffsetMinutes !== 0) node.utcOffsetMinutes = checked.utcOffsetMinutes;
+  if (checked.timeZone !== undefined) node.timeZone = checked.timeZone;
   return node;
 }
 

@@ -6,17 +6,21 @@
  */
 import { JevMemError, invalidInput } from '../errors.js';
 import type { Observation, Provenance } from '../types.js';
-import { parseTimestamp } from '../util/time.js';
+import { isoOffsetMinutes, isTimeZone, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
 
 /** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
 export interface CheckedObservation {
   text: string;
   observedAtMs?: number;
+  /** The speaker's UTC offset at τ (minutes east): the ISO string's offset, else the zone's; absent = UTC. */
+  utcOffsetMinutes?: number;
+  /** The IANA zone the caller gave. */
+  timeZone?: string;
   provenance: Provenance;
 }
 
 const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const;
-const ALLOWED = new Set(['text', 'observedAt', 'metadata', ...PROVENANCE_STRINGS]);
+const ALLOWED = new Set(['text', 'observedAt', 'timeZone', 'metadata', ...PROVENANCE_STRINGS]);
 
 /**
  * Validates one observation (eq. (4): o = (x, τ, μ)).
@@ -24,7 +28,7 @@ const ALLOWED = new Set(['text', 'observedAt', 'metadata', ...PROVENANCE_STRINGS
  * @param field The path of the value in error messages (`observation`, `observations[3]`).
  * @param maxTextChars Longest accepted text (UTF-16 code units).
  * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string or blank;
- *   observedAt unparseable; a provenance field of the wrong type; metadata not JSON-safe) or
+ *   observedAt unparseable; timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe) or
  *   `TOO_LARGE` (text longer than `maxTextChars`), each naming the field.
  */
 export function validateObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
@@ -51,6 +55,14 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     const ms = parseTimestamp(t);
     if (ms === undefined) throw invalidInput(`${field}.observedAt`, `cannot parse ${JSON.stringify(String(t))} as a date; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
     out.observedAtMs = ms;
+    const off = isoOffsetMinutes(t);
+    if (off !== undefined) out.utcOffsetMinutes = off;
+  }
+  if (o.timeZone !== undefined && o.timeZone !== null) {
+    if (typeof o.timeZone !== 'string' || !isTimeZone(o.timeZone)) throw invalidInput(`${field}.timeZone`, `expected an IANA time zone such as "Europe/Lisbon", got ${JSON.stringify(o.timeZone)}`);
+    out.timeZone = o.timeZone;
+    // The zone sets the local calendar (its offset at τ, daylight saving included); the instant is as written.
+    if (out.observedAtMs !== undefined) out.utcOffsetMinutes = zoneOffsetMinutes(o.timeZone, out.observedAtMs);
   }
   for (const key of PROVENANCE_STRINGS) {
     const v = o[key];

@@ -1,0 +1,180 @@
+/**
+ * The state-update decision of maintenance (SPEC 4 step 7, obsolescence; issue 14): does a newer
+ * memory update a state that an older memory holds about the same subject — where someone lives
+ * or works, a relationship, something they own, a schedule, a preference, contact details, or a
+ * plan that was then cancelled? Asked as one typed noul question per (node, older candidate)
+ * pair, {@link STATE_UPDATE_QUESTION}, answered with a probability.
+ *
+ * THIS IS A KEYWORD STAND-IN, NOT A TRAINED HEAD. Issue 14 asks for a System-One head trained on
+ * labelled pairs; it is not built yet. Until it is, {@link decideStateUpdate} answers from the
+ * hand-written slot patterns below and reports the model id {@link STATE_UPDATE_STANDIN_ID}, so
+ * every edge it makes says who decided. The shipped heads are untouched.
+ *
+ * Rules (English, documented, deterministic):
+ * 1. Each side's text is read into state claims `{kind, subject, key, value}` by the patterns of
+ *    {@link STATE_PATTERNS}; first-person claims ("I", "my", "we") have the speaker as subject,
+ *    third-person ones the name before the verb ("Maya lives in...").
+ *    ("my sister moved to..." has the subject `my sister`).
+ * 2. A pair is an update when both hold a claim of the same kind, subject and key, and the newer
+ *    one's value differs or it carries a change marker (`moved`, `now`, `no longer`, `anymore`,
+ *    `switched`, `sold`, `cancelled`...): P = 0.95 with a marker, 0.9 without.
+ * 3. Additions are not updates: a newer text with `also`, `too`, `as well`, `another`, `second`,
+ *    `in addition` answers 0.05 ("I also moved my office"). So does a repeat of the same value
+ *    without a marker ("I still live in Porto").
+ * 4. A cancelled plan: the newer text cancels (`cancelled`, `called off`, `not going`, `postponed`)
+ *    a plan noun the older text announced (future tense) for the same subject: P = 0.9.
+ *
+ * @module
+ */
+import { tenseOf } from '../util/time.js';
+
+/** Model id of the stand-in's answers (edges it makes carry it as their origin). */
+export const STATE_UPDATE_STANDIN_ID = 'jev-mem/state-update-keyword-standin@0.1.0';
+
+/** The typed question the decision answers (wire format: a noul question, SPEC 5). */
+export const STATE_UPDATE_QUESTION = Object.freeze({ type: 'noul' as const, text: 'Does the node update a state (home, work, relationship, ownership, schedule, preference, contact, plan) that the older candidate memory holds about the same subject?' });
+
+/** Kinds of state a memory can hold. */
+export type StateKind = 'lives' | 'works' | 'relationship' | 'owns' | 'schedule' | 'preference' | 'contact' | 'plan';
+
+/** One state claim read from a text. */
+export interface StateClaim {
+  kind: StateKind;
+  /** Lower-cased subject: the speaker for first-person claims, else the name before the verb. */
+  subject: string;
+  /** What the state is about inside its kind (`home`, `car`, `favourite food`, `phone`). */
+  key: string;
+  /** The value, lower-cased (`porto`, `acme`), or `''` when the text names none. */
+  value: string;
+}
+
+/** One side of a pair: its text, speaker and time. */
+export interface StateSide {
+  text: string;
+  speaker?: string;
+  /** Epoch ms of its time (observation, else ingestion). */
+  timeMs: number;
+}
+
+/** The answer of one pair. */
+export interface StateUpdateDecision {
+  /** P(the newer side updates the older), in [0,1]. */
+  probability: number;
+  /** The kind of state that changed, when one did. */
+  kind?: StateKind;
+  /** Who answered ({@link STATE_UPDATE_STANDIN_ID}). */
+  model: string;
+}
+
+const NAME = "([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+){0,2})";
+const OBJECTS = '(car|bike|bicycle|motorbike|house|flat|apartment|dog|cat|phone|laptop|boat|van|truck|guitar|piano)';
+const ACTIVITY = '(class|classes|lesson|lessons|practice|training|meeting|meetings|shift|shifts|appointment|session|sessions|rehearsal|club)';
+const PLAN = '(trip|wedding|party|concert|holiday|vacation|visit|dinner|tour|move|surgery|interview|flight)';
+
+/**
+ * The slot patterns: a regular expression per kind, with which capture group is the key and which
+ * the value (`key` may be a constant). Matched case-insensitively except where a name is captured.
+ */
+export const STATE_PATTERNS: ReadonlyArray<{ kind: StateKind; re: RegExp; key: number | string; value: number }> = Object.freeze([
+  { kind: 'lives', re: new RegExp(`\\b(?:live|lives|living|moved|moving|relocated|settled)\\s+(?:back\\s+)?(?:to|in|into)\\s+(?:a\\s+\\w+\\s+in\\s+)?${NAME}`), key: 'home', value: 1 },
+  { kind: 'works', re: new RegExp(`\\b(?:work|works|working|worked|started|joined|job)\\s+(?:now\\s+)?(?:at|for|with)\\s+${NAME}`), key: 'job', value: 1 },
+  { kind: 'works', re: new RegExp(`\\b(?:joined|quit|left)\\s+${NAME}`), key: 'job', value: 1 },
+  { kind: 'relationship', re: /\b(dating|engaged to|married to|seeing|going out with|broke up with|divorced from|split up with|separated from)\s+([A-Z][\w'-]+)/, key: 'partner', value: 2 },
+  { kind: 'relationship', re: /\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur)\s+(?:new\s+)?(girlfriend|boyfriend|partner|wife|husband|fiancée?)\s+(?:is\s+)?([A-Z][\w'-]+)/, key: 'partner', value: 2 },
+  { kind: 'owns', re: new RegExp(`\\b(?:own|owns|bought|buy|got|sold|drive|drives|have|has|adopted|gave away)\\s+(?:a|an|my|the|our|his|her)?\\s*(?:new\\s+|old\\s+|used\\s+)?(?:([A-Z][\\w-]+)\\s+)?${OBJECTS}\\b`, 'i'), key: 2, value: 1 },
+  { kind: 'schedule', re: new RegExp(`\\b${ACTIVITY}\\b[^.!?]*?\\b(?:on|to|every|at)\\s+((?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|mornings?|evenings?|\\d{1,2}(?::\\d{2})?\\s*(?:am|pm))`, 'i'), key: 1, value: 2 },
+  { kind: 'preference', re: /\b(?:favou?rite)\s+(\w+(?:\s+\w+)?)\s+(?:is|are|was|has become|became)\s+(?:now\s+)?([\w' -]+?)(?=[.,!?;]|$| now\b| these days\b)/i, key: 1, value: 2 },
+  { kind: 'preference', re: /\b(?:I|we)\s+(?:now\s+)?prefer\s+(\w+)/i, key: 'prefers', value: 1 },
+  { kind: 'contact', re: /\b(phone number|number|email address|email|e-mail|address|handle)\s+(?:is|changed to|is now|:)\s+([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
+]);
+
+const CHANGE = /\b(gave away|moved|moving|relocated|now|no longer|anymore|any more|switched|changed|quit|left|sold|broke up|split up|divorced|new|instead|replaced|these days|rescheduled|since then)\b/i;
+const ADDITION = /\b(also|too|as well|another|second|in addition|additionally|besides)\b/i;
+const CANCEL = /\b(cancel(?:l?ed|ling)?|called off|call off|not going|won't go|postponed|put off|scrapped|fell through)\b/i;
+const FIRST_PERSON = /^(i|we|my|our|me)$/i;
+const PRONOUNS = /^(he|she|they|his|her|their|it|you|your)$/i;
+
+const CALENDAR_WORD = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|^(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/;
+
+/** One key per thing: singular (`classes` → `class`), one name per contact channel. */
+function normalKey(key: string): string {
+  const k = key.toLowerCase().trim();
+  if (/^(?:phone number|number)$/.test(k)) return 'phone';
+  if (/^(?:email address|email|e-mail)$/.test(k)) return 'email';
+  return k.replace(/(ss)es$/, '$1').replace(/(?<!s)s$/, '');
+}
+
+/** The words of a speaker label at the start ("Maya: ...") are not part of the text's claims. */
+function body(text: string): string {
+  return text.replace(/^\s*[\p{L}\p{M}' .-]{1,40}:\s+/u, '');
+}
+
+const DETERMINERS = /^(the|a|an|this|that|these|those|our|my|your|his|her|their)$/i;
+
+/**
+ * The subject of a claim found at `index`: the speaker for first person, else the nearest name
+ * before it. For claims about a person (`personal`: home, work, partner), "my sister moved" has
+ * the subject `my sister` (so does "my brother bought a car": owns matches at the verb); for
+ * claims about a thing (schedule, preference, contact), "my
+ * pottery class" is the speaker's.
+ */
+function subjectAt(text: string, index: number, speaker: string | undefined, personal: boolean): string {
+  const me = (speaker ?? 'i').toLowerCase();
+  const before = text.slice(Math.max(0, text.lastIndexOf('.', index - 1) + 1), index);
+  const words = before.match(/[\p{L}'-]+/gu) ?? [];
+  for (let i = words.length - 1; i >= 0; i--) {
+    const w = words[i] as string;
+    if (/^(my|our)$/i.test(w) && personal && i < words.length - 1) return `${w.toLowerCase()} ${(words[i + 1] as string).toLowerCase()}`;
+    if (FIRST_PERSON.test(w)) return me;
+    if (PRONOUNS.test(w)) return `pronoun:${w.toLowerCase()}`;
+    if (/^\p{Lu}/u.test(w) && !DETERMINERS.test(w)) return w.toLowerCase();
+  }
+  return me;
+}
+
+/** The state claims of a text (rule 1). */
+export function stateClaims(text: string, speaker?: string): StateClaim[] {
+  const t = body(text);
+  const out: StateClaim[] = [];
+  for (const p of STATE_PATTERNS) {
+    const m = p.re.exec(t);
+    if (m === null) continue;
+    const value = (m[p.value] ?? '').toLowerCase().trim().replace(/[.]+$/, '');
+    if ((p.kind === 'lives' || p.kind === 'works') && CALENDAR_WORD.test(value)) continue; // "moved to Thursdays" is a schedule
+    out.push({ kind: p.kind, subject: subjectAt(t, m.index, speaker, p.kind === 'lives' || p.kind === 'works' || p.kind === 'relationship' || p.kind === 'owns'), key: normalKey(typeof p.key === 'string' ? p.key : (m[p.key] ?? '')), value });
+  }
+  return out;
+}
+
+/** Plan nouns announced (future tense) or cancelled in a text. */
+function planNouns(text: string): string[] {
+  return [...body(text).matchAll(new RegExp(`\\b${PLAN}\\b`, 'gi'))].map((m) => (m[1] as string).toLowerCase());
+}
+
+/**
+ * The stand-in's answer for one pair (see the module rules): P(`newer` updates `older`).
+ * A pair where `newer` is not later than `older` answers 0.
+ */
+export function decideStateUpdate(newer: StateSide, older: StateSide): StateUpdateDecision {
+  const no = (p: number): StateUpdateDecision => ({ probability: p, model: STATE_UPDATE_STANDIN_ID });
+  if (!(newer.timeMs >= older.timeMs)) return no(0);
+  const nt = body(newer.text);
+  const sameSpeaker = (newer.speaker ?? '').toLowerCase() === (older.speaker ?? '').toLowerCase();
+  // Rule 4: a cancelled plan.
+  if (CANCEL.test(nt) && sameSpeaker && tenseOf(body(older.text)) === 'future') {
+    const announced = new Set(planNouns(older.text));
+    if (planNouns(newer.text).some((p) => announced.has(p))) return { probability: 0.9, kind: 'plan', model: STATE_UPDATE_STANDIN_ID };
+  }
+  const a = stateClaims(newer.text, newer.speaker);
+  if (a.length === 0) return no(0.02);
+  const b = stateClaims(older.text, older.speaker);
+  for (const x of a) {
+    const y = b.find((c) => c.kind === x.kind && c.key === x.key && c.subject === x.subject && !c.subject.startsWith('pronoun:'));
+    if (y === undefined) continue;
+    if (ADDITION.test(nt)) return no(0.05); // rule 3: an addition
+    const marker = CHANGE.test(nt);
+    if (x.value === y.value && !marker) return no(0.05); // the same state said again
+    return { probability: marker ? 0.95 : 0.9, kind: x.kind, model: STATE_UPDATE_STANDIN_ID };
+  }
+  return no(0.02);
+}
