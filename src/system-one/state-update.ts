@@ -51,7 +51,7 @@ export interface StateClaim {
 /** One side of a pair: its text, speaker and time. */
 export interface StateSide {
   text: string;
-  speaker?: string;
+  speaker?: string | undefined;
   /** Epoch ms of its time (observation, else ingestion). */
   timeMs: number;
 }
