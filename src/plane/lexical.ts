@@ -1,20 +1,24 @@
 /**
- * The lexical index I^lex (eq. (5)): BM25 over node text and speaker, built on MiniSearch with
- * Porter stemming and English stop words (SPEC 2, 10). A derived cache: it can always be
- * rebuilt from the nodes in the store.
+ * The lexical index I^lex (eq. (5)): BM25 over node text and speaker, built on MiniSearch over
+ * the language-aware terms of `text.ts` (SPEC 2, 10; issue 15): Porter stemming and English stop
+ * words for English, per-language stop words and stems otherwise, diacritic-folded twins, emoji.
+ * A derived cache: it can always be rebuilt from the nodes in the store.
  *
  * @module
  */
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { JevMemError, invalidInput } from '../errors.js';
 import type { IndexHit, LexicalDoc, LexicalIndex } from './indexes.js';
-import { processTerm, tokenize } from './text.js';
+import { contentTerms } from './text.js';
 
 /** Format tag of {@link LexicalIndex.toJSON} snapshots. */
 export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;
 
-/** Version of {@link LexicalIndex.toJSON} snapshots; {@link loadLexicalIndex} refuses others. */
-export const LEXICAL_VERSION = 1 as const;
+/**
+ * Version of {@link LexicalIndex.toJSON} snapshots; {@link loadLexicalIndex} refuses others.
+ * 2: language-aware terms (issue 15); version 1 snapshots hold English-only terms.
+ */
+export const LEXICAL_VERSION = 2 as const;
 
 /** The snapshot written by {@link LexicalIndex.toJSON}. */
 export interface LexicalSnapshot {
@@ -34,8 +38,10 @@ function miniSearchOptions(): Options<LexicalDoc> {
     idField: 'id',
     fields: ['text', 'speaker'],
     storeFields: [],
-    tokenize: (text: string) => tokenize(text),
-    processTerm: (term: string) => processTerm(term),
+    // The whole analysis is in tokenize: a text's language decides its terms, and MiniSearch's
+    // processTerm sees one token without its text.
+    tokenize: (text: string) => contentTerms(text),
+    processTerm: (term: string) => term,
     searchOptions: { prefix: false, fuzzy: false, combineWith: 'OR' },
   };
 }
@@ -76,12 +82,12 @@ class MiniSearchLexicalIndex implements LexicalIndex {
     return this.#search.has(id);
   }
 
-  search(query: string, k: number): IndexHit[] {
+  search(query: string, k: number, language?: string): IndexHit[] {
     if (!Number.isInteger(k) || k < 0) {
       throw invalidInput('k', `expected a non-negative integer, got ${k}`);
     }
     if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
-    const results = this.#search.search(query);
+    const results = this.#search.search(query, { tokenize: (text: string) => contentTerms(text, language) });
     const hits: IndexHit[] = [];
     for (const r of results) {
       if (hits.length >= k) break;
@@ -97,8 +103,9 @@ class MiniSearchLexicalIndex implements LexicalIndex {
 
 /**
  * Creates an empty lexical index: BM25+ (MiniSearch defaults) over the fields `text` and
- * `speaker`, terms = {@link tokenize} → drop stop words → Porter stem (`text.ts`); queries are
- * processed the same way. `search` returns MiniSearch's raw BM25+ score (unbounded, ≥ 0), best
+ * `speaker`, terms = `contentTerms` (`text.ts`: tokens → the text's language → its stop words
+ * dropped → Porter stem plus, for other languages, their stems; diacritic-folded twins); queries
+ * are processed the same way, a short one in the `language` given to `search`. `search` returns MiniSearch's raw BM25+ score (unbounded, ≥ 0), best
  * first; a query of stop words only returns `[]`.
  *
  * Errors: `add` throws JevMemError `INVALID_INPUT` (field `doc.id` / `doc.text` / `doc.speaker`)

@@ -91,13 +91,14 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
 
   // ---- query context ------------------------------------------------------------------------
   const { speakers, mentions } = speakersIn(input.query, state);
-  const lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf), LEXICAL_POOL);
+  const language = state.dominantLanguage;
+  const lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf, language), LEXICAL_POOL, language);
   const bestLex = lexHits[0]?.score ?? 0;
   const vecHits = state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
   const q: QueryContext = {
     query: input.query,
     vector: input.queryVector,
-    terms: new Set(contentTerms(input.query)),
+    terms: new Set(contentTerms(input.query, language)),
     speakersNamed: speakers,
     mentions,
     lexical: new Map(lexHits.map((h, i) => [h.id, { score: bestLex > 0 ? h.score / bestLex : 0, rank: i + 1 }])),
