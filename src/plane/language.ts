@@ -227,8 +227,16 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   const lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
   if (lang === 'en') return lang;
   const stop = languageResources(lang)?.stop;
+  const fallbackStop = latinFallback !== lang ? languageResources(latinFallback)?.stop : undefined;
   let own = 0;
-  for (const w of words) if (stop?.has(w) === true) own += 1;
+  let fallbackOwn = 0;
+  for (const w of words) {
+    if (stop?.has(w) === true) own += 1;
+    if (fallbackStop?.has(w) === true) fallbackOwn += 1;
+  }
+  // The namespace's own language wins over franc's pick when its stop list explains the text as
+  // well (franc confuses Spanish, Portuguese and Galician on one sentence).
+  if (fallbackStop !== undefined && fallbackOwn >= own && fallbackOwn > english) return latinFallback;
   return own > english ? lang : latinFallback;
 }
 

@@ -10,7 +10,7 @@
  */
 import type { MemoryParameters } from '../config.js';
 import { JevMemError } from '../errors.js';
-import { contentTerms } from '../plane/text.js';
+import { contentTerms, detectLanguage } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
 import { CATALOGUE, questionKey, type CandidateState, type RoutingState, type StopState } from '../system-one/catalogue.js';
 import { probability, type Controller, type DecisionContext, type DecisionRecord } from '../system-one/controller.js';
@@ -20,7 +20,7 @@ import { stateMemory } from '../system-one/state.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { reciprocalRankFusion } from '../plane/fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
-import { candidateSignals, datesNamed, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
+import { candidateSignals, datesNamed, hasVectorEvidence, NEUTRAL_COSINE, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
@@ -47,6 +47,8 @@ export interface RecallInput {
   embedMs: number;
   /** Absolute deadline (ms since epoch). */
   deadline: number;
+  /** Languages the encoder's vectors cover (`Encoder.languages`); absent: all. */
+  vectorLanguages?: readonly string[];
   /** Word vectors of the encoder (`Encoder.termVectors`, src/encoder/encoder.ts); without them `softWindowOverlap` is 0. */
   termVectors?: TermVectorLookup;
 }
@@ -94,7 +96,11 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const language = state.dominantLanguage;
   const lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf, language), LEXICAL_POOL, language);
   const bestLex = lexHits[0]?.score ?? 0;
-  const vecHits = state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
+  // No vector evidence (issue 15): a zero query vector, or a query in a language the encoder does
+  // not cover, would rank nodes by noise; the vector side then gives no anchors and every
+  // candidate the same neutral cosine (signals.ts NEUTRAL_COSINE).
+  const vectorEvidence = hasVectorEvidence(input.queryVector) && (input.vectorLanguages === undefined || input.vectorLanguages.includes(detectLanguage(input.query, language)));
+  const vecHits = vectorEvidence && state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
   const q: QueryContext = {
     query: input.query,
     vector: input.queryVector,
@@ -106,12 +112,14 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     rrf: new Map(),
     bestSession: undefined,
     bestLexicalSession: lexHits[0] ? state.nodes.get(lexHits[0].id)?.provenance.sessionId : undefined,
-    bestCosine: vecHits[0]?.score ?? 0,
+    bestCosine: vectorEvidence ? (vecHits[0]?.score ?? 0) : NEUTRAL_COSINE,
+    vectorEvidence,
     ...datesNamed(input.query),
   };
   q.sessionLexical = sessionLexicalScores(q.lexical, state);
   q.names = queryNames(input.query, speakers);
-  const soft = softQuery(input.query, state, input.termVectors);
+  // Without vector evidence the soft match keeps its exact (same-stem) part only.
+  const soft = softQuery(input.query, state, vectorEvidence || input.termVectors === undefined ? input.termVectors : (words) => words.map(() => undefined));
   if (soft !== undefined) q.soft = soft;
 
   // ---- route, eq. (11)-(15) -------------------------------------------------------------------

@@ -41,6 +41,25 @@ export interface QueryContext {
   names?: Set<string>;
   /** Soft term matching of the query's content words (features@5); absent without word vectors. */
   soft?: SoftQuery;
+  /**
+   * False when the query vector says nothing (no known word, or a language the encoder does not
+   * cover; issue 15): every cosine signal then reads {@link NEUTRAL_COSINE} instead of a cosine
+   * with a meaningless vector. Absent: true.
+   */
+  vectorEvidence?: boolean;
+}
+
+/**
+ * The cosine every candidate reads when the query has no vector evidence: the same for all, so
+ * the vector side neither favours nor sinks any candidate, and a value a related turn reaches
+ * in English (LoCoMo), so System One does not take every candidate for unrelated.
+ */
+export const NEUTRAL_COSINE = 0.5;
+
+/** True when `v` has a non-zero entry (the shipped encoder gives the zero vector to a text without a known word). */
+export function hasVectorEvidence(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i += 1) if (v[i] !== 0) return true;
+  return false;
 }
 
 /** Looks up unit-norm word vectors (`Encoder.termVectors`, src/encoder/encoder.ts); `undefined` when out of vocabulary. */
@@ -268,7 +287,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     windowLexical += s;
     if (s > neighbourLexical) neighbourLexical = s;
     if (hit !== undefined && hit.rank <= 10) neighbourOfHit = 1;
-    const ov = state.vectors.get(other);
+    const ov = q.vectorEvidence === false ? undefined : state.vectors.get(other);
     if (ov !== undefined) {
       const c = dot(q.vector, ov);
       if (c > neighbourCosine) neighbourCosine = c;
@@ -290,7 +309,9 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   const sid = n.provenance.sessionId;
   const ord = sid !== undefined ? state.sessions.get(sid)?.ordinal : undefined;
   const sessionDistance = ord !== undefined && q.bestSession !== undefined ? Math.abs(ord - q.bestSession) : 0;
-  const cosine = dot(q.vector, v);
+  const evidence = q.vectorEvidence !== false;
+  const cosine = evidence ? dot(q.vector, v) : NEUTRAL_COSINE;
+  if (!evidence && window.length > 1) neighbourCosine = NEUTRAL_COSINE;
   return {
     cosine,
     vectorRank: q.vectorRank.get(n.id) ?? 0,
@@ -304,7 +325,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     edgeWeight,
     neighbourLexical,
     sessionDistance,
-    evidenceCosine: centroid ? dot(centroid, v) : 0,
+    evidenceCosine: centroid ? (evidence ? dot(centroid, v) : NEUTRAL_COSINE) : 0,
     hasDate: n.timeRefs.length > 0 ? 1 : 0,
     words: tokenize(n.text).length,
     image: hasImage(n) ? 1 : 0,
