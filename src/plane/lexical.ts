@@ -9,7 +9,8 @@
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { JevMemError, invalidInput } from '../errors.js';
 import type { IndexHit, LexicalDoc, LexicalIndex } from './indexes.js';
-import { contentTerms } from './text.js';
+import type { LanguageCode } from './language.js';
+import { detectLanguage, termsOf, tokenize } from './text.js';
 
 /** Format tag of {@link LexicalIndex.toJSON} snapshots. */
 export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;
@@ -29,28 +30,50 @@ export interface LexicalSnapshot {
 }
 
 /**
+ * MiniSearch's tokenize and processTerm, sharing the language of the text being read: MiniSearch
+ * tokenizes a field, then processes its tokens one by one, synchronously, so `tokenize` notes the
+ * text's language for the `processTerm` calls that follow. Field lengths (BM25's |d|) stay the
+ * number of distinct tokens, stop words included, as before issue 15.
+ */
+class Analyzer {
+  #lang: LanguageCode = 'en';
+
+  /** Tokens of `text` ({@link tokenize}); notes its language (`fallback` for a short text). */
+  tokenize(text: string, fallback?: LanguageCode): string[] {
+    this.#lang = detectLanguage(text, fallback);
+    return tokenize(text);
+  }
+
+  /** Terms of one token in the noted language ({@link termsOf}); `null` for a stop word. */
+  processTerm(token: string): string | string[] | null {
+    const terms = termsOf(token, this.#lang);
+    return terms.length === 0 ? null : terms.length === 1 ? (terms[0] as string) : terms;
+  }
+}
+
+/**
  * The one place the MiniSearch options are set. BM25 parameters are MiniSearch's defaults
  * (BM25+, k = 1.2, b = 0.7, d = 0.5); exact term matches only (no prefix, no fuzzy), so scores
  * are plain BM25+ sums.
  */
-function miniSearchOptions(): Options<LexicalDoc> {
+function miniSearchOptions(analyzer: Analyzer): Options<LexicalDoc> {
   return {
     idField: 'id',
     fields: ['text', 'speaker'],
     storeFields: [],
-    // The whole analysis is in tokenize: a text's language decides its terms, and MiniSearch's
-    // processTerm sees one token without its text.
-    tokenize: (text: string) => contentTerms(text),
-    processTerm: (term: string) => term,
+    tokenize: (text: string) => analyzer.tokenize(text),
+    processTerm: (term: string) => analyzer.processTerm(term),
     searchOptions: { prefix: false, fuzzy: false, combineWith: 'OR' },
   };
 }
 
 class MiniSearchLexicalIndex implements LexicalIndex {
   readonly #search: MiniSearch<LexicalDoc>;
+  readonly #analyzer: Analyzer;
 
-  constructor(search: MiniSearch<LexicalDoc>) {
+  constructor(search: MiniSearch<LexicalDoc>, analyzer: Analyzer) {
     this.#search = search;
+    this.#analyzer = analyzer;
   }
 
   get size(): number {
@@ -87,7 +110,7 @@ class MiniSearchLexicalIndex implements LexicalIndex {
       throw invalidInput('k', `expected a non-negative integer, got ${k}`);
     }
     if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
-    const results = this.#search.search(query, { tokenize: (text: string) => contentTerms(text, language) });
+    const results = this.#search.search(query, { tokenize: (text: string) => this.#analyzer.tokenize(text, language) });
     const hits: IndexHit[] = [];
     for (const r of results) {
       if (hits.length >= k) break;
@@ -103,9 +126,10 @@ class MiniSearchLexicalIndex implements LexicalIndex {
 
 /**
  * Creates an empty lexical index: BM25+ (MiniSearch defaults) over the fields `text` and
- * `speaker`, terms = `contentTerms` (`text.ts`: tokens → the text's language → its stop words
- * dropped → Porter stem plus, for other languages, their stems; diacritic-folded twins); queries
- * are processed the same way, a short one in the `language` given to `search`. `search` returns MiniSearch's raw BM25+ score (unbounded, ≥ 0), best
+ * `speaker`, terms = `tokenize` → the text's language (`detectLanguage`) → `termsOf` per token
+ * (`text.ts`: its stop words dropped → Porter stem plus, for other languages, their stems;
+ * diacritic-folded twins); queries are processed the same way, a short one in the `language`
+ * given to `search`. `search` returns MiniSearch's raw BM25+ score (unbounded, ≥ 0), best
  * first; a query of stop words only returns `[]`.
  *
  * Errors: `add` throws JevMemError `INVALID_INPUT` (field `doc.id` / `doc.text` / `doc.speaker`)
@@ -115,7 +139,8 @@ class MiniSearchLexicalIndex implements LexicalIndex {
  * Source: SPEC 2 (lexical index), SPEC 10 (BM25 + Porter stemming + English stop words).
  */
 export function createLexicalIndex(): LexicalIndex {
-  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDoc>(miniSearchOptions()));
+  const analyzer = new Analyzer();
+  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDoc>(miniSearchOptions(analyzer)), analyzer);
 }
 
 /**
@@ -151,13 +176,14 @@ export function loadLexicalIndex(json: unknown): LexicalIndex {
     );
   }
   let search: MiniSearch<LexicalDoc>;
+  const analyzer = new Analyzer();
   try {
-    search = MiniSearch.loadJS<LexicalDoc>(snap.minisearch as AsPlainObject, miniSearchOptions());
+    search = MiniSearch.loadJS<LexicalDoc>(snap.minisearch as AsPlainObject, miniSearchOptions(analyzer));
   } catch (cause) {
     throw new JevMemError('INVALID_INPUT', 'json: MiniSearch could not load the lexical index snapshot', {
       field: 'json',
       cause,
     });
   }
-  return new MiniSearchLexicalIndex(search);
+  return new MiniSearchLexicalIndex(search, analyzer);
 }

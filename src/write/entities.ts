@@ -68,7 +68,8 @@ function uncasedNames(text: string, known: KnownEntities, push: (name: string) =
  * Extracts entity identifiers from `text`.
  * @param known Canonical names the namespace already knows (speakers, earlier entities); they
  *   match in any case and at sentence starts.
- * @returns Unique canonical names, in order of first appearance.
+ * @returns Unique canonical names, in order of first appearance; the names of scripts without
+ *   capitals follow (quoted spans first, then known names).
  */
 export function extractEntities(text: string, known: KnownEntities = new Set<string>()): string[] {
   const out: string[] = [];
