@@ -10,7 +10,7 @@ import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { JevMemError, invalidInput } from '../errors.js';
 import type { IndexHit, LexicalDoc, LexicalIndex } from './indexes.js';
 import type { LanguageCode } from './language.js';
-import { detectLanguage, termsOf, tokenize } from './text.js';
+import { analyzeText, termsOf } from './text.js';
 
 /** Format tag of {@link LexicalIndex.toJSON} snapshots. */
 export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;
@@ -38,10 +38,11 @@ export interface LexicalSnapshot {
 class Analyzer {
   #lang: LanguageCode = 'en';
 
-  /** Tokens of `text` ({@link tokenize}); notes its language (`fallback` for a short text). */
+  /** Tokens of `text` (`analyzeText`, text.ts); notes its language (`fallback` for a short text). */
   tokenize(text: string, fallback?: LanguageCode): string[] {
-    this.#lang = detectLanguage(text, fallback);
-    return tokenize(text);
+    const { words, language } = analyzeText(text, fallback);
+    this.#lang = language;
+    return words;
   }
 
   /** Terms of one token in the noted language ({@link termsOf}); `null` for a stop word. */

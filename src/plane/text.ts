@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { ENGLISH_STOP_SHARE, identifyLanguage, languageResources, type LanguageCode } from './language.js';
@@ -149,7 +150,33 @@ export function processTerm(term: string): string | null {
  * @param fallback - language of a text too short to identify (e.g. the namespace's dominant one).
  */
 export function detectLanguage(text: string, fallback?: LanguageCode): LanguageCode {
-  return identifyLanguage(text, tokenize(text), isStopWord, fallback);
+  return languageOf(text, undefined, fallback);
+}
+
+/**
+ * Languages of recent texts without a fallback: one write asks about its text several times
+ * (namespace counts, lexical index, keywords, candidate search).
+ */
+const LANGUAGE_CACHE = new LRUCache<string, LanguageCode>({ max: 1024 });
+
+/** {@link identifyLanguage} of `text` (its tokens `words` when known), cached when there is no fallback. */
+function languageOf(text: string, words: readonly string[] | undefined, fallback: LanguageCode | undefined): LanguageCode {
+  if (fallback !== undefined) return identifyLanguage(text, words ?? tokenize(text), isStopWord, fallback);
+  let lang = LANGUAGE_CACHE.get(text);
+  if (lang === undefined) {
+    lang = identifyLanguage(text, words ?? tokenize(text), isStopWord);
+    LANGUAGE_CACHE.set(text, lang);
+  }
+  return lang;
+}
+
+/**
+ * The tokens of `text` ({@link tokenize}) and its language ({@link detectLanguage}), tokenizing
+ * once: what the lexical index reads a field with.
+ */
+export function analyzeText(text: string, fallback?: LanguageCode): { words: string[]; language: LanguageCode } {
+  const words = tokenize(text);
+  return { words, language: languageOf(text, words, fallback) };
 }
 
 /**
@@ -207,7 +234,7 @@ export function contentTerms(text: string, fallback?: LanguageCode): string[] {
     }
     if (words.length > 0 && stops >= ENGLISH_STOP_SHARE * words.length) return out;
   }
-  const lang = identifyLanguage(text, words, isStopWord, fallback);
+  const lang = languageOf(text, words, fallback);
   const out: string[] = [];
   for (const word of words) {
     if (lang === 'en' && !NON_ASCII.test(word)) {
