@@ -39,7 +39,7 @@ import { stemmer as spanishStem } from '@orama/stemmers/spanish';
 import { stemmer as swedishStem } from '@orama/stemmers/swedish';
 import { stemmer as turkishStem } from '@orama/stemmers/turkish';
 import { stemmer as ukrainianStem } from '@orama/stemmers/ukrainian';
-import * as sw from 'stopword';
+import { ara, bul, dan, deu, ell, fin, fra, heb, hin, hun, ind, ita, jpn, kor, nld, nob, pol, por, porBr, ron, rus, spa, swe, tha, tur, ukr, vie, zho } from 'stopword';
 
 /**
  * A language code: ISO 639-1 (`"en"`, `"es"`, `"zh"`, …) for the languages the pipeline knows,
@@ -96,37 +96,35 @@ function stopSet(...lists: ReadonlyArray<readonly string[] | undefined>): Readon
   return out;
 }
 
-const STOP = sw as unknown as Record<string, readonly string[] | undefined>;
-
 /** Resources per language code (English is absent: its path is `text.ts`'s Porter + stop list). */
 const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<LanguageCode, LanguageResources>([
-  ['ar', { stop: stopSet(STOP.ara), stem: arabicStem, strip: stripArabic }],
-  ['bg', { stop: stopSet(STOP.bul), stem: bulgarianStem }],
-  ['da', { stop: stopSet(STOP.dan), stem: danishStem }],
-  ['de', { stop: stopSet(STOP.deu), stem: germanStem }],
-  ['el', { stop: stopSet(STOP.ell), stem: greekStem }],
-  ['es', { stop: stopSet(STOP.spa), stem: spanishStem }],
-  ['fi', { stop: stopSet(STOP.fin), stem: finnishStem }],
-  ['fr', { stop: stopSet(STOP.fra), stem: frenchStem }],
-  ['he', { stop: stopSet(STOP.heb), strip: stripHebrew }],
-  ['hi', { stop: stopSet(STOP.hin), stem: hindiStem }],
-  ['hu', { stop: stopSet(STOP.hun), stem: hungarianStem }],
-  ['id', { stop: stopSet(STOP.ind), stem: indonesianStem }],
-  ['it', { stop: stopSet(STOP.ita), stem: italianStem }],
-  ['ja', { stop: stopSet(STOP.jpn) }],
-  ['ko', { stop: stopSet(STOP.kor), strip: stripKorean }],
-  ['nb', { stop: stopSet(STOP.nob), stem: norwegianStem }],
-  ['nl', { stop: stopSet(STOP.nld), stem: dutchStem }],
-  ['pl', { stop: stopSet(STOP.pol) }],
-  ['pt', { stop: stopSet(STOP.por, STOP.porBr), stem: portugueseStem }],
-  ['ro', { stop: stopSet(STOP.ron), stem: romanianStem }],
-  ['ru', { stop: stopSet(STOP.rus), stem: russianStem }],
-  ['sv', { stop: stopSet(STOP.swe), stem: swedishStem }],
-  ['th', { stop: stopSet(STOP.tha) }],
-  ['tr', { stop: stopSet(STOP.tur), stem: turkishStem }],
-  ['uk', { stop: stopSet(STOP.ukr), stem: ukrainianStem }],
-  ['vi', { stop: stopSet(STOP.vie) }],
-  ['zh', { stop: stopSet(STOP.zho) }],
+  ['ar', { stop: stopSet(ara), stem: arabicStem, strip: stripArabic }],
+  ['bg', { stop: stopSet(bul), stem: bulgarianStem }],
+  ['da', { stop: stopSet(dan), stem: danishStem }],
+  ['de', { stop: stopSet(deu), stem: germanStem }],
+  ['el', { stop: stopSet(ell), stem: greekStem }],
+  ['es', { stop: stopSet(spa), stem: spanishStem }],
+  ['fi', { stop: stopSet(fin), stem: finnishStem }],
+  ['fr', { stop: stopSet(fra), stem: frenchStem }],
+  ['he', { stop: stopSet(heb), strip: stripHebrew }],
+  ['hi', { stop: stopSet(hin), stem: hindiStem }],
+  ['hu', { stop: stopSet(hun), stem: hungarianStem }],
+  ['id', { stop: stopSet(ind), stem: indonesianStem }],
+  ['it', { stop: stopSet(ita), stem: italianStem }],
+  ['ja', { stop: stopSet(jpn) }],
+  ['ko', { stop: stopSet(kor), strip: stripKorean }],
+  ['nb', { stop: stopSet(nob), stem: norwegianStem }],
+  ['nl', { stop: stopSet(nld), stem: dutchStem }],
+  ['pl', { stop: stopSet(pol) }],
+  ['pt', { stop: stopSet(por, porBr), stem: portugueseStem }],
+  ['ro', { stop: stopSet(ron), stem: romanianStem }],
+  ['ru', { stop: stopSet(rus), stem: russianStem }],
+  ['sv', { stop: stopSet(swe), stem: swedishStem }],
+  ['th', { stop: stopSet(tha) }],
+  ['tr', { stop: stopSet(tur), stem: turkishStem }],
+  ['uk', { stop: stopSet(ukr), stem: ukrainianStem }],
+  ['vi', { stop: stopSet(vie) }],
+  ['zh', { stop: stopSet(zho) }],
 ]);
 
 /**

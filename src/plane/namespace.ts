@@ -214,7 +214,7 @@ export class NamespaceState {
         if (last === undefined || last.seq < n.seq) s.lastId = n.id;
       }
     }
-    if (n.provenance.speaker) this.speakers.set(n.provenance.speaker.toLowerCase(), n.provenance.speaker);
+    if (n.provenance.speaker) this.speakers.set(n.provenance.speaker.normalize('NFC').toLowerCase(), n.provenance.speaker);
     for (const e of n.entities) {
       let list = this.mentions.get(e);
       if (list === undefined) {

@@ -239,7 +239,7 @@ export function speakersIn(query: string, state: NamespaceState): { speakers: Se
   const speakers = new Set<string>();
   const mentions: string[] = [];
   for (const [canon, display] of state.speakers) {
-    if (words.has(firstName(display)) || query.toLowerCase().includes(canon)) {
+    if (words.has(firstName(display)) || query.normalize('NFC').toLowerCase().includes(canon)) {
       speakers.add(canon);
       mentions.push(display);
     }
@@ -269,7 +269,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     for (const t of q.terms) if (set.has(t)) overlap++;
     overlap /= q.terms.size;
   }
-  const speaker = n.provenance.speaker?.toLowerCase();
+  const speaker = n.provenance.speaker?.normalize('NFC').toLowerCase();
   const speakerNamed = speaker !== undefined && q.speakersNamed.has(speaker) ? 1 : 0;
   const otherSpeakerNamed = speakerNamed === 0 && q.speakersNamed.size > 0 ? 1 : 0;
   let neighbourLexical = 0;
