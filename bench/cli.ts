@@ -7,6 +7,8 @@
  * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--peers] [--out <dir>]`
  * - `npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]`
  * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
+ * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
+ *   of test/fixtures/multilingual; issue 15)
  * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
  *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
  *
@@ -33,6 +35,9 @@ export const BENCH_USAGE = `Usage:
   npm run bench -- readme [--out <dir>]      (prints the README results section of <dir>/results.json)
   npm run bench -- time [--out <dir>]        (issue-14 time-and-change test set: passes by kind;
                                           exit 1 when a case fails; --out writes time.json, time.md)
+  npm run bench -- multilingual [--system-one <name>] [--out <dir>]
+                                          (recall@1 and @5 per language of test/fixtures/multilingual,
+                                          default Node encoder; writes <out>/multilingual.json)
   npm run bench -- answers [--split test] [--systems jev-mem,bm25,hybrid] [--k 10] [--limit N] [--out <dir>]
                                           (answer accuracy by LLM-as-a-judge; needs JEV_MEM_LLM_BASE_URL,
                                           JEV_MEM_LLM_MODEL, optional JEV_MEM_LLM_API_KEY and
@@ -182,6 +187,32 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       };
       await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
       io.err(`bench: wrote ${file}`);
+      return 0;
+    }
+    if (sub === 'multilingual') {
+      if (rest.length > 0) {
+        io.err(`bench multilingual: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const { loadMultilingualSets, multilingualTable, runMultilingualBench } = await import('./multilingual/multilingual.js');
+      const { createDefaultNodeEncoder } = await import('../src/encoder/default-node.js');
+      const { createSystemOneFromName } = await import('../src/system-one/from-name.js');
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      const out = resolve(str(values.out) ?? 'bench-out');
+      const encoder = await createDefaultNodeEncoder();
+      const backend = await createSystemOneFromName(systemOne ?? 'local', { env: process.env });
+      try {
+        const results = await runMultilingualBench(loadMultilingualSets(), encoder, backend);
+        io.out(multilingualTable(results));
+        for (const r of results) for (const m of r.misses) io.err(`bench: ${r.language} miss@5: ${m.question} (expected ${m.expected}, got ${m.got.join(', ')})`);
+        await mkdir(out, { recursive: true });
+        const file = resolve(out, 'multilingual.json');
+        await writeFile(file, `${JSON.stringify({ format: 'jev-mem/bench-multilingual', encoder: encoder.fingerprint, systemOne: backend.modelId, results }, null, 2)}\n`);
+        io.err(`bench: wrote ${file}`);
+      } finally {
+        await encoder.close?.();
+        await backend.close();
+      }
       return 0;
     }
     if (sub === 'answers') {

@@ -354,6 +354,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         if (o?.signal) input.signal = o.signal;
         if (o?.switches) input.switches = o.switches;
         if (encoder.termVectors) input.termVectors = (words) => encoder.termVectors!(words);
+        if (encoder.languages !== undefined) input.vectorLanguages = encoder.languages;
         return runRecall(state, controller, callParams, input);
       });
     },

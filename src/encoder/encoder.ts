@@ -26,6 +26,12 @@ export interface Encoder {
    * @throws JevMemError `CLOSED` after close.
    */
   termVectors?(words: string[]): Array<Float32Array | undefined>;
+  /**
+   * Optional: ISO 639-1 codes of the languages whose texts the vectors mean something for
+   * (`["en"]` for the shipped GloVe encoder). Absent: every language (a multilingual model). A
+   * query in another language has no vector evidence: recall leaves its vector out (issue 15).
+   */
+  readonly languages?: readonly string[];
   /** Releases resources. Idempotent. */
   close?(): Promise<void>;
 }

@@ -172,6 +172,8 @@ interface GloveSifModel {
 class GloveSifEncoder implements Encoder {
   readonly fingerprint: string;
   readonly dimension: number;
+  /** GloVe's vocabulary is English: a query in another language has no vector evidence (issue 15). */
+  readonly languages: readonly string[] = ['en'];
   #model: GloveSifModel | null;
   readonly #accumulator: Float64Array;
   /** word → unit vector (false: out of vocabulary); an LRU of {@link TERM_CACHE_WORDS} words. */

@@ -14,7 +14,12 @@ import type { Encoder } from './encoder.js';
  * @returns an {@link Encoder} with the same fingerprint, dimension, embeddings and word vectors.
  */
 export function sharedEncoder(inner: Encoder): Encoder {
-  const shared: Encoder = { fingerprint: inner.fingerprint, dimension: inner.dimension, embed: (texts, signal) => inner.embed(texts, signal) };
+  const shared: Encoder = {
+    fingerprint: inner.fingerprint,
+    dimension: inner.dimension,
+    embed: (texts, signal) => inner.embed(texts, signal),
+    ...(inner.languages !== undefined ? { languages: inner.languages } : {}),
+  };
   if (inner.termVectors) shared.termVectors = (words) => inner.termVectors!(words);
   return shared;
 }

@@ -20,15 +20,18 @@ export interface LexicalDoc {
 }
 
 /**
- * Lexical (BM25) index I^lex. Implemented with MiniSearch plus Porter stemming and English stop
- * words (`lexical.ts`).
+ * Lexical (BM25) index I^lex. Implemented with MiniSearch over the language-aware terms of
+ * `text.ts` (`lexical.ts`).
  */
 export interface LexicalIndex {
   add(doc: LexicalDoc): void;
   remove(id: string): void;
   has(id: string): boolean;
-  /** Best `k` hits for `query`, best first. Empty query or no match → `[]`. */
-  search(query: string, k: number): IndexHit[];
+  /**
+   * Best `k` hits for `query`, best first. Empty query or no match → `[]`. `language` is the
+   * language of a query too short to identify (the namespace's dominant one; default English).
+   */
+  search(query: string, k: number, language?: string): IndexHit[];
   readonly size: number;
   /** Versioned JSON snapshot (see MiniSearch `toJSON`). */
   toJSON(): unknown;

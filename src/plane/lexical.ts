@@ -1,20 +1,25 @@
 /**
- * The lexical index I^lex (eq. (5)): BM25 over node text and speaker, built on MiniSearch with
- * Porter stemming and English stop words (SPEC 2, 10). A derived cache: it can always be
- * rebuilt from the nodes in the store.
+ * The lexical index I^lex (eq. (5)): BM25 over node text and speaker, built on MiniSearch over
+ * the language-aware terms of `text.ts` (SPEC 2, 10; issue 15): Porter stemming and English stop
+ * words for English, per-language stop words and stems otherwise, diacritic-folded twins, emoji.
+ * A derived cache: it can always be rebuilt from the nodes in the store.
  *
  * @module
  */
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { JevMemError, invalidInput } from '../errors.js';
 import type { IndexHit, LexicalDoc, LexicalIndex } from './indexes.js';
-import { processTerm, tokenize } from './text.js';
+import type { LanguageCode } from './language.js';
+import { analyzeText, termsOf } from './text.js';
 
 /** Format tag of {@link LexicalIndex.toJSON} snapshots. */
 export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;
 
-/** Version of {@link LexicalIndex.toJSON} snapshots; {@link loadLexicalIndex} refuses others. */
-export const LEXICAL_VERSION = 1 as const;
+/**
+ * Version of {@link LexicalIndex.toJSON} snapshots; {@link loadLexicalIndex} refuses others.
+ * 2: language-aware terms (issue 15); version 1 snapshots hold English-only terms.
+ */
+export const LEXICAL_VERSION = 2 as const;
 
 /** The snapshot written by {@link LexicalIndex.toJSON}. */
 export interface LexicalSnapshot {
@@ -25,26 +30,51 @@ export interface LexicalSnapshot {
 }
 
 /**
+ * MiniSearch's tokenize and processTerm, sharing the language of the text being read: MiniSearch
+ * tokenizes a field, then processes its tokens one by one, synchronously, so `tokenize` notes the
+ * text's language for the `processTerm` calls that follow. Field lengths (BM25's |d|) stay the
+ * number of distinct tokens, stop words included, as before issue 15.
+ */
+class Analyzer {
+  #lang: LanguageCode = 'en';
+
+  /** Tokens of `text` (`analyzeText`, text.ts); notes its language (`fallback` for a short text). */
+  tokenize(text: string, fallback?: LanguageCode): string[] {
+    const { words, language } = analyzeText(text, fallback);
+    this.#lang = language;
+    return words;
+  }
+
+  /** Terms of one token in the noted language ({@link termsOf}); `null` for a stop word. */
+  processTerm(token: string): string | string[] | null {
+    const terms = termsOf(token, this.#lang);
+    return terms.length === 0 ? null : terms.length === 1 ? (terms[0] as string) : terms;
+  }
+}
+
+/**
  * The one place the MiniSearch options are set. BM25 parameters are MiniSearch's defaults
  * (BM25+, k = 1.2, b = 0.7, d = 0.5); exact term matches only (no prefix, no fuzzy), so scores
  * are plain BM25+ sums.
  */
-function miniSearchOptions(): Options<LexicalDoc> {
+function miniSearchOptions(analyzer: Analyzer): Options<LexicalDoc> {
   return {
     idField: 'id',
     fields: ['text', 'speaker'],
     storeFields: [],
-    tokenize: (text: string) => tokenize(text),
-    processTerm: (term: string) => processTerm(term),
+    tokenize: (text: string) => analyzer.tokenize(text),
+    processTerm: (term: string) => analyzer.processTerm(term),
     searchOptions: { prefix: false, fuzzy: false, combineWith: 'OR' },
   };
 }
 
 class MiniSearchLexicalIndex implements LexicalIndex {
   readonly #search: MiniSearch<LexicalDoc>;
+  readonly #analyzer: Analyzer;
 
-  constructor(search: MiniSearch<LexicalDoc>) {
+  constructor(search: MiniSearch<LexicalDoc>, analyzer: Analyzer) {
     this.#search = search;
+    this.#analyzer = analyzer;
   }
 
   get size(): number {
@@ -76,12 +106,12 @@ class MiniSearchLexicalIndex implements LexicalIndex {
     return this.#search.has(id);
   }
 
-  search(query: string, k: number): IndexHit[] {
+  search(query: string, k: number, language?: string): IndexHit[] {
     if (!Number.isInteger(k) || k < 0) {
       throw invalidInput('k', `expected a non-negative integer, got ${k}`);
     }
     if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
-    const results = this.#search.search(query);
+    const results = this.#search.search(query, { tokenize: (text: string) => this.#analyzer.tokenize(text, language) });
     const hits: IndexHit[] = [];
     for (const r of results) {
       if (hits.length >= k) break;
@@ -97,8 +127,10 @@ class MiniSearchLexicalIndex implements LexicalIndex {
 
 /**
  * Creates an empty lexical index: BM25+ (MiniSearch defaults) over the fields `text` and
- * `speaker`, terms = {@link tokenize} → drop stop words → Porter stem (`text.ts`); queries are
- * processed the same way. `search` returns MiniSearch's raw BM25+ score (unbounded, ≥ 0), best
+ * `speaker`, terms = `tokenize` → the text's language (`detectLanguage`) → `termsOf` per token
+ * (`text.ts`: its stop words dropped → Porter stem plus, for other languages, their stems;
+ * diacritic-folded twins); queries are processed the same way, a short one in the `language`
+ * given to `search`. `search` returns MiniSearch's raw BM25+ score (unbounded, ≥ 0), best
  * first; a query of stop words only returns `[]`.
  *
  * Errors: `add` throws JevMemError `INVALID_INPUT` (field `doc.id` / `doc.text` / `doc.speaker`)
@@ -108,7 +140,8 @@ class MiniSearchLexicalIndex implements LexicalIndex {
  * Source: SPEC 2 (lexical index), SPEC 10 (BM25 + Porter stemming + English stop words).
  */
 export function createLexicalIndex(): LexicalIndex {
-  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDoc>(miniSearchOptions()));
+  const analyzer = new Analyzer();
+  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDoc>(miniSearchOptions(analyzer)), analyzer);
 }
 
 /**
@@ -144,13 +177,14 @@ export function loadLexicalIndex(json: unknown): LexicalIndex {
     );
   }
   let search: MiniSearch<LexicalDoc>;
+  const analyzer = new Analyzer();
   try {
-    search = MiniSearch.loadJS<LexicalDoc>(snap.minisearch as AsPlainObject, miniSearchOptions());
+    search = MiniSearch.loadJS<LexicalDoc>(snap.minisearch as AsPlainObject, miniSearchOptions(analyzer));
   } catch (cause) {
     throw new JevMemError('INVALID_INPUT', 'json: MiniSearch could not load the lexical index snapshot', {
       field: 'json',
       cause,
     });
   }
-  return new MiniSearchLexicalIndex(search);
+  return new MiniSearchLexicalIndex(search, analyzer);
 }

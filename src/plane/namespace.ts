@@ -10,7 +10,9 @@
  */
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import type { LexicalIndex, VectorIndex } from './indexes.js';
+import type { LanguageCode } from './language.js';
 import type { NamespaceSnapshot, WriteBatch } from './storage.js';
+import { detectLanguage, normalizeText } from './text.js';
 
 /** Factories of the derived indexes (injected so each platform picks its own). */
 export interface IndexFactories {
@@ -36,11 +38,13 @@ export interface SessionInfo {
 const MENTIONS_KEPT = 64;
 
 /**
- * Key of exact-repeat detection: same text, same time, same source (issue 7 item 4). An absent
- * time or source differs from every present one, the empty string included.
+ * Key of exact-repeat detection: same text, same time, same source (issue 7 item 4). The text is
+ * compared in its normalised form (`normalizeText`: NFC, trimmed, white space collapsed; issue
+ * 15), so the same sentence in NFC and NFD, or with a trailing space, is one node. An absent time
+ * or source differs from every present one, the empty string included.
  */
 export function dedupKey(text: string, observedAt: string | undefined, source: string | undefined): string {
-  return JSON.stringify([observedAt ?? null, source ?? null, text]);
+  return JSON.stringify([observedAt ?? null, source ?? null, normalizeText(text)]);
 }
 
 /**
@@ -69,6 +73,40 @@ export class NamespaceState {
 
   /** Document frequency of keywords (content terms) over the namespace's nodes. */
   readonly keywordDf = new Map<string, number>();
+
+  /** Language (`detectLanguage`, plane/text.ts) → number of nodes written in it. */
+  readonly languages = new Map<LanguageCode, number>();
+  readonly #nodeLanguage = new Map<string, LanguageCode>();
+
+  /**
+   * The language most nodes are written in (`"en"` for an empty namespace; ties go to the
+   * language seen first). The fallback of a question too short to identify (issue 15).
+   */
+  get dominantLanguage(): LanguageCode {
+    let best: LanguageCode = 'en';
+    let most = 0;
+    for (const [lang, count] of this.languages) {
+      if (lang !== 'und' && count > most) {
+        best = lang;
+        most = count;
+      }
+    }
+    return best;
+  }
+
+  #countLanguage(id: string, text: string | undefined): void {
+    const old = this.#nodeLanguage.get(id);
+    if (old !== undefined) {
+      const c = (this.languages.get(old) ?? 1) - 1;
+      if (c <= 0) this.languages.delete(old);
+      else this.languages.set(old, c);
+      this.#nodeLanguage.delete(id);
+    }
+    if (text === undefined) return;
+    const lang = detectLanguage(text);
+    this.#nodeLanguage.set(id, lang);
+    this.languages.set(lang, (this.languages.get(lang) ?? 0) + 1);
+  }
 
   private constructor(
     readonly namespace: string,
@@ -161,6 +199,7 @@ export class NamespaceState {
     if (n.status !== 'deleted') {
       this.lexical.add({ id: n.id, text: n.text, ...(n.provenance.speaker ? { speaker: n.provenance.speaker } : {}) });
       this.vector.add(n.id, v);
+      this.#countLanguage(n.id, n.text);
     }
     if (n.seq > this.seq) {
       this.seq = n.seq;
@@ -175,7 +214,7 @@ export class NamespaceState {
         if (last === undefined || last.seq < n.seq) s.lastId = n.id;
       }
     }
-    if (n.provenance.speaker) this.speakers.set(n.provenance.speaker.toLowerCase(), n.provenance.speaker);
+    if (n.provenance.speaker) this.speakers.set(n.provenance.speaker.normalize('NFC').toLowerCase(), n.provenance.speaker);
     for (const e of n.entities) {
       let list = this.mentions.get(e);
       if (list === undefined) {
@@ -195,6 +234,7 @@ export class NamespaceState {
     if (old.text !== n.text || old.embedding.vector.length !== n.embedding.vector.length) {
       this.lexical.remove(n.id);
       this.lexical.add({ id: n.id, text: n.text, ...(n.provenance.speaker ? { speaker: n.provenance.speaker } : {}) });
+      this.#countLanguage(n.id, n.status !== 'deleted' ? n.text : undefined);
       const v = Float32Array.from(n.embedding.vector);
       this.vectors.set(n.id, v);
       this.vector.add(n.id, v);
@@ -209,6 +249,7 @@ export class NamespaceState {
     this.vectors.delete(id);
     if (this.lexical.has(id)) this.lexical.remove(id);
     if (this.vector.has(id)) this.vector.remove(id);
+    this.#countLanguage(id, undefined);
     for (const ent of n.entities) {
       const list = this.mentions.get(ent);
       if (list) {

@@ -1,15 +1,23 @@
 /**
- * Shared text helpers of the memory plane: word tokenisation, English stop words and Porter
- * stemming. The lexical index (`lexical.ts`) and every other caller that turns text into terms
- * (keywords, word overlap) use these, so a word is processed the same way everywhere.
+ * Shared text helpers of the memory plane: Unicode word tokenisation (`Intl.Segmenter` for
+ * scripts written without spaces), NFC and case folding, diacritic folding, language-aware
+ * terms (English stop words and Porter stemming for English; per-language stop words and
+ * stemmers from `language.ts` for the others). The lexical index (`lexical.ts`) and every other
+ * caller that turns text into terms (keywords, word overlap, System-One features) use these, so
+ * a word is processed the same way everywhere. Stored text stays verbatim: only the terms are
+ * normalised.
  *
  * SPEC 10: stop words (question words such as "when", "did" included) and stemming add about
- * 10 points of recall to BM25 on LoCoMo.
+ * 10 points of recall to BM25 on LoCoMo. English text keeps exactly the terms it had before
+ * issue 15 (the trained System One reads features computed from them); an English word only
+ * gains a folded twin when it carries a diacritic ("café" → "café", "cafe").
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
+import { ENGLISH_STOP_SHARE, identifyLanguage, languageResources, type LanguageCode } from './language.js';
 
 /**
  * Words the `stopword` package's English list lacks but that behave as stop words in questions
@@ -33,16 +41,87 @@ const EXTRA_STOP_WORDS: readonly string[] = [
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([...eng, ...EXTRA_STOP_WORDS].map((w) => w.toLowerCase()));
 
-/** A run of letters, combining marks or digits (Unicode-aware). */
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/**
+ * One token: a run of letters, combining marks or digits, a pair of regional indicators (a
+ * flag), or a pictograph / other symbol with its variation selectors, skin tones and
+ * zero-width-joined parts (an emoji sequence).
+ */
+const TOKEN = /[\p{L}\p{M}\p{N}]+|\p{RI}{2}|(?:\p{Extended_Pictographic}|\p{So})(?:[\u{FE0E}\u{FE0F}\u{1F3FB}-\u{1F3FF}]|\u200D(?:\p{Extended_Pictographic}|\p{So}))*/gu;
+
+/** An ASCII text (NFC already; no emoji or symbol token possible) and its words. */
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
+
+/** Emoji variation selectors: "❤️" and "❤" are one term. */
+const VARIATION_SELECTORS = /[\u{FE0E}\u{FE0F}]/gu;
 
 /**
- * Splits `text` into lower-cased words: maximal runs of Unicode letters, combining marks and
- * digits. Everything else (spaces, punctuation, apostrophes, emoji) separates words.
- * `"Caroline's LGBTQ group, 2023!"` → `["caroline", "s", "lgbtq", "group", "2023"]`.
+ * Scripts written without spaces between words: only `Intl.Segmenter`'s dictionaries find their
+ * words. For every other script the segmenter's word boundaries inside a run of letters and
+ * digits are the run's own ends, so {@link TOKEN} alone gives the same tokens, faster.
+ */
+const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+
+/** The word segmenter (locale-independent dictionaries); `undefined` where `Intl.Segmenter` is missing. */
+const SEGMENTER: Intl.Segmenter | undefined = typeof Intl !== 'undefined' && typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('und', { granularity: 'word' }) : undefined;
+
+function pushTokens(piece: string, out: string[]): void {
+  for (const m of piece.matchAll(TOKEN)) {
+    const t = m[0];
+    const c = t.codePointAt(0) as number;
+    // A symbol token (emoji, flag): drop variation selectors.
+    out.push(c > 0x2000 && !/^[\p{L}\p{M}\p{N}]/u.test(t) ? t.replace(VARIATION_SELECTORS, '') : t);
+  }
+}
+
+/**
+ * Splits `text` into lower-cased tokens, after NFC: words (runs of Unicode letters, combining
+ * marks and digits; spaces, punctuation and apostrophes separate them), and emoji / symbols as
+ * tokens of their own (variation selectors dropped). Text in a script written without spaces
+ * (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) is cut into words by `Intl.Segmenter` (word
+ * granularity; its word-like segments, further split at apostrophes as above).
+ * `"Caroline's LGBTQ group, 2023! 🎉"` → `["caroline", "s", "lgbtq", "group", "2023", "🎉"]`;
+ * `"我的猫叫小雪"` → `["我", "的", "猫", "叫", "小雪"]` (ICU's dictionary decides).
  */
 export function tokenize(text: string): string[] {
-  return text.normalize('NFC').toLowerCase().match(WORD) ?? [];
+  if (ASCII_TEXT.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
+  const norm = text.normalize('NFC').toLowerCase();
+  const out: string[] = [];
+  if (SEGMENTER === undefined || !UNSPACED.test(norm)) {
+    pushTokens(norm, out);
+    return out;
+  }
+  for (const seg of SEGMENTER.segment(norm)) {
+    if (seg.isWordLike) pushTokens(seg.segment, out);
+    else if (!/^[\s\p{P}]*$/u.test(seg.segment)) pushTokens(seg.segment, out); // emoji, symbols
+  }
+  return out;
+}
+
+const FOLD_MARKS = /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670\u{1F3FB}-\u{1F3FF}]/gu;
+const FOLD_LETTERS: Readonly<Record<string, string>> = { ß: 'ss', ı: 'i', ł: 'l', đ: 'd', ø: 'o', æ: 'ae', œ: 'oe', ς: 'σ' };
+const FOLDED_LETTER = /[ßıłđøæœς]/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The diacritic-insensitive form of a lower-case token: Latin, Greek and Cyrillic accents
+ * (combining marks U+0300–U+036F after NFD), Hebrew points, Arabic harakat and emoji skin tones
+ * removed, and a few letters without decomposition folded ("ß" → "ss", "ı" → "i", "đ" → "d",
+ * "ł" → "l", "ø" → "o", final "ς" → "σ"); NFC again. `"málaga"` → `"malaga"`,
+ * `"tiếng"` → `"tieng"`, `"straße"` → `"strasse"`. ASCII tokens come back unchanged.
+ */
+export function foldDiacritics(token: string): string {
+  if (!NON_ASCII.test(token)) return token;
+  return token.normalize('NFD').replace(FOLD_MARKS, '').replace(FOLDED_LETTER, (c) => FOLD_LETTERS[c] ?? c).normalize('NFC');
+}
+
+/**
+ * The normalised form of a text for deciding that two texts are the same: NFC, leading and
+ * trailing white space removed, every run of white space one space. Case is kept (a text
+ * written differently is a different observation). `"Café \n au lait "` (NFD) → `"Café au lait"`.
+ */
+export function normalizeText(text: string): string {
+  return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
 }
 
 /** True when the lower-cased `word` is an English stop word ({@link STOP_WORDS}). */
@@ -56,8 +135,8 @@ export function stem(word: string): string {
 }
 
 /**
- * Turns one token into its index term: lower-case, `null` for a stop word, else its Porter stem.
- * This is the MiniSearch `processTerm` of the lexical index.
+ * Turns one token into its English index term: lower-case, `null` for an English stop word, else
+ * its Porter stem (what every token was before issue 15; {@link termsOf} adds the others).
  */
 export function processTerm(term: string): string | null {
   const lower = term.toLowerCase();
@@ -66,15 +145,104 @@ export function processTerm(term: string): string | null {
 }
 
 /**
- * Content terms of `text`, in order, repeats kept: {@link tokenize} → drop stop words → Porter
- * stem. `"When did Caroline go to the LGBTQ support group?"` →
+ * The language of a text ({@link identifyLanguage}): its script, else `franc-min` for a long
+ * enough Latin or Cyrillic text that is not plainly English, else `fallback`.
+ * @param fallback - language of a text too short to identify (e.g. the namespace's dominant one).
+ */
+export function detectLanguage(text: string, fallback?: LanguageCode): LanguageCode {
+  return languageOf(text, undefined, fallback);
+}
+
+/**
+ * Languages of recent texts without a fallback: one write asks about its text several times
+ * (namespace counts, lexical index, keywords, candidate search).
+ */
+const LANGUAGE_CACHE = new LRUCache<string, LanguageCode>({ max: 1024 });
+
+/** {@link identifyLanguage} of `text` (its tokens `words` when known), cached when there is no fallback. */
+function languageOf(text: string, words: readonly string[] | undefined, fallback: LanguageCode | undefined): LanguageCode {
+  if (fallback !== undefined) return identifyLanguage(text, words ?? tokenize(text), isStopWord, fallback);
+  let lang = LANGUAGE_CACHE.get(text);
+  if (lang === undefined) {
+    lang = identifyLanguage(text, words ?? tokenize(text), isStopWord);
+    LANGUAGE_CACHE.set(text, lang);
+  }
+  return lang;
+}
+
+/**
+ * The tokens of `text` ({@link tokenize}) and its language ({@link detectLanguage}), tokenizing
+ * once: what the lexical index reads a field with.
+ */
+export function analyzeText(text: string, fallback?: LanguageCode): { words: string[]; language: LanguageCode } {
+  const words = tokenize(text);
+  return { words, language: languageOf(text, words, fallback) };
+}
+
+/**
+ * Index terms of one lower-case token in language `lang`, most specific first, no repeats:
+ * - none for an English stop word or a stop word of `lang`;
+ * - its Porter stem (the English term; for other languages a stable surface form, so a text
+ *   whose language is misidentified still matches word for word);
+ * - for languages with resources: the language's Snowball stem and the token with its clitics
+ *   or particles stripped;
+ * - the diacritic-folded forms of those ({@link foldDiacritics}), so "malaga" finds "Málaga"
+ *   while "málaga" matches the accented spelling on two terms.
+ * English ASCII words give exactly `[stem(word)]`.
+ */
+export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
+  if (token.length === 0 || STOP_WORDS.has(token)) return [];
+  const res = lang === 'en' ? undefined : languageResources(lang);
+  if (res !== undefined && res.stop.has(token)) return [];
+  const base = stemmer(token);
+  if (res === undefined && !NON_ASCII.test(token)) return [base];
+  const out = [base];
+  const add = (t: string | undefined): void => {
+    if (t !== undefined && t.length > 0 && !out.includes(t)) out.push(t);
+  };
+  if (res !== undefined) {
+    const stripped = res.strip?.(token);
+    add(stripped);
+    if (res.stem !== undefined) {
+      add(res.stem(token));
+      if (stripped !== undefined) add(res.stem(stripped));
+    }
+  }
+  const n = out.length;
+  for (let i = 0; i < n; i += 1) add(foldDiacritics(out[i] as string));
+  if (NON_ASCII.test(token)) add(stemmer(foldDiacritics(token)));
+  return out;
+}
+
+/**
+ * Content terms of `text`, in order, repeats kept: {@link tokenize} → the language of the text
+ * ({@link detectLanguage}, `fallback` for a short one) → {@link termsOf} per token.
+ * `"When did Caroline go to the LGBTQ support group?"` →
  * `["carolin", "go", "lgbtq", "support", "group"]`.
  */
-export function contentTerms(text: string): string[] {
+export function contentTerms(text: string, fallback?: LanguageCode): string[] {
+  const words = tokenize(text);
+  if (ASCII_TEXT.test(text)) {
+    // The common case, English in ASCII, in one pass: its terms while counting the stop words
+    // that make it English for identifyLanguage (runs per candidate per query).
+    const out: string[] = [];
+    let stops = 0;
+    for (const word of words) {
+      if (STOP_WORDS.has(word)) {
+        if (word.length >= 3) stops += 1;
+      } else out.push(stemmer(word));
+    }
+    if (words.length > 0 && stops >= ENGLISH_STOP_SHARE * words.length) return out;
+  }
+  const lang = languageOf(text, words, fallback);
   const out: string[] = [];
-  for (const word of tokenize(text)) {
-    const term = processTerm(word);
-    if (term !== null) out.push(term);
+  for (const word of words) {
+    if (lang === 'en' && !NON_ASCII.test(word)) {
+      // termsOf's English ASCII case, without its array: this runs per candidate per query.
+      if (!STOP_WORDS.has(word)) out.push(stemmer(word));
+      continue;
+    }
+    for (const t of termsOf(word, lang)) out.push(t);
   }
   return out;
 }

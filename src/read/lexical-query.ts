@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { processTerm, tokenize } from '../plane/text.js';
+import { detectLanguage, termsOf, tokenize } from '../plane/text.js';
 
 /**
  * The question for the lexical index, less its terms that occur in more than `maxDf` nodes
@@ -19,13 +19,16 @@ import { processTerm, tokenize } from '../plane/text.js';
  * @param keywordDf - document frequency per index term (`NamespaceState.keywordDf`: nodes whose
  *   keywords hold the term).
  * @param maxDf - most nodes a kept term may occur in (≥ 1).
- * @returns the query string to give `LexicalIndex.search`.
+ * @param language - language of a question too short to identify (the namespace's dominant one).
+ * @returns the query string to give `LexicalIndex.search`. A word is left out when all its terms
+ *   (`termsOf`) are that frequent.
  */
-export function lexicalAnchorQuery(query: string, keywordDf: ReadonlyMap<string, number>, maxDf: number): string {
+export function lexicalAnchorQuery(query: string, keywordDf: ReadonlyMap<string, number>, maxDf: number, language?: string): string {
   const words = tokenize(query);
+  const lang = detectLanguage(query, language);
   const kept = words.filter((w) => {
-    const term = processTerm(w);
-    return term === null || (keywordDf.get(term) ?? 0) <= maxDf;
+    const terms = termsOf(w, lang);
+    return terms.length === 0 || terms.some((t) => (keywordDf.get(t) ?? 0) <= maxDf);
   });
   return kept.length === words.length ? query : kept.join(' ');
 }

@@ -10,7 +10,7 @@
  */
 import type { MemoryParameters } from '../config.js';
 import { JevMemError } from '../errors.js';
-import { contentTerms } from '../plane/text.js';
+import { contentTerms, detectLanguage } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
 import { CATALOGUE, questionKey, type CandidateState, type RoutingState, type StopState } from '../system-one/catalogue.js';
 import { probability, type Controller, type DecisionContext, type DecisionRecord } from '../system-one/controller.js';
@@ -21,7 +21,7 @@ import { stateMemory } from '../system-one/state.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { reciprocalRankFusion } from '../plane/fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
-import { candidateSignals, datesNamed, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
+import { candidateSignals, datesNamed, hasVectorEvidence, NEUTRAL_COSINE, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
@@ -52,6 +52,8 @@ export interface RecallInput {
   afterMs?: number;
   /** Time window: keep only memories whose event time (or observation time) is before this instant (epoch ms, exclusive). */
   beforeMs?: number;
+  /** Languages the encoder's vectors cover (`Encoder.languages`); absent: all. */
+  vectorLanguages?: readonly string[];
   /** Word vectors of the encoder (`Encoder.termVectors`, src/encoder/encoder.ts); without them `softWindowOverlap` is 0. */
   termVectors?: TermVectorLookup;
 }
@@ -96,13 +98,18 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
 
   // ---- query context ------------------------------------------------------------------------
   const { speakers, mentions } = speakersIn(input.query, state);
-  const lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf), LEXICAL_POOL);
+  const language = state.dominantLanguage;
+  const lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf, language), LEXICAL_POOL, language);
   const bestLex = lexHits[0]?.score ?? 0;
-  const vecHits = state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
+  // No vector evidence (issue 15): a zero query vector, or a query in a language the encoder does
+  // not cover, would rank nodes by noise; the vector side then gives no anchors and every
+  // candidate the same neutral cosine (signals.ts NEUTRAL_COSINE).
+  const vectorEvidence = hasVectorEvidence(input.queryVector) && (input.vectorLanguages === undefined || input.vectorLanguages.includes(detectLanguage(input.query, language)));
+  const vecHits = vectorEvidence && state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
   const q: QueryContext = {
     query: input.query,
     vector: input.queryVector,
-    terms: new Set(contentTerms(input.query)),
+    terms: new Set(contentTerms(input.query, language)),
     speakersNamed: speakers,
     mentions,
     lexical: new Map(lexHits.map((h, i) => [h.id, { score: bestLex > 0 ? h.score / bestLex : 0, rank: i + 1 }])),
@@ -110,12 +117,14 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     rrf: new Map(),
     bestSession: undefined,
     bestLexicalSession: lexHits[0] ? state.nodes.get(lexHits[0].id)?.provenance.sessionId : undefined,
-    bestCosine: vecHits[0]?.score ?? 0,
+    bestCosine: vectorEvidence ? (vecHits[0]?.score ?? 0) : NEUTRAL_COSINE,
+    vectorEvidence,
     ...datesNamed(input.query),
   };
   q.sessionLexical = sessionLexicalScores(q.lexical, state);
   q.names = queryNames(input.query, speakers);
-  const soft = softQuery(input.query, state, input.termVectors);
+  // Without vector evidence the soft match keeps its exact (same-stem) part only.
+  const soft = softQuery(input.query, state, vectorEvidence || input.termVectors === undefined ? input.termVectors : (words) => words.map(() => undefined));
   if (soft !== undefined) q.soft = soft;
 
   // ---- route, eq. (11)-(15) -------------------------------------------------------------------

@@ -41,6 +41,25 @@ export interface QueryContext {
   names?: Set<string>;
   /** Soft term matching of the query's content words (features@5); absent without word vectors. */
   soft?: SoftQuery;
+  /**
+   * False when the query vector says nothing (no known word, or a language the encoder does not
+   * cover; issue 15): every cosine signal then reads {@link NEUTRAL_COSINE} instead of a cosine
+   * with a meaningless vector. Absent: true.
+   */
+  vectorEvidence?: boolean;
+}
+
+/**
+ * The cosine every candidate reads when the query has no vector evidence: the same for all, so
+ * the vector side neither favours nor sinks any candidate, and a value a related turn reaches
+ * in English (LoCoMo), so System One does not take every candidate for unrelated.
+ */
+export const NEUTRAL_COSINE = 0.5;
+
+/** True when `v` has a non-zero entry (the shipped encoder gives the zero vector to a text without a known word). */
+export function hasVectorEvidence(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i += 1) if (v[i] !== 0) return true;
+  return false;
 }
 
 /** Looks up unit-norm word vectors (`Encoder.termVectors`, src/encoder/encoder.ts); `undefined` when out of vocabulary. */
@@ -240,7 +259,7 @@ export function speakersIn(query: string, state: NamespaceState): { speakers: Se
   const speakers = new Set<string>();
   const mentions: string[] = [];
   for (const [canon, display] of state.speakers) {
-    if (words.has(firstName(display)) || query.toLowerCase().includes(canon)) {
+    if (words.has(firstName(display)) || query.normalize('NFC').toLowerCase().includes(canon)) {
       speakers.add(canon);
       mentions.push(display);
     }
@@ -270,7 +289,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     for (const t of q.terms) if (set.has(t)) overlap++;
     overlap /= q.terms.size;
   }
-  const speaker = n.provenance.speaker?.toLowerCase();
+  const speaker = n.provenance.speaker?.normalize('NFC').toLowerCase();
   const speakerNamed = speaker !== undefined && q.speakersNamed.has(speaker) ? 1 : 0;
   const otherSpeakerNamed = speakerNamed === 0 && q.speakersNamed.size > 0 ? 1 : 0;
   let neighbourLexical = 0;
@@ -288,7 +307,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     windowLexical += s;
     if (s > neighbourLexical) neighbourLexical = s;
     if (hit !== undefined && hit.rank <= 10) neighbourOfHit = 1;
-    const ov = state.vectors.get(other);
+    const ov = q.vectorEvidence === false ? undefined : state.vectors.get(other);
     if (ov !== undefined) {
       const c = dot(q.vector, ov);
       if (c > neighbourCosine) neighbourCosine = c;
@@ -304,7 +323,9 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   const sid = n.provenance.sessionId;
   const ord = sid !== undefined ? state.sessions.get(sid)?.ordinal : undefined;
   const sessionDistance = ord !== undefined && q.bestSession !== undefined ? Math.abs(ord - q.bestSession) : 0;
-  const cosine = dot(q.vector, v);
+  const evidence = q.vectorEvidence !== false;
+  const cosine = evidence ? dot(q.vector, v) : NEUTRAL_COSINE;
+  if (!evidence && window.length > 1) neighbourCosine = NEUTRAL_COSINE;
   return {
     cosine,
     vectorRank: q.vectorRank.get(n.id) ?? 0,
@@ -318,7 +339,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     edgeWeight,
     neighbourLexical,
     sessionDistance,
-    evidenceCosine: centroid ? dot(centroid, v) : 0,
+    evidenceCosine: centroid ? (evidence ? dot(centroid, v) : NEUTRAL_COSINE) : 0,
     hasDate: n.timeRefs.length > 0 ? 1 : 0,
     words: tokenize(n.text).length,
     image: hasImage(n) ? 1 : 0,

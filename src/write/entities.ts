@@ -2,10 +2,15 @@
  * Entity identifiers in a text (SPEC 3 `entities`; SPEC 4 step 3: exact shared identifiers give
  * entity edges). Deterministic and cheap: capitalised words and runs of them that are not at the
  * start of a sentence, sentence-initial ones only when the namespace already knows them, and any
- * known name (e.g. a speaker) written in any case. Canonical form: lower case, single spaces.
+ * known name (e.g. a speaker) written in any case. Canonical form: NFC, lower case, single
+ * spaces. Scripts without capitals (Chinese, Japanese, Korean, Arabic, Hebrew, Hindi, Thai, …;
+ * issue 15) give the names the namespace already knows, found among the words of
+ * `Intl.Segmenter` (one word or two or three adjacent ones), and names set off by quotes or
+ * brackets (「小雪」, “Наташа”, «…», 《…》).
  *
  * @module
  */
+import { tokenize } from '../plane/text.js';
 
 const COMMON_CAPITALISED = new Set([
   'i', 'im', "i'm", "i've", "i'll", "i'd", 'the', 'a', 'an', 'and', 'but', 'or', 'so', 'oh', 'hey', 'hi', 'hello', 'yes', 'yeah', 'no', 'ok', 'okay',
@@ -28,16 +33,43 @@ export interface KnownEntities {
   has(canonicalName: string): boolean;
 }
 
-/** Canonical form of an entity name. */
+/** Canonical form of an entity name: NFC, lower case, no trailing "'s", single spaces, trimmed. */
 export function canonicalEntity(name: string): string {
-  return name.toLowerCase().replace(/['’]s$/u, '').replace(/\s+/gu, ' ').trim();
+  return name.normalize('NFC').toLowerCase().replace(/['’]s$/u, '').replace(/\s+/gu, ' ').trim();
+}
+
+/** A letter of a script without case (Han, kana, Hangul, Arabic, Hebrew, Devanagari, Thai, …). */
+const UNCASED_LETTER = /\p{Lo}/u;
+
+/** A span set off by quotes or brackets, at most 24 characters. */
+const QUOTED = /[「『《“«‹"]([^「」『』《》“”«»‹›"\n]{1,24})[」』》”»›"]/gu;
+
+/**
+ * Names in text of a script without capitals: quoted or bracketed spans that hold such letters,
+ * and words (or two or three adjacent words, joined with and without a space) the namespace knows.
+ */
+function uncasedNames(text: string, known: KnownEntities, push: (name: string) => void): void {
+  for (const m of text.matchAll(QUOTED)) {
+    const span = (m[1] as string).trim();
+    if (UNCASED_LETTER.test(span)) push(span);
+  }
+  const words = tokenize(text);
+  for (let i = 0; i < words.length; i += 1) {
+    for (let n = 1; n <= 3 && i + n <= words.length; n += 1) {
+      const parts = words.slice(i, i + n);
+      for (const name of n === 1 ? parts : [parts.join(''), parts.join(' ')]) {
+        if (known.has(canonicalEntity(name))) push(name);
+      }
+    }
+  }
 }
 
 /**
  * Extracts entity identifiers from `text`.
  * @param known Canonical names the namespace already knows (speakers, earlier entities); they
  *   match in any case and at sentence starts.
- * @returns Unique canonical names, in order of first appearance.
+ * @returns Unique canonical names, in order of first appearance; the names of scripts without
+ *   capitals follow (quoted spans first, then known names).
  */
 export function extractEntities(text: string, known: KnownEntities = new Set<string>()): string[] {
   const out: string[] = [];
@@ -84,5 +116,6 @@ export function extractEntities(text: string, known: KnownEntities = new Set<str
     prevEnd = start + word.length;
   }
   flush();
+  if (UNCASED_LETTER.test(text)) uncasedNames(text.normalize('NFC'), known, push);
   return out;
 }

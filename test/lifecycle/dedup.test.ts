@@ -39,7 +39,9 @@ describe('exact repeats', () => {
     ['no time', { observedAt: undefined }],
     ['another source', { source: 'email' }],
     ['no source', { source: undefined }],
-    ['text that differs by one space', { text: 'Theo: I replaced the chain on my bike. ' }],
+    // A trailing space or another Unicode normalisation is the same text since issue 15
+    // (test/integration/multilingual.test.ts); one letter more is another text.
+    ['text that differs by one letter', { text: 'Theo: I replaced the chains on my bike.' }],
   ] as Array<[string, Partial<Observation>]>)('keeps a repeat with %s as its own node', async (_label, change) => {
     const memory = await createMemory({ encoder });
     const a = await memory.add(BASE);

@@ -1,0 +1,258 @@
+/**
+ * Language identification and per-language term resources of the text pipeline (issue 15).
+ *
+ * - The script of a text decides its language where the script does (Han → zh, kana → ja,
+ *   Hangul → ko, Arabic → ar, Hebrew → he, Devanagari → hi, Thai → th, Greek → el). Cyrillic
+ *   and Latin texts long enough are identified by `franc-min` (trigram profiles) restricted to
+ *   the languages we have resources for; a short text (a typical question) takes the caller's
+ *   fallback (the namespace's dominant language), else English. A Latin text is taken for
+ *   another language only when `franc-min` says so and more of its words are that language's
+ *   stop words than English ones.
+ * - English is recognised before `franc-min` is asked: a Latin text of which at least 15 % of
+ *   the words are English stop words of three letters or more is English. This keeps every English text on the path
+ *   the lexical index and System One were tuned and trained on (SPEC 10).
+ * - Per language: a stop list from `stopword` and a Snowball stemmer from `@orama/stemmers`
+ *   where they exist, plus light affix stripping where no kept library offers a stemmer
+ *   (Korean particles, Arabic and Hebrew clitic prefixes).
+ *
+ * @module
+ */
+import { franc } from 'franc-min';
+import { LRUCache } from 'lru-cache';
+import { stemmer as arabicStem } from '@orama/stemmers/arabic';
+import { stemmer as bulgarianStem } from '@orama/stemmers/bulgarian';
+import { stemmer as danishStem } from '@orama/stemmers/danish';
+import { stemmer as dutchStem } from '@orama/stemmers/dutch';
+import { stemmer as finnishStem } from '@orama/stemmers/finnish';
+import { stemmer as frenchStem } from '@orama/stemmers/french';
+import { stemmer as germanStem } from '@orama/stemmers/german';
+import { stemmer as greekStem } from '@orama/stemmers/greek';
+import { stemmer as hindiStem } from '@orama/stemmers/indian';
+import { stemmer as hungarianStem } from '@orama/stemmers/hungarian';
+import { stemmer as indonesianStem } from '@orama/stemmers/indonesian';
+import { stemmer as italianStem } from '@orama/stemmers/italian';
+import { stemmer as norwegianStem } from '@orama/stemmers/norwegian';
+import { stemmer as portugueseStem } from '@orama/stemmers/portuguese';
+import { stemmer as romanianStem } from '@orama/stemmers/romanian';
+import { stemmer as russianStem } from '@orama/stemmers/russian';
+import { stemmer as spanishStem } from '@orama/stemmers/spanish';
+import { stemmer as swedishStem } from '@orama/stemmers/swedish';
+import { stemmer as turkishStem } from '@orama/stemmers/turkish';
+import { stemmer as ukrainianStem } from '@orama/stemmers/ukrainian';
+import { ara, bul, dan, deu, ell, fin, fra, heb, hin, hun, ind, ita, jpn, kor, nld, nob, pol, por, porBr, ron, rus, spa, swe, tha, tur, ukr, vie, zho } from 'stopword';
+
+/**
+ * A language code: ISO 639-1 (`"en"`, `"es"`, `"zh"`, …) for the languages the pipeline knows,
+ * `"und"` when nothing is known (no letters at all).
+ */
+export type LanguageCode = string;
+
+/** What the pipeline knows of one language. */
+export interface LanguageResources {
+  /** Lower-case stop words (from `stopword`). */
+  stop: ReadonlySet<string>;
+  /** Snowball stem of a lower-case word (from `@orama/stemmers`), when one exists. */
+  stem?: (word: string) => string;
+  /** Light affix stripping (particles, clitics) where no stemmer exists; `undefined` when nothing to strip. */
+  strip?: (word: string) => string | undefined;
+}
+
+const KOREAN_PARTICLES = [
+  '에서는', '에게서', '으로는', '이라고', '한테서', '까지는', '에서', '에게', '한테', '으로', '께서', '까지', '부터', '보다', '처럼', '이랑',
+  '이라', '라고', '이고', '이에요', '예요', '이다', '입니다', '은', '는', '이', '가', '을', '를', '에', '의', '와', '과', '도', '로', '만', '랑', '요',
+];
+
+/** Korean: the noun before a case particle ("고양이는" → "고양이"), longest particle first. */
+function stripKorean(word: string): string | undefined {
+  for (const p of KOREAN_PARTICLES) {
+    if (word.length > p.length && word.endsWith(p)) return word.slice(0, -p.length);
+  }
+  return undefined;
+}
+
+const ARABIC_PREFIXES = ['وال', 'بال', 'كال', 'فال', 'لل', 'ال', 'و', 'ب', 'ل', 'ف'];
+
+/** Arabic: the word without its clitic prefix (conjunction, preposition, article), ≥ 2 letters left. */
+function stripArabic(word: string): string | undefined {
+  for (const p of ARABIC_PREFIXES) {
+    if (word.startsWith(p) && word.length - p.length >= 2) return word.slice(p.length);
+  }
+  return undefined;
+}
+
+const HEBREW_PREFIXES = ['וה', 'שה', 'בה', 'לה', 'מה', 'ה', 'ו', 'ב', 'ל', 'מ', 'ש', 'כ'];
+
+/** Hebrew: the word without one clitic prefix (article, conjunction, preposition), ≥ 3 letters left. */
+function stripHebrew(word: string): string | undefined {
+  for (const p of HEBREW_PREFIXES) {
+    if (word.startsWith(p) && word.length - p.length >= 3) return word.slice(p.length);
+  }
+  return undefined;
+}
+
+function stopSet(...lists: ReadonlyArray<readonly string[] | undefined>): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const list of lists) for (const w of list ?? []) out.add(w.normalize('NFC').toLowerCase());
+  return out;
+}
+
+/** Resources per language code (English is absent: its path is `text.ts`'s Porter + stop list). */
+const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<LanguageCode, LanguageResources>([
+  ['ar', { stop: stopSet(ara), stem: arabicStem, strip: stripArabic }],
+  ['bg', { stop: stopSet(bul), stem: bulgarianStem }],
+  ['da', { stop: stopSet(dan), stem: danishStem }],
+  ['de', { stop: stopSet(deu), stem: germanStem }],
+  ['el', { stop: stopSet(ell), stem: greekStem }],
+  ['es', { stop: stopSet(spa), stem: spanishStem }],
+  ['fi', { stop: stopSet(fin), stem: finnishStem }],
+  ['fr', { stop: stopSet(fra), stem: frenchStem }],
+  ['he', { stop: stopSet(heb), strip: stripHebrew }],
+  ['hi', { stop: stopSet(hin), stem: hindiStem }],
+  ['hu', { stop: stopSet(hun), stem: hungarianStem }],
+  ['id', { stop: stopSet(ind), stem: indonesianStem }],
+  ['it', { stop: stopSet(ita), stem: italianStem }],
+  ['ja', { stop: stopSet(jpn) }],
+  ['ko', { stop: stopSet(kor), strip: stripKorean }],
+  ['nb', { stop: stopSet(nob), stem: norwegianStem }],
+  ['nl', { stop: stopSet(nld), stem: dutchStem }],
+  ['pl', { stop: stopSet(pol) }],
+  ['pt', { stop: stopSet(por, porBr), stem: portugueseStem }],
+  ['ro', { stop: stopSet(ron), stem: romanianStem }],
+  ['ru', { stop: stopSet(rus), stem: russianStem }],
+  ['sv', { stop: stopSet(swe), stem: swedishStem }],
+  ['th', { stop: stopSet(tha) }],
+  ['tr', { stop: stopSet(tur), stem: turkishStem }],
+  ['uk', { stop: stopSet(ukr), stem: ukrainianStem }],
+  ['vi', { stop: stopSet(vie) }],
+  ['zh', { stop: stopSet(zho) }],
+]);
+
+/**
+ * The stop list, stemmer and affix stripping of a language; `undefined` for English (its path
+ * is the Porter stemmer and English stop list of `text.ts`) and for languages without resources.
+ */
+export function languageResources(lang: LanguageCode): LanguageResources | undefined {
+  return RESOURCES.get(lang);
+}
+
+/** franc's ISO 639-3 codes of the Latin-script languages we have resources for → ISO 639-1. */
+const FRANC_LATIN: Readonly<Record<string, LanguageCode>> = {
+  eng: 'en', spa: 'es', deu: 'de', fra: 'fr', ita: 'it', por: 'pt', nld: 'nl', tur: 'tr', vie: 'vi', swe: 'sv',
+  dan: 'da', nob: 'nb', fin: 'fi', hun: 'hu', ron: 'ro', ind: 'id', pol: 'pl',
+};
+const FRANC_LATIN_ONLY = Object.keys(FRANC_LATIN);
+/** Stop words of the Latin-script languages other than English, together. */
+const LATIN_FOREIGN_STOP: ReadonlySet<string> = new Set(
+  Object.values(FRANC_LATIN).flatMap((l) => [...(RESOURCES.get(l)?.stop ?? [])]),
+);
+const FRANC_CYRILLIC: Readonly<Record<string, LanguageCode>> = { rus: 'ru', ukr: 'uk', bul: 'bg' };
+const FRANC_CYRILLIC_ONLY = Object.keys(FRANC_CYRILLIC);
+
+/** Letters fewer than this make a text too short for `franc-min`: the fallback decides. */
+export const MIN_LETTERS_FOR_IDENTIFICATION = 24;
+
+/**
+ * Share of English stop words of three letters or more ("the", "and", "you"; not "a", "me",
+ * "no", which other languages share) among a Latin text's words from which the text is English.
+ */
+export const ENGLISH_STOP_SHARE = 0.15;
+
+const SCRIPT = /(\p{sc=Han})|([\p{sc=Hiragana}\p{sc=Katakana}])|(\p{sc=Hangul})|(\p{sc=Arabic})|(\p{sc=Hebrew})|(\p{sc=Devanagari})|(\p{sc=Thai})|(\p{sc=Cyrillic})|(\p{sc=Greek})|(\p{sc=Latin})/gu;
+const SCRIPT_LANG: readonly LanguageCode[] = ['zh', 'ja', 'ko', 'ar', 'he', 'hi', 'th', 'ru', 'el', 'latin'];
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Identifies the language of a text from its script and, for Latin and Cyrillic texts of at
+ * least {@link MIN_LETTERS_FOR_IDENTIFICATION} letters, `franc-min` (restricted to the languages
+ * with resources). Japanese wins over Chinese as soon as kana appear.
+ *
+ * @param text - the text (any normalisation).
+ * @param words - its tokens (`tokenize(text)`), used for the English stop-word share.
+ * @param isEnglishStop - the English stop-word test.
+ * @param fallback - the language of a text too short to identify (a Latin or Cyrillic one);
+ *   default `"en"` for Latin.
+ * @returns an ISO 639-1 code; `"und"` for a text without letters.
+ */
+export function identifyLanguage(text: string, words: readonly string[], isEnglishStop: (w: string) => boolean, fallback?: LanguageCode): LanguageCode {
+  let script: string | undefined;
+  let letters = 0;
+  if (ASCII.test(text)) {
+    if (words.length === 0) return fallback ?? 'und';
+    if (englishByStopWords(words, isEnglishStop)) return 'en';
+    for (let i = 0; i < text.length; i += 1) {
+      const c = text.charCodeAt(i) | 0x20;
+      if (c >= 0x61 && c <= 0x7a) letters += 1;
+    }
+    script = letters > 0 ? 'latin' : undefined;
+  } else {
+    const counts = new Array<number>(SCRIPT_LANG.length).fill(0);
+    for (const m of text.matchAll(SCRIPT)) {
+      for (let g = 1; g <= SCRIPT_LANG.length; g += 1) {
+        if (m[g] !== undefined) {
+          counts[g - 1]! += 1;
+          break;
+        }
+      }
+    }
+    // Kana mark Japanese even when kanji outnumber them.
+    if (counts[1]! > 0) counts[1]! += counts[0]!;
+    let best = -1;
+    for (let s = 0; s < counts.length; s += 1) {
+      letters += counts[s]!;
+      if (counts[s]! > 0 && (best < 0 || counts[s]! > counts[best]!)) best = s;
+    }
+    script = best < 0 ? undefined : (SCRIPT_LANG[best] as LanguageCode);
+  }
+  if (script === undefined) return fallback ?? 'und';
+  if (script === 'ru') {
+    if (letters < MIN_LETTERS_FOR_IDENTIFICATION) return fallback !== undefined && FRANC_CYRILLIC_ONLY.some((k) => FRANC_CYRILLIC[k] === fallback) ? fallback : 'ru';
+    return FRANC_CYRILLIC[cachedFranc(text, FRANC_CYRILLIC_ONLY)] ?? 'ru';
+  }
+  if (script !== 'latin') return script;
+  if (englishByStopWords(words, isEnglishStop)) return 'en';
+  const latinFallback = fallback !== undefined && Object.values(FRANC_LATIN).includes(fallback) ? fallback : 'en';
+  if (letters < MIN_LETTERS_FOR_IDENTIFICATION) return latinFallback;
+  // Trigrams alone mistake plain English chat for Dutch or Danish: the language must also hold
+  // more of the text's words in its stop list than English does. Checked first against the
+  // union of the stop lists, which spares franc most English texts.
+  let english = 0;
+  let foreign = 0;
+  for (const w of words) {
+    if (isEnglishStop(w)) english += 1;
+    if (LATIN_FOREIGN_STOP.has(w)) foreign += 1;
+  }
+  if (foreign <= english) return latinFallback;
+  const lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
+  if (lang === 'en') return lang;
+  const stop = languageResources(lang)?.stop;
+  const fallbackStop = latinFallback !== lang ? languageResources(latinFallback)?.stop : undefined;
+  let own = 0;
+  let fallbackOwn = 0;
+  for (const w of words) {
+    if (stop?.has(w) === true) own += 1;
+    if (fallbackStop?.has(w) === true) fallbackOwn += 1;
+  }
+  // The namespace's own language wins over franc's pick when its stop list explains the text as
+  // well (franc confuses Spanish, Portuguese and Galician on one sentence).
+  if (fallbackStop !== undefined && fallbackOwn >= own && fallbackOwn > english) return latinFallback;
+  return own > english ? lang : latinFallback;
+}
+
+function englishByStopWords(words: readonly string[], isEnglishStop: (w: string) => boolean): boolean {
+  let stops = 0;
+  for (const w of words) if (w.length >= 3 && isEnglishStop(w)) stops += 1;
+  return words.length > 0 && stops >= ENGLISH_STOP_SHARE * words.length;
+}
+
+/** franc answers per text (the read path asks about the same node texts query after query). */
+const FRANC_CACHE = new LRUCache<string, string>({ max: 4096 });
+
+function cachedFranc(text: string, only: string[]): string {
+  const key = only === FRANC_LATIN_ONLY ? text : `\u0000${text}`;
+  let hit = FRANC_CACHE.get(key);
+  if (hit === undefined) {
+    hit = franc(text, { only, minLength: 1 });
+    FRANC_CACHE.set(key, hit);
+  }
+  return hit;
+}
