@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isJevMemError, JevMemError } from '../src/errors.js';
@@ -278,7 +278,8 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       const { readFile } = await import('node:fs/promises');
       const dir = resolve(str(values.out) ?? 'bench-out');
       const results = JSON.parse(await readFile(resolve(dir, 'results.json'), 'utf8')) as LocomoResults;
-      io.out(renderReadmeSection(results));
+      // Charts are linked where this run wrote them, relative to the folder the README lives in.
+      io.out(renderReadmeSection(results, { chartsDir: relative(process.cwd(), dir).split(sep).join('/') || '.' }));
       return 0;
     }
     io.err(`bench: ${sub === undefined ? 'missing sub-command' : `unknown sub-command ${JSON.stringify(sub)}`}\n\n${BENCH_USAGE}`);
