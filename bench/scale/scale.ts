@@ -42,7 +42,7 @@ import { countingBackend, countsDelta, sharedEncoder, type CountingBackend } fro
 import { measureReopen, summarize, writeFigures, type LatencySummary, type WriteFigures } from '../lib/metrics.js';
 import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from '../lib/resources.js';
 import { lineChart } from '../lib/svg.js';
-import { runOramaScale, type OramaScalePoint, type OramaScaleResults } from './peers.js';
+import { oramaVersion, runOramaScale, type OramaScalePoint, type OramaScaleResults } from './peers.js';
 
 /** Default sizes (observations in the namespace). */
 export const DEFAULT_SCALE_SIZES: readonly number[] = Object.freeze([1000, 10_000, 100_000]);
@@ -189,6 +189,18 @@ export interface ScaleBrowserRun {
   modelLoadMs: { encoder: number; systemOne: number };
   systemOneModel: string;
   encoder: string;
+  /** Orama in the page (`peers` asked for): absent otherwise. */
+  peers?: ScaleBrowserPeers;
+}
+
+/**
+ * Orama grown in the bench page after jev-mem (`bench scale --peers --browser`): the figures of
+ * {@link OramaScalePoint} with heap from `performance.memory` and save/restore through the
+ * data-persistence plugin into IndexedDB (`persist.where` 'indexeddb', `persist.parts`). The page
+ * leaves `version` empty; {@link runScaleBrowserBench} fills it in.
+ */
+export interface ScaleBrowserPeers {
+  orama: (Omit<OramaScaleResults, 'version' | 'setup'> & { version?: string; setup?: string }) | { status: 'failed'; note: string };
 }
 
 /** The headless-Chromium half of a scale run. */
@@ -210,9 +222,10 @@ export interface ScaleBenchPageApi {
    * Grows one namespace (IndexedDB database `o.dbName`) with `observationsJson` (a JSON array of
    * observations, at least `max(o.sizes)` long) to each of `o.sizes` (ascending), timing the last
    * `o.measuredWrites` writes before each, then recalls every question of `questionsJson` (a JSON
-   * string array), closes and reopens. Progress goes to the console as `bench scale: …` lines.
+   * string array), closes and reopens. With `o.peers`, then grows Orama in the page
+   * ({@link ScaleBrowserPeers}). Progress goes to the console as `bench scale: …` lines.
    */
-  run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string }): Promise<ScaleBrowserRun>;
+  run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string; peers?: boolean }): Promise<ScaleBrowserRun>;
   /** `globalThis.crossOriginIsolated` of the page. */
   crossOriginIsolated: boolean;
 }
@@ -229,8 +242,14 @@ export interface ScaleBrowserBenchOptions {
   measuredWrites?: number;
   /** Questions asked at each size. @default {@link SCALE_QUERIES} */
   queries?: number;
+  /** Also grow Orama in the page after jev-mem ({@link ScaleBrowserPeers}; Chromium gets `--js-flags=--expose-gc` for its retained heap). @default false */
+  peers?: boolean;
   log?: (line: string) => void;
 }
+
+/** What the Orama run in the page measures, as written into results.json. */
+export const ORAMA_BROWSER_SETUP =
+  'headless Chromium page, after jev-mem\'s namespace is closed; one Orama database { text: string, embedding: vector[dim] } of the same GloVe-SIF vectors (encoder in the page), defaults everywhere (hybrid search limit 20, similarity 0.8, weights 0.5/0.5); heap = performance.memory.usedJSHeapSize (as jev-mem\'s), retained = after gc() minus before the database; save = @orama/plugin-data-persistence persist(db, "binary", "browser") (msgpack as a hex string) + one IndexedDB put of that string; restore = the IndexedDB get + restore("binary", string); bytes = the string\'s length (ASCII); the run goes on with the restored database';
 
 
 /**
@@ -269,7 +288,9 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
     server = await vite.preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
     const base = server.resolvedUrls?.local[0];
     if (base === undefined) throw new JevMemError('STORAGE_FAILED', 'vite preview did not report a URL for the bench page');
-    context = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath, headless: true, args: [...CHROMIUM_ARGS] });
+    // --expose-gc lets the Orama run force a full GC for its retained heap (nothing calls it otherwise).
+    const args = o.peers === true ? [...CHROMIUM_ARGS, '--js-flags=--expose-gc'] : [...CHROMIUM_ARGS];
+    context = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath, headless: true, args });
     const page = context.pages()[0] ?? (await context.newPage());
     const agent = await page.evaluate(() => navigator.userAgent);
     const version = context.browser()?.version() ?? /Chrome\/([\d.]+)/u.exec(agent)?.[1] ?? agent;
@@ -287,7 +308,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
     try {
       run = await page.evaluate(
         ([obs, qs, opts]) => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.run(obs, qs, opts),
-        [JSON.stringify(observations), JSON.stringify(questions), { sizes, measuredWrites: o.measuredWrites ?? SCALE_MEASURED_WRITES, dbName: 'jev-mem-scale-bench' }] as const,
+        [JSON.stringify(observations), JSON.stringify(questions), { sizes, measuredWrites: o.measuredWrites ?? SCALE_MEASURED_WRITES, dbName: 'jev-mem-scale-bench', peers: o.peers === true }] as const,
       );
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
@@ -301,6 +322,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       setup: 'createBrowserMemory: IndexedDB store; System One in a Web Worker (onnxruntime-web WASM, 1 thread); GloVe-SIF encoder in the page; encoder and worker shared across reopenings',
       durationMs: performance.now() - t0,
       ...run,
+      ...(run.peers ? { peers: { orama: run.peers.orama.status === 'done' ? { ...run.peers.orama, version: oramaVersion(), setup: ORAMA_BROWSER_SETUP } : run.peers.orama } } : {}),
     };
   } finally {
     await context?.close().catch(() => undefined);
@@ -324,7 +346,7 @@ export interface ScaleBenchOptions {
   vectorIndex?: MemoryOptions['vectorIndex'];
   /** Parent of the temporary store. @default os.tmpdir() */
   tmpDir?: string;
-  /** Also grow the same corpus in the peers (Orama, {@link runOramaScale}) in Node, once jev-mem's store is closed. @default false */
+  /** Also grow the same corpus in the peers (Orama, {@link runOramaScale}) in Node, once jev-mem's store is closed, and (with `browser`) in the Chromium page ({@link ScaleBrowserPeers}). @default false */
   peers?: boolean;
   log?: (line: string) => void;
 }
@@ -351,7 +373,7 @@ export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleRes
   const node = await runScaleNode(o);
   if (o.browser === undefined) return node;
   try {
-    const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...o.browser });
+    const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...(o.peers === true ? { peers: true } : {}), ...o.browser });
     return { ...node, browser };
   } catch (e) {
     // The Node half stands on its own: keep it, and say why the browser half is missing.
