@@ -301,7 +301,10 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       else if (m.text().startsWith('bench scale:')) log(`${m.text()} (Chromium)`);
     });
     await page.goto(new URL('scale.html', base.endsWith('/') ? base : `${base}/`).href);
-    await page.waitForFunction(() => 'jevMemScaleBench' in globalThis, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => 'jevMemScaleBench' in globalThis, undefined, { timeout: 30_000 }).catch((e: unknown) => {
+      // a page whose script throws while loading never gets ready: say why
+      throw new JevMemError('STORAGE_FAILED', `the scale bench page did not load: ${e instanceof Error ? e.message : String(e)}${problems.length ? `; page errors: ${problems.join(' | ')}` : ''}`, { cause: e });
+    });
     const isolated = await page.evaluate(() => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.crossOriginIsolated);
     log(`scale (Chromium): growing one namespace to ${sizes.join(', ')} in ${version}`);
     let run: ScaleBrowserRun;
