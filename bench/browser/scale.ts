@@ -11,8 +11,9 @@
  *
  * With `peers` (`npm run bench -- scale --peers --browser`, issue 16), once the namespace is
  * closed the same observations and questions go into one Orama database in the page
- * ({@link growOrama}, the same encoder's vectors): heap from the same `performance.memory`, a
- * full GC from `gc()` where the driver exposed it (`--js-flags=--expose-gc`), and save/restore
+ * ({@link growOrama}, the same encoder's vectors): heap from the same `performance.memory` (no
+ * retained heap: with `--js-flags=--expose-gc` the heap after `gc()` came out below the baseline
+ * taken before the database, as what jev-mem's closed namespace left is freed later), and save/restore
  * through `@orama/plugin-data-persistence` (`persist(db, 'binary', 'browser')`, a hex string)
  * stored as one record of its own IndexedDB database ({@link ORAMA_IDB}), the counterpart of
  * jev-mem's IndexedDB reopen: restore = read the record + `restore('binary', …)`.
@@ -67,7 +68,6 @@ async function indexedDbPersistence(): Promise<OramaPersistence & { close(): voi
 
 async function runOramaInPage(observations: Observation[], questions: string[], o: { sizes: number[]; measuredWrites: number }, encoder: Encoder): Promise<ScaleBrowserPeers> {
   const t0 = performance.now();
-  const gc = (globalThis as { gc?: () => void }).gc;
   const persistence = await indexedDbPersistence();
   try {
     const points = await growOrama({
@@ -77,7 +77,6 @@ async function runOramaInPage(observations: Observation[], questions: string[], 
       encoder,
       measuredWrites: o.measuredWrites,
       heap: () => heapBytes() ?? Number.NaN,
-      ...(typeof gc === 'function' ? { gc } : {}),
       persistence,
       log: (l) => console.log(`bench scale: ${l}`),
       label: 'Orama',

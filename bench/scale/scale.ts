@@ -242,14 +242,14 @@ export interface ScaleBrowserBenchOptions {
   measuredWrites?: number;
   /** Questions asked at each size. @default {@link SCALE_QUERIES} */
   queries?: number;
-  /** Also grow Orama in the page after jev-mem ({@link ScaleBrowserPeers}; Chromium gets `--js-flags=--expose-gc` for its retained heap). @default false */
+  /** Also grow Orama in the page after jev-mem ({@link ScaleBrowserPeers}). @default false */
   peers?: boolean;
   log?: (line: string) => void;
 }
 
 /** What the Orama run in the page measures, as written into results.json. */
 export const ORAMA_BROWSER_SETUP =
-  'headless Chromium page, after jev-mem\'s namespace is closed; one Orama database { text: string, embedding: vector[dim] } of the same GloVe-SIF vectors (encoder in the page), defaults everywhere (hybrid search limit 20, similarity 0.8, weights 0.5/0.5); heap = performance.memory.usedJSHeapSize (as jev-mem\'s), retained = after gc() minus before the database; save = @orama/plugin-data-persistence persist(db, "binary", "browser") (msgpack as a hex string) + one IndexedDB put of that string; restore = the IndexedDB get + restore("binary", string); bytes = the string\'s length (ASCII); the run goes on with the restored database';
+  'headless Chromium page, after jev-mem\'s namespace is closed; one Orama database { text: string, embedding: vector[dim] } of the same GloVe-SIF vectors (encoder in the page), defaults everywhere (hybrid search limit 20, similarity 0.8, weights 0.5/0.5); heap = performance.memory.usedJSHeapSize (as jev-mem\'s), no retained heap (see the page); save = @orama/plugin-data-persistence persist(db, "binary", "browser") (msgpack as a hex string) + one IndexedDB put of that string; restore = the IndexedDB get + restore("binary", string); bytes = the string\'s length (ASCII); the run goes on with the restored database';
 
 
 /**
@@ -288,9 +288,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
     server = await vite.preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
     const base = server.resolvedUrls?.local[0];
     if (base === undefined) throw new JevMemError('STORAGE_FAILED', 'vite preview did not report a URL for the bench page');
-    // --expose-gc lets the Orama run force a full GC for its retained heap (nothing calls it otherwise).
-    const args = o.peers === true ? [...CHROMIUM_ARGS, '--js-flags=--expose-gc'] : [...CHROMIUM_ARGS];
-    context = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath, headless: true, args });
+    context = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath, headless: true, args: [...CHROMIUM_ARGS] });
     const page = context.pages()[0] ?? (await context.newPage());
     const agent = await page.evaluate(() => navigator.userAgent);
     const version = context.browser()?.version() ?? /Chrome\/([\d.]+)/u.exec(agent)?.[1] ?? agent;

@@ -65,8 +65,8 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(defaultLocomoPath()))('scal
       const parts = p.persist.parts;
       const figures = [p.insert.perSecond, p.insert.perSecondWithEmbedding, p.search.p95, p.memory.heapUsedBytes, p.persist.saveMs, p.persist.restoreMs, p.persist.bytes, parts?.serializeMs, parts?.deserializeMs];
       for (const x of figures) expect(Number.isFinite(x) && (x as number) > 0, `size ${p.size}: ${x}`).toBe(true);
-      // the page was started with --expose-gc: the retained heap is measured
-      expect(p.memory.retainedHeapBytes).not.toBeNull();
+      // no retained heap in the page (no reliable baseline after jev-mem's run)
+      expect(p.memory.retainedHeapBytes).toBeNull();
     }
     // the saved string (hex: 2 characters a byte) holds every document so far: 60 documents save more than 30
     expect(o.points[1]!.persist.bytes).toBeGreaterThan(o.points[0]!.persist.bytes);
