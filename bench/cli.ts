@@ -54,7 +54,8 @@ export const BENCH_USAGE = `Usage:
                 Web Worker) at the same sizes, into results.json under "browser"; the sizes
                 then default to 1000,10000 (100k in IndexedDB takes far too long)
   --peers       scale: also grow the same corpus in Orama (@orama/orama, hybrid search, saved and
-                restored with @orama/plugin-data-persistence) in Node, next to jev-mem
+                restored with @orama/plugin-data-persistence) in Node, next to jev-mem, and with
+                --browser in the Chromium page too (saved into IndexedDB)
   --quick       conv-26 only, the first 6 questions with evidence of each category (30)
   --sizes       namespace sizes of the scale run (default 1000,10000,100000)
   --system-one  System-One backend of jev-mem (default: local)
@@ -147,6 +148,14 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
             `${String(p.size).padStart(7)} nodes (Chromium) · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · heap ${p.heapUsedBytes === undefined ? '?' : (p.heapUsedBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB · reopen ${p.reopen.ms.toFixed(0)} ms`,
           );
         }
+        const bo = results.browser.peers?.orama;
+        if (bo?.status === 'done') {
+          for (const p of bo.points) {
+            io.out(
+              `${String(p.size).padStart(7)} docs (Orama, Chromium) · insert ${p.insert.perSecond.toFixed(0)}/s (${p.insert.perSecondWithEmbedding.toFixed(0)}/s with embedding) · hybrid search p50 ${p.search.p50.toFixed(1)} ms p95 ${p.search.p95.toFixed(1)} ms · heap ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} MiB · saved ${(p.persist.bytes / 2 ** 20).toFixed(1)} MiB to IndexedDB in ${p.persist.saveMs.toFixed(0)} ms · restore ${p.persist.restoreMs.toFixed(0)} ms`,
+            );
+          }
+        } else if (bo) io.out(`Orama (Chromium): ${bo.note}`);
       }
       io.err(`bench: wrote ${files.join(', ')}`);
       return 0;

@@ -9,18 +9,87 @@
  * reopen time is that of the store (IndexedDB open + load), as in Node; a counting wrapper around
  * the worker backend gives System-One calls and ms per write.
  *
+ * With `peers` (`npm run bench -- scale --peers --browser`, issue 16), once the namespace is
+ * closed the same observations and questions go into one Orama database in the page
+ * ({@link growOrama}, the same encoder's vectors): heap from the same `performance.memory` (no
+ * retained heap: with `--js-flags=--expose-gc` the heap after `gc()` came out below the baseline
+ * taken before the database, as what jev-mem's closed namespace left is freed later), and save/restore
+ * through `@orama/plugin-data-persistence` (`persist(db, 'binary', 'browser')`, a hex string)
+ * stored as one record of its own IndexedDB database ({@link ORAMA_IDB}), the counterpart of
+ * jev-mem's IndexedDB reopen: restore = read the record + `restore('binary', …)`.
+ *
  * @module
  */
 import { createFetchAssetLoader, createGloveSifEncoder, sharedEncoder, type Encoder } from 'jev-mem';
 import { createBrowserMemory, createWorkerSystemOne, type BrowserMemory } from 'jev-mem/browser';
 import { onnxWorker } from 'jev-mem/browser/onnx';
+import type { AnyOrama } from '@orama/orama';
+import { persist, restore } from '@orama/plugin-data-persistence';
+import { openDB } from 'idb';
+import { growOrama, type OramaPersistence } from '../scale/orama-grow.js';
 import { countingBackend, countsDelta } from '../lib/counting.js';
 import { measureReopen, summarize, writeFigures } from '../lib/metrics.js';
-import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun } from '../scale/scale.js';
+import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun, ScaleBrowserPeers } from '../scale/scale.js';
 import type { Observation } from '../../src/types.js';
 
 const models = new URL('models/', document.baseURI).href;
 const ort = new URL('ort/', document.baseURI).href;
+
+/** The IndexedDB database and object store Orama's saved string goes into (one record per size, removed once restored). */
+const ORAMA_IDB = { name: 'orama-scale-bench', store: 'saves' } as const;
+
+/** Orama's save/restore in the page: the plugin's default `binary` format (hex string), kept in IndexedDB. */
+async function indexedDbPersistence(): Promise<OramaPersistence & { close(): void }> {
+  const idb = await openDB(ORAMA_IDB.name, 1, { upgrade: (d) => void d.createObjectStore(ORAMA_IDB.store) });
+  return {
+    where: 'indexeddb',
+    async save(db, key) {
+      const t = performance.now();
+      const data = (await persist(db, 'binary', 'browser')) as string;
+      const serializeMs = performance.now() - t;
+      const tw = performance.now();
+      await idb.put(ORAMA_IDB.store, data, key);
+      return { bytes: data.length, serializeMs, writeMs: performance.now() - tw };
+    },
+    async restore(key) {
+      const t = performance.now();
+      const data = (await idb.get(ORAMA_IDB.store, key)) as string | undefined;
+      const readMs = performance.now() - t;
+      if (data === undefined) throw new Error(`Orama save ${key} is missing from IndexedDB`);
+      const td = performance.now();
+      const db = await restore<AnyOrama>('binary', data, 'browser');
+      const deserializeMs = performance.now() - td;
+      await idb.delete(ORAMA_IDB.store, key);
+      return { db, readMs, deserializeMs };
+    },
+    close: () => idb.close(),
+  };
+}
+
+async function runOramaInPage(observations: Observation[], questions: string[], o: { sizes: number[]; measuredWrites: number }, encoder: Encoder): Promise<ScaleBrowserPeers> {
+  const t0 = performance.now();
+  const persistence = await indexedDbPersistence();
+  try {
+    const points = await growOrama({
+      observations,
+      questions,
+      sizes: o.sizes,
+      encoder,
+      measuredWrites: o.measuredWrites,
+      heap: () => heapBytes() ?? Number.NaN,
+      persistence,
+      log: (l) => console.log(`bench scale: ${l}`),
+      label: 'Orama',
+    });
+    return { orama: { status: 'done', points, durationMs: performance.now() - t0 } };
+  } catch (e) {
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
+    console.log(`bench scale: Orama failed: ${why}`);
+    return { orama: { status: 'failed', note: `the Orama run in Chromium failed: ${why}` } };
+  } finally {
+    persistence.close();
+  }
+}
 
 function heapBytes(): number | undefined {
   const m = (performance as { memory?: { usedJSHeapSize?: number } }).memory;
@@ -46,6 +115,7 @@ const api: ScaleBenchPageApi = {
     let memory = await open();
     const points: ScaleBrowserPoint[] = [];
     let written = 0;
+    let peers: ScaleBrowserPeers | undefined;
     try {
       for (const size of o.sizes) {
         const segStart = performance.now();
@@ -95,13 +165,18 @@ const api: ScaleBenchPageApi = {
         points.push(point);
         console.log(`bench scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);
       }
+      if (o.peers === true) {
+        // Orama after jev-mem's namespace is closed, in the same page with the same encoder.
+        await memory.close();
+        peers = await runOramaInPage(observations, questions, o, encoder);
+      }
     } finally {
       await memory.close().catch(() => undefined);
       await inner.close().catch(() => undefined);
       await encoder.close?.().catch(() => undefined);
     }
     document.body.dataset.state = 'done';
-    const run: ScaleBrowserRun = { points, modelLoadMs: { encoder: encoderMs, systemOne: systemOneMs }, systemOneModel: inner.modelId, encoder: encoder.fingerprint };
+    const run: ScaleBrowserRun = { points, modelLoadMs: { encoder: encoderMs, systemOne: systemOneMs }, systemOneModel: inner.modelId, encoder: encoder.fingerprint, ...(peers ? { peers } : {}) };
     return run;
   },
 };

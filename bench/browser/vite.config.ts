@@ -9,11 +9,15 @@
  * - cross-origin isolation headers (COOP/COEP), so `performance.now()` has 5 µs resolution
  *   instead of 100 µs (onnxruntime still runs one thread: the page asks for one);
  * - the page bundles bench/system-one/system-one.ts for its replay loop only, so the warnings about
- *   that module's (unused, tree-shaken) Node built-ins are dropped.
+ *   that module's (unused, tree-shaken) Node built-ins are dropped;
+ * - `dpack` (a dependency of @orama/plugin-data-persistence, which the scale page's Orama run
+ *   uses) resolved to its own browser entry `dpack/browser.js`: its package.json has no browser
+ *   field, and its Node entry extends `stream.Transform`, which fails to load in a page.
  *
  * Manual use: `npx vite build --config bench/browser/vite.config.ts && npx vite preview --config bench/browser/vite.config.ts`,
  * then open /system-one.html (the page waits for a driver to call `window.jevMemSystemOneBench.run`).
  */
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
@@ -21,12 +25,15 @@ import demo from '../../demo/vite.config.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const base = demo as UserConfig;
+const dpackBrowser = join(dirname(createRequire(import.meta.url).resolve('dpack')), 'browser.js');
+const baseAliases = (base.resolve?.alias ?? []) as Array<{ find: string | RegExp; replacement: string }>;
 
 const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 export default defineConfig({
   ...base,
   root: benchDir,
+  resolve: { ...base.resolve, alias: [...baseAliases, { find: /^dpack$/, replacement: dpackBrowser }] },
   server: { ...base.server, headers: ISOLATION },
   preview: { ...base.preview, headers: ISOLATION },
   build: {

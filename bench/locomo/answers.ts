@@ -24,6 +24,7 @@ import type { ChatMessage, ChatUsage, EvidenceItem, SystemTwoOptions } from '../
 import { bm25Hits, buildConversationIndex, denseHits, hybridRanking, type ConversationIndex, type PreparedQuery } from './baselines.js';
 import { defaultLocomoPath, evaluable, loadLocomo, selectRun, splitOf, type SplitName } from '../lib/data.js';
 import { FlatLearnedTrainer, rankFlatLearned } from './flat-learned.js';
+import { buildMiniSearchDefault, buildOramaIndex, miniSearchDefaultRanking, oramaHybridRanking, tuneOramaOn, type OramaHybridSettings } from './peers.js';
 import { buildJevMemory, JEV_BACKEND, recallJev, type JevSystemName } from '../lib/jev.js';
 import { OVERALL_CATEGORIES, summarize, type LatencySummary, type RankedItem } from '../lib/metrics.js';
 import { SYSTEM_NAMES, type SystemName } from './results.js';
@@ -237,7 +238,9 @@ async function judgeOnce(judge: SystemTwoOptions, messages: ChatMessage[], signa
 
 /**
  * Runs the answer-level evaluation: per conversation of the split, each system retrieves its
- * top `k` turns for every evaluable question (the harness's ranking functions), System Two
+ * top `k` turns for every evaluable question (the harness's ranking functions; the peers `orama`,
+ * `orama-tuned` and `minisearch-default` through bench/locomo/peers.ts, `orama-tuned` with the
+ * settings its dev-split grid picks, `failed` when no dev conversation is given), System Two
  * answers once from the shared answer prompt, and the judge labels the answer once
  * (categories 1-4); category 5 is scored by {@link adversarialCorrect} without a judge call.
  * A failed call marks that question `error` (wrong); a system that cannot be built is `failed`.
@@ -316,6 +319,16 @@ export async function runAnswerEval(o: AnswerEvalOptions): Promise<AnswerEvalRes
       for (const c of dev) if (!indexes.has(c.sampleId)) indexes.set(c.sampleId, await buildConversationIndex(c, encoder));
       trainer = await FlatLearnedTrainer.create(dev, encoder, indexes);
     }
+    // orama-tuned: the same dev-split grid as bench locomo (bench/locomo/peers.ts), then fixed.
+    let oramaTuned: Required<OramaHybridSettings> | undefined;
+    if (systems.includes('orama-tuned')) {
+      const dev = all.filter((c) => LOCOMO_DEV.includes(c.sampleId)).map((conversation) => ({ conversation, questions: evaluable(conversation.questions) }));
+      if (dev.some((d) => d.questions.some((q) => q.category >= 1 && q.category <= 4))) {
+        const { chosen } = await tuneOramaOn(dev, encoder, new Map());
+        oramaTuned = { similarity: chosen.similarity, hybridWeights: chosen.hybridWeights };
+        log(`answers: orama-tuned: similarity ${chosen.similarity}, hybridWeights text ${chosen.hybridWeights.text} / vector ${chosen.hybridWeights.vector} (chosen on ${dev.length} development conversations)`);
+      } else out.get('orama-tuned')!.error = 'no development-split conversation (conv-26, 30, 41, 42, 43) to tune Orama on';
+    }
     for (const s of systems.filter(isJev)) {
       const kind = JEV_BACKEND[s];
       if (backends.has(kind)) continue;
@@ -334,6 +347,8 @@ export async function runAnswerEval(o: AnswerEvalOptions): Promise<AnswerEvalRes
       if (flat.length > 0) {
         const index = indexes.get(conv.sampleId)!;
         const model = trainer?.modelFor(conv.sampleId).model;
+        const oi = systems.includes('orama') || oramaTuned ? await buildOramaIndex(index.docs, index.vectors, encoder.dimension) : undefined;
+        const mini = systems.includes('minisearch-default') ? buildMiniSearchDefault(index.docs) : undefined;
         for (const q of sel.questions) {
           const [vector] = await encoder.embed([q.question]);
           const pq: PreparedQuery = { text: q.question, vector: vector as Float32Array };
@@ -343,6 +358,9 @@ export async function runAnswerEval(o: AnswerEvalOptions): Promise<AnswerEvalRes
             else if (s === 'dense') ranked = denseHits(index, pq.vector, k).map((h) => h.id);
             else if (s === 'hybrid') ranked = hybridRanking(index, pq, k);
             else if (s === 'flat-learned' && model) ranked = rankFlatLearned(model, index, pq, k);
+            else if (s === 'orama' && oi) ranked = await oramaHybridRanking(oi, q.question, pq.vector, k);
+            else if (s === 'orama-tuned' && oi && oramaTuned) ranked = await oramaHybridRanking(oi, q.question, pq.vector, k, oramaTuned);
+            else if (s === 'minisearch-default' && mini) ranked = miniSearchDefaultRanking(mini, q.question, k);
             else continue;
             await answerAndJudge(s, conv, q, ranked);
           }

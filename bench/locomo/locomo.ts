@@ -21,7 +21,7 @@ import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import { bm25Hits, buildConversationIndex, denseHits, hybridRanking, type ConversationIndex, type PreparedQuery } from './baselines.js';
 import { defaultLocomoPath, loadLocomo, repoRoot, selectRun, type Selection, type SplitName } from '../lib/data.js';
 import { FLAT_FEATURES, POOL } from './flat-features.js';
-import { buildMiniSearchDefault, buildOramaIndex, miniSearchDefaultRanking, ORAMA_DEFAULTS, oramaHybridRanking, tuneOrama, type OramaIndex, type TuningQuestion } from './peers.js';
+import { buildMiniSearchDefault, buildOramaIndex, miniSearchDefaultRanking, ORAMA_DEFAULTS, oramaHybridRanking, tuneOramaOn, type OramaIndex } from './peers.js';
 import { FLAT_L2, FLAT_TRAIN_CATEGORIES, FlatLearnedTrainer, rankFlatLearned } from './flat-learned.js';
 import { buildJevMemory, JEV_BACKEND, recallJev, type JevBuild, type JevSystemName } from '../lib/jev.js';
 import { aggregate, KS, scoreQuestion, summarize, type QuestionScore, type RankedItem } from '../lib/metrics.js';
@@ -228,22 +228,10 @@ export async function runLocomoBench(o: LocomoBenchOptions = {}): Promise<Locomo
       // (development) questions so that it stays quick.
       t = performance.now();
       const tuneSel = quick ? selection : selectRun(data, 'dev', false);
-      const tuning: TuningQuestion[] = [];
-      for (const sel of tuneSel) {
-        const sid = sel.conversation.sampleId;
-        let oi = oramaIndexes.get(sid);
-        if (!oi) {
-          const ci = await buildConversationIndex(sel.conversation, encoder);
-          oi = await buildOramaIndex(ci.docs, ci.vectors, encoder.dimension);
-        }
-        const qs = sel.questions.filter((q) => q.category >= 1 && q.category <= 4);
-        const vectors = await encoder.embed(qs.map((q) => q.question));
-        qs.forEach((q, i) => tuning.push({ index: oi as OramaIndex, text: q.question, vector: vectors[i] as Float32Array, gold: q.evidence }));
-      }
-      const tuned = await tuneOrama(tuning);
+      const tuned = await tuneOramaOn(tuneSel, encoder, oramaIndexes);
       const c = tuned.chosen;
-      oramaSettings.tuned = { tunedOn: tuneSel.map((s) => s.conversation.sampleId), questions: tuning.length, chosen: c, grid: tuned.grid, ms: round(performance.now() - t) };
-      log(`bench: orama-tuned: similarity ${c.similarity}, hybridWeights text ${c.hybridWeights.text} / vector ${c.hybridWeights.vector} (dev R@10 ${(c.recall10 * 100).toFixed(1)} over ${tuning.length} questions; defaults ${((tuned.grid.find((g) => g.similarity === 0.8 && g.hybridWeights.text === 0.5)?.recall10 ?? Number.NaN) * 100).toFixed(1)})`);
+      oramaSettings.tuned = { tunedOn: tuneSel.map((s) => s.conversation.sampleId), questions: tuned.questions, chosen: c, grid: tuned.grid, ms: round(performance.now() - t) };
+      log(`bench: orama-tuned: similarity ${c.similarity}, hybridWeights text ${c.hybridWeights.text} / vector ${c.hybridWeights.vector} (dev R@10 ${(c.recall10 * 100).toFixed(1)} over ${tuned.questions} questions; defaults ${((tuned.grid.find((g) => g.similarity === 0.8 && g.hybridWeights.text === 0.5)?.recall10 ?? Number.NaN) * 100).toFixed(1)})`);
     }
     let trainer: FlatLearnedTrainer | undefined;
     const flatTimes = { poolsMs: 0, trainMs: 0 };

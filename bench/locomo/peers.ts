@@ -19,7 +19,9 @@
 import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
 import MiniSearch from 'minisearch';
 import { invalidInput } from '../../src/errors.js';
-import type { TurnDoc } from './baselines.js';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import type { LocomoConversation, LocomoQuestion } from '../../src/formats/locomo.js';
+import { buildConversationIndex, type TurnDoc } from './baselines.js';
 
 /** The settings of an Orama hybrid search that the harness varies. */
 export interface OramaHybridSettings {
@@ -126,4 +128,25 @@ export async function tuneOrama(questions: readonly TuningQuestion[], grid: read
   }
   const chosen = points.reduce((best, p) => (p.recall10 > best.recall10 ? p : best), points[0] as OramaGridPoint);
   return { chosen, grid: points };
+}
+
+/**
+ * `orama-tuned`'s settings for a run: {@link tuneOrama} over the category 1-4 questions of
+ * `selections` (the development split), with each conversation's Orama index taken from
+ * `indexes` or built (and not kept) when missing. Shared by `bench locomo` and `bench answers`.
+ * @throws JevMemError `INVALID_INPUT` (field `questions`) when `selections` has no question of categories 1-4.
+ */
+export async function tuneOramaOn(selections: readonly { conversation: LocomoConversation; questions: readonly LocomoQuestion[] }[], encoder: Encoder, indexes: ReadonlyMap<string, OramaIndex>): Promise<{ chosen: OramaGridPoint; grid: OramaGridPoint[]; questions: number }> {
+  const tuning: TuningQuestion[] = [];
+  for (const sel of selections) {
+    let oi = indexes.get(sel.conversation.sampleId);
+    if (!oi) {
+      const ci = await buildConversationIndex(sel.conversation, encoder);
+      oi = await buildOramaIndex(ci.docs, ci.vectors, encoder.dimension);
+    }
+    const qs = sel.questions.filter((q) => q.category >= 1 && q.category <= 4);
+    const vectors = await encoder.embed(qs.map((q) => q.question));
+    qs.forEach((q, i) => tuning.push({ index: oi as OramaIndex, text: q.question, vector: vectors[i] as Float32Array, gold: q.evidence }));
+  }
+  return { ...(await tuneOrama(tuning)), questions: tuning.length };
 }

@@ -42,7 +42,7 @@ import { countingBackend, countsDelta, sharedEncoder, type CountingBackend } fro
 import { measureReopen, summarize, writeFigures, type LatencySummary, type WriteFigures } from '../lib/metrics.js';
 import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from '../lib/resources.js';
 import { lineChart } from '../lib/svg.js';
-import { runOramaScale, type OramaScalePoint, type OramaScaleResults } from './peers.js';
+import { oramaVersion, runOramaScale, type OramaScalePoint, type OramaScaleResults } from './peers.js';
 
 /** Default sizes (observations in the namespace). */
 export const DEFAULT_SCALE_SIZES: readonly number[] = Object.freeze([1000, 10_000, 100_000]);
@@ -189,6 +189,18 @@ export interface ScaleBrowserRun {
   modelLoadMs: { encoder: number; systemOne: number };
   systemOneModel: string;
   encoder: string;
+  /** Orama in the page (`peers` asked for): absent otherwise. */
+  peers?: ScaleBrowserPeers;
+}
+
+/**
+ * Orama grown in the bench page after jev-mem (`bench scale --peers --browser`): the figures of
+ * {@link OramaScalePoint} with heap from `performance.memory` and save/restore through the
+ * data-persistence plugin into IndexedDB (`persist.where` 'indexeddb', `persist.parts`). The page
+ * leaves `version` empty; {@link runScaleBrowserBench} fills it in.
+ */
+export interface ScaleBrowserPeers {
+  orama: (Omit<OramaScaleResults, 'version' | 'setup'> & { version?: string; setup?: string }) | { status: 'failed'; note: string };
 }
 
 /** The headless-Chromium half of a scale run. */
@@ -210,9 +222,10 @@ export interface ScaleBenchPageApi {
    * Grows one namespace (IndexedDB database `o.dbName`) with `observationsJson` (a JSON array of
    * observations, at least `max(o.sizes)` long) to each of `o.sizes` (ascending), timing the last
    * `o.measuredWrites` writes before each, then recalls every question of `questionsJson` (a JSON
-   * string array), closes and reopens. Progress goes to the console as `bench scale: …` lines.
+   * string array), closes and reopens. With `o.peers`, then grows Orama in the page
+   * ({@link ScaleBrowserPeers}). Progress goes to the console as `bench scale: …` lines.
    */
-  run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string }): Promise<ScaleBrowserRun>;
+  run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string; peers?: boolean }): Promise<ScaleBrowserRun>;
   /** `globalThis.crossOriginIsolated` of the page. */
   crossOriginIsolated: boolean;
 }
@@ -229,8 +242,14 @@ export interface ScaleBrowserBenchOptions {
   measuredWrites?: number;
   /** Questions asked at each size. @default {@link SCALE_QUERIES} */
   queries?: number;
+  /** Also grow Orama in the page after jev-mem ({@link ScaleBrowserPeers}). @default false */
+  peers?: boolean;
   log?: (line: string) => void;
 }
+
+/** What the Orama run in the page measures, as written into results.json. */
+export const ORAMA_BROWSER_SETUP =
+  'headless Chromium page, after jev-mem\'s namespace is closed; one Orama database { text: string, embedding: vector[dim] } of the same GloVe-SIF vectors (encoder in the page), defaults everywhere (hybrid search limit 20, similarity 0.8, weights 0.5/0.5); heap = performance.memory.usedJSHeapSize (as jev-mem\'s), no retained heap (see the page); save = @orama/plugin-data-persistence persist(db, "binary", "browser") (msgpack as a hex string) + one IndexedDB put of that string; restore = the IndexedDB get + restore("binary", string); bytes = the string\'s length (ASCII); the run goes on with the restored database';
 
 
 /**
@@ -280,14 +299,17 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       else if (m.text().startsWith('bench scale:')) log(`${m.text()} (Chromium)`);
     });
     await page.goto(new URL('scale.html', base.endsWith('/') ? base : `${base}/`).href);
-    await page.waitForFunction(() => 'jevMemScaleBench' in globalThis, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => 'jevMemScaleBench' in globalThis, undefined, { timeout: 30_000 }).catch((e: unknown) => {
+      // a page whose script throws while loading never gets ready: say why
+      throw new JevMemError('STORAGE_FAILED', `the scale bench page did not load: ${e instanceof Error ? e.message : String(e)}${problems.length ? `; page errors: ${problems.join(' | ')}` : ''}`, { cause: e });
+    });
     const isolated = await page.evaluate(() => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.crossOriginIsolated);
     log(`scale (Chromium): growing one namespace to ${sizes.join(', ')} in ${version}`);
     let run: ScaleBrowserRun;
     try {
       run = await page.evaluate(
         ([obs, qs, opts]) => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.run(obs, qs, opts),
-        [JSON.stringify(observations), JSON.stringify(questions), { sizes, measuredWrites: o.measuredWrites ?? SCALE_MEASURED_WRITES, dbName: 'jev-mem-scale-bench' }] as const,
+        [JSON.stringify(observations), JSON.stringify(questions), { sizes, measuredWrites: o.measuredWrites ?? SCALE_MEASURED_WRITES, dbName: 'jev-mem-scale-bench', peers: o.peers === true }] as const,
       );
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
@@ -301,6 +323,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       setup: 'createBrowserMemory: IndexedDB store; System One in a Web Worker (onnxruntime-web WASM, 1 thread); GloVe-SIF encoder in the page; encoder and worker shared across reopenings',
       durationMs: performance.now() - t0,
       ...run,
+      ...(run.peers ? { peers: { orama: run.peers.orama.status === 'done' ? { ...run.peers.orama, version: oramaVersion(), setup: ORAMA_BROWSER_SETUP } : run.peers.orama } } : {}),
     };
   } finally {
     await context?.close().catch(() => undefined);
@@ -324,7 +347,7 @@ export interface ScaleBenchOptions {
   vectorIndex?: MemoryOptions['vectorIndex'];
   /** Parent of the temporary store. @default os.tmpdir() */
   tmpDir?: string;
-  /** Also grow the same corpus in the peers (Orama, {@link runOramaScale}) in Node, once jev-mem's store is closed. @default false */
+  /** Also grow the same corpus in the peers (Orama, {@link runOramaScale}) in Node, once jev-mem's store is closed, and (with `browser`) in the Chromium page ({@link ScaleBrowserPeers}). @default false */
   peers?: boolean;
   log?: (line: string) => void;
 }
@@ -351,7 +374,7 @@ export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleRes
   const node = await runScaleNode(o);
   if (o.browser === undefined) return node;
   try {
-    const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...o.browser });
+    const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...(o.peers === true ? { peers: true } : {}), ...o.browser });
     return { ...node, browser };
   } catch (e) {
     // The Node half stands on its own: keep it, and say why the browser half is missing.
@@ -503,7 +526,7 @@ export function renderScaleMarkdown(r: ScaleResults): string {
 }
 
 function mib(bytes: number | null | undefined): string {
-  return bytes === null || bytes === undefined ? '—' : (bytes / 2 ** 20).toFixed(1);
+  return bytes === null || bytes === undefined || !Number.isFinite(bytes) ? '—' : (bytes / 2 ** 20).toFixed(1);
 }
 
 /**
@@ -543,28 +566,100 @@ export function renderScalePeersMarkdown(r: ScaleResults): string[] {
   return lines;
 }
 
+/** jev-mem's figures at one size that a peer's are compared with ({@link peerWins}). */
+export interface JevPeerFigures {
+  size: number;
+  /** Writes per second. */
+  perSecond: number;
+  /** Recall p95, ms. */
+  p95: number;
+  /** Used JS heap, bytes (NaN where unknown). */
+  heapBytes: number;
+  /** Stored bytes. */
+  storedBytes: number;
+  /** Reopen, ms. */
+  reopenMs: number;
+}
+
 /**
- * For each comparable figure of `--peers` (writes/s, recall/search p95, heap, stored bytes,
- * reopen/restore), which system is better at every size: "Orama" / "jev-mem", or "mixed".
+ * For each comparable figure (writes/s vs Orama's inserts/s with embedding, recall vs hybrid
+ * search p95, heap, stored bytes, reopen vs restore), which system is better at every size where
+ * both ran: "Orama" / "jev-mem", or "mixed" when it changes with the size. A tie goes to jev-mem;
+ * a figure unknown (NaN) on either side at every size is left out.
  */
+export function peerWins(jev: readonly JevPeerFigures[], orama: readonly OramaScalePoint[]): string[] {
+  const pairs = orama.flatMap((p) => {
+    const j = jev.find((x) => x.size === p.size);
+    return j ? [{ p, j }] : [];
+  });
+  const figure = (name: string, of: (j: JevPeerFigures) => number, ofOrama: (p: OramaScalePoint) => number, higherIsBetter: boolean): string[] => {
+    const known = pairs.filter(({ p, j }) => Number.isFinite(of(j)) && Number.isFinite(ofOrama(p)));
+    if (known.length === 0) return [];
+    const winners = new Set(known.map(({ p, j }) => ((higherIsBetter ? ofOrama(p) > of(j) : ofOrama(p) < of(j)) ? 'Orama' : 'jev-mem')));
+    return [`${name}: ${winners.size === 1 ? [...winners][0] : 'mixed'}`];
+  };
+  return [
+    ...figure('write/insert rate', (j) => j.perSecond, (p) => p.insert.perSecondWithEmbedding, true),
+    ...figure('p95 latency', (j) => j.p95, (p) => p.search.p95, false),
+    ...figure('heap', (j) => j.heapBytes, (p) => p.memory.heapUsedBytes ?? Number.NaN, false),
+    ...figure('stored bytes', (j) => j.storedBytes, (p) => p.persist.bytes, false),
+    ...figure('reopen/restore', (j) => j.reopenMs, (p) => p.persist.restoreMs, false),
+  ];
+}
+
+/** {@link peerWins} of the Node half of `--peers`; empty when Orama did not run there. */
 export function scalePeerWins(r: ScaleResults): string[] {
   const o = r.peers?.orama;
   if (!o || o.status !== 'done') return [];
-  const pairs = o.points.flatMap((p) => {
-    const j = r.points.find((x) => x.size === p.size);
-    return j ? [{ p, j }] : [];
-  });
-  const figure = (name: string, jev: (j: ScalePoint) => number, orama: (p: OramaScalePoint) => number, higherIsBetter: boolean): string => {
-    const winners = new Set(pairs.map(({ p, j }) => ((higherIsBetter ? orama(p) > jev(j) : orama(p) < jev(j)) ? 'Orama' : 'jev-mem')));
-    return `${name}: ${winners.size === 1 ? [...winners][0] : 'mixed'}`;
-  };
-  return [
-    figure('write/insert rate', (j) => j.write.perSecond, (p) => p.insert.perSecondWithEmbedding, true),
-    figure('p95 latency', (j) => j.recall.p95, (p) => p.search.p95, false),
-    figure('heap', (j) => j.memory.heapUsedBytes, (p) => p.memory.heapUsedBytes, false),
-    figure('stored bytes', (j) => j.storage.bytes, (p) => p.persist.bytes, false),
-    figure('reopen/restore', (j) => j.reopen.ms, (p) => p.persist.restoreMs, false),
+  return peerWins(
+    r.points.map((j) => ({ size: j.size, perSecond: j.write.perSecond, p95: j.recall.p95, heapBytes: j.memory.heapUsedBytes, storedBytes: j.storage.bytes, reopenMs: j.reopen.ms })),
+    o.points,
+  );
+}
+
+/** {@link peerWins} of the Chromium half of `--peers --browser`; empty when Orama did not run in the page. */
+export function scaleBrowserPeerWins(b: ScaleResults['browser']): string[] {
+  if (b.status !== 'done' || b.peers?.orama.status !== 'done') return [];
+  return peerWins(
+    b.points.map((j) => ({ size: j.size, perSecond: j.write.perSecond, p95: j.recall.p95, heapBytes: j.heapUsedBytes ?? Number.NaN, storedBytes: j.storage.bytes, reopenMs: j.reopen.ms })),
+    b.peers.orama.points,
+  );
+}
+
+function renderScaleBrowserPeersMarkdown(b: ScaleBrowserResults): string[] {
+  const o = b.peers?.orama;
+  if (!o) return [];
+  if (o.status !== 'done') return ['', '### Peers (Chromium)', '', `Orama: failed — ${o.note}`];
+  const lines = [
+    '',
+    '### Peers (Chromium): Orama',
+    '',
+    `- @orama/orama ${o.version ?? '?'}: ${o.setup ?? ''}; run ${(o.durationMs / 1000).toFixed(1)} s.`,
+    '- inserts/s and search as in the Node peers section. Save = `persist()` + the IndexedDB put; restore = the IndexedDB get + `restore()` (the counterpart of jev-mem\'s IndexedDB reopen, close + open + load); saved MiB = the hex string\'s length (msgpack bytes × 2); jev-mem\'s stored MiB is the origin\'s `navigator.storage.estimate().usage`.',
+    '',
+    '| size | inserts/s (Orama alone) | inserts/s (with embedding) | search p50 ms | p95 ms | search alone p95 ms | heap MiB | retained heap MiB | save ms (persist + put) | saved MiB | restore ms (get + restore) | first search ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...o.points.map((p) => {
+      const parts = p.persist.parts;
+      const save = parts ? `${p.persist.saveMs.toFixed(0)} (${parts.serializeMs.toFixed(0)} + ${parts.writeMs.toFixed(0)})` : p.persist.saveMs.toFixed(0);
+      const restore = parts ? `${p.persist.restoreMs.toFixed(0)} (${parts.readMs.toFixed(0)} + ${parts.deserializeMs.toFixed(0)})` : p.persist.restoreMs.toFixed(0);
+      return `| ${p.size} | ${p.insert.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${p.search.p50.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${p.searchOnly.p95.toFixed(1)} | ${mib(p.memory.heapUsedBytes)} | ${mib(p.memory.retainedHeapBytes)} | ${save} | ${mib(p.persist.bytes)} | ${restore} | ${p.persist.firstSearchMs.toFixed(1)} |`;
+    }),
+    '',
+    '#### Side by side (Chromium)',
+    '',
+    '| size | writes/s jev-mem | Orama (with embedding) | p95 ms jev-mem recall | Orama hybrid search | heap MiB jev-mem | Orama | stored MiB jev-mem | Orama saved | reopen ms jev-mem | Orama restore |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
+  for (const p of o.points) {
+    const j = b.points.find((x) => x.size === p.size);
+    if (!j) continue;
+    lines.push(
+      `| ${p.size} | ${j.write.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${j.recall.p95.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${mib(j.heapUsedBytes)} | ${mib(p.memory.heapUsedBytes)} | ${mib(j.storage.bytes)} | ${mib(p.persist.bytes)} | ${j.reopen.ms.toFixed(0)} | ${p.persist.restoreMs.toFixed(0)} |`,
+    );
+  }
+  lines.push('', `Where each wins (Chromium): ${scaleBrowserPeerWins(b).join('; ')}.`);
+  return lines;
 }
 
 function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
@@ -586,6 +681,8 @@ function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
     '![Chromium write throughput](scale-browser-write.svg)',
     '',
     '![Chromium recall latency](scale-browser-recall.svg)',
+    ...renderScaleBrowserPeersMarkdown(b),
+    ...(b.peers?.orama.status === 'done' ? ['', '![Chromium heap](scale-browser-memory.svg)', '', '![Chromium stored bytes](scale-browser-storage.svg)', '', '![Chromium reopen / restore](scale-browser-reopen.svg)'] : []),
   ];
 }
 
@@ -643,15 +740,54 @@ export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promis
     ['scale-system-one.svg', chart('System One per write', 'ms', [{ name: 'ms / write', values: r.points.map((p) => p.write.systemOneMsPerWrite) }])],
   ];
   if (r.browser.status === 'done') {
-    const bx = r.browser.points.map((p) => p.size);
-    const bchart = (title: string, yLabel: string, series: Array<{ name: string; values: number[] }>): string => lineChart({ title, x: bx, series, xLabel: 'observations in the namespace (log scale)', yLabel, logX: true });
+    const b = r.browser;
+    const bx = b.points.map((p) => p.size);
+    const bchart = (title: string, yLabel: string, series: Array<{ name: string; values: Array<number | null> }>): string => lineChart({ title, x: bx, series, xLabel: 'observations in the namespace (log scale)', yLabel, logX: true });
+    // With --peers, Orama's series in the page join jev-mem's (same sizes).
+    const bo = b.peers?.orama.status === 'done' ? b.peers.orama : undefined;
+    const bat = (f: (p: OramaScalePoint) => number | null): Array<number | null> => bx.map((size) => {
+      const p = bo?.points.find((q) => q.size === size);
+      const v = p ? f(p) : null;
+      return v === null || !Number.isFinite(v) ? null : v;
+    });
+    const bj = (name: string): string => (bo ? `jev-mem ${name}` : name);
+    const bpeer = (series: Array<{ name: string; values: Array<number | null> }>): Array<{ name: string; values: Array<number | null> }> => (bo ? series : []);
     files.push(
-      ['scale-browser-write.svg', bchart('Write throughput (headless Chromium)', 'observations / s', [{ name: 'writes/s', values: r.browser.points.map((p) => p.write.perSecond) }])],
-      ['scale-browser-recall.svg', bchart('Recall latency (headless Chromium)', 'ms', [
-        { name: 'p50', values: r.browser.points.map((p) => p.recall.p50) },
-        { name: 'p95', values: r.browser.points.map((p) => p.recall.p95) },
+      ['scale-browser-write.svg', bchart(bo ? 'Write / insert throughput (headless Chromium)' : 'Write throughput (headless Chromium)', 'observations / s', [
+        { name: bj('writes/s'), values: b.points.map((p) => p.write.perSecond) },
+        ...bpeer([
+          { name: 'Orama, with embedding', values: bat((p) => p.insert.perSecondWithEmbedding) },
+          { name: 'Orama insert alone', values: bat((p) => p.insert.perSecond) },
+        ]),
+      ])],
+      ['scale-browser-recall.svg', bchart(bo ? 'Recall / hybrid search latency (headless Chromium)' : 'Recall latency (headless Chromium)', 'ms', [
+        { name: bj('p50'), values: b.points.map((p) => p.recall.p50) },
+        { name: bj('p95'), values: b.points.map((p) => p.recall.p95) },
+        ...bpeer([
+          { name: 'Orama p50', values: bat((p) => p.search.p50) },
+          { name: 'Orama p95', values: bat((p) => p.search.p95) },
+        ]),
       ])],
     );
+    if (bo) {
+      files.push(
+        ['scale-browser-memory.svg', bchart('Page heap (headless Chromium)', 'MiB', [
+          { name: 'jev-mem heap used', values: b.points.map((p) => (p.heapUsedBytes === undefined || p.heapUsedBytes === null ? null : p.heapUsedBytes / 2 ** 20)) },
+          { name: 'Orama heap used', values: bat((p) => p.memory.heapUsedBytes / 2 ** 20) },
+          { name: 'Orama retained heap', values: bat((p) => (p.memory.retainedHeapBytes === null ? null : p.memory.retainedHeapBytes / 2 ** 20)) },
+        ])],
+        ['scale-browser-storage.svg', bchart('Stored bytes (headless Chromium)', 'MiB', [
+          { name: 'jev-mem origin usage (IndexedDB)', values: b.points.map((p) => p.storage.bytes / 2 ** 20) },
+          { name: 'Orama saved string', values: bat((p) => p.persist.bytes / 2 ** 20) },
+        ])],
+        ['scale-browser-reopen.svg', bchart('Reopen / restore (headless Chromium)', 'ms', [
+          { name: 'jev-mem open + load', values: b.points.map((p) => p.reopen.ms) },
+          { name: 'jev-mem first recall', values: b.points.map((p) => p.reopen.firstRecallMs) },
+          { name: 'Orama restore (get + restore)', values: bat((p) => p.persist.restoreMs) },
+          { name: 'Orama save (persist + put)', values: bat((p) => p.persist.saveMs) },
+        ])],
+      );
+    }
   }
   const written: string[] = [];
   for (const [name, text] of files) {

@@ -171,6 +171,39 @@ describe('runAnswerEval accounting', () => {
     }
   });
 
+  it('ranks the peers with the peer code (orama, minisearch-default); orama-tuned fails without a dev conversation to tune on', async () => {
+    const server = await startChatServer({ reply: (b) => (messages(b)[0]?.content === JUDGE_SYSTEM_PROMPT ? 'CORRECT' : 'Rex') });
+    try {
+      const c = tinyConversation('conv-x', [question('conv-x#9', 'Which puppy did Alice adopt?', 4, ['D1:1'])]);
+      const r = await runAnswerEval({ systems: ['orama', 'orama-tuned', 'minisearch-default'], conversations: [c], encoder: letterEncoder(), k: 2, systemTwo: { url: server.url, model: 'm', retries: 0 } });
+      // MiniSearch defaults (no stemming, no prefix): of the question's words only "alice" (3 turns) and
+      // "puppy" (D1:1 alone) occur; D1:1 has both and ranks first.
+      expect(r.systems['minisearch-default']!.questions[0]!.retrieved[0]).toBe('D1:1');
+      const orama = r.systems.orama!;
+      expect(orama.status).toBe('ok');
+      expect(orama.questions[0]!.retrieved.length).toBeGreaterThan(0);
+      for (const id of orama.questions[0]!.retrieved) expect(['D1:1', 'D1:2', 'D2:1', 'D2:2']).toContain(id);
+      expect(r.systems['orama-tuned']).toMatchObject({ status: 'failed', error: expect.stringContaining('no development-split conversation') });
+      // one answer and one judge call for each of the two systems that ran
+      expect(server.requests).toHaveLength(4);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('tunes orama-tuned on a development conversation and answers with it', async () => {
+    const server = await startChatServer({ reply: (b) => (messages(b)[0]?.content === JUDGE_SYSTEM_PROMPT ? 'CORRECT' : 'Rex') });
+    try {
+      const dev = tinyConversation('conv-26', [question('conv-26#0', "What is the name of Alice's puppy?", 4, ['D1:1'])]);
+      const r = await runAnswerEval({ systems: ['orama-tuned'], conversations: [dev], encoder: letterEncoder(), k: 2, systemTwo: { url: server.url, model: 'm', retries: 0 } });
+      const s = r.systems['orama-tuned']!;
+      expect(s.status, s.error).toBe('ok');
+      expect(s.questions[0]!.retrieved.length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('counts a failed answer call as an error (wrong) without judging it', async () => {
     const server = await startChatServer();
     try {

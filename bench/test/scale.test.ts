@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderScaleMarkdown, scalePeerWins, type ScalePoint, type ScaleResults } from '../scale/scale.js';
+import { count, type AnyOrama } from '@orama/orama';
+import { peerWins, renderScaleMarkdown, scaleBrowserPeerWins, scalePeerWins, type ScaleBrowserResults, type ScalePoint, type ScaleResults } from '../scale/scale.js';
 import { runOramaScale, type OramaScalePoint } from '../scale/peers.js';
+import { growOrama } from '../scale/orama-grow.js';
 import { letterEncoder } from './fixtures.js';
 
 function results(browser: ScaleResults['browser']): ScaleResults {
@@ -86,5 +88,96 @@ describe('bench scale --peers (Orama)', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('peerWins', () => {
+  const o = (size: number, withEmbedding: number, p95: number, heap: number, bytes: number, restore: number): OramaScalePoint => ({
+    size,
+    insert: { measured: 1, insertMs: 1, embedMs: 1, perSecond: 1, perSecondWithEmbedding: withEmbedding },
+    search: { n: 1, mean: p95, p50: p95, p95, max: p95 },
+    searchOnly: { n: 1, mean: p95, p50: p95, p95, max: p95 },
+    memory: { heapUsedBytes: heap, retainedHeapBytes: null },
+    persist: { format: 'binary', where: 'indexeddb', saveMs: 1, bytes, restoreMs: restore, firstSearchMs: 1, parts: { serializeMs: 20.4, writeMs: 9.6, readMs: 1.2, deserializeMs: 40.1 } },
+  });
+
+  it('leaves out a figure unknown on one side, ignores sizes only one side ran, and gives a tie to jev-mem', () => {
+    const jev = [{ size: 1000, perSecond: 100, p95: 20, heapBytes: Number.NaN, storedBytes: 10, reopenMs: 60 }];
+    // 1000: Orama 200/s > 100 (Orama); p95 30 > 20 (jev-mem); heap NaN (left out); 5 < 10 bytes (Orama); restore 60 = 60 (tie: jev-mem).
+    // 10000 has no jev-mem point: ignored (it would make p95 "mixed").
+    expect(peerWins(jev, [o(1000, 200, 30, 5, 5, 60), o(10000, 1, 1, 1, 1, 1)])).toEqual(['write/insert rate: Orama', 'p95 latency: jev-mem', 'stored bytes: Orama', 'reopen/restore: jev-mem']);
+  });
+
+  it('renders the Chromium peers table, with the save and restore parts, and the winners', () => {
+    const browser = {
+      status: 'done',
+      chromium: '140',
+      crossOriginIsolated: true,
+      sizes: [1000],
+      setup: 's',
+      durationMs: 1,
+      modelLoadMs: { encoder: 1, systemOne: 1 },
+      systemOneModel: 'm',
+      encoder: 'e',
+      points: [{ size: 1000, nodes: 1000, edges: 7, write: { measured: 1, ms: 1, perSecond: 100, systemOneCallsPerWrite: 1, systemOneMsPerWrite: 1, segmentMs: 1 }, recall: { n: 1, mean: 20, p50: 20, p95: 20, max: 20 }, heapUsedBytes: 2 * 2 ** 20, storage: { bytes: 3 * 2 ** 20, bytesPerNode: 1 }, reopen: { ms: 50, firstRecallMs: 1 } }],
+      peers: { orama: { status: 'done', version: '3.1.18', setup: 'page', durationMs: 1, points: [o(1000, 200, 30, 4 * 2 ** 20, 2 ** 20, 71.3)] } },
+    } as ScaleBrowserResults;
+    const r = results(browser);
+    // heap 2 MiB < 4 MiB: jev-mem; stored 1 < 3 MiB: Orama; restore 71.3 > 50: jev-mem.
+    expect(scaleBrowserPeerWins(browser)).toEqual(['write/insert rate: Orama', 'p95 latency: jev-mem', 'heap: jev-mem', 'stored bytes: Orama', 'reopen/restore: jev-mem']);
+    const md = renderScaleMarkdown(r);
+    expect(md).toContain('### Peers (Chromium): Orama');
+    // save 1 ms (20 + 10 rounded), restore 71 ms (1 + 40)
+    expect(md).toContain('| 1000 | 1 | 200 | 30.0 | 30.0 | 30.0 | 4.0 | — | 1 (20 + 10) | 1.0 | 71 (1 + 40) | 1.0 |');
+    expect(md).toContain('| 1000 | 100 | 200 | 20.0 | 30.0 | 2.0 | 4.0 | 3.0 | 1.0 | 50 | 71 |');
+    expect(md).toContain('Where each wins (Chromium): write/insert rate: Orama; p95 latency: jev-mem; heap: jev-mem; stored bytes: Orama; reopen/restore: jev-mem.');
+  });
+});
+
+describe('growOrama (the core the Node and Chromium halves share)', () => {
+  it('saves and restores through the given persistence after each size and goes on with the restored database', async () => {
+    const observations = ['a cat', 'an ox', 'the eel', 'a boat', 'one more'].map((text) => ({ text }));
+    const saved = new Map<string, AnyOrama>();
+    const counts: Array<[string, number]> = [];
+    let restores = 0;
+    // heap() is read: once before the database (after gc), then twice per size (after the searches, after gc).
+    const heaps = [100, 150, 130, 170, 160];
+    let h = 0;
+    let gcs = 0;
+    const points = await growOrama({
+      observations,
+      questions: ['cat'],
+      sizes: [2, 5],
+      encoder: letterEncoder(),
+      measuredWrites: 2,
+      heap: () => heaps[h++] as number,
+      gc: () => void gcs++,
+      persistence: {
+        where: 'indexeddb',
+        async save(db, key) {
+          counts.push([key, count(db)]);
+          saved.set(key, db);
+          return { bytes: 10 * count(db), serializeMs: 1, writeMs: 2 };
+        },
+        async restore(key) {
+          restores++;
+          return { db: saved.get(key) as AnyOrama, readMs: 3, deserializeMs: 4 };
+        },
+      },
+    });
+    expect(counts).toEqual([
+      ['orama-2', 2],
+      ['orama-5', 5],
+    ]);
+    expect(restores).toBe(2);
+    expect(gcs).toBe(3);
+    // retained = heap after gc − heap before the database: 130 − 100, 160 − 100.
+    expect(points.map((p) => [p.memory.heapUsedBytes, p.memory.retainedHeapBytes])).toEqual([
+      [150, 30],
+      [170, 60],
+    ]);
+    expect(points.map((p) => p.persist.bytes)).toEqual([20, 50]);
+    expect(points[1]?.persist.where).toBe('indexeddb');
+    expect(points[1]?.persist.parts).toEqual({ serializeMs: 1, writeMs: 2, readMs: 3, deserializeMs: 4 });
   });
 });

@@ -1,0 +1,188 @@
+/**
+ * The environment-neutral core of `bench scale --peers` (issue 16): grows one Orama 3 database
+ * (`@orama/orama`; `text` string + `embedding` vector of the memory encoder) to each size and
+ * measures it, with the heap, GC and save/restore supplied by the caller. Used in Node by
+ * {@link ./peers.ts} (heap from `process.memoryUsage()`, save to a file) and in headless Chromium
+ * by the scale bench page `bench/browser/scale.ts` (heap from `performance.memory`, save into
+ * IndexedDB). No Node built-ins here: the page bundles this module.
+ *
+ * @module
+ */
+import { create, insertMultiple, search, type AnyOrama } from '@orama/orama';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import type { Observation } from '../../src/types.js';
+import { summarize, type LatencySummary } from '../lib/metrics.js';
+
+/** Figures of Orama at one size. */
+export interface OramaScalePoint {
+  /** Documents in the database. */
+  size: number;
+  insert: {
+    /** Documents timed (the last ones before the size). */
+    measured: number;
+    /** `insertMultiple` of them, ms (vectors already computed). */
+    insertMs: number;
+    /** Embedding their texts, ms. */
+    embedMs: number;
+    /** Documents per second, Orama alone. */
+    perSecond: number;
+    /** Documents per second, embedding + insert (comparable with jev-mem's writes/s). */
+    perSecondWithEmbedding: number;
+  };
+  /** Hybrid search latency, ms, embedding the question included. */
+  search: LatencySummary;
+  /** The same searches, Orama's `search` call alone, ms. */
+  searchOnly: LatencySummary;
+  memory: {
+    /** The runtime's used JS heap right after the searches (no forced GC), bytes: Node `process.memoryUsage().heapUsed`, Chromium `performance.memory.usedJSHeapSize` (NaN, null in results.json, where the API is missing). */
+    heapUsedBytes: number;
+    /** Heap retained by the database: after a full GC, minus the same before it was created, bytes (null without GC access). */
+    retainedHeapBytes: number | null;
+  };
+  persist: OramaPersistFigures;
+}
+
+/** Save / restore figures of one size (see {@link OramaPersistence}). */
+export interface OramaPersistFigures {
+  /** The plugin's format (its default). */
+  format: 'binary';
+  /** Where the saved database goes: a file (Node) or an IndexedDB record (Chromium). Absent in runs before the Chromium half (= file). */
+  where?: 'file' | 'indexeddb';
+  /** Save, ms: serialise + write. */
+  saveMs: number;
+  /** Bytes saved (the file's size; in Chromium the persisted string's length: hex is ASCII, one byte a character as UTF-8). */
+  bytes: number;
+  /** Restore, ms: read + deserialise. */
+  restoreMs: number;
+  /** First hybrid search on the restored database, ms (question embedded beforehand). */
+  firstSearchMs: number;
+  /** Parts of `saveMs` / `restoreMs` where the caller times them apart (Chromium: `persist()`, the IndexedDB put, the IndexedDB get, `restore()`), ms. */
+  parts?: { serializeMs: number; writeMs: number; readMs: number; deserializeMs: number };
+}
+
+/** How a runtime saves and restores the database (the data-persistence plugin plus its storage). */
+export interface OramaPersistence {
+  where: 'file' | 'indexeddb';
+  /** Saves the whole database under `key`; returns bytes saved and, optionally, the timed parts. */
+  save(db: AnyOrama, key: string): Promise<{ bytes: number; serializeMs?: number; writeMs?: number }>;
+  /** Restores what {@link save} wrote under `key`. */
+  restore(key: string): Promise<{ db: AnyOrama; readMs?: number; deserializeMs?: number }>;
+}
+
+/** Options of {@link growOrama}. */
+export interface GrowOramaOptions {
+  /** At least `max(sizes)` observations. */
+  observations: readonly Observation[];
+  questions: readonly string[];
+  /** Ascending sizes. */
+  sizes: readonly number[];
+  encoder: Encoder;
+  /** Documents timed before each size. */
+  measuredWrites: number;
+  /** Used JS heap now, bytes (NaN where unknown). */
+  heap(): number;
+  /** A full GC, where the runtime allows one. */
+  gc?: () => void;
+  persistence: OramaPersistence;
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** Prefix of the progress lines. @default 'scale (Orama)' */
+  label?: string;
+}
+
+/** Documents embedded and inserted per batch while growing the database. */
+const BATCH = 1000;
+
+/** Orama documents of `observations[from … from + vectors.length)`, id `obs-<position>` (LoCoMo turn ids repeat across copies). */
+export function oramaDocs(observations: readonly Observation[], from: number, vectors: readonly Float32Array[]): Array<{ id: string; text: string; embedding: number[] }> {
+  // Orama's schema check accepts plain arrays only as vectors.
+  return vectors.map((v, i) => ({ id: `obs-${from + i}`, text: (observations[from + i] as Observation).text, embedding: Array.from(v) }));
+}
+
+async function hybrid(db: AnyOrama, text: string, vector: Float32Array): Promise<void> {
+  await search(db, { mode: 'hybrid', term: text, vector: { value: Array.from(vector), property: 'embedding' }, limit: 20 } as Parameters<typeof search>[1]);
+}
+
+/**
+ * Grows one Orama database with `o.observations` to each of `o.sizes` (defaults everywhere;
+ * hybrid search `limit` 20) and measures every {@link OramaScalePoint} figure; after each size
+ * the database is saved and restored through `o.persistence`, and the run goes on with the
+ * restored one.
+ * @throws whatever Orama, the plugin, the storage or the encoder throw.
+ */
+export async function growOrama(o: GrowOramaOptions): Promise<OramaScalePoint[]> {
+  const log = o.log ?? (() => undefined);
+  const label = o.label ?? 'scale (Orama)';
+  o.gc?.();
+  const baseHeap = o.heap();
+  let db = create({ schema: { text: 'string', embedding: `vector[${o.encoder.dimension}]` } }) as unknown as AnyOrama;
+  const points: OramaScalePoint[] = [];
+  let written = 0;
+  const questionVectors = await o.encoder.embed([...o.questions]);
+  for (const size of o.sizes) {
+    const measured = Math.min(o.measuredWrites, size - written);
+    for (let from = written; from < size - measured; from += BATCH) {
+      const to = Math.min(from + BATCH, size - measured);
+      const vectors = await o.encoder.embed(o.observations.slice(from, to).map((x) => x.text));
+      await insertMultiple(db, oramaDocs(o.observations, from, vectors));
+    }
+    const start = size - measured;
+    const te = performance.now();
+    const vectors = await o.encoder.embed(o.observations.slice(start, size).map((x) => x.text));
+    const embedMs = performance.now() - te;
+    const docs = oramaDocs(o.observations, start, vectors);
+    const ti = performance.now();
+    await insertMultiple(db, docs, docs.length);
+    const insertMs = performance.now() - ti;
+    written = size;
+    const latencies: number[] = [];
+    const searchOnly: number[] = [];
+    for (const q of o.questions) {
+      const ts = performance.now();
+      const [v] = await o.encoder.embed([q]);
+      const tq = performance.now();
+      await hybrid(db, q, v as Float32Array);
+      const end = performance.now();
+      latencies.push(end - ts);
+      searchOnly.push(end - tq);
+    }
+    const heapUsedBytes = o.heap();
+    let retainedHeapBytes: number | null = null;
+    if (o.gc) {
+      o.gc();
+      const after = o.heap();
+      retainedHeapBytes = Number.isFinite(after) && Number.isFinite(baseHeap) ? after - baseHeap : null;
+    }
+    const key = `orama-${size}`;
+    const tp = performance.now();
+    const saved = await o.persistence.save(db, key);
+    const saveMs = performance.now() - tp;
+    const tr = performance.now();
+    const restored = await o.persistence.restore(key);
+    const restoreMs = performance.now() - tr;
+    db = restored.db;
+    const tf = performance.now();
+    await hybrid(db, o.questions[0] ?? 'hello', questionVectors[0] ?? new Float32Array(o.encoder.dimension));
+    const firstSearchMs = performance.now() - tf;
+    const timed = [saved.serializeMs, saved.writeMs, restored.readMs, restored.deserializeMs];
+    const point: OramaScalePoint = {
+      size,
+      insert: { measured, insertMs, embedMs, perSecond: insertMs > 0 ? (measured * 1000) / insertMs : 0, perSecondWithEmbedding: insertMs + embedMs > 0 ? (measured * 1000) / (insertMs + embedMs) : 0 },
+      search: summarize(latencies),
+      searchOnly: summarize(searchOnly),
+      memory: { heapUsedBytes, retainedHeapBytes },
+      persist: {
+        format: 'binary',
+        where: o.persistence.where,
+        saveMs,
+        bytes: saved.bytes,
+        restoreMs,
+        firstSearchMs,
+        ...(timed.every((x) => x !== undefined) ? { parts: { serializeMs: saved.serializeMs as number, writeMs: saved.writeMs as number, readMs: restored.readMs as number, deserializeMs: restored.deserializeMs as number } } : {}),
+      },
+    };
+    points.push(point);
+    log(`${label}: ${size} docs: ${point.insert.perSecond.toFixed(0)} inserts/s (${point.insert.perSecondWithEmbedding.toFixed(0)}/s with embedding), search p95 ${point.search.p95.toFixed(1)} ms, save ${saveMs.toFixed(0)} ms (${(saved.bytes / 2 ** 20).toFixed(1)} MiB), restore ${restoreMs.toFixed(0)} ms`);
+  }
+  return points;
+}
