@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { LRUCache } from 'lru-cache';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import type { LexicalIndex, VectorIndex } from './indexes.js';
 import type { LanguageCode } from './language.js';
@@ -33,6 +34,9 @@ export interface SessionInfo {
   firstId: string;
   lastId: string;
 }
+
+/** Distinct words whose stems one namespace keeps memoised ({@link NamespaceState.stemMemo}). */
+export const STEM_MEMO_WORDS = 16_384;
 
 /** How many recent mentions of each entity are kept for candidate discovery. */
 const MENTIONS_KEPT = 64;
@@ -73,6 +77,13 @@ export class NamespaceState {
 
   /** Document frequency of keywords (content terms) over the namespace's nodes. */
   readonly keywordDf = new Map<string, number>();
+
+  /**
+   * word → its content stem (`null` for a stop word), memoised for the read path's soft term
+   * matching, which stems every distinct word of the candidates each recall reads (a pure
+   * function of the word, so never stale). An LRU of {@link STEM_MEMO_WORDS} words.
+   */
+  readonly stemMemo = new LRUCache<string, string | false>({ max: STEM_MEMO_WORDS });
 
   /** Language (`detectLanguage`, plane/text.ts) → number of nodes written in it. */
   readonly languages = new Map<LanguageCode, number>();

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { LRUCache } from 'lru-cache';
 import { contentTerms, isStopWord, midSentenceCapitalised, stem, tokenize } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
 import type { CandidateSignals } from '../system-one/catalogue.js';
@@ -77,13 +76,21 @@ export function nodeWords(n: MemoryNode): readonly string[] {
   return words;
 }
 
-/** The Porter stem of a token, `null` for a stop word (memoised per query by {@link SoftQuery}). */
-function contentStem(word: string): string | null {
-  return isStopWord(word) ? null : stem(word);
+/** Memo of {@link contentStem} results (`false`: a stop word); the namespace's `stemMemo`. */
+export interface StemMemo {
+  get(word: string): string | false | undefined;
+  set(word: string, value: string | false): unknown;
 }
 
-/** Candidate words whose similarities one {@link SoftQuery} keeps (an LRU; one entry = query words × 8 bytes). */
-export const SOFT_QUERY_CACHE_WORDS = 4096;
+/** The Porter stem of a token, `null` for a stop word (memoised in `memo` when given). */
+function contentStem(word: string, memo: StemMemo | undefined): string | null {
+  const hit = memo?.get(word);
+  if (hit !== undefined) return hit === false ? null : hit;
+  const st = isStopWord(word) ? null : stem(word);
+  memo?.set(word, st ?? false);
+  return st;
+}
+
 
 /**
  * The query side of soft term matching: the query's distinct content words t (tokens that are not
@@ -97,15 +104,22 @@ export class SoftQuery {
   readonly #weights: Float64Array;
   readonly #weightSum: number;
   readonly #lookup: TermVectorLookup;
-  /** word → s(t, w) for every query word t (false: a stop word); an LRU of {@link SOFT_QUERY_CACHE_WORDS} words. */
-  readonly #cache = new LRUCache<string, Float64Array | false>({ max: SOFT_QUERY_CACHE_WORDS });
+  readonly #stemMemo: StemMemo | undefined;
+  /**
+   * word → s(t, w) for every query word t (false: a stop word). A memo that lives and dies with
+   * one recall, not a cache policy: it holds at most the distinct words of the candidates that
+   * recall reads (bounded by `maxVisited` and the pool), so a plain Map, the fastest lookup.
+   */
+  readonly #cache = new Map<string, Float64Array | false>();
 
   /**
    * @param words Distinct query content words (lower case).
    * @param weights Their weights g_t ≥ 0 (same order), not all 0.
    * @param lookup Word-vector lookup of the encoder.
+   * @param stemMemo Memo of content stems shared across queries (the namespace's `stemMemo`).
    */
-  constructor(words: readonly string[], weights: readonly number[], lookup: TermVectorLookup) {
+  constructor(words: readonly string[], weights: readonly number[], lookup: TermVectorLookup, stemMemo?: StemMemo) {
+    this.#stemMemo = stemMemo;
     this.#stems = words.map((w) => stem(w));
     this.#vectors = lookup([...words]);
     this.#weights = Float64Array.from(weights);
@@ -123,7 +137,7 @@ export class SoftQuery {
     const hit = this.#cache.get(word);
     if (hit !== undefined) return hit === false ? null : hit;
     let out: Float64Array | null = null;
-    const st = contentStem(word);
+    const st = contentStem(word, this.#stemMemo);
     if (st !== null) {
       out = new Float64Array(this.#stems.length);
       let v: Float32Array | undefined;
@@ -185,7 +199,7 @@ export function softQuery(query: string, state: NamespaceState, lookup: TermVect
     const df = state.keywordDf.get(stem(w)) ?? 0;
     return Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5)); // BM25 IDF
   });
-  return new SoftQuery(words, weights, lookup);
+  return new SoftQuery(words, weights, lookup, state.stemMemo);
 }
 
 /** Session id → best normalised lexical score among `hits` (id → score) in that session. */
