@@ -10,7 +10,8 @@
  * restatement of the older phrasing with a new value, whose twin with the same value is a negative); hard negatives are additions
  * ("I also..."), repeats ("still..."), the same change said about a different person, an
  * unrelated state of the same person, the same topic with another key (a bike vs a car, email vs
- * phone) and an update stated before the older memory (time reversed).
+ * phone), an update stated before the older memory (time reversed), and chatter that holds no
+ * state at all (one per positive step: what most pairs in a real conversation look like).
  *
  * This set is independent of bench/time/cases.ts (whose 47 state pairs wrote the stand-in's
  * rules); neither is used to choose anything of the other.
@@ -23,7 +24,7 @@ import type { StateSide } from '../../src/system-one/state-update.js';
 export const PAIR_SEED = 1414;
 
 /** Why a pair is labelled as it is. */
-export type PairFamily = 'update' | 'plain-update' | 'plain-repeat' | 'addition' | 'repeat' | 'other-subject' | 'unrelated-state' | 'other-key' | 'time-reversed';
+export type PairFamily = 'update' | 'plain-update' | 'plain-repeat' | 'chatter' | 'addition' | 'repeat' | 'other-subject' | 'unrelated-state' | 'other-key' | 'time-reversed';
 
 /** One labelled pair. */
 export interface StatePair {
@@ -61,6 +62,16 @@ const VALUES: Record<string, { train: string[]; heldout: string[] }> = {
   email: { train: ['ilv@corvo.example', 'tb88@plume.example', 'q.m@rook.example', 'sun@ferra.example'], heldout: ['pz@hollow.example', 'rr@gale.example', 'moss@tarn.example'] },
   phone: { train: ['555-0142', '555-0177', '555-0123', '555-0190'], heldout: ['555-0111', '555-0168', '555-0135'] },
   plan: { train: ['trip', 'party', 'concert', 'visit'], heldout: ['wedding', 'holiday', 'tour'] },
+};
+
+/**
+ * Chatter: everyday lines holding no state, many with change or addition words ("now", "new",
+ * "also"); most pairs maintenance meets in a real conversation are like these. {V} a value of the
+ * older's kind, so some share a word with it. The last one is held out.
+ */
+const CHATTER = {
+  train: ['Haha, now that is a new one for me!', 'I also loved the photos you sent.', 'We went hiking again, the weather was great.', 'I am so tired now, long day.', 'Did you see the game? It was wild, no longer close at half time.', 'Talking about {V} reminds me of a funny story.', 'Thanks! I will tell you more about {V} tomorrow.', 'My new haircut is a disaster, ha.'],
+  heldout: ['Right now I just want pizza and a nap; {V} can wait.'],
 };
 
 /** Templates: {S} the subject's name, {V} the value, {K} a key (object, activity, topic). First person uses "I". */
@@ -196,6 +207,8 @@ export function generateStatePairs(perKind = { train: 24, heldout: 12 }): StateP
           push('plain-update', side(name, fill(pick(bySplit(k.older, split)), v2, key), tNew), 1);
           push('plain-repeat', side(name, fill(pick(bySplit(k.older, split)), v1, key), tNew), 0); // its twin: the same value again, no marker
         }
+        // A chatter line by the same speaker, every step.
+        push('chatter', side(name, pick(bySplit([...CHATTER.train, ...CHATTER.heldout], split)).replaceAll('{V}', v1), tNew), 0);
         const fam = (['addition', 'repeat', 'other-subject', 'unrelated-state', 'other-key', 'time-reversed'] as const)[i % 6] as PairFamily;
         if (fam === 'addition') push(fam, side(name, fill(pick(bySplit(k.addition, split)), v2, key), tNew), 0);
         else if (fam === 'repeat') push(fam, side(name, fill(pick(bySplit(k.repeat, split)), v1, key), tNew), 0);
