@@ -5,10 +5,14 @@
  * plan that was then cancelled? Asked as one typed noul question per (node, older candidate)
  * pair, {@link STATE_UPDATE_QUESTION}, answered with a probability.
  *
- * THIS IS A KEYWORD STAND-IN, NOT A TRAINED HEAD. Issue 14 asks for a System-One head trained on
- * labelled pairs; it is not built yet. Until it is, {@link decideStateUpdate} answers from the
- * hand-written slot patterns below and reports the model id {@link STATE_UPDATE_STANDIN_ID}, so
- * every edge it makes says who decided. The shipped heads are untouched.
+ * TWO ANSWERERS. {@link standInStateUpdate} is a keyword stand-in (hand-written slot patterns,
+ * model id {@link STATE_UPDATE_STANDIN_ID}); {@link trainedStateUpdate} is the System-One head
+ * issue 14 asks for (model id {@link STATE_UPDATE_MODEL_ID}): a logistic regression over
+ * {@link stateUpdateFeatures} (the stand-in's claim reading as features plus generic pair
+ * signals), trained on generated labelled pairs (bench/training/state-pairs.ts,
+ * bench/training/train-state-update.ts; weights in the generated ./state-update-weights.ts).
+ * Maintenance still decides with the stand-in ({@link decideStateUpdate}); see its note. Every
+ * edge says which model decided. The shipped ONNX heads are untouched.
  *
  * Rules (English, documented, deterministic):
  * 1. Each side's text is read into state claims `{kind, subject, key, value}` by the patterns of
@@ -27,6 +31,7 @@
  * @module
  */
 import { tenseOf } from '../util/time.js';
+import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 
 /** Model id of the stand-in's answers (edges it makes carry it as their origin). */
 export const STATE_UPDATE_STANDIN_ID = 'jev-mem/state-update-keyword-standin@0.1.0';
@@ -153,9 +158,10 @@ function planNouns(text: string): string[] {
 
 /**
  * The stand-in's answer for one pair (see the module rules): P(`newer` updates `older`).
- * A pair where `newer` is not later than `older` answers 0.
+ * A pair where `newer` is not later than `older` answers 0. Kept as the documented baseline of the
+ * trained head ({@link decideStateUpdate}) and as its fallback.
  */
-export function decideStateUpdate(newer: StateSide, older: StateSide): StateUpdateDecision {
+export function standInStateUpdate(newer: StateSide, older: StateSide): StateUpdateDecision {
   const no = (p: number): StateUpdateDecision => ({ probability: p, model: STATE_UPDATE_STANDIN_ID });
   if (!(newer.timeMs >= older.timeMs)) return no(0);
   const nt = body(newer.text);
@@ -177,4 +183,132 @@ export function decideStateUpdate(newer: StateSide, older: StateSide): StateUpda
     return { probability: marker ? 0.95 : 0.9, kind: x.kind, model: STATE_UPDATE_STANDIN_ID };
   }
   return no(0.02);
+}
+
+/** Model id of the trained head's answers (edges it makes carry it as their origin). */
+export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@1.0.0';
+
+/**
+ * Names of the state-update features, in column order (`jev-mem/state-update-features@1`):
+ * - `claim_match`: both texts hold a claim of the same kind, subject and key (rule 2's match);
+ * - `value_differs`: such a match whose values differ;
+ * - `kind_match`: a claim of the same kind and subject but another key (same topic, other thing);
+ * - `newer_claims` / `older_claims`: the text holds at least one state claim;
+ * - `change_marker` / `addition_marker` / `repeat_marker`: the newer text carries a change word
+ *   (`moved`, `now`, `no longer`...), an addition word (`also`, `too`, `another`...) or a repeat
+ *   word (`still`, `again`, `as always`, `as before`);
+ * - `cancel_plan`: rule 4 matches (the newer cancels a plan noun the older announced);
+ * - `overlap`: Jaccard overlap of the two texts' lower-cased words of ≥ 3 letters (0..1);
+ * - `newer_later`: the newer side's time is strictly after the older's;
+ * - `shared_name`: both texts (or speakers) name the same capitalised name.
+ */
+export const STATE_UPDATE_FEATURES = Object.freeze([
+  'claim_match',
+  'value_differs',
+  'kind_match',
+  'newer_claims',
+  'older_claims',
+  'change_marker',
+  'addition_marker',
+  'repeat_marker',
+  'cancel_plan',
+  'overlap',
+  'newer_later',
+  'shared_name',
+] as const);
+
+const REPEAT = /\b(still|again|as always|as before|same as ever|as usual)\b/i;
+const SENTENCE_START_WORDS = /^(i|we|my|our|the|a|an|big|news|so|and|but|just|oh|well|yes|no|this|that|these|those|it|he|she|they)$/i;
+
+/** Lower-cased words of ≥ 3 letters of a text's body. */
+function words(text: string): Set<string> {
+  return new Set((body(text).toLowerCase().match(/[\p{L}\p{N}'-]{3,}/gu) ?? []));
+}
+
+/** Capitalised names of a text (its speaker label included), lower-cased; common sentence openers excluded. */
+function names(text: string, speaker: string | undefined): Set<string> {
+  const out = new Set<string>();
+  if (speaker) out.add(speaker.toLowerCase());
+  for (const m of text.matchAll(/\b(\p{Lu}[\p{L}'-]+)/gu)) if (!SENTENCE_START_WORDS.test(m[1] as string)) out.add((m[1] as string).toLowerCase());
+  return out;
+}
+
+/**
+ * The feature row of one pair, in {@link STATE_UPDATE_FEATURES} order (all in [0,1]): the
+ * stand-in's claim reading (rules 1-4) as indicators, plus generic pair signals. Deterministic and
+ * pure; the same function builds the training rows (bench/training/train-state-update.ts) and the
+ * run-time rows.
+ */
+export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[] {
+  const nt = body(newer.text);
+  const a = stateClaims(newer.text, newer.speaker);
+  const b = stateClaims(older.text, older.speaker);
+  const usable = (c: StateClaim) => !c.subject.startsWith('pronoun:');
+  const match = a.find((x) => usable(x) && b.some((y) => y.kind === x.kind && y.key === x.key && y.subject === x.subject));
+  const differs = a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && y.key === x.key && y.subject === x.subject && y.value !== x.value));
+  const kindMatch = a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && y.key !== x.key && y.subject === x.subject));
+  const sameSpeaker = (newer.speaker ?? '').toLowerCase() === (older.speaker ?? '').toLowerCase();
+  let cancel = false;
+  if (CANCEL.test(nt) && sameSpeaker && tenseOf(body(older.text)) === 'future') {
+    const announced = new Set(planNouns(older.text));
+    cancel = planNouns(newer.text).some((p) => announced.has(p));
+  }
+  const wa = words(newer.text);
+  const wb = words(older.text);
+  let inter = 0;
+  for (const w of wa) if (wb.has(w)) inter++;
+  const union = wa.size + wb.size - inter;
+  const na = names(newer.text, newer.speaker);
+  const nb = names(older.text, older.speaker);
+  const b01 = (x: boolean): number => (x ? 1 : 0);
+  return [
+    b01(match !== undefined),
+    b01(differs),
+    b01(kindMatch),
+    b01(a.length > 0),
+    b01(b.length > 0),
+    b01(CHANGE.test(nt)),
+    b01(ADDITION.test(nt)),
+    b01(REPEAT.test(nt)),
+    b01(cancel),
+    union === 0 ? 0 : inter / union,
+    b01(newer.timeMs > older.timeMs),
+    b01([...na].some((n) => nb.has(n))),
+  ];
+}
+
+/**
+ * The decision maintenance uses today: the keyword stand-in ({@link standInStateUpdate}). The
+ * trained head ({@link trainedStateUpdate}) is built and evaluated (models/README.md) but NOT
+ * wired in: on the 47 state pairs of bench/time/cases.ts (never used to train it) it misses 3
+ * updates at the 0.85 threshold, all states that end with the same value named ("I quit Acme",
+ * "I broke up with Tom", "we gave away the dog"), a phrasing family its training pairs lack; it is
+ * not tuned on those pairs (they wrote the stand-in's rules).
+ */
+export function decideStateUpdate(newer: StateSide, older: StateSide): StateUpdateDecision {
+  return standInStateUpdate(newer, older);
+}
+
+/**
+ * P(`newer` updates a state `older` holds about the same subject), answered by the trained
+ * state-update head ({@link STATE_UPDATE_MODEL_ID}: a logistic regression over
+ * {@link stateUpdateFeatures}, weights in ./state-update-weights.ts, trained by
+ * bench/training/train-state-update.ts on the generated pairs of bench/training/state-pairs.ts;
+ * see models/README.md); not yet used by maintenance ({@link decideStateUpdate}). A pair where `newer` is earlier than `older` answers 0 (as the stand-in);
+ * `kind` is the kind of the matched claim (or `plan` for a cancelled plan). Falls back to
+ * {@link standInStateUpdate} only when the weights do not fit the feature list (a stale
+ * generated module), so a decision is always made and its `model` says who made it.
+ */
+export function trainedStateUpdate(newer: StateSide, older: StateSide): StateUpdateDecision {
+  const w = STATE_UPDATE_WEIGHTS;
+  if (w.features.length !== STATE_UPDATE_FEATURES.length || w.features.some((f, i) => f !== STATE_UPDATE_FEATURES[i])) return standInStateUpdate(newer, older);
+  if (!(newer.timeMs >= older.timeMs)) return { probability: 0, model: STATE_UPDATE_MODEL_ID };
+  const x = stateUpdateFeatures(newer, older);
+  let z = w.bias;
+  for (let j = 0; j < x.length; j++) z += (w.weights[j] as number) * (((x[j] as number) - (w.mean[j] as number)) / (w.scale[j] as number));
+  const probability = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+  const claims = stateClaims(newer.text, newer.speaker);
+  const olderClaims = stateClaims(older.text, older.speaker);
+  const kind = x[8] === 1 ? 'plan' : claims.find((c) => olderClaims.some((y) => y.kind === c.kind && y.key === c.key && y.subject === c.subject))?.kind;
+  return kind === undefined ? { probability, model: STATE_UPDATE_MODEL_ID } : { probability, kind, model: STATE_UPDATE_MODEL_ID };
 }

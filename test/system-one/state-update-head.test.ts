@@ -1,0 +1,53 @@
+/**
+ * The trained state-update head (issue 14): its featuriser on hand-computed pairs, its ranking of
+ * held-out generated pairs, and that the committed weights are what the trainer fits.
+ */
+import { describe, expect, it } from 'vitest';
+import { fitLogistic } from '../../bench/lib/logistic.js';
+import { generateStatePairs } from '../../bench/training/state-pairs.js';
+import { STATE_UPDATE_WEIGHTS } from '../../src/system-one/state-update-weights.js';
+import { STATE_UPDATE_FEATURES, STATE_UPDATE_MODEL_ID, stateUpdateFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
+
+describe('stateUpdateFeatures', () => {
+  it('reads a move of the same speaker: match, other value, change word, 1/3 word overlap, later, shared name', () => {
+    const x = stateUpdateFeatures({ text: 'Maya: I moved to Porto with my cat.', speaker: 'Maya', timeMs: 2 }, { text: 'Maya: I live in Lisbon with my cat.', speaker: 'Maya', timeMs: 1 });
+    // words ≥ 3 letters: {moved, porto, with, cat} vs {live, lisbon, with, cat}: 2 shared of 6.
+    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 1]);
+    expect(x).toHaveLength(STATE_UPDATE_FEATURES.length);
+  });
+
+  it('reads a repeat by another speaker said earlier: no match, repeat word, 2/3 overlap, not later', () => {
+    const x = stateUpdateFeatures({ text: 'Theo: I still live in Lisbon.', speaker: 'Theo', timeMs: 1 }, { text: 'Maya: I live in Lisbon.', speaker: 'Maya', timeMs: 2 });
+    // claims: lives/theo/home/lisbon vs lives/maya/home/lisbon (other subject); words {still, live,
+    // lisbon} vs {live, lisbon}: 2 of 3; names {theo, lisbon} vs {maya, lisbon}: Lisbon shared.
+    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1]);
+  });
+});
+
+describe('trainedStateUpdate', () => {
+  const held = generateStatePairs().filter((p) => p.split === 'heldout');
+
+  it('ranks every held-out update above every held-out addition of the same kind', () => {
+    for (const kind of new Set(held.map((p) => p.kind))) {
+      const p = (fam: string) => held.filter((x) => x.kind === kind && x.family === fam).map((x) => trainedStateUpdate(x.newer, x.older).probability);
+      const updates = p('update');
+      const additions = p('addition');
+      expect(updates.length, kind).toBeGreaterThan(0);
+      expect(additions.length, kind).toBeGreaterThan(0);
+      expect(Math.min(...updates), kind).toBeGreaterThan(Math.max(...additions));
+    }
+  });
+
+  it('answers with its model id, 0 for a time-reversed pair', () => {
+    const d = trainedStateUpdate({ text: 'Maya: I moved to Porto.', speaker: 'Maya', timeMs: 1 }, { text: 'Maya: I live in Lisbon.', speaker: 'Maya', timeMs: 2 });
+    expect(d).toEqual({ probability: 0, model: STATE_UPDATE_MODEL_ID });
+  });
+
+  it('ships the weights the trainer fits on the train split (λ = 1)', () => {
+    const train = generateStatePairs().filter((p) => p.split === 'train');
+    const m = fitLogistic(train.map((p) => stateUpdateFeatures(p.newer, p.older)), train.map((p) => p.label), [...STATE_UPDATE_FEATURES], { l2: 1 });
+    expect(STATE_UPDATE_WEIGHTS.features).toEqual([...STATE_UPDATE_FEATURES]);
+    m.weights.forEach((w, i) => expect(STATE_UPDATE_WEIGHTS.weights[i]).toBeCloseTo(w, 9));
+    expect(STATE_UPDATE_WEIGHTS.bias).toBeCloseTo(m.bias, 9);
+  });
+});
