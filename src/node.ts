@@ -1,7 +1,8 @@
 /**
  * The Node entry (`jev-mem/node`): `createNodeMemory()` fills the platform defaults for Node:
  * storage in a directory (so separate CLI runs share one memory), the offline GloVe-SIF encoder
- * from the package's `models/`, and System One from options. Node-only: it imports `node:fs`.
+ * from the package's `models/`, and the shipped trained System-One model in process (TypeScript
+ * kernels), or the backend given in `systemOne`. Node-only: it imports `node:fs`.
  *
  * @module
  */
@@ -12,6 +13,9 @@ import type { Encoder } from './encoder/encoder.js';
 import { createMemory, type Memory, type MemoryOptions } from './memory.js';
 import { createFileStorage } from './plane/file-storage.js';
 import { createMemoryStorage } from './plane/memory-storage.js';
+import { createNodeAssetLoader } from './encoder/assets-node.js';
+import { createLocalSystemOne } from './system-one/local.js';
+import type { SystemOneBackend } from './system-one/wire.js';
 
 /** Options of {@link createNodeMemory}: those of `createMemory`, with Node defaults. */
 export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'storage'> {
@@ -26,6 +30,12 @@ export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'stor
   encoder?: Encoder;
   /** Storage adapter (overrides `store`). */
   storage?: MemoryOptions['storage'];
+  /**
+   * System-One backend. The default is made and closed by this memory.
+   * @default the shipped trained model in process (`createLocalSystemOne`, engine `'ts'`, read
+   *   from the package's `models/system-one/`), with its calibrated parameters
+   */
+  systemOne?: SystemOneBackend;
 }
 
 /**
@@ -41,22 +51,32 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   const madeDir = storage === undefined && store !== undefined && !existsSync(store);
   let chosenStorage: MemoryOptions['storage'] | undefined = storage;
   let ownEncoder: Encoder | undefined;
+  let ownSystemOne: SystemOneBackend | undefined;
   let memory: Memory;
   try {
     chosenStorage ??= store !== undefined ? await createFileStorage({ dir: store, create: create ?? true, ...(rest.logger !== undefined ? { logger: rest.logger } : {}) }) : createMemoryStorage();
     ownEncoder = encoder === undefined ? await createDefaultNodeEncoder() : undefined;
-    memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder) });
+    ownSystemOne = rest.systemOne === undefined ? await createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' }) : undefined;
+    memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder), systemOne: rest.systemOne ?? (ownSystemOne as SystemOneBackend) });
   } catch (e) {
     await ownEncoder?.close?.();
+    await ownSystemOne?.close?.();
     if (chosenStorage !== storage) await chosenStorage?.close().catch(() => undefined);
     if (madeDir && store !== undefined) await rm(store, { recursive: true, force: true });
     throw e;
   }
-  if (ownEncoder === undefined) return memory;
-  // The encoder made here belongs to this memory: close it with it.
+  if (ownEncoder === undefined && ownSystemOne === undefined) return memory;
+  // The encoder and System One made here belong to this memory: close them with it.
   const close = memory.close.bind(memory);
-  const owned = ownEncoder;
-  return Object.assign(memory, { close: async () => { await close(); await owned.close?.(); } });
+  const ownedEncoder = ownEncoder;
+  const ownedSystemOne = ownSystemOne;
+  return Object.assign(memory, {
+    close: async () => {
+      await close();
+      await ownedEncoder?.close?.();
+      await ownedSystemOne?.close?.();
+    },
+  });
 }
 
 export { createFileStorage } from './plane/file-storage.js';
