@@ -19,6 +19,7 @@
  * @module
  */
 import type { StateSide } from '../../src/system-one/state-update.js';
+import { prng } from '../../test/helpers/prng.js';
 
 /** The seed of the generator. */
 export const PAIR_SEED = 1414;
@@ -35,17 +36,6 @@ export interface StatePair {
   older: StateSide;
   /** 1 when `newer` updates the state `older` holds, else 0. */
   label: 0 | 1;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const NAMES = { train: ['Ilvara', 'Tobrin', 'Quenna', 'Marek', 'Sefa', 'Orlin', 'Dessa', 'Kaveh', 'Brisa', 'Ytzel'], heldout: ['Pellam', 'Runa', 'Zorev', 'Aimsa', 'Tellow', 'Nikka'] };
@@ -170,7 +160,7 @@ function bySplit<T>(list: readonly T[], split: 'train' | 'heldout'): T[] {
  * negatives spread over the six negative families.
  */
 export function generateStatePairs(perKind = { train: 24, heldout: 12 }): StatePair[] {
-  const rng = mulberry32(PAIR_SEED);
+  const rng = prng(PAIR_SEED);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)] as T;
   const out: StatePair[] = [];
   const kinds = Object.keys(KINDS);
