@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { MemoryEdge, MemoryNode } from '../types.js';
+import type { MemoryEdge, MemoryNode, View } from '../types.js';
 
 /**
  * One atomic change to one namespace: everything in it is stored, or nothing is.
@@ -20,6 +20,38 @@ export interface WriteBatch {
   deleteEdgeIds?: string[];
   /** Namespace metadata to set (JSON-safe values); `null` removes a key. */
   meta?: Record<string, unknown>;
+  /**
+   * Change number of this commit (the memory numbers its commits 1, 2, 3, … in meta key
+   * {@link CHANGE_META_KEY}). An adapter with a change log ({@link StorageAdapter.changesSince})
+   * records the node ids of `putNodes` and `deleteNodeIds` under it, in the same atomic commit.
+   */
+  change?: number;
+}
+
+/** Meta key of the number of the namespace's latest commit ({@link WriteBatch.change}). */
+export const CHANGE_META_KEY = 'change' as const;
+
+/**
+ * A checkpoint of one namespace's derived, resident indexes (issue 13): opaque parts (the
+ * lexical index's JSON, the node directory and its int8 vectors, the bookkeeping maps), valid
+ * as of commit `change`. The memory rebuilds a stale checkpoint from the change log
+ * ({@link StorageAdapter.changesSince}) or, when the log does not reach back, from a scan.
+ */
+export interface Checkpoint {
+  /** The commit ({@link WriteBatch.change}) the parts reflect; 0 for an empty namespace. */
+  change: number;
+  /** Format tag of the parts (the memory ignores a checkpoint with another format). */
+  format: string;
+  /** Named binary parts. */
+  parts: Record<string, Uint8Array>;
+}
+
+/** Record counts of one namespace. */
+export interface NamespaceCounts {
+  nodes: number;
+  edges: number;
+  /** Edges per view (views with no edge may be left out). */
+  edgesByView: Partial<Record<View, number>>;
 }
 
 /** Everything stored for one namespace, as loaded at open time. */
@@ -77,6 +109,44 @@ export interface StorageAdapter {
    * Adapters that never defer a failure leave it out.
    */
   health?(namespace: string): StorageHealth;
+  /**
+   * The storage port of the read and write paths (issue 13): the nodes with these ids, in the
+   * order asked; unknown ids are left out. A path asks for what its bounds (maxVisited, K_w)
+   * allow, never for the whole namespace.
+   * @throws JevMemError `STORAGE_FAILED`.
+   */
+  getNodes?(namespace: string, ids: readonly string[]): Promise<MemoryNode[]>;
+  /**
+   * Every edge touching any of `nodeIds` (either end), each edge once, in no set order.
+   * @throws JevMemError `STORAGE_FAILED`.
+   */
+  getEdges?(namespace: string, nodeIds: readonly string[]): Promise<MemoryEdge[]>;
+  /**
+   * Every node of the namespace in batches of about `batchSize` (any order): rebuilding a
+   * missing checkpoint and export, without one array of the whole namespace.
+   * @throws JevMemError `STORAGE_FAILED`.
+   */
+  scanNodes?(namespace: string, batchSize: number): AsyncIterable<MemoryNode[]>;
+  /** Every edge of the namespace in batches (any order). @throws JevMemError `STORAGE_FAILED`. */
+  scanEdges?(namespace: string, batchSize: number): AsyncIterable<MemoryEdge[]>;
+  /** Record counts. @throws JevMemError `STORAGE_FAILED`. */
+  counts?(namespace: string): Promise<NamespaceCounts>;
+  /** The namespace's checkpoint, or undefined when none is kept. @throws JevMemError `STORAGE_FAILED`. */
+  readCheckpoint?(namespace: string): Promise<Checkpoint | undefined>;
+  /**
+   * Replaces the namespace's checkpoint and drops change-log entries up to `checkpoint.change`.
+   * Atomic: a failure leaves the old checkpoint (or none).
+   * @throws JevMemError `STORAGE_FAILED`, `QUOTA_EXCEEDED`.
+   */
+  writeCheckpoint?(namespace: string, checkpoint: Checkpoint): Promise<void>;
+  /** Removes the namespace's checkpoint (a delete makes it hold erased text). @throws JevMemError `STORAGE_FAILED`. */
+  dropCheckpoint?(namespace: string): Promise<void>;
+  /**
+   * Ids of the nodes put or deleted by commits with change number > `after`, each once; or
+   * `undefined` when the log no longer reaches back to `after` (the caller then rescans).
+   * @throws JevMemError `STORAGE_FAILED`.
+   */
+  changesSince?(namespace: string, after: number): Promise<string[] | undefined>;
   /** Flushes and releases handles. Idempotent. */
   close(): Promise<void>;
 }

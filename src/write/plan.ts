@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { quantizeVector } from '../plane/vector-codec.js';
 import type { MemoryParameters } from '../config.js';
 import { contentTerms } from '../plane/text.js';
 import type { NamespaceState } from '../plane/namespace.js';
@@ -38,9 +39,12 @@ export interface WriteInputs {
   nowIso: string;
 }
 
-/** Rounds vector entries to 6 decimals for storage (enough for cosine; a third of the bytes). */
+/**
+ * The stored form of an embedding: on the int8 grid (plane/vector-codec.ts), so stores and the
+ * resident vector slab keep d + 4 bytes per vector (issue 13); cosine error below 10⁻³.
+ */
 export function storedVector(v: Float32Array): number[] {
-  return Array.from(v, (x) => Math.round(x * 1e6) / 1e6);
+  return quantizeVector(v);
 }
 
 /** Most salient content terms of a text, at most 16, in order of first appearance. */
