@@ -8,7 +8,7 @@
  */
 import { JevMemError, invalidInput } from '../errors.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
-import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
+import type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
 
 /** One namespace held as maps (nodes and edges by id, meta by key). */
 export interface NamespaceState {
@@ -20,6 +20,40 @@ export interface NamespaceState {
 /** A fresh, empty {@link NamespaceState}. */
 export function emptyNamespaceState(): NamespaceState {
   return { nodes: new Map(), edges: new Map(), meta: new Map() };
+}
+
+/**
+ * The change log and checkpoint of one namespace, as every adapter keeps them
+ * ({@link StorageAdapter.changesSince}, {@link StorageAdapter.writeCheckpoint}).
+ */
+export interface ChangeLog {
+  /** change number → node ids put or deleted by that commit. */
+  entries: Map<number, string[]>;
+  /** Entries up to this change were dropped by a checkpoint (0: the log is whole). */
+  floor: number;
+}
+
+/** Node ids a batch puts or deletes (the change-log entry of a numbered commit), each once. */
+export function changedNodeIds(batch: WriteBatch): string[] {
+  return [...new Set([...(batch.deleteNodeIds ?? []), ...(batch.putNodes ?? []).map((n) => n.id)])];
+}
+
+/**
+ * The answer of {@link StorageAdapter.changesSince} from a log: ids of entries after `after`, or
+ * undefined when entries after `after` may have been dropped (`after` below the floor).
+ */
+export function changesAfter(log: ChangeLog, after: number): string[] | undefined {
+  if (after < log.floor) return undefined;
+  const ids = new Set<string>();
+  for (const [change, list] of log.entries) if (change > after) for (const id of list) ids.add(id);
+  return [...ids];
+}
+
+/** Counts of a namespace held as maps. */
+export function countsOf(state: NamespaceState | undefined): NamespaceCounts {
+  const edgesByView: NamespaceCounts['edgesByView'] = {};
+  for (const e of state?.edges.values() ?? []) edgesByView[e.view] = (edgesByView[e.view] ?? 0) + 1;
+  return { nodes: state?.nodes.size ?? 0, edges: state?.edges.size ?? 0, edgesByView };
 }
 
 /** @throws JevMemError `INVALID_INPUT` (field `namespace`) unless `namespace` is a non-empty string. */
@@ -135,7 +169,21 @@ function cloneBatch(batch: WriteBatch): WriteBatch {
  */
 export function createMemoryStorage(): StorageAdapter {
   const spaces = new Map<string, NamespaceState>();
+  const logs = new Map<string, ChangeLog>();
+  const checkpoints = new Map<string, Checkpoint>();
   let closed = false;
+  const logOf = (namespace: string): ChangeLog => {
+    let log = logs.get(namespace);
+    if (log === undefined) {
+      log = { entries: new Map(), floor: 0 };
+      logs.set(namespace, log);
+    }
+    return log;
+  };
+  const chunks = async function* <T>(items: T[], size: number): AsyncIterable<T[]> {
+    const step = Math.max(1, Math.floor(size));
+    for (let i = 0; i < items.length; i += step) yield items.slice(i, i + step).map((x) => structuredClone(x));
+  };
   const live = (): void => {
     if (closed) throw new JevMemError('CLOSED', 'the memory storage adapter was used after close()');
   };
@@ -155,6 +203,65 @@ export function createMemoryStorage(): StorageAdapter {
       applyBatch(state, copy);
       if (isEmptyState(state)) spaces.delete(namespace);
       else spaces.set(namespace, state);
+      if (batch.change !== undefined) logOf(namespace).entries.set(batch.change, changedNodeIds(batch));
+    },
+    async getNodes(namespace, ids) {
+      live();
+      validateNamespace(namespace);
+      const state = spaces.get(namespace);
+      const out: MemoryNode[] = [];
+      for (const id of ids) {
+        const n = state?.nodes.get(id);
+        if (n !== undefined) out.push(structuredClone(n));
+      }
+      return out;
+    },
+    async getEdges(namespace, nodeIds) {
+      live();
+      validateNamespace(namespace);
+      const state = spaces.get(namespace);
+      if (state === undefined || nodeIds.length === 0) return [];
+      const want = new Set(nodeIds);
+      return [...state.edges.values()].filter((e) => want.has(e.from) || want.has(e.to)).map((e) => structuredClone(e));
+    },
+    scanNodes(namespace, batchSize) {
+      live();
+      validateNamespace(namespace);
+      return chunks([...(spaces.get(namespace)?.nodes.values() ?? [])], batchSize);
+    },
+    scanEdges(namespace, batchSize) {
+      live();
+      validateNamespace(namespace);
+      return chunks([...(spaces.get(namespace)?.edges.values() ?? [])], batchSize);
+    },
+    async counts(namespace) {
+      live();
+      validateNamespace(namespace);
+      return countsOf(spaces.get(namespace));
+    },
+    async readCheckpoint(namespace) {
+      live();
+      validateNamespace(namespace);
+      const cp = checkpoints.get(namespace);
+      return cp === undefined ? undefined : structuredClone(cp);
+    },
+    async writeCheckpoint(namespace, checkpoint) {
+      live();
+      validateNamespace(namespace);
+      checkpoints.set(namespace, structuredClone(checkpoint));
+      const log = logOf(namespace);
+      for (const change of [...log.entries.keys()]) if (change <= checkpoint.change) log.entries.delete(change);
+      log.floor = Math.max(log.floor, checkpoint.change);
+    },
+    async dropCheckpoint(namespace) {
+      live();
+      validateNamespace(namespace);
+      checkpoints.delete(namespace);
+    },
+    async changesSince(namespace, after) {
+      live();
+      validateNamespace(namespace);
+      return changesAfter(logOf(namespace), after);
     },
     async loadMeta(namespace) {
       live();
@@ -170,6 +277,8 @@ export function createMemoryStorage(): StorageAdapter {
       live();
       validateNamespace(namespace);
       spaces.delete(namespace);
+      logs.delete(namespace);
+      checkpoints.delete(namespace);
     },
     async sizeBytes(namespace) {
       live();
@@ -181,6 +290,8 @@ export function createMemoryStorage(): StorageAdapter {
     async close() {
       closed = true;
       spaces.clear();
+      logs.clear();
+      checkpoints.clear();
     },
   };
 }

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isJevMemError } from '../../src/errors.js';
 import type { StorageAdapter } from '../../src/plane/storage.js';
+import { quantizeVector } from '../../src/plane/vector-codec.js';
 import { applyToModel, arbitraryBatch, emptyModel, makeEdge, makeNode, modelSnapshot } from './fixtures.js';
 
 export function describeStorageContract(name: string, fresh: () => Promise<StorageAdapter>, propertyRuns = 40): void {
@@ -91,6 +92,151 @@ export function describeStorageContract(name: string, fresh: () => Promise<Stora
       await expect(s.load('ns')).rejects.toMatchObject({ code: 'CLOSED' });
     });
 
+    // ---- the storage port (issue 13): point reads, scans, counts, checkpoint, change log ----
+
+    it('getNodes returns the asked nodes in the order asked, leaving unknown ids out', async () => {
+      const s = await make();
+      await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1), makeNode('ns', 'b', 2), makeNode('ns', 'c', 3)] });
+      await s.commit('ns', { deleteNodeIds: ['b'], putNodes: [makeNode('ns', 'c', 3, 'c replaced')] });
+      const got = await s.getNodes!('ns', ['c', 'zz', 'b', 'a']);
+      expect(got.map((n) => [n.id, n.text])).toEqual([
+        ['c', 'c replaced'],
+        ['a', 'text of a'],
+      ]);
+      expect(await s.getNodes!('ns', [])).toEqual([]);
+      expect(await s.getNodes!('other', ['a'])).toEqual([]);
+    });
+
+    it('getNodes returns copies: changing one does not change the store', async () => {
+      const s = await make();
+      await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1)] });
+      const [a] = await s.getNodes!('ns', ['a']);
+      a!.text = 'mutated';
+      a!.embedding.vector[0] = 9;
+      const [again] = await s.getNodes!('ns', ['a']);
+      expect(again!.text).toBe('text of a');
+      expect(again!.embedding.vector).toEqual([0.6, 0.8]);
+    });
+
+    it('keeps every vector exactly: int8-grid vectors and arbitrary ones', async () => {
+      const s = await make();
+      const grid = quantizeVector([0.12, -0.5, 0.33, 0.0071, -0.25]);
+      const odd = [0.123456, -1e-7, 3.5, 0, -0.999999];
+      const a = makeNode('ns', 'a', 1);
+      a.embedding = { encoder: 'e', vector: grid };
+      const b = makeNode('ns', 'b', 2);
+      b.embedding = { encoder: 'e', vector: odd };
+      await s.commit('ns', { putNodes: [a, b] });
+      const got = await s.getNodes!('ns', ['a', 'b']);
+      expect(got[0]!.embedding.vector).toEqual(grid);
+      expect(got[1]!.embedding.vector).toEqual(odd);
+    });
+
+    it('getEdges returns each edge touching the asked nodes once, from either end', async () => {
+      const s = await make();
+      await s.commit('ns', {
+        putNodes: [makeNode('ns', 'a', 1), makeNode('ns', 'b', 2), makeNode('ns', 'c', 3), makeNode('ns', 'd', 4)],
+        putEdges: [makeEdge('ns', 'ab', 'a', 'b'), makeEdge('ns', 'bc', 'b', 'c'), makeEdge('ns', 'cd', 'c', 'd'), makeEdge('ns', 'aa', 'a', 'a')],
+      });
+      const ids = async (nodeIds: string[]): Promise<string[]> => (await s.getEdges!('ns', nodeIds)).map((e) => e.id).sort();
+      expect(await ids(['b'])).toEqual(['ab', 'bc']);
+      expect(await ids(['a', 'b'])).toEqual(['aa', 'ab', 'bc']);
+      expect(await ids(['d', 'zz'])).toEqual(['cd']);
+      await s.commit('ns', { deleteEdgeIds: ['bc'], putEdges: [{ ...makeEdge('ns', 'ab', 'a', 'b'), weight: 0.25 }] });
+      const edges = await s.getEdges!('ns', ['b']);
+      expect(edges.map((e) => [e.id, e.weight])).toEqual([['ab', 0.25]]);
+      expect(edges[0]).toEqual({ ...makeEdge('ns', 'ab', 'a', 'b'), weight: 0.25 });
+      expect(await s.getEdges!('other', ['b'])).toEqual([]);
+    });
+
+    it('scans every node and edge once, in batches of at most the asked size', async () => {
+      const s = await make();
+      const nodes = Array.from({ length: 23 }, (_, i) => makeNode('ns', `n${i}`, i + 1));
+      const edges = Array.from({ length: 17 }, (_, i) => makeEdge('ns', `e${i}`, `n${i}`, `n${i + 1}`));
+      await s.commit('ns', { putNodes: nodes, putEdges: edges });
+      await s.commit('other', { putNodes: [makeNode('other', 'x', 1)] });
+      const seenNodes: string[] = [];
+      for await (const batch of s.scanNodes!('ns', 5)) {
+        expect(batch.length).toBeGreaterThan(0);
+        expect(batch.length).toBeLessThanOrEqual(5);
+        seenNodes.push(...batch.map((n) => n.id));
+      }
+      expect(seenNodes.sort()).toEqual(nodes.map((n) => n.id).sort());
+      const seenEdges: string[] = [];
+      for await (const batch of s.scanEdges!('ns', 4)) {
+        expect(batch.length).toBeLessThanOrEqual(4);
+        seenEdges.push(...batch.map((e) => e.id));
+      }
+      expect(seenEdges.sort()).toEqual(edges.map((e) => e.id).sort());
+      const none: unknown[] = [];
+      for await (const batch of s.scanNodes!('nobody', 5)) none.push(...batch);
+      expect(none).toEqual([]);
+    });
+
+    it('counts nodes, edges and edges per view', async () => {
+      const s = await make();
+      expect(await s.counts!('ns')).toEqual({ nodes: 0, edges: 0, edgesByView: {} });
+      const semantic = { ...makeEdge('ns', 'e3', 'a', 'c'), view: 'semantic' as const, subtype: 'related' as const };
+      await s.commit('ns', {
+        putNodes: [makeNode('ns', 'a', 1), makeNode('ns', 'b', 2), makeNode('ns', 'c', 3)],
+        putEdges: [makeEdge('ns', 'e1', 'a', 'b'), makeEdge('ns', 'e2', 'b', 'c'), semantic],
+      });
+      await s.commit('ns', { deleteNodeIds: ['c'], deleteEdgeIds: ['e2'] });
+      const c = await s.counts!('ns');
+      expect({ nodes: c.nodes, edges: c.edges, temporal: c.edgesByView.temporal, semantic: c.edgesByView.semantic }).toEqual({ nodes: 2, edges: 2, temporal: 1, semantic: 1 });
+    });
+
+    it('keeps one checkpoint per namespace: written, read back, replaced, dropped', async () => {
+      const s = await make();
+      expect(await s.readCheckpoint!('ns')).toBeUndefined();
+      const cp = { change: 3, format: 'test@1', parts: { a: new Uint8Array([1, 2, 3]), empty: new Uint8Array(0), big: new Uint8Array(70_000).fill(7) } };
+      await s.writeCheckpoint!('ns', cp);
+      const back = await s.readCheckpoint!('ns');
+      expect(back?.change).toBe(3);
+      expect(back?.format).toBe('test@1');
+      expect(Object.keys(back?.parts ?? {}).sort()).toEqual(['a', 'big', 'empty']);
+      expect(Array.from(back!.parts.a!)).toEqual([1, 2, 3]);
+      expect(back!.parts.empty!.length).toBe(0);
+      expect(back!.parts.big!.length).toBe(70_000);
+      expect(back!.parts.big![69_999]).toBe(7);
+      expect(await s.readCheckpoint!('other')).toBeUndefined();
+      await s.writeCheckpoint!('ns', { change: 5, format: 'test@1', parts: { b: new Uint8Array([9]) } });
+      const replaced = await s.readCheckpoint!('ns');
+      expect([replaced?.change, Object.keys(replaced?.parts ?? {})]).toEqual([5, ['b']]);
+      await s.dropCheckpoint!('ns');
+      expect(await s.readCheckpoint!('ns')).toBeUndefined();
+      await s.writeCheckpoint!('ns', cp);
+      await s.dropNamespace('ns');
+      expect(await s.readCheckpoint!('ns')).toBeUndefined();
+    });
+
+    it('logs the node ids of each numbered commit until a checkpoint covers it', async () => {
+      const s = await make();
+      expect(await s.changesSince!('ns', 0)).toEqual([]);
+      await s.commit('ns', { change: 1, putNodes: [makeNode('ns', 'a', 1), makeNode('ns', 'b', 2)], meta: { change: 1 } });
+      await s.commit('ns', { change: 2, deleteNodeIds: ['a'], putEdges: [makeEdge('ns', 'e', 'b', 'b')], meta: { change: 2 } });
+      await s.commit('ns', { change: 3, putNodes: [makeNode('ns', 'c', 3), makeNode('ns', 'b', 2, 'b again')], meta: { change: 3 } });
+      expect((await s.changesSince!('ns', 0))?.sort()).toEqual(['a', 'b', 'c']);
+      expect((await s.changesSince!('ns', 1))?.sort()).toEqual(['a', 'b', 'c']);
+      expect((await s.changesSince!('ns', 2))?.sort()).toEqual(['b', 'c']);
+      expect(await s.changesSince!('ns', 3)).toEqual([]);
+      expect(await s.changesSince!('other', 0)).toEqual([]);
+      await s.writeCheckpoint!('ns', { change: 2, format: 'test@1', parts: {} });
+      expect(await s.changesSince!('ns', 1)).toBeUndefined();
+      expect((await s.changesSince!('ns', 2))?.sort()).toEqual(['b', 'c']);
+      await s.commit('ns', { change: 4, deleteNodeIds: ['c'], meta: { change: 4 } });
+      expect((await s.changesSince!('ns', 2))?.sort()).toEqual(['b', 'c']);
+      expect(await s.changesSince!('ns', 3)).toEqual(['c']);
+    });
+
+    it('a refused batch leaves no trace in the change log', async () => {
+      const s = await make();
+      await s.commit('ns', { change: 1, putNodes: [makeNode('ns', 'a', 1)], meta: { change: 1 } });
+      await s.commit('ns', { change: 2, putNodes: [makeNode('ns', 'b', 2), makeNode('bob', 'x', 3)] }).catch(() => undefined);
+      expect(await s.changesSince!('ns', 0)).toEqual(['a']);
+      expect((await s.getNodes!('ns', ['b'])).length).toBe(0);
+    });
+
     it('load after random batches equals the model', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(arbitraryBatch('p'), { minLength: 1, maxLength: 8 }), async (batches) => {
@@ -101,7 +247,14 @@ export function describeStorageContract(name: string, fresh: () => Promise<Stora
               await s.commit('p', batch);
               applyToModel(model, batch);
             }
-            expect(await s.load('p')).toEqual(modelSnapshot(model));
+            const expected = modelSnapshot(model);
+            expect(await s.load('p')).toEqual(expected);
+            const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+            expect(await s.getNodes!('p', ids)).toEqual(ids.map((id) => model.nodes.get(id)).filter((n) => n !== undefined));
+            const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+            expect((await s.getEdges!('p', ids)).sort(byId)).toEqual(expected.edges.filter((e) => ids.includes(e.from) || ids.includes(e.to)));
+            const counts = await s.counts!('p');
+            expect([counts.nodes, counts.edges]).toEqual([expected.nodes.length, expected.edges.length]);
           } finally {
             await s.close();
           }
