@@ -20,7 +20,7 @@ import { JevMemError, invalidOption, throwIfAborted } from './errors.js';
 import type { MemoryExport } from './plane/export.js';
 import { createLexicalIndex } from './plane/lexical.js';
 import { createMemoryStorage } from './plane/memory-storage.js';
-import { NamespaceState, type IndexFactories } from './plane/namespace.js';
+import { NamespaceState, type IndexFactories, type OpenReport } from './plane/namespace.js';
 import type { StorageAdapter, StorageHealth } from './plane/storage.js';
 import { createFlatVectorIndex } from './plane/vector-flat.js';
 import { createHnswVectorIndex, createVectorIndex } from './plane/vector-hnsw.js';
@@ -31,11 +31,11 @@ import { createHeuristicSystemOne } from './system-one/heuristic.js';
 import type { SystemOneBackend } from './system-one/wire.js';
 import { createSystemTwo } from './system-two/client.js';
 import type { AnswerResult as SystemTwoAnswer, EvidenceItem, SystemTwo, SystemTwoOptions } from './system-two/types.js';
-import type { MemoryEdge, MemoryNode, Observation, RecalledMemory, View } from './types.js';
+import { VIEWS, type MemoryEdge, type MemoryNode, type Observation, type RecalledMemory, type View } from './types.js';
 import { consoleLogger, type Logger } from './util/logger.js';
 import { validateNamespace } from './write/validate.js';
 import { NamespaceCaches } from './memory/concurrency.js';
-import { upgradeSnapshot } from './memory/migrate.js';
+import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddResult, CallOptions, ImportOptions } from './memory/types.js';
 import { checkAddMany, checkMemoryOptions, checkObservation, checkRecall, namespaceOf } from './memory/validate.js';
@@ -165,6 +165,10 @@ export interface MemoryStats {
   systemOneWrites: { calls: number; fallbacks: number; lastFallbackReason?: string };
   /** Automatic maintenance passes (run every J_c writes) that failed since open; their nodes stay pending. */
   maintenanceFailures: number;
+  /** Checkpoints of the namespace that could not be written since open (issue 13; logged as `CHECKPOINT_FAILED`). */
+  checkpointFailures: number;
+  /** How the namespace was opened: from its checkpoint plus `replayed` logged node changes, or by a scan of the store; `ms` = wall time of the open. */
+  opened: OpenReport;
   /** Why the vector index could not switch to HNSW (it stays exact: `vectorIndex` is `flat`), when it failed. */
   vectorIndexError?: string;
   /** Failures the storage adapter recovered from (e.g. a failed compaction), when it reports them. */
@@ -304,7 +308,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   if (options.systemTwo !== undefined) {
     systemTwo = typeof (options.systemTwo as SystemTwo).answer === 'function' ? (options.systemTwo as SystemTwo) : createSystemTwo(options.systemTwo as SystemTwoOptions);
   }
-  const caches = new NamespaceCaches(storage, async (ns) => NamespaceState.fromSnapshot(ns, await upgradeSnapshot(ns, await storage.load(ns), storage, encoder), factories, encoder.dimension));
+  const caches = new NamespaceCaches(storage, (ns) => openNamespace(ns, storage, encoder, factories));
   const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger });
   const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
   let closed = false;
@@ -389,7 +393,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async get(id, o) {
       ensureOpen();
       const ns = nsOf(o);
-      return caches.reading(ns, (state) => {
+      return caches.reading(ns, async (state) => {
+        await state.loadNodes([id]);
         const n = state.nodes.get(id);
         return n === undefined ? undefined : structuredClone(n); // a copy: callers cannot change the cache
       });
@@ -398,7 +403,10 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async edges(id, o) {
       ensureOpen();
       const ns = nsOf(o);
-      return caches.reading(ns, (state) => state.edgesOf(id).map((e) => structuredClone(e)));
+      return caches.reading(ns, async (state) => {
+        await state.loadEdges([id], false);
+        return state.edgesOf(id).map((e) => structuredClone(e));
+      });
     },
 
     async update(id, observation, o) {
@@ -451,11 +459,20 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async stats(o) {
       ensureOpen();
       const ns = nsOf(o);
-      const out = await caches.reading(ns, (state) => {
+      const out = await caches.reading(ns, async (state) => {
         const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
-        for (const e of state.edges.values()) byView[e.view] += 1;
-        let superseded = 0;
-        for (const n of state.nodes.values()) if (n.status === 'superseded') superseded++;
+        let edges = 0;
+        if (storage.counts) {
+          const c = await storage.counts(ns);
+          edges = c.edges;
+          for (const v of VIEWS) byView[v] = c.edgesByView[v] ?? 0;
+        } else {
+          for (const e of (await storage.load(ns)).edges) {
+            byView[e.view] += 1;
+            edges++;
+          }
+        }
+        const superseded = state.idsWithStatus('superseded').length;
         const counts = writes.counts(ns);
         const systemOneWrites: MemoryStats['systemOneWrites'] = { calls: counts.systemOneCalls, fallbacks: counts.systemOneFallbacks };
         if (counts.lastFallbackReason !== undefined) systemOneWrites.lastFallbackReason = counts.lastFallbackReason;
@@ -464,13 +481,15 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           nodes: state.nodes.size,
           activeNodes: state.nodes.size - superseded,
           supersededNodes: superseded,
-          edges: state.edges.size,
+          edges,
           edgesByView: byView,
           encoder: encoder.fingerprint,
           systemOne: systemOne.modelId,
           vectorIndex: state.vector.kind,
           systemOneWrites,
           maintenanceFailures: counts.maintenanceFailures,
+          checkpointFailures: counts.checkpointFailures,
+          opened: { ...state.openReport },
         };
         if (state.vectorUpgradeError !== undefined) s.vectorIndexError = state.vectorUpgradeError instanceof Error ? state.vectorUpgradeError.message : String(state.vectorUpgradeError);
         return s;
@@ -489,6 +508,13 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async close() {
       if (closed) return;
       closed = true;
+      // A checkpoint of each namespace this memory changed, so the next open restores it
+      // instead of replaying or rescanning (issue 13). Failures are logged inside.
+      for (const ns of caches.loadedNamespaces()) {
+        await caches
+          .exclusive(ns, async () => writes.checkpoint(ns, await caches.stateOf(ns)))
+          .catch((e: unknown) => logger('warn', `namespace ${JSON.stringify(ns)} was closed without a checkpoint (${e instanceof Error ? e.message : String(e)})`, { code: 'CHECKPOINT_FAILED', namespace: ns, error: e }));
+      }
       await caches.close();
       await storage.close();
       // The encoder and a caller-given System One belong to the caller, who closes them.

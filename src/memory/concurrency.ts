@@ -211,6 +211,11 @@ export class NamespaceCaches {
   /**
    * Waits for the writes in flight (their errors go to their callers) and disposes every state.
    */
+  /** Namespaces whose state is cached (loaded or loading). */
+  loadedNamespaces(): string[] {
+    return [...this.#states.keys()];
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.#locks.values()); // tails never reject
     for (const s of this.#states.values()) {

@@ -6,8 +6,9 @@
  * @module
  */
 import type { Encoder } from '../encoder/encoder.js';
-import { applyToSnapshot, planMigrations } from '../plane/schema.js';
-import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from '../plane/storage.js';
+import { NamespaceState, type IndexFactories } from '../plane/namespace.js';
+import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
+import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter, type WriteBatch } from '../plane/storage.js';
 import type { MemoryNode } from '../types.js';
 import { storedVector } from '../write/plan.js';
 import { GENERATION_META_KEY, newGeneration } from './concurrency.js';
@@ -64,4 +65,61 @@ export async function upgradeSnapshot(ns: string, loaded: NamespaceSnapshot, sto
     meta[GENERATION_META_KEY] = generation;
   }
   return { nodes: [...byId.values()], edges: snap.edges, meta };
+}
+
+/** Meta key: fingerprint of the encoder every node of the namespace is embedded with. */
+export const ENCODER_META_KEY = 'encoder' as const;
+
+/** The next commit number of a namespace whose meta is `meta` ({@link CHANGE_META_KEY}). */
+export function nextChange(meta: Record<string, unknown>): number {
+  const c = meta[CHANGE_META_KEY];
+  return (typeof c === 'number' && Number.isInteger(c) && c >= 0 ? c : 0) + 1;
+}
+
+/**
+ * Opens a namespace for this build (issue 13): schema migrations and re-embedding first (each
+ * commit atomic; both idempotent), then the resident state from the checkpoint or a scan
+ * (plane/namespace.ts). A namespace already on this schema and encoder is not read whole: only
+ * its meta, checkpoint and logged changes are. An older schema is migrated through a whole load
+ * (migrations are whole-namespace by nature); nodes of another encoder are found by one scan
+ * and re-embedded in batches of {@link REEMBED_BATCH}.
+ * @throws JevMemError `SCHEMA_MISMATCH` (newer schema), and the storage and encoder errors.
+ */
+export async function openNamespace(ns: string, storage: StorageAdapter, encoder: Encoder, factories: IndexFactories): Promise<NamespaceState> {
+  let meta = storage.loadMeta ? await storage.loadMeta(ns) : (await storage.load(ns)).meta;
+  const version = meta[SCHEMA_META_KEY];
+  // A newer (or malformed) schema version throws here; an older one is migrated whole.
+  const planned = planMigrations({ nodes: [], edges: [], meta }, ns);
+  if (planned.steps.length > 0 || (version !== undefined && version !== SCHEMA_VERSION)) {
+    await upgradeSnapshot(ns, await storage.load(ns), storage, encoder);
+    meta = storage.loadMeta ? await storage.loadMeta(ns) : (await storage.load(ns)).meta;
+  }
+  if (meta[ENCODER_META_KEY] !== encoder.fingerprint) await reembedForeign(ns, storage, encoder, meta);
+  return NamespaceState.open({ namespace: ns, storage, factories, dimension: encoder.dimension, encoder: encoder.fingerprint });
+}
+
+/**
+ * Finds the nodes embedded by another encoder with one streamed scan and re-embeds them in
+ * batches, each one numbered commit; then records the encoder in meta.
+ */
+async function reembedForeign(ns: string, storage: StorageAdapter, encoder: Encoder, meta: Record<string, unknown>): Promise<void> {
+  const foreign: MemoryNode[] = [];
+  let any = false;
+  const scan = storage.scanNodes ? storage.scanNodes(ns, REEMBED_BATCH) : (async function* () {
+    yield (await storage.load(ns)).nodes;
+  })();
+  for await (const batch of scan) {
+    for (const n of batch) {
+      any = true;
+      if (isForeign(n, encoder)) foreign.push(n);
+    }
+  }
+  if (!any && Object.keys(meta).length === 0) return; // an empty namespace: nothing to record yet
+  let change = nextChange(meta);
+  for (let i = 0; i < foreign.length; i += REEMBED_BATCH) {
+    const putNodes = await reembed(foreign.slice(i, i + REEMBED_BATCH), encoder);
+    await storage.commit(ns, { putNodes, change, meta: { [GENERATION_META_KEY]: newGeneration(), [CHANGE_META_KEY]: change } });
+    change++;
+  }
+  await storage.commit(ns, { change, meta: { [ENCODER_META_KEY]: encoder.fingerprint, [GENERATION_META_KEY]: newGeneration(), [CHANGE_META_KEY]: change } });
 }

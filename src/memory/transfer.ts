@@ -11,10 +11,10 @@ import { JevMemError, invalidInput, isJevMemError, throwIfAborted } from '../err
 import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../plane/export.js';
 import { NamespaceState, type IndexFactories } from '../plane/namespace.js';
 import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
-import type { NamespaceSnapshot, StorageAdapter } from '../plane/storage.js';
+import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter } from '../plane/storage.js';
 import { validateNamespace } from '../write/validate.js';
 import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
-import { isForeign, reembed } from './migrate.js';
+import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
 import type { ImportOptions } from './types.js';
 import { MAINTENANCE_PENDING_META_KEY, type WritePath } from './write.js';
 
@@ -47,7 +47,7 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
   await caches.fresh(ns, true);
   const snap = await storage.load(ns);
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY) meta[k] = v;
+  for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY && k !== CHANGE_META_KEY && k !== ENCODER_META_KEY) meta[k] = v;
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -113,13 +113,9 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
         if (isJevMemError(e)) throw e;
         throw invalidInput('export', `the file cannot be indexed: ${(e as Error)?.message ?? String(e)}`);
       }
-      try {
-        await storage.commit(ns, batch);
-      } catch (e) {
-        built.dispose(); // cleanup; the commit's error propagates
-        throw e;
-      }
-      caches.install(ns, built);
+      built.dispose(); // it read the file, not the store: the memory reopens from the store
+      await storage.commit(ns, batch);
+      await caches.reload(ns);
       return { nodes: nodes.length, edges: edges.length, namespace: ns };
     },
     o?.signal,

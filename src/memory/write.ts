@@ -15,7 +15,7 @@ import type { Encoder } from '../encoder/encoder.js';
 import { JevMemError, invalidOption, isJevMemError, throwIfAborted } from '../errors.js';
 import { dedupKey, type NamespaceState } from '../plane/namespace.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
-import type { StorageAdapter, WriteBatch } from '../plane/storage.js';
+import { CHANGE_META_KEY, type StorageAdapter, type WriteBatch } from '../plane/storage.js';
 import type { Controller, DecisionContext, DecisionRecord } from '../system-one/controller.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';
@@ -24,10 +24,20 @@ import { finishEdge, planWrite } from '../write/plan.js';
 import { typesFrom, typingRequest } from '../write/typing.js';
 import type { CheckedObservation } from '../write/validate.js';
 import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './concurrency.js';
+import { ENCODER_META_KEY, nextChange } from './migrate.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
 /** Meta key listing the ids written since the last maintenance pass (persisted, so a restart loses none). */
 export const MAINTENANCE_PENDING_META_KEY = 'maintenancePending' as const;
+
+/**
+ * Node changes (puts and deletes) after which a write writes the namespace's checkpoint, so a
+ * reopen after a crash replays at most this many (issue 13). Closing the memory writes one too.
+ */
+export const CHECKPOINT_EVERY = 2000;
+
+/** Superseded nodes read per batch when a delete looks for the ones it revives. */
+const REVIVE_BATCH = 512;
 
 /** Counts of a maintenance pass (SPEC 4 step 7). */
 export interface MaintenanceCounts {
@@ -49,6 +59,8 @@ export interface WriteCounts {
   maintenanceFailures: number;
   /** Switches of the vector index to HNSW that failed (the exact index is kept). */
   vectorUpgradeFailures: number;
+  /** Checkpoints that could not be written (the next open replays or rescans; issue 13). */
+  checkpointFailures: number;
 }
 
 /** What the write path needs from the memory. */
@@ -71,10 +83,12 @@ export interface WritePath {
   remove(ns: string, id: string, signal?: AbortSignal): Promise<boolean>;
   /** One maintenance pass over the pending ids. Run it inside `caches.exclusive`. */
   maintain(ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts>;
-  /** Adds the bookkeeping every commit carries: a new generation, and the schema version on the first commit. */
+  /** Adds the bookkeeping every commit carries: a new generation, the next change number, and the schema version and encoder when they are not yet recorded. */
   stamp(state: NamespaceState, batch: WriteBatch): WriteBatch;
   /** What the writes of `ns` degraded on since open (a copy). */
   counts(ns: string): WriteCounts;
+  /** Writes the namespace's checkpoint if anything changed since the last one (failures are logged and counted). Run it inside `caches.exclusive`. */
+  checkpoint(ns: string, state: NamespaceState): Promise<void>;
 }
 
 /** {@link WriteDecisions} of one write from its decision records. */
@@ -94,7 +108,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
   const tally = (ns: string): WriteCounts => {
     let t = tallies.get(ns);
     if (t === undefined) {
-      t = { systemOneCalls: 0, systemOneFallbacks: 0, maintenanceFailures: 0, vectorUpgradeFailures: 0 };
+      t = { systemOneCalls: 0, systemOneFallbacks: 0, maintenanceFailures: 0, vectorUpgradeFailures: 0, checkpointFailures: 0 };
       tallies.set(ns, t);
     }
     return t;
@@ -116,9 +130,11 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     return ctx;
   };
   const stamp = (state: NamespaceState, batch: WriteBatch): WriteBatch => {
-    const meta: Record<string, unknown> = { ...batch.meta, [GENERATION_META_KEY]: newGeneration() };
+    const change = nextChange(state.meta);
+    const meta: Record<string, unknown> = { ...batch.meta, [GENERATION_META_KEY]: newGeneration(), [CHANGE_META_KEY]: change };
     if (state.meta[SCHEMA_META_KEY] !== SCHEMA_VERSION) meta[SCHEMA_META_KEY] = SCHEMA_VERSION;
-    return { ...batch, meta };
+    if (state.meta[ENCODER_META_KEY] !== encoder.fingerprint) meta[ENCODER_META_KEY] = encoder.fingerprint;
+    return { ...batch, meta, change };
   };
   /** Rebuilds the caches after a failed commit. Its own failure is not reported: the primary error is, and the next call loads again. */
   const rollBack = (ns: string): Promise<unknown> => caches.reload(ns).catch(() => undefined);
@@ -136,6 +152,25 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       state.apply(stamped);
     } finally {
       release();
+    }
+  };
+  /**
+   * Writes the namespace's checkpoint (issue 13) when `force`, or when
+   * {@link CHECKPOINT_EVERY} node changes were logged since the last one; only where the store
+   * keeps checkpoints. Called inside the namespace's write lock, after a commit, so the state is
+   * the store's as of its latest change. A failure is logged and counted, not thrown: the store
+   * stays the truth and the next open replays or rescans.
+   */
+  const checkpoint = async (ns: string, state: NamespaceState, force: boolean): Promise<void> => {
+    if (storage.writeCheckpoint === undefined) return;
+    if (!(force ? state.changedSinceCheckpoint > 0 : state.changedSinceCheckpoint >= CHECKPOINT_EVERY)) return;
+    const change = nextChange(state.meta) - 1;
+    try {
+      await storage.writeCheckpoint(ns, await state.checkpoint(change, encoder.fingerprint));
+      state.changedSinceCheckpoint = 0;
+    } catch (e) {
+      tally(ns).checkpointFailures++;
+      logger('warn', `the checkpoint of namespace ${JSON.stringify(ns)} could not be written (${errorText(e)}); the next open replays the logged changes or rescans the store`, { code: 'CHECKPOINT_FAILED', namespace: ns, error: e });
     }
   };
   const pendingOf = (state: NamespaceState): string[] => {
@@ -198,8 +233,12 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           const log: DecisionRecord[] = [decided.record];
           chunkLogs.push(log);
           const observedAt = c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined;
-          const dupId = state.dedup.get(dedupKey(c.text, observedAt, c.provenance.source));
-          const dup = dupId !== undefined ? state.nodes.get(dupId) : undefined;
+          const key = dedupKey(c.text, observedAt, c.provenance.source);
+          const dupId = state.dedupCandidate(key);
+          if (dupId !== undefined) await state.loadNodes([dupId]);
+          const hit = dupId !== undefined ? state.nodes.get(dupId) : undefined;
+          // The directory keeps a 53-bit hash of the key: compare the real keys before merging.
+          const dup = hit !== undefined && dedupKey(hit.text, hit.observedAt, hit.provenance.source) === key ? hit : undefined;
           if (dup !== undefined && supersedesId === undefined) {
             // Exact repeat: keep one node, keep every provenance (issue 7 item 4).
             const merged: MemoryNode = { ...dup, duplicates: [...(dup.duplicates ?? []), { ...c.provenance, ingestedAt: nowIso }] };
@@ -223,6 +262,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             writeCtx(opts.signal, log),
           );
           const b: WriteBatch = { putNodes: [planned.node], putEdges: planned.edges };
+          if (supersedesId !== undefined) await state.loadNodes([supersedesId]);
           const supersedes = supersedesId === undefined ? undefined : state.nodes.get(supersedesId);
           if (supersedes !== undefined) {
             // Explicit update (issue 7 item 1): the old node stays, marked superseded and linked.
@@ -246,6 +286,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         const stamped = stamp(state, batch);
         await storage.commit(ns, stamped);
         state.apply({ meta: stamped.meta as Record<string, unknown> });
+        await checkpoint(ns, state, false);
       } catch (e) {
         await rollBack(ns);
         const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
@@ -284,11 +325,19 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     const state = await caches.fresh(ns, true);
     if (!state.nodes.has(id)) return false;
     throwIfAborted(signal);
+    await state.loadNodes([id]);
+    await state.loadEdges([id], false);
     const batch: WriteBatch = { deleteNodeIds: [id], deleteEdgeIds: state.edgesOf(id).map((e) => e.id) };
-    // Nodes it superseded become current again only if nothing else supersedes them.
+    // Nodes it superseded become current again only if nothing else supersedes them: only
+    // superseded nodes can name it, so only they are read (in batches, from the directory).
     const revived: MemoryNode[] = [];
-    for (const n of state.nodes.values()) {
-      if (n.supersededBy.includes(id)) {
+    const superseded = state.idsWithStatus('superseded');
+    for (let i = 0; i < superseded.length; i += REVIVE_BATCH) {
+      const part = superseded.slice(i, i + REVIVE_BATCH);
+      await state.loadNodes(part);
+      for (const sid of part) {
+        const n = state.nodes.get(sid) as MemoryNode;
+        if (!n.supersededBy.includes(id)) continue;
         const rest = n.supersededBy.filter((x) => x !== id);
         revived.push({ ...n, supersededBy: rest, status: rest.length === 0 ? 'active' : n.status });
       }
@@ -297,6 +346,12 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     const pending = pendingOf(state);
     if (pending.includes(id)) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: pending.filter((x) => x !== id) };
     await commit(ns, state, batch);
+    // Erasure (issue 13): the checkpoint holds the deleted text's terms, so it goes now (a
+    // failure here is the delete's failure), and a new one without them is written.
+    if (storage.dropCheckpoint !== undefined) {
+      await storage.dropCheckpoint(ns);
+      await checkpoint(ns, state, true);
+    }
     return true;
   };
 
@@ -305,6 +360,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     remove,
     maintain,
     stamp,
+    checkpoint: (ns, state) => checkpoint(ns, state, true),
     counts: (ns) => ({ ...tally(ns) }),
   };
 }

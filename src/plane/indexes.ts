@@ -35,6 +35,11 @@ export interface LexicalIndex {
   readonly size: number;
   /** Versioned JSON snapshot (see MiniSearch `toJSON`). */
   toJSON(): unknown;
+  /**
+   * Optional: drops what removed documents left in the index (MiniSearch `vacuum`), so a
+   * snapshot taken afterwards holds no term of them (erasure, issue 13).
+   */
+  vacuum?(): Promise<void>;
 }
 
 /**

@@ -106,6 +106,10 @@ class MiniSearchLexicalIndex implements LexicalIndex {
     return this.#search.has(id);
   }
 
+  async vacuum(): Promise<void> {
+    if (this.#search.dirtCount > 0) await this.#search.vacuum();
+  }
+
   search(query: string, k: number, language?: string): IndexHit[] {
     if (!Number.isInteger(k) || k < 0) {
       throw invalidInput('k', `expected a non-negative integer, got ${k}`);

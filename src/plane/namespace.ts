@@ -1,18 +1,33 @@
 /**
- * The in-memory view of one namespace of the memory plane (eq. (5): M_t = (V_t, {E^g_t}, I^vec,
- * I^lex)). Built from the store at open time and updated after each successful commit; every
- * part of it is a cache that can be rebuilt from the store. It owns the adjacency lists the read
- * path walks, the two indexes, and the small bookkeeping maps the write path uses to find
- * deterministic neighbours (last turn of a session, recent mentions of an entity) without
- * scanning nodes.
+ * The resident view of one namespace of the memory plane (eq. (5): M_t = (V_t, {E^g_t}, I^vec,
+ * I^lex)), bounded by what its indexes cost, not by its history (issue 13).
+ *
+ * Resident (O(nodes), compact): the node directory (id → seq, status, session, content hash, int8
+ * vector; node-directory.ts), the two indexes I^lex and I^vec, and the small bookkeeping maps the
+ * write path uses to find deterministic neighbours (last turn of a session, recent mentions of an
+ * entity, exact repeats) without scanning nodes.
+ *
+ * Not resident: node bodies and edges. They live in the store and are read through the storage
+ * port (`getNodes`, `getEdges`) into two bounded LRU caches. A path first loads what its bounds
+ * allow (the read path: anchors, then each round's frontier, ≤ maxVisited nodes and
+ * ≤ maxEdgesInspected edges; the write path: ≤ K_w candidates; SPEC 4, 6) with
+ * {@link NamespaceState.loadNodes} / {@link NamespaceState.loadEdges}, then reads them
+ * synchronously; reading a node or an edge list that was not loaded is a bug and throws.
+ *
+ * Open ({@link NamespaceState.open}) restores the resident part from the store's checkpoint and
+ * replays the commits logged after it; without a usable checkpoint it rebuilds from one streamed
+ * scan of the nodes. {@link NamespaceState.checkpoint} writes a new one.
  *
  * @module
  */
 import { LRUCache } from 'lru-cache';
+import { JevMemError } from '../errors.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import type { LexicalIndex, VectorIndex } from './indexes.js';
 import type { LanguageCode } from './language.js';
-import type { NamespaceSnapshot, WriteBatch } from './storage.js';
+import { loadLexicalIndex } from './lexical.js';
+import { NodeDirectory, contentHash, hash53, STATUS_CODE } from './node-directory.js';
+import { CHANGE_META_KEY, type Checkpoint, type StorageAdapter, type WriteBatch } from './storage.js';
 import { detectLanguage, normalizeText } from './text.js';
 
 /** Factories of the derived indexes (injected so each platform picks its own). */
@@ -38,8 +53,20 @@ export interface SessionInfo {
 /** Distinct words whose stems one namespace keeps memoised ({@link NamespaceState.stemMemo}). */
 export const STEM_MEMO_WORDS = 16_384;
 
+/** Node bodies kept in the LRU cache of one namespace. */
+export const NODE_CACHE_SIZE = 16_384;
+
+/** Edge lists (all edges of one node) kept in the LRU cache of one namespace. */
+export const EDGE_CACHE_SIZE = 8_192;
+
+/** Nodes read per `getNodes` / scan batch while opening. */
+const LOAD_BATCH = 512;
+
 /** How many recent mentions of each entity are kept for candidate discovery. */
 const MENTIONS_KEPT = 64;
+
+/** Format tag of this build's checkpoints ({@link Checkpoint.format}). */
+export const CHECKPOINT_FORMAT = 'jev-mem/namespace-checkpoint@1';
 
 /**
  * Key of exact-repeat detection: same text, same time, same source (issue 7 item 4). The text is
@@ -51,22 +78,57 @@ export function dedupKey(text: string, observedAt: string | undefined, source: s
   return JSON.stringify([observedAt ?? null, source ?? null, normalizeText(text)]);
 }
 
+function notLoaded(what: string, id: string, namespace: string): JevMemError {
+  return new JevMemError('STORAGE_FAILED', `internal: the ${what} of ${JSON.stringify(id)} in namespace ${JSON.stringify(namespace)} was read before it was loaded from the store`, {
+    field: 'id',
+  });
+}
+
+/** Read-only map-like access to the node bodies (see the module note on loading). */
+export interface NodeView {
+  /** The node, when it exists; `undefined` when it does not. @throws JevMemError when it exists but was not loaded. */
+  get(id: string): MemoryNode | undefined;
+  /** True when the namespace holds a node with this id (no load needed). */
+  has(id: string): boolean;
+  /** Number of nodes (any status). */
+  readonly size: number;
+}
+
+/** What {@link NamespaceState.open} needs. */
+export interface OpenOptions {
+  namespace: string;
+  storage: StorageAdapter;
+  factories: IndexFactories;
+  dimension: number;
+  /** Fingerprint of the encoder of this memory (a checkpoint of another one is not used). */
+  encoder?: string;
+}
+
+/** How the resident state was obtained at open (shown in `stats()` and benchmarks). */
+export interface OpenReport {
+  /** `checkpoint`: restored, plus `replayed` logged changes; `scan`: rebuilt from the store. */
+  from: 'checkpoint' | 'scan' | 'empty';
+  replayed: number;
+  /** Why the checkpoint was not used, when `from` is `scan`. */
+  reason?: string;
+  ms: number;
+}
+
 /**
  * The live state of one namespace. Mutated only through {@link NamespaceState.apply}, which
- * the memory calls after the store has accepted the batch.
+ * the memory calls for batches it is committing.
  */
 export class NamespaceState {
-  readonly nodes = new Map<string, MemoryNode>();
-  readonly vectors = new Map<string, Float32Array>();
-  readonly edges = new Map<string, MemoryEdge>();
-  /** Node id → edges touching it (either direction). */
-  readonly adjacency = new Map<string, MemoryEdge[]>();
+  readonly #dir: NodeDirectory;
+  readonly #nodeCache = new LRUCache<string, MemoryNode>({ max: NODE_CACHE_SIZE });
+  readonly #edgeCache = new LRUCache<string, MemoryEdge[]>({ max: EDGE_CACHE_SIZE });
   readonly sessions = new Map<string, SessionInfo>();
   /** Canonical entity → ids of the latest nodes that mention it (oldest first). */
   readonly mentions = new Map<string, string[]>();
   /** Canonical speaker names. */
   readonly speakers = new Map<string, string>();
-  readonly dedup = new Map<string, string>();
+  /** 53-bit hash of {@link dedupKey} → id of the latest node with that key (verify on a hit). */
+  readonly #dedup = new Map<number, string>();
   meta: Record<string, unknown> = {};
   /** Highest node sequence number. */
   seq = 0;
@@ -74,6 +136,10 @@ export class NamespaceState {
   lastId: string | undefined;
   /** Writes since the last maintenance pass. */
   writesSinceMaintenance = 0;
+  /** Node ids changed since the last checkpoint (the memory checkpoints when it grows). */
+  changedSinceCheckpoint = 0;
+  /** How this state was opened. */
+  openReport: OpenReport = { from: 'empty', replayed: 0, ms: 0 };
 
   /** Document frequency of keywords (content terms) over the namespace's nodes. */
   readonly keywordDf = new Map<string, number>();
@@ -87,7 +153,39 @@ export class NamespaceState {
 
   /** Language (`detectLanguage`, plane/text.ts) → number of nodes written in it. */
   readonly languages = new Map<LanguageCode, number>();
-  readonly #nodeLanguage = new Map<string, LanguageCode>();
+
+  /** The node bodies: `get` needs a prior {@link NamespaceState.loadNodes}. */
+  readonly nodes: NodeView;
+
+  /** The stored (int8-grid) vector of each node, from the resident directory. */
+  readonly vectors: { get(id: string): Float32Array | undefined };
+
+  private constructor(
+    readonly namespace: string,
+    readonly storage: StorageAdapter,
+    public lexical: LexicalIndex,
+    /** I^vec; replaced once by {@link NamespaceState.maybeUpgradeVector}. */
+    public vector: VectorIndex,
+    readonly dimension: number,
+    private readonly upgrade?: IndexFactories['upgrade'],
+  ) {
+    this.#dir = new NodeDirectory(dimension);
+    const dir = this.#dir;
+    const cache = this.#nodeCache;
+    this.nodes = {
+      get: (id) => {
+        if (!dir.has(id)) return undefined;
+        const n = cache.get(id);
+        if (n === undefined) throw notLoaded('node', id, namespace);
+        return n;
+      },
+      has: (id) => dir.has(id),
+      get size() {
+        return dir.size;
+      },
+    };
+    this.vectors = { get: (id) => dir.vector(id) };
+  }
 
   /**
    * The language most nodes are written in (`"en"` for an empty namespace; ties go to the
@@ -105,28 +203,6 @@ export class NamespaceState {
     return best;
   }
 
-  #countLanguage(id: string, text: string | undefined): void {
-    const old = this.#nodeLanguage.get(id);
-    if (old !== undefined) {
-      const c = (this.languages.get(old) ?? 1) - 1;
-      if (c <= 0) this.languages.delete(old);
-      else this.languages.set(old, c);
-      this.#nodeLanguage.delete(id);
-    }
-    if (text === undefined) return;
-    const lang = detectLanguage(text);
-    this.#nodeLanguage.set(id, lang);
-    this.languages.set(lang, (this.languages.get(lang) ?? 0) + 1);
-  }
-
-  private constructor(
-    readonly namespace: string,
-    readonly lexical: LexicalIndex,
-    /** I^vec; replaced once by {@link NamespaceState.maybeUpgradeVector}. */
-    public vector: VectorIndex,
-    private readonly upgrade?: IndexFactories['upgrade'],
-  ) {}
-
   /**
    * Why the switch to the approximate index failed (`undefined` while none failed). The exact
    * index is kept, and the switch is not tried again by this state (a rebuilt state tries anew).
@@ -143,7 +219,7 @@ export class NamespaceState {
    */
   async maybeUpgradeVector(): Promise<{ error: unknown } | undefined> {
     const up = this.upgrade;
-    if (up === undefined || this.vector.kind !== 'flat' || this.nodes.size < up.threshold || this.vectorUpgradeError !== undefined) return undefined;
+    if (up === undefined || this.vector.kind !== 'flat' || this.#dir.size < up.threshold || this.vectorUpgradeError !== undefined) return undefined;
     let next: VectorIndex;
     try {
       next = await up.create(this.vector.dimension);
@@ -151,35 +227,261 @@ export class NamespaceState {
       this.vectorUpgradeError = error ?? new Error('the index factory failed without a reason');
       return { error: this.vectorUpgradeError };
     }
-    for (const [id, v] of this.vectors) if (this.nodes.get(id)?.status !== 'deleted') next.add(id, v);
+    for (const [id, v] of this.#dir.liveVectors()) next.add(id, v);
     const old = this.vector;
     this.vector = next;
     old.dispose();
     return undefined;
   }
 
-  /** Builds the state (and rebuilds both indexes) from a loaded snapshot. */
-  static async fromSnapshot(namespace: string, snap: NamespaceSnapshot, factories: IndexFactories, dimension: number): Promise<NamespaceState> {
-    const state = new NamespaceState(namespace, factories.lexical(), await factories.vector(dimension), factories.upgrade);
-    state.meta = { ...snap.meta };
-    const nodes = [...snap.nodes].sort((a, b) => a.seq - b.seq);
-    for (const n of nodes) state.addNode(n);
-    for (const e of snap.edges) state.addEdge(e);
+  // ---------------------------------------------------------------- opening
+
+  /**
+   * Opens a namespace: restores the resident part from the store's checkpoint and replays the
+   * logged commits after it, or rebuilds it from one streamed scan of the nodes (then writes a
+   * checkpoint, so the next open is fast). Never loads edges or node bodies beyond what a replay
+   * needs.
+   * @throws JevMemError `STORAGE_FAILED` and the adapter's errors.
+   */
+  static async open(opts: OpenOptions): Promise<NamespaceState> {
+    const started = Date.now();
+    const { namespace, storage, factories, dimension } = opts;
+    const meta = storage.loadMeta ? await storage.loadMeta(namespace) : (await storage.load(namespace)).meta;
+    const change = typeof meta[CHANGE_META_KEY] === 'number' ? (meta[CHANGE_META_KEY] as number) : 0;
+    let reason = 'the store keeps no checkpoint';
+    const cp = storage.readCheckpoint ? await storage.readCheckpoint(namespace) : undefined;
+    if (cp !== undefined) {
+      const restored = await NamespaceState.#fromCheckpoint(opts, cp, change).catch((e: unknown) => {
+        reason = `the checkpoint could not be restored (${e instanceof Error ? e.message : String(e)})`;
+        return undefined;
+      });
+      if (typeof restored === 'string') reason = restored;
+      else if (restored !== undefined) {
+        restored.meta = { ...meta };
+        restored.openReport = { ...restored.openReport, ms: Date.now() - started };
+        return restored;
+      }
+    }
+    const state = new NamespaceState(namespace, storage, factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade);
+    state.meta = { ...meta };
+    await state.#rebuild();
+    state.openReport = { from: state.#dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
     return state;
   }
 
-  /** Applies a batch the store has committed (deletes first, then puts). */
+  /**
+   * Builds a state from a whole snapshot held in memory (tests, import): the snapshot is put in
+   * an in-memory store, which the state then reads through the port.
+   */
+  static async fromSnapshot(namespace: string, snap: { nodes: MemoryNode[]; edges: MemoryEdge[]; meta: Record<string, unknown> }, factories: IndexFactories, dimension: number): Promise<NamespaceState> {
+    const { createMemoryStorage } = await import('./memory-storage.js');
+    const storage = createMemoryStorage();
+    await storage.commit(namespace, { putNodes: snap.nodes, putEdges: snap.edges, meta: snap.meta });
+    return NamespaceState.open({ namespace, storage, factories, dimension });
+  }
+
+  async #rebuild(): Promise<void> {
+    const storage = this.storage;
+    const scan = storage.scanNodes ? storage.scanNodes(this.namespace, LOAD_BATCH) : (async function* (ns: string) {
+      yield (await storage.load(ns)).nodes;
+    })(this.namespace);
+    for await (const batch of scan) for (const n of batch) this.#addNode(n, false);
+    this.#orderSessions();
+  }
+
+  static async #fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number): Promise<NamespaceState | string | undefined> {
+    if (cp.format !== CHECKPOINT_FORMAT) return `the checkpoint has format ${JSON.stringify(cp.format)}`;
+    if (cp.change > change) return `the checkpoint (change ${cp.change}) is newer than the store (change ${change})`;
+    const header = JSON.parse(new TextDecoder().decode(cp.parts['header.json'])) as CheckpointHeader;
+    if (header.dimension !== opts.dimension) return `the checkpoint has dimension ${header.dimension}, the encoder ${opts.dimension}`;
+    if (opts.encoder !== undefined && header.encoder !== undefined && header.encoder !== opts.encoder) return `the checkpoint was built with encoder ${header.encoder}`;
+    const changed = cp.change === change ? [] : opts.storage.changesSince ? await opts.storage.changesSince(opts.namespace, cp.change) : undefined;
+    if (changed === undefined) return `the change log does not reach back to change ${cp.change}`;
+    const lexical = loadLexicalIndex(new TextDecoder().decode(cp.parts['lexical.json']));
+    const state = new NamespaceState(opts.namespace, opts.storage, lexical, await opts.factories.vector(opts.dimension), opts.dimension, opts.factories.upgrade);
+    state.#dir.restore(header.directory, cp.parts);
+    state.#restoreBook(JSON.parse(new TextDecoder().decode(cp.parts['book.json'])) as BookJson);
+    for (const [id, v] of state.#dir.liveVectors()) state.vector.add(id, v);
+    for (let i = 0; i < changed.length; i += LOAD_BATCH) {
+      const ids = changed.slice(i, i + LOAD_BATCH);
+      const found = new Map((await opts.storage.getNodes!(opts.namespace, ids)).map((n) => [n.id, n]));
+      for (const id of ids) {
+        const n = found.get(id);
+        if (n === undefined) {
+          if (state.#dir.has(id)) return `node ${JSON.stringify(id)} was deleted after the checkpoint`;
+          continue;
+        }
+        if (!state.#dir.has(id)) state.#addNode(n, false);
+        else if (state.#dir.hashOf(id) !== contentHash(n)) return `node ${JSON.stringify(id)} changed its content after the checkpoint`;
+        else state.#replaceSameContent(n);
+      }
+    }
+    state.changedSinceCheckpoint = changed.length;
+    state.openReport = { from: 'checkpoint', replayed: changed.length, ms: 0 };
+    return state;
+  }
+
+  /**
+   * The resident part as a checkpoint valid as of commit `change` (the caller writes it with
+   * `storage.writeCheckpoint`). Deleted documents are vacuumed from the lexical index first, so
+   * a checkpoint never holds terms of an erased memory.
+   */
+  async checkpoint(change: number, encoder?: string): Promise<Checkpoint> {
+    await this.lexical.vacuum?.();
+    const enc = new TextEncoder();
+    const { header: directory, parts } = this.#dir.toParts();
+    const header: CheckpointHeader = { dimension: this.dimension, directory, ...(encoder !== undefined ? { encoder } : {}) };
+    return {
+      change,
+      format: CHECKPOINT_FORMAT,
+      parts: {
+        ...parts,
+        'header.json': enc.encode(JSON.stringify(header)),
+        'book.json': enc.encode(JSON.stringify(this.#bookJson())),
+        'lexical.json': enc.encode(JSON.stringify(this.lexical.toJSON())),
+      },
+    };
+  }
+
+  #bookJson(): BookJson {
+    return {
+      sessions: [...this.sessions],
+      mentions: [...this.mentions],
+      speakers: [...this.speakers],
+      dedup: [...this.#dedup],
+      keywordDf: [...this.keywordDf],
+      languages: [...this.languages],
+      seq: this.seq,
+      ...(this.lastId !== undefined ? { lastId: this.lastId } : {}),
+    };
+  }
+
+  #restoreBook(b: BookJson): void {
+    for (const [k, v] of b.sessions) this.sessions.set(k, v);
+    for (const [k, v] of b.mentions) this.mentions.set(k, v);
+    for (const [k, v] of b.speakers) this.speakers.set(k, v);
+    for (const [k, v] of b.dedup) this.#dedup.set(k, v);
+    for (const [k, v] of b.keywordDf) this.keywordDf.set(k, v);
+    for (const [k, v] of b.languages) this.languages.set(k, v);
+    this.seq = b.seq;
+    this.lastId = b.lastId;
+  }
+
+  // ---------------------------------------------------------------- loading
+
+  /**
+   * Loads the bodies of these nodes into the cache (those already there or unknown are skipped),
+   * in one `getNodes` per {@link LOAD_BATCH} ids.
+   * @throws JevMemError `STORAGE_FAILED` and the adapter's errors.
+   */
+  async loadNodes(ids: Iterable<string>): Promise<void> {
+    const missing: string[] = [];
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (seen.has(id) || !this.#dir.has(id) || this.#nodeCache.has(id)) continue;
+      seen.add(id);
+      missing.push(id);
+    }
+    for (let i = 0; i < missing.length; i += LOAD_BATCH) {
+      const part = missing.slice(i, i + LOAD_BATCH);
+      const got = this.storage.getNodes ? await this.storage.getNodes(this.namespace, part) : (await this.storage.load(this.namespace)).nodes.filter((n) => part.includes(n.id));
+      for (const n of got) if (this.#dir.has(n.id) && !this.#nodeCache.has(n.id)) this.#nodeCache.set(n.id, n);
+    }
+  }
+
+  /**
+   * Loads the edge lists of these nodes into the cache and, unless `neighbours` is false, the
+   * bodies of the nodes at their other ends. Edges to a node the namespace does not hold are
+   * left out (as they always were).
+   * @throws JevMemError `STORAGE_FAILED` and the adapter's errors.
+   */
+  async loadEdges(ids: Iterable<string>, neighbours = true): Promise<void> {
+    const want = [...new Set(ids)].filter((id) => this.#dir.has(id));
+    const missing = want.filter((id) => !this.#edgeCache.has(id));
+    for (let i = 0; i < missing.length; i += LOAD_BATCH) {
+      const part = missing.slice(i, i + LOAD_BATCH);
+      const got = this.storage.getEdges ? await this.storage.getEdges(this.namespace, part) : (await this.storage.load(this.namespace)).edges;
+      const lists = new Map<string, MemoryEdge[]>(part.map((id) => [id, []]));
+      for (const e of got) {
+        if (!this.#dir.has(e.from) || !this.#dir.has(e.to)) continue;
+        lists.get(e.from)?.push(e);
+        if (e.to !== e.from) lists.get(e.to)?.push(e);
+      }
+      for (const [id, list] of lists) {
+        list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        if (!this.#edgeCache.has(id)) this.#edgeCache.set(id, list);
+      }
+    }
+    if (neighbours) {
+      const others: string[] = [];
+      for (const id of want) for (const e of this.edgesOf(id)) others.push(e.from === id ? e.to : e.from);
+      await this.loadNodes(others);
+    }
+  }
+
+  /** Edges of `id` in both directions. @throws JevMemError when `id` exists and its edges were not loaded. */
+  edgesOf(id: string): readonly MemoryEdge[] {
+    if (!this.#dir.has(id)) return [];
+    const list = this.#edgeCache.get(id);
+    if (list === undefined) throw notLoaded('edges', id, this.namespace);
+    return list;
+  }
+
+  /** True when the loaded edges of `e.from` hold an edge with `e.id`. */
+  hasEdge(e: Pick<MemoryEdge, 'id' | 'from'>): boolean {
+    return this.edgesOf(e.from).some((x) => x.id === e.id);
+  }
+
+  /** Status of a node from the directory (no load), or undefined when it does not exist. */
+  statusOf(id: string): MemoryNode['status'] | undefined {
+    return this.#dir.status(id);
+  }
+
+  /** Sequence number of a node from the directory (no load), or undefined. */
+  seqOf(id: string): number | undefined {
+    return this.#dir.seq(id);
+  }
+
+  /** Ids of the nodes with this status (a directory scan; no load). */
+  idsWithStatus(status: MemoryNode['status']): string[] {
+    return this.#dir.idsWithStatus(STATUS_CODE[status]);
+  }
+
+  /**
+   * Id of the latest node whose {@link dedupKey} may equal `key` (a 53-bit hash hit): load it and
+   * compare before treating it as a repeat.
+   */
+  dedupCandidate(key: string): string | undefined {
+    return this.#dedup.get(hash53(key));
+  }
+
+  /** Number of nodes (any status). */
+  get size(): number {
+    return this.#dir.size;
+  }
+
+  /** Releases index memory. */
+  dispose(): void {
+    this.vector.dispose();
+  }
+
+  // ---------------------------------------------------------------- applying
+
+  /**
+   * Applies a batch (deletes first, then puts). Nodes it deletes or replaces must have been
+   * loaded ({@link NamespaceState.loadNodes}); their edges are dropped from the cache.
+   * @throws JevMemError when a deleted or replaced node was not loaded.
+   */
   apply(batch: WriteBatch): void {
-    for (const id of batch.deleteEdgeIds ?? []) this.removeEdge(id);
-    for (const id of batch.deleteNodeIds ?? []) this.removeNode(id);
+    if ((batch.deleteEdgeIds ?? []).length > 0) this.#dropCachedEdges(new Set(batch.deleteEdgeIds));
+    for (const id of batch.deleteNodeIds ?? []) this.#removeNode(id);
     for (const n of batch.putNodes ?? []) {
-      if (this.nodes.has(n.id)) this.replaceNode(n);
-      else this.addNode(n);
+      if (this.#dir.has(n.id)) this.#replaceNode(n);
+      else this.#addNode(n, true);
+      this.changedSinceCheckpoint++;
     }
-    for (const e of batch.putEdges ?? []) {
-      if (this.edges.has(e.id)) this.removeEdge(e.id);
-      this.addEdge(e);
-    }
+    this.changedSinceCheckpoint += (batch.deleteNodeIds ?? []).length;
+    for (const e of batch.putEdges ?? []) this.#putCachedEdge(e);
     if (batch.meta) {
       for (const [k, v] of Object.entries(batch.meta)) {
         if (v === null) delete this.meta[k];
@@ -188,32 +490,20 @@ export class NamespaceState {
     }
   }
 
-  /** Edges of `id` in both directions. */
-  edgesOf(id: string): readonly MemoryEdge[] {
-    return this.adjacency.get(id) ?? [];
-  }
-
-  /** Number of active (not superseded) nodes. */
-  get size(): number {
-    return this.nodes.size;
-  }
-
-  /** Releases index memory. */
-  dispose(): void {
-    this.vector.dispose();
-  }
-
-  private addNode(n: MemoryNode): void {
-    this.nodes.set(n.id, n);
-    const v = Float32Array.from(n.embedding.vector);
-    this.vectors.set(n.id, v);
+  #addNode(n: MemoryNode, cache: boolean): void {
+    const lang = n.status !== 'deleted' ? detectLanguage(n.text) : undefined;
+    this.#dir.add(n, contentHash(n), lang);
+    if (cache) {
+      this.#nodeCache.set(n.id, n);
+      this.#edgeCache.set(n.id, []);
+    }
     if (n.status !== 'deleted') {
       this.lexical.add({ id: n.id, text: n.text, ...(n.provenance.speaker ? { speaker: n.provenance.speaker } : {}) });
-      this.vector.add(n.id, v);
-      this.#countLanguage(n.id, n.text);
+      this.vector.add(n.id, this.#dir.vector(n.id) as Float32Array);
+      if (lang !== undefined) this.languages.set(lang, (this.languages.get(lang) ?? 0) + 1);
     }
-    if (n.seq > this.seq) {
-      this.seq = n.seq;
+    if (n.seq > this.seq || this.lastId === undefined) {
+      this.seq = Math.max(this.seq, n.seq);
       this.lastId = n.id;
     }
     const sid = n.provenance.sessionId;
@@ -221,55 +511,101 @@ export class NamespaceState {
       const s = this.sessions.get(sid);
       if (s === undefined) this.sessions.set(sid, { ordinal: this.sessions.size, firstId: n.id, lastId: n.id });
       else {
-        const last = this.nodes.get(s.lastId);
-        if (last === undefined || last.seq < n.seq) s.lastId = n.id;
+        if ((this.#dir.seq(s.lastId) ?? -Infinity) < n.seq) s.lastId = n.id;
+        if ((this.#dir.seq(s.firstId) ?? Infinity) > n.seq) s.firstId = n.id;
       }
     }
     if (n.provenance.speaker) this.speakers.set(n.provenance.speaker.normalize('NFC').toLowerCase(), n.provenance.speaker);
-    for (const e of n.entities) {
-      let list = this.mentions.get(e);
-      if (list === undefined) {
-        list = [];
-        this.mentions.set(e, list);
-      }
-      list.push(n.id);
-      if (list.length > MENTIONS_KEPT) list.shift();
-    }
-    this.dedup.set(dedupKey(n.text, n.observedAt, n.provenance.source), n.id);
+    for (const e of n.entities) this.#mention(e, n.id, n.seq);
+    const key = hash53(dedupKey(n.text, n.observedAt, n.provenance.source));
+    const prev = this.#dedup.get(key);
+    if (prev === undefined || (this.#dir.seq(prev) ?? -Infinity) <= n.seq) this.#dedup.set(key, n.id);
     for (const k of n.keywords) this.keywordDf.set(k, (this.keywordDf.get(k) ?? 0) + 1);
   }
 
-  private replaceNode(n: MemoryNode): void {
-    const old = this.nodes.get(n.id) as MemoryNode;
-    this.nodes.set(n.id, n);
-    if (old.text !== n.text || old.embedding.vector.length !== n.embedding.vector.length) {
-      this.lexical.remove(n.id);
-      this.lexical.add({ id: n.id, text: n.text, ...(n.provenance.speaker ? { speaker: n.provenance.speaker } : {}) });
-      this.#countLanguage(n.id, n.status !== 'deleted' ? n.text : undefined);
-      const v = Float32Array.from(n.embedding.vector);
-      this.vectors.set(n.id, v);
-      this.vector.add(n.id, v);
+  /** Keeps the {@link MENTIONS_KEPT} latest mentions of `ent` by seq, oldest first. */
+  #mention(ent: string, id: string, seq: number): void {
+    let list = this.mentions.get(ent);
+    if (list === undefined) {
+      list = [];
+      this.mentions.set(ent, list);
     }
+    let i = list.length;
+    while (i > 0 && (this.#dir.seq(list[i - 1] as string) ?? -Infinity) > seq) i--;
+    list.splice(i, 0, id);
+    if (list.length > MENTIONS_KEPT) list.shift();
   }
 
-  private removeNode(id: string): void {
-    const n = this.nodes.get(id);
-    if (n === undefined) return;
-    for (const e of [...this.edgesOf(id)]) this.removeEdge(e.id);
-    this.nodes.delete(id);
-    this.vectors.delete(id);
+  /** Session ordinals by first appearance (seq of the first node) after an unordered rebuild. */
+  #orderSessions(): void {
+    const order = [...this.sessions.values()].sort((a, b) => (this.#dir.seq(a.firstId) ?? 0) - (this.#dir.seq(b.firstId) ?? 0));
+    order.forEach((s, i) => (s.ordinal = i));
+  }
+
+  /** A replay of a node whose content is unchanged: status, seq and vector only. */
+  #replaceSameContent(n: MemoryNode): void {
+    const wasDeleted = this.#dir.status(n.id) === 'deleted';
+    this.#dir.update(n);
+    this.#nodeCache.delete(n.id);
+    if (wasDeleted !== (n.status === 'deleted')) {
+      if (n.status === 'deleted') {
+        this.lexical.remove(n.id);
+        this.vector.remove(n.id);
+      } else {
+        this.lexical.add({ id: n.id, text: n.text, ...(n.provenance.speaker ? { speaker: n.provenance.speaker } : {}) });
+      }
+    }
+    if (n.status !== 'deleted') this.vector.add(n.id, this.#dir.vector(n.id) as Float32Array);
+  }
+
+  #replaceNode(n: MemoryNode): void {
+    const old = this.#nodeCache.get(n.id);
+    if (old === undefined) throw notLoaded('node', n.id, this.namespace);
+    if (contentHash(old) !== contentHash(n) || (old.status === 'deleted') !== (n.status === 'deleted')) {
+      // Rare (an import or a deleted node brought back): re-index it; its edges are unchanged
+      // in the store but leave the cache, which reloads them when asked.
+      this.#removeNode(n.id);
+      this.#addNode(n, false);
+      this.#nodeCache.set(n.id, n);
+      this.#edgeCache.clear();
+      return;
+    }
+    this.#nodeCache.set(n.id, n);
+    const vecChanged = old.embedding.vector.length !== n.embedding.vector.length || old.embedding.vector.some((x, i) => x !== n.embedding.vector[i]);
+    this.#dir.update(n);
+    if (vecChanged && n.status !== 'deleted') this.vector.add(n.id, this.#dir.vector(n.id) as Float32Array);
+  }
+
+  #removeNode(id: string): void {
+    if (!this.#dir.has(id)) return;
+    const n = this.#nodeCache.get(id);
+    if (n === undefined) throw notLoaded('node', id, this.namespace);
+    // Edges of the node leave the cache, at both ends.
+    const own = this.#edgeCache.get(id);
+    const ids = new Set((own ?? []).map((e) => e.id));
+    if (own === undefined) this.#dropCachedEdgesTouching(id);
+    else this.#dropCachedEdges(ids);
+    this.#edgeCache.delete(id);
+    this.#nodeCache.delete(id);
     if (this.lexical.has(id)) this.lexical.remove(id);
     if (this.vector.has(id)) this.vector.remove(id);
-    this.#countLanguage(id, undefined);
+    const lang = this.#dir.language(id);
+    if (lang !== undefined) {
+      const c = (this.languages.get(lang) ?? 1) - 1;
+      if (c <= 0) this.languages.delete(lang);
+      else this.languages.set(lang, c);
+    }
+    this.#dir.remove(id);
     for (const ent of n.entities) {
       const list = this.mentions.get(ent);
       if (list) {
         const i = list.indexOf(id);
         if (i >= 0) list.splice(i, 1);
+        if (list.length === 0) this.mentions.delete(ent);
       }
     }
-    const key = dedupKey(n.text, n.observedAt, n.provenance.source);
-    if (this.dedup.get(key) === id) this.dedup.delete(key);
+    const key = hash53(dedupKey(n.text, n.observedAt, n.provenance.source));
+    if (this.#dedup.get(key) === id) this.#dedup.delete(key);
     for (const k of n.keywords) {
       const c = (this.keywordDf.get(k) ?? 1) - 1;
       if (c <= 0) this.keywordDf.delete(k);
@@ -279,43 +615,57 @@ export class NamespaceState {
     if (sid !== undefined) {
       const s = this.sessions.get(sid);
       if (s && (s.firstId === id || s.lastId === id)) {
-        const rest = [...this.nodes.values()].filter((m) => m.provenance.sessionId === sid).sort((a, b) => a.seq - b.seq);
-        if (rest.length === 0) this.sessions.delete(sid);
+        const range = this.#dir.sessionRange(sid);
+        if (range === undefined) this.sessions.delete(sid);
         else {
-          s.firstId = (rest[0] as MemoryNode).id;
-          s.lastId = (rest[rest.length - 1] as MemoryNode).id;
+          s.firstId = range.firstId;
+          s.lastId = range.lastId;
         }
       }
     }
-    if (this.lastId === id) {
-      let best: MemoryNode | undefined;
-      for (const m of this.nodes.values()) if (best === undefined || m.seq > best.seq) best = m;
-      this.lastId = best?.id;
+    if (this.lastId === id) this.lastId = this.#dir.latest();
+  }
+
+  #dropCachedEdges(ids: ReadonlySet<string>): void {
+    if (ids.size === 0) return;
+    for (const [node, list] of this.#edgeCache.entries()) {
+      if (list.some((e) => ids.has(e.id))) this.#edgeCache.set(node, list.filter((e) => !ids.has(e.id)));
     }
   }
 
-  private addEdge(e: MemoryEdge): void {
-    if (!this.nodes.has(e.from) || !this.nodes.has(e.to)) return; // dangling edges are ignored
-    this.edges.set(e.id, e);
+  #dropCachedEdgesTouching(id: string): void {
+    for (const [node, list] of this.#edgeCache.entries()) {
+      if (list.some((e) => e.from === id || e.to === id)) this.#edgeCache.set(node, list.filter((e) => e.from !== id && e.to !== id));
+    }
+  }
+
+  #putCachedEdge(e: MemoryEdge): void {
+    if (!this.#dir.has(e.from) || !this.#dir.has(e.to)) return; // dangling edges are ignored
     for (const end of e.from === e.to ? [e.from] : [e.from, e.to]) {
-      let list = this.adjacency.get(end);
-      if (list === undefined) {
-        list = [];
-        this.adjacency.set(end, list);
-      }
-      list.push(e);
+      const list = this.#edgeCache.peek(end);
+      if (list === undefined) continue; // loaded from the store when first asked
+      const i = list.findIndex((x) => x.id === e.id);
+      if (i >= 0) list[i] = e;
+      else list.push(e);
     }
   }
+}
 
-  private removeEdge(id: string): void {
-    const e = this.edges.get(id);
-    if (e === undefined) return;
-    this.edges.delete(id);
-    for (const end of [e.from, e.to]) {
-      const list = this.adjacency.get(end);
-      if (!list) continue;
-      const i = list.findIndex((x) => x.id === id);
-      if (i >= 0) list.splice(i, 1);
-    }
-  }
+/** The JSON part of a checkpoint's header. */
+interface CheckpointHeader {
+  dimension: number;
+  encoder?: string;
+  directory: unknown;
+}
+
+/** The bookkeeping maps as JSON. */
+interface BookJson {
+  sessions: Array<[string, SessionInfo]>;
+  mentions: Array<[string, string[]]>;
+  speakers: Array<[string, string]>;
+  dedup: Array<[number, string]>;
+  keywordDf: Array<[string, number]>;
+  languages: Array<[LanguageCode, number]>;
+  seq: number;
+  lastId?: string;
 }

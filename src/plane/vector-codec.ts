@@ -28,7 +28,8 @@ export function quantizeVector(x: ArrayLike<number>): number[] {
   if (max === 0 || !Number.isFinite(max)) return Array.from(x, (v) => (Number.isFinite(v) ? 0 : v));
   const s = Math.fround(max / 127);
   const out = new Array<number>(x.length);
-  for (let i = 0; i < x.length; i++) out[i] = Math.max(-127, Math.min(127, Math.round((x[i] as number) / s))) * s;
+  // `+ 0` turns −0 into 0, so a JSON round trip (which writes −0 as 0) gives the same numbers.
+  for (let i = 0; i < x.length; i++) out[i] = Math.max(-127, Math.min(127, Math.round((x[i] as number) / s))) * s + 0;
   return out;
 }
 

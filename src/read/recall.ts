@@ -106,6 +106,8 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // candidate the same neutral cosine (signals.ts NEUTRAL_COSINE).
   const vectorEvidence = hasVectorEvidence(input.queryVector) && (input.vectorLanguages === undefined || input.vectorLanguages.includes(detectLanguage(input.query, language)));
   const vecHits = vectorEvidence && state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
+  // The anchor pools are the first bodies this recall reads from the store (issue 13).
+  await state.loadNodes([...lexHits, ...vecHits].map((h) => h.id));
   const q: QueryContext = {
     query: input.query,
     vector: input.queryVector,
@@ -222,8 +224,12 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
       break;
     }
     // expand along active views within b_g and the global limits
-    const proposals: Array<{ node: MemoryNode; hops: number; pg: number; edge: { e: MemoryEdge; from: string; direction: 'out' | 'in' } }> = [];
+    const picked: Array<{ id: string; hops: number; pg: number; edge: { e: MemoryEdge; from: string; direction: 'out' | 'in' } }> = [];
     let limit: StopReason | undefined;
+    await state.loadEdges(
+      beam.map((b) => b.node.id),
+      false,
+    );
     outer: for (const b of beam) {
       for (const e of expansionOrder(state, b.node.id)) {
         if (edgesInspected >= params.maxEdgesInspected) {
@@ -235,17 +241,19 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
         const direction = e.from === b.node.id ? 'out' : 'in';
         const otherId = direction === 'out' ? e.to : e.from;
         if (visited.has(otherId)) continue;
-        const other = state.nodes.get(otherId);
-        if (!other || other.status === 'deleted') continue;
+        if (!state.nodes.has(otherId) || state.statusOf(otherId) === 'deleted') continue;
         if (visited.size >= params.maxVisited) {
           limit = 'visited-limit';
           break outer;
         }
         visited.add(otherId);
         used[e.view] += 1;
-        proposals.push({ node: other, hops: b.hops + 1, pg: p[e.view], edge: { e, from: b.node.id, direction } });
+        picked.push({ id: otherId, hops: b.hops + 1, pg: p[e.view], edge: { e, from: b.node.id, direction } });
       }
     }
+    // Only the ≤ maxVisited nodes the round proposes are read, not every neighbour inspected.
+    await state.loadNodes(picked.map((x) => x.id));
+    const proposals = picked.map(({ id, ...rest }) => ({ node: state.nodes.get(id) as MemoryNode, ...rest }));
     reached = d + 1;
     if (proposals.length === 0) {
       stopReason = limit ?? (active.every((g) => used[g] >= given[g]) ? 'budget' : 'frontier-empty');
@@ -302,6 +310,8 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   }
   ranked.sort((a, b) => b.score - a.score || a.s.node.seq - b.s.node.seq);
   const inWindow = input.afterMs === undefined && input.beforeMs === undefined ? ranked : ranked.filter((x) => withinWindow(x.s.node, input.afterMs ?? -Infinity, input.beforeMs ?? Infinity));
+  // A superseded memory reports when it was replaced: read the replacing node's time.
+  await state.loadNodes(inWindow.slice(0, k).flatMap(({ s }) => (s.node.status === 'superseded' ? s.node.supersededBy.slice(0, 1) : [])));
   const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => toRecalled(s.node, score, state));
   const trace: RecallTrace = {
     query: input.query,
@@ -335,7 +345,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
  * recall gives the same result before and after a reopen.
  */
 function expansionOrder(state: NamespaceState, id: string): MemoryEdge[] {
-  const seqOf = (e: MemoryEdge): number => state.nodes.get(e.from === id ? e.to : e.from)?.seq ?? Number.MAX_SAFE_INTEGER;
+  const seqOf = (e: MemoryEdge): number => state.seqOf(e.from === id ? e.to : e.from) ?? Number.MAX_SAFE_INTEGER;
   return [...state.edgesOf(id)].sort((a, b) => b.weight - a.weight || seqOf(a) - seqOf(b) || (a.view < b.view ? -1 : a.view > b.view ? 1 : 0) || (a.subtype < b.subtype ? -1 : a.subtype > b.subtype ? 1 : 0));
 }
 
@@ -357,6 +367,10 @@ async function reassess(
   centroid: Float32Array | undefined,
 ): Promise<void> {
   const top = [...scored.values()].sort((a, b) => b.score - a.score || a.node.seq - b.node.seq).slice(0, REASSESS_TOP);
+  await loadWindows(
+    state,
+    top.map((s) => s.node.id),
+  );
   const cs: CandidateState = { kind: 'candidates', query: q.query, candidates: [] };
   const questions: Record<string, Question> = {};
   for (const s of top) {
@@ -449,6 +463,17 @@ function centroidOf(beam: readonly Scored[], state: NamespaceState): Float32Arra
   return c;
 }
 
+/**
+ * Loads what {@link candidateSignals} reads of these candidates: their edges and the turns next
+ * to them (`precedes` edges of weight 1, the candidate's window).
+ */
+async function loadWindows(state: NamespaceState, ids: readonly string[]): Promise<void> {
+  await state.loadEdges(ids, false);
+  const window: string[] = [];
+  for (const id of ids) for (const e of state.edgesOf(id)) if (e.subtype === 'precedes' && e.weight >= 1) window.push(e.from === id ? e.to : e.from);
+  await state.loadNodes(window);
+}
+
 /** One batched candidate request; scores each candidate with eq. (23). */
 async function scoreCandidates(
   items: Array<{ node: MemoryNode; hops: number; pg: number; edge: { e: MemoryEdge } | undefined }>,
@@ -461,6 +486,7 @@ async function scoreCandidates(
 ): Promise<Map<string, Scored>> {
   const out = new Map<string, Scored>();
   if (items.length === 0) return out;
+  await loadWindows(state, items.map((it) => it.node.id));
   const cs: CandidateState = { kind: 'candidates', query: q.query, candidates: [] };
   const questions: Record<string, Question> = {};
   const signals = new Map<string, ReturnType<typeof candidateSignals>>();
@@ -512,6 +538,7 @@ async function estimateStop(
   const lastRound = kept.filter((s) => s.hops === round);
   let contradictions = 0;
   const keptIds = new Set(kept.slice(0, 10).map((s) => s.node.id));
+  await state.loadEdges(keptIds, false);
   for (const id of keptIds) for (const e of state.edgesOf(id)) if (e.subtype === 'contradicts' && keptIds.has(e.from === id ? e.to : e.from)) contradictions++;
   const st: StopState = {
     kind: 'stop',

@@ -52,7 +52,7 @@ export function discoverCandidates(
   const best = lex[0]?.score ?? 0;
   const lexScore = new Map(lex.map((h) => [h.id, best > 0 ? h.score / best : 0]));
   return reciprocalRankFusion([vec, lex, ent, prev], kappa)
-    .filter((f) => state.nodes.has(f.id) && state.nodes.get(f.id)?.status !== 'deleted')
+    .filter((f) => state.nodes.has(f.id) && state.statusOf(f.id) !== 'deleted')
     .slice(0, kw)
     .map((f) => ({ id: f.id, lexical: lexScore.get(f.id) ?? 0 }));
 }

@@ -44,6 +44,15 @@ export interface MaintenancePlan {
  * @param threshold Decision threshold (SPEC 8: 0.85).
  */
 export async function planMaintenance(state: NamespaceState, nodeIds: readonly string[], controller: Controller, threshold: number, ctx: DecisionContext, nowIso: string): Promise<MaintenancePlan> {
+  // What the pass reads: the nodes, their edges, and their nearest neighbours (≤ 20 each).
+  await state.loadNodes(nodeIds);
+  await state.loadEdges(nodeIds, false);
+  const around: string[] = [];
+  for (const id of nodeIds) {
+    const v = state.vectors.get(id);
+    if (v !== undefined && state.vector.size > 0) for (const h of state.vector.search(v, Math.max(MAINTENANCE_NEIGHBOURS, STATE_UPDATE_NEIGHBOURS) + 1)) around.push(h.id);
+  }
+  await state.loadNodes(around);
   const requests: Array<SystemOneRequest & { state: MaintenanceState }> = [];
   const owners: MemoryNode[] = [];
   for (const id of nodeIds) {
@@ -105,7 +114,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
       for (const d of drafts) {
         const e = finishEdge(state.namespace, d, nowIso);
         // An edge already stored (an explicit update, an earlier pass) keeps its weight and origin.
-        if (!state.edges.has(e.id) && !(batch.putEdges as MemoryEdge[]).some((x) => x.id === e.id)) (batch.putEdges as MemoryEdge[]).push(e);
+        if (!state.hasEdge(e) && !(batch.putEdges as MemoryEdge[]).some((x) => x.id === e.id)) (batch.putEdges as MemoryEdge[]).push(e);
       }
     }
   });
@@ -141,7 +150,7 @@ function planStateUpdates(state: NamespaceState, nodeIds: readonly string[], thr
       const d = decideStateUpdate({ text: node.text, speaker: node.provenance.speaker, timeMs: t }, { text: other.text, speaker: other.provenance.speaker, timeMs: timeOf(other) });
       if (d.probability < threshold) continue;
       const e = finishEdge(state.namespace, { from: id, to: other.id, view: 'semantic', subtype: 'updates', weight: d.probability, origin: { kind: 'system-one', by: d.model } }, nowIso);
-      if (!state.edges.has(e.id)) (batch.putEdges as MemoryEdge[]).push(e);
+      if (!state.hasEdge(e)) (batch.putEdges as MemoryEdge[]).push(e);
       superseded.set(other.id, { ...other, status: 'superseded', supersededBy: [...new Set([...other.supersededBy, id])] });
       counts.obsolete++;
     }

@@ -91,8 +91,12 @@ export function finishEdge(namespace: string, d: EdgeDraft, nowIso: string): Mem
  */
 export async function planWrite(namespace: string, input: WriteInputs, state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, ctx: DecisionContext): Promise<PlannedWrite> {
   const node = buildNode(namespace, input, state);
+  // The bodies this write reads: the namespace's last node and the session's (deterministic
+  // edges), and the ≤ K_w candidates (SPEC 4): never more, whatever the memory size.
+  await state.loadNodes(state.lastId !== undefined ? [state.lastId] : []);
   const drafts = deterministicEdges(node, state, params.closeInTimeMs);
   const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf);
+  await state.loadNodes(found.map((c) => c.id));
   const newSide: PairSide = { vector: input.vector, entities: node.entities, keywords: node.keywords, seq: node.seq };
   if (input.checked.observedAtMs !== undefined) newSide.observedAtMs = input.checked.observedAtMs;
   if (node.provenance.sessionId !== undefined) newSide.sessionId = node.provenance.sessionId;

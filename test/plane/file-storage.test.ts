@@ -12,7 +12,7 @@ let counter = 0;
 const freshDir = (): string => join(root, `store-${++counter}`);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-describeStorageContract('file', () => createFileStorage({ dir: freshDir() }), 15);
+describeStorageContract('file (legacy v1)', () => createFileStorage({ dir: freshDir() }), 15, false);
 
 const journalOf = (dir: string, ns: string): string => join(dir, 'ns', namespaceFolder(ns), 'journal.jsonl');
 const snapshotOf = (dir: string, ns: string): string => join(dir, 'ns', namespaceFolder(ns), 'snapshot.json');

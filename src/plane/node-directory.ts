@@ -1,0 +1,296 @@
+/**
+ * The node directory of one namespace (issue 13): what the memory keeps resident per node, in
+ * typed arrays indexed by a slot, so a namespace costs a few hundred bytes per node instead of
+ * its node objects. Per node: id, seq, status, session, content hash, language and the stored
+ * vector on the int8 grid (d bytes + a float32 scale; plane/vector-codec.ts). Node bodies and
+ * edges stay in the store.
+ *
+ * @module
+ */
+import type { MemoryNode, NodeStatus } from '../types.js';
+
+/** Status codes of the directory (0 = free slot). */
+export const STATUS_CODE: Readonly<Record<NodeStatus, number>> = Object.freeze({ active: 1, superseded: 2, deleted: 3 });
+const STATUS_NAME: readonly (NodeStatus | undefined)[] = [undefined, 'active', 'superseded', 'deleted'];
+
+/**
+ * A 53-bit hash of a string (two 32-bit multiplicative lanes, as in the public-domain cyrb53
+ * scheme), as a safe integer: collisions among 10⁵ keys have probability ~10⁻⁶.
+ */
+export function hash53(s: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/**
+ * Hash of what the bookkeeping maps derive from a node (text, times, provenance ids, entities,
+ * keywords). Two versions of a node with the same hash differ only in status, vector,
+ * duplicates or supersession, which a replay can apply without the old version.
+ */
+export function contentHash(n: MemoryNode): number {
+  return hash53(JSON.stringify([n.text, n.observedAt ?? null, n.provenance.source ?? null, n.provenance.speaker ?? null, n.provenance.sessionId ?? null, n.entities, n.keywords, n.seq]));
+}
+
+/** JSON header of a directory in a checkpoint (the typed arrays are separate parts). */
+export interface DirectoryHeader {
+  count: number;
+  ids: Array<string | null>;
+  sessions: string[];
+  languages: string[];
+}
+
+const PARTS = ['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale'] as const;
+
+function bytesOf(a: ArrayBufferView, length: number): Uint8Array {
+  return new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + length));
+}
+
+/** The resident per-node table of one namespace. */
+export class NodeDirectory {
+  #slotOf = new Map<string, number>();
+  #ids: Array<string | undefined> = [];
+  #free: number[] = [];
+  #cap = 0;
+  #seq = new Float64Array(0);
+  #status = new Uint8Array(0);
+  #session = new Int32Array(0);
+  #hash = new Float64Array(0);
+  #lang = new Int16Array(0);
+  #vec = new Int8Array(0);
+  #scale = new Float32Array(0);
+  #sessionNames: string[] = [];
+  #sessionIndex = new Map<string, number>();
+  #langNames: string[] = [];
+  #langIndex = new Map<string, number>();
+
+  constructor(readonly dimension: number) {}
+
+  /** Number of nodes held. */
+  get size(): number {
+    return this.#slotOf.size;
+  }
+
+  has(id: string): boolean {
+    return this.#slotOf.has(id);
+  }
+
+  #grow(min: number): void {
+    if (min <= this.#cap) return;
+    const cap = Math.max(min, this.#cap * 2, 1024);
+    const d = this.dimension;
+    const grow = <T extends Float64Array | Uint8Array | Int32Array | Int16Array | Int8Array | Float32Array>(old: T, make: (n: number) => T, per = 1): T => {
+      const a = make(cap * per);
+      a.set(old as never);
+      return a;
+    };
+    this.#seq = grow(this.#seq, (n) => new Float64Array(n));
+    this.#status = grow(this.#status, (n) => new Uint8Array(n));
+    this.#session = grow(this.#session, (n) => new Int32Array(n));
+    this.#hash = grow(this.#hash, (n) => new Float64Array(n));
+    this.#lang = grow(this.#lang, (n) => new Int16Array(n));
+    this.#vec = grow(this.#vec, (n) => new Int8Array(n), d);
+    this.#scale = grow(this.#scale, (n) => new Float32Array(n));
+    this.#cap = cap;
+  }
+
+  #intern(names: string[], index: Map<string, number>, name: string | undefined): number {
+    if (name === undefined) return -1;
+    let i = index.get(name);
+    if (i === undefined) {
+      i = names.length;
+      names.push(name);
+      index.set(name, i);
+    }
+    return i;
+  }
+
+  #setVector(slot: number, v: readonly number[]): void {
+    const d = this.dimension;
+    const base = slot * d;
+    if (v.length !== d) {
+      this.#vec.fill(0, base, base + d);
+      this.#scale[slot] = 0;
+      return;
+    }
+    let max = 0;
+    for (let i = 0; i < d; i++) max = Math.max(max, Math.abs(v[i] as number));
+    const s = Math.fround(max / 127);
+    this.#scale[slot] = s;
+    for (let i = 0; i < d; i++) this.#vec[base + i] = s === 0 ? 0 : Math.max(-127, Math.min(127, Math.round((v[i] as number) / s)));
+  }
+
+  /** Adds a node (its id must be new). `hash` is {@link contentHash}; `language` its detected language. */
+  add(n: MemoryNode, hash: number, language: string | undefined): void {
+    let slot = this.#free.pop();
+    if (slot === undefined) {
+      slot = this.#ids.length;
+      this.#grow(slot + 1);
+      this.#ids.push(n.id);
+    } else this.#ids[slot] = n.id;
+    this.#slotOf.set(n.id, slot);
+    this.#seq[slot] = n.seq;
+    this.#status[slot] = STATUS_CODE[n.status] ?? 1;
+    this.#session[slot] = this.#intern(this.#sessionNames, this.#sessionIndex, n.provenance.sessionId);
+    this.#hash[slot] = hash;
+    this.#lang[slot] = this.#intern(this.#langNames, this.#langIndex, language);
+    this.#setVector(slot, n.embedding.vector);
+  }
+
+  /** Updates status, seq and vector of a held node (content unchanged). */
+  update(n: MemoryNode): void {
+    const slot = this.#slotOf.get(n.id);
+    if (slot === undefined) return;
+    this.#seq[slot] = n.seq;
+    this.#status[slot] = STATUS_CODE[n.status] ?? 1;
+    this.#setVector(slot, n.embedding.vector);
+  }
+
+  remove(id: string): void {
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return;
+    this.#slotOf.delete(id);
+    this.#ids[slot] = undefined;
+    this.#status[slot] = 0;
+    this.#session[slot] = -1;
+    this.#free.push(slot);
+  }
+
+  seq(id: string): number | undefined {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined ? undefined : (this.#seq[slot] as number);
+  }
+
+  status(id: string): NodeStatus | undefined {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined ? undefined : STATUS_NAME[this.#status[slot] as number];
+  }
+
+  hashOf(id: string): number | undefined {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined ? undefined : (this.#hash[slot] as number);
+  }
+
+  language(id: string): string | undefined {
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return undefined;
+    const l = this.#lang[slot] as number;
+    return l < 0 ? undefined : this.#langNames[l];
+  }
+
+  /** The stored vector of `id` (v_i = q_i · s), or undefined. */
+  vector(id: string): Float32Array | undefined {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined ? undefined : this.#vectorAt(slot);
+  }
+
+  #vectorAt(slot: number): Float32Array {
+    const d = this.dimension;
+    const s = this.#scale[slot] as number;
+    const out = new Float32Array(d);
+    const base = slot * d;
+    for (let i = 0; i < d; i++) out[i] = (this.#vec[base + i] as number) * s;
+    return out;
+  }
+
+  /** [id, vector] of every node that is not deleted and has a vector of this dimension. */
+  *liveVectors(): IterableIterator<[string, Float32Array]> {
+    for (let slot = 0; slot < this.#ids.length; slot++) {
+      const id = this.#ids[slot];
+      if (id === undefined || this.#status[slot] === STATUS_CODE.deleted) continue;
+      yield [id, this.#vectorAt(slot)];
+    }
+  }
+
+  /** Ids of the nodes with this status code. */
+  idsWithStatus(code: number): string[] {
+    const out: string[] = [];
+    for (let slot = 0; slot < this.#ids.length; slot++) if (this.#status[slot] === code && this.#ids[slot] !== undefined) out.push(this.#ids[slot] as string);
+    return out;
+  }
+
+  /** First and last node (by seq) of a session, or undefined when it holds none. */
+  sessionRange(sessionId: string): { firstId: string; lastId: string } | undefined {
+    const want = this.#sessionIndex.get(sessionId);
+    if (want === undefined) return undefined;
+    let first = -1;
+    let last = -1;
+    for (let slot = 0; slot < this.#ids.length; slot++) {
+      if (this.#session[slot] !== want || this.#ids[slot] === undefined) continue;
+      if (first < 0 || (this.#seq[slot] as number) < (this.#seq[first] as number)) first = slot;
+      if (last < 0 || (this.#seq[slot] as number) > (this.#seq[last] as number)) last = slot;
+    }
+    return first < 0 ? undefined : { firstId: this.#ids[first] as string, lastId: this.#ids[last] as string };
+  }
+
+  /** Id of the node with the highest seq, or undefined when empty. */
+  latest(): string | undefined {
+    let best = -1;
+    for (let slot = 0; slot < this.#ids.length; slot++) {
+      if (this.#ids[slot] === undefined) continue;
+      if (best < 0 || (this.#seq[slot] as number) > (this.#seq[best] as number)) best = slot;
+    }
+    return best < 0 ? undefined : this.#ids[best];
+  }
+
+  /** The directory as checkpoint parts (a JSON header and one binary part per array). */
+  toParts(): { header: DirectoryHeader; parts: Record<string, Uint8Array> } {
+    const n = this.#ids.length;
+    const d = this.dimension;
+    return {
+      header: { count: n, ids: this.#ids.map((id) => id ?? null), sessions: this.#sessionNames, languages: this.#langNames },
+      parts: {
+        'dir.seq': bytesOf(this.#seq, n * 8),
+        'dir.status': bytesOf(this.#status, n),
+        'dir.session': bytesOf(this.#session, n * 4),
+        'dir.hash': bytesOf(this.#hash, n * 8),
+        'dir.lang': bytesOf(this.#lang, n * 2),
+        'dir.vec': bytesOf(this.#vec, n * d),
+        'dir.scale': bytesOf(this.#scale, n * 4),
+      },
+    };
+  }
+
+  /**
+   * Restores a directory written by {@link NodeDirectory.toParts} (into an empty one).
+   * @throws Error when a part is missing or its length does not match the header.
+   */
+  restore(header: unknown, parts: Record<string, Uint8Array>): void {
+    const h = header as DirectoryHeader;
+    const n = h.count;
+    const d = this.dimension;
+    const sizes: Record<(typeof PARTS)[number], number> = { 'dir.seq': 8, 'dir.status': 1, 'dir.session': 4, 'dir.hash': 8, 'dir.lang': 2, 'dir.vec': d, 'dir.scale': 4 };
+    for (const p of PARTS) {
+      if (parts[p]?.length !== n * sizes[p]) throw new Error(`checkpoint part ${p} has ${parts[p]?.length ?? 'no'} bytes, expected ${n * sizes[p]}`);
+    }
+    if (!Array.isArray(h.ids) || h.ids.length !== n) throw new Error('checkpoint directory ids do not match its count');
+    this.#grow(n);
+    const view = <T>(make: (b: ArrayBuffer) => T, p: (typeof PARTS)[number]): T => make((parts[p] as Uint8Array).slice().buffer);
+    this.#seq.set(view((b) => new Float64Array(b), 'dir.seq'));
+    this.#status.set(view((b) => new Uint8Array(b), 'dir.status'));
+    this.#session.set(view((b) => new Int32Array(b), 'dir.session'));
+    this.#hash.set(view((b) => new Float64Array(b), 'dir.hash'));
+    this.#lang.set(view((b) => new Int16Array(b), 'dir.lang'));
+    this.#vec.set(view((b) => new Int8Array(b), 'dir.vec'));
+    this.#scale.set(view((b) => new Float32Array(b), 'dir.scale'));
+    this.#sessionNames = [...h.sessions];
+    this.#sessionIndex = new Map(h.sessions.map((s, i) => [s, i]));
+    this.#langNames = [...h.languages];
+    this.#langIndex = new Map(h.languages.map((s, i) => [s, i]));
+    this.#ids = h.ids.map((id) => id ?? undefined);
+    for (let slot = 0; slot < n; slot++) {
+      const id = this.#ids[slot];
+      if (id === undefined) this.#free.push(slot);
+      else this.#slotOf.set(id, slot);
+    }
+  }
+}
