@@ -97,6 +97,12 @@ export function keepOpen(inner: StorageAdapter): StorageAdapter & { reallyClose(
   };
   if (inner.loadMeta) out.loadMeta = (ns) => (inner.loadMeta as (ns: string) => Promise<Record<string, unknown>>)(ns);
   if (inner.sizeBytes) out.sizeBytes = (ns) => (inner.sizeBytes as (ns: string) => Promise<number | undefined>)(ns);
+  // The storage port (issue 13) passes through too, so a reopen reads what the store keeps.
+  const port = ['getNodes', 'getEdges', 'scanNodes', 'scanEdges', 'counts', 'readCheckpoint', 'writeCheckpoint', 'dropCheckpoint', 'changesSince'] as const;
+  for (const m of port) {
+    const f = inner[m] as ((...a: unknown[]) => unknown) | undefined;
+    if (f !== undefined) (out as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => f.apply(inner, a);
+  }
   return out;
 }
 

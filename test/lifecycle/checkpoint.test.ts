@@ -1,0 +1,102 @@
+/**
+ * Issue 13: a namespace reopens from its checkpoint (no rebuild), replays the commits logged
+ * after it, rescans when the checkpoint cannot be used, and gives the same recall every way; a
+ * delete leaves no term of the erased memory in the checkpoint.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { createMemory } from '../../src/memory.js';
+import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { CHECKPOINT_FORMAT } from '../../src/plane/namespace.js';
+import type { StorageAdapter } from '../../src/plane/storage.js';
+import { keepOpen, lifecycleFixture, QUESTIONS, recallView, TURNS } from './helpers.js';
+
+let encoder: Encoder;
+lifecycleFixture('checkpoint', (e) => (encoder = e));
+
+async function answers(storage: StorageAdapter): Promise<{ opened: unknown; views: unknown[]; nodes: number; edges: number }> {
+  const m = await createMemory({ encoder, storage });
+  const views = [];
+  for (const q of QUESTIONS) views.push(await recallView(m, q));
+  const s = await m.stats();
+  await m.close();
+  return { opened: { from: s.opened.from, replayed: s.opened.replayed }, views, nodes: s.nodes, edges: s.edges };
+}
+
+describe('checkpoints', () => {
+  it('a closed memory reopens from its checkpoint with the same recall as a rescan', async () => {
+    const storage = keepOpen(createMemoryStorage());
+    const a = await createMemory({ encoder, storage });
+    await a.addMany(TURNS);
+    const before = [];
+    for (const q of QUESTIONS) before.push(await recallView(a, q));
+    expect((await a.stats()).opened.from).toBe('empty');
+    await a.close();
+    const cp = await storage.readCheckpoint!('default');
+    expect(cp?.format).toBe(CHECKPOINT_FORMAT);
+    const meta = await storage.loadMeta!('default');
+    expect(cp?.change).toBe(meta.change);
+    const fromCheckpoint = await answers(storage);
+    expect(fromCheckpoint.opened).toEqual({ from: 'checkpoint', replayed: 0 });
+    expect(fromCheckpoint.views).toEqual(before);
+    await storage.dropCheckpoint!('default');
+    const fromScan = await answers(storage);
+    expect(fromScan.opened).toEqual({ from: 'scan', replayed: 0 });
+    expect(fromScan.views).toEqual(before);
+    expect([fromScan.nodes, fromScan.edges]).toEqual([fromCheckpoint.nodes, fromCheckpoint.edges]);
+  });
+
+  it('replays the nodes written after the checkpoint when the memory was not closed', async () => {
+    const storage = keepOpen(createMemoryStorage());
+    const a = await createMemory({ encoder, storage });
+    await a.addMany(TURNS.slice(0, 6));
+    await a.close(); // checkpoint at 6 nodes
+    const b = await createMemory({ encoder, storage });
+    await b.addMany(TURNS.slice(6)); // 4 more, never closed: no checkpoint of them
+    const expected = [];
+    for (const q of QUESTIONS) expected.push(await recallView(b, q));
+    const replayed = await answers(storage);
+    expect(replayed.opened).toEqual({ from: 'checkpoint', replayed: 4 });
+    expect(replayed.views).toEqual(expected);
+    expect(replayed.nodes).toBe(10);
+  });
+
+  it('rescans when the change log no longer reaches back to the checkpoint', async () => {
+    const inner = createMemoryStorage();
+    const storage = keepOpen(inner);
+    const a = await createMemory({ encoder, storage });
+    await a.addMany(TURNS);
+    await a.close();
+    const cp = (await storage.readCheckpoint!('default'))!;
+    // An older checkpoint than the log's floor: its replay would miss changes.
+    await storage.writeCheckpoint!('default', { ...cp, change: cp.change });
+    await storage.writeCheckpoint!('default', { ...cp, change: cp.change - 1 });
+    const m = await createMemory({ encoder, storage });
+    const s = await m.stats();
+    expect(s.opened.from).toBe('scan');
+    expect(s.opened.reason).toMatch(/change log does not reach back/);
+    expect(s.nodes).toBe(10);
+    await m.close();
+  });
+
+  it('a delete leaves no term of the erased memory in the checkpoint', async () => {
+    const storage = keepOpen(createMemoryStorage());
+    const a = await createMemory({ encoder, storage });
+    const res = await a.addMany(TURNS);
+    await a.close();
+    const text = (bytes: Record<string, Uint8Array>): string => Object.values(bytes).map((b) => new TextDecoder().decode(b)).join('\n');
+    expect(text((await storage.readCheckpoint!('default'))!.parts)).toMatch(/lighthous/);
+    const b = await createMemory({ encoder, storage });
+    const victim = res[5]!.id; // "a novel about lighthouse keepers"
+    expect(await b.delete(victim)).toBe(true);
+    const after = text((await storage.readCheckpoint!('default'))!.parts);
+    expect(after).not.toMatch(/lighthous/);
+    expect(after).not.toContain(victim);
+    await b.close();
+    const c = await createMemory({ encoder, storage });
+    expect((await c.stats()).opened.from).toBe('checkpoint');
+    const r = await c.recall('lighthouse keepers novel', { k: 10 });
+    expect(r.memories.some((m) => m.id === victim)).toBe(false);
+    await c.close();
+  });
+});
