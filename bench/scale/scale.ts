@@ -42,6 +42,7 @@ import { countingBackend, countsDelta, sharedEncoder, type CountingBackend } fro
 import { measureReopen, summarize, writeFigures, type LatencySummary, type WriteFigures } from '../lib/metrics.js';
 import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from '../lib/resources.js';
 import { lineChart } from '../lib/svg.js';
+import { runOpenProbe, type OpenProbeReport } from './open-probe.js';
 import { oramaVersion, runOramaScale, type OramaScalePoint, type OramaScaleResults } from './peers.js';
 
 /** Default sizes (observations in the namespace). */
@@ -153,6 +154,14 @@ export interface ScalePoint {
   storage: { bytes: number; bytesPerNode: number };
   /** Close, open again and load the namespace (`stats()`), ms; then the first recall, ms. */
   reopen: { ms: number; firstRecallMs: number };
+  /**
+   * The closed store opened by a fresh process ({@link runOpenProbe}): open to first recall, then
+   * heap and RSS after the open and the 50 recalls, not polluted by the writer. Absent in runs
+   * before issue 13, and where the probe failed (`freshError` says why).
+   */
+  fresh?: OpenProbeReport;
+  /** Why {@link ScalePoint.fresh} is missing, when the probe failed. */
+  freshError?: string;
 }
 
 /** `results.json` of `npm run bench -- scale`. */
@@ -398,8 +407,11 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
   let encoder: Encoder | undefined;
   let inner: SystemOneBackend | undefined;
   let memory: Memory | undefined;
-  const dir = await mkdtemp(join(o.tmpDir ?? tmpdir(), 'jev-mem-scale-'));
+  const work = await mkdtemp(join(o.tmpDir ?? tmpdir(), 'jev-mem-scale-'));
+  const dir = join(work, 'store');
+  const questionsFile = join(work, 'questions.json');
   try {
+    await writeFile(questionsFile, JSON.stringify(questions), 'utf8');
     let t = performance.now();
     encoder = await createDefaultNodeEncoder();
     const encoderMs = performance.now() - t;
@@ -438,7 +450,18 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
       const stats = await memory.stats();
       const mem = process.memoryUsage();
       rss.sample();
-      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number } = await measureReopen<Memory>(memory, open, questions[0] ?? 'hello');
+      // The closed store, opened by a fresh process (its heap and RSS are the open's alone).
+      await memory.close();
+      let fresh: OpenProbeReport | undefined;
+      let freshError: string | undefined;
+      try {
+        fresh = await runOpenProbe({ store: dir, namespace: 'scale', questionsFile, systemOne: systemOneName, vectorIndex });
+      } catch (e) {
+        freshError = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
+        log(`scale: the fresh-process probe failed at ${size}: ${freshError}`);
+      }
+      // The in-process reopen (the store is closed already: measureReopen's close is a no-op here).
+      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number } = await measureReopen<Memory>({ close: async () => undefined } as unknown as Memory, open, questions[0] ?? 'hello');
       memory = reopened.memory;
       const { reopenMs, firstRecallMs } = reopened;
       const point: ScalePoint = {
@@ -450,9 +473,11 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
         memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
         storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0 },
         reopen: { ms: reopenMs, firstRecallMs },
+        ...(fresh ? { fresh } : {}),
+        ...(freshError !== undefined ? { freshError } : {}),
       };
       points.push(point);
-      log(`scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);
+      log(`scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms${fresh ? `, fresh process: open to first recall ${fresh.openToFirstRecallMs.toFixed(0)} ms, heap ${(fresh.after.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(fresh.after.rssBytes / 2 ** 20).toFixed(0)} MiB` : ''}`);
     }
     let peers: ScaleResults['peers'];
     if (o.peers === true) {
@@ -485,7 +510,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
     await memory?.close().catch(() => undefined);
     await inner?.close().catch(() => undefined);
     await encoder?.close?.().catch(() => undefined);
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await rm(work, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
