@@ -227,6 +227,6 @@ export function renderCliCheck(r: CliCheckResults): string[] {
     '|---:|---:|---:|---|',
     ...[r.small, r.large].map((f) => `| ${f.observations} | ${f.wallMs.toFixed(0)} | ${mib(f.peakRssBytes)} | ${f.runs.map((x) => `${x.wallMs.toFixed(0)} / ${mib(x.peakRssBytes)}`).join(', ')} |`),
     '',
-    `wall ${r.large.observations}/${r.small.observations} = ${v.wallRatio.toFixed(2)}× (≤ ${CLI_MAX_WALL_RATIO}×: ${v.wallOk ? 'ok' : 'over'}); peak RSS +${v.rssExtraMiB.toFixed(0)} MiB (≤ ${CLI_MAX_RSS_EXTRA_MIB} MiB: ${v.rssOk ? 'ok' : 'over'}) → ${v.pass ? 'PASS' : 'FAIL'}`,
+    `wall ${r.large.observations}/${r.small.observations} = ${v.wallRatio.toFixed(3)}× (≤ ${CLI_MAX_WALL_RATIO}×: ${v.wallOk ? 'ok' : 'over'}); peak RSS +${v.rssExtraMiB.toFixed(0)} MiB (≤ ${CLI_MAX_RSS_EXTRA_MIB} MiB: ${v.rssOk ? 'ok' : 'over'}) → ${v.pass ? 'PASS' : 'FAIL'}`,
   ];
 }

@@ -1015,7 +1015,7 @@ export function renderEdgeMarkdown(r: ScaleResults): string[] {
     '',
     `- ${e.setup}; run ${(e.durationMs / 1000).toFixed(1)} s.`,
     `- Heap: ${e.heapNote}.`,
-    '- Open to first recall: Miniflare restarted on the same storage, one request to another namespace loads the models (shared by the isolate), then the first recall on the grown namespace (its Durable Object opens). Stored bytes: the files of the persistence folder (SQLite and its WAL).',
+    '- Open to first recall: Miniflare restarted on the same storage, a recall in a one-memory warm-up namespace loads the models (shared by the isolate), then the first recall on the grown namespace (its Durable Object opens). Stored bytes: the files of the persistence folder (SQLite and its WAL), less the warm-up namespace\'s; reported: the Worker\'s own `storageBytes`.',
     '',
     '| size | edges | writes/s | recall p50 ms | p95 ms | restart ms | model load ms | open to first recall ms | fresh recall p95 ms | workerd RSS MiB (models loaded) | after open + recalls | peak | stored MiB | bytes/node | reported MiB |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
