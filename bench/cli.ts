@@ -4,7 +4,8 @@
  * `jev-mem bench`, so results stay comparable.
  *
  * - `npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]`
- * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--peers] [--out <dir>]`
+ * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--edge] [--peers] [--out <dir>]`
+ * - `npm run bench -- scale-cli [--small 200] [--large 20000] [--runs 3] [--keep] [--out <dir>]` (issue 13 acceptance)
  * - `npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]`
  * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
@@ -29,7 +30,12 @@ import { DEFAULT_SCALE_BROWSER_SIZES, parseSizes, runScaleBench, writeScaleOutpu
 /** Usage of the bench sub-commands. */
 export const BENCH_USAGE = `Usage:
   npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
-  npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--peers] [--out <dir>]
+  npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--edge] [--peers] [--out <dir>]
+  npm run bench -- scale-cli [--small 200] [--large 20000] [--runs 3] [--keep] [--out <dir>]
+                                          (issue-13 acceptance: jev-mem recall of 20 questions as its own
+                                          process on both stores; PASS when wall ≤ 1.5× and peak RSS
+                                          ≤ +150 MiB; exit 1 on FAIL; --keep keeps and reuses the stores
+                                          in <out>/scale-cli-stores)
   npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]
                                           (System-One ms per write / per query for each backend)
   npm run bench -- readme [--out <dir>]      (prints the README results section of <dir>/results.json)
@@ -53,6 +59,9 @@ export const BENCH_USAGE = `Usage:
                 scale: also grow the namespace in headless Chromium (IndexedDB, System One in a
                 Web Worker) at the same sizes, into results.json under "browser"; the sizes
                 then default to 1000,10000 (100k in IndexedDB takes far too long)
+  --edge        scale: also grow the namespace in the edge Worker's Durable Object (workerd through
+                Miniflare, SQLite storage persisted to a folder) at the same sizes, into results.json
+                under "edge"; the sizes then default to 1000,10000
   --peers       scale: also grow the same corpus in Orama (@orama/orama, hybrid search, saved and
                 restored with @orama/plugin-data-persistence) in Node, next to jev-mem, and with
                 --browser in the Chromium page too (saved into IndexedDB)
@@ -118,11 +127,12 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
     }
     if (sub === 'scale') {
       const browser = values.browser === true;
+      const edge = values.edge === true;
       const given = str(values.sizes) ?? rest[0];
-      // with --browser both halves default to 1k and 10k (100k in IndexedDB is too slow for a session)
-      const sizes = given === undefined && browser ? [...DEFAULT_SCALE_BROWSER_SIZES] : parseSizes(given);
+      // with --browser or --edge every half defaults to 1k and 10k (100k in IndexedDB is too slow for a session)
+      const sizes = given === undefined && (browser || edge) ? [...DEFAULT_SCALE_BROWSER_SIZES] : parseSizes(given);
       const out = resolve(str(values.out) ?? 'bench-out/scale');
-      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes } } : {}), ...(values.peers === true ? { peers: true } : {}) };
+      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes } } : {}), ...(edge ? { edge: { sizes } } : {}), ...(values.peers === true ? { peers: true } : {}) };
       const data = str(values.data);
       if (data !== undefined) o.dataPath = data;
       if (systemOne !== undefined) o.systemOne = systemOne;
@@ -130,10 +140,21 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       const results = await runScaleBench(o);
       const files = await writeScaleOutputs(results, out);
       for (const p of results.points) {
+        const f = p.fresh;
         io.out(
-          `${String(p.size).padStart(7)} nodes · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · rss ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB · reopen ${p.reopen.ms.toFixed(0)} ms`,
+          `${String(p.size).padStart(7)} nodes · write ${p.write.perSecond.toFixed(0)} obs/s (System One ${p.write.systemOneMsPerWrite.toFixed(2)} ms/write) · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · rss ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} MiB · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB (${p.storage.bytesPerNode.toFixed(0)} B/node) · reopen ${p.reopen.ms.toFixed(0)} ms` +
+            (f ? ` · fresh process: open to first recall ${f.openToFirstRecallMs.toFixed(0)} ms, heap ${(f.after.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(f.after.rssBytes / 2 ** 20).toFixed(0)} MiB (peak ${(f.peakRssBytes / 2 ** 20).toFixed(0)})` : p.freshError !== undefined ? ` · fresh process FAILED: ${p.freshError}` : ''),
         );
       }
+      const ed = results.edge;
+      if (ed?.status === 'done') {
+        for (const p of ed.points) {
+          const m = (b: number | null): string => (b === null ? '?' : (b / 2 ** 20).toFixed(0));
+          io.out(
+            `${String(p.size).padStart(7)} nodes (workerd) · write ${p.write.perSecond.toFixed(0)} obs/s · recall p50 ${p.recall.p50.toFixed(1)} ms p95 ${p.recall.p95.toFixed(1)} ms · open to first recall ${p.open.openToFirstRecallMs.toFixed(0)} ms · workerd RSS ${m(p.memory.baseline.rssBytes)} → ${m(p.memory.after.rssBytes)} MiB (isolate heap not observable) · stored ${(p.storage.bytes / 2 ** 20).toFixed(1)} MiB (${p.storage.bytesPerNode.toFixed(0)} B/node)`,
+          );
+        }
+      } else if (ed) io.out(`workerd: ${ed.note}`);
       const orama = results.peers?.orama;
       if (orama?.status === 'done') {
         for (const p of orama.points) {
@@ -159,6 +180,37 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       }
       io.err(`bench: wrote ${files.join(', ')}`);
       return 0;
+    }
+    if (sub === 'scale-cli') {
+      // Issue 13 acceptance: the CLI on a 200- and a 20,000-observation store; exit 1 on FAIL.
+      const { renderCliCheck, runCliCheck } = await import('./scale/cli-check.js');
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      const int = (name: string): number | undefined => {
+        const v = str(values[name]);
+        if (v === undefined) return undefined;
+        const n = parseSizes(v)[0] as number;
+        if (parseSizes(v).length !== 1) throw new JevMemError('INVALID_OPTION', `--${name} expects one integer ≥ 1, got ${JSON.stringify(v)}`, { field: name });
+        return n;
+      };
+      const out = resolve(str(values.out) ?? 'bench-out/scale');
+      const o: Parameters<typeof runCliCheck>[0] = { log: (l) => io.err(l) };
+      const small = int('small');
+      const large = int('large');
+      const runs = int('runs');
+      if (small !== undefined) o.small = small;
+      if (large !== undefined) o.large = large;
+      if (runs !== undefined) o.runs = runs;
+      if (values.keep === true) o.keepDir = resolve(out, 'scale-cli-stores');
+      const data = str(values.data);
+      if (data !== undefined) o.dataPath = data;
+      const results = await runCliCheck(o);
+      const lines = renderCliCheck(results);
+      for (const l of lines.slice(-1)) io.out(l);
+      await mkdir(out, { recursive: true });
+      await writeFile(resolve(out, 'scale-cli.json'), `${JSON.stringify(results, null, 2)}\n`);
+      await writeFile(resolve(out, 'scale-cli.md'), `${lines.join('\n')}\n`);
+      io.err(`bench: wrote ${resolve(out, 'scale-cli.json')}, ${resolve(out, 'scale-cli.md')}`);
+      return results.verdict.pass ? 0 : 1;
     }
     if (sub === 'system-one') {
       if (rest.length > 0) {
@@ -310,6 +362,11 @@ const BENCH_OPTIONS = {
   out: { type: 'string' },
   quick: { type: 'boolean' },
   browser: { type: 'boolean' },
+  edge: { type: 'boolean' },
+  small: { type: 'string' },
+  large: { type: 'string' },
+  runs: { type: 'string' },
+  keep: { type: 'boolean' },
   sizes: { type: 'string' },
   peers: { type: 'boolean' },
   k: { type: 'string' },

@@ -42,6 +42,8 @@ import { countingBackend, countsDelta, sharedEncoder, type CountingBackend } fro
 import { measureReopen, summarize, writeFigures, type LatencySummary, type WriteFigures } from '../lib/metrics.js';
 import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from '../lib/resources.js';
 import { lineChart } from '../lib/svg.js';
+import { runScaleEdge, type EdgeScaleResults } from './edge.js';
+import { runOpenProbe, type OpenProbeReport } from './open-probe.js';
 import { oramaVersion, runOramaScale, type OramaScalePoint, type OramaScaleResults } from './peers.js';
 
 /** Default sizes (observations in the namespace). */
@@ -153,6 +155,14 @@ export interface ScalePoint {
   storage: { bytes: number; bytesPerNode: number };
   /** Close, open again and load the namespace (`stats()`), ms; then the first recall, ms. */
   reopen: { ms: number; firstRecallMs: number };
+  /**
+   * The closed store opened by a fresh process ({@link runOpenProbe}): open to first recall, then
+   * heap and RSS after the open and the 50 recalls, not polluted by the writer. Absent in runs
+   * before issue 13, and where the probe failed (`freshError` says why).
+   */
+  fresh?: OpenProbeReport;
+  /** Why {@link ScalePoint.fresh} is missing, when the probe failed. */
+  freshError?: string;
 }
 
 /** `results.json` of `npm run bench -- scale`. */
@@ -170,6 +180,8 @@ export interface ScaleResults {
   peakRssBytes: number;
   /** The headless-Chromium half ({@link runScaleBrowserBench}), `todo` when not run, `failed` (with the error) when it failed. */
   browser: ScaleBrowserResults | { status: 'todo' | 'failed'; note: string };
+  /** The workerd half (`--edge`, issue 13, {@link runScaleEdge}); absent or `todo` when not run, `failed` with the error. */
+  edge?: EdgeScaleResults | { status: 'todo' | 'failed'; note: string };
   /** The peers in Node (`--peers`, issue 16): Orama at the same sizes; absent when not asked for, `failed` with the error. */
   peers?: { orama: OramaScaleResults | { status: 'failed'; note: string } };
 }
@@ -347,6 +359,8 @@ export interface ScaleBenchOptions {
   vectorIndex?: MemoryOptions['vectorIndex'];
   /** Parent of the temporary store. @default os.tmpdir() */
   tmpDir?: string;
+  /** Also run the workerd half ({@link runScaleEdge}) at these sizes; its results replace `edge: todo`. */
+  edge?: { sizes?: readonly number[] };
   /** Also grow the same corpus in the peers (Orama, {@link runOramaScale}) in Node, once jev-mem's store is closed, and (with `browser`) in the Chromium page ({@link ScaleBrowserPeers}). @default false */
   peers?: boolean;
   log?: (line: string) => void;
@@ -371,7 +385,8 @@ async function timedRecalls(memory: Memory, questions: readonly string[]): Promi
  *   `STORAGE_FAILED` (the bench page), and the memory's errors.
  */
 export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleResults> {
-  const node = await runScaleNode(o);
+  let node = await runScaleNode(o);
+  if (o.edge !== undefined) node = { ...node, edge: await runScaleEdgeHalf(o, o.edge.sizes ?? node.settings.sizes) };
   if (o.browser === undefined) return node;
   try {
     const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...(o.peers === true ? { peers: true } : {}), ...o.browser });
@@ -381,6 +396,26 @@ export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleRes
     const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string; // the message, not the page's stack
     o.log?.(`scale (Chromium): failed: ${why}`);
     return { ...node, browser: { status: 'failed', note: `the headless-Chromium half failed: ${why}` } };
+  }
+}
+
+/** The workerd half of {@link runScaleBench}: its failure is kept as `{ status: 'failed', note }`, not thrown. */
+async function runScaleEdgeHalf(o: ScaleBenchOptions, sizes: readonly number[]): Promise<NonNullable<ScaleResults['edge']>> {
+  try {
+    const data = await loadLocomo(o.dataPath ?? defaultLocomoPath());
+    const max = Math.max(...sizes);
+    return await runScaleEdge({
+      observations: scaleObservations(data.conversations, max),
+      questions: scaleQuestions(data.conversations, SCALE_QUERIES),
+      sizes,
+      measuredWrites: SCALE_MEASURED_WRITES,
+      ...(o.tmpDir !== undefined ? { tmpDir: o.tmpDir } : {}),
+      ...(o.log ? { log: o.log } : {}),
+    });
+  } catch (e) {
+    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
+    o.log?.(`scale (workerd): failed: ${why}`);
+    return { status: 'failed', note: `the workerd half failed: ${why}` };
   }
 }
 
@@ -398,8 +433,11 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
   let encoder: Encoder | undefined;
   let inner: SystemOneBackend | undefined;
   let memory: Memory | undefined;
-  const dir = await mkdtemp(join(o.tmpDir ?? tmpdir(), 'jev-mem-scale-'));
+  const work = await mkdtemp(join(o.tmpDir ?? tmpdir(), 'jev-mem-scale-'));
+  const dir = join(work, 'store');
+  const questionsFile = join(work, 'questions.json');
   try {
+    await writeFile(questionsFile, JSON.stringify(questions), 'utf8');
     let t = performance.now();
     encoder = await createDefaultNodeEncoder();
     const encoderMs = performance.now() - t;
@@ -438,7 +476,18 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
       const stats = await memory.stats();
       const mem = process.memoryUsage();
       rss.sample();
-      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number } = await measureReopen<Memory>(memory, open, questions[0] ?? 'hello');
+      // The closed store, opened by a fresh process (its heap and RSS are the open's alone).
+      await memory.close();
+      let fresh: OpenProbeReport | undefined;
+      let freshError: string | undefined;
+      try {
+        fresh = await runOpenProbe({ store: dir, namespace: 'scale', questionsFile, systemOne: systemOneName, vectorIndex });
+      } catch (e) {
+        freshError = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
+        log(`scale: the fresh-process probe failed at ${size}: ${freshError}`);
+      }
+      // The in-process reopen (the store is closed already: measureReopen's close is a no-op here).
+      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number } = await measureReopen<Memory>({ close: async () => undefined } as unknown as Memory, open, questions[0] ?? 'hello');
       memory = reopened.memory;
       const { reopenMs, firstRecallMs } = reopened;
       const point: ScalePoint = {
@@ -450,9 +499,11 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
         memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
         storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0 },
         reopen: { ms: reopenMs, firstRecallMs },
+        ...(fresh ? { fresh } : {}),
+        ...(freshError !== undefined ? { freshError } : {}),
       };
       points.push(point);
-      log(`scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);
+      log(`scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms${fresh ? `, fresh process: open to first recall ${fresh.openToFirstRecallMs.toFixed(0)} ms, heap ${(fresh.after.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(fresh.after.rssBytes / 2 ** 20).toFixed(0)} MiB` : ''}`);
     }
     let peers: ScaleResults['peers'];
     if (o.peers === true) {
@@ -485,7 +536,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
     await memory?.close().catch(() => undefined);
     await inner?.close().catch(() => undefined);
     await encoder?.close?.().catch(() => undefined);
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await rm(work, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
@@ -518,6 +569,10 @@ export function renderScaleMarkdown(r: ScaleResults): string {
     '',
     '![reopen](scale-reopen.svg)',
     '',
+    ...renderFreshMarkdown(r),
+    ...(r.points.some((p) => p.fresh) ? ['![open to first recall, by runtime](scale-open.svg)', '', '![heap after open + 50 recalls, by runtime](scale-heap.svg)', ''] : []),
+    ...renderGoalsMarkdown(r),
+    ...renderEdgeMarkdown(r),
     ...renderScaleBrowserMarkdown(r.browser),
     '',
     ...renderScalePeersMarkdown(r),
@@ -739,6 +794,12 @@ export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promis
     ])],
     ['scale-system-one.svg', chart('System One per write', 'ms', [{ name: 'ms / write', values: r.points.map((p) => p.write.systemOneMsPerWrite) }])],
   ];
+  if (r.points.some((p) => p.fresh)) {
+    // Issue 13: each runtime's open to first recall and heap after open + 50 recalls, on the union of their sizes.
+    const rs = runtimeSeries(r);
+    const rchart = (title: string, yLabel: string, series: Array<{ name: string; values: Array<number | null> }>): string => lineChart({ title, x: rs.x, series, xLabel: 'observations in the namespace (log scale)', yLabel, logX: true });
+    files.push(['scale-open.svg', rchart('Open to first recall, by runtime', 'ms', rs.open)], ['scale-heap.svg', rchart('Heap after open + 50 recalls, by runtime', 'MiB', rs.heap)]);
+  }
   if (r.browser.status === 'done') {
     const b = r.browser;
     const bx = b.points.map((p) => p.size);
@@ -796,4 +857,197 @@ export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promis
     written.push(p);
   }
   return written;
+}
+
+/** A runtime of the issue-13 goals table. */
+export type GoalRuntime = 'Node' | 'Chromium' | 'Durable Object';
+
+/** One goal: a figure's bound at 100k memories (issue 13, "Goals"). */
+export interface ScaleGoal {
+  figure: 'open to first recall ms' | 'heap after open + 50 recalls MiB' | 'writes/s' | 'recall p95 ms' | 'stored bytes/node';
+  /** `max`: the value must be at most `bound`; `min`: at least. */
+  kind: 'max' | 'min';
+  bound: Record<GoalRuntime, number>;
+}
+
+/** The goals of issue 13 at 100k memories, by runtime. */
+export const SCALE_GOALS: readonly ScaleGoal[] = Object.freeze([
+  { figure: 'open to first recall ms', kind: 'max', bound: { Node: 1000, Chromium: 2000, 'Durable Object': 2000 } },
+  { figure: 'heap after open + 50 recalls MiB', kind: 'max', bound: { Node: 250, Chromium: 300, 'Durable Object': 100 } },
+  { figure: 'writes/s', kind: 'min', bound: { Node: 400, Chromium: 300, 'Durable Object': 200 } },
+  { figure: 'recall p95 ms', kind: 'max', bound: { Node: 40, Chromium: 50, 'Durable Object': 60 } },
+  { figure: 'stored bytes/node', kind: 'max', bound: { Node: 2000, Chromium: 2500, 'Durable Object': 2500 } },
+] as ScaleGoal[]);
+
+/** The size the goals are stated at. */
+export const SCALE_GOAL_SIZE = 100_000;
+
+/** One cell of the goals table. */
+export interface GoalCell {
+  runtime: GoalRuntime;
+  figure: ScaleGoal['figure'];
+  /** The size the value was measured at: 100k when it ran, else the largest size of that runtime. */
+  size: number;
+  /** null where the runtime does not show the figure (a Durable Object's isolate heap). */
+  value: number | null;
+  bound: number;
+  /** Whether the value meets the bound; null when there is no value. */
+  ok: boolean | null;
+  /** What the value is, when it is not the plain figure. */
+  note?: string;
+}
+
+/** Figures of one runtime at one size, as the goals table reads them. */
+type GoalFigures = { size: number; values: Record<ScaleGoal['figure'], number | null>; notes?: Partial<Record<ScaleGoal['figure'], string>> };
+
+function atGoalSize<P extends { size: number }>(points: readonly P[]): P | undefined {
+  return points.find((p) => p.size === SCALE_GOAL_SIZE) ?? [...points].sort((a, b) => b.size - a.size)[0];
+}
+
+/**
+ * The goals table of a run: for each runtime that ran, its point at 100k (else its largest size)
+ * against {@link SCALE_GOALS}. Node reads the fresh-process probe (open to first recall, heap
+ * after open + the recalls; without it, the in-process reopen + first recall and the writer's
+ * heap, noted); Chromium the page's reopen + first recall and its heap after the recalls; the
+ * Durable Object its fresh-workerd first recall, and no heap (noted with workerd's RSS).
+ */
+export function goalCells(r: ScaleResults): GoalCell[] {
+  const runtimes: Array<[GoalRuntime, GoalFigures | undefined]> = [];
+  const n = atGoalSize(r.points);
+  runtimes.push(['Node', n && {
+    size: n.size,
+    values: {
+      'open to first recall ms': n.fresh ? n.fresh.openToFirstRecallMs : n.reopen.ms + n.reopen.firstRecallMs,
+      'heap after open + 50 recalls MiB': (n.fresh ? n.fresh.after.heapUsedBytes : n.memory.heapUsedBytes) / 2 ** 20,
+      'writes/s': n.write.perSecond,
+      'recall p95 ms': n.recall.p95,
+      'stored bytes/node': n.storage.bytesPerNode,
+    },
+    ...(n.fresh ? { notes: { 'heap after open + 50 recalls MiB': `fresh process, RSS ${(n.fresh.after.rssBytes / 2 ** 20).toFixed(0)} MiB` } } : { notes: { 'open to first recall ms': 'in-process reopen + first recall', 'heap after open + 50 recalls MiB': 'the writer process' } }),
+  }]);
+  const b = r.browser.status === 'done' ? atGoalSize(r.browser.points) : undefined;
+  runtimes.push(['Chromium', b && {
+    size: b.size,
+    values: {
+      'open to first recall ms': b.reopen.ms + b.reopen.firstRecallMs,
+      'heap after open + 50 recalls MiB': b.heapUsedBytes === undefined || b.heapUsedBytes === null ? null : b.heapUsedBytes / 2 ** 20,
+      'writes/s': b.write.perSecond,
+      'recall p95 ms': b.recall.p95,
+      'stored bytes/node': b.storage.bytesPerNode,
+    },
+    notes: { 'heap after open + 50 recalls MiB': 'the writing page, before the reopen' },
+  }]);
+  const e = r.edge?.status === 'done' ? atGoalSize(r.edge.points) : undefined;
+  const rss = e?.memory.after.rssBytes;
+  runtimes.push(['Durable Object', e && {
+    size: e.size,
+    values: { 'open to first recall ms': e.open.openToFirstRecallMs, 'heap after open + 50 recalls MiB': null, 'writes/s': e.write.perSecond, 'recall p95 ms': e.recall.p95, 'stored bytes/node': e.storage.bytesPerNode },
+    notes: { 'heap after open + 50 recalls MiB': `isolate heap not observable; workerd RSS ${rss === null || rss === undefined ? '?' : (rss / 2 ** 20).toFixed(0)} MiB` },
+  }]);
+  const cells: GoalCell[] = [];
+  for (const [runtime, f] of runtimes) {
+    if (!f) continue;
+    for (const g of SCALE_GOALS) {
+      const value = f.values[g.figure];
+      const bound = g.bound[runtime];
+      const ok = value === null || !Number.isFinite(value) ? null : g.kind === 'max' ? value <= bound : value >= bound;
+      const note = f.notes?.[g.figure];
+      cells.push({ runtime, figure: g.figure, size: f.size, value: value !== null && Number.isFinite(value) ? value : null, bound, ok, ...(note !== undefined ? { note } : {}) });
+    }
+  }
+  return cells;
+}
+
+/** The goals table in Markdown ({@link goalCells}): one row per figure, one column per runtime that ran. */
+export function renderGoalsMarkdown(r: ScaleResults): string[] {
+  const cells = goalCells(r);
+  const runtimes = [...new Set(cells.map((c) => c.runtime))];
+  if (runtimes.length === 0) return [];
+  const header = runtimes.map((rt) => `${rt} at ${cells.find((c) => c.runtime === rt)?.size ?? '?'}`);
+  const fmt = (c: GoalCell): string => {
+    const v = c.value === null ? '—' : c.value >= 100 ? c.value.toFixed(0) : c.value.toFixed(1);
+    const mark = c.ok === null ? '' : c.ok ? ' ✓' : ' ✗';
+    return `${v} (${SCALE_GOALS.find((g) => g.figure === c.figure)?.kind === 'min' ? '≥' : '≤'} ${c.bound})${mark}${c.note ? ` — ${c.note}` : ''}`;
+  };
+  return [
+    '## Goals of issue 13',
+    '',
+    `Each runtime at ${SCALE_GOAL_SIZE} observations when it ran there, else at its largest size (the goals are stated at ${SCALE_GOAL_SIZE}); the goal in brackets, ✓ met, ✗ missed.`,
+    '',
+    `| figure | ${header.join(' | ')} |`,
+    `|---|${runtimes.map(() => '---').join('|')}|`,
+    ...SCALE_GOALS.map((g) => `| ${g.figure} | ${runtimes.map((rt) => {
+      const c = cells.find((x) => x.runtime === rt && x.figure === g.figure);
+      return c ? fmt(c) : '—';
+    }).join(' | ')} |`),
+    '',
+  ];
+}
+
+/** The Node fresh-process table (issue 13); empty when no point has a probe. */
+export function renderFreshMarkdown(r: ScaleResults): string[] {
+  if (!r.points.some((p) => p.fresh || p.freshError !== undefined)) return [];
+  const m = (b: number | undefined): string => (b === undefined ? '—' : (b / 2 ** 20).toFixed(0));
+  return [
+    '### Node, a fresh process on the closed store',
+    '',
+    'At each size the writer closes the store and a new Node process (`bench/scale/open-probe.ts`, `--expose-gc`) loads the encoder and System One, opens the store and asks the 50 questions. Open to first recall runs from `createNodeMemory` to the first recall\'s answer; heap and RSS are `process.memoryUsage()` after the recalls (heap after GC: after a full `gc()`); the baseline is the same process with the models loaded, before the open.',
+    '',
+    '| size | open to first recall ms | open ms | model load ms | recall p50 ms | p95 ms | heap MiB | heap after GC MiB | RSS MiB | peak RSS MiB | baseline heap MiB | baseline RSS MiB |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...r.points.map((p) => {
+      const f = p.fresh;
+      if (!f) return `| ${p.size} | failed: ${p.freshError ?? 'not run'} |||||||||||`;
+      return `| ${p.size} | ${f.openToFirstRecallMs.toFixed(0)} | ${f.openMs.toFixed(0)} | ${f.modelLoadMs.toFixed(0)} | ${f.recall.p50.toFixed(1)} | ${f.recall.p95.toFixed(1)} | ${m(f.after.heapUsedBytes)} | ${m(f.after.heapAfterGcBytes)} | ${m(f.after.rssBytes)} | ${m(f.peakRssBytes)} | ${m(f.baseline.heapUsedBytes)} | ${m(f.baseline.rssBytes)} |`;
+    }),
+    '',
+  ];
+}
+
+/** The workerd section (`--edge`); one line when it did not run or failed. */
+export function renderEdgeMarkdown(r: ScaleResults): string[] {
+  const e = r.edge;
+  if (!e) return [];
+  if (e.status !== 'done') return [`Durable Object (workerd): ${e.status} — ${e.note}`, ''];
+  const m = (b: number | null): string => (b === null ? '—' : (b / 2 ** 20).toFixed(0));
+  return [
+    '## Durable Object (workerd through Miniflare)',
+    '',
+    `- ${e.setup}; run ${(e.durationMs / 1000).toFixed(1)} s.`,
+    `- Heap: ${e.heapNote}.`,
+    '- Open to first recall: Miniflare restarted on the same storage, a recall in a one-memory warm-up namespace loads the models (shared by the isolate), then the first recall on the grown namespace (its Durable Object opens). Stored bytes: the files of the persistence folder (SQLite and its WAL), less the warm-up namespace\'s; reported: the Worker\'s own `storageBytes`.',
+    '',
+    '| size | edges | writes/s | recall p50 ms | p95 ms | restart ms | model load ms | open to first recall ms | fresh recall p95 ms | workerd RSS MiB (models loaded) | after open + recalls | peak | stored MiB | bytes/node | reported MiB |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...e.points.map(
+      (p) =>
+        `| ${p.size} | ${p.edges} | ${p.write.perSecond.toFixed(0)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.open.restartMs.toFixed(0)} | ${p.open.modelLoadMs.toFixed(0)} | ${p.open.openToFirstRecallMs.toFixed(0)} | ${p.open.recall.p95.toFixed(1)} | ${m(p.memory.baseline.rssBytes)} | ${m(p.memory.after.rssBytes)} | ${m(p.memory.after.peakRssBytes)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.storage.reportedBytes === null ? '—' : (p.storage.reportedBytes / 2 ** 20).toFixed(1)} |`,
+    ),
+    '',
+  ];
+}
+
+/** The series of the per-runtime charts: open to first recall and heap (or what stands for it), by size (null where a runtime did not run at a size). */
+export function runtimeSeries(r: ScaleResults): { x: number[]; open: Array<{ name: string; values: Array<number | null> }>; heap: Array<{ name: string; values: Array<number | null> }> } {
+  const b = r.browser.status === 'done' ? r.browser.points : [];
+  const e = r.edge?.status === 'done' ? r.edge.points : [];
+  const x = [...new Set([...r.points.map((p) => p.size), ...b.map((p) => p.size), ...e.map((p) => p.size)])].sort((a, c) => a - c);
+  const at = <P extends { size: number }>(ps: readonly P[], f: (p: P) => number | null | undefined): Array<number | null> =>
+    x.map((size) => {
+      const p = ps.find((q) => q.size === size);
+      const v = p ? f(p) : null;
+      return v === null || v === undefined || !Number.isFinite(v) ? null : v;
+    });
+  const open = [
+    { name: 'Node (fresh process)', values: at(r.points, (p) => p.fresh?.openToFirstRecallMs) },
+    ...(b.length ? [{ name: 'Chromium (reopen + first recall)', values: at(b, (p) => p.reopen.ms + p.reopen.firstRecallMs) }] : []),
+    ...(e.length ? [{ name: 'Durable Object (fresh workerd)', values: at(e, (p) => p.open.openToFirstRecallMs) }] : []),
+  ];
+  const heap = [
+    { name: 'Node heap (fresh process)', values: at(r.points, (p) => (p.fresh ? p.fresh.after.heapUsedBytes / 2 ** 20 : null)) },
+    { name: 'Node RSS (fresh process)', values: at(r.points, (p) => (p.fresh ? p.fresh.after.rssBytes / 2 ** 20 : null)) },
+    ...(b.length ? [{ name: 'Chromium page heap', values: at(b, (p) => (p.heapUsedBytes === undefined || p.heapUsedBytes === null ? null : p.heapUsedBytes / 2 ** 20)) }] : []),
+    ...(e.length ? [{ name: 'workerd RSS (no isolate heap)', values: at(e, (p) => (p.memory.after.rssBytes === null ? null : p.memory.after.rssBytes / 2 ** 20)) }] : []),
+  ];
+  return { x, open, heap };
 }
