@@ -54,6 +54,7 @@ interface HierarchicalNSW {
   getMaxElements(): number;
   getCurrentCount(): number;
   setEfSearch(ef: number): void;
+  getPoint(label: number): Float32Array | number[];
   /** Frees the wasm object (embind). */
   delete(): void;
 }
@@ -215,6 +216,12 @@ class HnswVectorIndex implements VectorIndex {
 
   has(id: string): boolean {
     return this.#labelOf.has(id);
+  }
+
+  vectorOf(id: string): Float32Array | undefined {
+    const index = this.#live();
+    const label = this.#labelOf.get(id);
+    return label === undefined ? undefined : Float32Array.from(index.getPoint(label));
   }
 
   search(vector: Float32Array, k: number): IndexHit[] {
