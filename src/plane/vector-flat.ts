@@ -87,7 +87,8 @@ export class TopK {
       return;
     }
     const root = heap[0] as IndexHit;
-    if (!worse(root, { id, score })) return;
+    // worse(root, {id, score}) inlined: no object per rejected hit (a scan offers every row)
+    if (!(root.score < score || (root.score === score && root.id > id))) return;
     heap[0] = { id, score };
     this.#down(0);
   }
@@ -289,7 +290,15 @@ class FlatVectorIndex implements FlatVectorIndexApi {
     for (let r = 0; r < nq; r++) {
       const base = r * dim;
       let dot = 0;
-      for (let i = 0; i < dim; i++) dot += (q[i] as number) * (slab[base + i] as number);
+      let i = 0;
+      for (; i + 3 < dim; i += 4) {
+        dot +=
+          (q[i] as number) * (slab[base + i] as number) +
+          (q[i + 1] as number) * (slab[base + i + 1] as number) +
+          (q[i + 2] as number) * (slab[base + i + 2] as number) +
+          (q[i + 3] as number) * (slab[base + i + 3] as number);
+      }
+      for (; i < dim; i++) dot += (q[i] as number) * (slab[base + i] as number);
       const norm = norms[r] as number;
       // z = cos(q, q_r·s_r) = q·q_r / ‖q_r‖ (q unit; the scale cancels)
       top.offer(this.#qIds[r] as string, norm === 0 ? 0 : dot / norm);
