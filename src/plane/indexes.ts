@@ -58,6 +58,21 @@ export interface VectorIndex {
   /** Up to `k` nearest ids by cosine, best first. */
   search(vector: Float32Array, k: number): IndexHit[];
   readonly size: number;
+  /**
+   * The stored vector of `id`: its unit-length copy as the index keeps it (for the flat index,
+   * dequantised from the int8 grid when it was on it; for HNSW, hnswlib's `getPoint`), or
+   * `undefined` for an unknown id. A fresh array the caller may keep.
+   */
+  vectorOf(id: string): Float32Array | undefined;
+  /**
+   * The whole index as bytes, for a checkpoint (issue 13): a 12-byte header (magic `JVIX`, kind,
+   * format version, dimension; `vector-format.ts`) then the kind's body. Restore with
+   * `restoreVectorIndex` (`vector-hnsw.ts`). Synchronous for the flat index; a promise for HNSW
+   * (hnswlib-wasm writes its file through its emscripten file system). Indexes that cannot be
+   * serialised leave it out.
+   * @throws JevMemError `STORAGE_FAILED` when the bytes cannot be produced; `CLOSED` after `dispose()`.
+   */
+  serialize?(): Uint8Array | Promise<Uint8Array>;
   /** Frees native / wasm memory. */
   dispose(): void;
 }

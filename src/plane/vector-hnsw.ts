@@ -13,7 +13,8 @@
 import { JevMemError, describeValue, invalidOption, isJevMemError } from '../errors.js';
 import { importOptional } from '../util/optional.js';
 import type { IndexHit, VectorIndex } from './indexes.js';
-import { checkDimension, checkK, createFlatVectorIndex, normalizedCopy } from './vector-flat.js';
+import { checkDimension, checkK, createFlatVectorIndex, normalizedCopy, restoreFlatVectorIndex } from './vector-flat.js';
+import { VECTOR_HEADER_BYTES, corruptVectorIndex, decodeIds, encodeIds, readVectorHeader, writeVectorHeader } from './vector-format.js';
 
 /** Options of {@link createHnswVectorIndex}. */
 export interface HnswVectorIndexOptions {
@@ -54,6 +55,13 @@ interface HierarchicalNSW {
   getMaxElements(): number;
   getCurrentCount(): number;
   setEfSearch(ef: number): void;
+  getPoint(label: number): Float32Array | number[];
+  getNumDimensions(): number;
+  getDeletedLabels(): number[];
+  /** Writes hnswlib's index file under the IDBFS mount (synchronous in 0.8.2). */
+  writeIndex(filename: string): unknown;
+  /** Reads hnswlib's index file from under the IDBFS mount (synchronous in 0.8.2). */
+  readIndex(filename: string, maxElements: number): unknown;
   /** Frees the wasm object (embind). */
   delete(): void;
 }
@@ -61,6 +69,11 @@ interface HierarchicalNSW {
 /** The part of the loaded hnswlib-wasm module this adapter uses. */
 interface HnswlibModule {
   HierarchicalNSW: new (space: 'l2' | 'ip' | 'cosine', dimension: number, autoSaveFilename: string) => HierarchicalNSW;
+  EmscriptenFileSystemManager: {
+    /** Starts an IDBFS sync (`read` = IndexedDB → memory); `isSynced()` turns true when it is done. */
+    syncFS(read: boolean, callback: () => void): unknown;
+    isSynced(): boolean;
+  };
 }
 
 /** The entry module `hnswlib-wasm/dist/hnswlib.js`. */
@@ -73,10 +86,42 @@ interface HnswlibEntry {
 /** hnswlib's random seed: fixed so that builds are reproducible. */
 const RANDOM_SEED = 100;
 
-/** Lines hnswlib-wasm prints while it mounts its (unused) IDBFS file system. */
-const HNSWLIB_NOISE = /^(EmscriptenFileSystemManager: |b\. jsFS synced successfully)|^\s*$/;
+/** Lines hnswlib-wasm prints while it mounts and syncs its IDBFS file system. */
+const HNSWLIB_NOISE = /^(EmscriptenFileSystemManager: |b\. jsFS synced successfully|d\. Calling sync callback)|^\s*$/;
+
+/**
+ * Drops hnswlib-wasm's file-system log lines from `console.log` / `console.info` until the
+ * returned function is called (every other line passes through).
+ */
+function quietHnswlib(): () => void {
+  const { log, info } = console;
+  const quiet =
+    (write: (...args: unknown[]) => void) =>
+    (...args: unknown[]): void => {
+      if (args.length === 1 && typeof args[0] === 'string' && HNSWLIB_NOISE.test(args[0])) return;
+      if (args.length === 0) return;
+      write.apply(console, args);
+    };
+  console.log = quiet(log);
+  console.info = quiet(info);
+  return () => {
+    console.log = log;
+    console.info = info;
+  };
+}
 
 let modulePromise: Promise<HnswlibModule> | undefined;
+
+/**
+ * The IndexedDB factory hnswlib-wasm's IDBFS opened its database with at load (the browser's,
+ * or fake-indexeddb's in Node): serialisation moves hnswlib's index file through it.
+ */
+let idbFactory: IDBFactory | undefined;
+
+/** Directory hnswlib-wasm mounts its IDBFS at; also the name of its IndexedDB database. */
+const IDBFS_MOUNT = '/hnswlib-index';
+/** The object store of that database (hnswlib-wasm's `IDBFS_STORE_NAME`). */
+const IDBFS_STORE = 'FILE_DATA';
 
 function isNode(): boolean {
   const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
@@ -90,8 +135,8 @@ function isNode(): boolean {
  * to start without it) and `globalThis.indexedDB` (fake-indexeddb; hnswlib-wasm mounts an IDBFS
  * file system at start) when they are missing, and removes the ones it defined once loading is
  * done, so that other code does not mistake Node for a browser or a fake in-memory IndexedDB for
- * a persistent one. The index never touches that file system afterwards (no `readIndex` /
- * `writeIndex`). While loading, the library's "mounting / synced" log lines are dropped so that
+ * a persistent one. Only `serialize()` / {@link restoreHnswVectorIndex} use that file system
+ * afterwards (through the database handle IDBFS keeps open). While loading, the library's "mounting / synced" log lines are dropped so that
  * they do not pollute a CLI's stdout; every other console line passes through.
  *
  * hnswlib-wasm (and, in Node, fake-indexeddb) are optional peer dependencies, imported at run
@@ -118,14 +163,7 @@ async function loadOnce(): Promise<HnswlibModule> {
   const g = globalThis as { window?: unknown; indexedDB?: unknown };
   let definedWindow = false;
   let definedIndexedDB = false;
-  const { log, info } = console;
-  const quiet =
-    (write: (...args: unknown[]) => void) =>
-    (...args: unknown[]): void => {
-      if (args.length === 1 && typeof args[0] === 'string' && HNSWLIB_NOISE.test(args[0])) return;
-      if (args.length === 0) return;
-      write.apply(console, args);
-    };
+  let loud: (() => void) | undefined;
   try {
     if (isNode()) {
       if (typeof g.window === 'undefined') {
@@ -138,18 +176,148 @@ async function loadOnce(): Promise<HnswlibModule> {
         definedIndexedDB = true;
       }
     }
-    console.log = quiet(log);
-    console.info = quiet(info);
+    idbFactory = g.indexedDB as IDBFactory | undefined;
+    loud = quietHnswlib();
     const mod = await importOptional<HnswlibEntry>('hnswlib-wasm', 'hnswlib-wasm/dist/hnswlib.js', 'the HNSW vector index');
     // The build wraps its exports in a top-level-await shim: wait for it before using them.
     if (mod.__tla !== undefined) await mod.__tla;
     return await mod.loadHnswlib();
   } finally {
-    console.log = log;
-    console.info = info;
+    loud?.();
     if (definedWindow && g.window === globalThis) delete g.window;
     if (definedIndexedDB) delete g.indexedDB;
   }
+}
+
+/** Tail of the queue of file-system operations: one at a time, since an IDBFS sync reconciles the whole mount. */
+let fsQueue: Promise<unknown> = Promise.resolve();
+let fileCounter = 0;
+
+/** Runs `op` after every earlier file-system operation of this realm has settled. */
+function withFileSystem<T>(op: () => Promise<T>): Promise<T> {
+  const quietOp = async (): Promise<T> => {
+    const loud = quietHnswlib();
+    try {
+      return await op();
+    } finally {
+      loud();
+    }
+  };
+  const run = fsQueue.then(quietOp, quietOp);
+  fsQueue = run.catch(() => undefined);
+  return run;
+}
+
+/** How long an IDBFS sync may take before the operation fails. */
+const SYNC_TIMEOUT_MS = 60_000;
+
+/** Waits until no IDBFS sync is in flight (the one started at load included). */
+async function settled(lib: HnswlibModule): Promise<void> {
+  const fsm = lib.EmscriptenFileSystemManager;
+  const start = Date.now();
+  while (!fsm.isSynced()) {
+    if (Date.now() - start > SYNC_TIMEOUT_MS) {
+      throw new JevMemError('STORAGE_FAILED', `hnswlib-wasm's IDBFS sync did not finish within ${SYNC_TIMEOUT_MS / 1000} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** One IDBFS sync: `read` = IndexedDB → in-memory files (removes files absent there), else the reverse. */
+async function syncFiles(lib: HnswlibModule, read: boolean): Promise<void> {
+  await settled(lib);
+  lib.EmscriptenFileSystemManager.syncFS(read, () => undefined);
+  await settled(lib);
+}
+
+/** Runs `body` on IDBFS's object store in one transaction; resolves when it commits. */
+function fileStore<T>(mode: IDBTransactionMode, body: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const factory = idbFactory;
+  if (factory === undefined) return Promise.reject(new Error('no IndexedDB factory was seen while hnswlib-wasm loaded'));
+  return new Promise<T>((resolve, reject) => {
+    const open = factory.open(IDBFS_MOUNT);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      try {
+        const tx = db.transaction(IDBFS_STORE, mode);
+        const request = body(tx.objectStore(IDBFS_STORE));
+        tx.oncomplete = () => {
+          db.close();
+          resolve(request.result);
+        };
+        tx.onerror = tx.onabort = () => {
+          db.close();
+          reject(tx.error ?? request.error);
+        };
+      } catch (error) {
+        db.close();
+        reject(error);
+      }
+    };
+  });
+}
+
+/** IDBFS's record of a file (`contents` are the file's bytes). */
+interface FileRecord {
+  timestamp: Date;
+  mode: number;
+  contents: ArrayBufferView;
+}
+
+/** Regular file, rw-rw-rw- (what IDBFS records for a file hnswlib writes). */
+const FILE_MODE = 0o100666;
+
+/** A fresh file name under the mount; `path` is the IndexedDB key IDBFS files it under. */
+function tempFile(): { name: string; path: string } {
+  const name = `jev-mem-${++fileCounter}-${Math.random().toString(36).slice(2, 10)}.hnsw`;
+  return { name, path: `${IDBFS_MOUNT}/${name}` };
+}
+
+/**
+ * hnswlib's index file for `index`, read back through IDBFS: `writeIndex` into the in-memory
+ * mount, sync to IndexedDB, read the record, then delete it and sync back so that neither copy
+ * stays behind.
+ */
+function writeIndexBytes(lib: HnswlibModule, index: HierarchicalNSW): Promise<Uint8Array> {
+  return withFileSystem(async () => {
+    const { name, path } = tempFile();
+    await settled(lib);
+    index.writeIndex(name);
+    try {
+      await syncFiles(lib, false);
+      const record = await fileStore<FileRecord | undefined>('readonly', (store) => store.get(path) as IDBRequest<FileRecord | undefined>);
+      if (record === undefined || !ArrayBuffer.isView(record.contents)) {
+        throw new Error(`the index file ${path} is missing from IDBFS after the sync (another tab syncing at the same time?)`);
+      }
+      const c = record.contents;
+      return new Uint8Array(c.buffer, c.byteOffset, c.byteLength).slice();
+    } finally {
+      await fileStore('readwrite', (store) => store.delete(path)).catch(() => undefined);
+      await syncFiles(lib, true).catch(() => undefined);
+    }
+  });
+}
+
+/** Loads `file` (hnswlib's index file bytes) into `index` with `readIndex`, through IDBFS as above. */
+function readIndexBytes(lib: HnswlibModule, index: HierarchicalNSW, file: Uint8Array, maxElements: number): Promise<void> {
+  return withFileSystem(async () => {
+    const { name, path } = tempFile();
+    const record: FileRecord = { timestamp: new Date(), mode: FILE_MODE, contents: new Int8Array(file.buffer, file.byteOffset, file.byteLength) };
+    try {
+      await fileStore('readwrite', (store) => store.put(record, path));
+      await syncFiles(lib, true);
+      index.readIndex(name, maxElements);
+    } finally {
+      await fileStore('readwrite', (store) => store.delete(path)).catch(() => undefined);
+      await syncFiles(lib, true).catch(() => undefined);
+    }
+  });
+}
+
+/** hnswlib's message for a wasm exception (embind throws a pointer or an Error). */
+function wasmMessage(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
@@ -170,13 +338,23 @@ class HnswVectorIndex implements VectorIndex {
   /** Slots freed by `markDelete` that hnswlib can hand to the next new vector. */
   #deleted = 0;
 
-  constructor(lib: HnswlibModule, dimension: number, maxElements: number, m: number, efConstruction: number, efSearch: number) {
+  readonly #lib: HnswlibModule;
+
+  /** Wraps `index` (initialised or read); `labels` are the live id → label pairs, `deleted` the free slots. */
+  constructor(lib: HnswlibModule, dimension: number, index: HierarchicalNSW, efSearch: number, state?: { labels: Map<string, number>; nextLabel: number; deleted: number }) {
+    this.#lib = lib;
     this.dimension = dimension;
     this.#efSearch = efSearch;
-    const index = new lib.HierarchicalNSW('ip', dimension, '');
-    index.initIndex(maxElements, m, efConstruction, RANDOM_SEED);
     index.setEfSearch(efSearch);
     this.#index = index;
+    if (state !== undefined) {
+      for (const [id, label] of state.labels) {
+        this.#labelOf.set(id, label);
+        this.#idOf.set(label, id);
+      }
+      this.#nextLabel = state.nextLabel;
+      this.#deleted = state.deleted;
+    }
   }
 
   get size(): number {
@@ -217,6 +395,12 @@ class HnswVectorIndex implements VectorIndex {
     return this.#labelOf.has(id);
   }
 
+  vectorOf(id: string): Float32Array | undefined {
+    const index = this.#live();
+    const label = this.#labelOf.get(id);
+    return label === undefined ? undefined : Float32Array.from(index.getPoint(label));
+  }
+
   search(vector: Float32Array, k: number): IndexHit[] {
     checkK(k);
     const q = normalizedCopy(vector, this.dimension);
@@ -233,6 +417,47 @@ class HnswVectorIndex implements VectorIndex {
     }
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return hits;
+  }
+
+  /**
+   * The index as bytes: header (kind 2), then capacity, efSearch, next label, live count n,
+   * deleted count m, id bytes b, file bytes f (uint32 LE each); the ids as a UTF-8 JSON array
+   * (b bytes); their labels (n uint32); the deleted labels (m uint32); hnswlib's own index file
+   * (f bytes: graph, vectors, deletion marks) as `writeIndex` wrote it.
+   */
+  async serialize(): Promise<Uint8Array> {
+    const index = this.#live();
+    const ids = [...this.#labelOf.keys()];
+    const labels = ids.map((id) => this.#labelOf.get(id) as number);
+    const deleted = index.getDeletedLabels();
+    const capacity = index.getMaxElements();
+    const nextLabel = this.#nextLabel;
+    let file: Uint8Array;
+    try {
+      file = await writeIndexBytes(this.#lib, index);
+    } catch (cause) {
+      throw new JevMemError('STORAGE_FAILED', `the HNSW index could not be written out: ${wasmMessage(cause)}`, { cause });
+    }
+    const idBytes = encodeIds(ids);
+    const out = new Uint8Array(HNSW_BODY_OFFSET + idBytes.length + 4 * labels.length + 4 * deleted.length + file.length);
+    const view = new DataView(out.buffer);
+    writeVectorHeader(view, 'hnsw', this.dimension);
+    [capacity, this.#efSearch, nextLabel, labels.length, deleted.length, idBytes.length, file.length].forEach((x, i) =>
+      view.setUint32(VECTOR_HEADER_BYTES + 4 * i, x, true),
+    );
+    let at = HNSW_BODY_OFFSET;
+    out.set(idBytes, at);
+    at += idBytes.length;
+    for (const label of labels) {
+      view.setUint32(at, label, true);
+      at += 4;
+    }
+    for (const label of deleted) {
+      view.setUint32(at, label, true);
+      at += 4;
+    }
+    out.set(file, at);
+    return out;
   }
 
   dispose(): void {
@@ -269,7 +494,109 @@ export async function createHnswVectorIndex(options: HnswVectorIndexOptions): Pr
   const efConstruction = positiveInt('efConstruction', options.efConstruction, 200);
   const efSearch = positiveInt('efSearch', options.efSearch, 64);
   const lib = await loadHnswlibModule();
-  return new HnswVectorIndex(lib, options.dimension, maxElements, m, efConstruction, efSearch);
+  const index = new lib.HierarchicalNSW('ip', options.dimension, '');
+  index.initIndex(maxElements, m, efConstruction, RANDOM_SEED);
+  return new HnswVectorIndex(lib, options.dimension, index, efSearch);
+}
+
+/** Offset of the id list in a serialised HNSW index: header, then seven uint32 fields. */
+const HNSW_BODY_OFFSET = VECTOR_HEADER_BYTES + 28;
+
+/** Bytes of the fixed head of hnswlib's index file (wasm32: ten 4-byte fields, a double, one more). */
+const HNSWLIB_FILE_HEAD = 52;
+
+/** Options of {@link restoreHnswVectorIndex}. */
+export interface RestoreHnswOptions {
+  /** Search candidate list size; default: the one the serialised index had. */
+  efSearch?: number;
+}
+
+/**
+ * Restores an HNSW index from the bytes of its `serialize()` without re-inserting vectors:
+ * hnswlib's own index file is handed to `readIndex` (graph, vectors and deletion marks as they
+ * were) and the id ↔ label maps and free slots are read back, so the restored index answers
+ * every search exactly as the original did, and `add` / `remove` go on from there. `M` and
+ * `efConstruction` come from the file; `efSearch` from the bytes unless `options` sets it.
+ *
+ * The file travels through hnswlib-wasm's IDBFS mount (`/hnswlib-index`; the package does not
+ * export its emscripten `FS`): written to its IndexedDB store, synced in, read, then deleted from
+ * both. Operations of one realm queue behind each other; two browser tabs serialising at the same
+ * instant can remove each other's file in a sync, which fails the operation with
+ * `STORAGE_FAILED` (retry it) rather than corrupting anything.
+ *
+ * @throws JevMemError `STORAGE_FAILED` (field `bytes`) on bytes that are truncated, of another
+ *   kind, or whose id list / labels / hnswlib file do not agree (hnswlib's own check included);
+ *   `SCHEMA_MISMATCH` on a newer format version; `INVALID_INPUT` (field `bytes`) when `bytes` is
+ *   not a `Uint8Array`; `INVALID_OPTION` (field `efSearch`); `MODEL_LOAD_FAILED` /
+ *   `DEPENDENCY_MISSING` when hnswlib-wasm cannot load.
+ *
+ * Source: issue 13 (derived indexes reopen without a rebuild), SPEC 2 (hnswlib-wasm).
+ */
+export async function restoreHnswVectorIndex(bytes: Uint8Array, options: RestoreHnswOptions = {}): Promise<VectorIndex> {
+  const header = readVectorHeader(bytes);
+  if (header.kind !== 'hnsw') throw corruptVectorIndex(`expected an hnsw index, got a ${header.kind} index`);
+  const dim = header.dimension;
+  if (bytes.length < HNSW_BODY_OFFSET) throw corruptVectorIndex(`hnsw index of ${bytes.length} bytes, shorter than its ${HNSW_BODY_OFFSET}-byte head`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const [capacity, storedEf, nextLabel, count, deletedCount, idBytes, fileBytes] = Array.from({ length: 7 }, (_, i) =>
+    view.getUint32(VECTOR_HEADER_BYTES + 4 * i, true),
+  ) as [number, number, number, number, number, number, number];
+  const expected = HNSW_BODY_OFFSET + idBytes + 4 * count + 4 * deletedCount + fileBytes;
+  if (bytes.length !== expected) {
+    throw corruptVectorIndex(`hnsw index of ${count} vectors (${deletedCount} deleted, ${fileBytes}-byte file) needs ${expected} bytes, got ${bytes.length}`);
+  }
+  if (capacity < count + deletedCount || storedEf === 0) throw corruptVectorIndex(`capacity ${capacity} / efSearch ${storedEf} do not fit ${count + deletedCount} slots`);
+  const efSearch = positiveInt('efSearch', options.efSearch, storedEf);
+  let at = HNSW_BODY_OFFSET;
+  const ids = decodeIds(bytes.subarray(at, at + idBytes), count);
+  at += idBytes;
+  const labels = new Map<string, number>();
+  const seen = new Set<number>();
+  for (const id of ids) {
+    const label = view.getUint32(at, true);
+    at += 4;
+    if (label >= nextLabel || seen.has(label)) throw corruptVectorIndex(`label ${label} of ${JSON.stringify(id)} is repeated or not below the next label ${nextLabel}`);
+    seen.add(label);
+    labels.set(id, label);
+  }
+  const deleted = new Set<number>();
+  for (let i = 0; i < deletedCount; i++, at += 4) deleted.add(view.getUint32(at, true));
+  const file = bytes.subarray(at, at + fileBytes);
+  // hnswlib's file starts with size_t (4 bytes in wasm32) fields; label_offset_ − offsetData_ is
+  // the vector's byte size 4·d. hnswlib itself does not check it against the space's dimension.
+  if (file.length < HNSWLIB_FILE_HEAD) throw corruptVectorIndex(`the hnswlib file has ${file.length} bytes, shorter than its ${HNSWLIB_FILE_HEAD}-byte head`);
+  const fileView = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const vectorBytes = fileView.getUint32(16, true) - fileView.getUint32(20, true);
+  if (vectorBytes !== 4 * dim) throw corruptVectorIndex(`the hnswlib file holds vectors of ${vectorBytes} bytes, the header says dimension ${dim} (${4 * dim} bytes)`);
+
+  const lib = await loadHnswlibModule();
+  const index = new lib.HierarchicalNSW('ip', dim, '');
+  try {
+    await readIndexBytes(lib, index, file, capacity);
+  } catch (cause) {
+    index.delete();
+    throw new JevMemError('STORAGE_FAILED', `vector index checkpoint is corrupt: hnswlib could not read its index file (${wasmMessage(cause)}); drop the checkpoint to rebuild the index`, {
+      field: 'bytes',
+      cause,
+    });
+  }
+  const problem =
+    index.getCurrentCount() !== count + deletedCount
+        ? `the hnswlib file holds ${index.getCurrentCount()} slots, the maps ${count} live + ${deletedCount} deleted`
+        : !sameSet(index.getDeletedLabels(), deleted)
+          ? 'the deleted labels of the hnswlib file differ from the listed ones'
+          : [...seen].some((label) => deleted.has(label))
+            ? 'a live label is marked deleted'
+            : undefined;
+  if (problem !== undefined) {
+    index.delete();
+    throw corruptVectorIndex(problem);
+  }
+  return new HnswVectorIndex(lib, dim, index, efSearch, { labels, nextLabel, deleted: deletedCount });
+}
+
+function sameSet(list: number[], set: Set<number>): boolean {
+  return list.length === set.size && list.every((x) => set.has(x));
 }
 
 /** Which vector index {@link createVectorIndex} should build. */
@@ -301,4 +628,20 @@ export async function createVectorIndex(kind: VectorIndexKind, dimension: number
     default:
       throw invalidOption('kind', `expected 'flat', 'hnsw' or 'auto', got ${JSON.stringify(kind)}`);
   }
+}
+
+/**
+ * Restores a vector index of either kind from the bytes of its `serialize()`, dispatching on the
+ * header's kind byte: flat → {@link restoreFlatVectorIndex}, hnsw → {@link restoreHnswVectorIndex}.
+ * The returned index's `kind` and `dimension` are the serialised one's (compare `dimension` with
+ * the encoder's before use).
+ *
+ * @throws JevMemError `STORAGE_FAILED` (field `bytes`) on corrupt bytes, `SCHEMA_MISMATCH` on a
+ *   newer format version, `INVALID_INPUT` (field `bytes`) on a non-`Uint8Array`, and for an HNSW
+ *   blob `MODEL_LOAD_FAILED` where hnswlib-wasm cannot load (e.g. Cloudflare Workers: rebuild a
+ *   flat index there).
+ */
+export async function restoreVectorIndex(bytes: Uint8Array): Promise<VectorIndex> {
+  const { kind } = readVectorHeader(bytes);
+  return kind === 'flat' ? restoreFlatVectorIndex(bytes) : restoreHnswVectorIndex(bytes);
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TopK, createFlatVectorIndex } from '../../src/plane/vector-flat.js';
-import { cosine } from './vectors.js';
+import { quantizeVector } from '../../src/plane/vector-codec.js';
+import { TopK, createFlatVectorIndex, restoreFlatVectorIndex } from '../../src/plane/vector-flat.js';
+import { cosine, prng, randomUnit } from './vectors.js';
 
 const v = (...xs: number[]): Float32Array => Float32Array.from(xs);
 
@@ -127,5 +128,122 @@ describe('flat vector index', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('flat vector index: int8 slab', () => {
+  it('keeps a vector on the int8 grid as int8 and scores it by the cosine of its grid values', () => {
+    const index = createFlatVectorIndex(3);
+    index.add('g', v(127, -64, 0)); // on the grid (s = 1), and so is its unit copy
+    index.add('f', v(0.6, 0.8, 0)); // 0.6 / (0.8 / 127) = 95.25: off the grid
+    expect(index.layout).toEqual({ int8Rows: 1, float32Rows: 1 });
+    // ‖(127, −64, 0)‖ = √20225 = 142.2146…; cos with (1, 0, 0) = 127 / 142.2146 = 0.8930164
+    expect(index.search(v(1, 0, 0), 2)).toEqual([
+      { id: 'g', score: expect.closeTo(0.8930164, 6) },
+      { id: 'f', score: expect.closeTo(0.6, 6) },
+    ]);
+    const back = index.vectorOf('g')!;
+    [127 / 142.21462, -64 / 142.21462, 0].forEach((x, i) => expect(back[i]).toBeCloseTo(x, 6));
+    expect(Array.from(index.vectorOf('f')!)).toEqual([Math.fround(0.6), Math.fround(0.8), 0]);
+    expect(index.vectorOf('nope')).toBeUndefined();
+  });
+
+  it('stores quantised encoder vectors on the int8 grid, exact against their grid values', () => {
+    const dim = 100;
+    const random = prng(3);
+    const index = createFlatVectorIndex(dim);
+    const stored = Array.from({ length: 50 }, () => quantizeVector(randomUnit(random, dim)));
+    stored.forEach((x, i) => index.add(`n${i}`, Float32Array.from(x)));
+    expect(index.layout).toEqual({ int8Rows: 50, float32Rows: 0 });
+    const query = randomUnit(random, dim);
+    const hits = index.search(query, 50);
+    const truth = stored.map((x, i) => ({ id: `n${i}`, score: cosine(query, x) })).sort((a, b) => b.score - a.score);
+    expect(hits.map((h) => h.id)).toEqual(truth.map((h) => h.id));
+    hits.forEach((h, i) => expect(h.score).toBeCloseTo(truth[i]!.score, 6));
+  });
+
+  it('a row moves between the int8 slab and the float32 rows when its vector is replaced', () => {
+    const index = createFlatVectorIndex(2);
+    index.add('a', v(1, 0));
+    index.add('b', v(0, 1));
+    index.add('a', v(3, 4));
+    expect([index.layout, index.size]).toEqual([{ int8Rows: 1, float32Rows: 1 }, 2]);
+    index.remove('a');
+    expect(index.layout).toEqual({ int8Rows: 1, float32Rows: 0 });
+    expect(index.search(v(0, 1), 5)).toEqual([{ id: 'b', score: 1 }]);
+  });
+});
+
+describe('flat vector index: serialize / restore', () => {
+  /** 300 rows (200 on the int8 grid, 100 off it) after some removals. */
+  function built(): { index: ReturnType<typeof createFlatVectorIndex>; random: () => number } {
+    const random = prng(11);
+    const index = createFlatVectorIndex(16);
+    for (let i = 0; i < 300; i++) {
+      const x = randomUnit(random, 16);
+      index.add(`id-${i}`, i % 3 === 2 ? x : Float32Array.from(quantizeVector(x)));
+    }
+    for (let i = 0; i < 300; i += 7) index.remove(`id-${i}`);
+    return { index, random };
+  }
+
+  it('the restored index answers every query exactly like the original', () => {
+    const { index, random } = built();
+    const restored = restoreFlatVectorIndex(index.serialize());
+    expect([restored.kind, restored.dimension, restored.size, restored.layout]).toEqual(['flat', 16, index.size, index.layout]);
+    for (let q = 0; q < 100; q++) {
+      const query = randomUnit(random, 16);
+      expect(restored.search(query, 10)).toEqual(index.search(query, 10));
+    }
+    expect(restored.vectorOf('id-5')).toEqual(index.vectorOf('id-5'));
+    expect(restored.has('id-7')).toBe(false);
+  });
+
+  it('add and remove work after a restore', () => {
+    const { index } = built();
+    const restored = restoreFlatVectorIndex(index.serialize());
+    restored.add('new', v(...Array.from({ length: 16 }, (_, i) => (i === 3 ? 127 : 0))));
+    restored.remove('id-1');
+    const e3 = v(...Array.from({ length: 16 }, (_, i) => (i === 3 ? 1 : 0)));
+    expect(restored.search(e3, 1)).toEqual([{ id: 'new', score: 1 }]);
+    expect([restored.has('id-1'), restored.size]).toEqual([false, index.size]);
+    for (let i = 0; i < 200; i++) restored.add(`more-${i}`, e3); // grows past the restored capacity
+    expect(restored.size).toBe(index.size + 200);
+  });
+
+  it('lays out header, counts, ids, scales, float32 rows and int8 rows', () => {
+    const index = createFlatVectorIndex(3);
+    index.add('g', v(127, -64, 0));
+    index.add('f', v(0.6, 0.8, 0));
+    const bytes = index.serialize();
+    // 12 header + 12 counts + 9 ids ('["g","f"]') + 4 scale + 12 float32 row + 3 int8 row
+    expect(bytes.length).toBe(52);
+    expect(String.fromCharCode(...bytes.subarray(0, 4))).toBe('JVIX');
+    expect(Array.from(bytes.subarray(4, 12))).toEqual([1, 1, 0, 0, 3, 0, 0, 0]);
+    expect(new TextDecoder().decode(bytes.subarray(24, 33))).toBe('["g","f"]');
+    expect(Array.from(new Int8Array(bytes.buffer, 49, 3))).toEqual([127, -64, 0]);
+    expect(restoreFlatVectorIndex(createFlatVectorIndex(5).serialize()).size).toBe(0);
+  });
+
+  it('wrong or corrupt bytes are STORAGE_FAILED saying what is wrong; a newer version SCHEMA_MISMATCH', () => {
+    const index = createFlatVectorIndex(3);
+    index.add('g', v(127, -64, 0));
+    const good = index.serialize();
+    const with_ = (at: number, value: number): Uint8Array => {
+      const b = good.slice();
+      b[at] = value;
+      return b;
+    };
+    const fails = (bytes: Uint8Array, code: string, message: RegExp): void => {
+      expect(() => restoreFlatVectorIndex(bytes)).toThrow(expect.objectContaining({ code, field: 'bytes', message: expect.stringMatching(message) }));
+    };
+    fails(good.subarray(0, 8), 'STORAGE_FAILED', /shorter than the 12-byte header/);
+    fails(with_(0, 0x41), 'STORAGE_FAILED', /no JVIX magic/);
+    fails(with_(4, 9), 'STORAGE_FAILED', /unknown index kind byte 9/);
+    fails(with_(4, 2), 'STORAGE_FAILED', /expected a flat index, got a hnsw index/);
+    fails(with_(5, 2), 'SCHEMA_MISMATCH', /flat format version 2/);
+    fails(good.subarray(0, good.length - 1), 'STORAGE_FAILED', /needs 36 bytes, got 35/);
+    fails(with_(24, 0x7b), 'STORAGE_FAILED', /id list/); // '[' → '{'
+    expect(() => restoreFlatVectorIndex('JVIX' as unknown as Uint8Array)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', field: 'bytes' }));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFlatVectorIndex } from '../../src/plane/vector-flat.js';
-import { createHnswVectorIndex, createVectorIndex } from '../../src/plane/vector-hnsw.js';
+import { createHnswVectorIndex, createVectorIndex, restoreHnswVectorIndex, restoreVectorIndex } from '../../src/plane/vector-hnsw.js';
 import { prng, randomUnit } from './vectors.js';
 
 const v = (...xs: number[]): Float32Array => Float32Array.from(xs);
@@ -108,5 +108,91 @@ describe('createVectorIndex', () => {
 
   it('an unknown kind is INVALID_OPTION naming kind', async () => {
     await expect(createVectorIndex('annoy' as 'flat', 4)).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'kind' });
+  });
+});
+
+/** Keys left in hnswlib-wasm's IDBFS store (fake-indexeddb in Node). */
+async function idbfsKeys(): Promise<IDBValidKey[]> {
+  const { indexedDB } = await import('fake-indexeddb');
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('/hnswlib-index');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = open.result.transaction('FILE_DATA', 'readonly').objectStore('FILE_DATA').getAllKeys();
+      request.onsuccess = () => {
+        open.result.close();
+        resolve(request.result);
+      };
+    };
+  });
+}
+
+describe('HNSW serialize / restore', () => {
+  it('the restored index answers every query exactly like the original, then takes adds and removes', async () => {
+    const dim = 16;
+    const random = prng(5);
+    const index = await createHnswVectorIndex({ dimension: dim, maxElements: 64 });
+    for (let i = 0; i < 400; i++) index.add(`id-${i}`, randomUnit(random, dim));
+    for (let i = 0; i < 400; i += 9) index.remove(`id-${i}`); // 45 free slots, in the file as deletion marks
+    index.add('id-0', randomUnit(random, dim)); // re-added under a reused slot
+    const bytes = await index.serialize!();
+    const restored = await restoreHnswVectorIndex(bytes);
+    expect([restored.kind, restored.dimension, restored.size]).toEqual(['hnsw', dim, index.size]);
+    for (let q = 0; q < 100; q++) {
+      const query = randomUnit(random, dim);
+      expect(restored.search(query, 10)).toEqual(index.search(query, 10));
+    }
+    expect(restored.vectorOf('id-1')).toEqual(index.vectorOf('id-1'));
+    expect(await idbfsKeys()).toEqual([]); // the file went through IDBFS and was removed from it
+    expect([restored.has('id-9'), restored.has('id-0')]).toEqual([false, true]);
+
+    const e0 = Float32Array.from({ length: dim }, (_, i) => (i === 0 ? 1 : 0));
+    restored.remove('id-1');
+    for (let i = 0; i < 100; i++) restored.add(`new-${i}`, randomUnit(random, dim)); // fills the free slots, then grows
+    restored.add('axis', e0);
+    expect(restored.size).toBe(index.size + 100);
+    expect(restored.search(e0, 1)[0]).toEqual({ id: 'axis', score: expect.closeTo(1, 6) });
+    expect(restored.search(index.vectorOf('id-1')!, 5).map((h) => h.id)).not.toContain('id-1');
+    index.dispose();
+    restored.dispose();
+  });
+
+  it('vectorOf returns the stored unit vector', async () => {
+    const index = await createHnswVectorIndex({ dimension: 2 });
+    index.add('c', v(3, 4));
+    expect(Array.from(index.vectorOf('c')!)).toEqual([Math.fround(0.6), Math.fround(0.8)]);
+    expect(index.vectorOf('x')).toBeUndefined();
+    index.dispose();
+  });
+
+  it('restoreVectorIndex dispatches on the header kind', async () => {
+    const flat = createFlatVectorIndex(3);
+    flat.add('a', v(1, 0, 0));
+    const hnsw = await createHnswVectorIndex({ dimension: 3 });
+    hnsw.add('a', v(1, 0, 0));
+    const a = await restoreVectorIndex(flat.serialize());
+    const b = await restoreVectorIndex(await hnsw.serialize!());
+    expect([a.kind, b.kind, a.search(v(1, 0, 0), 1)[0]?.id, b.search(v(1, 0, 0), 1)[0]?.id]).toEqual(['flat', 'hnsw', 'a', 'a']);
+    hnsw.dispose();
+    b.dispose();
+  });
+
+  it('corrupt bytes are STORAGE_FAILED naming what was wrong', async () => {
+    const index = await createHnswVectorIndex({ dimension: 4 });
+    const random = prng(1);
+    for (let i = 0; i < 20; i++) index.add(`n${i}`, randomUnit(random, 4));
+    const good = await index.serialize!();
+    index.dispose();
+    const fileAt = good.length - (new DataView(good.buffer).getUint32(12 + 24, true));
+    const broken = good.slice();
+    broken.fill(0xff, fileAt, fileAt + 64); // hnswlib's file header: offsets and counts
+    await expect(restoreHnswVectorIndex(broken)).rejects.toMatchObject({ code: 'STORAGE_FAILED', field: 'bytes', message: expect.stringMatching(/hnswlib|slots|dimension/) });
+    await expect(restoreHnswVectorIndex(good.subarray(0, good.length - 3))).rejects.toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringMatching(/needs \d+ bytes, got \d+/) });
+    const otherDim = good.slice();
+    otherDim[8] = 5;
+    await expect(restoreHnswVectorIndex(otherDim)).rejects.toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringMatching(/dimension/) });
+    await expect(restoreHnswVectorIndex(createFlatVectorIndex(4).serialize())).rejects.toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringMatching(/expected an hnsw index, got a flat index/) });
+    // a good blob still restores after the failures (no file left behind in the way)
+    expect((await restoreHnswVectorIndex(good)).size).toBe(20);
   });
 });
