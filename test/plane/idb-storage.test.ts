@@ -86,21 +86,18 @@ describe('IndexedDB storage', () => {
     await s.close();
   });
 
-  it('sizeBytes is the UTF-8 length of the namespace JSON', async () => {
+  it('sizeBytes sums the bytes of keys and values (strings as UTF-8, numbers 8, binary at its length)', async () => {
     const s = await createIdbStorage({ indexedDB: new IDBFactory() });
     expect(await s.sizeBytes!('ns')).toBe(0);
     await s.commit('ns', { meta: { k: 'é' } });
-    expect(await s.sizeBytes!('ns')).toBe(new TextEncoder().encode('{"nodes":[],"edges":[],"meta":{"k":"é"}}').length);
-    await s.close();
-  });
-
-  it('sizeBytes of nodes and edges, summed record by record, equals the UTF-8 length of the whole JSON', async () => {
-    const s = await createIdbStorage({ indexedDB: new IDBFactory() });
-    const nodes = [makeNode('ns', 'a', 1, 'café ü'), makeNode('ns', 'b', 2)];
-    const edges = [makeEdge('ns', 'e1', 'a', 'b'), makeEdge('ns', 'e2', 'b', 'a', 0.5)];
-    await s.commit('ns', { putNodes: nodes, putEdges: edges, meta: { k: 'é' } });
-    const whole = await s.load('ns');
-    expect(await s.sizeBytes!('ns')).toBe(new TextEncoder().encode(JSON.stringify(whole)).length);
+    // key ["ns","k"] 3 + {namespace:"ns",key:"k",value:"é"} (9+2)+(3+1)+(5+2) = 25
+    expect(await s.sizeBytes!('ns')).toBe(25);
+    await s.dropNamespace('ns');
+    await s.commit('ns', { putEdges: [makeEdge('ns', 'a>b:temporal:precedes', 'a', 'b')] });
+    // Two adjacency records, each key 3 + s: ["b"|"a","temporal","precedes","rule","consecutive-turns"] 1+38
+    // + b: flags, peer, view, subtype, kind, by (1 byte each), weight 8, time 8 → 1+22: 65 each (the id is not stored);
+    // spaces record: key 2 + {edges 5+8, byView 6+(8+8), explicit 8+8, floor 5+8} = 66.
+    expect(await s.sizeBytes!('ns')).toBe(65 + 65 + 66);
     await s.close();
   });
 
