@@ -307,43 +307,49 @@ async function migrateFromV1(db: IDBPDatabase<JevMemDBSchema>, tx: AnyTx): Promi
   const nodes = tx.objectStore('node');
   const ops: Promise<unknown>[] = [];
   const flush = async (): Promise<void> => {
-    await Promise.all(ops.splice(0));
+    const failure = firstFailure(await Promise.allSettled(ops.splice(0)));
+    if (failure !== undefined) throw failure;
   };
-  let nodeCursor = await old.objectStore('nodes').openCursor();
-  while (nodeCursor) {
-    const n = nodeCursor.value;
-    ops.push(nodes.put(toNodeRecord(n), [n.namespace, n.id]));
-    if (ops.length >= 1000) await flush();
-    nodeCursor = await nodeCursor.continue();
-  }
-  await flush();
-  const CHUNK = 2000;
-  let chunk: MemoryEdge[] = [];
-  const applyChunk = async (): Promise<void> => {
-    const first = chunk[0];
-    if (first === undefined) return;
-    await applyEdges(tx, first.namespace, [], chunk, ops);
-    chunk = [];
-    await flush();
-  };
-  let edgeCursor = await old.objectStore('edges').openCursor();
-  while (edgeCursor) {
-    const e = edgeCursor.value;
-    if (chunk.length >= CHUNK || (chunk.length > 0 && chunk[0]!.namespace !== e.namespace)) await applyChunk();
-    chunk.push(e);
-    edgeCursor = await edgeCursor.continue();
-  }
-  await applyChunk();
-  let metaCursor = await tx.objectStore('meta').openCursor();
-  const spaces = tx.objectStore('spaces');
-  while (metaCursor) {
-    const { namespace, key, value } = metaCursor.value;
-    if (key === CHANGE_META_KEY && typeof value === 'number' && value > 0) {
-      const space = (await spaces.get(namespace)) ?? emptySpace();
-      space.floor = value;
-      await spaces.put(space, namespace);
+  try {
+    let nodeCursor = await old.objectStore('nodes').openCursor();
+    while (nodeCursor) {
+      const n = nodeCursor.value;
+      ops.push(nodes.put(toNodeRecord(n), [n.namespace, n.id]));
+      if (ops.length >= 1000) await flush();
+      nodeCursor = await nodeCursor.continue();
     }
-    metaCursor = await metaCursor.continue();
+    await flush();
+    const CHUNK = 2000;
+    let chunk: MemoryEdge[] = [];
+    const applyChunk = async (): Promise<void> => {
+      const first = chunk[0];
+      if (first === undefined) return;
+      await applyEdges(tx, first.namespace, [], chunk, ops);
+      chunk = [];
+      await flush();
+    };
+    let edgeCursor = await old.objectStore('edges').openCursor();
+    while (edgeCursor) {
+      const e = edgeCursor.value;
+      if (chunk.length >= CHUNK || (chunk.length > 0 && chunk[0]!.namespace !== e.namespace)) await applyChunk();
+      chunk.push(e);
+      edgeCursor = await edgeCursor.continue();
+    }
+    await applyChunk();
+    let metaCursor = await tx.objectStore('meta').openCursor();
+    const spaces = tx.objectStore('spaces');
+    while (metaCursor) {
+      const { namespace, key, value } = metaCursor.value;
+      if (key === CHANGE_META_KEY && typeof value === 'number' && value > 0) {
+        const space = (await spaces.get(namespace)) ?? emptySpace();
+        space.floor = value;
+        await spaces.put(space, namespace);
+      }
+      metaCursor = await metaCursor.continue();
+    }
+  } catch (cause) {
+    for (const op of ops) op.catch(() => undefined); // the abort that follows rejects them
+    throw cause;
   }
   (db as unknown as IDBPDatabase<V1>).deleteObjectStore('nodes');
   (db as unknown as IDBPDatabase<V1>).deleteObjectStore('edges');
@@ -403,6 +409,7 @@ function openDatabase(factory: IDBFactory, dbName: string): Promise<IDBPDatabase
   request.addEventListener('upgradeneeded', (event) => {
     const db = wrap(request.result) as unknown as IDBPDatabase<JevMemDBSchema>;
     const tx = wrap(request.transaction as IDBTransaction) as unknown as AnyTx;
+    tx.done.catch(() => undefined); // an abort is reported through the open request
     upgradeSchema(db, tx, event.oldVersion).catch((cause: unknown) => {
       upgradeFailure = cause;
       try {
