@@ -28,7 +28,8 @@ export function quantizeVector(x: ArrayLike<number>): number[] {
   if (max === 0 || !Number.isFinite(max)) return Array.from(x, (v) => (Number.isFinite(v) ? 0 : v));
   const s = Math.fround(max / 127);
   const out = new Array<number>(x.length);
-  for (let i = 0; i < x.length; i++) out[i] = Math.max(-127, Math.min(127, Math.round((x[i] as number) / s))) * s;
+  // `+ 0` turns −0 (a small negative entry rounded to 0) into 0, which the grid form keeps.
+  for (let i = 0; i < x.length; i++) out[i] = Math.max(-127, Math.min(127, Math.round((x[i] as number) / s))) * s + 0;
   return out;
 }
 
@@ -37,7 +38,7 @@ function gridOf(v: ArrayLike<number>): { s: number; q: Int8Array } | undefined {
   let max = 0;
   for (let i = 0; i < v.length; i++) {
     const a = Math.abs(v[i] as number);
-    if (!Number.isFinite(a)) return undefined;
+    if (!Number.isFinite(a) || Object.is(v[i], -0)) return undefined; // the grid has no −0
     if (a > max) max = a;
   }
   if (max === 0) return v.length === 0 ? undefined : { s: 0, q: new Int8Array(v.length) };

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { DB_VERSION, createIdbStorage } from '../../src/plane/idb-storage.js';
-import { quantizeVector } from '../../src/plane/vector-codec.js';
+import { encodeVector, quantizeVector } from '../../src/plane/vector-codec.js';
 import type { MemoryNode } from '../../src/types.js';
 import { makeEdge, makeNode } from './fixtures.js';
 import { describeStorageContract } from './storage-contract.js';
@@ -238,6 +238,21 @@ describe('IndexedDB storage: erasure', () => {
     expect(stored).not.toContain('passport');
     expect(stored).toContain('harmless');
     expect(await s.changesSince!('ns', 1)).toEqual(['gone']);
+    await s.close();
+  });
+});
+
+describe('IndexedDB storage: vectors', () => {
+  it('keeps −0 exactly, and a quantized vector holds no −0 (so it stays on the 5 + d byte grid form)', async () => {
+    const q = quantizeVector([-0.001, 0.5, -0.3]);
+    expect(Object.is(q[0], 0)).toBe(true); // round(−0.001 / s) · s is −0 without the fix
+    expect(encodeVector(q).length).toBe(5 + 3);
+    expect(encodeVector([-0, 0.5]).length).toBe(1 + 8 * 2);
+    const s = await createIdbStorage({ indexedDB: new IDBFactory() });
+    const a = { ...makeNode('ns', 'a', 1), embedding: { encoder: 'e', vector: [-0, 0.5] } };
+    await s.commit('ns', { putNodes: [a] });
+    const [back] = await s.getNodes!('ns', ['a']);
+    expect(Object.is(back!.embedding.vector[0], -0)).toBe(true);
     await s.close();
   });
 });
