@@ -38,7 +38,7 @@ function gridOf(v: ArrayLike<number>): { s: number; q: Int8Array } | undefined {
   let max = 0;
   for (let i = 0; i < v.length; i++) {
     const a = Math.abs(v[i] as number);
-    if (!Number.isFinite(a)) return undefined;
+    if (!Number.isFinite(a) || Object.is(v[i], -0)) return undefined; // the grid has no −0
     if (a > max) max = a;
   }
   if (max === 0) return v.length === 0 ? undefined : { s: 0, q: new Int8Array(v.length) };

@@ -124,8 +124,8 @@ describe('atomic writes', () => {
     const put = IDBObjectStore.prototype.put;
     let nodePuts = 0;
     vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (this.name === 'nodes') nodePuts++;
-      if (this.name === 'edges') throw new DOMException('injected fault after the node was stored', 'UnknownError');
+      if (this.name === 'node') nodePuts++;
+      if (this.name === 'adj') throw new DOMException('injected fault after the node was stored', 'UnknownError');
       return put.call(this, value, key);
     });
     const e = await errorOf(memory.add({ ...EXTRA, sessionId: 's1' }));
@@ -212,7 +212,7 @@ describe('quota', () => {
     const put = IDBObjectStore.prototype.put;
     let commits = 0;
     vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (this.name === 'nodes' && (value as { seq: number }).seq === 5) commits++;
+      if (this.name === 'node' && (value as { seq: number }).seq === 5) commits++;
       if (commits > 0) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return put.call(this, value, key);
     });

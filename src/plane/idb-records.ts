@@ -1,0 +1,245 @@
+/**
+ * Compact record shapes of the IndexedDB store, version 2 (issue 13): a node without its
+ * namespace and with its vector as bytes ({@link encodeVector}), and one adjacency record per
+ * node holding every edge that touches it, packed as bytes with a small string table.
+ *
+ * Why adjacency records rather than one record per edge: an IndexedDB index entry repeats the
+ * index key and the primary key, and Chromium stores string keys as UTF-16, so an edge record
+ * with two indexes on `[namespace, from]` / `[namespace, to]` costs ~700 bytes of keys before
+ * its value, times ~17 edges per node. Packed in the records of both its ends, an edge costs
+ * 2 × ~37 bytes (UUID peers as 16 bytes, weight and time as float64, names by string-table index).
+ *
+ * Edge ids: the write path names an edge `${from}>${to}:${view}:${subtype}`
+ * ({@link canonicalEdgeId}); such an id is not stored, it is rebuilt from the entry. Any other id
+ * is stored in the entry, and the adapter keeps an `edge-ids` record mapping it to its ends, so
+ * a delete by id still finds the edge.
+ *
+ * @module
+ */
+import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../types.js';
+import { decodeVector, encodeVector } from './vector-codec.js';
+
+/** A node as stored: no `namespace` (the key carries it), the vector as bytes. */
+export type NodeRecord = Omit<MemoryNode, 'namespace' | 'embedding'> & {
+  embedding: { encoder: string; vector?: undefined; bytes: Uint8Array };
+};
+
+/** The stored form of a node (lossless: {@link fromNodeRecord} gives back an equal node). */
+export function toNodeRecord(node: MemoryNode): NodeRecord {
+  const { namespace: _ns, embedding, ...rest } = node;
+  const { vector, ...embeddingRest } = embedding;
+  return { ...rest, embedding: { ...embeddingRest, bytes: encodeVector(vector) } };
+}
+
+/** The node a {@link NodeRecord} stores. @throws Error on bytes that are not an encoded vector. */
+export function fromNodeRecord(namespace: string, record: NodeRecord): MemoryNode {
+  const { embedding, ...rest } = record;
+  const { bytes, vector: _v, ...embeddingRest } = embedding;
+  return { ...rest, namespace, embedding: { ...embeddingRest, vector: decodeVector(bytes) } } as MemoryNode;
+}
+
+/** The id the write path gives an edge (src/write/plan.ts). */
+export function canonicalEdgeId(from: string, to: string, view: string, subtype: string): string {
+  return `${from}>${to}:${view}:${subtype}`;
+}
+
+/** The (from, to, view, subtype) that `id` may be the canonical id of: one per `>` before the view. */
+export function edgeIdCandidates(id: string): Array<{ from: string; to: string; view: string; subtype: string }> {
+  const last = id.lastIndexOf(':');
+  if (last <= 0) return [];
+  const mid = id.lastIndexOf(':', last - 1);
+  if (mid <= 0) return [];
+  const ends = id.slice(0, mid);
+  const view = id.slice(mid + 1, last);
+  const subtype = id.slice(last + 1);
+  const out: Array<{ from: string; to: string; view: string; subtype: string }> = [];
+  for (let i = ends.indexOf('>'); i >= 0; i = ends.indexOf('>', i + 1)) {
+    out.push({ from: ends.slice(0, i), to: ends.slice(i + 1), view, subtype });
+  }
+  return out;
+}
+
+/** True when `edge.id` can be rebuilt from the edge's ends, view and subtype (and so is not stored). */
+export function isCanonicalEdge(edge: MemoryEdge): boolean {
+  if (edge.id !== canonicalEdgeId(edge.from, edge.to, edge.view, edge.subtype)) return false;
+  return edgeIdCandidates(edge.id).some((c) => c.from === edge.from && c.to === edge.to && c.view === edge.view && c.subtype === edge.subtype);
+}
+
+/** The edges touching one node: `out` (from this node, self-loops included) and `in` (to it), by edge id. */
+export interface Adjacency {
+  out: Map<string, MemoryEdge>;
+  in: Map<string, MemoryEdge>;
+}
+
+/** The stored form of an {@link Adjacency}: a string table and packed entries. */
+export interface AdjacencyRecord {
+  /** Strings the entries refer to by index (peer ids that are not UUIDs, views, subtypes, origins, …). */
+  s: string[];
+  /** Packed entries, see {@link encodeAdjacency}. */
+  b: Uint8Array;
+}
+
+const IN = 1;
+const EXPLICIT_ID = 2;
+const TIME_AS_STRING = 4;
+const PEER_UUID = 8;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+class Writer {
+  bytes = new Uint8Array(256);
+  length = 0;
+  readonly #f64 = new DataView(new ArrayBuffer(8));
+  #room(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
+    next.set(this.bytes.subarray(0, this.length));
+    this.bytes = next;
+  }
+  byte(b: number): void {
+    this.#room(1);
+    this.bytes[this.length++] = b;
+  }
+  varint(n: number): void {
+    while (n >= 0x80) {
+      this.byte((n & 0x7f) | 0x80);
+      n = Math.floor(n / 128);
+    }
+    this.byte(n);
+  }
+  f64(x: number): void {
+    this.#f64.setFloat64(0, x, true);
+    this.#room(8);
+    this.bytes.set(new Uint8Array(this.#f64.buffer), this.length);
+    this.length += 8;
+  }
+  uuid(id: string): void {
+    this.#room(16);
+    const hex = id.replaceAll('-', '');
+    for (let i = 0; i < 16; i++) this.bytes[this.length++] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  }
+  done(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}
+
+function hex2(b: number): string {
+  return (b < 16 ? '0' : '') + b.toString(16);
+}
+
+class Reader {
+  pos = 0;
+  readonly #view: DataView;
+  constructor(readonly bytes: Uint8Array) {
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  byte(): number {
+    if (this.pos >= this.bytes.length) throw new Error('adjacency record ends early');
+    return this.bytes[this.pos++] as number;
+  }
+  varint(): number {
+    let n = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.byte();
+      n += (b & 0x7f) * scale;
+      if (b < 0x80) return n;
+      scale *= 128;
+    }
+  }
+  f64(): number {
+    if (this.pos + 8 > this.bytes.length) throw new Error('adjacency record ends early');
+    const x = this.#view.getFloat64(this.pos, true);
+    this.pos += 8;
+    return x;
+  }
+  uuid(): string {
+    let h = '';
+    for (let i = 0; i < 16; i++) {
+      h += hex2(this.byte());
+      if (i === 3 || i === 5 || i === 7 || i === 9) h += '-';
+    }
+    return h;
+  }
+}
+
+/** Milliseconds of an ISO time when `new Date(ms).toISOString()` gives it back exactly, else undefined. */
+function exactMs(iso: string): number | undefined {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return undefined;
+  return new Date(ms).toISOString() === iso ? ms : undefined;
+}
+
+/**
+ * Packs the adjacency of one node, or undefined when it holds no edge (the record is then
+ * deleted). Entry: flags (in / explicit id / time as string / UUID peer), peer (16 bytes or
+ * string index), view, subtype, origin kind, origin by (string indexes, varint), weight (float64),
+ * createdAt (ms as float64, or string index), [id (string index)].
+ */
+export function encodeAdjacency(node: string, adjacency: Adjacency): AdjacencyRecord | undefined {
+  if (adjacency.out.size === 0 && adjacency.in.size === 0) return undefined;
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  const ref = (s: string): number => {
+    let i = index.get(s);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(s);
+      index.set(s, i);
+    }
+    return i;
+  };
+  const w = new Writer();
+  const put = (edge: MemoryEdge, incoming: boolean): void => {
+    const peer = incoming ? edge.from : edge.to;
+    const ms = exactMs(edge.createdAt);
+    const explicit = !isCanonicalEdge(edge);
+    const uuid = UUID.test(peer);
+    w.byte((incoming ? IN : 0) | (explicit ? EXPLICIT_ID : 0) | (ms === undefined ? TIME_AS_STRING : 0) | (uuid ? PEER_UUID : 0));
+    if (uuid) w.uuid(peer);
+    else w.varint(ref(peer));
+    w.varint(ref(edge.view));
+    w.varint(ref(edge.subtype));
+    w.varint(ref(edge.origin.kind));
+    w.varint(ref(edge.origin.by));
+    w.f64(edge.weight);
+    if (ms === undefined) w.varint(ref(edge.createdAt));
+    else w.f64(ms);
+    if (explicit) w.varint(ref(edge.id));
+  };
+  for (const edge of adjacency.out.values()) put(edge, false);
+  for (const edge of adjacency.in.values()) if (edge.from !== node || edge.to !== node) put(edge, true);
+  return { s: strings, b: w.done() };
+}
+
+/**
+ * The adjacency a record packs (`undefined` record: no edge).
+ * @throws Error on a malformed record (the adapter reports it as `STORAGE_FAILED`).
+ */
+export function decodeAdjacency(namespace: string, node: string, record: AdjacencyRecord | undefined): Adjacency {
+  const adjacency: Adjacency = { out: new Map(), in: new Map() };
+  if (record === undefined) return adjacency;
+  const { s, b } = record;
+  const str = (i: number): string => {
+    const v = s[i];
+    if (v === undefined) throw new Error(`adjacency record of ${JSON.stringify(node)} refers to string ${i} of ${s.length}`);
+    return v;
+  };
+  const r = new Reader(b);
+  while (r.pos < b.length) {
+    const flags = r.byte();
+    const peer = flags & PEER_UUID ? r.uuid() : str(r.varint());
+    const view = str(r.varint()) as View;
+    const subtype = str(r.varint()) as EdgeSubtype;
+    const kind = str(r.varint()) as MemoryEdge['origin']['kind'];
+    const by = str(r.varint());
+    const weight = r.f64();
+    const createdAt = flags & TIME_AS_STRING ? str(r.varint()) : new Date(r.f64()).toISOString();
+    const incoming = (flags & IN) !== 0;
+    const from = incoming ? peer : node;
+    const to = incoming ? node : peer;
+    const id = flags & EXPLICIT_ID ? str(r.varint()) : canonicalEdgeId(from, to, view, subtype);
+    const edge: MemoryEdge = { id, namespace, from, to, view, subtype, weight, origin: { kind, by }, createdAt };
+    (incoming ? adjacency.in : adjacency.out).set(id, edge);
+  }
+  return adjacency;
+}
