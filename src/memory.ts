@@ -23,7 +23,7 @@ import { createMemoryStorage } from './plane/memory-storage.js';
 import { NamespaceState, type IndexFactories, type OpenReport } from './plane/namespace.js';
 import type { StorageAdapter, StorageHealth } from './plane/storage.js';
 import { createFlatVectorIndex } from './plane/vector-flat.js';
-import { createHnswVectorIndex, createVectorIndex } from './plane/vector-hnsw.js';
+import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './plane/vector-hnsw.js';
 import { runRecall, type RecallSwitches } from './read/recall.js';
 import type { RecallTrace } from './read/trace.js';
 import { Controller } from './system-one/controller.js';
@@ -100,6 +100,15 @@ function indexFactories(vectorKind: unknown): IndexFactories {
     lexical: createLexicalIndex,
     vector: (dim) => (vectorKind === 'hnsw' ? createVectorIndex('hnsw', dim) : createFlatVectorIndex(dim)),
     ...(vectorKind === 'auto' ? { upgrade: { threshold: AUTO_HNSW_FROM, create: (dim: number) => createHnswVectorIndex({ dimension: dim, efConstruction: 100 }) } } : {}),
+    // A checkpointed index of the kind this option asks for is restored, not rebuilt (issue 13).
+    restoreVector: async (bytes: Uint8Array) => {
+      const v = await restoreVectorIndex(bytes);
+      if (vectorKind !== 'auto' && v.kind !== vectorKind) {
+        v.dispose();
+        throw invalidOption('vectorIndex', `the checkpoint holds a ${v.kind} index, this memory asks for ${vectorKind}`);
+      }
+      return v;
+    },
   };
 }
 

@@ -40,6 +40,12 @@ export interface IndexFactories {
    * vector search — and with it each write's candidate discovery — stops growing linearly.
    */
   upgrade?: { threshold: number; create(dimension: number): Promise<VectorIndex> };
+  /**
+   * Optional: restores a vector index from its `serialize()` bytes (a checkpoint's `vectors`
+   * part), so a reopen does not re-insert every vector. Throws when it cannot (the namespace then
+   * rebuilds the index from its directory).
+   */
+  restoreVector?(bytes: Uint8Array): Promise<VectorIndex>;
 }
 
 /** One session's bookkeeping. */
@@ -298,10 +304,20 @@ export class NamespaceState {
     const changed = cp.change === change ? [] : opts.storage.changesSince ? await opts.storage.changesSince(opts.namespace, cp.change) : undefined;
     if (changed === undefined) return `the change log does not reach back to change ${cp.change}`;
     const lexical = loadLexicalIndex(new TextDecoder().decode(cp.parts['lexical.json']));
-    const state = new NamespaceState(opts.namespace, opts.storage, lexical, await opts.factories.vector(opts.dimension), opts.dimension, opts.factories.upgrade);
+    let vector: VectorIndex | undefined;
+    const bytes = cp.parts['vectors'];
+    if (bytes !== undefined && opts.factories.restoreVector !== undefined) {
+      vector = await opts.factories.restoreVector(bytes).catch(() => undefined);
+      if (vector !== undefined && vector.dimension !== opts.dimension) {
+        vector.dispose();
+        vector = undefined;
+      }
+    }
+    const restored = vector !== undefined;
+    const state = new NamespaceState(opts.namespace, opts.storage, lexical, vector ?? (await opts.factories.vector(opts.dimension)), opts.dimension, opts.factories.upgrade);
     state.#dir.restore(header.directory, cp.parts);
     state.#restoreBook(JSON.parse(new TextDecoder().decode(cp.parts['book.json'])) as BookJson);
-    for (const [id, v] of state.#dir.liveVectors()) state.vector.add(id, v);
+    if (!restored) for (const [id, v] of state.#dir.liveVectors()) state.vector.add(id, v);
     for (let i = 0; i < changed.length; i += LOAD_BATCH) {
       const ids = changed.slice(i, i + LOAD_BATCH);
       const found = new Map((await opts.storage.getNodes!(opts.namespace, ids)).map((n) => [n.id, n]));
@@ -339,6 +355,7 @@ export class NamespaceState {
         'header.json': enc.encode(JSON.stringify(header)),
         'book.json': enc.encode(JSON.stringify(this.#bookJson())),
         'lexical.json': enc.encode(JSON.stringify(this.lexical.toJSON())),
+        ...(this.vector.serialize !== undefined ? { vectors: await this.vector.serialize() } : {}),
       },
     };
   }

@@ -99,4 +99,24 @@ describe('checkpoints', () => {
     expect(r.memories.some((m) => m.id === victim)).toBe(false);
     await c.close();
   });
+
+  it('restores an HNSW index from the checkpoint instead of re-inserting its vectors', async () => {
+    const storage = keepOpen(createMemoryStorage());
+    const a = await createMemory({ encoder, storage, vectorIndex: 'hnsw' });
+    await a.addMany(TURNS);
+    const before = [];
+    for (const q of QUESTIONS) before.push(await recallView(a, q));
+    await a.close();
+    const cp = (await storage.readCheckpoint!('default'))!;
+    expect(new TextDecoder().decode(cp.parts.vectors!.subarray(0, 4))).toBe('JVIX');
+    const b = await createMemory({ encoder, storage, vectorIndex: 'hnsw' });
+    const s = await b.stats();
+    expect([s.opened.from, s.vectorIndex]).toEqual(['checkpoint', 'hnsw']);
+    for (const [i, q] of QUESTIONS.entries()) expect(await recallView(b, q)).toEqual(before[i]);
+    await b.close();
+    // A memory that asks for the exact index does not take the HNSW one: it rebuilds a flat one.
+    const c = await createMemory({ encoder, storage, vectorIndex: 'flat' });
+    expect([(await c.stats()).opened.from, (await c.stats()).vectorIndex]).toEqual(['checkpoint', 'flat']);
+    await c.close();
+  });
 });
