@@ -271,6 +271,7 @@ export class NamespaceState {
     const state = new NamespaceState(namespace, storage, factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade);
     state.meta = { ...meta };
     await state.#rebuild();
+    state.#orderSessions();
     state.openReport = { from: state.#dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
     return state;
   }
@@ -286,13 +287,31 @@ export class NamespaceState {
     return NamespaceState.open({ namespace, storage, factories, dimension });
   }
 
+  /**
+   * Rebuilds the resident part from the store, adding nodes in seq order (the order they were
+   * written), so the rebuilt indexes equal the ones the writes built, ties included. Without a
+   * `getNodes` port the whole namespace is loaded once; with it, one scan keeps (id, seq) only,
+   * and the bodies are read again in seq order, {@link LOAD_BATCH} at a time (a rebuild is the
+   * rare path: a first open after an upgrade, or a lost checkpoint).
+   */
   async #rebuild(): Promise<void> {
     const storage = this.storage;
-    const scan = storage.scanNodes ? storage.scanNodes(this.namespace, LOAD_BATCH) : (async function* (ns: string) {
-      yield (await storage.load(ns)).nodes;
-    })(this.namespace);
-    for await (const batch of scan) for (const n of batch) this.#addNode(n, false);
-    this.#orderSessions();
+    if (storage.scanNodes === undefined || storage.getNodes === undefined) {
+      const nodes = [...(await storage.load(this.namespace)).nodes].sort((a, b) => a.seq - b.seq);
+      for (const n of nodes) this.#addNode(n, false);
+      return;
+    }
+    const order: Array<{ id: string; seq: number }> = [];
+    for await (const batch of storage.scanNodes(this.namespace, LOAD_BATCH)) for (const n of batch) order.push({ id: n.id, seq: n.seq });
+    order.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (let i = 0; i < order.length; i += LOAD_BATCH) {
+      const ids = order.slice(i, i + LOAD_BATCH).map((x) => x.id);
+      const byId = new Map((await storage.getNodes(this.namespace, ids)).map((n) => [n.id, n]));
+      for (const id of ids) {
+        const n = byId.get(id);
+        if (n !== undefined) this.#addNode(n, false);
+      }
+    }
   }
 
   static async #fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number): Promise<NamespaceState | string | undefined> {
@@ -318,10 +337,14 @@ export class NamespaceState {
     state.#dir.restore(header.directory, cp.parts);
     state.#restoreBook(JSON.parse(new TextDecoder().decode(cp.parts['book.json'])) as BookJson);
     if (!restored) for (const [id, v] of state.#dir.liveVectors()) state.vector.add(id, v);
+    // The changed nodes are applied in seq order (the order they were written), as a rescan would.
+    const found = new Map<string, MemoryNode>();
     for (let i = 0; i < changed.length; i += LOAD_BATCH) {
-      const ids = changed.slice(i, i + LOAD_BATCH);
-      const found = new Map((await opts.storage.getNodes!(opts.namespace, ids)).map((n) => [n.id, n]));
-      for (const id of ids) {
+      for (const n of await opts.storage.getNodes!(opts.namespace, changed.slice(i, i + LOAD_BATCH))) found.set(n.id, n);
+    }
+    const inOrder = [...changed].sort((a, b) => (found.get(a)?.seq ?? -1) - (found.get(b)?.seq ?? -1));
+    {
+      for (const id of inOrder) {
         const n = found.get(id);
         if (n === undefined) {
           if (state.#dir.has(id)) return `node ${JSON.stringify(id)} was deleted after the checkpoint`;
