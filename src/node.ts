@@ -1,6 +1,7 @@
 /**
  * The Node entry (`jev-mem/node`): `createNodeMemory()` fills the platform defaults for Node:
- * storage in a directory (so separate CLI runs share one memory), the offline GloVe-SIF encoder
+ * storage in a directory (one SQLite database, `sqlite-file-storage.ts`; a v1 file store there is
+ * imported at first open), so separate CLI runs share one memory, the offline GloVe-SIF encoder
  * from the package's `models/`, and the shipped trained System-One model in process (TypeScript
  * kernels), or the backend given in `systemOne`. Node-only: it imports `node:fs`.
  *
@@ -11,8 +12,8 @@ import { rm } from 'node:fs/promises';
 import { createDefaultNodeEncoder } from './encoder/default-node.js';
 import type { Encoder } from './encoder/encoder.js';
 import { createMemory, type Memory, type MemoryOptions } from './memory.js';
-import { createFileStorage } from './plane/file-storage.js';
 import { createMemoryStorage } from './plane/memory-storage.js';
+import { createSqliteFileStorage } from './plane/sqlite-file-storage.js';
 import { createNodeAssetLoader } from './encoder/assets-node.js';
 import { createLocalSystemOne } from './system-one/local.js';
 import type { SystemOneBackend } from './system-one/wire.js';
@@ -54,7 +55,7 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   let ownSystemOne: SystemOneBackend | undefined;
   let memory: Memory;
   try {
-    chosenStorage ??= store !== undefined ? await createFileStorage({ dir: store, create: create ?? true, ...(rest.logger !== undefined ? { logger: rest.logger } : {}) }) : createMemoryStorage();
+    chosenStorage ??= store !== undefined ? await createSqliteFileStorage({ dir: store, create: create ?? true, ...(rest.logger !== undefined ? { logger: rest.logger } : {}) }) : createMemoryStorage();
     ownEncoder = encoder === undefined ? await createDefaultNodeEncoder() : undefined;
     ownSystemOne = rest.systemOne === undefined ? await createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' }) : undefined;
     memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder), systemOne: rest.systemOne ?? (ownSystemOne as SystemOneBackend) });
@@ -79,6 +80,8 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   });
 }
 
+export { createSqliteFileStorage } from './plane/sqlite-file-storage.js';
+export type { SqliteFileStorageOptions } from './plane/sqlite-file-storage.js';
 export { createFileStorage } from './plane/file-storage.js';
 export type { FileStorageOptions } from './plane/file-storage.js';
 export { createNodeAssetLoader } from './encoder/assets-node.js';

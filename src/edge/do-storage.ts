@@ -1,30 +1,25 @@
 /**
  * Storage adapter on a Durable Object's SQLite storage (`ctx.storage.sql`), SPEC 2, 3, 4.6, 9:
  * one strongly consistent store per Durable Object, which the edge entry uses as one store per
- * memory namespace. The adapter itself keeps namespaces apart by a column, so it honours the
- * whole {@link StorageAdapter} contract even when one object holds several namespaces.
- *
- * Layout (schema version {@link DO_SCHEMA_VERSION}, tables prefixed `jev_mem_` by default):
- * - `<p>schema(key PRIMARY KEY, value)`: the row `('version', '1')`;
- * - `<p>nodes(ns, id, seq, body)`: one {@link MemoryNode} as JSON per row, key `(ns, id)`;
- * - `<p>edges(ns, id, body)`: one {@link MemoryEdge} as JSON per row, key `(ns, id)`;
- * - `<p>meta(ns, key, value)`: namespace metadata, the value as JSON, key `(ns, key)`.
- *
- * A commit runs inside `transactionSync`, so a thrown error leaves every table as before. The
- * SQL API is synchronous; the adapter's methods are async only to fit the interface.
+ * memory namespace. The tables and every method are those of the shared SQL store
+ * (`plane/sql-storage.ts`, schema v2; issue 13): rows by integer slot, vectors as BLOBs, edges
+ * indexed from both ends, so a namespace is bounded by the object's SQLite storage, not by the
+ * isolate's 128 MB. A database of layout v1 (tables `<p>nodes`, `<p>edges`, `<p>meta` with JSON
+ * bodies) is migrated to v2 in one transaction at the first call.
  *
  * The Durable Object types are declared structurally here ({@link DurableObjectStorageLike}), so
  * this file needs neither `@cloudflare/workers-types` nor the `cloudflare:workers` module.
  *
  * @module
  */
-import { JevMemError, isJevMemError } from '../errors.js';
-import { emptyNamespaceState, toSnapshot, validateBatch, validateNamespace } from '../plane/memory-storage.js';
-import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from '../plane/storage.js';
-import type { MemoryEdge, MemoryNode } from '../types.js';
+import { JevMemError } from '../errors.js';
+import type { SqlDriver, SqlParam, SqlRow } from '../plane/sql-schema.js';
+import { SQL_SCHEMA_VERSION } from '../plane/sql-schema.js';
+import { createSqlStorage } from '../plane/sql-storage.js';
+import type { StorageAdapter } from '../plane/storage.js';
 
-/** Layout version this build writes and reads; a database with another one → `SCHEMA_MISMATCH`. */
-export const DO_SCHEMA_VERSION = 1;
+/** Layout version this build writes and reads (v1 databases are migrated). */
+export const DO_SCHEMA_VERSION = SQL_SCHEMA_VERSION;
 
 /** A SQL value as the Durable Object SQL API takes and returns it. */
 export type SqlValue = string | number | null | ArrayBuffer;
@@ -58,54 +53,24 @@ export interface DurableObjectStorageOptions {
   tablePrefix?: string;
 }
 
-interface Tables {
-  schema: string;
-  nodes: string;
-  edges: string;
-  meta: string;
-}
-
-/**
- * Maps a platform failure to the error family: a value over SQLite's size limit → `TOO_LARGE`,
- * a full store → `QUOTA_EXCEEDED`, anything else → `STORAGE_FAILED`.
- */
-function storageError(what: string, cause: unknown): JevMemError {
-  if (isJevMemError(cause)) return cause;
-  const message = cause instanceof Error ? cause.message : String(cause);
-  if (/SQLITE_TOOBIG/.test(message)) {
-    return new JevMemError('TOO_LARGE', `Durable Object storage refused to ${what}: a node, edge or meta value is over the SQL value limit (2 MB on Cloudflare) (${message}); nothing was written`, { cause });
-  }
-  if (/SQLITE_FULL|exceeded.*storage|storage.*(limit|exceeded)|database or disk is full/i.test(message)) {
-    return new JevMemError('QUOTA_EXCEEDED', `Durable Object storage refused to ${what} for lack of space (${message}); nothing was written`, { cause });
-  }
-  return new JevMemError('STORAGE_FAILED', `Durable Object storage failed to ${what} (${message}); nothing was written`, { cause });
-}
-
-function json(value: unknown, field: string): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) throw new JevMemError('STORAGE_FAILED', `${field} cannot be stored as JSON (got ${typeof value}); values must be JSON-safe`, { field });
-  return text;
-}
-
-function parse<T>(text: SqlValue, where: string): T {
-  if (typeof text !== 'string') throw new JevMemError('STORAGE_FAILED', `${where}: expected a JSON text column, got ${text === null ? 'null' : typeof text}`);
-  try {
-    return JSON.parse(text) as T;
-  } catch (cause) {
-    throw new JevMemError('STORAGE_FAILED', `${where}: stored JSON is damaged (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
-  }
+/** The {@link SqlDriver} over `ctx.storage`: BLOBs cross as ArrayBuffer there, as Uint8Array here. */
+function durableObjectDriver(storage: DurableObjectStorageLike): SqlDriver {
+  const toSql = (v: SqlParam): SqlValue => (v instanceof Uint8Array ? v.slice().buffer : v);
+  return {
+    query(sql: string, params: readonly SqlParam[] = []): SqlRow[] {
+      const rows = storage.sql.exec(sql, ...params.map(toSql)).toArray();
+      for (const row of rows) for (const [k, v] of Object.entries(row)) if (v instanceof ArrayBuffer) (row as SqlRow)[k] = new Uint8Array(v);
+      return rows as SqlRow[];
+    },
+    transaction: (fn) => storage.transactionSync(fn),
+  };
 }
 
 /**
  * Creates the adapter (`kind: 'durable-object'`) over a SQLite-backed Durable Object's storage.
- * Tables are created on first use; a database written by another layout version is refused.
- *
- * Semantics match the in-memory reference adapter: a batch is validated
- * (`validateBatch`) and deep-copied (`structuredClone`) before anything is written, then applied
- * as deletes, puts (replacing the same id) and meta (`null` removes a key) in one transaction.
- * `load` orders nodes by `seq` then id, edges by id and meta keys, with JavaScript string order.
- * `sizeBytes` is the UTF-8 length of the namespace's stored JSON bodies (an estimate: SQLite's
- * pages and indexes add to it).
+ * Tables are created (or v1 tables migrated, in one transaction) on first use; a database
+ * written by a newer layout version is refused. Semantics, `sizeBytes` and errors are those of
+ * `createSqlStorage` (plane/sql-storage.ts).
  *
  * @param storage - `ctx.storage` of a Durable Object declared with `new_sqlite_classes`.
  * @throws JevMemError `INVALID_OPTION` (field `tablePrefix`) for a bad prefix, and `INVALID_OPTION`
@@ -127,133 +92,5 @@ export function createDurableObjectStorage(storage: DurableObjectStorageLike, op
       { field: 'storage' },
     );
   }
-  const sql = storage.sql;
-  const t: Tables = { schema: `${prefix}schema`, nodes: `${prefix}nodes`, edges: `${prefix}edges`, meta: `${prefix}meta` };
-  let closed = false;
-  let ready = false;
-
-  const live = (): void => {
-    if (closed) throw new JevMemError('CLOSED', 'the Durable Object storage adapter was used after close()');
-  };
-
-  /** Creates the tables once, or checks the layout version of existing ones. */
-  const ensureSchema = (): void => {
-    if (ready) return;
-    try {
-      storage.transactionSync(() => {
-        sql.exec(`CREATE TABLE IF NOT EXISTS ${t.schema} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-        const row = sql.exec(`SELECT value FROM ${t.schema} WHERE key = 'version'`).toArray()[0];
-        if (row === undefined) {
-          sql.exec(`INSERT INTO ${t.schema} (key, value) VALUES ('version', ?)`, String(DO_SCHEMA_VERSION));
-        } else if (row.value !== String(DO_SCHEMA_VERSION)) {
-          throw new JevMemError(
-            'SCHEMA_MISMATCH',
-            `this Durable Object's jev-mem tables have layout version ${String(row.value)}, this build reads ${DO_SCHEMA_VERSION}; export with the matching jev-mem version and import here`,
-            { field: 'schema.version' },
-          );
-        }
-        sql.exec(`CREATE TABLE IF NOT EXISTS ${t.nodes} (ns TEXT NOT NULL, id TEXT NOT NULL, seq REAL NOT NULL, body TEXT NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID`);
-        sql.exec(`CREATE TABLE IF NOT EXISTS ${t.edges} (ns TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID`);
-        sql.exec(`CREATE TABLE IF NOT EXISTS ${t.meta} (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID`);
-      });
-    } catch (e) {
-      throw storageError('create its tables', e);
-    }
-    ready = true;
-  };
-
-  return {
-    kind: 'durable-object',
-
-    async load(namespace): Promise<NamespaceSnapshot> {
-      live();
-      validateNamespace(namespace);
-      ensureSchema();
-      const state = emptyNamespaceState();
-      try {
-        for (const r of sql.exec(`SELECT id, body FROM ${t.nodes} WHERE ns = ?`, namespace).toArray()) state.nodes.set(String(r.id), parse<MemoryNode>(r.body as SqlValue, `node ${String(r.id)}`));
-        for (const r of sql.exec(`SELECT id, body FROM ${t.edges} WHERE ns = ?`, namespace).toArray()) state.edges.set(String(r.id), parse<MemoryEdge>(r.body as SqlValue, `edge ${String(r.id)}`));
-        for (const r of sql.exec(`SELECT key, value FROM ${t.meta} WHERE ns = ?`, namespace).toArray()) state.meta.set(String(r.key), parse<unknown>(r.value as SqlValue, `meta ${String(r.key)}`));
-      } catch (e) {
-        throw storageError(`load namespace ${JSON.stringify(namespace)}`, e);
-      }
-      // The reference order (JavaScript string order, not SQLite's byte order).
-      return toSnapshot(state);
-    },
-
-    async commit(namespace, batch: WriteBatch): Promise<void> {
-      live();
-      validateBatch(namespace, batch);
-      let copy: WriteBatch;
-      try {
-        copy = structuredClone(batch);
-      } catch (cause) {
-        throw new JevMemError('STORAGE_FAILED', `the batch cannot be stored: ${String(cause)} (values must be JSON-safe)`, { cause });
-      }
-      // Serialise everything before the transaction opens: nothing can fail half-way for JSON.
-      const nodes = (copy.putNodes ?? []).map((n, i) => [n.id, n.seq, json(n, `batch.putNodes[${i}]`)] as const);
-      const edges = (copy.putEdges ?? []).map((e, i) => [e.id, json(e, `batch.putEdges[${i}]`)] as const);
-      const meta = Object.entries(copy.meta ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v === null ? null : json(v, `batch.meta.${k}`)] as const);
-      ensureSchema();
-      try {
-        storage.transactionSync(() => {
-          for (const id of copy.deleteNodeIds ?? []) sql.exec(`DELETE FROM ${t.nodes} WHERE ns = ? AND id = ?`, namespace, id);
-          for (const id of copy.deleteEdgeIds ?? []) sql.exec(`DELETE FROM ${t.edges} WHERE ns = ? AND id = ?`, namespace, id);
-          for (const [id, seq, body] of nodes) sql.exec(`INSERT OR REPLACE INTO ${t.nodes} (ns, id, seq, body) VALUES (?, ?, ?, ?)`, namespace, id, Number.isFinite(seq) ? seq : 0, body);
-          for (const [id, body] of edges) sql.exec(`INSERT OR REPLACE INTO ${t.edges} (ns, id, body) VALUES (?, ?, ?)`, namespace, id, body);
-          for (const [key, value] of meta) {
-            if (value === null) sql.exec(`DELETE FROM ${t.meta} WHERE ns = ? AND key = ?`, namespace, key);
-            else sql.exec(`INSERT OR REPLACE INTO ${t.meta} (ns, key, value) VALUES (?, ?, ?)`, namespace, key, value);
-          }
-        });
-      } catch (e) {
-        throw storageError(`commit to namespace ${JSON.stringify(namespace)}`, e);
-      }
-    },
-
-    async namespaces(): Promise<string[]> {
-      live();
-      ensureSchema();
-      try {
-        const rows = sql.exec(`SELECT ns FROM ${t.nodes} UNION SELECT ns FROM ${t.edges} UNION SELECT ns FROM ${t.meta}`).toArray();
-        return rows.map((r) => String(r.ns)).sort();
-      } catch (e) {
-        throw storageError('list namespaces', e);
-      }
-    },
-
-    async dropNamespace(namespace): Promise<void> {
-      live();
-      validateNamespace(namespace);
-      ensureSchema();
-      try {
-        storage.transactionSync(() => {
-          for (const table of [t.nodes, t.edges, t.meta]) sql.exec(`DELETE FROM ${table} WHERE ns = ?`, namespace);
-        });
-      } catch (e) {
-        throw storageError(`drop namespace ${JSON.stringify(namespace)}`, e);
-      }
-    },
-
-    async sizeBytes(namespace): Promise<number> {
-      live();
-      validateNamespace(namespace);
-      ensureSchema();
-      try {
-        let total = 0;
-        for (const [table, column] of [[t.nodes, 'body'], [t.edges, 'body'], [t.meta, 'value']] as const) {
-          // length() of a BLOB cast counts bytes (of TEXT it counts characters).
-          const row = sql.exec(`SELECT COALESCE(SUM(length(CAST(${column} AS BLOB))), 0) AS n FROM ${table} WHERE ns = ?`, namespace).toArray()[0];
-          total += Number(row?.n ?? 0);
-        }
-        return total;
-      } catch (e) {
-        throw storageError(`measure namespace ${JSON.stringify(namespace)}`, e);
-      }
-    },
-
-    async close(): Promise<void> {
-      closed = true;
-    },
-  };
+  return createSqlStorage(durableObjectDriver(storage), { kind: 'durable-object', label: 'Durable Object storage', tablePrefix: prefix });
 }

@@ -1,4 +1,9 @@
 /**
+ * LEGACY (v1): the store format of jev-mem before issue 13, kept to read and write old stores
+ * (`createSqliteFileStorage` imports one at its first open). New stores use
+ * `sqlite-file-storage.ts`. This format loads a namespace whole and keeps a deleted memory's text
+ * in its journal until compaction.
+ *
  * Directory storage adapter for Node (CLI, benchmarks): separate runs of the program see the same
  * memory. Node only (imports `node:fs`). SPEC 2, 3, 4.6.
  *
@@ -817,6 +822,7 @@ class FileStorage implements StorageAdapter {
 }
 
 /**
+ * LEGACY (v1 format; use `createSqliteFileStorage` for new stores, which imports this format).
  * Opens (or creates) a store directory and returns a storage adapter (`kind: 'file'`). Node only.
  *
  * - `commit` appends one journal line and `fdatasync`s it: O(batch size). Every

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JevMemError, type JevMemErrorCode } from '../../src/errors.js';
+import { EDGE_FIXED_BYTES } from '../../src/plane/sql-storage.js';
 import type { StorageAdapter } from '../../src/plane/storage.js';
 import { makeEdge, makeNode } from '../plane/fixtures.js';
 import { describeStorageContract } from '../plane/storage-contract.js';
@@ -35,13 +36,30 @@ function probeAdapter(name: string): StorageAdapter {
     }
     return out.value;
   };
+  const bytesOf = (parts: Record<string, number[]>): Record<string, Uint8Array> => Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, Uint8Array.from(v)]));
+  async function* batches<T>(method: string, ns: string, size: number): AsyncIterable<T[]> {
+    for (const b of (await invoke(method, ns, size)) as T[][]) yield b;
+  }
   return {
     kind: 'durable-object',
     load: (ns) => invoke('load', ns),
+    loadMeta: (ns) => invoke('loadMeta', ns),
     commit: (ns, batch) => invoke('commit', ns, batch),
     namespaces: () => invoke('namespaces'),
     dropNamespace: (ns) => invoke('dropNamespace', ns),
     sizeBytes: (ns) => invoke('sizeBytes', ns),
+    getNodes: (ns, ids) => invoke('getNodes', ns, ids),
+    getEdges: (ns, ids) => invoke('getEdges', ns, ids),
+    scanNodes: (ns, size) => batches('scanNodes', ns, size),
+    scanEdges: (ns, size) => batches('scanEdges', ns, size),
+    counts: (ns) => invoke('counts', ns),
+    readCheckpoint: async (ns) => {
+      const cp = (await invoke('readCheckpoint', ns)) as { change: number; format: string; parts: Record<string, number[]> } | null;
+      return cp === null ? undefined : { ...cp, parts: bytesOf(cp.parts) };
+    },
+    writeCheckpoint: (ns, cp) => invoke('writeCheckpoint', ns, { ...cp, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, Array.from(v)])) }),
+    dropCheckpoint: (ns) => invoke('dropCheckpoint', ns),
+    changesSince: async (ns, after) => ((await invoke('changesSince', ns, after)) as string[] | null) ?? undefined,
     close: () => invoke('close'),
   };
 }
@@ -75,12 +93,35 @@ describe('Durable Object SQLite storage', () => {
     expect(await s.load('ns')).toEqual(before);
   });
 
-  it('reports the stored size of a namespace as the UTF-8 bytes of its JSON bodies', async () => {
+  it('reports the stored size of a namespace: a text 3 UTF-8 bytes longer costs 3 bytes more, an edge its fixed bytes', async () => {
     const s = probeAdapter(`size-${++objects}`);
-    const node = makeNode('ns', 'a', 1, 'héllo');
-    await s.commit('ns', { putNodes: [node], meta: { k: 'v' } });
-    const expected = new TextEncoder().encode(JSON.stringify(node)).length + new TextEncoder().encode(JSON.stringify('v')).length;
-    expect(await s.sizeBytes?.('ns')).toBe(expected);
+    await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1, 'héllo')], meta: { k: 'v' } });
+    const first = (await s.sizeBytes?.('ns')) as number;
+    await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1, 'héllo!é')] }); // '!é' is 3 bytes
+    expect(await s.sizeBytes?.('ns')).toBe(first + 3);
+    await s.commit('ns', { putEdges: [makeEdge('ns', 'a>a:temporal:precedes', 'a', 'a')] }); // canonical id: not stored
+    expect(await s.sizeBytes?.('ns')).toBe(first + 3 + EDGE_FIXED_BYTES);
     expect(await s.sizeBytes?.('empty')).toBe(0);
+  });
+
+  it('migrates a v1 database (JSON bodies) to v2 in one go at the first call', async () => {
+    const name = `v1-${++objects}`;
+    const a = makeNode('ns', 'a', 1, 'first');
+    const b = makeNode('ns', 'b', 2, 'second');
+    const other = makeNode('other', 'x', 1);
+    const e = makeEdge('ns', 'e1', 'a', 'b');
+    const seed = async (method: string, ...args: unknown[]): Promise<unknown> => (await call(edge, 'POST', `/__probe/${name}`, { body: { method, args } })).json;
+    await seed('seedV1', {
+      nodes: [['ns', 'a', 1, JSON.stringify(a)], ['ns', 'b', 2, JSON.stringify(b)], ['other', 'x', 1, JSON.stringify(other)]],
+      edges: [['ns', 'e1', JSON.stringify(e)]],
+      meta: [['ns', 'change', '2'], ['ns', 'cursor', '{"seq":2}']],
+    });
+    const s = probeAdapter(name);
+    expect(await s.load('ns')).toEqual({ nodes: [a, b], edges: [e], meta: { change: 2, cursor: { seq: 2 } } });
+    expect(await s.getNodes!('other', ['x'])).toEqual([other]);
+    expect(await s.namespaces()).toEqual(['ns', 'other']);
+    const tables = ((await seed('tables')) as { value: string[] }).value;
+    expect(tables.filter((t) => ['jev_mem_nodes', 'jev_mem_edges', 'jev_mem_meta'].includes(t))).toEqual([]);
+    expect(tables).toContain('jev_mem_node');
   });
 });

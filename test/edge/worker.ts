@@ -10,19 +10,60 @@ import type { StorageAdapter } from '../../src/plane/storage.js';
 
 export { JevMemObject };
 
-/** One adapter call: `{ method, args }` → `{ ok: true, value }` or `{ ok: false, error }`. */
+type Parts = Record<string, Uint8Array>;
+const partsToWire = (parts: Parts): Record<string, number[]> => Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, Array.from(v)]));
+const partsFromWire = (parts: Record<string, number[]>): Parts => Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, Uint8Array.from(v)]));
+
+/**
+ * One adapter call: `{ method, args }` → `{ ok: true, value }` or `{ ok: false, error }`. Scans
+ * answer every batch at once, checkpoint parts cross as arrays of bytes, and `seedV1` writes
+ * rows into the v1 tables (JSON bodies) before the adapter's first call, to test the migration.
+ */
 export class StorageProbe {
+  private readonly storage: DurableObjectStorageLike;
   private readonly adapter: StorageAdapter;
 
   constructor(ctx: { storage: DurableObjectStorageLike }) {
+    this.storage = ctx.storage;
     this.adapter = createDurableObjectStorage(ctx.storage);
   }
 
+  private seedV1(rows: { nodes: Array<[string, string, number, string]>; edges: Array<[string, string, string]>; meta: Array<[string, string, string]> }): void {
+    const sql = this.storage.sql;
+    sql.exec(`CREATE TABLE jev_mem_schema (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    sql.exec(`INSERT INTO jev_mem_schema (key, value) VALUES ('version', '1')`);
+    sql.exec(`CREATE TABLE jev_mem_nodes (ns TEXT NOT NULL, id TEXT NOT NULL, seq REAL NOT NULL, body TEXT NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID`);
+    sql.exec(`CREATE TABLE jev_mem_edges (ns TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID`);
+    sql.exec(`CREATE TABLE jev_mem_meta (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID`);
+    for (const r of rows.nodes) sql.exec(`INSERT INTO jev_mem_nodes (ns, id, seq, body) VALUES (?, ?, ?, ?)`, ...r);
+    for (const r of rows.edges) sql.exec(`INSERT INTO jev_mem_edges (ns, id, body) VALUES (?, ?, ?)`, ...r);
+    for (const r of rows.meta) sql.exec(`INSERT INTO jev_mem_meta (ns, key, value) VALUES (?, ?, ?)`, ...r);
+  }
+
+  private tables(): string[] {
+    return this.storage.sql.exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'jev_mem_%' ORDER BY name`).toArray().map((r) => String(r.name));
+  }
+
   async fetch(request: Request): Promise<Response> {
-    const { method, args } = (await request.json()) as { method: keyof StorageAdapter; args: unknown[] };
+    const { method, args } = (await request.json()) as { method: string; args: unknown[] };
     try {
-      const fn = this.adapter[method] as (...a: unknown[]) => Promise<unknown>;
-      const value = await fn.apply(this.adapter, args);
+      let value: unknown;
+      if (method === 'seedV1') this.seedV1(args[0] as Parameters<StorageProbe['seedV1']>[0]);
+      else if (method === 'tables') value = this.tables();
+      else if (method === 'scanNodes' || method === 'scanEdges') {
+        const batches: unknown[] = [];
+        for await (const b of this.adapter[method]!(args[0] as string, args[1] as number)) batches.push(b);
+        value = batches;
+      } else if (method === 'writeCheckpoint') {
+        const cp = args[1] as { change: number; format: string; parts: Record<string, number[]> };
+        await this.adapter.writeCheckpoint!(args[0] as string, { ...cp, parts: partsFromWire(cp.parts) });
+      } else if (method === 'readCheckpoint') {
+        const cp = await this.adapter.readCheckpoint!(args[0] as string);
+        value = cp === undefined ? null : { ...cp, parts: partsToWire(cp.parts) };
+      } else {
+        const fn = this.adapter[method as keyof StorageAdapter] as (...a: unknown[]) => Promise<unknown>;
+        value = await fn.apply(this.adapter, args);
+      }
       return Response.json({ ok: true, value: value ?? null });
     } catch (e) {
       if (isJevMemError(e)) return Response.json({ ok: false, error: { code: e.code, message: e.message, field: e.field } });

@@ -1,0 +1,610 @@
+/**
+ * The storage adapter over SQLite (schema v2, issue 13), shared by Node
+ * (`sqlite-file-storage.ts`, node-sqlite3-wasm) and the Durable Object (`edge/do-storage.ts`,
+ * `ctx.storage.sql`): every method of the {@link StorageAdapter} port answered by index lookups
+ * (a node by id, the edges of a node from either end, counts), so no operation but `load` reads
+ * a whole namespace. Tables and driver: `sql-schema.ts`; row encoding: `sql-codec.ts`.
+ *
+ * @module
+ */
+import { JevMemError, isJevMemError } from '../errors.js';
+import type { MemoryEdge, MemoryNode, View } from '../types.js';
+import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch, validateNamespace } from './memory-storage.js';
+import { type EdgeRow, type SqlValue, canonicalSplits, decodeEdge, decodeNode, encodeEdge, encodeNode, subtypeCode, viewCode, viewName } from './sql-codec.js';
+import { CHECKPOINT_CHUNK_BYTES, type SqlDriver, type SqlParam, type SqlRow, ensureSqlSchema, sqlTables } from './sql-schema.js';
+import type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
+
+/** Options of {@link createSqlStorage}. */
+export interface SqlStorageOptions {
+  /** The adapter's `kind` (`'sqlite'`, `'durable-object'`). */
+  kind: string;
+  /** Words naming the store in messages (`'Durable Object storage'`, `the store at /x`). */
+  label: string;
+  /**
+   * Prefix of the table names (letters, digits, `_`; not `_cf_`, which Cloudflare reserves).
+   * @default 'jev_mem_'
+   */
+  tablePrefix?: string;
+  /** Runs before every write (the Node adapter takes its writer lock here). */
+  beforeWrite?: () => Promise<void>;
+  /** Runs once at the first `close()` (after the adapter stops taking calls). */
+  onClose?: () => Promise<void>;
+}
+
+/** Most `?` bindings in one statement (the Durable Object allows 100). */
+const MAX_BINDINGS = 90;
+
+/** Bytes counted by `sizeBytes` per edge for its integer and real columns (slots, codes, weight, time). */
+export const EDGE_FIXED_BYTES = 24;
+
+const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Maps a SQLite failure to the error family: a value over SQLite's size limit → `TOO_LARGE`, a
+ * full store → `QUOTA_EXCEEDED`, anything else → `STORAGE_FAILED`; a JevMemError passes through.
+ */
+export function sqlError(label: string, what: string, cause: unknown): JevMemError {
+  if (isJevMemError(cause)) return cause;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  if (/SQLITE_TOOBIG|string or blob too big/i.test(message)) {
+    return new JevMemError('TOO_LARGE', `${label} refused to ${what}: a node, edge or meta value is over the SQL value limit (2 MB on Cloudflare) (${message}); nothing was written`, { cause });
+  }
+  if (/SQLITE_FULL|exceeded.*storage|storage.*(limit|exceeded)|database or disk is full/i.test(message)) {
+    return new JevMemError('QUOTA_EXCEEDED', `${label} refused to ${what} for lack of space (${message}); nothing was written`, { cause });
+  }
+  return new JevMemError('STORAGE_FAILED', `${label} failed to ${what} (${message}); nothing was written`, { cause });
+}
+
+function num(v: SqlValue | undefined): number {
+  return v === null || v === undefined ? 0 : Number(v);
+}
+
+function bytes(v: SqlValue | undefined): Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  if (v === null || v === undefined) return new Uint8Array(0);
+  throw new Error(`expected a BLOB, got ${typeof v}`);
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * Creates the SQL storage adapter over a synchronous driver. Tables are created (or a Durable
+ * Object's v1 tables migrated, see `sql-schema.ts`) on the first call.
+ *
+ * Semantics match the in-memory reference adapter: a batch is validated (`validateBatch`) and
+ * checked to be cloneable before anything is written, then applied as deletes, puts (replacing
+ * the same id) and meta (`null` removes a key) in one transaction, with its change-log entry.
+ * `load` orders nodes by `seq` then id, edges by id and meta keys, in JavaScript string order.
+ * `namespaces` lists the namespaces with a node, an edge or a meta key. `sizeBytes` is an
+ * estimate: the UTF-8 bytes of the namespace's node ids, bodies, vectors, non-canonical edge ids
+ * and meta keys and values, plus {@link EDGE_FIXED_BYTES} per edge (SQLite's pages and indexes
+ * add to it).
+ *
+ * @throws JevMemError `INVALID_OPTION` (field `tablePrefix`) for a bad prefix. The methods throw
+ *   `INVALID_INPUT` naming the field (malformed batch or namespace), `SCHEMA_MISMATCH` (another
+ *   layout version), `QUOTA_EXCEEDED` (storage full; nothing written), `TOO_LARGE` (a value over
+ *   the SQL value limit; nothing written), `STORAGE_FAILED` (SQL failure, a value that is not
+ *   JSON-safe, a damaged row; nothing written) and `CLOSED` after `close()`.
+ */
+export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): StorageAdapter {
+  const prefix = options.tablePrefix ?? 'jev_mem_';
+  if (typeof prefix !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(prefix) || prefix.startsWith('_cf_')) {
+    throw new JevMemError('INVALID_OPTION', `option tablePrefix: expected letters, digits and _ (not starting with _cf_), got ${JSON.stringify(prefix)}`, { field: 'tablePrefix' });
+  }
+  const t = sqlTables(prefix);
+  const { label } = options;
+  let closed = false;
+  let ready = false;
+  /** Interned origins (code ↔ JSON text); cleared when a transaction fails (its codes may be gone). */
+  const dictByCode = new Map<number, string>();
+  const dictByValue = new Map<string, number>();
+
+  const live = (): void => {
+    if (closed) throw new JevMemError('CLOSED', `${label} was used after close()`);
+  };
+  const q = (sql: string, params?: readonly SqlParam[]): SqlRow[] => db.query(sql, params);
+
+  /** A transaction whose failure forgets the dictionary cache. */
+  const tx = <T>(fn: () => T): T => {
+    try {
+      return db.transaction(fn);
+    } catch (e) {
+      dictByCode.clear();
+      dictByValue.clear();
+      throw e;
+    }
+  };
+
+  // ── namespaces, slots, dictionary ──
+
+  const nsId = (name: string): number | undefined => {
+    const r = q(`SELECT ns FROM ${t.names} WHERE name = ?`, [name])[0];
+    return r === undefined ? undefined : num(r.ns);
+  };
+  const ensureNs = (name: string): number => {
+    const id = nsId(name);
+    if (id !== undefined) return id;
+    q(`INSERT INTO ${t.names} (name, floor) VALUES (?, 0)`, [name]);
+    return nsId(name) as number;
+  };
+  const slotOf = (ns: number, id: string): number | undefined => {
+    const r = q(`SELECT slot FROM ${t.ids} WHERE ns = ? AND id = ?`, [ns, id])[0];
+    return r === undefined ? undefined : num(r.slot);
+  };
+  const ensureSlot = (ns: number, id: string): number => {
+    const slot = slotOf(ns, id);
+    if (slot !== undefined) return slot;
+    q(`INSERT INTO ${t.ids} (ns, id) VALUES (?, ?)`, [ns, id]);
+    return slotOf(ns, id) as number;
+  };
+  /** Slots of many ids: id → slot (unknown ids left out). */
+  const slotsOf = (ns: number, ids: readonly string[]): Map<string, number> => {
+    const out = new Map<string, number>();
+    for (const part of chunked([...new Set(ids)], MAX_BINDINGS)) {
+      for (const r of q(`SELECT slot, id FROM ${t.ids} WHERE ns = ? AND id IN (${placeholders(part.length)})`, [ns, ...part])) out.set(String(r.id), num(r.slot));
+    }
+    return out;
+  };
+  /** Ids of many slots. */
+  const idsOf = (slots: Iterable<number>): Map<number, string> => {
+    const out = new Map<number, string>();
+    for (const part of chunked([...new Set(slots)], MAX_BINDINGS)) {
+      for (const r of q(`SELECT slot, id FROM ${t.ids} WHERE slot IN (${placeholders(part.length)})`, part)) out.set(num(r.slot), String(r.id));
+    }
+    return out;
+  };
+  const intern = (value: string): number => {
+    const cached = dictByValue.get(value);
+    if (cached !== undefined) return cached;
+    let r = q(`SELECT code FROM ${t.dict} WHERE value = ?`, [value])[0];
+    if (r === undefined) {
+      q(`INSERT INTO ${t.dict} (value) VALUES (?)`, [value]);
+      r = q(`SELECT code FROM ${t.dict} WHERE value = ?`, [value])[0] as SqlRow;
+    }
+    const code = num(r.code);
+    dictByValue.set(value, code);
+    dictByCode.set(code, value);
+    return code;
+  };
+  const lookup = (code: number): string => {
+    const cached = dictByCode.get(code);
+    if (cached !== undefined) return cached;
+    const r = q(`SELECT value FROM ${t.dict} WHERE code = ?`, [code])[0];
+    if (r === undefined) throw new Error(`edge origin code ${code} is not in ${t.dict}`);
+    const value = String(r.value);
+    dictByCode.set(code, value);
+    dictByValue.set(value, code);
+    return value;
+  };
+
+  // ── rows ──
+
+  /** Removes the edge(s) with this id; returns the end slots they used. */
+  const deleteEdgeById = (ns: number, id: string): number[] => {
+    const freed: number[] = [];
+    for (const r of q(`SELECT src, dst FROM ${t.edge} WHERE ns = ? AND eid = ?`, [ns, id])) freed.push(num(r.src), num(r.dst));
+    q(`DELETE FROM ${t.edge} WHERE ns = ? AND eid = ?`, [ns, id]);
+    for (const s of canonicalSplits(id)) {
+      const src = slotOf(ns, s.from);
+      const dst = src === undefined ? undefined : slotOf(ns, s.to);
+      if (src === undefined || dst === undefined) continue;
+      const key = [ns, src, dst, viewCode(s.view), subtypeCode(s.subtype)];
+      if (q(`SELECT 1 AS x FROM ${t.edge} WHERE ns = ? AND src = ? AND dst = ? AND view = ? AND subtype = ? AND eid = ''`, key).length === 0) continue;
+      q(`DELETE FROM ${t.edge} WHERE ns = ? AND src = ? AND dst = ? AND view = ? AND subtype = ? AND eid = ''`, key);
+      freed.push(src, dst);
+    }
+    return freed;
+  };
+  /** Drops id rows that no node and no edge uses any more. */
+  const collectSlots = (ns: number, slots: Iterable<number>): void => {
+    for (const slot of new Set(slots)) {
+      q(
+        `DELETE FROM ${t.ids} WHERE slot = ? AND NOT EXISTS (SELECT 1 FROM ${t.node} WHERE slot = ?) AND NOT EXISTS (SELECT 1 FROM ${t.edge} WHERE ns = ? AND src = ?) AND NOT EXISTS (SELECT 1 FROM ${t.edge} WHERE dst = ?)`,
+        [slot, slot, ns, slot, slot],
+      );
+    }
+  };
+  const putNodeRow = (ns: number, node: MemoryNode, row: ReturnType<typeof encodeNode>): void => {
+    const slot = ensureSlot(ns, node.id);
+    q(`INSERT OR REPLACE INTO ${t.node} (slot, ns, seq, body, vec) VALUES (?, ?, ?, ?, ?)`, [slot, ns, row.seq, row.body, row.vec]);
+  };
+  const putEdgeRow = (ns: number, edge: MemoryEdge, row: EdgeRow): void => {
+    const src = ensureSlot(ns, edge.from);
+    const dst = ensureSlot(ns, edge.to);
+    q(`INSERT OR REPLACE INTO ${t.edge} (ns, src, dst, view, subtype, eid, weight, origin, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      ns, src, dst, row.view, row.subtype, row.eid, row.weight, intern(row.origin), row.created,
+    ]);
+  };
+  const setMeta = (ns: number, key: string, value: string | null): void => {
+    if (value === null) q(`DELETE FROM ${t.kv} WHERE ns = ? AND key = ?`, [ns, key]);
+    else q(`INSERT OR REPLACE INTO ${t.kv} (ns, key, value) VALUES (?, ?, ?)`, [ns, key, value]);
+  };
+  const encodeNodes = (nodes: readonly MemoryNode[], field: string): Array<ReturnType<typeof encodeNode>> =>
+    nodes.map((n, i) => {
+      try {
+        return encodeNode(n);
+      } catch (cause) {
+        throw new JevMemError('STORAGE_FAILED', `${field}[${i}] cannot be stored: ${String(cause)} (values must be JSON-safe)`, { field: `${field}[${i}]`, cause });
+      }
+    });
+  const encodeEdges = (edges: readonly MemoryEdge[], field: string): EdgeRow[] =>
+    edges.map((e, i) => {
+      try {
+        return encodeEdge(e);
+      } catch (cause) {
+        throw new JevMemError('STORAGE_FAILED', `${field}[${i}] cannot be stored: ${String(cause)} (values must be JSON-safe)`, { field: `${field}[${i}]`, cause });
+      }
+    });
+  const encodeMeta = (meta: Record<string, unknown>): Array<[string, string | null]> =>
+    Object.entries(meta)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => {
+        if (v === null) return [k, null];
+        const text = JSON.stringify(v);
+        if (text === undefined) throw new JevMemError('STORAGE_FAILED', `batch.meta.${k} cannot be stored as JSON (got ${typeof v}); values must be JSON-safe`, { field: `batch.meta.${k}` });
+        return [k, text];
+      });
+
+  /** Writes whole records (migration from v1): puts only, inside the caller's transaction. */
+  const writeRecords = (namespace: string, nodes: MemoryNode[], edges: MemoryEdge[], meta: Record<string, unknown>): void => {
+    const ns = ensureNs(namespace);
+    const nodeRows = encodeNodes(nodes, 'nodes');
+    const edgeRows = encodeEdges(edges, 'edges');
+    nodes.forEach((n, i) => putNodeRow(ns, n, nodeRows[i] as ReturnType<typeof encodeNode>));
+    edges.forEach((e, i) => {
+      deleteEdgeById(ns, e.id);
+      putEdgeRow(ns, e, edgeRows[i] as EdgeRow);
+    });
+    for (const [k, v] of encodeMeta(meta)) setMeta(ns, k, v);
+  };
+
+  const ensureReady = (): void => {
+    if (ready) return;
+    try {
+      ensureSqlSchema(db, prefix, writeRecords);
+    } catch (e) {
+      dictByCode.clear();
+      dictByValue.clear();
+      throw sqlError(label, 'create or migrate its tables', e);
+    }
+    ready = true;
+  };
+
+  /** Common entry of every read: live, valid namespace, tables there. */
+  const enter = (namespace?: string): void => {
+    live();
+    if (namespace !== undefined) validateNamespace(namespace);
+    ensureReady();
+  };
+  const write = async (): Promise<void> => {
+    await options.beforeWrite?.();
+    live();
+  };
+  const read = <T>(what: string, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      throw sqlError(label, what, e);
+    }
+  };
+
+  const nodesOfRows = (namespace: string, rows: SqlRow[]): MemoryNode[] => rows.map((r) => decodeNode(namespace, String(r.id), r.seq ?? null, r.body ?? null, r.vec ?? null));
+  const edgesOfRows = (namespace: string, rows: SqlRow[]): MemoryEdge[] => {
+    const ids = idsOf(rows.flatMap((r) => [num(r.src), num(r.dst)]));
+    return rows.map((r) => {
+      const from = ids.get(num(r.src));
+      const to = ids.get(num(r.dst));
+      if (from === undefined || to === undefined) throw new Error(`an edge of namespace ${JSON.stringify(namespace)} points at a slot with no id`);
+      return decodeEdge(namespace, from, to, { eid: r.eid ?? null, view: r.view ?? null, subtype: r.subtype ?? null, weight: r.weight ?? null, created: r.created ?? null }, lookup(num(r.origin)));
+    });
+  };
+  const EDGE_COLUMNS = 'src, dst, view, subtype, eid, weight, origin, created';
+
+  const adapter: StorageAdapter = {
+    kind: options.kind,
+
+    async load(namespace): Promise<NamespaceSnapshot> {
+      enter(namespace);
+      const state = emptyNamespaceState();
+      read(`load namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = nsId(namespace);
+        if (ns === undefined) return;
+        const nodes = nodesOfRows(namespace, q(`SELECT i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ?`, [ns]));
+        for (const n of nodes) state.nodes.set(n.id, n);
+        for (const e of edgesOfRows(namespace, q(`SELECT ${EDGE_COLUMNS} FROM ${t.edge} WHERE ns = ?`, [ns]))) state.edges.set(e.id, e);
+        for (const r of q(`SELECT key, value FROM ${t.kv} WHERE ns = ?`, [ns])) state.meta.set(String(r.key), JSON.parse(String(r.value)) as unknown);
+      });
+      return toSnapshot(state);
+    },
+
+    async loadMeta(namespace): Promise<Record<string, unknown>> {
+      enter(namespace);
+      return read(`load the meta of namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = nsId(namespace);
+        const meta: Record<string, unknown> = {};
+        if (ns === undefined) return meta;
+        const rows = q(`SELECT key, value FROM ${t.kv} WHERE ns = ?`, [ns]).map((r) => [String(r.key), String(r.value)] as const);
+        rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        for (const [k, v] of rows) meta[k] = JSON.parse(v) as unknown;
+        return meta;
+      });
+    },
+
+    async commit(namespace, batch: WriteBatch): Promise<void> {
+      live();
+      validateBatch(namespace, batch);
+      try {
+        structuredClone(batch);
+      } catch (cause) {
+        throw new JevMemError('STORAGE_FAILED', `the batch cannot be stored: ${String(cause)} (values must be JSON-safe)`, { cause });
+      }
+      // Encode everything before the transaction opens: nothing can fail half-way for JSON.
+      const putNodes = batch.putNodes ?? [];
+      const putEdges = batch.putEdges ?? [];
+      const nodeRows = encodeNodes(putNodes, 'batch.putNodes');
+      const edgeRows = encodeEdges(putEdges, 'batch.putEdges');
+      const meta = encodeMeta(batch.meta ?? {});
+      const changed = batch.change === undefined ? [] : changedNodeIds(batch);
+      ensureReady();
+      await write();
+      try {
+        tx(() => {
+          const ns = ensureNs(namespace);
+          const freed: number[] = [];
+          for (const id of batch.deleteNodeIds ?? []) {
+            const slot = slotOf(ns, id);
+            if (slot === undefined) continue;
+            q(`DELETE FROM ${t.node} WHERE slot = ?`, [slot]);
+            freed.push(slot);
+          }
+          for (const id of batch.deleteEdgeIds ?? []) freed.push(...deleteEdgeById(ns, id));
+          putNodes.forEach((n, i) => putNodeRow(ns, n, nodeRows[i] as ReturnType<typeof encodeNode>));
+          putEdges.forEach((e, i) => {
+            freed.push(...deleteEdgeById(ns, e.id));
+            putEdgeRow(ns, e, edgeRows[i] as EdgeRow);
+          });
+          for (const [k, v] of meta) setMeta(ns, k, v);
+          for (const id of changed) q(`INSERT OR IGNORE INTO ${t.changes} (ns, change, id) VALUES (?, ?, ?)`, [ns, batch.change as number, id]);
+          collectSlots(ns, freed);
+        });
+      } catch (e) {
+        throw sqlError(label, `commit to namespace ${JSON.stringify(namespace)}`, e);
+      }
+    },
+
+    async getNodes(namespace, ids): Promise<MemoryNode[]> {
+      enter(namespace);
+      if (ids.length === 0) return [];
+      return read(`read nodes of namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = nsId(namespace);
+        if (ns === undefined) return [];
+        const found = new Map<string, MemoryNode>();
+        for (const part of chunked([...new Set(ids)], MAX_BINDINGS)) {
+          const rows = q(`SELECT i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec FROM ${t.ids} i JOIN ${t.node} n ON n.slot = i.slot WHERE i.ns = ? AND i.id IN (${placeholders(part.length)})`, [ns, ...part]);
+          for (const n of nodesOfRows(namespace, rows)) found.set(n.id, n);
+        }
+        const out: MemoryNode[] = [];
+        for (const id of ids) {
+          const n = found.get(id);
+          if (n !== undefined) out.push(out.includes(n) ? structuredClone(n) : n);
+        }
+        return out;
+      });
+    },
+
+    async getEdges(namespace, nodeIds): Promise<MemoryEdge[]> {
+      enter(namespace);
+      if (nodeIds.length === 0) return [];
+      return read(`read edges of namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = nsId(namespace);
+        if (ns === undefined) return [];
+        const slots = [...slotsOf(ns, nodeIds).values()];
+        const rows: SqlRow[] = [];
+        const seen = new Set<string>();
+        for (const part of chunked(slots, Math.floor(MAX_BINDINGS / 2))) {
+          const marks = placeholders(part.length);
+          const found = q(
+            `SELECT ${EDGE_COLUMNS} FROM ${t.edge} WHERE ns = ? AND src IN (${marks}) UNION SELECT ${EDGE_COLUMNS} FROM ${t.edge} WHERE dst IN (${marks}) AND ns = ?`,
+            [ns, ...part, ...part, ns],
+          );
+          for (const r of found) {
+            const key = JSON.stringify([num(r.src), num(r.dst), r.view, r.subtype, r.eid]);
+            if (seen.has(key)) continue;
+            seen.add(key);
+            rows.push(r);
+          }
+        }
+        return edgesOfRows(namespace, rows);
+      });
+    },
+
+    async *scanNodes(namespace, batchSize): AsyncIterable<MemoryNode[]> {
+      enter(namespace);
+      const size = Math.max(1, Math.floor(batchSize));
+      let after = -1;
+      for (;;) {
+        live();
+        const batch = read(`scan nodes of namespace ${JSON.stringify(namespace)}`, () => {
+          const ns = nsId(namespace);
+          if (ns === undefined) return [];
+          const rows = q(`SELECT n.slot AS slot, i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ? AND n.slot > ? ORDER BY n.slot LIMIT ?`, [ns, after, size]);
+          if (rows.length > 0) after = num(rows[rows.length - 1]?.slot);
+          return nodesOfRows(namespace, rows);
+        });
+        if (batch.length === 0) return;
+        yield batch;
+        if (batch.length < size) return;
+      }
+    },
+
+    async *scanEdges(namespace, batchSize): AsyncIterable<MemoryEdge[]> {
+      enter(namespace);
+      const size = Math.max(1, Math.floor(batchSize));
+      let after: SqlParam[] | undefined;
+      for (;;) {
+        live();
+        const batch = read(`scan edges of namespace ${JSON.stringify(namespace)}`, () => {
+          const ns = nsId(namespace);
+          if (ns === undefined) return [];
+          const rows =
+            after === undefined
+              ? q(`SELECT ${EDGE_COLUMNS} FROM ${t.edge} WHERE ns = ? ORDER BY ns, src, dst, view, subtype, eid LIMIT ?`, [ns, size])
+              : q(`SELECT ${EDGE_COLUMNS} FROM ${t.edge} WHERE ns = ? AND (src, dst, view, subtype, eid) > (?, ?, ?, ?, ?) ORDER BY ns, src, dst, view, subtype, eid LIMIT ?`, [ns, ...after, size]);
+          const last = rows[rows.length - 1];
+          if (last !== undefined) after = [num(last.src), num(last.dst), last.view as SqlParam, last.subtype as SqlParam, String(last.eid)];
+          return edgesOfRows(namespace, rows);
+        });
+        if (batch.length === 0) return;
+        yield batch;
+        if (batch.length < size) return;
+      }
+    },
+
+    async counts(namespace): Promise<NamespaceCounts> {
+      enter(namespace);
+      return read(`count namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = nsId(namespace);
+        const out: NamespaceCounts = { nodes: 0, edges: 0, edgesByView: {} };
+        if (ns === undefined) return out;
+        out.nodes = num(q(`SELECT COUNT(*) AS n FROM ${t.node} WHERE ns = ?`, [ns])[0]?.n);
+        for (const r of q(`SELECT view, COUNT(*) AS n FROM ${t.edge} WHERE ns = ? GROUP BY view`, [ns])) {
+          const n = num(r.n);
+          out.edges += n;
+          const view = viewName(r.view ?? null) as View;
+          out.edgesByView[view] = (out.edgesByView[view] ?? 0) + n;
+        }
+        return out;
+      });
+    },
+
+    async readCheckpoint(namespace): Promise<Checkpoint | undefined> {
+      enter(namespace);
+      return read(`read the checkpoint of namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = nsId(namespace);
+        if (ns === undefined) return undefined;
+        const head = q(`SELECT change, format FROM ${t.checkpoint} WHERE ns = ?`, [ns])[0];
+        if (head === undefined) return undefined;
+        const chunks = new Map<string, Uint8Array[]>();
+        for (const r of q(`SELECT name, data FROM ${t.part} WHERE ns = ? ORDER BY name, chunk`, [ns])) {
+          const name = String(r.name);
+          const list = chunks.get(name) ?? [];
+          list.push(bytes(r.data));
+          chunks.set(name, list);
+        }
+        const parts: Record<string, Uint8Array> = {};
+        for (const [name, list] of chunks) parts[name] = concat(list);
+        return { change: num(head.change), format: String(head.format), parts };
+      });
+    },
+
+    async writeCheckpoint(namespace, checkpoint): Promise<void> {
+      enter(namespace);
+      await write();
+      try {
+        tx(() => {
+          const ns = ensureNs(namespace);
+          q(`DELETE FROM ${t.part} WHERE ns = ?`, [ns]);
+          q(`INSERT OR REPLACE INTO ${t.checkpoint} (ns, change, format) VALUES (?, ?, ?)`, [ns, checkpoint.change, checkpoint.format]);
+          for (const [name, data] of Object.entries(checkpoint.parts)) {
+            const count = Math.max(1, Math.ceil(data.length / CHECKPOINT_CHUNK_BYTES));
+            for (let c = 0; c < count; c++) {
+              q(`INSERT INTO ${t.part} (ns, name, chunk, data) VALUES (?, ?, ?, ?)`, [ns, name, c, data.subarray(c * CHECKPOINT_CHUNK_BYTES, (c + 1) * CHECKPOINT_CHUNK_BYTES)]);
+            }
+          }
+          q(`DELETE FROM ${t.changes} WHERE ns = ? AND change <= ?`, [ns, checkpoint.change]);
+          q(`UPDATE ${t.names} SET floor = MAX(floor, ?) WHERE ns = ?`, [checkpoint.change, ns]);
+        });
+      } catch (e) {
+        throw sqlError(label, `write the checkpoint of namespace ${JSON.stringify(namespace)}`, e);
+      }
+    },
+
+    async dropCheckpoint(namespace): Promise<void> {
+      enter(namespace);
+      await write();
+      try {
+        tx(() => {
+          const ns = nsId(namespace);
+          if (ns === undefined) return;
+          q(`DELETE FROM ${t.part} WHERE ns = ?`, [ns]);
+          q(`DELETE FROM ${t.checkpoint} WHERE ns = ?`, [ns]);
+        });
+      } catch (e) {
+        throw sqlError(label, `drop the checkpoint of namespace ${JSON.stringify(namespace)}`, e);
+      }
+    },
+
+    async changesSince(namespace, after): Promise<string[] | undefined> {
+      enter(namespace);
+      return read(`read the change log of namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = nsId(namespace);
+        if (ns === undefined) return [];
+        const floor = num(q(`SELECT floor FROM ${t.names} WHERE ns = ?`, [ns])[0]?.floor);
+        if (after < floor) return undefined;
+        return q(`SELECT DISTINCT id FROM ${t.changes} WHERE ns = ? AND change > ?`, [ns, after]).map((r) => String(r.id));
+      });
+    },
+
+    async namespaces(): Promise<string[]> {
+      enter();
+      return read('list namespaces', () =>
+        q(
+          `SELECT name FROM ${t.names} m WHERE EXISTS (SELECT 1 FROM ${t.node} WHERE ns = m.ns) OR EXISTS (SELECT 1 FROM ${t.edge} WHERE ns = m.ns) OR EXISTS (SELECT 1 FROM ${t.kv} WHERE ns = m.ns)`,
+        )
+          .map((r) => String(r.name))
+          .sort(),
+      );
+    },
+
+    async dropNamespace(namespace): Promise<void> {
+      enter(namespace);
+      await write();
+      try {
+        tx(() => {
+          const ns = nsId(namespace);
+          if (ns === undefined) return;
+          for (const table of [t.node, t.edge, t.ids, t.kv, t.changes, t.checkpoint, t.part, t.names]) q(`DELETE FROM ${table} WHERE ns = ?`, [ns]);
+        });
+      } catch (e) {
+        throw sqlError(label, `drop namespace ${JSON.stringify(namespace)}`, e);
+      }
+    },
+
+    async sizeBytes(namespace): Promise<number> {
+      enter(namespace);
+      return read(`measure namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = nsId(namespace);
+        if (ns === undefined) return 0;
+        const one = (sql: string): number => num(q(sql, [ns])[0]?.n);
+        return (
+          one(`SELECT COALESCE(SUM(length(CAST(body AS BLOB)) + COALESCE(length(vec), 0)), 0) AS n FROM ${t.node} WHERE ns = ?`) +
+          one(`SELECT COALESCE(SUM(length(CAST(i.id AS BLOB))), 0) AS n FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ?`) +
+          one(`SELECT COALESCE(SUM(length(CAST(eid AS BLOB)) + ${EDGE_FIXED_BYTES}), 0) AS n FROM ${t.edge} WHERE ns = ?`) +
+          one(`SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS n FROM ${t.kv} WHERE ns = ?`)
+        );
+      });
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await options.onClose?.();
+    },
+  };
+  return adapter;
+}

@@ -1,0 +1,133 @@
+/**
+ * The {@link SqlDriver} over node-sqlite3-wasm (SQLite compiled to WebAssembly with file I/O):
+ * one database file, prepared statements cached per SQL text, `PRAGMA secure_delete = ON` (a
+ * deleted row's bytes are overwritten with zeros) and the rollback journal in `DELETE` mode (the
+ * journal file, which holds the pages a transaction changed, is removed at every commit), so a
+ * deleted memory's text is in no file of the store once its commit returns. Node only.
+ *
+ * node-sqlite3-wasm locks the database with a directory `<file>.lock` that any statement holds
+ * while it runs; a statement that finds it taken retries for up to {@link BUSY_WAIT_MS}, and a
+ * lock directory older than {@link STALE_SQLITE_LOCK_MS} (left by a process killed inside a
+ * statement) is removed.
+ *
+ * @module
+ */
+import { rmdirSync, statSync } from 'node:fs';
+import sqlite from 'node-sqlite3-wasm';
+import type { SqlDriver, SqlParam, SqlRow } from './sql-schema.js';
+
+const { Database } = sqlite;
+type Database = InstanceType<typeof Database>;
+type Statement = ReturnType<Database['prepare']>;
+
+/** How long a statement waits for another connection's lock before failing (ms). */
+export const BUSY_WAIT_MS = 15_000;
+
+/** A SQLite lock directory older than this (ms) is left by a dead process and removed. */
+export const STALE_SQLITE_LOCK_MS = 10_000;
+
+/** A {@link SqlDriver} that owns its database handle. */
+export interface NodeSqlDriver extends SqlDriver {
+  /** Removes the SQLite lock directory when it is there (the caller knows its holder is gone). */
+  clearStaleLock(): void;
+  /** Finalizes the statements and closes the database. Idempotent. */
+  close(): void;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms: number): void => {
+  Atomics.wait(sleeper, 0, 0, ms);
+};
+
+const isBusy = (e: unknown): boolean => e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message);
+
+/**
+ * Opens (or creates) the database file at `path`.
+ * @throws Error (node-sqlite3-wasm's `SQLite3Error`) when the file cannot be opened, or when the
+ *   build does not support `secure_delete` (the caller maps it to `STORAGE_FAILED`).
+ */
+export function openNodeSqlDriver(path: string): NodeSqlDriver {
+  const lockDir = `${path}.lock`;
+  const db: Database = new Database(path);
+  const statements = new Map<string, Statement>();
+  let inTransaction = false;
+
+  const clearStaleLock = (): void => {
+    try {
+      rmdirSync(lockDir);
+    } catch {
+      // gone already
+    }
+  };
+  /** Runs `fn`, waiting out another connection's lock (never inside a transaction: we hold the lock there). */
+  const patiently = <T>(fn: () => T): T => {
+    const start = Date.now();
+    for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+      try {
+        return fn();
+      } catch (e) {
+        if (!isBusy(e) || inTransaction) throw e;
+        const age = (() => {
+          try {
+            return Date.now() - statSync(lockDir).mtimeMs;
+          } catch {
+            return 0;
+          }
+        })();
+        if (age > STALE_SQLITE_LOCK_MS) clearStaleLock();
+        else if (Date.now() - start > BUSY_WAIT_MS) throw e;
+        sleep(wait);
+      }
+    }
+  };
+  const statement = (sql: string): Statement => {
+    let s = statements.get(sql);
+    if (s === undefined) {
+      s = db.prepare(sql);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+  const query = (sql: string, params: readonly SqlParam[] = []): SqlRow[] =>
+    patiently(() => statement(sql).all(params as SqlParam[]) as SqlRow[]);
+
+  try {
+    patiently(() => db.exec('PRAGMA journal_mode = DELETE'));
+    const secure = db.get('PRAGMA secure_delete = ON') as { secure_delete?: unknown } | null;
+    if (secure?.secure_delete !== 1) throw new Error(`this SQLite build does not support PRAGMA secure_delete (answered ${JSON.stringify(secure)})`);
+    db.exec('PRAGMA foreign_keys = OFF');
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+
+  return {
+    query,
+    transaction<T>(fn: () => T): T {
+      if (inTransaction) return fn();
+      patiently(() => db.exec('BEGIN IMMEDIATE'));
+      inTransaction = true;
+      try {
+        const out = fn();
+        db.exec('COMMIT');
+        return out;
+      } catch (e) {
+        try {
+          db.exec('ROLLBACK');
+        } catch {
+          // SQLite rolled back on its own (e.g. after SQLITE_FULL)
+        }
+        throw e;
+      } finally {
+        inTransaction = false;
+      }
+    },
+    clearStaleLock,
+    close(): void {
+      if (!db.isOpen) return;
+      for (const s of statements.values()) if (!s.isFinalized) s.finalize();
+      statements.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * The Node store (CLI, `createNodeMemory({ store })`): one SQLite database `jev-mem.sqlite` in a
+ * directory, through node-sqlite3-wasm, with the shared SQL adapter (`sql-storage.ts`, schema
+ * v2; issue 13). Node only.
+ *
+ * Layout under `dir`:
+ * ```
+ * jev-mem.sqlite            the database (rollback journal jev-mem.sqlite-journal only during a commit)
+ * lock                      held by the one process that writes (pid, host), as in the v1 store
+ * legacy-v1-<time>/         a v1 file store (format.json, ns/) moved aside after its import
+ * ```
+ * A directory that holds a v1 file store (`file-storage.ts`: `format.json`, snapshot + journal
+ * per namespace) is imported at the first open: under the writer lock, namespace by namespace,
+ * in transactions of {@link MIGRATION_CHUNK} records, into `jev-mem.sqlite.migrating`, which is
+ * renamed to `jev-mem.sqlite` once every namespace is in; only then are the v1 files moved into
+ * `legacy-v1-<time>/`. A crash at any step leaves the v1 store whole, and the next open starts
+ * over (or finishes the move).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { JevMemError } from '../errors.js';
+import { consoleLogger, errorText, type Logger } from '../util/logger.js';
+import { createFileStorage } from './file-storage.js';
+import { type NodeSqlDriver, openNodeSqlDriver } from './sqlite-driver-node.js';
+import { createSqlStorage, sqlError } from './sql-storage.js';
+import type { StorageAdapter, WriteBatch } from './storage.js';
+import { releaseStoreLock, takeStoreLock } from './store-lock.js';
+
+/** File name of the database inside the store directory. */
+export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
+
+/** Records (nodes or edges) per transaction when a v1 store is imported. */
+export const MIGRATION_CHUNK = 2000;
+
+/** Entries of a v1 file store that the import moves aside. */
+const V1_ENTRIES = ['format.json', 'ns', 'trash'];
+
+/** Options of {@link createSqliteFileStorage}. */
+export interface SqliteFileStorageOptions {
+  /** The store directory. */
+  dir: string;
+  /**
+   * Create the directory and the database when missing. With `false`, a missing store fails
+   * with `STORE_MISSING`.
+   * @default true
+   */
+  create?: boolean;
+  /**
+   * Receives what the adapter recovers from without failing a call (a v1 store imported, a
+   * stale lock taken over).
+   * @default consoleLogger
+   */
+  logger?: Logger;
+}
+
+function errnoCode(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
+}
+
+/** What the directory holds. */
+async function inspect(dir: string): Promise<'missing' | 'empty' | 'sqlite' | 'v1' | 'other'> {
+  let entries: string[];
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) return 'other';
+    entries = await readdir(dir);
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return 'missing';
+    throw new JevMemError('STORAGE_FAILED', `could not open the store directory ${dir}: ${String(e)}`, { cause: e, field: 'dir' });
+  }
+  if (entries.includes('format.json')) return 'v1';
+  if (entries.includes(SQLITE_FILE_NAME)) return 'sqlite';
+  const ours = (name: string): boolean => name === 'lock' || name.startsWith(SQLITE_FILE_NAME) || name.startsWith('legacy-v1-');
+  return entries.every(ours) ? 'empty' : 'other';
+}
+
+/**
+ * Imports the v1 file store in `dir` into `jev-mem.sqlite` and moves the v1 files aside (see the
+ * module comment). The caller holds the writer lock.
+ */
+async function importV1(dir: string, logger: Logger): Promise<void> {
+  const target = join(dir, SQLITE_FILE_NAME);
+  if (!existsSync(target)) {
+    const temp = `${target}.migrating`;
+    await rm(temp, { force: true });
+    await rm(`${temp}-journal`, { force: true });
+    const legacy = await createFileStorage({ dir, create: false, logger });
+    const driver = openNodeSqlDriver(temp);
+    const into = createSqlStorage(driver, { kind: 'sqlite', label: `the store being imported at ${temp}` });
+    let counts = { namespaces: 0, nodes: 0, edges: 0 };
+    try {
+      for (const namespace of await legacy.namespaces()) {
+        const snap = await legacy.load(namespace);
+        for (let i = 0; i < snap.nodes.length; i += MIGRATION_CHUNK) await into.commit(namespace, { putNodes: snap.nodes.slice(i, i + MIGRATION_CHUNK) });
+        for (let i = 0; i < snap.edges.length; i += MIGRATION_CHUNK) await into.commit(namespace, { putEdges: snap.edges.slice(i, i + MIGRATION_CHUNK) });
+        const last: WriteBatch = { meta: snap.meta };
+        await into.commit(namespace, last);
+        counts = { namespaces: counts.namespaces + 1, nodes: counts.nodes + snap.nodes.length, edges: counts.edges + snap.edges.length };
+      }
+    } finally {
+      await into.close();
+      driver.close();
+      await legacy.close();
+    }
+    await rename(temp, target);
+    logger('warn', `imported the v1 file store at ${dir} into ${SQLITE_FILE_NAME}: ${counts.namespaces} namespaces, ${counts.nodes} nodes, ${counts.edges} edges`, { code: 'STORE_MIGRATED' });
+  }
+  const aside = join(dir, `legacy-v1-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  await mkdir(aside, { recursive: true });
+  for (const name of V1_ENTRIES) {
+    try {
+      await rename(join(dir, name), join(aside, name));
+    } catch (e) {
+      if (errnoCode(e) !== 'ENOENT') throw e;
+    }
+  }
+  logger('warn', `moved the v1 store files of ${dir} to ${aside}; delete that folder once the new store is checked (it still holds every memory's text, deleted ones included)`, { code: 'LEGACY_MOVED' });
+}
+
+/**
+ * Opens (or creates) a store directory and returns its storage adapter (`kind: 'sqlite'`). Node
+ * only. A v1 file store in `dir` is imported first (see the module comment).
+ *
+ * - Every method of the storage port, by index lookups (`sql-storage.ts`); a commit is one
+ *   SQLite transaction (rollback journal, synced).
+ * - Erasure: `PRAGMA secure_delete = ON` and the rollback journal in DELETE mode, so a deleted
+ *   node's text is in no file of the store once `commit` returns.
+ * - One process writes a store at a time: the first write takes `<dir>/lock` (released by
+ *   `close()`; a lock left by a dead process on this host is taken over). Readers need no lock.
+ *
+ * @throws JevMemError `STORE_MISSING` (field `store`; `details.dir`, `details.reason`) when
+ *   `create` is false and there is no store; `INVALID_OPTION` (field `dir`) for a missing option,
+ *   a file, or a non-empty directory that is not a store, (field `logger`) for a logger that is
+ *   not a function; `STORAGE_FAILED` when the database cannot be opened, a v1 store cannot be
+ *   imported, or another process holds the lock during an import; `SCHEMA_MISMATCH` for a
+ *   database of another layout version. Methods throw as `createSqlStorage` says; writes also
+ *   throw `STORAGE_FAILED` (field `store`) while another process holds the lock.
+ */
+export async function createSqliteFileStorage(options: SqliteFileStorageOptions): Promise<StorageAdapter> {
+  if (typeof options?.dir !== 'string' || options.dir.length === 0) {
+    throw new JevMemError('INVALID_OPTION', `option dir: expected a directory path, got ${JSON.stringify(options?.dir)}`, { field: 'dir' });
+  }
+  const logger = options.logger ?? consoleLogger;
+  if (typeof logger !== 'function') {
+    throw new JevMemError('INVALID_OPTION', `option logger: expected a function (level, message, entry), got ${typeof options.logger}`, { field: 'logger' });
+  }
+  const dir = resolve(options.dir);
+  const create = options.create ?? true;
+  const lockPath = join(dir, 'lock');
+  const missing = (why: string): JevMemError =>
+    new JevMemError('STORE_MISSING', `no jev-mem store at ${dir} (${why}); pass create: true to make one`, { field: 'store', dir, reason: why });
+
+  const found = await inspect(dir);
+  if (found === 'other') {
+    throw new JevMemError('INVALID_OPTION', `option dir: ${dir} is a file or a non-empty directory that holds no jev-mem store; choose an empty or new directory`, { field: 'dir' });
+  }
+  if ((found === 'missing' || found === 'empty') && !create) throw missing(found === 'missing' ? 'the directory does not exist' : `${SQLITE_FILE_NAME} is missing`);
+  if (found === 'missing') await mkdir(dir, { recursive: true });
+
+  let lockHeld = false;
+  let lock: Promise<void> | undefined;
+  let driver: NodeSqlDriver | undefined;
+  const acquire = async (): Promise<void> => {
+    const { tookOver } = await takeStoreLock(dir, lockPath);
+    lockHeld = true;
+    // A writer that died inside a statement left SQLite's lock directory behind.
+    if (tookOver) {
+      driver?.clearStaleLock();
+      logger('warn', `took over the lock of ${dir} left by a process that is gone`, { code: 'STALE_LOCK_TAKEN' });
+    }
+  };
+  const writerLock = (): Promise<void> => {
+    lock ??= acquire().catch((e: unknown) => {
+      lock = undefined;
+      throw e;
+    });
+    return lock;
+  };
+
+  if (found === 'v1') {
+    await writerLock();
+    try {
+      await importV1(dir, logger);
+    } catch (e) {
+      await releaseStoreLock(dir, lockPath).catch(() => undefined);
+      throw e instanceof JevMemError ? e : new JevMemError('STORAGE_FAILED', `could not import the v1 store at ${dir} (${errorText(e)}); it is unchanged`, { cause: e, field: 'store' });
+    }
+  }
+
+  try {
+    driver = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
+  } catch (e) {
+    if (lockHeld) await releaseStoreLock(dir, lockPath).catch(() => undefined);
+    throw sqlError(`the store at ${dir}`, `open ${SQLITE_FILE_NAME}`, e);
+  }
+  const db = driver;
+  const adapter = createSqlStorage(db, {
+    kind: 'sqlite',
+    label: `the store at ${dir}`,
+    beforeWrite: writerLock,
+    onClose: async () => {
+      await lock?.catch(() => undefined);
+      db.close();
+      if (lockHeld) {
+        lockHeld = false;
+        await releaseStoreLock(dir, lockPath);
+      }
+    },
+  });
+  // Create the tables now, so that a damaged or foreign database fails at open.
+  await adapter.namespaces().catch(async (e: unknown) => {
+    await adapter.close().catch(() => undefined);
+    throw e;
+  });
+  return adapter;
+}

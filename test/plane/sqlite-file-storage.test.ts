@@ -1,0 +1,123 @@
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createFileStorage } from '../../src/plane/file-storage.js';
+import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
+import { quantizeVector } from '../../src/plane/vector-codec.js';
+import { makeEdge, makeNode } from './fixtures.js';
+import { describeStorageContract } from './storage-contract.js';
+
+const root = await mkdtemp(join(tmpdir(), 'jev-mem-sqlite-'));
+let counter = 0;
+const freshDir = (): string => join(root, `store-${++counter}`);
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describeStorageContract('sqlite file', () => createSqliteFileStorage({ dir: freshDir() }), 25);
+
+const filesUnder = async (dir: string): Promise<string[]> => {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else out.push(path);
+  }
+  return out;
+};
+const holds = async (dir: string, marker: string): Promise<boolean> => {
+  const needle = Buffer.from(marker, 'utf8');
+  for (const file of await filesUnder(dir)) if ((await readFile(file)).includes(needle)) return true;
+  return false;
+};
+
+describe('sqlite file storage', () => {
+  it('a store reopened by a new adapter sees the committed data, vectors exact', async () => {
+    const dir = freshDir();
+    const first = await createSqliteFileStorage({ dir });
+    const a = makeNode('ns', 'a', 1);
+    a.embedding = { encoder: 'e', vector: quantizeVector([0.1, -0.2, 0.3]) };
+    await first.commit('ns', { putNodes: [a], putEdges: [makeEdge('ns', 'a>a:temporal:precedes', 'a', 'a'), makeEdge('ns', 'free-id', 'a', 'ghost')], meta: { k: 1 } });
+    await first.close();
+    const second = await createSqliteFileStorage({ dir, create: false });
+    const snap = await second.load('ns');
+    expect(snap.nodes).toEqual([a]);
+    expect(snap.edges.map((e) => [e.id, e.from, e.to])).toEqual([['a>a:temporal:precedes', 'a', 'a'], ['free-id', 'a', 'ghost']]);
+    expect(snap.meta).toEqual({ k: 1 });
+    await second.close();
+  });
+
+  it('delete erases the text from every file of the store; the other node stays', async () => {
+    const dir = freshDir();
+    const s = await createSqliteFileStorage({ dir });
+    const gone = 'MARKER-erase-me-7f3a9c';
+    const kept = 'MARKER-keep-me-1b2d4e';
+    await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1, `${gone} and some words`), makeNode('ns', 'b', 2, `${kept} and more words`)] });
+    await s.commit('ns', { putNodes: [makeNode('ns', 'c', 3, 'filler '.repeat(2000))] });
+    expect(await holds(dir, gone)).toBe(true);
+    await s.commit('ns', { deleteNodeIds: ['a'] });
+    await s.close();
+    expect(await holds(dir, gone)).toBe(false);
+    expect(await holds(dir, kept)).toBe(true);
+  });
+
+  it('a second writer is refused while the first holds the lock, and allowed after close', async () => {
+    const dir = freshDir();
+    const first = await createSqliteFileStorage({ dir });
+    await first.commit('ns', { putNodes: [makeNode('ns', 'a', 1)] });
+    const second = await createSqliteFileStorage({ dir });
+    await expect(second.commit('ns', { putNodes: [makeNode('ns', 'b', 2)] })).rejects.toMatchObject({ code: 'STORAGE_FAILED', field: 'store' });
+    expect((await second.load('ns')).nodes.map((n) => n.id)).toEqual(['a']); // readers need no lock
+    await first.close();
+    await second.commit('ns', { putNodes: [makeNode('ns', 'b', 2)] });
+    expect((await second.load('ns')).nodes.map((n) => n.id)).toEqual(['a', 'b']);
+    await second.close();
+  });
+
+  it('takes over a lock left by a process that is gone, and the SQLite lock it left', async () => {
+    const dir = freshDir();
+    const logged: string[] = [];
+    const s = await createSqliteFileStorage({ dir, logger: (_level, _message, entry) => logged.push(entry.code) });
+    await writeFile(join(dir, 'lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname() })); // above Linux pid_max
+    await mkdir(join(dir, 'jev-mem.sqlite.lock')); // a writer killed inside a statement
+    await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1)] });
+    expect(JSON.parse(await readFile(join(dir, 'lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+    expect((await s.getNodes!('ns', ['a'])).length).toBe(1);
+    expect(logged).toEqual(['STALE_LOCK_TAKEN']);
+    await s.close();
+    expect(await readdir(dir)).toEqual(['jev-mem.sqlite']);
+  });
+
+  it('refuses a missing store with create: false, and a directory that is not a store', async () => {
+    await expect(createSqliteFileStorage({ dir: freshDir(), create: false })).rejects.toMatchObject({ code: 'STORE_MISSING', field: 'store' });
+    const dir = freshDir();
+    await mkdir(dir);
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    await expect(createSqliteFileStorage({ dir })).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'dir' });
+  });
+
+  it('imports a v1 file store at first open, then moves its files aside', async () => {
+    const dir = freshDir();
+    const v1 = await createFileStorage({ dir });
+    const nodes = Array.from({ length: 5 }, (_, i) => makeNode('alice', `n${i}`, i + 1, `alice memory ${i}`));
+    await v1.commit('alice', { putNodes: nodes.slice(0, 3), putEdges: [makeEdge('alice', 'e1', 'n0', 'n1')], meta: { change: 1 } });
+    await v1.commit('alice', { putNodes: nodes.slice(3), deleteNodeIds: ['n1'], meta: { change: 2, cursor: { seq: 5 } } });
+    await v1.commit('bob', { putNodes: [makeNode('bob', 'x', 1)], putEdges: [makeEdge('bob', 'e', 'x', 'x')] });
+    const before = { alice: await v1.load('alice'), bob: await v1.load('bob') };
+    await v1.close();
+    const logged: string[] = [];
+    const s = await createSqliteFileStorage({ dir, logger: (_level, _message, entry) => logged.push(entry.code) });
+    expect(await s.namespaces()).toEqual(['alice', 'bob']);
+    expect(await s.load('alice')).toEqual(before.alice);
+    expect(await s.load('bob')).toEqual(before.bob);
+    expect(logged).toEqual(['STORE_MIGRATED', 'LEGACY_MOVED']);
+    const entries = (await readdir(dir)).sort();
+    expect(entries.filter((e) => !e.startsWith('legacy-v1-'))).toEqual(['jev-mem.sqlite', 'lock']);
+    const legacy = entries.find((e) => e.startsWith('legacy-v1-'));
+    expect((await readdir(join(dir, legacy!))).sort()).toEqual(['format.json', 'ns']);
+    await s.close();
+    const again = await createSqliteFileStorage({ dir, logger: (_level, _message, entry) => logged.push(entry.code) });
+    expect((await again.load('alice')).nodes.map((n) => n.id)).toEqual(['n0', 'n2', 'n3', 'n4']);
+    expect(logged.length).toBe(2); // no second import
+    await again.close();
+  });
+});
