@@ -297,7 +297,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   };
   const read = <T>(what: string, fn: () => T): T => {
     try {
-      return fn();
+      return db.read === undefined ? fn() : db.read(fn);
     } catch (e) {
       throw sqlError(label, what, e);
     }
