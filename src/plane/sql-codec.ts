@@ -3,7 +3,8 @@
  * functions: no SQL here.
  *
  * A node row holds its body as JSON WITHOUT `id`, `namespace`, `seq` and the embedding's vector
- * (those live in their own columns; the vector as {@link encodeVector} bytes, lossless). An edge
+ * (those live in their own columns; the vector as {@link encodeVector} bytes, lossless), its
+ * known keys written as one letter (`~{"a":"text…",…}`). An edge
  * row holds small integer codes instead of JSON: the view and subtype as fixed codes
  * ({@link VIEW_CODES}, {@link SUBTYPE_CODES}; an unknown name is kept as text), the origin as a
  * code of the store's dictionary, `createdAt` as integer ms when `new Date(ms).toISOString()`
@@ -66,6 +67,50 @@ const name = (table: readonly string[], value: SqlValue, what: string): string =
   throw new Error(`${what} column holds ${value === null ? 'null' : typeof value}`);
 };
 
+/** Known keys of a node body and of its provenance and types, written as one letter (stored; only append). */
+const NODE_KEYS = ['text', 'observedAt', 'utcOffsetMinutes', 'timeZone', 'ingestedAt', 'provenance', 'entities', 'keywords', 'timeRefs', 'types', 'embedding', 'status', 'supersededBy', 'duplicates'];
+const PROVENANCE_KEYS = ['source', 'speaker', 'sessionId', 'turnId', 'metadata'];
+const TYPE_KEYS = ['episodic', 'semantic', 'procedural', 'preference'];
+const letter = (i: number): string => String.fromCharCode(97 + i);
+
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** `o` with known keys as letters, or undefined when `o` has a one-letter key itself (no room for codes). */
+function shorten(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (k.length <= 1) return undefined;
+    const i = keys.indexOf(k);
+    out[i >= 0 ? letter(i) : k] = v;
+  }
+  return out;
+}
+function lengthen(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) out[k.length === 1 ? (keys[k.charCodeAt(0) - 97] as string) : k] = v;
+  return out;
+}
+
+/**
+ * The body as text: `~` + JSON with the known keys as letters when the body, its provenance and
+ * its types have no one-letter keys of their own (always, for nodes of the write path), else JSON.
+ */
+function bodyText(body: Record<string, unknown>): string | undefined {
+  const top = shorten(body, NODE_KEYS);
+  const prov = isPlain(body.provenance) ? shorten(body.provenance, PROVENANCE_KEYS) : body.provenance;
+  const types = isPlain(body.types) ? shorten(body.types, TYPE_KEYS) : body.types;
+  if (top === undefined || (isPlain(body.provenance) && prov === undefined) || (isPlain(body.types) && types === undefined)) return JSON.stringify(body);
+  if ('provenance' in body) top[letter(NODE_KEYS.indexOf('provenance'))] = prov;
+  if ('types' in body) top[letter(NODE_KEYS.indexOf('types'))] = types;
+  return `~${JSON.stringify(top)}`;
+}
+function parseBody(text: string): Record<string, unknown> {
+  if (!text.startsWith('~')) return JSON.parse(text) as Record<string, unknown>;
+  const body = lengthen(JSON.parse(text.slice(1)) as Record<string, unknown>, NODE_KEYS);
+  if (isPlain(body.provenance)) body.provenance = lengthen(body.provenance, PROVENANCE_KEYS);
+  if (isPlain(body.types)) body.types = lengthen(body.types, TYPE_KEYS);
+  return body;
+}
+
 function isVector(v: unknown): v is number[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'number');
 }
@@ -88,7 +133,7 @@ export function encodeNode(node: MemoryNode): NodeRow {
   }
   const finiteSeq = typeof seq === 'number' && Number.isFinite(seq);
   if (!finiteSeq) body.$seq = seq;
-  const text = JSON.stringify(body);
+  const text = bodyText(body);
   if (text === undefined) throw new Error('the node is not JSON-safe');
   return { seq: finiteSeq ? seq : 0, body: text, vec };
 }
@@ -99,7 +144,7 @@ export function encodeNode(node: MemoryNode): NodeRow {
  */
 export function decodeNode(namespace: string, id: string, seq: SqlValue, body: SqlValue, vec: SqlValue): MemoryNode {
   if (typeof body !== 'string') throw new Error(`node ${id}: body is not text`);
-  const parsed = JSON.parse(body) as Record<string, unknown>;
+  const parsed = parseBody(body);
   const out: Record<string, unknown> = { id, namespace, ...parsed };
   if ('$seq' in parsed) {
     out.seq = parsed.$seq;

@@ -49,6 +49,11 @@ export interface SqlDriver {
   query(sql: string, params?: readonly SqlParam[]): SqlRow[];
   /** Runs `fn` as one transaction: a throw rolls every statement back and is rethrown. */
   transaction<T>(fn: () => T): T;
+  /**
+   * Optional: runs the statements of `fn` (reads only) under one read lock, so that they see one
+   * state and lock once. Without it each statement runs on its own.
+   */
+  read?<T>(fn: () => T): T;
 }
 
 /** The table names of one prefix. */

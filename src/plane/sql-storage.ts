@@ -197,8 +197,8 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   /** Removes the edge(s) with this id; returns the end slots they used. */
   const deleteEdgeById = (ns: number, id: string): number[] => {
     const freed: number[] = [];
-    for (const r of q(`SELECT src, dst FROM ${t.edge} WHERE ns = ? AND eid = ?`, [ns, id])) freed.push(num(r.src), num(r.dst));
-    q(`DELETE FROM ${t.edge} WHERE ns = ? AND eid = ?`, [ns, id]);
+    for (const r of q(`SELECT src, dst FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id])) freed.push(num(r.src), num(r.dst));
+    q(`DELETE FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id]);
     for (const s of canonicalSplits(id)) {
       const src = slotOf(ns, s.from);
       const dst = src === undefined ? undefined : slotOf(ns, s.to);
@@ -297,7 +297,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   };
   const read = <T>(what: string, fn: () => T): T => {
     try {
-      return fn();
+      return db.read === undefined ? fn() : db.read(fn);
     } catch (e) {
       throw sqlError(label, what, e);
     }

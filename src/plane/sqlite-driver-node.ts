@@ -122,6 +122,28 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
         inTransaction = false;
       }
     },
+    read<T>(fn: () => T): T {
+      if (inTransaction) return fn();
+      // A read is repeatable: when another connection holds the lock, the whole read waits and runs again.
+      return patiently(() => {
+        db.exec('BEGIN');
+        inTransaction = true;
+        try {
+          const out = fn();
+          db.exec('COMMIT');
+          return out;
+        } catch (e) {
+          try {
+            db.exec('ROLLBACK');
+          } catch {
+            // nothing was begun on disk
+          }
+          throw e;
+        } finally {
+          inTransaction = false;
+        }
+      });
+    },
     clearStaleLock,
     close(): void {
       if (!db.isOpen) return;

@@ -200,7 +200,12 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   const adapter = createSqlStorage(db, {
     kind: 'sqlite',
     label: `the store at ${dir}`,
-    beforeWrite: writerLock,
+    // SQLite runs synchronously here: yield one event-loop turn per write so that signal handlers
+    // (Ctrl-C of the CLI) and timers run between commits.
+    beforeWrite: async () => {
+      await writerLock();
+      await new Promise<void>((done) => setImmediate(done));
+    },
     onClose: async () => {
       await lock?.catch(() => undefined);
       db.close();

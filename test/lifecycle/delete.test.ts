@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { createFileStorage } from '../../src/plane/file-storage.js';
+import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
 import { cli, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
 
@@ -137,7 +138,7 @@ describe('CLI delete and forget', () => {
 
   it('deletes one node by id from a store, and exits 1 with NOT_FOUND for an unknown id', async () => {
     const store = join(tempDir(), 'store');
-    const setup = await createMemory({ encoder, storage: await createFileStorage({ dir: store }), namespace: 'chat' });
+    const setup = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }), namespace: 'chat' });
     const ids = await filled(setup);
     await setup.close();
     const victim = ids.get('S1:1') as string;
@@ -147,7 +148,7 @@ describe('CLI delete and forget', () => {
     const missing = await cli(['delete', victim, '--store', store, '--namespace', 'chat', ...base]);
     expect(missing.code).toBe(1);
     expect(missing.err.join('\n')).toMatch(/NOT_FOUND/);
-    const check = await createMemory({ encoder, storage: await createFileStorage({ dir: store }), namespace: 'chat' });
+    const check = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }), namespace: 'chat' });
     expect(await check.get(victim)).toBeUndefined();
     expect((await check.stats()).nodes).toBe(TURNS.length - 1);
     await check.close();
@@ -155,7 +156,7 @@ describe('CLI delete and forget', () => {
 
   it('forgets one namespace of a store and keeps the others; --namespace is required', async () => {
     const store = join(tempDir(), 'store');
-    const setup = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const setup = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }) });
     await filled(setup, 'a');
     await filled(setup, 'b');
     await setup.close();
@@ -164,7 +165,7 @@ describe('CLI delete and forget', () => {
     const r = await cli(['forget', '--store', store, '--namespace', 'a', ...base]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out[0] as string)).toEqual({ forgotten: 'a' });
-    const check = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const check = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }) });
     expect(await check.namespaces()).toEqual(['b']);
     expect((await check.stats({ namespace: 'b' })).nodes).toBe(TURNS.length);
     await check.close();

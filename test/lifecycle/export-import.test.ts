@@ -13,6 +13,7 @@ import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../../src/plane/export.js';
 import { createFileStorage } from '../../src/plane/file-storage.js';
+import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
 import { SCHEMA_VERSION } from '../../src/plane/schema.js';
 import { HEURISTIC_MODEL_ID } from '../../src/system-one/heuristic.js';
@@ -204,7 +205,7 @@ describe('CLI export and import', () => {
     const dir = tempDir();
     const storeA = join(dir, 'a');
     const storeB = join(dir, 'b');
-    const setup = await createMemory({ encoder, storage: await createFileStorage({ dir: storeA }) });
+    const setup = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: storeA }) });
     await setup.import(copy());
     await setup.close();
     const out = await cli(['export', '--store', storeA, '--namespace', 'conv', '--system-one', 'heuristic']);
@@ -215,7 +216,7 @@ describe('CLI export and import', () => {
     const imp = await cli(['import', path, '--store', storeB, '--system-one', 'heuristic']);
     expect(imp.code).toBe(0);
     expect(JSON.parse(imp.out[0] as string)).toEqual({ nodes: file.nodes.length, edges: file.edges.length, namespace: 'conv' });
-    const check = await createMemory({ encoder, storage: await createFileStorage({ dir: storeB }), namespace: 'conv' });
+    const check = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: storeB }), namespace: 'conv' });
     for (const q of QUESTIONS) expect(await recallView(check, q)).toEqual(await recallView(source, q));
     await check.close();
   });
