@@ -16,11 +16,11 @@
  */
 import { resolveParameters, type MemoryParameters } from './config.js';
 import type { Encoder } from './encoder/encoder.js';
-import { JevMemError, invalidOption, throwIfAborted } from './errors.js';
+import { JevMemError, describeValue, invalidOption, throwIfAborted } from './errors.js';
 import type { MemoryExport } from './plane/export.js';
 import { createLexicalIndex } from './plane/lexical.js';
 import { createMemoryStorage } from './plane/memory-storage.js';
-import { NamespaceState, type IndexFactories, type OpenReport } from './plane/namespace.js';
+import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, NamespaceState, type IndexFactories, type OpenReport } from './plane/namespace.js';
 import type { StorageAdapter, StorageHealth } from './plane/storage.js';
 import { createFlatVectorIndex } from './plane/vector-flat.js';
 import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './plane/vector-hnsw.js';
@@ -70,6 +70,14 @@ export interface MemoryOptions {
    * @default 'auto'
    */
   vectorIndex?: 'flat' | 'hnsw' | 'auto';
+  /**
+   * Sizes of the per-namespace LRU caches of node bodies and of edge lists read from the store
+   * (issue 13): what one namespace keeps beyond its resident indexes. One operation reads at most
+   * what its bounds allow (maxVisited, maxEdgesInspected, K_w), so the defaults hold several
+   * operations' working sets; a Durable Object (128 MB isolate) takes smaller ones.
+   * @default { nodes: 16384, edges: 8192 } (NODE_CACHE_SIZE, EDGE_CACHE_SIZE)
+   */
+  cache?: { nodes?: number; edges?: number };
   /** Overrides of the SPEC 8 parameters (see {@link MemoryParameters}). */
   parameters?: Partial<MemoryParameters>;
   /** Clock (for tests). @default () => new Date() */
@@ -86,7 +94,7 @@ export interface MemoryOptions {
   logger?: Logger;
 }
 
-const OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'parameters', 'now', 'newId', 'logger'] as const satisfies readonly (keyof MemoryOptions)[];
+const OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger'] as const satisfies readonly (keyof MemoryOptions)[];
 
 /**
  * The vector-index wiring (the one place that picks index implementations): `flat` → exact,
@@ -110,6 +118,22 @@ function indexFactories(vectorKind: unknown): IndexFactories {
       return v;
     },
   };
+}
+
+/**
+ * The `cache` option, checked: positive integers.
+ * @throws JevMemError `INVALID_OPTION` (field `cache.nodes` / `cache.edges`).
+ */
+function checkCacheSizes(cache: MemoryOptions['cache']): { nodes: number; edges: number } {
+  if (cache !== undefined && (typeof cache !== 'object' || cache === null)) throw invalidOption('cache', `expected { nodes?, edges? }, got ${describeValue(cache)}`);
+  const out = { nodes: NODE_CACHE_SIZE, edges: EDGE_CACHE_SIZE };
+  for (const k of ['nodes', 'edges'] as const) {
+    const v = cache?.[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw invalidOption(`cache.${k}`, `expected a positive integer, got ${describeValue(v)}`);
+    out[k] = v;
+  }
+  return out;
 }
 
 /** Options of {@link Memory.recall}. */
@@ -317,7 +341,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   if (options.systemTwo !== undefined) {
     systemTwo = typeof (options.systemTwo as SystemTwo).answer === 'function' ? (options.systemTwo as SystemTwo) : createSystemTwo(options.systemTwo as SystemTwoOptions);
   }
-  const caches = new NamespaceCaches(storage, (ns) => openNamespace(ns, storage, encoder, factories));
+  const cacheSizes = checkCacheSizes(options.cache);
+  const caches = new NamespaceCaches(storage, (ns) => openNamespace(ns, storage, encoder, factories, cacheSizes));
   const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger });
   const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
   let closed = false;

@@ -132,6 +132,9 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
             encoder: engines.encoder,
             systemOne: engines.systemOne,
             vectorIndex: 'flat',
+            // The isolate has 128 MB: node bodies and edge lists beyond a few operations' working
+            // sets stay in SQLite (issue 13).
+            cache: { nodes: 2048, edges: 1024 },
           };
           if (options.parameters !== undefined) o.parameters = options.parameters;
           if (config.systemTwo !== undefined) o.systemTwo = config.systemTwo;

@@ -136,7 +136,8 @@ export class NamespaceCaches {
       this.#users.set(state, u);
       u.n++;
       try {
-        return await fn(state);
+        const st = state;
+        return await st.use(async () => fn(st));
       } finally {
         u.n--;
         if (u.n === 0 && u.retired) this.#dispose(state);

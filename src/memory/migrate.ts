@@ -85,7 +85,7 @@ export function nextChange(meta: Record<string, unknown>): number {
  * and re-embedded in batches of {@link REEMBED_BATCH}.
  * @throws JevMemError `SCHEMA_MISMATCH` (newer schema), and the storage and encoder errors.
  */
-export async function openNamespace(ns: string, storage: StorageAdapter, encoder: Encoder, factories: IndexFactories): Promise<NamespaceState> {
+export async function openNamespace(ns: string, storage: StorageAdapter, encoder: Encoder, factories: IndexFactories, cache?: { nodes: number; edges: number }): Promise<NamespaceState> {
   let meta = storage.loadMeta ? await storage.loadMeta(ns) : (await storage.load(ns)).meta;
   const version = meta[SCHEMA_META_KEY];
   // A newer (or malformed) schema version throws here; an older one is migrated whole.
@@ -95,7 +95,7 @@ export async function openNamespace(ns: string, storage: StorageAdapter, encoder
     meta = storage.loadMeta ? await storage.loadMeta(ns) : (await storage.load(ns)).meta;
   }
   if (meta[ENCODER_META_KEY] !== encoder.fingerprint) await reembedForeign(ns, storage, encoder, meta);
-  return NamespaceState.open({ namespace: ns, storage, factories, dimension: encoder.dimension, encoder: encoder.fingerprint });
+  return NamespaceState.open({ namespace: ns, storage, factories, dimension: encoder.dimension, encoder: encoder.fingerprint, ...(cache !== undefined ? { cache } : {}) });
 }
 
 /**

@@ -189,7 +189,8 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     });
   };
 
-  const maintain = async (ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts> => {
+  const maintain = async (ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts> => state.use(() => maintainIn(ns, state, signal));
+  const maintainIn = async (ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts> => {
     const ids = pendingOf(state);
     if (ids.length === 0) return { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
     const log: DecisionRecord[] = [];
@@ -200,7 +201,10 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     return plan.counts;
   };
 
-  const write = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> => {
+  // Each operation runs inside `state.use`, so what it loads stays readable until it ends.
+  const write = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> =>
+    (await caches.fresh(ns, true)).use(() => writeChunks(ns, checked, opts, supersedesId));
+  const writeChunks = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> => {
     let state = await caches.fresh(ns, true);
     const started = performance.now();
     const chunkSize = opts.chunkSize ?? 64;
@@ -287,6 +291,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         await storage.commit(ns, stamped);
         state.apply({ meta: stamped.meta as Record<string, unknown> });
         await checkpoint(ns, state, false);
+        state.releasePins(); // the chunk is committed: what it read need not stay pinned
       } catch (e) {
         await rollBack(ns);
         const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
@@ -323,6 +328,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
 
   const remove = async (ns: string, id: string, signal?: AbortSignal): Promise<boolean> => {
     const state = await caches.fresh(ns, true);
+    return state.use(() => removeFrom(ns, state, id, signal));
+  };
+  const removeFrom = async (ns: string, state: NamespaceState, id: string, signal?: AbortSignal): Promise<boolean> => {
     if (!state.nodes.has(id)) return false;
     throwIfAborted(signal);
     await state.loadNodes([id]);

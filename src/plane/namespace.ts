@@ -108,6 +108,8 @@ export interface OpenOptions {
   dimension: number;
   /** Fingerprint of the encoder of this memory (a checkpoint of another one is not used). */
   encoder?: string;
+  /** LRU sizes: node bodies and edge lists. @default { nodes: NODE_CACHE_SIZE, edges: EDGE_CACHE_SIZE } */
+  cache?: { nodes: number; edges: number };
 }
 
 /** How the resident state was obtained at open (shown in `stats()` and benchmarks). */
@@ -126,8 +128,15 @@ export interface OpenReport {
  */
 export class NamespaceState {
   readonly #dir: NodeDirectory;
-  readonly #nodeCache = new LRUCache<string, MemoryNode>({ max: NODE_CACHE_SIZE });
-  readonly #edgeCache = new LRUCache<string, MemoryEdge[]>({ max: EDGE_CACHE_SIZE });
+  readonly #nodeCache: LRUCache<string, MemoryNode>;
+  readonly #edgeCache: LRUCache<string, MemoryEdge[]>;
+  /**
+   * What the running operations loaded, held until the last of them ends ({@link use}), so an
+   * LRU eviction never takes a body or an edge list from under the operation that loaded it.
+   */
+  readonly #pinnedNodes = new Map<string, MemoryNode>();
+  readonly #pinnedEdges = new Map<string, MemoryEdge[]>();
+  #operations = 0;
   readonly sessions = new Map<string, SessionInfo>();
   /** Canonical entity → ids of the latest nodes that mention it (oldest first). */
   readonly mentions = new Map<string, string[]>();
@@ -174,14 +183,18 @@ export class NamespaceState {
     public vector: VectorIndex,
     readonly dimension: number,
     private readonly upgrade?: IndexFactories['upgrade'],
+    sizes: { nodes: number; edges: number } = { nodes: NODE_CACHE_SIZE, edges: EDGE_CACHE_SIZE },
   ) {
+    this.#nodeCache = new LRUCache<string, MemoryNode>({ max: sizes.nodes });
+    this.#edgeCache = new LRUCache<string, MemoryEdge[]>({ max: sizes.edges });
     this.#dir = new NodeDirectory(dimension);
     const dir = this.#dir;
     const cache = this.#nodeCache;
+    const pinned = this.#pinnedNodes;
     this.nodes = {
       get: (id) => {
         if (!dir.has(id)) return undefined;
-        const n = cache.get(id);
+        const n = pinned.get(id) ?? cache.get(id);
         if (n === undefined) throw notLoaded('node', id, namespace);
         return n;
       },
@@ -268,7 +281,7 @@ export class NamespaceState {
         return restored;
       }
     }
-    const state = new NamespaceState(namespace, storage, factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade);
+    const state = new NamespaceState(namespace, storage, factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade, opts.cache);
     state.meta = { ...meta };
     await state.#rebuild();
     state.#orderSessions();
@@ -333,7 +346,7 @@ export class NamespaceState {
       }
     }
     const restored = vector !== undefined;
-    const state = new NamespaceState(opts.namespace, opts.storage, lexical, vector ?? (await opts.factories.vector(opts.dimension)), opts.dimension, opts.factories.upgrade);
+    const state = new NamespaceState(opts.namespace, opts.storage, lexical, vector ?? (await opts.factories.vector(opts.dimension)), opts.dimension, opts.factories.upgrade, opts.cache);
     state.#dir.restore(header.directory, cp.parts);
     state.#restoreBook(JSON.parse(new TextDecoder().decode(cp.parts['book.json'])) as BookJson);
     if (!restored) for (const [id, v] of state.#dir.liveVectors()) state.vector.add(id, v);
@@ -410,6 +423,47 @@ export class NamespaceState {
   // ---------------------------------------------------------------- loading
 
   /**
+   * Runs one operation (a recall, a write, a delete): what it loads stays readable until it
+   * ends, whatever the cache sizes; the pins are released when the last running operation ends.
+   */
+  async use<T>(fn: () => Promise<T>): Promise<T> {
+    this.#operations++;
+    try {
+      return await fn();
+    } finally {
+      if (--this.#operations === 0) {
+        this.#pinnedNodes.clear();
+        this.#pinnedEdges.clear();
+      }
+    }
+  }
+
+  /**
+   * Lets a long operation (a write of many chunks) drop what it pinned so far, at a point where
+   * it no longer reads it; a no-op while another operation runs.
+   */
+  releasePins(): void {
+    if (this.#operations > 1) return;
+    this.#pinnedNodes.clear();
+    this.#pinnedEdges.clear();
+  }
+
+  #cacheNode(n: MemoryNode): void {
+    this.#nodeCache.set(n.id, n);
+    this.#pinnedNodes.set(n.id, n);
+  }
+
+  #cacheEdges(id: string, list: MemoryEdge[]): void {
+    this.#edgeCache.set(id, list);
+    this.#pinnedEdges.set(id, list);
+  }
+
+  /** The loaded edge list of `id` (pinned or cached), without touching the LRU order. */
+  #edgeList(id: string): MemoryEdge[] | undefined {
+    return this.#pinnedEdges.get(id) ?? this.#edgeCache.peek(id);
+  }
+
+  /**
    * Loads the bodies of these nodes into the cache (those already there or unknown are skipped),
    * in one `getNodes` per {@link LOAD_BATCH} ids.
    * @throws JevMemError `STORAGE_FAILED` and the adapter's errors.
@@ -418,14 +472,16 @@ export class NamespaceState {
     const missing: string[] = [];
     const seen = new Set<string>();
     for (const id of ids) {
-      if (seen.has(id) || !this.#dir.has(id) || this.#nodeCache.has(id)) continue;
+      if (seen.has(id) || !this.#dir.has(id) || this.#pinnedNodes.has(id)) continue;
       seen.add(id);
-      missing.push(id);
+      const cached = this.#nodeCache.get(id);
+      if (cached !== undefined) this.#pinnedNodes.set(id, cached);
+      else missing.push(id);
     }
     for (let i = 0; i < missing.length; i += LOAD_BATCH) {
       const part = missing.slice(i, i + LOAD_BATCH);
       const got = this.storage.getNodes ? await this.storage.getNodes(this.namespace, part) : (await this.storage.load(this.namespace)).nodes.filter((n) => part.includes(n.id));
-      for (const n of got) if (this.#dir.has(n.id) && !this.#nodeCache.has(n.id)) this.#nodeCache.set(n.id, n);
+      for (const n of got) if (this.#dir.has(n.id) && !this.#pinnedNodes.has(n.id)) this.#cacheNode(n);
     }
   }
 
@@ -437,7 +493,13 @@ export class NamespaceState {
    */
   async loadEdges(ids: Iterable<string>, neighbours = true): Promise<void> {
     const want = [...new Set(ids)].filter((id) => this.#dir.has(id));
-    const missing = want.filter((id) => !this.#edgeCache.has(id));
+    const missing: string[] = [];
+    for (const id of want) {
+      if (this.#pinnedEdges.has(id)) continue;
+      const cached = this.#edgeCache.get(id);
+      if (cached !== undefined) this.#pinnedEdges.set(id, cached);
+      else missing.push(id);
+    }
     for (let i = 0; i < missing.length; i += LOAD_BATCH) {
       const part = missing.slice(i, i + LOAD_BATCH);
       const got = this.storage.getEdges ? await this.storage.getEdges(this.namespace, part) : (await this.storage.load(this.namespace)).edges;
@@ -449,7 +511,7 @@ export class NamespaceState {
       }
       for (const [id, list] of lists) {
         list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-        if (!this.#edgeCache.has(id)) this.#edgeCache.set(id, list);
+        if (!this.#pinnedEdges.has(id)) this.#cacheEdges(id, list);
       }
     }
     if (neighbours) {
@@ -462,7 +524,7 @@ export class NamespaceState {
   /** Edges of `id` in both directions. @throws JevMemError when `id` exists and its edges were not loaded. */
   edgesOf(id: string): readonly MemoryEdge[] {
     if (!this.#dir.has(id)) return [];
-    const list = this.#edgeCache.get(id);
+    const list = this.#pinnedEdges.get(id) ?? this.#edgeCache.get(id);
     if (list === undefined) throw notLoaded('edges', id, this.namespace);
     return list;
   }
@@ -534,8 +596,8 @@ export class NamespaceState {
     const lang = n.status !== 'deleted' ? detectLanguage(n.text) : undefined;
     this.#dir.add(n, contentHash(n), lang);
     if (cache) {
-      this.#nodeCache.set(n.id, n);
-      this.#edgeCache.set(n.id, []);
+      this.#cacheNode(n);
+      this.#cacheEdges(n.id, []);
     }
     if (n.status !== 'deleted') {
       this.lexical.add({ id: n.id, text: n.text, ...(n.provenance.speaker ? { speaker: n.provenance.speaker } : {}) });
@@ -587,6 +649,7 @@ export class NamespaceState {
     const wasDeleted = this.#dir.status(n.id) === 'deleted';
     this.#dir.update(n);
     this.#nodeCache.delete(n.id);
+    this.#pinnedNodes.delete(n.id);
     if (wasDeleted !== (n.status === 'deleted')) {
       if (n.status === 'deleted') {
         this.lexical.remove(n.id);
@@ -599,18 +662,19 @@ export class NamespaceState {
   }
 
   #replaceNode(n: MemoryNode): void {
-    const old = this.#nodeCache.get(n.id);
+    const old = this.#pinnedNodes.get(n.id) ?? this.#nodeCache.get(n.id);
     if (old === undefined) throw notLoaded('node', n.id, this.namespace);
     if (contentHash(old) !== contentHash(n) || (old.status === 'deleted') !== (n.status === 'deleted')) {
       // Rare (an import or a deleted node brought back): re-index it; its edges are unchanged
       // in the store but leave the cache, which reloads them when asked.
       this.#removeNode(n.id);
       this.#addNode(n, false);
-      this.#nodeCache.set(n.id, n);
+      this.#cacheNode(n);
       this.#edgeCache.clear();
+      this.#pinnedEdges.clear();
       return;
     }
-    this.#nodeCache.set(n.id, n);
+    this.#cacheNode(n);
     const vecChanged = old.embedding.vector.length !== n.embedding.vector.length || old.embedding.vector.some((x, i) => x !== n.embedding.vector[i]);
     this.#dir.update(n);
     if (vecChanged && n.status !== 'deleted') this.vector.add(n.id, this.#dir.vector(n.id) as Float32Array);
@@ -618,15 +682,17 @@ export class NamespaceState {
 
   #removeNode(id: string): void {
     if (!this.#dir.has(id)) return;
-    const n = this.#nodeCache.get(id);
+    const n = this.#pinnedNodes.get(id) ?? this.#nodeCache.get(id);
     if (n === undefined) throw notLoaded('node', id, this.namespace);
     // Edges of the node leave the cache, at both ends.
-    const own = this.#edgeCache.get(id);
+    const own = this.#edgeList(id);
     const ids = new Set((own ?? []).map((e) => e.id));
     if (own === undefined) this.#dropCachedEdgesTouching(id);
     else this.#dropCachedEdges(ids);
     this.#edgeCache.delete(id);
+    this.#pinnedEdges.delete(id);
     this.#nodeCache.delete(id);
+    this.#pinnedNodes.delete(id);
     if (this.lexical.has(id)) this.lexical.remove(id);
     if (this.vector.has(id)) this.vector.remove(id);
     const lang = this.#dir.language(id);
@@ -666,23 +732,29 @@ export class NamespaceState {
     if (this.lastId === id) this.lastId = this.#dir.latest();
   }
 
-  #dropCachedEdges(ids: ReadonlySet<string>): void {
-    if (ids.size === 0) return;
-    for (const [node, list] of this.#edgeCache.entries()) {
-      if (list.some((e) => ids.has(e.id))) this.#edgeCache.set(node, list.filter((e) => !ids.has(e.id)));
+  /** Removes edges from every loaded list (cached and pinned), in place, so both see it. */
+  #filterLoadedEdges(drop: (e: MemoryEdge) => boolean): void {
+    const lists = new Set<MemoryEdge[]>([...this.#edgeCache.values(), ...this.#pinnedEdges.values()]);
+    for (const list of lists) {
+      if (!list.some(drop)) continue;
+      const kept = list.filter((e) => !drop(e));
+      list.length = 0;
+      list.push(...kept);
     }
   }
 
+  #dropCachedEdges(ids: ReadonlySet<string>): void {
+    if (ids.size > 0) this.#filterLoadedEdges((e) => ids.has(e.id));
+  }
+
   #dropCachedEdgesTouching(id: string): void {
-    for (const [node, list] of this.#edgeCache.entries()) {
-      if (list.some((e) => e.from === id || e.to === id)) this.#edgeCache.set(node, list.filter((e) => e.from !== id && e.to !== id));
-    }
+    this.#filterLoadedEdges((e) => e.from === id || e.to === id);
   }
 
   #putCachedEdge(e: MemoryEdge): void {
     if (!this.#dir.has(e.from) || !this.#dir.has(e.to)) return; // dangling edges are ignored
     for (const end of e.from === e.to ? [e.from] : [e.from, e.to]) {
-      const list = this.#edgeCache.peek(end);
+      const list = this.#edgeList(end);
       if (list === undefined) continue; // loaded from the store when first asked
       const i = list.findIndex((x) => x.id === e.id);
       if (i >= 0) list[i] = e;

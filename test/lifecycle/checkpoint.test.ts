@@ -120,3 +120,28 @@ describe('checkpoints', () => {
     await c.close();
   });
 });
+
+describe('cache option', () => {
+  it('bounds the node cache: a memory with a 2-node cache recalls what a default one does', async () => {
+    const storage = keepOpen(createMemoryStorage());
+    const a = await createMemory({ encoder, storage });
+    await a.addMany(TURNS);
+    const expected = [];
+    for (const q of QUESTIONS) expected.push(await recallView(a, q));
+    await a.close();
+    const small = await createMemory({ encoder, storage, cache: { nodes: 2, edges: 2 } });
+    for (const [i, q] of QUESTIONS.entries()) expect(await recallView(small, q)).toEqual(expected[i]);
+    await small.close();
+  });
+
+  it('refuses a cache size that is not a positive integer, naming the field', async () => {
+    for (const [cache, field] of [
+      [{ nodes: 0 }, 'cache.nodes'],
+      [{ edges: 1.5 }, 'cache.edges'],
+      ['big', 'cache'],
+    ] as const) {
+      const e = await createMemory({ encoder, cache: cache as never }).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: 'INVALID_OPTION', field });
+    }
+  });
+});
