@@ -10,6 +10,7 @@
  * @module
  */
 import type { NamespaceState } from '../plane/namespace.js';
+import type { IndexHit } from '../plane/indexes.js';
 import type { WriteBatch } from '../plane/storage.js';
 import { CATALOGUE, questionKey, type MaintenanceState } from '../system-one/catalogue.js';
 import { probability, type Controller, type DecisionContext } from '../system-one/controller.js';
@@ -47,19 +48,21 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
   // What the pass reads: the nodes, their edges, and their nearest neighbours (≤ 20 each).
   await state.loadNodes(nodeIds);
   await state.loadEdges(nodeIds, false);
-  const around: string[] = [];
+  // One vector search per node serves both decisions below (the exact index's top-k is a
+  // prefix of its top-k' for k < k').
+  const neighbours = new Map<string, IndexHit[]>();
   for (const id of nodeIds) {
     const v = state.vectors.get(id);
-    if (v !== undefined && state.vector.size > 0) for (const h of state.vector.search(v, Math.max(MAINTENANCE_NEIGHBOURS, STATE_UPDATE_NEIGHBOURS) + 1)) around.push(h.id);
+    if (v !== undefined && state.vector.size > 0) neighbours.set(id, state.vector.search(v, Math.max(MAINTENANCE_NEIGHBOURS, STATE_UPDATE_NEIGHBOURS) + 1));
   }
-  await state.loadNodes(around);
+  await state.loadNodes([...neighbours.values()].flatMap((hits) => hits.map((h) => h.id)));
   const requests: Array<SystemOneRequest & { state: MaintenanceState }> = [];
   const owners: MemoryNode[] = [];
   for (const id of nodeIds) {
     const node = state.nodes.get(id);
     const v = state.vectors.get(id);
     if (!node || !v || node.status !== 'active') continue;
-    const near = state.vector.search(v, MAINTENANCE_NEIGHBOURS + 1).filter((h) => h.id !== id && state.nodes.get(h.id)?.status === 'active');
+    const near = (neighbours.get(id) ?? []).slice(0, MAINTENANCE_NEIGHBOURS + 1).filter((h) => h.id !== id && state.nodes.get(h.id)?.status === 'active');
     if (near.length === 0) continue;
     const st: MaintenanceState = { kind: 'maintenance', node: stateMemory(node), candidates: [] };
     const questions: Record<string, Question> = {};
@@ -75,7 +78,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
   const batch: WriteBatch = { putEdges: [], putNodes: [] };
   const superseded = new Map<string, MemoryNode>();
   if (requests.length === 0) {
-    planStateUpdates(state, nodeIds, threshold, nowIso, batch, superseded, counts);
+    planStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts);
     batch.putNodes = [...superseded.values()];
     return { batch, counts };
   }
@@ -119,7 +122,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
     }
   });
   // After the configured System One, so a pair it already linked keeps its decision and origin.
-  planStateUpdates(state, nodeIds, threshold, nowIso, batch, superseded, counts);
+  planStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts);
   batch.putNodes = [...superseded.values()];
   return { batch, counts };
 }
@@ -138,13 +141,13 @@ function timeOf(n: MemoryNode): number {
  * (the older node's `supersededBy` in `superseded` holds the node) are skipped. Adds to
  * `batch.putEdges` and `superseded`.
  */
-function planStateUpdates(state: NamespaceState, nodeIds: readonly string[], threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts']): void {
+function planStateUpdates(state: NamespaceState, nodeIds: readonly string[], neighbours: ReadonlyMap<string, readonly IndexHit[]>, threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts']): void {
   for (const id of nodeIds) {
     const node = state.nodes.get(id);
     const v = state.vectors.get(id);
     if (!node || !v || node.status !== 'active') continue;
     const t = timeOf(node);
-    for (const h of state.vector.search(v, STATE_UPDATE_NEIGHBOURS + 1)) {
+    for (const h of (neighbours.get(id) ?? []).slice(0, STATE_UPDATE_NEIGHBOURS + 1)) {
       const other = superseded.get(h.id) ?? state.nodes.get(h.id);
       if (!other || other.id === id || other.status === 'deleted' || other.seq >= node.seq || other.supersededBy.includes(id)) continue; // already linked
       const d = decideStateUpdate({ text: node.text, speaker: node.provenance.speaker, timeMs: t }, { text: other.text, speaker: other.provenance.speaker, timeMs: timeOf(other) });
