@@ -31,8 +31,9 @@ import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 export const MAINTENANCE_PENDING_META_KEY = 'maintenancePending' as const;
 
 /**
- * Node changes (puts and deletes) after which a write writes the namespace's checkpoint, so a
- * reopen after a crash replays at most this many (issue 13). Closing the memory writes one too.
+ * Node changes (puts and deletes) after which a write writes the namespace's checkpoint (or a
+ * tenth of the namespace's nodes, when more), so a reopen after a crash replays at most that
+ * many (issue 13). Closing the memory writes one too.
  */
 export const CHECKPOINT_EVERY = 2000;
 
@@ -163,7 +164,10 @@ export function createWritePath(deps: WritePathDeps): WritePath {
    */
   const checkpoint = async (ns: string, state: NamespaceState, force: boolean): Promise<void> => {
     if (storage.writeCheckpoint === undefined) return;
-    if (!(force ? state.changedSinceCheckpoint > 0 : state.changedSinceCheckpoint >= CHECKPOINT_EVERY)) return;
+    // Every CHECKPOINT_EVERY changes, or a tenth of the namespace when larger: a checkpoint costs
+    // O(size), so this keeps its cost per write bounded while a reopen replays ≤ 10% of it.
+    const every = Math.max(CHECKPOINT_EVERY, Math.floor(state.size / 10));
+    if (!(force ? state.changedSinceCheckpoint > 0 : state.changedSinceCheckpoint >= every)) return;
     const change = nextChange(state.meta) - 1;
     try {
       await storage.writeCheckpoint(ns, await state.checkpoint(change, encoder.fingerprint));
