@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { createNodeMemory } from '../src/node.js';
+import { createSqliteFileStorage } from '../src/plane/sqlite-file-storage.js';
+const data = JSON.parse(readFileSync('/work/shared/data/locomo10.json', 'utf8'));
+const qs: string[] = []; for (const c of data) for (const q of c.qa) if (qs.length < 50) qs.push(q.question);
+const inner = await createSqliteFileStorage({ dir: '/tmp/prof-recall-store' });
+const t = { getNodes: 0, getEdges: 0, nNodes: 0, nEdgeCalls: 0, nNodeCalls: 0 };
+const storage: any = Object.create(inner);
+for (const k of Object.keys(inner)) storage[k] = (inner as any)[k];
+storage.getNodes = async (ns: string, ids: string[]) => { const s = performance.now(); const r = await inner.getNodes!(ns, ids); t.getNodes += performance.now() - s; t.nNodes += ids.length; t.nNodeCalls++; return r; };
+storage.getEdges = async (ns: string, ids: string[]) => { const s = performance.now(); const r = await inner.getEdges!(ns, ids); t.getEdges += performance.now() - s; t.nEdgeCalls++; return r; };
+const m = await createNodeMemory({ storage });
+await m.recall(qs[0]!);
+Object.assign(t, { getNodes: 0, getEdges: 0, nNodes: 0, nEdgeCalls: 0, nNodeCalls: 0 });
+const s0 = performance.now();
+for (const q of qs) await m.recall(q);
+console.log('50 recalls ms', Math.round(performance.now() - s0), JSON.stringify(t, (k, v) => typeof v === 'number' ? Math.round(v) : v));
+await m.close();
