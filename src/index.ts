@@ -47,7 +47,11 @@ export type {
 } from './types.js';
 
 // memory plane
-export type { NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './plane/storage.js';
+export type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './plane/storage.js';
+export { CHANGE_META_KEY } from './plane/storage.js';
+export { CHECKPOINT_FORMAT, EDGE_CACHE_SIZE, NODE_CACHE_SIZE } from './plane/namespace.js';
+export type { OpenReport } from './plane/namespace.js';
+export { decodeVector, encodeVector, quantizeVector } from './plane/vector-codec.js';
 export type { IndexHit, LexicalDoc, LexicalIndex, VectorIndex } from './plane/indexes.js';
 export { createMemoryStorage } from './plane/memory-storage.js';
 export { createLexicalIndex } from './plane/lexical.js';
