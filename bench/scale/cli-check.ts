@@ -7,7 +7,7 @@
  * Both stores are written with `createNodeMemory` as `jev-mem ingest` writes them (file store,
  * default encoder, the local System One), from the scale recipe ({@link scaleObservations}).
  * Then `jev-mem recall --questions <file> --json` runs as its own process (from the sources,
- * bench/scale/cli-entry.ts, through tsx) on each, `runs` times, under `/usr/bin/time -v` (else
+ * src/cli/main.ts through tsx, started with `node -e`) on each, `runs` times, under `/usr/bin/time -v` (else
  * polling `/proc/<pid>/status` VmHWM); the medians of wall time and peak RSS are compared.
  * Recall only: no System Two, no network.
  *
@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import { invalidOption, JevMemError } from '../../src/errors.js';
 import { createNodeMemory } from '../../src/node.js';
@@ -171,8 +171,11 @@ export async function runCliCheck(o: CliCheckOptions = {}): Promise<CliCheckResu
   await mkdir(storesDir, { recursive: true });
   const questionsFile = join(work, 'questions.txt');
   await writeFile(questionsFile, `${questions.join('\n')}\n`, 'utf8');
-  const entry = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
-  const args = (store: string): string[] => ['--import', 'tsx', entry, 'recall', '--store', store, '--namespace', CLI_NAMESPACE, '--questions', questionsFile, '--json'];
+  // The CLI of this checkout's sources (what bin/jev-mem.js runs without dist/), never a stale
+  // build; started with -e so the bench imports no CLI module itself (architecture test).
+  const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+  const entry = `const { main } = await import(${JSON.stringify(pathToFileURL(main).href)}); process.exitCode = await main(process.argv.slice(1));`;
+  const args = (store: string): string[] => ['--import', 'tsx', '--input-type=module', '-e', entry, 'recall', '--store', store, '--namespace', CLI_NAMESPACE, '--questions', questionsFile, '--json'];
   try {
     const stores = { small: join(storesDir, `obs-${small}`), large: join(storesDir, `obs-${large}`) };
     const buildMs = { small: await buildStore(stores.small, observations.slice(0, small), log), large: await buildStore(stores.large, observations, log) };
@@ -200,7 +203,7 @@ export async function runCliCheck(o: CliCheckOptions = {}): Promise<CliCheckResu
       startedAt: startedAt.toISOString(),
       machine: machineInfo(),
       git: gitInfo(repoRoot()),
-      command: `node --import tsx bench/scale/cli-entry.ts recall --store <store> --namespace ${CLI_NAMESPACE} --questions <${questions.length} questions> --json`,
+      command: `node --import tsx -e <src/cli/main.ts main()> recall --store <store> --namespace ${CLI_NAMESPACE} --questions <${questions.length} questions> --json`,
       peakFrom,
       questions: questions.length,
       small: smallFig,
