@@ -30,7 +30,7 @@ import { DEFAULT_SCALE_BROWSER_SIZES, parseSizes, runScaleBench, writeScaleOutpu
 /** Usage of the bench sub-commands. */
 export const BENCH_USAGE = `Usage:
   npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
-  npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--edge] [--peers] [--out <dir>]
+  npm run bench -- scale [--sizes 1000,10000,100000] [--browser [--browser-sizes …]] [--edge [--edge-sizes …]] [--peers] [--out <dir>]
   npm run bench -- scale-cli [--small 200] [--large 20000] [--runs 3] [--keep] [--out <dir>]
                                           (issue-13 acceptance: jev-mem recall of 20 questions as its own
                                           process on both stores; PASS when wall ≤ 1.5× and peak RSS
@@ -132,7 +132,11 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       // with --browser or --edge every half defaults to 1k and 10k (100k in IndexedDB is too slow for a session)
       const sizes = given === undefined && (browser || edge) ? [...DEFAULT_SCALE_BROWSER_SIZES] : parseSizes(given);
       const out = resolve(str(values.out) ?? 'bench-out/scale');
-      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes } } : {}), ...(edge ? { edge: { sizes } } : {}), ...(values.peers === true ? { peers: true } : {}) };
+      // --browser-sizes / --edge-sizes give a half its own sizes (e.g. the Chromium half at 100k
+      // while the Node half runs 1k only).
+      const browserSizes = str(values['browser-sizes']) !== undefined ? parseSizes(str(values['browser-sizes'])) : sizes;
+      const edgeSizes = str(values['edge-sizes']) !== undefined ? parseSizes(str(values['edge-sizes'])) : sizes;
+      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes: browserSizes } } : {}), ...(edge ? { edge: { sizes: edgeSizes } } : {}), ...(values.peers === true ? { peers: true } : {}) };
       const data = str(values.data);
       if (data !== undefined) o.dataPath = data;
       if (systemOne !== undefined) o.systemOne = systemOne;
@@ -368,6 +372,8 @@ const BENCH_OPTIONS = {
   runs: { type: 'string' },
   keep: { type: 'boolean' },
   sizes: { type: 'string' },
+  'browser-sizes': { type: 'string' },
+  'edge-sizes': { type: 'string' },
   peers: { type: 'boolean' },
   k: { type: 'string' },
   limit: { type: 'string' },
