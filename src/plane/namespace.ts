@@ -329,6 +329,7 @@ export class NamespaceState {
     const changed = cp.change === change ? [] : opts.storage.changesSince ? await opts.storage.changesSince(opts.namespace, cp.change) : undefined;
     if (changed === undefined) return `the change log does not reach back to change ${cp.change}`;
     // A store-kept lexical index (storage.lexicalIndex) is current as of the store: nothing to restore.
+    if (opts.storage.lexicalIndex === undefined && cp.parts['lexical.json'] === undefined) return 'the checkpoint has no lexical index (written with a store-kept one)';
     const lexical = opts.storage.lexicalIndex?.(opts.namespace) ?? loadLexicalIndex(new TextDecoder().decode(cp.parts['lexical.json']));
     let vector: VectorIndex | undefined;
     const bytes = cp.parts['vectors'];

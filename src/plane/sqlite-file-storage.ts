@@ -58,8 +58,10 @@ export interface SqliteFileStorageOptions {
    * The lexical engine: `'fts5'`, an FTS5 index kept in the database and updated by every commit
    * (`sql-lexical.ts`; nothing to load at open, no lexical part in checkpoints), or
    * `'minisearch'`, MiniSearch in the memory's checkpoints. Switching is safe either way (the
-   * FTS5 index is built from the nodes, or dropped, at the next commit or search).
-   * @default 'minisearch'
+   * FTS5 index is built from the nodes, or dropped, at the next commit or search). The default
+   * is FTS5, chosen on LoCoMo's development split (R@10 79.5 against MiniSearch's 78.7; test
+   * split 79.5 against 78.7) and because it loads nothing at open.
+   * @default 'fts5'
    */
   lexical?: 'fts5' | 'minisearch';
 }
@@ -155,7 +157,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   if (typeof logger !== 'function') {
     throw new JevMemError('INVALID_OPTION', `option logger: expected a function (level, message, entry), got ${typeof options.logger}`, { field: 'logger' });
   }
-  const lexical = options.lexical ?? 'minisearch';
+  const lexical = options.lexical ?? 'fts5';
   if (lexical !== 'fts5' && lexical !== 'minisearch') {
     throw new JevMemError('INVALID_OPTION', `option lexical: expected 'fts5' or 'minisearch', got ${JSON.stringify(options.lexical)}`, { field: 'lexical' });
   }

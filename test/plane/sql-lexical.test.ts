@@ -175,7 +175,7 @@ describe('FTS5 lexical index of the SQL store', () => {
 
   it('switching engines: a MiniSearch store gets its FTS index built at the first search; a MiniSearch commit drops it', async () => {
     const dir = freshDir();
-    const mini = await createSqliteFileStorage({ dir });
+    const mini = await createSqliteFileStorage({ dir, lexical: 'minisearch' });
     expect(mini.lexicalIndex).toBeUndefined();
     await mini.commit('ns', { putNodes: [bare('a', 1, 'kiwi'), { ...bare('b', 2, 'kiwi lime'), status: 'deleted' }] });
     await mini.close();
@@ -184,7 +184,7 @@ describe('FTS5 lexical index of the SQL store', () => {
     await fts.close();
     const table = inFile(dir, (db) => db.all(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_fts%'`).length);
     expect(table).toBeGreaterThan(0);
-    const back = await createSqliteFileStorage({ dir });
+    const back = await createSqliteFileStorage({ dir, lexical: 'minisearch' });
     await back.commit('ns', { putNodes: [bare('c', 3, 'fig')] });
     await back.close();
     expect(inFile(dir, (db) => db.all(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_fts%'`))).toEqual([]);

@@ -15,7 +15,7 @@ let counter = 0;
 const freshDir = (): string => join(root, `store-${++counter}`);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-describeStorageContract('sqlite file', () => createSqliteFileStorage({ dir: freshDir() }), 25);
+describeStorageContract('sqlite file (minisearch)', () => createSqliteFileStorage({ dir: freshDir(), lexical: 'minisearch' }), 25);
 describeStorageContract('sqlite file (fts5)', () => createSqliteFileStorage({ dir: freshDir(), lexical: 'fts5' }), 25);
 
 const filesUnder = async (dir: string): Promise<string[]> => {
