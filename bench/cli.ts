@@ -23,13 +23,14 @@ import { parseArgs } from 'node:util';
 import { isJevMemError, JevMemError } from '../src/errors.js';
 import { parseSplit } from './lib/data.js';
 import { runLocomoBench } from './locomo/locomo.js';
+import { JEV_STORES, type JevStore } from './lib/jev.js';
 import { renderReadmeSection, writeLocomoOutputs } from './locomo/report.js';
 import { parseSystems, SYSTEM_NAMES, type LocomoResults } from './locomo/results.js';
 import { DEFAULT_SCALE_BROWSER_SIZES, parseSizes, runScaleBench, writeScaleOutputs } from './scale/scale.js';
 
 /** Usage of the bench sub-commands. */
 export const BENCH_USAGE = `Usage:
-  npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]
+  npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--store <kind>] [--out <dir>] [--quick]
   npm run bench -- scale [--sizes 1000,10000,100000] [--browser [--browser-sizes …]] [--edge [--edge-sizes …]] [--peers] [--out <dir>]
   npm run bench -- scale-cli [--small 200] [--large 20000] [--runs 3] [--keep] [--out <dir>]
                                           (issue-13 acceptance: jev-mem recall of 20 questions as its own
@@ -69,6 +70,9 @@ export const BENCH_USAGE = `Usage:
   --sizes       namespace sizes of the scale run (default 1000,10000,100000)
   --system-one  System-One backend of jev-mem (default: local)
   --vector-index  flat, hnsw or auto (default: auto)
+  --store       locomo: jev-mem's store, sqlite-minisearch (SQLite file, MiniSearch lexical index),
+                sqlite-fts5 (SQLite file, FTS5 kept by the store) or memory (in-memory store,
+                MiniSearch) (default: createNodeMemory's default store)
   --base-url    URL of the remote System One (with --system-one remote)
   --k, --limit  answers: evidence items per question (default 10), questions at most
 `;
@@ -119,6 +123,14 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       const base = str(values['base-url']);
       if (base !== undefined) o.systemOneBaseURL = base;
       if (vectorIndex !== undefined) o.vectorIndex = vectorIndex;
+      const store = str(values.store);
+      if (store !== undefined) {
+        if (!(JEV_STORES as readonly string[]).includes(store)) {
+          io.err(`bench locomo: --store must be one of ${JEV_STORES.join(', ')}, got ${JSON.stringify(store)}\n\n${BENCH_USAGE}`);
+          return 2;
+        }
+        o.store = store as JevStore;
+      }
       const results = await runLocomoBench(o);
       const files = await writeLocomoOutputs(results, out);
       for (const l of summaryLines(results)) io.out(l);
@@ -379,6 +391,7 @@ const BENCH_OPTIONS = {
   limit: { type: 'string' },
   'system-one': { type: 'string' },
   'vector-index': { type: 'string' },
+  store: { type: 'string' },
   'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -13,6 +13,8 @@ import { countingBackend, countsDelta, type BackendCounts, type CountingBackend 
 import type { LocomoConversation } from '../../src/formats/locomo.js';
 import type { Memory, MemoryOptions, RecallOptions } from '../../src/memory.js';
 import { createNodeMemory } from '../../src/node.js';
+import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
 import type { RecallSwitches } from '../../src/read/recall.js';
 import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import type { RankedItem } from './metrics.js';
@@ -59,12 +61,22 @@ export interface JevBuild {
   exportBytes: number;
 }
 
+/** Stores a LoCoMo build can run on (`--store`). */
+export const JEV_STORES = ['sqlite-fts5', 'sqlite-minisearch', 'memory'] as const;
+/** One of {@link JEV_STORES}. */
+export type JevStore = (typeof JEV_STORES)[number];
+
 /** Options of {@link buildJevMemory}. */
 export interface BuildJevOptions {
   encoder: Encoder;
   backend: SystemOneBackend;
   /** Store directory (a file store); created when missing. */
   store: string;
+  /**
+   * The store kind: a SQLite file in `store` with the FTS5 or the MiniSearch lexical engine, or an
+   * in-memory store. @default createNodeMemory's own (a SQLite file in `store`, its default engine)
+   */
+  storeKind?: JevStore;
   vectorIndex?: MemoryOptions['vectorIndex'];
   signal?: AbortSignal;
 }
@@ -77,6 +89,8 @@ export async function buildJevMemory(conv: LocomoConversation, o: BuildJevOption
   const backend = countingBackend(o.backend);
   const opts: Parameters<typeof createNodeMemory>[0] = { store: o.store, namespace: conv.sampleId, encoder: sharedEncoder(o.encoder), systemOne: backend };
   if (o.vectorIndex) opts.vectorIndex = o.vectorIndex;
+  if (o.storeKind === 'memory') opts.storage = createMemoryStorage();
+  else if (o.storeKind !== undefined) opts.storage = await createSqliteFileStorage({ dir: o.store, lexical: o.storeKind === 'sqlite-fts5' ? 'fts5' : 'minisearch' });
   const memory = await createNodeMemory(opts);
   try {
     const before = backend.counts();

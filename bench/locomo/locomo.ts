@@ -23,7 +23,7 @@ import { defaultLocomoPath, loadLocomo, repoRoot, selectRun, type Selection, typ
 import { FLAT_FEATURES, POOL } from './flat-features.js';
 import { buildMiniSearchDefault, buildOramaIndex, miniSearchDefaultRanking, ORAMA_DEFAULTS, oramaHybridRanking, tuneOramaOn, type OramaIndex } from './peers.js';
 import { FLAT_L2, FLAT_TRAIN_CATEGORIES, FlatLearnedTrainer, rankFlatLearned } from './flat-learned.js';
-import { buildJevMemory, JEV_BACKEND, recallJev, type JevBuild, type JevSystemName } from '../lib/jev.js';
+import { buildJevMemory, JEV_BACKEND, recallJev, type JevBuild, type JevStore, type JevSystemName } from '../lib/jev.js';
 import { aggregate, KS, scoreQuestion, summarize, type QuestionScore, type RankedItem } from '../lib/metrics.js';
 import { gitInfo, machineInfo, RssSampler } from '../lib/resources.js';
 import { SYSTEM_DESCRIPTIONS, SYSTEM_NAMES, type BuildRecord, type BuildSummary, type LocomoResults, type OramaSettings, type SystemName, type SystemResult } from './results.js';
@@ -52,6 +52,8 @@ export interface LocomoBenchOptions {
   systemOne?: string;
   /** Base URL of a remote System One. */
   systemOneBaseURL?: string;
+  /** jev-mem's store (`--store`). @default createNodeMemory's default */
+  store?: JevStore;
   /** Vector index of the memories. @default 'flat' */
   vectorIndex?: MemoryOptions['vectorIndex'];
   /** The command line, recorded in results.json. */
@@ -303,7 +305,7 @@ export async function runLocomoBench(o: LocomoBenchOptions = {}): Promise<Locomo
         let build: JevBuild | undefined;
         const store = join(storeRoot, `${kind}-${id}`);
         try {
-          const bo: Parameters<typeof buildJevMemory>[1] = { encoder, backend, store, vectorIndex };
+          const bo: Parameters<typeof buildJevMemory>[1] = { encoder, backend, store, vectorIndex, ...(o.store !== undefined ? { storeKind: o.store } : {}) };
           if (o.signal) bo.signal = o.signal;
           build = await buildJevMemory(conv, bo);
           if (parameters === null) parameters = JSON.parse(JSON.stringify(build.memory.parameters)) as Record<string, unknown>;

@@ -68,7 +68,8 @@ function durableObjectDriver(storage: DurableObjectStorageLike): SqlDriver {
 
 /**
  * Creates the adapter (`kind: 'durable-object'`) over a SQLite-backed Durable Object's storage.
- * Tables are created (or v1 tables migrated, in one transaction) on first use; a database
+ * The store keeps the lexical index (FTS5, `plane/sql-lexical.ts`: `lexicalIndex`), so the
+ * isolate holds no MiniSearch. Tables are created (or v1 tables migrated, in one transaction) on first use; a database
  * written by a newer layout version is refused. Semantics, `sizeBytes` and errors are those of
  * `createSqlStorage` (plane/sql-storage.ts).
  *
@@ -92,5 +93,5 @@ export function createDurableObjectStorage(storage: DurableObjectStorageLike, op
       { field: 'storage' },
     );
   }
-  return createSqlStorage(durableObjectDriver(storage), { kind: 'durable-object', label: 'Durable Object storage', tablePrefix: prefix });
+  return createSqlStorage(durableObjectDriver(storage), { kind: 'durable-object', label: 'Durable Object storage', tablePrefix: prefix, lexical: 'fts5' });
 }

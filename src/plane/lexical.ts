@@ -53,6 +53,26 @@ class Analyzer {
 }
 
 /**
+ * The index terms MiniSearch reads from one field value (or one query): {@link Analyzer.tokenize}
+ * then {@link Analyzer.processTerm} per token, flattened, stop words dropped, repeats and order
+ * kept. The store-kept FTS5 engine (`sql-lexical.ts`) indexes exactly these, so both engines see
+ * the same terms. `language` is the fallback of a text too short to identify (queries pass the
+ * `language` given to `search`; indexed fields pass none, as MiniSearch does).
+ * `"Caroline's LGBTQ group"` → `["carolin", "lgbtq", "group"]`.
+ */
+export function lexicalTerms(text: string, language?: LanguageCode): string[] {
+  const analyzer = new Analyzer();
+  const out: string[] = [];
+  for (const token of analyzer.tokenize(text, language)) {
+    const terms = analyzer.processTerm(token);
+    if (terms === null) continue;
+    if (typeof terms === 'string') out.push(terms);
+    else out.push(...terms);
+  }
+  return out;
+}
+
+/**
  * The one place the MiniSearch options are set. BM25 parameters are MiniSearch's defaults
  * (BM25+, k = 1.2, b = 0.7, d = 0.5); exact term matches only (no prefix, no fuzzy), so scores
  * are plain BM25+ sums.

@@ -14,6 +14,12 @@
  * {@link NamespaceState.loadNodes} / {@link NamespaceState.loadEdges}, then reads them
  * synchronously; reading a node or an edge list that was not loaded is a bug and throws.
  *
+ * I^lex is the store's own index when the store keeps one (`StorageAdapter.lexicalIndex`: the SQL
+ * store's FTS5, always in a Durable Object): its `add`/`remove` calls below do nothing, commits
+ * maintain it, so a node the write path applies before its commit (the observations of one
+ * chunk) is found by lexical search only once that commit returns (vector search finds it at
+ * once).
+ *
  * Open ({@link NamespaceState.open}) restores the resident part from the store's checkpoint and
  * replays the commits logged after it; without a usable checkpoint it rebuilds from one streamed
  * scan of the nodes. {@link NamespaceState.checkpoint} writes a new one.
@@ -281,7 +287,7 @@ export class NamespaceState {
         return restored;
       }
     }
-    const state = new NamespaceState(namespace, storage, factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade, opts.cache);
+    const state = new NamespaceState(namespace, storage, storage.lexicalIndex?.(namespace) ?? factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade, opts.cache);
     state.meta = { ...meta };
     await state.#rebuild();
     state.#orderSessions();
@@ -335,7 +341,9 @@ export class NamespaceState {
     if (opts.encoder !== undefined && header.encoder !== undefined && header.encoder !== opts.encoder) return `the checkpoint was built with encoder ${header.encoder}`;
     const changed = cp.change === change ? [] : opts.storage.changesSince ? await opts.storage.changesSince(opts.namespace, cp.change) : undefined;
     if (changed === undefined) return `the change log does not reach back to change ${cp.change}`;
-    const lexical = loadLexicalIndex(new TextDecoder().decode(cp.parts['lexical.json']));
+    // A store-kept lexical index (storage.lexicalIndex) is current as of the store: nothing to restore.
+    if (opts.storage.lexicalIndex === undefined && cp.parts['lexical.json'] === undefined) return 'the checkpoint has no lexical index (written with a store-kept one)';
+    const lexical = opts.storage.lexicalIndex?.(opts.namespace) ?? loadLexicalIndex(new TextDecoder().decode(cp.parts['lexical.json']));
     let vector: VectorIndex | undefined;
     const bytes = cp.parts['vectors'];
     if (bytes !== undefined && opts.factories.restoreVector !== undefined) {
@@ -376,7 +384,8 @@ export class NamespaceState {
   /**
    * The resident part as a checkpoint valid as of commit `change` (the caller writes it with
    * `storage.writeCheckpoint`). Deleted documents are vacuumed from the lexical index first, so
-   * a checkpoint never holds terms of an erased memory.
+   * a checkpoint never holds terms of an erased memory. A store that keeps the lexical index
+   * itself (`storage.lexicalIndex`) gets no `lexical.json` part.
    */
   async checkpoint(change: number, encoder?: string): Promise<Checkpoint> {
     await this.lexical.vacuum?.();
@@ -390,7 +399,7 @@ export class NamespaceState {
         ...parts,
         'header.json': enc.encode(JSON.stringify(header)),
         'book.json': enc.encode(JSON.stringify(this.#bookJson())),
-        'lexical.json': enc.encode(JSON.stringify(this.lexical.toJSON())),
+        ...(this.storage.lexicalIndex === undefined ? { 'lexical.json': enc.encode(JSON.stringify(this.lexical.toJSON())) } : {}),
         ...(this.vector.serialize !== undefined ? { vectors: await this.vector.serialize() } : {}),
       },
     };

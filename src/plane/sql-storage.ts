@@ -7,10 +7,13 @@
  *
  * @module
  */
-import { JevMemError, isJevMemError } from '../errors.js';
+import { JevMemError, invalidInput, isJevMemError } from '../errors.js';
 import type { MemoryEdge, MemoryNode, View } from '../types.js';
 import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch, validateNamespace } from './memory-storage.js';
 import { type EdgeRow, type SqlValue, canonicalSplits, decodeEdge, decodeNode, encodeEdge, encodeNode, subtypeCode, viewCode, viewName } from './sql-codec.js';
+import type { IndexHit, LexicalIndex } from './indexes.js';
+import type { LanguageCode } from './language.js';
+import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsSearch, ftsTableName, ftsTablePattern } from './sql-lexical.js';
 import { CHECKPOINT_CHUNK_BYTES, type SqlDriver, type SqlParam, type SqlRow, ensureSqlSchema, sqlTables } from './sql-schema.js';
 import type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
 
@@ -29,6 +32,16 @@ export interface SqlStorageOptions {
   beforeWrite?: () => Promise<void>;
   /** Runs once at the first `close()` (after the adapter stops taking calls). */
   onClose?: () => Promise<void>;
+  /**
+   * The lexical engine. `'fts5'`: the store keeps an FTS5 index per namespace, maintained by
+   * every commit, and offers it as {@link StorageAdapter.lexicalIndex} (`sql-lexical.ts`); a
+   * namespace without one (written under `'minisearch'`, or before this engine) has it built from
+   * its nodes at its first commit or search. `'minisearch'`: the memory keeps MiniSearch in its
+   * checkpoints; the store keeps no lexical index, and the first commit to a namespace drops one
+   * left by `'fts5'` (it would go stale and hold erased terms).
+   * @default 'minisearch'
+   */
+  lexical?: 'fts5' | 'minisearch';
 }
 
 /** Most `?` bindings in one statement (the Durable Object allows 100). */
@@ -113,6 +126,9 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   /** Interned origins (code ↔ JSON text); cleared when a transaction fails (its codes may be gone). */
   const dictByCode = new Map<number, string>();
   const dictByValue = new Map<string, number>();
+  const fts = options.lexical === 'fts5';
+  /** Namespaces whose lexical table was checked this session (built under 'fts5', dropped under 'minisearch'). */
+  const lexChecked = new Set<number>();
 
   const live = (): void => {
     if (closed) throw new JevMemError('CLOSED', `${label} was used after close()`);
@@ -126,6 +142,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     } catch (e) {
       dictByCode.clear();
       dictByValue.clear();
+      lexChecked.clear();
       throw e;
     }
   };
@@ -190,6 +207,49 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     dictByCode.set(code, value);
     dictByValue.set(value, code);
     return value;
+  };
+
+  // ── the store-kept lexical index (sql-lexical.ts) ──
+
+  /** What the FTS table holds for a stored node body: its text and speaker, or undefined when not indexed (deleted). */
+  const ftsDocOf = (body: SqlValue | undefined): FtsDoc | undefined => {
+    if (body === undefined || body === null) return undefined;
+    const n = decodeNode('', '', 0, body, null);
+    return n.status === 'deleted' ? undefined : { text: n.text, speaker: n.provenance?.speaker };
+  };
+  /** FTS tables of namespace `ns` of any version. */
+  const lexTables = (ns: number): Array<{ name: string; current: boolean }> => {
+    const pattern = ftsTablePattern(prefix);
+    const want = ftsTableName(prefix, ns);
+    return q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${prefix}fts%`])
+      .map((r) => String(r.name))
+      .filter((name) => pattern.exec(name)?.[2] === String(ns))
+      .map((name) => ({ name, current: name === want }));
+  };
+  /**
+   * Inside a transaction, once per namespace per session: under 'fts5', builds the namespace's
+   * FTS table from its nodes when missing (dropping other versions); under 'minisearch', drops it.
+   */
+  const checkLexical = (ns: number): void => {
+    if (lexChecked.has(ns)) return;
+    const tables = lexTables(ns);
+    for (const table of tables) if (!fts || !table.current) q(`DROP TABLE ${table.name}`);
+    if (fts && !tables.some((table) => table.current)) {
+      const name = ftsTableName(prefix, ns);
+      createFtsTable(q, name);
+      for (const r of q(`SELECT slot, body FROM ${t.node} WHERE ns = ?`, [ns])) {
+        const doc = ftsDocOf(r.body);
+        if (doc !== undefined) ftsInsert(q, name, num(r.slot), doc);
+      }
+    }
+    lexChecked.add(ns);
+  };
+  /** Under 'fts5': removes `slot` from the FTS table when its stored node is indexed (call before the node row changes). */
+  const unindex = (ns: number, slot: number): FtsDoc | undefined => {
+    if (!fts) return undefined;
+    const doc = ftsDocOf(q(`SELECT body FROM ${t.node} WHERE slot = ?`, [slot])[0]?.body);
+    if (doc !== undefined) ftsDelete(q, ftsTableName(prefix, ns), slot, doc);
+    return doc;
   };
 
   // ── rows ──
@@ -365,15 +425,29 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       try {
         tx(() => {
           const ns = ensureNs(namespace);
+          checkLexical(ns);
           const freed: number[] = [];
           for (const id of batch.deleteNodeIds ?? []) {
             const slot = slotOf(ns, id);
             if (slot === undefined) continue;
+            unindex(ns, slot);
             q(`DELETE FROM ${t.node} WHERE slot = ?`, [slot]);
             freed.push(slot);
           }
           for (const id of batch.deleteEdgeIds ?? []) freed.push(...deleteEdgeById(ns, id));
-          putNodes.forEach((n, i) => putNodeRow(ns, n, nodeRows[i] as ReturnType<typeof encodeNode>));
+          putNodes.forEach((n, i) => {
+            const before = slotOf(ns, n.id);
+            const old = before === undefined || !fts ? undefined : ftsDocOf(q(`SELECT body FROM ${t.node} WHERE slot = ?`, [before])[0]?.body);
+            putNodeRow(ns, n, nodeRows[i] as ReturnType<typeof encodeNode>);
+            if (!fts) return;
+            const doc: FtsDoc | undefined = n.status === 'deleted' ? undefined : { text: n.text, speaker: n.provenance?.speaker };
+            // A re-put with the same text and speaker (status, duplicates, links) leaves the index as it is.
+            if (old !== undefined && doc !== undefined && old.text === doc.text && (old.speaker || '') === (doc.speaker || '')) return;
+            const table = ftsTableName(prefix, ns);
+            const slot = before ?? (slotOf(ns, n.id) as number);
+            if (old !== undefined) ftsDelete(q, table, slot, old);
+            if (doc !== undefined) ftsInsert(q, table, slot, doc);
+          });
           putEdges.forEach((e, i) => {
             freed.push(...deleteEdgeById(ns, e.id));
             putEdgeRow(ns, e, edgeRows[i] as EdgeRow);
@@ -579,6 +653,8 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           const ns = nsId(namespace);
           if (ns === undefined) return;
           for (const table of [t.node, t.edge, t.ids, t.kv, t.changes, t.checkpoint, t.part, t.names]) q(`DELETE FROM ${table} WHERE ns = ?`, [ns]);
+          for (const table of lexTables(ns)) q(`DROP TABLE ${table.name}`);
+          lexChecked.delete(ns);
         });
       } catch (e) {
         throw sqlError(label, `drop namespace ${JSON.stringify(namespace)}`, e);
@@ -606,5 +682,59 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       await options.onClose?.();
     },
   };
+  if (fts) adapter.lexicalIndex = (namespace) => storeLexicalIndex(namespace);
+
+  /** The namespace's FTS table, built when missing; undefined for a namespace the store does not know. */
+  const lexicalTable = (namespace: string): { ns: number; table: string } | undefined => {
+    enter(namespace);
+    const ns = read(`read namespace ${JSON.stringify(namespace)}`, () => nsId(namespace));
+    if (ns === undefined) return undefined;
+    if (!lexChecked.has(ns)) {
+      try {
+        tx(() => checkLexical(ns));
+      } catch (e) {
+        throw sqlError(label, `build the lexical index of namespace ${JSON.stringify(namespace)}`, e);
+      }
+    }
+    return { ns, table: ftsTableName(prefix, ns) };
+  };
+  const storeLexicalIndex = (namespace: string): LexicalIndex => ({
+    add(): void {
+      // the store's commits maintain the index
+    },
+    remove(): void {
+      // the store's commits maintain the index
+    },
+    has(id: string): boolean {
+      const at = lexicalTable(namespace);
+      if (at === undefined) return false;
+      return read(`read the lexical index of namespace ${JSON.stringify(namespace)}`, () => {
+        const slot = slotOf(at.ns, id);
+        return slot !== undefined && q(`SELECT rowid FROM ${at.table} WHERE rowid = ?`, [slot]).length > 0;
+      });
+    },
+    get size(): number {
+      const at = lexicalTable(namespace);
+      if (at === undefined) return 0;
+      return read(`read the lexical index of namespace ${JSON.stringify(namespace)}`, () => num(q(`SELECT COUNT(*) AS n FROM ${at.table}`)[0]?.n));
+    },
+    search(query: string, k: number, language?: string): IndexHit[] {
+      if (!Number.isInteger(k) || k < 0) throw invalidInput('k', `expected a non-negative integer, got ${k}`);
+      if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
+      const at = lexicalTable(namespace);
+      if (at === undefined) return [];
+      return read(`search the lexical index of namespace ${JSON.stringify(namespace)}`, () => {
+        const hits = ftsSearch(q, at.table, query, k, language as LanguageCode | undefined);
+        const ids = idsOf(hits.map((h) => h.slot));
+        return hits.flatMap((h) => {
+          const id = ids.get(h.slot);
+          return id === undefined ? [] : [{ id, score: h.score }];
+        });
+      });
+    },
+    toJSON(): unknown {
+      return { format: FTS_LEXICAL_FORMAT, namespace };
+    },
+  });
   return adapter;
 }

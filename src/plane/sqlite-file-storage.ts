@@ -54,6 +54,16 @@ export interface SqliteFileStorageOptions {
    * @default consoleLogger
    */
   logger?: Logger;
+  /**
+   * The lexical engine: `'fts5'`, an FTS5 index kept in the database and updated by every commit
+   * (`sql-lexical.ts`; nothing to load at open, no lexical part in checkpoints), or
+   * `'minisearch'`, MiniSearch in the memory's checkpoints. Switching is safe either way (the
+   * FTS5 index is built from the nodes, or dropped, at the next commit or search). The default
+   * is FTS5, chosen on LoCoMo's development split (R@10 79.5 against MiniSearch's 78.7; test
+   * split 79.5 against 78.7) and because it loads nothing at open.
+   * @default 'fts5'
+   */
+  lexical?: 'fts5' | 'minisearch';
 }
 
 function errnoCode(e: unknown): string | undefined {
@@ -134,7 +144,7 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  * @throws JevMemError `STORE_MISSING` (field `store`; `details.dir`, `details.reason`) when
  *   `create` is false and there is no store; `INVALID_OPTION` (field `dir`) for a missing option,
  *   a file, or a non-empty directory that is not a store, (field `logger`) for a logger that is
- *   not a function; `STORAGE_FAILED` when the database cannot be opened, a v1 store cannot be
+ *   not a function, (field `lexical`) for an engine other than `'fts5'` / `'minisearch'`; `STORAGE_FAILED` when the database cannot be opened, a v1 store cannot be
  *   imported, or another process holds the lock during an import; `SCHEMA_MISMATCH` for a
  *   database of another layout version. Methods throw as `createSqlStorage` says; writes also
  *   throw `STORAGE_FAILED` (field `store`) while another process holds the lock.
@@ -146,6 +156,10 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   const logger = options.logger ?? consoleLogger;
   if (typeof logger !== 'function') {
     throw new JevMemError('INVALID_OPTION', `option logger: expected a function (level, message, entry), got ${typeof options.logger}`, { field: 'logger' });
+  }
+  const lexical = options.lexical ?? 'fts5';
+  if (lexical !== 'fts5' && lexical !== 'minisearch') {
+    throw new JevMemError('INVALID_OPTION', `option lexical: expected 'fts5' or 'minisearch', got ${JSON.stringify(options.lexical)}`, { field: 'lexical' });
   }
   const dir = resolve(options.dir);
   const create = options.create ?? true;
@@ -200,6 +214,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   const adapter = createSqlStorage(db, {
     kind: 'sqlite',
     label: `the store at ${dir}`,
+    lexical,
     // SQLite runs synchronously here: yield one event-loop turn per write so that signal handlers
     // (Ctrl-C of the CLI) and timers run between commits.
     beforeWrite: async () => {

@@ -8,6 +8,7 @@
  * @module
  */
 import type { MemoryEdge, MemoryNode, View } from '../types.js';
+import type { LexicalIndex } from './indexes.js';
 
 /**
  * One atomic change to one namespace: everything in it is stored, or nothing is.
@@ -147,6 +148,20 @@ export interface StorageAdapter {
    * @throws JevMemError `STORAGE_FAILED`.
    */
   changesSince?(namespace: string, after: number): Promise<string[] | undefined>;
+  /**
+   * Optional: the store keeps the namespace's lexical index itself (issue 13; the SQL store's
+   * FTS5 engine, `sql-lexical.ts`), updated inside every `commit` (nodes put with a status other
+   * than `'deleted'` indexed, deleted ones and `deleteNodeIds` removed). When present, the memory
+   * uses it instead of its own lexical index and keeps no lexical part in its checkpoints.
+   *
+   * The returned index: `add`/`remove` do nothing (commits maintain it), so a node is searchable
+   * once its commit returns, not when a write path applies it to the resident state; `has(id)`
+   * and `size` read the store; `search(query, k, language)` analyses the query as `lexical.ts`
+   * does and ranks by BM25 (FTS5 `bm25()`), returning node ids with positive scores, best first,
+   * ties in a fixed order; `toJSON()` is a small marker, not the index.
+   * Its methods throw JevMemError `STORAGE_FAILED` on a SQL failure and `CLOSED` after `close()`.
+   */
+  lexicalIndex?(namespace: string): LexicalIndex;
   /** Flushes and releases handles. Idempotent. */
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { createNodeAssetLoader } from '../../src/encoder/assets-node.js';
 import { locomoConversation, type LocomoSample } from '../../src/formats/locomo.js';
 import type { Memory } from '../../src/memory.js';
 import { createNodeMemory } from '../../src/node.js';
+import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
 import { createLocalSystemOne } from '../../src/system-one/local.js';
 import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../../src/types.js';
@@ -130,10 +131,12 @@ describe('HTTP API', () => {
 /** Writes `sample` through the Worker and the Node build; compares recall top-10 for `queries`. */
 async function compareWithNode(sample: LocomoSample, namespace: string, queries: string[]): Promise<{ mismatches: string[]; compared: number; graph: { worker: string[]; node: string[]; typeDiff: number } }> {
   const conv = locomoConversation(sample);
-  // The Node build as the CLI runs it: createNodeMemory + the local System One (onnxruntime engine).
+  // The Node build as the CLI runs it: createNodeMemory + the local System One (onnxruntime engine),
+  // on a SQLite store with the lexical engine of the Durable Object (FTS5 kept by the store).
   // It writes first: its seconds of synchronous work would leave the HTTP keep-alive socket idle.
   const systemOne: SystemOneBackend = await createLocalSystemOne({ load: createNodeAssetLoader() });
-  const node: Memory = await createNodeMemory({ systemOne });
+  const dir = mkdtempSync(join(tmpdir(), 'jev-mem-parity-'));
+  const node: Memory = await createNodeMemory({ systemOne, storage: await createSqliteFileStorage({ dir, lexical: 'fts5' }) });
   try {
     await node.addMany(conv.observations);
     const w = await api('POST', `/v1/namespaces/${namespace}/memories`, { observations: conv.observations });
@@ -166,6 +169,7 @@ async function compareWithNode(sample: LocomoSample, namespace: string, queries:
   } finally {
     await node.close();
     await systemOne.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -216,7 +216,8 @@ describe('CLI export and import', () => {
     const imp = await cli(['import', path, '--store', storeB, '--system-one', 'heuristic']);
     expect(imp.code).toBe(0);
     expect(JSON.parse(imp.out[0] as string)).toEqual({ nodes: file.nodes.length, edges: file.edges.length, namespace: 'conv' });
-    const check = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: storeB }), namespace: 'conv' });
+    // The source memory searches with MiniSearch: compare on the same lexical engine.
+    const check = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: storeB, lexical: 'minisearch' }), namespace: 'conv' });
     for (const q of QUESTIONS) expect(await recallView(check, q)).toEqual(await recallView(source, q));
     await check.close();
   });

@@ -3,6 +3,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFileStorage } from '../../src/plane/file-storage.js';
+import { lexicalTerms } from '../../src/plane/lexical.js';
+import { ftsToken } from '../../src/plane/sql-lexical.js';
 import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
 import { quantizeVector } from '../../src/plane/vector-codec.js';
 import { makeEdge, makeNode } from './fixtures.js';
@@ -13,7 +15,8 @@ let counter = 0;
 const freshDir = (): string => join(root, `store-${++counter}`);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-describeStorageContract('sqlite file', () => createSqliteFileStorage({ dir: freshDir() }), 25);
+describeStorageContract('sqlite file (minisearch)', () => createSqliteFileStorage({ dir: freshDir(), lexical: 'minisearch' }), 25);
+describeStorageContract('sqlite file (fts5)', () => createSqliteFileStorage({ dir: freshDir(), lexical: 'fts5' }), 25);
 
 const filesUnder = async (dir: string): Promise<string[]> => {
   const out: string[] = [];
@@ -57,6 +60,27 @@ describe('sqlite file storage', () => {
     await s.commit('ns', { deleteNodeIds: ['a'] });
     await s.close();
     expect(await holds(dir, gone)).toBe(false);
+    expect(await holds(dir, kept)).toBe(true);
+  });
+
+  it('with the FTS5 engine, delete erases the text and the tails of its hashed terms from every file', async () => {
+    const dir = freshDir();
+    const s = await createSqliteFileStorage({ dir, lexical: 'fts5' });
+    const gone = 'MARKER-erase-me-7f3a9c';
+    const kept = 'MARKER-keep-me-1b2d4e';
+    await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1, `${gone} and some words`), makeNode('ns', 'b', 2, `${kept} and more words`)] });
+    await s.commit('ns', { putNodes: [makeNode('ns', 'c', 3, 'filler '.repeat(2000))] });
+    // Terms of the deleted text only ("erase", "7f3a9c"); FTS5 writes a term after the prefix it
+    // shares with its neighbour, so look for the last 6 characters of each hashed token.
+    const own = lexicalTerms(gone).filter((t) => !lexicalTerms(`${kept} and more words filler`).includes(t));
+    expect(own).toEqual(['eras', '7f3a9c']);
+    const tails = own.map((t) => ftsToken(t).slice(-6));
+    expect(await holds(dir, gone)).toBe(true);
+    for (const t of tails) expect(await holds(dir, t), t).toBe(true);
+    await s.commit('ns', { deleteNodeIds: ['a'] });
+    await s.close();
+    expect(await holds(dir, gone)).toBe(false);
+    for (const t of tails) expect(await holds(dir, t), t).toBe(false);
     expect(await holds(dir, kept)).toBe(true);
   });
 

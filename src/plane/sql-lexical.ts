@@ -1,0 +1,104 @@
+/**
+ * The lexical index I^lex (eq. (5)) kept by the SQL store itself (issue 13): one SQLite FTS5
+ * table per namespace, maintained inside the store's commit transaction, searched with FTS5's
+ * `bm25()`. The Durable Object uses it always (its 128 MB isolate cannot hold MiniSearch at 100k
+ * memories); Node may (`createSqliteFileStorage({ lexical: 'fts5' })`). Used by `sql-storage.ts`;
+ * no SQL of the other tables here.
+ *
+ * Terms: exactly the terms MiniSearch indexes for the same field ({@link lexicalTerms},
+ * `lexical.ts`: tokenize → language → `termsOf`), each written as one ASCII token
+ * ({@link ftsToken}: the base-36 53-bit hash of the term), so FTS5's `unicode61` tokenizer only
+ * ever sees `[a-z0-9]` words and splits nothing itself. The store thus holds no readable term
+ * (a hash of a dictionary word can still be guessed by hashing the dictionary).
+ *
+ * Table `<prefix>fts<LEXICAL_VERSION>_<ns>` (`ns`: the namespace's integer id):
+ * `fts5(text, speaker, content='', detail=full)` with rowid = the node's slot. Contentless (no
+ * copy of the text); `detail=full` because FTS5's `bm25()` needs term frequencies (with
+ * `detail=column` or `none` it scores every row 0); `columnsize` kept (bm25 needs the lengths).
+ * Erasure: `secure-delete` is set on the table (SQLite ≥ 3.42; node-sqlite3-wasm ships 3.53,
+ * workerd a recent one), and a row is removed with FTS5's `'delete'` command and the terms it was
+ * inserted with (recomputed from the stored text), which removes its entries from the index
+ * b-tree in place; with `PRAGMA secure_delete` (Node) the freed bytes are zeroed. A
+ * `contentless_delete=1` table was tried and rejected: it deletes by tombstone, and the deleted
+ * terms stayed in the file.
+ *
+ * The terms of a row must be recomputed identically at its delete: a change of the term
+ * analysis (text.ts, language.ts, the stemmer or stop-word packages) must bump
+ * `LEXICAL_VERSION` (lexical.ts), which names a new table, built afresh from the nodes.
+ *
+ * @module
+ */
+import type { LanguageCode } from './language.js';
+import { LEXICAL_VERSION, lexicalTerms } from './lexical.js';
+import { hash53 } from './node-directory.js';
+import type { SqlParam, SqlRow } from './sql-schema.js';
+
+/** A statement runner (`SqlDriver.query`). */
+type Query = (sql: string, params?: readonly SqlParam[]) => SqlRow[];
+
+/** What one row of the FTS table indexes: a node's text and speaker. */
+export interface FtsDoc {
+  text: string;
+  speaker?: string | undefined;
+}
+
+/** One hit: the node's slot and its score (−bm25, higher is better). */
+export interface FtsHit {
+  slot: number;
+  score: number;
+}
+
+/** Format tag of the store-kept index's `toJSON()` marker (nothing to restore: the store keeps it). */
+export const FTS_LEXICAL_FORMAT = 'jev-mem/lexical-fts5' as const;
+
+/** The ASCII token of one term: its 53-bit hash (`hash53`, node-directory.ts) in base 36, ≤ 11 characters of `[0-9a-z]`. */
+export function ftsToken(term: string): string {
+  return hash53(term).toString(36);
+}
+
+/** The tokens of one field value: {@link ftsToken} of each {@link lexicalTerms} term, space-separated. */
+export function ftsField(text: string, language?: LanguageCode): string {
+  return lexicalTerms(text, language).map(ftsToken).join(' ');
+}
+
+/** Name of the FTS table of namespace id `ns`. */
+export function ftsTableName(prefix: string, ns: number): string {
+  return `${prefix}fts${LEXICAL_VERSION}_${ns}`;
+}
+
+/** Pattern of every FTS table name of `prefix` (any version): captures the version and the namespace id. */
+export function ftsTablePattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix}fts(\\d+)_(\\d+)$`);
+}
+
+/** Creates the FTS table `table` (which must not exist) with secure-delete on. */
+export function createFtsTable(q: Query, table: string): void {
+  q(`CREATE VIRTUAL TABLE ${table} USING fts5(text, speaker, content='', detail=full)`);
+  q(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
+}
+
+/** Indexes `doc` under `slot` (the slot must not be indexed). */
+export function ftsInsert(q: Query, table: string, slot: number, doc: FtsDoc): void {
+  q(`INSERT INTO ${table} (rowid, text, speaker) VALUES (?, ?, ?)`, [slot, ftsField(doc.text), doc.speaker ? ftsField(doc.speaker) : '']);
+}
+
+/** Removes `slot`, which was indexed with exactly `doc` (FTS5's `'delete'` command needs its terms). */
+export function ftsDelete(q: Query, table: string, slot: number, doc: FtsDoc): void {
+  q(`INSERT INTO ${table} (${table}, rowid, text, speaker) VALUES ('delete', ?, ?, ?)`, [slot, ftsField(doc.text), doc.speaker ? ftsField(doc.speaker) : '']);
+}
+
+/**
+ * Best `k` rows for `query`: its terms (analysed as MiniSearch analyses a query, `language` for a
+ * short one) OR-ed, ranked by FTS5's `bm25()` (k1 = 1.2, b = 0.75, both columns weight 1; IDF
+ * `ln((N − n + 0.5) / (n + 0.5))`, floored at 1e-6 by FTS5), best first, ties by slot. A repeated
+ * query term counts once per repeat (as in MiniSearch). Empty or stop-word-only query → `[]`.
+ */
+export function ftsSearch(q: Query, table: string, query: string, k: number, language?: LanguageCode): FtsHit[] {
+  const tokens = lexicalTerms(query, language).map(ftsToken);
+  if (tokens.length === 0 || k <= 0) return [];
+  const match = tokens.map((t) => `"${t}"`).join(' OR ');
+  return q(`SELECT rowid AS slot, bm25(${table}) AS s FROM ${table} WHERE ${table} MATCH ? ORDER BY s, rowid LIMIT ?`, [match, k]).map((r) => ({
+    slot: Number(r.slot),
+    score: -Number(r.s),
+  }));
+}
