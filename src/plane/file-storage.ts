@@ -29,9 +29,9 @@
  *
  * @module
  */
+import { takeStoreLock } from './store-lock.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { JevMemError, describeValue } from '../errors.js';
 import { consoleLogger, errorText, type Logger } from '../util/logger.js';
@@ -57,8 +57,7 @@ const SNAPSHOT_FORMAT = 'jev-mem/snapshot' as const;
 /** Longest readable folder name before falling back to a hashed name. */
 export const MAX_FOLDER_CHARS = 160;
 
-/** An unreadable lock file younger than this (ms) belongs to a process that is still writing it. */
-export const LOCK_SETTLE_MS = 10_000;
+export { LOCK_SETTLE_MS } from './store-lock.js';
 
 /** Options of {@link createFileStorage}. */
 export interface FileStorageOptions {
@@ -761,63 +760,12 @@ class FileStorage implements StorageAdapter {
   }
 
   async #takeLock(): Promise<void> {
-    const path = join(this.#opts.dir, 'lock');
-    const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const handle = await open(path, 'wx');
-        try {
-          await handle.writeFile(mine);
-          await handle.datasync();
-        } finally {
-          await handle.close();
-        }
-        this.#lockHeld = true;
-        // Left-overs of dropped namespaces (already out of the store): a failure only costs disk space.
-        await rm(join(this.#opts.dir, 'trash'), { recursive: true, force: true }).catch((e: unknown) =>
-          this.#opts.logger('warn', `the trash folder ${join(this.#opts.dir, 'trash')} could not be emptied (${errorText(e)}); it holds only dropped namespaces and may be deleted by hand`, { code: 'TRASH_NOT_EMPTIED', error: e }),
-        );
-        return;
-      } catch (e) {
-        if (errnoCode(e) !== 'EEXIST') throw fsError(`create the lock file ${path}`, e);
-      }
-      const holder = await this.#lockHolder(path);
-      if (holder !== undefined) {
-        throw new JevMemError(
-          'STORAGE_FAILED',
-          `the store at ${this.#opts.dir} is being written by process ${holder.pid} on ${holder.host}; ` +
-            `close that memory first (or delete ${path} if that process is gone)`,
-          { field: 'store', lock: path },
-        );
-      }
-      try {
-        await unlink(path); // stale lock of a process that is gone
-      } catch (e) {
-        if (errnoCode(e) !== 'ENOENT') throw fsError(`remove the stale lock file ${path}`, e); // ENOENT: another process took it over first
-      }
-    }
-    throw new JevMemError('STORAGE_FAILED', `could not take the lock ${path}`, { field: 'store', lock: path });
-  }
-
-  /** The live process holding the lock, or `undefined` when the lock is stale (or unreadable and older than {@link LOCK_SETTLE_MS}). */
-  async #lockHolder(path: string): Promise<{ pid: number; host: string } | undefined> {
-    let holder: { pid?: unknown; host?: unknown };
-    try {
-      holder = JSON.parse((await readFile(path)).toString('utf8')) as { pid?: unknown; host?: unknown };
-    } catch {
-      // Another process may have just created the lock and not yet written it (open 'wx' then
-      // write): an unreadable lock younger than LOCK_SETTLE_MS is held, not stale.
-      const age = await stat(path).then((st) => Date.now() - st.mtimeMs, () => Infinity);
-      return age < LOCK_SETTLE_MS ? { pid: -1, host: 'unknown (lock being written)' } : undefined;
-    }
-    if (typeof holder.pid !== 'number' || typeof holder.host !== 'string') return undefined;
-    if (holder.host !== hostname()) return { pid: holder.pid, host: holder.host }; // cannot check: assume alive
-    try {
-      process.kill(holder.pid, 0);
-      return { pid: holder.pid, host: holder.host };
-    } catch (e) {
-      return errnoCode(e) === 'EPERM' ? { pid: holder.pid, host: holder.host } : undefined;
-    }
+    await takeStoreLock(this.#opts.dir, join(this.#opts.dir, 'lock'));
+    this.#lockHeld = true;
+    // Left-overs of dropped namespaces (already out of the store): a failure only costs disk space.
+    await rm(join(this.#opts.dir, 'trash'), { recursive: true, force: true }).catch((e: unknown) =>
+      this.#opts.logger('warn', `the trash folder ${join(this.#opts.dir, 'trash')} could not be emptied (${errorText(e)}); it holds only dropped namespaces and may be deleted by hand`, { code: 'TRASH_NOT_EMPTIED', error: e }),
+    );
   }
 }
 
