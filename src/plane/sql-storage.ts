@@ -119,10 +119,31 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   };
   const q = (sql: string, params?: readonly SqlParam[]): SqlRow[] => db.query(sql, params);
 
-  /** A transaction whose failure forgets the dictionary cache. */
+  /**
+   * Slots of the running write transaction (key `ns:id`), so that the many edges of one commit
+   * resolve each end once. Valid inside the transaction only: ids rows are removed by
+   * `collectSlots` alone, which empties it, and another connection cannot write meanwhile.
+   */
+  const txSlots = new Map<string, number>();
+  /** Keys `ns:id` the running transaction found without a slot (until `ensureSlot` gives one). */
+  const txNoSlot = new Set<string>();
+  let txSlotsOn = false;
+
+  /** A transaction with the slot cache on; its failure forgets the dictionary cache. */
   const tx = <T>(fn: () => T): T => {
     try {
-      return db.transaction(fn);
+      return db.transaction(() => {
+        txSlots.clear();
+        txNoSlot.clear();
+        txSlotsOn = true;
+        try {
+          return fn();
+        } finally {
+          txSlotsOn = false;
+          txSlots.clear();
+          txNoSlot.clear();
+        }
+      });
     } catch (e) {
       dictByCode.clear();
       dictByValue.clear();
@@ -143,13 +164,19 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     return nsId(name) as number;
   };
   const slotOf = (ns: number, id: string): number | undefined => {
+    const key = `${ns}:${id}`;
+    if (txSlotsOn && (txSlots.has(key) || txNoSlot.has(key))) return txSlots.get(key);
     const r = q(`SELECT slot FROM ${t.ids} WHERE ns = ? AND id = ?`, [ns, id])[0];
-    return r === undefined ? undefined : num(r.slot);
+    if (r === undefined) return undefined;
+    const slot = num(r.slot);
+    if (txSlotsOn) txSlots.set(key, slot);
+    return slot;
   };
   const ensureSlot = (ns: number, id: string): number => {
     const slot = slotOf(ns, id);
     if (slot !== undefined) return slot;
     q(`INSERT INTO ${t.ids} (ns, id) VALUES (?, ?)`, [ns, id]);
+    txNoSlot.delete(`${ns}:${id}`);
     return slotOf(ns, id) as number;
   };
   /** Slots of many ids: id → slot (unknown ids left out). */
@@ -159,6 +186,18 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       for (const r of q(`SELECT slot, id FROM ${t.ids} WHERE ns = ? AND id IN (${placeholders(part.length)})`, [ns, ...part])) out.set(String(r.id), num(r.slot));
     }
     return out;
+  };
+  /** Puts the slots of these ids in the transaction's slot cache, a statement per {@link MAX_BINDINGS} ids. */
+  const prefetchSlots = (ns: number, ids: Iterable<string>): void => {
+    if (!txSlotsOn) return;
+    const missing = new Set<string>();
+    for (const id of ids) if (!txSlots.has(`${ns}:${id}`)) missing.add(id);
+    const found = slotsOf(ns, [...missing]);
+    for (const id of missing) {
+      const slot = found.get(id);
+      if (slot === undefined) txNoSlot.add(`${ns}:${id}`);
+      else txSlots.set(`${ns}:${id}`, slot);
+    }
   };
   /** Ids of many slots. */
   const idsOf = (slots: Iterable<number>): Map<number, string> => {
@@ -194,12 +233,20 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
 
   // ── rows ──
 
-  /** Removes the edge(s) with this id; returns the end slots they used. */
-  const deleteEdgeById = (ns: number, id: string): number[] => {
+  /**
+   * Removes the edge(s) with this id; returns the end slots they used. `put` is the edge about
+   * to be written with this id: when its row is canonical, the canonical row of its own ends is
+   * left for the `INSERT OR REPLACE` that follows (same key, same ends).
+   */
+  const deleteEdgeById = (ns: number, id: string, put?: { edge: MemoryEdge; row: EdgeRow }): number[] => {
     const freed: number[] = [];
-    for (const r of q(`SELECT src, dst FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id])) freed.push(num(r.src), num(r.dst));
-    q(`DELETE FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id]);
+    const explicit = q(`SELECT src, dst FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id]);
+    if (explicit.length > 0) {
+      for (const r of explicit) freed.push(num(r.src), num(r.dst));
+      q(`DELETE FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id]);
+    }
     for (const s of canonicalSplits(id)) {
+      if (put !== undefined && put.row.eid === '' && s.from === put.edge.from && s.to === put.edge.to) continue;
       const src = slotOf(ns, s.from);
       const dst = src === undefined ? undefined : slotOf(ns, s.to);
       if (src === undefined || dst === undefined) continue;
@@ -212,6 +259,8 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   };
   /** Drops id rows that no node and no edge uses any more. */
   const collectSlots = (ns: number, slots: Iterable<number>): void => {
+    txSlots.clear();
+    txNoSlot.clear();
     for (const slot of new Set(slots)) {
       q(
         `DELETE FROM ${t.ids} WHERE slot = ? AND NOT EXISTS (SELECT 1 FROM ${t.node} WHERE slot = ?) AND NOT EXISTS (SELECT 1 FROM ${t.edge} WHERE ns = ? AND src = ?) AND NOT EXISTS (SELECT 1 FROM ${t.edge} WHERE dst = ?)`,
@@ -379,10 +428,12 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
             freed.push(slot);
           }
           for (const id of batch.deleteEdgeIds ?? []) freed.push(...deleteEdgeById(ns, id));
+          prefetchSlots(ns, [...putNodes.map((n) => n.id), ...putEdges.flatMap((e) => [e.from, e.to])]);
           putNodes.forEach((n, i) => putNodeRow(ns, n, nodeRows[i] as ReturnType<typeof encodeNode>));
           putEdges.forEach((e, i) => {
-            freed.push(...deleteEdgeById(ns, e.id));
-            putEdgeRow(ns, e, edgeRows[i] as EdgeRow);
+            const row = edgeRows[i] as EdgeRow;
+            freed.push(...deleteEdgeById(ns, e.id, { edge: e, row }));
+            putEdgeRow(ns, e, row);
           });
           for (const [k, v] of meta) setMeta(ns, k, v);
           for (const id of changed) q(`INSERT OR IGNORE INTO ${t.changes} (ns, change, id) VALUES (?, ?, ?)`, [ns, batch.change as number, id]);
