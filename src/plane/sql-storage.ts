@@ -135,10 +135,31 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   };
   const q = (sql: string, params?: readonly SqlParam[]): SqlRow[] => db.query(sql, params);
 
-  /** A transaction whose failure forgets the dictionary cache. */
+  /**
+   * Slots of the running write transaction (key `ns:id`), so that the many edges of one commit
+   * resolve each end once. Valid inside the transaction only: ids rows are removed by
+   * `collectSlots` alone, which empties it, and another connection cannot write meanwhile.
+   */
+  const txSlots = new Map<string, number>();
+  /** Keys `ns:id` the running transaction found without a slot (until `ensureSlot` gives one). */
+  const txNoSlot = new Set<string>();
+  let txSlotsOn = false;
+
+  /** A transaction with the slot cache on; its failure forgets the dictionary cache. */
   const tx = <T>(fn: () => T): T => {
     try {
-      return db.transaction(fn);
+      return db.transaction(() => {
+        txSlots.clear();
+        txNoSlot.clear();
+        txSlotsOn = true;
+        try {
+          return fn();
+        } finally {
+          txSlotsOn = false;
+          txSlots.clear();
+          txNoSlot.clear();
+        }
+      });
     } catch (e) {
       dictByCode.clear();
       dictByValue.clear();
@@ -160,13 +181,19 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     return nsId(name) as number;
   };
   const slotOf = (ns: number, id: string): number | undefined => {
+    const key = `${ns}:${id}`;
+    if (txSlotsOn && (txSlots.has(key) || txNoSlot.has(key))) return txSlots.get(key);
     const r = q(`SELECT slot FROM ${t.ids} WHERE ns = ? AND id = ?`, [ns, id])[0];
-    return r === undefined ? undefined : num(r.slot);
+    if (r === undefined) return undefined;
+    const slot = num(r.slot);
+    if (txSlotsOn) txSlots.set(key, slot);
+    return slot;
   };
   const ensureSlot = (ns: number, id: string): number => {
     const slot = slotOf(ns, id);
     if (slot !== undefined) return slot;
     q(`INSERT INTO ${t.ids} (ns, id) VALUES (?, ?)`, [ns, id]);
+    txNoSlot.delete(`${ns}:${id}`);
     return slotOf(ns, id) as number;
   };
   /** Slots of many ids: id → slot (unknown ids left out). */
@@ -176,6 +203,18 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       for (const r of q(`SELECT slot, id FROM ${t.ids} WHERE ns = ? AND id IN (${placeholders(part.length)})`, [ns, ...part])) out.set(String(r.id), num(r.slot));
     }
     return out;
+  };
+  /** Puts the slots of these ids in the transaction's slot cache, a statement per {@link MAX_BINDINGS} ids. */
+  const prefetchSlots = (ns: number, ids: Iterable<string>): void => {
+    if (!txSlotsOn) return;
+    const missing = new Set<string>();
+    for (const id of ids) if (!txSlots.has(`${ns}:${id}`)) missing.add(id);
+    const found = slotsOf(ns, [...missing]);
+    for (const id of missing) {
+      const slot = found.get(id);
+      if (slot === undefined) txNoSlot.add(`${ns}:${id}`);
+      else txSlots.set(`${ns}:${id}`, slot);
+    }
   };
   /** Ids of many slots. */
   const idsOf = (slots: Iterable<number>): Map<number, string> => {
@@ -254,12 +293,20 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
 
   // ── rows ──
 
-  /** Removes the edge(s) with this id; returns the end slots they used. */
-  const deleteEdgeById = (ns: number, id: string): number[] => {
+  /**
+   * Removes the edge(s) with this id; returns the end slots they used. `put` is the edge about
+   * to be written with this id: when its row is canonical, the canonical row of its own ends is
+   * left for the `INSERT OR REPLACE` that follows (same key, same ends).
+   */
+  const deleteEdgeById = (ns: number, id: string, put?: { edge: MemoryEdge; row: EdgeRow }): number[] => {
     const freed: number[] = [];
-    for (const r of q(`SELECT src, dst FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id])) freed.push(num(r.src), num(r.dst));
-    q(`DELETE FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id]);
+    const explicit = q(`SELECT src, dst FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id]);
+    if (explicit.length > 0) {
+      for (const r of explicit) freed.push(num(r.src), num(r.dst));
+      q(`DELETE FROM ${t.edge} WHERE ns = ? AND eid = ? AND eid <> ''`, [ns, id]);
+    }
     for (const s of canonicalSplits(id)) {
+      if (put !== undefined && put.row.eid === '' && s.from === put.edge.from && s.to === put.edge.to) continue;
       const src = slotOf(ns, s.from);
       const dst = src === undefined ? undefined : slotOf(ns, s.to);
       if (src === undefined || dst === undefined) continue;
@@ -272,6 +319,8 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   };
   /** Drops id rows that no node and no edge uses any more. */
   const collectSlots = (ns: number, slots: Iterable<number>): void => {
+    txSlots.clear();
+    txNoSlot.clear();
     for (const slot of new Set(slots)) {
       q(
         `DELETE FROM ${t.ids} WHERE slot = ? AND NOT EXISTS (SELECT 1 FROM ${t.node} WHERE slot = ?) AND NOT EXISTS (SELECT 1 FROM ${t.edge} WHERE ns = ? AND src = ?) AND NOT EXISTS (SELECT 1 FROM ${t.edge} WHERE dst = ?)`,
@@ -374,6 +423,12 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     });
   };
   const EDGE_COLUMNS = 'src, dst, view, subtype, eid, weight, origin, created';
+  const EDGE_COLUMNS_E = 'e.src AS src, e.dst AS dst, e.view AS view, e.subtype AS subtype, e.eid AS eid, e.weight AS weight, e.origin AS origin, e.created AS created';
+  /** The edge of a row whose end ids are known (an end without an id row is a damaged store). */
+  const edgeOfRow = (namespace: string, row: SqlRow, from: SqlValue | undefined, to: SqlValue | undefined): MemoryEdge => {
+    if (typeof from !== 'string' || typeof to !== 'string') throw new Error(`an edge of namespace ${JSON.stringify(namespace)} points at a slot with no id`);
+    return decodeEdge(namespace, from, to, { eid: row.eid ?? null, view: row.view ?? null, subtype: row.subtype ?? null, weight: row.weight ?? null, created: row.created ?? null }, lookup(num(row.origin)));
+  };
 
   const adapter: StorageAdapter = {
     kind: options.kind,
@@ -435,6 +490,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
             freed.push(slot);
           }
           for (const id of batch.deleteEdgeIds ?? []) freed.push(...deleteEdgeById(ns, id));
+          prefetchSlots(ns, [...putNodes.map((n) => n.id), ...putEdges.flatMap((e) => [e.from, e.to])]);
           putNodes.forEach((n, i) => {
             const before = slotOf(ns, n.id);
             const old = before === undefined || !fts ? undefined : ftsDocOf(q(`SELECT body FROM ${t.node} WHERE slot = ?`, [before])[0]?.body);
@@ -449,8 +505,9 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
             if (doc !== undefined) ftsInsert(q, table, slot, doc);
           });
           putEdges.forEach((e, i) => {
-            freed.push(...deleteEdgeById(ns, e.id));
-            putEdgeRow(ns, e, edgeRows[i] as EdgeRow);
+            const row = edgeRows[i] as EdgeRow;
+            freed.push(...deleteEdgeById(ns, e.id, { edge: e, row }));
+            putEdgeRow(ns, e, row);
           });
           for (const [k, v] of meta) setMeta(ns, k, v);
           for (const id of changed) q(`INSERT OR IGNORE INTO ${t.changes} (ns, change, id) VALUES (?, ?, ?)`, [ns, batch.change as number, id]);
@@ -487,23 +544,26 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       return read(`read edges of namespace ${JSON.stringify(namespace)}`, () => {
         const ns = nsId(namespace);
         if (ns === undefined) return [];
-        const slots = [...slotsOf(ns, nodeIds).values()];
-        const rows: SqlRow[] = [];
-        const seen = new Set<string>();
-        for (const part of chunked(slots, Math.floor(MAX_BINDINGS / 2))) {
-          const marks = placeholders(part.length);
-          const found = q(
-            `SELECT ${EDGE_COLUMNS} FROM ${t.edge} WHERE ns = ? AND src IN (${marks}) UNION SELECT ${EDGE_COLUMNS} FROM ${t.edge} WHERE dst IN (${marks}) AND ns = ?`,
-            [ns, ...part, ...part, ns],
-          );
-          for (const r of found) {
-            const key = JSON.stringify([num(r.src), num(r.dst), r.view, r.subtype, r.eid]);
-            if (seen.has(key)) continue;
-            seen.add(key);
-            rows.push(r);
+        const idOfSlot = new Map<number, string>();
+        for (const [id, slot] of slotsOf(ns, nodeIds)) idOfSlot.set(slot, id);
+        const slots = [...idOfSlot.keys()];
+        const out: MemoryEdge[] = [];
+        // Two index searches instead of one UNION (which SQLite plans as a merge that scans the
+        // namespace's edges for the dst side): the edges leaving the asked nodes by the primary
+        // key, then those entering them by `edge_dst`, skipping the ones the first search gave
+        // (their src is an asked node). The other end's id comes with the row (one rowid lookup).
+        for (const part of chunked(slots, MAX_BINDINGS - 1)) {
+          for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e LEFT JOIN ${t.ids} i ON i.slot = e.dst WHERE e.ns = ? AND e.src IN (${placeholders(part.length)})`, [ns, ...part])) {
+            out.push(edgeOfRow(namespace, r, idOfSlot.get(num(r.src)), r.other));
           }
         }
-        return edgesOfRows(namespace, rows);
+        for (const part of chunked(slots, MAX_BINDINGS - 1)) {
+          for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e INDEXED BY ${prefix}edge_dst LEFT JOIN ${t.ids} i ON i.slot = e.src WHERE e.dst IN (${placeholders(part.length)}) AND e.ns = ?`, [...part, ns])) {
+            if (idOfSlot.has(num(r.src))) continue;
+            out.push(edgeOfRow(namespace, r, r.other, idOfSlot.get(num(r.dst))));
+          }
+        }
+        return out;
       });
     },
 

@@ -91,8 +91,26 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     }
     return s;
   };
-  const query = (sql: string, params: readonly SqlParam[] = []): SqlRow[] =>
-    patiently(() => statement(sql).all(params as SqlParam[]) as SqlRow[]);
+  /**
+   * Runs one cached statement. A statement whose step failed is dropped: SQLite reports that
+   * failure again at its next reset, which node-sqlite3-wasm turns into "Could not reset
+   * statement" (not a busy error), so a read retried after SQLITE_BUSY would fail.
+   */
+  const run = (sql: string, params: readonly SqlParam[]): SqlRow[] => {
+    const s = statement(sql);
+    try {
+      return s.all(params as SqlParam[]) as SqlRow[];
+    } catch (e) {
+      statements.delete(sql);
+      try {
+        s.finalize();
+      } catch {
+        // finalize reports the step's failure again
+      }
+      throw e;
+    }
+  };
+  const query = (sql: string, params: readonly SqlParam[] = []): SqlRow[] => patiently(() => run(sql, params));
 
   try {
     patiently(() => db.exec('PRAGMA journal_mode = DELETE'));

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,20 @@ describe('sqlite file storage', () => {
     expect(JSON.parse(await readFile(join(dir, 'lock'), 'utf8'))).toMatchObject({ pid: process.pid });
     expect((await s.getNodes!('ns', ['a'])).length).toBe(1);
     expect(logged).toEqual(['STALE_LOCK_TAKEN']);
+    await s.close();
+    expect(await readdir(dir)).toEqual(['jev-mem.sqlite']);
+  });
+
+  it('a read that finds a SQLite lock left by a dead process clears it and runs again, its cached statements too', async () => {
+    const dir = freshDir();
+    const s = await createSqliteFileStorage({ dir });
+    await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1)] });
+    expect((await s.getNodes!('ns', ['a'])).length).toBe(1); // the read's statements are prepared and cached
+    const lockDir = join(dir, 'jev-mem.sqlite.lock');
+    await mkdir(lockDir); // a process killed inside a statement, 60 s ago
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lockDir, old, old);
+    expect((await s.getNodes!('ns', ['a'])).map((n) => n.id)).toEqual(['a']);
     await s.close();
     expect(await readdir(dir)).toEqual(['jev-mem.sqlite']);
   });

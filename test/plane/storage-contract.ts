@@ -154,6 +154,22 @@ export function describeStorageContract(name: string, fresh: () => Promise<Stora
       expect(await s.getEdges!('other', ['b'])).toEqual([]);
     });
 
+    portIt('getEdges of many nodes (more than one statement\'s bindings) returns each edge once', async () => {
+      const s = await make();
+      // 200 nodes in a ring plus chords i → i+100: asked all, each of the 400 edges comes back once.
+      const n = 200;
+      const nodes = Array.from({ length: n }, (_, i) => makeNode('ns', `n${i}`, i + 1));
+      const ring = Array.from({ length: n }, (_, i) => makeEdge('ns', `r${i}`, `n${i}`, `n${(i + 1) % n}`));
+      const chords = Array.from({ length: n }, (_, i) => makeEdge('ns', `c${i}`, `n${i}`, `n${(i + 100) % n}`));
+      await s.commit('ns', { putNodes: nodes, putEdges: [...ring, ...chords] });
+      const all = (await s.getEdges!('ns', nodes.map((x) => x.id).reverse())).map((e) => e.id).sort();
+      expect(all).toEqual([...ring, ...chords].map((e) => e.id).sort());
+      // Asking the even nodes: every ring edge touches one; the chords join even to even (100 is even).
+      const even = nodes.filter((_, i) => i % 2 === 0).map((x) => x.id);
+      const got = (await s.getEdges!('ns', even)).map((e) => e.id).sort();
+      expect(got).toEqual([...ring, ...chords.filter((_, i) => i % 2 === 0)].map((e) => e.id).sort());
+    });
+
     portIt('scans every node and edge once, in batches of at most the asked size', async () => {
       const s = await make();
       const nodes = Array.from({ length: 23 }, (_, i) => makeNode('ns', `n${i}`, i + 1));
