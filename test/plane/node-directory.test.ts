@@ -1,0 +1,70 @@
+/** The resident node directory (issue 13): slots, statuses, sessions, int8 vectors, checkpoint parts. */
+import { describe, expect, it } from 'vitest';
+import { contentHash, hash53, NodeDirectory, STATUS_CODE } from '../../src/plane/node-directory.js';
+import { quantizeVector } from '../../src/plane/vector-codec.js';
+import type { MemoryNode } from '../../src/types.js';
+import { makeNode } from './fixtures.js';
+
+function node(id: string, seq: number, session: string | undefined, vector: number[], status: MemoryNode['status'] = 'active'): MemoryNode {
+  const n = makeNode('ns', id, seq);
+  n.provenance = session === undefined ? {} : { sessionId: session };
+  n.embedding = { encoder: 'e', vector };
+  n.status = status;
+  return n;
+}
+
+describe('NodeDirectory', () => {
+  it('keeps seq, status, session, language and the grid vector of each node; reuses freed slots', () => {
+    const d = new NodeDirectory(3);
+    const va = quantizeVector([0.5, -0.25, 0.1]);
+    d.add(node('a', 1, 's1', va), 11, 'en');
+    d.add(node('b', 2, 's1', [0, 0, 0], 'superseded'), 12, 'de');
+    d.add(node('c', 3, 's2', quantizeVector([1, 0, 0])), 13, undefined);
+    expect(d.size).toBe(3);
+    expect([d.seq('b'), d.status('b'), d.language('b'), d.hashOf('b')]).toEqual([2, 'superseded', 'de', 12]);
+    expect(Array.from(d.vector('a') as Float32Array)).toEqual(va.map((x) => Math.fround(x)));
+    expect(d.idsWithStatus(STATUS_CODE.active)).toEqual(['a', 'c']);
+    expect(d.sessionRange('s1')).toEqual({ firstId: 'a', lastId: 'b' });
+    expect(d.latest()).toBe('c');
+    d.remove('a');
+    expect([d.has('a'), d.size, d.sessionRange('s1')]).toEqual([false, 2, { firstId: 'b', lastId: 'b' }]);
+    d.add(node('d', 4, 's2', quantizeVector([0, 1, 0])), 14, 'en'); // takes a's slot
+    expect(d.sessionRange('s2')).toEqual({ firstId: 'c', lastId: 'd' });
+    expect([...d.liveVectors()].map(([id]) => id).sort()).toEqual(['b', 'c', 'd']);
+  });
+
+  it('gives back exactly what it held after toParts → restore', () => {
+    const d = new NodeDirectory(4);
+    for (let i = 1; i <= 50; i++) d.add(node(`n${i}`, i, `s${i % 3}`, quantizeVector([i, -i / 2, 1, (i % 7) - 3]), i % 5 === 0 ? 'superseded' : 'active'), hash53(`n${i}`), i % 2 ? 'en' : 'fr');
+    d.remove('n7');
+    const { header, parts } = d.toParts();
+    const back = new NodeDirectory(4);
+    back.restore(JSON.parse(JSON.stringify(header)), parts);
+    expect(back.size).toBe(49);
+    for (let i = 1; i <= 50; i++) {
+      const id = `n${i}`;
+      expect([back.has(id), back.seq(id), back.status(id), back.language(id), back.hashOf(id)]).toEqual([d.has(id), d.seq(id), d.status(id), d.language(id), d.hashOf(id)]);
+      expect(back.vector(id)).toEqual(d.vector(id));
+    }
+    expect(back.sessionRange('s1')).toEqual(d.sessionRange('s1'));
+    back.add(node('new', 51, 's1', quantizeVector([1, 1, 1, 1])), 1, 'en');
+    expect(back.size).toBe(50); // the freed slot of n7 is reused
+  });
+
+  it('refuses parts whose lengths do not match the header', () => {
+    const d = new NodeDirectory(2);
+    d.add(node('a', 1, undefined, quantizeVector([1, 0])), 1, 'en');
+    const { header, parts } = d.toParts();
+    expect(() => new NodeDirectory(2).restore(header, { ...parts, 'dir.vec': new Uint8Array(1) })).toThrow(/dir\.vec has 1 bytes, expected 2/);
+  });
+
+  it('hashes content, not status or vector; hash53 is a stable 53-bit integer', () => {
+    const a = node('a', 1, 's', [1, 0]);
+    expect(contentHash({ ...a, status: 'superseded', embedding: { encoder: 'x', vector: [0, 1] } })).toBe(contentHash(a));
+    expect(contentHash({ ...a, text: 'other' })).not.toBe(contentHash(a));
+    const h = hash53('hello');
+    expect(Number.isSafeInteger(h) && h >= 0 && h < 2 ** 53).toBe(true);
+    expect(hash53('hello')).toBe(h);
+    expect(hash53('hellp')).not.toBe(h);
+  });
+});
