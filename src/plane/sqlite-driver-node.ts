@@ -125,48 +125,37 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     throw e;
   }
 
+  /** Runs `fn` between `begin()` and COMMIT; any failure rolls back (SQLite may have already). */
+  const within = <T>(begin: () => void, fn: () => T): T => {
+    begin();
+    inTransaction = true;
+    try {
+      const out = fn();
+      db.exec('COMMIT');
+      return out;
+    } catch (e) {
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // nothing was begun on disk, or SQLite rolled back on its own (e.g. after SQLITE_FULL)
+      }
+      throw e;
+    } finally {
+      inTransaction = false;
+    }
+  };
+
   return {
     query,
     transaction<T>(fn: () => T): T {
       if (inTransaction) return fn();
-      patiently(() => db.exec('BEGIN IMMEDIATE'));
-      inTransaction = true;
-      try {
-        const out = fn();
-        db.exec('COMMIT');
-        return out;
-      } catch (e) {
-        try {
-          db.exec('ROLLBACK');
-        } catch {
-          // SQLite rolled back on its own (e.g. after SQLITE_FULL)
-        }
-        throw e;
-      } finally {
-        inTransaction = false;
-      }
+      // The write lock is waited for; the work itself is not retried (it may not be repeatable).
+      return within(() => patiently(() => db.exec('BEGIN IMMEDIATE')), fn);
     },
     read<T>(fn: () => T): T {
       if (inTransaction) return fn();
       // A read is repeatable: when another connection holds the lock, the whole read waits and runs again.
-      return patiently(() => {
-        db.exec('BEGIN');
-        inTransaction = true;
-        try {
-          const out = fn();
-          db.exec('COMMIT');
-          return out;
-        } catch (e) {
-          try {
-            db.exec('ROLLBACK');
-          } catch {
-            // nothing was begun on disk
-          }
-          throw e;
-        } finally {
-          inTransaction = false;
-        }
-      });
+      return patiently(() => within(() => db.exec('BEGIN'), fn));
     },
     clearStaleLock,
     close(): void {
