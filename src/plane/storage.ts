@@ -113,7 +113,10 @@ export interface StorageAdapter {
   /**
    * The storage port of the read and write paths (issue 13): the nodes with these ids, in the
    * order asked; unknown ids are left out. A path asks for what its bounds (maxVisited, K_w)
-   * allow, never for the whole namespace.
+   * allow, never for the whole namespace. The port's methods are optional so that an adapter
+   * written against the older interface still works: without them the memory falls back to
+   * `load()`, which reads the whole namespace on every operation (O(namespace), fine for small
+   * ones only). Every shipped adapter implements the whole port.
    * @throws JevMemError `STORAGE_FAILED`.
    */
   getNodes?(namespace: string, ids: readonly string[]): Promise<MemoryNode[]>;
