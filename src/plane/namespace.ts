@@ -32,6 +32,7 @@ import type { MemoryEdge, MemoryNode } from '../types.js';
 import type { LexicalIndex, VectorIndex } from './indexes.js';
 import type { LanguageCode } from './language.js';
 import { loadLexicalIndex } from './lexical.js';
+import { createMemoryStorage } from './memory-storage.js';
 import { NodeDirectory, contentHash, hash53, STATUS_CODE } from './node-directory.js';
 import { CHANGE_META_KEY, type Checkpoint, type StorageAdapter, type WriteBatch } from './storage.js';
 import { detectLanguage, normalizeText } from './text.js';
@@ -290,7 +291,6 @@ export class NamespaceState {
     const state = new NamespaceState(namespace, storage, storage.lexicalIndex?.(namespace) ?? factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade, opts.cache);
     state.meta = { ...meta };
     await state.#rebuild();
-    state.#orderSessions();
     state.openReport = { from: state.#dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
     return state;
   }
@@ -300,7 +300,6 @@ export class NamespaceState {
    * an in-memory store, which the state then reads through the port.
    */
   static async fromSnapshot(namespace: string, snap: { nodes: MemoryNode[]; edges: MemoryEdge[]; meta: Record<string, unknown> }, factories: IndexFactories, dimension: number): Promise<NamespaceState> {
-    const { createMemoryStorage } = await import('./memory-storage.js');
     const storage = createMemoryStorage();
     await storage.commit(namespace, { putNodes: snap.nodes, putEdges: snap.edges, meta: snap.meta });
     return NamespaceState.open({ namespace, storage, factories, dimension });
@@ -647,11 +646,6 @@ export class NamespaceState {
     if (list.length > MENTIONS_KEPT) list.shift();
   }
 
-  /** Session ordinals by first appearance (seq of the first node) after an unordered rebuild. */
-  #orderSessions(): void {
-    const order = [...this.sessions.values()].sort((a, b) => (this.#dir.seq(a.firstId) ?? 0) - (this.#dir.seq(b.firstId) ?? 0));
-    order.forEach((s, i) => (s.ordinal = i));
-  }
 
   /** A replay of a node whose content is unchanged: status, seq and vector only. */
   #replaceSameContent(n: MemoryNode): void {
