@@ -80,6 +80,7 @@ export class NodeDirectory {
     return this.#slotOf.size;
   }
 
+  /** True when the directory holds `id`. */
   has(id: string): boolean {
     return this.#slotOf.has(id);
   }
@@ -155,6 +156,7 @@ export class NodeDirectory {
     this.#setVector(slot, n.embedding.vector);
   }
 
+  /** Frees the slot of `id` (reused by a later add); a no-op for an unknown id. */
   remove(id: string): void {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return;
@@ -165,21 +167,25 @@ export class NodeDirectory {
     this.#free.push(slot);
   }
 
+  /** Sequence number of `id`, or undefined when unknown. */
   seq(id: string): number | undefined {
     const slot = this.#slotOf.get(id);
     return slot === undefined ? undefined : (this.#seq[slot] as number);
   }
 
+  /** Status of `id`, or undefined when unknown. */
   status(id: string): NodeStatus | undefined {
     const slot = this.#slotOf.get(id);
     return slot === undefined ? undefined : STATUS_NAME[this.#status[slot] as number];
   }
 
+  /** {@link contentHash} of `id` as added, or undefined when unknown. */
   hashOf(id: string): number | undefined {
     const slot = this.#slotOf.get(id);
     return slot === undefined ? undefined : (this.#hash[slot] as number);
   }
 
+  /** Detected language of `id`'s text (undefined for a deleted node or an unknown id). */
   language(id: string): string | undefined {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return undefined;
