@@ -682,7 +682,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       });
     },
 
-    async getEdges(namespace, nodeIds) {
+    async getEdges(namespace, nodeIds, filter) {
       validateNamespace(namespace);
       if (nodeIds.length === 0) return [];
       return guarded(`read edges of namespace ${nsText(namespace)}`, async () => {
@@ -695,8 +695,9 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
           const record = records[i];
           if (record === undefined) return;
           const a = decodeAdjacency(namespace, id, record);
-          for (const e of a.out.values()) edges.set(e.id, e);
-          for (const e of a.in.values()) edges.set(e.id, e);
+          // One adjacency record per node holds all its edges: the filter saves decoding work only.
+          for (const e of a.out.values()) if (filter?.subtype === undefined || e.subtype === filter.subtype) edges.set(e.id, e);
+          for (const e of a.in.values()) if (filter?.subtype === undefined || e.subtype === filter.subtype) edges.set(e.id, e);
         });
         return [...edges.values()];
       });

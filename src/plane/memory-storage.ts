@@ -216,13 +216,14 @@ export function createMemoryStorage(): StorageAdapter {
       }
       return out;
     },
-    async getEdges(namespace, nodeIds) {
+    async getEdges(namespace, nodeIds, filter) {
       live();
       validateNamespace(namespace);
       const state = spaces.get(namespace);
       if (state === undefined || nodeIds.length === 0) return [];
       const want = new Set(nodeIds);
-      return [...state.edges.values()].filter((e) => want.has(e.from) || want.has(e.to)).map((e) => structuredClone(e));
+      const subtype = filter?.subtype;
+      return [...state.edges.values()].filter((e) => (want.has(e.from) || want.has(e.to)) && (subtype === undefined || e.subtype === subtype)).map((e) => structuredClone(e));
     },
     scanNodes(namespace, batchSize) {
       live();

@@ -28,7 +28,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { JevMemError } from '../errors.js';
-import type { MemoryEdge, MemoryNode } from '../types.js';
+import type { EdgeSubtype, MemoryEdge, MemoryNode } from '../types.js';
 import type { LexicalIndex, VectorIndex } from './indexes.js';
 import type { LanguageCode } from './language.js';
 import { loadLexicalIndex } from './lexical.js';
@@ -36,6 +36,7 @@ import { createMemoryStorage } from './memory-storage.js';
 import { NodeDirectory, contentHash, hash53, STATUS_CODE } from './node-directory.js';
 import { CHANGE_META_KEY, type Checkpoint, type StorageAdapter, type WriteBatch } from './storage.js';
 import { detectLanguage, normalizeText } from './text.js';
+import { readVectorHeader } from './vector-format.js';
 
 /** Factories of the derived indexes (injected so each platform picks its own). */
 export interface IndexFactories {
@@ -43,10 +44,12 @@ export interface IndexFactories {
   vector(dimension: number): VectorIndex | Promise<VectorIndex>;
   /**
    * Optional switch to an approximate index when the namespace grows: once it holds
-   * `threshold` nodes, the exact index is replaced by `create(dimension)` (e.g. HNSW), so
-   * vector search — and with it each write's candidate discovery — stops growing linearly.
+   * `threshold` nodes (a number, or one per vector dimension), the exact index is replaced by
+   * `create(dimension)` (e.g. HNSW), so vector search — and with it each write's candidate
+   * discovery — stops growing linearly. A checkpointed approximate index of a namespace below
+   * the threshold is not restored: the exact index is built from the directory instead.
    */
-  upgrade?: { threshold: number; create(dimension: number): Promise<VectorIndex> };
+  upgrade?: { threshold: number | ((dimension: number) => number); create(dimension: number): Promise<VectorIndex> };
   /**
    * Optional: restores a vector index from its `serialize()` bytes (a checkpoint's `vectors`
    * part), so a reopen does not re-insert every vector. Throws when it cannot (the namespace then
@@ -89,6 +92,25 @@ export const CHECKPOINT_FORMAT = 'jev-mem/namespace-checkpoint@1';
  */
 export function dedupKey(text: string, observedAt: string | undefined, source: string | undefined): string {
   return JSON.stringify([observedAt ?? null, source ?? null, normalizeText(text)]);
+}
+
+/** The node count from which `up` switches to its approximate index, for vectors of `dimension`. */
+function upgradeThreshold(up: NonNullable<IndexFactories['upgrade']>, dimension: number): number {
+  return typeof up.threshold === 'number' ? up.threshold : up.threshold(dimension);
+}
+
+/** Kind of a serialised vector index (`'flat'`, `'hnsw'`), or undefined when the bytes have no valid header. */
+function vectorKindOf(bytes: Uint8Array): string | undefined {
+  try {
+    return readVectorHeader(bytes).kind;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Key of a node's list of one subtype in the caches: the id first, so a node's keys share a prefix. */
+function kindKey(subtype: EdgeSubtype, id: string): string {
+  return `${id}\u0000${subtype}`;
 }
 
 function notLoaded(what: string, id: string, namespace: string): JevMemError {
@@ -143,6 +165,15 @@ export class NamespaceState {
    */
   readonly #pinnedNodes = new Map<string, MemoryNode>();
   readonly #pinnedEdges = new Map<string, MemoryEdge[]>();
+  /**
+   * Edge lists of one subtype (key {@link kindKey}), for nodes whose whole list was not loaded:
+   * the read path asks most candidates for their window only (`precedes`), a few edges among
+   * the ~20 a node has. Cached across operations until a commit changes an edge or removes a
+   * node (then dropped whole: cheap, and recalls between writes keep them); pinned like the
+   * whole lists while an operation runs.
+   */
+  readonly #kindCache: LRUCache<string, MemoryEdge[]>;
+  readonly #pinnedKinds = new Map<string, MemoryEdge[]>();
   #operations = 0;
   readonly sessions = new Map<string, SessionInfo>();
   /** Canonical entity → ids of the latest nodes that mention it (oldest first). */
@@ -194,6 +225,7 @@ export class NamespaceState {
   ) {
     this.#nodeCache = new LRUCache<string, MemoryNode>({ max: sizes.nodes });
     this.#edgeCache = new LRUCache<string, MemoryEdge[]>({ max: sizes.edges });
+    this.#kindCache = new LRUCache<string, MemoryEdge[]>({ max: sizes.edges });
     this.#dir = new NodeDirectory(dimension);
     const dir = this.#dir;
     const cache = this.#nodeCache;
@@ -245,7 +277,7 @@ export class NamespaceState {
    */
   async maybeUpgradeVector(): Promise<{ error: unknown } | undefined> {
     const up = this.upgrade;
-    if (up === undefined || this.vector.kind !== 'flat' || this.#dir.size < up.threshold || this.vectorUpgradeError !== undefined) return undefined;
+    if (up === undefined || this.vector.kind !== 'flat' || this.#dir.size < upgradeThreshold(up, this.dimension) || this.vectorUpgradeError !== undefined) return undefined;
     let next: VectorIndex;
     try {
       next = await up.create(this.vector.dimension);
@@ -345,7 +377,12 @@ export class NamespaceState {
     const lexical = opts.storage.lexicalIndex?.(opts.namespace) ?? loadLexicalIndex(new TextDecoder().decode(cp.parts['lexical.json']));
     let vector: VectorIndex | undefined;
     const bytes = cp.parts['vectors'];
-    if (bytes !== undefined && opts.factories.restoreVector !== undefined) {
+    // Below the switch to an approximate index, the exact one is built from the directory (one
+    // pass over its int8 rows) rather than an approximate one restored (a wasm module and a graph).
+    const up = opts.factories.upgrade;
+    const live = Array.isArray(header.directory?.ids) ? header.directory.ids.reduce((n: number, id: unknown) => (id === null ? n : n + 1), 0) : 0;
+    const exact = up !== undefined && live < upgradeThreshold(up, opts.dimension) && bytes !== undefined && vectorKindOf(bytes) !== 'flat';
+    if (bytes !== undefined && opts.factories.restoreVector !== undefined && !exact) {
       vector = await opts.factories.restoreVector(bytes).catch(() => undefined);
       if (vector !== undefined && vector.dimension !== opts.dimension) {
         vector.dispose();
@@ -442,6 +479,7 @@ export class NamespaceState {
       if (--this.#operations === 0) {
         this.#pinnedNodes.clear();
         this.#pinnedEdges.clear();
+        this.#pinnedKinds.clear();
       }
     }
   }
@@ -454,6 +492,7 @@ export class NamespaceState {
     if (this.#operations > 1) return;
     this.#pinnedNodes.clear();
     this.#pinnedEdges.clear();
+    this.#pinnedKinds.clear();
   }
 
   #cacheNode(n: MemoryNode): void {
@@ -529,11 +568,65 @@ export class NamespaceState {
     }
   }
 
+  /**
+   * Loads the edges of one subtype of these nodes (for {@link edgesOfKind}): from a whole list
+   * when one is loaded, else one filtered read of the store for all the missing nodes.
+   * @throws JevMemError `STORAGE_FAILED` and the adapter's errors.
+   */
+  async loadEdgesOfKind(ids: Iterable<string>, subtype: EdgeSubtype): Promise<void> {
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      if (!this.#dir.has(id)) continue;
+      const whole = this.#pinnedEdges.get(id) ?? this.#edgeCache.get(id);
+      if (whole !== undefined) {
+        this.#pinnedEdges.set(id, whole); // read from it by edgesOfKind
+        continue;
+      }
+      const key = kindKey(subtype, id);
+      if (this.#pinnedKinds.has(key)) continue;
+      const cached = this.#kindCache.get(key);
+      if (cached !== undefined) this.#pinnedKinds.set(key, cached);
+      else missing.push(id);
+    }
+    for (let i = 0; i < missing.length; i += LOAD_BATCH) {
+      const part = missing.slice(i, i + LOAD_BATCH);
+      const got = this.storage.getEdges ? await this.storage.getEdges(this.namespace, part, { subtype }) : (await this.storage.load(this.namespace)).edges;
+      const lists = new Map<string, MemoryEdge[]>(part.map((id) => [id, []]));
+      for (const e of got) {
+        if (e.subtype !== subtype || !this.#dir.has(e.from) || !this.#dir.has(e.to)) continue;
+        lists.get(e.from)?.push(e);
+        if (e.to !== e.from) lists.get(e.to)?.push(e);
+      }
+      for (const [id, list] of lists) {
+        const key = kindKey(subtype, id);
+        if (this.#pinnedKinds.has(key) || this.#pinnedEdges.has(id)) continue;
+        list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        this.#kindCache.set(key, list);
+        this.#pinnedKinds.set(key, list);
+      }
+    }
+  }
+
   /** Edges of `id` in both directions. @throws JevMemError when `id` exists and its edges were not loaded. */
   edgesOf(id: string): readonly MemoryEdge[] {
     if (!this.#dir.has(id)) return [];
     const list = this.#pinnedEdges.get(id) ?? this.#edgeCache.get(id);
     if (list === undefined) throw notLoaded('edges', id, this.namespace);
+    return list;
+  }
+
+  /**
+   * Edges of `id` of one subtype, in both directions, in id order: from its whole list when
+   * loaded, else from {@link loadEdgesOfKind}.
+   * @throws JevMemError when `id` exists and neither was loaded.
+   */
+  edgesOfKind(id: string, subtype: EdgeSubtype): readonly MemoryEdge[] {
+    if (!this.#dir.has(id)) return [];
+    const whole = this.#pinnedEdges.get(id) ?? this.#edgeCache.get(id);
+    if (whole !== undefined) return whole.filter((e) => e.subtype === subtype).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const key = kindKey(subtype, id);
+    const list = this.#pinnedKinds.get(key) ?? this.#kindCache.get(key);
+    if (list === undefined) throw notLoaded(`${subtype} edges`, id, this.namespace);
     return list;
   }
 
@@ -583,6 +676,9 @@ export class NamespaceState {
    * @throws JevMemError when a deleted or replaced node was not loaded.
    */
   apply(batch: WriteBatch): void {
+    // Lists of one subtype are not kept up to date across commits (a node's may be in the cache
+    // for any subtype): a commit that touches edges or removes nodes drops them all.
+    if ((batch.putEdges ?? []).length + (batch.deleteEdgeIds ?? []).length + (batch.deleteNodeIds ?? []).length > 0) this.#kindCache.clear();
     if ((batch.deleteEdgeIds ?? []).length > 0) this.#dropCachedEdges(new Set(batch.deleteEdgeIds));
     for (const id of batch.deleteNodeIds ?? []) this.#removeNode(id);
     for (const n of batch.putNodes ?? []) {
@@ -675,6 +771,8 @@ export class NamespaceState {
       this.#cacheNode(n);
       this.#edgeCache.clear();
       this.#pinnedEdges.clear();
+      this.#kindCache.clear();
+      this.#pinnedKinds.clear();
       return;
     }
     this.#cacheNode(n);
@@ -694,6 +792,7 @@ export class NamespaceState {
     else this.#dropCachedEdges(ids);
     this.#edgeCache.delete(id);
     this.#pinnedEdges.delete(id);
+    for (const key of [...this.#pinnedKinds.keys()]) if (key.startsWith(`${id}\u0000`)) this.#pinnedKinds.delete(key);
     this.#nodeCache.delete(id);
     this.#pinnedNodes.delete(id);
     if (this.lexical.has(id)) this.lexical.remove(id);
@@ -737,7 +836,7 @@ export class NamespaceState {
 
   /** Removes edges from every loaded list (cached and pinned), in place, so both see it. */
   #filterLoadedEdges(drop: (e: MemoryEdge) => boolean): void {
-    const lists = new Set<MemoryEdge[]>([...this.#edgeCache.values(), ...this.#pinnedEdges.values()]);
+    const lists = new Set<MemoryEdge[]>([...this.#edgeCache.values(), ...this.#pinnedEdges.values(), ...this.#pinnedKinds.values()]);
     for (const list of lists) {
       if (!list.some(drop)) continue;
       const kept = list.filter((e) => !drop(e));
@@ -757,6 +856,12 @@ export class NamespaceState {
   #putCachedEdge(e: MemoryEdge): void {
     if (!this.#dir.has(e.from) || !this.#dir.has(e.to)) return; // dangling edges are ignored
     for (const end of e.from === e.to ? [e.from] : [e.from, e.to]) {
+      const kind = this.#pinnedKinds.get(kindKey(e.subtype, end));
+      if (kind !== undefined) {
+        const i = kind.findIndex((x) => x.id === e.id);
+        if (i >= 0) kind[i] = e;
+        else kind.push(e);
+      }
       const list = this.#edgeList(end);
       if (list === undefined) continue; // loaded from the store when first asked
       const i = list.findIndex((x) => x.id === e.id);
@@ -770,7 +875,7 @@ export class NamespaceState {
 interface CheckpointHeader {
   dimension: number;
   encoder?: string;
-  directory: unknown;
+  directory: { ids?: unknown[] };
 }
 
 /** The bookkeeping maps as JSON. */

@@ -538,9 +538,13 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       });
     },
 
-    async getEdges(namespace, nodeIds): Promise<MemoryEdge[]> {
+    async getEdges(namespace, nodeIds, filter): Promise<MemoryEdge[]> {
       enter(namespace);
       if (nodeIds.length === 0) return [];
+      // The subtype is a column of the primary key, so `edge_dst` covers it too: rows of other
+      // subtypes are skipped inside the index searches, before any row is built.
+      const only = filter?.subtype === undefined ? '' : ' AND e.subtype = ?';
+      const onlyParam: SqlParam[] = filter?.subtype === undefined ? [] : [subtypeCode(filter.subtype)];
       return read(`read edges of namespace ${JSON.stringify(namespace)}`, () => {
         const ns = nsId(namespace);
         if (ns === undefined) return [];
@@ -552,13 +556,13 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
         // namespace's edges for the dst side): the edges leaving the asked nodes by the primary
         // key, then those entering them by `edge_dst`, skipping the ones the first search gave
         // (their src is an asked node). The other end's id comes with the row (one rowid lookup).
-        for (const part of chunked(slots, MAX_BINDINGS - 1)) {
-          for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e LEFT JOIN ${t.ids} i ON i.slot = e.dst WHERE e.ns = ? AND e.src IN (${placeholders(part.length)})`, [ns, ...part])) {
+        for (const part of chunked(slots, MAX_BINDINGS - 2)) {
+          for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e LEFT JOIN ${t.ids} i ON i.slot = e.dst WHERE e.ns = ? AND e.src IN (${placeholders(part.length)})${only}`, [ns, ...part, ...onlyParam])) {
             out.push(edgeOfRow(namespace, r, idOfSlot.get(num(r.src)), r.other));
           }
         }
-        for (const part of chunked(slots, MAX_BINDINGS - 1)) {
-          for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e INDEXED BY ${prefix}edge_dst LEFT JOIN ${t.ids} i ON i.slot = e.src WHERE e.dst IN (${placeholders(part.length)}) AND e.ns = ?`, [...part, ns])) {
+        for (const part of chunked(slots, MAX_BINDINGS - 2)) {
+          for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e INDEXED BY ${prefix}edge_dst LEFT JOIN ${t.ids} i ON i.slot = e.src WHERE e.dst IN (${placeholders(part.length)}) AND e.ns = ?${only}`, [...part, ns, ...onlyParam])) {
             if (idOfSlot.has(num(r.src))) continue;
             out.push(edgeOfRow(namespace, r, r.other, idOfSlot.get(num(r.dst))));
           }

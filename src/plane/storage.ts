@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { MemoryEdge, MemoryNode, View } from '../types.js';
+import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../types.js';
 import type { LexicalIndex } from './indexes.js';
 
 /**
@@ -60,6 +60,12 @@ export interface NamespaceSnapshot {
   nodes: MemoryNode[];
   edges: MemoryEdge[];
   meta: Record<string, unknown>;
+}
+
+/** Which edges {@link StorageAdapter.getEdges} returns (all when a field is absent). */
+export interface EdgeFilter {
+  /** Only edges of this subtype (SPEC 3). */
+  subtype?: EdgeSubtype;
 }
 
 /**
@@ -121,10 +127,13 @@ export interface StorageAdapter {
    */
   getNodes?(namespace: string, ids: readonly string[]): Promise<MemoryNode[]>;
   /**
-   * Every edge touching any of `nodeIds` (either end), each edge once, in no set order.
+   * Every edge touching any of `nodeIds` (either end), each edge once, in no set order. With
+   * `filter.subtype`, only the edges of that subtype: the read path asks a candidate for its
+   * window (`precedes`) or the kept set for `contradicts`, not for the ~20 edges a node has
+   * (SPEC 6). An adapter written before the filter may ignore it; the memory filters again.
    * @throws JevMemError `STORAGE_FAILED`.
    */
-  getEdges?(namespace: string, nodeIds: readonly string[]): Promise<MemoryEdge[]>;
+  getEdges?(namespace: string, nodeIds: readonly string[], filter?: EdgeFilter): Promise<MemoryEdge[]>;
   /**
    * Every node of the namespace in batches of about `batchSize` (any order): rebuilding a
    * missing checkpoint and export, without one array of the whole namespace.

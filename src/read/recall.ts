@@ -375,8 +375,8 @@ async function reassess(
   const questions: Record<string, Question> = {};
   for (const s of top) {
     let neighbour = 0;
-    for (const e of state.edgesOf(s.node.id)) {
-      if (e.subtype !== 'precedes' || e.weight < 1) continue;
+    for (const e of state.edgesOfKind(s.node.id, 'precedes')) {
+      if (e.weight < 1) continue;
       const r = scored.get(e.from === s.node.id ? e.to : e.from)?.relevance ?? 0;
       if (r > neighbour) neighbour = r;
     }
@@ -464,13 +464,14 @@ function centroidOf(beam: readonly Scored[], state: NamespaceState): Float32Arra
 }
 
 /**
- * Loads what {@link candidateSignals} reads of these candidates: their edges and the turns next
- * to them (`precedes` edges of weight 1, the candidate's window).
+ * Loads what {@link candidateSignals} reads of these candidates: their `precedes` edges (not
+ * the whole edge lists: a candidate is not expanded) and the turns next to them (`precedes`
+ * edges of weight 1, the candidate's window).
  */
 async function loadWindows(state: NamespaceState, ids: readonly string[]): Promise<void> {
-  await state.loadEdges(ids, false);
+  await state.loadEdgesOfKind(ids, 'precedes');
   const window: string[] = [];
-  for (const id of ids) for (const e of state.edgesOf(id)) if (e.subtype === 'precedes' && e.weight >= 1) window.push(e.from === id ? e.to : e.from);
+  for (const id of ids) for (const e of state.edgesOfKind(id, 'precedes')) if (e.weight >= 1) window.push(e.from === id ? e.to : e.from);
   await state.loadNodes(window);
 }
 
@@ -538,8 +539,8 @@ async function estimateStop(
   const lastRound = kept.filter((s) => s.hops === round);
   let contradictions = 0;
   const keptIds = new Set(kept.slice(0, 10).map((s) => s.node.id));
-  await state.loadEdges(keptIds, false);
-  for (const id of keptIds) for (const e of state.edgesOf(id)) if (e.subtype === 'contradicts' && keptIds.has(e.from === id ? e.to : e.from)) contradictions++;
+  await state.loadEdgesOfKind(keptIds, 'contradicts');
+  for (const id of keptIds) for (const e of state.edgesOfKind(id, 'contradicts')) if (keptIds.has(e.from === id ? e.to : e.from)) contradictions++;
   const st: StopState = {
     kind: 'stop',
     query,

@@ -311,8 +311,8 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   let neighbourCosine = 0;
   let windowLexical = lex?.score ?? 0;
   const window = [n];
-  for (const e of state.edgesOf(n.id)) {
-    if (e.subtype !== 'precedes' || e.weight < 1) continue;
+  for (const e of state.edgesOfKind(n.id, 'precedes')) {
+    if (e.weight < 1) continue;
     const other = e.from === n.id ? e.to : e.from;
     const on = state.nodes.get(other);
     if (on !== undefined) window.push(on);

@@ -49,7 +49,7 @@ function probeAdapter(name: string): StorageAdapter {
     dropNamespace: (ns) => invoke('dropNamespace', ns),
     sizeBytes: (ns) => invoke('sizeBytes', ns),
     getNodes: (ns, ids) => invoke('getNodes', ns, ids),
-    getEdges: (ns, ids) => invoke('getEdges', ns, ids),
+    getEdges: (ns, ids, filter) => invoke('getEdges', ns, ids, filter),
     scanNodes: (ns, size) => batches('scanNodes', ns, size),
     scanEdges: (ns, size) => batches('scanEdges', ns, size),
     counts: (ns) => invoke('counts', ns),

@@ -88,3 +88,99 @@ describe('lexical probe of a write', () => {
     expect(DEFAULT_PARAMETERS.writeProbeMaxDf).toBe(200);
   });
 });
+
+describe('NamespaceState open from a checkpoint, around the switch to HNSW', () => {
+  it('restores a checkpointed HNSW index at or above the threshold, and builds the exact index from the directory below it', async () => {
+    const { createMemoryStorage } = await import('../../src/plane/memory-storage.js');
+    const { CHANGE_META_KEY } = await import('../../src/plane/storage.js');
+    const { restoreVectorIndex } = await import('../../src/plane/vector-hnsw.js');
+    const storage = createMemoryStorage();
+    const nodes = [node(1, [1, 0, 0]), node(2, [0, 1, 0]), node(3, [0, 0, 1])];
+    await storage.commit('ns', { putNodes: nodes, meta: { [CHANGE_META_KEY]: 1 }, change: 1 });
+    const factories = (threshold: number) => ({
+      lexical: createLexicalIndex,
+      vector: (d: number) => createFlatVectorIndex(d),
+      upgrade: { threshold: (d: number) => (d === 3 ? threshold : 1), create: (d: number) => createHnswVectorIndex({ dimension: d }) },
+      restoreVector: restoreVectorIndex,
+    });
+    const first = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(3), dimension: 3 });
+    await first.maybeUpgradeVector();
+    expect(first.vector.kind).toBe('hnsw');
+    await storage.writeCheckpoint!('ns', await first.checkpoint(1));
+    first.dispose();
+    // At the threshold (3 nodes, threshold 3): the HNSW file is restored.
+    const again = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(3), dimension: 3 });
+    expect(again.openReport.from).toBe('checkpoint');
+    expect(again.vector.kind).toBe('hnsw');
+    again.dispose();
+    // Below it (threshold 4, e.g. a lower one for this dimension): exact, with every live vector.
+    const below = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(4), dimension: 3 });
+    expect(below.openReport.from).toBe('checkpoint');
+    expect(below.vector.kind).toBe('flat');
+    expect(below.vector.size).toBe(3);
+    expect(below.vector.search(Float32Array.from([0, 0.1, 1]), 1)[0]?.id).toBe('n3');
+    below.dispose();
+  });
+});
+
+describe('NamespaceState edges of one subtype', () => {
+  const edge = (from: string, to: string, subtype: 'precedes' | 'same_session' | 'contradicts', view: 'temporal' | 'semantic' = 'temporal') => ({
+    id: `${from}>${to}:${view}:${subtype}`,
+    namespace: 'ns',
+    from,
+    to,
+    view,
+    subtype,
+    weight: 1,
+    origin: { kind: 'rule' as const, by: 'test' },
+    createdAt: '2024-01-01T00:00:00.000Z',
+  });
+
+  it('reads only that subtype from the store, keeps it across operations until a commit touches edges, and follows writes while pinned', async () => {
+    const { createMemoryStorage } = await import('../../src/plane/memory-storage.js');
+    const storage = createMemoryStorage();
+    const calls: Array<{ ids: readonly string[]; subtype: string | undefined }> = [];
+    const getEdges = storage.getEdges!.bind(storage);
+    storage.getEdges = (ns, ids, filter) => {
+      calls.push({ ids, subtype: filter?.subtype });
+      return getEdges(ns, ids, filter);
+    };
+    const nodes = [node(1, [1, 0]), node(2, [0, 1]), node(3, [1, 1]), node(4, [1, -1])];
+    // n2 has two precedes edges (n1→n2, n2→n3), a same_session edge and a contradicts edge.
+    const edges = [edge('n1', 'n2', 'precedes'), edge('n2', 'n3', 'precedes'), edge('n1', 'n3', 'same_session'), edge('n4', 'n2', 'contradicts', 'semantic')];
+    await storage.commit('ns', { putNodes: nodes, putEdges: edges });
+    const s = await NamespaceState.open({ namespace: 'ns', storage, factories: { lexical: createLexicalIndex, vector: (d) => createFlatVectorIndex(d) }, dimension: 2 });
+    await s.use(async () => {
+      await s.loadEdgesOfKind(['n2', 'n3'], 'precedes');
+      expect(calls).toEqual([{ ids: ['n2', 'n3'], subtype: 'precedes' }]);
+      expect(s.edgesOfKind('n2', 'precedes').map((e) => e.id)).toEqual(['n1>n2:temporal:precedes', 'n2>n3:temporal:precedes']);
+      expect(s.edgesOfKind('n3', 'precedes').map((e) => e.id)).toEqual(['n2>n3:temporal:precedes']);
+      expect(() => s.edgesOf('n2')).toThrow(/was read before it was loaded/);
+      expect(() => s.edgesOfKind('n2', 'contradicts')).toThrow(/contradicts edges of "n2"/);
+      // A write during the operation: the pinned list follows it.
+      const added = edge('n2', 'n4', 'precedes');
+      await storage.commit('ns', { putEdges: [added] });
+      s.apply({ putEdges: [added] });
+      expect(s.edgesOfKind('n2', 'precedes').map((e) => e.id)).toEqual(['n1>n2:temporal:precedes', 'n2>n3:temporal:precedes', 'n2>n4:temporal:precedes']);
+    });
+    // The commit above dropped the cache: the next operation reads the store again, and sees n2→n4.
+    await s.use(async () => {
+      await s.loadEdgesOfKind(['n2'], 'precedes');
+      expect(calls).toHaveLength(2);
+      expect(s.edgesOfKind('n2', 'precedes')).toHaveLength(3);
+    });
+    // No commit in between: served from the cache.
+    await s.use(async () => {
+      await s.loadEdgesOfKind(['n2'], 'precedes');
+      expect(calls).toHaveLength(2);
+      // A node whose whole list is loaded answers from it, without a filtered read.
+      await s.loadEdges(['n4'], false);
+      await s.loadEdgesOfKind(['n4'], 'contradicts');
+      expect(calls).toHaveLength(3);
+      expect(calls[2]).toEqual({ ids: ['n4'], subtype: undefined });
+      expect(s.edgesOfKind('n4', 'contradicts').map((e) => e.id)).toEqual(['n4>n2:semantic:contradicts']);
+      expect(s.edgesOfKind('n4', 'precedes').map((e) => e.id)).toEqual(['n2>n4:temporal:precedes']);
+    });
+    s.dispose();
+  });
+});

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isJevMemError } from '../../src/errors.js';
 import type { StorageAdapter } from '../../src/plane/storage.js';
+import type { MemoryEdge } from '../../src/types.js';
 import { quantizeVector } from '../../src/plane/vector-codec.js';
 import { applyToModel, arbitraryBatch, emptyModel, makeEdge, makeNode, modelSnapshot } from './fixtures.js';
 
@@ -152,6 +153,31 @@ export function describeStorageContract(name: string, fresh: () => Promise<Stora
       expect(edges.map((e) => [e.id, e.weight])).toEqual([['ab', 0.25]]);
       expect(edges[0]).toEqual({ ...makeEdge('ns', 'ab', 'a', 'b'), weight: 0.25 });
       expect(await s.getEdges!('other', ['b'])).toEqual([]);
+    });
+
+    portIt('getEdges with a subtype filter returns only the edges of that subtype, from either end', async () => {
+      const s = await make();
+      const typed = (id: string, from: string, to: string, view: MemoryEdge['view'], subtype: MemoryEdge['subtype']): MemoryEdge => ({ ...makeEdge('ns', id, from, to), view, subtype });
+      // b has one precedes edge out (b→c), one in (a→b), a same_session edge and a contradicts edge.
+      await s.commit('ns', {
+        putNodes: [makeNode('ns', 'a', 1), makeNode('ns', 'b', 2), makeNode('ns', 'c', 3), makeNode('ns', 'd', 4)],
+        putEdges: [
+          typed('ab', 'a', 'b', 'temporal', 'precedes'),
+          typed('bc', 'b', 'c', 'temporal', 'precedes'),
+          typed('bd', 'b', 'd', 'temporal', 'same_session'),
+          typed('db', 'd', 'b', 'semantic', 'contradicts'),
+          typed('cd', 'c', 'd', 'temporal', 'precedes'),
+        ],
+      });
+      const ids = async (nodeIds: string[], subtype?: MemoryEdge['subtype']): Promise<string[]> =>
+        (await s.getEdges!('ns', nodeIds, subtype === undefined ? undefined : { subtype })).map((e) => e.id).sort();
+      expect(await ids(['b'])).toEqual(['ab', 'bc', 'bd', 'db']);
+      expect(await ids(['b'], 'precedes')).toEqual(['ab', 'bc']);
+      expect(await ids(['b'], 'contradicts')).toEqual(['db']);
+      expect(await ids(['b', 'c'], 'precedes')).toEqual(['ab', 'bc', 'cd']);
+      expect(await ids(['a'], 'same_session')).toEqual([]);
+      const [edge] = await s.getEdges!('ns', ['d'], { subtype: 'contradicts' });
+      expect(edge).toEqual(typed('db', 'd', 'b', 'semantic', 'contradicts'));
     });
 
     portIt('getEdges of many nodes (more than one statement\'s bindings) returns each edge once', async () => {
