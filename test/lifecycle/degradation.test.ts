@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
-import { AUTO_HNSW_FROM, createMemory, MAINTENANCE_PENDING_META_KEY, type Logger } from '../../src/memory.js';
+import { AUTO_HNSW_FROM, AUTO_HNSW_WORK, autoHnswFrom, createMemory, MAINTENANCE_PENDING_META_KEY, type Logger } from '../../src/memory.js';
 import { createFileStorage, namespaceFolder } from '../../src/plane/file-storage.js';
 import { createMemoryStorage } from '../../src/plane/memory-storage.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../../src/plane/schema.js';
@@ -29,11 +29,11 @@ function recording(): Logger & { seen: Array<[string, string, string | undefined
   return Object.assign((level: string, _message: string, entry: { code: string; namespace?: string }) => void seen.push([level, entry.code, entry.namespace]), { seen });
 }
 
-/** A 4-dimensional encoder: the vector of a text is one of the 4 axes, by its length. */
-const tiny: Encoder = {
-  fingerprint: 'test/axes@4',
-  dimension: 4,
-  embed: async (texts) => texts.map((t) => Float32Array.from([0, 1, 2, 3], (i) => (i === t.length % 4 ? 1 : 0))),
+/** A 768-dimensional encoder: the vector of a text is one of the axes, by its length. At 768 dimensions `auto` switches at {@link AUTO_HNSW_FROM} nodes. */
+const wide: Encoder = {
+  fingerprint: 'test/axes@768',
+  dimension: 768,
+  embed: async (texts) => texts.map((t) => Float32Array.from({ length: 768 }, (_, i) => (i === t.length % 768 ? 1 : 0))),
 };
 
 function seeded(i: number): MemoryNode {
@@ -47,19 +47,27 @@ function seeded(i: number): MemoryNode {
     keywords: ['note'],
     timeRefs: [],
     types: { episodic: 0.5, semantic: 0.5, procedural: 0.5, preference: 0.5 },
-    embedding: { encoder: tiny.fingerprint, vector: [1, 0, 0, 0] },
+    embedding: { encoder: wide.fingerprint, vector: Array.from({ length: 768 }, (_, k) => (k === 0 ? 1 : 0)) },
     status: 'active',
     supersededBy: [],
     seq: i,
   };
 }
 
-describe('the switch to HNSW at AUTO_HNSW_FROM nodes', () => {
+describe('the switch to HNSW at autoHnswFrom(768) = AUTO_HNSW_FROM nodes', () => {
+  it('comes later for fewer dimensions: the same exact-search cost (AUTO_HNSW_WORK entries)', () => {
+    expect(autoHnswFrom(768)).toBe(5000);
+    expect(autoHnswFrom(1536)).toBe(5000);
+    expect(autoHnswFrom(384)).toBe(10_000);
+    expect(autoHnswFrom(100)).toBe(38_400);
+    expect(AUTO_HNSW_WORK).toBe(3_840_000);
+  });
+
   it('fails visibly: the write succeeds on the exact index, the failure is logged once and shown in stats', async () => {
     const storage = createMemoryStorage();
     await storage.commit('default', { putNodes: Array.from({ length: AUTO_HNSW_FROM }, (_, i) => seeded(i + 1)), meta: { [SCHEMA_META_KEY]: SCHEMA_VERSION } });
     const logger = recording();
-    const memory = await createMemory({ encoder: tiny, storage, logger, vectorIndex: 'auto' });
+    const memory = await createMemory({ encoder: wide, storage, logger, vectorIndex: 'auto' });
     const first = await memory.add({ text: 'the namespace is at the threshold now' });
     expect((await memory.get(first.id))?.seq).toBe(AUTO_HNSW_FROM + 1);
     await memory.add({ text: 'a second write does not try again' });
