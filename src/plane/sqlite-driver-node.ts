@@ -10,9 +10,18 @@
  * lock directory older than {@link STALE_SQLITE_LOCK_MS} (left by a process killed inside a
  * statement) is removed.
  *
+ * Taking and dropping that lock costs a directory create and remove (~1 ms together), so reads
+ * share a *read lease*: the first read opens a read transaction, and the reads that follow in
+ * the same turn of the event loop (a recall's dozen index lookups, which await nothing but
+ * each other) run inside it; it ends at `setImmediate`, after {@link READ_LEASE_MS}, at the
+ * next write (which commits it before `BEGIN IMMEDIATE`), at `close`, and at process exit. So
+ * another process waits at most about one turn for the lock, and a read never sees a commit of
+ * its own connection late.
+ *
  * @module
  */
 import { rmdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 import type { SqlDriver, SqlParam, SqlRow } from './sql-schema.js';
 
@@ -28,6 +37,28 @@ export const BUSY_WAIT_MS = 15_000;
 
 /** A SQLite lock directory older than this (ms) is left by a dead process and removed. */
 export const STALE_SQLITE_LOCK_MS = 10_000;
+
+/**
+ * Longest a read lease is extended (ms): a read that comes later than this after the lease
+ * opened ends it and opens a new one, so a long chain of reads (a rebuild's scan) lets other
+ * connections in between, and no lease nears {@link STALE_SQLITE_LOCK_MS}.
+ */
+export const READ_LEASE_MS = 25;
+
+/**
+ * The lease enders of the open drivers, with their database file: run at process exit (one
+ * listener for them all), and by a connection of this process that finds the lock taken (the
+ * holder may be another connection of this thread, which cannot end its lease while this one
+ * waits).
+ */
+const openLeases = new Map<() => boolean, string>();
+const endAllLeases = (): void => {
+  for (const end of openLeases.keys()) end();
+};
+const forget = (end: () => boolean): void => {
+  openLeases.delete(end);
+  if (openLeases.size === 0) process.off('exit', endAllLeases);
+};
 
 /** A {@link SqlDriver} that owns its database handle. */
 export interface NodeSqlDriver extends SqlDriver {
@@ -51,9 +82,30 @@ const isBusy = (e: unknown): boolean => e instanceof Error && /database is locke
  */
 export function openNodeSqlDriver(path: string): NodeSqlDriver {
   const lockDir = `${path}.lock`;
+  const file = resolve(path);
   const db: Database = new Database(path);
   const statements = new Map<string, Statement>();
   let inTransaction = false;
+  /** When the open read lease began (`performance.now()`), or undefined when none is open. */
+  let leaseSince: number | undefined;
+  /** Ends the open read lease, if any (COMMIT of a read transaction releases the lock); true when one was open. */
+  const endLease = (): boolean => {
+    if (leaseSince === undefined) return false;
+    leaseSince = undefined;
+    inTransaction = false;
+    try {
+      db.exec('COMMIT');
+    } catch {
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // nothing was begun on disk
+      }
+    }
+    return true;
+  };
+  openLeases.set(endLease, file);
+  if (openLeases.size === 1) process.once('exit', endAllLeases);
 
   const clearStaleLock = (): void => {
     try {
@@ -70,6 +122,12 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
         return fn();
       } catch (e) {
         if (!isBusy(e) || inTransaction) throw e;
+        // Leases of this process's other connections to the file end first (module note).
+        let ended = false;
+        for (const [end, of] of openLeases) {
+          if (of === file && end !== endLease && end()) ended = true;
+        }
+        if (ended) continue;
         const age = (() => {
           try {
             return Date.now() - statSync(lockDir).mtimeMs;
@@ -121,6 +179,7 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     // SQLite's default is 2 MiB. In KiB when negative.
     db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   } catch (e) {
+    forget(endLease);
     db.close();
     throw e;
   }
@@ -148,18 +207,43 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
   return {
     query,
     transaction<T>(fn: () => T): T {
-      if (inTransaction) return fn();
+      if (inTransaction && leaseSince === undefined) return fn();
+      endLease();
       // The write lock is waited for; the work itself is not retried (it may not be repeatable).
       return within(() => patiently(() => db.exec('BEGIN IMMEDIATE')), fn);
     },
     read<T>(fn: () => T): T {
-      if (inTransaction) return fn();
-      // A read is repeatable: when another connection holds the lock, the whole read waits and runs again.
-      return patiently(() => within(() => db.exec('BEGIN'), fn));
+      if (leaseSince !== undefined && performance.now() - leaseSince > READ_LEASE_MS) endLease();
+      if (leaseSince !== undefined) {
+        try {
+          return fn();
+        } catch (e) {
+          endLease();
+          throw e;
+        }
+      }
+      if (inTransaction) return fn(); // inside a write transaction
+      // A read is repeatable: when another connection holds the lock, the whole read waits and
+      // runs again. The lease stays open after it (module note).
+      return patiently(() => {
+        db.exec('BEGIN');
+        leaseSince = performance.now();
+        inTransaction = true;
+        try {
+          const out = fn();
+          setImmediate(endLease);
+          return out;
+        } catch (e) {
+          endLease();
+          throw e;
+        }
+      });
     },
     clearStaleLock,
     close(): void {
       if (!db.isOpen) return;
+      endLease();
+      forget(endLease);
       for (const s of statements.values()) if (!s.isFinalized) s.finalize();
       statements.clear();
       db.close();
