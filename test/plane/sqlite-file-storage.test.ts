@@ -117,6 +117,7 @@ describe('sqlite file storage', () => {
     await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1)] });
     expect((await s.getNodes!('ns', ['a'])).length).toBe(1); // the read's statements are prepared and cached
     const lockDir = join(dir, 'jev-mem.sqlite.lock');
+    await new Promise((r) => setImmediate(r)); // the read lease of this turn ends
     await mkdir(lockDir); // a process killed inside a statement, 60 s ago
     const old = new Date(Date.now() - 60_000);
     await utimes(lockDir, old, old);
@@ -148,6 +149,7 @@ describe('sqlite file storage', () => {
     expect(await s.load('alice')).toEqual(before.alice);
     expect(await s.load('bob')).toEqual(before.bob);
     expect(logged).toEqual(['STORE_MIGRATED', 'LEGACY_MOVED']);
+    await new Promise((r) => setImmediate(r)); // the read lease of this turn (and its SQLite lock directory) ends
     const entries = (await readdir(dir)).sort();
     expect(entries.filter((e) => !e.startsWith('legacy-v1-'))).toEqual(['jev-mem.sqlite', 'lock']);
     const legacy = entries.find((e) => e.startsWith('legacy-v1-'));
