@@ -46,25 +46,25 @@ export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
 export type { AddManyOptions, AddResult, CallOptions, ImportOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { Logger, LogEntry, LogLevel } from './util/logger.js';
 
-/**
- * Least namespace size from which `vectorIndex: 'auto'` switches from the exact index to HNSW:
- * the switch for vectors of 768 dimensions and more ({@link autoHnswFrom}).
- */
+/** Namespace size from which `vectorIndex: 'auto'` writes through HNSW instead of the exact index. */
 export const AUTO_HNSW_FROM = 5000;
 
 /**
- * Vector entries (nodes × dimension) an exact search scans at the switch to HNSW: 5,000 nodes of
- * 768 dimensions. The exact index scans ~0.8 million int8 entries per ms (measured on a 2-core
- * Xeon, Node 20: 2.7 ms for 20,000 × 100, 18 ms for 20,000 × 768), so a search at the switch
- * costs ~5 ms whatever the encoder. Below it the exact index also opens in one pass over the
- * directory's int8 rows, where HNSW loads a wasm module and its graph (~0.3 s at 20,000 nodes).
+ * Vector entries (nodes × dimension) an exact search may scan when a namespace opens: 5,000
+ * nodes of 768 dimensions. The exact index scans ~0.8 million int8 entries per ms (measured on
+ * a 2-core Xeon, Node 20: 2.7 ms for 20,000 × 100, 18 ms for 20,000 × 768), so a search at this
+ * size costs ~5 ms whatever the encoder, while loading HNSW (a wasm module and its graph) costs
+ * ~0.3 s at 20,000 nodes.
  */
 export const AUTO_HNSW_WORK = AUTO_HNSW_FROM * 768;
 
 /**
- * Namespace size from which `vectorIndex: 'auto'` switches to HNSW for vectors of `dimension`:
- * ⌈{@link AUTO_HNSW_WORK} / dimension⌉, at least {@link AUTO_HNSW_FROM} (38,400 nodes for the
- * default 100-d encoder, 10,000 for 384-d, 5,000 for 768-d).
+ * Namespace size below which `vectorIndex: 'auto'` opens a namespace on the exact index (built
+ * from the directory's int8 rows) even when its checkpoint holds HNSW: recalls search exactly,
+ * and the first write restores the HNSW index from the checkpoint (writes from
+ * {@link AUTO_HNSW_FROM} nodes go through HNSW). ⌈{@link AUTO_HNSW_WORK} / dimension⌉, at least
+ * {@link AUTO_HNSW_FROM}: 38,400 nodes for the default 100-d encoder, 10,000 for 384-d, 5,000
+ * for 768-d.
  */
 export function autoHnswFrom(dimension: number): number {
   return Math.max(AUTO_HNSW_FROM, Math.ceil(AUTO_HNSW_WORK / Math.max(1, dimension)));
@@ -87,8 +87,9 @@ export interface MemoryOptions {
   systemTwo?: SystemTwoOptions | SystemTwo;
   /**
    * Vector index kind: exact `flat`, `hnsw` (hnswlib-wasm), or `auto`: exact below
-   * {@link autoHnswFrom} nodes (38,400 at 100 dimensions, 5,000 at 768), then HNSW where
-   * hnswlib-wasm loads (else it stays exact).
+   * {@link AUTO_HNSW_FROM} nodes, then HNSW where hnswlib-wasm loads (else it stays exact); a
+   * namespace under {@link autoHnswFrom} nodes (38,400 at 100 dimensions) opens on the exact
+   * index and loads HNSW at its first write.
    * @default 'auto'
    */
   vectorIndex?: 'flat' | 'hnsw' | 'auto';
@@ -120,8 +121,9 @@ const OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo'
 
 /**
  * The vector-index wiring (the one place that picks index implementations): `flat` → exact,
- * `hnsw` → hnswlib-wasm, `auto` → exact below {@link autoHnswFrom} nodes, HNSW from there
- * where hnswlib-wasm loads (a failed switch keeps the exact index and is logged and counted).
+ * `hnsw` → hnswlib-wasm, `auto` → exact below {@link AUTO_HNSW_FROM} nodes, HNSW from there
+ * where hnswlib-wasm loads (a failed switch keeps the exact index and is logged and counted);
+ * under {@link autoHnswFrom} nodes a namespace opens exact and loads HNSW at its first write.
  * @throws JevMemError `INVALID_OPTION` (field `vectorIndex`) on another kind.
  */
 function indexFactories(vectorKind: unknown): IndexFactories {
@@ -129,7 +131,7 @@ function indexFactories(vectorKind: unknown): IndexFactories {
   return {
     lexical: createLexicalIndex,
     vector: (dim) => (vectorKind === 'hnsw' ? createVectorIndex('hnsw', dim) : createFlatVectorIndex(dim)),
-    ...(vectorKind === 'auto' ? { upgrade: { threshold: autoHnswFrom, create: (dim: number) => createHnswVectorIndex({ dimension: dim, efConstruction: 100 }) } } : {}),
+    ...(vectorKind === 'auto' ? { upgrade: { threshold: AUTO_HNSW_FROM, exactOpenBelow: autoHnswFrom, create: (dim: number) => createHnswVectorIndex({ dimension: dim, efConstruction: 100 }) } } : {}),
     // A checkpointed index of the kind this option asks for is restored, not rebuilt (issue 13).
     restoreVector: async (bytes: Uint8Array) => {
       const v = await restoreVectorIndex(bytes);

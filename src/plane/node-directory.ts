@@ -185,6 +185,14 @@ export class NodeDirectory {
     return slot === undefined ? undefined : (this.#hash[slot] as number);
   }
 
+  /** Session id of `id`'s observation (`provenance.sessionId`), or undefined (none, or an unknown id). */
+  session(id: string): string | undefined {
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined) return undefined;
+    const c = this.#session[slot] as number;
+    return c < 0 ? undefined : this.#sessionNames[c];
+  }
+
   /** Detected language of `id`'s text (undefined for a deleted node or an unknown id). */
   language(id: string): string | undefined {
     const slot = this.#slotOf.get(id);

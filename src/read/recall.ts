@@ -106,8 +106,6 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // candidate the same neutral cosine (signals.ts NEUTRAL_COSINE).
   const vectorEvidence = hasVectorEvidence(input.queryVector) && (input.vectorLanguages === undefined || input.vectorLanguages.includes(detectLanguage(input.query, language)));
   const vecHits = vectorEvidence && state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
-  // The anchor pools are the first bodies this recall reads from the store (issue 13).
-  await state.loadNodes([...lexHits, ...vecHits].map((h) => h.id));
   const q: QueryContext = {
     query: input.query,
     vector: input.queryVector,
@@ -118,7 +116,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     vectorRank: new Map(vecHits.map((h, i) => [h.id, i + 1])),
     rrf: new Map(),
     bestSession: undefined,
-    bestLexicalSession: lexHits[0] ? state.nodes.get(lexHits[0].id)?.provenance.sessionId : undefined,
+    bestLexicalSession: lexHits[0] ? state.sessionOf(lexHits[0].id) : undefined,
     bestCosine: vectorEvidence ? (vecHits[0]?.score ?? 0) : NEUTRAL_COSINE,
     vectorEvidence,
     ...datesNamed(input.query),
@@ -165,6 +163,9 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const tAnchors = performance.now();
   const fused = reciprocalRankFusion([vecHits.slice(0, params.anchors), lexHits.slice(0, params.anchors)], params.rrfK).slice(0, params.anchors);
   for (const f of fused) q.rrf.set(f.id, f.rrf);
+  // The anchors are the first bodies this recall reads from the store (issue 13); the pools'
+  // other hits are read through the directory (sessions) and the index scores only.
+  await state.loadNodes(fused.map((f) => f.id));
   const bestAnchor = fused[0] ? state.nodes.get(fused[0].id) : undefined;
   const bestSid = bestAnchor?.provenance.sessionId;
   q.bestSession = bestSid !== undefined ? state.sessions.get(bestSid)?.ordinal : undefined;

@@ -206,7 +206,7 @@ export function softQuery(query: string, state: NamespaceState, lookup: TermVect
 export function sessionLexicalScores(hits: ReadonlyMap<string, { score: number }>, state: NamespaceState): Map<string, number> {
   const out = new Map<string, number>();
   for (const [id, h] of hits) {
-    const sid = state.nodes.get(id)?.provenance.sessionId;
+    const sid = state.sessionOf(id); // from the directory: no body is read
     if (sid === undefined) continue;
     if (h.score > (out.get(sid) ?? 0)) out.set(sid, h.score);
   }

@@ -29,7 +29,7 @@ function recording(): Logger & { seen: Array<[string, string, string | undefined
   return Object.assign((level: string, _message: string, entry: { code: string; namespace?: string }) => void seen.push([level, entry.code, entry.namespace]), { seen });
 }
 
-/** A 768-dimensional encoder: the vector of a text is one of the axes, by its length. At 768 dimensions `auto` switches at {@link AUTO_HNSW_FROM} nodes. */
+/** A 768-dimensional encoder: the vector of a text is one of the axes, by its length. */
 const wide: Encoder = {
   fingerprint: 'test/axes@768',
   dimension: 768,
@@ -54,8 +54,8 @@ function seeded(i: number): MemoryNode {
   };
 }
 
-describe('the switch to HNSW at autoHnswFrom(768) = AUTO_HNSW_FROM nodes', () => {
-  it('comes later for fewer dimensions: the same exact-search cost (AUTO_HNSW_WORK entries)', () => {
+describe('the switch to HNSW at AUTO_HNSW_FROM nodes', () => {
+  it('a namespace opens on the exact index below autoHnswFrom(dimension): the same exact-search cost (AUTO_HNSW_WORK entries) at any dimension', () => {
     expect(autoHnswFrom(768)).toBe(5000);
     expect(autoHnswFrom(1536)).toBe(5000);
     expect(autoHnswFrom(384)).toBe(10_000);

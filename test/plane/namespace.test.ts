@@ -90,36 +90,76 @@ describe('lexical probe of a write', () => {
 });
 
 describe('NamespaceState open from a checkpoint, around the switch to HNSW', () => {
-  it('restores a checkpointed HNSW index at or above the threshold, and builds the exact index from the directory below it', async () => {
+  it('restores a checkpointed HNSW index from exactOpenBelow nodes; below it opens exact and restores HNSW (up to date) at the first upgrade', async () => {
     const { createMemoryStorage } = await import('../../src/plane/memory-storage.js');
     const { CHANGE_META_KEY } = await import('../../src/plane/storage.js');
     const { restoreVectorIndex } = await import('../../src/plane/vector-hnsw.js');
     const storage = createMemoryStorage();
     const nodes = [node(1, [1, 0, 0]), node(2, [0, 1, 0]), node(3, [0, 0, 1])];
     await storage.commit('ns', { putNodes: nodes, meta: { [CHANGE_META_KEY]: 1 }, change: 1 });
-    const factories = (threshold: number) => ({
+    let created = 0;
+    let exactBuilt = 0;
+    const factories = (exactOpenBelow: number) => ({
       lexical: createLexicalIndex,
-      vector: (d: number) => createFlatVectorIndex(d),
-      upgrade: { threshold: (d: number) => (d === 3 ? threshold : 1), create: (d: number) => createHnswVectorIndex({ dimension: d }) },
+      vector: (d: number) => {
+        exactBuilt++;
+        return createFlatVectorIndex(d);
+      },
+      upgrade: {
+        threshold: 3,
+        exactOpenBelow: (d: number) => (d === 3 ? exactOpenBelow : 1),
+        create: (d: number) => {
+          created++;
+          return createHnswVectorIndex({ dimension: d });
+        },
+      },
       restoreVector: restoreVectorIndex,
     });
     const first = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(3), dimension: 3 });
     await first.maybeUpgradeVector();
     expect(first.vector.kind).toBe('hnsw');
+    expect(created).toBe(1);
     await storage.writeCheckpoint!('ns', await first.checkpoint(1));
     first.dispose();
-    // At the threshold (3 nodes, threshold 3): the HNSW file is restored.
+    // From exactOpenBelow (3 nodes, 3): the HNSW file is restored at open.
     const again = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(3), dimension: 3 });
     expect(again.openReport.from).toBe('checkpoint');
     expect(again.vector.kind).toBe('hnsw');
     again.dispose();
-    // Below it (threshold 4, e.g. a lower one for this dimension): exact, with every live vector.
+    // Below it (exactOpenBelow 4): exact, with every live vector, until the first upgrade.
     const below = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(4), dimension: 3 });
     expect(below.openReport.from).toBe('checkpoint');
     expect(below.vector.kind).toBe('flat');
     expect(below.vector.size).toBe(3);
     expect(below.vector.search(Float32Array.from([0, 0.1, 1]), 1)[0]?.id).toBe('n3');
+    // A write after the open: n4 added, n1 deleted; the upgrade restores the checkpoint's HNSW
+    // (nothing is built: create is not called again) and brings it up to date.
+    const n4 = node(4, [0, -1, 0]);
+    await below.loadNodes(['n1']);
+    await storage.commit('ns', { putNodes: [n4], deleteNodeIds: ['n1'], meta: { [CHANGE_META_KEY]: 2 }, change: 2 });
+    below.apply({ putNodes: [n4], deleteNodeIds: ['n1'] });
+    expect(await below.maybeUpgradeVector()).toBeUndefined();
+    expect(below.vector.kind).toBe('hnsw');
+    expect(created).toBe(1);
+    expect(below.vector.size).toBe(3);
+    expect(below.vector.has('n1')).toBe(false);
+    expect(below.vector.search(Float32Array.from([0, -1, 0.1]), 1)[0]?.id).toBe('n4');
+    // Its checkpoint keeps the exact index too (3 nodes < 4): the next open restores it, builds nothing.
+    const cp = await below.checkpoint(2);
+    expect(Object.keys(cp.parts)).toEqual(expect.arrayContaining(['vectors', 'vectors.exact']));
+    await storage.writeCheckpoint!('ns', cp);
     below.dispose();
+    const builtBefore = exactBuilt;
+    const reopened = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(4), dimension: 3 });
+    expect(exactBuilt).toBe(builtBefore); // restored from vectors.exact, no exact index built
+    expect([reopened.openReport.from, reopened.openReport.replayed, reopened.vector.kind, reopened.vector.size]).toEqual(['checkpoint', 0, 'flat', 3]);
+    expect(reopened.vector.search(Float32Array.from([0, -1, 0.1]), 1)[0]?.id).toBe('n4');
+    reopened.dispose();
+    // At or above exactOpenBelow the checkpoint has no exact part.
+    const at = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(3), dimension: 3 });
+    expect(at.vector.kind).toBe('hnsw');
+    expect(Object.keys((await at.checkpoint(2)).parts)).not.toContain('vectors.exact');
+    at.dispose();
   });
 });
 

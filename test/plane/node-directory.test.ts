@@ -25,6 +25,7 @@ describe('NodeDirectory', () => {
     expect(Array.from(d.vector('a') as Float32Array)).toEqual(va.map((x) => Math.fround(x)));
     expect(d.idsWithStatus(STATUS_CODE.active)).toEqual(['a', 'c']);
     expect(d.sessionRange('s1')).toEqual({ firstId: 'a', lastId: 'b' });
+    expect([d.session('a'), d.session('c'), d.session('zz')]).toEqual(['s1', 's2', undefined]);
     expect(d.latest()).toBe('c');
     d.remove('a');
     expect([d.has('a'), d.size, d.sessionRange('s1')]).toEqual([false, 2, { firstId: 'b', lastId: 'b' }]);
@@ -43,7 +44,7 @@ describe('NodeDirectory', () => {
     expect(back.size).toBe(49);
     for (let i = 1; i <= 50; i++) {
       const id = `n${i}`;
-      expect([back.has(id), back.seq(id), back.status(id), back.language(id), back.hashOf(id)]).toEqual([d.has(id), d.seq(id), d.status(id), d.language(id), d.hashOf(id)]);
+      expect([back.has(id), back.seq(id), back.status(id), back.language(id), back.hashOf(id), back.session(id)]).toEqual([d.has(id), d.seq(id), d.status(id), d.language(id), d.hashOf(id), d.session(id)]);
       expect(back.vector(id)).toEqual(d.vector(id));
     }
     expect(back.sessionRange('s1')).toEqual(d.sessionRange('s1'));
@@ -54,6 +55,7 @@ describe('NodeDirectory', () => {
   it('refuses parts whose lengths do not match the header', () => {
     const d = new NodeDirectory(2);
     d.add(node('a', 1, undefined, quantizeVector([1, 0])), 1, 'en');
+    expect(d.session('a')).toBeUndefined(); // no session
     const { header, parts } = d.toParts();
     expect(() => new NodeDirectory(2).restore(header, { ...parts, 'dir.vec': new Uint8Array(1) })).toThrow(/dir\.vec has 1 bytes, expected 2/);
   });

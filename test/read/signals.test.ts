@@ -18,13 +18,14 @@ describe('queryNames', () => {
 
 describe('sessionLexicalScores', () => {
   it('keeps the best normalised lexical score per session and skips nodes without a session', () => {
-    const nodes = new Map([
-      ['a', { provenance: { sessionId: 's1' } }],
-      ['b', { provenance: { sessionId: 's1' } }],
-      ['c', { provenance: { sessionId: 's2' } }],
-      ['d', { provenance: {} }],
+    // Sessions come from the directory (sessionOf), not from node bodies.
+    const sessions = new Map<string, string | undefined>([
+      ['a', 's1'],
+      ['b', 's1'],
+      ['c', 's2'],
+      ['d', undefined],
     ]);
-    const state = { nodes } as unknown as NamespaceState;
+    const state = { sessionOf: (id: string) => sessions.get(id) } as unknown as NamespaceState;
     const hits = new Map([
       ['a', { score: 0.4 }],
       ['b', { score: 0.9 }],
