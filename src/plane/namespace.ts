@@ -103,6 +103,11 @@ export function dedupKey(text: string, observedAt: string | undefined, source: s
   return JSON.stringify([observedAt ?? null, source ?? null, normalizeText(text)]);
 }
 
+/** Orders edges by id (the order edge lists are kept in after a read). */
+function byEdgeId(a: MemoryEdge, b: MemoryEdge): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 /** Checkpoint part with the exact index of a namespace that writes through an approximate one ({@link IndexFactories.upgrade}). */
 const EXACT_VECTORS_PART = 'vectors.exact';
 
@@ -626,16 +631,7 @@ export class NamespaceState {
       else missing.push(id);
     }
     for (let i = 0; i < missing.length; i += LOAD_BATCH) {
-      const part = missing.slice(i, i + LOAD_BATCH);
-      const got = this.storage.getEdges ? await this.storage.getEdges(this.namespace, part) : (await this.storage.load(this.namespace)).edges;
-      const lists = new Map<string, MemoryEdge[]>(part.map((id) => [id, []]));
-      for (const e of got) {
-        if (!this.#dir.has(e.from) || !this.#dir.has(e.to)) continue;
-        lists.get(e.from)?.push(e);
-        if (e.to !== e.from) lists.get(e.to)?.push(e);
-      }
-      for (const [id, list] of lists) {
-        list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      for (const [id, list] of await this.#readEdgeLists(missing.slice(i, i + LOAD_BATCH))) {
         if (!this.#pinnedEdges.has(id)) this.#cacheEdges(id, list);
       }
     }
@@ -644,6 +640,22 @@ export class NamespaceState {
       for (const id of want) for (const e of this.edgesOf(id)) others.push(e.from === id ? e.to : e.from);
       await this.loadNodes(others);
     }
+  }
+
+  /**
+   * Reads the edges of `ids` from the store (only those of `subtype` when given), as one list
+   * per asked node in id order; edges to a node the namespace does not hold are left out.
+   */
+  async #readEdgeLists(ids: string[], subtype?: EdgeSubtype): Promise<Map<string, MemoryEdge[]>> {
+    const got = this.storage.getEdges ? await this.storage.getEdges(this.namespace, ids, subtype === undefined ? undefined : { subtype }) : (await this.storage.load(this.namespace)).edges;
+    const lists = new Map<string, MemoryEdge[]>(ids.map((id) => [id, []]));
+    for (const e of got) {
+      if ((subtype !== undefined && e.subtype !== subtype) || !this.#dir.has(e.from) || !this.#dir.has(e.to)) continue;
+      lists.get(e.from)?.push(e);
+      if (e.to !== e.from) lists.get(e.to)?.push(e);
+    }
+    for (const list of lists.values()) list.sort(byEdgeId);
+    return lists;
   }
 
   /**
@@ -667,18 +679,9 @@ export class NamespaceState {
       else missing.push(id);
     }
     for (let i = 0; i < missing.length; i += LOAD_BATCH) {
-      const part = missing.slice(i, i + LOAD_BATCH);
-      const got = this.storage.getEdges ? await this.storage.getEdges(this.namespace, part, { subtype }) : (await this.storage.load(this.namespace)).edges;
-      const lists = new Map<string, MemoryEdge[]>(part.map((id) => [id, []]));
-      for (const e of got) {
-        if (e.subtype !== subtype || !this.#dir.has(e.from) || !this.#dir.has(e.to)) continue;
-        lists.get(e.from)?.push(e);
-        if (e.to !== e.from) lists.get(e.to)?.push(e);
-      }
-      for (const [id, list] of lists) {
+      for (const [id, list] of await this.#readEdgeLists(missing.slice(i, i + LOAD_BATCH), subtype)) {
         const key = kindKey(subtype, id);
         if (this.#pinnedKinds.has(key) || this.#pinnedEdges.has(id)) continue;
-        list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         this.#kindCache.set(key, list);
         this.#pinnedKinds.set(key, list);
       }
@@ -701,7 +704,7 @@ export class NamespaceState {
   edgesOfKind(id: string, subtype: EdgeSubtype): readonly MemoryEdge[] {
     if (!this.#dir.has(id)) return [];
     const whole = this.#pinnedEdges.get(id) ?? this.#edgeCache.get(id);
-    if (whole !== undefined) return whole.filter((e) => e.subtype === subtype).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (whole !== undefined) return whole.filter((e) => e.subtype === subtype).sort(byEdgeId);
     const key = kindKey(subtype, id);
     const list = this.#pinnedKinds.get(key) ?? this.#kindCache.get(key);
     if (list === undefined) throw notLoaded(`${subtype} edges`, id, this.namespace);
