@@ -150,7 +150,7 @@ const api: ScaleBenchPageApi = {
         const estimate = await navigator.storage.estimate();
         const reopened = await measureReopen<BrowserMemory>(memory, open, questions[0] ?? 'hello');
         memory = reopened.memory;
-        const { reopenMs, firstRecallMs } = reopened;
+        const { reopenMs, firstRecallMs, statsMs } = reopened;
         const bytes = estimate.usage ?? 0;
         const point: ScaleBrowserPoint = {
           size,
@@ -160,7 +160,7 @@ const api: ScaleBenchPageApi = {
           recall: summarize(latencies),
           ...(heap !== undefined ? { heapUsedBytes: heap } : {}),
           storage: { bytes, bytesPerNode: stats.nodes > 0 ? bytes / stats.nodes : 0 },
-          reopen: { ms: reopenMs, firstRecallMs },
+          reopen: { ms: reopenMs, firstRecallMs, statsMs },
         };
         points.push(point);
         console.log(`bench scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);

@@ -153,8 +153,11 @@ export interface ScalePoint {
   recall: LatencySummary;
   memory: { rssBytes: number; heapUsedBytes: number };
   storage: { bytes: number; bytesPerNode: number };
-  /** Close, open again and load the namespace (`stats()`), ms; then the first recall, ms. */
-  reopen: { ms: number; firstRecallMs: number };
+  /**
+   * Close, open again and load the namespace (a `get` of an unknown id), ms; then the first
+   * recall, ms; then one `stats()`, ms (absent in runs before it was timed apart).
+   */
+  reopen: { ms: number; firstRecallMs: number; statsMs?: number };
   /**
    * The closed store opened by a fresh process ({@link runOpenProbe}): open to first recall, then
    * heap and RSS after the open and the 50 recalls, not polluted by the writer. Absent in runs
@@ -487,9 +490,9 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
         log(`scale: the fresh-process probe failed at ${size}: ${freshError}`);
       }
       // The in-process reopen (the store is closed already: measureReopen's close is a no-op here).
-      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number } = await measureReopen<Memory>({ close: async () => undefined } as unknown as Memory, open, questions[0] ?? 'hello');
+      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number; statsMs: number } = await measureReopen<Memory>({ close: async () => undefined } as unknown as Memory, open, questions[0] ?? 'hello');
       memory = reopened.memory;
-      const { reopenMs, firstRecallMs } = reopened;
+      const { reopenMs, firstRecallMs, statsMs } = reopened;
       const point: ScalePoint = {
         size,
         nodes: stats.nodes,
@@ -498,7 +501,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
         recall: summarize(latencies),
         memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
         storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0 },
-        reopen: { ms: reopenMs, firstRecallMs },
+        reopen: { ms: reopenMs, firstRecallMs, statsMs },
         ...(fresh ? { fresh } : {}),
         ...(freshError !== undefined ? { freshError } : {}),
       };
@@ -549,7 +552,7 @@ export function renderScaleMarkdown(r: ScaleResults): string {
     `- Machine: ${r.machine.cpuModel}, ${r.machine.cores} cores, Node ${r.machine.node}`,
     `- System One: ${r.settings.systemOne} (${r.settings.systemOneModel}), loaded in ${r.modelLoadMs.systemOne.toFixed(0)} ms; encoder ${r.settings.encoder} (${r.modelLoadMs.encoder.toFixed(0)} ms); vector index ${r.settings.vectorIndex}`,
     `- Observations: ${r.settings.recipe}`,
-    `- Throughput is measured over the last ${r.settings.measuredWrites} writes before each size; recall over ${r.settings.queries} questions.`,
+    `- Throughput is measured over the last ${r.settings.measuredWrites} writes before each size; recall over ${r.settings.queries} questions. Reopen: close, open and load the namespace; one \`stats()\` is timed apart (\`reopen.statsMs\` in results.json: ${r.points.map((p) => (p.reopen.statsMs === undefined ? '—' : `${p.reopen.statsMs.toFixed(0)} ms`)).join(', ')}).`,
     '',
     '| size | edges | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | RSS MiB | heap MiB | stored MiB | bytes/node | reopen ms | first recall ms |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -724,6 +727,7 @@ function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
     '',
     `- ${b.chromium}, cross-origin isolated: ${b.crossOriginIsolated ? 'yes' : 'no'}; ${b.setup}`,
     `- System One ${b.systemOneModel} loaded in the worker in ${b.modelLoadMs.systemOne.toFixed(0)} ms; encoder ${b.encoder} (${b.modelLoadMs.encoder.toFixed(0)} ms); run ${(b.durationMs / 1000).toFixed(1)} s`,
+    `- Reopen: close, open and load the namespace; one \`stats()\` is timed apart (its \`storageBytes\` reads the whole IndexedDB namespace): ${b.points.map((p) => (p.reopen.statsMs === undefined ? '—' : `${p.reopen.statsMs.toFixed(0)} ms`)).join(', ')}.`,
     '- Same recipe and questions as above. Heap is the page\'s `performance.memory.usedJSHeapSize` (the worker\'s is not included; a page cannot see RSS); stored bytes are `navigator.storage.estimate().usage`. Default sizes 1k and 10k; 100k (`bench scale 1000,10000,100000 --browser`) takes about 15 min of IndexedDB writes on a 2-core machine (the write rate falls from ~240/s to ~60/s as the store grows), in a fresh on-disk profile (an incognito context\'s quota runs out at ~80k nodes).',
     '',
     '| size | edges | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | heap MiB | stored MiB | bytes/node | reopen ms | first recall ms |',
