@@ -88,6 +88,18 @@ export interface JevMemErrorDetails {
 }
 
 /**
+ * Key of {@link JevMemErrorDetails} set on the `STORAGE_FAILED` error of a store that another
+ * live process is writing (its `{ pid, host }`): a reader's own opportunistic work (a checkpoint
+ * at close) is skipped on it rather than reported.
+ */
+export const WRITER_ELSEWHERE = 'writerElsewhere' as const;
+
+/** True for the error of a store that another live process is writing ({@link WRITER_ELSEWHERE}). */
+export function isWriterElsewhere(e: unknown): boolean {
+  return isJevMemError(e, 'STORAGE_FAILED') && e.details[WRITER_ELSEWHERE] !== undefined;
+}
+
+/**
  * The error class of jev-mem. `name` is always `'JevMemError'`; branch on `code`.
  *
  * @example

@@ -117,7 +117,8 @@ export interface MemoryOptions {
   logger?: Logger;
 }
 
-const OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger'] as const satisfies readonly (keyof MemoryOptions)[];
+/** The keys {@link MemoryOptions} accepts (any other is refused with `INVALID_OPTION`). */
+export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger'] as const satisfies readonly (keyof MemoryOptions)[];
 
 /**
  * The vector-index wiring (the one place that picks index implementations): `flat` → exact,
@@ -350,7 +351,7 @@ export interface Memory {
  * ```
  */
 export async function createMemory(options: MemoryOptions): Promise<Memory> {
-  const defaultNamespace = checkMemoryOptions(options, OPTION_KEYS);
+  const defaultNamespace = checkMemoryOptions(options, MEMORY_OPTION_KEYS);
   const factories = indexFactories(options.vectorIndex ?? 'auto');
   const encoder = options.encoder;
   const storage = options.storage ?? createMemoryStorage();

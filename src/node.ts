@@ -11,7 +11,9 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createDefaultNodeEncoder } from './encoder/default-node.js';
 import type { Encoder } from './encoder/encoder.js';
-import { createMemory, type Memory, type MemoryOptions } from './memory.js';
+import { rejectUnknownKeys } from './config.js';
+import { describeValue, invalidOption } from './errors.js';
+import { createMemory, MEMORY_OPTION_KEYS, type Memory, type MemoryOptions } from './memory.js';
 import { createMemoryStorage } from './plane/memory-storage.js';
 import { createSqliteFileStorage } from './plane/sqlite-file-storage.js';
 import { createNodeAssetLoader } from './encoder/assets-node.js';
@@ -39,13 +41,31 @@ export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'stor
   systemOne?: SystemOneBackend;
 }
 
+/** The keys {@link NodeMemoryOptions} accepts. */
+const NODE_OPTION_KEYS: readonly string[] = [...MEMORY_OPTION_KEYS, 'store', 'create'];
+
+/**
+ * Checks the options only this entry reads (the rest are createMemory's).
+ * @throws JevMemError `INVALID_OPTION` naming the option: not an object, an unknown key, `store`
+ *   not a non-empty string, `create` not a boolean.
+ */
+function checkNodeOptions(options: unknown): void {
+  if (options === null || typeof options !== 'object') throw invalidOption('options', `expected an object, got ${describeValue(options)}`);
+  rejectUnknownKeys(options, NODE_OPTION_KEYS, '');
+  const { store, create } = options as { store?: unknown; create?: unknown };
+  if (store !== undefined && (typeof store !== 'string' || store.trim() === '')) throw invalidOption('store', `expected the path of a store directory (a non-empty string), got ${describeValue(store)}`);
+  if (create !== undefined && typeof create !== 'boolean') throw invalidOption('create', `expected true or false, got ${describeValue(create)}`);
+}
+
 /**
  * Creates a memory with Node defaults.
  * @throws JevMemError `STORE_MISSING` (store dir missing and `create: false`), `MODEL_LOAD_FAILED`
- *   (shipped model files missing or corrupt), and createMemory's `INVALID_OPTION`. A store folder
+ *   (shipped model files missing or corrupt), `INVALID_OPTION` (an unknown option, `store` not a
+ *   non-empty string, `create` not a boolean) and createMemory's `INVALID_OPTION`. A store folder
  *   made by a call that throws is removed again.
  */
 export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise<Memory> {
+  checkNodeOptions(options);
   const { store, create, encoder, storage, ...rest } = options;
   // A store folder this call makes is removed again if the memory cannot be made: a rejected call
   // leaves no empty store behind (and no lock file that a later open would have to take over).

@@ -12,7 +12,7 @@
  */
 import type { MemoryParameters } from '../config.js';
 import type { Encoder } from '../encoder/encoder.js';
-import { JevMemError, invalidOption, isJevMemError, throwIfAborted } from '../errors.js';
+import { JevMemError, invalidOption, isJevMemError, isWriterElsewhere, throwIfAborted } from '../errors.js';
 import { dedupKey, type NamespaceState } from '../plane/namespace.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
 import { CHANGE_META_KEY, type StorageAdapter, type WriteBatch } from '../plane/storage.js';
@@ -173,6 +173,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       await storage.writeCheckpoint(ns, await state.checkpoint(change, encoder.fingerprint));
       state.changedSinceCheckpoint = 0;
     } catch (e) {
+      // A reader's checkpoint (after replaying another process's changes) while that process
+      // writes: the writer keeps the checkpoints; nothing failed.
+      if (isWriterElsewhere(e)) return;
       tally(ns).checkpointFailures++;
       logger('warn', `the checkpoint of namespace ${JSON.stringify(ns)} could not be written (${errorText(e)}); the next open replays the logged changes or rescans the store`, { code: 'CHECKPOINT_FAILED', namespace: ns, error: e });
     }

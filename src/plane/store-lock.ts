@@ -8,7 +8,7 @@
  */
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { JevMemError } from '../errors.js';
+import { JevMemError, WRITER_ELSEWHERE } from '../errors.js';
 
 /** An unreadable lock file younger than this (ms) belongs to a process that is still writing it. */
 export const LOCK_SETTLE_MS = 10_000;
@@ -67,7 +67,7 @@ export async function takeStoreLock(dir: string, lockPath: string): Promise<{ to
       throw new JevMemError(
         'STORAGE_FAILED',
         `the store at ${dir} is being written by process ${holder.pid} on ${holder.host}; close that memory first (or delete ${lockPath} if that process is gone)`,
-        { field: 'store', lock: lockPath },
+        { field: 'store', lock: lockPath, [WRITER_ELSEWHERE]: { pid: holder.pid, host: holder.host } },
       );
     }
     try {

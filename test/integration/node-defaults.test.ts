@@ -37,3 +37,13 @@ describe('createNodeMemory defaults (README: file store + shipped encoder + trai
     }
   });
 });
+
+describe('createNodeMemory options', () => {
+  it('refuses an unknown option (listing store and create among the valid ones), a store that is not a path and a create that is not a boolean, before touching the disk', async () => {
+    await expect(createNodeMemory({ stor: '/tmp/x' } as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'stor', message: expect.stringMatching(/valid ones are .*store, create/) });
+    await expect(createNodeMemory({ store: 42 } as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'store', message: expect.stringMatching(/got 42/) });
+    await expect(createNodeMemory({ store: '  ' })).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'store' });
+    await expect(createNodeMemory({ create: 'no' } as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'create' });
+    await expect(createNodeMemory(null as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'options' });
+  });
+});
