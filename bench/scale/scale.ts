@@ -320,6 +320,15 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
     });
     const isolated = await page.evaluate(() => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.crossOriginIsolated);
     log(`scale (Chromium): growing one namespace to ${sizes.join(', ')} in ${version}`);
+    // JEV_MEM_BENCH_PAGE_PROFILE=<file>: a V8 CPU profile of the page's main thread over the run
+    // (System One's worker is not in it), written as a .cpuprofile for the profile figures.
+    const profilePath = process.env.JEV_MEM_BENCH_PAGE_PROFILE;
+    const cdp = profilePath ? await context.newCDPSession(page) : undefined;
+    if (cdp !== undefined) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+      await cdp.send('Profiler.start');
+    }
     let run: ScaleBrowserRun;
     try {
       run = await page.evaluate(
@@ -329,6 +338,11 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       throw new JevMemError('STORAGE_FAILED', `the scale bench page failed in Chromium: ${why}${problems.length ? `; page errors: ${problems.join(' | ')}` : ''}`, { cause: e });
+    }
+    if (cdp !== undefined && profilePath !== undefined) {
+      const { profile } = await cdp.send('Profiler.stop');
+      await writeFile(profilePath, JSON.stringify(profile));
+      log(`scale (Chromium): page CPU profile written to ${profilePath}`);
     }
     return {
       status: 'done',
