@@ -116,6 +116,11 @@ function upgradeThreshold(up: Pick<NonNullable<IndexFactories['upgrade']>, 'thre
   return typeof up.threshold === 'number' ? up.threshold : up.threshold(dimension);
 }
 
+/** The node count below which `up` opens a namespace on the exact index (`exactOpenBelow`, else its threshold). */
+function exactOpenThreshold(up: NonNullable<IndexFactories['upgrade']>, dimension: number): number {
+  return upgradeThreshold({ threshold: up.exactOpenBelow ?? up.threshold }, dimension);
+}
+
 /** Kind of a serialised vector index (`'flat'`, `'hnsw'`), or undefined when the bytes have no valid header. */
 function vectorKindOf(bytes: Uint8Array): string | undefined {
   try {
@@ -436,7 +441,7 @@ export class NamespaceState {
     // approximate one (a wasm module and a graph), which the first write restores.
     const up = opts.factories.upgrade;
     const live = Array.isArray(header.directory?.ids) ? header.directory.ids.reduce((n: number, id: unknown) => (id === null ? n : n + 1), 0) : 0;
-    const exact = up !== undefined && live < upgradeThreshold({ threshold: up.exactOpenBelow ?? up.threshold }, opts.dimension) && bytes !== undefined && vectorKindOf(bytes) !== 'flat';
+    const exact = up !== undefined && live < exactOpenThreshold(up, opts.dimension) && bytes !== undefined && vectorKindOf(bytes) !== 'flat';
     const exactBytes = exact ? cp.parts[EXACT_VECTORS_PART] : undefined;
     const source = exact ? exactBytes : bytes;
     if (source !== undefined && opts.factories.restoreVector !== undefined && (!exact || vectorKindOf(source) === 'flat')) {
@@ -513,7 +518,7 @@ export class NamespaceState {
   async #exactPart(): Promise<Record<string, Uint8Array>> {
     const up = this.upgrade;
     if (up === undefined || this.vector.kind === 'flat' || this.#exactIndex === undefined) return {};
-    if (this.#dir.size >= upgradeThreshold({ threshold: up.exactOpenBelow ?? up.threshold }, this.dimension)) return {};
+    if (this.#dir.size >= exactOpenThreshold(up, this.dimension)) return {};
     const exact = await this.#exactIndex(this.dimension);
     try {
       if (exact.serialize === undefined) return {};
