@@ -26,7 +26,7 @@ import { onnxWorker } from 'jev-mem/browser/onnx';
 import type { AnyOrama } from '@orama/orama';
 import { persist, restore } from '@orama/plugin-data-persistence';
 import { openDB } from 'idb';
-import { growOrama, type OramaPersistence } from '../scale/orama-grow.js';
+import { growOrama, oramaFailure, OramaStepError, type OramaPersistence } from '../scale/orama-grow.js';
 import { countingBackend, countsDelta } from '../lib/counting.js';
 import { measureReopen, summarize, writeFigures } from '../lib/metrics.js';
 import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun, ScaleBrowserPeers } from '../scale/scale.js';
@@ -43,19 +43,23 @@ async function indexedDbPersistence(): Promise<OramaPersistence & { close(): voi
   const idb = await openDB(ORAMA_IDB.name, 1, { upgrade: (d) => void d.createObjectStore(ORAMA_IDB.store) });
   return {
     where: 'indexeddb',
-    async save(db, key) {
+    async save(db, key, step) {
+      step('save/serialize', "persist 'binary'");
       const t = performance.now();
       const data = (await persist(db, 'binary', 'browser')) as string;
       const serializeMs = performance.now() - t;
+      step('save/write', `IndexedDB put of ${data.length.toLocaleString('en-US')} characters`);
       const tw = performance.now();
       await idb.put(ORAMA_IDB.store, data, key);
       return { bytes: data.length, serializeMs, writeMs: performance.now() - tw };
     },
-    async restore(key) {
+    async restore(key, step) {
+      step('restore/read', 'IndexedDB get');
       const t = performance.now();
       const data = (await idb.get(ORAMA_IDB.store, key)) as string | undefined;
       const readMs = performance.now() - t;
       if (data === undefined) throw new Error(`Orama save ${key} is missing from IndexedDB`);
+      step('restore/deserialize', "restore 'binary'");
       const td = performance.now();
       const db = await restore<AnyOrama>('binary', data, 'browser');
       const deserializeMs = performance.now() - td;
@@ -83,9 +87,10 @@ async function runOramaInPage(observations: Observation[], questions: string[], 
     });
     return { orama: { status: 'done', points, durationMs: performance.now() - t0 } };
   } catch (e) {
-    const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
-    console.log(`bench scale: Orama failed: ${why}`);
-    return { orama: { status: 'failed', note: `the Orama run in Chromium failed: ${why}` } };
+    // growOrama has logged its failure (size, step, heap); anything else is said here
+    const failure = oramaFailure(e, 'the Orama run in Chromium failed: ');
+    if (!(e instanceof OramaStepError)) console.log(`bench scale: ${failure.note}`);
+    return { orama: failure };
   } finally {
     persistence.close();
   }

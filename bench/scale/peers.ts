@@ -31,7 +31,7 @@ import type { Encoder } from '../../src/encoder/encoder.js';
 import type { Observation } from '../../src/types.js';
 import { growOrama, type OramaScalePoint } from './orama-grow.js';
 
-export type { OramaPersistFigures, OramaScalePoint } from './orama-grow.js';
+export type { OramaFailure, OramaPersistFigures, OramaScalePoint } from './orama-grow.js';
 
 /** The Orama half of `bench scale --peers`. */
 export interface OramaScaleResults {
@@ -63,7 +63,7 @@ function fullGc(): (() => void) | undefined {
  * Grows one Orama database with `observations` to each of `sizes` (ascending; `observations`
  * at least `max(sizes)` long) and measures every {@link OramaScalePoint} figure, saving into
  * `dir` (a folder the caller removes).
- * @throws whatever Orama, the plugin or the encoder throw.
+ * @throws OramaStepError (see {@link growOrama}) wrapping whatever Orama, the plugin or the encoder throw.
  */
 export async function runOramaScale(o: { observations: readonly Observation[]; questions: readonly string[]; sizes: readonly number[]; encoder: Encoder; dir: string; measuredWrites: number; log?: (line: string) => void }): Promise<OramaScaleResults> {
   const t0 = performance.now();
@@ -75,11 +75,14 @@ export async function runOramaScale(o: { observations: readonly Observation[]; q
     ...(gc ? { gc } : {}),
     persistence: {
       where: 'file',
-      async save(db, key) {
+      // one plugin call each way (serialise + write, read + deserialise): the steps stay `save` / `restore`
+      async save(db, key, step) {
+        step('save', "persistToFile 'binary'");
         await persistToFile(db, 'binary', file(key));
         return { bytes: (await stat(file(key))).size };
       },
-      async restore(key) {
+      async restore(key, step) {
+        step('restore', "restoreFromFile 'binary'");
         return { db: await restoreFromFile<AnyOrama>('binary', file(key)) };
       },
     },

@@ -44,7 +44,8 @@ import { gitInfo, machineInfo, RssSampler, type GitInfo, type MachineInfo } from
 import { lineChart } from '../lib/svg.js';
 import { runScaleEdge, type EdgeScaleResults } from './edge.js';
 import { runOpenProbe, type OpenProbeReport } from './open-probe.js';
-import { oramaVersion, runOramaScale, type OramaScalePoint, type OramaScaleResults } from './peers.js';
+import { oramaVersion, runOramaScale, type OramaFailure, type OramaScalePoint, type OramaScaleResults } from './peers.js';
+import { oramaFailure } from './orama-grow.js';
 
 /** Default sizes (observations in the namespace). */
 export const DEFAULT_SCALE_SIZES: readonly number[] = Object.freeze([1000, 10_000, 100_000]);
@@ -185,8 +186,8 @@ export interface ScaleResults {
   browser: ScaleBrowserResults | { status: 'todo' | 'failed'; note: string };
   /** The workerd half (`--edge`, issue 13, {@link runScaleEdge}); absent or `todo` when not run, `failed` with the error. */
   edge?: EdgeScaleResults | { status: 'todo' | 'failed'; note: string };
-  /** The peers in Node (`--peers`, issue 16): Orama at the same sizes; absent when not asked for, `failed` with the error. */
-  peers?: { orama: OramaScaleResults | { status: 'failed'; note: string } };
+  /** The peers in Node (`--peers`, issue 16): Orama at the same sizes; absent when not asked for, `failed` with the error (and, where it failed while growing, the size, step and heap). */
+  peers?: { orama: OramaScaleResults | OramaFailure };
 }
 
 /** Figures at one size in headless Chromium: those of {@link ScalePoint}, heap from the page. */
@@ -215,7 +216,7 @@ export interface ScaleBrowserRun {
  * leaves `version` empty; {@link runScaleBrowserBench} fills it in.
  */
 export interface ScaleBrowserPeers {
-  orama: (Omit<OramaScaleResults, 'version' | 'setup'> & { version?: string; setup?: string }) | { status: 'failed'; note: string };
+  orama: (Omit<OramaScaleResults, 'version' | 'setup'> & { version?: string; setup?: string }) | OramaFailure;
 }
 
 /** The headless-Chromium half of a scale run. */
@@ -529,9 +530,10 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
       try {
         peers = { orama: await runOramaScale({ observations, questions, sizes, encoder, dir, measuredWrites: SCALE_MEASURED_WRITES, log }) };
       } catch (e) {
-        const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
-        log(`scale (Orama): failed: ${why}`);
-        peers = { orama: { status: 'failed', note: `the Orama run failed: ${why}` } };
+        // growOrama has logged where it failed; anything else is said here
+        const failure = oramaFailure(e, 'the Orama run failed: ');
+        if (failure.step === undefined) log(`scale (Orama): failed: ${failure.note}`);
+        peers = { orama: failure };
       }
     }
     return {

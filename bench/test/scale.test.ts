@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { count, type AnyOrama } from '@orama/orama';
 import { peerWins, renderScaleMarkdown, scaleBrowserPeerWins, scalePeerWins, type ScaleBrowserResults, type ScalePoint, type ScaleResults } from '../scale/scale.js';
 import { runOramaScale, type OramaScalePoint } from '../scale/peers.js';
-import { growOrama } from '../scale/orama-grow.js';
+import { growOrama, oramaFailure, OramaStepError } from '../scale/orama-grow.js';
 import { letterEncoder } from './fixtures.js';
 
 function results(browser: ScaleResults['browser']): ScaleResults {
@@ -179,5 +179,68 @@ describe('growOrama (the core the Node and Chromium halves share)', () => {
     expect(points.map((p) => p.persist.bytes)).toEqual([20, 50]);
     expect(points[1]?.persist.where).toBe('indexeddb');
     expect(points[1]?.persist.parts).toEqual({ serializeMs: 1, writeMs: 2, readMs: 3, deserializeMs: 4 });
+  });
+
+  it('names the size, the step the persistence labelled, the documents and the heap when a save fails', async () => {
+    const observations = ['a cat', 'an ox', 'the eel', 'a boat', 'one more'].map((text) => ({ text }));
+    const saved = new Map<string, AnyOrama>();
+    // heap(): before the database, after the searches and after gc at 2 and at 5, then once at the failure (3 MiB).
+    const heaps = [100, 150, 130, 170, 160, 3 * 2 ** 20];
+    let h = 0;
+    const lines: string[] = [];
+    const e = await growOrama({
+      observations,
+      questions: ['cat'],
+      sizes: [2, 5],
+      encoder: letterEncoder(),
+      measuredWrites: 2,
+      heap: () => heaps[h++] as number,
+      gc: () => undefined,
+      log: (l) => lines.push(l),
+      label: 'Orama',
+      persistence: {
+        where: 'indexeddb',
+        async save(db, key, step) {
+          step('save/serialize', "persist 'binary'");
+          if (key === 'orama-5') throw new RangeError('Invalid array length');
+          saved.set(key, db);
+          return { bytes: 1 };
+        },
+        async restore(key) {
+          return { db: saved.get(key) as AnyOrama };
+        },
+      },
+    }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(OramaStepError);
+    const note = "Orama failed at 5 during save/serialize (persist 'binary'): RangeError: Invalid array length; 5 documents in the database, heap 3 MiB";
+    expect((e as OramaStepError).failure).toEqual({ status: 'failed', note, size: 5, step: 'save/serialize', detail: "persist 'binary'", documents: 5, heapUsedBytes: 3 * 2 ** 20 });
+    expect((e as OramaStepError).cause).toBeInstanceOf(RangeError);
+    expect(oramaFailure(e, 'unused: ')).toBe((e as OramaStepError).failure);
+    expect(lines.at(-1)).toBe(`Orama: ${note}`);
+  });
+
+  it('keeps the step growOrama set when the persistence does not narrow it, and leaves out an unknown heap', async () => {
+    const observations = ['a cat', 'an ox', 'the eel'].map((text) => ({ text }));
+    const e = await growOrama({
+      observations,
+      questions: ['cat'],
+      sizes: [3],
+      encoder: letterEncoder(),
+      measuredWrites: 1,
+      heap: () => Number.NaN,
+      persistence: {
+        where: 'file',
+        async save() {
+          return { bytes: 1 };
+        },
+        async restore() {
+          throw new Error('no such file\nat line 2');
+        },
+      },
+    }).catch((x: unknown) => x);
+    // 3 documents: 2 in the bulk, 1 measured; the message's first line only.
+    expect((e as OramaStepError).failure).toEqual({ status: 'failed', note: 'Orama failed at 3 during restore: Error: no such file; 3 documents in the database', size: 3, step: 'restore', documents: 3, heapUsedBytes: null });
+    // an error from outside growOrama keeps only its note
+    expect(oramaFailure(new Error('boom'), 'the Orama run failed: ')).toEqual({ status: 'failed', note: 'the Orama run failed: Error: boom' });
   });
 });
