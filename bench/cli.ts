@@ -4,7 +4,7 @@
  * `jev-mem bench`, so results stay comparable.
  *
  * - `npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--out <dir>] [--quick]`
- * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--edge] [--peers] [--out <dir>]`
+ * - `npm run bench -- scale [--sizes 1000,10000,100000] [--browser] [--edge] [--peers | --peers-only] [--out <dir>]`
  * - `npm run bench -- scale-cli [--small 200] [--large 20000] [--runs 3] [--keep] [--out <dir>]` (issue 13 acceptance)
  * - `npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]`
  * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
@@ -26,12 +26,12 @@ import { runLocomoBench } from './locomo/locomo.js';
 import { JEV_STORES, type JevStore } from './lib/jev.js';
 import { renderReadmeSection, writeLocomoOutputs } from './locomo/report.js';
 import { parseSystems, SYSTEM_NAMES, type LocomoResults } from './locomo/results.js';
-import { DEFAULT_SCALE_BROWSER_SIZES, parseSizes, runScaleBench, writeScaleOutputs } from './scale/scale.js';
+import { DEFAULT_SCALE_BROWSER_SIZES, parseSizes, runScaleBench, writeScaleOutputs, type ScaleBenchOptions } from './scale/scale.js';
 
 /** Usage of the bench sub-commands. */
 export const BENCH_USAGE = `Usage:
   npm run bench -- locomo [--data <path>] [--split dev|test|all] [--systems a,b] [--store <kind>] [--out <dir>] [--quick]
-  npm run bench -- scale [--sizes 1000,10000,100000] [--browser [--browser-sizes …]] [--edge [--edge-sizes …]] [--peers] [--out <dir>]
+  npm run bench -- scale [--sizes 1000,10000,100000] [--browser [--browser-sizes …]] [--edge [--edge-sizes …]] [--peers | --peers-only] [--out <dir>]
   npm run bench -- scale-cli [--small 200] [--large 20000] [--runs 3] [--keep] [--out <dir>]
                                           (issue-13 acceptance: jev-mem recall of 20 questions as its own
                                           process on both stores; PASS when wall ≤ 1.5× and peak RSS
@@ -66,6 +66,9 @@ export const BENCH_USAGE = `Usage:
   --peers       scale: also grow the same corpus in Orama (@orama/orama, hybrid search, saved and
                 restored with @orama/plugin-data-persistence) in Node, next to jev-mem, and with
                 --browser in the Chromium page too (saved into IndexedDB)
+  --peers-only  scale: grow only the peers (Orama), no jev-mem namespace: in Node at --sizes and,
+                with --browser, in the Chromium page at --browser-sizes (no System One either);
+                e.g. --peers-only --browser --sizes 1000 --browser-sizes 1000,10000,100000
   --quick       conv-26 only, the first 6 questions with evidence of each category (30)
   --sizes       namespace sizes of the scale run (default 1000,10000,100000)
   --system-one  System-One backend of jev-mem (default: local)
@@ -138,22 +141,8 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       return Object.values(results.systems).some((s) => s?.status === 'failed') ? 1 : 0;
     }
     if (sub === 'scale') {
-      const browser = values.browser === true;
-      const edge = values.edge === true;
-      const given = str(values.sizes) ?? rest[0];
-      // with --browser or --edge every half defaults to 1k and 10k (100k in IndexedDB is too slow for a session)
-      const sizes = given === undefined && (browser || edge) ? [...DEFAULT_SCALE_BROWSER_SIZES] : parseSizes(given);
       const out = resolve(str(values.out) ?? 'bench-out/scale');
-      // --browser-sizes / --edge-sizes give a half its own sizes (e.g. the Chromium half at 100k
-      // while the Node half runs 1k only).
-      const browserSizes = str(values['browser-sizes']) !== undefined ? parseSizes(str(values['browser-sizes'])) : sizes;
-      const edgeSizes = str(values['edge-sizes']) !== undefined ? parseSizes(str(values['edge-sizes'])) : sizes;
-      const o: Parameters<typeof runScaleBench>[0] = { sizes, log: (l) => io.err(l), ...(browser ? { browser: { sizes: browserSizes } } : {}), ...(edge ? { edge: { sizes: edgeSizes } } : {}), ...(values.peers === true ? { peers: true } : {}) };
-      const data = str(values.data);
-      if (data !== undefined) o.dataPath = data;
-      if (systemOne !== undefined) o.systemOne = systemOne;
-      if (vectorIndex !== undefined) o.vectorIndex = vectorIndex;
-      const results = await runScaleBench(o);
+      const results = await runScaleBench({ ...scaleBenchOptions(rest, values), log: (l) => io.err(l) });
       const files = await writeScaleOutputs(results, out);
       for (const p of results.points) {
         const f = p.fresh;
@@ -387,6 +376,7 @@ const BENCH_OPTIONS = {
   'browser-sizes': { type: 'string' },
   'edge-sizes': { type: 'string' },
   peers: { type: 'boolean' },
+  'peers-only': { type: 'boolean' },
   k: { type: 'string' },
   limit: { type: 'string' },
   'system-one': { type: 'string' },
@@ -395,6 +385,39 @@ const BENCH_OPTIONS = {
   'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/**
+ * The options of `bench scale` from its flags (`rest`: the positionals after `scale`, a size list
+ * in place of `--sizes`).
+ * @throws JevMemError `INVALID_OPTION` on a bad size list, or `--peers-only` with `--edge` (the
+ *   workerd half grows jev-mem only).
+ */
+export function scaleBenchOptions(rest: readonly string[], values: Record<string, string | boolean | undefined>): ScaleBenchOptions {
+  const browser = values.browser === true;
+  const edge = values.edge === true;
+  const peersOnly = values['peers-only'] === true;
+  if (peersOnly && edge) throw new JevMemError('INVALID_OPTION', '--peers-only grows no jev-mem namespace; it does not go with --edge', { field: 'peers-only' });
+  const given = str(values.sizes) ?? rest[0];
+  // with --browser or --edge every half defaults to 1k and 10k (100k in IndexedDB is too slow for a session)
+  const sizes = given === undefined && (browser || edge) ? [...DEFAULT_SCALE_BROWSER_SIZES] : parseSizes(given);
+  // --browser-sizes / --edge-sizes give a half its own sizes (e.g. the Chromium half at 100k
+  // while the Node half runs 1k only).
+  const browserSizes = str(values['browser-sizes']) !== undefined ? parseSizes(str(values['browser-sizes'])) : sizes;
+  const edgeSizes = str(values['edge-sizes']) !== undefined ? parseSizes(str(values['edge-sizes'])) : sizes;
+  const data = str(values.data);
+  const systemOne = str(values['system-one']);
+  const vectorIndex = str(values['vector-index']) as ScaleBenchOptions['vectorIndex'];
+  return {
+    sizes,
+    ...(browser ? { browser: { sizes: browserSizes } } : {}),
+    ...(edge ? { edge: { sizes: edgeSizes } } : {}),
+    ...(values.peers === true || peersOnly ? { peers: true } : {}),
+    ...(peersOnly ? { peersOnly: true } : {}),
+    ...(data !== undefined ? { dataPath: data } : {}),
+    ...(systemOne !== undefined ? { systemOne } : {}),
+    ...(vectorIndex !== undefined ? { vectorIndex } : {}),
+  };
+}
 
 /**
  * Parses `argv` (without node and the script) and runs {@link runBenchCommand}; returns the exit

@@ -16,7 +16,9 @@
  * taken before the database, as what jev-mem's closed namespace left is freed later), and save/restore
  * through `@orama/plugin-data-persistence` (`persist(db, 'binary', 'browser')`, a hex string)
  * stored as one record of its own IndexedDB database ({@link ORAMA_IDB}), the counterpart of
- * jev-mem's IndexedDB reopen: restore = read the record + `restore('binary', …)`.
+ * jev-mem's IndexedDB reopen: restore = read the record + `restore('binary', …)`. With `peersOnly`
+ * (`--peers-only`), Orama alone: no namespace, no System-One worker. A failure of the Orama run is
+ * returned as its `failed` status, with the size, the step and the heap ({@link OramaStepError}).
  *
  * @module
  */
@@ -110,6 +112,16 @@ const api: ScaleBenchPageApi = {
     let t = performance.now();
     const encoder: Encoder = await createGloveSifEncoder({ load: createFetchAssetLoader(models) });
     const encoderMs = performance.now() - t;
+    if (o.peersOnly === true) {
+      // --peers-only: Orama alone, no namespace and no System-One worker.
+      try {
+        const peers = await runOramaInPage(observations, questions, o, encoder);
+        document.body.dataset.state = 'done';
+        return { points: [], modelLoadMs: { encoder: encoderMs, systemOne: 0 }, systemOneModel: 'none', encoder: encoder.fingerprint, peers };
+      } finally {
+        await encoder.close?.().catch(() => undefined);
+      }
+    }
     t = performance.now();
     const inner = await createWorkerSystemOne({ modelBaseURL: models, wasmPaths: ort, numThreads: 1, ...onnxWorker(), executionProviders: ['wasm'] });
     const systemOneMs = performance.now() - t;

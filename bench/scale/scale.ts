@@ -177,7 +177,8 @@ export interface ScaleResults {
   durationMs: number;
   machine: MachineInfo;
   git: GitInfo;
-  settings: { sizes: number[]; recipe: string; measuredWrites: number; queries: number; systemOne: string; systemOneModel: string; encoder: string; vectorIndex: string; data: string };
+  /** `peersOnly`: `--peers-only` (no jev-mem namespace: `points` empty, `systemOne` 'none'). */
+  settings: { sizes: number[]; recipe: string; measuredWrites: number; queries: number; systemOne: string; systemOneModel: string; encoder: string; vectorIndex: string; data: string; peersOnly?: true };
   modelLoadMs: { encoder: number; systemOne: number };
   points: ScalePoint[];
   /** Peak RSS of the run, bytes. */
@@ -239,9 +240,9 @@ export interface ScaleBenchPageApi {
    * observations, at least `max(o.sizes)` long) to each of `o.sizes` (ascending), timing the last
    * `o.measuredWrites` writes before each, then recalls every question of `questionsJson` (a JSON
    * string array), closes and reopens. With `o.peers`, then grows Orama in the page
-   * ({@link ScaleBrowserPeers}). Progress goes to the console as `bench scale: …` lines.
+   * ({@link ScaleBrowserPeers}); with `o.peersOnly`, grows Orama alone (no namespace, no worker). Progress goes to the console as `bench scale: …` lines.
    */
-  run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string; peers?: boolean }): Promise<ScaleBrowserRun>;
+  run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string; peers?: boolean; peersOnly?: boolean }): Promise<ScaleBrowserRun>;
   /** `globalThis.crossOriginIsolated` of the page. */
   crossOriginIsolated: boolean;
 }
@@ -260,6 +261,8 @@ export interface ScaleBrowserBenchOptions {
   queries?: number;
   /** Also grow Orama in the page after jev-mem ({@link ScaleBrowserPeers}). @default false */
   peers?: boolean;
+  /** Grow only Orama in the page (implies `peers`): no jev-mem namespace, no System-One worker; `points` are empty. @default false */
+  peersOnly?: boolean;
   log?: (line: string) => void;
 }
 
@@ -320,7 +323,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       throw new JevMemError('STORAGE_FAILED', `the scale bench page did not load: ${e instanceof Error ? e.message : String(e)}${problems.length ? `; page errors: ${problems.join(' | ')}` : ''}`, { cause: e });
     });
     const isolated = await page.evaluate(() => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.crossOriginIsolated);
-    log(`scale (Chromium): growing one namespace to ${sizes.join(', ')} in ${version}`);
+    log(`scale (Chromium): growing ${o.peersOnly === true ? 'Orama alone' : 'one namespace'} to ${sizes.join(', ')} in ${version}`);
     // JEV_MEM_BENCH_PAGE_PROFILE=<file>: a V8 CPU profile of the page's main thread over the run
     // (System One's worker is not in it), written as a .cpuprofile for the profile figures.
     const profilePath = process.env.JEV_MEM_BENCH_PAGE_PROFILE;
@@ -334,7 +337,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
     try {
       run = await page.evaluate(
         ([obs, qs, opts]) => (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench.run(obs, qs, opts),
-        [JSON.stringify(observations), JSON.stringify(questions), { sizes, measuredWrites: o.measuredWrites ?? SCALE_MEASURED_WRITES, dbName: 'jev-mem-scale-bench', peers: o.peers === true }] as const,
+        [JSON.stringify(observations), JSON.stringify(questions), { sizes, measuredWrites: o.measuredWrites ?? SCALE_MEASURED_WRITES, dbName: 'jev-mem-scale-bench', peers: o.peers === true || o.peersOnly === true, peersOnly: o.peersOnly === true }] as const,
       );
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
@@ -350,7 +353,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       chromium: version,
       crossOriginIsolated: isolated,
       sizes,
-      setup: 'createBrowserMemory: IndexedDB store; System One in a Web Worker (onnxruntime-web WASM, 1 thread); GloVe-SIF encoder in the page; encoder and worker shared across reopenings',
+      setup: o.peersOnly === true ? 'peers only (--peers-only): no jev-mem namespace, no System-One worker; GloVe-SIF encoder in the page' : 'createBrowserMemory: IndexedDB store; System One in a Web Worker (onnxruntime-web WASM, 1 thread); GloVe-SIF encoder in the page; encoder and worker shared across reopenings',
       durationMs: performance.now() - t0,
       ...run,
       ...(run.peers ? { peers: { orama: run.peers.orama.status === 'done' ? { ...run.peers.orama, version: oramaVersion(), setup: ORAMA_BROWSER_SETUP } : run.peers.orama } } : {}),
@@ -381,6 +384,8 @@ export interface ScaleBenchOptions {
   edge?: { sizes?: readonly number[] };
   /** Also grow the same corpus in the peers (Orama, {@link runOramaScale}) in Node, once jev-mem's store is closed, and (with `browser`) in the Chromium page ({@link ScaleBrowserPeers}). @default false */
   peers?: boolean;
+  /** Grow only the peers (implies `peers`): no jev-mem namespace in Node nor in the page, no System One; `points` are empty. @default false */
+  peersOnly?: boolean;
   log?: (line: string) => void;
 }
 
@@ -407,7 +412,7 @@ export async function runScaleBench(o: ScaleBenchOptions = {}): Promise<ScaleRes
   if (o.edge !== undefined) node = { ...node, edge: await runScaleEdgeHalf(o, o.edge.sizes ?? node.settings.sizes) };
   if (o.browser === undefined) return node;
   try {
-    const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...(o.peers === true ? { peers: true } : {}), ...o.browser });
+    const browser = await runScaleBrowserBench({ ...(o.log ? { log: o.log } : {}), ...(o.dataPath !== undefined ? { dataPath: o.dataPath } : {}), ...(o.peers === true ? { peers: true } : {}), ...(o.peersOnly === true ? { peersOnly: true } : {}), ...o.browser });
     return { ...node, browser };
   } catch (e) {
     // The Node half stands on its own: keep it, and say why the browser half is missing.
@@ -448,6 +453,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
   const questions = scaleQuestions(data.conversations, SCALE_QUERIES);
   const systemOneName = o.systemOne ?? 'local';
   const vectorIndex = o.vectorIndex ?? 'auto';
+  const peersOnly = o.peersOnly === true;
   let encoder: Encoder | undefined;
   let inner: SystemOneBackend | undefined;
   let memory: Memory | undefined;
@@ -459,73 +465,76 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
     let t = performance.now();
     encoder = await createDefaultNodeEncoder();
     const encoderMs = performance.now() - t;
-    t = performance.now();
-    inner = await createSystemOneFromName(systemOneName, { env: process.env });
-    const systemOneMs = performance.now() - t;
-    const backend: CountingBackend = countingBackend(inner);
-    const open = (): Promise<Memory> => createNodeMemory({ store: dir, namespace: 'scale', encoder: sharedEncoder(encoder as Encoder), systemOne: backend, vectorIndex });
-    memory = await open();
+    let systemOneMs = 0;
     const points: ScalePoint[] = [];
-    let written = 0;
-    for (const size of sizes) {
-      const segStart = performance.now();
-      const measured = Math.min(SCALE_MEASURED_WRITES, size - written);
-      const bulk = observations.slice(written, size - measured);
-      if (bulk.length > 0) {
-        let last = 0;
-        await memory.addMany(bulk, {
-          onProgress: (p) => {
-            if (performance.now() - last > 10_000) {
-              last = performance.now();
-              log(`scale: ${written + p.done}/${size} written (${p.perSecond.toFixed(0)}/s)`);
-            }
-          },
-        });
+    if (!peersOnly) {
+      t = performance.now();
+      inner = await createSystemOneFromName(systemOneName, { env: process.env });
+      systemOneMs = performance.now() - t;
+      const backend: CountingBackend = countingBackend(inner);
+      const open = (): Promise<Memory> => createNodeMemory({ store: dir, namespace: 'scale', encoder: sharedEncoder(encoder as Encoder), systemOne: backend, vectorIndex });
+      memory = await open();
+      let written = 0;
+      for (const size of sizes) {
+        const segStart = performance.now();
+        const measured = Math.min(SCALE_MEASURED_WRITES, size - written);
+        const bulk = observations.slice(written, size - measured);
+        if (bulk.length > 0) {
+          let last = 0;
+          await memory.addMany(bulk, {
+            onProgress: (p) => {
+              if (performance.now() - last > 10_000) {
+                last = performance.now();
+                log(`scale: ${written + p.done}/${size} written (${p.perSecond.toFixed(0)}/s)`);
+              }
+            },
+          });
+        }
+        const before = backend.counts();
+        const tw = performance.now();
+        await memory.addMany(observations.slice(size - measured, size));
+        const writeMs = performance.now() - tw;
+        const s1 = countsDelta(backend.counts(), before);
+        written = size;
+        const segmentMs = performance.now() - segStart;
+        rss.sample();
+        const latencies = await timedRecalls(memory, questions);
+        const stats = await memory.stats();
+        const mem = process.memoryUsage();
+        rss.sample();
+        // The closed store, opened by a fresh process (its heap and RSS are the open's alone).
+        await memory.close();
+        let fresh: OpenProbeReport | undefined;
+        let freshError: string | undefined;
+        try {
+          fresh = await runOpenProbe({ store: dir, namespace: 'scale', questionsFile, systemOne: systemOneName, vectorIndex });
+        } catch (e) {
+          freshError = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
+          log(`scale: the fresh-process probe failed at ${size}: ${freshError}`);
+        }
+        // The in-process reopen (the store is closed already: measureReopen's close is a no-op here).
+        const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number; statsMs: number } = await measureReopen<Memory>({ close: async () => undefined } as unknown as Memory, open, questions[0] ?? 'hello');
+        memory = reopened.memory;
+        const { reopenMs, firstRecallMs, statsMs } = reopened;
+        const point: ScalePoint = {
+          size,
+          nodes: stats.nodes,
+          edges: stats.edges,
+          write: writeFigures(measured, writeMs, s1, segmentMs),
+          recall: summarize(latencies),
+          memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
+          storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0 },
+          reopen: { ms: reopenMs, firstRecallMs, statsMs },
+          ...(fresh ? { fresh } : {}),
+          ...(freshError !== undefined ? { freshError } : {}),
+        };
+        points.push(point);
+        log(`scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms${fresh ? `, fresh process: open to first recall ${fresh.openToFirstRecallMs.toFixed(0)} ms, heap ${(fresh.after.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(fresh.after.rssBytes / 2 ** 20).toFixed(0)} MiB` : ''}`);
       }
-      const before = backend.counts();
-      const tw = performance.now();
-      await memory.addMany(observations.slice(size - measured, size));
-      const writeMs = performance.now() - tw;
-      const s1 = countsDelta(backend.counts(), before);
-      written = size;
-      const segmentMs = performance.now() - segStart;
-      rss.sample();
-      const latencies = await timedRecalls(memory, questions);
-      const stats = await memory.stats();
-      const mem = process.memoryUsage();
-      rss.sample();
-      // The closed store, opened by a fresh process (its heap and RSS are the open's alone).
-      await memory.close();
-      let fresh: OpenProbeReport | undefined;
-      let freshError: string | undefined;
-      try {
-        fresh = await runOpenProbe({ store: dir, namespace: 'scale', questionsFile, systemOne: systemOneName, vectorIndex });
-      } catch (e) {
-        freshError = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
-        log(`scale: the fresh-process probe failed at ${size}: ${freshError}`);
-      }
-      // The in-process reopen (the store is closed already: measureReopen's close is a no-op here).
-      const reopened: { memory: Memory; reopenMs: number; firstRecallMs: number; statsMs: number } = await measureReopen<Memory>({ close: async () => undefined } as unknown as Memory, open, questions[0] ?? 'hello');
-      memory = reopened.memory;
-      const { reopenMs, firstRecallMs, statsMs } = reopened;
-      const point: ScalePoint = {
-        size,
-        nodes: stats.nodes,
-        edges: stats.edges,
-        write: writeFigures(measured, writeMs, s1, segmentMs),
-        recall: summarize(latencies),
-        memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
-        storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0 },
-        reopen: { ms: reopenMs, firstRecallMs, statsMs },
-        ...(fresh ? { fresh } : {}),
-        ...(freshError !== undefined ? { freshError } : {}),
-      };
-      points.push(point);
-      log(`scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms${fresh ? `, fresh process: open to first recall ${fresh.openToFirstRecallMs.toFixed(0)} ms, heap ${(fresh.after.heapUsedBytes / 2 ** 20).toFixed(0)} MiB, RSS ${(fresh.after.rssBytes / 2 ** 20).toFixed(0)} MiB` : ''}`);
     }
     let peers: ScaleResults['peers'];
-    if (o.peers === true) {
-      await memory.close();
+    if (o.peers === true || peersOnly) {
+      await memory?.close();
       memory = undefined;
       try {
         peers = { orama: await runOramaScale({ observations, questions, sizes, encoder, dir, measuredWrites: SCALE_MEASURED_WRITES, log }) };
@@ -543,7 +552,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
       durationMs: performance.now() - t0,
       machine: machineInfo(),
       git: gitInfo(repoRoot()),
-      settings: { sizes, recipe: SCALE_RECIPE, measuredWrites: SCALE_MEASURED_WRITES, queries: questions.length, systemOne: systemOneName, systemOneModel: inner.modelId, encoder: encoder.fingerprint, vectorIndex, data: data.path },
+      settings: { sizes, recipe: SCALE_RECIPE, measuredWrites: SCALE_MEASURED_WRITES, queries: questions.length, systemOne: peersOnly ? 'none' : systemOneName, systemOneModel: inner?.modelId ?? 'none', encoder: encoder.fingerprint, vectorIndex, data: data.path, ...(peersOnly ? { peersOnly: true as const } : {}) },
       modelLoadMs: { encoder: encoderMs, systemOne: systemOneMs },
       points,
       peakRssBytes: Math.max(rss.stop(), 0),
@@ -561,6 +570,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
 
 /** Markdown summary of a scale run (the Node table, then the headless-Chromium one when it ran). */
 export function renderScaleMarkdown(r: ScaleResults): string {
+  if (r.settings.peersOnly === true) return renderPeersOnlyMarkdown(r);
   const lines = [
     '# jev-mem: one namespace at scale (Node)',
     '',
@@ -599,6 +609,21 @@ export function renderScaleMarkdown(r: ScaleResults): string {
   return lines.join('\n');
 }
 
+/** {@link renderScaleMarkdown} of a `--peers-only` run: no jev-mem tables, the peers' sections alone. */
+function renderPeersOnlyMarkdown(r: ScaleResults): string {
+  return [
+    '# The peers alone at scale (`--peers-only`, no jev-mem)',
+    '',
+    `- Run: ${r.startedAt} (${(r.durationMs / 1000).toFixed(1)} s); code ${r.git.commit ?? 'no commit'}${r.git.dirty ? ' (uncommitted changes)' : ''}`,
+    `- Machine: ${r.machine.cpuModel}, ${r.machine.cores} cores, Node ${r.machine.node}; encoder ${r.settings.encoder}`,
+    `- Observations: ${r.settings.recipe}; ${r.settings.queries} questions at each size.`,
+    '',
+    ...renderScalePeersMarkdown(r),
+    ...renderScaleBrowserMarkdown(r.browser),
+    '',
+  ].join('\n');
+}
+
 function mib(bytes: number | null | undefined): string {
   return bytes === null || bytes === undefined || !Number.isFinite(bytes) ? '—' : (bytes / 2 ** 20).toFixed(1);
 }
@@ -624,11 +649,14 @@ export function renderScalePeersMarkdown(r: ScaleResults): string[] {
         `| ${p.size} | ${p.insert.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${p.search.p50.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${p.searchOnly.p95.toFixed(1)} | ${mib(p.memory.heapUsedBytes)} | ${mib(p.memory.retainedHeapBytes)} | ${p.persist.saveMs.toFixed(0)} | ${mib(p.persist.bytes)} | ${p.persist.restoreMs.toFixed(0)} | ${p.persist.firstSearchMs.toFixed(1)} |`,
     ),
     '',
+  ];
+  if (r.points.length === 0) return lines; // --peers-only: nothing to set beside
+  lines.push(
     '### Side by side (Node)',
     '',
     '| size | writes/s jev-mem | Orama (with embedding) | p95 ms jev-mem recall | Orama hybrid search | heap MiB jev-mem | Orama | stored MiB jev-mem | Orama file | reopen ms jev-mem | Orama restore |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ];
+  );
   for (const p of o.points) {
     const j = r.points.find((x) => x.size === p.size);
     if (!j) continue;
@@ -719,12 +747,15 @@ function renderScaleBrowserPeersMarkdown(b: ScaleBrowserResults): string[] {
       const restore = parts ? `${p.persist.restoreMs.toFixed(0)} (${parts.readMs.toFixed(0)} + ${parts.deserializeMs.toFixed(0)})` : p.persist.restoreMs.toFixed(0);
       return `| ${p.size} | ${p.insert.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${p.search.p50.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${p.searchOnly.p95.toFixed(1)} | ${mib(p.memory.heapUsedBytes)} | ${mib(p.memory.retainedHeapBytes)} | ${save} | ${mib(p.persist.bytes)} | ${restore} | ${p.persist.firstSearchMs.toFixed(1)} |`;
     }),
+  ];
+  if (b.points.length === 0) return lines; // --peers-only
+  lines.push(
     '',
     '#### Side by side (Chromium)',
     '',
     '| size | writes/s jev-mem | Orama (with embedding) | p95 ms jev-mem recall | Orama hybrid search | heap MiB jev-mem | Orama | stored MiB jev-mem | Orama saved | reopen ms jev-mem | Orama restore |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ];
+  );
   for (const p of o.points) {
     const j = b.points.find((x) => x.size === p.size);
     if (!j) continue;
@@ -738,6 +769,7 @@ function renderScaleBrowserPeersMarkdown(b: ScaleBrowserResults): string[] {
 
 function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
   if (b.status !== 'done') return [`Browser (headless Chromium): ${b.status} — ${b.note}`];
+  if (b.points.length === 0) return ['## Headless Chromium', '', `- ${b.chromium}, cross-origin isolated: ${b.crossOriginIsolated ? 'yes' : 'no'}; ${b.setup}; encoder ${b.encoder} (${b.modelLoadMs.encoder.toFixed(0)} ms); run ${(b.durationMs / 1000).toFixed(1)} s`, ...renderScaleBrowserPeersMarkdown(b)];
   return [
     '## Headless Chromium',
     '',
@@ -774,6 +806,13 @@ export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promis
   });
   const jp = (name: string): string => (orama ? `jev-mem ${name}` : name);
   const peer = (series: Array<{ name: string; values: Array<number | null> }>): Array<{ name: string; values: Array<number | null> }> => (orama ? series : []);
+  if (r.settings.peersOnly === true) {
+    // --peers-only: the charts are drawn over jev-mem's sizes; the tables say it all
+    return writeFiles(outDir, [
+      ['results.json', `${JSON.stringify(r, null, 2)}\n`],
+      ['results.md', renderScaleMarkdown(r)],
+    ]);
+  }
   const files: Array<[string, string]> = [
     ['results.json', `${JSON.stringify(r, null, 2)}\n`],
     ['results.md', renderScaleMarkdown(r)],
@@ -870,6 +909,10 @@ export async function writeScaleOutputs(r: ScaleResults, outDir: string): Promis
       );
     }
   }
+  return writeFiles(outDir, files);
+}
+
+async function writeFiles(outDir: string, files: ReadonlyArray<readonly [string, string]>): Promise<string[]> {
   const written: string[] = [];
   for (const [name, text] of files) {
     const p = join(outDir, name);

@@ -62,6 +62,18 @@ describe('bench scale --peers (Orama)', () => {
     expect(md).toContain('| 10000 | 400 | 4000 | 30.0 | 40.0 |');
   });
 
+  it('renders a --peers-only run without jev-mem tables, with the failure of the page run', () => {
+    const r = results({ status: 'done', chromium: '140', crossOriginIsolated: true, sizes: [1000, 100000], setup: 'peers only', durationMs: 2000, modelLoadMs: { encoder: 12, systemOne: 0 }, systemOneModel: 'none', encoder: 'e', points: [], peers: { orama: { status: 'failed', note: 'Orama failed at 100,000 during save/serialize (persist \'binary\'): RangeError: Invalid array length', size: 100000, step: 'save/serialize' } } });
+    r.settings.peersOnly = true;
+    r.peers = { orama: { status: 'done', version: '3', setup: 's', durationMs: 1, points: [orama(1000, 4000, 10, 150, 5, 200)] } };
+    const md = renderScaleMarkdown(r);
+    expect(md).toContain('# The peers alone at scale (`--peers-only`, no jev-mem)');
+    expect(md).not.toContain('| size | edges | writes/s |');
+    expect(md).not.toContain('Side by side');
+    expect(md).toContain('| 1000 | 8000 | 4000 | 10.0 | 10.0 | 10.0 | 0.0 | 0.0 | 1 | 0.0 | 200 | 1.0 |');
+    expect(md).toContain("### Peers (Chromium)\n\nOrama: failed — Orama failed at 100,000 during save/serialize (persist 'binary'): RangeError: Invalid array length");
+  });
+
   it('says why Orama is missing when it failed', () => {
     const r = results({ status: 'todo', note: '' });
     r.peers = { orama: { status: 'failed', note: 'the Orama run failed: boom' } };
