@@ -109,13 +109,15 @@ export interface OramaFailure {
   documents?: number;
   /** The used JS heap right after the failure, bytes (null where unknown). */
   heapUsedBytes?: number | null;
+  /** The sizes done before it failed. */
+  points?: OramaScalePoint[];
 }
 
 /** What {@link growOrama} throws: the failure with its size and step; the error it caught is `cause`. */
 export class OramaStepError extends Error {
   override readonly name = 'OramaStepError';
   constructor(
-    readonly failure: OramaFailure & Required<Pick<OramaFailure, 'size' | 'step' | 'documents' | 'heapUsedBytes'>>,
+    readonly failure: OramaFailure & Required<Pick<OramaFailure, 'size' | 'step' | 'documents' | 'heapUsedBytes' | 'points'>>,
     options: { cause: unknown },
   ) {
     super(failure.note, options);
@@ -270,7 +272,7 @@ export async function growOrama(o: GrowOramaOptions): Promise<OramaScalePoint[]>
     const n = (x: number): string => x.toLocaleString('en-US');
     const note = `Orama failed at ${n(at.size)} during ${at.step}${at.detail !== undefined ? ` (${at.detail})` : ''}: ${firstLine(e)}; ${n(written)} documents in the database${heapUsedBytes === null ? '' : `, heap ${n(Math.round(heapUsedBytes / 2 ** 20))} MiB`}`;
     log(`${label}: ${note}`);
-    throw new OramaStepError({ status: 'failed', note, size: at.size, step: at.step, ...(at.detail !== undefined ? { detail: at.detail } : {}), documents: written, heapUsedBytes }, { cause: e });
+    throw new OramaStepError({ status: 'failed', note, size: at.size, step: at.step, ...(at.detail !== undefined ? { detail: at.detail } : {}), documents: written, heapUsedBytes, points }, { cause: e });
   }
   return points;
 }

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -62,13 +62,14 @@ function fullGc(): (() => void) | undefined {
 /**
  * Grows one Orama database with `observations` to each of `sizes` (ascending; `observations`
  * at least `max(sizes)` long) and measures every {@link OramaScalePoint} figure, saving into
- * `dir` (a folder the caller removes).
+ * `dir` (made when missing; the caller removes it).
  * @throws OramaStepError (see {@link growOrama}) wrapping whatever Orama, the plugin or the encoder throw.
  */
 export async function runOramaScale(o: { observations: readonly Observation[]; questions: readonly string[]; sizes: readonly number[]; encoder: Encoder; dir: string; measuredWrites: number; log?: (line: string) => void }): Promise<OramaScaleResults> {
   const t0 = performance.now();
   const gc = fullGc();
   const file = (key: string): string => join(o.dir, `${key}.msp`);
+  await mkdir(o.dir, { recursive: true }); // with --peers-only no jev-mem store made it
   const points = await growOrama({
     ...o,
     heap: () => process.memoryUsage().heapUsed,

@@ -635,19 +635,14 @@ function mib(bytes: number | null | undefined): string {
 export function renderScalePeersMarkdown(r: ScaleResults): string[] {
   const o = r.peers?.orama;
   if (!o) return [];
-  if (o.status !== 'done') return ['## Peers (Node)', '', `Orama: failed — ${o.note}`, ''];
+  if (o.status !== 'done') return ['## Peers (Node)', '', `Orama: failed — ${o.note}`, '', ...(o.points?.length ? ['Sizes done before it failed:', '', ...oramaNodeTable(o.points), ''] : [])];
   const lines = [
     '## Peers (Node): Orama',
     '',
     `- @orama/orama ${o.version}: ${o.setup}; run ${(o.durationMs / 1000).toFixed(1)} s.`,
     '- inserts/s: the last writes before each size (same count as jev-mem), Orama `insertMultiple` alone and with embedding the texts (jev-mem\'s writes/s embed too, and run System One, the graph and the file store). Search: hybrid search with the question\'s vector, question embedding included (as in jev-mem\'s recall). Retained heap: heap after a full GC minus before the database existed. Save/restore: the data-persistence plugin\'s default binary format (msgpack as hex) to a file.',
     '',
-    '| size | inserts/s (Orama alone) | inserts/s (with embedding) | search p50 ms | p95 ms | search alone p95 ms | heap MiB | retained heap MiB | save ms | file MiB | restore ms | first search ms |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...o.points.map(
-      (p) =>
-        `| ${p.size} | ${p.insert.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${p.search.p50.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${p.searchOnly.p95.toFixed(1)} | ${mib(p.memory.heapUsedBytes)} | ${mib(p.memory.retainedHeapBytes)} | ${p.persist.saveMs.toFixed(0)} | ${mib(p.persist.bytes)} | ${p.persist.restoreMs.toFixed(0)} | ${p.persist.firstSearchMs.toFixed(1)} |`,
-    ),
+    ...oramaNodeTable(o.points),
     '',
   ];
   if (r.points.length === 0) return lines; // --peers-only: nothing to set beside
@@ -666,6 +661,18 @@ export function renderScalePeersMarkdown(r: ScaleResults): string[] {
   }
   lines.push('', `Where each wins: ${scalePeerWins(r).join('; ')}.`, '');
   return lines;
+}
+
+/** Orama's table of the Node peers section (also the sizes done before a failure). */
+function oramaNodeTable(points: readonly OramaScalePoint[]): string[] {
+  return [
+    '| size | inserts/s (Orama alone) | inserts/s (with embedding) | search p50 ms | p95 ms | search alone p95 ms | heap MiB | retained heap MiB | save ms | file MiB | restore ms | first search ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...points.map(
+      (p) =>
+        `| ${p.size} | ${p.insert.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${p.search.p50.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${p.searchOnly.p95.toFixed(1)} | ${mib(p.memory.heapUsedBytes)} | ${mib(p.memory.retainedHeapBytes)} | ${p.persist.saveMs.toFixed(0)} | ${mib(p.persist.bytes)} | ${p.persist.restoreMs.toFixed(0)} | ${p.persist.firstSearchMs.toFixed(1)} |`,
+    ),
+  ];
 }
 
 /** jev-mem's figures at one size that a peer's are compared with ({@link peerWins}). */
@@ -728,10 +735,24 @@ export function scaleBrowserPeerWins(b: ScaleResults['browser']): string[] {
   );
 }
 
+/** Orama's table of the Chromium peers section (also the sizes done before a failure). */
+function oramaBrowserTable(points: readonly OramaScalePoint[]): string[] {
+  return [
+    '| size | inserts/s (Orama alone) | inserts/s (with embedding) | search p50 ms | p95 ms | search alone p95 ms | heap MiB | retained heap MiB | save ms (persist + put) | saved MiB | restore ms (get + restore) | first search ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...points.map((p) => {
+      const parts = p.persist.parts;
+      const save = parts ? `${p.persist.saveMs.toFixed(0)} (${parts.serializeMs.toFixed(0)} + ${parts.writeMs.toFixed(0)})` : p.persist.saveMs.toFixed(0);
+      const restore = parts ? `${p.persist.restoreMs.toFixed(0)} (${parts.readMs.toFixed(0)} + ${parts.deserializeMs.toFixed(0)})` : p.persist.restoreMs.toFixed(0);
+      return `| ${p.size} | ${p.insert.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${p.search.p50.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${p.searchOnly.p95.toFixed(1)} | ${mib(p.memory.heapUsedBytes)} | ${mib(p.memory.retainedHeapBytes)} | ${save} | ${mib(p.persist.bytes)} | ${restore} | ${p.persist.firstSearchMs.toFixed(1)} |`;
+    }),
+  ];
+}
+
 function renderScaleBrowserPeersMarkdown(b: ScaleBrowserResults): string[] {
   const o = b.peers?.orama;
   if (!o) return [];
-  if (o.status !== 'done') return ['', '### Peers (Chromium)', '', `Orama: failed — ${o.note}`];
+  if (o.status !== 'done') return ['', '### Peers (Chromium)', '', `Orama: failed — ${o.note}`, ...(o.points?.length ? ['', 'Sizes done before it failed:', '', ...oramaBrowserTable(o.points)] : [])];
   const lines = [
     '',
     '### Peers (Chromium): Orama',
@@ -739,14 +760,7 @@ function renderScaleBrowserPeersMarkdown(b: ScaleBrowserResults): string[] {
     `- @orama/orama ${o.version ?? '?'}: ${o.setup ?? ''}; run ${(o.durationMs / 1000).toFixed(1)} s.`,
     '- inserts/s and search as in the Node peers section. Save = `persist()` + the IndexedDB put; restore = the IndexedDB get + `restore()` (the counterpart of jev-mem\'s IndexedDB reopen, close + open + load); saved MiB = the hex string\'s length (msgpack bytes × 2); jev-mem\'s stored MiB is the origin\'s `navigator.storage.estimate().usage`.',
     '',
-    '| size | inserts/s (Orama alone) | inserts/s (with embedding) | search p50 ms | p95 ms | search alone p95 ms | heap MiB | retained heap MiB | save ms (persist + put) | saved MiB | restore ms (get + restore) | first search ms |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...o.points.map((p) => {
-      const parts = p.persist.parts;
-      const save = parts ? `${p.persist.saveMs.toFixed(0)} (${parts.serializeMs.toFixed(0)} + ${parts.writeMs.toFixed(0)})` : p.persist.saveMs.toFixed(0);
-      const restore = parts ? `${p.persist.restoreMs.toFixed(0)} (${parts.readMs.toFixed(0)} + ${parts.deserializeMs.toFixed(0)})` : p.persist.restoreMs.toFixed(0);
-      return `| ${p.size} | ${p.insert.perSecond.toFixed(0)} | ${p.insert.perSecondWithEmbedding.toFixed(0)} | ${p.search.p50.toFixed(1)} | ${p.search.p95.toFixed(1)} | ${p.searchOnly.p95.toFixed(1)} | ${mib(p.memory.heapUsedBytes)} | ${mib(p.memory.retainedHeapBytes)} | ${save} | ${mib(p.persist.bytes)} | ${restore} | ${p.persist.firstSearchMs.toFixed(1)} |`;
-    }),
+    ...oramaBrowserTable(o.points),
   ];
   if (b.points.length === 0) return lines; // --peers-only
   lines.push(

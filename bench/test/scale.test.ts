@@ -63,7 +63,7 @@ describe('bench scale --peers (Orama)', () => {
   });
 
   it('renders a --peers-only run without jev-mem tables, with the failure of the page run', () => {
-    const r = results({ status: 'done', chromium: '140', crossOriginIsolated: true, sizes: [1000, 100000], setup: 'peers only', durationMs: 2000, modelLoadMs: { encoder: 12, systemOne: 0 }, systemOneModel: 'none', encoder: 'e', points: [], peers: { orama: { status: 'failed', note: 'Orama failed at 100,000 during save/serialize (persist \'binary\'): RangeError: Invalid array length', size: 100000, step: 'save/serialize' } } });
+    const r = results({ status: 'done', chromium: '140', crossOriginIsolated: true, sizes: [1000, 100000], setup: 'peers only', durationMs: 2000, modelLoadMs: { encoder: 12, systemOne: 0 }, systemOneModel: 'none', encoder: 'e', points: [], peers: { orama: { status: 'failed', note: 'Orama failed at 100,000 during save/serialize (persist \'binary\'): RangeError: Invalid array length', size: 100000, step: 'save/serialize', points: [orama(10000, 20000, 30, 150, 48 * 2 ** 20, 900)] } } });
     r.settings.peersOnly = true;
     r.peers = { orama: { status: 'done', version: '3', setup: 's', durationMs: 1, points: [orama(1000, 4000, 10, 150, 5, 200)] } };
     const md = renderScaleMarkdown(r);
@@ -72,6 +72,9 @@ describe('bench scale --peers (Orama)', () => {
     expect(md).not.toContain('Side by side');
     expect(md).toContain('| 1000 | 8000 | 4000 | 10.0 | 10.0 | 10.0 | 0.0 | 0.0 | 1 | 0.0 | 200 | 1.0 |');
     expect(md).toContain("### Peers (Chromium)\n\nOrama: failed — Orama failed at 100,000 during save/serialize (persist 'binary'): RangeError: Invalid array length");
+    // the sizes done before the failure keep their row
+    expect(md).toContain('Sizes done before it failed:');
+    expect(md).toContain('| 10000 | 40000 | 20000 | 30.0 | 30.0 | 30.0 | 0.0 | 0.0 | 1 | 48.0 | 900 | 1.0 |');
   });
 
   it('says why Orama is missing when it failed', () => {
@@ -225,7 +228,10 @@ describe('growOrama (the core the Node and Chromium halves share)', () => {
     }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(OramaStepError);
     const note = "Orama failed at 5 during save/serialize (persist 'binary'): RangeError: Invalid array length; 5 documents in the database, heap 3 MiB";
-    expect((e as OramaStepError).failure).toEqual({ status: 'failed', note, size: 5, step: 'save/serialize', detail: "persist 'binary'", documents: 5, heapUsedBytes: 3 * 2 ** 20 });
+    const { points, ...failure } = (e as OramaStepError).failure;
+    expect(failure).toEqual({ status: 'failed', note, size: 5, step: 'save/serialize', detail: "persist 'binary'", documents: 5, heapUsedBytes: 3 * 2 ** 20 });
+    // the size done before it failed is kept
+    expect(points.map((p) => [p.size, p.persist.bytes])).toEqual([[2, 1]]);
     expect((e as OramaStepError).cause).toBeInstanceOf(RangeError);
     expect(oramaFailure(e, 'unused: ')).toBe((e as OramaStepError).failure);
     expect(lines.at(-1)).toBe(`Orama: ${note}`);
@@ -251,7 +257,7 @@ describe('growOrama (the core the Node and Chromium halves share)', () => {
       },
     }).catch((x: unknown) => x);
     // 3 documents: 2 in the bulk, 1 measured; the message's first line only.
-    expect((e as OramaStepError).failure).toEqual({ status: 'failed', note: 'Orama failed at 3 during restore: Error: no such file; 3 documents in the database', size: 3, step: 'restore', documents: 3, heapUsedBytes: null });
+    expect((e as OramaStepError).failure).toEqual({ status: 'failed', note: 'Orama failed at 3 during restore: Error: no such file; 3 documents in the database', size: 3, step: 'restore', documents: 3, heapUsedBytes: null, points: [] });
     // an error from outside growOrama keeps only its note
     expect(oramaFailure(new Error('boom'), 'the Orama run failed: ')).toEqual({ status: 'failed', note: 'the Orama run failed: Error: boom' });
   });
