@@ -614,7 +614,7 @@ function renderPeersOnlyMarkdown(r: ScaleResults): string {
   return [
     '# The peers alone at scale (`--peers-only`, no jev-mem)',
     '',
-    `- Run: ${r.startedAt} (${(r.durationMs / 1000).toFixed(1)} s); code ${r.git.commit ?? 'no commit'}${r.git.dirty ? ' (uncommitted changes)' : ''}`,
+    `- Run: ${r.startedAt} (Node half ${(r.durationMs / 1000).toFixed(1)} s${r.browser.status === 'done' ? `, Chromium half ${(r.browser.durationMs / 1000).toFixed(1)} s` : ''}); code ${r.git.commit ?? 'no commit'}${r.git.dirty ? ' (uncommitted changes)' : ''}`,
     `- Machine: ${r.machine.cpuModel}, ${r.machine.cores} cores, Node ${r.machine.node}; encoder ${r.settings.encoder}`,
     `- Observations: ${r.settings.recipe}; ${r.settings.queries} questions at each size.`,
     '',
