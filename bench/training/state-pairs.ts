@@ -7,7 +7,8 @@
  * phrasings of the older state and of its update; the LAST phrasing of every list (and a disjoint
  * name and value pool) is held out, so held-out pairs use phrasings, names and values never seen
  * in training. Positives are updates of the same subject's state (with a change phrasing, or a plain
- * restatement of the older phrasing with a new value, whose twin with the same value is a negative); hard negatives are additions
+ * restatement of the older phrasing with a new value, whose twin with the same value is a negative,
+ * or a state that ends with its value named again: "I quit Brightloom"); hard negatives are additions
  * ("I also..."), repeats ("still..."), the same change said about a different person, an
  * unrelated state of the same person, the same topic with another key (a bike vs a car, email vs
  * phone), an update stated before the older memory (time reversed), and chatter that holds no
@@ -25,7 +26,7 @@ import { prng } from '../../test/helpers/prng.js';
 export const PAIR_SEED = 1414;
 
 /** Why a pair is labelled as it is. */
-export type PairFamily = 'update' | 'plain-update' | 'plain-repeat' | 'chatter' | 'addition' | 'repeat' | 'other-subject' | 'unrelated-state' | 'other-key' | 'time-reversed';
+export type PairFamily = 'update' | 'end' | 'plain-update' | 'plain-repeat' | 'chatter' | 'conversation' | 'addition' | 'repeat' | 'other-subject' | 'unrelated-state' | 'other-key' | 'time-reversed';
 
 /** One labelled pair. */
 export interface StatePair {
@@ -64,12 +65,45 @@ const CHATTER = {
   heldout: ['Right now I just want pizza and a nap; {V} can wait.'],
 };
 
+/**
+ * Conversation: the long lines of a chat between two friends, built from parts — a greeting that
+ * names the other person ({O}), a sentence with an invented title or place ({T}), and a line of
+ * encouragement or news whose words also occur in state changes ("quit", "new", "since then",
+ * "working hard", "moved"). Pairs of these (same speaker or not) are labelled 0: they hold no
+ * state that changes. Parts of the last entry of each list are held out.
+ */
+const CONVERSATION = {
+  greeting: ['Hey {O}! Long time no talk.', 'Thanks, {O}!', 'Wow {O}, that is so cool!', 'Hi {O}, great to hear from you!', 'Oh {O}, I know what you mean.', 'Aww, {O}, that means a lot.'],
+  middle: [
+    'Last weekend we watched {T} and it blew my mind.',
+    'I finally read {T}, the ending was wild.',
+    'We went to a little market in {T}, so many colours.',
+    'My kids keep talking about {T} since then.',
+    'There was a new exhibit on {T} at the museum.',
+    'I remember you telling me about {T}, right?',
+  ],
+  coda: [
+    'Do not quit, keep working hard and you will get there!',
+    'A lot has changed since then, but I am doing fine now.',
+    'It feels like a new chapter, I am so excited.',
+    'That moved me so much, I cried a bit.',
+    'I will not give up, whatever comes my way.',
+    'Most people would have quit by then, but not you.',
+    'We left early because of the rain, so we went home.',
+    'I had to shut down my laptop twice today, it kept freezing.',
+    'Let us catch up again soon, I want to hear everything.',
+  ],
+  title: { train: ['the Glass Harbour', 'Morrowfield', 'Captain Ossery', 'the Ember Trail', 'Lindqvist Park', 'Solbrae'], heldout: ['the Paper Moons', 'Ardwick Hollow', 'Mira Stennet'] },
+};
+
 /** Templates: {S} the subject's name, {V} the value, {K} a key (object, activity, topic). First person uses "I". */
 interface KindTemplates {
   key: keyof typeof VALUES | null;
   value: keyof typeof VALUES;
   older: string[];
   update: string[];
+  /** The state ends, the older value named again ("I quit {V}"): an update (absent for plans, whose end is a cancellation). */
+  end: string[];
   addition: string[];
   repeat: string[];
   otherKey: string[];
@@ -80,7 +114,8 @@ const KINDS: Record<string, KindTemplates> = {
     key: null,
     value: 'place',
     older: ['I live in {V} these years.', 'We have lived in {V} since we married.', 'My home is a little flat; I live in {V}.', 'Home for me is {V}, I have a place there.'],
-    update: ['I moved to {V} last month!', 'We relocated to {V} in the spring.', 'I no longer live there, I live in {V} now.', 'Big change: home is {V} these days, I packed everything up.'],
+    update: ['I moved to {V} last month!', 'I settled in {V} after the summer.', 'We relocated to {V} in the spring.', 'I no longer live there, I live in {V} now.', 'Big change: home is {V} these days, I packed everything up.'],
+    end: ['I moved out of {V}, the lease ended.', 'We left {V} for good.', 'I no longer live in {V}.', 'That chapter in {V} is closed; the keys went back to the landlord.'],
     addition: ['I also moved my office to {V}.', 'We bought a cabin in {V} as well, for weekends.', 'I also have a studio near {V} now.'],
     repeat: ['I still live in {V}, nothing changed.', 'We are still in {V}, same flat.', 'Yes, home is still {V}, as always.'],
     otherKey: ['My office is in {V}.', 'My parents live in {V}.', 'I grew up near {V}.'],
@@ -89,7 +124,8 @@ const KINDS: Record<string, KindTemplates> = {
     key: null,
     value: 'company',
     older: ['I work at {V} as an engineer.', 'I have a job with {V} in sales.', 'I work for {V}, on the night team.', 'My employer is {V}; I am on the design team.'],
-    update: ['I quit and joined {V} last week.', 'I switched jobs, I work at {V} now.', 'I left my old job and started at {V}.', 'New employer: {V} hired me, first day was Monday.'],
+    update: ['I quit and joined {V} last week.', 'I took a job at {V} in the autumn.', 'I began working for {V} in June.', 'I switched jobs, I work at {V} now.', 'I left my old job and started at {V}.', 'New employer: {V} hired me, first day was Monday.'],
+    end: ['I quit {V} last week.', 'I left {V} in March.', 'I no longer work at {V}.', 'My last day at {V} was Friday, I handed in my badge.'],
     addition: ['I also work for {V} on weekends.', 'I took a second job with {V} too.', 'I also do some consulting for {V}.'],
     repeat: ['I still work at {V}, same team.', 'Still at {V}, the job is going fine.', 'I work at {V} again this year, as before.'],
     otherKey: ['My brother works at {V}.', 'I had an interview at {V} but it is just a chat.', 'I bought shares of {V}.'],
@@ -98,7 +134,8 @@ const KINDS: Record<string, KindTemplates> = {
     key: null,
     value: 'partner',
     older: ['I am dating {V}, we met at a gig.', 'My girlfriend {V} is coming over tonight.', 'I am engaged to {V}!', 'I have been with {V} for two years now, we share a flat.'],
-    update: ['I broke up with my ex, and now I am seeing {V}.', 'My new partner {V} is wonderful.', 'I am now married to {V}.', 'Things with my ex are over; {V} and I are together since spring.'],
+    update: ['I broke up with my ex, and now I am seeing {V}.', 'I got engaged to {V} last month.', 'My new partner {V} is wonderful.', 'I am now married to {V}.', 'Things with my ex are over; {V} and I are together since spring.'],
+    end: ['I broke up with {V}.', '{V} and I split up.', 'I am no longer with {V}.', 'It is over between {V} and me; we ended it.'],
     addition: ['I also met {V} at the gig, a lovely friend too.', 'My friend {V} came along as well.', 'Another friend, {V}, joined us too.'],
     repeat: ['I am still dating {V}, going strong.', 'Still with {V}, we had our anniversary again.', 'Yes, {V} and I are still together, as always.'],
     otherKey: ['My sister is dating {V}.', 'My cousin {V} visited.', 'I work with {V}.'],
@@ -107,7 +144,8 @@ const KINDS: Record<string, KindTemplates> = {
     key: 'object',
     value: 'brand',
     older: ['I drive a {V} {K}.', 'I own an old {V} {K}.', 'I have a {V} {K}, it is great.', 'The {K} I use every day is a {V}.'],
-    update: ['I sold my {K} and bought a new {V} {K}.', 'I got a new {V} {K}, the old one is gone.', 'I no longer have my old {K}; I bought a {V} {K}.', 'Replaced the {K} last week — it is a {V} these days.'],
+    update: ['I sold my {K} and bought a new {V} {K}.', 'I bought a {V} {K} last week.', 'I got a new {V} {K}, the old one is gone.', 'I no longer have my old {K}; I bought a {V} {K}.', 'Replaced the {K} last week — it is a {V} these days.'],
+    end: ['I sold my {V} {K}.', 'We gave away the {V} {K}.', 'I no longer have the {V} {K}.', 'The {V} {K} is gone, a neighbour took it off my hands.'],
     addition: ['I also bought a {V} {K} for my son.', 'I got a second {V} {K} too.', 'We have another {V} {K} as well now.'],
     repeat: ['I still drive my {V} {K}.', 'Still have the {V} {K}, it runs fine again.', 'The {V} {K} is still with me, as always.'],
     otherKey: ['I bought a {V} {K} for my neighbour.', 'My dad has a {V} {K}.', 'I rented a {V} {K} for the weekend.'],
@@ -116,7 +154,8 @@ const KINDS: Record<string, KindTemplates> = {
     key: 'activity',
     value: 'day',
     older: ['My {K} is on {V} at 6.', 'I go to {K} every week on {V}.', 'The {K} meets on {V} evenings.', 'On {V} I have {K}, it is the highlight of my week.'],
-    update: ['My {K} moved to {V}.', 'The {K} is now on {V} instead.', 'They rescheduled the {K} to {V}.', 'From now the {K} happens {V}; the old slot is gone.'],
+    update: ['My {K} moved to {V}.', 'This term my {K} is on {V}.', 'The {K} is now on {V} instead.', 'They rescheduled the {K} to {V}.', 'From now the {K} happens {V}; the old slot is gone.'],
+    end: ['I stopped going to {K} on {V}.', 'The {K} on {V} ended for good.', 'No more {K} on {V} for me, I dropped out.', 'I gave up the {K}; {V} evenings are free now.'],
     addition: ['I also joined a {K} on {V}.', 'There is a second {K} on {V} too.', 'I added another {K} on {V} as well.'],
     repeat: ['My {K} is still on {V}.', 'The {K} is on {V} again this term, as always.', 'Still doing {K} on {V}, as usual.'],
     otherKey: ['My daughter has {K} on {V}.', 'The gym is closed on {V}.', 'I clean the flat on {V}.'],
@@ -125,7 +164,8 @@ const KINDS: Record<string, KindTemplates> = {
     key: 'topic',
     value: 'liking',
     older: ['My favourite {K} is {V}.', 'My favorite {K} was {V}, by far.', 'Nothing beats {V}; my favourite {K} is {V}.', 'If you ask me about {K}, I always pick {V}.'],
-    update: ['My favourite {K} is now {V}.', 'My favourite {K} has become {V}.', 'I changed my mind, my favourite {K} is {V} these days.', 'Lately I pick {V} whenever {K} comes up; the old choice bores me.'],
+    update: ['My favourite {K} is now {V}.', 'These days I prefer {V} for {K}.', 'My favourite {K} has become {V}.', 'I changed my mind, my favourite {K} is {V} these days.', 'Lately I pick {V} whenever {K} comes up; the old choice bores me.'],
+    end: ['I am over {V}, it is no longer my favourite {K}.', 'I stopped liking {V}.', '{V} is not my favourite {K} anymore.', 'Honestly {V} bores me now; I am done with it as a {K}.'],
     addition: ['I also like {V} as a {K}.', 'Another {K} I love is {V} too.', '{V} is a great {K} as well.'],
     repeat: ['My favourite {K} is still {V}.', 'Still {V}, my favourite {K} again.', 'My favourite {K} is {V}, as always.'],
     otherKey: ['My son\'s favourite {K} is {V}.', 'I tried {V} at a fair.', 'The {K} of the year is {V}, says the paper.'],
@@ -134,7 +174,8 @@ const KINDS: Record<string, KindTemplates> = {
     key: null,
     value: 'email',
     older: ['My email is {V}, write any time.', 'My email address is {V}.', 'You can reach me, my email: {V}', 'Mail me at {V}, that is the one I check.'],
-    update: ['My email changed to {V}.', 'My email address is now {V}.', 'New email, my email is {V}, the old one is closed.', 'The old inbox is dead; mail me at {V} from now on.'],
+    update: ['My email changed to {V}.', 'Write to me at {V}, my email.', 'My email address is now {V}.', 'New email, my email is {V}, the old one is closed.', 'The old inbox is dead; mail me at {V} from now on.'],
+    end: ['My email {V} is closed, do not use it.', 'I deleted the {V} account.', '{V} no longer works, it was shut down.', 'Please forget {V}; that mailbox is gone.'],
     addition: ['I also have a work email, my email is {V} too.', 'Another email is {V} as well.', 'I set up a second email: {V}.'],
     repeat: ['My email is still {V}.', 'Still the same email, {V}, as before.', 'My email is {V}, as always.'],
     otherKey: ['My phone number is {V}.', 'My sister\'s email is {V}.', 'The shop email is {V}.'],
@@ -144,6 +185,7 @@ const KINDS: Record<string, KindTemplates> = {
     value: 'plan',
     older: ['We will go on the {V} to the coast in May.', 'I am going to the {V} next Saturday.', 'We are planning to have the {V} next month.', 'Looking forward to the {V} coming up in June.'],
     update: ['We cancelled the {V}.', 'The {V} is called off.', 'We postponed the {V}, not going anymore.', 'Sadly the {V} fell through, we scrapped it.'],
+    end: [],
     addition: ['We will also have a {V} in July.', 'There is another {V} next year too.', 'I booked a second {V} as well.'],
     repeat: ['We will still go on the {V}.', 'The {V} is still on, next month again.', 'Still going to the {V}, as always.'],
     otherKey: ['My neighbour cancelled her {V}.', 'The {V} last year was lovely.', 'I saw photos of a {V}.'],
@@ -190,12 +232,28 @@ export function generateStatePairs(perKind = { train: 24, heldout: 12 }): StateP
         const push = (family: PairFamily, newer: StateSide, label: 0 | 1, old = older) => out.push({ kind, family, split, newer, older: old, label });
         // A positive every pair, then one hard negative (families in turn, so each gets its share).
         push('update', side(name, fill(pick(bySplit(k.update, split)), kind === 'plan' ? v1 : v2, key), tNew), 1);
+        // Every other step a state that ends, the older value named again ("I quit Acme").
+        if (i % 2 === 0 && k.end.length > 0) push('end', side(name, fill(pick(bySplit(k.end, split)), v1, key), tNew), 1);
         // Every third step also a plain restatement with no change word, from the older phrasing
         // list: with the new value an update ("I work at X." then "I work at Y."), with the same
         // value a repeat.
         if (i % 3 === 0 && kind !== 'plan') {
           push('plain-update', side(name, fill(pick(bySplit(k.older, split)), v2, key), tNew), 1);
           push('plain-repeat', side(name, fill(pick(bySplit(k.older, split)), v1, key), tNew), 0); // its twin: the same value again, no marker
+        }
+        // Two lines of conversation (the pairs maintenance meets most), every step: by the same
+        // speaker or by the other friend, each naming the other.
+        const line = (speaker: string, other: string) =>
+          [pick(bySplit(CONVERSATION.greeting, split)), pick(bySplit(CONVERSATION.middle, split)), pick(bySplit(CONVERSATION.coda, split))]
+            .filter(() => rng() < 0.85)
+            .join(' ')
+            .replaceAll('{O}', other)
+            .replaceAll('{T}', pick(CONVERSATION.title[split])) || pick(bySplit(CONVERSATION.coda, split));
+        {
+          let friend = pick(NAMES[split]);
+          while (friend === name) friend = pick(NAMES[split]);
+          const [a, b] = rng() < 0.5 ? [name, name] : [friend, name];
+          push('conversation', side(b, line(b, b === name ? friend : name), tNew), 0, side(a, line(a, a === name ? friend : name), tOld));
         }
         // A chatter line by the same speaker, every step.
         push('chatter', side(name, pick(bySplit([...CHATTER.train, ...CHATTER.heldout], split)).replaceAll('{V}', v1), tNew), 0);
@@ -213,7 +271,13 @@ export function generateStatePairs(perKind = { train: 24, heldout: 12 }): StateP
           const ovals = VALUES[o.value]![split];
           const okey = o.key === null ? '' : pick(VALUES[o.key]![split]);
           push(fam, side(name, fill(pick(bySplit(o.update, split)), pick(ovals), okey), tNew), 0);
-        } else if (fam === 'other-key') push(fam, side(name, fill(pick(bySplit(k.otherKey, split)), v2, key), tNew), 0);
+        } else if (fam === 'other-key') {
+          // Half the time the same phrasing about another key of the kind (the film, not the food; a
+          // bike, not the car), else a phrasing about another holder or place of the value.
+          const others = keys.filter((x) => x !== key);
+          if (others.length > 0 && rng() < 0.5) push(fam, side(name, fill(pick(bySplit(rng() < 0.5 ? k.older : k.update, split)), v2, pick(others)), tNew), 0);
+          else push(fam, side(name, fill(pick(bySplit(k.otherKey, split)), v2, key), tNew), 0);
+        }
         else push(fam, side(name, fill(pick(bySplit(k.update, split)), kind === 'plan' ? v1 : v2, key), tOld - 30 * day), 0);
       }
     }

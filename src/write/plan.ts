@@ -18,7 +18,8 @@ import { discoverCandidates } from './candidates.js';
 import { extractEntities, type KnownEntities } from './entities.js';
 import { relationEdges, relationRequest, type RelationPair } from './relations.js';
 import { pairSignals, sideOf, type PairSide } from './signals.js';
-import { deterministicEdges, type EdgeDraft } from './structure.js';
+import { deterministicEdges, finishEdge } from './structure.js';
+import { planStateUpdates } from './state-updates.js';
 import type { CheckedObservation } from './validate.js';
 
 /** Everything a planned write produces. */
@@ -27,6 +28,11 @@ export interface PlannedWrite {
   edges: MemoryEdge[];
   /** Ids of the candidates judged (for maintenance). */
   candidates: string[];
+  /**
+   * Older candidates whose state the node updates (issue 14, write/state-updates.ts), as they
+   * become: `superseded`, the node's id in `supersededBy`; their `updates` edges are in `edges`.
+   */
+  superseded: MemoryNode[];
 }
 
 /** Inputs of {@link planWrite} that were computed in batches before it (embedding, typing). */
@@ -80,11 +86,6 @@ export function buildNode(namespace: string, input: WriteInputs, state: Namespac
   return node;
 }
 
-/** Gives an edge draft its id and creation time. Ids are deterministic: one edge per (from, to, view, subtype). */
-export function finishEdge(namespace: string, d: EdgeDraft, nowIso: string): MemoryEdge {
-  return { id: `${d.from}>${d.to}:${d.view}:${d.subtype}`, namespace, from: d.from, to: d.to, view: d.view, subtype: d.subtype, weight: d.weight, origin: d.origin, createdAt: nowIso };
-}
-
 /**
  * Plans one write against the current namespace state.
  * Cost: O(K_w) pair decisions in one System-One request, whatever the memory size.
@@ -121,5 +122,9 @@ export async function planWrite(namespace: string, input: WriteInputs, state: Na
     seen.add(e.id);
     edges.push(e);
   }
-  return { node, edges, candidates: found.map((c) => c.id) };
+  // Facts that change, decided when written (issue 14): the state-update head on the same ≤ K_w
+  // candidates, already loaded; maintenance later looks wider.
+  const updates = planStateUpdates(state, node, found.map((c) => c.id), params.maintenanceThreshold, input.nowIso, new Map());
+  for (const e of updates.edges) if (!seen.has(e.id)) edges.push(e);
+  return { node, edges, candidates: found.map((c) => c.id), superseded: updates.superseded };
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { NamespaceState } from '../plane/namespace.js';
-import type { EdgeSubtype, MemoryNode, View } from '../types.js';
+import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../types.js';
 
 /** An edge before ids and timestamps are given to it. */
 export interface EdgeDraft {
@@ -74,4 +74,9 @@ export function deterministicEdges(node: MemoryNode, state: NamespaceState, clos
     }
   }
   return out;
+}
+
+/** Gives an edge draft its id and creation time. Ids are deterministic: one edge per (from, to, view, subtype). */
+export function finishEdge(namespace: string, d: EdgeDraft, nowIso: string): MemoryEdge {
+  return { id: `${d.from}>${d.to}:${d.view}:${d.subtype}`, namespace, from: d.from, to: d.to, view: d.view, subtype: d.subtype, weight: d.weight, origin: d.origin, createdAt: nowIso };
 }

@@ -120,6 +120,11 @@ describe('explicit update', () => {
 });
 
 describe('maintenance (SPEC 4 step 7)', () => {
+  // A pair the state-update head leaves alone (P ≈ 0.18 < 0.85), so what these tests see is the
+  // configured System One's maintenance decision, not the write path's state-update link.
+  const OLD = { text: 'Maya: The bakery on our street sells rye bread.', observedAt: '2023-01-10T09:00:00Z', speaker: 'Maya', source: 'chat', turnId: 'A:1' };
+  const NEW = { text: 'Maya: The bakery on our street sells only sourdough now.', observedAt: '2023-06-02T09:00:00Z', speaker: 'Maya', source: 'chat', turnId: 'B:1' };
+
   /** System One that calls every candidate obsolete (P = 0.99) and nothing else. */
   const obsoleteAll = () =>
     forcing((key) => {

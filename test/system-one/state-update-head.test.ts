@@ -9,18 +9,35 @@ import { STATE_UPDATE_WEIGHTS } from '../../src/system-one/state-update-weights.
 import { STATE_UPDATE_FEATURES, STATE_UPDATE_MODEL_ID, stateUpdateFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
 
 describe('stateUpdateFeatures', () => {
-  it('reads a move of the same speaker: match, other value, change word, 1/3 word overlap, later, shared name', () => {
+  it('reads a move of the same speaker: match, other value, change word, 1/3 word overlap, later, same topic, new value, same subject', () => {
     const x = stateUpdateFeatures({ text: 'Maya: I moved to Porto with my cat.', speaker: 'Maya', timeMs: 2 }, { text: 'Maya: I live in Lisbon with my cat.', speaker: 'Maya', timeMs: 1 });
     // words ≥ 3 letters: {moved, porto, with, cat} vs {live, lisbon, with, cat}: 2 shared of 6.
-    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 1]);
+    // Names other than the speaker: {porto} vs {lisbon}, none shared. The claims match (topic 1);
+    // "moved" is a seed of the lexicon (1); "moved" alone ends nothing; Porto is a new value.
+    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 0, 1, 1, 0, 0, 0, 1, 1]);
     expect(x).toHaveLength(STATE_UPDATE_FEATURES.length);
   });
 
   it('reads a repeat by another speaker said earlier: no match, repeat word, 2/3 overlap, not later', () => {
     const x = stateUpdateFeatures({ text: 'Theo: I still live in Lisbon.', speaker: 'Theo', timeMs: 1 }, { text: 'Maya: I live in Lisbon.', speaker: 'Maya', timeMs: 2 });
     // claims: lives/theo/home/lisbon vs lives/maya/home/lisbon (other subject); words {still, live,
-    // lisbon} vs {live, lisbon}: 2 of 3; names {theo, lisbon} vs {maya, lisbon}: Lisbon shared.
-    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1]);
+    // lisbon} vs {live, lisbon}: 2 of 3; names other than the speakers: Lisbon shared. Both say
+    // "live" (a lexicon seed: topic 1 each); Lisbon, the older value, is named again; the subjects
+    // are Theo and Maya.
+    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1, 1, 1, 0, 0, 1, 0, 0]);
+  });
+
+  it('ends a state named again ("I quit Acme"), but not a negated end word or a listener named in a chat', () => {
+    const f = (newer: string, older: string, ns = 'Maya', os = 'Maya') => stateUpdateFeatures({ text: `${ns}: ${newer}`, speaker: ns, timeMs: 2 }, { text: `${os}: ${older}`, speaker: os, timeMs: 1 });
+    const at = (name: (typeof STATE_UPDATE_FEATURES)[number]) => STATE_UPDATE_FEATURES.indexOf(name);
+    const quit = f('I quit Acme last week.', 'I work at Acme.');
+    expect([quit[at('end_marker')], quit[at('ends_state')], quit[at('old_value_in_newer')]]).toEqual([1, 1, 1]);
+    const wont = f("I won't quit Acme, whatever happens.", 'I work at Acme.');
+    expect([wont[at('end_marker')], wont[at('ends_state')]]).toEqual([0, 0]);
+    // "Hey Gina" and "Keep going, Gina!" call the listener: Gina is neither a shared name nor a value.
+    const chat = f('Hey Gina, I had to shut down my bank account. It was tough.', "Hey Gina, how's it going? Keep going, Gina!", 'Jon', 'Jon');
+    expect([chat[at('shared_name')], chat[at('old_value_in_newer')], chat[at('ends_state')]]).toEqual([0, 0, 0]);
+    expect(trainedStateUpdate({ text: 'Jon: Hey Gina, I had to shut down my bank account. It was tough.', speaker: 'Jon', timeMs: 2 }, { text: "Jon: Hey Gina, how's it going? Keep going, Gina!", speaker: 'Jon', timeMs: 1 }).probability).toBeLessThan(0.5);
   });
 });
 

@@ -2,12 +2,13 @@
  * Issue 14, facts that change: maintenance links a newer state to the older one it updates with
  * an `updates` edge and marks the older `superseded` (with `supersededAt`), never deleted; "where
  * does she live?" ranks the new place first, "where did she live before?" still finds the old.
- * The decision is the keyword stand-in of system-one/state-update.ts (no trained head yet).
+ * The decision is the trained state-update head of system-one/state-update.ts, asked by the write
+ * path on its candidates (linked when written) and by maintenance on the nearest neighbours.
  */
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { STATE_UPDATE_STANDIN_ID } from '../../src/system-one/state-update.js';
+import { STATE_UPDATE_MODEL_ID, trainedStateUpdate } from '../../src/system-one/state-update.js';
 import { lifecycleFixture } from '../lifecycle/helpers.js';
 
 let encoder: Encoder;
@@ -30,16 +31,21 @@ async function build(...obs: Array<typeof OLD>) {
 }
 
 describe('a state that changes', () => {
-  it('marks the old home superseded by the move, linked by an updates edge from the stand-in', async () => {
-    const { memory, ids, counts } = await build(OLD, ...CHATTER, NEW);
+  it('marks the old home superseded by the move when the move is written, linked by an updates edge from the head', async () => {
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+    const ids: string[] = [];
+    for (const o of [OLD, ...CHATTER, NEW]) ids.push((await memory.add(o)).id); // maintenanceInterval 0: no pass runs
     const [oldId, , , newId] = ids as [string, string, string, string];
-    expect(counts.obsolete).toBeGreaterThanOrEqual(1);
     const old = await memory.get(oldId);
     expect(old?.status).toBe('superseded');
     expect(old?.supersededBy).toEqual([newId]);
     expect(old?.text).toBe(OLD.text); // never deleted or rewritten
     const e = (await memory.edges(oldId)).find((x) => x.subtype === 'updates');
-    expect(e).toMatchObject({ from: newId, to: oldId, view: 'semantic', weight: 0.95, origin: { kind: 'system-one', by: STATE_UPDATE_STANDIN_ID } });
+    const p = trainedStateUpdate({ text: NEW.text, speaker: 'Maya', timeMs: Date.parse(NEW.observedAt) }, { text: OLD.text, speaker: 'Maya', timeMs: Date.parse(OLD.observedAt) }).probability;
+    expect(p).toBeGreaterThanOrEqual(0.85);
+    expect(e).toMatchObject({ from: newId, to: oldId, view: 'semantic', weight: p, origin: { kind: 'system-one', by: STATE_UPDATE_MODEL_ID } });
+    // A maintenance pass finds it linked already and adds nothing.
+    expect((await memory.maintain()).obsolete).toBe(0);
     // The chatter is not touched.
     expect((await memory.get(ids[1] as string))?.status).toBe('active');
     await memory.close();
@@ -55,6 +61,20 @@ describe('a state that changes', () => {
     expect(now.find((m) => m.id === oldId)).toMatchObject({ status: 'superseded', supersededAt: '2024-03-02T10:00:00.000Z' });
     const before = (await memory.recall('Where did Maya live before she moved?')).memories.map((m) => m.id);
     expect(before).toContain(oldId);
+    await memory.close();
+  });
+
+  it('links a job change and a job that ends when they are written, with no maintenance pass', async () => {
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+    const work = await memory.add({ text: 'Sam: I work at Pixelworks as a designer.', observedAt: '2024-01-05T09:00:00Z', speaker: 'Sam' });
+    await memory.add({ text: 'Sam: the weather is lovely today.', observedAt: '2024-02-01T09:00:00Z', speaker: 'Sam' });
+    const change = await memory.add({ text: 'Sam: I switched to a new job at Northwind Labs.', observedAt: '2024-06-01T09:00:00Z', speaker: 'Sam' });
+    expect(await memory.get(work.id)).toMatchObject({ status: 'superseded', supersededBy: [change.id] });
+    const club = await memory.add({ text: 'Sam: I am dating Rowan, we met at the climbing gym.', observedAt: '2024-03-01T09:00:00Z', speaker: 'Sam' });
+    const end = await memory.add({ text: 'Sam: I broke up with Rowan last week.', observedAt: '2024-09-01T09:00:00Z', speaker: 'Sam' });
+    expect(await memory.get(club.id)).toMatchObject({ status: 'superseded', supersededBy: [end.id] });
+    // The new job is not touched by the break-up.
+    expect((await memory.get(change.id))?.status).toBe('active');
     await memory.close();
   });
 
