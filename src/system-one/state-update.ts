@@ -188,10 +188,10 @@ export function standInStateUpdate(newer: StateSide, older: StateSide): StateUpd
 }
 
 /** Model id of the trained head's answers (edges it makes carry it as their origin). */
-export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@1.0.0';
+export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@2.0.0';
 
 /**
- * Names of the state-update features, in column order (`jev-mem/state-update-features@1`):
+ * Names of the state-update features, in column order (`jev-mem/state-update-features@2`):
  * - `claim_match`: both texts hold a claim of the same kind, subject and key (rule 2's match);
  * - `value_differs`: such a match whose values differ;
  * - `kind_match`: a claim of the same kind and subject but another key (same topic, other thing);
