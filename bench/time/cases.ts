@@ -121,6 +121,12 @@ export const TIME_CASES: readonly TimeCase[] = [
   yl(JAN5, 'we went to Rome on 14 August 2021', '2021-08-14', 1),
   yl(JAN5, 'we saw the play in November', '2022-11'),
   yl(JAN5, 'we are going to see the play in November', '2023-11'),
+  yl(MAR10, "I'm planning a trip to Japan in October", '2024-10', 0.75),
+  yl(MAR10, 'we did a trip to Japan in October', '2023-10', 0.75),
+  yl(FEB20, "we're flying to Lisbon on 14 August", '2024-08-14', 0.75),
+  yl(JUL1, 'I am hoping to visit Oslo in May', '2025-05', 0.75),
+  yl(JAN5, 'we are having a party on 28 December', '2023-12-28'),
+  yl(JAN5, 'I want to see the play in November', '2023-11'),
 
   // ---- bare weekdays: past → the latest not after the day; future → the next after it ----
   wd(FEB20, 'I saw him on Friday', '2024-02-16', 0.7),
@@ -128,6 +134,7 @@ export const TIME_CASES: readonly TimeCase[] = [
   wd(FEB20, 'we met on Monday', '2024-02-19'),
   wd(FEB20, 'we will meet on Monday', '2024-02-26'),
   wd(FEB20, 'we met on Tuesday', '2024-02-20'),
+  wd(FEB20, "we're meeting on Friday", '2024-02-23', 0.7),
   wd(FEB20, 'we will meet on Tuesday', '2024-02-27'),
   wd(FEB20, 'I went to the gym on Wednesday', '2024-02-14'),
   wd(FEB20, 'I am going to the gym on Wednesday', '2024-02-21'),

@@ -75,6 +75,8 @@ interface Scored {
 
 const LEXICAL_POOL = 200;
 const VECTOR_POOL = 100;
+/** How much deeper both anchor pools are searched when recall has a time window (their out-of-window hits are dropped). */
+export const WINDOW_POOL_FACTOR = 3;
 
 function emptyViews(): Record<View, number> {
   return { causal: 0, entity: 0, semantic: 0, temporal: 0 };
@@ -99,13 +101,27 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // ---- query context ------------------------------------------------------------------------
   const { speakers, mentions } = speakersIn(input.query, state);
   const language = state.dominantLanguage;
-  const lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf, language), LEXICAL_POOL, language);
-  const bestLex = lexHits[0]?.score ?? 0;
+  const windowed = input.afterMs !== undefined || input.beforeMs !== undefined;
+  const poolFactor = windowed ? WINDOW_POOL_FACTOR : 1;
+  let lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf, language), LEXICAL_POOL * poolFactor, language);
   // No vector evidence (issue 15): a zero query vector, or a query in a language the encoder does
   // not cover, would rank nodes by noise; the vector side then gives no anchors and every
   // candidate the same neutral cosine (signals.ts NEUTRAL_COSINE).
   const vectorEvidence = hasVectorEvidence(input.queryVector) && (input.vectorLanguages === undefined || input.vectorLanguages.includes(detectLanguage(input.query, language)));
-  const vecHits = vectorEvidence && state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL) : [];
+  let vecHits = vectorEvidence && state.vector.size > 0 ? state.vector.search(input.queryVector, VECTOR_POOL * poolFactor) : [];
+  if (windowed) {
+    // A time window (issue 14) chooses the anchors among memories inside it: both pools, searched
+    // WINDOW_POOL_FACTOR× deeper, keep their in-window hits (bodies read for their time
+    // references), so an in-window memory that ranks below out-of-window ones is still an anchor.
+    await state.loadNodes([...new Set([...lexHits, ...vecHits].map((h) => h.id))]);
+    const inside = (id: string): boolean => {
+      const n = state.nodes.get(id);
+      return n !== undefined && withinWindow(n, input.afterMs ?? -Infinity, input.beforeMs ?? Infinity);
+    };
+    lexHits = lexHits.filter((h) => inside(h.id)).slice(0, LEXICAL_POOL);
+    vecHits = vecHits.filter((h) => inside(h.id)).slice(0, VECTOR_POOL);
+  }
+  const bestLex = lexHits[0]?.score ?? 0;
   const q: QueryContext = {
     query: input.query,
     vector: input.queryVector,

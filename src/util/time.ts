@@ -112,8 +112,11 @@ export function localDate(ms: number, offsetMinutes: number): string {
 
 /**
  * The tense of a sentence, by simple documented rules (English):
- * - `future` when it has `will`, `'ll`, `shall`, `going to`, `gonna`, `plan(ning) to`,
- *   `next`, `upcoming` or `coming up`;
+ * - `future` when it has `will`, `'ll`, `shall`, `going to`, `gonna`, `plan(ning) to` / `a` /
+ *   `on`, `hope to`, `want to`, `would like to`, `intend to`, `next`, `soon`, `upcoming`,
+ *   `coming up`, `looking forward`, `can't wait`, or a person's present progressive (`I am`,
+ *   `we're`, `she is`... + a verb in `-ing`, not an adjective like `amazing`: "we're flying to
+ *   Lisbon on 14 August" is an arrangement);
  * - otherwise `past` when it has a past auxiliary or common irregular past verb (`was`, `were`,
  *   `did`, `had`, `went`, `got`, `met`, `saw`, `came`, `made`, `took`, `bought`, `left`,
  *   `started`...), `ago`, `last`, `before`, or a pronoun followed by a word in `-ed`
@@ -123,7 +126,13 @@ export function localDate(ms: number, offsetMinutes: number): string {
  */
 export function tenseOf(sentence: string): 'past' | 'future' | 'none' {
   const s = ` ${sentence.toLowerCase().replace(/[’]/g, "'")} `;
-  if (/\b(will|shall|gonna|upcoming|next)\b|'ll\b|\bgoing to\b|\bplan(?:ning|s)? to\b|\bcoming up\b|\blooking forward\b/.test(s)) return 'future';
+  if (
+    /\b(will|shall|gonna|upcoming|next|soon)\b|'ll\b|\bgoing to\b|\bplan(?:ning|s|ned)? (?:to|a|an|on|our|my)\b|\b(?:hop(?:e|es|ing)|want(?:s)?|would like|intend(?:s)?) to\b|\bcoming up\b|\blooking forward\b|\bcan'?t wait\b/.test(s) ||
+    // The present progressive of an arrangement: "we're flying to Lisbon on 14 August".
+    /\b(?:i am|i'm|we are|we're|they are|they're|you are|you're|he is|he's|she is|she's)\s+(?:(?:also|still|really|finally|just)\s+)?(?!going\b|(?:interest|amaz|excit|bor|annoy|stunn|relax|charm|will|miss|lov|confus|tir|worr|surpris|disappoint|embarrass|inspir|frustrat|terrify|thr?ill)ing\b)\w+ing\b/.test(s)
+  ) {
+    return 'future';
+  }
   if (
     /\b(was|were|did|had|went|got|met|saw|came|made|took|bought|sold|left|told|said|gave|ran|won|lost|found|began|flew|drove|ate|spent|held|heard|felt|kept|threw|wrote|ago|last|born|married)\b/.test(s) ||
     /\b(i|we|you|he|she|they|it)\s+(?:\w+ly\s+)?\w+ed\b/.test(s)

@@ -112,9 +112,9 @@ describe('sqlite file storage', () => {
     await first.addMany([{ text: 'Ana lives in Porto.' }, { text: 'Ana adopted a cat.' }]);
     await first.close(); // writes a checkpoint
     const writer = await createMemory({ encoder: axes, storage: await createSqliteFileStorage({ dir }), logger });
-    await writer.add({ text: 'Ana moved to Madrid.' }); // logged after the checkpoint; the writer holds the lock
+    await writer.add({ text: 'Ana painted the fence.' }); // logged after the checkpoint; the writer holds the lock
     const reader = await createMemory({ encoder: axes, storage: await createSqliteFileStorage({ dir }), logger });
-    expect((await reader.recall('Where does Ana live?')).memories.length).toBe(3);
+    expect((await reader.recall('What did Ana do?')).memories.length).toBe(3);
     expect((await reader.stats()).opened).toMatchObject({ from: 'checkpoint', replayed: 1 }); // a checkpoint is due at close
     await reader.close(); // it needs the writer lock, which the writer holds: skipped, not reported
     expect(seen).toEqual([]);

@@ -51,6 +51,13 @@ describe('tense rules', () => {
     ['I was told we will go', 'future'],
     ['the concert is on Friday', 'none'],
     ['I am excited about it', 'none'],
+    ["I'm planning a trip to Japan", 'future'],
+    ["we're flying to Lisbon", 'future'],
+    ['I am going to the concert', 'future'],
+    ['I was working a lot', 'past'],
+    ['she is a running coach', 'none'],
+    ['the view is amazing in May', 'none'],
+    ['I am amazing at chess', 'none'],
   ] as const)('%s → %s', (s, t) => expect(tenseOf(s)).toBe(t));
 });
 

@@ -64,6 +64,21 @@ describe('recall carries event time', () => {
     expect(said2024).toContain(MARATHON.text);
   });
 
+  it('chooses the anchors inside the window: one 2021 pizza night among 60 from 2023 that outrank it', async () => {
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+    // 60 pizza nights in 2023, each naming pizza twice (so each outranks the 2021 one lexically),
+    // and one in 2021. Without the window's own anchors the 2021 one is not among the first 30.
+    await memory.addMany(
+      Array.from({ length: 60 }, (_, i) => ({ text: `Maya: pizza night number ${i + 1}, the pizza was great.`, observedAt: new Date(Date.UTC(2023, 0, 1 + i * 5)).toISOString(), speaker: 'Maya' })),
+    );
+    const old = await memory.add({ text: 'Maya: we had pizza with the neighbours.', observedAt: '2021-05-01T19:00:00Z', speaker: 'Maya' });
+    const all = (await memory.recall('pizza', { k: 10 })).memories.map((m) => m.id);
+    const in2021 = (await memory.recall('pizza', { after: '2021-01-01', before: '2022-01-01', k: 10 })).memories.map((m) => m.id);
+    await memory.close();
+    expect(all).not.toContain(old.id);
+    expect(in2021).toEqual([old.id]);
+  });
+
   it('refuses a bad window, naming the field', async () => {
     const memory = await memoryWith(LISBON);
     expect(await codeOf(memory.recall('x', { after: 'last week' }))).toBe('INVALID_INPUT');
