@@ -237,7 +237,7 @@ export function generateStatePairs(perKind = { train: 24, heldout: 12 }): StateP
         // Every third step also a plain restatement with no change word, from the older phrasing
         // list: with the new value an update ("I work at X." then "I work at Y."), with the same
         // value a repeat.
-        if (i % 3 === 0 && kind !== 'plan') {
+        if (i % 2 === 1 && kind !== 'plan') {
           push('plain-update', side(name, fill(pick(bySplit(k.older, split)), v2, key), tNew), 1);
           push('plain-repeat', side(name, fill(pick(bySplit(k.older, split)), v1, key), tNew), 0); // its twin: the same value again, no marker
         }

@@ -4,10 +4,10 @@
  * `--check` verifies this file).
  *
  * The state-update head (issue 14): an L2 logistic regression (λ = 1) over
- * `STATE_UPDATE_FEATURES` of ./state-update.ts, fitted on the 964 train pairs of
- * bench/training/state-pairs.ts (seed 1414; 332 positives).
- * Held-out (482 pairs, phrasings, names and values unseen in training): ROC AUC 0.920
- * (keyword stand-in on the same pairs 0.560).
+ * `STATE_UPDATE_FEATURES` of ./state-update.ts, fitted on the 1020 train pairs of
+ * bench/training/state-pairs.ts (seed 1414; 360 positives).
+ * Held-out (510 pairs, phrasings, names and values unseen in training): ROC AUC 0.933
+ * (keyword stand-in on the same pairs 0.556).
  *
  * @module
  */
@@ -22,10 +22,10 @@ export const STATE_UPDATE_WEIGHTS: {
   /** Training rows/positives and the held-out figures of the model card. */
   readonly training?: Readonly<Record<string, number>>;
 } = Object.freeze({
-  features: ["claim_match","value_differs","kind_match","newer_claims","older_claims","change_marker","addition_marker","repeat_marker","cancel_plan","overlap","newer_later","shared_name","topic_same","topic_newer","end_marker","ends_state","old_value_in_newer","new_value","same_subject"],
-  mean: [0.335062240664, 0.23132780083, 0.0103734439834, 0.452282157676, 0.660788381743, 0.54356846473, 0.0508298755187, 0.0612033195021, 0.0290456431535, 0.162180089935, 0.966804979253, 0.195020746888, 0.682873443983, 0.835248962656, 0.248962655602, 0.126556016598, 0.201244813278, 0.492738589212, 0.786307053942],
-  scale: [0.472012219699, 0.421681454884, 0.101320460142, 0.497717799083, 0.473441755971, 0.498098171931, 0.219650174763, 0.239702885223, 0.167934492488, 0.188768875047, 0.179145503277, 0.396216677048, 0.412169571618, 0.293862954356, 0.432412131788, 0.33247494832, 0.40093059051, 0.499947269133, 0.409912516109],
-  weights: [-1.18348500524, 2.00240039004, 0.387997568794, 0.577998416992, 0.541448714176, 0.162381435528, -1.45543811387, -0.831615227342, 1.08610595367, 0.600976374467, 2.63059679703, -0.204322693766, 1.43217576878, -0.78663542173, 0.0552511766457, 2.61842538254, -1.01926827893, 0.293007402953, 0.901085558299],
-  bias: -1.63438576388,
-  training: {"rows":964,"positives":332,"heldoutRows":482,"trainAuc":0.9841,"heldoutAuc":0.9197,"standInHeldoutAuc":0.5596,"heldoutAccuracyAt085":0.7303,"standInHeldoutAccuracyAt085":0.6805},
+  features: ["claim_match","value_differs","kind_match","newer_claims","older_claims","change_marker","addition_marker","repeat_marker","cancel_plan","overlap","newer_later","shared_name","topic_same","topic_newer","end_marker","ends_state","old_value_in_newer","new_value","same_subject","substitution"],
+  mean: [0.355882352941, 0.243137254902, 0.0107843137255, 0.485294117647, 0.66568627451, 0.490196078431, 0.0607843137255, 0.0558823529412, 0.0274509803922, 0.175798708671, 0.96862745098, 0.210784313725, 0.690549019608, 0.827196078431, 0.238235294118, 0.121568627451, 0.220588235294, 0.480392156863, 0.803921568627, 0.065506720232],
+  scale: [0.478779807225, 0.428977307303, 0.103286070227, 0.499783690234, 0.471749995696, 0.499903873882, 0.238934260688, 0.229694396037, 0.163393463969, 0.20867526032, 0.174322437419, 0.407865525404, 0.413236499428, 0.313051365804, 0.426003801338, 0.326786927937, 0.414643299408, 0.499615384558, 0.397028563359, 0.153322812957],
+  weights: [-1.44135327327, 2.05244439633, 0.319985200017, 1.17325844626, 0.47247402865, -0.101095776642, -1.5667486065, -0.829137016035, 1.1534690741, 0.218688531507, 2.62600464316, 0.187720666704, 1.27963059325, -1.2548374926, 0.342600609497, 2.35570353162, -1.54095329809, 0.133129907619, 1.09486380017, 0.533990493857],
+  bias: -1.59071160479,
+  training: {"rows":1020,"positives":360,"heldoutRows":510,"trainAuc":0.985,"heldoutAuc":0.9329,"standInHeldoutAuc":0.556,"heldoutAccuracyAt085":0.7216,"standInHeldoutAccuracyAt085":0.6706},
 });

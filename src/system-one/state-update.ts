@@ -219,7 +219,12 @@ export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@2.0.0';
  *   opening a sentence, a word with a digit or an `@`; not a speaker's name) occurs in the newer; the newer has a value
  *   word the older lacks;
  * - `same_subject`: the two texts are about the same person: their lead subjects (the speaker for
- *   "I", "we", "my", a sentence without one; `my sister` for a relative; a leading name) agree.
+ *   "I", "we", "my", a sentence without one; `my sister` for a relative; a leading name) agree;
+ * - `substitution`: the same sentence frame with a few words swapped ("I always pick falafel" →
+ *   "I always pick amber"): the Jaccard overlap of the two texts' words (≥ 3 letters, the
+ *   speakers' and the listener's names left out) when each text has 1 to 3 words the other lacks,
+ *   else 0; 0 too when the slot patterns read the same kind with another key ("favourite food
+ *   is sushi" → "favourite film is Alien").
  */
 export const STATE_UPDATE_FEATURES = Object.freeze([
   'claim_match',
@@ -241,6 +246,7 @@ export const STATE_UPDATE_FEATURES = Object.freeze([
   'old_value_in_newer',
   'new_value',
   'same_subject',
+  'substitution',
 ] as const);
 
 const REPEAT = /\b(still|again|as always|as before|same as ever|as usual)\b/i;
@@ -249,6 +255,19 @@ const SENTENCE_START_WORDS = /^(i|we|my|our|the|a|an|big|news|so|and|but|just|oh
 /** Lower-cased words of ≥ 3 letters of a text's body. */
 function words(text: string): Set<string> {
   return new Set((body(text).toLowerCase().match(/[\p{L}\p{N}'-]{3,}/gu) ?? []));
+}
+
+/** The `substitution` feature (see {@link STATE_UPDATE_FEATURES}). */
+function substitution(newer: string, older: string, speakers: ReadonlySet<string>): number {
+  const of = (t: string) => new Set([...words(withoutVocatives(body(t)))].filter((w) => !speakers.has(w)));
+  const a = of(newer);
+  const b = of(older);
+  let inter = 0;
+  for (const w of a) if (b.has(w)) inter++;
+  const onlyA = a.size - inter;
+  const onlyB = b.size - inter;
+  if (onlyA < 1 || onlyA > 3 || onlyB < 1 || onlyB > 3) return 0;
+  return inter / (a.size + b.size - inter);
 }
 
 /** Capitalised names of a text (its speaker label included), lower-cased; common sentence openers excluded. */
@@ -384,6 +403,7 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
     b01(oldInNewer),
     b01([...va].some((v) => !vb.has(v))),
     b01(leadSubject(newer.text, newer.speaker) === leadSubject(older.text, older.speaker)),
+    kindMatch && match === undefined ? 0 : substitution(newer.text, older.text, speakers),
   ];
 }
 

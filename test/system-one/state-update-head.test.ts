@@ -14,7 +14,8 @@ describe('stateUpdateFeatures', () => {
     // words ≥ 3 letters: {moved, porto, with, cat} vs {live, lisbon, with, cat}: 2 shared of 6.
     // Names other than the speaker: {porto} vs {lisbon}, none shared. The claims match (topic 1);
     // "moved" is a seed of the lexicon (1); "moved" alone ends nothing; Porto is a new value.
-    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 0, 1, 1, 0, 0, 0, 1, 1]);
+    // Substitution: each side has 2 words the other lacks (moved, porto / live, lisbon): 2/6.
+    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 0, 1, 1, 0, 0, 0, 1, 1, 1 / 3]);
     expect(x).toHaveLength(STATE_UPDATE_FEATURES.length);
   });
 
@@ -24,7 +25,8 @@ describe('stateUpdateFeatures', () => {
     // lisbon} vs {live, lisbon}: 2 of 3; names other than the speakers: Lisbon shared. Both say
     // "live" (a lexicon seed: topic 1 each); Lisbon, the older value, is named again; the subjects
     // are Theo and Maya.
-    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1, 1, 1, 0, 0, 1, 0, 0]);
+    // The older text has no word the newer lacks: no substitution (0).
+    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1, 1, 1, 0, 0, 1, 0, 0, 0]);
   });
 
   it('ends a state named again ("I quit Acme"), but not a negated end word or a listener named in a chat', () => {
