@@ -49,7 +49,8 @@ export const STATE_SEEDS: Readonly<Record<string, readonly string[]>> = Object.f
   plan: ['trip', 'holiday', 'vacation', 'party', 'concert', 'visit', 'tour', 'cancelled', 'canceled', 'postponed', '=plans', 'booked', 'tickets'],
 });
 
-async function main(): Promise<void> {
+/** Builds the generated module's text from the model files (deterministic), and the word lists for the log. */
+export async function buildStateLexicon(): Promise<{ text: string; lexicon: Record<string, Array<[string, number]>> }> {
   const manifest = JSON.parse(await readFile(join(MODEL, 'encoder.json'), 'utf8')) as { dimension: number; words: number; version: string; name: string };
   const D = manifest.dimension;
   const vocab = (await readFile(join(MODEL, 'vocab.txt'), 'utf8')).split('\n').filter((w) => w !== '');
@@ -116,6 +117,11 @@ export const STATE_LEXICON: Readonly<Record<string, Readonly<Record<string, numb
 ${body}
 });
 `;
+  return { text, lexicon };
+}
+
+async function main(): Promise<void> {
+  const { text, lexicon } = await buildStateLexicon();
   for (const [k, ws] of Object.entries(lexicon)) console.log(`${k.padEnd(13)} ${String(ws.length).padStart(4)} words: ${ws.slice(0, 40).map(([w]) => w).join(' ')}`);
   if (process.argv.includes('--check')) {
     if ((await readFile(OUT, 'utf8')) !== text) {
@@ -129,4 +135,4 @@ ${body}
   }
 }
 
-await main();
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fitLogistic } from '../../bench/lib/logistic.js';
+import { readFileSync } from 'node:fs';
+import { buildStateLexicon } from '../../bench/training/state-lexicon.js';
 import { generateStatePairs } from '../../bench/training/state-pairs.js';
+import { STATE_LEXICON } from '../../src/system-one/state-lexicon.js';
 import { STATE_UPDATE_WEIGHTS } from '../../src/system-one/state-update-weights.js';
 import { STATE_UPDATE_FEATURES, STATE_UPDATE_MODEL_ID, stateUpdateFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
 
@@ -68,5 +71,16 @@ describe('trainedStateUpdate', () => {
     expect(STATE_UPDATE_WEIGHTS.features).toEqual([...STATE_UPDATE_FEATURES]);
     m.weights.forEach((w, i) => expect(STATE_UPDATE_WEIGHTS.weights[i]).toBeCloseTo(w, 9));
     expect(STATE_UPDATE_WEIGHTS.bias).toBeCloseTo(m.bias, 9);
+  });
+});
+
+describe('the state-topic lexicon', () => {
+  it('is what the builder makes from the shipped GloVe vectors, seeds scoring 1 and neighbours their cosine', async () => {
+    const { text } = await buildStateLexicon();
+    expect(text).toBe(readFileSync(new URL('../../src/system-one/state-lexicon.ts', import.meta.url), 'utf8'));
+    expect(STATE_LEXICON.contact?.email).toBe(1); // a seed
+    expect(STATE_LEXICON.contact?.inbox).toBe(1); // a seed too
+    expect(STATE_LEXICON.owns?.truck).toBeGreaterThanOrEqual(0.65); // a neighbour of "car"
+    expect(STATE_LEXICON.works?.the).toBeUndefined(); // stop words never join
   });
 });
