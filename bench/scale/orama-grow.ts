@@ -111,6 +111,8 @@ export interface OramaFailure {
   heapUsedBytes?: number | null;
   /** The sizes done before it failed. */
   points?: OramaScalePoint[];
+  /** What was measured at the failing size before the failure (its inserts, then its searches and heap). */
+  partial?: Partial<Pick<OramaScalePoint, 'insert' | 'search' | 'searchOnly' | 'memory'>> & { size: number };
 }
 
 /** What {@link growOrama} throws: the failure with its size and step; the error it caught is `cause`. */
@@ -183,6 +185,7 @@ export async function growOrama(o: GrowOramaOptions): Promise<OramaScalePoint[]>
   const baseHeap = o.heap();
   let db = create({ schema: { text: 'string', embedding: `vector[${o.encoder.dimension}]` } }) as unknown as AnyOrama;
   const points: OramaScalePoint[] = [];
+  let partial: OramaFailure['partial'];
   let written = 0;
   // Where the run is, for the failure: the size being grown to, the step, what runs in it.
   let at: { size: number; step: OramaStep; detail?: string } = { size: o.sizes[0] ?? 0, step: 'embed', detail: 'the questions' };
@@ -213,6 +216,8 @@ export async function growOrama(o: GrowOramaOptions): Promise<OramaScalePoint[]>
       await insertMultiple(db, docs, docs.length);
       const insertMs = performance.now() - ti;
       written = size;
+      const insert = { measured, insertMs, embedMs, perSecond: insertMs > 0 ? (measured * 1000) / insertMs : 0, perSecondWithEmbedding: insertMs + embedMs > 0 ? (measured * 1000) / (insertMs + embedMs) : 0 };
+      partial = { size, insert };
       const latencies: number[] = [];
       const searchOnly: number[] = [];
       for (const [i, q] of o.questions.entries()) {
@@ -232,6 +237,7 @@ export async function growOrama(o: GrowOramaOptions): Promise<OramaScalePoint[]>
         const after = o.heap();
         retainedHeapBytes = Number.isFinite(after) && Number.isFinite(baseHeap) ? after - baseHeap : null;
       }
+      partial = { size, insert, search: summarize(latencies), searchOnly: summarize(searchOnly), memory: { heapUsedBytes, retainedHeapBytes } };
       const key = `orama-${size}`;
       step('save');
       const tp = performance.now();
@@ -249,7 +255,7 @@ export async function growOrama(o: GrowOramaOptions): Promise<OramaScalePoint[]>
       const timed = [saved.serializeMs, saved.writeMs, restored.readMs, restored.deserializeMs];
       const point: OramaScalePoint = {
         size,
-        insert: { measured, insertMs, embedMs, perSecond: insertMs > 0 ? (measured * 1000) / insertMs : 0, perSecondWithEmbedding: insertMs + embedMs > 0 ? (measured * 1000) / (insertMs + embedMs) : 0 },
+        insert,
         search: summarize(latencies),
         searchOnly: summarize(searchOnly),
         memory: { heapUsedBytes, retainedHeapBytes },
@@ -272,7 +278,7 @@ export async function growOrama(o: GrowOramaOptions): Promise<OramaScalePoint[]>
     const n = (x: number): string => x.toLocaleString('en-US');
     const note = `Orama failed at ${n(at.size)} during ${at.step}${at.detail !== undefined ? ` (${at.detail})` : ''}: ${firstLine(e)}; ${n(written)} documents in the database${heapUsedBytes === null ? '' : `, heap ${n(Math.round(heapUsedBytes / 2 ** 20))} MiB`}`;
     log(`${label}: ${note}`);
-    throw new OramaStepError({ status: 'failed', note, size: at.size, step: at.step, ...(at.detail !== undefined ? { detail: at.detail } : {}), documents: written, heapUsedBytes, points }, { cause: e });
+    throw new OramaStepError({ status: 'failed', note, size: at.size, step: at.step, ...(at.detail !== undefined ? { detail: at.detail } : {}), documents: written, heapUsedBytes, points, ...(partial !== undefined && partial.size === at.size ? { partial } : {}) }, { cause: e });
   }
   return points;
 }

@@ -635,7 +635,7 @@ function mib(bytes: number | null | undefined): string {
 export function renderScalePeersMarkdown(r: ScaleResults): string[] {
   const o = r.peers?.orama;
   if (!o) return [];
-  if (o.status !== 'done') return ['## Peers (Node)', '', `Orama: failed — ${o.note}`, '', ...(o.points?.length ? ['Sizes done before it failed:', '', ...oramaNodeTable(o.points), ''] : [])];
+  if (o.status !== 'done') return ['## Peers (Node)', '', `Orama: failed — ${o.note}`, '', ...partialLines(o.partial), ...(o.points?.length ? ['Sizes done before it failed:', '', ...oramaNodeTable(o.points), ''] : [])];
   const lines = [
     '## Peers (Node): Orama',
     '',
@@ -664,6 +664,16 @@ export function renderScalePeersMarkdown(r: ScaleResults): string[] {
 }
 
 /** Orama's table of the Node peers section (also the sizes done before a failure). */
+/** What an Orama run measured at the size it failed at, before the failure (a line and a blank, or nothing). */
+export function partialLines(p: OramaFailure['partial']): string[] {
+  if (p === undefined) return [];
+  const parts: string[] = [];
+  if (p.insert) parts.push(`${p.insert.perSecond.toFixed(0)} inserts/s (${p.insert.perSecondWithEmbedding.toFixed(0)}/s with embedding)`);
+  if (p.search) parts.push(`hybrid search p50 ${p.search.p50.toFixed(1)} ms, p95 ${p.search.p95.toFixed(1)} ms (embedding included)`);
+  if (p.memory && p.memory.heapUsedBytes !== null && Number.isFinite(p.memory.heapUsedBytes)) parts.push(`heap ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} MiB`);
+  return parts.length === 0 ? [] : [`Measured at ${p.size.toLocaleString('en-US')} before it failed: ${parts.join('; ')}.`, ''];
+}
+
 function oramaNodeTable(points: readonly OramaScalePoint[]): string[] {
   return [
     '| size | inserts/s (Orama alone) | inserts/s (with embedding) | search p50 ms | p95 ms | search alone p95 ms | heap MiB | retained heap MiB | save ms | file MiB | restore ms | first search ms |',
@@ -752,7 +762,7 @@ function oramaBrowserTable(points: readonly OramaScalePoint[]): string[] {
 function renderScaleBrowserPeersMarkdown(b: ScaleBrowserResults): string[] {
   const o = b.peers?.orama;
   if (!o) return [];
-  if (o.status !== 'done') return ['', '### Peers (Chromium)', '', `Orama: failed — ${o.note}`, ...(o.points?.length ? ['', 'Sizes done before it failed:', '', ...oramaBrowserTable(o.points)] : [])];
+  if (o.status !== 'done') return ['', '### Peers (Chromium)', '', `Orama: failed — ${o.note}`, '', ...partialLines(o.partial), ...(o.points?.length ? ['Sizes done before it failed:', '', ...oramaBrowserTable(o.points)] : [])];
   const lines = [
     '',
     '### Peers (Chromium): Orama',

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count, type AnyOrama } from '@orama/orama';
-import { peerWins, renderScaleMarkdown, scaleBrowserPeerWins, scalePeerWins, type ScaleBrowserResults, type ScalePoint, type ScaleResults } from '../scale/scale.js';
+import { partialLines, peerWins, renderScaleMarkdown, scaleBrowserPeerWins, scalePeerWins, type ScaleBrowserResults, type ScalePoint, type ScaleResults } from '../scale/scale.js';
 import { runOramaScale, type OramaScalePoint } from '../scale/peers.js';
 import { growOrama, oramaFailure, OramaStepError } from '../scale/orama-grow.js';
 import { letterEncoder } from './fixtures.js';
@@ -228,8 +228,17 @@ describe('growOrama (the core the Node and Chromium halves share)', () => {
     }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(OramaStepError);
     const note = "Orama failed at 5 during save/serialize (persist 'binary'): RangeError: Invalid array length; 5 documents in the database, heap 3 MiB";
-    const { points, ...failure } = (e as OramaStepError).failure;
+    const { points, partial, ...failure } = (e as OramaStepError).failure;
     expect(failure).toEqual({ status: 'failed', note, size: 5, step: 'save/serialize', detail: "persist 'binary'", documents: 5, heapUsedBytes: 3 * 2 ** 20 });
+    // What size 5 measured before its save failed: 2 timed inserts, 1 search, the heap after the searches (170).
+    expect(partial?.size).toBe(5);
+    expect(partial?.insert?.measured).toBe(2);
+    expect(partial?.search?.n).toBe(1);
+    expect(partial?.memory).toEqual({ heapUsedBytes: 170, retainedHeapBytes: 60 });
+    expect(partialLines({ size: 100000, insert: { measured: 2, insertMs: 1, embedMs: 1, perSecond: 2000, perSecondWithEmbedding: 1000 }, search: { n: 2, mean: 2, p50: 1.5, p95: 2.5, max: 3 }, memory: { heapUsedBytes: 2048 * 2 ** 20, retainedHeapBytes: null } })).toEqual([
+      'Measured at 100,000 before it failed: 2000 inserts/s (1000/s with embedding); hybrid search p50 1.5 ms, p95 2.5 ms (embedding included); heap 2048 MiB.',
+      '',
+    ]);
     // the size done before it failed is kept
     expect(points.map((p) => [p.size, p.persist.bytes])).toEqual([[2, 1]]);
     expect((e as OramaStepError).cause).toBeInstanceOf(RangeError);
@@ -257,7 +266,10 @@ describe('growOrama (the core the Node and Chromium halves share)', () => {
       },
     }).catch((x: unknown) => x);
     // 3 documents: 2 in the bulk, 1 measured; the message's first line only.
-    expect((e as OramaStepError).failure).toEqual({ status: 'failed', note: 'Orama failed at 3 during restore: Error: no such file; 3 documents in the database', size: 3, step: 'restore', documents: 3, heapUsedBytes: null, points: [] });
+    const { partial, ...failure } = (e as OramaStepError).failure;
+    expect(failure).toEqual({ status: 'failed', note: 'Orama failed at 3 during restore: Error: no such file; 3 documents in the database', size: 3, step: 'restore', documents: 3, heapUsedBytes: null, points: [] });
+    // Its inserts and search at 3 were measured before the restore failed; the heap is unknown.
+    expect([partial?.size, partial?.insert?.measured, partial?.search?.n, partial?.memory?.heapUsedBytes]).toEqual([3, 1, 1, Number.NaN]);
     // an error from outside growOrama keeps only its note
     expect(oramaFailure(new Error('boom'), 'the Orama run failed: ')).toEqual({ status: 'failed', note: 'the Orama run failed: Error: boom' });
   });
