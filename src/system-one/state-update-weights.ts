@@ -4,10 +4,10 @@
  * `--check` verifies this file).
  *
  * The state-update head (issue 14): an L2 logistic regression (λ = 1) over
- * `STATE_UPDATE_FEATURES` of ./state-update.ts, fitted on the 1020 train pairs of
- * bench/training/state-pairs.ts (seed 1414; 360 positives).
- * Held-out (510 pairs, phrasings, names and values unseen in training): ROC AUC 0.933
- * (keyword stand-in on the same pairs 0.556).
+ * `STATE_UPDATE_FEATURES` of ./state-update.ts, fitted on the 1188 train pairs of
+ * bench/training/state-pairs.ts (seed 1414; 444 positives).
+ * Held-out (594 pairs, phrasings, names and values unseen in training): ROC AUC 0.963
+ * (keyword stand-in on the same pairs 0.547).
  *
  * @module
  */
@@ -22,10 +22,10 @@ export const STATE_UPDATE_WEIGHTS: {
   /** Training rows/positives and the held-out figures of the model card. */
   readonly training?: Readonly<Record<string, number>>;
 } = Object.freeze({
-  features: ["claim_match","value_differs","kind_match","newer_claims","older_claims","change_marker","addition_marker","repeat_marker","cancel_plan","overlap","newer_later","shared_name","topic_same","topic_newer","end_marker","ends_state","old_value_in_newer","new_value","same_subject","substitution"],
-  mean: [0.355882352941, 0.243137254902, 0.0107843137255, 0.485294117647, 0.66568627451, 0.490196078431, 0.0607843137255, 0.0558823529412, 0.0274509803922, 0.175798708671, 0.96862745098, 0.210784313725, 0.690549019608, 0.827196078431, 0.238235294118, 0.121568627451, 0.220588235294, 0.480392156863, 0.803921568627, 0.065506720232],
-  scale: [0.478779807225, 0.428977307303, 0.103286070227, 0.499783690234, 0.471749995696, 0.499903873882, 0.238934260688, 0.229694396037, 0.163393463969, 0.20867526032, 0.174322437419, 0.407865525404, 0.413236499428, 0.313051365804, 0.426003801338, 0.326786927937, 0.414643299408, 0.499615384558, 0.397028563359, 0.153322812957],
-  weights: [-1.44135327327, 2.05244439633, 0.319985200017, 1.17325844626, 0.47247402865, -0.101095776642, -1.5667486065, -0.829137016035, 1.1534690741, 0.218688531507, 2.62600464316, 0.187720666704, 1.27963059325, -1.2548374926, 0.342600609497, 2.35570353162, -1.54095329809, 0.133129907619, 1.09486380017, 0.533990493857],
-  bias: -1.59071160479,
-  training: {"rows":1020,"positives":360,"heldoutRows":510,"trainAuc":0.985,"heldoutAuc":0.9329,"standInHeldoutAuc":0.556,"heldoutAccuracyAt085":0.7216,"standInHeldoutAccuracyAt085":0.6706},
+  features: ["claim_match","value_differs","kind_match","newer_claims","older_claims","change_marker","addition_marker","repeat_marker","cancel_plan","overlap","newer_later","topic_same","topic_newer","end_marker","ends_state","old_value_in_newer","new_value","same_subject","substitution","history_marker","ends_topic"],
+  mean: [0.369528619529, 0.259259259259, 0.00925925925926, 0.469696969697, 0.741582491583, 0.441919191919, 0.0488215488215, 0.0496632996633, 0.023569023569, 0.167272271526, 0.973063973064, 0.715420875421, 0.82351010101, 0.26936026936, 0.107744107744, 0.192760942761, 0.493265993266, 0.8367003367, 0.0561550145515, 0.0707070707071, 0.173400673401],
+  scale: [0.482677137306, 0.438228132081, 0.0957785225258, 0.499080881576, 0.437764662531, 0.496615162609, 0.215494791566, 0.217248374746, 0.151702091934, 0.205944827218, 0.16189650209, 0.39897183681, 0.314947303164, 0.44362745029, 0.31005695443, 0.394466933604, 0.499954651097, 0.36963885519, 0.142987992891, 0.256334899807, 0.378593290834],
+  weights: [-1.2356843562, 2.41821945498, 0.243196400181, 0.501992584327, 0.841425405763, -0.515167613125, -1.54230660789, -0.964411556425, 1.13408991609, -0.0671746780803, 2.2121964484, 0.99412017237, -0.539972829674, 0.747638853149, 1.83867535781, -1.3039754102, -0.410376538628, 0.745712903684, 0.330807774279, -2.02056802874, 0.127747755069],
+  bias: -1.49699713908,
+  training: {"rows":1188,"positives":444,"heldoutRows":594,"trainAuc":0.9817,"heldoutAuc":0.9628,"standInHeldoutAuc":0.5474,"heldoutAccuracyAt085":0.6869,"standInHeldoutAccuracyAt085":0.6465},
 });

@@ -75,7 +75,7 @@ export interface StateUpdateDecision {
 
 const NAME = "([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+){0,2})";
 const OBJECTS = '(car|bike|bicycle|motorbike|house|flat|apartment|dog|cat|phone|laptop|boat|van|truck|guitar|piano)';
-const ACTIVITY = '(class|classes|lesson|lessons|practice|training|meeting|meetings|shift|shifts|appointment|session|sessions|rehearsal|club)';
+const ACTIVITY = '(class|classes|lesson|lessons|practice|training|meeting|meetings|shift|shifts|appointment|session|sessions|rehearsal|club|gym|yoga|pilates|choir|dance|dancing|football|soccer|tennis|swimming|therapy|tutoring|course|workout|run|runs|standup|stand-up)';
 const PLAN = '(trip|wedding|party|concert|holiday|vacation|visit|dinner|tour|move|surgery|interview|flight)';
 
 /**
@@ -88,17 +88,22 @@ export const STATE_PATTERNS: ReadonlyArray<{ kind: StateKind; re: RegExp; key: n
   { kind: 'works', re: new RegExp(`\\b(?:joined|quit|left)\\s+${NAME}`), key: 'job', value: 1 },
   { kind: 'relationship', re: /\b(dating|engaged to|married to|seeing|going out with|broke up with|divorced from|split up with|separated from)\s+([A-Z][\w'-]+)/, key: 'partner', value: 2 },
   { kind: 'relationship', re: /\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur)\s+(?:new\s+)?(girlfriend|boyfriend|partner|wife|husband|fiancée?)\s+(?:is\s+)?([A-Z][\w'-]+)/, key: 'partner', value: 2 },
+  // "Maria and I broke up", "Leo and I got engaged": the speaker's partner named first.
+  { kind: 'relationship', re: /\b([A-Z][\w'-]+)\s+and\s+I\s+(?:have\s+)?(?:just\s+|finally\s+)?(?:broke up|split up|split|separated|got divorced|divorced|got married|got engaged|are engaged|are married|are dating|are together|have been together|are no longer together|are not together|aren't together)/, key: 'partner', value: 1 },
+  // A person in a role: "my manager is Alice", "Bob is my new manager".
+  { kind: 'relationship', re: /\b[Mm]y\s+(?:new\s+)?(manager|boss|doctor|dentist|landlord|landlady|teacher|coach|therapist|roommate|flatmate|trainer|tutor|lawyer|accountant|mentor)\s+is\s+(?:now\s+)?([A-Z][\w'-]+)/, key: 1, value: 2 },
+  { kind: 'relationship', re: /\b([A-Z][\w'-]+)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?(manager|boss|doctor|dentist|landlord|landlady|teacher|coach|therapist|roommate|flatmate|trainer|tutor|lawyer|accountant|mentor)\b/, key: 2, value: 1 },
   { kind: 'owns', re: new RegExp(`\\b(?:own|owns|bought|buy|got|sold|drive|drives|have|has|adopted|gave away)\\s+(?:a|an|my|the|our|his|her)?\\s*(?:new\\s+|old\\s+|used\\s+)?(?:([A-Z][\\w-]+)\\s+)?${OBJECTS}\\b`, 'i'), key: 2, value: 1 },
   { kind: 'schedule', re: new RegExp(`\\b${ACTIVITY}\\b[^.!?]*?\\b(?:on|to|every|at)\\s+((?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|mornings?|evenings?|\\d{1,2}(?::\\d{2})?\\s*(?:am|pm))`, 'i'), key: 1, value: 2 },
   { kind: 'preference', re: /\b(?:favou?rite)\s+(\w+(?:\s+\w+)?)\s+(?:is|are|was|has become|became)\s+(?:now\s+)?([\w' -]+?)(?=[.,!?;]|$| now\b| these days\b)/i, key: 1, value: 2 },
   { kind: 'preference', re: /\b(?:I|we)\s+(?:now\s+)?prefer\s+(\w+)/i, key: 'prefers', value: 1 },
-  { kind: 'contact', re: /\b(phone number|number|email address|email|e-mail|address|handle)\s+(?:is|changed to|is now|:)\s+([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
+  { kind: 'contact', re: /\b(phone number|number|email address|email|e-mail|address|handle)(?:\s+(?:is now|is|changed to)\s+|\s*:\s*)([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
 ]);
 
 const CHANGE = /\b(gave away|moved|moving|relocated|now|no longer|anymore|any more|switched|changed|quit|left|sold|broke up|split up|divorced|new|instead|replaced|these days|rescheduled|since then)\b/i;
 const ADDITION = /\b(also|too|as well|another|second|in addition|additionally|besides)\b/i;
 const CANCEL = /\b(cancel(?:l?ed|ling)?|called off|call off|not going|won't go|postponed|put off|scrapped|fell through)\b/i;
-const FIRST_PERSON = /^(i|we|my|our|me)$/i;
+const FIRST_PERSON = /^(i|we|my|our|me|i'm|i've|i'd|i'll|we're|we've|we'd|we'll)$/i;
 const PRONOUNS = /^(he|she|they|his|her|their|it|you|your)$/i;
 
 const CALENDAR_WORD = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|^(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/;
@@ -199,11 +204,10 @@ export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@2.0.0';
  * - `change_marker` / `addition_marker` / `repeat_marker`: the newer text carries a change word
  *   (`moved`, `now`, `no longer`...), an addition word (`also`, `too`, `another`...) or a repeat
  *   word (`still`, `again`, `as always`, `as before`);
- * - `cancel_plan`: rule 4 matches (the newer cancels a plan noun the older announced);
+ * - `cancel_plan`: rule 4 matches (the newer cancels a plan noun the older announced, or names a
+ *   value of it: "the Paris trip" after "we are going to Paris in June");
  * - `overlap`: Jaccard overlap of the two texts' lower-cased words of ≥ 3 letters (0..1);
  * - `newer_later`: the newer side's time is strictly after the older's;
- * - `shared_name`: both texts name the same capitalised name other than the two speakers' and
- *   than a listener called by name ("Hey Gina!", "Keep it up, Jon!": people in a chat name each other);
  * - `topic_same`: max over kinds k of min(t_k(newer), t_k(older)), where t_k(text) is the best
  *   score of its words in the state-topic lexicon ({@link STATE_LEXICON}: seed words expanded with
  *   the GloVe word vectors, bench/training/state-lexicon.ts): both texts are about the same kind of
@@ -224,7 +228,11 @@ export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@2.0.0';
  *   "I always pick amber"): the Jaccard overlap of the two texts' words (≥ 3 letters, the
  *   speakers' and the listener's names left out) when each text has 1 to 3 words the other lacks,
  *   else 0; 0 too when the slot patterns read the same kind with another key ("favourite food
- *   is sushi" → "favourite film is Alien").
+ *   is sushi" → "favourite film is Alien");
+ * - `history_marker`: the newer text tells a state as history ("used to", "when I was a kid",
+ *   "years ago", "grew up"): a memory of the past, not news that replaces the present;
+ * - `ends_topic`: an end marker with the two texts on the same topic (`topic_same` ≥ 0.7), the
+ *   older value unnamed ("we sold the car" after "I drive a Honda").
  */
 export const STATE_UPDATE_FEATURES = Object.freeze([
   'claim_match',
@@ -238,7 +246,6 @@ export const STATE_UPDATE_FEATURES = Object.freeze([
   'cancel_plan',
   'overlap',
   'newer_later',
-  'shared_name',
   'topic_same',
   'topic_newer',
   'end_marker',
@@ -247,9 +254,11 @@ export const STATE_UPDATE_FEATURES = Object.freeze([
   'new_value',
   'same_subject',
   'substitution',
+  'history_marker',
+  'ends_topic',
 ] as const);
 
-const REPEAT = /\b(still|again|as always|as before|same as ever|as usual)\b/i;
+const REPEAT = /\b(still|(?<!\b(?:moved|moving|changed|switched|relocated|rescheduled|started|quit|left|sold)\s+(?:\w+\s+)?)again|as always|as before|same as ever|as usual)\b/i;
 const SENTENCE_START_WORDS = /^(i|we|my|our|the|a|an|big|news|so|and|but|just|oh|well|yes|no|this|that|these|those|it|he|she|they)$/i;
 
 /** Lower-cased words of ≥ 3 letters of a text's body. */
@@ -270,15 +279,16 @@ function substitution(newer: string, older: string, speakers: ReadonlySet<string
   return inter / (a.size + b.size - inter);
 }
 
-/** Capitalised names of a text (its speaker label included), lower-cased; common sentence openers excluded. */
-function names(text: string, speaker: string | undefined): Set<string> {
-  const out = new Set<string>();
-  if (speaker) out.add(speaker.toLowerCase());
-  for (const m of text.matchAll(/\b(\p{Lu}[\p{L}'-]+)/gu)) if (!SENTENCE_START_WORDS.test(m[1] as string)) out.add((m[1] as string).toLowerCase());
-  return out;
+
+const END = /\b(quit|quitting|left|leaving|broke up|split up|divorced|separated|sold|selling|gave away|given away|got rid of|moved out|moving out|moved away from|no longer|not any ?more|stopped|dropped out|ended|is over|are over|is gone|are gone|closed|deleted|shut down|dead|retired|resigned|done with|last day|stole|stolen|aren't together|not together|no more)\b/i;
+/** The two sides' speakers, lower-cased. */
+function speakersOf(a: StateSide, b: StateSide): Set<string> {
+  return new Set([a.speaker, b.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
 }
 
-const END = /\b(quit|quitting|left|leaving|broke up|split up|divorced|sold|selling|gave away|given away|moved out|moving out|no longer|not any ?more|stopped|dropped out|ended|is over|are over|is gone|are gone|closed|deleted|shut down|dead|retired|resigned)\b/i;
+/** A state told as history, not as news: "I used to live in Lisbon", "when I was a kid I moved...". */
+const HISTORY = /\b(used to|when I was (?:a kid|a child|young|little|a teenager|in school|at school|a student|younger)|as a (?:kid|child|teenager|student)|growing up|grew up|(?:years|decades|long) ago|decades back|back then|back in (?:the day|school|college|my)|in my (?:twenties|teens|student days|school days|college days)|once upon a time|in the past)\b/i;
+
 const NEGATION = /\b(?:not|never|won't|don't|didn't|can't|cannot|wouldn't|shouldn't|do not|will not|did not)\s+(?:\w+\s+)?$/i;
 
 /** The text ends a state: an {@link END} word not negated just before it ("won't quit" does not). */
@@ -331,7 +341,8 @@ function valueWords(text: string): Set<string> {
 const KIN = /^(brother|sister|mother|father|mom|mum|dad|son|daughter|friend|friends|neighbour|neighbor|cousin|colleague|boss|aunt|uncle|parents|kids|child|children|grandma|grandpa|grandmother|grandfather|roommate|flatmate)$/i;
 
 /**
- * Whom a text is about: `my <relative>` for a relative ("My sister moved..."), a leading name
+ * Whom a text is about: `my <relative>` for a relative ("My sister moved..."), the speaker for
+ * "<Name> and I ...", a leading name
  * followed by a finite verb ("Tom moved..."), else the speaker (first person, or a text with no
  * subject of its own: "The pottery class moved...").
  */
@@ -340,6 +351,10 @@ function leadSubject(text: string, speaker: string | undefined): string {
   const ws = body(text).match(/[\p{L}'-]+/gu) ?? [];
   const first = ws[0] ?? '';
   if (/^(my|our)$/i.test(first) && KIN.test(ws[1] ?? '')) return `my ${(ws[1] as string).toLowerCase()}`;
+  // "Maria and I broke up" is about the speaker (and Maria).
+  if (/^and$/i.test(ws[1] ?? '') && /^(I|me)$/.test(ws[2] ?? '')) return me;
+  if (/^I('|$)/.test(first)) return me; // "I've started...", "I'm..."
+
   // A name opens a clause when a finite verb follows it ("Maya moved", "Tom is dating").
   const isName = /^\p{Lu}/u.test(first) && !SENTENCE_START_WORDS.test(first) && !STOP_WORDS.has(first.toLowerCase()) && /^(is|was|has|had|and|will|would|just|also|still|now|\p{L}+(?:s|ed))$/u.test(ws[1] ?? '');
   return isName ? first.toLowerCase() : me;
@@ -362,8 +377,11 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
   const sameSpeaker = (newer.speaker ?? '').toLowerCase() === (older.speaker ?? '').toLowerCase();
   let cancel = false;
   if (CANCEL.test(nt) && sameSpeaker && tenseOf(body(older.text)) === 'future') {
+    // The newer text names the plan: its noun ("the trip") or a value of it ("the Paris trip"
+    // after "we are going to Paris in June").
     const announced = new Set(planNouns(older.text));
-    cancel = planNouns(newer.text).some((p) => announced.has(p));
+    const vo = valueWords(older.text);
+    cancel = planNouns(newer.text).some((p) => announced.has(p)) || [...valueWords(newer.text)].some((v) => vo.has(v) && !speakersOf(newer, older).has(v));
   }
   const wa = words(newer.text);
   const wb = words(older.text);
@@ -371,9 +389,7 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
   for (const w of wa) if (wb.has(w)) inter++;
   const union = wa.size + wb.size - inter;
   // Names and values leave out the two speakers: people in a chat name each other ("Thanks, Maya!").
-  const speakers = new Set([newer.speaker, older.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
-  const na = new Set([...names(withoutVocatives(body(newer.text)), undefined)].filter((n) => !speakers.has(n)));
-  const nb = new Set([...names(withoutVocatives(body(older.text)), undefined)].filter((n) => !speakers.has(n)));
+  const speakers = speakersOf(newer, older);
   const ta = topics(newer.text);
   const tb = topics(older.text);
   const end = endsAState(nt);
@@ -381,6 +397,9 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
   const vb = new Set([...valueWords(older.text)].filter((v) => !speakers.has(v)));
   const oldInNewer = [...vb].some((v) => va.has(v));
   const b01 = (x: boolean): number => (x ? 1 : 0);
+  // The slot patterns' reading, when there is one, overrides the soft topic: a claim match is
+  // the same topic, the same kind with another key is not ("favourite food" vs "favourite film").
+  const topicSame = match !== undefined ? 1 : kindMatch ? 0 : Math.max(...ta.map((t, k) => Math.min(t, tb[k] as number)));
   return [
     b01(match !== undefined),
     b01(differs),
@@ -393,10 +412,7 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
     b01(cancel),
     union === 0 ? 0 : inter / union,
     b01(newer.timeMs > older.timeMs),
-    b01([...na].some((n) => nb.has(n))),
-    // The slot patterns' reading, when there is one, overrides the soft topic: a claim match is
-    // the same topic, the same kind with another key is not ("favourite food" vs "favourite film").
-    match !== undefined ? 1 : kindMatch ? 0 : Math.max(...ta.map((t, k) => Math.min(t, tb[k] as number))),
+    topicSame,
     Math.max(...ta),
     b01(end),
     b01(end && (match !== undefined || oldInNewer)),
@@ -404,6 +420,8 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
     b01([...va].some((v) => !vb.has(v))),
     b01(leadSubject(newer.text, newer.speaker) === leadSubject(older.text, older.speaker)),
     kindMatch && match === undefined ? 0 : substitution(newer.text, older.text, speakers),
+    b01(HISTORY.test(nt)),
+    b01(end && topicSame >= 0.7),
   ];
 }
 

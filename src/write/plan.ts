@@ -31,6 +31,7 @@ export interface PlannedWrite {
   /**
    * Older candidates whose state the node updates (issue 14, write/state-updates.ts), as they
    * become: `superseded`, the node's id in `supersededBy`; their `updates` edges are in `edges`.
+   * (When a candidate later in time updates the node, `node` itself comes back superseded.)
    */
   superseded: MemoryNode[];
 }
@@ -124,7 +125,11 @@ export async function planWrite(namespace: string, input: WriteInputs, state: Na
   }
   // Facts that change, decided when written (issue 14): the state-update head on the same ≤ K_w
   // candidates, already loaded; maintenance later looks wider.
-  const updates = planStateUpdates(state, node, found.map((c) => c.id), params.maintenanceThreshold, input.nowIso, new Map());
+  const planned = new Map<string, MemoryNode>();
+  const updates = planStateUpdates(state, node, found.map((c) => c.id), params.maintenanceThreshold, input.nowIso, planned);
   for (const e of updates.edges) if (!seen.has(e.id)) edges.push(e);
-  return { node, edges, candidates: found.map((c) => c.id), superseded: updates.superseded };
+  // A history line written after the news that replaced it is born superseded.
+  const self = planned.get(node.id) ?? node;
+  planned.delete(node.id);
+  return { node: self, edges, candidates: found.map((c) => c.id), superseded: [...planned.values()] };
 }

@@ -31,31 +31,46 @@ export interface StateUpdatePlan {
 }
 
 /**
- * The state-update decisions of `node` (the newer side) against `olderIds`. An older node is
- * asked when it is loaded, is not `node`, is not deleted, was written before it (`seq`) and is not
- * already superseded by it; the decision itself answers 0 when the older one's time is later.
- * `superseded` maps ids to the latest planned form of a node (read first, updated in place), so
- * decisions of one batch accumulate.
+ * The state-update decisions between `node` (just written, or pending maintenance) and the nodes
+ * of `otherIds` written before it (`seq`). Time decides which side is the newer, not the order of
+ * writing:
+ * - an other node whose time is earlier (or equal: then the order of writing breaks the tie, the
+ *   node counting as 1 ms later) is asked as the older side: does `node` update it?
+ * - an other node whose time is later (a history written out of order) is asked as the newer
+ *   side: does it update `node`? Then `node` itself is superseded by it.
+ * Only active nodes are asked (a superseded state has been replaced already; its replacement is
+ * the one a newer change updates). `superseded` maps ids to the latest planned form of a node
+ * (read first, updated in place), so decisions of one batch accumulate; `node` is read from it too.
  * @param threshold Decision threshold in [0,1] (`maintenanceThreshold`, SPEC 8: 0.85).
  * @param nowIso Creation time of the edges (ISO 8601).
  */
-export function planStateUpdates(state: NamespaceState, node: MemoryNode, olderIds: Iterable<string>, threshold: number, nowIso: string, superseded: Map<string, MemoryNode>): StateUpdatePlan {
+export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherIds: Iterable<string>, threshold: number, nowIso: string, superseded: Map<string, MemoryNode>): StateUpdatePlan {
   const out: StateUpdatePlan = { edges: [], superseded: [] };
-  if (node.status !== 'active') return out;
   const t = stateTimeOf(node);
   const seen = new Set<string>();
-  for (const id of olderIds) {
+  const side = (n: MemoryNode, timeMs: number) => ({ text: n.text, speaker: n.provenance.speaker, timeMs });
+  const link = (newer: MemoryNode, older: MemoryNode, p: number, model: string): void => {
+    const e = finishEdge(state.namespace, { from: newer.id, to: older.id, view: 'semantic', subtype: 'updates', weight: p, origin: { kind: 'system-one', by: model } }, nowIso);
+    if (!state.hasEdge(e)) out.edges.push(e);
+    const next: MemoryNode = { ...older, status: 'superseded', supersededBy: [...new Set([...older.supersededBy, newer.id])] };
+    superseded.set(older.id, next);
+    out.superseded.push(next);
+  };
+  for (const id of otherIds) {
     if (seen.has(id)) continue;
     seen.add(id);
+    const self = superseded.get(node.id) ?? node;
+    if (self.status !== 'active') break; // superseded by a later history line: nothing more to replace
     const other = superseded.get(id) ?? state.nodes.get(id);
     if (!other || other.id === node.id || other.status !== 'active' || other.seq >= node.seq) continue;
-    const d = decideStateUpdate({ text: node.text, speaker: node.provenance.speaker, timeMs: t }, { text: other.text, speaker: other.provenance.speaker, timeMs: stateTimeOf(other) });
-    if (d.probability < threshold) continue;
-    const e = finishEdge(state.namespace, { from: node.id, to: other.id, view: 'semantic', subtype: 'updates', weight: d.probability, origin: { kind: 'system-one', by: d.model } }, nowIso);
-    if (!state.hasEdge(e)) out.edges.push(e);
-    const next: MemoryNode = { ...other, status: 'superseded', supersededBy: [...new Set([...other.supersededBy, node.id])] };
-    superseded.set(other.id, next);
-    out.superseded.push(next);
+    const tOther = stateTimeOf(other);
+    if (tOther <= t) {
+      const d = decideStateUpdate(side(self, tOther === t ? t + 1 : t), side(other, tOther));
+      if (d.probability >= threshold) link(self, other, d.probability, d.model);
+    } else {
+      const d = decideStateUpdate(side(other, tOther), side(self, t));
+      if (d.probability >= threshold) link(other, self, d.probability, d.model);
+    }
   }
   return out;
 }

@@ -15,21 +15,22 @@ describe('stateUpdateFeatures', () => {
   it('reads a move of the same speaker: match, other value, change word, 1/3 word overlap, later, same topic, new value, same subject', () => {
     const x = stateUpdateFeatures({ text: 'Maya: I moved to Porto with my cat.', speaker: 'Maya', timeMs: 2 }, { text: 'Maya: I live in Lisbon with my cat.', speaker: 'Maya', timeMs: 1 });
     // words ≥ 3 letters: {moved, porto, with, cat} vs {live, lisbon, with, cat}: 2 shared of 6.
-    // Names other than the speaker: {porto} vs {lisbon}, none shared. The claims match (topic 1);
+    // The claims match (topic 1);
     // "moved" is a seed of the lexicon (1); "moved" alone ends nothing; Porto is a new value.
     // Substitution: each side has 2 words the other lacks (moved, porto / live, lisbon): 2/6.
-    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 0, 1, 1, 0, 0, 0, 1, 1, 1 / 3]);
+    // No history told, no end.
+    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 1, 1, 0, 0, 0, 1, 1, 1 / 3, 0, 0]);
     expect(x).toHaveLength(STATE_UPDATE_FEATURES.length);
   });
 
   it('reads a repeat by another speaker said earlier: no match, repeat word, 2/3 overlap, not later', () => {
     const x = stateUpdateFeatures({ text: 'Theo: I still live in Lisbon.', speaker: 'Theo', timeMs: 1 }, { text: 'Maya: I live in Lisbon.', speaker: 'Maya', timeMs: 2 });
     // claims: lives/theo/home/lisbon vs lives/maya/home/lisbon (other subject); words {still, live,
-    // lisbon} vs {live, lisbon}: 2 of 3; names other than the speakers: Lisbon shared. Both say
+    // lisbon} vs {live, lisbon}: 2 of 3. Both say
     // "live" (a lexicon seed: topic 1 each); Lisbon, the older value, is named again; the subjects
     // are Theo and Maya.
     // The older text has no word the newer lacks: no substitution (0).
-    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1, 1, 1, 0, 0, 1, 0, 0, 0]);
+    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0]);
   });
 
   it('ends a state named again ("I quit Acme"), but not a negated end word or a listener named in a chat', () => {
@@ -39,9 +40,11 @@ describe('stateUpdateFeatures', () => {
     expect([quit[at('end_marker')], quit[at('ends_state')], quit[at('old_value_in_newer')]]).toEqual([1, 1, 1]);
     const wont = f("I won't quit Acme, whatever happens.", 'I work at Acme.');
     expect([wont[at('end_marker')], wont[at('ends_state')]]).toEqual([0, 0]);
-    // "Hey Gina" and "Keep going, Gina!" call the listener: Gina is neither a shared name nor a value.
+    // "Hey Gina" and "Keep going, Gina!" call the listener: Gina is not a value named again.
     const chat = f('Hey Gina, I had to shut down my bank account. It was tough.', "Hey Gina, how's it going? Keep going, Gina!", 'Jon', 'Jon');
-    expect([chat[at('shared_name')], chat[at('old_value_in_newer')], chat[at('ends_state')]]).toEqual([0, 0, 0]);
+    expect([chat[at('old_value_in_newer')], chat[at('ends_state')]]).toEqual([0, 0]);
+    // A state told as history is not news: "I used to live in Lisbon".
+    expect(f('I used to live in Lisbon.', 'I live in Porto.')[at('history_marker')]).toBe(1);
     expect(trainedStateUpdate({ text: 'Jon: Hey Gina, I had to shut down my bank account. It was tough.', speaker: 'Jon', timeMs: 2 }, { text: "Jon: Hey Gina, how's it going? Keep going, Gina!", speaker: 'Jon', timeMs: 1 }).probability).toBeLessThan(0.5);
   });
 });

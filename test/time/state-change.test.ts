@@ -85,11 +85,22 @@ describe('a state that changes', () => {
     await memory.close();
   });
 
-  it('does not supersede a newer memory by an older one written later', async () => {
+  it('supersedes the older state even when it is written after the newer one (a history written out of order)', async () => {
     // The move is written first, the old home (said earlier) second: time decides, not order of writing.
     const { memory, ids } = await build(NEW, OLD);
-    expect((await memory.get(ids[0] as string))?.status).toBe('active');
-    expect((await memory.get(ids[1] as string))?.status).toBe('active');
+    const [moveId, homeId] = ids as [string, string];
+    expect((await memory.get(moveId))?.status).toBe('active');
+    expect(await memory.get(homeId)).toMatchObject({ status: 'superseded', supersededBy: [moveId] });
+    const e = (await memory.edges(homeId)).find((x) => x.subtype === 'updates');
+    expect(e).toMatchObject({ from: moveId, to: homeId });
+    await memory.close();
+  });
+
+  it('breaks a tie of equal times by the order of writing (addMany without observedAt)', async () => {
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 }, now: () => new Date('2024-05-01T12:00:00Z') });
+    const [home, , move] = await memory.addMany([{ text: 'Maya: I live in Lisbon.' }, { text: 'Maya: the pottery class was fun today.' }, { text: 'Maya: I moved to Porto last month.' }]);
+    expect(await memory.get(home?.id as string)).toMatchObject({ status: 'superseded', supersededBy: [move?.id] });
+    expect((await memory.get(move?.id as string))?.status).toBe('active');
     await memory.close();
   });
 });
