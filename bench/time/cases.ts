@@ -176,7 +176,7 @@ export const TIME_CASES: readonly TimeCase[] = [
   rel(FEB20, 'next Monday I start', '2024-02-26'),
   rel(FEB20, 'this Friday I leave', '2024-02-23'),
   rel(FEB20, 'we meet at 7pm', '2024-02-20T19:00Z'),
-  rel(FEB20, 'I moved 5 years ago', '2019-02-20'),
+  rel(FEB20, 'I moved 5 years ago', '2019', 0.9), // "N years ago" names a year, not a day
   rel(FEB20, 'yesterday at 3pm I called', '2024-02-19T15:00Z'),
   rel(FEB20, 'tomorrow morning I run', '2024-02-21'),
   rel(FEB20, 'we married on 14 August 2021', '2021-08-14', 1),
@@ -188,6 +188,26 @@ export const TIME_CASES: readonly TimeCase[] = [
   rel(undefined, 'we went on 14 August', null),
   rel(FEB20, 'I like tea', null),
   rel(FEB20, 'the day before yesterday I slept', '2024-02-18'),
+
+  // ---- month / year arithmetic from the 29th–31st (no roll-over into the next month) ----
+  rel('2024-03-31T10:00:00Z', 'last month I quit', '2024-02', 0.9),
+  rel('2024-05-31T10:00:00Z', 'last month I quit', '2024-04', 0.9),
+  rel('2024-03-31T10:00:00Z', 'a month ago I quit', '2024-02', 0.9),
+  rel('2024-05-31T10:00:00Z', 'three months ago I quit', '2024-02', 0.9),
+  rel('2024-01-31T10:00:00Z', 'next month I start', '2024-02', 0.9),
+  rel('2024-01-31T23:30:00-08:00', 'next month I start', '2024-02', 0.9),
+  rel('2024-08-31T10:00:00Z', 'next month I start', '2024-09', 0.9),
+  rel('2024-10-31T10:00:00Z', 'next month I start', '2024-11', 0.9),
+  rel('2024-01-31T10:00:00Z', 'in a month I start', '2024-02', 0.9),
+  rel('2023-12-31T10:00:00Z', 'next month I start', '2024-01', 0.9),
+  rel('2024-01-31T10:00:00Z', 'I quit last month', '2023-12', 0.9),
+  rel('2024-03-30T10:00:00Z', 'in 11 months we move', '2025-02', 0.9),
+  rel('2024-03-31T12:00:00+14:00', 'this month I rest', '2024-03', 0.9),
+  rel('2024-03-01T12:00:00+14:00', 'this month I rest', '2024-03', 0.9), // chrono alone reads the runtime's (UTC) month: 2024-02
+  rel('2024-02-29T10:00:00Z', 'last year I quit', '2023', 0.9),
+  rel('2024-02-29T10:00:00Z', 'next year we move', '2025', 0.9),
+  rel('2024-02-29T10:00:00Z', 'two years ago I quit', '2022', 0.9),
+  rel('2024-12-31T23:30:00-08:00', 'this year was long', '2024', 0.9),
 
   // ---- facts that change (and ones that do not) ----
   st('lives', 'I live in Lisbon.', 'I moved to Porto last month.', true),

@@ -11,6 +11,10 @@
  * month: that has not ended; a bare weekday: strictly after the day, since "on Friday" said on a
  * Friday means the next one); no tense → the nearest one (chrono's choice). Their `certainty` is lowered instead of pretending to know ({@link CERTAINTY}).
  *
+ * Month- and year-relative expressions ("last month", "in 3 months", "next year", "two years
+ * ago") resolve to the whole calendar month or year, counted from the observation's local month
+ * (said on 31 March, "last month" is February, never March).
+ *
  * @module
  */
 import * as chrono from 'chrono-node';
@@ -211,8 +215,47 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
   return out;
 }
 
+/** Day-level words: an expression naming one of them is not a whole month / year / week. */
+const DAY_WORDS = /\b(?:days?|hours?|minutes?|seconds?|today|tonight|tomorrow|yesterday|morning|afternoon|evening|night|noon|midnight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
+const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:[a-z]*)\b\.?/i;
+
+/**
+ * The calendar unit a relative expression names as a whole ("last month" → `month`, "two years
+ * ago" → `year`), or `undefined` when it names a day, an hour, a month by name or a written year.
+ */
+function relativeUnit(r: chrono.ParsedResult): 'month' | 'year' | undefined {
+  const t = r.text;
+  if (r.start.isCertain('hour') || r.start.isCertain('day') || r.start.isCertain('weekday')) return undefined;
+  if (WRITTEN_YEAR.test(t) || MONTH_NAME.test(t) || DAY_WORDS.test(t)) return undefined;
+  if (/\bmonths?\b/i.test(t)) return 'month';
+  if (/\byears?\b/i.test(t)) return 'year';
+  return undefined;
+}
+
+/**
+ * A month- or year-relative expression ("last month", "in 3 months", "two years ago") as its whole
+ * calendar month or year. chrono adds months to the reference date with `Date` arithmetic, so from
+ * a 29th–31st it rolls over ("last month" said 31 March → "31 February" → 2 March); the expression
+ * is parsed again against the 15th of the reference's local month (same time of day), where adding
+ * or subtracting months and years cannot roll over, and which lies in the same month in every zone
+ * (chrono reads some expressions, such as "this month", in the runtime's zone rather than the
+ * speaker's: from the 1st at +14:00 that would be the previous month).
+ */
+function resolveMonthOrYear(r: chrono.ParsedResult, unit: 'month' | 'year', referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
+  const today = localFields(referenceMs, off);
+  const midMonth = referenceMs + (15 - today.d) * DAY_MS;
+  const [again] = chrono.parse(r.text, { instant: new Date(midMonth), timezone: off });
+  const { y, m } = localFields((again ?? r).start.date().getTime(), off);
+  const start = unit === 'year' ? localMidnight(y, 1, 1, off) : localMidnight(y, m, 1, off);
+  const next = unit === 'year' ? { y: y + 1, m: 1 } : addMonths(y, m, 1);
+  const end = localMidnight(next.y, next.m, 1, off) - 1;
+  return { text: r.text, start: toIso(start), end: toIso(end), certain, certainty: CERTAINTY.relative };
+}
+
 /** One chrono result as a {@link TimeRef}: tense rules for year-less dates and weekdays, then the interval. */
 function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | undefined, off: number, certain: TimeRef['certain']): TimeRef {
+  const unit = referenceMs === undefined ? undefined : relativeUnit(r);
+  if (unit !== undefined && referenceMs !== undefined) return resolveMonthOrYear(r, unit, referenceMs, off, certain);
   const s = r.start;
   const startMs = s.date().getTime();
   let { y, m, d } = localFields(startMs, off);
