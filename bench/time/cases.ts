@@ -164,7 +164,7 @@ export const TIME_CASES: readonly TimeCase[] = [
   rel(FEB20, 'this morning I swam', '2024-02-20', 0.9),
   rel(FEB20, 'this evening I cook', '2024-02-20'),
   rel(FEB20, 'I met her 3 days ago', '2024-02-17'),
-  rel(FEB20, 'I met her two weeks ago', '2024-02-06'),
+  rel(FEB20, 'I met her two weeks ago', '2024-02-05/2024-02-11', 0.9), // a week expression names the whole week (Mon–Sun)
   rel(FEB20, 'last Friday we played', '2024-02-16', 0.9),
   rel(FEB20, 'in 2 days I leave', '2024-02-22'),
   rel(FEB20, 'a month ago I quit', '2024-01'), // chrono knows only the month: the interval is that month
@@ -208,6 +208,28 @@ export const TIME_CASES: readonly TimeCase[] = [
   rel('2024-02-29T10:00:00Z', 'next year we move', '2025', 0.9),
   rel('2024-02-29T10:00:00Z', 'two years ago I quit', '2022', 0.9),
   rel('2024-12-31T23:30:00-08:00', 'this year was long', '2024', 0.9),
+
+  // ---- weeks (ISO, Monday–Sunday) and weekends (Saturday–Sunday) ----
+  rel(MAR10, 'we fly to Oslo next week', '2024-03-11/2024-03-17', 0.9),
+  rel(MAR10, 'last week I was ill', '2024-02-26/2024-03-03', 0.9),
+  rel(MAR10, 'this week I rested', '2024-03-04/2024-03-10', 0.9),
+  rel('2024-03-12T10:00:00Z', 'this week I am busy', '2024-03-11/2024-03-17', 0.9), // chrono alone: Sunday 10 March (a US week)
+  rel(JUL1, 'in 3 weeks we move', '2024-07-22/2024-07-28', 0.9),
+  rel('2024-12-31T10:00:00Z', 'this week I rest', '2024-12-30/2025-01-05', 0.9), // ISO week 2025-W01
+  rel(JAN5, 'last week I was ill', '2022-12-26/2023-01-01', 0.9),
+  rel('2024-03-10T23:30:00-08:00', 'next week I fly', '2024-03-11/2024-03-17', 0.9), // local Sunday (UTC is already Monday)
+  rel('2024-03-04T06:00:00+09:00', 'last week I was ill', '2024-02-26/2024-03-03', 0.9), // local Monday (UTC is still Sunday)
+  rel(MAR10, 'I ran a marathon this weekend', '2024-03-09/2024-03-10', 0.9),
+  rel('2024-03-09T10:00:00Z', 'this weekend we relax', '2024-03-09/2024-03-10', 0.9),
+  rel(FEB20, 'I went hiking this weekend', '2024-02-17/2024-02-18', 0.9),
+  rel(FEB20, 'this weekend we will hike', '2024-02-24/2024-02-25', 0.9),
+  rel(FEB20, 'next weekend we will hike', '2024-03-02/2024-03-03', 0.9),
+  rel(FEB20, 'last weekend we hiked', '2024-02-17/2024-02-18', 0.9),
+  rel(MAR10, 'last weekend we hiked', '2024-03-02/2024-03-03', 0.9),
+  rel(MAR10, 'next weekend we will hike', '2024-03-16/2024-03-17', 0.9),
+  rel('2024-03-10T23:30:00-08:00', 'next weekend we will hike', '2024-03-16/2024-03-17', 0.9),
+  rel(FEB20, 'we went camping over the weekend', '2024-02-17/2024-02-18', 0.7),
+  rel(FEB20, 'the coming weekend is free', '2024-02-24/2024-02-25', 0.9),
 
   // ---- facts that change (and ones that do not) ----
   st('lives', 'I live in Lisbon.', 'I moved to Porto last month.', true),

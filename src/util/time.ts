@@ -13,7 +13,10 @@
  *
  * Month- and year-relative expressions ("last month", "in 3 months", "next year", "two years
  * ago") resolve to the whole calendar month or year, counted from the observation's local month
- * (said on 31 March, "last month" is February, never March).
+ * (said on 31 March, "last month" is February, never March). Week expressions ("this / last /
+ * next week", "two weeks ago", "in 3 weeks") resolve to the whole ISO week, Monday–Sunday of the
+ * local calendar; weekend expressions ("this / last / next weekend", "over the weekend") to its
+ * Saturday–Sunday, chosen by the rules of `resolveWeekend` below.
  *
  * @module
  */
@@ -193,7 +196,7 @@ const WEEKDAY_MODIFIER = /\b(last|next|this|coming|past|previous)\b/i;
  * "last Friday" said on 2023-07-15 → 2023-07-14; "this morning" said at 2024-03-10T07:30+09:00
  * → the local day 2024-03-10. Year-less dates and bare weekdays follow the sentence's tense
  * (see the module notes). Each reference gets an interval — the hour when the hour is given, else
- * the local day, month or year it names — with `end` the interval's last millisecond, and a
+ * the local day, week (Monday–Sunday), weekend (Saturday–Sunday), month or year it names — with `end` the interval's last millisecond, and a
  * `certainty` ({@link CERTAINTY}). Without a reference time, only absolute expressions resolve.
  */
 export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0): TimeRef[] {
@@ -221,15 +224,64 @@ const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?
 
 /**
  * The calendar unit a relative expression names as a whole ("last month" → `month`, "two years
- * ago" → `year`), or `undefined` when it names a day, an hour, a month by name or a written year.
+ * ago" → `year`, "next week" → `week`, "this weekend" → `weekend`), or `undefined` when it names a
+ * day, an hour, a month by name or a written year.
  */
-function relativeUnit(r: chrono.ParsedResult): 'month' | 'year' | undefined {
+function relativeUnit(r: chrono.ParsedResult): 'week' | 'weekend' | 'month' | 'year' | undefined {
   const t = r.text;
-  if (r.start.isCertain('hour') || r.start.isCertain('day') || r.start.isCertain('weekday')) return undefined;
+  if (r.start.isCertain('hour')) return undefined;
+  if (/\bweekend\b/i.test(t)) return 'weekend';
   if (WRITTEN_YEAR.test(t) || MONTH_NAME.test(t) || DAY_WORDS.test(t)) return undefined;
+  // chrono gives "next week" a day (the reference ± 7 days); months and years have none.
+  if (/\bweeks?\b/i.test(t)) return 'week';
+  if (r.start.isCertain('day') || r.start.isCertain('weekday')) return undefined;
   if (/\bmonths?\b/i.test(t)) return 'month';
   if (/\byears?\b/i.test(t)) return 'year';
   return undefined;
+}
+
+/** UTC ms of local midnight of the Monday of the ISO week (Monday–Sunday) holding the local day of `ms`. */
+function localMonday(ms: number, off: number): number {
+  const f = localFields(ms, off);
+  return localMidnight(f.y, f.m, f.d, off) - ((f.wd + 6) % 7) * DAY_MS;
+}
+
+/**
+ * A week expression ("this week", "next week", "two weeks ago", "in 3 weeks") as the whole ISO
+ * week (Monday–Sunday, local calendar): "this week" the reference's own week, others the week
+ * holding chrono's day (the reference ± 7 days per week; chrono's day arithmetic is right). chrono
+ * puts "this week" on the Sunday that starts a US week, a day of the previous ISO week.
+ */
+function resolveWeek(r: chrono.ParsedResult, referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
+  const start = localMonday(/\b(?:this|current)\s+week\b/i.test(r.text) ? referenceMs : r.start.date().getTime(), off);
+  return { text: r.text, start: toIso(start), end: toIso(start + 7 * DAY_MS - 1), certain, certainty: CERTAINTY.relative };
+}
+
+const WEEKEND_MODIFIER = /\b(this|last|next|coming|past|previous)\s+(?:\w+\s+)?$/i;
+
+/**
+ * A weekend expression as Saturday–Sunday of the local calendar. The reference's own weekend is
+ * the one of its ISO week (said Mon–Fri: the coming one; said Sat/Sun: the one under way).
+ * - `this weekend`, `the weekend`, `over the weekend`: the own weekend, except said Mon–Fri in a
+ *   past-tense sentence ({@link tenseOf}): the weekend just gone; `coming weekend`: the own one;
+ * - `last` / `past` / `previous weekend`: the weekend of the previous ISO week (said Mon–Fri: the
+ *   one just gone; said on a Sunday: the one before the weekend under way);
+ * - `next weekend`: the weekend of the next ISO week (said Mon–Fri: not the coming weekend but
+ *   the one after it, the common reading of "the weekend of next week").
+ * Certainty: with a modifier 0.9 (relative); a bare "the weekend" is a guess like a bare weekday
+ * (0.7 with a tense, 0.5 without).
+ */
+function resolveWeekend(r: chrono.ParsedResult, text: string, referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
+  const modifier = (/\b(this|last|next|coming|past|previous)\b/i.exec(r.text) ?? WEEKEND_MODIFIER.exec(text.slice(Math.max(0, r.index - 24), r.index)))?.[1]?.toLowerCase();
+  const tense = tenseOf(sentenceAt(text, r.index));
+  const monday = localMonday(referenceMs, off);
+  const weekday = (localFields(referenceMs, off).wd + 6) % 7; // 0 = Monday … 6 = Sunday
+  let saturday = monday + 5 * DAY_MS;
+  if (modifier === 'last' || modifier === 'past' || modifier === 'previous') saturday -= 7 * DAY_MS;
+  else if (modifier === 'next') saturday += 7 * DAY_MS;
+  else if (modifier !== 'coming' && weekday < 5 && tense === 'past') saturday -= 7 * DAY_MS;
+  const certainty = modifier !== undefined ? CERTAINTY.relative : tense === 'none' ? CERTAINTY.weekdayUntensed : CERTAINTY.weekdayTensed;
+  return { text: r.text, start: toIso(saturday), end: toIso(saturday + 2 * DAY_MS - 1), certain, certainty };
 }
 
 /**
@@ -255,7 +307,11 @@ function resolveMonthOrYear(r: chrono.ParsedResult, unit: 'month' | 'year', refe
 /** One chrono result as a {@link TimeRef}: tense rules for year-less dates and weekdays, then the interval. */
 function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | undefined, off: number, certain: TimeRef['certain']): TimeRef {
   const unit = referenceMs === undefined ? undefined : relativeUnit(r);
-  if (unit !== undefined && referenceMs !== undefined) return resolveMonthOrYear(r, unit, referenceMs, off, certain);
+  if (unit !== undefined && referenceMs !== undefined) {
+    if (unit === 'week') return resolveWeek(r, referenceMs, off, certain);
+    if (unit === 'weekend') return resolveWeekend(r, text, referenceMs, off, certain);
+    return resolveMonthOrYear(r, unit, referenceMs, off, certain);
+  }
   const s = r.start;
   const startMs = s.date().getTime();
   let { y, m, d } = localFields(startMs, off);
@@ -336,6 +392,9 @@ export function certaintyOf(t: TimeRef): number {
 /**
  * The compact local form of an interval: `2024-03-10` (one day), `2024-03-10/2024-03-12` (days),
  * `2024-08` (a calendar month), `2023` (a calendar year), or `2024-03-10T07:00+09:00` (an hour).
+ * A week is its range of days (`2024-03-11/2024-03-17`), not an ISO week number: the form is read
+ * by System Two and people, who should not need week arithmetic. So is a weekend
+ * (`2024-03-09/2024-03-10`).
  */
 export function localWhen(startIso: string, endIso: string | undefined, offsetMinutes: number): string {
   const a = Date.parse(startIso);
