@@ -94,7 +94,7 @@ export const TIME_CASES: readonly TimeCase[] = [
   yl(FEB20, 'my exam was on February 20', '2024-02-20'),
   yl(FEB20, 'I am going to take the exam on February 20', '2024-02-20'),
   yl(FEB20, 'the concert was on 25 December', '2023-12-25'),
-  yl(FEB20, 'the concert is on 25 December', '2023-12-25', 0.5),
+  yl(FEB20, 'the concert is on 25 December', '2024-12-25', 0.5), // a present-tense arrangement: the coming one
   yl(FEB20, 'I moved here in August', '2023-08', 0.75),
   yl(FEB20, 'we are going to Japan in October', '2024-10'),
   yl(FEB20, 'in March we started the course', '2023-03'),
@@ -127,6 +127,14 @@ export const TIME_CASES: readonly TimeCase[] = [
   yl(JUL1, 'I am hoping to visit Oslo in May', '2025-05', 0.75),
   yl(JAN5, 'we are having a party on 28 December', '2023-12-28'),
   yl(JAN5, 'I want to see the play in November', '2023-11'),
+  // present-tense arrangements read as the coming date (certainty stays 0.5); no verb: the nearest
+  yl(MAR10, 'My flight is on 3 March.', '2025-03-03', 0.5),
+  yl(MAR10, 'Her birthday party is in October.', '2024-10', 0.5),
+  yl(JUL1, 'my exam is on 1 July', '2024-07-01', 0.5),
+  yl(JUL1, 'the wedding is scheduled for 30 June', '2025-06-30', 0.5),
+  yl(JUL1, 'the course starts in May', '2025-05', 0.5),
+  yl(MAR10, 'flight on 3 March', '2024-03-03', 0.5),
+  yl(JUL1, 'the view is amazing in May', '2024-05', 0.5),
 
   // ---- bare weekdays: past → the latest not after the day; future → the next after it ----
   wd(FEB20, 'I saw him on Friday', '2024-02-16', 0.7),
@@ -155,6 +163,12 @@ export const TIME_CASES: readonly TimeCase[] = [
   wd('2024-03-10T07:30:00+09:00', 'we will meet on Monday', '2024-03-11'),
   wd('2024-03-09T22:30:00Z', 'we will meet on Saturday', '2024-03-16'),
   wd('2024-03-09T22:30:00Z', 'we met on Saturday', '2024-03-09'),
+  wd(MAR10, 'The meeting is on Friday.', '2024-03-15', 0.5),
+  wd(MAR10, 'We have a team dinner on Friday.', '2024-03-15', 0.5),
+  wd(MAR10, 'I have an exam on Friday.', '2024-03-15', 0.5),
+  wd(FEB20, 'the course starts on Monday', '2024-02-26', 0.5),
+  wd(FEB20, 'the shop opens on Tuesday', '2024-02-27', 0.5),
+  wd(MAR10, 'dinner on Friday', '2024-03-08', 0.5),
 
   // ---- relative expressions (and explicit ones, for certainty 1) ----
   rel(FEB20, 'I was sick yesterday', '2024-02-19', 0.9),

@@ -9,7 +9,12 @@
  * by the tense of the sentence ({@link tenseOf}): past → the most recent such date not after the
  * observation's local day (a month: that began by then); future → the next one not before it (a
  * month: that has not ended; a bare weekday: strictly after the day, since "on Friday" said on a
- * Friday means the next one); no tense → the nearest one (chrono's choice). Their `certainty` is lowered instead of pretending to know ({@link CERTAINTY}).
+ * Friday means the next one); no tense → the nearest one (chrono's choice), except that a
+ * present-tense arrangement ("the meeting is on Friday", "I have an exam on 3 March", "the course
+ * starts in May"; {@link isArrangement}) reads as the future: a plan stated in the present is
+ * still to come, even when the nearest such date is past ("my flight is on 3 March" said on 10
+ * March 2024 → 2025-03-03; a past flight would be told with *was*). Their `certainty` is lowered
+ * instead of pretending to know ({@link CERTAINTY}).
  *
  * Month- and year-relative expressions ("last month", "in 3 months", "next year", "two years
  * ago") resolve to the whole calendar month or year, counted from the observation's local month
@@ -150,11 +155,35 @@ export function tenseOf(sentence: string): 'past' | 'future' | 'none' {
 }
 
 /**
+ * True when a sentence without tense ({@link tenseOf} `none`) states an arrangement in the present
+ * tense, which speaks of a coming date (English, simple documented rules):
+ * - a form of *be* followed by a preposition of time, optionally after `scheduled`, `planned`,
+ *   `booked`, `set`, `due`, `fixed`: "the meeting is on Friday", "her party is in October", "the
+ *   talk is scheduled for Monday";
+ * - *have* / *has* with an object: "I have an exam on Friday", "we have a team dinner on Friday";
+ * - a verb of schedules in the present simple (`start(s)`, `begin(s)`, `open(s)`, `close(s)`,
+ *   `end(s)`, `finish(es)`, `arrive(s)`, `leave(s)`, `depart(s)`, `land(s)`, `return(s)`, `take(s)
+ *   place`, `kick(s) off`, `launch(es)`, `come(s) out`), not as a noun after an article or a
+ *   possessive ("the start of May" is no arrangement): "she arrives on Thursday".
+ * A sentence with no verb ("dinner on Friday?") is no arrangement.
+ */
+export function isArrangement(sentence: string): boolean {
+  const s = ` ${sentence.toLowerCase().replace(/[’]/g, "'")} `;
+  return (
+    /(?:\b(?:is|are)|'s|'re)\s+(?:(?:scheduled|planned|booked|set|due|fixed)\s+)?(?:on|in|at|for|from|this|next)\b/.test(s) ||
+    /(?:\b(?:have|has)|'ve)\s+(?:got\s+)?(?:a|an|the|my|our|his|her|their|your|this|that|some|another|one|two|three|\d+)\b/.test(s) ||
+    /(?<!\b(?:the|a|an|my|our|his|her|their|your|its)\s)\b(?:starts?|begins?|opens?|closes?|ends?|finish(?:es)?|arrives?|leaves|leave|departs?|lands?|returns?|takes? place|kicks? off|launch(?:es)?|comes? out)\b/.test(s)
+  );
+}
+
+/**
  * Certainty of a resolved time reference, in [0,1], by how it was resolved:
  * `explicit` (the text names the year, or only a year) 1; `relative` to the observation time
  * ("yesterday", "this morning", "last Friday", "3 days ago") 0.9; a year-less date or month with a
- * tense 0.75, without one 0.5; a bare weekday with a tense 0.7, without one 0.5; any reference
- * without an observation time 1 only when explicit (others are dropped).
+ * tense 0.75, without one 0.5; a bare weekday with a tense 0.7, without one 0.5 (a present-tense
+ * arrangement, {@link isArrangement}, picks the coming date but keeps the untensed 0.5: the present
+ * tense is a weaker sign than `will`); any reference without an observation time 1 only when
+ * explicit (others are dropped).
  */
 export const CERTAINTY = Object.freeze({ explicit: 1, relative: 0.9, yearlessTensed: 0.75, yearlessUntensed: 0.5, weekdayTensed: 0.7, weekdayUntensed: 0.5 });
 
@@ -318,12 +347,15 @@ function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | und
   const span: 'hour' | 'day' | 'month' = s.isCertain('hour') ? 'hour' : s.isCertain('month') && !s.isCertain('day') && !s.isCertain('weekday') ? 'month' : 'day';
   let certainty: number = CERTAINTY.explicit;
   if (referenceMs !== undefined && !s.isCertain('year')) {
-    const tense = tenseOf(sentenceAt(text, r.index));
+    const sentence = sentenceAt(text, r.index);
+    const said = tenseOf(sentence);
+    // A present-tense arrangement reads as the coming date; its certainty stays untensed.
+    const tense = said === 'none' && isArrangement(sentence) ? 'future' : said;
     const today = localFields(referenceMs, off);
     const todayKey = today.y * 10000 + today.m * 100 + today.d;
     if (s.isCertain('month')) {
       // A year-less date or month: pick the year by tense (past: not after today; future: not before today).
-      certainty = tense === 'none' ? CERTAINTY.yearlessUntensed : CERTAINTY.yearlessTensed;
+      certainty = said === 'none' ? CERTAINTY.yearlessUntensed : CERTAINTY.yearlessTensed;
       if (tense !== 'none') {
         const years = [today.y - 1, today.y, today.y + 1];
         // Past: the date (a month: its first day) is not after today. Future: the date (a month: its last day) is not before today.
@@ -333,7 +365,7 @@ function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | und
       }
     } else if (s.isCertain('weekday') && !s.isCertain('day') && !WEEKDAY_MODIFIER.test(r.text)) {
       // A bare weekday ("on Friday"): past → the most recent one not after today; future → the next one.
-      certainty = tense === 'none' ? CERTAINTY.weekdayUntensed : CERTAINTY.weekdayTensed;
+      certainty = said === 'none' ? CERTAINTY.weekdayUntensed : CERTAINTY.weekdayTensed;
       const wd = s.get('weekday') as number;
       if (tense !== 'none') {
         const back = (today.wd - wd + 7) % 7;
