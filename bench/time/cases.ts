@@ -94,7 +94,7 @@ export const TIME_CASES: readonly TimeCase[] = [
   yl(FEB20, 'my exam was on February 20', '2024-02-20'),
   yl(FEB20, 'I am going to take the exam on February 20', '2024-02-20'),
   yl(FEB20, 'the concert was on 25 December', '2023-12-25'),
-  yl(FEB20, 'the concert is on 25 December', '2023-12-25', 0.5),
+  yl(FEB20, 'the concert is on 25 December', '2024-12-25', 0.5), // a present-tense arrangement: the coming one
   yl(FEB20, 'I moved here in August', '2023-08', 0.75),
   yl(FEB20, 'we are going to Japan in October', '2024-10'),
   yl(FEB20, 'in March we started the course', '2023-03'),
@@ -127,6 +127,14 @@ export const TIME_CASES: readonly TimeCase[] = [
   yl(JUL1, 'I am hoping to visit Oslo in May', '2025-05', 0.75),
   yl(JAN5, 'we are having a party on 28 December', '2023-12-28'),
   yl(JAN5, 'I want to see the play in November', '2023-11'),
+  // present-tense arrangements read as the coming date (certainty stays 0.5); no verb: the nearest
+  yl(MAR10, 'My flight is on 3 March.', '2025-03-03', 0.5),
+  yl(MAR10, 'Her birthday party is in October.', '2024-10', 0.5),
+  yl(JUL1, 'my exam is on 1 July', '2024-07-01', 0.5),
+  yl(JUL1, 'the wedding is scheduled for 30 June', '2025-06-30', 0.5),
+  yl(JUL1, 'the course starts in May', '2025-05', 0.5),
+  yl(MAR10, 'flight on 3 March', '2024-03-03', 0.5),
+  yl(JUL1, 'the view is amazing in May', '2024-05', 0.5),
 
   // ---- bare weekdays: past → the latest not after the day; future → the next after it ----
   wd(FEB20, 'I saw him on Friday', '2024-02-16', 0.7),
@@ -155,6 +163,12 @@ export const TIME_CASES: readonly TimeCase[] = [
   wd('2024-03-10T07:30:00+09:00', 'we will meet on Monday', '2024-03-11'),
   wd('2024-03-09T22:30:00Z', 'we will meet on Saturday', '2024-03-16'),
   wd('2024-03-09T22:30:00Z', 'we met on Saturday', '2024-03-09'),
+  wd(MAR10, 'The meeting is on Friday.', '2024-03-15', 0.5),
+  wd(MAR10, 'We have a team dinner on Friday.', '2024-03-15', 0.5),
+  wd(MAR10, 'I have an exam on Friday.', '2024-03-15', 0.5),
+  wd(FEB20, 'the course starts on Monday', '2024-02-26', 0.5),
+  wd(FEB20, 'the shop opens on Tuesday', '2024-02-27', 0.5),
+  wd(MAR10, 'dinner on Friday', '2024-03-08', 0.5),
 
   // ---- relative expressions (and explicit ones, for certainty 1) ----
   rel(FEB20, 'I was sick yesterday', '2024-02-19', 0.9),
@@ -164,7 +178,7 @@ export const TIME_CASES: readonly TimeCase[] = [
   rel(FEB20, 'this morning I swam', '2024-02-20', 0.9),
   rel(FEB20, 'this evening I cook', '2024-02-20'),
   rel(FEB20, 'I met her 3 days ago', '2024-02-17'),
-  rel(FEB20, 'I met her two weeks ago', '2024-02-06'),
+  rel(FEB20, 'I met her two weeks ago', '2024-02-05/2024-02-11', 0.9), // a week expression names the whole week (Mon–Sun)
   rel(FEB20, 'last Friday we played', '2024-02-16', 0.9),
   rel(FEB20, 'in 2 days I leave', '2024-02-22'),
   rel(FEB20, 'a month ago I quit', '2024-01'), // chrono knows only the month: the interval is that month
@@ -176,7 +190,7 @@ export const TIME_CASES: readonly TimeCase[] = [
   rel(FEB20, 'next Monday I start', '2024-02-26'),
   rel(FEB20, 'this Friday I leave', '2024-02-23'),
   rel(FEB20, 'we meet at 7pm', '2024-02-20T19:00Z'),
-  rel(FEB20, 'I moved 5 years ago', '2019-02-20'),
+  rel(FEB20, 'I moved 5 years ago', '2019', 0.9), // "N years ago" names a year, not a day
   rel(FEB20, 'yesterday at 3pm I called', '2024-02-19T15:00Z'),
   rel(FEB20, 'tomorrow morning I run', '2024-02-21'),
   rel(FEB20, 'we married on 14 August 2021', '2021-08-14', 1),
@@ -188,6 +202,48 @@ export const TIME_CASES: readonly TimeCase[] = [
   rel(undefined, 'we went on 14 August', null),
   rel(FEB20, 'I like tea', null),
   rel(FEB20, 'the day before yesterday I slept', '2024-02-18'),
+
+  // ---- month / year arithmetic from the 29th–31st (no roll-over into the next month) ----
+  rel('2024-03-31T10:00:00Z', 'last month I quit', '2024-02', 0.9),
+  rel('2024-05-31T10:00:00Z', 'last month I quit', '2024-04', 0.9),
+  rel('2024-03-31T10:00:00Z', 'a month ago I quit', '2024-02', 0.9),
+  rel('2024-05-31T10:00:00Z', 'three months ago I quit', '2024-02', 0.9),
+  rel('2024-01-31T10:00:00Z', 'next month I start', '2024-02', 0.9),
+  rel('2024-01-31T23:30:00-08:00', 'next month I start', '2024-02', 0.9),
+  rel('2024-08-31T10:00:00Z', 'next month I start', '2024-09', 0.9),
+  rel('2024-10-31T10:00:00Z', 'next month I start', '2024-11', 0.9),
+  rel('2024-01-31T10:00:00Z', 'in a month I start', '2024-02', 0.9),
+  rel('2023-12-31T10:00:00Z', 'next month I start', '2024-01', 0.9),
+  rel('2024-01-31T10:00:00Z', 'I quit last month', '2023-12', 0.9),
+  rel('2024-03-30T10:00:00Z', 'in 11 months we move', '2025-02', 0.9),
+  rel('2024-03-31T12:00:00+14:00', 'this month I rest', '2024-03', 0.9),
+  rel('2024-03-01T12:00:00+14:00', 'this month I rest', '2024-03', 0.9), // chrono alone reads the runtime's (UTC) month: 2024-02
+  rel('2024-02-29T10:00:00Z', 'last year I quit', '2023', 0.9),
+  rel('2024-02-29T10:00:00Z', 'next year we move', '2025', 0.9),
+  rel('2024-02-29T10:00:00Z', 'two years ago I quit', '2022', 0.9),
+  rel('2024-12-31T23:30:00-08:00', 'this year was long', '2024', 0.9),
+
+  // ---- weeks (ISO, Monday–Sunday) and weekends (Saturday–Sunday) ----
+  rel(MAR10, 'we fly to Oslo next week', '2024-03-11/2024-03-17', 0.9),
+  rel(MAR10, 'last week I was ill', '2024-02-26/2024-03-03', 0.9),
+  rel(MAR10, 'this week I rested', '2024-03-04/2024-03-10', 0.9),
+  rel('2024-03-12T10:00:00Z', 'this week I am busy', '2024-03-11/2024-03-17', 0.9), // chrono alone: Sunday 10 March (a US week)
+  rel(JUL1, 'in 3 weeks we move', '2024-07-22/2024-07-28', 0.9),
+  rel('2024-12-31T10:00:00Z', 'this week I rest', '2024-12-30/2025-01-05', 0.9), // ISO week 2025-W01
+  rel(JAN5, 'last week I was ill', '2022-12-26/2023-01-01', 0.9),
+  rel('2024-03-10T23:30:00-08:00', 'next week I fly', '2024-03-11/2024-03-17', 0.9), // local Sunday (UTC is already Monday)
+  rel('2024-03-04T06:00:00+09:00', 'last week I was ill', '2024-02-26/2024-03-03', 0.9), // local Monday (UTC is still Sunday)
+  rel(MAR10, 'I ran a marathon this weekend', '2024-03-09/2024-03-10', 0.9),
+  rel('2024-03-09T10:00:00Z', 'this weekend we relax', '2024-03-09/2024-03-10', 0.9),
+  rel(FEB20, 'I went hiking this weekend', '2024-02-17/2024-02-18', 0.9),
+  rel(FEB20, 'this weekend we will hike', '2024-02-24/2024-02-25', 0.9),
+  rel(FEB20, 'next weekend we will hike', '2024-03-02/2024-03-03', 0.9),
+  rel(FEB20, 'last weekend we hiked', '2024-02-17/2024-02-18', 0.9),
+  rel(MAR10, 'last weekend we hiked', '2024-03-02/2024-03-03', 0.9),
+  rel(MAR10, 'next weekend we will hike', '2024-03-16/2024-03-17', 0.9),
+  rel('2024-03-10T23:30:00-08:00', 'next weekend we will hike', '2024-03-16/2024-03-17', 0.9),
+  rel(FEB20, 'we went camping over the weekend', '2024-02-17/2024-02-18', 0.7),
+  rel(FEB20, 'the coming weekend is free', '2024-02-24/2024-02-25', 0.9),
 
   // ---- facts that change (and ones that do not) ----
   st('lives', 'I live in Lisbon.', 'I moved to Porto last month.', true),

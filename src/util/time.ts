@@ -9,7 +9,19 @@
  * by the tense of the sentence ({@link tenseOf}): past → the most recent such date not after the
  * observation's local day (a month: that began by then); future → the next one not before it (a
  * month: that has not ended; a bare weekday: strictly after the day, since "on Friday" said on a
- * Friday means the next one); no tense → the nearest one (chrono's choice). Their `certainty` is lowered instead of pretending to know ({@link CERTAINTY}).
+ * Friday means the next one); no tense → the nearest one (chrono's choice), except that a
+ * present-tense arrangement ("the meeting is on Friday", "I have an exam on 3 March", "the course
+ * starts in May"; {@link isArrangement}) reads as the future: a plan stated in the present is
+ * still to come, even when the nearest such date is past ("my flight is on 3 March" said on 10
+ * March 2024 → 2025-03-03; a past flight would be told with *was*). Their `certainty` is lowered
+ * instead of pretending to know ({@link CERTAINTY}).
+ *
+ * Month- and year-relative expressions ("last month", "in 3 months", "next year", "two years
+ * ago") resolve to the whole calendar month or year, counted from the observation's local month
+ * (said on 31 March, "last month" is February, never March). Week expressions ("this / last /
+ * next week", "two weeks ago", "in 3 weeks") resolve to the whole ISO week, Monday–Sunday of the
+ * local calendar; weekend expressions ("this / last / next weekend", "over the weekend") to its
+ * Saturday–Sunday, chosen by the rules of `resolveWeekend` below.
  *
  * @module
  */
@@ -143,11 +155,35 @@ export function tenseOf(sentence: string): 'past' | 'future' | 'none' {
 }
 
 /**
+ * True when a sentence without tense ({@link tenseOf} `none`) states an arrangement in the present
+ * tense, which speaks of a coming date (English, simple documented rules):
+ * - a form of *be* followed by a preposition of time, optionally after `scheduled`, `planned`,
+ *   `booked`, `set`, `due`, `fixed`: "the meeting is on Friday", "her party is in October", "the
+ *   talk is scheduled for Monday";
+ * - *have* / *has* with an object: "I have an exam on Friday", "we have a team dinner on Friday";
+ * - a verb of schedules in the present simple (`start(s)`, `begin(s)`, `open(s)`, `close(s)`,
+ *   `end(s)`, `finish(es)`, `arrive(s)`, `leave(s)`, `depart(s)`, `land(s)`, `return(s)`, `take(s)
+ *   place`, `kick(s) off`, `launch(es)`, `come(s) out`), not as a noun after an article or a
+ *   possessive ("the start of May" is no arrangement): "she arrives on Thursday".
+ * A sentence with no verb ("dinner on Friday?") is no arrangement.
+ */
+export function isArrangement(sentence: string): boolean {
+  const s = ` ${sentence.toLowerCase().replace(/[’]/g, "'")} `;
+  return (
+    /(?:\b(?:is|are)|'s|'re)\s+(?:(?:scheduled|planned|booked|set|due|fixed)\s+)?(?:on|in|at|for|from|this|next)\b/.test(s) ||
+    /(?:\b(?:have|has)|'ve)\s+(?:got\s+)?(?:a|an|the|my|our|his|her|their|your|this|that|some|another|one|two|three|\d+)\b/.test(s) ||
+    /(?<!\b(?:the|a|an|my|our|his|her|their|your|its)\s)\b(?:starts?|begins?|opens?|closes?|ends?|finish(?:es)?|arrives?|leaves|leave|departs?|lands?|returns?|takes? place|kicks? off|launch(?:es)?|comes? out)\b/.test(s)
+  );
+}
+
+/**
  * Certainty of a resolved time reference, in [0,1], by how it was resolved:
  * `explicit` (the text names the year, or only a year) 1; `relative` to the observation time
  * ("yesterday", "this morning", "last Friday", "3 days ago") 0.9; a year-less date or month with a
- * tense 0.75, without one 0.5; a bare weekday with a tense 0.7, without one 0.5; any reference
- * without an observation time 1 only when explicit (others are dropped).
+ * tense 0.75, without one 0.5; a bare weekday with a tense 0.7, without one 0.5 (a present-tense
+ * arrangement, {@link isArrangement}, picks the coming date but keeps the untensed 0.5: the present
+ * tense is a weaker sign than `will`); any reference without an observation time 1 only when
+ * explicit (others are dropped).
  */
 export const CERTAINTY = Object.freeze({ explicit: 1, relative: 0.9, yearlessTensed: 0.75, yearlessUntensed: 0.5, weekdayTensed: 0.7, weekdayUntensed: 0.5 });
 
@@ -189,7 +225,7 @@ const WEEKDAY_MODIFIER = /\b(last|next|this|coming|past|previous)\b/i;
  * "last Friday" said on 2023-07-15 → 2023-07-14; "this morning" said at 2024-03-10T07:30+09:00
  * → the local day 2024-03-10. Year-less dates and bare weekdays follow the sentence's tense
  * (see the module notes). Each reference gets an interval — the hour when the hour is given, else
- * the local day, month or year it names — with `end` the interval's last millisecond, and a
+ * the local day, week (Monday–Sunday), weekend (Saturday–Sunday), month or year it names — with `end` the interval's last millisecond, and a
  * `certainty` ({@link CERTAINTY}). Without a reference time, only absolute expressions resolve.
  */
 export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0): TimeRef[] {
@@ -211,20 +247,115 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
   return out;
 }
 
+/** Day-level words: an expression naming one of them is not a whole month / year / week. */
+const DAY_WORDS = /\b(?:days?|hours?|minutes?|seconds?|today|tonight|tomorrow|yesterday|morning|afternoon|evening|night|noon|midnight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
+const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:[a-z]*)\b\.?/i;
+
+/**
+ * The calendar unit a relative expression names as a whole ("last month" → `month`, "two years
+ * ago" → `year`, "next week" → `week`, "this weekend" → `weekend`), or `undefined` when it names a
+ * day, an hour, a month by name or a written year.
+ */
+function relativeUnit(r: chrono.ParsedResult): 'week' | 'weekend' | 'month' | 'year' | undefined {
+  const t = r.text;
+  if (r.start.isCertain('hour')) return undefined;
+  if (/\bweekend\b/i.test(t)) return 'weekend';
+  if (WRITTEN_YEAR.test(t) || MONTH_NAME.test(t) || DAY_WORDS.test(t)) return undefined;
+  // chrono gives "next week" a day (the reference ± 7 days); months and years have none.
+  if (/\bweeks?\b/i.test(t)) return 'week';
+  if (r.start.isCertain('day') || r.start.isCertain('weekday')) return undefined;
+  if (/\bmonths?\b/i.test(t)) return 'month';
+  if (/\byears?\b/i.test(t)) return 'year';
+  return undefined;
+}
+
+/** UTC ms of local midnight of the Monday of the ISO week (Monday–Sunday) holding the local day of `ms`. */
+function localMonday(ms: number, off: number): number {
+  const f = localFields(ms, off);
+  return localMidnight(f.y, f.m, f.d, off) - ((f.wd + 6) % 7) * DAY_MS;
+}
+
+/**
+ * A week expression ("this week", "next week", "two weeks ago", "in 3 weeks") as the whole ISO
+ * week (Monday–Sunday, local calendar): "this week" the reference's own week, others the week
+ * holding chrono's day (the reference ± 7 days per week; chrono's day arithmetic is right). chrono
+ * puts "this week" on the Sunday that starts a US week, a day of the previous ISO week.
+ */
+function resolveWeek(r: chrono.ParsedResult, referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
+  const start = localMonday(/\b(?:this|current)\s+week\b/i.test(r.text) ? referenceMs : r.start.date().getTime(), off);
+  return { text: r.text, start: toIso(start), end: toIso(start + 7 * DAY_MS - 1), certain, certainty: CERTAINTY.relative };
+}
+
+const WEEKEND_MODIFIER = /\b(this|last|next|coming|past|previous)\s+(?:\w+\s+)?$/i;
+
+/**
+ * A weekend expression as Saturday–Sunday of the local calendar. The reference's own weekend is
+ * the one of its ISO week (said Mon–Fri: the coming one; said Sat/Sun: the one under way).
+ * - `this weekend`, `the weekend`, `over the weekend`: the own weekend, except said Mon–Fri in a
+ *   past-tense sentence ({@link tenseOf}): the weekend just gone; `coming weekend`: the own one;
+ * - `last` / `past` / `previous weekend`: the weekend of the previous ISO week (said Mon–Fri: the
+ *   one just gone; said on a Sunday: the one before the weekend under way);
+ * - `next weekend`: the weekend of the next ISO week (said Mon–Fri: not the coming weekend but
+ *   the one after it, the common reading of "the weekend of next week").
+ * Certainty: with a modifier 0.9 (relative); a bare "the weekend" is a guess like a bare weekday
+ * (0.7 with a tense, 0.5 without).
+ */
+function resolveWeekend(r: chrono.ParsedResult, text: string, referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
+  const modifier = (/\b(this|last|next|coming|past|previous)\b/i.exec(r.text) ?? WEEKEND_MODIFIER.exec(text.slice(Math.max(0, r.index - 24), r.index)))?.[1]?.toLowerCase();
+  const tense = tenseOf(sentenceAt(text, r.index));
+  const monday = localMonday(referenceMs, off);
+  const weekday = (localFields(referenceMs, off).wd + 6) % 7; // 0 = Monday … 6 = Sunday
+  let saturday = monday + 5 * DAY_MS;
+  if (modifier === 'last' || modifier === 'past' || modifier === 'previous') saturday -= 7 * DAY_MS;
+  else if (modifier === 'next') saturday += 7 * DAY_MS;
+  else if (modifier !== 'coming' && weekday < 5 && tense === 'past') saturday -= 7 * DAY_MS;
+  const certainty = modifier !== undefined ? CERTAINTY.relative : tense === 'none' ? CERTAINTY.weekdayUntensed : CERTAINTY.weekdayTensed;
+  return { text: r.text, start: toIso(saturday), end: toIso(saturday + 2 * DAY_MS - 1), certain, certainty };
+}
+
+/**
+ * A month- or year-relative expression ("last month", "in 3 months", "two years ago") as its whole
+ * calendar month or year. chrono adds months to the reference date with `Date` arithmetic, so from
+ * a 29th–31st it rolls over ("last month" said 31 March → "31 February" → 2 March); the expression
+ * is parsed again against the 15th of the reference's local month (same time of day), where adding
+ * or subtracting months and years cannot roll over, and which lies in the same month in every zone
+ * (chrono reads some expressions, such as "this month", in the runtime's zone rather than the
+ * speaker's: from the 1st at +14:00 that would be the previous month).
+ */
+function resolveMonthOrYear(r: chrono.ParsedResult, unit: 'month' | 'year', referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
+  const today = localFields(referenceMs, off);
+  const midMonth = referenceMs + (15 - today.d) * DAY_MS;
+  const [again] = chrono.parse(r.text, { instant: new Date(midMonth), timezone: off });
+  const { y, m } = localFields((again ?? r).start.date().getTime(), off);
+  const start = unit === 'year' ? localMidnight(y, 1, 1, off) : localMidnight(y, m, 1, off);
+  const next = unit === 'year' ? { y: y + 1, m: 1 } : addMonths(y, m, 1);
+  const end = localMidnight(next.y, next.m, 1, off) - 1;
+  return { text: r.text, start: toIso(start), end: toIso(end), certain, certainty: CERTAINTY.relative };
+}
+
 /** One chrono result as a {@link TimeRef}: tense rules for year-less dates and weekdays, then the interval. */
 function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | undefined, off: number, certain: TimeRef['certain']): TimeRef {
+  const unit = referenceMs === undefined ? undefined : relativeUnit(r);
+  if (unit !== undefined && referenceMs !== undefined) {
+    if (unit === 'week') return resolveWeek(r, referenceMs, off, certain);
+    if (unit === 'weekend') return resolveWeekend(r, text, referenceMs, off, certain);
+    return resolveMonthOrYear(r, unit, referenceMs, off, certain);
+  }
   const s = r.start;
   const startMs = s.date().getTime();
   let { y, m, d } = localFields(startMs, off);
   const span: 'hour' | 'day' | 'month' = s.isCertain('hour') ? 'hour' : s.isCertain('month') && !s.isCertain('day') && !s.isCertain('weekday') ? 'month' : 'day';
   let certainty: number = CERTAINTY.explicit;
   if (referenceMs !== undefined && !s.isCertain('year')) {
-    const tense = tenseOf(sentenceAt(text, r.index));
+    const sentence = sentenceAt(text, r.index);
+    const said = tenseOf(sentence);
+    // A present-tense arrangement reads as the coming date; its certainty stays untensed.
+    const tense = said === 'none' && isArrangement(sentence) ? 'future' : said;
     const today = localFields(referenceMs, off);
     const todayKey = today.y * 10000 + today.m * 100 + today.d;
     if (s.isCertain('month')) {
       // A year-less date or month: pick the year by tense (past: not after today; future: not before today).
-      certainty = tense === 'none' ? CERTAINTY.yearlessUntensed : CERTAINTY.yearlessTensed;
+      certainty = said === 'none' ? CERTAINTY.yearlessUntensed : CERTAINTY.yearlessTensed;
       if (tense !== 'none') {
         const years = [today.y - 1, today.y, today.y + 1];
         // Past: the date (a month: its first day) is not after today. Future: the date (a month: its last day) is not before today.
@@ -234,7 +365,7 @@ function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | und
       }
     } else if (s.isCertain('weekday') && !s.isCertain('day') && !WEEKDAY_MODIFIER.test(r.text)) {
       // A bare weekday ("on Friday"): past → the most recent one not after today; future → the next one.
-      certainty = tense === 'none' ? CERTAINTY.weekdayUntensed : CERTAINTY.weekdayTensed;
+      certainty = said === 'none' ? CERTAINTY.weekdayUntensed : CERTAINTY.weekdayTensed;
       const wd = s.get('weekday') as number;
       if (tense !== 'none') {
         const back = (today.wd - wd + 7) % 7;
@@ -293,6 +424,9 @@ export function certaintyOf(t: TimeRef): number {
 /**
  * The compact local form of an interval: `2024-03-10` (one day), `2024-03-10/2024-03-12` (days),
  * `2024-08` (a calendar month), `2023` (a calendar year), or `2024-03-10T07:00+09:00` (an hour).
+ * A week is its range of days (`2024-03-11/2024-03-17`), not an ISO week number: the form is read
+ * by System Two and people, who should not need week arithmetic. So is a weekend
+ * (`2024-03-09/2024-03-10`).
  */
 export function localWhen(startIso: string, endIso: string | undefined, offsetMinutes: number): string {
   const a = Date.parse(startIso);

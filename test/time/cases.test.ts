@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { TIME_CASES, type StateCase, type TimeExprCase } from '../../bench/time/cases.js';
 import { auc, runTimeCase } from '../../bench/time/time.js';
-import { tenseOf } from '../../src/util/time.js';
+import { isArrangement, tenseOf } from '../../src/util/time.js';
 
 describe('the time-and-change test set', () => {
   it('has at least 150 cases, covering every kind and every kind of state', () => {
@@ -59,6 +59,24 @@ describe('tense rules', () => {
     ['the view is amazing in May', 'none'],
     ['I am amazing at chess', 'none'],
   ] as const)('%s → %s', (s, t) => expect(tenseOf(s)).toBe(t));
+});
+
+describe('present-tense arrangements', () => {
+  it.each([
+    ['The meeting is on Friday', true],
+    ['Her birthday party is in October', true],
+    ["it's at 7pm on Friday", true],
+    ['the talk is scheduled for Monday', true],
+    ['We have a team dinner on Friday', true],
+    ['she has the interview on Monday', true],
+    ['the course starts on Monday', true],
+    ['she arrives on Thursday', true],
+    ['the view is amazing in May', false],
+    ['I have to call her on Friday', false],
+    ['the start of May is busy', false],
+    ['dinner on Friday', false],
+    ['I like to swim on Friday', false],
+  ] as const)('%s → %s', (s, v) => expect(isArrangement(s)).toBe(v));
 });
 
 describe('auc', () => {
