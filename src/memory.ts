@@ -38,7 +38,7 @@ import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddResult, CallOptions, ImportOptions } from './memory/types.js';
-import { checkAddMany, checkMemoryOptions, checkObservation, checkRecall, namespaceOf } from './memory/validate.js';
+import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, namespaceOf } from './memory/validate.js';
 import { createWritePath } from './memory/write.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
@@ -103,7 +103,12 @@ export interface MemoryOptions {
   cache?: { nodes?: number; edges?: number };
   /** Overrides of the SPEC 8 parameters (see {@link MemoryParameters}). */
   parameters?: Partial<MemoryParameters>;
-  /** Clock (for tests). @default () => new Date() */
+  /**
+   * The memory's clock: ingestion times (`ingestedAt`, hence the `supersededAt` of an update
+   * given without `observedAt`), export times, and the current date `answer` gives System Two
+   * when the call passes none. Must return a valid Date (else `INVALID_OPTION`, field `now`).
+   * @default () => new Date()
+   */
   now?: () => Date;
   /** Node id generator. @default crypto.randomUUID */
   newId?: () => string;
@@ -276,8 +281,11 @@ export interface Memory {
    */
   recall(query: string, options?: RecallOptions): Promise<RecallResult>;
   /**
-   * Recall + one System-Two call (eq. (27)).
-   * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, the System-Two errors, and recall's.
+   * Recall + one System-Two call (eq. (27)). The prompt always carries the current date:
+   * `options.now` (a Date, written as ISO-8601 UTC, or a string written as given), else the
+   * memory's clock (`now` of `createMemory`, default the machine clock).
+   * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, `INVALID_INPUT` (field `options.now`: not a
+   *   valid Date or a non-empty string), the System-Two errors, and recall's.
    */
   answer(query: string, options?: RecallOptions & { now?: Date | string }): Promise<MemoryAnswer>;
   /** One node by id (a copy), or `undefined` (also for an id of another namespace). */
@@ -360,7 +368,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   // SPEC 8 defaults ← the backend's calibrated values ← the caller's overrides.
   const params = resolveParameters({ ...(systemOne.parameters as Partial<MemoryParameters> | undefined), ...options.parameters });
   const controller = new Controller(systemOne, fallback);
-  const now = options.now ?? (() => new Date());
+  const now = checkClock(options.now);
   const logger = options.logger ?? consoleLogger;
   let systemTwo: SystemTwo | undefined;
   if (options.systemTwo !== undefined) {
@@ -427,7 +435,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       if (systemTwo === undefined) {
         throw new JevMemError('SYSTEM_TWO_NOT_CONFIGURED', 'answer() needs System Two: pass options.systemTwo ({ url, model, apiKey? }) to createMemory; recall() works without it');
       }
-      const { now: _now, ...recallOptions } = o ?? {};
+      const { now: given, ...recallOptions } = o ?? {};
+      const today = checkAnswerNow(given);
       const r = await memory.recall(query, recallOptions);
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
@@ -443,7 +452,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         }),
       };
       if (o?.signal) req.signal = o.signal;
-      if (o?.now) req.now = o.now;
+      // "Today" of the prompt: the caller's, else the memory's clock (options.now of createMemory).
+      req.now = today ?? now();
       const a = await systemTwo.answer(req);
       const { text, ...rest } = a;
       return { ...r, text, systemTwo: rest };

@@ -63,7 +63,7 @@ function timeOf(item: EvidenceItem): number {
  * @throws JevMemError `INVALID_INPUT` (field `now`) for an invalid Date.
  */
 export function buildAnswerPrompt(query: string, evidence: readonly EvidenceItem[], now?: Date | string): ChatMessage[] {
-  if (now instanceof Date && Number.isNaN(now.getTime())) throw invalidInput('now', 'expected a valid Date, got Invalid Date');
+  if (now instanceof Date && Number.isNaN(now.getTime())) throw invalidInput('now', 'expected a valid Date, got an invalid Date');
   const ordered = evidence
     .map((item, i) => ({ item, i, t: timeOf(item) }))
     .sort((a, b) => (a.t === b.t ? a.i - b.i : a.t < b.t ? -1 : 1))
