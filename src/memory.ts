@@ -39,7 +39,7 @@ import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddResult, CallOptions, ImportOptions } from './memory/types.js';
 import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, namespaceOf } from './memory/validate.js';
-import { createWritePath } from './memory/write.js';
+import { createWritePath, updateProvenance } from './memory/write.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
@@ -299,6 +299,13 @@ export interface Memory {
    * destroyed: the old node keeps its text, provenance and edges, stays retrievable, and recall
    * ranks it below current memories with its "as of" limit in `supersededAt`. The update is
    * never merged as a repeat, even when its text equals an existing node's.
+   *
+   * The new version keeps the old node's `speaker`, `sessionId` and `source` when `observation`
+   * does not give them (who said it and where stay the same when only the text changes); it
+   * does not copy `turnId` (the turn that said the old text did not say the new one) nor
+   * `metadata`. `observedAt` is as given: absent, the new version is timed by ingestion (the
+   * memory's clock, `now` of `createMemory`), as for `add`. The old node's `supersededAt` in recall
+   * is the new version's `observedAt`, else its ingestion time.
    * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace), and add's errors.
    */
   update(id: string, observation: Observation, options?: CallOptions): Promise<AddResult>;
@@ -487,7 +494,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         async () => {
           const state = await caches.fresh(ns, true);
           if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
-          return (await writes.write(ns, [checked], o ?? {}, id))[0] as AddResult;
+          await state.loadNodes([id]);
+          const old = state.nodes.get(id) as MemoryNode;
+          return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
         },
         o?.signal,
       );
