@@ -453,6 +453,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           if (m.observedAtLocal) item.observedAtLocal = m.observedAtLocal;
           if (m.timeRefs.length > 0) item.timeRefs = m.timeRefs;
           if (m.supersededAt) item.supersededAt = m.supersededAt;
+          if (m.supersededAtLocal) item.supersededAtLocal = m.supersededAtLocal;
           if (m.provenance.speaker) item.speaker = m.provenance.speaker;
           if (m.provenance.turnId) item.turnId = m.provenance.turnId;
           return item;
