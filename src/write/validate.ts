@@ -74,7 +74,8 @@ const ALLOWED = new Set<string>(OBSERVATION_FIELDS);
  * @param field The path of the value in error messages (`observation`, `observations[3]`).
  * @param maxTextChars Longest accepted text (UTF-16 code units).
  * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string or blank;
- *   observedAt unparseable; timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe) or
+ *   observedAt unparseable, an invalid Date, a day that does not exist or a UTC offset outside
+ *   ±14:00 ({@link checkIsoCalendar}); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe) or
  *   `TOO_LARGE` (text longer than `maxTextChars`), each naming the field.
  */
 export function validateObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
