@@ -166,8 +166,9 @@ export function invalidOption(field: string, message: string): JevMemError {
 /**
  * A value as an error message shows it after "got": numbers as they print (`10`, `NaN`), every
  * other type with its type named, so a stringified number cannot pass for a number
- * (`"10" (a string)`, `true (a boolean)`, `null`, `undefined`, `an array`, `an object`).
- * Strings longer than 40 characters are cut with `…`.
+ * (`"10" (a string)`, `true (a boolean)`, `null`, `undefined`, `an array`, `an object`). A `Date`
+ * shows its instant (`a Date (2024-03-10T10:00:00.000Z)`), or `an invalid Date` when it holds
+ * none (`new Date('nope')`). Strings longer than 40 characters are cut with `…`.
  * @example `expected a positive integer, got ${describeValue('10')}` → `… got "10" (a string)`
  */
 export function describeValue(v: unknown): string {
@@ -187,6 +188,7 @@ export function describeValue(v: unknown): string {
     case 'symbol':
       return 'a symbol';
     default:
+      if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'an invalid Date' : `a Date (${v.toISOString()})`;
       return v === null ? 'null' : Array.isArray(v) ? `an array of ${v.length}` : 'an object';
   }
 }

@@ -38,8 +38,8 @@ import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddResult, CallOptions, ImportOptions } from './memory/types.js';
-import { checkAddMany, checkMemoryOptions, checkObservation, checkRecall, namespaceOf } from './memory/validate.js';
-import { createWritePath } from './memory/write.js';
+import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, namespaceOf } from './memory/validate.js';
+import { createWritePath, updateProvenance } from './memory/write.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
@@ -103,7 +103,12 @@ export interface MemoryOptions {
   cache?: { nodes?: number; edges?: number };
   /** Overrides of the SPEC 8 parameters (see {@link MemoryParameters}). */
   parameters?: Partial<MemoryParameters>;
-  /** Clock (for tests). @default () => new Date() */
+  /**
+   * The memory's clock: ingestion times (`ingestedAt`, hence the `supersededAt` of an update
+   * given without `observedAt`), export times, and the current date `answer` gives System Two
+   * when the call passes none. Must return a valid Date (else `INVALID_OPTION`, field `now`).
+   * @default () => new Date()
+   */
   now?: () => Date;
   /** Node id generator. @default crypto.randomUUID */
   newId?: () => string;
@@ -276,8 +281,11 @@ export interface Memory {
    */
   recall(query: string, options?: RecallOptions): Promise<RecallResult>;
   /**
-   * Recall + one System-Two call (eq. (27)).
-   * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, the System-Two errors, and recall's.
+   * Recall + one System-Two call (eq. (27)). The prompt always carries the current date:
+   * `options.now` (a Date, written as ISO-8601 UTC, or a string written as given), else the
+   * memory's clock (`now` of `createMemory`, default the machine clock).
+   * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, `INVALID_INPUT` (field `options.now`: not a
+   *   valid Date or a non-empty string), the System-Two errors, and recall's.
    */
   answer(query: string, options?: RecallOptions & { now?: Date | string }): Promise<MemoryAnswer>;
   /** One node by id (a copy), or `undefined` (also for an id of another namespace). */
@@ -291,6 +299,13 @@ export interface Memory {
    * destroyed: the old node keeps its text, provenance and edges, stays retrievable, and recall
    * ranks it below current memories with its "as of" limit in `supersededAt`. The update is
    * never merged as a repeat, even when its text equals an existing node's.
+   *
+   * The new version keeps the old node's `speaker`, `sessionId` and `source` when `observation`
+   * does not give them (who said it and where stay the same when only the text changes); it
+   * does not copy `turnId` (the turn that said the old text did not say the new one) nor
+   * `metadata`. `observedAt` is as given: absent, the new version is timed by ingestion (the
+   * memory's clock, `now` of `createMemory`), as for `add`. The old node's `supersededAt` in recall
+   * is the new version's `observedAt`, else its ingestion time.
    * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace), and add's errors.
    */
   update(id: string, observation: Observation, options?: CallOptions): Promise<AddResult>;
@@ -360,7 +375,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   // SPEC 8 defaults ← the backend's calibrated values ← the caller's overrides.
   const params = resolveParameters({ ...(systemOne.parameters as Partial<MemoryParameters> | undefined), ...options.parameters });
   const controller = new Controller(systemOne, fallback);
-  const now = options.now ?? (() => new Date());
+  const now = checkClock(options.now);
   const logger = options.logger ?? consoleLogger;
   let systemTwo: SystemTwo | undefined;
   if (options.systemTwo !== undefined) {
@@ -427,7 +442,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       if (systemTwo === undefined) {
         throw new JevMemError('SYSTEM_TWO_NOT_CONFIGURED', 'answer() needs System Two: pass options.systemTwo ({ url, model, apiKey? }) to createMemory; recall() works without it');
       }
-      const { now: _now, ...recallOptions } = o ?? {};
+      const { now: given, ...recallOptions } = o ?? {};
+      const today = checkAnswerNow(given);
       const r = await memory.recall(query, recallOptions);
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
@@ -437,13 +453,15 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           if (m.observedAtLocal) item.observedAtLocal = m.observedAtLocal;
           if (m.timeRefs.length > 0) item.timeRefs = m.timeRefs;
           if (m.supersededAt) item.supersededAt = m.supersededAt;
+          if (m.supersededAtLocal) item.supersededAtLocal = m.supersededAtLocal;
           if (m.provenance.speaker) item.speaker = m.provenance.speaker;
           if (m.provenance.turnId) item.turnId = m.provenance.turnId;
           return item;
         }),
       };
       if (o?.signal) req.signal = o.signal;
-      if (o?.now) req.now = o.now;
+      // "Today" of the prompt: the caller's, else the memory's clock (options.now of createMemory).
+      req.now = today ?? now();
       const a = await systemTwo.answer(req);
       const { text, ...rest } = a;
       return { ...r, text, systemTwo: rest };
@@ -477,7 +495,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         async () => {
           const state = await caches.fresh(ns, true);
           if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
-          return (await writes.write(ns, [checked], o ?? {}, id))[0] as AddResult;
+          await state.loadNodes([id]);
+          const old = state.nodes.get(id) as MemoryNode;
+          return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
         },
         o?.signal,
       );

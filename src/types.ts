@@ -190,7 +190,16 @@ export interface RecalledMemory {
   score: number;
   provenance: Provenance;
   status: NodeStatus;
-  /** For superseded memories: the time they were replaced (their "as of" limit). */
+  /**
+   * For superseded memories: the time they were replaced (their "as of" limit), ISO-8601 UTC: the
+   * replacing memory's `observedAt`, else its ingestion time (the memory's clock, `now`).
+   */
   supersededAt?: string;
+  /**
+   * `supersededAt` in local time (`2024-06-02T18:00:00+09:00`): at the replacing memory's UTC
+   * offset when it has one (its `observedAt` was given with an offset or `timeZone`), else at
+   * this memory's own offset, the one of its `observedAtLocal`.
+   */
+  supersededAtLocal?: string;
   types: MemoryTypes;
 }

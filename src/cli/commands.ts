@@ -7,6 +7,7 @@
  * @module
  */
 import { parseArgs } from 'node:util';
+import { JSONL_FIELDS_HELP } from '../formats/jsonl.js';
 import { SYSTEM_ONE_NAMES } from '../system-one/from-name.js';
 
 /** A usage error: the CLI prints it with a pointer to `--help` and exits 2. */
@@ -135,6 +136,8 @@ ${names.filter((n) => n !== 'help').map((n) => `  ${commandLine(n)}`).join('\n')
 Options:
 ${optionLines(Object.keys(OPTIONS) as OptionName[])}
 
+Input of ingest (--format jsonl, the default): ${JSONL_FIELDS_HELP}
+
 System Two (for 'answer') comes from the environment:
   JEV_MEM_LLM_BASE_URL  OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1
   JEV_MEM_LLM_MODEL     model name (required with the base URL)
@@ -162,7 +165,9 @@ export function commandUsage(name: CommandName): string {
 Usage: ${commandLine(name)}
 
 Options:
-${optionLines([...c.options, ...GLOBAL])}`;
+${optionLines([...c.options, ...GLOBAL])}${name === 'ingest' ? `
+
+Input (--format jsonl, the default): ${JSONL_FIELDS_HELP}` : ''}`;
 }
 
 /** A parsed command line. */

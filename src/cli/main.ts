@@ -72,6 +72,7 @@ function recallJson(r: RecallResult): unknown {
       score: Math.round(m.score * 1e4) / 1e4,
       status: m.status,
       supersededAt: m.supersededAt,
+      supersededAtLocal: m.supersededAtLocal,
       provenance: m.provenance,
     })),
     trace: r.trace,
@@ -84,7 +85,8 @@ function printRecallText(r: RecallResult, out: (s: string) => void): void {
     const when = m.observedAtLocal ? m.observedAtLocal.slice(0, 10) : '----------';
     const turn = m.provenance.turnId ? ` (${m.provenance.turnId})` : '';
     const events = m.timeRefs.length > 0 ? `  [${m.timeRefs.map((t) => `"${t.text}" = ${t.when}${t.certainty < 1 ? ` (${t.certainty})` : ''}`).join('; ')}]` : '';
-    const replaced = m.status === 'superseded' ? ` (superseded${m.supersededAt ? ` ${m.supersededAt.slice(0, 10)}` : ''})` : '';
+    const replacedAt = m.supersededAtLocal ?? m.supersededAt; // a local date, like `when`
+    const replaced = m.status === 'superseded' ? ` (superseded${replacedAt ? ` ${replacedAt.slice(0, 10)}` : ''})` : '';
     out(`${String(i + 1).padStart(2)}. [${m.score.toFixed(3)}] ${when}${turn}${replaced} ${m.text}${events}`);
   });
   const t = r.trace;

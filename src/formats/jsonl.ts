@@ -1,15 +1,30 @@
 /**
  * The plain JSONL observation format: one JSON object a line,
- * `{ text, observedAt?, timeZone?, speaker?, source?, turnId?, sessionId?, metadata? }`. Blank lines are
- * skipped. Validation of each object happens in the write path.
+ * `{ text, observedAt?, timeZone?, speaker?, source?, turnId?, sessionId?, metadata? }`
+ * (the fields of an {@link Observation}, `OBSERVATION_FIELDS` of write/validate.ts). Blank lines
+ * are skipped. Validation of each object happens in the write path.
  *
  * @module
  */
 import { invalidInput } from '../errors.js';
 import type { Observation } from '../types.js';
+import { OBSERVATION_FIELDS } from '../write/validate.js';
 
 /**
- * Parses JSONL text into observations.
+ * One line of the CLI help on the JSONL fields, made from the fields the write path accepts so it
+ * cannot leave one out.
+ */
+export const JSONL_FIELDS_HELP = `one JSON object a line,
+  {${OBSERVATION_FIELDS.map((f) => (f === 'text' ? `"${f}"` : `"${f}"?`)).join(', ')}};
+  observedAt is ISO-8601 (its UTC offset, within ±14:00, is the speaker's; none = UTC), timeZone an
+  IANA zone ("Europe/Lisbon") that sets the speaker's local calendar at observedAt`;
+
+/**
+ * Parses JSONL text into observations, one a line: `text` (required), `observedAt` (ISO-8601,
+ * a Date string or epoch ms; its UTC offset is the speaker's), `timeZone` (an IANA zone such as
+ * `Europe/Lisbon`: the speaker's local calendar at `observedAt`, over the written offset),
+ * `speaker`, `source`, `turnId`, `sessionId` (strings) and `metadata` (an object). The fields are
+ * checked when the observations are written (`Memory.add` / `addMany`), naming the field.
  * @throws JevMemError `INVALID_INPUT` naming the line (`line 3`) that is not a JSON object.
  */
 export function parseJsonl(text: string): Observation[] {

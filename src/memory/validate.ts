@@ -8,7 +8,7 @@
 import { rejectUnknownKeys } from '../config.js';
 import { describeValue, invalidInput, invalidOption, isJevMemError } from '../errors.js';
 import { parseTimestamp } from '../util/time.js';
-import { validateNamespace, validateObservation, type CheckedObservation } from '../write/validate.js';
+import { checkIsoCalendar, validateNamespace, validateObservation, type CheckedObservation } from '../write/validate.js';
 import type { CallOptions } from './types.js';
 
 /** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
@@ -35,39 +35,56 @@ export function checkMemoryOptions(options: unknown, allowed: readonly string[])
   return validateNamespace(o.namespace ?? 'default', 'namespace');
 }
 
+/**
+ * The memory's clock: `options.now` of `createMemory` (checked to be a function), each reading
+ * checked to be a valid Date; the default is the machine clock.
+ * @throws JevMemError `INVALID_OPTION` (field `now`) when the option is not a function, and from
+ *   the returned clock when a reading is not a valid Date (`returned an invalid Date`).
+ */
+export function checkClock(now: unknown): () => Date {
+  if (now === undefined) return () => new Date();
+  if (typeof now !== 'function') throw invalidOption('now', `expected a function returning a Date, got ${describeValue(now)}`);
+  return () => {
+    const d: unknown = now();
+    if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw invalidOption('now', `the clock returned ${describeValue(d)}; it must return a valid Date`);
+    return d;
+  };
+}
+
+/**
+ * Checks `now` of `answer`: a valid Date, or a non-empty string (shown to System Two as given).
+ * @returns the value, or `undefined` when absent.
+ * @throws JevMemError `INVALID_INPUT` (field `options.now`).
+ */
+export function checkAnswerNow(value: unknown): Date | string | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  throw invalidInput('options.now', `expected a valid Date or a date string such as "2024-03-10", got ${describeValue(value)}`);
+}
+
 /** The namespace of a call: `options.namespace` (validated) or the memory's. */
 export function namespaceOf(o: CallOptions | undefined, fallback: string): string {
   return o?.namespace === undefined ? fallback : validateNamespace(o.namespace, 'options.namespace');
 }
 
 /**
- * Validates an observation (write/validate.ts), and on top of it refuses what the validator lets
- * through (issue 7 item 7): a calendar day that does not exist (`2023-02-30`, which `Date.parse`
- * silently turns into 2 March), a time a Date cannot hold (|τ| > 8.64e15 ms), and input whose
+ * Validates an observation (write/validate.ts, which also refuses a day that does not exist and
+ * a UTC offset outside ±14:00: `checkIsoCalendar`), and on top of it refuses what the validator
+ * lets through (issue 7 item 7): a time a Date cannot hold (|τ| > 8.64e15 ms), and input whose
  * reading throws (a getter or proxy that fails) — each as `INVALID_INPUT` naming the field.
  * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field.
  */
 export function checkObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
   let c: CheckedObservation;
-  let observedAt: unknown;
   try {
     c = validateObservation(value, field, maxTextChars);
-    observedAt = (value as { observedAt?: unknown }).observedAt;
   } catch (e) {
     if (isJevMemError(e)) throw e;
     throw invalidInput(field, `could not be read (${e instanceof Error ? e.message : String(e)}); pass a plain object`);
   }
   if (c.observedAtMs !== undefined && !(Math.abs(c.observedAtMs) <= MAX_TIME_MS)) {
     throw invalidInput(`${field}.observedAt`, `${c.observedAtMs} ms is outside the range of dates (±${MAX_TIME_MS} ms from 1970)`);
-  }
-  const day = typeof observedAt === 'string' ? ISO_DAY.exec(observedAt) : null;
-  if (day !== null) {
-    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
-    const probe = new Date(Date.UTC(2000, m - 1, d));
-    probe.setUTCFullYear(y);
-    if (m < 1 || m > 12 || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
-      throw invalidInput(`${field}.observedAt`, `${JSON.stringify(observedAt)} names a day that does not exist; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
-    }
   }
   return c;
 }
@@ -90,12 +107,15 @@ export function checkAddMany(observations: unknown, o: (CallOptions & { chunkSiz
 
 /**
  * Reads a recall time-window bound: an ISO-8601 instant (`2023-08-01T00:00:00+02:00`; without an
- * offset it is UTC), an ISO date (`2023-08-01`, UTC midnight), or a `Date`.
+ * offset it is UTC), an ISO date (`2023-08-01`, UTC midnight), or a `Date`. Strings get the same
+ * calendar check as `observedAt` (a day that does not exist, a UTC offset outside ±14:00).
  * @returns epoch ms, or `undefined` when the bound is absent.
- * @throws JevMemError `INVALID_INPUT` naming `field`.
+ * @throws JevMemError `INVALID_INPUT` naming `field` (an invalid Date is named as one).
  */
 export function windowBound(value: unknown, field: string): number | undefined {
   if (value === undefined) return undefined;
+  if (value instanceof Date && Number.isNaN(value.getTime())) throw invalidInput(field, `expected a valid Date, got ${describeValue(value)}`);
+  if (typeof value === 'string') checkIsoCalendar(value, field);
   const ms = value instanceof Date ? parseTimestamp(value) : typeof value === 'string' && ISO_DAY.test(value) ? parseTimestamp(value) : undefined;
   if (ms === undefined || !(Math.abs(ms) <= MAX_TIME_MS)) throw invalidInput(field, `expected an ISO-8601 date or instant such as "2023-08-01" or "2023-08-01T00:00:00Z", or a Date, got ${describeValue(value)}`);
   return ms;

@@ -17,7 +17,7 @@ import { dedupKey, type NamespaceState } from '../plane/namespace.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
 import { CHANGE_META_KEY, type StorageAdapter, type WriteBatch } from '../plane/storage.js';
 import type { Controller, DecisionContext, DecisionRecord } from '../system-one/controller.js';
-import type { MemoryEdge, MemoryNode } from '../types.js';
+import type { MemoryEdge, MemoryNode, Provenance } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';
 import { planMaintenance } from '../write/maintenance.js';
 import { planWrite } from '../write/plan.js';
@@ -379,4 +379,19 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     checkpoint: (ns, state) => checkpoint(ns, state, true),
     counts: (ns) => ({ ...tally(ns) }),
   };
+}
+
+/**
+ * The provenance of an update's new version: the given fields, and the old node's `speaker`,
+ * `sessionId` and `source` where the update gives none; `turnId` and `metadata` only as given.
+ */
+export function updateProvenance(old: Provenance, given: Provenance): Provenance {
+  const out: Provenance = {};
+  for (const key of ['source', 'speaker', 'sessionId'] as const) {
+    const v = given[key] ?? old[key];
+    if (v !== undefined) out[key] = v;
+  }
+  if (given.turnId !== undefined) out.turnId = given.turnId;
+  if (given.metadata !== undefined) out.metadata = given.metadata;
+  return out;
 }

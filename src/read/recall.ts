@@ -444,6 +444,17 @@ export function recalledTimeRefs(n: MemoryNode): RecalledTimeRef[] {
   });
 }
 
+/**
+ * The UTC offset `supersededAtLocal` is written in: the replacing node's when it has a speaker's
+ * offset of its own (an `observedAt` given with a non-UTC offset or with a `timeZone`), else the
+ * superseded node's own (its `observedAtLocal`'s; UTC when it has none). An update given without
+ * `observedAt` is timed by ingestion, which has no speaker's calendar, so it takes the old one's.
+ */
+export function replacedOffset(old: MemoryNode, by: MemoryNode): number {
+  if (by.observedAt !== undefined && (by.utcOffsetMinutes !== undefined || by.timeZone !== undefined)) return by.utcOffsetMinutes ?? 0;
+  return old.utcOffsetMinutes ?? 0;
+}
+
 /** A node as returned by recall. */
 export function toRecalled(n: MemoryNode, score: number, state: NamespaceState): RecalledMemory {
   const m: RecalledMemory = { id: n.id, text: n.text, score, provenance: n.provenance, status: n.status, types: n.types, timeRefs: recalledTimeRefs(n) };
@@ -455,7 +466,10 @@ export function toRecalled(n: MemoryNode, score: number, state: NamespaceState):
   if (n.status === 'superseded' && n.supersededBy.length > 0) {
     const by = state.nodes.get(n.supersededBy[0] as string);
     const at = by?.observedAt ?? by?.ingestedAt;
-    if (at !== undefined) m.supersededAt = at;
+    if (at !== undefined) {
+      m.supersededAt = at;
+      m.supersededAtLocal = toLocalIso(Date.parse(at), replacedOffset(n, by as MemoryNode));
+    }
   }
   return m;
 }

@@ -36,13 +36,15 @@ const DELIMITER_LIKE = /<(?=\s*\/?\s*memories)/gi;
 /**
  * One memory as a JSON line `{"id","time","speaker","replaced","events","text"}` (each only when
  * known; `time` is the local time when given, else `observedAt`; `replaced` is when a newer
- * memory superseded it; `events` are the resolved time references `{said, when, certainty}`),
- * with every delimiter-like `<` written as `\u003c` so the text cannot end the block.
+ * memory superseded it, in local time like `time` (`supersededAtLocal`: the replacing memory's
+ * offset when it has one, else this memory's own), else `supersededAt`; `events` are the
+ * resolved time references `{said, when, certainty}`), with every delimiter-like `<` written
+ * as `\u003c` so the text cannot end the block.
  */
 export function memoryLine(item: EvidenceItem): string {
   // Key order is id, time, speaker, replaced, events, text; JSON.stringify drops the undefined ones.
   const events = item.timeRefs !== undefined && item.timeRefs.length > 0 ? item.timeRefs.map((t) => ({ said: t.text, when: t.when, certainty: t.certainty })) : undefined;
-  const line = { id: item.id, time: item.observedAtLocal ?? item.observedAt, speaker: item.speaker, replaced: item.supersededAt, events, text: item.text };
+  const line = { id: item.id, time: item.observedAtLocal ?? item.observedAt, speaker: item.speaker, replaced: item.supersededAtLocal ?? item.supersededAt, events, text: item.text };
   return JSON.stringify(line).replace(DELIMITER_LIKE, '\\u003c');
 }
 
@@ -53,7 +55,8 @@ function timeOf(item: EvidenceItem): number {
 
 /**
  * Builds the answer prompt: the {@link ANSWER_SYSTEM_PROMPT} and a user message holding the
- * current date (when `now` is given), the memories in a `<memories>` … `</memories>` block (one
+ * current date (when `now` is given: `Memory.answer` always gives one, the memory's clock unless
+ * the call passes its own), the memories in a `<memories>` … `</memories>` block (one
  * {@link memoryLine} each, oldest first; undated ones last, in the given order) and the question.
  *
  * @param query - the user's question (the caller's own text, placed after the block).
@@ -63,7 +66,7 @@ function timeOf(item: EvidenceItem): number {
  * @throws JevMemError `INVALID_INPUT` (field `now`) for an invalid Date.
  */
 export function buildAnswerPrompt(query: string, evidence: readonly EvidenceItem[], now?: Date | string): ChatMessage[] {
-  if (now instanceof Date && Number.isNaN(now.getTime())) throw invalidInput('now', 'expected a valid Date, got Invalid Date');
+  if (now instanceof Date && Number.isNaN(now.getTime())) throw invalidInput('now', 'expected a valid Date, got an invalid Date');
   const ordered = evidence
     .map((item, i) => ({ item, i, t: timeOf(item) }))
     .sort((a, b) => (a.t === b.t ? a.i - b.i : a.t < b.t ? -1 : 1))

@@ -52,6 +52,11 @@ export interface EvidenceItem {
    * latest state wins (issue 7 item 1: superseded memories stay retrievable "as of" a time).
    */
   supersededAt?: string;
+  /**
+   * `supersededAt` in local time (`RecalledMemory.supersededAtLocal`); shown to the model as
+   * `replaced` instead of `supersededAt`, in the same local form as `time`.
+   */
+  supersededAtLocal?: string;
 }
 
 /** Token counts reported by the server, when it reports them. */

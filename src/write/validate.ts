@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { JevMemError, invalidInput } from '../errors.js';
+import { JevMemError, describeValue, invalidInput } from '../errors.js';
 import type { Observation, Provenance } from '../types.js';
 import { isoOffsetMinutes, isTimeZone, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
 
@@ -20,7 +20,53 @@ export interface CheckedObservation {
 }
 
 const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const;
-const ALLOWED = new Set(['text', 'observedAt', 'timeZone', 'metadata', ...PROVENANCE_STRINGS]);
+
+/** `YYYY-MM-DD` at the start of an ISO-8601 string. */
+const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
+
+/**
+ * A UTC offset at the end of an ISO-8601 date-time, after its time of day, in every shape the
+ * parser reads: `+09:00`, `+0900`, `+9:00`, `+09`, `-03:30` (a space before it too).
+ */
+const ISO_OFFSET = /\d{4}-\d{2}-\d{2}[T\s]\s*\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*([+-])(?:(\d{2}):?(\d{2})|(\d{1,2}):(\d{2})|(\d{1,2}))\s*$/;
+
+/** Largest UTC offset accepted, in minutes (±14:00: real offsets run from −12:00 to +14:00). */
+export const MAX_UTC_OFFSET_MINUTES = 14 * 60;
+
+/**
+ * Checks the calendar of an ISO-8601 string before it is read as a date, since the parsers
+ * silently move what does not exist: the day must exist (`2023-02-30` would become 2 March;
+ * months 01-12), and a written UTC offset must be a real one — hours and minutes within
+ * −14:00..+14:00, minutes 00-59 (`+25:00` would shift the instant by a day).
+ * Strings that do not start with `YYYY-MM-DD` are not checked here.
+ * @param value The string the caller gave.
+ * @param field The path of the value in error messages (`observation.observedAt`, `options.after`).
+ * @throws JevMemError `INVALID_INPUT` naming `field`, showing the value.
+ */
+export function checkIsoCalendar(value: string, field: string): void {
+  const day = ISO_DAY.exec(value);
+  if (day === null) return;
+  const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  const probe = new Date(Date.UTC(2000, m - 1, d));
+  probe.setUTCFullYear(y);
+  if (m < 1 || m > 12 || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
+    throw invalidInput(field, `${describeValue(value)} names a day that does not exist; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
+  }
+  const off = ISO_OFFSET.exec(value);
+  if (off === null) return;
+  const hours = Number(off[2] ?? off[4] ?? off[6]);
+  const minutes = Number(off[3] ?? off[5] ?? 0);
+  if (minutes > 59 || hours * 60 + minutes > MAX_UTC_OFFSET_MINUTES) {
+    const written = /[+-][\d:]+\s*$/.exec(value)?.[0].trim();
+    throw invalidInput(field, `${describeValue(value)} has the UTC offset ${written}, which does not exist; an offset is ±HH:MM from -14:00 to +14:00 with minutes 00-59, such as "2024-03-10T10:00:00+09:00"`);
+  }
+}
+/**
+ * The fields an observation may have (any other is refused), as JSON input (JSONL ingest, the
+ * edge HTTP API) names them: `text` is required, the others optional.
+ */
+export const OBSERVATION_FIELDS = ['text', 'observedAt', 'timeZone', 'speaker', 'source', 'turnId', 'sessionId', 'metadata'] as const;
+const ALLOWED = new Set<string>(OBSERVATION_FIELDS);
 
 /**
  * Validates one observation (eq. (4): o = (x, τ, μ)).
@@ -28,7 +74,8 @@ const ALLOWED = new Set(['text', 'observedAt', 'timeZone', 'metadata', ...PROVEN
  * @param field The path of the value in error messages (`observation`, `observations[3]`).
  * @param maxTextChars Longest accepted text (UTF-16 code units).
  * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string or blank;
- *   observedAt unparseable; timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe) or
+ *   observedAt unparseable, an invalid Date, a day that does not exist or a UTC offset outside
+ *   ±14:00 ({@link checkIsoCalendar}); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe) or
  *   `TOO_LARGE` (text longer than `maxTextChars`), each naming the field.
  */
 export function validateObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
@@ -50,10 +97,12 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
   if (o.observedAt !== undefined && o.observedAt !== null) {
     const t = o.observedAt;
     if (typeof t !== 'string' && typeof t !== 'number' && !(t instanceof Date)) {
-      throw invalidInput(`${field}.observedAt`, `expected an ISO-8601 string, a Date or epoch milliseconds, got ${typeof t}`);
+      throw invalidInput(`${field}.observedAt`, `expected an ISO-8601 string, a Date or epoch milliseconds, got ${describeValue(t)}`);
     }
+    if (t instanceof Date && Number.isNaN(t.getTime())) throw invalidInput(`${field}.observedAt`, `expected a valid Date, got ${describeValue(t)}`);
+    if (typeof t === 'string') checkIsoCalendar(t, `${field}.observedAt`);
     const ms = parseTimestamp(t);
-    if (ms === undefined) throw invalidInput(`${field}.observedAt`, `cannot parse ${JSON.stringify(String(t))} as a date; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
+    if (ms === undefined) throw invalidInput(`${field}.observedAt`, `cannot parse ${describeValue(t)} as a date; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
     out.observedAtMs = ms;
     const off = isoOffsetMinutes(t);
     if (off !== undefined) out.utcOffsetMinutes = off;
