@@ -61,19 +61,27 @@ export function parseTimestamp(value: string | number | Date): number | undefine
 }
 
 /**
- * The UTC offset written in an ISO-8601 timestamp: `+09:00` → 540, `-0330` → -210, `Z` → 0.
+ * The UTC offset written in an ISO-8601 timestamp: `+09:00` → 540, `-0330` → -210, `+05` → 300,
+ * `2024-03-10 10:00+5:00` → 300, `Z` → 0 (the shapes of {@link ISO_OFFSET}).
  * @returns minutes east of UTC, or `undefined` when the value is not an ISO string with an
  *   explicit offset (a `Date`, epoch ms, or a time without a zone, which is read as UTC).
  */
 export function isoOffsetMinutes(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const s = value.trim();
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(s)) return undefined;
-  if (/[zZ]$/.test(s)) return 0;
-  const m = /([+-])(\d{2}):?(\d{2})$/.exec(s);
+  if (!/^\d{4}-\d{2}-\d{2}[T\s]/.test(s)) return undefined;
+  if (/\d[zZ]$/.test(s)) return 0;
+  const m = ISO_OFFSET.exec(s);
   if (m === null) return undefined;
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2] ?? m[4] ?? m[6]) * 60 + Number(m[3] ?? m[5] ?? 0));
 }
+
+/**
+ * The written UTC offset at the end of an ISO-8601 date-time, in every shape the date parser
+ * accepts: `+09:00`, `+0900`, `+9:00`, `+09`, `+9`, after `T` or a space. Groups: 1 the sign, then
+ * hours and minutes in (2, 3), (4, 5) or (6) alone.
+ */
+export const ISO_OFFSET = /\d{4}-\d{2}-\d{2}[T\s]\s*\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*([+-])(?:(\d{2}):?(\d{2})|(\d{1,2}):(\d{2})|(\d{1,2}))\s*$/;
 
 /** True when `zone` is an IANA time-zone name this runtime knows (`Europe/Lisbon`, `UTC`). */
 export function isTimeZone(zone: string): boolean {

@@ -6,7 +6,7 @@
  */
 import { JevMemError, describeValue, invalidInput } from '../errors.js';
 import type { Observation, Provenance } from '../types.js';
-import { isoOffsetMinutes, isTimeZone, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
+import { ISO_OFFSET, isoOffsetMinutes, isTimeZone, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
 
 /** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
 export interface CheckedObservation {
@@ -23,12 +23,6 @@ const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const
 
 /** `YYYY-MM-DD` at the start of an ISO-8601 string. */
 const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
-
-/**
- * A UTC offset at the end of an ISO-8601 date-time, after its time of day, in every shape the
- * parser reads: `+09:00`, `+0900`, `+9:00`, `+09`, `-03:30` (a space before it too).
- */
-const ISO_OFFSET = /\d{4}-\d{2}-\d{2}[T\s]\s*\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*([+-])(?:(\d{2}):?(\d{2})|(\d{1,2}):(\d{2})|(\d{1,2}))\s*$/;
 
 /** Largest UTC offset accepted, in minutes (±14:00: real offsets run from −12:00 to +14:00). */
 export const MAX_UTC_OFFSET_MINUTES = 14 * 60;

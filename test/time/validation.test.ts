@@ -13,6 +13,7 @@ import { describeValue, isJevMemError } from '../../src/errors.js';
 import { createMemory } from '../../src/memory.js';
 import { checkObservation, checkRecall } from '../../src/memory/validate.js';
 import { buildAnswerPrompt } from '../../src/system-two/prompt.js';
+import { isoOffsetMinutes } from '../../src/util/time.js';
 import { cli } from '../cli/helpers.js';
 
 /** An encoder that must never be reached: every case here is refused (or checked) before embedding. */
@@ -182,4 +183,16 @@ describe('the CLI gets the same errors', () => {
     expect(r.code).toBe(1);
     expect(r.err.join('\n')).toContain('INVALID_INPUT: options.after: "2024-02-30" (a string) names a day that does not exist');
   });
+});
+
+describe('isoOffsetMinutes reads every offset shape the parser accepts', () => {
+  it.each([
+    ['2024-03-10T10:00:00+09:00', 540],
+    ['2024-03-10T10:00:00-0330', -210],
+    ['2024-03-10T10:00:00+05', 300],
+    ['2024-03-10T10:00:00+5:00', 300],
+    ['2024-03-10 10:00:00+05:00', 300],
+    ['2024-03-10T10:00:00Z', 0],
+    ['2024-03-10T10:00:00', undefined],
+  ] as const)('%s → %s', (v, minutes) => expect(isoOffsetMinutes(v)).toBe(minutes));
 });
