@@ -110,8 +110,8 @@ export function toIso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** `+09:00`, `-03:30`, `Z` for 0. */
-function offsetText(minutes: number): string {
+/** A UTC offset in minutes as written in ISO 8601: `+09:00`, `-03:30`, `Z` for 0. */
+export function offsetText(minutes: number): string {
   if (minutes === 0) return 'Z';
   const a = Math.abs(minutes);
   return `${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;

@@ -6,7 +6,7 @@
  */
 import { JevMemError, describeValue, invalidInput } from '../errors.js';
 import type { Observation, Provenance } from '../types.js';
-import { ISO_OFFSET, isoOffsetMinutes, isTimeZone, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
+import { ISO_OFFSET, isoOffsetMinutes, isTimeZone, offsetText, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
 
 /** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
 export interface CheckedObservation {
@@ -105,7 +105,16 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     if (typeof o.timeZone !== 'string' || !isTimeZone(o.timeZone)) throw invalidInput(`${field}.timeZone`, `expected an IANA time zone such as "Europe/Lisbon", got ${JSON.stringify(o.timeZone)}`);
     out.timeZone = o.timeZone;
     // The zone sets the local calendar (its offset at τ, daylight saving included); the instant is as written.
-    if (out.observedAtMs !== undefined) out.utcOffsetMinutes = zoneOffsetMinutes(o.timeZone, out.observedAtMs);
+    if (out.observedAtMs !== undefined) {
+      const zoneOff = zoneOffsetMinutes(o.timeZone, out.observedAtMs);
+      // An offset written in observedAt must be the zone's at that instant: "+01:00" with
+      // America/New_York names two different local times.
+      const written = typeof o.observedAt === 'string' && !/\d[zZ]\s*$/.test(o.observedAt) ? isoOffsetMinutes(o.observedAt) : undefined;
+      if (written !== undefined && written !== zoneOff) {
+        throw invalidInput(`${field}.timeZone`, `${JSON.stringify(o.timeZone)} has the UTC offset ${offsetText(zoneOff)} at ${new Date(out.observedAtMs).toISOString()}, but observedAt ${JSON.stringify(o.observedAt)} was written with ${offsetText(written)}; give the zone's offset, "Z", or no offset`);
+      }
+      out.utcOffsetMinutes = zoneOff;
+    }
   }
   for (const key of PROVENANCE_STRINGS) {
     const v = o[key];

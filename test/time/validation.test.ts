@@ -196,3 +196,25 @@ describe('isoOffsetMinutes reads every offset shape the parser accepts', () => {
     ['2024-03-10T10:00:00', undefined],
   ] as const)('%s → %s', (v, minutes) => expect(isoOffsetMinutes(v)).toBe(minutes));
 });
+
+describe('an offset written in observedAt agrees with timeZone', () => {
+  it('refuses +01:00 with America/New_York (UTC−05:00 on 2024-01-10), naming timeZone and both offsets', () => {
+    let err: unknown;
+    try {
+      checkObservation({ text: 'x', observedAt: '2024-01-10T10:00:00+01:00', timeZone: 'America/New_York' }, 'observation', LIMIT);
+    } catch (e) {
+      err = e;
+    }
+    expect(isJevMemError(err) && err.code).toBe('INVALID_INPUT');
+    expect((err as { details: { field: string } }).details.field).toBe('observation.timeZone');
+    expect((err as Error).message).toContain('-05:00');
+    expect((err as Error).message).toContain('+01:00');
+  });
+
+  it('accepts the zone\'s own offset (daylight saving included), Z, and no offset', () => {
+    // New York is −04:00 on 2024-07-10 (daylight saving time).
+    expect(checkObservation({ text: 'x', observedAt: '2024-07-10T10:00:00-04:00', timeZone: 'America/New_York' }, 'observation', LIMIT).utcOffsetMinutes).toBe(-240);
+    expect(checkObservation({ text: 'x', observedAt: '2024-07-10T14:00:00Z', timeZone: 'America/New_York' }, 'observation', LIMIT).utcOffsetMinutes).toBe(-240);
+    expect(checkObservation({ text: 'x', observedAt: '2024-01-10T15:00:00', timeZone: 'America/New_York' }, 'observation', LIMIT).utcOffsetMinutes).toBe(-300);
+  });
+});
