@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { invalidInput } from '../errors.js';
+import { describeValue, invalidInput } from '../errors.js';
 import type { ChatMessage, EvidenceItem } from './types.js';
 
 /** Opening delimiter of the memory block. */
@@ -63,10 +63,11 @@ function timeOf(item: EvidenceItem): number {
  * @param evidence - the memories to answer from.
  * @param now - "today": a Date (written as ISO-8601) or a string written as given.
  * @returns `[system, user]` messages.
- * @throws JevMemError `INVALID_INPUT` (field `now`) for an invalid Date.
+ * @throws JevMemError `INVALID_INPUT` (field `now`) for an invalid Date or a value that is neither a Date nor a string.
  */
 export function buildAnswerPrompt(query: string, evidence: readonly EvidenceItem[], now?: Date | string): ChatMessage[] {
   if (now instanceof Date && Number.isNaN(now.getTime())) throw invalidInput('now', 'expected a valid Date, got an invalid Date');
+  if (now !== undefined && !(now instanceof Date) && typeof now !== 'string') throw invalidInput('now', `expected a Date or a string, got ${describeValue(now)}`);
   const ordered = evidence
     .map((item, i) => ({ item, i, t: timeOf(item) }))
     .sort((a, b) => (a.t === b.t ? a.i - b.i : a.t < b.t ? -1 : 1))

@@ -149,6 +149,8 @@ describe('an invalid Date is named as one', () => {
     });
     await memory.close();
     expect(await refusal(() => buildAnswerPrompt('q', [], new Date('nope')))).toEqual({ code: 'INVALID_INPUT', field: 'now', message: 'now: expected a valid Date, got an invalid Date' });
+    // An options object passed where the date goes is refused, not printed as "[object Object]".
+    expect((await refusal(() => buildAnswerPrompt('q', [], { now: new Date() } as never))).field).toBe('now');
   });
 
   it('in the now clock of createMemory', async () => {
