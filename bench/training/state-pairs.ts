@@ -9,7 +9,8 @@
  * in training. Positives are updates of the same subject's state (with a change phrasing, or a plain
  * restatement of the older phrasing with a new value, whose twin with the same value is a negative,
  * or a state that ends with its value named again: "I quit Brightloom", or unnamed: "I quit my
- * job"); hard negatives: the same kind told as history ("I used to live in X"), are additions
+ * job"); hard negatives: the same kind told as history ("I used to live in X"), the end of
+ * another state of the same kind ("I quit Y" after "I work at X"), are additions
  * ("I also..."), repeats ("still..."), the same change said about a different person, an
  * unrelated state of the same person, the same topic with another key (a bike vs a car, email vs
  * phone), an update stated before the older memory (time reversed), and chatter that holds no
@@ -27,7 +28,7 @@ import { prng } from '../../test/helpers/prng.js';
 export const PAIR_SEED = 1414;
 
 /** Why a pair is labelled as it is. */
-export type PairFamily = 'update' | 'end' | 'end-unnamed' | 'history' | 'plain-update' | 'plain-repeat' | 'chatter' | 'conversation' | 'addition' | 'repeat' | 'other-subject' | 'unrelated-state' | 'other-key' | 'time-reversed';
+export type PairFamily = 'update' | 'end' | 'end-unnamed' | 'end-other' | 'history' | 'plain-update' | 'plain-repeat' | 'chatter' | 'conversation' | 'addition' | 'repeat' | 'other-subject' | 'unrelated-state' | 'other-key' | 'time-reversed';
 
 /** One labelled pair. */
 export interface StatePair {
@@ -258,6 +259,8 @@ export function generateStatePairs(perKind = { train: 24, heldout: 12 }): StateP
         // Every other step (the other half) a state that ends without its value named, and the
         // same kind told as history with another value ("I used to live in X": not news).
         if (i % 2 === 1 && k.endUnnamed.length > 0) push('end-unnamed', side(name, fill(pick(bySplit(k.endUnnamed, split)), v1, key), tNew), 1);
+        // The end of another state of the same kind ("I quit Vexwell" after "I work at Ondura"): not an update.
+        if (i % 2 === 1 && k.end.length > 0) push('end-other', side(name, fill(pick(bySplit(k.end, split)), v2, key), tNew), 0);
         if (i % 2 === 0 && k.history.length > 0) push('history', side(name, fill(pick(bySplit(k.history, split)), v2, key), tNew), 0);
         // Every third step also a plain restatement with no change word, from the older phrasing
         // list: with the new value an update ("I work at X." then "I work at Y."), with the same
@@ -300,7 +303,7 @@ export function generateStatePairs(perKind = { train: 24, heldout: 12 }): StateP
           // Half the time the same phrasing about another key of the kind (the film, not the food; a
           // bike, not the car), else a phrasing about another holder or place of the value.
           const others = keys.filter((x) => x !== key);
-          if (others.length > 0 && rng() < 0.5) push(fam, side(name, fill(pick(bySplit(rng() < 0.5 ? k.older : k.update, split)), v2, pick(others)), tNew), 0);
+          if (others.length > 0 && rng() < 0.8) push(fam, side(name, fill(pick(bySplit(rng() < 0.5 ? k.older : k.update, split)), v2, pick(others)), tNew), 0);
           else push(fam, side(name, fill(pick(bySplit(k.otherKey, split)), v2, key), tNew), 0);
         }
         else push(fam, side(name, fill(pick(bySplit(k.update, split)), kind === 'plan' ? v1 : v2, key), tOld - 30 * day), 0);

@@ -53,7 +53,7 @@ const row = (label: string, ps: StatePair[]) => {
 };
 row('all', held);
 row('ends vs repeats', held.filter((p) => p.family === 'end' || p.family === 'end-unnamed' || p.family === 'repeat' || p.family === 'plain-repeat'));
-for (const fam of ['history', 'conversation', 'chatter', 'plain-repeat', 'addition', 'repeat', 'other-subject', 'unrelated-state', 'other-key', 'time-reversed'] as const) row(`updates vs ${fam}`, held.filter((p) => p.family === 'update' || p.family === 'plain-update' || p.family === 'end' || p.family === 'end-unnamed' || p.family === fam));
+for (const fam of ['end-other', 'history', 'conversation', 'chatter', 'plain-repeat', 'addition', 'repeat', 'other-subject', 'unrelated-state', 'other-key', 'time-reversed'] as const) row(`updates vs ${fam}`, held.filter((p) => p.family === 'update' || p.family === 'plain-update' || p.family === 'end' || p.family === 'end-unnamed' || p.family === fam));
 for (const k of [...new Set(held.map((p) => p.kind))]) row(`kind ${k}`, held.filter((p) => p.kind === k));
 console.log(`pairs: ${pairs.length} (train ${train.length}, held-out ${held.length}; positives ${pairs.filter((p) => p.label === 1).length})`);
 console.log(lines.join('\n'));

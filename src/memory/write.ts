@@ -267,13 +267,13 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           }
           const planned = await planWrite(
             ns,
-            { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso },
+            { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso, ...(supersedesId !== undefined ? { replaces: supersedesId } : {}) },
             state,
             controller,
             params,
             writeCtx(opts.signal, log),
           );
-          const b: WriteBatch = { putNodes: [planned.node, ...planned.superseded.filter((n) => n.id !== supersedesId)], putEdges: planned.edges };
+          const b: WriteBatch = { putNodes: [planned.node, ...planned.superseded], putEdges: planned.edges };
           if (supersedesId !== undefined) await state.loadNodes([supersedesId]);
           const supersedes = supersedesId === undefined ? undefined : state.nodes.get(supersedesId);
           if (supersedes !== undefined) {

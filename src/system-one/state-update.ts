@@ -96,8 +96,11 @@ export const STATE_PATTERNS: ReadonlyArray<{ kind: StateKind; re: RegExp; key: n
   { kind: 'owns', re: new RegExp(`\\b(?:own|owns|bought|buy|got|sold|drive|drives|have|has|adopted|gave away)\\s+(?:a|an|my|the|our|his|her)?\\s*(?:new\\s+|old\\s+|used\\s+)?(?:([A-Z][\\w-]+)\\s+)?${OBJECTS}\\b`, 'i'), key: 2, value: 1 },
   { kind: 'schedule', re: new RegExp(`\\b${ACTIVITY}\\b[^.!?]*?\\b(?:on|to|every|at)\\s+((?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|mornings?|evenings?|\\d{1,2}(?::\\d{2})?\\s*(?:am|pm))`, 'i'), key: 1, value: 2 },
   { kind: 'preference', re: /\b(?:favou?rite)\s+(\w+(?:\s+\w+)?)\s+(?:is|are|was|has become|became)\s+(?:now\s+)?([\w' -]+?)(?=[.,!?;]|$| now\b| these days\b)/i, key: 1, value: 2 },
-  { kind: 'preference', re: /\b(?:I|we)\s+(?:now\s+)?prefer\s+(\w+)/i, key: 'prefers', value: 1 },
-  { kind: 'contact', re: /\b(phone number|number|email address|email|e-mail|address|handle)(?:\s+(?:is now|is|changed to)\s+|\s*:\s*)([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
+  { kind: 'preference', re: /\b(?:I|we)\s+(?:now\s+)?prefer\s+([\w' -]+?)\s+for\s+(\w+(?:\s+\w+)?)/i, key: 2, value: 1 },
+  { kind: 'preference', re: /\b(?:I|we)\s+(?:now\s+)?prefer\s+(\w+)(?![\w' -]*\sfor\s)/i, key: 'prefers', value: 1 },
+  // A contact channel of a place or role ("my office phone number", "work email") is its own key.
+  { kind: 'contact', re: /\b((?:office|work|home|personal|business|school|mobile|cell)\s+(?:phone number|phone|number|email address|email|e-mail|address))(?:\s+(?:is now|is|changed to)\s+|\s*:\s*)([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
+  { kind: 'contact', re: /(?<!\b(?:office|work|home|personal|business|school|mobile|cell)\s)\b(phone number|number|email address|email|e-mail|address|handle)(?:\s+(?:is now|is|changed to)\s+|\s*:\s*)([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
 ]);
 
 const CHANGE = /\b(gave away|moved|moving|relocated|now|no longer|anymore|any more|switched|changed|quit|left|sold|broke up|split up|divorced|new|instead|replaced|these days|rescheduled|since then)\b/i;
@@ -113,12 +116,22 @@ function normalKey(key: string): string {
   const k = key.toLowerCase().trim();
   if (/^(?:phone number|number)$/.test(k)) return 'phone';
   if (/^(?:email address|email|e-mail)$/.test(k)) return 'email';
+  if (/ (?:phone number|number|phone)$/.test(k)) return k.replace(/ (?:phone number|number|phone)$/, ' phone');
+  if (/ (?:email address|email|e-mail)$/.test(k)) return k.replace(/ (?:email address|email|e-mail)$/, ' email');
   return k.replace(/(ss)es$/, '$1').replace(/(?<!s)s$/, '');
 }
 
 /** The words of a speaker label at the start ("Maya: ...") are not part of the text's claims. */
 function body(text: string): string {
   return text.replace(/^\s*[\p{L}\p{M}' .-]{1,40}:\s+/u, '');
+}
+
+/** A text's statements: its body without the sentences that end in a question mark. */
+function statements(text: string): string {
+  return body(text)
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => !/\?["')\]]*\s*$/.test(sentence))
+    .join(' ');
 }
 
 const DETERMINERS = /^(the|a|an|this|that|these|those|our|my|your|his|her|their)$/i;
@@ -144,8 +157,13 @@ function subjectAt(text: string, index: number, speaker: string | undefined, per
   return me;
 }
 
-/** The state claims of a text (rule 1). */
+/** The state claims of a text (rule 1); a channel named with its place ("office phone") hides the bare one of the same value. */
 export function stateClaims(text: string, speaker?: string): StateClaim[] {
+  const all = rawClaims(text, speaker);
+  return all.filter((c) => !(c.kind === 'contact' && !c.key.includes(' ') && all.some((d) => d !== c && d.kind === 'contact' && d.value === c.value && d.key.endsWith(` ${c.key}`))));
+}
+
+function rawClaims(text: string, speaker?: string): StateClaim[] {
   const t = body(text);
   const out: StateClaim[] = [];
   for (const p of STATE_PATTERNS) {
@@ -217,8 +235,8 @@ export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@2.0.0';
  * - `end_marker`: the newer text ends a state (`quit`, `left`, `broke up`, `sold`, `gave away`,
  *   `moved out`, `no longer`, `stopped`, `is over`, `is gone`, `closed`, `deleted`...), not negated
  *   just before ("won't quit");
- * - `ends_state`: an end marker about the older state: a claim match, or the older's value named
- *   in the newer ("I quit Acme" after "I work at Acme");
+ * - `ends_state`: an end marker about the older state: the older's value named in the newer ("I
+ *   quit Acme" after "I work at Acme"), or a claim of the same slot with the same value or none;
  * - `old_value_in_newer` / `new_value`: a value word of the older text (a capitalised word not
  *   opening a sentence, a word with a digit or an `@`; not a speaker's name) occurs in the newer; the newer has a value
  *   word the older lacks;
@@ -232,7 +250,9 @@ export const STATE_UPDATE_MODEL_ID = 'jev-mem/state-update@2.0.0';
  * - `history_marker`: the newer text tells a state as history ("used to", "when I was a kid",
  *   "years ago", "grew up"): a memory of the past, not news that replaces the present;
  * - `ends_topic`: an end marker with the two texts on the same topic (`topic_same` ≥ 0.7), the
- *   older value unnamed ("we sold the car" after "I drive a Honda").
+ *   older value unnamed ("we sold the car" after "I drive a Honda"), and not `ends_other`;
+ * - `ends_other`: an end of another state of the same slot, the older value unnamed ("Tom and I
+ *   broke up" after "I'm married to Alex"; "I quit Acme" after "I started at Globex").
  */
 export const STATE_UPDATE_FEATURES = Object.freeze([
   'claim_match',
@@ -256,6 +276,7 @@ export const STATE_UPDATE_FEATURES = Object.freeze([
   'substitution',
   'history_marker',
   'ends_topic',
+  'ends_other',
 ] as const);
 
 const REPEAT = /\b(still|(?<!\b(?:moved|moving|changed|switched|relocated|rescheduled|started|quit|left|sold)\s+(?:\w+\s+)?)again|as always|as before|same as ever|as usual)\b/i;
@@ -354,6 +375,10 @@ function leadSubject(text: string, speaker: string | undefined): string {
   // "Maria and I broke up" is about the speaker (and Maria).
   if (/^and$/i.test(ws[1] ?? '') && /^(I|me)$/.test(ws[2] ?? '')) return me;
   if (/^I('|$)/.test(first)) return me; // "I've started...", "I'm..."
+  // A possessive opens a claim about its owner: "Ana's favourite colour...", "my sister's car...".
+  const owner = /^(\p{Lu}[\p{L}-]+)'s$/u.exec(first);
+  if (owner !== null && !STOP_WORDS.has((owner[1] as string).toLowerCase())) return (owner[1] as string).toLowerCase();
+  if (/^(my|our)$/i.test(first) && /^\p{L}+'s$/u.test(ws[1] ?? '') && KIN.test((ws[1] as string).slice(0, -2))) return `my ${(ws[1] as string).slice(0, -2).toLowerCase()}`;
 
   // A name opens a clause when a finite verb follows it ("Maya moved", "Tom is dating").
   const isName = /^\p{Lu}/u.test(first) && !SENTENCE_START_WORDS.test(first) && !STOP_WORDS.has(first.toLowerCase()) && /^(is|was|has|had|and|will|would|just|also|still|now|\p{L}+(?:s|ed))$/u.test(ws[1] ?? '');
@@ -366,7 +391,10 @@ function leadSubject(text: string, speaker: string | undefined): string {
  * pure; the same function builds the training rows (bench/training/train-state-update.ts) and the
  * run-time rows.
  */
-export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[] {
+export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide): number[] {
+  // A question states nothing ("Have you thought about quitting Acme?"): only statements count.
+  const newer: StateSide = { ...newerSide, text: statements(newerSide.text) };
+  const older: StateSide = { ...olderSide, text: statements(olderSide.text) };
   const nt = body(newer.text);
   const a = stateClaims(newer.text, newer.speaker);
   const b = stateClaims(older.text, older.speaker);
@@ -396,13 +424,19 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
   const va = new Set([...valueWords(newer.text)].filter((v) => !speakers.has(v)));
   const vb = new Set([...valueWords(older.text)].filter((v) => !speakers.has(v)));
   const oldInNewer = [...vb].some((v) => va.has(v));
+  // The end is about the older state: its value named again, or the same slot with the same value
+  // or none ("I quit my job"); "Tom and I broke up" does not end a marriage to Alex.
+  // An end of another state of the same slot: "I quit Acme" after "I started at Globex".
+  const endsOther = end && !oldInNewer && a.some((x) => usable(x) && x.value !== '' && b.some((y) => y.kind === x.kind && y.key === x.key && y.subject === x.subject && y.value !== '' && y.value !== x.value));
+  const endsOld = end && (oldInNewer || a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && y.key === x.key && y.subject === x.subject && (x.value === y.value || x.value === ''))));
   const b01 = (x: boolean): number => (x ? 1 : 0);
   // The slot patterns' reading, when there is one, overrides the soft topic: a claim match is
   // the same topic, the same kind with another key is not ("favourite food" vs "favourite film").
   const topicSame = match !== undefined ? 1 : kindMatch ? 0 : Math.max(...ta.map((t, k) => Math.min(t, tb[k] as number)));
   return [
     b01(match !== undefined),
-    b01(differs),
+    // An end names the state that ends: "Tom and I broke up" ends Tom, not the marriage to Alex.
+    b01(differs && !(end && !oldInNewer)),
     b01(kindMatch),
     b01(a.length > 0),
     b01(b.length > 0),
@@ -415,13 +449,14 @@ export function stateUpdateFeatures(newer: StateSide, older: StateSide): number[
     topicSame,
     Math.max(...ta),
     b01(end),
-    b01(end && (match !== undefined || oldInNewer)),
+    b01(endsOld),
     b01(oldInNewer),
     b01([...va].some((v) => !vb.has(v))),
     b01(leadSubject(newer.text, newer.speaker) === leadSubject(older.text, older.speaker)),
     kindMatch && match === undefined ? 0 : substitution(newer.text, older.text, speakers),
     b01(HISTORY.test(nt)),
-    b01(end && topicSame >= 0.7),
+    b01(end && topicSame >= 0.7 && !endsOther),
+    b01(endsOther),
   ];
 }
 

@@ -18,7 +18,7 @@ import type { Question, SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { stateMemory } from '../system-one/state.js';
 import { finishEdge } from './structure.js';
-import { planStateUpdates } from './state-updates.js';
+import { planStateUpdates, superseders } from './state-updates.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
 
@@ -56,6 +56,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
     if (v !== undefined && state.vector.size > 0) neighbours.set(id, state.vector.search(v, Math.max(MAINTENANCE_NEIGHBOURS, STATE_UPDATE_NEIGHBOURS) + 1));
   }
   await state.loadNodes([...neighbours.values()].flatMap((hits) => hits.map((h) => h.id)));
+  await state.loadNodes(superseders(state, [...neighbours.values()].flatMap((hits) => hits.map((h) => h.id))));
   const requests: Array<SystemOneRequest & { state: MaintenanceState }> = [];
   const owners: MemoryNode[] = [];
   for (const id of nodeIds) {

@@ -19,7 +19,7 @@ import { extractEntities, type KnownEntities } from './entities.js';
 import { relationEdges, relationRequest, type RelationPair } from './relations.js';
 import { pairSignals, sideOf, type PairSide } from './signals.js';
 import { deterministicEdges, finishEdge } from './structure.js';
-import { planStateUpdates } from './state-updates.js';
+import { planStateUpdates, superseders } from './state-updates.js';
 import type { CheckedObservation } from './validate.js';
 
 /** Everything a planned write produces. */
@@ -44,6 +44,8 @@ export interface WriteInputs {
   encoder: string;
   types: MemoryTypes;
   nowIso: string;
+  /** The node an explicit update replaces (`memory.update`): the caller links it; the state-update decision leaves it out. */
+  replaces?: string;
 }
 
 /**
@@ -125,8 +127,9 @@ export async function planWrite(namespace: string, input: WriteInputs, state: Na
   }
   // Facts that change, decided when written (issue 14): the state-update head on the same ≤ K_w
   // candidates, already loaded; maintenance later looks wider.
+  await state.loadNodes(superseders(state, found.map((c) => c.id)));
   const planned = new Map<string, MemoryNode>();
-  const updates = planStateUpdates(state, node, found.map((c) => c.id), params.maintenanceThreshold, input.nowIso, planned);
+  const updates = planStateUpdates(state, node, found.map((c) => c.id).filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned);
   for (const e of updates.edges) if (!seen.has(e.id)) edges.push(e);
   // A history line written after the news that replaced it is born superseded.
   const self = planned.get(node.id) ?? node;

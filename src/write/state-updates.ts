@@ -39,7 +39,9 @@ export interface StateUpdatePlan {
  * - an other node whose time is later (a history written out of order) is asked as the newer
  *   side: does it update `node`? Then `node` itself is superseded by it.
  * Only active nodes are asked (a superseded state has been replaced already; its replacement is
- * the one a newer change updates). `superseded` maps ids to the latest planned form of a node
+ * the one a newer change updates), except an older superseded node all of whose replacements are
+ * later than `node`: `node` goes in between, first in its `supersededBy`. The replacements must be
+ * loaded (`superseders`). `superseded` maps ids to the latest planned form of a node
  * (read first, updated in place), so decisions of one batch accumulate; `node` is read from it too.
  * @param threshold Decision threshold in [0,1] (`maintenanceThreshold`, SPEC 8: 0.85).
  * @param nowIso Creation time of the edges (ISO 8601).
@@ -52,7 +54,8 @@ export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherI
   const link = (newer: MemoryNode, older: MemoryNode, p: number, model: string): void => {
     const e = finishEdge(state.namespace, { from: newer.id, to: older.id, view: 'semantic', subtype: 'updates', weight: p, origin: { kind: 'system-one', by: model } }, nowIso);
     if (!state.hasEdge(e)) out.edges.push(e);
-    const next: MemoryNode = { ...older, status: 'superseded', supersededBy: [...new Set([...older.supersededBy, newer.id])] };
+    // The earliest replacement first: `supersededAt` is the time of supersededBy[0].
+    const next: MemoryNode = { ...older, status: 'superseded', supersededBy: [...new Set([newer.id, ...older.supersededBy])] };
     superseded.set(older.id, next);
     out.superseded.push(next);
   };
@@ -62,8 +65,14 @@ export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherI
     const self = superseded.get(node.id) ?? node;
     if (self.status !== 'active') break; // superseded by a later history line: nothing more to replace
     const other = superseded.get(id) ?? state.nodes.get(id);
-    if (!other || other.id === node.id || other.status !== 'active' || other.seq >= node.seq) continue;
+    if (!other || other.id === node.id || other.seq >= node.seq) continue;
     const tOther = stateTimeOf(other);
+    // A superseded state is asked again only when every replacement of it is later than `node`
+    // (a history written out of order: Porto, replaced by Madrid, gets Lisbon in between).
+    if (other.status !== 'active' && !(other.status === 'superseded' && tOther <= t && other.supersededBy.every((by) => {
+      const r = superseded.get(by) ?? state.nodes.get(by);
+      return r !== undefined && stateTimeOf(r) > t;
+    }))) continue;
     if (tOther <= t) {
       const d = decideStateUpdate(side(self, tOther === t ? t + 1 : t), side(other, tOther));
       if (d.probability >= threshold) link(self, other, d.probability, d.model);
@@ -71,6 +80,16 @@ export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherI
       const d = decideStateUpdate(side(other, tOther), side(self, t));
       if (d.probability >= threshold) link(other, self, d.probability, d.model);
     }
+  }
+  return out;
+}
+
+/** Ids of the nodes that replaced the superseded ones of `ids` (to load before {@link planStateUpdates}). */
+export function superseders(state: NamespaceState, ids: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const id of ids) {
+    const n = state.nodes.get(id);
+    if (n?.status === 'superseded') out.push(...n.supersededBy);
   }
   return out;
 }

@@ -19,7 +19,7 @@ describe('stateUpdateFeatures', () => {
     // "moved" is a seed of the lexicon (1); "moved" alone ends nothing; Porto is a new value.
     // Substitution: each side has 2 words the other lacks (moved, porto / live, lisbon): 2/6.
     // No history told, no end.
-    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 1, 1, 0, 0, 0, 1, 1, 1 / 3, 0, 0]);
+    expect(x).toEqual([1, 1, 0, 1, 1, 1, 0, 0, 0, 1 / 3, 1, 1, 1, 0, 0, 0, 1, 1, 1 / 3, 0, 0, 0]);
     expect(x).toHaveLength(STATE_UPDATE_FEATURES.length);
   });
 
@@ -30,7 +30,7 @@ describe('stateUpdateFeatures', () => {
     // "live" (a lexicon seed: topic 1 each); Lisbon, the older value, is named again; the subjects
     // are Theo and Maya.
     // The older text has no word the newer lacks: no substitution (0).
-    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0]);
+    expect(x).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 2 / 3, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
   });
 
   it('ends a state named again ("I quit Acme"), but not a negated end word or a listener named in a chat', () => {

@@ -96,6 +96,44 @@ describe('a state that changes', () => {
     await memory.close();
   });
 
+  it('puts a home written out of order between the two it falls between (Porto 2022, Lisbon 2023, Madrid 2024; written Madrid, Porto, Lisbon)', async () => {
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+    const madrid = await memory.add({ text: 'Maya: I moved to Madrid.', observedAt: '2024-01-01T10:00:00Z', speaker: 'Maya' });
+    const porto = await memory.add({ text: 'Maya: I live in Porto.', observedAt: '2022-01-01T10:00:00Z', speaker: 'Maya' });
+    const lisbon = await memory.add({ text: 'Maya: I moved to Lisbon.', observedAt: '2023-01-01T10:00:00Z', speaker: 'Maya' });
+    expect((await memory.get(madrid.id))?.status).toBe('active');
+    expect(await memory.get(lisbon.id)).toMatchObject({ status: 'superseded', supersededBy: [madrid.id] });
+    // Porto was replaced first by Lisbon (its supersededAt is 2023), Madrid after.
+    expect((await memory.get(porto.id))?.supersededBy[0]).toBe(lisbon.id);
+    const [p] = (await memory.recall('Maya Porto', { k: 20 })).memories.filter((m) => m.id === porto.id);
+    expect(p?.supersededAt).toBe('2023-01-01T10:00:00.000Z');
+    await memory.close();
+  });
+
+  it('keeps exactly one current memory when an explicit update is dated before the memory it replaces', async () => {
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+    const old = await memory.add({ text: 'Maya: I live in Porto.', observedAt: '2024-03-01T18:00:00Z', speaker: 'Maya' });
+    const next = await memory.update(old.id, { text: 'Maya: I live in Lisbon.', observedAt: '2024-01-01T10:00:00Z', speaker: 'Maya' });
+    expect((await memory.get(old.id))?.status).toBe('superseded');
+    expect((await memory.get(next.id))?.status).toBe('active');
+    await memory.close();
+  });
+
+  it('does not supersede on a question, another person\'s state, or the end of another relationship', async () => {
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+    const work = await memory.add({ text: 'Sam: I work at Acme.', observedAt: '2024-03-01T10:00:00Z', speaker: 'Sam' });
+    await memory.add({ text: 'Ana: Have you ever thought about quitting Acme?', observedAt: '2024-05-01T10:00:00Z', speaker: 'Ana' });
+    await memory.add({ text: 'Sam: Are you going to quit Acme?', observedAt: '2024-05-02T10:00:00Z', speaker: 'Sam' });
+    const colour = await memory.add({ text: 'Sam: My favourite colour is blue.', observedAt: '2024-03-01T11:00:00Z', speaker: 'Sam' });
+    await memory.add({ text: "Sam: Ana's favourite colour is green.", observedAt: '2024-05-01T11:00:00Z', speaker: 'Sam' });
+    const married = await memory.add({ text: "Sam: I'm married to Alex.", observedAt: '2024-03-01T12:00:00Z', speaker: 'Sam' });
+    await memory.add({ text: 'Sam: Tom and I broke up.', observedAt: '2024-05-01T12:00:00Z', speaker: 'Sam' });
+    const phone = await memory.add({ text: 'Sam: My phone number is 555-0101.', observedAt: '2024-03-01T13:00:00Z', speaker: 'Sam' });
+    await memory.add({ text: 'Sam: My office phone number is 555-0300.', observedAt: '2024-05-01T13:00:00Z', speaker: 'Sam' });
+    for (const m of [work, colour, married, phone]) expect((await memory.get(m.id))?.status, m.id).toBe('active');
+    await memory.close();
+  });
+
   it('breaks a tie of equal times by the order of writing (addMany without observedAt)', async () => {
     const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 }, now: () => new Date('2024-05-01T12:00:00Z') });
     const [home, , move] = await memory.addMany([{ text: 'Maya: I live in Lisbon.' }, { text: 'Maya: the pottery class was fun today.' }, { text: 'Maya: I moved to Porto last month.' }]);
