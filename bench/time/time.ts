@@ -32,8 +32,8 @@ export function runTimeCase(c: TimeCase): TimeCaseResult {
   }
   const checked = validateObservation({ text: c.text, ...(c.at ? { observedAt: c.at } : {}), ...(c.tz ? { timeZone: c.tz } : {}) }, 'observation', 10_000);
   const off = checked.utcOffsetMinutes ?? 0;
-  const [first] = extractTimeRefs(c.text, checked.observedAtMs, off);
-  const when = first === undefined ? null : localWhen(first.start, first.end, off);
+  const [first] = extractTimeRefs(c.text, checked.observedAtMs, off, checked.timeZone);
+  const when = first === undefined ? null : localWhen(first.start, first.end, off, checked.timeZone);
   const local = checked.observedAtMs === undefined ? undefined : localDate(checked.observedAtMs, off);
   let ok = when === c.when;
   if (c.local !== undefined && local !== c.local) ok = false;

@@ -440,7 +440,7 @@ export function recalledTimeRefs(n: MemoryNode): RecalledTimeRef[] {
   const off = n.utcOffsetMinutes ?? 0;
   return n.timeRefs.map((t) => {
     const end = t.end ?? t.start;
-    return { text: t.text, start: t.start, end, when: localWhen(t.start, end, off), certainty: certaintyOf(t) };
+    return { text: t.text, start: t.start, end, when: localWhen(t.start, end, off, n.timeZone), certainty: certaintyOf(t) };
   });
 }
 

@@ -236,7 +236,7 @@ const WEEKDAY_MODIFIER = /\b(last|next|this|coming|past|previous)\b/i;
  * the local day, week (Monday–Sunday), weekend (Saturday–Sunday), month or year it names — with `end` the interval's last millisecond, and a
  * `certainty` ({@link CERTAINTY}). Without a reference time, only absolute expressions resolve.
  */
-export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0): TimeRef[] {
+export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0, timeZone?: string): TimeRef[] {
   const ref = { instant: new Date(referenceMs ?? 0), timezone: offsetMinutes };
   const out: TimeRef[] = [];
   for (const r of chrono.parse(text, ref)) {
@@ -244,7 +244,7 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
     // Without τ only expressions that write their year resolve (chrono would read "yesterday" against 1970).
     if (referenceMs === undefined && (!certain.includes('year') || !WRITTEN_YEAR.test(r.text))) continue;
     const tr = resolve(r, text, referenceMs, offsetMinutes, [...certain]);
-    out.push(tr);
+    out.push(timeZone === undefined || certain.includes('hour') ? tr : inZone(tr, offsetMinutes, timeZone));
   }
   // Bare years ("in 2022") are not parsed by chrono: add them as whole-year spans.
   for (const m of text.matchAll(YEAR_RE)) {
@@ -253,6 +253,23 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
     out.push({ text: m[0], start: `${year}-01-01T00:00:00.000Z`, end: `${year}-12-31T23:59:59.999Z`, certain: ['year'], certainty: CERTAINTY.explicit });
   }
   return out;
+}
+
+/**
+ * Moves the local-midnight bounds of a day, week, month or year span from the offset in force at
+ * the observation to the zone's offset at each bound (daylight saving: "last month" said on 31 March
+ * in New York starts at 05:00Z on 1 February, not 04:00Z).
+ */
+function inZone(tr: TimeRef, offsetMinutes: number, zone: string): TimeRef {
+  const shift = (ms: number): number => {
+    let out = ms + (offsetMinutes - zoneOffsetMinutes(zone, ms)) * MINUTE_MS;
+    out = ms + (offsetMinutes - zoneOffsetMinutes(zone, out)) * MINUTE_MS; // once more, at the moved instant
+    return out;
+  };
+  const start = shift(Date.parse(tr.start));
+  const moved: TimeRef = { ...tr, start: toIso(start) };
+  if (tr.end !== undefined) moved.end = toIso(shift(Date.parse(tr.end) + 1) - 1);
+  return moved;
 }
 
 /** Day-level words: an expression naming one of them is not a whole month / year / week. */
@@ -436,17 +453,18 @@ export function certaintyOf(t: TimeRef): number {
  * by System Two and people, who should not need week arithmetic. So is a weekend
  * (`2024-03-09/2024-03-10`).
  */
-export function localWhen(startIso: string, endIso: string | undefined, offsetMinutes: number): string {
+export function localWhen(startIso: string, endIso: string | undefined, offsetMinutes: number, timeZone?: string): string {
   const a = Date.parse(startIso);
   const b = endIso === undefined ? a : Date.parse(endIso);
-  const la = toLocalIso(a, offsetMinutes);
-  const lb = toLocalIso(b, offsetMinutes);
+  // With an IANA zone each bound is read at its own offset (a span across a daylight-saving change).
+  const la = toLocalIso(a, timeZone === undefined ? offsetMinutes : zoneOffsetMinutes(timeZone, a));
+  const lb = toLocalIso(b, timeZone === undefined ? offsetMinutes : zoneOffsetMinutes(timeZone, b));
   const startsDay = la.slice(11, 19) === '00:00:00';
   const endsDay = lb.slice(11, 19) === '23:59:59';
   if (b - a < 3_600_000 && !(startsDay && endsDay)) return `${la.slice(0, 16)}${offsetText(offsetMinutes)}`;
   if (startsDay && endsDay) {
     if (la.slice(5, 10) === '01-01' && lb.slice(5, 10) === '12-31' && la.slice(0, 4) === lb.slice(0, 4)) return la.slice(0, 4);
-    const next = localDate(b + 1, offsetMinutes);
+    const next = localDate(b + 1, timeZone === undefined ? offsetMinutes : zoneOffsetMinutes(timeZone, b + 1));
     if (la.slice(8, 10) === '01' && next.slice(8, 10) === '01' && la.slice(0, 7) === lb.slice(0, 7)) return la.slice(0, 7);
     return la.slice(0, 10) === lb.slice(0, 10) ? la.slice(0, 10) : `${la.slice(0, 10)}/${lb.slice(0, 10)}`;
   }

@@ -76,7 +76,7 @@ export function buildNode(namespace: string, input: WriteInputs, state: Namespac
     provenance: checked.provenance,
     entities,
     keywords: keywordsOf(checked.text),
-    timeRefs: extractTimeRefs(checked.text, checked.observedAtMs, checked.utcOffsetMinutes ?? 0),
+    timeRefs: extractTimeRefs(checked.text, checked.observedAtMs, checked.utcOffsetMinutes ?? 0, checked.timeZone),
     types: input.types,
     embedding: { encoder: input.encoder, vector: storedVector(input.vector) },
     status: 'active',
