@@ -53,6 +53,9 @@ const FEB20 = '2024-02-20T10:00:00Z'; // Tuesday
 const JUL1 = '2024-07-01T10:00:00Z'; // Monday
 const JAN5 = '2023-01-05T10:00:00Z'; // Thursday
 const MAR10 = '2024-03-10T10:00:00Z'; // Sunday
+const MAR13 = '2024-03-13T10:00:00Z'; // Wednesday
+const MAR16 = '2024-03-16T10:00:00Z'; // Saturday
+const MAR1 = '2024-03-01T10:00:00Z'; // Friday
 
 /** Every case of the set. */
 export const TIME_CASES: readonly TimeCase[] = [
@@ -122,6 +125,10 @@ export const TIME_CASES: readonly TimeCase[] = [
   yl(JAN5, 'we saw the play in November', '2022-11'),
   yl(JAN5, 'we are going to see the play in November', '2023-11'),
   yl(MAR10, "I'm planning a trip to Japan in October", '2024-10', 0.75),
+  yl(MAR13, 'The course started in May.', '2023-05', 0.75),
+  yl(MAR1, 'The sale ended on 3 March.', '2023-03-03', 0.75),
+  yl(MAR13, 'My sister moved to Oslo in June.', '2023-06', 0.75),
+  yl(MAR13, 'We have a hundred guests coming in June.', '2024-06', 0.5),
   yl(MAR10, 'we did a trip to Japan in October', '2023-10', 0.75),
   yl(FEB20, "we're flying to Lisbon on 14 August", '2024-08-14', 0.75),
   yl(JUL1, 'I am hoping to visit Oslo in May', '2025-05', 0.75),
@@ -143,6 +150,10 @@ export const TIME_CASES: readonly TimeCase[] = [
   wd(FEB20, 'we will meet on Monday', '2024-02-26'),
   wd(FEB20, 'we met on Tuesday', '2024-02-20'),
   wd(FEB20, "we're meeting on Friday", '2024-02-23', 0.7),
+  // A noun subject with a regular past verb is past tense; "this Friday" in the past is the one just gone.
+  wd(MAR13, 'The meeting started on Friday.', '2024-03-08', 0.7),
+  wd(MAR16, 'We met this Friday.', '2024-03-15', 0.7),
+  wd(MAR13, 'The talk is scheduled for Friday.', '2024-03-15', 0.5),
   wd(FEB20, 'we will meet on Tuesday', '2024-02-27'),
   wd(FEB20, 'I went to the gym on Wednesday', '2024-02-14'),
   wd(FEB20, 'I am going to the gym on Wednesday', '2024-02-21'),

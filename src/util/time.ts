@@ -139,8 +139,9 @@ export function localDate(ms: number, offsetMinutes: number): string {
  *   Lisbon on 14 August" is an arrangement);
  * - otherwise `past` when it has a past auxiliary or common irregular past verb (`was`, `were`,
  *   `did`, `had`, `went`, `got`, `met`, `saw`, `came`, `made`, `took`, `bought`, `left`,
- *   `started`...), `ago`, `last`, `before`, or a pronoun followed by a word in `-ed`
- *   (`we moved`, `she finished`);
+ *   `started`...), `ago`, `last`, `before`, a pronoun followed by a word in `-ed`
+ *   (`we moved`, `she finished`), or a determiner's noun subject followed by one ("the course
+ *   started", "my sister moved"; not after a form of *be*: "the talk is scheduled");
  * - otherwise `none` (present tense, or no verb at all).
  * Future wins when both kinds appear ("I was told we will go").
  */
@@ -155,7 +156,10 @@ export function tenseOf(sentence: string): 'past' | 'future' | 'none' {
   }
   if (
     /\b(was|were|did|had|went|got|met|saw|came|made|took|bought|sold|left|told|said|gave|ran|won|lost|found|began|flew|drove|ate|spent|held|heard|felt|kept|threw|wrote|ago|last|born|married)\b/.test(s) ||
-    /\b(i|we|you|he|she|they|it)\s+(?:\w+ly\s+)?\w+ed\b/.test(s)
+    /\b(i|we|you|he|she|they|it)\s+(?:\w+ly\s+)?\w+ed\b/.test(s) ||
+    // A noun subject with a regular past verb: "the course started", "the sale ended", "my sister moved";
+    // not a passive or an adjective after be ("the talk is scheduled", "the kids are excited").
+    /\b(?:the|a|an|my|our|his|her|their|your|its|this|that)\s+(?:(?!(?:is|are|am|be|been|being|was|were|'s|'re|so|very|really|too)\b)[\w']+\s+){0,2}(?!(?:excit|interest|tir|bor|worri|scar|detail|limit|advanc|relat|us|bas|suppos|need|feed|speed|seed|bleed|breed|proceed|exceed|succeed|hundr|gre|ste|twe|re|sl)ed\b)\w{2,}ed\b/.test(s)
   ) {
     return 'past';
   }
@@ -388,8 +392,9 @@ function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | und
         const pick = tense === 'past' ? years.filter((yy) => key(yy, true) <= todayKey).pop() : years.find((yy) => key(yy, false) >= todayKey);
         if (pick !== undefined) y = pick;
       }
-    } else if (s.isCertain('weekday') && !s.isCertain('day') && !WEEKDAY_MODIFIER.test(r.text)) {
+    } else if (s.isCertain('weekday') && !s.isCertain('day') && (!WEEKDAY_MODIFIER.test(r.text) || (tense === 'past' && /^this\b/i.test(r.text.trim())))) {
       // A bare weekday ("on Friday"): past → the most recent one not after today; future → the next one.
+      // "This Friday" in the past tense ("we met this Friday", said on Saturday) is the one just gone.
       certainty = said === 'none' ? CERTAINTY.weekdayUntensed : CERTAINTY.weekdayTensed;
       const wd = s.get('weekday') as number;
       if (tense !== 'none') {
