@@ -381,7 +381,8 @@ function leadSubject(text: string, speaker: string | undefined): string {
   if (/^(my|our)$/i.test(first) && /^\p{L}+'s$/u.test(ws[1] ?? '') && KIN.test((ws[1] as string).slice(0, -2))) return `my ${(ws[1] as string).slice(0, -2).toLowerCase()}`;
 
   // A name opens a clause when a finite verb follows it ("Maya moved", "Tom is dating").
-  const isName = /^\p{Lu}/u.test(first) && !SENTENCE_START_WORDS.test(first) && !STOP_WORDS.has(first.toLowerCase()) && /^(is|was|has|had|and|will|would|just|also|still|now|\p{L}+(?:s|ed))$/u.test(ws[1] ?? '');
+  // A word of the state-topic lexicon ("Yoga moved to Thursdays") is a thing, not a person.
+  const isName = /^\p{Lu}/u.test(first) && !SENTENCE_START_WORDS.test(first) && !STOP_WORDS.has(first.toLowerCase()) && !LEXICON_KINDS.some((k) => (STATE_LEXICON[k] as Readonly<Record<string, number>>)[first.toLowerCase()] !== undefined) && /^(is|was|has|had|and|will|would|just|also|still|now|\p{L}+(?:s|ed))$/u.test(ws[1] ?? '');
   return isName ? first.toLowerCase() : me;
 }
 
