@@ -8,7 +8,7 @@
  */
 import { invalidInput } from '../errors.js';
 import type { Observation } from '../types.js';
-import { OBSERVATION_FIELDS } from '../write/validate.js';
+import { OBSERVATION_FIELDS, validateObservation } from '../write/validate.js';
 
 /**
  * One line of the CLI help on the JSONL fields, made from the fields the write path accepts so it
@@ -25,7 +25,8 @@ export const JSONL_FIELDS_HELP = `one JSON object a line,
  * `Europe/Lisbon`: the speaker's local calendar at `observedAt`, over the written offset),
  * `speaker`, `source`, `turnId`, `sessionId` (strings) and `metadata` (an object). The fields are
  * checked when the observations are written (`Memory.add` / `addMany`), naming the field.
- * @throws JevMemError `INVALID_INPUT` naming the line (`line 3`) that is not a JSON object.
+ * @throws JevMemError `INVALID_INPUT` naming the line (`line 3`) that is not a JSON object, or
+ *   the line's field that is not a valid observation field (`line 3.observedAt`).
  */
 export function parseJsonl(text: string): Observation[] {
   const out: Observation[] = [];
@@ -38,6 +39,9 @@ export function parseJsonl(text: string): Observation[] {
       throw invalidInput(`line ${i + 1}`, `not valid JSON (${(e as Error).message})`);
     }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalidInput(`line ${i + 1}`, 'expected a JSON object like {"text": "..."}');
+    // Each field is checked here so a bad one is named by its line ("line 7.observedAt"); the text
+    // length limit is the memory's, checked when the observations are written.
+    validateObservation(v, `line ${i + 1}`, Number.POSITIVE_INFINITY);
     out.push(v as Observation);
   });
   return out;

@@ -39,3 +39,19 @@ describe('the JSONL fields in the CLI help', () => {
     await memory.close();
   });
 });
+
+describe('a bad JSONL line', () => {
+  it('is named by its line number (blank lines counted), with the field', async () => {
+    const { parseJsonl } = await import('../../src/formats/jsonl.js');
+    const text = ['{"text": "fine", "observedAt": "2024-01-01"}', '', '{"text": "bad date", "observedAt": "2024-02-30"}'].join('\n');
+    let err: unknown;
+    try {
+      parseJsonl(text);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as { code: string }).code).toBe('INVALID_INPUT');
+    expect((err as { details: { field: string } }).details.field).toBe('line 3.observedAt');
+    expect(parseJsonl('{"text": "a"}\n\n{"text": "b"}\n')).toHaveLength(2);
+  });
+});

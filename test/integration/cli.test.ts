@@ -77,7 +77,7 @@ describe('jev-mem CLI', () => {
     const target = join(dir, 'never-made');
     const r = await run(['ingest', file, '--store', target, '--system-one', 'heuristic']);
     expect(r.code).toBe(1);
-    expect(r.err.join('\n')).toMatch(/INVALID_INPUT: observations\[1\]\.text/);
+    expect(r.err.join('\n')).toMatch(/INVALID_INPUT: line 2\.text/); // named by its line in the file
     expect(existsSync(target)).toBe(false);
   });
 
