@@ -83,8 +83,10 @@ const PLAN = '(trip|wedding|party|concert|holiday|vacation|visit|dinner|tour|mov
  * the value (`key` may be a constant). Matched case-insensitively except where a name is captured.
  */
 export const STATE_PATTERNS: ReadonlyArray<{ kind: StateKind; re: RegExp; key: number | string; value: number }> = Object.freeze([
-  { kind: 'lives', re: new RegExp(`\\b(?:live|lives|living|moved|moving|relocated|settled)\\s+(?:back\\s+)?(?:to|in|into)\\s+(?:a\\s+\\w+\\s+in\\s+)?${NAME}`), key: 'home', value: 1 },
-  { kind: 'works', re: new RegExp(`\\b(?:work|works|working|worked|started|joined|job)\\s+(?:now\\s+)?(?:at|for|with)\\s+${NAME}`), key: 'job', value: 1 },
+  // "we moved into a flat on Elm Road", "I live on Baker Street", "we relocated to Braga".
+  { kind: 'lives', re: new RegExp(`\\b(?:live|lives|living|moved|moving|relocated|settled)\\s+(?:back\\s+)?(?:to|in|into|on|at)\\s+(?:(?:a|an|the|our|my)\\s+(?:new\\s+|little\\s+|small\\s+|big\\s+)?\\w+\\s+(?:in|on|at|near)\\s+)?${NAME}`), key: 'home', value: 1 },
+  // "works full-time at Initech", "no longer employed by Initech", "got a job with Globex".
+  { kind: 'works', re: new RegExp(`\\b(?:work|works|working|worked|started|joined|job|employed)\\s+(?:now\\s+)?(?:[\\w-]+\\s+){0,2}?(?:at|for|with|by)\\s+${NAME}`), key: 'job', value: 1 },
   { kind: 'works', re: new RegExp(`\\b(?:joined|quit|left)\\s+${NAME}`), key: 'job', value: 1 },
   { kind: 'relationship', re: /\b(dating|engaged to|married to|seeing|going out with|broke up with|divorced from|split up with|separated from)\s+([A-Z][\w'-]+)/, key: 'partner', value: 2 },
   { kind: 'relationship', re: /\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur)\s+(?:new\s+)?(girlfriend|boyfriend|partner|wife|husband|fiancée?)\s+(?:is\s+)?([A-Z][\w'-]+)/, key: 'partner', value: 2 },
@@ -94,18 +96,20 @@ export const STATE_PATTERNS: ReadonlyArray<{ kind: StateKind; re: RegExp; key: n
   { kind: 'relationship', re: /\b[Mm]y\s+(?:new\s+)?(manager|boss|doctor|dentist|landlord|landlady|teacher|coach|therapist|roommate|flatmate|trainer|tutor|lawyer|accountant|mentor)\s+is\s+(?:now\s+)?([A-Z][\w'-]+)/, key: 1, value: 2 },
   { kind: 'relationship', re: /\b([A-Z][\w'-]+)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?(manager|boss|doctor|dentist|landlord|landlady|teacher|coach|therapist|roommate|flatmate|trainer|tutor|lawyer|accountant|mentor)\b/, key: 2, value: 1 },
   { kind: 'owns', re: new RegExp(`\\b(?:own|owns|bought|buy|got|sold|drive|drives|have|has|adopted|gave away)\\s+(?:a|an|my|the|our|his|her)?\\s*(?:new\\s+|old\\s+|used\\s+)?(?:([A-Z][\\w-]+)\\s+)?${OBJECTS}\\b`, 'i'), key: 2, value: 1 },
-  { kind: 'schedule', re: new RegExp(`\\b${ACTIVITY}\\b[^.!?]*?\\b(?:on|to|every|at)\\s+((?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|mornings?|evenings?|\\d{1,2}(?::\\d{2})?\\s*(?:am|pm))`, 'i'), key: 1, value: 2 },
-  { kind: 'preference', re: /\b(?:favou?rite)\s+(\w+(?:\s+\w+)?)\s+(?:is|are|was|has become|became)\s+(?:now\s+)?([\w' -]+?)(?=[.,!?;]|$| now\b| these days\b)/i, key: 1, value: 2 },
+  { kind: 'schedule', re: new RegExp(`\\b${ACTIVITY}\\b[^.!?]*?\\b(?:on|to|every|at)\\s+((?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|mornings?|evenings?|\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)|\\d{1,2}:\\d{2})`, 'i'), key: 1, value: 2 },
+  { kind: 'preference', re: /\b(?:favou?rite|fave)\s+(\w+(?:\s+\w+)?)\s+(?:is|are|was|has become|became)\s+(?:now\s+)?([\w' -]+?)(?=[.,!?;]|$| now\b| these days\b)/i, key: 1, value: 2 },
+  // The value first: "Arctic Monkeys are my fave band now", "ramen is my new favourite food".
+  { kind: 'preference', re: /(?:^|[,;]\s*)([\w' -]{2,40}?)\s+(?:is|are)\s+(?:now\s+)?my\s+(?:new\s+)?(?:favou?rite|fave)(?:\s+(?!now\b|these\b|too\b|though\b|lol\b|haha\b)(\w+))?/i, key: 2, value: 1 },
   { kind: 'preference', re: /\b(?:I|we)\s+(?:now\s+)?prefer\s+([\w' -]+?)\s+for\s+(\w+(?:\s+\w+)?)/i, key: 2, value: 1 },
   { kind: 'preference', re: /\b(?:I|we)\s+(?:now\s+)?prefer\s+(\w+)(?![\w' -]*\sfor\s)/i, key: 'prefers', value: 1 },
   // A contact channel of a place or role ("my office phone number", "work email") is its own key.
-  { kind: 'contact', re: /\b((?:office|work|home|personal|business|school|mobile|cell)\s+(?:phone number|phone|number|email address|email|e-mail|address))(?:\s+(?:is now|is|changed to)\s+|\s*:\s*)([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
-  { kind: 'contact', re: /(?<!\b(?:office|work|home|personal|business|school|mobile|cell)\s)\b(phone number|number|email address|email|e-mail|address|handle)(?:\s+(?:is now|is|changed to)\s+|\s*:\s*)([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
+  { kind: 'contact', re: /\b((?:office|work|home|personal|business|school|mobile|cell)\s+(?:phone number|phone|number|email address|email|e-mail|address))(?:\s+(?:is now|is|changed to|has been changed to|was changed to|has changed to)\s+|\s*:\s*)([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
+  { kind: 'contact', re: /(?<!\b(?:office|work|home|personal|business|school|mobile|cell)\s)\b(phone number|number|email address|email|e-mail|address|handle)(?:\s+(?:is now|is|changed to|has been changed to|was changed to|has changed to)\s+|\s*:\s*)([^\s,;!?]+(?:\s[^\s,;!?]+){0,3})/i, key: 1, value: 2 },
 ]);
 
 const CHANGE = /\b(gave away|moved|moving|relocated|now|no longer|anymore|any more|switched|changed|quit|left|sold|broke up|split up|divorced|new|instead|replaced|these days|rescheduled|since then)\b/i;
 const ADDITION = /\b(also|too|as well|another|second|in addition|additionally|besides)\b/i;
-const CANCEL = /\b(cancel(?:l?ed|ling)?|called off|call off|not going|won't go|postponed|put off|scrapped|fell through)\b/i;
+const CANCEL = /\b(cancel(?:l?ed|ling)?|called off|call off|not going|won't go|postponed|put off|scrapped|fell through|is off|are off|withdrew|withdrawn|pulled out|not happening)\b/i;
 const FIRST_PERSON = /^(i|we|my|our|me|i'm|i've|i'd|i'll|we're|we've|we'd|we'll)$/i;
 const PRONOUNS = /^(he|she|they|his|her|their|it|you|your)$/i;
 
@@ -155,6 +159,11 @@ function subjectAt(text: string, index: number, speaker: string | undefined, per
     if (/^\p{Lu}/u.test(w) && !DETERMINERS.test(w)) return w.toLowerCase();
   }
   return me;
+}
+
+/** Two claims are about the same thing of their kind: the same key, or one names none ("X is my fave now"). */
+function sameKey(x: StateClaim, y: StateClaim): boolean {
+  return x.key === y.key || x.key === '' || y.key === '';
 }
 
 /** The state claims of a text (rule 1); a channel named with its place ("office phone") hides the bare one of the same value. */
@@ -301,7 +310,7 @@ function substitution(newer: string, older: string, speakers: ReadonlySet<string
 }
 
 
-const END = /\b(quit|quitting|left|leaving|broke up|split up|divorced|separated|sold|selling|gave away|given away|got rid of|moved out|moving out|moved away from|no longer|not any ?more|stopped|dropped out|ended|is over|are over|is gone|are gone|closed|deleted|shut down|dead|retired|resigned|done with|last day|stole|stolen|aren't together|not together|no more)\b/i;
+const END = /\b(quit|quitting|left|leaving|broke up|split up|divorced|separated|sold|selling|gave away|given away|got rid of|moved out|moving out|moved away from|no longer|not any ?more|stopped|dropped out|ended|is over|are over|is gone|are gone|closed|deleted|shut down|dead|retired|resigned|done with|last day|stole|stolen|aren't together|not together|no more|passed away|died)\b/i;
 /** The two sides' speakers, lower-cased. */
 function speakersOf(a: StateSide, b: StateSide): Set<string> {
   return new Set([a.speaker, b.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
@@ -400,9 +409,9 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide):
   const a = stateClaims(newer.text, newer.speaker);
   const b = stateClaims(older.text, older.speaker);
   const usable = (c: StateClaim) => !c.subject.startsWith('pronoun:');
-  const match = a.find((x) => usable(x) && b.some((y) => y.kind === x.kind && y.key === x.key && y.subject === x.subject));
-  const differs = a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && y.key === x.key && y.subject === x.subject && y.value !== x.value));
-  const kindMatch = a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && y.key !== x.key && y.subject === x.subject));
+  const match = a.find((x) => usable(x) && b.some((y) => y.kind === x.kind && sameKey(x, y) && y.subject === x.subject));
+  const differs = a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && sameKey(x, y) && y.subject === x.subject && y.value !== x.value));
+  const kindMatch = a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && !sameKey(x, y) && y.subject === x.subject));
   const sameSpeaker = (newer.speaker ?? '').toLowerCase() === (older.speaker ?? '').toLowerCase();
   let cancel = false;
   if (CANCEL.test(nt) && sameSpeaker && tenseOf(body(older.text)) === 'future') {
@@ -424,12 +433,14 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide):
   const end = endsAState(nt);
   const va = new Set([...valueWords(newer.text)].filter((v) => !speakers.has(v)));
   const vb = new Set([...valueWords(older.text)].filter((v) => !speakers.has(v)));
-  const oldInNewer = [...vb].some((v) => va.has(v));
+  // The older value named anywhere in the newer, a sentence's first word too ("Milo passed away").
+  const newerTokens = new Set(tokenize(withoutVocatives(nt)).filter((w) => !speakers.has(w)));
+  const oldInNewer = [...vb].some((v) => va.has(v) || newerTokens.has(v));
   // The end is about the older state: its value named again, or the same slot with the same value
   // or none ("I quit my job"); "Tom and I broke up" does not end a marriage to Alex.
   // An end of another state of the same slot: "I quit Acme" after "I started at Globex".
-  const endsOther = end && !oldInNewer && a.some((x) => usable(x) && x.value !== '' && b.some((y) => y.kind === x.kind && y.key === x.key && y.subject === x.subject && y.value !== '' && y.value !== x.value));
-  const endsOld = end && (oldInNewer || a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && y.key === x.key && y.subject === x.subject && (x.value === y.value || x.value === ''))));
+  const endsOther = end && !oldInNewer && a.some((x) => usable(x) && x.value !== '' && b.some((y) => y.kind === x.kind && sameKey(x, y) && y.subject === x.subject && y.value !== '' && y.value !== x.value));
+  const endsOld = end && (oldInNewer || a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && sameKey(x, y) && y.subject === x.subject && (x.value === y.value || x.value === ''))));
   const b01 = (x: boolean): number => (x ? 1 : 0);
   // The slot patterns' reading, when there is one, overrides the soft topic: a claim match is
   // the same topic, the same kind with another key is not ("favourite food" vs "favourite film").

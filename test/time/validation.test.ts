@@ -179,7 +179,7 @@ describe('the CLI gets the same errors', () => {
     writeFileSync(bad, '{"text":"Maya: hello.","observedAt":"2024-03-10T10:00:00+25:00"}\n');
     const refused = await cli(['ingest', bad, '--store', store]);
     expect(refused.code).toBe(1);
-    expect(refused.err.join('\n')).toContain('INVALID_INPUT: observations[0].observedAt: "2024-03-10T10:00:00+25:00" (a string) has the UTC offset +25:00, which does not exist');
+    expect(refused.err.join('\n')).toContain('INVALID_INPUT: line 1.observedAt: "2024-03-10T10:00:00+25:00" (a string) has the UTC offset +25:00, which does not exist');
     expect((await cli(['ingest', good, '--store', store])).code).toBe(0);
     const r = await cli(['recall', 'Where did Maya move?', '--store', store, '--after', '2024-02-30']);
     expect(r.code).toBe(1);
