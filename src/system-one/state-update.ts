@@ -296,11 +296,10 @@ function words(text: string): Set<string> {
   return new Set((body(text).toLowerCase().match(/[\p{L}\p{N}'-]{3,}/gu) ?? []));
 }
 
-/** The `substitution` feature (see {@link STATE_UPDATE_FEATURES}). */
-function substitution(newer: string, older: string, speakers: ReadonlySet<string>): number {
-  const of = (t: string) => new Set([...words(withoutVocatives(body(t)))].filter((w) => !speakers.has(w)));
-  const a = of(newer);
-  const b = of(older);
+/** The `substitution` feature (see {@link STATE_UPDATE_FEATURES}) from the two texts' frame words. */
+function substitution(newerWords: ReadonlySet<string>, olderWords: ReadonlySet<string>, speakers: ReadonlySet<string>): number {
+  const a = new Set([...newerWords].filter((w) => !speakers.has(w)));
+  const b = new Set([...olderWords].filter((w) => !speakers.has(w)));
   let inter = 0;
   for (const w of a) if (b.has(w)) inter++;
   const onlyA = a.size - inter;
@@ -395,46 +394,101 @@ function leadSubject(text: string, speaker: string | undefined): string {
   return isName ? first.toLowerCase() : me;
 }
 
+/** What one side's text gives the features, read once per text and speaker ({@link StateReadings}). */
+interface SideReading {
+  /** The statements (questions left out), without the speaker label. */
+  text: string;
+  body: string;
+  claims: StateClaim[];
+  topics: number[];
+  values: Set<string>;
+  words: Set<string>;
+  /** Lower-cased tokens without the names a listener is called by. */
+  tokens: string[];
+  /** Words of ≥ 3 letters without the listener's names (the substitution feature). */
+  frameWords: Set<string>;
+  lead: string;
+  end: boolean;
+  change: boolean;
+  addition: boolean;
+  repeat: boolean;
+  history: boolean;
+  cancelWord: boolean;
+  future: boolean;
+  plans: string[];
+}
+
+/**
+ * A cache of side readings for a batch of decisions (the write path asks up to K_w pairs of one
+ * node, maintenance up to 20 per node): create one per batch, never share it across memories.
+ */
+export type StateReadings = Map<string, SideReading>;
+
+function readSide(side: StateSide, memo: StateReadings | undefined): SideReading {
+  const key = `${side.speaker ?? ''}\u0000${side.text}`;
+  const hit = memo?.get(key);
+  if (hit !== undefined) return hit;
+  // A question states nothing ("Have you thought about quitting Acme?"): only statements count.
+  const text = statements(side.text);
+  const b = body(text);
+  const r: SideReading = {
+    text,
+    body: b,
+    claims: stateClaims(text, side.speaker),
+    topics: topics(text),
+    values: valueWords(text),
+    words: words(text),
+    tokens: tokenize(withoutVocatives(b)),
+    frameWords: words(withoutVocatives(body(text))),
+    lead: leadSubject(text, side.speaker),
+    end: endsAState(b),
+    change: CHANGE.test(b),
+    addition: ADDITION.test(b),
+    repeat: REPEAT.test(b),
+    history: HISTORY.test(b),
+    cancelWord: CANCEL.test(b),
+    future: tenseOf(body(text)) === 'future',
+    plans: planNouns(text),
+  };
+  memo?.set(key, r);
+  return r;
+}
+
 /**
  * The feature row of one pair, in {@link STATE_UPDATE_FEATURES} order (all in [0,1]): the
  * stand-in's claim reading (rules 1-4) as indicators, plus generic pair signals. Deterministic and
  * pure; the same function builds the training rows (bench/training/train-state-update.ts) and the
- * run-time rows.
+ * run-time rows. `memo` reads each text once across a batch of pairs.
  */
-export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide): number[] {
-  // A question states nothing ("Have you thought about quitting Acme?"): only statements count.
-  const newer: StateSide = { ...newerSide, text: statements(newerSide.text) };
-  const older: StateSide = { ...olderSide, text: statements(olderSide.text) };
-  const nt = body(newer.text);
-  const a = stateClaims(newer.text, newer.speaker);
-  const b = stateClaims(older.text, older.speaker);
+export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, memo?: StateReadings): number[] {
+  const n = readSide(newerSide, memo);
+  const o = readSide(olderSide, memo);
+  const a = n.claims;
+  const b = o.claims;
   const usable = (c: StateClaim) => !c.subject.startsWith('pronoun:');
   const match = a.find((x) => usable(x) && b.some((y) => y.kind === x.kind && sameKey(x, y) && y.subject === x.subject));
   const differs = a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && sameKey(x, y) && y.subject === x.subject && y.value !== x.value));
   const kindMatch = a.some((x) => usable(x) && b.some((y) => y.kind === x.kind && !sameKey(x, y) && y.subject === x.subject));
-  const sameSpeaker = (newer.speaker ?? '').toLowerCase() === (older.speaker ?? '').toLowerCase();
+  const sameSpeaker = (newerSide.speaker ?? '').toLowerCase() === (olderSide.speaker ?? '').toLowerCase();
+  // Names and values leave out the two speakers: people in a chat name each other ("Thanks, Maya!").
+  const speakers = speakersOf(newerSide, olderSide);
   let cancel = false;
-  if (CANCEL.test(nt) && sameSpeaker && tenseOf(body(older.text)) === 'future') {
+  if (n.cancelWord && sameSpeaker && o.future) {
     // The newer text names the plan: its noun ("the trip") or a value of it ("the Paris trip"
     // after "we are going to Paris in June").
-    const announced = new Set(planNouns(older.text));
-    const vo = valueWords(older.text);
-    cancel = planNouns(newer.text).some((p) => announced.has(p)) || [...valueWords(newer.text)].some((v) => vo.has(v) && !speakersOf(newer, older).has(v));
+    const announced = new Set(o.plans);
+    cancel = n.plans.some((p) => announced.has(p)) || [...n.values].some((v) => o.values.has(v) && !speakers.has(v));
   }
-  const wa = words(newer.text);
-  const wb = words(older.text);
   let inter = 0;
-  for (const w of wa) if (wb.has(w)) inter++;
-  const union = wa.size + wb.size - inter;
-  // Names and values leave out the two speakers: people in a chat name each other ("Thanks, Maya!").
-  const speakers = speakersOf(newer, older);
-  const ta = topics(newer.text);
-  const tb = topics(older.text);
-  const end = endsAState(nt);
-  const va = new Set([...valueWords(newer.text)].filter((v) => !speakers.has(v)));
-  const vb = new Set([...valueWords(older.text)].filter((v) => !speakers.has(v)));
+  for (const w of n.words) if (o.words.has(w)) inter++;
+  const union = n.words.size + o.words.size - inter;
+  const ta = n.topics;
+  const tb = o.topics;
+  const end = n.end;
+  const va = new Set([...n.values].filter((v) => !speakers.has(v)));
+  const vb = new Set([...o.values].filter((v) => !speakers.has(v)));
   // The older value named anywhere in the newer, a sentence's first word too ("Milo passed away").
-  const newerTokens = new Set(tokenize(withoutVocatives(nt)).filter((w) => !speakers.has(w)));
+  const newerTokens = new Set(n.tokens.filter((w) => !speakers.has(w)));
   const oldInNewer = [...vb].some((v) => va.has(v) || newerTokens.has(v));
   // The end is about the older state: its value named again, or the same slot with the same value
   // or none ("I quit my job"); "Tom and I broke up" does not end a marriage to Alex.
@@ -452,21 +506,21 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide):
     b01(kindMatch),
     b01(a.length > 0),
     b01(b.length > 0),
-    b01(CHANGE.test(nt)),
-    b01(ADDITION.test(nt)),
-    b01(REPEAT.test(nt)),
+    b01(n.change),
+    b01(n.addition),
+    b01(n.repeat),
     b01(cancel),
     union === 0 ? 0 : inter / union,
-    b01(newer.timeMs > older.timeMs),
+    b01(newerSide.timeMs > olderSide.timeMs),
     topicSame,
     Math.max(...ta),
     b01(end),
     b01(endsOld),
     b01(oldInNewer),
     b01([...va].some((v) => !vb.has(v))),
-    b01(leadSubject(newer.text, newer.speaker) === leadSubject(older.text, older.speaker)),
-    kindMatch && match === undefined ? 0 : substitution(newer.text, older.text, speakers),
-    b01(HISTORY.test(nt)),
+    b01(n.lead === o.lead),
+    kindMatch && match === undefined ? 0 : substitution(n.frameWords, o.frameWords, speakers),
+    b01(n.history),
     b01(end && topicSame >= 0.7 && !endsOther),
     b01(endsOther),
   ];
@@ -478,8 +532,8 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide):
  * (never used to fit it) it answers all 47 at the 0.85 threshold; its held-out AUC on the
  * generated pairs is in the model card (models/README.md) next to the keyword stand-in's.
  */
-export function decideStateUpdate(newer: StateSide, older: StateSide): StateUpdateDecision {
-  return trainedStateUpdate(newer, older);
+export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
+  return trainedStateUpdate(newer, older, memo);
 }
 
 /**
@@ -492,16 +546,16 @@ export function decideStateUpdate(newer: StateSide, older: StateSide): StateUpda
  * {@link standInStateUpdate} only when the weights do not fit the feature list (a stale
  * generated module), so a decision is always made and its `model` says who made it.
  */
-export function trainedStateUpdate(newer: StateSide, older: StateSide): StateUpdateDecision {
+export function trainedStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
   const w = STATE_UPDATE_WEIGHTS;
   if (w.features.length !== STATE_UPDATE_FEATURES.length || w.features.some((f, i) => f !== STATE_UPDATE_FEATURES[i])) return standInStateUpdate(newer, older);
   if (!(newer.timeMs >= older.timeMs)) return { probability: 0, model: STATE_UPDATE_MODEL_ID };
-  const x = stateUpdateFeatures(newer, older);
+  const x = stateUpdateFeatures(newer, older, memo);
   let z = w.bias;
   for (let j = 0; j < x.length; j++) z += (w.weights[j] as number) * (((x[j] as number) - (w.mean[j] as number)) / (w.scale[j] as number));
   const probability = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
-  const claims = stateClaims(newer.text, newer.speaker);
-  const olderClaims = stateClaims(older.text, older.speaker);
+  const claims = readSide(newer, memo).claims;
+  const olderClaims = readSide(older, memo).claims;
   const kind = x[8] === 1 ? 'plan' : claims.find((c) => olderClaims.some((y) => y.kind === c.kind && y.key === c.key && y.subject === c.subject))?.kind;
   return kind === undefined ? { probability, model: STATE_UPDATE_MODEL_ID } : { probability, kind, model: STATE_UPDATE_MODEL_ID };
 }

@@ -14,7 +14,7 @@
  */
 import type { NamespaceState } from '../plane/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
-import { decideStateUpdate } from '../system-one/state-update.js';
+import { decideStateUpdate, type StateReadings } from '../system-one/state-update.js';
 import { finishEdge } from './structure.js';
 
 /** The time a node holds a state from: its observation time, else its ingestion time (epoch ms). */
@@ -49,6 +49,7 @@ export interface StateUpdatePlan {
 export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherIds: Iterable<string>, threshold: number, nowIso: string, superseded: Map<string, MemoryNode>): StateUpdatePlan {
   const out: StateUpdatePlan = { edges: [], superseded: [] };
   const t = stateTimeOf(node);
+  const memo: StateReadings = new Map(); // each text read once for all its pairs
   const seen = new Set<string>();
   const side = (n: MemoryNode, timeMs: number) => ({ text: n.text, speaker: n.provenance.speaker, timeMs });
   const link = (newer: MemoryNode, older: MemoryNode, p: number, model: string): void => {
@@ -74,10 +75,10 @@ export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherI
       return r !== undefined && stateTimeOf(r) > t;
     }))) continue;
     if (tOther <= t) {
-      const d = decideStateUpdate(side(self, tOther === t ? t + 1 : t), side(other, tOther));
+      const d = decideStateUpdate(side(self, tOther === t ? t + 1 : t), side(other, tOther), memo);
       if (d.probability >= threshold) link(self, other, d.probability, d.model);
     } else {
-      const d = decideStateUpdate(side(other, tOther), side(self, t));
+      const d = decideStateUpdate(side(other, tOther), side(self, t), memo);
       if (d.probability >= threshold) link(other, self, d.probability, d.model);
     }
   }
