@@ -20,7 +20,7 @@ import { JevMemError, describeValue, invalidOption, throwIfAborted } from './err
 import type { MemoryExport } from './plane/export.js';
 import { createLexicalIndex } from './plane/lexical.js';
 import { createMemoryStorage } from './plane/memory-storage.js';
-import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, NamespaceState, type IndexFactories, type OpenReport } from './plane/namespace.js';
+import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type OpenReport } from './plane/namespace.js';
 import type { StorageAdapter, StorageHealth } from './plane/storage.js';
 import { createFlatVectorIndex } from './plane/vector-flat.js';
 import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './plane/vector-hnsw.js';

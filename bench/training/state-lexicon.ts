@@ -21,10 +21,11 @@
  *
  * @module
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STOP_WORDS } from '../../src/plane/text.js';
+import { writeOrCheckGenerated } from '../lib/generated.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const MODEL = join(HERE, '../../models/glove-sif-100d');
@@ -123,16 +124,7 @@ ${body}
 async function main(): Promise<void> {
   const { text, lexicon } = await buildStateLexicon();
   for (const [k, ws] of Object.entries(lexicon)) console.log(`${k.padEnd(13)} ${String(ws.length).padStart(4)} words: ${ws.slice(0, 40).map(([w]) => w).join(' ')}`);
-  if (process.argv.includes('--check')) {
-    if ((await readFile(OUT, 'utf8')) !== text) {
-      console.error(`${OUT} differs from a fresh build; run without --check`);
-      process.exit(1);
-    }
-    console.log(`${OUT} is up to date`);
-  } else {
-    await writeFile(OUT, text);
-    console.log(`wrote ${OUT}`);
-  }
+  await writeOrCheckGenerated(OUT, text, process.argv.includes('--check'), 'a fresh build');
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main();

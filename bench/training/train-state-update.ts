@@ -15,9 +15,9 @@
  *
  * @module
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheckGenerated } from '../lib/generated.js';
 import { fitLogistic, predictLogistic, rocAuc } from '../lib/logistic.js';
 import { STATE_UPDATE_FEATURES, standInStateUpdate, stateUpdateFeatures } from '../../src/system-one/state-update.js';
 import { generateStatePairs, PAIR_SEED, type StatePair } from './state-pairs.js';
@@ -95,14 +95,4 @@ export const STATE_UPDATE_WEIGHTS: {
   training: ${JSON.stringify({ rows: model.rows, positives: model.positives, heldoutRows: held.length, ...metrics })},
 });
 `;
-if (process.argv.includes('--check')) {
-  const cur = await readFile(OUT, 'utf8');
-  if (cur !== text) {
-    console.error(`${OUT} differs from a fresh fit; run without --check`);
-    process.exit(1);
-  }
-  console.log(`${OUT} is up to date`);
-} else {
-  await writeFile(OUT, text);
-  console.log(`wrote ${OUT}`);
-}
+await writeOrCheckGenerated(OUT, text, process.argv.includes('--check'), 'a fresh fit');

@@ -24,7 +24,6 @@ import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
 import type { Memory, RecallResult } from '../memory.js';
 import { createNodeMemory } from '../node.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
-import type { SystemTwoOptions } from '../system-two/types.js';
 import type { Observation } from '../types.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';

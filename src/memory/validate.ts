@@ -8,14 +8,12 @@
 import { rejectUnknownKeys } from '../config.js';
 import { describeValue, invalidInput, invalidOption, isJevMemError } from '../errors.js';
 import { parseTimestamp } from '../util/time.js';
-import { checkIsoCalendar, validateNamespace, validateObservation, type CheckedObservation } from '../write/validate.js';
+import { ISO_DAY, checkIsoCalendar, validateNamespace, validateObservation, type CheckedObservation } from '../write/validate.js';
 import type { CallOptions } from './types.js';
 
 /** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
 const MAX_TIME_MS = 8.64e15;
 
-/** `YYYY-MM-DD` at the start of an ISO-8601 string. */
-const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
 
 /** Keys accepted by `Memory.recall` (others are refused with `INVALID_OPTION`). */
 export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters', 'after', 'before'] as const;

@@ -21,7 +21,7 @@ import {
   toNodeRecord,
 } from './idb-records.js';
 import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch, validateNamespace } from './memory-storage.js';
-import { CHANGE_META_KEY, type Checkpoint, type NamespaceCounts, type NamespaceSnapshot, type StorageAdapter, type WriteBatch } from './storage.js';
+import { CHANGE_META_KEY, type Checkpoint, type NamespaceCounts, type StorageAdapter, type WriteBatch } from './storage.js';
 
 /**
  * Schema version of the database (the IndexedDB version number). Raise it with a new step in

@@ -439,7 +439,7 @@ function readSide(side: StateSide, memo: StateReadings | undefined): SideReading
     values: valueWords(text),
     words: words(text),
     tokens: tokenize(withoutVocatives(b)),
-    frameWords: words(withoutVocatives(body(text))),
+    frameWords: words(withoutVocatives(b)),
     lead: leadSubject(text, side.speaker),
     end: endsAState(b),
     change: CHANGE.test(b),
@@ -447,7 +447,7 @@ function readSide(side: StateSide, memo: StateReadings | undefined): SideReading
     repeat: REPEAT.test(b),
     history: HISTORY.test(b),
     cancelWord: CANCEL.test(b),
-    future: tenseOf(body(text)) === 'future',
+    future: tenseOf(b) === 'future',
     plans: planNouns(text),
   };
   memo?.set(key, r);
@@ -556,6 +556,6 @@ export function trainedStateUpdate(newer: StateSide, older: StateSide, memo?: St
   const probability = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
   const claims = readSide(newer, memo).claims;
   const olderClaims = readSide(older, memo).claims;
-  const kind = x[8] === 1 ? 'plan' : claims.find((c) => olderClaims.some((y) => y.kind === c.kind && y.key === c.key && y.subject === c.subject))?.kind;
+  const kind = x[8] === 1 ? 'plan' : claims.find((c) => olderClaims.some((y) => y.kind === c.kind && sameKey(c, y) && y.subject === c.subject))?.kind;
   return kind === undefined ? { probability, model: STATE_UPDATE_MODEL_ID } : { probability, kind, model: STATE_UPDATE_MODEL_ID };
 }

@@ -330,7 +330,7 @@ const WEEKEND_MODIFIER = /\b(this|last|next|coming|past|previous)\s+(?:\w+\s+)?$
  * (0.7 with a tense, 0.5 without).
  */
 function resolveWeekend(r: chrono.ParsedResult, text: string, referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
-  const modifier = (/\b(this|last|next|coming|past|previous)\b/i.exec(r.text) ?? WEEKEND_MODIFIER.exec(text.slice(Math.max(0, r.index - 24), r.index)))?.[1]?.toLowerCase();
+  const modifier = (WEEKDAY_MODIFIER.exec(r.text) ?? WEEKEND_MODIFIER.exec(text.slice(Math.max(0, r.index - 24), r.index)))?.[1]?.toLowerCase();
   const tense = tenseOf(sentenceAt(text, r.index));
   const monday = localMonday(referenceMs, off);
   const weekday = (localFields(referenceMs, off).wd + 6) % 7; // 0 = Monday … 6 = Sunday

@@ -55,8 +55,9 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
     const v = state.vectors.get(id);
     if (v !== undefined && state.vector.size > 0) neighbours.set(id, state.vector.search(v, Math.max(MAINTENANCE_NEIGHBOURS, STATE_UPDATE_NEIGHBOURS) + 1));
   }
-  await state.loadNodes([...neighbours.values()].flatMap((hits) => hits.map((h) => h.id)));
-  await state.loadNodes(superseders(state, [...neighbours.values()].flatMap((hits) => hits.map((h) => h.id))));
+  const neighbourIds = [...neighbours.values()].flatMap((hits) => hits.map((h) => h.id));
+  await state.loadNodes(neighbourIds);
+  await state.loadNodes(superseders(state, neighbourIds));
   const requests: Array<SystemOneRequest & { state: MaintenanceState }> = [];
   const owners: MemoryNode[] = [];
   for (const id of nodeIds) {

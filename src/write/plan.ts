@@ -100,7 +100,8 @@ export async function planWrite(namespace: string, input: WriteInputs, state: Na
   await state.loadNodes(state.lastId !== undefined ? [state.lastId] : []);
   const drafts = deterministicEdges(node, state, params.closeInTimeMs);
   const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf);
-  await state.loadNodes(found.map((c) => c.id));
+  const candidateIds = found.map((c) => c.id);
+  await state.loadNodes(candidateIds);
   const newSide: PairSide = { vector: input.vector, entities: node.entities, keywords: node.keywords, seq: node.seq };
   if (input.checked.observedAtMs !== undefined) newSide.observedAtMs = input.checked.observedAtMs;
   if (node.provenance.sessionId !== undefined) newSide.sessionId = node.provenance.sessionId;
@@ -127,12 +128,12 @@ export async function planWrite(namespace: string, input: WriteInputs, state: Na
   }
   // Facts that change, decided when written (issue 14): the state-update head on the same ≤ K_w
   // candidates, already loaded; maintenance later looks wider.
-  await state.loadNodes(superseders(state, found.map((c) => c.id)));
+  await state.loadNodes(superseders(state, candidateIds));
   const planned = new Map<string, MemoryNode>();
-  const updates = planStateUpdates(state, node, found.map((c) => c.id).filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned);
+  const updates = planStateUpdates(state, node, candidateIds.filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned);
   for (const e of updates.edges) if (!seen.has(e.id)) edges.push(e);
   // A history line written after the news that replaced it is born superseded.
   const self = planned.get(node.id) ?? node;
   planned.delete(node.id);
-  return { node: self, edges, candidates: found.map((c) => c.id), superseded: [...planned.values()] };
+  return { node: self, edges, candidates: candidateIds, superseded: [...planned.values()] };
 }

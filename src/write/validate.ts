@@ -5,7 +5,7 @@
  * @module
  */
 import { JevMemError, describeValue, invalidInput } from '../errors.js';
-import type { Observation, Provenance } from '../types.js';
+import type { Provenance } from '../types.js';
 import { ISO_OFFSET, isoOffsetMinutes, isTimeZone, offsetText, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
 
 /** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
@@ -22,7 +22,7 @@ export interface CheckedObservation {
 const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const;
 
 /** `YYYY-MM-DD` at the start of an ISO-8601 string. */
-const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
+export const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
 
 /** Largest UTC offset accepted, in minutes (±14:00: real offsets run from −12:00 to +14:00). */
 export const MAX_UTC_OFFSET_MINUTES = 14 * 60;
@@ -109,7 +109,7 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
       const zoneOff = zoneOffsetMinutes(o.timeZone, out.observedAtMs);
       // An offset written in observedAt must be the zone's at that instant: "+01:00" with
       // America/New_York names two different local times.
-      const written = typeof o.observedAt === 'string' && !/\d[zZ]\s*$/.test(o.observedAt) ? isoOffsetMinutes(o.observedAt) : undefined;
+      const written = out.utcOffsetMinutes !== undefined && !/\d[zZ]\s*$/.test(String(o.observedAt)) ? out.utcOffsetMinutes : undefined;
       if (written !== undefined && written !== zoneOff) {
         throw invalidInput(`${field}.timeZone`, `${JSON.stringify(o.timeZone)} has the UTC offset ${offsetText(zoneOff)} at ${new Date(out.observedAtMs).toISOString()}, but observedAt ${JSON.stringify(o.observedAt)} was written with ${offsetText(written)}; give the zone's offset, "Z", or no offset`);
       }
