@@ -10,7 +10,7 @@
  * 1. Read the source JSON (`words` in frequency order; `vectors[word]` = 100 floats, then the
  *    L2 norm at `l2NormIndex` and the rank at `wordIndex`).
  * 2. Keep words in source order until N are kept, dropping every token the encoder's tokenizer
- *    (`tokenize()` of src/plane/text.ts) can never produce: pure punctuation, and words it splits
+ *    (`tokenize()` of src/plane/text/text.ts) can never produce: pure punctuation, and words it splits
  *    (hyphenated `long-term`, dotted, with apostrophes). `vocab.txt` = the kept words, one a line.
  * 3. Quantise each row: scale_r = fround(max_i |v_ri| / 127), q_ri = round(v_ri / scale_r) ∈ [−127, 127];
  *    `vectors.i8` (row-major int8), `scales.f32` (float32 LE).
@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 
 import { GLOVE_SIF_FORMAT_VERSION, type GloveSifManifest } from '../src/encoder/glove-sif.js';
 import { harmonicNumber, zipfSifWeights } from '../src/encoder/sif.js';
-import { tokenize } from '../src/plane/text.js';
+import { tokenize } from '../src/plane/text/text.js';
 
 const MODEL_NAME = 'glove-sif-100d';
 const MODEL_VERSION = '1.0.0';
@@ -179,7 +179,7 @@ const manifest: GloveSifManifest = {
   },
   tokenizer: {
     description:
-      'tokenize() of src/plane/text.ts: NFC, lower case, maximal runs of Unicode letters, marks and digits; ' +
+      'tokenize() of src/plane/text/text.ts: NFC, lower case, maximal runs of Unicode letters, marks and digits; ' +
       'vocab.txt holds only words w with tokenize(w) = [w]',
   },
   files: Object.fromEntries(

@@ -11,8 +11,8 @@ import { readFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
-import { ftsTableName } from '../src/plane/sql-lexical.js';
-import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../src/plane/sqlite-file-storage.js';
+import { ftsTableName } from '../src/plane/indexes/sql-lexical.js';
+import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../src/plane/store/sqlite-file-storage.js';
 import type { MemoryNode } from '../src/types.js';
 
 const total = Number(process.argv[2] ?? 10_000);

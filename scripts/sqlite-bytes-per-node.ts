@@ -8,8 +8,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteFileStorage } from '../src/plane/sqlite-file-storage.js';
-import { quantizeVector } from '../src/plane/vector-codec.js';
+import { createSqliteFileStorage } from '../src/plane/store/sqlite-file-storage.js';
+import { quantizeVector } from '../src/plane/indexes/vector-codec.js';
 import type { MemoryEdge, MemoryNode, View } from '../src/types.js';
 
 const total = Number(process.argv[2] ?? 10_000);

@@ -26,8 +26,8 @@ import { createFetchAssetLoader, createFileMapAssetLoader } from './encoder/asse
 import { createGloveSifEncoder } from './encoder/glove-sif.js';
 import { JevMemError, invalidOption, isJevMemError } from './errors.js';
 import { createMemory, type Memory, type MemoryOptions } from './memory.js';
-import { createIdbStorage } from './plane/idb-storage.js';
-import type { StorageAdapter } from './plane/storage.js';
+import { createIdbStorage } from './plane/store/idb-storage.js';
+import type { StorageAdapter } from './plane/store/storage.js';
 import { createHeuristicSystemOne } from './system-one/heuristic.js';
 import type { SystemOneBackend } from './system-one/wire.js';
 import { createWorkerSystemOne, type WorkerSystemOne, type WorkerSystemOneOptions } from './system-one/worker-backend.js';
@@ -276,8 +276,8 @@ export async function createBrowserMemory(options: BrowserMemoryOptions = {}): P
 }
 
 // The browser's building blocks, for apps that assemble their own memory.
-export { createIdbStorage } from './plane/idb-storage.js';
-export type { IdbStorageOptions } from './plane/idb-storage.js';
+export { createIdbStorage } from './plane/store/idb-storage.js';
+export type { IdbStorageOptions } from './plane/store/idb-storage.js';
 export { createWorkerSystemOne } from './system-one/worker-backend.js';
 export type { WorkerSystemOne, WorkerSystemOneOptions } from './system-one/worker-backend.js';
 export { bundledModelFiles } from './bundled-models.js';

@@ -47,18 +47,18 @@ export type {
 } from './types.js';
 
 // memory plane
-export type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './plane/storage.js';
-export { CHANGE_META_KEY } from './plane/storage.js';
-export { CHECKPOINT_FORMAT, EDGE_CACHE_SIZE, NODE_CACHE_SIZE } from './plane/namespace.js';
-export type { OpenReport } from './plane/namespace.js';
-export { decodeVector, encodeVector, quantizeVector } from './plane/vector-codec.js';
-export type { IndexHit, LexicalDoc, LexicalIndex, VectorIndex } from './plane/indexes.js';
-export { createMemoryStorage } from './plane/memory-storage.js';
-export { createLexicalIndex } from './plane/lexical.js';
-export { createFlatVectorIndex } from './plane/vector-flat.js';
-export { createHnswVectorIndex, createVectorIndex } from './plane/vector-hnsw.js';
-export { EXPORT_FORMAT, EXPORT_VERSION } from './plane/export.js';
-export type { MemoryExport } from './plane/export.js';
+export type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './plane/store/storage.js';
+export { CHANGE_META_KEY } from './plane/store/storage.js';
+export { CHECKPOINT_FORMAT, EDGE_CACHE_SIZE, NODE_CACHE_SIZE } from './plane/resident/namespace.js';
+export type { OpenReport } from './plane/resident/namespace.js';
+export { decodeVector, encodeVector, quantizeVector } from './plane/indexes/vector-codec.js';
+export type { IndexHit, LexicalDoc, LexicalIndex, VectorIndex } from './plane/indexes/indexes.js';
+export { createMemoryStorage } from './plane/store/memory-storage.js';
+export { createLexicalIndex } from './plane/indexes/lexical.js';
+export { createFlatVectorIndex } from './plane/indexes/vector-flat.js';
+export { createHnswVectorIndex, createVectorIndex } from './plane/indexes/vector-hnsw.js';
+export { EXPORT_FORMAT, EXPORT_VERSION } from './plane/store/export.js';
+export type { MemoryExport } from './plane/store/export.js';
 
 // encoders
 export type { AssetLoader, Encoder } from './encoder/encoder.js';

@@ -10,20 +10,20 @@
  * across tabs by the Web Lock `jev-mem:<namespace>`; every commit sets a new `generation` in the
  * namespace meta, and a memory that finds another generation in the store (a second tab wrote)
  * rebuilds its caches first. On open, a namespace is migrated to the current schema version
- * (plane/schema.ts) and nodes embedded by another encoder are re-embedded from their texts.
+ * (plane/store/schema.ts) and nodes embedded by another encoder are re-embedded from their texts.
  *
  * @module
  */
 import { resolveParameters, type MemoryParameters } from './config.js';
 import type { Encoder } from './encoder/encoder.js';
 import { JevMemError, describeValue, invalidOption, throwIfAborted } from './errors.js';
-import type { MemoryExport } from './plane/export.js';
-import { createLexicalIndex } from './plane/lexical.js';
-import { createMemoryStorage } from './plane/memory-storage.js';
-import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type OpenReport } from './plane/namespace.js';
-import type { StorageAdapter, StorageHealth } from './plane/storage.js';
-import { createFlatVectorIndex } from './plane/vector-flat.js';
-import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './plane/vector-hnsw.js';
+import type { MemoryExport } from './plane/store/export.js';
+import { createLexicalIndex } from './plane/indexes/lexical.js';
+import { createMemoryStorage } from './plane/store/memory-storage.js';
+import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type OpenReport } from './plane/resident/namespace.js';
+import type { StorageAdapter, StorageHealth } from './plane/store/storage.js';
+import { createFlatVectorIndex } from './plane/indexes/vector-flat.js';
+import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './plane/indexes/vector-hnsw.js';
 import { runRecall, type RecallSwitches } from './read/recall.js';
 import type { RecallTrace } from './read/trace.js';
 import { Controller } from './system-one/controller.js';
@@ -329,7 +329,7 @@ export interface Memory {
    */
   maintain(options?: CallOptions): Promise<{ redundant: number; contradiction: number; obsolete: number; link: number }>;
   /**
-   * One versioned export of a namespace (plane/export.ts): every node with its embedding, every
+   * One versioned export of a namespace (plane/store/export.ts): every node with its embedding, every
    * edge, the namespace meta (schema version included), the encoder fingerprint and the
    * System-One model id. JSON-safe.
    */

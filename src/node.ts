@@ -14,8 +14,8 @@ import type { Encoder } from './encoder/encoder.js';
 import { rejectUnknownKeys } from './config.js';
 import { describeValue, invalidOption } from './errors.js';
 import { createMemory, MEMORY_OPTION_KEYS, type Memory, type MemoryOptions } from './memory.js';
-import { createMemoryStorage } from './plane/memory-storage.js';
-import { createSqliteFileStorage } from './plane/sqlite-file-storage.js';
+import { createMemoryStorage } from './plane/store/memory-storage.js';
+import { createSqliteFileStorage } from './plane/store/sqlite-file-storage.js';
 import { createNodeAssetLoader } from './encoder/assets-node.js';
 import { createLocalSystemOne } from './system-one/local.js';
 import type { SystemOneBackend } from './system-one/wire.js';
@@ -100,10 +100,10 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   });
 }
 
-export { createSqliteFileStorage } from './plane/sqlite-file-storage.js';
-export type { SqliteFileStorageOptions } from './plane/sqlite-file-storage.js';
-export { createFileStorage } from './plane/file-storage.js';
-export type { FileStorageOptions } from './plane/file-storage.js';
+export { createSqliteFileStorage } from './plane/store/sqlite-file-storage.js';
+export type { SqliteFileStorageOptions } from './plane/store/sqlite-file-storage.js';
+export { createFileStorage } from './plane/store/legacy-v1.js';
+export type { FileStorageOptions } from './plane/store/legacy-v1.js';
 export { createNodeAssetLoader } from './encoder/assets-node.js';
 export { createDefaultNodeEncoder } from './encoder/default-node.js';
 export { createWorkerSystemOne } from './system-one/worker-backend.js';

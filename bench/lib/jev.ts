@@ -13,8 +13,8 @@ import { countingBackend, countsDelta, type BackendCounts, type CountingBackend 
 import type { LocomoConversation } from '../../src/formats/locomo.js';
 import type { Memory, MemoryOptions, RecallOptions } from '../../src/memory.js';
 import { createNodeMemory } from '../../src/node.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
-import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import type { RecallSwitches } from '../../src/read/recall.js';
 import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import type { RankedItem } from './metrics.js';

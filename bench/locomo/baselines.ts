@@ -9,10 +9,10 @@
  */
 import type { Encoder } from '../../src/encoder/encoder.js';
 import type { LocomoConversation } from '../../src/formats/locomo.js';
-import type { IndexHit, LexicalIndex, VectorIndex } from '../../src/plane/indexes.js';
-import { createLexicalIndex } from '../../src/plane/lexical.js';
-import { createFlatVectorIndex } from '../../src/plane/vector-flat.js';
-import { reciprocalRankFusion } from '../../src/plane/fusion.js';
+import type { IndexHit, LexicalIndex, VectorIndex } from '../../src/plane/indexes/indexes.js';
+import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
+import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { reciprocalRankFusion } from '../../src/plane/indexes/fusion.js';
 import { parseTimestamp } from '../../src/util/time.js';
 
 /** RRF constant κ of the hybrid baseline (SPEC 8, eq. (16)). */

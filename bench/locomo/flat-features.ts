@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { contentTerms, tokenize } from '../../src/plane/text.js';
+import { contentTerms, tokenize } from '../../src/plane/text/text.js';
 import { bm25Hits, denseHits, type ConversationIndex, type PreparedQuery, type TurnDoc } from './baselines.js';
 
 /** Pool sizes of SPEC 10. */

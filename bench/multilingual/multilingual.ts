@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import type { SystemOneBackend } from '../../src/system-one/wire.js';
 
 /** Folder of the set: `test/fixtures/multilingual/<code>.json`. */

@@ -6,8 +6,8 @@
  * header), and each index entry as its key plus the primary key. Run: `npx tsx bench/scale/idb-record-bytes.ts`.
  */
 import { serialize } from 'node:v8';
-import { decodeAdjacency, encodeAdjacency, toNodeRecord, type Adjacency } from '../../src/plane/idb-records.js';
-import { quantizeVector } from '../../src/plane/vector-codec.js';
+import { decodeAdjacency, encodeAdjacency, toNodeRecord, type Adjacency } from '../../src/plane/store/idb-records.js';
+import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import type { MemoryEdge, MemoryNode } from '../../src/types.js';
 
 const ns = 'default';

@@ -19,7 +19,7 @@ import { featuresFor, FEATURE_NAMES, textCues } from '../../src/system-one/featu
 import { readGroupState } from '../../src/system-one/validate.js';
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import { LOCOMO_DEV, locomoConversation, parseLocomo } from '../../src/formats/locomo.js';
-import { isStopWord, stem, tokenize } from '../../src/plane/text.js';
+import { isStopWord, stem, tokenize } from '../../src/plane/text/text.js';
 import { keywordsOf } from '../../src/write/plan.js';
 
 type Entry = { ref: string; turn: string; text: string; signals: Record<string, number>; via?: { weight: number } };

@@ -24,7 +24,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STOP_WORDS } from '../../src/plane/text.js';
+import { STOP_WORDS } from '../../src/plane/text/text.js';
 import { writeOrCheckGenerated } from '../lib/generated.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

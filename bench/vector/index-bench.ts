@@ -7,9 +7,9 @@
  *
  * Prints numbers only; nothing is asserted.
  */
-import { quantizeVector } from '../../src/plane/vector-codec.js';
-import { createFlatVectorIndex, restoreFlatVectorIndex } from '../../src/plane/vector-flat.js';
-import { createHnswVectorIndex, restoreHnswVectorIndex } from '../../src/plane/vector-hnsw.js';
+import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
+import { createFlatVectorIndex, restoreFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { createHnswVectorIndex, restoreHnswVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
 import { prng } from '../../test/helpers/prng.js';
 
 const n = Number(process.argv[2] ?? 100_000);

@@ -2,7 +2,7 @@
  * Storage adapter on a Durable Object's SQLite storage (`ctx.storage.sql`), SPEC 2, 3, 4.6, 9:
  * one strongly consistent store per Durable Object, which the edge entry uses as one store per
  * memory namespace. The tables and every method are those of the shared SQL store
- * (`plane/sql-storage.ts`, schema v2; issue 13): rows by integer slot, vectors as BLOBs, edges
+ * (`plane/store/sql-storage.ts`, schema v2; issue 13): rows by integer slot, vectors as BLOBs, edges
  * indexed from both ends, so a namespace is bounded by the object's SQLite storage, not by the
  * isolate's 128 MB. A database of layout v1 (tables `<p>nodes`, `<p>edges`, `<p>meta` with JSON
  * bodies) is migrated to v2 in one transaction at the first call.
@@ -13,10 +13,10 @@
  * @module
  */
 import { JevMemError } from '../errors.js';
-import type { SqlDriver, SqlParam, SqlRow } from '../plane/sql-schema.js';
-import { SQL_SCHEMA_VERSION } from '../plane/sql-schema.js';
-import { createSqlStorage } from '../plane/sql-storage.js';
-import type { StorageAdapter } from '../plane/storage.js';
+import type { SqlDriver, SqlParam, SqlRow } from '../plane/store/sql-schema.js';
+import { SQL_SCHEMA_VERSION } from '../plane/store/sql-schema.js';
+import { createSqlStorage } from '../plane/store/sql-storage.js';
+import type { StorageAdapter } from '../plane/store/storage.js';
 
 /** Layout version this build writes and reads (v1 databases are migrated). */
 export const DO_SCHEMA_VERSION = SQL_SCHEMA_VERSION;
@@ -68,10 +68,10 @@ function durableObjectDriver(storage: DurableObjectStorageLike): SqlDriver {
 
 /**
  * Creates the adapter (`kind: 'durable-object'`) over a SQLite-backed Durable Object's storage.
- * The store keeps the lexical index (FTS5, `plane/sql-lexical.ts`: `lexicalIndex`), so the
+ * The store keeps the lexical index (FTS5, `plane/indexes/sql-lexical.ts`: `lexicalIndex`), so the
  * isolate holds no MiniSearch. Tables are created (or v1 tables migrated, in one transaction) on first use; a database
  * written by a newer layout version is refused. Semantics, `sizeBytes` and errors are those of
- * `createSqlStorage` (plane/sql-storage.ts).
+ * `createSqlStorage` (plane/store/sql-storage.ts).
  *
  * @param storage - `ctx.storage` of a Durable Object declared with `new_sqlite_classes`.
  * @throws JevMemError `INVALID_OPTION` (field `tablePrefix`) for a bad prefix, and `INVALID_OPTION`

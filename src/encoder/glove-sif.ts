@@ -17,7 +17,7 @@
 
 import { LRUCache } from 'lru-cache';
 import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
-import { tokenize } from '../plane/text.js';
+import { tokenize } from '../plane/text/text.js';
 import type { AssetLoader, Encoder } from './encoder.js';
 import { zipfSifWeights } from './sif.js';
 
@@ -96,7 +96,7 @@ const MODEL_FILES = ['vocab.txt', 'vectors.i8', 'scales.f32', 'pc.f32'] as const
  * Loads the GloVe-SIF model and returns an {@link Encoder}.
  *
  * Embedding of a text s (Arora et al. 2017, Algorithm 1):
- * - words: the memory plane's `tokenize()` (`src/plane/text.ts`: NFC, lower case, runs of
+ * - words: the memory plane's `tokenize()` (`src/plane/text/text.ts`: NFC, lower case, runs of
  *   letters/digits; no stemming, stop words kept); words outside the vocabulary are skipped;
  * - v_s = Σ_w a/(a + p(w)) · v_w (the paper's 1/|s| is dropped: it cancels under normalisation);
  * - v_s ← v_s − (u·v_s) u, u = the shipped common component;

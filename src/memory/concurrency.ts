@@ -11,8 +11,8 @@
  * @module
  */
 import { JevMemError, isJevMemError } from '../errors.js';
-import type { NamespaceState } from '../plane/namespace.js';
-import type { StorageAdapter } from '../plane/storage.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
+import type { StorageAdapter } from '../plane/store/storage.js';
 
 /**
  * Meta key changed by every commit of a memory (a random token). A memory that finds another

@@ -1,14 +1,14 @@
 /**
  * Bringing stored data up to this build before its caches are built: schema migrations
- * (plane/schema.ts) and new embeddings for nodes embedded by another encoder. Used when a
+ * (plane/store/schema.ts) and new embeddings for nodes embedded by another encoder. Used when a
  * namespace is opened, and by import for the file's records.
  *
  * @module
  */
 import type { Encoder } from '../encoder/encoder.js';
-import { NamespaceState, type IndexFactories } from '../plane/namespace.js';
-import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
-import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter, type WriteBatch } from '../plane/storage.js';
+import { NamespaceState, type IndexFactories } from '../plane/resident/namespace.js';
+import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
+import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter, type WriteBatch } from '../plane/store/storage.js';
 import type { MemoryNode } from '../types.js';
 import { storedVector } from '../write/plan.js';
 import { GENERATION_META_KEY, newGeneration } from './concurrency.js';
@@ -79,7 +79,7 @@ export function nextChange(meta: Record<string, unknown>): number {
 /**
  * Opens a namespace for this build (issue 13): schema migrations and re-embedding first (each
  * commit atomic; both idempotent), then the resident state from the checkpoint or a scan
- * (plane/namespace.ts). A namespace already on this schema and encoder is not read whole: only
+ * (plane/resident/namespace.ts). A namespace already on this schema and encoder is not read whole: only
  * its meta, checkpoint and logged changes are. An older schema is migrated through a whole load
  * (migrations are whole-namespace by nature); nodes of another encoder are found by one scan
  * and re-embedded in batches of {@link REEMBED_BATCH}.

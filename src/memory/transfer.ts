@@ -1,5 +1,5 @@
 /**
- * Export and import of a namespace (the file format and its checks are plane/export.ts): an
+ * Export and import of a namespace (the file format and its checks are plane/store/export.ts): an
  * export is taken through the namespace's state, so the file holds migrated data and this
  * encoder's embeddings; an import is checked, migrated, re-embedded when asked, indexed, and
  * committed in one atomic batch into an empty namespace.
@@ -8,10 +8,10 @@
  */
 import type { Encoder } from '../encoder/encoder.js';
 import { JevMemError, invalidInput, isJevMemError, throwIfAborted } from '../errors.js';
-import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../plane/export.js';
-import { NamespaceState, type IndexFactories } from '../plane/namespace.js';
-import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
-import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter } from '../plane/storage.js';
+import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../plane/store/export.js';
+import { NamespaceState, type IndexFactories } from '../plane/resident/namespace.js';
+import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
+import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter } from '../plane/store/storage.js';
 import { validateNamespace } from '../write/validate.js';
 import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
@@ -38,7 +38,7 @@ export interface ImportResult {
 }
 
 /**
- * One versioned export of namespace `ns` (plane/export.ts). Run it inside `caches.exclusive`.
+ * One versioned export of namespace `ns` (plane/store/export.ts). Run it inside `caches.exclusive`.
  * @throws the storage errors.
  */
 export async function exportNamespace(deps: TransferDeps, ns: string): Promise<MemoryExport> {

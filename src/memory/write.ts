@@ -13,9 +13,9 @@
 import type { MemoryParameters } from '../config.js';
 import type { Encoder } from '../encoder/encoder.js';
 import { JevMemError, invalidOption, isJevMemError, isWriterElsewhere, throwIfAborted } from '../errors.js';
-import { dedupKey, type NamespaceState } from '../plane/namespace.js';
-import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/schema.js';
-import { CHANGE_META_KEY, type StorageAdapter, type WriteBatch } from '../plane/storage.js';
+import { dedupKey, type NamespaceState } from '../plane/resident/namespace.js';
+import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
+import { CHANGE_META_KEY, type StorageAdapter, type WriteBatch } from '../plane/store/storage.js';
 import type { Controller, DecisionContext, DecisionRecord } from '../system-one/controller.js';
 import type { MemoryEdge, MemoryNode, Provenance } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';

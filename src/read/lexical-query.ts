@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { detectLanguage, termsOf, tokenize } from '../plane/text.js';
+import { detectLanguage, termsOf, tokenize } from '../plane/text/text.js';
 
 /**
  * The question for the lexical index, less its terms that occur in more than `maxDf` nodes

@@ -10,8 +10,8 @@
  */
 import type { MemoryParameters } from '../config.js';
 import { JevMemError } from '../errors.js';
-import { contentTerms, detectLanguage } from '../plane/text.js';
-import type { NamespaceState } from '../plane/namespace.js';
+import { contentTerms, detectLanguage } from '../plane/text/text.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
 import { CATALOGUE, questionKey, type CandidateState, type RoutingState, type StopState } from '../system-one/catalogue.js';
 import { probability, type Controller, type DecisionContext, type DecisionRecord } from '../system-one/controller.js';
 import type { Question, SystemOneRequest, SystemOneResponse } from '../system-one/wire.js';
@@ -19,7 +19,7 @@ import { VIEWS, type MemoryEdge, type MemoryNode, type RecalledMemory, type Reca
 import { certaintyOf, localWhen, toLocalIso } from '../util/time.js';
 import { stateMemory } from '../system-one/state.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
-import { reciprocalRankFusion } from '../plane/fusion.js';
+import { reciprocalRankFusion } from '../plane/indexes/fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
 import { candidateSignals, datesNamed, hasVectorEvidence, NEUTRAL_COSINE, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { contentTerms, isStopWord, midSentenceCapitalised, stem, tokenize } from '../plane/text.js';
-import type { NamespaceState } from '../plane/namespace.js';
+import { contentTerms, isStopWord, midSentenceCapitalised, stem, tokenize } from '../plane/text/text.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { CandidateSignals } from '../system-one/catalogue.js';
 import type { MemoryNode } from '../types.js';
 import { dot } from '../util/vector.js';

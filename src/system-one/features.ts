@@ -7,7 +7,7 @@
  *
  * Inputs are the numeric `signals` the memory computes plus cheap text cues (question words,
  * temporal, multi-hop, causal, preference and procedural words, negation, names, length).
- * Words come from `plane/text.ts` `tokenize()` / `contentTerms()` so a word is read the same way
+ * Words come from `plane/text/text.ts` `tokenize()` / `contentTerms()` so a word is read the same way
  * as in the lexical index.
  *
  * Conventions:
@@ -28,7 +28,7 @@
  * @module
  */
 import { LRUCache } from 'lru-cache';
-import { contentTerms, midSentenceCapitalised, tokenize } from '../plane/text.js';
+import { contentTerms, midSentenceCapitalised, tokenize } from '../plane/text/text.js';
 import type {
   CandidateSignals,
   CandidateState,

@@ -33,7 +33,7 @@
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
-import { STOP_WORDS, tokenize } from '../plane/text.js';
+import { STOP_WORDS, tokenize } from '../plane/text/text.js';
 
 /** Model id of the stand-in's answers (edges it makes carry it as their origin). */
 export const STATE_UPDATE_STANDIN_ID = 'jev-mem/state-update-keyword-standin@0.1.0';

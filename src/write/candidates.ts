@@ -7,9 +7,9 @@
  *
  * @module
  */
-import type { NamespaceState } from '../plane/namespace.js';
-import { reciprocalRankFusion } from '../plane/fusion.js';
-import type { IndexHit } from '../plane/indexes.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
+import { reciprocalRankFusion } from '../plane/indexes/fusion.js';
+import type { IndexHit } from '../plane/indexes/indexes.js';
 import { DEFAULT_PARAMETERS } from '../config.js';
 
 /** A discovered candidate with the lexical score it got (normalised to [0,1] by the best hit). */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { tokenize } from '../plane/text.js';
+import { tokenize } from '../plane/text/text.js';
 
 const COMMON_CAPITALISED = new Set([
   'i', 'im', "i'm", "i've", "i'll", "i'd", 'the', 'a', 'an', 'and', 'but', 'or', 'so', 'oh', 'hey', 'hi', 'hello', 'yes', 'yeah', 'no', 'ok', 'okay',

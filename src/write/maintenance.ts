@@ -9,9 +9,9 @@
  *
  * @module
  */
-import type { NamespaceState } from '../plane/namespace.js';
-import type { IndexHit } from '../plane/indexes.js';
-import type { WriteBatch } from '../plane/storage.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
+import type { IndexHit } from '../plane/indexes/indexes.js';
+import type { WriteBatch } from '../plane/store/storage.js';
 import { CATALOGUE, questionKey, type MaintenanceState } from '../system-one/catalogue.js';
 import { probability, type Controller, type DecisionContext } from '../system-one/controller.js';
 import type { Question, SystemOneRequest } from '../system-one/wire.js';

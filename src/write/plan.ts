@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { quantizeVector } from '../plane/vector-codec.js';
+import { quantizeVector } from '../plane/indexes/vector-codec.js';
 import type { MemoryParameters } from '../config.js';
-import { contentTerms } from '../plane/text.js';
-import type { NamespaceState } from '../plane/namespace.js';
+import { contentTerms } from '../plane/text/text.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
 import { stateMemory } from '../system-one/state.js';
 import type { Controller, DecisionContext } from '../system-one/controller.js';
 import type { MemoryEdge, MemoryNode, MemoryTypes } from '../types.js';
@@ -49,7 +49,7 @@ export interface WriteInputs {
 }
 
 /**
- * The stored form of an embedding: on the int8 grid (plane/vector-codec.ts), so stores and the
+ * The stored form of an embedding: on the int8 grid (plane/indexes/vector-codec.ts), so stores and the
  * resident vector slab keep d + 4 bytes per vector (issue 13); cosine error below 10⁻³.
  */
 export function storedVector(v: Float32Array): number[] {

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { NamespaceState } from '../plane/namespace.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { decideStateUpdate, type StateReadings } from '../system-one/state-update.js';
 import { finishEdge } from './structure.js';

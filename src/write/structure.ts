@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { NamespaceState } from '../plane/namespace.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../types.js';
 
 /** An edge before ids and timestamps are given to it. */

@@ -29,7 +29,7 @@ function storedNodes(page: Page): Promise<Array<{ id: string; seq: number; text:
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          // Store layout v2 (src/plane/idb-storage.ts): `node`, key [namespace, id].
+          // Store layout v2 (src/plane/store/idb-storage.ts): `node`, key [namespace, id].
           const req = db.transaction('node', 'readonly').objectStore('node').getAll(IDBKeyRange.bound(['demo'], ['demo', []]));
           req.onerror = () => reject(req.error);
           req.onsuccess = () => {

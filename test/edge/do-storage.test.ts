@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JevMemError, type JevMemErrorCode } from '../../src/errors.js';
-import { EDGE_FIXED_BYTES } from '../../src/plane/sql-storage.js';
-import type { StorageAdapter } from '../../src/plane/storage.js';
+import { EDGE_FIXED_BYTES } from '../../src/plane/store/sql-storage.js';
+import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { makeEdge, makeNode } from '../plane/fixtures.js';
 import { describeStorageContract } from '../plane/storage-contract.js';
 import { buildEdgeBundle, call, startEdge, type EdgeBundle, type RunningEdge } from './harness.js';

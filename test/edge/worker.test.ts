@@ -11,7 +11,7 @@ import { createNodeAssetLoader } from '../../src/encoder/assets-node.js';
 import { locomoConversation, type LocomoSample } from '../../src/formats/locomo.js';
 import type { Memory } from '../../src/memory.js';
 import { createNodeMemory } from '../../src/node.js';
-import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import { createLocalSystemOne } from '../../src/system-one/local.js';
 import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../../src/types.js';

@@ -6,7 +6,7 @@
 import { createDurableObjectStorage, type DurableObjectStorageLike } from '../../src/edge/do-storage.js';
 import edge, { JevMemObject } from '../../src/edge/worker.js';
 import { isJevMemError } from '../../src/errors.js';
-import type { StorageAdapter } from '../../src/plane/storage.js';
+import type { StorageAdapter } from '../../src/plane/store/storage.js';
 
 export { JevMemObject };
 

@@ -6,7 +6,7 @@ import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { JevMemError } from '../../src/errors.js';
 import { createMemory } from '../../src/memory.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 
 let encoder: Encoder;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { isJevMemError } from '../../src/errors.js';
 import { parseJsonl } from '../../src/formats/jsonl.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { createNodeMemory } from '../../src/node.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { stopDecision } from '../../src/read/stop.js';
 import type { MemoryNode } from '../../src/types.js';
 

@@ -7,7 +7,7 @@ import { loadMultilingualSets, runMultilingualSet } from '../../bench/multilingu
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { createSystemOneFromName } from '../../src/system-one/from-name.js';
 import type { SystemOneBackend } from '../../src/system-one/wire.js';
 

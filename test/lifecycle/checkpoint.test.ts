@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
-import { CHECKPOINT_FORMAT } from '../../src/plane/namespace.js';
-import type { StorageAdapter } from '../../src/plane/storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import { CHECKPOINT_FORMAT } from '../../src/plane/resident/namespace.js';
+import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { keepOpen, lifecycleFixture, QUESTIONS, recallView, TURNS } from './helpers.js';
 
 let encoder: Encoder;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/file-storage.js';
+import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
 import type { Observation } from '../../src/types.js';
 import { lifecycleFixture } from './helpers.js';
 

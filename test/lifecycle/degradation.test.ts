@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { AUTO_HNSW_FROM, AUTO_HNSW_WORK, autoHnswFrom, createMemory, MAINTENANCE_PENDING_META_KEY, type Logger } from '../../src/memory.js';
-import { createFileStorage, namespaceFolder } from '../../src/plane/file-storage.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
-import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../../src/plane/schema.js';
+import { createFileStorage, namespaceFolder } from '../../src/plane/store/legacy-v1.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../../src/plane/store/schema.js';
 import type { MemoryNode } from '../../src/types.js';
 import { faulty, keepOpen, lifecycleFixture, TURNS } from './helpers.js';
 

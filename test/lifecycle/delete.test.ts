@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/file-storage.js';
-import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { cli, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
 
 let encoder: Encoder;

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../../src/plane/export.js';
-import { createFileStorage } from '../../src/plane/file-storage.js';
-import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
-import { SCHEMA_VERSION } from '../../src/plane/schema.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../../src/plane/store/export.js';
+import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import { SCHEMA_VERSION } from '../../src/plane/store/schema.js';
 import { HEURISTIC_MODEL_ID } from '../../src/system-one/heuristic.js';
 import { cli, codeOf, errorOf, keepOpen, lifecycleFixture, QUESTIONS, recallView, TURNS } from './helpers.js';
 

@@ -11,7 +11,7 @@ import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import type { Memory } from '../../src/memory.js';
-import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from '../../src/plane/storage.js';
+import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from '../../src/system-one/wire.js';
 import type { Observation } from '../../src/types.js';

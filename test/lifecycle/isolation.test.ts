@@ -8,10 +8,10 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/file-storage.js';
-import { createIdbStorage } from '../../src/plane/idb-storage.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
-import type { NamespaceSnapshot, StorageAdapter } from '../../src/plane/storage.js';
+import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
+import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import type { NamespaceSnapshot, StorageAdapter } from '../../src/plane/store/storage.js';
 import { codeOf, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
 
 let encoder: Encoder;

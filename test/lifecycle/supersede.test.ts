@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, MAINTENANCE_PENDING_META_KEY } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/file-storage.js';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { codeOf, faulty, forcing, keepOpen, lifecycleFixture, stored } from './helpers.js';
 
 let encoder: Encoder;

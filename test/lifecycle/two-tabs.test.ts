@@ -10,7 +10,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, LOCK_PREFIX, type Memory } from '../../src/memory.js';
-import { createIdbStorage } from '../../src/plane/idb-storage.js';
+import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
 import { lifecycleFixture, TURNS } from './helpers.js';
 
 let encoder: Encoder;

@@ -2,8 +2,8 @@ import { type FileHandle, appendFile, mkdir, mkdtemp, open, readFile, readdir, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createFileStorage, namespaceFolder } from '../../src/plane/file-storage.js';
-import type { WriteBatch } from '../../src/plane/storage.js';
+import { createFileStorage, namespaceFolder } from '../../src/plane/store/legacy-v1.js';
+import type { WriteBatch } from '../../src/plane/store/storage.js';
 import { applyToModel, emptyModel, makeEdge, makeNode, modelSnapshot } from './fixtures.js';
 import { describeStorageContract } from './storage-contract.js';
 
@@ -306,7 +306,7 @@ describe('writer lock while another process is still writing its lock file', () 
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { createFileStorage } = await import('../../src/plane/file-storage.js');
+    const { createFileStorage } = await import('../../src/plane/store/legacy-v1.js');
     const dir = mkdtempSync(join(tmpdir(), 'jev-mem-lock-'));
     try {
       const first = await createFileStorage({ dir });

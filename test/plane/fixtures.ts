@@ -1,6 +1,6 @@
 /** Builders of nodes, edges and random batches for the storage tests. */
 import fc from 'fast-check';
-import type { WriteBatch } from '../../src/plane/storage.js';
+import type { WriteBatch } from '../../src/plane/store/storage.js';
 import type { MemoryEdge, MemoryNode } from '../../src/types.js';
 
 export function makeNode(namespace: string, id: string, seq: number, text = `text of ${id}`): MemoryNode {

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { DB_VERSION, createIdbStorage } from '../../src/plane/idb-storage.js';
-import { encodeVector, quantizeVector } from '../../src/plane/vector-codec.js';
+import { DB_VERSION, createIdbStorage } from '../../src/plane/store/idb-storage.js';
+import { encodeVector, quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import type { MemoryNode } from '../../src/types.js';
 import { makeEdge, makeNode } from './fixtures.js';
 import { describeStorageContract } from './storage-contract.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEXICAL_VERSION, createLexicalIndex, loadLexicalIndex } from '../../src/plane/lexical.js';
+import { LEXICAL_VERSION, createLexicalIndex, loadLexicalIndex } from '../../src/plane/indexes/lexical.js';
 
 describe('lexical index', () => {
   it('scores one matching term with BM25+ (k=1.2, b=0.7, d=0.5)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStorage } from '../../src/plane/memory-storage.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { makeNode } from './fixtures.js';
 import { describeStorageContract } from './storage-contract.js';
 

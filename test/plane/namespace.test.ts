@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { NamespaceState } from '../../src/plane/namespace.js';
-import { createLexicalIndex } from '../../src/plane/lexical.js';
-import { createFlatVectorIndex } from '../../src/plane/vector-flat.js';
-import { createHnswVectorIndex } from '../../src/plane/vector-hnsw.js';
+import { NamespaceState } from '../../src/plane/resident/namespace.js';
+import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
+import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { createHnswVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
 import type { MemoryNode } from '../../src/types.js';
 import { lexicalProbe, PROBE_FROM_NODES } from '../../src/write/candidates.js';
 import { DEFAULT_PARAMETERS } from '../../src/config.js';
@@ -91,9 +91,9 @@ describe('lexical probe of a write', () => {
 
 describe('NamespaceState open from a checkpoint, around the switch to HNSW', () => {
   it('restores a checkpointed HNSW index from exactOpenBelow nodes; below it opens exact and restores HNSW (up to date) at the first upgrade', async () => {
-    const { createMemoryStorage } = await import('../../src/plane/memory-storage.js');
-    const { CHANGE_META_KEY } = await import('../../src/plane/storage.js');
-    const { restoreVectorIndex } = await import('../../src/plane/vector-hnsw.js');
+    const { createMemoryStorage } = await import('../../src/plane/store/memory-storage.js');
+    const { CHANGE_META_KEY } = await import('../../src/plane/store/storage.js');
+    const { restoreVectorIndex } = await import('../../src/plane/indexes/vector-hnsw.js');
     const storage = createMemoryStorage();
     const nodes = [node(1, [1, 0, 0]), node(2, [0, 1, 0]), node(3, [0, 0, 1])];
     await storage.commit('ns', { putNodes: nodes, meta: { [CHANGE_META_KEY]: 1 }, change: 1 });
@@ -177,7 +177,7 @@ describe('NamespaceState edges of one subtype', () => {
   });
 
   it('reads only that subtype from the store, keeps it across operations until a commit touches edges, and follows writes while pinned', async () => {
-    const { createMemoryStorage } = await import('../../src/plane/memory-storage.js');
+    const { createMemoryStorage } = await import('../../src/plane/store/memory-storage.js');
     const storage = createMemoryStorage();
     const calls: Array<{ ids: readonly string[]; subtype: string | undefined }> = [];
     const getEdges = storage.getEdges!.bind(storage);

@@ -1,7 +1,7 @@
 /** The resident node directory (issue 13): slots, statuses, sessions, int8 vectors, checkpoint parts. */
 import { describe, expect, it } from 'vitest';
-import { contentHash, hash53, NodeDirectory, STATUS_CODE } from '../../src/plane/node-directory.js';
-import { quantizeVector } from '../../src/plane/vector-codec.js';
+import { contentHash, hash53, NodeDirectory, STATUS_CODE } from '../../src/plane/resident/node-directory.js';
+import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import type { MemoryNode } from '../../src/types.js';
 import { makeNode } from './fixtures.js';
 

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLexicalIndex, lexicalTerms, type LexicalSnapshot } from '../../src/plane/lexical.js';
-import { ftsToken, ftsTableName, FTS_LEXICAL_FORMAT } from '../../src/plane/sql-lexical.js';
-import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
+import { createLexicalIndex, lexicalTerms, type LexicalSnapshot } from '../../src/plane/indexes/lexical.js';
+import { ftsToken, ftsTableName, FTS_LEXICAL_FORMAT } from '../../src/plane/indexes/sql-lexical.js';
+import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import type { MemoryNode } from '../../src/types.js';
 import { makeNode } from './fixtures.js';
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openNodeSqlDriver, type NodeSqlDriver } from '../../src/plane/sqlite-driver-node.js';
+import { openNodeSqlDriver, type NodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 
 const dirs: string[] = [];
 const open: NodeSqlDriver[] = [];

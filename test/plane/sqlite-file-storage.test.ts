@@ -5,12 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isWriterElsewhere } from '../../src/errors.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/file-storage.js';
+import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
 import type { Logger } from '../../src/util/logger.js';
-import { lexicalTerms } from '../../src/plane/lexical.js';
-import { ftsToken } from '../../src/plane/sql-lexical.js';
-import { createSqliteFileStorage } from '../../src/plane/sqlite-file-storage.js';
-import { quantizeVector } from '../../src/plane/vector-codec.js';
+import { lexicalTerms } from '../../src/plane/indexes/lexical.js';
+import { ftsToken } from '../../src/plane/indexes/sql-lexical.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
+import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import { makeEdge, makeNode } from './fixtures.js';
 import { describeStorageContract } from './storage-contract.js';
 

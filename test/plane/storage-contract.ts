@@ -1,13 +1,13 @@
 /**
- * The StorageAdapter contract (src/plane/storage.ts), run against every adapter: each adapter's
+ * The StorageAdapter contract (src/plane/store/storage.ts), run against every adapter: each adapter's
  * test file calls {@link describeStorageContract} with a factory of fresh, empty adapters.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isJevMemError } from '../../src/errors.js';
-import type { StorageAdapter } from '../../src/plane/storage.js';
+import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import type { MemoryEdge } from '../../src/types.js';
-import { quantizeVector } from '../../src/plane/vector-codec.js';
+import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import { applyToModel, arbitraryBatch, emptyModel, makeEdge, makeNode, modelSnapshot } from './fixtures.js';
 
 /**

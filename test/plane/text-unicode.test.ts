@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dedupKey } from '../../src/plane/namespace.js';
-import { createLexicalIndex } from '../../src/plane/lexical.js';
-import { contentTerms, detectLanguage, foldDiacritics, normalizeText, termsOf, tokenize } from '../../src/plane/text.js';
+import { dedupKey } from '../../src/plane/resident/namespace.js';
+import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
+import { contentTerms, detectLanguage, foldDiacritics, normalizeText, termsOf, tokenize } from '../../src/plane/text/text.js';
 import { canonicalEntity, extractEntities } from '../../src/write/entities.js';
 
 describe('Unicode tokens (issue 15)', () => {

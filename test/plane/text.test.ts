@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTerms, isStopWord, midSentenceCapitalised, processTerm, stem, tokenize } from '../../src/plane/text.js';
+import { contentTerms, isStopWord, midSentenceCapitalised, processTerm, stem, tokenize } from '../../src/plane/text/text.js';
 
 describe('text helpers', () => {
   it('tokenize lower-cases and splits on anything that is not a letter, mark or digit', () => {

@@ -5,7 +5,7 @@ vi.mock('hnswlib-wasm/dist/hnswlib.js', () => ({
   loadHnswlib: () => Promise.reject(new Error('WebAssembly.instantiate(): Wasm code generation disallowed by embedder')),
 }));
 
-const { createVectorIndex } = await import('../../src/plane/vector-hnsw.js');
+const { createVectorIndex } = await import('../../src/plane/indexes/vector-hnsw.js');
 
 describe('createVectorIndex when hnswlib-wasm cannot load', () => {
   it("'auto' falls back to the flat index", async () => {

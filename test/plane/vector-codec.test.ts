@@ -1,7 +1,7 @@
 /** Compact vectors (issue 13): the int8 grid and its lossless byte form. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeVector, encodeVector, quantizeVector } from '../../src/plane/vector-codec.js';
+import { decodeVector, encodeVector, quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 
 describe('vector codec', () => {
   it('puts a vector on the int8 grid: s = fround(max|x| / 127), v_i = round(x_i / s) · s', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quantizeVector } from '../../src/plane/vector-codec.js';
-import { TopK, createFlatVectorIndex, restoreFlatVectorIndex } from '../../src/plane/vector-flat.js';
+import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
+import { TopK, createFlatVectorIndex, restoreFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
 import { cosine, prng, randomUnit } from './vectors.js';
 
 const v = (...xs: number[]): Float32Array => Float32Array.from(xs);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFlatVectorIndex } from '../../src/plane/vector-flat.js';
-import { createHnswVectorIndex, createVectorIndex, restoreHnswVectorIndex, restoreVectorIndex } from '../../src/plane/vector-hnsw.js';
+import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { createHnswVectorIndex, createVectorIndex, restoreHnswVectorIndex, restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
 import { prng, randomUnit } from './vectors.js';
 
 const v = (...xs: number[]): Float32Array => Float32Array.from(xs);

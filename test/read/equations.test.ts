@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeViews, allocationWeights, depthFor, largestRemainder, viewBudgets } from '../../src/read/budget.js';
-import { reciprocalRankFusion } from '../../src/plane/fusion.js';
+import { reciprocalRankFusion } from '../../src/plane/indexes/fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore } from '../../src/read/score.js';
 import { stopDecision } from '../../src/read/stop.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NamespaceState } from '../../src/plane/namespace.js';
+import type { NamespaceState } from '../../src/plane/resident/namespace.js';
 import { queryNames, sessionLexicalScores, SoftQuery, softQuery } from '../../src/read/signals.js';
 
 describe('queryNames', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { NamespaceState } from '../../src/plane/namespace.js';
-import { createLexicalIndex } from '../../src/plane/lexical.js';
-import { createFlatVectorIndex } from '../../src/plane/vector-flat.js';
+import { NamespaceState } from '../../src/plane/resident/namespace.js';
+import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
+import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
 import type { MemoryNode } from '../../src/types.js';
 import { extractEntities } from '../../src/write/entities.js';
 import { buildNode } from '../../src/write/plan.js';

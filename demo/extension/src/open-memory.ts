@@ -15,7 +15,7 @@
 import { createFetchAssetLoader } from '../../../src/encoder/assets.js';
 import { createGloveSifEncoder } from '../../../src/encoder/glove-sif.js';
 import { createMemory } from '../../../src/memory.js';
-import { createIdbStorage } from '../../../src/plane/idb-storage.js';
+import { createIdbStorage } from '../../../src/plane/store/idb-storage.js';
 import { createWorkerSystemOne } from '../../../src/system-one/worker-backend.js';
 import type { HostedMemory } from './host.js';
 import type { LoadTimings } from './messages.js';

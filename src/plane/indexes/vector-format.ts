@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { JevMemError } from '../errors.js';
+import { JevMemError } from '../../errors.js';
 
 /** Bytes of the common header. */
 export const VECTOR_HEADER_BYTES = 12;

@@ -27,16 +27,16 @@
  * @module
  */
 import { LRUCache } from 'lru-cache';
-import { JevMemError } from '../errors.js';
-import type { EdgeSubtype, MemoryEdge, MemoryNode } from '../types.js';
-import type { LexicalIndex, VectorIndex } from './indexes.js';
-import type { LanguageCode } from './language.js';
-import { loadLexicalIndex } from './lexical.js';
-import { createMemoryStorage } from './memory-storage.js';
+import { JevMemError } from '../../errors.js';
+import type { EdgeSubtype, MemoryEdge, MemoryNode } from '../../types.js';
+import type { LexicalIndex, VectorIndex } from '../indexes/indexes.js';
+import type { LanguageCode } from '../text/language.js';
+import { loadLexicalIndex } from '../indexes/lexical.js';
+import { createMemoryStorage } from '../store/memory-storage.js';
 import { NodeDirectory, contentHash, hash53, STATUS_CODE } from './node-directory.js';
-import { CHANGE_META_KEY, type Checkpoint, type StorageAdapter, type WriteBatch } from './storage.js';
-import { detectLanguage, normalizeText } from './text.js';
-import { readVectorHeader } from './vector-format.js';
+import { CHANGE_META_KEY, type Checkpoint, type StorageAdapter, type WriteBatch } from '../store/storage.js';
+import { detectLanguage, normalizeText } from '../text/text.js';
+import { readVectorHeader } from '../indexes/vector-format.js';
 
 /** Factories of the derived indexes (injected so each platform picks its own). */
 export interface IndexFactories {
@@ -226,7 +226,7 @@ export class NamespaceState {
    */
   readonly stemMemo = new LRUCache<string, string | false>({ max: STEM_MEMO_WORDS });
 
-  /** Language (`detectLanguage`, plane/text.ts) → number of nodes written in it. */
+  /** Language (`detectLanguage`, plane/text/text.ts) → number of nodes written in it. */
   readonly languages = new Map<LanguageCode, number>();
 
   /** The node bodies: `get` needs a prior {@link NamespaceState.loadNodes}. */

@@ -16,8 +16,8 @@
  *
  * @module
  */
-import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../types.js';
-import { decodeVector, encodeVector } from './vector-codec.js';
+import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../../types.js';
+import { decodeVector, encodeVector } from '../indexes/vector-codec.js';
 
 /** A node as stored: no `namespace` (the key carries it), the vector as bytes. */
 export type NodeRecord = Omit<MemoryNode, 'namespace' | 'embedding'> & {

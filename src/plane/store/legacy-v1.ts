@@ -33,8 +33,8 @@ import { takeStoreLock } from './store-lock.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { JevMemError, describeValue } from '../errors.js';
-import { consoleLogger, errorText, type Logger } from '../util/logger.js';
+import { JevMemError, describeValue } from '../../errors.js';
+import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
 import {
   type NamespaceState,
   applyBatch,

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { MemoryEdge, MemoryNode } from '../types.js';
-import { decodeVector, encodeVector } from './vector-codec.js';
+import type { MemoryEdge, MemoryNode } from '../../types.js';
+import { decodeVector, encodeVector } from '../indexes/vector-codec.js';
 
 /** Fixed codes of the views (stored; never renumber, only append). */
 export const VIEW_CODES: readonly string[] = Object.freeze(['semantic', 'temporal', 'causal', 'entity']);

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../types.js';
-import type { LexicalIndex } from './indexes.js';
+import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../../types.js';
+import type { LexicalIndex } from '../indexes/indexes.js';
 
 /**
  * One atomic change to one namespace: everything in it is stored, or nothing is.

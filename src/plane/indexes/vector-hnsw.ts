@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { JevMemError, describeValue, invalidOption, isJevMemError } from '../errors.js';
-import { importOptional } from '../util/optional.js';
+import { JevMemError, describeValue, invalidOption, isJevMemError } from '../../errors.js';
+import { importOptional } from '../../util/optional.js';
 import type { IndexHit, VectorIndex } from './indexes.js';
 import { checkDimension, checkK, createFlatVectorIndex, normalizedCopy, restoreFlatVectorIndex } from './vector-flat.js';
 import { VECTOR_HEADER_BYTES, corruptVectorIndex, decodeIds, encodeIds, readVectorHeader, writeVectorHeader } from './vector-format.js';

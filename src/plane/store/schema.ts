@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { JevMemError } from '../errors.js';
+import { JevMemError } from '../../errors.js';
 import { applyBatch, emptyNamespaceState, toSnapshot } from './memory-storage.js';
 import type { NamespaceSnapshot, WriteBatch } from './storage.js';
 

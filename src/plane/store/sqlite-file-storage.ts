@@ -21,10 +21,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { JevMemError } from '../errors.js';
-import { consoleLogger, errorText, type Logger } from '../util/logger.js';
-import { createFileStorage } from './file-storage.js';
-import { type NodeSqlDriver, openNodeSqlDriver } from './sqlite-driver-node.js';
+import { JevMemError } from '../../errors.js';
+import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
+import { createFileStorage } from './legacy-v1.js';
+import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { createSqlStorage, sqlError } from './sql-storage.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLock } from './store-lock.js';

@@ -2,12 +2,12 @@
  * The node directory of one namespace (issue 13): what the memory keeps resident per node, in
  * typed arrays indexed by a slot, so a namespace costs a few hundred bytes per node instead of
  * its node objects. Per node: id, seq, status, session, content hash, language and the stored
- * vector on the int8 grid (d bytes + a float32 scale; plane/vector-codec.ts). Node bodies and
+ * vector on the int8 grid (d bytes + a float32 scale; plane/indexes/vector-codec.ts). Node bodies and
  * edges stay in the store.
  *
  * @module
  */
-import type { MemoryNode, NodeStatus } from '../types.js';
+import type { MemoryNode, NodeStatus } from '../../types.js';
 
 /** Status codes of the directory (0 = free slot). */
 export const STATUS_CODE: Readonly<Record<NodeStatus, number>> = Object.freeze({ active: 1, superseded: 2, deleted: 3 });

@@ -21,8 +21,8 @@
  *
  * @module
  */
-import { JevMemError } from '../errors.js';
-import type { MemoryEdge, MemoryNode } from '../types.js';
+import { JevMemError } from '../../errors.js';
+import type { MemoryEdge, MemoryNode } from '../../types.js';
 import type { SqlValue } from './sql-codec.js';
 
 /** Layout version this build writes and reads. */

@@ -7,8 +7,8 @@
  * @module
  */
 import { type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction, type StoreNames, wrap } from 'idb';
-import { JevMemError, invalidInput } from '../errors.js';
-import type { MemoryEdge, MemoryNode } from '../types.js';
+import { JevMemError, invalidInput } from '../../errors.js';
+import type { MemoryEdge, MemoryNode } from '../../types.js';
 import {
   type Adjacency,
   type AdjacencyRecord,

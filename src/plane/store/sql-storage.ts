@@ -7,13 +7,13 @@
  *
  * @module
  */
-import { JevMemError, invalidInput, isJevMemError } from '../errors.js';
-import type { MemoryEdge, MemoryNode, View } from '../types.js';
+import { JevMemError, invalidInput, isJevMemError } from '../../errors.js';
+import type { MemoryEdge, MemoryNode, View } from '../../types.js';
 import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch, validateNamespace } from './memory-storage.js';
 import { type EdgeRow, type SqlValue, canonicalSplits, decodeEdge, decodeNode, encodeEdge, encodeNode, subtypeCode, viewCode, viewName } from './sql-codec.js';
-import type { IndexHit, LexicalIndex } from './indexes.js';
-import type { LanguageCode } from './language.js';
-import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsSearch, ftsTableName, ftsTablePattern } from './sql-lexical.js';
+import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
+import type { LanguageCode } from '../text/language.js';
+import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsSearch, ftsTableName, ftsTablePattern } from '../indexes/sql-lexical.js';
 import { CHECKPOINT_CHUNK_BYTES, type SqlDriver, type SqlParam, type SqlRow, ensureSqlSchema, sqlTables } from './sql-schema.js';
 import type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
 

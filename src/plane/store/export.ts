@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { JevMemError, invalidInput } from '../errors.js';
-import { VIEWS, type EdgeSubtype, type MemoryEdge, type MemoryNode } from '../types.js';
+import { JevMemError, invalidInput } from '../../errors.js';
+import { VIEWS, type EdgeSubtype, type MemoryEdge, type MemoryNode } from '../../types.js';
 
 /** Format tag of export files. */
 export const EXPORT_FORMAT = 'jev-mem/export' as const;
@@ -16,7 +16,7 @@ export const EXPORT_VERSION = 1 as const;
 
 /**
  * An export file (JSON). `meta` is the namespace's meta, including its `schemaVersion` (see
- * `plane/schema.ts`); importing migrates an older one and refuses a newer one.
+ * `plane/store/schema.ts`); importing migrates an older one and refuses a newer one.
  */
 export interface MemoryExport {
   format: typeof EXPORT_FORMAT;

@@ -23,7 +23,7 @@
 import { rmdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
-import type { SqlDriver, SqlParam, SqlRow } from './sql-schema.js';
+import type { SqlDriver, SqlParam, SqlRow } from '../store/sql-schema.js';
 
 const { Database } = sqlite;
 type Database = InstanceType<typeof Database>;

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { JevMemError, invalidInput } from '../errors.js';
-import type { MemoryEdge, MemoryNode } from '../types.js';
+import { JevMemError, invalidInput } from '../../errors.js';
+import type { MemoryEdge, MemoryNode } from '../../types.js';
 import type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
 
 /** One namespace held as maps (nodes and edges by id, meta by key). */

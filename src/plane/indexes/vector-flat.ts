@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { invalidInput } from '../errors.js';
+import { invalidInput } from '../../errors.js';
 import type { IndexHit, VectorIndex } from './indexes.js';
 import { VECTOR_HEADER_BYTES, corruptVectorIndex, decodeIds, encodeIds, readVectorHeader, writeVectorHeader } from './vector-format.js';
 

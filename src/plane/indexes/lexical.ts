@@ -7,10 +7,10 @@
  * @module
  */
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
-import { JevMemError, invalidInput } from '../errors.js';
+import { JevMemError, invalidInput } from '../../errors.js';
 import type { IndexHit, LexicalDoc, LexicalIndex } from './indexes.js';
-import type { LanguageCode } from './language.js';
-import { analyzeText, termsOf } from './text.js';
+import type { LanguageCode } from '../text/language.js';
+import { analyzeText, termsOf } from '../text/text.js';
 
 /** Format tag of {@link LexicalIndex.toJSON} snapshots. */
 export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;

@@ -28,10 +28,10 @@
  *
  * @module
  */
-import type { LanguageCode } from './language.js';
+import type { LanguageCode } from '../text/language.js';
 import { LEXICAL_VERSION, lexicalTerms } from './lexical.js';
-import { hash53 } from './node-directory.js';
-import type { SqlParam, SqlRow } from './sql-schema.js';
+import { hash53 } from '../resident/node-directory.js';
+import type { SqlParam, SqlRow } from '../store/sql-schema.js';
 
 /** A statement runner (`SqlDriver.query`). */
 type Query = (sql: string, params?: readonly SqlParam[]) => SqlRow[];

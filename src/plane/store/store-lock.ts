@@ -8,7 +8,7 @@
  */
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { JevMemError, WRITER_ELSEWHERE } from '../errors.js';
+import { JevMemError, WRITER_ELSEWHERE } from '../../errors.js';
 
 /** An unreadable lock file younger than this (ms) belongs to a process that is still writing it. */
 export const LOCK_SETTLE_MS = 10_000;
