@@ -84,29 +84,47 @@ export async function recallView(memory: Memory, query: string, namespace?: stri
   return r.memories.map((m) => ({ id: m.id, text: m.text, score: Math.round(m.score * 1e9) / 1e9 }));
 }
 
-/** A storage adapter that passes through, whose `close()` does nothing (so a second memory can reopen it). */
-export function keepOpen(inner: StorageAdapter): StorageAdapter & { reallyClose(): Promise<void> } {
-  const out: StorageAdapter & { reallyClose(): Promise<void> } = {
-    kind: inner.kind,
-    load: (ns) => inner.load(ns),
-    commit: (ns, b) => inner.commit(ns, b),
-    namespaces: () => inner.namespaces(),
-    dropNamespace: (ns) => inner.dropNamespace(ns),
-    close: async () => undefined,
-    reallyClose: () => inner.close(),
-  };
-  if (inner.loadMeta) out.loadMeta = (ns) => (inner.loadMeta as (ns: string) => Promise<Record<string, unknown>>)(ns);
-  if (inner.sizeBytes) out.sizeBytes = (ns) => (inner.sizeBytes as (ns: string) => Promise<number | undefined>)(ns);
-  // The storage port (issue 13) passes through too, so a reopen reads what the store keeps.
-  const port = ['getNodes', 'getEdges', 'scanNodes', 'scanEdges', 'counts', 'readCheckpoint', 'writeCheckpoint', 'dropCheckpoint', 'changesSince'] as const;
-  for (const m of port) {
-    const f = inner[m] as ((...a: unknown[]) => unknown) | undefined;
-    if (f !== undefined) (out as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => f.apply(inner, a);
+/**
+ * Every member name of a storage adapter: own and inherited (up to `Object.prototype`), methods
+ * and properties alike, so a wrapper can forward what an adapter offers today and whatever the
+ * port gains later (a store's `lexicalIndex`, `health`, an IDB store's `persistence`).
+ */
+export function portMembers(inner: StorageAdapter): string[] {
+  const names = new Set<string>();
+  for (let o: object | null = inner; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const k of Object.getOwnPropertyNames(o)) if (k !== 'constructor') names.add(k);
   }
-  return out;
+  return [...names].sort();
 }
 
-/** A storage wrapper whose commits fail when `failIf` says so (before the inner adapter sees them). */
+/**
+ * A wrapper of `inner` that forwards the whole storage port (issue 22): every method bound to
+ * `inner`, every property read live from it, then `overrides` defined on top (plain values,
+ * writable). So a test that injects a fault or keeps a store open never hides a port method and
+ * never moves the memory onto a fallback path no shipped store takes.
+ */
+export function forwardPort<T extends object>(inner: StorageAdapter, overrides: T): StorageAdapter & T {
+  const out: Record<string, unknown> = {};
+  for (const key of portMembers(inner)) {
+    const member = (inner as unknown as Record<string, unknown>)[key];
+    if (typeof member === 'function') {
+      Object.defineProperty(out, key, { value: (...a: unknown[]) => (member as (...a: unknown[]) => unknown).apply(inner, a), writable: true, enumerable: true, configurable: true });
+    } else {
+      Object.defineProperty(out, key, { get: () => (inner as unknown as Record<string, unknown>)[key], enumerable: true, configurable: true });
+    }
+  }
+  for (const key of Object.keys(overrides)) {
+    Object.defineProperty(out, key, { value: (overrides as Record<string, unknown>)[key], writable: true, enumerable: true, configurable: true });
+  }
+  return out as unknown as StorageAdapter & T;
+}
+
+/** The whole port of `inner`, with a `close()` that does nothing (so a second memory can reopen it). */
+export function keepOpen(inner: StorageAdapter): StorageAdapter & { reallyClose(): Promise<void> } {
+  return forwardPort(inner, { close: async (): Promise<void> => undefined, reallyClose: () => inner.close() });
+}
+
+/** The whole port of a store, with commits that fail when `failIf` says so (before the store sees them). */
 export interface FaultyStorage extends StorageAdapter {
   /** Batches the inner adapter accepted. */
   readonly committed: WriteBatch[];
@@ -114,26 +132,21 @@ export interface FaultyStorage extends StorageAdapter {
   failIf: ((batch: WriteBatch, n: number) => Error | undefined) | undefined;
 }
 
-/** Wraps `inner` with a fault injector (see {@link FaultyStorage}). */
+/** Wraps `inner` with a fault injector (see {@link FaultyStorage}); every other member is forwarded ({@link forwardPort}). */
 export function faulty(inner: StorageAdapter): FaultyStorage {
   let n = 0;
-  const s: FaultyStorage = {
-    kind: inner.kind,
-    committed: [],
-    failIf: undefined,
-    load: (ns) => inner.load(ns),
-    async commit(ns, b) {
+  const committed: WriteBatch[] = [];
+  const s: FaultyStorage = forwardPort(inner, {
+    committed,
+    failIf: undefined as FaultyStorage['failIf'],
+    async commit(ns: string, b: WriteBatch): Promise<void> {
       n++;
       const err = s.failIf?.(b, n);
       if (err) throw err;
       await inner.commit(ns, b);
-      s.committed.push(b);
+      committed.push(b);
     },
-    namespaces: () => inner.namespaces(),
-    dropNamespace: (ns) => inner.dropNamespace(ns),
-    close: () => inner.close(),
-  };
-  if (inner.loadMeta) s.loadMeta = (ns) => (inner.loadMeta as (ns: string) => Promise<Record<string, unknown>>)(ns);
+  });
   return s;
 }
 
