@@ -1,32 +1,20 @@
 /**
  * Issue 7 item 5: no API path returns or changes another namespace's data. Every public method
- * is called on namespace "mine" with the ids and texts of namespace "theirs", on each storage
- * adapter, and "theirs" must be byte-for-byte what it was.
+ * is called on namespace "mine" with the ids and texts of namespace "theirs", on each shipped
+ * store (issue 22: Node's SQLite first, IndexedDB, memory; the whole port passed through), and
+ * "theirs" must be byte-for-byte what it was.
  */
-import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
-import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
-import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import type { NamespaceSnapshot, StorageAdapter } from '../../src/plane/store/storage.js';
 import { codeOf, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
+import { SHIPPED_STORES, storePlace } from './stores.js';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('iso', (e) => (encoder = e));
 
-const ADAPTERS: Array<[string, () => Promise<StorageAdapter>]> = [
-  ['memory', async () => createMemoryStorage()],
-  ['indexeddb', () => createIdbStorage({ indexedDB: new IDBFactory(), persist: false })],
-  [
-    'file',
-    () => createFileStorage({ dir: tempDir() }),
-  ],
-];
-
-describe.each(ADAPTERS)('namespace isolation on %s storage', (_kind, make) => {
+describe.each(SHIPPED_STORES)('namespace isolation on the %s store', (kind) => {
   let storage: StorageAdapter & { reallyClose(): Promise<void> };
   let memory: Memory;
   let theirIds: string[];
@@ -35,7 +23,7 @@ describe.each(ADAPTERS)('namespace isolation on %s storage', (_kind, make) => {
   const mine = { namespace: 'mine' };
 
   beforeAll(async () => {
-    storage = keepOpen(await make());
+    storage = keepOpen(await storePlace(kind, tempDir).open());
     memory = await createMemory({ encoder, storage, namespace: 'theirs' });
     theirIds = (await memory.addMany(TURNS.slice(0, 6))).map((r) => r.id);
     await memory.add({ text: 'Mine: a memory of my own about gardening.', source: 'chat' }, mine);
@@ -110,6 +98,24 @@ describe.each(ADAPTERS)('namespace isolation on %s storage', (_kind, make) => {
   it('forget of my namespace leaves theirs', async () => {
     await memory.forget('mine');
     expect(await memory.namespaces()).toEqual(['theirs']);
+    expect(await stored(storage, 'theirs')).toEqual(theirs);
+  });
+
+  // needs h-names on sqlite: the SQLite store cuts a name at its NUL today, so this name reads,
+  // exports and forgets "theirs" (issue 22 "Tenants can collide").
+  (kind === 'sqlite' ? it.skip : it)('a name that is theirs plus a NUL and more is refused or kept apart, never theirs', async () => {
+    const ns = { namespace: 'theirs\u0000x' };
+    const tried = await codeOf(memory.add({ text: 'Intruder: a note of my own.', source: 'chat' }, ns));
+    expect(['resolved', 'INVALID_INPUT', 'INVALID_OPTION']).toContain(tried);
+    for (const id of theirIds) {
+      const got = await memory.get(id, ns).catch(() => undefined);
+      expect(got).toBeUndefined();
+    }
+    const recalled = await memory.recall(TURNS[0]?.text as string, ns).catch(() => ({ memories: [] }));
+    expect(recalled.memories.some((m) => theirIds.includes(m.id))).toBe(false);
+    const file = await memory.export(ns).catch(() => ({ nodes: [] }));
+    expect(file.nodes.some((n) => theirIds.includes(n.id))).toBe(false);
+    await memory.forget(ns.namespace).catch(() => undefined);
     expect(await stored(storage, 'theirs')).toEqual(theirs);
   });
 
