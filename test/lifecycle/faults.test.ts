@@ -2,28 +2,25 @@
  * Issue 7 item 6: faults. Atomic writes (a fault inside a write leaves the store and the caches as
  * before); indexes rebuilt from the store after a crash, a schema change or an encoder change;
  * QuotaExceededError / ENOSPC as QUOTA_EXCEEDED with nothing half-written; persistent storage
- * requested; a process killed mid-ingest or a System-One worker crash loses nothing acknowledged.
+ * requested; a System-One worker crash loses nothing acknowledged. Issue 22: every case runs on the
+ * shipped stores (Node's SQLite file store first, IndexedDB, memory) through wrappers that pass
+ * the whole storage port through; process crashes (SIGKILL, torn journals, two writers) are in
+ * crash.test.ts.
  */
 import 'fake-indexeddb/auto';
-import { spawn } from 'node:child_process';
-import { appendFileSync, readdirSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import fs, { readlinkSync, realpathSync } from 'node:fs';
 import { IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { JevMemError } from '../../src/errors.js';
 import { createMemory, GENERATION_META_KEY } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
 import { createIdbStorage, requestPersistence, type PersistenceState } from '../../src/plane/store/idb-storage.js';
-import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION, type Migration } from '../../src/plane/store/schema.js';
-import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { HEURISTIC_MODEL_ID, createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import type { SystemOneBackend, SystemOneResponse } from '../../src/system-one/wire.js';
 import { createWorkerSystemOne } from '../../src/system-one/worker-backend.js';
 import { codeOf, errorOf, faulty, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
+import { SHIPPED_STORES, storePlace } from './stores.js';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('faults', (e) => (encoder = e));
@@ -32,9 +29,12 @@ afterEach(() => {
 });
 const EXTRA = { text: 'Theo: I adopted a second dog called Pretzel.', observedAt: '2023-05-01T10:00:00Z', source: 'chat', speaker: 'Theo' };
 
-describe('atomic writes', () => {
+describe.each(SHIPPED_STORES)('atomic writes on the %s store', (kind) => {
+  const open = () => storePlace(kind, tempDir).open();
+
   it('a commit that fails leaves the store and the caches as before, and the next write works', async () => {
-    const storage = faulty(createMemoryStorage());
+    const inner = await open();
+    const storage = faulty(inner);
     const memory = await createMemory({ encoder, storage: keepOpen(storage) });
     await memory.addMany(TURNS.slice(0, 5));
     const before = await stored(storage, 'default');
@@ -53,6 +53,7 @@ describe('atomic writes', () => {
     const ok = await memory.add(EXTRA);
     expect((await memory.get(ok.id))?.seq).toBe(6); // no gap, no reuse
     await memory.close();
+    await inner.close();
   });
 
   it('a recall running during a write that then fails sees none of it (no uncommitted read)', async () => {
@@ -67,7 +68,8 @@ describe('atomic writes', () => {
         return encoder.embed(t, sig);
       },
     };
-    const storage = faulty(createMemoryStorage());
+    const inner = await open();
+    const storage = faulty(inner);
     const memory = await createMemory({ encoder: slowQuery, storage });
     await memory.addMany(TURNS);
     const expected = await recallView(memory, 'Theo bike chain');
@@ -101,7 +103,8 @@ describe('atomic writes', () => {
       },
       close: () => base.close(),
     };
-    const storage = faulty(createMemoryStorage());
+    const inner = await open();
+    const storage = faulty(inner);
     const memory = await createMemory({ encoder, storage, systemOne: slow, parameters: { writeDeadlineMs: 60_000 } });
     await memory.addMany(TURNS);
     hold = true;
@@ -116,6 +119,19 @@ describe('atomic writes', () => {
     await memory.close();
   });
 
+  it('an abort between chunks keeps the committed chunks and leaves nothing of the next', async () => {
+    const storage = await open();
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    const ac = new AbortController();
+    const e = await errorOf(memory.addMany(TURNS, { chunkSize: 4, signal: ac.signal, onProgress: () => ac.abort() }));
+    expect(e).toMatchObject({ code: 'ABORTED', details: { committed: 4 } });
+    expect((await storage.load('default')).nodes.map((n) => n.provenance.turnId)).toEqual(['S1:1', 'S1:2', 'S1:3', 'S1:4']);
+    await memory.close();
+    await storage.close();
+  });
+});
+
+describe('atomic writes on one store', () => {
   it('IndexedDB: an edge put that fails after the node put aborts the whole write', async () => {
     const storage = await createIdbStorage({ indexedDB: new IDBFactory(), persist: false });
     const memory = await createMemory({ encoder, storage: keepOpen(storage) });
@@ -138,25 +154,6 @@ describe('atomic writes', () => {
     await storage.close();
   });
 
-  it('file store: a failed sync after the journal append is undone on disk', async () => {
-    const dir = tempDir();
-    const storage = await createFileStorage({ dir });
-    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
-    await memory.addMany(TURNS.slice(0, 3));
-    const before = await stored(storage, 'default');
-    const probe = await open(join(dir, 'format.json'), 'r');
-    const proto = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
-    await probe.close();
-    vi.spyOn(proto, 'datasync').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
-    expect(await codeOf(memory.add(EXTRA))).toBe('STORAGE_FAILED');
-    vi.restoreAllMocks();
-    await memory.close();
-    await storage.close();
-    const reopened = await createFileStorage({ dir });
-    expect(await stored(reopened, 'default')).toEqual(before);
-    await reopened.close();
-  });
-
   it('an id generator that repeats itself cannot overwrite a stored node', async () => {
     const memory = await createMemory({ encoder, newId: () => 'same-id' });
     await memory.add(TURNS[0] as (typeof TURNS)[0]);
@@ -166,14 +163,85 @@ describe('atomic writes', () => {
     await memory.close();
   });
 
-  it('an abort between chunks keeps the committed chunks and leaves nothing of the next', async () => {
-    const storage = createMemoryStorage();
+});
+
+/** Whether file descriptor `fd` is open on a file under `dir` (Linux: /proc/self/fd). */
+function underDir(fd: unknown, dir: string): boolean {
+  try {
+    return typeof fd === 'number' && readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${dir}/`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes the `n`-th call (from 1) of `fs[fn]` on a file under `dir` throw an errno error `code`
+ * (node-sqlite3-wasm does its file I/O through these synchronous calls); `calls()` counts the
+ * calls on files under `dir` seen so far.
+ */
+function failNth(fn: 'writeSync' | 'fsyncSync', dir: string, n: number, code: string): { calls(): number } {
+  const real = fs[fn] as (...a: unknown[]) => unknown;
+  let seen = 0;
+  vi.spyOn(fs, fn).mockImplementation(((...a: unknown[]) => {
+    if (underDir(a[0], dir) && ++seen === n) throw Object.assign(new Error(`${code}: injected at call ${n}`), { code });
+    return real.apply(fs, a);
+  }) as never);
+  return { calls: () => seen };
+}
+
+describe.skipIf(process.platform !== 'linux')('SQLite file store: an I/O fault at any point of a write', () => {
+  it.each(['writeSync', 'fsyncSync'] as const)('%s failing at each of its calls leaves the store as before (or the write whole), on disk too; the next write works', async (fn) => {
+    const place = storePlace('sqlite', tempDir);
+    const dir = realpathSync(place.dir as string);
+    const storage = await place.open();
     const memory = await createMemory({ encoder, storage: keepOpen(storage) });
-    const ac = new AbortController();
-    const e = await errorOf(memory.addMany(TURNS, { chunkSize: 4, signal: ac.signal, onProgress: () => ac.abort() }));
-    expect(e).toMatchObject({ code: 'ABORTED', details: { committed: 4 } });
-    expect((await storage.load('default')).nodes.map((n) => n.provenance.turnId)).toEqual(['S1:1', 'S1:2', 'S1:3', 'S1:4']);
+    await memory.addMany(TURNS.slice(0, 3));
+    let points = 0;
+    for (let n = 1; n < 200; n++) {
+      const before = await stored(storage, 'default');
+      const probe = failNth(fn, dir, n, 'EIO');
+      const text = `Theo: fault point ${n}, the kettle whistled at dawn.`;
+      const outcome = await codeOf(memory.add({ ...EXTRA, text }));
+      vi.restoreAllMocks();
+      const hit = probe.calls() >= n;
+      const after = await stored(storage, 'default');
+      if (outcome === 'resolved') {
+        expect(after.nodes.length, `point ${n}`).toBe(before.nodes.length + 1);
+        expect(after.nodes.at(-1)?.text).toBe(text);
+      } else {
+        expect(hit, `point ${n}: failed without a fault (${outcome})`).toBe(true);
+        expect(outcome, `point ${n}`).toBe('STORAGE_FAILED');
+        expect(after, `point ${n}: a failed write left something`).toEqual(before);
+        points++;
+      }
+      const fresh = await place.open(); // what another process reads from the files
+      expect(await stored(fresh, 'default'), `point ${n} on disk`).toEqual(after);
+      await fresh.close();
+      if (!hit) break; // the write made fewer than n calls: every point was tried
+    }
+    expect(points).toBeGreaterThan(0);
+    const ok = await memory.add(EXTRA);
+    expect((await memory.get(ok.id))?.text).toBe(EXTRA.text);
+    expect((await memory.recall('Pretzel dog', { k: 3 })).memories[0]?.text).toBe(EXTRA.text);
     await memory.close();
+    await storage.close();
+  }, 60_000);
+
+  // needs h-conc: node-sqlite3-wasm reports ENOSPC as SQLITE_IOERR_WRITE, which the store maps to
+  // STORAGE_FAILED today (issue 22 "A full disk during ingest ... is not QUOTA_EXCEEDED").
+  it.skip('ENOSPC during a write is QUOTA_EXCEEDED, with nothing half-written', async () => {
+    const place = storePlace('sqlite', tempDir);
+    const dir = realpathSync(place.dir as string);
+    const storage = await place.open();
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    await memory.add(TURNS[0] as (typeof TURNS)[0]);
+    const before = await stored(storage, 'default');
+    failNth('writeSync', dir, 1, 'ENOSPC');
+    expect(await codeOf(memory.add(EXTRA))).toBe('QUOTA_EXCEEDED');
+    vi.restoreAllMocks();
+    expect(await stored(storage, 'default')).toEqual(before);
+    await memory.close();
+    await storage.close();
   });
 });
 
@@ -221,23 +289,6 @@ describe('quota', () => {
     expect(e).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { committed: 4 } });
     expect((await storage.load('default')).nodes.map((n) => n.seq)).toEqual([1, 2, 3, 4]);
     expect((await memory.stats()).nodes).toBe(4);
-    await memory.close();
-    await storage.close();
-  });
-
-  it('file store: ENOSPC on the journal append is QUOTA_EXCEEDED and the store is as before', async () => {
-    const dir = tempDir();
-    const storage = await createFileStorage({ dir });
-    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
-    await memory.add(TURNS[0] as (typeof TURNS)[0]);
-    const before = await stored(storage, 'default');
-    const probe = await open(join(dir, 'format.json'), 'r');
-    const proto = Object.getPrototypeOf(probe) as { write(...a: unknown[]): Promise<unknown> };
-    await probe.close();
-    vi.spyOn(proto, 'write').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
-    expect(await codeOf(memory.add(EXTRA))).toBe('QUOTA_EXCEEDED');
-    vi.restoreAllMocks();
-    expect(await stored(storage, 'default')).toEqual(before);
     await memory.close();
     await storage.close();
   });
@@ -295,69 +346,17 @@ describe('quota', () => {
   });
 });
 
-describe('crash recovery and rebuilt indexes', () => {
+describe.each(SHIPPED_STORES)('rebuilt indexes on the %s store', (kind) => {
   it('a fresh memory over the same store rebuilds indexes that recall exactly like the live ones', async () => {
-    const dir = tempDir();
-    const live = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    const place = storePlace(kind, tempDir);
+    const live = await createMemory({ encoder, storage: await place.open() });
     await live.addMany(TURNS);
     const views = await Promise.all(QUESTIONS.map((q) => recallView(live, q)));
-    const reopened = await createMemory({ encoder, storage: await createFileStorage({ dir }) }); // a reader, while the writer lives
+    const reopened = await createMemory({ encoder, storage: await place.open() }); // a reader, while the writer lives
     expect(await Promise.all(QUESTIONS.map((q) => recallView(reopened, q)))).toEqual(views);
     await reopened.close();
     await live.close();
   });
-
-  it('a torn last journal line (crash during the append) is ignored, and writing goes on', async () => {
-    const dir = tempDir();
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
-    await first.addMany(TURNS.slice(0, 3), { chunkSize: 1 });
-    await first.close();
-    const nsDir = join(dir, 'ns', readdirSync(join(dir, 'ns'))[0] as string);
-    appendFileSync(join(nsDir, 'journal.jsonl'), '4\t0123456789abcdef\t{"putNodes":[{"id":"half'); // no newline: torn
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
-    expect((await second.stats()).nodes).toBe(3);
-    const added = await second.add(EXTRA);
-    await second.close();
-    const third = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
-    expect((await third.stats()).nodes).toBe(4);
-    expect((await third.get(added.id))?.text).toBe(EXTRA.text);
-    await third.close();
-  });
-
-  it('a process killed (SIGKILL) mid-ingest loses no acknowledged write', async () => {
-    const dir = tempDir();
-    const script = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const acked: string[] = [];
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    await new Promise<void>((resolve, reject) => {
-      let buf = '';
-      child.stdout.on('data', (d: Buffer) => {
-        buf += d.toString();
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (line.startsWith('ACK ')) acked.push(line.split(' ')[1] as string);
-          if (acked.length >= 12) {
-            child.kill('SIGKILL'); // mid-flight: the 13th write is under way
-            resolve();
-            return;
-          }
-        }
-      });
-      child.on('exit', (code) => (acked.length < 12 ? reject(new Error(`writer exited early (${code}): ${stderr}`)) : resolve()));
-    });
-    await new Promise((r) => child.once('close', r));
-    const memory = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
-    for (const id of acked) expect(await memory.get(id), id).toBeDefined();
-    const stats = await memory.stats();
-    expect(stats.nodes).toBeGreaterThanOrEqual(12);
-    expect((await memory.recall('How many ships did the lighthouse keeper count?')).memories.length).toBeGreaterThan(0);
-    await memory.add(EXTRA); // the dead writer's lock is taken over
-    await memory.close();
-  }, 30_000);
 });
 
 describe('System One failures during ingestion', () => {
@@ -433,17 +432,20 @@ describe('System One failures during ingestion', () => {
   });
 });
 
-describe('schema versioning', () => {
+describe.each(SHIPPED_STORES)('schema versioning on the %s store', (kind) => {
+  const open = () => storePlace(kind, tempDir).open();
+
   it('writes the schema version with the first commit of a namespace', async () => {
-    const storage = createMemoryStorage();
+    const storage = await open();
     const memory = await createMemory({ encoder, storage: keepOpen(storage) });
     await memory.add(EXTRA);
     expect((await storage.load('default')).meta[SCHEMA_META_KEY]).toBe(SCHEMA_VERSION);
     await memory.close();
+    await storage.close();
   });
 
   it('refuses a namespace of a newer schema with SCHEMA_MISMATCH, reading or writing, and changes nothing', async () => {
-    const storage = createMemoryStorage();
+    const storage = await open();
     const writer = await createMemory({ encoder, storage: keepOpen(storage) });
     await writer.add(EXTRA);
     await writer.close();
@@ -458,10 +460,11 @@ describe('schema versioning', () => {
     expect(await storage.load('default')).toEqual(before);
     expect((await memory.stats({ namespace: 'other' })).nodes).toBe(0); // other namespaces still open
     await memory.close();
+    await storage.close();
   });
 
   it('opens a namespace written before versioning (no key) as version 1 and stamps it on the next commit', async () => {
-    const storage = createMemoryStorage();
+    const storage = await open();
     const writer = await createMemory({ encoder, storage: keepOpen(storage) });
     const { id } = await writer.add(EXTRA);
     await writer.close();
@@ -471,6 +474,7 @@ describe('schema versioning', () => {
     await memory.add(TURNS[0] as (typeof TURNS)[0]);
     expect((await storage.load('default')).meta[SCHEMA_META_KEY]).toBe(SCHEMA_VERSION);
     await memory.close();
+    await storage.close();
   });
 
   it('plans migration steps in order, each with its version, without writing anything', () => {
@@ -498,12 +502,14 @@ describe('schema versioning', () => {
   });
 });
 
-describe('encoder change', () => {
+describe.each(SHIPPED_STORES)('encoder change on the %s store', (kind) => {
+  const open = () => storePlace(kind, tempDir).open();
+
   /** The same vectors under another fingerprint (an "older model"). */
   const renamed = (inner: Encoder, fingerprint: string): Encoder => ({ fingerprint, dimension: inner.dimension, embed: (t, s) => inner.embed(t, s) });
 
   it('re-embeds, on open, nodes embedded by another encoder; texts untouched, recall as before', async () => {
-    const storage = createMemoryStorage();
+    const storage = await open();
     const old = await createMemory({ encoder: renamed(encoder, 'glove-old@1'), storage: keepOpen(storage) });
     await old.addMany(TURNS);
     const views = await Promise.all(QUESTIONS.map((q) => recallView(old, q)));
@@ -514,10 +520,11 @@ describe('encoder change', () => {
     expect(snap.nodes.every((n) => n.embedding.encoder === encoder.fingerprint)).toBe(true);
     expect(snap.nodes.map((n) => n.text)).toEqual(TURNS.map((t) => t.text));
     await memory.close();
+    await storage.close();
   });
 
   it('re-embeds vectors of another dimension instead of failing', async () => {
-    const storage: StorageAdapter = createMemoryStorage();
+    const storage = await open();
     const wide: Encoder = {
       fingerprint: 'wide@1',
       dimension: 3,
@@ -529,5 +536,6 @@ describe('encoder change', () => {
     const memory = await createMemory({ encoder, storage: keepOpen(storage) });
     expect((await memory.recall('pottery class')).memories[0]?.text).toBe(TURNS[0]?.text);
     await memory.close();
+    await storage.close();
   });
 });
