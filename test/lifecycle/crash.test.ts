@@ -6,13 +6,13 @@
  * After each: the store opens, every acknowledged write is there, nothing is half-written, recall
  * works and the next write lands.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../src/memory.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
-import { type Acked, captureCrashPoints, checkStore, copyAsCrashed, type CrashPoint, outcome, startChild, buildChild } from './crash-harness.js';
+import { type Acked, type Child, captureCrashPoints, checkStore, copyAsCrashed, type CrashPoint, outcome, startChild, buildChild } from './crash-harness.js';
 import { crashEncoder } from './fixtures/crash-encoder.js';
 import { parseTurn, turnText } from './fixtures/crash-turns.js';
 import { quietLogger } from './stores.js';
@@ -97,5 +97,188 @@ describe('a writer killed at any file call of a commit', () => {
     expect(hot.length).toBeGreaterThan(10);
     expect(hot.some((p) => p.call === 'unlinkSync')).toBe(true);
     await checkPoints(hot, acked);
+  }, 60_000);
+});
+
+describe('torn rollback journals', () => {
+  it('a journal cut at any offset, or with garbage after it, while the database is untouched leaves the last commit', async () => {
+    const { acked, points } = await writeWithCrashPoints(4, (call, file, write) => write === 3 && call === 'fsyncSync' && file.endsWith('-journal'));
+    const journaled = points.filter((p) => !p.hot);
+    expect(journaled.length).toBeGreaterThan(0);
+    for (const p of journaled) {
+      const journal = readFileSync(join(p.dir, `${SQLITE_FILE_NAME}-journal`));
+      expect(journal.length).toBeGreaterThan(512);
+      const whole = newDir('torn-whole');
+      copyAsCrashed(p.dir, whole);
+      const expected = (await checkStore(whole, acked.slice(0, p.acked), { label: 'the whole journal' })).nodes; // the crash point itself
+      expect(expected - p.acked).toBeGreaterThanOrEqual(0);
+      expect(expected - p.acked).toBeLessThanOrEqual(1);
+      const cuts = [0, 1, 27, 28, 511, 512, 513, Math.floor(journal.length / 2), journal.length - 1];
+      for (const cut of [...cuts, -1]) {
+        const dir = newDir('torn');
+        copyAsCrashed(p.dir, dir);
+        if (cut >= 0) truncateSync(join(dir, `${SQLITE_FILE_NAME}-journal`), cut);
+        else appendFileSync(join(dir, `${SQLITE_FILE_NAME}-journal`), Buffer.alloc(700, 0xa5));
+        const label = `journal of write 3 ${cut >= 0 ? `cut at ${cut}` : 'with 700 bytes of garbage after it'}`;
+        const found = await checkStore(dir, acked.slice(0, p.acked), { label, full: cut === 512 || cut === -1 });
+        expect(found.nodes - (cut === 512 || cut === -1 ? 1 : 0), label).toBe(expected);
+      }
+    }
+  }, 60_000);
+});
+
+describe('real processes', () => {
+  it('a writer SIGKILLed inside a commit (journal write, journal sync) loses no acknowledged write; the next writer takes over', async () => {
+    const dir = newDir('sigkill');
+    const acked: Acked[] = [];
+    // Write calls to the journal from the child's start: the schema, then a few commits.
+    for (const [run, killAt] of [
+      ['a', { fn: 'writeSync', file: 'journal', n: 40 }],
+      ['b', { fn: 'fsyncSync', file: 'journal', n: 12 }],
+    ] as const) {
+      const c = startChild(child, { dir, role: 'writer', run, from: 1, killAt });
+      const end = await c.ended;
+      expect(end.signal, end.stderr).toBe('SIGKILL');
+      expect(c.lines).toContain('READY');
+      expect(c.acked.length, `run ${run} acknowledged writes before its kill`).toBeGreaterThan(0);
+      acked.push(...c.acked);
+      const found = await checkStore(dir, acked, { label: `after the kill of run ${run}`, full: true });
+      expect(found.nodes - 1).toBeGreaterThanOrEqual(acked.length);
+    }
+  }, 60_000);
+
+  // needs h-conc: a kill at a random moment can land after a commit wrote database pages and
+  // before it deleted its journal, which node-sqlite3-wasm does not play back (see the hot-journal
+  // case above); and a reader then waits out the dead writer's SQLite lock (10 s).
+  it.skip('a writer SIGKILLed at seeded random moments loses no acknowledged write', async () => {
+    for (const seed of [1, 2, 3]) {
+      const dir = newDir('random-kill');
+      const c = startChild(child, { dir, role: 'writer', run: 'a', from: 1 });
+      await c.waitFor((l) => l === `ACK ${2 + seed} ${c.acked.at(-1)?.id ?? ''}` || l.startsWith(`ACK ${2 + seed} `));
+      await new Promise((r) => setTimeout(r, (seed * 37) % 50));
+      c.kill();
+      await c.ended;
+      await checkStore(dir, c.acked, { label: `seed ${seed}`, full: true });
+    }
+  }, 60_000);
+
+  /** A writer's end: every write acknowledged (`DONE`), or a JevMemError reported (`FAIL <code>`), never anything else. */
+  const endedCleanly = (c: Child, end: { code: number | null; stderr: string }): boolean => {
+    const last = c.lines.at(-1) ?? '';
+    expect(last === 'DONE' ? 0 : 3, `${last}\n${end.stderr}`).toBe(end.code);
+    if (last !== 'DONE') expect(last, end.stderr).toMatch(/^FAIL [A-Z_]+ /);
+    return last === 'DONE';
+  };
+
+  /** Two writers (a memory opened per write) of five turns each on one new store. */
+  async function twoWriters(): Promise<{ dir: string; a: Child; b: Child; done: boolean[] }> {
+    const dir = newDir('two-writers');
+    const a = startChild(child, { dir, role: 'writer', run: 'a', from: 1, count: 5, reopenEach: true });
+    const b = startChild(child, { dir, role: 'writer', run: 'b', from: 1, count: 5, reopenEach: true });
+    const [ea, eb] = await Promise.all([a.ended, b.ended]);
+    return { dir, a, b, done: [endedCleanly(a, ea), endedCleanly(b, eb)] };
+  }
+
+  it('two writer processes: every acknowledged write of both lands, with no corruption; a failure is a JevMemError', async () => {
+    const { dir, a, b } = await twoWriters();
+    await checkStore(dir, [...a.acked, ...b.acked], { label: 'two writers', full: true });
+  }, 60_000);
+
+  // needs h-conc: a writer's FTS5 read while the other process commits can fail with
+  // STORAGE_FAILED "vtable constructor failed" (issue 22, concurrency).
+  it.skip('two writer processes both land every write', async () => {
+    const { dir, a, b, done } = await twoWriters();
+    expect(done).toEqual([true, true]);
+    expect((await checkStore(dir, [...a.acked, ...b.acked], { label: 'two writers' })).nodes).toBe(10);
+  }, 60_000);
+
+  /** A store of two turns, then a reader process recalling while a writer process adds eight. */
+  async function readDuringIngest(): Promise<{ dir: string; acked: Acked[]; reads: string[]; done: boolean }> {
+    const dir = newDir('reader');
+    const seed = startChild(child, { dir, role: 'writer', run: 'a', from: 1, count: 2 });
+    expect((await seed.ended).code).toBe(0);
+    const reader = startChild(child, { dir, role: 'reader', run: 'r', from: 1 });
+    await reader.waitFor((l) => l === 'READY');
+    const writer = startChild(child, { dir, role: 'writer', run: 'b', from: 1, count: 8 });
+    const end = await writer.ended;
+    reader.kill();
+    await reader.ended;
+    return { dir, acked: [...seed.acked, ...writer.acked], reads: reader.lines.filter((l) => l.startsWith('READ ')), done: endedCleanly(writer, end) };
+  }
+
+  it('a reader process during an ingest never sees a half-written or foreign memory; failures on either side are JevMemErrors', async () => {
+    const { dir, acked, reads } = await readDuringIngest();
+    expect(reads.filter((l) => l.startsWith('READ ok ')).length).toBeGreaterThan(0);
+    expect(reads.filter((l) => l.startsWith('READ bad '))).toEqual([]);
+    expect(reads.filter((l) => l.startsWith('READ err - '))).toEqual([]);
+    await checkStore(dir, acked, { label: 'after the ingest', full: true });
+  }, 60_000);
+
+  // needs h-conc: reads and writes can fail while another process commits (issue 22: 2 of 37 CLI
+  // reads failed with "vtable constructor failed"; the writer's own FTS5 search fails the same way).
+  it.skip('a reader process during an ingest never fails, nor does the writer', async () => {
+    const { reads, done } = await readDuringIngest();
+    expect(done).toBe(true);
+    expect(reads.filter((l) => l.startsWith('READ err '))).toEqual([]);
+  }, 60_000);
+});
+
+describe('flipped bytes', () => {
+  /** A closed store of eight turns and 16 seeded offsets spread over its database file. */
+  async function flipped(): Promise<Array<{ dir: string; offset: number }>> {
+    const dir = newDir('flip-source');
+    const memory = await createMemory({ encoder: crashEncoder, storage: await createSqliteFileStorage({ dir, logger: quietLogger }), logger: quietLogger });
+    for (let n = 1; n <= 8; n++) await memory.add(turn('a', n));
+    await memory.close();
+    const size = statSync(join(dir, SQLITE_FILE_NAME)).size;
+    const out: Array<{ dir: string; offset: number }> = [];
+    let x = 7;
+    for (let i = 0; i < 16; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0; // seeded LCG
+      const offset = i === 0 ? 100 : x % size; // 100: inside the header's change counter area
+      const copy = newDir('flip');
+      copyAsCrashed(dir, copy);
+      const file = join(copy, SQLITE_FILE_NAME);
+      const bytes = readFileSync(file);
+      bytes[offset] = (bytes[offset] as number) ^ 0x5a;
+      writeFileSync(file, bytes);
+      out.push({ dir: copy, offset });
+    }
+    return out;
+  }
+
+  it('a store with a flipped byte opens or fails with a JevMemError at every call, and never hangs', async () => {
+    for (const { dir, offset } of await flipped()) {
+      const opened = await createSqliteFileStorage({ dir, create: false, logger: quietLogger }).then(
+        (s) => s,
+        (e: unknown) => e,
+      );
+      if (!('load' in (opened as object))) {
+        expect(await outcome(Promise.reject(opened)), `offset ${offset}: open`).not.toMatch(/^not a JevMemError/);
+        continue;
+      }
+      const memory = await createMemory({ encoder: crashEncoder, storage: opened as Awaited<ReturnType<typeof createSqliteFileStorage>>, logger: quietLogger });
+      const calls: Array<[string, () => Promise<unknown>]> = [
+        ['stats', () => memory.stats()],
+        ['recall', () => memory.recall('keeper logged ships', { k: 5 })],
+        ['export', () => memory.export()],
+        ['add', () => memory.add(turn('z', 99))],
+      ];
+      for (const [name, call] of calls) expect(await outcome(call()), `offset ${offset}: ${name}`).not.toMatch(/^not a JevMemError/);
+      await memory.close().catch(() => undefined);
+    }
+  }, 60_000);
+
+  // needs h-damage: no record checksums yet, so a changed byte of stored text is served as if
+  // it were what was written (issue 22 "A changed byte of stored text is served silently").
+  it.skip('a flipped byte is never served silently: every text read is a written turn, whole', async () => {
+    for (const { dir, offset } of await flipped()) {
+      const storage = await createSqliteFileStorage({ dir, create: false, logger: quietLogger }).catch(() => undefined);
+      if (storage === undefined) continue;
+      const memory = await createMemory({ encoder: crashEncoder, storage, logger: quietLogger });
+      const file = await memory.export().catch(() => undefined);
+      for (const n of file?.nodes ?? []) expect(parseTurn(n.text), `offset ${offset}`).toBeDefined();
+      await memory.close().catch(() => undefined);
+    }
   }, 60_000);
 });
