@@ -60,9 +60,20 @@ export interface Child {
   kill(): void;
 }
 
-/** Starts the bundled child `script` with `config`. */
+/** Children started and not yet ended (see {@link killChildren}). */
+const running = new Set<{ kill(): void }>();
+
+/** Kills every child still running (a test that failed before it could). Call in afterAll. */
+export function killChildren(): void {
+  for (const c of running) c.kill();
+}
+
+/** Starts the bundled child `script` with `config` (it ends when this process closes its stdin). */
 export function startChild(script: string, config: ChildConfig): Child {
-  const proc = spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const handle = { kill: (): void => void proc.kill('SIGKILL') };
+  running.add(handle);
+  proc.once('close', () => running.delete(handle));
   const lines: string[] = [];
   const acked: Acked[] = [];
   const waiters: Array<{ pred: (l: string) => boolean; resolve: (l: string) => void }> = [];

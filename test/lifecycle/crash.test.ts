@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../src/memory.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
-import { type Acked, type Child, captureCrashPoints, checkStore, copyAsCrashed, type CrashPoint, outcome, startChild, buildChild } from './crash-harness.js';
+import { type Acked, type Child, captureCrashPoints, checkStore, copyAsCrashed, type CrashPoint, killChildren, outcome, startChild, buildChild } from './crash-harness.js';
 import { crashEncoder } from './fixtures/crash-encoder.js';
 import { parseTurn, turnText } from './fixtures/crash-turns.js';
 import { quietLogger } from './stores.js';
@@ -24,7 +24,10 @@ let child = '';
 beforeAll(async () => {
   child = await buildChild(mkdtempSync(join(root, 'child-')));
 });
-afterAll(() => { if (!process.env.KEEP) rmSync(root, { recursive: true, force: true }); });
+afterAll(() => {
+  killChildren();
+  rmSync(root, { recursive: true, force: true });
+});
 
 const turn = (run: string, n: number) => ({ text: turnText(run, n), observedAt: new Date(Date.UTC(2023, 0, 1, 0, n)).toISOString(), turnId: `${run}:${n}`, source: 'crash-test' });
 
