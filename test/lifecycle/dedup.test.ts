@@ -2,20 +2,15 @@
  * Issue 7 item 4: exact repeats (same text, same time, same source) are stored once, and every
  * repeat's provenance is kept.
  */
-import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
 import type { Observation } from '../../src/types.js';
 import { lifecycleFixture } from './helpers.js';
+import { SHIPPED_STORES, storePlace } from './stores.js';
 
 let encoder: Encoder;
-let dir: string;
 const { tempDir } = lifecycleFixture('dedup', (e) => (encoder = e));
-beforeAll(() => {
-  dir = tempDir();
-});
 
 const BASE: Observation = { text: 'Theo: I replaced the chain on my bike.', observedAt: '2023-03-01T10:01:00Z', source: 'chat', speaker: 'Theo', turnId: 'S1:2' };
 const NOW = new Date('2024-01-01T00:00:00Z');
@@ -73,13 +68,13 @@ describe('exact repeats', () => {
     await memory.close();
   });
 
-  it('recognises a repeat after the store is reopened, and keeps the merged provenance on disk', async () => {
-    const store = join(dir, 'reopen');
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+  it.each(SHIPPED_STORES)('recognises a repeat after the store is reopened, and keeps the merged provenance on disk (%s store)', async (kind) => {
+    const place = storePlace(kind, tempDir);
+    const first = await createMemory({ encoder, storage: await place.open() });
     const a = await first.add(BASE);
     await first.add({ ...BASE, turnId: 'again-1' });
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const second = await createMemory({ encoder, storage: await place.open() });
     const b = await second.add({ ...BASE, turnId: 'again-2' });
     expect(b).toMatchObject({ id: a.id, deduplicated: true });
     expect((await second.get(a.id))?.duplicates?.map((d) => d.turnId)).toEqual(['again-1', 'again-2']);

@@ -6,30 +6,27 @@
  * memories that contain instructions are stored verbatim and reach System Two only as delimited
  * data.
  */
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS } from '../../src/config.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { ANSWER_SYSTEM_PROMPT, MEMORIES_CLOSE, MEMORIES_OPEN } from '../../src/system-two/prompt.js';
 import type { ChatMessage } from '../../src/system-two/types.js';
 import { errorOf, keepOpen, lifecycleFixture, stored } from './helpers.js';
+import { SHIPPED_STORES, storePlace } from './stores.js';
 
 let encoder: Encoder;
 let memory: Memory;
 let storage: ReturnType<typeof keepOpen>;
-let dir: string;
 const SMALL_LIMIT = 200;
 const { tempDir } = lifecycleFixture('hostile', (e) => (encoder = e));
 
 beforeAll(async () => {
   storage = keepOpen(createMemoryStorage());
   memory = await createMemory({ encoder, storage, parameters: { maxTextChars: SMALL_LIMIT, maintenanceInterval: 0 } });
-  dir = tempDir();
 });
 afterAll(async () => {
   await memory.close();
@@ -63,13 +60,13 @@ describe('arbitrary Unicode', () => {
     );
   });
 
-  it('property: the file store keeps any text byte-exact across a reopen (lone surrogates included)', async () => {
+  it.each(SHIPPED_STORES)('property: the store keeps any text byte-exact across a reopen (lone surrogates included) (%s store)', async (kind) => {
+    const place = storePlace(kind, tempDir);
     const texts = fc.sample(anyText.filter((t) => !isBlank(t)), { numRuns: 40, seed: 5 });
-    const store = join(dir, 'unicode');
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const first = await createMemory({ encoder, storage: await place.open() });
     const ids = (await first.addMany(texts.map((text, i) => ({ text, turnId: String(i) })))).map((r) => r.id);
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const second = await createMemory({ encoder, storage: await place.open() });
     for (let i = 0; i < texts.length; i++) expect((await second.get(ids[i] as string))?.text).toBe(texts[i]);
     await second.close();
   });
