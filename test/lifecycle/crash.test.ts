@@ -4,7 +4,8 @@
  * crash-harness.ts) and by real SIGKILLs (at a chosen call, and at seeded moments), torn
  * rollback journals, two writer processes, a reader process during an ingest, and flipped bytes.
  * After each: the store opens, every acknowledged write is there, nothing is half-written, recall
- * works and the next write lands.
+ * works and the next write lands. The check ages a dead writer's SQLite lock directory as the
+ * stale-lock rule finds it after 10 s; that first read waiting out the lock is h-conc's case.
  */
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -152,12 +153,12 @@ describe('real processes', () => {
 
   // needs h-conc: a kill at a random moment can land after a commit wrote database pages and
   // before it deleted its journal, which node-sqlite3-wasm does not play back (see the hot-journal
-  // case above); and a reader then waits out the dead writer's SQLite lock (10 s).
+  // case above).
   it.skip('a writer SIGKILLed at seeded random moments loses no acknowledged write', async () => {
     for (const seed of [1, 2, 3]) {
       const dir = newDir('random-kill');
       const c = startChild(child, { dir, role: 'writer', run: 'a', from: 1 });
-      await c.waitFor((l) => l === `ACK ${2 + seed} ${c.acked.at(-1)?.id ?? ''}` || l.startsWith(`ACK ${2 + seed} `));
+      await c.waitFor((l) => l.startsWith(`ACK ${2 + seed} `));
       await new Promise((r) => setTimeout(r, (seed * 37) % 50));
       c.kill();
       await c.ended;
