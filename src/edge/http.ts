@@ -22,6 +22,8 @@
  * @module
  */
 import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
+import { checkNamespaceName } from '../plane/store/names.js';
+import { quoteVisible } from '../util/invisible.js';
 import type { Observation } from '../types.js';
 import { readEdgeConfig, tokensFor, type EdgeConfig, type EdgeEnv } from './env.js';
 
@@ -91,12 +93,15 @@ function invalid(field: string, message: string): JevMemError {
 }
 
 /**
- * Checks a namespace path segment.
- * @throws JevMemError `INVALID_INPUT` (field `namespace`) unless it matches {@link NAMESPACE_PATTERN}.
+ * Checks a namespace path segment: the namespace rule of every store (plane/store/names.ts), and
+ * on top of it the URL-safe {@link NAMESPACE_PATTERN}.
+ * @throws JevMemError `INVALID_INPUT` (field `namespace`, invisible characters escaped in the
+ *   message) unless it passes both.
  */
 export function checkNamespace(segment: string): string {
+  checkNamespaceName(segment, 'namespace');
   if (!NAMESPACE_PATTERN.test(segment)) {
-    throw invalid('namespace', `expected 1-128 characters of A-Z a-z 0-9 . _ ~ - starting with a letter or digit, got ${JSON.stringify(segment.slice(0, 140))}`);
+    throw invalid('namespace', `expected 1-128 characters of A-Z a-z 0-9 . _ ~ - starting with a letter or digit, got ${quoteVisible(segment, 140)}`);
   }
   return segment;
 }

@@ -12,7 +12,7 @@ import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '.
 import { NamespaceState, type IndexFactories } from '../plane/resident/namespace.js';
 import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
 import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter } from '../plane/store/storage.js';
-import { validateNamespace } from '../write/validate.js';
+import { checkNamespaceName } from '../plane/store/names.js';
 import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
 import type { ImportOptions } from './types.js';
@@ -71,7 +71,7 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
 export async function importNamespace(deps: TransferDeps, data: unknown, o: ImportOptions | undefined): Promise<ImportResult> {
   const { storage, caches, encoder } = deps;
   const file = checkExport(data);
-  const ns = o?.namespace !== undefined ? validateNamespace(o.namespace, 'options.namespace') : validateNamespace(file.namespace, 'export.namespace');
+  const ns = o?.namespace !== undefined ? checkNamespaceName(o.namespace, 'options.namespace') : checkNamespaceName(file.namespace, 'export.namespace');
   // The file's records as a snapshot of the target namespace, brought to this build's schema.
   const asStored: NamespaceSnapshot = {
     nodes: file.nodes.map((n) => ({ ...n, namespace: ns })),

@@ -113,8 +113,15 @@ describe.each(ADAPTERS)('namespace isolation on %s storage', (_kind, make) => {
     expect(await stored(storage, 'theirs')).toEqual(theirs);
   });
 
+  it('names the namespace rule refuses (NUL, trailing space, zero-width) write nothing', async () => {
+    for (const ns of ['the\u0000irs', 'theirs\u0000', 'theirs ', 'the\u200birs']) {
+      expect(await codeOf(memory.add({ text: 'refused' }, { namespace: ns }))).toBe('INVALID_INPUT');
+    }
+    expect(await memory.namespaces()).toEqual(['theirs']);
+  });
+
   it('namespaces whose names look like paths, prototypes or case variants stay apart', async () => {
-    const names = ['__proto__', 'constructor', '../theirs', 'theirs/..', 'THEIRS', 'theirs ', 'ｔｈｅｉｒｓ', 'the\u0000irs'];
+    const names = ['__proto__', 'constructor', '../theirs', 'theirs/..', 'THEIRS', 'the irs', 'ｔｈｅｉｒｓ', 'théirs'];
     for (const ns of names) {
       await memory.add({ text: `note for ${JSON.stringify(ns)}` }, { namespace: ns });
       expect((await memory.stats({ namespace: ns })).nodes).toBe(1);
