@@ -37,6 +37,7 @@ import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddResult, CallOptions, ImportOptions } from './memory/types.js';
+import { quoteVisible } from './util/invisible.js';
 import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath, updateProvenance } from './memory/write.js';
 
@@ -503,7 +504,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         ns,
         async () => {
           const state = await caches.fresh(ns, true);
-          if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+          if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${quoteVisible(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
           await state.loadNodes([id]);
           const old = state.nodes.get(id) as MemoryNode;
           return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
@@ -601,7 +602,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       for (const ns of caches.loadedNamespaces()) {
         await caches
           .exclusive(ns, async () => writes.checkpoint(ns, await caches.stateOf(ns)))
-          .catch((e: unknown) => logger('warn', `namespace ${JSON.stringify(ns)} was closed without a checkpoint (${e instanceof Error ? e.message : String(e)})`, { code: 'CHECKPOINT_FAILED', namespace: ns, error: e }));
+          .catch((e: unknown) => logger('warn', `namespace ${quoteVisible(ns)} was closed without a checkpoint (${e instanceof Error ? e.message : String(e)})`, { code: 'CHECKPOINT_FAILED', namespace: ns, error: e }));
       }
       await caches.close();
       await storage.close();

@@ -405,7 +405,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         if (!id) throw new UsageError('delete needs a node id');
         memory = await openMemory(v);
         const ok = await memory.delete(id);
-        if (!ok) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(memory.namespace)}`, { field: 'id' });
+        if (!ok) throw new JevMemError('NOT_FOUND', `no node ${quoteVisible(id)} in namespace ${quoteVisible(memory.namespace)}`, { field: 'id' });
         io.out(JSON.stringify({ deleted: id }));
         return 0;
       }

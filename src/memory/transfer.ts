@@ -13,6 +13,7 @@ import { NamespaceState, type IndexFactories } from '../plane/resident/namespace
 import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
 import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter } from '../plane/store/storage.js';
 import { checkNamespaceName } from '../plane/store/names.js';
+import { quoteVisible } from '../util/invisible.js';
 import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
 import type { ImportOptions } from './types.js';
@@ -91,7 +92,7 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
     ns,
     async () => {
       const state = await caches.fresh(ns, true);
-      if (state.size > 0) throw invalidInput('options.namespace', `namespace ${JSON.stringify(ns)} is not empty; import into an empty namespace or forget it first`);
+      if (state.size > 0) throw invalidInput('options.namespace', `namespace ${quoteVisible(ns)} is not empty; import into an empty namespace or forget it first`);
       let nodes = migrated.nodes;
       if (foreign.length > 0) {
         const byId = new Map((await reembed(foreign, encoder, o?.signal)).map((n) => [n.id, n]));

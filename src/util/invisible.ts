@@ -63,13 +63,13 @@ export function showInvisible(text: string): string {
 }
 
 /**
- * `text` in double quotes, as `JSON.stringify` writes it, except that every invisible character,
- * lone surrogate and white space other than U+0020 is written as `\uXXXX` (`\u{XXXXX}` above
- * U+FFFF), and `"` and `\` are escaped. Longer text is cut to `max` code points, with `…` after
+ * `text` in double quotes, as `JSON.stringify` writes it (`\n`, `\u0000`, `\"`, `\\`), and on top
+ * of it every other invisible character, lone surrogate and white space other than U+0020 written
+ * as `\uXXXX` (`\u{XXXXX}` above U+FFFF). Longer text is cut to `max` code points, with `…` after
  * the closing quote.
  *
  * @param text - The string to show.
- * @param max - Most code points shown (default 80).
+ * @param max - Most code points shown (default 80; `Infinity` for all).
  * @example `quoteVisible('tenant:alice\u0000x')` → `"tenant:alice\u0000x"` (a backslash, not a NUL)
  */
 export function quoteVisible(text: string, max = 80): string {
@@ -85,6 +85,7 @@ export function quoteVisible(text: string, max = 80): string {
     n++;
     if (code >= 0xd800 && code <= 0xdfff) out += hex4(code);
     else if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if (code < 0x20) out += JSON.stringify(ch).slice(1, -1); // \n, \t, \u0000 as JSON writes them
     else if (INVISIBLE.test(ch) || ODD_SPACE.test(ch)) out += code > 0xffff ? `\\u{${code.toString(16)}}` : hex4(code);
     else out += ch;
   }

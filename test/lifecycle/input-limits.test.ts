@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
-import { isJevMemError } from '../../src/errors.js';
+import { describeValue, isJevMemError } from '../../src/errors.js';
 import { parseJsonl, parseQuestions } from '../../src/formats/jsonl.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
@@ -130,5 +130,19 @@ describe('JSONL with a byte-order mark', () => {
     expect(e).toMatchObject({ code: 'INVALID_INPUT', field: 'line 2' });
     expect(e?.message).toContain('\\u200b');
     expect(e?.message).not.toContain('\u200b');
+  });
+});
+
+describe('messages that echo input', () => {
+  it('show a string value with its invisible characters escaped, as JSON does for controls', () => {
+    expect(describeValue('a\u200bb\u202e')).toBe('"a\\u200bb\\u202e" (a string)');
+    expect(describeValue('line\nnext\u0000')).toBe('"line\\nnext\\u0000" (a string)');
+  });
+
+  it('name a bad observedAt without printing its zero-width space raw', async () => {
+    const e = await errorOf(memory.add({ text: 'dated', observedAt: '\u200byesterday' }));
+    expect(e).toMatchObject({ code: 'INVALID_INPUT', field: 'observation.observedAt' });
+    expect(e.message).toContain('"\\u200byesterday" (a string)');
+    expect(e.message).not.toContain('\u200b');
   });
 });
