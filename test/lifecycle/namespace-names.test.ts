@@ -4,8 +4,10 @@
  * "tenant:alice\u0000x" read, exported and forgot alice's memories); names an older store holds
  * under a looser rule stay listable, exportable and forgettable.
  */
+import { join } from 'node:path';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
+import { type IDBPDatabase, wrap } from 'idb';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
@@ -17,7 +19,6 @@ import { MAX_NAMESPACE_BYTES, checkNamespaceName } from '../../src/plane/store/n
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { codeOf, lifecycleFixture, stored } from './helpers.js';
-import { join } from 'node:path';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('names', (e) => (encoder = e));
@@ -187,5 +188,38 @@ describe('a name from before the rule, held by an older store', () => {
     await memory.forget(OLD);
     expect(await memory.namespaces()).toEqual(['team-notes']);
     await memory.close();
+  });
+});
+
+describe('a name from before the rule, held by an older IndexedDB store', () => {
+  const OLD = 'inbox\u2060 '; // a word joiner and a trailing space
+
+  it('takes commits to the name it holds, and refuses to create a new invalid one', async () => {
+    const indexedDB = new IDBFactory();
+    const storage = await createIdbStorage({ indexedDB, dbName: 'old', persist: false });
+    const memory = await createMemory({ encoder, storage, namespace: 'legacy' });
+    await memory.add({ text: 'Renew the passport before June.' });
+    await memory.close();
+    // Copy the node and meta records under OLD, as an older build could have written them.
+    const raw = (await wrap(indexedDB.open('old'))) as unknown as IDBPDatabase;
+    const tx = raw.transaction(['node', 'meta'], 'readwrite');
+    const range = IDBKeyRange.bound(['legacy'], ['legacy', []]);
+    const node = tx.objectStore('node');
+    const [keys, values] = await Promise.all([node.getAllKeys(range), node.getAll(range)]);
+    await Promise.all(keys.map((k, i) => node.put(values[i], [OLD, (k as [string, string])[1]])));
+    const meta = tx.objectStore('meta');
+    for (const m of await meta.getAll(range)) await meta.put({ ...m, namespace: OLD });
+    await tx.done;
+    raw.close();
+
+    const store = await createIdbStorage({ indexedDB, dbName: 'old', persist: false });
+    expect(await store.namespaces()).toEqual([OLD, 'legacy']);
+    await store.commit(OLD, { meta: { note: 'cleaned up' } });
+    expect((await store.loadMeta(OLD)).note).toBe('cleaned up');
+    expect((await store.load(OLD)).nodes.map((n) => n.text)).toEqual(['Renew the passport before June.']);
+    expect(await codeOf(store.commit('outbox\u2060 ', { meta: { note: 'new' } }))).toBe('INVALID_INPUT');
+    await store.dropNamespace(OLD);
+    expect(await store.namespaces()).toEqual(['legacy']);
+    await store.close();
   });
 });
