@@ -156,6 +156,24 @@ describe('two names never reach one namespace', () => {
   });
 });
 
+describe('a NUL in a node id, edge end or meta key on the SQLite store', () => {
+  it('is refused naming the field, so "n\\u0000x" never lands on "n"', async () => {
+    const storage = await createSqliteFileStorage({ dir: tempDir() });
+    const memory = await createMemory({ encoder, storage, namespace: ALICE });
+    await memory.add({ text: 'The gate code is 4711.' });
+    const before = await stored(storage, ALICE);
+    const node = before.nodes[0]!;
+    const e = await storage.commit(ALICE, { putNodes: [{ ...node, id: `${node.id}\u0000x`, text: 'The gate code is 0000.' }] }).catch((err: unknown) => err);
+    expect(e).toMatchObject({ code: 'INVALID_INPUT', field: 'batch.putNodes[0].id' });
+    expect((e as Error).message).toContain('\\u0000x"');
+    const edge = { id: 'e1', from: node.id, to: `${node.id}\u0000x`, namespace: ALICE, view: 'semantic' as const, subtype: 'related', weight: 1, createdAt: node.createdAt };
+    expect(await storage.commit(ALICE, { putEdges: [edge as never] }).catch((err: unknown) => err)).toMatchObject({ code: 'INVALID_INPUT', field: 'batch.putEdges[0].to' });
+    expect(await codeOf(storage.commit(ALICE, { meta: { 'generation\u0000x': 1 } }))).toBe('INVALID_INPUT');
+    expect(await stored(storage, ALICE)).toEqual(before);
+    await memory.close();
+  });
+});
+
 describe('a name from before the rule, held by an older store', () => {
   const OLD = 'team\u200dnotes '; // a zero-width joiner and a trailing space: both refused today
 

@@ -76,6 +76,23 @@ export function sqlError(label: string, what: string, cause: unknown): JevMemErr
   return new JevMemError('STORAGE_FAILED', `${label} failed to ${what} (${message}); nothing was written`, { cause });
 }
 
+/**
+ * Refuses a batch with a U+0000 in a node or edge id or a meta key: a driver may bind a string
+ * only up to its first NUL (node-sqlite3-wasm does), which would store `"a\u0000b"` as `"a"`,
+ * one record for two names.
+ * @throws JevMemError `INVALID_INPUT` naming the field (`batch.putNodes[2].id`).
+ */
+function refuseNul(batch: WriteBatch): void {
+  const check = (field: string, value: unknown): void => {
+    if (typeof value === 'string' && value.includes('\u0000')) throw invalidInput(field, `${quoteVisible(value)} holds U+0000, which this store cannot keep whole`);
+  };
+  batch.putNodes?.forEach((n, i) => check(`batch.putNodes[${i}].id`, n.id));
+  batch.putEdges?.forEach((e, i) => {
+    for (const key of ['id', 'from', 'to'] as const) check(`batch.putEdges[${i}].${key}`, e[key]);
+  });
+  for (const key of Object.keys(batch.meta ?? {})) check(`batch.meta.${key}`, key);
+}
+
 function num(v: SqlValue | undefined): number {
   return v === null || v === undefined ? 0 : Number(v);
 }
@@ -479,6 +496,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     async commit(namespace, batch: WriteBatch): Promise<void> {
       live();
       validateBatch(namespace, batch);
+      refuseNul(batch);
       try {
         structuredClone(batch);
       } catch (cause) {
