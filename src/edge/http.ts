@@ -23,7 +23,7 @@
  */
 import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
 import { checkNamespaceName } from '../plane/store/names.js';
-import { quoteVisible } from '../util/invisible.js';
+import { quoteVisible, showInvisible } from '../util/invisible.js';
 import type { Observation } from '../types.js';
 import { readEdgeConfig, tokensFor, type EdgeConfig, type EdgeEnv } from './env.js';
 
@@ -144,15 +144,16 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
 }
 
 /**
- * Parses a JSON body.
- * @throws JevMemError `INVALID_INPUT` (field `body`) naming the problem: empty, or not JSON with the parser's reason.
+ * Parses a JSON body (a UTF-8 byte-order mark is already dropped by the body's decoder).
+ * @throws JevMemError `INVALID_INPUT` (field `body`) naming the problem: empty, or not JSON with
+ *   the parser's reason, invisible characters in it escaped.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw invalid('body', 'is empty; expected a JSON object');
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw invalid('body', `is not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw invalid('body', `is not valid JSON (${showInvisible(e instanceof Error ? e.message : String(e))})`);
   }
 }
 
