@@ -4,7 +4,7 @@
  * a name an older store holds stays exportable and forgettable; a JSONL file with a UTF-8
  * byte-order mark is ingested.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,16 @@ describe('a --namespace the rule refuses', () => {
     }
     const stats = await cli(['stats', '--store', store, '--namespace', 'tenant:alice', ...H]);
     expect(JSON.parse(stats.out[0] as string)).toMatchObject({ namespace: 'tenant:alice', nodes: 2 });
+  });
+});
+
+describe('ingest into a new store under a refused name', () => {
+  it('leaves no store behind', async () => {
+    const fresh = join(dir, 'fresh');
+    const r = await cli(['ingest', notes, '--store', fresh, '--namespace', 'tenant\u200b', ...H]);
+    expect(r.code).toBe(1);
+    expect(r.err[0]).toMatch(/^jev-mem: INVALID_INPUT: namespace: namespace name "tenant\\u200b"/);
+    expect(existsSync(fresh)).toBe(false);
   });
 });
 
