@@ -62,6 +62,16 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
   };
 }
 
+/** The namespace an export names, when the namespace rule accepts it (an older store's export may name one it refuses). */
+function fileNamespace(name: unknown): string {
+  try {
+    return checkNamespaceName(name, 'export.namespace');
+  } catch (e) {
+    if (!isJevMemError(e)) throw e;
+    throw new JevMemError('INVALID_INPUT', `${e.message}; import it under a valid name with options.namespace (the CLI's --namespace)`, { field: 'export.namespace' });
+  }
+}
+
 /**
  * Imports an export into an empty namespace in one atomic commit (see `Memory.import`). The file
  * is checked and its encoder compared before any lock is taken; the rest runs under the
@@ -72,7 +82,7 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
 export async function importNamespace(deps: TransferDeps, data: unknown, o: ImportOptions | undefined): Promise<ImportResult> {
   const { storage, caches, encoder } = deps;
   const file = checkExport(data);
-  const ns = o?.namespace !== undefined ? checkNamespaceName(o.namespace, 'options.namespace') : checkNamespaceName(file.namespace, 'export.namespace');
+  const ns = o?.namespace !== undefined ? checkNamespaceName(o.namespace, 'options.namespace') : fileNamespace(file.namespace);
   // The file's records as a snapshot of the target namespace, brought to this build's schema.
   const asStored: NamespaceSnapshot = {
     nodes: file.nodes.map((n) => ({ ...n, namespace: ns })),

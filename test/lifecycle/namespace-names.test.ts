@@ -201,7 +201,9 @@ describe('a name from before the rule, held by an older store', () => {
     expect(file.nodes.map((n) => n.text).sort()).toEqual(['Bring the projector adapter.', 'The quarterly review moved to Thursday.']);
     expect(await codeOf(memory.add({ text: 'new' }, { namespace: OLD }))).toBe('INVALID_INPUT');
     // Its export goes back in under a valid name.
-    expect(await codeOf(memory.import(file))).toBe('INVALID_INPUT');
+    const refused = await memory.import(file).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'INVALID_INPUT', field: 'export.namespace' });
+    expect((refused as Error).message).toContain('import it under a valid name with options.namespace');
     expect((await memory.import(file, { namespace: 'team-notes' })).nodes).toBe(2);
     await memory.forget(OLD);
     expect(await memory.namespaces()).toEqual(['team-notes']);
