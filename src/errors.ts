@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { quoteVisible } from './util/invisible.js';
 
 /**
  * Stable error codes. Codes never change meaning between versions; new codes may be added.
@@ -168,7 +169,8 @@ export function invalidOption(field: string, message: string): JevMemError {
  * other type with its type named, so a stringified number cannot pass for a number
  * (`"10" (a string)`, `true (a boolean)`, `null`, `undefined`, `an array`, `an object`). A `Date`
  * shows its instant (`a Date (2024-03-10T10:00:00.000Z)`), or `an invalid Date` when it holds
- * none (`new Date('nope')`). Strings longer than 40 characters are cut with `…`.
+ * none (`new Date('nope')`). Strings longer than 40 characters are cut with `…`; invisible
+ * characters in a string show as escapes (`"a\u200bb" (a string)`, util/invisible.ts).
  * @example `expected a positive integer, got ${describeValue('10')}` → `… got "10" (a string)`
  */
 export function describeValue(v: unknown): string {
@@ -176,7 +178,7 @@ export function describeValue(v: unknown): string {
     case 'number':
       return String(v);
     case 'string':
-      return `${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)} (a string)`;
+      return `${quoteVisible(v.length > 40 ? `${v.slice(0, 40)}…` : v, Number.POSITIVE_INFINITY)} (a string)`;
     case 'boolean':
       return `${String(v)} (a boolean)`;
     case 'bigint':

@@ -33,12 +33,12 @@ import { createSystemTwo } from './system-two/client.js';
 import type { AnswerResult as SystemTwoAnswer, EvidenceItem, SystemTwo, SystemTwoOptions } from './system-two/types.js';
 import { VIEWS, type MemoryEdge, type MemoryNode, type Observation, type RecalledMemory, type View } from './types.js';
 import { consoleLogger, type Logger } from './util/logger.js';
-import { validateNamespace } from './write/validate.js';
 import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddResult, CallOptions, ImportOptions } from './memory/types.js';
-import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, namespaceOf } from './memory/validate.js';
+import { quoteVisible } from './util/invisible.js';
+import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath, updateProvenance } from './memory/write.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
@@ -72,7 +72,11 @@ export function autoHnswFrom(dimension: number): number {
 
 /** Options of {@link createMemory}. Every field is optional except `encoder`. */
 export interface MemoryOptions {
-  /** Namespace used when a call names none. @default 'default' */
+  /**
+   * Namespace used when a call names none: 1-256 UTF-8 bytes in NFC, no control, format,
+   * separator or invisible character, no white space at either end (plane/store/names.ts).
+   * @default 'default'
+   */
   namespace?: string;
   /**
    * Where nodes and edges live (the source of truth). Use `createIdbStorage()` in browsers,
@@ -317,8 +321,11 @@ export interface Memory {
    */
   delete(id: string, options?: CallOptions): Promise<boolean>;
   /**
-   * Removes a whole namespace (nodes, edges, meta) and nothing else.
-   * @throws JevMemError `INVALID_INPUT` (bad name), `STORAGE_FAILED`, `CLOSED`.
+   * Removes a whole namespace (nodes, edges, meta) and nothing else. The name follows the
+   * namespace rule (plane/store/names.ts), except that a name the store already holds from before
+   * the rule is accepted, so it can be cleaned up.
+   * @throws JevMemError `INVALID_INPUT` (a name the rule refuses and the store does not hold),
+   *   `STORAGE_FAILED`, `CLOSED`.
    */
   forget(namespace: string): Promise<void>;
   /**
@@ -331,7 +338,8 @@ export interface Memory {
   /**
    * One versioned export of a namespace (plane/store/export.ts): every node with its embedding, every
    * edge, the namespace meta (schema version included), the encoder fingerprint and the
-   * System-One model id. JSON-safe.
+   * System-One model id. JSON-safe. Like `forget`, accepts a namespace the store holds under a
+   * name from before the namespace rule.
    */
   export(options?: CallOptions): Promise<MemoryExport>;
   /**
@@ -344,7 +352,7 @@ export interface Memory {
    *   of another encoder and `reembed` false), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written).
    */
   import(data: unknown, options?: ImportOptions): Promise<{ nodes: number; edges: number; namespace: string }>;
-  /** Counts of a namespace. */
+  /** Counts of a namespace (like `forget`, also of a name the store holds from before the namespace rule). */
   stats(options?: CallOptions): Promise<MemoryStats>;
   /** Namespaces that hold data. */
   namespaces(): Promise<string[]>;
@@ -390,6 +398,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     if (closed) throw new JevMemError('CLOSED', 'this memory was closed; create a new one');
   };
   const nsOf = (o?: CallOptions): string => namespaceOf(o, defaultNamespace);
+  /** The namespace of forget/export/stats: also one the store holds under a name from before the rule (names.ts). */
+  const heldNsOf = (value: unknown, field = 'options.namespace'): Promise<string> => heldNamespaceOf(value, defaultNamespace, () => storage.namespaces(), field);
 
   const memory: Memory = {
     namespace: defaultNamespace,
@@ -494,7 +504,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         ns,
         async () => {
           const state = await caches.fresh(ns, true);
-          if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+          if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
           await state.loadNodes([id]);
           const old = state.nodes.get(id) as MemoryNode;
           return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
@@ -511,7 +521,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async forget(namespace) {
       ensureOpen();
-      const ns = validateNamespace(namespace, 'namespace');
+      const ns = await heldNsOf(namespace ?? null, 'namespace');
       await caches.exclusive(ns, async () => {
         await storage.dropNamespace(ns);
         caches.drop(ns);
@@ -526,7 +536,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async export(o) {
       ensureOpen();
-      const ns = nsOf(o);
+      const ns = await heldNsOf(o?.namespace);
       return caches.exclusive(ns, () => exportNamespace(transfer, ns), o?.signal);
     },
 
@@ -537,7 +547,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async stats(o) {
       ensureOpen();
-      const ns = nsOf(o);
+      const ns = await heldNsOf(o?.namespace);
       const out = await caches.reading(ns, async (state) => {
         const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
         let edges = 0;
@@ -592,7 +602,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       for (const ns of caches.loadedNamespaces()) {
         await caches
           .exclusive(ns, async () => writes.checkpoint(ns, await caches.stateOf(ns)))
-          .catch((e: unknown) => logger('warn', `namespace ${JSON.stringify(ns)} was closed without a checkpoint (${e instanceof Error ? e.message : String(e)})`, { code: 'CHECKPOINT_FAILED', namespace: ns, error: e }));
+          .catch((e: unknown) => logger('warn', `namespace ${quoteVisible(ns)} was closed without a checkpoint (${e instanceof Error ? e.message : String(e)})`, { code: 'CHECKPOINT_FAILED', namespace: ns, error: e }));
       }
       await caches.close();
       await storage.close();

@@ -15,6 +15,7 @@ import { rejectUnknownKeys } from './config.js';
 import { describeValue, invalidOption } from './errors.js';
 import { createMemory, MEMORY_OPTION_KEYS, type Memory, type MemoryOptions } from './memory.js';
 import { createMemoryStorage } from './plane/store/memory-storage.js';
+import { checkNamespaceName } from './plane/store/names.js';
 import { createSqliteFileStorage } from './plane/store/sqlite-file-storage.js';
 import { createNodeAssetLoader } from './encoder/assets-node.js';
 import { createLocalSystemOne } from './system-one/local.js';
@@ -61,11 +62,14 @@ function checkNodeOptions(options: unknown): void {
  * Creates a memory with Node defaults.
  * @throws JevMemError `STORE_MISSING` (store dir missing and `create: false`), `MODEL_LOAD_FAILED`
  *   (shipped model files missing or corrupt), `INVALID_OPTION` (an unknown option, `store` not a
- *   non-empty string, `create` not a boolean) and createMemory's `INVALID_OPTION`. A store folder
+ *   non-empty string, `create` not a boolean), `INVALID_INPUT` (field `namespace`: a name the
+ *   namespace rule of plane/store/names.ts refuses, checked first) and createMemory's `INVALID_OPTION`. A store folder
  *   made by a call that throws is removed again.
  */
 export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise<Memory> {
   checkNodeOptions(options);
+  // A bad name fails before any store, model or encoder is opened.
+  if (options.namespace !== undefined) checkNamespaceName(options.namespace, 'namespace');
   const { store, create, encoder, storage, ...rest } = options;
   // A store folder this call makes is removed again if the memory cannot be made: a rejected call
   // leaves no empty store behind (and no lock file that a later open would have to take over).

@@ -18,11 +18,13 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { parseJsonl, parseQuestions } from '../formats/jsonl.js';
+import { parseJsonl, parseQuestions, withoutBom } from '../formats/jsonl.js';
 import { locomoConversation, parseLocomo } from '../formats/locomo.js';
 import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
 import type { Memory, RecallResult } from '../memory.js';
 import { createNodeMemory } from '../node.js';
+import { checkNamespaceName, namespaceNameProblem } from '../plane/store/names.js';
+import { hasInvisible, quoteVisible, showInvisible } from '../util/invisible.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import type { Observation } from '../types.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
@@ -101,9 +103,10 @@ async function readStdin(): Promise<string> {
 }
 
 async function loadObservations(file: string, v: Values): Promise<{ observations: Observation[]; namespace?: string }> {
-  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+  const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
     throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
   });
+  const text = withoutBom(raw);
   const format = v.format ?? (file.endsWith('.json') ? detectJsonFormat(text) : 'jsonl');
   if (format === 'jsonl') return { observations: parseJsonl(text) };
   if (format === 'memorybank') {
@@ -137,6 +140,11 @@ function detectJsonFormat(text: string): string {
   }
 }
 
+/** A namespace name in a list of the CLI's messages: as written, or quoted with its invisible characters escaped when it has any (a name from before the namespace rule). */
+function listedName(name: string): string {
+  return hasInvisible(name) || /^\s|\s$/.test(name) ? quoteVisible(name) : name;
+}
+
 /** `1 memory`, `419 memories`. */
 function memoriesCount(n: number): string {
   return `${n} ${n === 1 ? 'memory' : 'memories'}`;
@@ -148,16 +156,32 @@ function memoriesCount(n: number): string {
  * @throws JevMemError `NOT_FOUND` (field `namespace`) listing the store's namespaces with their
  *   counts in the message and in `details.namespaces`.
  */
-async function requireMemories(memory: Memory): Promise<void> {
-  if ((await memory.stats()).nodes > 0) return;
-  const names = (await memory.namespaces()).filter((n) => n !== memory.namespace);
+async function requireMemories(memory: Memory, namespace = memory.namespace): Promise<void> {
+  if ((await memory.stats({ namespace })).nodes > 0) return;
+  const names = (await memory.namespaces()).filter((n) => n !== namespace);
   const held = await Promise.all(names.map(async (n) => ({ namespace: n, memories: (await memory.stats({ namespace: n })).nodes })));
   const listed = held.filter((h) => h.memories > 0);
   const hint =
     listed.length > 0
-      ? `this store holds: ${listed.map((h) => `${h.namespace} (${memoriesCount(h.memories)})`).join(', ')}; choose one with --namespace`
+      ? `this store holds: ${listed.map((h) => `${listedName(h.namespace)} (${memoriesCount(h.memories)})`).join(', ')}; choose one with --namespace`
       : 'this store holds no memories yet (jev-mem ingest <file> --store <dir> writes some)';
-  throw new JevMemError('NOT_FOUND', `namespace ${JSON.stringify(memory.namespace)} holds no memories; ${hint}`, { field: 'namespace', namespaces: listed });
+  throw new JevMemError('NOT_FOUND', `namespace ${quoteVisible(namespace)} holds no memories; ${hint}`, { field: 'namespace', namespaces: listed });
+}
+
+/**
+ * Opens the memory of a command that only reads or removes a namespace (stats, export, forget):
+ * on the default namespace, with `--namespace` checked per call, so a name the store holds from
+ * before the namespace rule (plane/store/names.ts) can still be exported and forgotten.
+ * @returns the memory and the namespace to use.
+ */
+async function openForCleanup(v: Values): Promise<{ memory: Memory; namespace: string }> {
+  const { namespace, ...rest } = v;
+  const memory = await openMemory(rest);
+  if (namespace !== undefined && namespaceNameProblem(namespace) !== undefined && !(await memory.namespaces()).includes(namespace)) {
+    await memory.close();
+    checkNamespaceName(namespace, 'namespace');
+  }
+  return { memory, namespace: namespace ?? memory.namespace };
 }
 
 /** The CLI's words for a missing store: the library's advice (`create: true`) is no flag here. */
@@ -345,15 +369,17 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         return 0;
       }
       case 'stats': {
-        memory = await openMemory(v);
-        await requireMemories(memory);
-        io.out(JSON.stringify(await memory.stats()));
+        const opened = await openForCleanup(v);
+        memory = opened.memory;
+        await requireMemories(memory, opened.namespace);
+        io.out(JSON.stringify(await memory.stats({ namespace: opened.namespace })));
         return 0;
       }
       case 'export': {
-        memory = await openMemory(v);
-        await requireMemories(memory);
-        io.out(JSON.stringify(await memory.export()));
+        const opened = await openForCleanup(v);
+        memory = opened.memory;
+        await requireMemories(memory, opened.namespace);
+        io.out(JSON.stringify(await memory.export({ namespace: opened.namespace })));
         return 0;
       }
       case 'import': {
@@ -364,9 +390,9 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         });
         let data: unknown;
         try {
-          data = JSON.parse(raw);
+          data = JSON.parse(withoutBom(raw));
         } catch (e) {
-          throw new JevMemError('INVALID_INPUT', `${file} is not JSON (${(e as Error).message}); expected a jev-mem export`, { field: 'file' });
+          throw new JevMemError('INVALID_INPUT', `${file} is not JSON (${showInvisible((e as Error).message)}); expected a jev-mem export`, { field: 'file' });
         }
         memory = await openMemory(v, false, true);
         const o: Parameters<Memory['import']>[1] = { reembed: v.reembed === true };
@@ -379,13 +405,13 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         if (!id) throw new UsageError('delete needs a node id');
         memory = await openMemory(v);
         const ok = await memory.delete(id);
-        if (!ok) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(memory.namespace)}`, { field: 'id' });
+        if (!ok) throw new JevMemError('NOT_FOUND', `no node ${quoteVisible(id)} in namespace ${quoteVisible(memory.namespace)}`, { field: 'id' });
         io.out(JSON.stringify({ deleted: id }));
         return 0;
       }
       case 'forget': {
         const ns = need(v.namespace, 'namespace');
-        memory = await openMemory(v);
+        memory = (await openForCleanup(v)).memory;
         await memory.forget(ns);
         io.out(JSON.stringify({ forgotten: ns }));
         return 0;

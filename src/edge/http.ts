@@ -22,6 +22,8 @@
  * @module
  */
 import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
+import { checkNamespaceName } from '../plane/store/names.js';
+import { quoteVisible, showInvisible } from '../util/invisible.js';
 import type { Observation } from '../types.js';
 import { readEdgeConfig, tokensFor, type EdgeConfig, type EdgeEnv } from './env.js';
 
@@ -91,12 +93,15 @@ function invalid(field: string, message: string): JevMemError {
 }
 
 /**
- * Checks a namespace path segment.
- * @throws JevMemError `INVALID_INPUT` (field `namespace`) unless it matches {@link NAMESPACE_PATTERN}.
+ * Checks a namespace path segment: the namespace rule of every store (plane/store/names.ts), and
+ * on top of it the URL-safe {@link NAMESPACE_PATTERN}.
+ * @throws JevMemError `INVALID_INPUT` (field `namespace`, invisible characters escaped in the
+ *   message) unless it passes both.
  */
 export function checkNamespace(segment: string): string {
+  checkNamespaceName(segment, 'namespace');
   if (!NAMESPACE_PATTERN.test(segment)) {
-    throw invalid('namespace', `expected 1-128 characters of A-Z a-z 0-9 . _ ~ - starting with a letter or digit, got ${JSON.stringify(segment.slice(0, 140))}`);
+    throw invalid('namespace', `expected 1-128 characters of A-Z a-z 0-9 . _ ~ - starting with a letter or digit, got ${quoteVisible(segment, 140)}`);
   }
   return segment;
 }
@@ -139,15 +144,16 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
 }
 
 /**
- * Parses a JSON body.
- * @throws JevMemError `INVALID_INPUT` (field `body`) naming the problem: empty, or not JSON with the parser's reason.
+ * Parses a JSON body (a UTF-8 byte-order mark is already dropped by the body's decoder).
+ * @throws JevMemError `INVALID_INPUT` (field `body`) naming the problem: empty, or not JSON with
+ *   the parser's reason, invisible characters in it escaped.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw invalid('body', 'is empty; expected a JSON object');
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw invalid('body', `is not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw invalid('body', `is not valid JSON (${showInvisible(e instanceof Error ? e.message : String(e))})`);
   }
 }
 

@@ -2,12 +2,14 @@
  * The plain JSONL observation format: one JSON object a line,
  * `{ text, observedAt?, timeZone?, speaker?, source?, turnId?, sessionId?, metadata? }`
  * (the fields of an {@link Observation}, `OBSERVATION_FIELDS` of write/validate.ts). Blank lines
- * are skipped. Validation of each object happens in the write path.
+ * are skipped, and so is a UTF-8 byte-order mark at the start (editors on Windows write one).
+ * Validation of each object happens in the write path.
  *
  * @module
  */
 import { invalidInput } from '../errors.js';
 import type { Observation } from '../types.js';
+import { showInvisible } from '../util/invisible.js';
 import { OBSERVATION_FIELDS, validateObservation } from '../write/validate.js';
 
 /**
@@ -18,6 +20,11 @@ export const JSONL_FIELDS_HELP = `one JSON object a line,
   {${OBSERVATION_FIELDS.map((f) => (f === 'text' ? `"${f}"` : `"${f}"?`)).join(', ')}};
   observedAt is ISO-8601 (its UTC offset, within ±14:00, is the speaker's; none = UTC), timeZone an
   IANA zone ("Europe/Lisbon") that sets the speaker's local calendar at observedAt`;
+
+/** `text` without a leading byte-order mark (U+FEFF), which a UTF-8 file may start with. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 /**
  * Parses JSONL text into observations, one a line: `text` (required), `observedAt` (ISO-8601,
@@ -30,13 +37,13 @@ export const JSONL_FIELDS_HELP = `one JSON object a line,
  */
 export function parseJsonl(text: string): Observation[] {
   const out: Observation[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
+  withoutBom(text).split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     let v: unknown;
     try {
       v = JSON.parse(line);
     } catch (e) {
-      throw invalidInput(`line ${i + 1}`, `not valid JSON (${(e as Error).message})`);
+      throw invalidInput(`line ${i + 1}`, `not valid JSON (${showInvisible((e as Error).message)})`);
     }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalidInput(`line ${i + 1}`, 'expected a JSON object like {"text": "..."}');
     // Each field is checked here so a bad one is named by its line ("line 7.observedAt"); the text
@@ -53,7 +60,7 @@ export function parseJsonl(text: string): Observation[] {
  */
 export function parseQuestions(text: string): Array<{ question: string; meta?: Record<string, unknown> }> {
   const out: Array<{ question: string; meta?: Record<string, unknown> }> = [];
-  text.split(/\r?\n/).forEach((line, i) => {
+  withoutBom(text).split(/\r?\n/).forEach((line, i) => {
     const s = line.trim();
     if (s === '') return;
     if (s.startsWith('{')) {

@@ -12,7 +12,8 @@ import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '.
 import { NamespaceState, type IndexFactories } from '../plane/resident/namespace.js';
 import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
 import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter } from '../plane/store/storage.js';
-import { validateNamespace } from '../write/validate.js';
+import { checkNamespaceName } from '../plane/store/names.js';
+import { quoteVisible } from '../util/invisible.js';
 import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
 import type { ImportOptions } from './types.js';
@@ -61,6 +62,16 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
   };
 }
 
+/** The namespace an export names, when the namespace rule accepts it (an older store's export may name one it refuses). */
+function fileNamespace(name: unknown): string {
+  try {
+    return checkNamespaceName(name, 'export.namespace');
+  } catch (e) {
+    if (!isJevMemError(e)) throw e;
+    throw new JevMemError('INVALID_INPUT', `${e.message}; import it under a valid name with options.namespace (the CLI's --namespace)`, { field: 'export.namespace' });
+  }
+}
+
 /**
  * Imports an export into an empty namespace in one atomic commit (see `Memory.import`). The file
  * is checked and its encoder compared before any lock is taken; the rest runs under the
@@ -71,7 +82,7 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
 export async function importNamespace(deps: TransferDeps, data: unknown, o: ImportOptions | undefined): Promise<ImportResult> {
   const { storage, caches, encoder } = deps;
   const file = checkExport(data);
-  const ns = o?.namespace !== undefined ? validateNamespace(o.namespace, 'options.namespace') : validateNamespace(file.namespace, 'export.namespace');
+  const ns = o?.namespace !== undefined ? checkNamespaceName(o.namespace, 'options.namespace') : fileNamespace(file.namespace);
   // The file's records as a snapshot of the target namespace, brought to this build's schema.
   const asStored: NamespaceSnapshot = {
     nodes: file.nodes.map((n) => ({ ...n, namespace: ns })),
@@ -91,7 +102,7 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
     ns,
     async () => {
       const state = await caches.fresh(ns, true);
-      if (state.size > 0) throw invalidInput('options.namespace', `namespace ${JSON.stringify(ns)} is not empty; import into an empty namespace or forget it first`);
+      if (state.size > 0) throw invalidInput('options.namespace', `namespace ${quoteVisible(ns)} is not empty; import into an empty namespace or forget it first`);
       let nodes = migrated.nodes;
       if (foreign.length > 0) {
         const byId = new Map((await reembed(foreign, encoder, o?.signal)).map((n) => [n.id, n]));

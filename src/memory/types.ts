@@ -7,7 +7,10 @@
 
 /** Per-call options shared by every operation. */
 export interface CallOptions {
-  /** Namespace of the call. @default the memory's namespace */
+  /**
+   * Namespace of the call, under the namespace rule of plane/store/names.ts (1-256 UTF-8 bytes,
+   * NFC, nothing invisible, no white space at either end). @default the memory's namespace
+   */
   namespace?: string;
   /** Cancels the call (JevMemError `ABORTED`). */
   signal?: AbortSignal;

@@ -7,8 +7,10 @@
  */
 import { rejectUnknownKeys } from '../config.js';
 import { describeValue, invalidInput, invalidOption, isJevMemError } from '../errors.js';
+import { isBlankText, quoteVisible } from '../util/invisible.js';
 import { parseTimestamp } from '../util/time.js';
-import { ISO_DAY, checkIsoCalendar, validateNamespace, validateObservation, type CheckedObservation } from '../write/validate.js';
+import { checkExistingNamespaceName, checkNamespaceName } from '../plane/store/names.js';
+import { ISO_DAY, checkIsoCalendar, validateObservation, type CheckedObservation } from '../write/validate.js';
 import type { CallOptions } from './types.js';
 
 /** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
@@ -30,7 +32,7 @@ export function checkMemoryOptions(options: unknown, allowed: readonly string[])
   const o = options as { encoder?: { embed?: unknown }; namespace?: unknown; logger?: unknown };
   if (!o.encoder || typeof o.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder())');
   if (o.logger !== undefined && typeof o.logger !== 'function') throw invalidOption('logger', `expected a function (level, message, entry), got ${describeValue(o.logger)}`);
-  return validateNamespace(o.namespace ?? 'default', 'namespace');
+  return checkNamespaceName(o.namespace ?? 'default', 'namespace');
 }
 
 /**
@@ -61,9 +63,34 @@ export function checkAnswerNow(value: unknown): Date | string | undefined {
   throw invalidInput('options.now', `expected a valid Date or a date string such as "2024-03-10", got ${describeValue(value)}`);
 }
 
-/** The namespace of a call: `options.namespace` (validated) or the memory's. */
+/**
+ * The namespace of a call: `options.namespace`, checked by the namespace rule
+ * (plane/store/names.ts), or the memory's.
+ * @throws JevMemError `INVALID_INPUT` (field `options.namespace`) on a name the rule refuses.
+ */
 export function namespaceOf(o: CallOptions | undefined, fallback: string): string {
-  return o?.namespace === undefined ? fallback : validateNamespace(o.namespace, 'options.namespace');
+  return o?.namespace === undefined ? fallback : checkNamespaceName(o.namespace, 'options.namespace');
+}
+
+/**
+ * The namespace of a call that only reads or removes a namespace (`forget`, `export`, `stats`):
+ * like {@link namespaceOf}, but a name the rule refuses is accepted when the store already holds
+ * it (a store written before the rule), so an operator can export and forget it.
+ * @param value - The name given (`undefined`: the memory's).
+ * @param fallback - The memory's namespace.
+ * @param held - The store's namespaces (`StorageAdapter.namespaces`); asked only for a refused name.
+ * @param field - The field in the error.
+ * @throws JevMemError `INVALID_INPUT` naming `field` when the rule refuses the name and the store
+ *   does not hold it.
+ */
+export async function heldNamespaceOf(value: unknown, fallback: string, held: () => Promise<string[]>, field: string): Promise<string> {
+  if (value === undefined) return fallback;
+  try {
+    return checkNamespaceName(value, field);
+  } catch (e) {
+    if (typeof value === 'string' && value.length > 0 && (await held()).includes(value)) return checkExistingNamespaceName(value, field);
+    throw e;
+  }
 }
 
 /**
@@ -120,14 +147,14 @@ export function windowBound(value: unknown, field: string): number | undefined {
 }
 
 /**
- * Checks a recall's query and options: a non-blank query, only known option keys, a positive
+ * Checks a recall's query and options: a query with a visible character (util/invisible.ts), only known option keys, a positive
  * integer `k`, and the time window (`after` ≤ `before`, each an ISO date/instant or a Date).
  * @returns the window in epoch ms (each bound only when given).
  * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.after`, `options.before`),
  *   `INVALID_OPTION` (an unknown option).
  */
 export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown } | undefined): { afterMs?: number; beforeMs?: number } {
-  if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', 'expected a non-empty string');
+  if (typeof query !== 'string' || isBlankText(query)) throw invalidInput('query', `expected a string with a visible character, got ${typeof query === 'string' ? quoteVisible(query, 40) : describeValue(query)}`);
   if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
   if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
   const out: { afterMs?: number; beforeMs?: number } = {};

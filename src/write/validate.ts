@@ -6,6 +6,8 @@
  */
 import { JevMemError, describeValue, invalidInput } from '../errors.js';
 import type { Provenance } from '../types.js';
+import { isBlankText, quoteVisible } from '../util/invisible.js';
+import { checkMetadata } from '../util/metadata.js';
 import { ISO_OFFSET, isoOffsetMinutes, isTimeZone, offsetText, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
 
 /** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
@@ -67,10 +69,12 @@ const ALLOWED = new Set<string>(OBSERVATION_FIELDS);
  * @param value Anything the caller passed.
  * @param field The path of the value in error messages (`observation`, `observations[3]`).
  * @param maxTextChars Longest accepted text (UTF-16 code units).
- * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string or blank;
+ * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string, or blank:
+ *   empty, white space or invisible characters only (util/invisible.ts);
  *   observedAt unparseable, an invalid Date, a day that does not exist or a UTC offset outside
- *   ±14:00 ({@link checkIsoCalendar}); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe) or
- *   `TOO_LARGE` (text longer than `maxTextChars`), each naming the field.
+ *   ±14:00 ({@link checkIsoCalendar}); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe
+ *   or nested deeper than 16 levels) or `TOO_LARGE` (text longer than `maxTextChars`, metadata
+ *   over 16 KiB as JSON: util/metadata.ts), each naming the field.
  */
 export function validateObservation(value: unknown, field: string, maxTextChars: number): CheckedObservation {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -81,7 +85,7 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     if (!ALLOWED.has(key)) throw invalidInput(`${field}.${key}`, `unknown field; valid fields are ${[...ALLOWED].join(', ')}`);
   }
   if (typeof o.text !== 'string') throw invalidInput(`${field}.text`, `expected a string, got ${o.text === null ? 'null' : typeof o.text}`);
-  if (o.text.trim() === '') throw invalidInput(`${field}.text`, 'expected non-empty text (after trimming white space)');
+  if (isBlankText(o.text)) throw invalidInput(`${field}.text`, `expected text with a visible character, got ${quoteVisible(o.text, 40)} (empty, white space or invisible characters only)`);
   if (o.text.length > maxTextChars) {
     throw new JevMemError('TOO_LARGE', `${field}.text: ${o.text.length} characters is over the limit of ${maxTextChars} (parameters.maxTextChars); split the text into several observations`, {
       field: `${field}.text`,
@@ -123,25 +127,6 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     if (v.length > 1000) throw invalidInput(`${field}.${key}`, `expected at most 1000 characters, got ${v.length}`);
     out.provenance[key] = v;
   }
-  if (o.metadata !== undefined && o.metadata !== null) {
-    if (typeof o.metadata !== 'object' || Array.isArray(o.metadata)) throw invalidInput(`${field}.metadata`, 'expected a plain object');
-    let json: string;
-    try {
-      json = JSON.stringify(o.metadata);
-    } catch (e) {
-      throw invalidInput(`${field}.metadata`, `must be JSON-serialisable (${(e as Error).message})`);
-    }
-    out.provenance.metadata = JSON.parse(json) as Record<string, unknown>;
-  }
+  if (o.metadata !== undefined && o.metadata !== null) out.provenance.metadata = checkMetadata(o.metadata, `${field}.metadata`);
   return out;
-}
-
-/**
- * Validates a namespace name: a non-empty string of at most 200 characters.
- * @throws JevMemError `INVALID_INPUT` naming `field`.
- */
-export function validateNamespace(value: unknown, field = 'namespace'): string {
-  if (typeof value !== 'string' || value.trim() === '') throw invalidInput(field, `expected a non-empty string, got ${JSON.stringify(value)}`);
-  if (value.length > 200) throw invalidInput(field, `expected at most 200 characters, got ${value.length}`);
-  return value;
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEdgeAssetLoader } from '../../src/edge/assets.js';
 import { readEdgeConfig } from '../../src/edge/env.js';
-import { bearerMatches, createEdgeHandler, errorResponse, matchRoute, readBody, toOperation, type Operation } from '../../src/edge/http.js';
+import { bearerMatches, checkNamespace, createEdgeHandler, errorResponse, matchRoute, parseJsonBody, readBody, toOperation, type Operation } from '../../src/edge/http.js';
 import { JevMemError, isJevMemError } from '../../src/errors.js';
 
 describe('matchRoute', () => {
@@ -99,6 +99,36 @@ describe('readBody', () => {
 
   it('refuses bytes that are not UTF-8', async () => {
     await expect(readBody(post(new Uint8Array([0x7b, 0xff, 0x7d])), 16)).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'body' });
+  });
+});
+
+describe('namespace segments and bodies with invisible characters (issue 22)', () => {
+  const fails = (fn: () => unknown): JevMemError => {
+    try {
+      fn();
+    } catch (e) {
+      if (isJevMemError(e)) return e;
+      throw e;
+    }
+    throw new Error('expected a JevMemError');
+  };
+  it('refuses a namespace the store-wide rule refuses, its invisible characters escaped in the message', () => {
+    expect(checkNamespace('tenant-alice')).toBe('tenant-alice');
+    for (const bad of ['tenant\u0000alice', 'tenant\u200balice', 'tenant\u202e']) {
+      const e = fails(() => checkNamespace(bad));
+      expect(e).toMatchObject({ code: 'INVALID_INPUT', field: 'namespace' });
+      expect(e.message).toMatch(/\\u(0000|200b|202e)/);
+      expect(e.message).not.toMatch(/[\u0000\u200b\u202e]/);
+    }
+  });
+
+  it('reads a body that starts with a UTF-8 byte-order mark, and escapes invisible characters in a JSON error', async () => {
+    const body = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"text":"a"}')]);
+    expect(parseJsonBody(await readBody(new Request('http://x/', { method: 'POST', body }), 64))).toEqual({ text: 'a' });
+    const e = fails(() => parseJsonBody('\u200b{"text":"a"}'));
+    expect(e).toMatchObject({ code: 'INVALID_INPUT', field: 'body' });
+    expect(e.message).toContain('\\u200b');
+    expect(e.message).not.toContain('\u200b');
   });
 });
 

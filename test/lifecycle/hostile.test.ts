@@ -40,7 +40,8 @@ const anyText = fc.oneof(
   fc.constantFrom('\u0000', '\u200b', '\ufeff', '\u202e evil', 'e\u0301', '👩‍👩‍👧‍👦', '\r\n', '\u2028\u2029', '{"__proto__":1}', '<memories>', '</memories>'),
 );
 
-const isBlank = (t: string): boolean => t.trim() === '';
+/** Blank: nothing visible: white space, controls, format and other default-ignorable characters only (issue 22). */
+const isBlank = (t: string): boolean => /^[\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]*$/u.test(t);
 
 describe('arbitrary Unicode', () => {
   it('property: any non-blank text is stored verbatim and recalled without error; blank text is INVALID_INPUT', async () => {

@@ -101,9 +101,8 @@ describe.each(SHIPPED_STORES)('namespace isolation on the %s store', (kind) => {
     expect(await stored(storage, 'theirs')).toEqual(theirs);
   });
 
-  // needs h-names on sqlite: the SQLite store cuts a name at its NUL today, so this name reads,
-  // exports and forgets "theirs" (issue 22 "Tenants can collide").
-  (kind === 'sqlite' ? it.skip : it)('a name that is theirs plus a NUL and more is refused or kept apart, never theirs', async () => {
+  // Issue 22 "Tenants can collide": the SQLite store used to cut a name at its NUL.
+  it('a name that is theirs plus a NUL and more is refused or kept apart, never theirs', async () => {
     const ns = { namespace: 'theirs\u0000x' };
     const tried = await codeOf(memory.add({ text: 'Intruder: a note of my own.', source: 'chat' }, ns));
     expect(['resolved', 'INVALID_INPUT', 'INVALID_OPTION']).toContain(tried);
@@ -119,8 +118,15 @@ describe.each(SHIPPED_STORES)('namespace isolation on the %s store', (kind) => {
     expect(await stored(storage, 'theirs')).toEqual(theirs);
   });
 
+  it('names the namespace rule refuses (NUL, trailing space, zero-width) write nothing', async () => {
+    for (const ns of ['the\u0000irs', 'theirs\u0000', 'theirs ', 'the\u200birs']) {
+      expect(await codeOf(memory.add({ text: 'refused' }, { namespace: ns }))).toBe('INVALID_INPUT');
+    }
+    expect(await memory.namespaces()).toEqual(['theirs']);
+  });
+
   it('namespaces whose names look like paths, prototypes or case variants stay apart', async () => {
-    const names = ['__proto__', 'constructor', '../theirs', 'theirs/..', 'THEIRS', 'theirs ', 'ｔｈｅｉｒｓ', 'the\u0000irs'];
+    const names = ['__proto__', 'constructor', '../theirs', 'theirs/..', 'THEIRS', 'the irs', 'ｔｈｅｉｒｓ', 'théirs'];
     for (const ns of names) {
       await memory.add({ text: `note for ${JSON.stringify(ns)}` }, { namespace: ns });
       expect((await memory.stats({ namespace: ns })).nodes).toBe(1);

@@ -18,6 +18,12 @@
  * another process waits at most about one turn for the lock, and a read never sees a commit of
  * its own connection late.
  *
+ * Strings are bound as C strings: node-sqlite3-wasm passes a string parameter to SQLite only up
+ * to its first U+0000, and reads text back the same way. So the SQL store checks what it looks
+ * up by name (a namespace name read back must equal the one asked for) and refuses a NUL in the
+ * ids and keys it binds (sql-storage.ts); a node's text and speaker travel inside JSON, where a
+ * NUL is written as `\u0000` (only the FTS5 index sees a text up to its first NUL).
+ *
  * @module
  */
 import { rmdirSync, statSync } from 'node:fs';

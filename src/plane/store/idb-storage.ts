@@ -20,7 +20,9 @@ import {
   isCanonicalEdge,
   toNodeRecord,
 } from './idb-records.js';
-import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch, validateNamespace } from './memory-storage.js';
+import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch } from './memory-storage.js';
+import { checkExistingNamespaceName, checkNamespaceName, namespaceNameProblem } from './names.js';
+import { quoteVisible } from '../../util/invisible.js';
 import { CHANGE_META_KEY, type Checkpoint, type NamespaceCounts, type StorageAdapter, type WriteBatch } from './storage.js';
 
 /**
@@ -565,7 +567,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       throw storageError(what, cause);
     }
   }
-  const nsText = (namespace: string): string => JSON.stringify(namespace);
+  const nsText = (namespace: string): string => quoteVisible(namespace);
 
   async function readMeta(namespace: string): Promise<Record<string, unknown>> {
     const records = await live().getAll('meta', namespaceRange(namespace));
@@ -605,6 +607,14 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     }
   }
 
+  /** True when the store holds a node or a meta key of `namespace`. */
+  const holds = (namespace: string): Promise<boolean> =>
+    guarded(`read namespace ${nsText(namespace)}`, async () => {
+      const range = namespaceRange(namespace);
+      const [nodes, meta] = await Promise.all([live().count('node', range), live().count('meta', range)]);
+      return nodes + meta > 0;
+    });
+
   return {
     kind: 'indexeddb',
     get persistence() {
@@ -612,7 +622,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     async load(namespace) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return guarded(`load namespace ${nsText(namespace)}`, async () => {
         const range = namespaceRange(namespace);
         const tx = live().transaction(['node', 'adj', 'meta'], 'readonly');
@@ -638,6 +648,9 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       if (batch.change !== undefined && (typeof batch.change !== 'number' || !Number.isFinite(batch.change))) {
         throw invalidInput('batch.change', `expected a finite number, got ${String(batch.change)}`);
       }
+      // A new namespace takes a name only under the rule of names.ts; one the store already
+      // holds (written before the rule) is kept, so it can be cleaned up.
+      if (namespaceNameProblem(namespace) !== undefined && !(await holds(namespace))) checkNamespaceName(namespace);
       const stores = storesOf(batch);
       if (stores.length === 0) return;
       let tx: IDBPTransaction<JevMemDBSchema, Store[], 'readwrite'>;
@@ -665,12 +678,12 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     async loadMeta(namespace) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return guarded(`load the meta of namespace ${nsText(namespace)}`, () => readMeta(namespace));
     },
 
     async getNodes(namespace, ids) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       if (ids.length === 0) return [];
       return guarded(`read nodes of namespace ${nsText(namespace)}`, async () => {
         const tx = live().transaction('node', 'readonly');
@@ -683,7 +696,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     async getEdges(namespace, nodeIds, filter) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       if (nodeIds.length === 0) return [];
       return guarded(`read edges of namespace ${nsText(namespace)}`, async () => {
         const unique = [...new Set(nodeIds)];
@@ -704,19 +717,19 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     scanNodes(namespace, batchSize) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const size = checkBatchSize(batchSize);
       return scan(`scan nodes of namespace ${nsText(namespace)}`, () => nodeBatches(namespace, size), size);
     },
 
     scanEdges(namespace, batchSize) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const size = checkBatchSize(batchSize);
       return scan(`scan edges of namespace ${nsText(namespace)}`, () => edgeBatches(namespace, size), size);
     },
 
     async counts(namespace): Promise<NamespaceCounts> {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return guarded(`count namespace ${nsText(namespace)}`, async () => {
         const tx = live().transaction(['node', 'spaces'], 'readonly');
         const [nodes, space] = await Promise.all([tx.objectStore('node').count(namespaceRange(namespace)), tx.objectStore('spaces').get(namespace), tx.done]);
@@ -725,7 +738,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     async readCheckpoint(namespace) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return guarded(`read the checkpoint of namespace ${nsText(namespace)}`, async () => {
         const record = await live().get('checkpoints', namespace);
         return record === undefined ? undefined : { change: record.change, format: record.format, parts: record.parts };
@@ -733,7 +746,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     async writeCheckpoint(namespace, checkpoint) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const record = checkCheckpoint(checkpoint);
       await guarded(`write the checkpoint of namespace ${nsText(namespace)}`, async () => {
         const tx = live().transaction(['checkpoints', 'changes', 'spaces'], 'readwrite');
@@ -760,12 +773,12 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     async dropCheckpoint(namespace) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       await guarded(`drop the checkpoint of namespace ${nsText(namespace)}`, () => live().delete('checkpoints', namespace));
     },
 
     async changesSince(namespace, after) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       if (typeof after !== 'number' || Number.isNaN(after)) throw invalidInput('after', `expected a number, got ${String(after)}`);
       return guarded(`read the change log of namespace ${nsText(namespace)}`, async () => {
         const tx = live().transaction(['changes', 'spaces'], 'readonly');
@@ -798,7 +811,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     async dropNamespace(namespace) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       await guarded(`drop namespace ${nsText(namespace)}`, async () => {
         const tx = live().transaction(ALL_STORES, 'readwrite');
         const range = namespaceRange(namespace);
@@ -810,7 +823,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     },
 
     async sizeBytes(namespace) {
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return guarded(`measure namespace ${nsText(namespace)}`, async () => {
         const encoder = new TextEncoder();
         let total = 0;

@@ -41,8 +41,8 @@ import {
   emptyNamespaceState,
   toSnapshot,
   validateBatch,
-  validateNamespace,
 } from './memory-storage.js';
+import { checkExistingNamespaceName } from './names.js';
 import type { NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './storage.js';
 
 /** Format tag written in `format.json`. */
@@ -440,7 +440,7 @@ class FileStorage implements StorageAdapter {
 
   async load(namespace: string): Promise<NamespaceSnapshot> {
     this.#live();
-    validateNamespace(namespace);
+    checkExistingNamespaceName(namespace);
     return this.#serial(namespace, async () => {
       try {
         return toSnapshot((await this.#readState(namespace)).state);
@@ -517,7 +517,7 @@ class FileStorage implements StorageAdapter {
 
   async dropNamespace(namespace: string): Promise<void> {
     this.#live();
-    validateNamespace(namespace);
+    checkExistingNamespaceName(namespace);
     await this.#acquireLock();
     await this.#serial(namespace, async () => {
       const folder = namespaceFolder(namespace);
@@ -551,7 +551,7 @@ class FileStorage implements StorageAdapter {
 
   async sizeBytes(namespace: string): Promise<number | undefined> {
     this.#live();
-    validateNamespace(namespace);
+    checkExistingNamespaceName(namespace);
     const folder = join(this.#nsRoot, namespaceFolder(namespace));
     let total = 0;
     try {

@@ -8,6 +8,7 @@
  */
 import { JevMemError, invalidInput } from '../../errors.js';
 import type { MemoryEdge, MemoryNode } from '../../types.js';
+import { checkExistingNamespaceName, checkNamespaceName } from './names.js';
 import type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
 
 /** One namespace held as maps (nodes and edges by id, meta by key). */
@@ -56,13 +57,6 @@ export function countsOf(state: NamespaceState | undefined): NamespaceCounts {
   return { nodes: state?.nodes.size ?? 0, edges: state?.edges.size ?? 0, edgesByView };
 }
 
-/** @throws JevMemError `INVALID_INPUT` (field `namespace`) unless `namespace` is a non-empty string. */
-export function validateNamespace(namespace: string): void {
-  if (typeof namespace !== 'string' || namespace.length === 0) {
-    throw invalidInput('namespace', `expected a non-empty string, got ${JSON.stringify(namespace)}`);
-  }
-}
-
 function checkArray(batch: WriteBatch, key: keyof WriteBatch): unknown[] {
   const value = batch[key];
   if (value === undefined) return [];
@@ -78,12 +72,14 @@ function checkId(field: string, id: unknown): void {
 
 /**
  * Checks the shape of a batch before anything is written: arrays where arrays are expected,
- * non-empty string ids, every node and edge in `namespace`, `meta` a plain object.
+ * non-empty string ids, every node and edge in `namespace`, `meta` a plain object. `namespace`
+ * must be a non-empty string here; each store applies the rule of names.ts
+ * ({@link checkNamespaceName}) when a batch would create the namespace.
  *
  * @throws JevMemError `INVALID_INPUT` naming the field at fault (`batch.putNodes[2].namespace`).
  */
 export function validateBatch(namespace: string, batch: WriteBatch): void {
-  validateNamespace(namespace);
+  checkExistingNamespaceName(namespace);
   if (typeof batch !== 'object' || batch === null) {
     throw invalidInput('batch', `expected a WriteBatch object, got ${batch === null ? 'null' : typeof batch}`);
   }
@@ -191,13 +187,15 @@ export function createMemoryStorage(): StorageAdapter {
     kind: 'memory',
     async load(namespace) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const state = spaces.get(namespace);
       return state === undefined ? { nodes: [], edges: [], meta: {} } : toSnapshot(state, structuredClone);
     },
     async commit(namespace, batch) {
       live();
       validateBatch(namespace, batch);
+      // A new namespace takes a name only under the rule of names.ts; one already held is kept.
+      if (!spaces.has(namespace)) checkNamespaceName(namespace);
       const copy = cloneBatch(batch);
       const state = spaces.get(namespace) ?? emptyNamespaceState();
       applyBatch(state, copy);
@@ -207,7 +205,7 @@ export function createMemoryStorage(): StorageAdapter {
     },
     async getNodes(namespace, ids) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const state = spaces.get(namespace);
       const out: MemoryNode[] = [];
       for (const id of ids) {
@@ -218,7 +216,7 @@ export function createMemoryStorage(): StorageAdapter {
     },
     async getEdges(namespace, nodeIds, filter) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const state = spaces.get(namespace);
       if (state === undefined || nodeIds.length === 0) return [];
       const want = new Set(nodeIds);
@@ -227,28 +225,28 @@ export function createMemoryStorage(): StorageAdapter {
     },
     scanNodes(namespace, batchSize) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return chunks([...(spaces.get(namespace)?.nodes.values() ?? [])], batchSize);
     },
     scanEdges(namespace, batchSize) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return chunks([...(spaces.get(namespace)?.edges.values() ?? [])], batchSize);
     },
     async counts(namespace) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return countsOf(spaces.get(namespace));
     },
     async readCheckpoint(namespace) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const cp = checkpoints.get(namespace);
       return cp === undefined ? undefined : structuredClone(cp);
     },
     async writeCheckpoint(namespace, checkpoint) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       checkpoints.set(namespace, structuredClone(checkpoint));
       const log = logOf(namespace);
       for (const change of [...log.entries.keys()]) if (change <= checkpoint.change) log.entries.delete(change);
@@ -256,17 +254,17 @@ export function createMemoryStorage(): StorageAdapter {
     },
     async dropCheckpoint(namespace) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       checkpoints.delete(namespace);
     },
     async changesSince(namespace, after) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       return changesAfter(logOf(namespace), after);
     },
     async loadMeta(namespace) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const state = spaces.get(namespace);
       return state === undefined ? {} : toSnapshot({ nodes: new Map(), edges: new Map(), meta: state.meta }, structuredClone).meta;
     },
@@ -276,14 +274,14 @@ export function createMemoryStorage(): StorageAdapter {
     },
     async dropNamespace(namespace) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       spaces.delete(namespace);
       logs.delete(namespace);
       checkpoints.delete(namespace);
     },
     async sizeBytes(namespace) {
       live();
-      validateNamespace(namespace);
+      checkExistingNamespaceName(namespace);
       const state = spaces.get(namespace);
       if (state === undefined) return 0;
       return new TextEncoder().encode(JSON.stringify(toSnapshot(state))).length;

@@ -9,7 +9,9 @@
  */
 import { JevMemError, invalidInput, isJevMemError } from '../../errors.js';
 import type { MemoryEdge, MemoryNode, View } from '../../types.js';
-import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch, validateNamespace } from './memory-storage.js';
+import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch } from './memory-storage.js';
+import { checkExistingNamespaceName, checkNamespaceName } from './names.js';
+import { quoteVisible } from '../../util/invisible.js';
 import { type EdgeRow, type SqlValue, canonicalSplits, decodeEdge, decodeNode, encodeEdge, encodeNode, subtypeCode, viewCode, viewName } from './sql-codec.js';
 import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
 import type { LanguageCode } from '../text/language.js';
@@ -72,6 +74,23 @@ export function sqlError(label: string, what: string, cause: unknown): JevMemErr
     return new JevMemError('QUOTA_EXCEEDED', `${label} refused to ${what} for lack of space (${message}); nothing was written`, { cause });
   }
   return new JevMemError('STORAGE_FAILED', `${label} failed to ${what} (${message}); nothing was written`, { cause });
+}
+
+/**
+ * Refuses a batch with a U+0000 in a node or edge id or a meta key: a driver may bind a string
+ * only up to its first NUL (node-sqlite3-wasm does), which would store `"a\u0000b"` as `"a"`,
+ * one record for two names.
+ * @throws JevMemError `INVALID_INPUT` naming the field (`batch.putNodes[2].id`).
+ */
+function refuseNul(batch: WriteBatch): void {
+  const check = (field: string, value: unknown): void => {
+    if (typeof value === 'string' && value.includes('\u0000')) throw invalidInput(field, `${quoteVisible(value)} holds U+0000, which this store cannot keep whole`);
+  };
+  batch.putNodes?.forEach((n, i) => check(`batch.putNodes[${i}].id`, n.id));
+  batch.putEdges?.forEach((e, i) => {
+    for (const key of ['id', 'from', 'to'] as const) check(`batch.putEdges[${i}].${key}`, e[key]);
+  });
+  for (const key of Object.keys(batch.meta ?? {})) check(`batch.meta.${key}`, key);
 }
 
 function num(v: SqlValue | undefined): number {
@@ -170,15 +189,29 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
 
   // ── namespaces, slots, dictionary ──
 
+  /**
+   * The id of namespace `name`, or undefined when the store does not hold it. A driver may bind a
+   * string only up to its first NUL (node-sqlite3-wasm does), so the name read back must equal
+   * the name asked for: `"alice\u0000x"` never finds `"alice"`.
+   */
   const nsId = (name: string): number | undefined => {
-    const r = q(`SELECT ns FROM ${t.names} WHERE name = ?`, [name])[0];
-    return r === undefined ? undefined : num(r.ns);
+    if (name.includes('\u0000')) return undefined;
+    const r = q(`SELECT ns, name FROM ${t.names} WHERE name = ?`, [name])[0];
+    return r === undefined || r.name !== name ? undefined : num(r.ns);
   };
-  const ensureNs = (name: string): number => {
+  /**
+   * The id of namespace `name`, made when missing: a new name must pass the rule of names.ts,
+   * unless it is `carried` over from an older layout of this store (kept as it was, so it stays
+   * listable, exportable and forgettable; a name that cannot be stored whole is refused).
+   */
+  const ensureNs = (name: string, carried = false): number => {
     const id = nsId(name);
     if (id !== undefined) return id;
+    if (!carried) checkNamespaceName(name);
     q(`INSERT INTO ${t.names} (name, floor) VALUES (?, 0)`, [name]);
-    return nsId(name) as number;
+    const made = nsId(name);
+    if (made === undefined) throw new Error(`namespace ${quoteVisible(name)} was not stored whole`);
+    return made;
   };
   const slotOf = (ns: number, id: string): number | undefined => {
     const key = `${ns}:${id}`;
@@ -371,7 +404,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
 
   /** Writes whole records (migration from v1): puts only, inside the caller's transaction. */
   const writeRecords = (namespace: string, nodes: MemoryNode[], edges: MemoryEdge[], meta: Record<string, unknown>): void => {
-    const ns = ensureNs(namespace);
+    const ns = ensureNs(namespace, true);
     const nodeRows = encodeNodes(nodes, 'nodes');
     const edgeRows = encodeEdges(edges, 'edges');
     nodes.forEach((n, i) => putNodeRow(ns, n, nodeRows[i] as ReturnType<typeof encodeNode>));
@@ -397,7 +430,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   /** Common entry of every read: live, valid namespace, tables there. */
   const enter = (namespace?: string): void => {
     live();
-    if (namespace !== undefined) validateNamespace(namespace);
+    if (namespace !== undefined) checkExistingNamespaceName(namespace);
     ensureReady();
   };
   const write = async (): Promise<void> => {
@@ -463,6 +496,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     async commit(namespace, batch: WriteBatch): Promise<void> {
       live();
       validateBatch(namespace, batch);
+      refuseNul(batch);
       try {
         structuredClone(batch);
       } catch (cause) {

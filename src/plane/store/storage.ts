@@ -82,7 +82,12 @@ export interface StorageHealth {
 
 /**
  * A storage adapter. All methods are namespace-scoped: an adapter never returns or changes data
- * of a namespace other than the one named.
+ * of a namespace other than the one named, and never maps two names to one.
+ *
+ * Names (names.ts): a commit that would create a namespace refuses a name the namespace rule
+ * refuses (`INVALID_INPUT`, field `namespace`); reads, drops and commits to a namespace the
+ * store already holds take any non-empty string, so names written before the rule stay
+ * reachable.
  */
 export interface StorageAdapter {
   /** Adapter kind for traces and errors: `'indexeddb'`, `'file'`, `'memory'`, `'durable-object'`. */

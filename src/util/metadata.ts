@@ -1,0 +1,57 @@
+/**
+ * Limits of an observation's `metadata` (issue 22, bounded resources): it is stored with every
+ * node, copied into every export and parsed at every load, so its size and nesting are bounded.
+ *
+ * @module
+ */
+import { JevMemError, invalidInput, isJevMemError } from '../errors.js';
+
+/** Largest `metadata`, as UTF-8 bytes of its JSON (16 KiB). */
+export const MAX_METADATA_BYTES = 16 * 1024;
+
+/** Deepest nesting of objects and arrays in `metadata`, the metadata object itself counting 1. */
+export const MAX_METADATA_DEPTH = 16;
+
+const utf8 = new TextEncoder();
+
+/** Depth of objects and arrays under `value` (1 for `{}`), walking at most one level past `limit`. */
+function depthOf(value: unknown, field: string, ancestors: Set<object>, limit: number): number {
+  if (value === null || typeof value !== 'object') return 0;
+  if (ancestors.has(value)) throw invalidInput(field, 'must be JSON-serialisable (it refers to itself)');
+  if (ancestors.size >= limit) return ancestors.size + 1;
+  ancestors.add(value);
+  let deepest = 0;
+  for (const child of Object.values(value)) {
+    deepest = Math.max(deepest, depthOf(child, field, ancestors, limit));
+    if (deepest + 1 > limit) break;
+  }
+  ancestors.delete(value);
+  return deepest + 1;
+}
+
+/**
+ * Checks an observation's metadata and returns a JSON copy of it (what `JSON.stringify` keeps).
+ * @param value - The caller's metadata: a plain object.
+ * @param field - The path in errors (`observation.metadata`).
+ * @throws JevMemError `INVALID_INPUT` naming `field` when it is not a plain object, refers to
+ *   itself, is nested deeper than {@link MAX_METADATA_DEPTH} levels, or cannot be written as
+ *   JSON; `TOO_LARGE` naming `field` when its JSON is over {@link MAX_METADATA_BYTES} bytes.
+ */
+export function checkMetadata(value: unknown, field: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidInput(field, 'expected a plain object');
+  let json: string;
+  try {
+    const depth = depthOf(value, field, new Set(), MAX_METADATA_DEPTH);
+    if (depth > MAX_METADATA_DEPTH) throw invalidInput(field, `is nested more than ${MAX_METADATA_DEPTH} levels deep; flatten it`);
+    json = JSON.stringify(value);
+  } catch (e) {
+    // A getter or proxy that throws while it is read.
+    if (isJevMemError(e)) throw e;
+    throw invalidInput(field, `must be JSON-serialisable (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const bytes = utf8.encode(json).length;
+  if (bytes > MAX_METADATA_BYTES) {
+    throw new JevMemError('TOO_LARGE', `${field}: ${bytes} bytes as JSON is over the limit of ${MAX_METADATA_BYTES} (16 KiB); keep large data outside the memory and store a reference`, { field });
+  }
+  return JSON.parse(json) as Record<string, unknown>;
+}
