@@ -829,6 +829,10 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       });
     },
 
+    async damaged(namespace) {
+      validateNamespace(namespace);
+      return { ids: [], checkpoint: false };
+    },
     async close() {
       if (closed) return;
       closed = true;
