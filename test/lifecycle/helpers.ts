@@ -92,6 +92,7 @@ export function keepOpen(inner: StorageAdapter): StorageAdapter & { reallyClose(
     commit: (ns, b) => inner.commit(ns, b),
     namespaces: () => inner.namespaces(),
     dropNamespace: (ns) => inner.dropNamespace(ns),
+    damaged: (ns) => inner.damaged(ns),
     close: async () => undefined,
     reallyClose: () => inner.close(),
   };
@@ -131,6 +132,7 @@ export function faulty(inner: StorageAdapter): FaultyStorage {
     },
     namespaces: () => inner.namespaces(),
     dropNamespace: (ns) => inner.dropNamespace(ns),
+    damaged: (ns) => inner.damaged(ns),
     close: () => inner.close(),
   };
   if (inner.loadMeta) s.loadMeta = (ns) => (inner.loadMeta as (ns: string) => Promise<Record<string, unknown>>)(ns);

@@ -453,6 +453,15 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
    * The nodes of rows (columns id, seq, body, vec, sum), each checked against its checksum and
    * decoded; a row that fails either is left out and its id kept in the damage log.
    */
+  /** {@link read}, answering undefined when SQLite finds a damaged page. */
+  const readUnlessCorrupt = <T>(what: string, fn: () => T): T | undefined => {
+    try {
+      return db.read === undefined ? fn() : db.read(fn);
+    } catch (e) {
+      if (isCorruptError(e)) return undefined;
+      throw sqlError(label, what, e);
+    }
+  };
   const nodesOfRows = (namespace: string, rows: SqlRow[]): MemoryNode[] => {
     const out: MemoryNode[] = [];
     for (const r of rows) {
@@ -846,9 +855,10 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       }
     },
 
-    async sizeBytes(namespace): Promise<number> {
+    async sizeBytes(namespace): Promise<number | undefined> {
       enter(namespace);
-      return read(`measure namespace ${JSON.stringify(namespace)}`, () => {
+      // A damaged page under the namespace's rows: the size is unknown (the damage is reported by `damaged`).
+      return readUnlessCorrupt(`measure namespace ${JSON.stringify(namespace)}`, () => {
         const ns = nsId(namespace);
         if (ns === undefined) return 0;
         const one = (sql: string): number => num(q(sql, [ns])[0]?.n);

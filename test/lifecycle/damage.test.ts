@@ -1,0 +1,177 @@
+/**
+ * Damage stays local (issue 22): one damaged node record, a damaged checkpoint or a damaged
+ * SQLite page costs the damaged records only. Reads skip and name them (stats().damaged,
+ * export().damaged), writes that put records are refused with STORE_DAMAGED naming the ids, a
+ * damaged checkpoint is rebuilt from the rows and logged, and `jev-mem check` / `repair` report
+ * and salvage.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { isJevMemError } from '../../src/errors.js';
+import { createMemory, type Memory } from '../../src/memory.js';
+import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
+import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
+import type { Observation } from '../../src/types.js';
+import type { LogEntry } from '../../src/util/logger.js';
+import { errorOf, lifecycleFixture, recallView, TURNS } from './helpers.js';
+
+let encoder: Encoder;
+const { tempDir } = lifecycleFixture('damage', (e) => (encoder = e));
+
+const DAMAGED_TEXT = 'Theo: Biscuit learned to fetch the newspaper.';
+const OTHER_TEXT = 'Theo: My dog Biscuit chewed the old bike chain.';
+const COLOURS = ['amber', 'cobalt', 'crimson', 'jade', 'ochre', 'violet', 'teal', 'silver'];
+/** TURNS and 40 short notes after them, so that the node rows fill several pages. */
+const MANY: Observation[] = [
+  ...TURNS,
+  ...Array.from({ length: 40 }, (_, i) => ({ text: `Note ${i}: the ${COLOURS[i % 8]} kite number ${i} flew over hill ${Math.floor(i / 8)}.`, observedAt: new Date(Date.UTC(2023, 5, 1, 9, i)).toISOString(), speaker: 'Maya', sessionId: 's3', source: 'chat' })),
+];
+
+/** A store holding TURNS in namespace 'chat', closed (so it has a checkpoint); ids by text. */
+async function filledStore(turns: Observation[] = TURNS): Promise<{ dir: string; idOf: Map<string, string> }> {
+  const dir = tempDir();
+  const m = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }), namespace: 'chat' });
+  const results = await m.addMany(turns);
+  const idOf = new Map(turns.map((t, i) => [t.text, results[i]!.id]));
+  await m.close();
+  return { dir, idOf };
+}
+
+/** Byte offsets of every occurrence of `needle` in `hay`. */
+function occurrences(hay: Uint8Array, needle: string): number[] {
+  const n = Buffer.from(needle, 'utf8');
+  const out: number[] = [];
+  for (let at = Buffer.from(hay).indexOf(n); at >= 0; at = Buffer.from(hay).indexOf(n, at + 1)) out.push(at);
+  return out;
+}
+
+/** Offset of the stored body of the node with this text (`~{"a":"<text>"…`, sql-codec.ts). */
+function bodyOffset(file: Uint8Array, text: string): number {
+  const at = occurrences(file, `"a":${JSON.stringify(text)}`);
+  expect(at).toHaveLength(1);
+  return at[0]! + 5; // first byte of the text itself
+}
+
+async function open(dir: string, logs: LogEntry[] = []): Promise<Memory> {
+  return createMemory({ encoder, storage: await createSqliteFileStorage({ dir }), namespace: 'chat', logger: (_level, _message, entry) => logs.push(entry) });
+}
+
+describe('a flipped byte in one node record of a SQLite store', () => {
+  it('costs that node only: recall, export and delete work for the others, the id is named, puts are refused with STORE_DAMAGED', async () => {
+    const { dir, idOf } = await filledStore();
+    const path = join(dir, SQLITE_FILE_NAME);
+    const file = readFileSync(path);
+    const at = bodyOffset(file, DAMAGED_TEXT) + 'Theo: Biscuit '.length; // the "l" of "learned"
+    expect(String.fromCharCode(file[at]!)).toBe('l');
+    file[at] = 'L'.charCodeAt(0); // still valid JSON: only the checksum tells
+    writeFileSync(path, file);
+    const damagedId = idOf.get(DAMAGED_TEXT)!;
+    const otherId = idOf.get(OTHER_TEXT)!;
+
+    const m = await open(dir);
+    const hits = await recallView(m, 'What did Biscuit do?');
+    expect(hits.map((h) => h.id)).not.toContain(damagedId);
+    expect(hits.map((h) => h.id)).toContain(otherId);
+    expect(hits.map((h) => h.text)).not.toContain('Theo: Biscuit Learned to fetch the newspaper.');
+
+    const stats = await m.stats();
+    expect(stats.damaged).toEqual({ count: 1, ids: [damagedId], checkpoint: false });
+
+    const exported = await m.export();
+    expect(exported.damaged).toEqual([damagedId]);
+    expect(exported.nodes.map((n) => n.id).sort()).toEqual([...idOf.values()].filter((id) => id !== damagedId).sort());
+
+    const refused = await errorOf(m.add({ text: 'Theo: a new note after the damage.', observedAt: '2023-05-01T10:00:00Z' }));
+    expect(isJevMemError(refused, "STORE_DAMAGED"), String((refused as Error).stack)).toBe(true);
+    expect((refused as { details: { ids: string[] } }).details.ids).toEqual([damagedId]);
+    expect((refused as Error).message).toContain(damagedId);
+    expect((await m.export()).nodes).toHaveLength(9); // nothing written
+
+    expect(await m.delete(otherId)).toBe(true);
+    expect((await recallView(m, 'bike chain dog')).map((h) => h.id)).not.toContain(otherId);
+    expect((await m.export()).nodes).toHaveLength(8);
+    await m.close();
+  });
+});
+
+describe('a damaged checkpoint of a SQLite store', () => {
+  it('is rebuilt from the rows at open, logged as CHECKPOINT_DAMAGED and reported; recall answers as before and writes go on', async () => {
+    const { dir } = await filledStore();
+    const before = await open(dir);
+    const expected = await recallView(before, 'Where is Maya travelling?');
+    expect((await before.stats()).opened.from).toBe('checkpoint');
+    await before.close();
+    // Flip one byte of one checkpoint chunk, leaving its stored sum as it was.
+    const driver = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
+    const row = driver.query(`SELECT ns, name, chunk, data FROM jev_mem_checkpoint_part WHERE name = 'book.json'`)[0]!;
+    const data = Uint8Array.from(row.data as Uint8Array);
+    data[Math.floor(data.length / 2)] ^= 0x01;
+    driver.transaction(() => driver.query(`UPDATE jev_mem_checkpoint_part SET data = ? WHERE ns = ? AND name = ? AND chunk = ?`, [data, row.ns as number, row.name as string, row.chunk as number]));
+    driver.close();
+
+    const logs: LogEntry[] = [];
+    const m = await open(dir, logs);
+    expect(await recallView(m, 'Where is Maya travelling?')).toEqual(expected);
+    const stats = await m.stats();
+    expect(stats.opened.from).toBe('scan');
+    expect(stats.opened.checkpointDamaged).toBe(true);
+    expect(stats.damaged).toEqual({ count: 0, ids: [], checkpoint: true });
+    expect(logs.map((l) => l.code)).toContain('CHECKPOINT_DAMAGED');
+    await m.add({ text: 'Maya: the checkpoint is derived, so writes go on.', observedAt: '2023-05-01T10:00:00Z' });
+    await m.close();
+    const again = await open(dir);
+    const s = await again.stats();
+    expect(s.opened.from).toBe('checkpoint');
+    expect(s.damaged).toEqual({ count: 0, ids: [], checkpoint: false });
+    expect(s.nodes).toBe(11);
+    await again.close();
+  });
+});
+
+describe('a damaged page of a SQLite store', () => {
+  it('costs the rows on that page only: the others are recalled, exported and deleted; puts are refused with STORE_DAMAGED', async () => {
+    const { dir, idOf } = await filledStore(MANY);
+    const FIRST_TEXT = TURNS[0]!.text; // the first row written: its page is far from the last ones
+    const path = join(dir, SQLITE_FILE_NAME);
+    const file = readFileSync(path);
+    const pageSize = file.readUInt16BE(16) === 1 ? 65536 : file.readUInt16BE(16);
+    const page = Math.floor(bodyOffset(file, FIRST_TEXT) / pageSize);
+    expect(page).toBeGreaterThan(0);
+    expect(file[page * pageSize]).toBe(0x0d); // a table leaf page
+    file[page * pageSize] = 0x42; // no page type: SQLite calls the file malformed when it reads this page
+    writeFileSync(path, file);
+    const damagedId = idOf.get(FIRST_TEXT)!;
+
+    const m = await open(dir);
+    const stats = await m.stats();
+    expect(stats.damaged.ids).toContain(damagedId);
+    expect(stats.damaged.count).toBeLessThan(MANY.length);
+    const lost = new Set(stats.damaged.ids);
+    const kept = [...idOf.values()].filter((id) => !lost.has(id));
+    expect(kept.length).toBeGreaterThan(0);
+
+    const exported = await m.export();
+    expect(exported.damaged).toEqual(stats.damaged.ids);
+    expect(exported.nodes.map((n) => n.id).sort()).toEqual([...kept].sort());
+
+    const keptText = MANY.find((t) => idOf.get(t.text) === kept[0])!.text;
+    expect((await recallView(m, keptText)).map((h) => h.id)).toContain(kept[0]);
+
+    const refused = await errorOf(m.add({ text: 'Theo: a new note after the damage.', observedAt: '2023-05-01T10:00:00Z' }));
+    expect(isJevMemError(refused, "STORE_DAMAGED"), String((refused as Error).stack)).toBe(true);
+    const named = (refused as { details: { ids: string[] } }).details.ids;
+    expect(named.length).toBeGreaterThan(0);
+    for (const id of named) expect(stats.damaged.ids).toContain(id);
+
+    // A delete rebalances its page with its neighbours: delete the node stored farthest from the damaged page.
+    const pageOf = (id: string): number => Math.floor(bodyOffset(file, MANY.find((t) => idOf.get(t.text) === id)!.text) / pageSize);
+    const far = [...kept].sort((a, b) => Math.abs(pageOf(b) - page) - Math.abs(pageOf(a) - page))[0]!;
+    expect(Math.abs(pageOf(far) - page)).toBeGreaterThan(1);
+    expect(await m.delete(far)).toBe(true);
+    expect((await m.export()).nodes.map((n) => n.id)).not.toContain(far);
+    expect((await m.export()).nodes).toHaveLength(kept.length - 1);
+    await m.close();
+  });
+});
