@@ -5,6 +5,8 @@
  * damaged checkpoint is rebuilt from the rows and logged, and `jev-mem check` / `repair` report
  * and salvage.
  */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
+import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import type { Observation } from '../../src/types.js';
 import type { LogEntry } from '../../src/util/logger.js';
@@ -172,6 +175,110 @@ describe('a damaged page of a SQLite store', () => {
     expect(await m.delete(far)).toBe(true);
     expect((await m.export()).nodes.map((n) => n.id)).not.toContain(far);
     expect((await m.export()).nodes).toHaveLength(kept.length - 1);
+    await m.close();
+  });
+});
+
+/** Runs `change` on the record `key` of `store` in the raw IndexedDB database `name`. */
+async function rawUpdate(factory: IDBFactory, name: string, store: string, key: IDBValidKey, change: (value: any) => void): Promise<void> {
+  const db = await new Promise<IDBDatabase>((done, fail) => {
+    const req = factory.open(name);
+    req.onsuccess = () => done(req.result);
+    req.onerror = () => fail(req.error);
+  });
+  await new Promise<void>((done, fail) => {
+    const tx = db.transaction(store, 'readwrite');
+    const req = tx.objectStore(store).get(key);
+    req.onsuccess = () => {
+      const value = req.result;
+      change(value);
+      tx.objectStore(store).put(value, key);
+    };
+    tx.oncomplete = () => done();
+    tx.onerror = () => fail(tx.error);
+  });
+  db.close();
+}
+
+describe('an IndexedDB store with a flipped byte', () => {
+  it('in one node record costs that node only: recall, export and delete work for the others, the id is named, puts are refused with STORE_DAMAGED', async () => {
+    const factory = new IDBFactory();
+    const storage = async () => createIdbStorage({ indexedDB: factory, dbName: 'damage' });
+    const setup = await createMemory({ encoder, storage: await storage(), namespace: 'chat' });
+    const results = await setup.addMany(TURNS);
+    await setup.close();
+    const idOf = new Map(TURNS.map((t, i) => [t.text, results[i]!.id]));
+    const damagedId = idOf.get(DAMAGED_TEXT)!;
+    const otherId = idOf.get(OTHER_TEXT)!;
+    await rawUpdate(factory, 'damage', 'node', ['chat', damagedId], (record) => {
+      record.text = record.text.replace('learned', 'Learned');
+    });
+
+    const m = await createMemory({ encoder, storage: await storage(), namespace: 'chat' });
+    const hits = await recallView(m, 'What did Biscuit do?');
+    expect(hits.map((h) => h.id)).not.toContain(damagedId);
+    expect(hits.map((h) => h.id)).toContain(otherId);
+    expect((await m.stats()).damaged).toEqual({ count: 1, ids: [damagedId], checkpoint: false });
+    const exported = await m.export();
+    expect(exported.damaged).toEqual([damagedId]);
+    expect(exported.nodes).toHaveLength(9);
+    const refused = await errorOf(m.add({ text: 'Theo: a new note after the damage.', observedAt: '2023-05-01T10:00:00Z' }));
+    expect(isJevMemError(refused, 'STORE_DAMAGED')).toBe(true);
+    expect((refused as { details: { ids: string[] } }).details.ids).toEqual([damagedId]);
+    expect(await m.delete(otherId)).toBe(true);
+    expect((await m.export()).nodes.map((n) => n.id)).not.toContain(otherId);
+    await m.close();
+  });
+
+  it('in a checkpoint part is rebuilt from the records at open and logged as CHECKPOINT_DAMAGED', async () => {
+    const factory = new IDBFactory();
+    const storage = async () => createIdbStorage({ indexedDB: factory, dbName: 'damage-cp' });
+    const setup = await createMemory({ encoder, storage: await storage(), namespace: 'chat' });
+    await setup.addMany(TURNS);
+    const expected = await recallView(setup, 'Where is Maya travelling?');
+    await setup.close();
+    await rawUpdate(factory, 'damage-cp', 'checkpoints', 'chat', (record) => {
+      const part = record.parts['book.json'] as Uint8Array;
+      part[Math.floor(part.length / 2)] ^= 0x01;
+    });
+    const logs: LogEntry[] = [];
+    const m = await createMemory({ encoder, storage: await storage(), namespace: 'chat', logger: (_l, _m, entry) => logs.push(entry) });
+    expect(await recallView(m, 'Where is Maya travelling?')).toEqual(expected);
+    const stats = await m.stats();
+    expect([stats.opened.from, stats.opened.checkpointDamaged]).toEqual(['scan', true]);
+    expect(stats.damaged).toEqual({ count: 0, ids: [], checkpoint: true });
+    expect(logs.map((l) => l.code)).toContain('CHECKPOINT_DAMAGED');
+    await m.close();
+  });
+});
+
+describe('a SQLite store of schema v2 (before checksums)', () => {
+  it('opens, gets a sum on every row, and a byte flipped after the upgrade is found', async () => {
+    const { dir, idOf } = await filledStore();
+    const path = join(dir, SQLITE_FILE_NAME);
+    // Back to the v2 layout: no sum columns.
+    const driver = openNodeSqlDriver(path);
+    driver.transaction(() => {
+      driver.query('ALTER TABLE jev_mem_node DROP COLUMN sum');
+      driver.query('ALTER TABLE jev_mem_checkpoint_part DROP COLUMN sum');
+      driver.query(`UPDATE jev_mem_schema SET value = '2' WHERE key = 'version'`);
+    });
+    driver.close();
+    const upgraded = await open(dir);
+    const s = await upgraded.stats();
+    expect([s.nodes, s.opened.from, s.damaged.count]).toEqual([10, 'checkpoint', 0]);
+    await upgraded.close();
+    const check = openNodeSqlDriver(path);
+    expect(check.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('3');
+    expect(check.query('SELECT COUNT(*) AS n FROM jev_mem_node WHERE sum IS NULL')[0]!.n).toBe(0);
+    check.close();
+
+    const file = readFileSync(path);
+    const at = bodyOffset(file, DAMAGED_TEXT) + 'Theo: Biscuit '.length;
+    file[at] = 'L'.charCodeAt(0);
+    writeFileSync(path, file);
+    const m = await open(dir);
+    expect((await m.stats()).damaged.ids).toEqual([idOf.get(DAMAGED_TEXT)]);
     await m.close();
   });
 });
