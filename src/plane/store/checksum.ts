@@ -84,6 +84,21 @@ export interface DamageReport {
 export class DamageLog {
   readonly #ids = new Map<string, Set<string>>();
   readonly #checkpoint = new Set<string>();
+  readonly #verified = new Set<string>();
+
+  /**
+   * Whether every record of `namespace` was verified by this connection. Later commits of this
+   * connection write sound records only, so a second full pass in the same session is skipped;
+   * damage that appears afterwards is still met and logged by the reads.
+   */
+  verified(namespace: string): boolean {
+    return this.#verified.has(namespace);
+  }
+
+  /** Records that every record of `namespace` was verified. */
+  markVerified(namespace: string): void {
+    this.#verified.add(namespace);
+  }
 
   /** Records that node `id` of `namespace` is damaged. */
   node(namespace: string, id: string): void {
@@ -106,6 +121,7 @@ export class DamageLog {
   drop(namespace: string): void {
     this.#ids.delete(namespace);
     this.#checkpoint.delete(namespace);
+    this.#verified.delete(namespace);
   }
 
   /** The damaged node ids of `namespace` known so far, sorted. */

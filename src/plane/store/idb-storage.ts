@@ -904,12 +904,15 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
 
     async damaged(namespace) {
       validateNamespace(namespace);
-      for await (const _ of nodeBatches(namespace, 500)) {
-        // nodeBatches checks every record and logs the damaged ones
+      if (!damage.verified(namespace)) {
+        for await (const _ of nodeBatches(namespace, 500)) {
+          // nodeBatches checks every record and logs the damaged ones
+        }
+        await adapter.readCheckpoint!(namespace).catch((e: unknown) => {
+          if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
+        });
+        damage.markVerified(namespace);
       }
-      await adapter.readCheckpoint!(namespace).catch((e: unknown) => {
-        if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
-      });
       return damage.report(namespace);
     },
     async close() {

@@ -873,12 +873,15 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
 
     async damaged(namespace): Promise<DamageReport> {
       enter(namespace);
-      for await (const _ of adapter.scanNodes!(namespace, 500)) {
-        // scanNodes checks every row and logs the damaged ones
+      if (!damage.verified(namespace)) {
+        for await (const _ of adapter.scanNodes!(namespace, 500)) {
+          // scanNodes checks every row and logs the damaged ones
+        }
+        await adapter.readCheckpoint!(namespace).catch((e: unknown) => {
+          if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
+        });
+        damage.markVerified(namespace);
       }
-      await adapter.readCheckpoint!(namespace).catch((e: unknown) => {
-        if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
-      });
       return damage.report(namespace);
     },
 

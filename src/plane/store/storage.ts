@@ -179,8 +179,9 @@ export interface StorageAdapter {
   lexicalIndex?(namespace: string): LexicalIndex;
   /**
    * Verifies every node record and the checkpoint of one namespace against their checksums
-   * (`checksum.ts`; a full read of the namespace's rows, O(namespace)) and returns what failed,
-   * together with the damage the adapter's reads met since it was opened. Reads never fail for a
+   * (`checksum.ts`; a full read of the namespace's rows, O(namespace), done once per namespace
+   * per adapter: its own commits write sound records) and returns what failed, together with the
+   * damage the adapter's reads met since it was opened. Reads never fail for a
    * damaged record: they skip it (`getNodes`, `scanNodes`, `load` leave it out) and remember its
    * id; `readCheckpoint` throws `STORE_DAMAGED` (field `checkpoint`) for a damaged checkpoint,
    * which the memory rebuilds from the rows. Once damage is known, a `commit` that puts nodes or
