@@ -95,7 +95,20 @@ describe('a flipped byte in one node record of a SQLite store', () => {
     expect(await m.delete(otherId)).toBe(true);
     expect((await recallView(m, 'bike chain dog')).map((h) => h.id)).not.toContain(otherId);
     expect((await m.export()).nodes).toHaveLength(8);
+
+    // Deleting the damaged node itself clears the damage: its FTS terms are unknown, so the
+    // store rebuilds its FTS table from the sound rows, and writes go on.
+    expect(await m.delete(damagedId)).toBe(true);
+    expect((await m.stats()).damaged).toEqual({ count: 0, ids: [], checkpoint: false });
+    const added = await m.add({ text: 'Theo: Biscuit learned to open the fridge.', observedAt: '2023-05-01T10:00:00Z' });
+    expect((await recallView(m, 'What did Biscuit learn?')).map((h) => h.id)).toContain(added.id);
     await m.close();
+    const store = await createSqliteFileStorage({ dir });
+    const lexical = store.lexicalIndex!('chat');
+    expect(lexical.size).toBe(9); // 10 - 2 deleted + 1 added
+    expect(lexical.search('newspaper', 5)).toEqual([]);
+    expect(lexical.has(damagedId)).toBe(false);
+    await store.close();
   });
 });
 

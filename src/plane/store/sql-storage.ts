@@ -314,12 +314,37 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     }
     lexChecked.add(ns);
   };
-  /** Under 'fts5': removes `slot` from the FTS table when its stored node is indexed (call before the node row changes). */
-  const unindex = (ns: number, slot: number): FtsDoc | undefined => {
-    if (!fts) return undefined;
-    const doc = ftsDocOf(q(`SELECT body FROM ${t.node} WHERE slot = ?`, [slot])[0]?.body);
+  /**
+   * The FTS document of the stored node at `slot` (undefined when none or not indexed), or
+   * `'damaged'` when its row fails its checksum or cannot be decoded: the terms it was indexed
+   * under are then unknown, and the namespace's FTS table must be rebuilt ({@link rebuildLexical}).
+   */
+  const storedDoc = (slot: number): FtsDoc | undefined | 'damaged' => {
+    const r = q(`SELECT i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec, n.sum AS sum FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.slot = ?`, [slot])[0];
+    if (r === undefined) return undefined;
+    if (!rowSound(r)) return 'damaged';
+    try {
+      return ftsDocOf(r.body);
+    } catch {
+      return 'damaged';
+    }
+  };
+  /**
+   * Under 'fts5': removes `slot` from the FTS table when its stored node is indexed (call before
+   * the node row changes). Returns true when the row was damaged (nothing removed: rebuild).
+   */
+  const unindex = (ns: number, slot: number): boolean => {
+    if (!fts) return false;
+    const doc = storedDoc(slot);
+    if (doc === 'damaged') return true;
     if (doc !== undefined) ftsDelete(q, ftsTableName(prefix, ns), slot, doc);
-    return doc;
+    return false;
+  };
+  /** Inside a transaction: drops the namespace's FTS table and builds it again from its sound rows. */
+  const rebuildLexical = (ns: number): void => {
+    for (const table of lexTables(ns)) q(`DROP TABLE ${table.name}`);
+    lexChecked.delete(ns);
+    checkLexical(ns);
   };
 
   // ── rows ──
@@ -580,10 +605,12 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           const ns = ensureNs(namespace);
           checkLexical(ns);
           const freed: number[] = [];
+          /** A damaged row left the FTS table: rebuild it from the sound rows at the end. */
+          let rebuild = false;
           for (const id of batch.deleteNodeIds ?? []) {
             const slot = slotOf(ns, id);
             if (slot === undefined) continue;
-            unindex(ns, slot);
+            if (unindex(ns, slot)) rebuild = true;
             q(`DELETE FROM ${t.node} WHERE slot = ?`, [slot]);
             freed.push(slot);
           }
@@ -591,9 +618,11 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           prefetchSlots(ns, [...putNodes.map((n) => n.id), ...putEdges.flatMap((e) => [e.from, e.to])]);
           putNodes.forEach((n, i) => {
             const before = slotOf(ns, n.id);
-            const old = before === undefined || !fts ? undefined : ftsDocOf(q(`SELECT body FROM ${t.node} WHERE slot = ?`, [before])[0]?.body);
+            const stored = before === undefined || !fts || rebuild ? undefined : storedDoc(before);
+            if (stored === 'damaged') rebuild = true;
+            const old = stored === 'damaged' ? undefined : stored;
             putNodeRow(ns, n, nodeRows[i] as ReturnType<typeof encodeNode>);
-            if (!fts) return;
+            if (!fts || rebuild) return;
             const doc: FtsDoc | undefined = n.status === 'deleted' ? undefined : { text: n.text, speaker: n.provenance?.speaker };
             // A re-put with the same text and speaker (status, duplicates, links) leaves the index as it is.
             if (old !== undefined && doc !== undefined && old.text === doc.text && (old.speaker || '') === (doc.speaker || '')) return;
@@ -609,6 +638,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           });
           for (const [k, v] of meta) setMeta(ns, k, v);
           for (const id of changed) q(`INSERT OR IGNORE INTO ${t.changes} (ns, change, id) VALUES (?, ?, ?)`, [ns, batch.change as number, id]);
+          if (rebuild) rebuildLexical(ns);
           collectSlots(ns, freed);
         });
       } catch (e) {
