@@ -3,9 +3,11 @@
  * damaged store.
  *
  * - `check`: verifies every node record and checkpoint of the store (or of `--namespace`)
- *   against their checksums (`StorageAdapter.damaged`) and prints one JSON object
- *   `{ store, clean, namespaces: [{ namespace, count, ids, checkpoint }] }`; exit
- *   {@link EXIT_DAMAGED} when anything is damaged, 0 when clean. Reads only.
+ *   against their checksums (`StorageAdapter.damaged`), and the whole file with SQLite's
+ *   `PRAGMA quick_check` (pages of edges, indexes and the FTS5 tables too), and prints one JSON
+ *   object `{ store, clean, namespaces: [{ namespace, count, ids, checkpoint }], sqlite: [...] }`
+ *   (`sqlite`: quick_check's findings, empty when it says ok); exit {@link EXIT_DAMAGED} when
+ *   anything is damaged, 0 when clean. Reads only.
  * - `repair`: copies every readable record into a fresh database, keeps the damaged file as a
  *   backup beside it (`sql-salvage.ts`), then opens each namespace once so that the memory
  *   rebuilds its indexes and checkpoint from the rows; prints `{ store, backup, namespaces:
@@ -13,9 +15,11 @@
  *
  * @module
  */
+import { join } from 'node:path';
 import { isJevMemError } from '../errors.js';
+import { openNodeSqlDriver } from '../plane/drivers/sqlite-node.js';
 import type { Memory } from '../memory.js';
-import { createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
+import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
 import { salvageSqliteStore } from '../plane/store/sql-salvage.js';
 import type { CliIO } from './io.js';
 
@@ -47,18 +51,34 @@ export async function runCheck(store: string, namespace: string | undefined, io:
       const d = await storage.damaged(ns);
       namespaces.push({ namespace: ns, count: d.ids.length, ids: d.ids, checkpoint: d.checkpoint });
     }
-    const clean = namespaces.every((n) => n.count === 0 && !n.checkpoint);
-    io.out(JSON.stringify({ store, clean, namespaces }));
+    const sqlite = quickCheck(join(store, SQLITE_FILE_NAME));
+    const clean = sqlite.length === 0 && namespaces.every((n) => n.count === 0 && !n.checkpoint);
+    io.out(JSON.stringify({ store, clean, namespaces, sqlite }));
     if (!clean) {
       for (const n of namespaces) {
         if (n.count > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.count} damaged node record(s): ${n.ids.join(', ')}`);
         if (n.checkpoint) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: the checkpoint is damaged (rebuilt from the rows at the next open)`);
       }
+      for (const line of sqlite.slice(0, 10)) io.err(`jev-mem: SQLite quick_check: ${line}`);
       io.err(`jev-mem: the store is damaged; jev-mem repair --store ${store} copies every readable record into a fresh file (the damaged one is kept as a backup)`);
     }
     return clean ? 0 : EXIT_DAMAGED;
   } finally {
     await storage.close();
+  }
+}
+
+/** SQLite's `PRAGMA quick_check` of the file: its findings, or none when it answers ok (an error of the check itself is one finding). */
+function quickCheck(path: string): string[] {
+  let driver: ReturnType<typeof openNodeSqlDriver> | undefined;
+  try {
+    driver = openNodeSqlDriver(path);
+    const lines = driver.query('PRAGMA quick_check').map((r) => String(Object.values(r)[0]));
+    return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
+  } catch (e) {
+    return [e instanceof Error ? e.message : String(e)];
+  } finally {
+    driver?.close();
   }
 }
 

@@ -32,7 +32,7 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     expect((await cli(['ingest', SAMPLE, '--store', store])).code).toBe(0);
     const clean = await cli(['check', '--store', store]);
     expect(clean.code).toBe(0);
-    expect(JSON.parse(clean.out[0]!)).toEqual({ store, clean: true, namespaces: [{ namespace: 'default', count: 0, ids: [], checkpoint: false }] });
+    expect(JSON.parse(clean.out[0]!)).toEqual({ store, clean: true, namespaces: [{ namespace: 'default', count: 0, ids: [], checkpoint: false }], sqlite: [] });
 
     const before = JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }> };
     const victim = before.nodes[3]!;
@@ -44,7 +44,7 @@ describe('jev-mem check / repair / export on a damaged store', () => {
 
     const check = await cli(['check', '--store', store]);
     expect(check.code).toBe(3);
-    expect(JSON.parse(check.out[0]!)).toEqual({ store, clean: false, namespaces: [{ namespace: 'default', count: 1, ids: [victim.id], checkpoint: false }] });
+    expect(JSON.parse(check.out[0]!)).toEqual({ store, clean: false, namespaces: [{ namespace: 'default', count: 1, ids: [victim.id], checkpoint: false }], sqlite: [] });
     expect(check.err.join('\n')).toContain(victim.id);
 
     const refused = await cli(['export', '--store', store]);

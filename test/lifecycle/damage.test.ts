@@ -18,7 +18,7 @@ import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import type { Observation } from '../../src/types.js';
 import type { LogEntry } from '../../src/util/logger.js';
-import { errorOf, lifecycleFixture, recallView, TURNS } from './helpers.js';
+import { cli, errorOf, lifecycleFixture, recallView, TURNS } from './helpers.js';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('damage', (e) => (encoder = e));
@@ -189,6 +189,21 @@ describe('a damaged page of a SQLite store', () => {
     expect((await m.export()).nodes.map((n) => n.id)).not.toContain(far);
     expect((await m.export()).nodes).toHaveLength(kept.length - 1);
     await m.close();
+
+    // jev-mem check names the rows and SQLite's own findings; repair keeps every readable node.
+    const check = await cli(['check', '--store', dir]);
+    expect(check.code).toBe(3);
+    const report = JSON.parse(check.out[0]!) as { clean: boolean; namespaces: Array<{ ids: string[] }>; sqlite: string[] };
+    expect(report.clean).toBe(false);
+    expect(report.namespaces[0]!.ids).toEqual(stats.damaged.ids);
+    expect(report.sqlite.length).toBeGreaterThan(0);
+    expect((await cli(['repair', '--store', dir])).code).toBe(0);
+    const after = await cli(['check', '--store', dir]);
+    expect([after.code, JSON.parse(after.out[0]!).sqlite]).toEqual([0, []]);
+    const repaired = await open(dir);
+    expect((await repaired.export()).nodes.map((n) => n.id).sort()).toEqual(kept.filter((id) => id !== far).sort());
+    expect((await repaired.stats()).damaged.count).toBe(0);
+    await repaired.close();
   });
 });
 
