@@ -15,6 +15,8 @@ import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
+import { toNodeRecord } from '../../src/plane/store/idb-records.js';
+import { makeNode } from '../plane/fixtures.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import type { Observation } from '../../src/types.js';
 import type { LogEntry } from '../../src/util/logger.js';
@@ -308,5 +310,54 @@ describe('a SQLite store of schema v2 (before checksums)', () => {
     const m = await open(dir);
     expect((await m.stats()).damaged.ids).toEqual([idOf.get(DAMAGED_TEXT)]);
     await m.close();
+  });
+});
+
+describe('an IndexedDB database of version 2 (before checksums)', () => {
+  it('is upgraded: every node record and checkpoint gets its sums, and a record changed afterwards is found', async () => {
+    const factory = new IDBFactory();
+    // The version-2 layout, written raw: records without sums.
+    const db = await new Promise<IDBDatabase>((done, fail) => {
+      const req = factory.open('v2', 2);
+      req.onupgradeneeded = () => {
+        const d = req.result;
+        d.createObjectStore('meta', { keyPath: ['namespace', 'key'] }).createIndex('by-namespace', 'namespace');
+        for (const name of ['node', 'adj', 'edge-ids', 'changes', 'checkpoints', 'spaces']) d.createObjectStore(name);
+      };
+      req.onsuccess = () => done(req.result);
+      req.onerror = () => fail(req.error);
+    });
+    await new Promise<void>((done, fail) => {
+      const tx = db.transaction(['node', 'checkpoints'], 'readwrite');
+      for (const [id, seq] of [['a', 1], ['b', 2]] as const) {
+        const { sum: _sum, ...record } = toNodeRecord(makeNode('ns', id, seq, `text of ${id}`));
+        tx.objectStore('node').put(record, ['ns', id]);
+      }
+      tx.objectStore('checkpoints').put({ change: 0, format: 'test@1', parts: { a: new Uint8Array([1, 2, 3]) } }, 'ns');
+      tx.oncomplete = () => done();
+      tx.onerror = () => fail(tx.error);
+    });
+    db.close();
+
+    const upgraded = await createIdbStorage({ indexedDB: factory, dbName: 'v2' });
+    expect((await upgraded.getNodes('ns', ['a', 'b'])).map((n) => n.text)).toEqual(['text of a', 'text of b']);
+    expect(Array.from((await upgraded.readCheckpoint!('ns'))!.parts.a!)).toEqual([1, 2, 3]);
+    expect(await upgraded.damaged('ns')).toEqual({ ids: [], checkpoint: false });
+    await upgraded.close();
+    let stored: { sum?: number } = {};
+    await rawUpdate(factory, 'v2', 'node', ['ns', 'b'], (record) => {
+      stored = { ...record };
+      record.text = 'text of B';
+    });
+    expect(typeof stored.sum).toBe('number');
+    let sums: Record<string, number> | undefined;
+    await rawUpdate(factory, 'v2', 'checkpoints', 'ns', (record) => {
+      sums = record.sums;
+    });
+    expect(Object.keys(sums ?? {})).toEqual(['a']);
+    const reopened = await createIdbStorage({ indexedDB: factory, dbName: 'v2' });
+    expect((await reopened.getNodes('ns', ['a', 'b'])).map((n) => n.id)).toEqual(['a']);
+    expect(await reopened.damaged('ns')).toEqual({ ids: ['b'], checkpoint: false });
+    await reopened.close();
   });
 });
