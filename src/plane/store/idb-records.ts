@@ -41,9 +41,9 @@ export function nodeRecordSum(record: NodeRecord): number {
   return recordSum([JSON.stringify(rest), JSON.stringify(emb), bytes instanceof Uint8Array ? bytes : null]);
 }
 
-/** Whether a stored node record matches its checksum (a record without one, from before version 3, passes). */
+/** Whether a stored node record matches its checksum (a record without one fails: the upgrade to version 3 gave every record its sum). */
 export function nodeRecordSound(record: NodeRecord): boolean {
-  if (record.sum === undefined) return true;
+  if (typeof record.sum !== 'number') return false;
   try {
     return nodeRecordSum(record) === record.sum;
   } catch {

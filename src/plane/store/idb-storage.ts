@@ -795,7 +795,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
         if (record === undefined) return undefined;
         for (const [name, data] of Object.entries(record.parts)) {
           const sum = record.sums?.[name];
-          if (!(data instanceof Uint8Array) || (record.sums !== undefined && sum !== partSum(name, data))) {
+          if (!(data instanceof Uint8Array) || sum !== partSum(name, data)) {
             damage.checkpoint(namespace);
             throw new JevMemError('STORE_DAMAGED', `IndexedDB: part ${JSON.stringify(name)} of the checkpoint of namespace ${nsText(namespace)} fails its checksum; it is rebuilt from the node records`, { field: 'checkpoint', ids: [] });
           }

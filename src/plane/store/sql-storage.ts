@@ -468,16 +468,15 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     }
   };
 
-  /** Whether a node row (columns id, seq, body, vec, sum) matches its checksum; a row without one (none is written so) passes. */
+  /**
+   * Whether a node row (columns id, seq, body, vec, sum) matches its checksum. A row without one
+   * fails too: every row has one since schema v3 (the migration computed them).
+   */
   function rowSound(r: SqlRow): boolean {
-    if (r.sum === null || r.sum === undefined) return true;
+    if (r.sum === null || r.sum === undefined) return false;
     if (typeof r.body !== 'string' || (r.vec !== null && r.vec !== undefined && !(r.vec instanceof Uint8Array))) return false;
     return nodeRowSum(String(r.id), Number(r.seq), r.body, r.vec ?? null) === num(r.sum);
   }
-  /**
-   * The nodes of rows (columns id, seq, body, vec, sum), each checked against its checksum and
-   * decoded; a row that fails either is left out and its id kept in the damage log.
-   */
   /** {@link read}, answering undefined when SQLite finds a damaged page. */
   const readUnlessCorrupt = <T>(what: string, fn: () => T): T | undefined => {
     try {
@@ -487,6 +486,10 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       throw sqlError(label, what, e);
     }
   };
+  /**
+   * The nodes of rows (columns id, seq, body, vec, sum), each checked against its checksum and
+   * decoded; a row that fails either is left out and its id kept in the damage log.
+   */
   const nodesOfRows = (namespace: string, rows: SqlRow[]): MemoryNode[] => {
     const out: MemoryNode[] = [];
     for (const r of rows) {
@@ -795,7 +798,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
         for (const r of rows) {
           const name = String(r.name);
           const data = r.data instanceof Uint8Array ? r.data : undefined;
-          if (data === undefined || (r.sum !== null && r.sum !== undefined && chunkSum(name, num(r.chunk), data) !== num(r.sum))) {
+          if (data === undefined || r.sum === null || r.sum === undefined || chunkSum(name, num(r.chunk), data) !== num(r.sum)) {
             throw checkpointDamaged(namespace, `chunk ${num(r.chunk)} of part ${JSON.stringify(name)} fails its checksum`);
           }
           const list = chunks.get(name) ?? [];
