@@ -31,6 +31,7 @@ import { quoteVisible } from './util/invisible.js';
  * | `ABORTED` | the caller's `AbortSignal` fired |
  * | `CLOSED` | the memory was used after `close()` |
  * | `TOO_LARGE` | a text or body is over its documented limit |
+ * | `STORE_DAMAGED` | stored records failed their checksum or SQLite reports the file malformed; writes are refused until `jev-mem repair` (`details.ids` names the damaged node ids) |
  */
 export type JevMemErrorCode =
   | 'INVALID_INPUT'
@@ -51,7 +52,8 @@ export type JevMemErrorCode =
   | 'SYSTEM_TWO_BAD_RESPONSE'
   | 'ABORTED'
   | 'CLOSED'
-  | 'TOO_LARGE';
+  | 'TOO_LARGE'
+  | 'STORE_DAMAGED';
 
 /** Every code, for validation and documentation. */
 export const ERROR_CODES: readonly JevMemErrorCode[] = Object.freeze([
@@ -74,6 +76,7 @@ export const ERROR_CODES: readonly JevMemErrorCode[] = Object.freeze([
   'ABORTED',
   'CLOSED',
   'TOO_LARGE',
+  'STORE_DAMAGED',
 ] as const);
 
 /** Extra, machine-readable facts attached to an error. */

@@ -240,6 +240,14 @@ export interface MemoryStats {
   vectorIndexError?: string;
   /** Failures the storage adapter recovered from (e.g. a failed compaction), when it reports them. */
   storageHealth?: StorageHealth;
+  /**
+   * Damaged records of the namespace (issue 22; `StorageAdapter.damaged`, a full checksum pass
+   * over the namespace's rows): `count` and sorted `ids` of the node records that failed their
+   * checksum or could not be read (reads skip them; puts are refused with `STORE_DAMAGED` until
+   * `jev-mem repair`), and `checkpoint`: the checkpoint was found damaged (at this open, rebuilt
+   * from the rows and logged as `CHECKPOINT_DAMAGED`, or now).
+   */
+  damaged: { count: number; ids: string[]; checkpoint: boolean };
 }
 
 /** The live memory object returned by {@link createMemory}. */
@@ -390,7 +398,13 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     systemTwo = typeof (options.systemTwo as SystemTwo).answer === 'function' ? (options.systemTwo as SystemTwo) : createSystemTwo(options.systemTwo as SystemTwoOptions);
   }
   const cacheSizes = checkCacheSizes(options.cache);
-  const caches = new NamespaceCaches(storage, (ns) => openNamespace(ns, storage, encoder, factories, cacheSizes));
+  const caches = new NamespaceCaches(storage, async (ns) => {
+    const state = await openNamespace(ns, storage, encoder, factories, cacheSizes);
+    if (state.openReport.checkpointDamaged === true) {
+      logger('warn', `the checkpoint of namespace ${JSON.stringify(ns)} is damaged; the namespace was rebuilt from its stored records (${state.openReport.reason ?? 'no reason given'})`, { code: 'CHECKPOINT_DAMAGED', namespace: ns });
+    }
+    return state;
+  });
   const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger });
   const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
   let closed = false;
@@ -579,10 +593,13 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           maintenanceFailures: counts.maintenanceFailures,
           checkpointFailures: counts.checkpointFailures,
           opened: { ...state.openReport },
+          damaged: { count: 0, ids: [], checkpoint: state.openReport.checkpointDamaged === true },
         };
         if (state.vectorUpgradeError !== undefined) s.vectorIndexError = state.vectorUpgradeError instanceof Error ? state.vectorUpgradeError.message : String(state.vectorUpgradeError);
         return s;
       });
+      const damage = await storage.damaged(ns);
+      out.damaged = { count: damage.ids.length, ids: damage.ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
       const bytes = storage.sizeBytes ? await storage.sizeBytes(ns) : undefined;
       if (bytes !== undefined) out.storageBytes = bytes;
       if (storage.health) out.storageHealth = storage.health(ns);

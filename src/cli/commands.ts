@@ -39,6 +39,7 @@ export const OPTIONS = {
   before: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is before this ISO date/instant' },
   questions: { type: 'string', value: '<file>', help: 'one question a line (plain text or JSON with a "question" field); prints one JSON line each' },
   reembed: { type: 'boolean', help: 're-embed nodes whose embeddings come from another encoder instead of refusing' },
+  'skip-damaged': { type: 'boolean', help: 'export: print the readable records of a damaged store (exit 0; the damaged ids are in "damaged") instead of exit 3' },
   backend: { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend that answers the request (default: local)' },
   'system-one': { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend (default: local)' },
   'base-url': { type: 'string', value: '<url>', help: 'base URL of the remote System One (or JEV_MEM_SYSTEM_ONE_URL)' },
@@ -75,10 +76,12 @@ export const COMMANDS = {
   answer: { args: '"<question>"', summary: 'recall + one System-Two call (needs JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL)', options: [...OPEN, 'k', 'json'], required: STORE },
   decide: { args: '', summary: 'answer one System-One request read as JSON from stdin', options: ['backend', 'base-url'] },
   stats: { args: '', summary: 'counts of a namespace (JSON)', options: OPEN, required: STORE },
-  export: { args: '', summary: 'a namespace as one JSON export on stdout', options: OPEN, required: STORE },
+  export: { args: '', summary: 'a namespace as one JSON export on stdout (exit 3 when records are damaged, unless --skip-damaged)', options: [...OPEN, 'skip-damaged'], required: STORE },
   import: { args: '<file.json>', summary: 'an export into an empty namespace; makes the store when missing', options: [...OPEN, 'reembed'], required: STORE },
   delete: { args: '<id>', summary: 'remove one memory (node) and its edges', options: OPEN, required: STORE },
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
+  check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },
+  repair: { args: '', summary: 'copy every readable record into a fresh store file (the damaged file is kept as a backup) and rebuild the indexes', options: ['store'], required: STORE },
   help: { args: '', summary: 'print this help', options: [] },
 } as const satisfies Record<string, CommandSpec>;
 
@@ -152,6 +155,8 @@ Exit codes:
   1    an error of jev-mem, its code printed (jev-mem: NOT_FOUND: …). recall, answer, stats and
        export on a namespace that holds no memories are NOT_FOUND, with the store's namespaces
   2    usage: unknown command or option, missing or malformed argument
+  3    the store is damaged (STORE_DAMAGED; check found damage; export of damaged records without
+       --skip-damaged): jev-mem check names the records, jev-mem repair salvages the rest
   130  ingest interrupted (Ctrl-C): the chunks committed so far stay, their count is printed
 
 Benchmarks are not part of the package: run them from a checkout with npm run bench -- <locomo|scale|system-one|answers>.`;

@@ -10,6 +10,8 @@
  *   script that mistyped the namespace stops instead of reading an empty result;
  * - 2: a usage error (unknown command or option, missing or malformed argument), and `bench`
  *   (benchmarks run from a checkout: `npm run bench -- …`);
+ * - 3: the store is damaged (issue 22): `check` found damage, `export` met damaged records
+ *   without `--skip-damaged`, or any command failed with `STORE_DAMAGED` (see `check.ts`);
  * - 130: `ingest` interrupted by SIGINT (Ctrl-C): the write stops through its AbortSignal, the
  *   chunks committed so far stay, their count is printed and the store's lock is released.
  *
@@ -29,6 +31,7 @@ import type { SystemOneBackend } from '../system-one/wire.js';
 import type { Observation } from '../types.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
+import { EXIT_DAMAGED, isDamaged, runCheck, runRepair } from './check.js';
 import { findPackage } from './package-info.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
@@ -379,7 +382,15 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         const opened = await openForCleanup(v);
         memory = opened.memory;
         await requireMemories(memory, opened.namespace);
-        io.out(JSON.stringify(await memory.export({ namespace: opened.namespace })));
+        const exported = await memory.export({ namespace: opened.namespace });
+        if (exported.damaged !== undefined && exported.damaged.length > 0) {
+          io.err(`jev-mem: ${exported.damaged.length} damaged node record(s) left out of the export: ${exported.damaged.join(', ')}`);
+          if (v['skip-damaged'] !== true) {
+            io.err('jev-mem: nothing was printed; pass --skip-damaged to export the readable records, or run jev-mem check / jev-mem repair');
+            return EXIT_DAMAGED;
+          }
+        }
+        io.out(JSON.stringify(exported));
         return 0;
       }
       case 'import': {
@@ -409,6 +420,10 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         io.out(JSON.stringify({ deleted: id }));
         return 0;
       }
+      case 'check':
+        return await runCheck(need(v.store, 'store'), v.namespace, io);
+      case 'repair':
+        return await runRepair(need(v.store, 'store'), io, (namespace) => openMemory({ ...v, namespace }));
       case 'forget': {
         const ns = need(v.namespace, 'namespace');
         memory = (await openForCleanup(v)).memory;
@@ -436,7 +451,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
     }
     if (isJevMemError(e)) {
       io.err(`jev-mem: ${e.code}: ${e.message}`);
-      return 1;
+      return isDamaged(e) ? EXIT_DAMAGED : 1;
     }
     io.err(`jev-mem: unexpected error: ${(e as Error)?.stack ?? String(e)}`);
     return 1;

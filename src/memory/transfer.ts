@@ -40,6 +40,7 @@ export interface ImportResult {
 
 /**
  * One versioned export of namespace `ns` (plane/store/export.ts). Run it inside `caches.exclusive`.
+ * Damaged records (issue 22) are left out and their ids listed in `damaged`.
  * @throws the storage errors.
  */
 export async function exportNamespace(deps: TransferDeps, ns: string): Promise<MemoryExport> {
@@ -49,7 +50,10 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
   const snap = await storage.load(ns);
   const meta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY && k !== CHANGE_META_KEY && k !== ENCODER_META_KEY) meta[k] = v;
+  // The load left damaged records out; they are named instead of failing the export (issue 22).
+  const { ids: damaged } = await storage.damaged(ns);
   return {
+    ...(damaged.length > 0 ? { damaged } : {}),
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     namespace: ns,

@@ -104,6 +104,27 @@ export function summariseDecisions(records: readonly DecisionRecord[], defaultMo
 }
 
 /** Creates the write path of a memory. */
+/**
+ * The STORE_DAMAGED error of a namespace whose state met damaged records (issue 22: the store
+ * skipped them on read), or undefined when it met none. Writes are refused until the store is
+ * repaired (`jev-mem repair`), so nothing is planned on a partial view of the namespace.
+ */
+export function damagedError(ns: string, ids: readonly string[]): JevMemError | undefined {
+  if (ids.length === 0) return undefined;
+  const shown = ids.slice(0, 10).map((id) => JSON.stringify(id)).join(', ') + (ids.length > 10 ? `, … (${ids.length} in all)` : '');
+  return new JevMemError(
+    'STORE_DAMAGED',
+    `namespace ${JSON.stringify(ns)} holds damaged node record(s) ${shown}; writes are refused (nothing was written). Run \`jev-mem check\`, then \`jev-mem repair\` (or delete the damaged nodes)`,
+    { field: 'namespace', ids: [...ids] },
+  );
+}
+
+/** Throws {@link damagedError} when the state met damaged records. */
+function refuseIfDamaged(ns: string, state: NamespaceState): void {
+  const err = damagedError(ns, state.unreadableIds());
+  if (err !== undefined) throw err;
+}
+
 export function createWritePath(deps: WritePathDeps): WritePath {
   const { storage, caches, encoder, controller, params, now, newId, logger } = deps;
   const tallies = new Map<string, WriteCounts>();
@@ -227,6 +248,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       let release: (() => void) | undefined;
       try {
         throwIfAborted(opts.signal);
+        refuseIfDamaged(ns, state);
         await upgradeVector(ns, state);
         // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
         const vectors = await encoder.embed(
@@ -302,7 +324,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         state.releasePins(); // the chunk is committed: what it read need not stay pinned
       } catch (e) {
         await rollBack(ns);
-        const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
+        // A write that met a damaged record (issue 22) is refused as such, whatever it tripped on.
+        const damaged = isJevMemError(e, 'STORE_DAMAGED') ? undefined : damagedError(ns, state.unreadableIds());
+        const err = damaged ?? (isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e }));
         err.details.committed = results.length;
         throw err;
       } finally {
@@ -361,6 +385,14 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     if (revived.length > 0) batch.putNodes = revived;
     const pending = pendingOf(state);
     if (pending.includes(id)) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: pending.filter((x) => x !== id) };
+    if (state.nodes.get(id) === undefined) {
+      // A damaged record (issue 22): its body is unknown, so the resident state cannot take it
+      // out piece by piece. The delete is committed, and the state rebuilt from the store.
+      await storage.commit(ns, stamp(state, batch));
+      if (storage.dropCheckpoint !== undefined) await storage.dropCheckpoint(ns);
+      await checkpoint(ns, await caches.reload(ns), true);
+      return true;
+    }
     await commit(ns, state, batch);
     // Erasure (issue 13): the checkpoint holds the deleted text's terms, so it goes now (a
     // failure here is the delete's failure), and a new one without them is written.

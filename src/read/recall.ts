@@ -270,7 +270,11 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     }
     // Only the ≤ maxVisited nodes the round proposes are read, not every neighbour inspected.
     await state.loadNodes(picked.map((x) => x.id));
-    const proposals = picked.map(({ id, ...rest }) => ({ node: state.nodes.get(id) as MemoryNode, ...rest }));
+    // A node the store could not give back (a damaged record, issue 22) is left out.
+    const proposals = picked.flatMap(({ id, ...rest }) => {
+      const node = state.nodes.get(id);
+      return node === undefined ? [] : [{ node, ...rest }];
+    });
     reached = d + 1;
     if (proposals.length === 0) {
       stopReason = limit ?? (active.every((g) => used[g] >= given[g]) ? 'budget' : 'frontier-empty');

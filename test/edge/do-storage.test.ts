@@ -60,6 +60,7 @@ function probeAdapter(name: string): StorageAdapter {
     writeCheckpoint: (ns, cp) => invoke('writeCheckpoint', ns, { ...cp, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, Array.from(v)])) }),
     dropCheckpoint: (ns) => invoke('dropCheckpoint', ns),
     changesSince: async (ns, after) => ((await invoke('changesSince', ns, after)) as string[] | null) ?? undefined,
+    damaged: (ns) => invoke('damaged', ns),
     close: () => invoke('close'),
   };
 }

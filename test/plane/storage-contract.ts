@@ -257,6 +257,17 @@ export function describeStorageContract(name: string, fresh: () => Promise<Stora
       expect(await s.readCheckpoint!('ns')).toBeUndefined();
     });
 
+    it('damaged() reports no damage for records and a checkpoint it wrote itself (issue 22)', async () => {
+      const s = await make();
+      expect(await s.damaged('ns')).toEqual({ ids: [], checkpoint: false });
+      await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1, 'alpha'), makeNode('ns', 'b', 2, 'ünïcødé 🙂')], putEdges: [makeEdge('ns', 'e1', 'a', 'b')] });
+      if (s.writeCheckpoint) await s.writeCheckpoint('ns', { change: 1, format: 'test@1', parts: { a: new Uint8Array([1, 2, 3]), big: new Uint8Array(70_000).fill(7) } });
+      expect(await s.damaged('ns')).toEqual({ ids: [], checkpoint: false });
+      await s.commit('ns', { putNodes: [makeNode('ns', 'a', 3, 'alpha again')], deleteNodeIds: ['b'] });
+      expect(await s.damaged('ns')).toEqual({ ids: [], checkpoint: false });
+      expect(await s.damaged('other')).toEqual({ ids: [], checkpoint: false });
+    });
+
     portIt('logs the node ids of each numbered commit until a checkpoint covers it', async () => {
       const s = await make();
       expect(await s.changesSince!('ns', 0)).toEqual([]);

@@ -27,7 +27,7 @@
  * @module
  */
 import { LRUCache } from 'lru-cache';
-import { JevMemError } from '../../errors.js';
+import { JevMemError, isJevMemError } from '../../errors.js';
 import type { EdgeSubtype, MemoryEdge, MemoryNode } from '../../types.js';
 import type { LexicalIndex, VectorIndex } from '../indexes/indexes.js';
 import type { LanguageCode } from '../text/language.js';
@@ -170,6 +170,12 @@ export interface OpenReport {
   replayed: number;
   /** Why the checkpoint was not used, when `from` is `scan`. */
   reason?: string;
+  /**
+   * The checkpoint was damaged (it failed its checksum, SQLite could not read it, or its parts
+   * could not be decoded) and the state was rebuilt from the node rows (issue 22). The memory
+   * logs it as `CHECKPOINT_DAMAGED`.
+   */
+  checkpointDamaged?: boolean;
   ms: number;
 }
 
@@ -196,7 +202,18 @@ export class NamespaceState {
    */
   readonly #kindCache: LRUCache<string, MemoryEdge[]>;
   readonly #pinnedKinds = new Map<string, MemoryEdge[]>();
+  /**
+   * Nodes of the directory the store could not give back (damaged records, issue 22: the
+   * adapter skipped them and names them in `damaged()`): `nodes.get` answers undefined for them,
+   * so a read goes on without them instead of failing.
+   */
+  readonly #unreadable = new Set<string>();
   #operations = 0;
+
+  /** Ids of the directory's nodes the store could not give back (damaged records), sorted. */
+  unreadableIds(): string[] {
+    return [...this.#unreadable].filter((id) => this.#dir.has(id)).sort();
+  }
   readonly sessions = new Map<string, SessionInfo>();
   /** Canonical entity → ids of the latest nodes that mention it (oldest first). */
   readonly mentions = new Map<string, string[]>();
@@ -252,9 +269,10 @@ export class NamespaceState {
     const dir = this.#dir;
     const cache = this.#nodeCache;
     const pinned = this.#pinnedNodes;
+    const unreadable = this.#unreadable;
     this.nodes = {
       get: (id) => {
-        if (!dir.has(id)) return undefined;
+        if (!dir.has(id) || unreadable.has(id)) return undefined;
         const n = pinned.get(id) ?? cache.get(id);
         if (n === undefined) throw notLoaded('node', id, namespace);
         return n;
@@ -365,10 +383,20 @@ export class NamespaceState {
     const meta = storage.loadMeta ? await storage.loadMeta(namespace) : (await storage.load(namespace)).meta;
     const change = typeof meta[CHANGE_META_KEY] === 'number' ? (meta[CHANGE_META_KEY] as number) : 0;
     let reason = 'the store keeps no checkpoint';
-    const cp = storage.readCheckpoint ? await storage.readCheckpoint(namespace) : undefined;
+    let checkpointDamaged = false;
+    let cp: Checkpoint | undefined;
+    try {
+      cp = storage.readCheckpoint ? await storage.readCheckpoint(namespace) : undefined;
+    } catch (e) {
+      // A damaged checkpoint is derived data: rebuilt from the rows below (issue 22).
+      if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
+      reason = `the checkpoint is damaged (${e.message})`;
+      checkpointDamaged = true;
+    }
     if (cp !== undefined) {
       const restored = await NamespaceState.#fromCheckpoint(opts, cp, change).catch((e: unknown) => {
         reason = `the checkpoint could not be restored (${e instanceof Error ? e.message : String(e)})`;
+        checkpointDamaged = true;
         return undefined;
       });
       if (typeof restored === 'string') reason = restored;
@@ -383,6 +411,7 @@ export class NamespaceState {
     state.meta = { ...meta };
     await state.#rebuild();
     state.openReport = { from: state.#dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
+    if (checkpointDamaged) state.openReport.checkpointDamaged = true;
     return state;
   }
 
@@ -616,7 +645,14 @@ export class NamespaceState {
     for (let i = 0; i < missing.length; i += LOAD_BATCH) {
       const part = missing.slice(i, i + LOAD_BATCH);
       const got = this.storage.getNodes ? await this.storage.getNodes(this.namespace, part) : (await this.storage.load(this.namespace)).nodes.filter((n) => part.includes(n.id));
-      for (const n of got) if (this.#dir.has(n.id) && !this.#pinnedNodes.has(n.id)) this.#cacheNode(n);
+      const returned = new Set<string>();
+      for (const n of got) {
+        returned.add(n.id);
+        this.#unreadable.delete(n.id);
+        if (this.#dir.has(n.id) && !this.#pinnedNodes.has(n.id)) this.#cacheNode(n);
+      }
+      // A directory node the store did not return is a damaged record (the store names it).
+      for (const id of part) if (!returned.has(id)) this.#unreadable.add(id);
     }
   }
 

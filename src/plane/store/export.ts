@@ -32,6 +32,11 @@ export interface MemoryExport {
   nodes: MemoryNode[];
   edges: MemoryEdge[];
   meta: Record<string, unknown>;
+  /**
+   * Ids of the nodes the store holds damaged (failed their checksum or could not be read; issue
+   * 22), left out of `nodes`; absent when none. Import ignores it.
+   */
+  damaged?: string[];
 }
 
 const STATUSES = new Set(['active', 'superseded', 'deleted']);

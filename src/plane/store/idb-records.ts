@@ -18,22 +18,51 @@
  */
 import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../../types.js';
 import { decodeVector, encodeVector } from '../indexes/vector-codec.js';
+import { recordSum } from './checksum.js';
 
-/** A node as stored: no `namespace` (the key carries it), the vector as bytes. */
+/**
+ * A node as stored: no `namespace` (the key carries it), the vector as bytes, and `sum`, the
+ * record's checksum ({@link nodeRecordSum}; absent only on records of a database before version 3).
+ */
 export type NodeRecord = Omit<MemoryNode, 'namespace' | 'embedding'> & {
   embedding: { encoder: string; vector?: undefined; bytes: Uint8Array };
+  sum?: number;
 };
 
-/** The stored form of a node (lossless: {@link fromNodeRecord} gives back an equal node). */
+/**
+ * The checksum of a node record (`checksum.ts`): the JSON of its fields but the vector, in their
+ * stored order (structured clone keeps it), the JSON of its embedding's fields but the bytes, and
+ * the vector bytes.
+ * @throws Error when a value is not JSON-safe (a BigInt).
+ */
+export function nodeRecordSum(record: NodeRecord): number {
+  const { sum: _sum, embedding, ...rest } = record;
+  const { bytes, ...emb } = (embedding ?? {}) as Partial<NodeRecord['embedding']>;
+  return recordSum([JSON.stringify(rest), JSON.stringify(emb), bytes instanceof Uint8Array ? bytes : null]);
+}
+
+/** Whether a stored node record matches its checksum (a record without one fails: the upgrade to version 3 gave every record its sum). */
+export function nodeRecordSound(record: NodeRecord): boolean {
+  if (typeof record.sum !== 'number') return false;
+  try {
+    return nodeRecordSum(record) === record.sum;
+  } catch {
+    return false;
+  }
+}
+
+/** The stored form of a node (lossless: {@link fromNodeRecord} gives back an equal node), with its checksum. */
 export function toNodeRecord(node: MemoryNode): NodeRecord {
   const { namespace: _ns, embedding, ...rest } = node;
   const { vector, ...embeddingRest } = embedding;
-  return { ...rest, embedding: { ...embeddingRest, bytes: encodeVector(vector) } };
+  const record: NodeRecord = { ...rest, embedding: { ...embeddingRest, bytes: encodeVector(vector) } };
+  record.sum = nodeRecordSum(record);
+  return record;
 }
 
 /** The node a {@link NodeRecord} stores. @throws Error on bytes that are not an encoded vector. */
 export function fromNodeRecord(namespace: string, record: NodeRecord): MemoryNode {
-  const { embedding, ...rest } = record;
+  const { embedding, sum: _sum, ...rest } = record;
   const { bytes, vector: _v, ...embeddingRest } = embedding;
   return { ...rest, namespace, embedding: { ...embeddingRest, vector: decodeVector(bytes) } } as MemoryNode;
 }

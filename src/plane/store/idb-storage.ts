@@ -7,7 +7,7 @@
  * @module
  */
 import { type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction, type StoreNames, wrap } from 'idb';
-import { JevMemError, invalidInput } from '../../errors.js';
+import { JevMemError, invalidInput, isJevMemError } from '../../errors.js';
 import type { MemoryEdge, MemoryNode } from '../../types.js';
 import {
   type Adjacency,
@@ -18,8 +18,11 @@ import {
   encodeAdjacency,
   fromNodeRecord,
   isCanonicalEdge,
+  nodeRecordSound,
+  nodeRecordSum,
   toNodeRecord,
 } from './idb-records.js';
+import { DamageLog, partSum } from './checksum.js';
 import { changedNodeIds, emptyNamespaceState, toSnapshot, validateBatch } from './memory-storage.js';
 import { checkExistingNamespaceName, checkNamespaceName, namespaceNameProblem } from './names.js';
 import { quoteVisible } from '../../util/invisible.js';
@@ -28,9 +31,11 @@ import { CHANGE_META_KEY, type Checkpoint, type NamespaceCounts, type StorageAda
 /**
  * Schema version of the database (the IndexedDB version number). Raise it with a new step in
  * {@link upgradeSchema} when the layout changes. 1: one JSON-like record per node and per edge;
- * 2: compact nodes, adjacency records, change log, checkpoints (issue 13).
+ * 2: compact nodes, adjacency records, change log, checkpoints (issue 13); 3: a checksum on every
+ * node record (`sum`) and checkpoint part (`sums`), computed for the existing records at the
+ * upgrade (issue 22).
  */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** Default database name. */
 export const DEFAULT_DB_NAME = 'jev-mem';
@@ -60,6 +65,8 @@ export interface CheckpointRecord {
   change: number;
   format: string;
   parts: Record<string, Uint8Array>;
+  /** Checksum of each part (`checksum.ts` `partSum`); absent on records from before version 3. */
+  sums?: Record<string, number>;
 }
 
 /** The typed schema of the database, version 2 (idb `DBSchema`). Keys are out of line except `meta`'s. */
@@ -369,7 +376,30 @@ async function upgradeSchema(db: IDBPDatabase<JevMemDBSchema>, tx: AnyTx, oldVer
     for (const name of ['node', 'adj', 'edge-ids', 'changes', 'checkpoints', 'spaces'] as const) db.createObjectStore(name);
     if (oldVersion >= 1) await migrateFromV1(db, tx);
   }
-  // if (oldVersion < 3) { ...next migration... }
+  if (oldVersion >= 1 && oldVersion < 3) await addSums(tx);
+}
+
+/** Version 2 → 3: the checksum of every node record and checkpoint part, from the records as they are. */
+async function addSums(tx: AnyTx): Promise<void> {
+  let nodeCursor = await tx.objectStore('node').openCursor();
+  while (nodeCursor) {
+    const record = nodeCursor.value;
+    if (record.sum === undefined) await nodeCursor.update({ ...record, sum: nodeRecordSum(record) });
+    nodeCursor = await nodeCursor.continue();
+  }
+  let cpCursor = await tx.objectStore('checkpoints').openCursor();
+  while (cpCursor) {
+    const record = cpCursor.value;
+    if (record.sums === undefined) await cpCursor.update({ ...record, sums: partSums(record.parts) });
+    cpCursor = await cpCursor.continue();
+  }
+}
+
+/** The checksum of each checkpoint part. */
+function partSums(parts: Record<string, Uint8Array>): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const [name, data] of Object.entries(parts)) sums[name] = partSum(name, data);
+  return sums;
 }
 
 function errorName(e: unknown): string | undefined {
@@ -456,7 +486,7 @@ function checkCheckpoint(checkpoint: Checkpoint): CheckpointRecord {
     // A view of a larger buffer would store the whole buffer: keep only its bytes.
     parts[name] = part.byteOffset === 0 && part.byteLength === part.buffer.byteLength ? part : part.slice();
   }
-  return { change: checkpoint.change, format: checkpoint.format, parts };
+  return { change: checkpoint.change, format: checkpoint.format, parts, sums: partSums(parts) };
 }
 
 /**
@@ -594,8 +624,35 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     if (pending.length > 0) yield pending;
   }
 
+  /** Damaged records met by this connection's reads (issue 22). */
+  const damage = new DamageLog();
+  /**
+   * The nodes of stored records, each checked against its checksum and decoded; a record that
+   * fails either is left out and its id kept in the damage log.
+   */
+  const nodesOf = (namespace: string, records: Array<NodeRecord | undefined>, ids?: readonly string[]): MemoryNode[] => {
+    const out: MemoryNode[] = [];
+    records.forEach((r, i) => {
+      if (r === undefined) return;
+      const id = typeof r.id === 'string' ? r.id : String(ids?.[i] ?? r.id);
+      if (!nodeRecordSound(r)) {
+        damage.node(namespace, id);
+        return;
+      }
+      try {
+        out.push(fromNodeRecord(namespace, r));
+      } catch {
+        damage.node(namespace, id);
+      }
+    });
+    return out;
+  };
+
   async function* nodeBatches(namespace: string, size: number): AsyncGenerator<MemoryNode[]> {
-    for await (const { values } of chunksOf(live, 'node', namespace, size)) yield values.map((r) => fromNodeRecord(namespace, r));
+    for await (const { keys, values } of chunksOf(live, 'node', namespace, size)) {
+      const nodes = nodesOf(namespace, values, keys.map((k) => k[1]));
+      if (nodes.length > 0) yield nodes;
+    }
   }
 
   async function* edgeBatches(namespace: string, size: number): AsyncGenerator<MemoryEdge[]> {
@@ -615,7 +672,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       return nodes + meta > 0;
     });
 
-  return {
+  const adapter: IdbStorage = {
     kind: 'indexeddb',
     get persistence() {
       return persistence;
@@ -634,7 +691,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
           tx.done,
         ]);
         const state = emptyNamespaceState();
-        for (const n of nodes) state.nodes.set(n.id, fromNodeRecord(namespace, n));
+        for (const n of nodesOf(namespace, nodes)) state.nodes.set(n.id, n);
         adjKeys.forEach((key, i) => {
           for (const e of decodeAdjacency(namespace, key[1], adjValues[i]).out.values()) state.edges.set(e.id, e);
         });
@@ -645,6 +702,14 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
 
     async commit(namespace, batch) {
       validateBatch(namespace, batch);
+      const known = damage.ids(namespace);
+      if (known.length > 0 && ((batch.putNodes ?? []).length > 0 || (batch.putEdges ?? []).length > 0)) {
+        throw new JevMemError(
+          'STORE_DAMAGED',
+          `IndexedDB: namespace ${nsText(namespace)} holds damaged node record(s) ${known.slice(0, 10).map((id) => JSON.stringify(id)).join(', ')}${known.length > 10 ? `, … (${known.length} in all)` : ''}; writes are refused (nothing was written). Export the readable records and import them into a fresh namespace, or delete the damaged nodes`,
+          { field: 'namespace', ids: known },
+        );
+      }
       if (batch.change !== undefined && (typeof batch.change !== 'number' || !Number.isFinite(batch.change))) {
         throw invalidInput('batch.change', `expected a finite number, got ${String(batch.change)}`);
       }
@@ -675,6 +740,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       const results = await Promise.allSettled([...ops, tx.done]);
       const failure = firstFailure(results);
       if (failure !== undefined) throw storageError(`commit to namespace ${nsText(namespace)}`, failure);
+      for (const id of batch.deleteNodeIds ?? []) damage.clear(namespace, id);
     },
 
     async loadMeta(namespace) {
@@ -689,9 +755,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
         const tx = live().transaction('node', 'readonly');
         const store = tx.objectStore('node');
         const [records] = await Promise.all([Promise.all(ids.map((id) => store.get([namespace, id]))), tx.done]);
-        const out: MemoryNode[] = [];
-        for (const r of records) if (r !== undefined) out.push(fromNodeRecord(namespace, r));
-        return out;
+        return nodesOf(namespace, records, ids);
       });
     },
 
@@ -741,7 +805,15 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       checkExistingNamespaceName(namespace);
       return guarded(`read the checkpoint of namespace ${nsText(namespace)}`, async () => {
         const record = await live().get('checkpoints', namespace);
-        return record === undefined ? undefined : { change: record.change, format: record.format, parts: record.parts };
+        if (record === undefined) return undefined;
+        for (const [name, data] of Object.entries(record.parts)) {
+          const sum = record.sums?.[name];
+          if (!(data instanceof Uint8Array) || sum !== partSum(name, data)) {
+            damage.checkpoint(namespace);
+            throw new JevMemError('STORE_DAMAGED', `IndexedDB: part ${JSON.stringify(name)} of the checkpoint of namespace ${nsText(namespace)} fails its checksum; it is rebuilt from the node records`, { field: 'checkpoint', ids: [] });
+          }
+        }
+        return { change: record.change, format: record.format, parts: record.parts };
       });
     },
 
@@ -820,6 +892,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
         const failure = firstFailure(await Promise.allSettled([...ops, tx.done]));
         if (failure !== undefined) throw failure;
       });
+      damage.drop(namespace);
     },
 
     async sizeBytes(namespace) {
@@ -842,10 +915,24 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       });
     },
 
+    async damaged(namespace) {
+      checkExistingNamespaceName(namespace);
+      if (!damage.verified(namespace)) {
+        for await (const _ of nodeBatches(namespace, 500)) {
+          // nodeBatches checks every record and logs the damaged ones
+        }
+        await adapter.readCheckpoint!(namespace).catch((e: unknown) => {
+          if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
+        });
+        damage.markVerified(namespace);
+      }
+      return damage.report(namespace);
+    },
     async close() {
       if (closed) return;
       closed = true;
       db.close();
     },
   };
+  return adapter;
 }

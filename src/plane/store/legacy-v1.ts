@@ -563,6 +563,14 @@ class FileStorage implements StorageAdapter {
     return total;
   }
 
+  /**
+   * The v1 file store checks its files whole when it loads them (a damaged file fails the load
+   * with `STORAGE_FAILED`) and keeps no per-record checksums: no damage to report record by record.
+   */
+  async damaged(_namespace: string): Promise<{ ids: string[]; checkpoint: boolean }> {
+    return { ids: [], checkpoint: false };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -286,6 +286,12 @@ export function createMemoryStorage(): StorageAdapter {
       if (state === undefined) return 0;
       return new TextEncoder().encode(JSON.stringify(toSnapshot(state))).length;
     },
+    /** Nothing is stored outside this process's memory, so nothing can be damaged: always no damage. */
+    async damaged(namespace) {
+      live();
+      checkExistingNamespaceName(namespace);
+      return { ids: [], checkpoint: false };
+    },
     async close() {
       closed = true;
       spaces.clear();

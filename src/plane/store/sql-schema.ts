@@ -1,32 +1,40 @@
 /**
- * The tables of the SQL store (schema v2, issue 13) shared by Node (`sqlite-file-storage.ts`) and
+ * The tables of the SQL store (schema v3; v2 of issue 13 plus checksums, issue 22) shared by Node (`sqlite-file-storage.ts`) and
  * the Durable Object (`edge/do-storage.ts`), the tiny synchronous driver both speak
  * ({@link SqlDriver}), and the one-transaction migration from the Durable Object's v1 tables.
  *
  * Tables (prefix `p`, default `jev_mem_`):
- * - `p schema(key PK, value)`: the row `('version', '2')`;
+ * - `p schema(key PK, value)`: the row `('version', '3')`;
  * - `p names(ns INTEGER PK, name UNIQUE, floor)`: namespaces; `floor` is the change-log floor;
  * - `p ids(slot INTEGER PK, ns, id, UNIQUE(ns, id))`: the integer slot of every node id a node
  *   or an edge end uses (an edge may point at a node that does not exist);
- * - `p node(slot INTEGER PK, ns, seq, body, vec)`: body JSON without id/namespace/seq/vector,
- *   the vector as `encodeVector` bytes; index `(ns)`;
+ * - `p node(slot INTEGER PK, ns, seq, body, vec, sum)`: body JSON without id/namespace/seq/vector,
+ *   the vector as `encodeVector` bytes, `sum` the row's checksum (`checksum.ts` `nodeRowSum`
+ *   over id, seq, body, vec); index `(ns)`;
  * - `p edge(ns, src, dst, view, subtype, eid, weight, origin, created)`, key
  *   `(ns, src, dst, view, subtype, eid)` WITHOUT ROWID, index `(dst)`, unique `(ns, eid)` where
  *   `eid <> ''` (see `sql-codec.ts` for the codes);
  * - `p dict(code INTEGER PK, value UNIQUE)`: interned edge origins;
  * - `p kv(ns, key, value)`: namespace meta as JSON;
  * - `p changes(ns, change, id)`: the change log (node ids per numbered commit);
- * - `p checkpoint(ns PK, change, format)` and `p checkpoint_part(ns, name, chunk, data)`: the
- *   checkpoint, its parts cut in chunks of {@link CHECKPOINT_CHUNK_BYTES}.
+ * - `p checkpoint(ns PK, change, format)` and `p checkpoint_part(ns, name, chunk, data, sum)`: the
+ *   checkpoint, its parts cut in chunks of {@link CHECKPOINT_CHUNK_BYTES}, each chunk with its
+ *   checksum (`checksum.ts` {@link chunkSum}).
  *
  * @module
  */
 import { JevMemError } from '../../errors.js';
 import type { MemoryEdge, MemoryNode } from '../../types.js';
+import { nodeRowSum, recordSum } from './checksum.js';
 import type { SqlValue } from './sql-codec.js';
 
-/** Layout version this build writes and reads. */
-export const SQL_SCHEMA_VERSION = 2;
+/** Layout version this build writes and reads (3: checksums on node rows and checkpoint chunks). */
+export const SQL_SCHEMA_VERSION = 3;
+
+/** The checksum of chunk `chunk` of checkpoint part `name`. */
+export function chunkSum(name: string, chunk: number, data: Uint8Array): number {
+  return recordSum([name, chunk, data]);
+}
 
 /** Largest checkpoint chunk in bytes (under the Durable Object's 2 MB value limit). */
 export const CHECKPOINT_CHUNK_BYTES = 1 << 20;
@@ -90,7 +98,7 @@ function createTables(db: SqlDriver, t: SqlTables, prefix: string): void {
   const ddl = [
     `CREATE TABLE IF NOT EXISTS ${t.names} (ns INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, floor INTEGER NOT NULL DEFAULT 0)`,
     `CREATE TABLE IF NOT EXISTS ${t.ids} (slot INTEGER PRIMARY KEY, ns INTEGER NOT NULL, id TEXT NOT NULL, UNIQUE (ns, id))`,
-    `CREATE TABLE IF NOT EXISTS ${t.node} (slot INTEGER PRIMARY KEY, ns INTEGER NOT NULL, seq REAL NOT NULL, body TEXT NOT NULL, vec BLOB)`,
+    `CREATE TABLE IF NOT EXISTS ${t.node} (slot INTEGER PRIMARY KEY, ns INTEGER NOT NULL, seq REAL NOT NULL, body TEXT NOT NULL, vec BLOB, sum INTEGER)`,
     `CREATE INDEX IF NOT EXISTS ${prefix}node_ns ON ${t.node} (ns)`,
     // view, subtype and created hold an integer code or a text (no type: no affinity conversion).
     `CREATE TABLE IF NOT EXISTS ${t.edge} (ns INTEGER NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL, view NOT NULL, subtype NOT NULL, eid TEXT NOT NULL, weight REAL, origin INTEGER NOT NULL, created, PRIMARY KEY (ns, src, dst, view, subtype, eid)) WITHOUT ROWID`,
@@ -100,17 +108,20 @@ function createTables(db: SqlDriver, t: SqlTables, prefix: string): void {
     `CREATE TABLE IF NOT EXISTS ${t.kv} (ns INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID`,
     `CREATE TABLE IF NOT EXISTS ${t.changes} (ns INTEGER NOT NULL, change INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (ns, change, id)) WITHOUT ROWID`,
     `CREATE TABLE IF NOT EXISTS ${t.checkpoint} (ns INTEGER PRIMARY KEY, change INTEGER NOT NULL, format TEXT NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS ${t.part} (ns INTEGER NOT NULL, name TEXT NOT NULL, chunk INTEGER NOT NULL, data BLOB NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${t.part} (ns INTEGER NOT NULL, name TEXT NOT NULL, chunk INTEGER NOT NULL, data BLOB NOT NULL, sum INTEGER)`,
     `CREATE UNIQUE INDEX IF NOT EXISTS ${prefix}checkpoint_part_key ON ${t.part} (ns, name, chunk)`,
   ];
   for (const statement of ddl) db.query(statement);
 }
 
 /**
- * Creates the v2 tables, or checks the version of existing ones, in one transaction. A store
+ * Creates the v3 tables, or checks the version of existing ones, in one transaction. A store
  * at version 1 (the Durable Object's JSON-body tables `p nodes`, `p edges`, `p meta`) is
- * migrated in the same transaction: its rows are written as v2 rows through `writeV2`, the v1
- * tables dropped, and the version set to 2; a failure leaves the v1 tables as they were.
+ * migrated in the same transaction: its rows are written as v3 rows through `writeV2`, the v1
+ * tables dropped, and the version set to 3; a failure leaves the v1 tables as they were. A store
+ * at version 2 gets its `sum` columns, each node row and checkpoint chunk its checksum computed
+ * from the row as it is (so a row damaged before the upgrade is not detected), in the same
+ * transaction.
  *
  * @param writeV2 - writes one namespace's records as v2 rows (the store's own commit path).
  * @throws JevMemError `SCHEMA_MISMATCH` when the store has another version (field
@@ -127,7 +138,7 @@ export function ensureSqlSchema(
     const row = db.query(`SELECT value FROM ${t.schema} WHERE key = 'version'`)[0];
     const version = row === undefined ? undefined : String(row.value);
     if (version === String(SQL_SCHEMA_VERSION)) return;
-    if (version !== undefined && version !== '1') {
+    if (version !== undefined && version !== '1' && version !== '2') {
       throw new JevMemError(
         'SCHEMA_MISMATCH',
         `this store's jev-mem tables have layout version ${version}, this build reads ${SQL_SCHEMA_VERSION}` +
@@ -135,13 +146,28 @@ export function ensureSqlSchema(
         { field: 'schema.version', found: version, expected: SQL_SCHEMA_VERSION },
       );
     }
+    if (version === '2') migrateV2(db, t);
     createTables(db, t, prefix);
     if (version === '1') migrateV1(db, prefix, writeV2);
     db.query(`INSERT OR REPLACE INTO ${t.schema} (key, value) VALUES ('version', ?)`, [String(SQL_SCHEMA_VERSION)]);
   });
 }
 
-/** Schema v1 (Durable Object, JSON bodies) → v2, namespace by namespace, inside the caller's transaction. */
+/** Schema v2 → v3 inside the caller's transaction: the `sum` columns, filled from the rows. */
+function migrateV2(db: SqlDriver, t: SqlTables): void {
+  db.query(`ALTER TABLE ${t.node} ADD COLUMN sum INTEGER`);
+  db.query(`ALTER TABLE ${t.part} ADD COLUMN sum INTEGER`);
+  for (const r of db.query(`SELECT n.slot AS slot, i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot`)) {
+    const vec = r.vec instanceof Uint8Array ? r.vec : null;
+    db.query(`UPDATE ${t.node} SET sum = ? WHERE slot = ?`, [nodeRowSum(String(r.id), Number(r.seq), String(r.body), vec), Number(r.slot)]);
+  }
+  for (const r of db.query(`SELECT ns, name, chunk, data FROM ${t.part}`)) {
+    const data = r.data instanceof Uint8Array ? r.data : new Uint8Array(0);
+    db.query(`UPDATE ${t.part} SET sum = ? WHERE ns = ? AND name = ? AND chunk = ?`, [chunkSum(String(r.name), Number(r.chunk), data), Number(r.ns), String(r.name), Number(r.chunk)]);
+  }
+}
+
+/** Schema v1 (Durable Object, JSON bodies) → v3, namespace by namespace, inside the caller's transaction. */
 function migrateV1(db: SqlDriver, prefix: string, writeV2: (namespace: string, nodes: MemoryNode[], edges: MemoryEdge[], meta: Record<string, unknown>) => void): void {
   const v1 = { nodes: `${prefix}nodes`, edges: `${prefix}edges`, meta: `${prefix}meta` };
   const exists = (table: string): boolean => db.query(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?`, [table]).length > 0;

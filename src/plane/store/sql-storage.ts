@@ -16,7 +16,8 @@ import { type EdgeRow, type SqlValue, canonicalSplits, decodeEdge, decodeNode, e
 import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
 import type { LanguageCode } from '../text/language.js';
 import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsSearch, ftsTableName, ftsTablePattern } from '../indexes/sql-lexical.js';
-import { CHECKPOINT_CHUNK_BYTES, type SqlDriver, type SqlParam, type SqlRow, ensureSqlSchema, sqlTables } from './sql-schema.js';
+import { CHECKPOINT_CHUNK_BYTES, type SqlDriver, type SqlParam, type SqlRow, chunkSum, ensureSqlSchema, sqlTables } from './sql-schema.js';
+import { DamageLog, type DamageReport, nodeRowSum } from './checksum.js';
 import type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, WriteBatch } from './storage.js';
 
 /** Options of {@link createSqlStorage}. */
@@ -60,13 +61,24 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** Whether `cause` is SQLite reporting a damaged file (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, "malformed"). */
+export function isCorruptError(cause: unknown): boolean {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return /SQLITE_CORRUPT|SQLITE_NOTADB|malformed|file is not a database/i.test(message);
+}
+
 /**
  * Maps a SQLite failure to the error family: a value over SQLite's size limit → `TOO_LARGE`, a
- * full store → `QUOTA_EXCEEDED`, anything else → `STORAGE_FAILED`; a JevMemError passes through.
+ * full store → `QUOTA_EXCEEDED`, a damaged file (`SQLITE_CORRUPT`, "malformed") →
+ * `STORE_DAMAGED` (run `jev-mem repair`), anything else → `STORAGE_FAILED`; a JevMemError passes
+ * through.
  */
 export function sqlError(label: string, what: string, cause: unknown): JevMemError {
   if (isJevMemError(cause)) return cause;
   const message = cause instanceof Error ? cause.message : String(cause);
+  if (isCorruptError(cause)) {
+    return new JevMemError('STORE_DAMAGED', `${label} failed to ${what}: SQLite reports the file damaged (${message}); nothing was written. Run \`jev-mem check\` and \`jev-mem repair\``, { cause, ids: [] });
+  }
   if (/SQLITE_TOOBIG|string or blob too big/i.test(message)) {
     return new JevMemError('TOO_LARGE', `${label} refused to ${what}: a node, edge or meta value is over the SQL value limit (2 MB on Cloudflare) (${message}); nothing was written`, { cause });
   }
@@ -148,11 +160,29 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   const fts = options.lexical === 'fts5';
   /** Namespaces whose lexical table was checked this session (built under 'fts5', dropped under 'minisearch'). */
   const lexChecked = new Set<number>();
+  /** Damaged records met by reads of this connection (issue 22). */
+  const damage = new DamageLog();
 
   const live = (): void => {
     if (closed) throw new JevMemError('CLOSED', `${label} was used after close()`);
   };
   const q = (sql: string, params?: readonly SqlParam[]): SqlRow[] => db.query(sql, params);
+  /** The error of a damaged checkpoint (kept in the damage log); the memory rebuilds it from the rows. */
+  const checkpointDamaged = (namespace: string, why: string): JevMemError => {
+    damage.checkpoint(namespace);
+    return new JevMemError('STORE_DAMAGED', `${label}: the checkpoint of namespace ${JSON.stringify(namespace)} is damaged (${why}); it is rebuilt from the node rows`, { field: 'checkpoint', ids: [] });
+  };
+  /** Refuses a batch that puts records into a namespace known to hold damaged ones. */
+  const refuseIfDamaged = (namespace: string, batch: WriteBatch): void => {
+    const ids = damage.ids(namespace);
+    if (ids.length === 0 || ((batch.putNodes ?? []).length === 0 && (batch.putEdges ?? []).length === 0)) return;
+    const shown = ids.slice(0, 10).map((id) => JSON.stringify(id)).join(', ') + (ids.length > 10 ? `, … (${ids.length} in all)` : '');
+    throw new JevMemError(
+      'STORE_DAMAGED',
+      `${label}: namespace ${JSON.stringify(namespace)} holds damaged node record(s) ${shown}; writes are refused (nothing was written). Run \`jev-mem check\`, then \`jev-mem repair\` (or delete the damaged nodes)`,
+      { field: 'namespace', ids },
+    );
+  };
 
   /**
    * Slots of the running write transaction (key `ns:id`), so that the many edges of one commit
@@ -309,19 +339,45 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     if (fts && !tables.some((table) => table.current)) {
       const name = ftsTableName(prefix, ns);
       createFtsTable(q, name);
-      for (const r of q(`SELECT slot, body FROM ${t.node} WHERE ns = ?`, [ns])) {
+      for (const r of q(`SELECT n.slot AS slot, i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec, n.sum AS sum FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ?`, [ns])) {
+        if (!rowSound(r)) continue;
         const doc = ftsDocOf(r.body);
         if (doc !== undefined) ftsInsert(q, name, num(r.slot), doc);
       }
     }
     lexChecked.add(ns);
   };
-  /** Under 'fts5': removes `slot` from the FTS table when its stored node is indexed (call before the node row changes). */
-  const unindex = (ns: number, slot: number): FtsDoc | undefined => {
-    if (!fts) return undefined;
-    const doc = ftsDocOf(q(`SELECT body FROM ${t.node} WHERE slot = ?`, [slot])[0]?.body);
+  /**
+   * The FTS document of the stored node at `slot` (undefined when none or not indexed), or
+   * `'damaged'` when its row fails its checksum or cannot be decoded: the terms it was indexed
+   * under are then unknown, and the namespace's FTS table must be rebuilt ({@link rebuildLexical}).
+   */
+  const storedDoc = (slot: number): FtsDoc | undefined | 'damaged' => {
+    const r = q(`SELECT i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec, n.sum AS sum FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.slot = ?`, [slot])[0];
+    if (r === undefined) return undefined;
+    if (!rowSound(r)) return 'damaged';
+    try {
+      return ftsDocOf(r.body);
+    } catch {
+      return 'damaged';
+    }
+  };
+  /**
+   * Under 'fts5': removes `slot` from the FTS table when its stored node is indexed (call before
+   * the node row changes). Returns true when the row was damaged (nothing removed: rebuild).
+   */
+  const unindex = (ns: number, slot: number): boolean => {
+    if (!fts) return false;
+    const doc = storedDoc(slot);
+    if (doc === 'damaged') return true;
     if (doc !== undefined) ftsDelete(q, ftsTableName(prefix, ns), slot, doc);
-    return doc;
+    return false;
+  };
+  /** Inside a transaction: drops the namespace's FTS table and builds it again from its sound rows. */
+  const rebuildLexical = (ns: number): void => {
+    for (const table of lexTables(ns)) q(`DROP TABLE ${table.name}`);
+    lexChecked.delete(ns);
+    checkLexical(ns);
   };
 
   // ── rows ──
@@ -363,7 +419,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   };
   const putNodeRow = (ns: number, node: MemoryNode, row: ReturnType<typeof encodeNode>): void => {
     const slot = ensureSlot(ns, node.id);
-    q(`INSERT OR REPLACE INTO ${t.node} (slot, ns, seq, body, vec) VALUES (?, ?, ?, ?, ?)`, [slot, ns, row.seq, row.body, row.vec]);
+    q(`INSERT OR REPLACE INTO ${t.node} (slot, ns, seq, body, vec, sum) VALUES (?, ?, ?, ?, ?, ?)`, [slot, ns, row.seq, row.body, row.vec, nodeRowSum(node.id, row.seq, row.body, row.vec)]);
   };
   const putEdgeRow = (ns: number, edge: MemoryEdge, row: EdgeRow): void => {
     const src = ensureSlot(ns, edge.from);
@@ -445,7 +501,71 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     }
   };
 
-  const nodesOfRows = (namespace: string, rows: SqlRow[]): MemoryNode[] => rows.map((r) => decodeNode(namespace, String(r.id), r.seq ?? null, r.body ?? null, r.vec ?? null));
+  /**
+   * Whether a node row (columns id, seq, body, vec, sum) matches its checksum. A row without one
+   * fails too: every row has one since schema v3 (the migration computed them).
+   */
+  function rowSound(r: SqlRow): boolean {
+    if (r.sum === null || r.sum === undefined) return false;
+    if (typeof r.body !== 'string' || (r.vec !== null && r.vec !== undefined && !(r.vec instanceof Uint8Array))) return false;
+    return nodeRowSum(String(r.id), Number(r.seq), r.body, r.vec ?? null) === num(r.sum);
+  }
+  /** {@link read}, answering undefined when SQLite finds a damaged page. */
+  const readUnlessCorrupt = <T>(what: string, fn: () => T): T | undefined => {
+    try {
+      return db.read === undefined ? fn() : db.read(fn);
+    } catch (e) {
+      if (isCorruptError(e)) return undefined;
+      throw sqlError(label, what, e);
+    }
+  };
+  /**
+   * The nodes of rows (columns id, seq, body, vec, sum), each checked against its checksum and
+   * decoded; a row that fails either is left out and its id kept in the damage log.
+   */
+  const nodesOfRows = (namespace: string, rows: SqlRow[]): MemoryNode[] => {
+    const out: MemoryNode[] = [];
+    for (const r of rows) {
+      const id = String(r.id);
+      if (!rowSound(r)) {
+        damage.node(namespace, id);
+        continue;
+      }
+      try {
+        out.push(decodeNode(namespace, id, r.seq ?? null, r.body ?? null, r.vec ?? null));
+      } catch {
+        damage.node(namespace, id);
+      }
+    }
+    return out;
+  };
+  const NODE_COLUMNS_BY_SLOT = `SELECT n.seq AS seq, n.body AS body, n.vec AS vec, n.sum AS sum FROM ${t.node} n WHERE n.slot = ?`;
+  /**
+   * The node rows of these (slot, id) pairs read one at a time, after SQLite found a damaged page
+   * under a query of many: a row on a damaged page is left out and its id kept in the damage log.
+   */
+  const rowsOneByOne = (namespace: string, pairs: Iterable<[number, string]>): SqlRow[] => {
+    const rows: SqlRow[] = [];
+    for (const [slot, id] of pairs) {
+      try {
+        const r = q(NODE_COLUMNS_BY_SLOT, [slot])[0];
+        if (r !== undefined) rows.push({ ...r, id, slot });
+      } catch (e) {
+        if (!isCorruptError(e)) throw e;
+        damage.node(namespace, id);
+      }
+    }
+    return rows;
+  };
+  /** Runs a query of node rows; on a damaged page, reads the rows of `pairs()` one by one instead. */
+  const nodeRowsOr = (namespace: string, run: () => SqlRow[], pairs: () => Iterable<[number, string]>): SqlRow[] => {
+    try {
+      return run();
+    } catch (e) {
+      if (!isCorruptError(e)) throw e;
+      return rowsOneByOne(namespace, pairs());
+    }
+  };
   const edgesOfRows = (namespace: string, rows: SqlRow[]): MemoryEdge[] => {
     const ids = idsOf(rows.flatMap((r) => [num(r.src), num(r.dst)]));
     return rows.map((r) => {
@@ -472,7 +592,12 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       read(`load namespace ${JSON.stringify(namespace)}`, () => {
         const ns = nsId(namespace);
         if (ns === undefined) return;
-        const nodes = nodesOfRows(namespace, q(`SELECT i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ?`, [ns]));
+        const rows = nodeRowsOr(
+          namespace,
+          () => q(`SELECT i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec, n.sum AS sum FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ?`, [ns]),
+          () => q(`SELECT slot, id FROM ${t.ids} WHERE ns = ?`, [ns]).map((r) => [num(r.slot), String(r.id)] as [number, string]),
+        );
+        const nodes = nodesOfRows(namespace, rows);
         for (const n of nodes) state.nodes.set(n.id, n);
         for (const e of edgesOfRows(namespace, q(`SELECT ${EDGE_COLUMNS} FROM ${t.edge} WHERE ns = ?`, [ns]))) state.edges.set(e.id, e);
         for (const r of q(`SELECT key, value FROM ${t.kv} WHERE ns = ?`, [ns])) state.meta.set(String(r.key), JSON.parse(String(r.value)) as unknown);
@@ -511,15 +636,18 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       const changed = batch.change === undefined ? [] : changedNodeIds(batch);
       ensureReady();
       await write();
+      refuseIfDamaged(namespace, batch);
       try {
         tx(() => {
           const ns = ensureNs(namespace);
           checkLexical(ns);
           const freed: number[] = [];
+          /** A damaged row left the FTS table: rebuild it from the sound rows at the end. */
+          let rebuild = false;
           for (const id of batch.deleteNodeIds ?? []) {
             const slot = slotOf(ns, id);
             if (slot === undefined) continue;
-            unindex(ns, slot);
+            if (unindex(ns, slot)) rebuild = true;
             q(`DELETE FROM ${t.node} WHERE slot = ?`, [slot]);
             freed.push(slot);
           }
@@ -527,9 +655,11 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           prefetchSlots(ns, [...putNodes.map((n) => n.id), ...putEdges.flatMap((e) => [e.from, e.to])]);
           putNodes.forEach((n, i) => {
             const before = slotOf(ns, n.id);
-            const old = before === undefined || !fts ? undefined : ftsDocOf(q(`SELECT body FROM ${t.node} WHERE slot = ?`, [before])[0]?.body);
+            const stored = before === undefined || !fts || rebuild ? undefined : storedDoc(before);
+            if (stored === 'damaged') rebuild = true;
+            const old = stored === 'damaged' ? undefined : stored;
             putNodeRow(ns, n, nodeRows[i] as ReturnType<typeof encodeNode>);
-            if (!fts) return;
+            if (!fts || rebuild) return;
             const doc: FtsDoc | undefined = n.status === 'deleted' ? undefined : { text: n.text, speaker: n.provenance?.speaker };
             // A re-put with the same text and speaker (status, duplicates, links) leaves the index as it is.
             if (old !== undefined && doc !== undefined && old.text === doc.text && (old.speaker || '') === (doc.speaker || '')) return;
@@ -545,11 +675,13 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           });
           for (const [k, v] of meta) setMeta(ns, k, v);
           for (const id of changed) q(`INSERT OR IGNORE INTO ${t.changes} (ns, change, id) VALUES (?, ?, ?)`, [ns, batch.change as number, id]);
+          if (rebuild) rebuildLexical(ns);
           collectSlots(ns, freed);
         });
       } catch (e) {
         throw sqlError(label, `commit to namespace ${JSON.stringify(namespace)}`, e);
       }
+      for (const id of batch.deleteNodeIds ?? []) damage.clear(namespace, id);
     },
 
     async getNodes(namespace, ids): Promise<MemoryNode[]> {
@@ -560,7 +692,11 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
         if (ns === undefined) return [];
         const found = new Map<string, MemoryNode>();
         for (const part of chunked([...new Set(ids)], MAX_BINDINGS)) {
-          const rows = q(`SELECT i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec FROM ${t.ids} i JOIN ${t.node} n ON n.slot = i.slot WHERE i.ns = ? AND i.id IN (${placeholders(part.length)})`, [ns, ...part]);
+          const rows = nodeRowsOr(
+            namespace,
+            () => q(`SELECT i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec, n.sum AS sum FROM ${t.ids} i JOIN ${t.node} n ON n.slot = i.slot WHERE i.ns = ? AND i.id IN (${placeholders(part.length)})`, [ns, ...part]),
+            () => [...slotsOf(ns, part)].map(([id, slot]) => [slot, id] as [number, string]),
+          );
           for (const n of nodesOfRows(namespace, rows)) found.set(n.id, n);
         }
         const out: MemoryNode[] = [];
@@ -613,14 +749,28 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
         live();
         const batch = read(`scan nodes of namespace ${JSON.stringify(namespace)}`, () => {
           const ns = nsId(namespace);
-          if (ns === undefined) return [];
-          const rows = q(`SELECT n.slot AS slot, i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ? AND n.slot > ? ORDER BY n.slot LIMIT ?`, [ns, after, size]);
-          if (rows.length > 0) after = num(rows[rows.length - 1]?.slot);
-          return nodesOfRows(namespace, rows);
+          if (ns === undefined) return { nodes: [], more: false };
+          let more = false;
+          const rows = nodeRowsOr(
+            namespace,
+            () => {
+              const found = q(`SELECT n.slot AS slot, i.id AS id, n.seq AS seq, n.body AS body, n.vec AS vec, n.sum AS sum FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ? AND n.slot > ? ORDER BY n.slot LIMIT ?`, [ns, after, size]);
+              more = found.length === size;
+              if (found.length > 0) after = num(found[found.length - 1]?.slot);
+              return found;
+            },
+            () => {
+              // A damaged page: walk the id rows (another b-tree) and read each node row alone.
+              const ids = q(`SELECT slot, id FROM ${t.ids} WHERE ns = ? AND slot > ? ORDER BY slot LIMIT ?`, [ns, after, size]);
+              more = ids.length === size;
+              if (ids.length > 0) after = num(ids[ids.length - 1]?.slot);
+              return ids.map((r) => [num(r.slot), String(r.id)] as [number, string]);
+            },
+          );
+          return { nodes: nodesOfRows(namespace, rows), more };
         });
-        if (batch.length === 0) return;
-        yield batch;
-        if (batch.length < size) return;
+        if (batch.nodes.length > 0) yield batch.nodes;
+        if (!batch.more) return;
       }
     },
 
@@ -672,10 +822,21 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
         const head = q(`SELECT change, format FROM ${t.checkpoint} WHERE ns = ?`, [ns])[0];
         if (head === undefined) return undefined;
         const chunks = new Map<string, Uint8Array[]>();
-        for (const r of q(`SELECT name, data FROM ${t.part} WHERE ns = ? ORDER BY name, chunk`, [ns])) {
+        let rows: SqlRow[];
+        try {
+          rows = q(`SELECT name, chunk, data, sum FROM ${t.part} WHERE ns = ? ORDER BY name, chunk`, [ns]);
+        } catch (e) {
+          if (!isCorruptError(e)) throw e;
+          throw checkpointDamaged(namespace, `SQLite reports its pages damaged (${e instanceof Error ? e.message : String(e)})`);
+        }
+        for (const r of rows) {
           const name = String(r.name);
+          const data = r.data instanceof Uint8Array ? r.data : undefined;
+          if (data === undefined || r.sum === null || r.sum === undefined || chunkSum(name, num(r.chunk), data) !== num(r.sum)) {
+            throw checkpointDamaged(namespace, `chunk ${num(r.chunk)} of part ${JSON.stringify(name)} fails its checksum`);
+          }
           const list = chunks.get(name) ?? [];
-          list.push(bytes(r.data));
+          list.push(bytes(data));
           chunks.set(name, list);
         }
         const parts: Record<string, Uint8Array> = {};
@@ -695,7 +856,8 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           for (const [name, data] of Object.entries(checkpoint.parts)) {
             const count = Math.max(1, Math.ceil(data.length / CHECKPOINT_CHUNK_BYTES));
             for (let c = 0; c < count; c++) {
-              q(`INSERT INTO ${t.part} (ns, name, chunk, data) VALUES (?, ?, ?, ?)`, [ns, name, c, data.subarray(c * CHECKPOINT_CHUNK_BYTES, (c + 1) * CHECKPOINT_CHUNK_BYTES)]);
+              const chunk = data.subarray(c * CHECKPOINT_CHUNK_BYTES, (c + 1) * CHECKPOINT_CHUNK_BYTES);
+              q(`INSERT INTO ${t.part} (ns, name, chunk, data, sum) VALUES (?, ?, ?, ?, ?)`, [ns, name, c, chunk, chunkSum(name, c, chunk)]);
             }
           }
           q(`DELETE FROM ${t.changes} WHERE ns = ? AND change <= ?`, [ns, checkpoint.change]);
@@ -754,14 +916,16 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           for (const table of lexTables(ns)) q(`DROP TABLE ${table.name}`);
           lexChecked.delete(ns);
         });
+        damage.drop(namespace);
       } catch (e) {
         throw sqlError(label, `drop namespace ${JSON.stringify(namespace)}`, e);
       }
     },
 
-    async sizeBytes(namespace): Promise<number> {
+    async sizeBytes(namespace): Promise<number | undefined> {
       enter(namespace);
-      return read(`measure namespace ${JSON.stringify(namespace)}`, () => {
+      // A damaged page under the namespace's rows: the size is unknown (the damage is reported by `damaged`).
+      return readUnlessCorrupt(`measure namespace ${JSON.stringify(namespace)}`, () => {
         const ns = nsId(namespace);
         if (ns === undefined) return 0;
         const one = (sql: string): number => num(q(sql, [ns])[0]?.n);
@@ -772,6 +936,20 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           one(`SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS n FROM ${t.kv} WHERE ns = ?`)
         );
       });
+    },
+
+    async damaged(namespace): Promise<DamageReport> {
+      enter(namespace);
+      if (!damage.verified(namespace)) {
+        for await (const _ of adapter.scanNodes!(namespace, 500)) {
+          // scanNodes checks every row and logs the damaged ones
+        }
+        await adapter.readCheckpoint!(namespace).catch((e: unknown) => {
+          if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
+        });
+        damage.markVerified(namespace);
+      }
+      return damage.report(namespace);
     },
 
     async close(): Promise<void> {

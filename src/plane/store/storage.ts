@@ -9,6 +9,9 @@
  */
 import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../../types.js';
 import type { LexicalIndex } from '../indexes/indexes.js';
+import type { DamageReport } from './checksum.js';
+
+export type { DamageReport } from './checksum.js';
 
 /**
  * One atomic change to one namespace: everything in it is stored, or nothing is.
@@ -179,6 +182,19 @@ export interface StorageAdapter {
    * Its methods throw JevMemError `STORAGE_FAILED` on a SQL failure and `CLOSED` after `close()`.
    */
   lexicalIndex?(namespace: string): LexicalIndex;
+  /**
+   * Verifies every node record and the checkpoint of one namespace against their checksums
+   * (`checksum.ts`; a full read of the namespace's rows, O(namespace), done once per namespace
+   * per adapter: its own commits write sound records) and returns what failed, together with the
+   * damage the adapter's reads met since it was opened. Reads never fail for a
+   * damaged record: they skip it (`getNodes`, `scanNodes`, `load` leave it out) and remember its
+   * id; `readCheckpoint` throws `STORE_DAMAGED` (field `checkpoint`) for a damaged checkpoint,
+   * which the memory rebuilds from the rows. Once damage is known, a `commit` that puts nodes or
+   * edges is refused with `STORE_DAMAGED` naming the ids (deletes still run). An adapter that
+   * keeps nothing to damage (in-memory) returns no damage.
+   * @throws JevMemError `STORAGE_FAILED`, `CLOSED`.
+   */
+  damaged(namespace: string): Promise<DamageReport>;
   /** Flushes and releases handles. Idempotent. */
   close(): Promise<void>;
 }

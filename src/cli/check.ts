@@ -1,0 +1,111 @@
+/**
+ * `jev-mem check` and `jev-mem repair` (issue 22, damage stays local), and the exit code of a
+ * damaged store.
+ *
+ * - `check`: verifies every node record and checkpoint of the store (or of `--namespace`)
+ *   against their checksums (`StorageAdapter.damaged`), and the whole file with SQLite's
+ *   `PRAGMA quick_check` (pages of edges, indexes and the FTS5 tables too), and prints one JSON
+ *   object `{ store, clean, namespaces: [{ namespace, count, ids, checkpoint }], sqlite: [...] }`
+ *   (`sqlite`: quick_check's findings, empty when it says ok); exit {@link EXIT_DAMAGED} when
+ *   anything is damaged, 0 when clean. Reads only.
+ * - `repair`: copies every readable record into a fresh database, keeps the damaged file as a
+ *   backup beside it (`sql-salvage.ts`), then opens each namespace once so that the memory
+ *   rebuilds its indexes and checkpoint from the rows; prints `{ store, backup, namespaces:
+ *   [{ namespace, nodes, edges, damaged, edgesLost }] }` and exits 0.
+ *
+ * @module
+ */
+import { join } from 'node:path';
+import { isJevMemError } from '../errors.js';
+import { openNodeSqlDriver } from '../plane/drivers/sqlite-node.js';
+import type { Memory } from '../memory.js';
+import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
+import { salvageSqliteStore } from '../plane/store/sql-salvage.js';
+import type { CliIO } from './io.js';
+
+/** Exit code of a command that found the store damaged (`check`, `export` without `--skip-damaged`, a write refused with `STORE_DAMAGED`). */
+export const EXIT_DAMAGED = 3;
+
+/** What `check` found in one namespace. */
+export interface NamespaceCheck {
+  namespace: string;
+  /** Damaged node records. */
+  count: number;
+  /** Their ids, sorted. */
+  ids: string[];
+  /** The checkpoint is damaged (the next open rebuilds it). */
+  checkpoint: boolean;
+}
+
+/**
+ * Runs `jev-mem check` on the store at `store`.
+ * @returns the exit code: {@link EXIT_DAMAGED} on damage, 0 when clean.
+ * @throws JevMemError `STORE_MISSING` and the store's errors (a file SQLite cannot open at all is `STORE_DAMAGED`).
+ */
+export async function runCheck(store: string, namespace: string | undefined, io: CliIO): Promise<number> {
+  const storage = await createSqliteFileStorage({ dir: store, create: false, logger: () => undefined });
+  try {
+    const names = namespace === undefined ? await storage.namespaces() : [namespace];
+    const namespaces: NamespaceCheck[] = [];
+    for (const ns of names) {
+      const d = await storage.damaged(ns);
+      namespaces.push({ namespace: ns, count: d.ids.length, ids: d.ids, checkpoint: d.checkpoint });
+    }
+    const sqlite = quickCheck(join(store, SQLITE_FILE_NAME));
+    const clean = sqlite.length === 0 && namespaces.every((n) => n.count === 0 && !n.checkpoint);
+    io.out(JSON.stringify({ store, clean, namespaces, sqlite }));
+    if (!clean) {
+      for (const n of namespaces) {
+        if (n.count > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.count} damaged node record(s): ${n.ids.join(', ')}`);
+        if (n.checkpoint) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: the checkpoint is damaged (rebuilt from the rows at the next open)`);
+      }
+      for (const line of sqlite.slice(0, 10)) io.err(`jev-mem: SQLite quick_check: ${line}`);
+      io.err(`jev-mem: the store is damaged; jev-mem repair --store ${store} copies every readable record into a fresh file (the damaged one is kept as a backup)`);
+    }
+    return clean ? 0 : EXIT_DAMAGED;
+  } finally {
+    await storage.close();
+  }
+}
+
+/** SQLite's `PRAGMA quick_check` of the file: its findings, or none when it answers ok (an error of the check itself is one finding). */
+function quickCheck(path: string): string[] {
+  let driver: ReturnType<typeof openNodeSqlDriver> | undefined;
+  try {
+    driver = openNodeSqlDriver(path);
+    const lines = driver.query('PRAGMA quick_check').map((r) => String(Object.values(r)[0]));
+    return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
+  } catch (e) {
+    return [e instanceof Error ? e.message : String(e)];
+  } finally {
+    driver?.close();
+  }
+}
+
+/**
+ * Runs `jev-mem repair` on the store at `store`: salvage, then one open of each namespace
+ * through `open` (which rebuilds the indexes and, at close, writes the checkpoint).
+ * @returns 0.
+ * @throws JevMemError `STORE_MISSING`, and `STORE_DAMAGED` / `STORAGE_FAILED` when the file
+ *   cannot be read at all (it is then left as it was).
+ */
+export async function runRepair(store: string, io: CliIO, open: (namespace: string) => Promise<Memory>): Promise<number> {
+  const report = await salvageSqliteStore(store);
+  for (const n of report.namespaces) {
+    const memory = await open(n.namespace);
+    try {
+      await memory.stats({ namespace: n.namespace });
+    } finally {
+      await memory.close();
+    }
+  }
+  io.out(JSON.stringify({ store, backup: report.backup, namespaces: report.namespaces }));
+  const lost = report.namespaces.reduce((k, n) => k + n.damaged.length, 0);
+  io.err(`jev-mem: repaired ${store}: ${report.namespaces.reduce((k, n) => k + n.nodes, 0)} node(s) kept, ${lost} damaged left out; the damaged file is kept as ${report.backup}`);
+  return 0;
+}
+
+/** Whether `e` is the error of a damaged store (exit {@link EXIT_DAMAGED}). */
+export function isDamaged(e: unknown): boolean {
+  return isJevMemError(e, 'STORE_DAMAGED');
+}

@@ -1,0 +1,136 @@
+/**
+ * Checksums of stored records (issue 22, "damage stays local"): CRC-32 (IEEE 802.3, the
+ * polynomial 0xEDB88320 reflected, as zlib and PNG compute it) over a canonical encoding of one
+ * node record or one checkpoint part. A store writes the sum with the record and compares it on
+ * every read; a record whose sum differs (a flipped byte in its text, its vector, its id) is
+ * damaged, and the store skips and names it instead of serving it.
+ *
+ * Pure functions, isomorphic (no Node or browser API beyond `TextEncoder`).
+ *
+ * @module
+ */
+
+/** The CRC-32 table (one entry per byte value). */
+const TABLE: Uint32Array = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+const utf8 = new TextEncoder();
+
+/**
+ * Continues a CRC-32 over `bytes`.
+ * @param crc - the running value as {@link crc32} returns it (0 to start).
+ * @returns the CRC-32 of everything fed so far, an unsigned 32-bit integer.
+ */
+export function crc32(bytes: Uint8Array, crc = 0): number {
+  let c = (crc ^ 0xffffffff) >>> 0;
+  for (let i = 0; i < bytes.length; i++) c = (TABLE[(c ^ (bytes[i] as number)) & 0xff] as number) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A field of a canonical encoding: text (as UTF-8), bytes, a number (as its shortest decimal text) or absent. */
+export type SumField = string | number | Uint8Array | null | undefined;
+
+const SEPARATOR = new Uint8Array([0]);
+const ABSENT = new Uint8Array([1]);
+
+/**
+ * The checksum of a record given as its fields, in order: each field's bytes (UTF-8 of a text,
+ * `String(n)` of a number, a byte array as it is, one 0x01 byte for an absent field) followed by
+ * one 0x00 byte. Unsigned 32-bit integer.
+ */
+export function recordSum(fields: readonly SumField[]): number {
+  let crc = 0;
+  for (const f of fields) {
+    if (f === null || f === undefined) crc = crc32(ABSENT, crc);
+    else if (f instanceof Uint8Array) crc = crc32(f, crc);
+    else crc = crc32(utf8.encode(typeof f === 'number' ? String(f) : f), crc);
+    crc = crc32(SEPARATOR, crc);
+  }
+  return crc;
+}
+
+/**
+ * The checksum of one stored node row of the SQL store: its id, seq, body text and vector bytes
+ * (`sql-codec.ts`), so a changed byte of any of them changes the sum.
+ */
+export function nodeRowSum(id: string, seq: number, body: string, vec: Uint8Array | null): number {
+  return recordSum([id, seq, body, vec]);
+}
+
+/** The checksum of one checkpoint part (or one chunk of it): its name and bytes. */
+export function partSum(name: string, data: Uint8Array): number {
+  return recordSum([name, data]);
+}
+
+/** Damage found in one namespace (see `StorageAdapter.damaged`). */
+export interface DamageReport {
+  /** Ids of the node records that failed their checksum or could not be read or decoded, sorted. */
+  ids: string[];
+  /** The namespace's checkpoint failed its checksum or could not be read (it is rebuilt from the rows). */
+  checkpoint: boolean;
+}
+
+/**
+ * Damage seen by one store connection, per namespace: ids skipped by reads and checkpoints
+ * found damaged. Every store keeps one; `StorageAdapter.damaged` reports it.
+ */
+export class DamageLog {
+  readonly #ids = new Map<string, Set<string>>();
+  readonly #checkpoint = new Set<string>();
+  readonly #verified = new Set<string>();
+
+  /**
+   * Whether every record of `namespace` was verified by this connection. Later commits of this
+   * connection write sound records only, so a second full pass in the same session is skipped;
+   * damage that appears afterwards is still met and logged by the reads.
+   */
+  verified(namespace: string): boolean {
+    return this.#verified.has(namespace);
+  }
+
+  /** Records that every record of `namespace` was verified. */
+  markVerified(namespace: string): void {
+    this.#verified.add(namespace);
+  }
+
+  /** Records that node `id` of `namespace` is damaged. */
+  node(namespace: string, id: string): void {
+    let set = this.#ids.get(namespace);
+    if (set === undefined) this.#ids.set(namespace, (set = new Set()));
+    set.add(id);
+  }
+
+  /** Records that the checkpoint of `namespace` is damaged. */
+  checkpoint(namespace: string): void {
+    this.#checkpoint.add(namespace);
+  }
+
+  /** Forgets node `id` (a commit deleted or rewrote it). */
+  clear(namespace: string, id: string): void {
+    this.#ids.get(namespace)?.delete(id);
+  }
+
+  /** Forgets a whole namespace (dropped). */
+  drop(namespace: string): void {
+    this.#ids.delete(namespace);
+    this.#checkpoint.delete(namespace);
+    this.#verified.delete(namespace);
+  }
+
+  /** The damaged node ids of `namespace` known so far, sorted. */
+  ids(namespace: string): string[] {
+    return [...(this.#ids.get(namespace) ?? [])].sort();
+  }
+
+  /** What is known about `namespace`. */
+  report(namespace: string): DamageReport {
+    return { ids: this.ids(namespace), checkpoint: this.#checkpoint.has(namespace) };
+  }
+}

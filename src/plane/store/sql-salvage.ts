@@ -1,0 +1,118 @@
+/**
+ * Salvage of a damaged SQLite store (issue 22, `jev-mem repair`): every record the damaged file
+ * still gives back is copied into a fresh database, the damaged file is kept beside it as a
+ * backup, and the fresh one takes its place. The derived data (the FTS5 index, the memory's
+ * checkpoint) is not copied: the fresh store builds its FTS5 index at its first commit, and the
+ * memory rebuilds its resident state and checkpoint from the rows at its next open.
+ *
+ * What is lost: the node records that fail their checksum or lie on pages SQLite cannot read
+ * (named in the report), and the edges after a damaged edge page (counted as `edgesLost`). The
+ * change log is not copied (the fresh store has no checkpoint to replay it onto).
+ *
+ * Node only.
+ *
+ * @module
+ */
+import { rename, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { isJevMemError } from '../../errors.js';
+import type { Logger } from '../../util/logger.js';
+import type { MemoryEdge } from '../../types.js';
+import { SQLITE_FILE_NAME, createSqliteFileStorage } from './sqlite-file-storage.js';
+import type { StorageAdapter } from './storage.js';
+import { releaseStoreLock, takeStoreLock } from './store-lock.js';
+
+/** Records per commit of the copy. */
+export const SALVAGE_BATCH = 500;
+
+/** What the salvage kept and lost of one namespace. */
+export interface SalvagedNamespace {
+  namespace: string;
+  /** Node records copied. */
+  nodes: number;
+  /** Edge records copied. */
+  edges: number;
+  /** Ids of the node records left behind (damaged), sorted. */
+  damaged: string[];
+  /** True when an edge page could not be read: the edges after it were not copied. */
+  edgesLost: boolean;
+}
+
+/** The result of {@link salvageSqliteStore}. */
+export interface SalvageReport {
+  /** The store directory. */
+  dir: string;
+  /** Path of the damaged database, kept as it was. */
+  backup: string;
+  namespaces: SalvagedNamespace[];
+}
+
+/**
+ * Copies every readable record of the store at `dir` into a fresh database and puts it in place
+ * of the damaged one, which is kept as `jev-mem.sqlite.damaged-<ISO time>` in the same directory.
+ * Takes the store's writer lock for the whole copy (another process writing fails, as any write
+ * does while a writer holds it).
+ *
+ * @param now - the time in the backup's name. @default new Date()
+ * @throws JevMemError `STORE_MISSING` (no store at `dir`), `STORAGE_FAILED` / `STORE_DAMAGED` when
+ *   the damaged file cannot be read at all (its list of namespaces or ids is on a damaged page);
+ *   the damaged store is then left untouched.
+ */
+export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date = new Date()): Promise<SalvageReport> {
+  const root = resolve(dir);
+  const temp = join(root, '.repair');
+  await rm(temp, { recursive: true, force: true });
+  const quiet: Logger = logger ?? (() => undefined);
+  const lockPath = join(root, 'lock');
+  // The store's writer lock for the whole copy and swap: nobody writes the damaged file meanwhile
+  // (the adapter below only reads, so it never takes the lock itself).
+  const from = await createSqliteFileStorage({ dir: root, create: false, logger: quiet });
+  try {
+    await takeStoreLock(root, lockPath);
+  } catch (e) {
+    await from.close().catch(() => undefined);
+    throw e;
+  }
+  let into: StorageAdapter | undefined;
+  const namespaces: SalvagedNamespace[] = [];
+  try {
+    into = await createSqliteFileStorage({ dir: temp, create: true, logger: quiet });
+    for (const namespace of await from.namespaces()) {
+      const out: SalvagedNamespace = { namespace, nodes: 0, edges: 0, damaged: [], edgesLost: false };
+      for await (const nodes of from.scanNodes!(namespace, SALVAGE_BATCH)) {
+        await into.commit(namespace, { putNodes: nodes });
+        out.nodes += nodes.length;
+      }
+      try {
+        let pending: MemoryEdge[] = [];
+        for await (const edges of from.scanEdges!(namespace, SALVAGE_BATCH)) {
+          pending = edges;
+          await into.commit(namespace, { putEdges: pending });
+          out.edges += pending.length;
+        }
+      } catch (e) {
+        if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
+        out.edgesLost = true;
+      }
+      await into.commit(namespace, { meta: await from.loadMeta!(namespace) });
+      out.damaged = (await from.damaged(namespace)).ids;
+      namespaces.push(out);
+    }
+    await into.close();
+    into = undefined;
+  } catch (e) {
+    await into?.close().catch(() => undefined);
+    await from.close().catch(() => undefined);
+    await releaseStoreLock(root, lockPath).catch(() => undefined);
+    await rm(temp, { recursive: true, force: true });
+    throw e;
+  }
+  const backup = join(root, `${SQLITE_FILE_NAME}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`);
+  // Swap while the damaged store's lock is still held, then release it.
+  await rename(join(root, SQLITE_FILE_NAME), backup);
+  await rename(join(temp, SQLITE_FILE_NAME), join(root, SQLITE_FILE_NAME));
+  await from.close();
+  await releaseStoreLock(root, lockPath);
+  await rm(temp, { recursive: true, force: true });
+  return { dir: root, backup, namespaces };
+}

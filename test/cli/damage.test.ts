@@ -1,0 +1,82 @@
+/**
+ * `jev-mem check`, `jev-mem repair` and `jev-mem export` on a damaged store (issue 22): check
+ * exits 3 naming the damaged node, export exits 3 unless --skip-damaged, repair salvages every
+ * other node into a fresh file (keeping the damaged one as a backup) and check is clean after.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
+import { cli, SAMPLE } from './helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Offset of the text of the stored body of the node with this text (`~{"a":"<text>"…`, sql-codec.ts). */
+function textOffset(file: Buffer, text: string): number {
+  const needle = Buffer.from(`"a":${JSON.stringify(text)}`, 'utf8');
+  const at = file.indexOf(needle);
+  expect(at).toBeGreaterThanOrEqual(0);
+  expect(file.indexOf(needle, at + 1)).toBe(-1);
+  return at + 5;
+}
+
+describe('jev-mem check / repair / export on a damaged store', () => {
+  it('check exits 3 naming the damaged node, export exits 3 unless --skip-damaged, repair keeps every other node and check is clean after', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'jev-mem-cli-damage-'));
+    dirs.push(root);
+    const store = join(root, 'store');
+    expect((await cli(['ingest', SAMPLE, '--store', store])).code).toBe(0);
+    const clean = await cli(['check', '--store', store]);
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.out[0]!)).toEqual({ store, clean: true, namespaces: [{ namespace: 'default', count: 0, ids: [], checkpoint: false }], sqlite: [] });
+
+    const before = JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }> };
+    const victim = before.nodes[3]!;
+    const path = join(store, SQLITE_FILE_NAME);
+    const file = readFileSync(path);
+    const at = textOffset(file, victim.text) + 2;
+    file[at] = file[at]! ^ 0x20; // flips the case of a letter: the JSON still parses
+    writeFileSync(path, file);
+
+    const check = await cli(['check', '--store', store]);
+    expect(check.code).toBe(3);
+    expect(JSON.parse(check.out[0]!)).toEqual({ store, clean: false, namespaces: [{ namespace: 'default', count: 1, ids: [victim.id], checkpoint: false }], sqlite: [] });
+    expect(check.err.join('\n')).toContain(victim.id);
+
+    const refused = await cli(['export', '--store', store]);
+    expect(refused.code).toBe(3);
+    expect(refused.out).toEqual([]);
+    expect(refused.err.join('\n')).toContain(victim.id);
+
+    const skipped = await cli(['export', '--store', store, '--skip-damaged']);
+    expect(skipped.code).toBe(0);
+    const partial = JSON.parse(skipped.out[0]!) as { nodes: Array<{ id: string }>; damaged: string[] };
+    expect(partial.damaged).toEqual([victim.id]);
+    expect(partial.nodes.map((n) => n.id)).toEqual(before.nodes.map((n) => n.id).filter((id) => id !== victim.id));
+
+    const repair = await cli(['repair', '--store', store]);
+    expect(repair.code).toBe(0);
+    const report = JSON.parse(repair.out[0]!) as { backup: string; namespaces: Array<{ namespace: string; nodes: number; damaged: string[] }> };
+    expect(report.namespaces).toEqual([expect.objectContaining({ namespace: 'default', nodes: before.nodes.length - 1, damaged: [victim.id] })]);
+    expect(existsSync(report.backup)).toBe(true);
+    expect(readFileSync(report.backup).equals(file)).toBe(true); // the damaged file, kept as it was
+    expect(readdirSync(store)).not.toContain('.repair');
+
+    const after = await cli(['check', '--store', store]);
+    expect(after.code).toBe(0);
+    expect(JSON.parse(after.out[0]!).clean).toBe(true);
+    const exported = await cli(['export', '--store', store]);
+    expect(exported.code).toBe(0);
+    const repaired = JSON.parse(exported.out[0]!) as { nodes: Array<{ id: string; text: string }>; damaged?: string[] };
+    expect(repaired.damaged).toBeUndefined();
+    expect(repaired.nodes.map((n) => [n.id, n.text])).toEqual(before.nodes.filter((n) => n.id !== victim.id).map((n) => [n.id, n.text]));
+    // The repaired store takes writes again.
+    const recall = await cli(['recall', 'pottery class', '--store', store, '--json']);
+    expect(recall.code).toBe(0);
+    expect((await cli(['delete', before.nodes[0]!.id, '--store', store])).code).toBe(0);
+  });
+});
