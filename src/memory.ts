@@ -27,6 +27,7 @@ import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './
 import { runRecall, type RecallSwitches } from './read/recall.js';
 import type { RecallTrace } from './read/trace.js';
 import { Controller } from './system-one/controller.js';
+import { evictTextCaches } from './plane/text/text.js';
 import { createHeuristicSystemOne } from './system-one/heuristic.js';
 import type { SystemOneBackend } from './system-one/wire.js';
 import { createSystemTwo } from './system-two/client.js';
@@ -383,7 +384,14 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   }
   const cacheSizes = checkCacheSizes(options.cache);
   const caches = new NamespaceCaches(storage, (ns) => openNamespace(ns, storage, encoder, factories, cacheSizes));
-  const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger });
+  // Erasure (issue 22): after a delete or forget commits, the process caches drop the erased
+  // texts (all entries for a forget, whose texts are not listed).
+  const evictTexts = (texts: readonly string[] | undefined): void => {
+    evictTextCaches(texts);
+    encoder.evict?.(texts);
+    controller.evict(texts);
+  };
+  const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger, evictText: evictTexts });
   const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
   let closed = false;
   const ensureOpen = (): void => {
@@ -515,6 +523,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       await caches.exclusive(ns, async () => {
         await storage.dropNamespace(ns);
         caches.drop(ns);
+        evictTexts(undefined);
       });
     },
 

@@ -399,6 +399,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         release();
       }
     }
+    state.stemMemo.clear(); // words of the erased texts
     deps.evictText?.(texts);
   };
 

@@ -8,29 +8,14 @@
  * @module
  */
 import type { MemoryNode, NodeStatus } from '../../types.js';
+import { hash53 } from '../../util/hash.js';
 
 /** Status codes of the directory (0 = free slot). */
 export const STATUS_CODE: Readonly<Record<NodeStatus, number>> = Object.freeze({ active: 1, superseded: 2, deleted: 3 });
 const STATUS_NAME: readonly (NodeStatus | undefined)[] = [undefined, 'active', 'superseded', 'deleted'];
 
-/**
- * A 53-bit hash of a string (two 32-bit multiplicative lanes, as in the public-domain cyrb53
- * scheme), as a safe integer: collisions among 10⁵ keys have probability ~10⁻⁶.
- */
-export function hash53(s: string, seed = 0): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
+/** {@link hash53} moved to `util/hash.ts`; re-exported for the modules that import it here. */
+export { hash53 } from '../../util/hash.js';
 
 /**
  * Hash of what the bookkeeping maps derive from a node (text, times, provenance ids, entities,
