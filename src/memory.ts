@@ -77,7 +77,7 @@ export interface MemoryOptions {
   namespace?: string;
   /**
    * Where nodes and edges live (the source of truth). Use `createIdbStorage()` in browsers,
-   * `createFileStorage({ dir })` in Node. @default in-memory storage (lost on close)
+   * `createSqliteFileStorage({ dir })` in Node. @default in-memory storage (lost on close)
    */
   storage?: StorageAdapter;
   /** Sentence encoder for node and query vectors (e.g. `createGloveSifEncoder`). Required. */
@@ -116,8 +116,8 @@ export interface MemoryOptions {
   /**
    * Receives the failures the memory recovers from without failing a call (see `util/logger.ts`:
    * a vector index that could not switch to HNSW, a failed automatic maintenance pass). Each is
-   * also counted in {@link Memory.stats}. Pass the same logger to `createFileStorage` for its
-   * compaction failures.
+   * also counted in {@link Memory.stats}. Pass the same logger to `createSqliteFileStorage` for
+   * what it recovers from (a v1 store imported, a stale lock taken over).
    * @default consoleLogger (console.warn / console.error)
    */
   logger?: Logger;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import type { Observation } from '../../src/types.js';
 import { lifecycleFixture } from './helpers.js';
 
@@ -75,11 +75,11 @@ describe('exact repeats', () => {
 
   it('recognises a repeat after the store is reopened, and keeps the merged provenance on disk', async () => {
     const store = join(dir, 'reopen');
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const first = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }) });
     const a = await first.add(BASE);
     await first.add({ ...BASE, turnId: 'again-1' });
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const second = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }) });
     const b = await second.add({ ...BASE, turnId: 'again-2' });
     expect(b).toMatchObject({ id: a.id, deduplicated: true });
     expect((await second.get(a.id))?.duplicates?.map((d) => d.turnId)).toEqual(['again-1', 'again-2']);

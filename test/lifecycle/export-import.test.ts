@@ -12,7 +12,6 @@ import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../../src/plane/store/export.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
 import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { SCHEMA_VERSION } from '../../src/plane/store/schema.js';
@@ -78,10 +77,11 @@ describe('import', () => {
 
   it('survives a reopen of a file store', async () => {
     const dir = tempDir();
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    // MiniSearch, as the in-memory source ranks with it (FTS5's BM25 ranks differently).
+    const first = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir, lexical: 'minisearch' }) });
     await first.import(copy());
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir }), namespace: 'conv' });
+    const second = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir, lexical: 'minisearch' }), namespace: 'conv' });
     for (const q of QUESTIONS) expect(await recallView(second, q)).toEqual(await recallView(source, q));
     await second.close();
   });

@@ -13,7 +13,7 @@ import { DEFAULT_PARAMETERS } from '../../src/config.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { ANSWER_SYSTEM_PROMPT, MEMORIES_CLOSE, MEMORIES_OPEN } from '../../src/system-two/prompt.js';
 import type { ChatMessage } from '../../src/system-two/types.js';
@@ -66,10 +66,10 @@ describe('arbitrary Unicode', () => {
   it('property: the file store keeps any text byte-exact across a reopen (lone surrogates included)', async () => {
     const texts = fc.sample(anyText.filter((t) => !isBlank(t)), { numRuns: 40, seed: 5 });
     const store = join(dir, 'unicode');
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const first = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }) });
     const ids = (await first.addMany(texts.map((text, i) => ({ text, turnId: String(i) })))).map((r) => r.id);
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir: store }) });
+    const second = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }) });
     for (let i = 0; i < texts.length; i++) expect((await second.get(ids[i] as string))?.text).toBe(texts[i]);
     await second.close();
   });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, MAINTENANCE_PENDING_META_KEY } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { codeOf, faulty, forcing, keepOpen, lifecycleFixture, stored } from './helpers.js';
 
@@ -94,11 +94,11 @@ describe('explicit update', () => {
 
   it('persists status, links and edge across a reload of the store', async () => {
     const dir = tempDir();
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    const first = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }) });
     const { id: oldId } = await first.add(OLD);
     const { id: newId } = await first.update(oldId, NEW);
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    const second = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }) });
     expect(await second.get(oldId)).toMatchObject({ status: 'superseded', supersededBy: [newId], text: OLD.text });
     expect((await second.edges(oldId)).some((e) => e.subtype === 'updates' && e.from === newId)).toBe(true);
     const { memories } = await second.recall('Where does Maya live?');
@@ -179,11 +179,11 @@ describe('maintenance (SPEC 4 step 7)', () => {
 
   it('keeps the list of nodes awaiting maintenance in the store, so a restart loses none', async () => {
     const dir = tempDir();
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir }), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0 } });
+    const first = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0 } });
     const { id: oldId } = await first.add(OLD);
     const { id: newId } = await first.add(NEW);
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir }), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0 } });
+    const second = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0 } });
     expect((await second.maintain()).obsolete).toBe(1);
     expect((await second.get(oldId))?.supersededBy).toEqual([newId]);
     await second.close();
