@@ -2,7 +2,7 @@
  * The storage adapter interface of the memory plane (SPEC 2, 3). The store is the source of
  * truth; every index is a derived cache rebuilt from it. Adapters: IndexedDB (`idb-storage.ts`,
  * browsers and extensions, and Node through fake-indexeddb), a directory on disk
- * (`file-storage.ts`, Node CLI), in-memory (`memory-storage.ts`, tests and ephemeral use), and
+ * (`sqlite-file-storage.ts`, Node CLI; `legacy-v1.ts` only imports old stores), in-memory (`memory-storage.ts`, tests and ephemeral use), and
  * Durable Object SQLite (edge).
  *
  * @module
