@@ -388,6 +388,10 @@ export class NamespaceState {
     state.#exactIndex = factories.vector;
     state.meta = { ...meta };
     await state.#rebuild();
+    // An unusable checkpoint (another format, e.g. one written before issue 22 that may hold an
+    // erased memory's vector or names) counts as stale, so the memory replaces it at its next
+    // checkpoint (at the latest on close).
+    if (cp !== undefined) state.changedSinceCheckpoint = Math.max(1, state.#dir.size);
     state.openReport = { from: state.#dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
     return state;
   }
