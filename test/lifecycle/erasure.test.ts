@@ -22,6 +22,9 @@ import { normalizedCopy } from '../../src/plane/indexes/vector-flat.js';
 import { createIdbStorage, DEFAULT_DB_NAME } from '../../src/plane/store/idb-storage.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
+import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
+import type { SqlDriver } from '../../src/plane/store/sql-schema.js';
+import { createSqlStorage } from '../../src/plane/store/sql-storage.js';
 import type { StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
 import type { Observation } from '../../src/types.js';
 import { keepOpen, lifecycleFixture, recallView, TURNS } from './helpers.js';
@@ -273,5 +276,47 @@ describe('erasure: a failed delete changes nothing', () => {
     expect(await m3.get(id)).toBeUndefined();
     await m3.close();
     await inner.reallyClose();
+  });
+});
+
+describe('erasure: the delete and its checkpoint are one SQL transaction', () => {
+  it('a statement writing a checkpoint part fails inside the transaction: the node delete rolls back with it', async () => {
+    const dir = tempDir();
+    const driver = openNodeSqlDriver(join(dir, 'db.sqlite'));
+    let armed = false;
+    let failures = 0;
+    const wrapped: SqlDriver = {
+      query(sql, params) {
+        if (armed && /^INSERT INTO \S*part\b/i.test(sql.trim())) {
+          failures++;
+          throw new Error('injected: disk I/O error while writing a checkpoint part');
+        }
+        return driver.query(sql, params);
+      },
+      transaction: (fn) => driver.transaction(fn),
+      ...(driver.read !== undefined ? { read: <T>(fn: () => T): T => (driver.read as (f: () => T) => T)(fn) } : {}),
+    };
+    const storage = keepOpen(createSqlStorage(wrapped, { kind: 'sqlite', label: 'test store', lexical: 'minisearch' }));
+    const m1 = await createMemory({ encoder, storage });
+    await m1.addMany(TURNS);
+    const { id } = await m1.add(SECRET);
+    await m1.close();
+    const before = await storage.readCheckpoint!('default');
+    const m2 = await createMemory({ encoder, storage });
+    armed = true;
+    await expect(m2.delete(id)).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
+    armed = false;
+    expect(failures).toBe(1);
+    expect((await storage.getNodes!('default', [id])).map((n) => n.text)).toEqual([SECRET.text]);
+    expect(await storage.readCheckpoint!('default')).toEqual(before);
+    expect((await m2.get(id))?.text).toBe(SECRET.text);
+    await m2.close();
+    const m3 = await createMemory({ encoder, storage });
+    expect((await m3.stats()).opened.from).toBe('checkpoint');
+    expect(await m3.delete(id)).toBe(true);
+    await m3.close();
+    expect(await storage.getNodes!('default', [id])).toEqual([]);
+    await storage.reallyClose();
+    driver.close();
   });
 });
