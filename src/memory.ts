@@ -27,6 +27,7 @@ import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './
 import { runRecall, type RecallSwitches } from './read/recall.js';
 import type { RecallTrace } from './read/trace.js';
 import { Controller } from './system-one/controller.js';
+import { evictTextCaches } from './plane/text/text.js';
 import { createHeuristicSystemOne } from './system-one/heuristic.js';
 import type { SystemOneBackend } from './system-one/wire.js';
 import { createSystemTwo } from './system-two/client.js';
@@ -80,7 +81,7 @@ export interface MemoryOptions {
   namespace?: string;
   /**
    * Where nodes and edges live (the source of truth). Use `createIdbStorage()` in browsers,
-   * `createFileStorage({ dir })` in Node. @default in-memory storage (lost on close)
+   * `createSqliteFileStorage({ dir })` in Node. @default in-memory storage (lost on close)
    */
   storage?: StorageAdapter;
   /** Sentence encoder for node and query vectors (e.g. `createGloveSifEncoder`). Required. */
@@ -119,8 +120,8 @@ export interface MemoryOptions {
   /**
    * Receives the failures the memory recovers from without failing a call (see `util/logger.ts`:
    * a vector index that could not switch to HNSW, a failed automatic maintenance pass). Each is
-   * also counted in {@link Memory.stats}. Pass the same logger to `createFileStorage` for its
-   * compaction failures.
+   * also counted in {@link Memory.stats}. Pass the same logger to `createSqliteFileStorage` for
+   * what it recovers from (a v1 store imported, a stale lock taken over).
    * @default consoleLogger (console.warn / console.error)
    */
   logger?: Logger;
@@ -405,7 +406,14 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     }
     return state;
   });
-  const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger });
+  // Erasure (issue 22): after a delete or forget commits, the process caches drop the erased
+  // texts (all entries for a forget, whose texts are not listed).
+  const evictTexts = (texts: readonly string[] | undefined): void => {
+    evictTextCaches(texts);
+    encoder.evict?.(texts);
+    controller.evict(texts);
+  };
+  const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger, evictText: evictTexts });
   const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
   let closed = false;
   const ensureOpen = (): void => {
@@ -539,6 +547,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       await caches.exclusive(ns, async () => {
         await storage.dropNamespace(ns);
         caches.drop(ns);
+        evictTexts(undefined);
       });
     },
 

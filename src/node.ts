@@ -106,8 +106,6 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
 
 export { createSqliteFileStorage } from './plane/store/sqlite-file-storage.js';
 export type { SqliteFileStorageOptions } from './plane/store/sqlite-file-storage.js';
-export { createFileStorage } from './plane/store/legacy-v1.js';
-export type { FileStorageOptions } from './plane/store/legacy-v1.js';
 export { createNodeAssetLoader } from './encoder/assets-node.js';
 export { createDefaultNodeEncoder } from './encoder/default-node.js';
 export { createWorkerSystemOne } from './system-one/worker-backend.js';

@@ -51,6 +51,9 @@ const api: SystemOneWorkerApi = {
     if (backend === undefined) throw new JevMemError('SYSTEM_ONE_FAILED', 'System-One worker: decideMany before init');
     return backend.decideMany(requests);
   },
+  evict(texts) {
+    backend?.evict?.(texts);
+  },
   async close() {
     await backend?.close();
     backend = undefined;

@@ -32,6 +32,12 @@ export interface Encoder {
    * query in another language has no vector evidence: recall leaves its vector out (issue 15).
    */
   readonly languages?: readonly string[];
+  /**
+   * Optional: drops what the encoder caches about `texts` (their words' vectors, embeddings), or
+   * everything when `texts` is undefined. The memory calls it after a delete or forget commits
+   * (issue 22), so no cache of the process keeps an erased memory's words.
+   */
+  evict?(texts: readonly string[] | undefined): void;
   /** Releases resources. Idempotent. */
   close?(): Promise<void>;
 }

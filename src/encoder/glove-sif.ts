@@ -16,6 +16,7 @@
  */
 
 import { LRUCache } from 'lru-cache';
+import { textKey } from '../util/hash.js';
 import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
 import { tokenize } from '../plane/text/text.js';
 import type { AssetLoader, Encoder } from './encoder.js';
@@ -176,7 +177,7 @@ class GloveSifEncoder implements Encoder {
   readonly languages: readonly string[] = ['en'];
   #model: GloveSifModel | null;
   readonly #accumulator: Float64Array;
-  /** word → unit vector (false: out of vocabulary); an LRU of {@link TERM_CACHE_WORDS} words. */
+  /** {@link textKey} of a word → unit vector (false: out of vocabulary); an LRU of {@link TERM_CACHE_WORDS} words. */
   readonly #termCache = new LRUCache<string, Float32Array | false>({ max: TERM_CACHE_WORDS });
 
   constructor(fingerprint: string, model: GloveSifModel) {
@@ -239,12 +240,27 @@ class GloveSifEncoder implements Encoder {
     const model = this.#model;
     if (model === null) throw new JevMemError('CLOSED', 'the GloVe-SIF encoder was used after close()');
     return words.map((word) => {
-      const cached = this.#termCache.get(word);
+      const key = textKey(word);
+      const cached = this.#termCache.get(key);
       if (cached !== undefined) return cached === false ? undefined : cached;
       const v = unitRow(model, word);
-      this.#termCache.set(word, v ?? false);
+      this.#termCache.set(key, v ?? false);
       return v;
     });
+  }
+
+  /** Drops the cached word vectors of `texts` (every word as the read path asks, lower case), or all when undefined. */
+  evict(texts: readonly string[] | undefined): void {
+    if (texts === undefined) {
+      this.#termCache.clear();
+      return;
+    }
+    for (const t of texts) {
+      for (const w of tokenize(t)) {
+        this.#termCache.delete(textKey(w));
+        this.#termCache.delete(textKey(w.normalize('NFC').toLowerCase()));
+      }
+    }
   }
 
   async close(): Promise<void> {

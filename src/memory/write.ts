@@ -75,6 +75,11 @@ export interface WritePathDeps {
   now: () => Date;
   newId: () => string;
   logger: Logger;
+  /**
+   * Optional: drops what the process caches keep about these texts (issue 22: embeddings,
+   * System-One readings, language guesses), called after a delete commits.
+   */
+  evictText?: (texts: readonly string[]) => void;
 }
 
 /** The write operations of a memory (one per memory). */
@@ -387,20 +392,49 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     if (pending.includes(id)) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: pending.filter((x) => x !== id) };
     if (state.nodes.get(id) === undefined) {
       // A damaged record (issue 22): its body is unknown, so the resident state cannot take it
-      // out piece by piece. The delete is committed, and the state rebuilt from the store.
-      await storage.commit(ns, stamp(state, batch));
-      if (storage.dropCheckpoint !== undefined) await storage.dropCheckpoint(ns);
+      // out piece by piece. The delete is committed with the old checkpoint dropped in the same
+      // transaction, and the state rebuilt from the store.
+      const stamped = stamp(state, batch);
+      if (storage.writeCheckpoint !== undefined) stamped.checkpoint = null;
+      await storage.commit(ns, stamped);
       await checkpoint(ns, await caches.reload(ns), true);
       return true;
     }
-    await commit(ns, state, batch);
-    // Erasure (issue 13): the checkpoint holds the deleted text's terms, so it goes now (a
-    // failure here is the delete's failure), and a new one without them is written.
-    if (storage.dropCheckpoint !== undefined) {
-      await storage.dropCheckpoint(ns);
-      await checkpoint(ns, state, true);
-    }
+    await commitErasing(ns, state, batch);
     return true;
+  };
+  /**
+   * Commits a batch that deletes nodes (issue 22, exact erasure). Where the store keeps
+   * checkpoints, the batch carries the namespace's new checkpoint (built from the state with the
+   * batch applied, so without the deleted nodes' terms, names or vectors) and the store replaces
+   * the old one in the same transaction: no moment, crash or failure leaves a checkpoint holding
+   * the deleted text beside a store without it, and a failure leaves the node and the old
+   * checkpoint as they were (the caches are rebuilt from the store). The deleted texts also leave
+   * the process caches ({@link WritePathDeps.evictText}).
+   */
+  const commitErasing = async (ns: string, state: NamespaceState, batch: WriteBatch): Promise<void> => {
+    const texts = (batch.deleteNodeIds ?? []).flatMap((id) => {
+      const n = state.nodes.get(id);
+      return n === undefined ? [] : [n.text];
+    });
+    if (storage.writeCheckpoint === undefined) await commit(ns, state, batch);
+    else {
+      const stamped = stamp(state, batch);
+      const release = await caches.gate(ns, true);
+      try {
+        state.apply(stamped);
+        stamped.checkpoint = await state.checkpoint(stamped.change as number, encoder.fingerprint);
+        await storage.commit(ns, stamped);
+        state.changedSinceCheckpoint = 0;
+      } catch (e) {
+        await rollBack(ns);
+        throw e;
+      } finally {
+        release();
+      }
+    }
+    state.stemMemo.clear(); // words of the erased texts
+    deps.evictText?.(texts);
   };
 
   return {

@@ -66,6 +66,12 @@ export class Controller {
     readonly fallback: SystemOneBackend,
   ) {}
 
+  /** Drops what both backends cache about `texts`, or everything when undefined (issue 22). */
+  evict(texts: readonly string[] | undefined): void {
+    this.backend.evict?.(texts);
+    if (this.fallback !== this.backend) this.fallback.evict?.(texts);
+  }
+
   /**
    * Asks one batched request. Never throws for backend failures: it falls back and records why.
    * @throws JevMemError `ABORTED` when the caller's signal fired.

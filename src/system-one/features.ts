@@ -28,6 +28,7 @@
  * @module
  */
 import { LRUCache } from 'lru-cache';
+import { textKey } from '../util/hash.js';
 import { contentTerms, midSentenceCapitalised, tokenize } from '../plane/text/text.js';
 import type {
   CandidateSignals,
@@ -911,23 +912,33 @@ export const CUE_CACHE_MAX = 2048;
 export interface Featurizer {
   /** The row of `group` for a typed state and ref; same numbers as {@link featuresFor}. */
   features<G extends HeadGroup>(group: G, state: GroupStates[G], ref: string | undefined): Float32Array;
+  /** Drops the memoised cues of `texts`, or all when undefined (issue 22: an erased memory's text). */
+  evict?(texts: readonly string[] | undefined): void;
 }
 
 /**
  * Featurizers that memoise {@link textCues} per text in an LRU of at most `cueCacheSize`
- * entries (default {@link CUE_CACHE_MAX}); the cache lives and dies with the returned object.
+ * entries (default {@link CUE_CACHE_MAX}), keyed by {@link textKey} (never the text; issue 22);
+ * the cache lives and dies with the returned object, and `evict(texts)` drops entries.
  * @param options.cueCacheSize - max cached texts, a positive integer.
  */
 export function createFeaturizer(options: { cueCacheSize?: number } = {}): Featurizer {
   const cache = new LRUCache<string, TextCues>({ max: options.cueCacheSize ?? CUE_CACHE_MAX });
   const cues: CueReader = (text) => {
-    let c = cache.get(text);
+    const key = textKey(text);
+    let c = cache.get(key);
     if (c === undefined) {
       c = textCues(text);
-      cache.set(text, c);
+      cache.set(key, c);
     }
     return c;
   };
   const table = featurizerTable(cues);
-  return { features: (group, state, ref) => (table[group] as FeaturizerTable[typeof group])(state, ref) };
+  return {
+    features: (group, state, ref) => (table[group] as FeaturizerTable[typeof group])(state, ref),
+    evict: (texts) => {
+      if (texts === undefined) cache.clear();
+      else for (const t of texts) cache.delete(textKey(t));
+    },
+  };
 }

@@ -287,6 +287,7 @@ export function createHeadBackend(kind: string, modelId: string, run: GroupRunne
   return {
     kind,
     modelId,
+    evict: (texts) => featurizer.evict?.(texts),
     async decide(request, options) {
       guard();
       const [res] = await decideBatch([request], run, modelId, options?.signal, featurizer);

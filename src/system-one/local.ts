@@ -307,6 +307,7 @@ export async function createLocalSystemOne(options: LocalSystemOneOptions): Prom
     manifest,
     decide: backend.decide,
     decideMany: backend.decideMany,
+    ...(backend.evict !== undefined ? { evict: backend.evict } : {}),
     close: backend.close,
     async runGroup(group, input, rows) {
       if (closed) throw new JevMemError('CLOSED', `System One backend local (${modelId}) was used after close()`);

@@ -11,6 +11,7 @@
  * @module
  */
 import { LRUCache } from 'lru-cache';
+import { textKey } from '../util/hash.js';
 import { JevMemError, describeValue, invalidOption, throwIfAborted } from '../errors.js';
 import { HTTPError, TimeoutError } from 'ky';
 import { WaitPastDeadline, backoffDelay, defaultSleep, excerpt, postWithRetries, safeUrl, type FetchLike, type Sleep } from '../util/http.js';
@@ -201,7 +202,8 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
     throwIfAborted(callOptions.signal);
     const model = request.model ?? options.model;
     const body = { ...(model === undefined ? {} : { model }), state: request.state, questions: request.questions };
-    const key = cacheSize > 0 ? stableStringify(body) : undefined;
+    // Keyed by a hash of the request, so the cache holds no text (issue 22).
+    const key = cacheSize > 0 ? textKey(stableStringify(body)) : undefined;
     const hit = key === undefined ? undefined : cache?.get(key);
     if (hit !== undefined) return structuredClone(hit);
 
@@ -289,6 +291,9 @@ export function createRemoteSystemOne(options: RemoteSystemOneOptions): RemoteSy
       return cache?.size ?? 0;
     },
     decide,
+    // A cached answer belongs to a whole request (a state and its questions), so one erased text
+    // cannot be singled out by its key: an eviction empties the cache (issue 22).
+    evict: () => cache?.clear(),
     async decideMany(requests, callOptions) {
       if (!Array.isArray(requests)) {
         throw new JevMemError('SYSTEM_ONE_INVALID_REQUEST', `requests: expected an array of requests, got ${typeof requests}`, { field: 'requests' });

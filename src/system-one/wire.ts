@@ -97,6 +97,12 @@ export interface SystemOneBackend {
    * Same errors as {@link SystemOneBackend.decide}.
    */
   decideMany(requests: SystemOneRequest[], options?: { signal?: AbortSignal; deadlineMs?: number }): Promise<SystemOneResponse[]>;
+  /**
+   * Optional: drops what the backend caches about `texts` (readings, cues, answers to requests
+   * holding them), or everything when `texts` is undefined. The memory calls it after a delete or
+   * forget commits (issue 22).
+   */
+  evict?(texts: readonly string[] | undefined): void;
   /** Releases workers, sockets and caches. Idempotent. */
   close(): Promise<void>;
   /**

@@ -59,6 +59,8 @@ export interface SystemOneWorkerApi {
   init(options: WorkerInitOptions): Promise<WorkerInfo>;
   /** Answers a batch in one model pass per head group. */
   decideMany(requests: SystemOneRequest[]): Promise<SystemOneResponse[]>;
+  /** Drops the worker backend's cached cues of `texts`, or all when undefined (issue 22). */
+  evict(texts: readonly string[] | undefined): void;
   /** Releases the model. */
   close(): Promise<void>;
   /** Test hook: makes the worker die at once (simulates a crash). */
@@ -448,6 +450,11 @@ export async function createWorkerSystemOne(options: WorkerSystemOneOptions = {}
       return starts;
     },
     decideMany,
+    // Erasure (issue 22): one message, not awaited; a worker that is gone has no cache to empty.
+    evict(texts) {
+      const gen = current;
+      if (gen !== undefined && !gen.dead) void Promise.resolve(gen.remote.evict(texts === undefined ? undefined : [...texts])).catch(() => undefined);
+    },
     async decide(request, opts) {
       const [res] = await decideMany([request], opts);
       return res as SystemOneResponse;

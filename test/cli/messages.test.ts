@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, OPTIONS, UsageError, commandUsage, parseCommandLine, usage, type CommandName, type OptionName } from '../../src/cli/commands.js';
 import { resolveParameters } from '../../src/config.js';
 import { describeValue, isJevMemError } from '../../src/errors.js';
-import { createFileStorage, createNodeMemory } from '../../src/node.js';
+import { createNodeMemory, createSqliteFileStorage } from '../../src/node.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import { createSystemTwo } from '../../src/system-two/client.js';
 import { ROOT, SAMPLE, cli } from './helpers.js';
@@ -137,7 +137,7 @@ describe('advice for the CLI, not for the library', () => {
 
   it('the library keeps its own advice (create: true) and gives the folder and reason in details', async () => {
     const missing = join(dir, 'typo');
-    const e: unknown = await createFileStorage({ dir: missing, create: false }).catch((x: unknown) => x);
+    const e: unknown = await createSqliteFileStorage({ dir: missing, create: false }).catch((x: unknown) => x);
     expect(isJevMemError(e, 'STORE_MISSING')).toBe(true);
     expect((e as Error).message).toContain('pass create: true to make one');
     expect(isJevMemError(e) && e.details).toMatchObject({ dir: missing, reason: 'the directory does not exist' });

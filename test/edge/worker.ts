@@ -6,7 +6,7 @@
 import { createDurableObjectStorage, type DurableObjectStorageLike } from '../../src/edge/do-storage.js';
 import edge, { JevMemObject } from '../../src/edge/worker.js';
 import { isJevMemError } from '../../src/errors.js';
-import type { StorageAdapter } from '../../src/plane/store/storage.js';
+import type { Checkpoint, StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
 
 export { JevMemObject };
 
@@ -54,6 +54,14 @@ export class StorageProbe {
         const batches: unknown[] = [];
         for await (const b of this.adapter[method]!(args[0] as string, args[1] as number)) batches.push(b);
         value = batches;
+      } else if (method === 'commit') {
+        // A batch's checkpoint (issue 22): parts that were Uint8Arrays cross as { bytes }, anything else as it is.
+        const batch = args[1] as WriteBatch & { checkpoint?: { parts: Record<string, unknown> } | null };
+        if (batch.checkpoint) {
+          const parts = Object.fromEntries(Object.entries(batch.checkpoint.parts).map(([k, v]) => [k, typeof v === 'object' && v !== null && 'bytes' in v ? Uint8Array.from((v as { bytes: number[] }).bytes) : v]));
+          batch.checkpoint = { ...(batch.checkpoint as Checkpoint), parts: parts as Parts };
+        }
+        await this.adapter.commit(args[0] as string, batch);
       } else if (method === 'writeCheckpoint') {
         const cp = args[1] as { change: number; format: string; parts: Record<string, number[]> };
         await this.adapter.writeCheckpoint!(args[0] as string, { ...cp, parts: partsFromWire(cp.parts) });

@@ -46,6 +46,23 @@ describe('checkpoints', () => {
     expect([fromScan.nodes, fromScan.edges]).toEqual([fromCheckpoint.nodes, fromCheckpoint.edges]);
   });
 
+  it('a checkpoint of the format before issue 22 (@1: speakers without counts) is rebuilt by a scan, then written as the current format', async () => {
+    const storage = keepOpen(createMemoryStorage());
+    const a = await createMemory({ encoder, storage });
+    await a.addMany(TURNS);
+    await a.close();
+    const cp = await storage.readCheckpoint!('default');
+    expect(CHECKPOINT_FORMAT).toBe('jev-mem/namespace-checkpoint@2');
+    await storage.writeCheckpoint!('default', { ...cp!, format: 'jev-mem/namespace-checkpoint@1' });
+    const b = await createMemory({ encoder, storage });
+    expect((await b.stats()).opened.from).toBe('scan');
+    await b.close();
+    expect((await storage.readCheckpoint!('default'))?.format).toBe(CHECKPOINT_FORMAT);
+    const c = await createMemory({ encoder, storage });
+    expect((await c.stats()).opened.from).toBe('checkpoint');
+    await c.close();
+  });
+
   it('replays the nodes written after the checkpoint when the memory was not closed', async () => {
     const storage = keepOpen(createMemoryStorage());
     const a = await createMemory({ encoder, storage });

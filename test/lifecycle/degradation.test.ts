@@ -1,14 +1,11 @@
 /**
  * Issue 12, "no error swallowed": failures the memory recovers from without failing the call
- * (a vector index that cannot switch to HNSW, a failed automatic maintenance pass, a failed
- * compaction of the file store) reach the injected logger and `stats()`.
+ * (a vector index that cannot switch to HNSW, a failed automatic maintenance pass) reach the
+ * injected logger and `stats()`. (The v1 file store and its compaction are gone: issue 22.)
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { AUTO_HNSW_FROM, AUTO_HNSW_WORK, autoHnswFrom, createMemory, MAINTENANCE_PENDING_META_KEY, type Logger } from '../../src/memory.js';
-import { createFileStorage, namespaceFolder } from '../../src/plane/store/legacy-v1.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../../src/plane/store/schema.js';
 import type { MemoryNode } from '../../src/types.js';
@@ -21,7 +18,7 @@ vi.mock('hnswlib-wasm/dist/hnswlib.js', () => ({
 }));
 
 let encoder: Encoder;
-const { tempDir } = lifecycleFixture('degradation', (e) => (encoder = e));
+lifecycleFixture('degradation', (e) => (encoder = e));
 
 /** A logger that keeps `[level, code, namespace]` of each report. */
 function recording(): Logger & { seen: Array<[string, string, string | undefined]> } {
@@ -98,26 +95,5 @@ describe('an automatic maintenance pass that fails', () => {
     expect(failures).toBe(2); // the failed commit and the one of maintain()
     expect((await memory.stats()).maintenanceFailures).toBe(1);
     await memory.close();
-  });
-});
-
-describe('a file store whose compaction fails', () => {
-  it('acknowledges every write and shows the failures in stats().storageHealth', async () => {
-    const dir = tempDir();
-    const logger = recording();
-    const storage = await createFileStorage({ dir, compactAfterBatches: 1, logger });
-    const memory = await createMemory({ encoder, storage, logger });
-    await memory.add(TURNS[0] as never); // commit 1 (an empty namespace needs no migration)
-    await mkdir(join(dir, 'ns', namespaceFolder('default'), 'snapshot.json.tmp')); // compaction cannot write its temp file
-    await memory.add(TURNS[1] as never); // commit 2: compaction due (> 1 batch) and fails; next try at 4
-    await memory.add(TURNS[2] as never); // commit 3: deferred
-    const stats = await memory.stats();
-    expect(stats.nodes).toBe(3);
-    expect(stats.storageHealth).toMatchObject({ compactionFailures: 1 });
-    expect(logger.seen).toEqual([['warn', 'COMPACTION_FAILED', 'default']]);
-    await memory.close();
-    const reopened = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
-    expect((await reopened.stats()).nodes).toBe(3); // the journal kept every write
-    await reopened.close();
   });
 });

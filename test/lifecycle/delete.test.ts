@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
 import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { cli, keepOpen, lifecycleFixture, QUESTIONS, recallView, stored, TURNS } from './helpers.js';
@@ -56,12 +55,12 @@ describe('delete', () => {
 
   it('stays deleted after the store is reopened', async () => {
     const dir = tempDir();
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    const first = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }) });
     const ids = await filled(first);
     const victim = ids.get('S2:3') as string;
     await first.delete(victim);
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    const second = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }) });
     expect(await second.get(victim)).toBeUndefined();
     expect((await second.recall('What did Biscuit learn to fetch?', { k: 40 })).memories.map((m) => m.id)).not.toContain(victim);
     expect((await second.stats()).nodes).toBe(TURNS.length - 1);
@@ -120,11 +119,11 @@ describe('forget', () => {
 
   it('is gone after a reopen too, and the namespace can be used again from empty', async () => {
     const dir = tempDir();
-    const first = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    const first = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }) });
     await filled(first, 'work');
     await first.forget('work');
     await first.close();
-    const second = await createMemory({ encoder, storage: await createFileStorage({ dir }) });
+    const second = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }) });
     expect(await second.namespaces()).toEqual([]);
     const r = await second.add(TURNS[0] as (typeof TURNS)[0], { namespace: 'work' });
     expect(r.deduplicated).toBe(false);

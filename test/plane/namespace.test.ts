@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NamespaceState } from '../../src/plane/resident/namespace.js';
+import { CHECKPOINT_FORMAT, NamespaceState } from '../../src/plane/resident/namespace.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
 import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
 import { createHnswVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
@@ -222,5 +223,31 @@ describe('NamespaceState edges of one subtype', () => {
       expect(s.edgesOfKind('n4', 'precedes').map((e) => e.id)).toEqual(['n2>n4:temporal:precedes']);
     });
     s.dispose();
+  });
+});
+
+describe('NamespaceState erasure (issue 22)', () => {
+  it('a speaker name leaves the state and its checkpoint with the last node that has it', async () => {
+    const factories = { lexical: createLexicalIndex, vector: (d: number) => createFlatVectorIndex(d) };
+    const a = { ...node(1, [1, 0, 0]), provenance: { speaker: 'Quenbyrthia' } };
+    const b = { ...node(2, [0, 1, 0]), provenance: { speaker: 'QUENBYRTHIA' } };
+    const c = { ...node(3, [0, 0, 1]), provenance: { speaker: 'Maya' } };
+    const state = await NamespaceState.fromSnapshot('ns', { nodes: [a, b, c], edges: [], meta: {} }, factories, 3);
+    expect([...state.speakers.keys()].sort()).toEqual(['maya', 'quenbyrthia']);
+    await state.loadNodes(['n1', 'n2']);
+    state.apply({ deleteNodeIds: ['n1'] });
+    expect(state.speakers.has('quenbyrthia')).toBe(true); // n2 still has it
+    // Through a checkpoint round trip, the count comes along.
+    const cp = await state.checkpoint(1);
+    expect(cp.format).toBe(CHECKPOINT_FORMAT);
+    const storage = createMemoryStorage();
+    await storage.commit('ns', { putNodes: [b, c], meta: { change: 1 }, checkpoint: cp });
+    const reopened = await NamespaceState.open({ namespace: 'ns', storage, factories, dimension: 3 });
+    expect(reopened.openReport.from).toBe('checkpoint');
+    await reopened.loadNodes(['n2']);
+    reopened.apply({ deleteNodeIds: ['n2'] });
+    expect([...reopened.speakers.keys()]).toEqual(['maya']);
+    const text = new TextDecoder().decode((await reopened.checkpoint(2)).parts['book.json']);
+    expect(text.toLowerCase()).not.toContain('quenbyrthia');
   });
 });

@@ -70,3 +70,26 @@ describe('NodeDirectory', () => {
     expect(hash53('hellp')).not.toBe(h);
   });
 });
+
+describe('NodeDirectory erasure (issue 22)', () => {
+  it('a removed node leaves nothing in its slot, and its session name leaves the checkpoint with its last node', () => {
+    const d = new NodeDirectory(4);
+    const secret = quantizeVector([0.9, -0.7, 0.5, -0.3]);
+    d.add(node('keep', 1, 'public', quantizeVector([0.1, 0.2, 0.3, 0.4])), 101, 'en');
+    d.add(node('gone', 2, 'sess-Plumbrook', secret), 202, 'fr');
+    d.remove('gone');
+    const { header, parts } = d.toParts();
+    // Slot 1 is free: every per-node array holds zeros there (seq, hash, vector, scale), session −1.
+    expect(header.ids).toEqual(['keep', null]);
+    expect(header.sessions).toEqual(['public']);
+    expect(Array.from(new Int8Array(parts['dir.vec']!.slice(4, 8).buffer))).toEqual([0, 0, 0, 0]);
+    expect(new Float32Array(parts['dir.scale']!.slice().buffer)[1]).toBe(0);
+    expect(new Float64Array(parts['dir.seq']!.slice().buffer)[1]).toBe(0);
+    expect(new Float64Array(parts['dir.hash']!.slice().buffer)[1]).toBe(0);
+    expect(Array.from(new Int32Array(parts['dir.session']!.slice().buffer))).toEqual([0, -1]);
+    // The kept node reads back the same after a restore.
+    const back = new NodeDirectory(4);
+    back.restore(header, parts);
+    expect([back.session('keep'), back.seq('keep'), back.hashOf('keep'), back.has('gone')]).toEqual(['public', 1, 101, false]);
+  });
+});

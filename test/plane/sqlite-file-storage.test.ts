@@ -5,7 +5,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isWriterElsewhere } from '../../src/errors.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { createFileStorage } from '../../src/plane/store/legacy-v1.js';
 import type { Logger } from '../../src/util/logger.js';
 import { lexicalTerms } from '../../src/plane/indexes/lexical.js';
 import { ftsToken } from '../../src/plane/indexes/sql-lexical.js';
@@ -157,31 +156,5 @@ describe('sqlite file storage', () => {
     await writeFile(join(dir, 'notes.txt'), 'mine');
     await expect(createSqliteFileStorage({ dir })).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'dir' });
   });
-
-  it('imports a v1 file store at first open, then moves its files aside', async () => {
-    const dir = freshDir();
-    const v1 = await createFileStorage({ dir });
-    const nodes = Array.from({ length: 5 }, (_, i) => makeNode('alice', `n${i}`, i + 1, `alice memory ${i}`));
-    await v1.commit('alice', { putNodes: nodes.slice(0, 3), putEdges: [makeEdge('alice', 'e1', 'n0', 'n1')], meta: { change: 1 } });
-    await v1.commit('alice', { putNodes: nodes.slice(3), deleteNodeIds: ['n1'], meta: { change: 2, cursor: { seq: 5 } } });
-    await v1.commit('bob', { putNodes: [makeNode('bob', 'x', 1)], putEdges: [makeEdge('bob', 'e', 'x', 'x')] });
-    const before = { alice: await v1.load('alice'), bob: await v1.load('bob') };
-    await v1.close();
-    const logged: string[] = [];
-    const s = await createSqliteFileStorage({ dir, logger: (_level, _message, entry) => logged.push(entry.code) });
-    expect(await s.namespaces()).toEqual(['alice', 'bob']);
-    expect(await s.load('alice')).toEqual(before.alice);
-    expect(await s.load('bob')).toEqual(before.bob);
-    expect(logged).toEqual(['STORE_MIGRATED', 'LEGACY_MOVED']);
-    await new Promise((r) => setImmediate(r)); // the read lease of this turn (and its SQLite lock directory) ends
-    const entries = (await readdir(dir)).sort();
-    expect(entries.filter((e) => !e.startsWith('legacy-v1-'))).toEqual(['jev-mem.sqlite', 'lock']);
-    const legacy = entries.find((e) => e.startsWith('legacy-v1-'));
-    expect((await readdir(join(dir, legacy!))).sort()).toEqual(['format.json', 'ns']);
-    await s.close();
-    const again = await createSqliteFileStorage({ dir, logger: (_level, _message, entry) => logged.push(entry.code) });
-    expect((await again.load('alice')).nodes.map((n) => n.id)).toEqual(['n0', 'n2', 'n3', 'n4']);
-    expect(logged.length).toBe(2); // no second import
-    await again.close();
-  });
+  // The import of a v1 file store: test/plane/legacy-v1-import.test.ts.
 });

@@ -287,6 +287,31 @@ export function describeStorageContract(name: string, fresh: () => Promise<Stora
       expect(await s.changesSince!('ns', 3)).toEqual(['c']);
     });
 
+    portIt('a batch carries a checkpoint change in its commit: replace (log pruned) or null (dropped); a bad one refuses the whole batch (issue 22)', async () => {
+      const s = await make();
+      await s.commit('ns', { change: 1, putNodes: [makeNode('ns', 'a', 1), makeNode('ns', 'b', 2)], meta: { change: 1 }, checkpoint: { change: 1, format: 'test@1', parts: { p: new Uint8Array([1]) } } });
+      const first = await s.readCheckpoint!('ns');
+      expect([first?.change, first?.format, Array.from(first?.parts.p ?? [])]).toEqual([1, 'test@1', [1]]);
+      expect(await s.changesSince!('ns', 0)).toBeUndefined(); // the log up to 1 is covered
+      await s.commit('ns', { change: 2, deleteNodeIds: ['a'], meta: { change: 2 }, checkpoint: { change: 2, format: 'test@1', parts: { q: new Uint8Array([2, 2]) } } });
+      const second = await s.readCheckpoint!('ns');
+      expect([second?.change, Object.keys(second?.parts ?? {}), Array.from(second?.parts.q ?? [])]).toEqual([2, ['q'], [2, 2]]);
+      expect(await s.changesSince!('ns', 1)).toBeUndefined();
+      expect(await s.changesSince!('ns', 2)).toEqual([]);
+      // A bad checkpoint: the node delete of the same batch is not applied either.
+      const bad = { change: 3, format: 'test@1', parts: { r: [1, 2] as unknown as Uint8Array } };
+      await expect(s.commit('ns', { change: 3, deleteNodeIds: ['b'], meta: { change: 3 }, checkpoint: bad })).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'batch.checkpoint.parts.r' });
+      expect((await s.getNodes!('ns', ['b'])).map((n) => n.id)).toEqual(['b']);
+      expect((await s.readCheckpoint!('ns'))?.change).toBe(2);
+      await s.commit('ns', { change: 3, putNodes: [makeNode('ns', 'c', 3)], meta: { change: 3 }, checkpoint: null });
+      expect(await s.readCheckpoint!('ns')).toBeUndefined();
+      expect(await s.changesSince!('ns', 2)).toEqual(['c']);
+      // Absent: the checkpoint is left as it is.
+      await s.writeCheckpoint!('ns', { change: 3, format: 'test@1', parts: {} });
+      await s.commit('ns', { change: 4, putNodes: [makeNode('ns', 'd', 4)], meta: { change: 4 } });
+      expect((await s.readCheckpoint!('ns'))?.change).toBe(3);
+    });
+
     portIt('a refused batch leaves no trace in the change log', async () => {
       const s = await make();
       await s.commit('ns', { change: 1, putNodes: [makeNode('ns', 'a', 1)], meta: { change: 1 } });

@@ -196,3 +196,24 @@ describe('HNSW serialize / restore', () => {
     expect((await restoreHnswVectorIndex(good)).size).toBe(20);
   });
 });
+
+describe('HNSW erasure (issue 22)', () => {
+  it('a removed vector is in no byte of serialize(): its point is zeroed before markDelete', async () => {
+    const dim = 16;
+    const random = prng(7);
+    const index = await createHnswVectorIndex({ dimension: dim });
+    for (let i = 0; i < 5; i++) index.add(`n${i}`, randomUnit(random, dim));
+    const secret = randomUnit(random, dim);
+    index.add('secret', secret);
+    const needle = Buffer.from(secret.buffer.slice(16, 48)); // 8 of its float32 components
+    expect(Buffer.from(await index.serialize()).includes(needle)).toBe(true);
+    index.remove('secret');
+    expect(Buffer.from(await index.serialize()).includes(needle)).toBe(false);
+    expect(index.search(secret, 5).map((h) => h.id)).not.toContain('secret');
+    // The freed slot is reused by the next vector, which is found.
+    const next = randomUnit(random, dim);
+    index.add('next', next);
+    expect(index.search(next, 1)[0]?.id).toBe('next');
+    index.dispose();
+  });
+});

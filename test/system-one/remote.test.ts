@@ -226,6 +226,16 @@ describe('remote System One over HTTP', () => {
     expect(s1.cacheSize).toBe(1);
   });
 
+  it('evict() empties the cache: a request seen before an erasure goes to the server again (issue 22)', async () => {
+    const s1 = make({ cacheSize: 10 });
+    await s1.decide(REQUEST);
+    expect(s1.cacheSize).toBe(1);
+    s1.evict?.(['When did Melanie go camping?']);
+    expect(s1.cacheSize).toBe(0);
+    await s1.decide(REQUEST);
+    expect(jev.requests).toHaveLength(2);
+  });
+
   it('hands out cache hits as copies the caller may change', async () => {
     const s1 = make({ cacheSize: 10 });
     const first = await s1.decide(REQUEST);

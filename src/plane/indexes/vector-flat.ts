@@ -246,6 +246,10 @@ class FlatVectorIndex implements FlatVectorIndexApi {
         this.#qIds[key] = moved;
         this.#rowOf.set(moved, key);
       }
+      // Erasure (issue 22): the vacated last row keeps no copy of a vector.
+      this.#q.fill(0, last * dim, (last + 1) * dim);
+      this.#scale[last] = 0;
+      this.#norm[last] = 0;
       this.#qIds.pop();
     } else {
       const row = f32Key(key);
@@ -256,6 +260,7 @@ class FlatVectorIndex implements FlatVectorIndexApi {
         this.#fIds[row] = moved;
         this.#rowOf.set(moved, f32Key(row));
       }
+      this.#f32.fill(0, last * dim, (last + 1) * dim);
       this.#fIds.pop();
     }
   }

@@ -385,7 +385,12 @@ class HnswVectorIndex implements VectorIndex {
   remove(id: string): void {
     const label = this.#labelOf.get(id);
     if (label === undefined) return;
-    this.#live().markDelete(label);
+    const index = this.#live();
+    // Erasure (issue 22): hnswlib keeps a deleted point's vector in its memory and in the file
+    // `serialize()` writes; it is overwritten with zeros first, so neither holds it.
+    if (index.getCurrentCount() >= index.getMaxElements()) index.resizeIndex(index.getMaxElements() * 2);
+    index.addPoint(new Float32Array(this.dimension), label, false);
+    index.markDelete(label);
     this.#deleted++;
     this.#labelOf.delete(id);
     this.#idOf.delete(label);

@@ -90,8 +90,12 @@ const LOAD_BATCH = 512;
 /** How many recent mentions of each entity are kept for candidate discovery. */
 const MENTIONS_KEPT = 64;
 
-/** Format tag of this build's checkpoints ({@link Checkpoint.format}). */
-export const CHECKPOINT_FORMAT = 'jev-mem/namespace-checkpoint@1';
+/**
+ * Format tag of this build's checkpoints ({@link Checkpoint.format}). @2 (issue 22): the book's
+ * speakers carry a node count, so a speaker's name leaves with its last node. A checkpoint of
+ * another format (@1) is not restored: the open rebuilds from a scan and writes an @2 one.
+ */
+export const CHECKPOINT_FORMAT = 'jev-mem/namespace-checkpoint@2';
 
 /**
  * Key of exact-repeat detection: same text, same time, same source (issue 7 item 4). The text is
@@ -219,6 +223,8 @@ export class NamespaceState {
   readonly mentions = new Map<string, string[]>();
   /** Canonical speaker names. */
   readonly speakers = new Map<string, string>();
+  /** Canonical speaker name → number of nodes with it (the name leaves {@link speakers} with its last node). */
+  readonly #speakerCount = new Map<string, number>();
   /** 53-bit hash of {@link dedupKey} → id of the latest node with that key (verify on a hit). */
   readonly #dedup = new Map<number, string>();
   meta: Record<string, unknown> = {};
@@ -410,6 +416,10 @@ export class NamespaceState {
     state.#exactIndex = factories.vector;
     state.meta = { ...meta };
     await state.#rebuild();
+    // An unusable checkpoint (another format, e.g. one written before issue 22 that may hold an
+    // erased memory's vector or names) counts as stale, so the memory replaces it at its next
+    // checkpoint (at the latest on close).
+    if (cp !== undefined) state.changedSinceCheckpoint = Math.max(1, state.#dir.size);
     state.openReport = { from: state.#dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
     if (checkpointDamaged) state.openReport.checkpointDamaged = true;
     return state;
@@ -562,7 +572,7 @@ export class NamespaceState {
     return {
       sessions: [...this.sessions],
       mentions: [...this.mentions],
-      speakers: [...this.speakers],
+      speakers: [...this.speakers].map(([k, v]) => [k, v, this.#speakerCount.get(k) ?? 1]),
       dedup: [...this.#dedup],
       keywordDf: [...this.keywordDf],
       languages: [...this.languages],
@@ -574,7 +584,10 @@ export class NamespaceState {
   #restoreBook(b: BookJson): void {
     for (const [k, v] of b.sessions) this.sessions.set(k, v);
     for (const [k, v] of b.mentions) this.mentions.set(k, v);
-    for (const [k, v] of b.speakers) this.speakers.set(k, v);
+    for (const [k, v, c] of b.speakers) {
+      this.speakers.set(k, v);
+      this.#speakerCount.set(k, c);
+    }
     for (const [k, v] of b.dedup) this.#dedup.set(k, v);
     for (const [k, v] of b.keywordDf) this.keywordDf.set(k, v);
     for (const [k, v] of b.languages) this.languages.set(k, v);
@@ -853,7 +866,11 @@ export class NamespaceState {
         if ((this.#dir.seq(s.firstId) ?? Infinity) > n.seq) s.firstId = n.id;
       }
     }
-    if (n.provenance.speaker) this.speakers.set(n.provenance.speaker.normalize('NFC').toLowerCase(), n.provenance.speaker);
+    if (n.provenance.speaker) {
+      const key = speakerKey(n.provenance.speaker);
+      this.speakers.set(key, n.provenance.speaker);
+      this.#speakerCount.set(key, (this.#speakerCount.get(key) ?? 0) + 1);
+    }
     for (const e of n.entities) this.#mention(e, n.id, n.seq);
     const key = hash53(dedupKey(n.text, n.observedAt, n.provenance.source));
     const prev = this.#dedup.get(key);
@@ -946,6 +963,15 @@ export class NamespaceState {
     }
     const key = hash53(dedupKey(n.text, n.observedAt, n.provenance.source));
     if (this.#dedup.get(key) === id) this.#dedup.delete(key);
+    if (n.provenance.speaker) {
+      // Erasure (issue 22): a speaker's name goes with the last node that has it.
+      const sk = speakerKey(n.provenance.speaker);
+      const c = (this.#speakerCount.get(sk) ?? 1) - 1;
+      if (c <= 0) {
+        this.#speakerCount.delete(sk);
+        this.speakers.delete(sk);
+      } else this.#speakerCount.set(sk, c);
+    }
     for (const k of n.keywords) {
       const c = (this.keywordDf.get(k) ?? 1) - 1;
       if (c <= 0) this.keywordDf.delete(k);
@@ -1010,11 +1036,17 @@ interface CheckpointHeader {
   directory: { ids?: unknown[] };
 }
 
+/** Key of a speaker name in {@link NamespaceState.speakers}: NFC, lower case. */
+function speakerKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
 /** The bookkeeping maps as JSON. */
 interface BookJson {
   sessions: Array<[string, SessionInfo]>;
   mentions: Array<[string, string[]]>;
-  speakers: Array<[string, string]>;
+  /** Canonical name, name as last written, number of nodes with it. */
+  speakers: Array<[string, string, number]>;
   dedup: Array<[number, string]>;
   keywordDf: Array<[string, number]>;
   languages: Array<[LanguageCode, number]>;

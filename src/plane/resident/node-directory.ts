@@ -8,29 +8,14 @@
  * @module
  */
 import type { MemoryNode, NodeStatus } from '../../types.js';
+import { hash53 } from '../../util/hash.js';
 
 /** Status codes of the directory (0 = free slot). */
 export const STATUS_CODE: Readonly<Record<NodeStatus, number>> = Object.freeze({ active: 1, superseded: 2, deleted: 3 });
 const STATUS_NAME: readonly (NodeStatus | undefined)[] = [undefined, 'active', 'superseded', 'deleted'];
 
-/**
- * A 53-bit hash of a string (two 32-bit multiplicative lanes, as in the public-domain cyrb53
- * scheme), as a safe integer: collisions among 10⁵ keys have probability ~10⁻⁶.
- */
-export function hash53(s: string, seed = 0): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
+/** {@link hash53} moved to `util/hash.ts`; re-exported for the modules that import it here. */
+export { hash53 } from '../../util/hash.js';
 
 /**
  * Hash of what the bookkeeping maps derive from a node (text, times, provenance ids, entities,
@@ -156,14 +141,20 @@ export class NodeDirectory {
     this.#setVector(slot, n.embedding.vector);
   }
 
-  /** Frees the slot of `id` (reused by a later add); a no-op for an unknown id. */
+  /** Frees the slot of `id` (reused by a later add), zeroing it; a no-op for an unknown id. */
   remove(id: string): void {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return;
     this.#slotOf.delete(id);
     this.#ids[slot] = undefined;
+    // Erasure (issue 22): nothing of the node stays in the slot, so no checkpoint holds it.
     this.#status[slot] = 0;
     this.#session[slot] = -1;
+    this.#seq[slot] = 0;
+    this.#hash[slot] = 0;
+    this.#lang[slot] = -1;
+    this.#vec.fill(0, slot * this.dimension, (slot + 1) * this.dimension);
+    this.#scale[slot] = 0;
     this.#free.push(slot);
   }
 
@@ -260,12 +251,24 @@ export class NodeDirectory {
   toParts(): { header: DirectoryHeader; parts: Record<string, Uint8Array> } {
     const n = this.#ids.length;
     const d = this.dimension;
+    // Only the session names some node still has (issue 22: a deleted session's name is not kept).
+    const sessions: string[] = [];
+    const renumber = new Map<number, number>();
+    const session = new Int32Array(n);
+    for (let slot = 0; slot < n; slot++) {
+      const i = this.#ids[slot] === undefined ? -1 : (this.#session[slot] as number);
+      if (i >= 0 && !renumber.has(i)) {
+        renumber.set(i, sessions.length);
+        sessions.push(this.#sessionNames[i] as string);
+      }
+      session[slot] = i < 0 ? -1 : (renumber.get(i) as number);
+    }
     return {
-      header: { count: n, ids: this.#ids.map((id) => id ?? null), sessions: this.#sessionNames, languages: this.#langNames },
+      header: { count: n, ids: this.#ids.map((id) => id ?? null), sessions, languages: this.#langNames },
       parts: {
         'dir.seq': bytesOf(this.#seq, n * 8),
         'dir.status': bytesOf(this.#status, n),
-        'dir.session': bytesOf(this.#session, n * 4),
+        'dir.session': bytesOf(session, n * 4),
         'dir.hash': bytesOf(this.#hash, n * 8),
         'dir.lang': bytesOf(this.#lang, n * 2),
         'dir.vec': bytesOf(this.#vec, n * d),

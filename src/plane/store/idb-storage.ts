@@ -272,6 +272,19 @@ async function writeBatch(tx: AnyTx, namespace: string, batch: WriteBatch, ops: 
   }
   if (batch.change !== undefined) ops.push(tx.objectStore('changes').put(changedNodeIds(batch), [namespace, batch.change]));
   await applyEdges(tx, namespace, batch.deleteEdgeIds ?? [], batch.putEdges ?? [], ops);
+  // The checkpoint change of the batch (issue 22): in the same transaction as the node changes.
+  if (batch.checkpoint === null) ops.push(tx.objectStore('checkpoints').delete(namespace));
+  else if (batch.checkpoint !== undefined) await putCheckpoint(tx, namespace, checkCheckpoint(batch.checkpoint), ops);
+}
+
+/** Replaces the namespace's checkpoint in `tx` and drops the change log it covers (raises the floor). */
+async function putCheckpoint(tx: AnyTx, namespace: string, record: CheckpointRecord, ops: Promise<unknown>[]): Promise<void> {
+  ops.push(tx.objectStore('checkpoints').put(record, namespace));
+  ops.push(tx.objectStore('changes').delete(IDBKeyRange.bound([namespace], [namespace, record.change])));
+  const spaces = tx.objectStore('spaces');
+  const space = (await spaces.get(namespace)) ?? emptySpace();
+  space.floor = Math.max(space.floor, record.change);
+  ops.push(spaces.put(space, namespace));
 }
 
 /** The stores a batch writes (a commit's transaction covers these only). */
@@ -280,8 +293,9 @@ function storesOf(batch: WriteBatch): Store[] {
   if ((batch.deleteNodeIds?.length ?? 0) + (batch.putNodes?.length ?? 0) > 0) stores.push('node');
   if ((batch.deleteEdgeIds?.length ?? 0) + (batch.putEdges?.length ?? 0) > 0) stores.push('adj', 'edge-ids', 'spaces');
   if (Object.values(batch.meta ?? {}).some((v) => v !== undefined)) stores.push('meta');
-  if (batch.change !== undefined) stores.push('changes');
-  return stores;
+  if (batch.change !== undefined || batch.checkpoint !== undefined) stores.push('changes');
+  if (batch.checkpoint !== undefined) stores.push('checkpoints', 'spaces');
+  return [...new Set(stores)];
 }
 
 /** Reads a store of one namespace in chunks of `size` records (key-range continuation), each chunk its own read. */
@@ -824,12 +838,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
         const tx = live().transaction(['checkpoints', 'changes', 'spaces'], 'readwrite');
         const ops: Promise<unknown>[] = [];
         try {
-          ops.push(tx.objectStore('checkpoints').put(record, namespace));
-          ops.push(tx.objectStore('changes').delete(IDBKeyRange.bound([namespace], [namespace, record.change])));
-          const spaces = tx.objectStore('spaces');
-          const space = (await spaces.get(namespace)) ?? emptySpace();
-          space.floor = Math.max(space.floor, record.change);
-          ops.push(spaces.put(space, namespace));
+          await putCheckpoint(tx, namespace, record, ops);
         } catch (cause) {
           try {
             tx.abort();

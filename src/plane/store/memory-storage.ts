@@ -100,8 +100,26 @@ export function validateBatch(namespace: string, batch: WriteBatch): void {
   for (const key of ['deleteNodeIds', 'deleteEdgeIds'] as const) {
     checkArray(batch, key).forEach((id, i) => checkId(`batch.${key}[${i}]`, id));
   }
+  if (batch.checkpoint !== undefined && batch.checkpoint !== null) validateCheckpoint(batch.checkpoint, 'batch.checkpoint');
   if (batch.meta !== undefined && (typeof batch.meta !== 'object' || batch.meta === null || Array.isArray(batch.meta))) {
     throw invalidInput('batch.meta', `expected a plain object or undefined, got ${Array.isArray(batch.meta) ? 'an array' : typeof batch.meta}`);
+  }
+}
+
+/**
+ * Checks the shape of a checkpoint before anything is written: `change` a finite number ≥ 0,
+ * `format` a string, every part a Uint8Array.
+ * @throws JevMemError `INVALID_INPUT` naming the field at fault (`checkpoint.parts.dir.vec`).
+ */
+export function validateCheckpoint(checkpoint: Checkpoint, field = 'checkpoint'): void {
+  if (typeof checkpoint !== 'object' || checkpoint === null) throw invalidInput(field, `expected an object, got ${String(checkpoint)}`);
+  if (typeof checkpoint.change !== 'number' || !Number.isFinite(checkpoint.change) || checkpoint.change < 0) {
+    throw invalidInput(`${field}.change`, `expected a finite number ≥ 0, got ${String(checkpoint.change)}`);
+  }
+  if (typeof checkpoint.format !== 'string') throw invalidInput(`${field}.format`, `expected a string, got ${typeof checkpoint.format}`);
+  if (typeof checkpoint.parts !== 'object' || checkpoint.parts === null) throw invalidInput(`${field}.parts`, `expected an object, got ${String(checkpoint.parts)}`);
+  for (const [name, part] of Object.entries(checkpoint.parts)) {
+    if (!(part instanceof Uint8Array)) throw invalidInput(`${field}.parts.${name}`, 'expected a Uint8Array');
   }
 }
 
@@ -176,6 +194,13 @@ export function createMemoryStorage(): StorageAdapter {
     }
     return log;
   };
+  /** Keeps `checkpoint` (already a copy) and drops the log entries it covers. */
+  const setCheckpoint = (namespace: string, checkpoint: Checkpoint): void => {
+    checkpoints.set(namespace, checkpoint);
+    const log = logOf(namespace);
+    for (const change of [...log.entries.keys()]) if (change <= checkpoint.change) log.entries.delete(change);
+    log.floor = Math.max(log.floor, checkpoint.change);
+  };
   const chunks = async function* <T>(items: T[], size: number): AsyncIterable<T[]> {
     const step = Math.max(1, Math.floor(size));
     for (let i = 0; i < items.length; i += step) yield items.slice(i, i + step).map((x) => structuredClone(x));
@@ -202,6 +227,8 @@ export function createMemoryStorage(): StorageAdapter {
       if (isEmptyState(state)) spaces.delete(namespace);
       else spaces.set(namespace, state);
       if (batch.change !== undefined) logOf(namespace).entries.set(batch.change, changedNodeIds(batch));
+      if (copy.checkpoint === null) checkpoints.delete(namespace);
+      else if (copy.checkpoint !== undefined) setCheckpoint(namespace, copy.checkpoint);
     },
     async getNodes(namespace, ids) {
       live();
@@ -247,10 +274,7 @@ export function createMemoryStorage(): StorageAdapter {
     async writeCheckpoint(namespace, checkpoint) {
       live();
       checkExistingNamespaceName(namespace);
-      checkpoints.set(namespace, structuredClone(checkpoint));
-      const log = logOf(namespace);
-      for (const change of [...log.entries.keys()]) if (change <= checkpoint.change) log.entries.delete(change);
-      log.floor = Math.max(log.floor, checkpoint.change);
+      setCheckpoint(namespace, structuredClone(checkpoint));
     },
     async dropCheckpoint(namespace) {
       live();

@@ -583,6 +583,26 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     return decodeEdge(namespace, from, to, { eid: row.eid ?? null, view: row.view ?? null, subtype: row.subtype ?? null, weight: row.weight ?? null, created: row.created ?? null }, lookup(num(row.origin)));
   };
 
+  /** Replaces the checkpoint of namespace row `ns` and drops the log it covers (inside a transaction). */
+  const putCheckpoint = (ns: number, checkpoint: Checkpoint): void => {
+    q(`DELETE FROM ${t.part} WHERE ns = ?`, [ns]);
+    q(`INSERT OR REPLACE INTO ${t.checkpoint} (ns, change, format) VALUES (?, ?, ?)`, [ns, checkpoint.change, checkpoint.format]);
+    for (const [name, data] of Object.entries(checkpoint.parts)) {
+      const count = Math.max(1, Math.ceil(data.length / CHECKPOINT_CHUNK_BYTES));
+      for (let c = 0; c < count; c++) {
+        const chunk = data.subarray(c * CHECKPOINT_CHUNK_BYTES, (c + 1) * CHECKPOINT_CHUNK_BYTES);
+        q(`INSERT INTO ${t.part} (ns, name, chunk, data, sum) VALUES (?, ?, ?, ?, ?)`, [ns, name, c, chunk, chunkSum(name, c, chunk)]);
+      }
+    }
+    q(`DELETE FROM ${t.changes} WHERE ns = ? AND change <= ?`, [ns, checkpoint.change]);
+    q(`UPDATE ${t.names} SET floor = MAX(floor, ?) WHERE ns = ?`, [checkpoint.change, ns]);
+  };
+  /** Removes the checkpoint of namespace row `ns` (inside a transaction). */
+  const clearCheckpoint = (ns: number): void => {
+    q(`DELETE FROM ${t.part} WHERE ns = ?`, [ns]);
+    q(`DELETE FROM ${t.checkpoint} WHERE ns = ?`, [ns]);
+  };
+
   const adapter: StorageAdapter = {
     kind: options.kind,
 
@@ -677,6 +697,9 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
           for (const id of changed) q(`INSERT OR IGNORE INTO ${t.changes} (ns, change, id) VALUES (?, ?, ?)`, [ns, batch.change as number, id]);
           if (rebuild) rebuildLexical(ns);
           collectSlots(ns, freed);
+          // The checkpoint change of the batch (issue 22): same transaction as the node changes.
+          if (batch.checkpoint === null) clearCheckpoint(ns);
+          else if (batch.checkpoint !== undefined) putCheckpoint(ns, batch.checkpoint);
         });
       } catch (e) {
         throw sqlError(label, `commit to namespace ${JSON.stringify(namespace)}`, e);
@@ -850,18 +873,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       await write();
       try {
         tx(() => {
-          const ns = ensureNs(namespace);
-          q(`DELETE FROM ${t.part} WHERE ns = ?`, [ns]);
-          q(`INSERT OR REPLACE INTO ${t.checkpoint} (ns, change, format) VALUES (?, ?, ?)`, [ns, checkpoint.change, checkpoint.format]);
-          for (const [name, data] of Object.entries(checkpoint.parts)) {
-            const count = Math.max(1, Math.ceil(data.length / CHECKPOINT_CHUNK_BYTES));
-            for (let c = 0; c < count; c++) {
-              const chunk = data.subarray(c * CHECKPOINT_CHUNK_BYTES, (c + 1) * CHECKPOINT_CHUNK_BYTES);
-              q(`INSERT INTO ${t.part} (ns, name, chunk, data, sum) VALUES (?, ?, ?, ?, ?)`, [ns, name, c, chunk, chunkSum(name, c, chunk)]);
-            }
-          }
-          q(`DELETE FROM ${t.changes} WHERE ns = ? AND change <= ?`, [ns, checkpoint.change]);
-          q(`UPDATE ${t.names} SET floor = MAX(floor, ?) WHERE ns = ?`, [checkpoint.change, ns]);
+          putCheckpoint(ensureNs(namespace), checkpoint);
         });
       } catch (e) {
         throw sqlError(label, `write the checkpoint of namespace ${JSON.stringify(namespace)}`, e);
@@ -874,9 +886,7 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       try {
         tx(() => {
           const ns = nsId(namespace);
-          if (ns === undefined) return;
-          q(`DELETE FROM ${t.part} WHERE ns = ?`, [ns]);
-          q(`DELETE FROM ${t.checkpoint} WHERE ns = ?`, [ns]);
+          if (ns !== undefined) clearCheckpoint(ns);
         });
       } catch (e) {
         throw sqlError(label, `drop the checkpoint of namespace ${JSON.stringify(namespace)}`, e);
@@ -1014,3 +1024,4 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   });
   return adapter;
 }
+

@@ -7,14 +7,13 @@
  * ```
  * jev-mem.sqlite            the database (rollback journal jev-mem.sqlite-journal only during a commit)
  * lock                      held by the one process that writes (pid, host), as in the v1 store
- * legacy-v1-<time>/         a v1 file store (format.json, ns/) moved aside after its import
  * ```
- * A directory that holds a v1 file store (`file-storage.ts`: `format.json`, snapshot + journal
- * per namespace) is imported at the first open: under the writer lock, namespace by namespace,
- * in transactions of {@link MIGRATION_CHUNK} records, into `jev-mem.sqlite.migrating`, which is
- * renamed to `jev-mem.sqlite` once every namespace is in; only then are the v1 files moved into
- * `legacy-v1-<time>/`. A crash at any step leaves the v1 store whole, and the next open starts
- * over (or finishes the move).
+ * A directory that holds a v1 file store (`legacy-v1.ts`, read only: `format.json`, snapshot +
+ * journal per namespace) is imported at the first open: under the writer lock, namespace by
+ * namespace, in transactions of {@link MIGRATION_CHUNK} records, into `jev-mem.sqlite.migrating`,
+ * which is renamed to `jev-mem.sqlite` once every namespace is in; only then are the v1 files
+ * removed (issue 22: the v1 journal holds deleted memories' text, so no copy is kept). A crash at
+ * any step leaves the v1 store whole, and the next open starts over (or finishes the removal).
  *
  * @module
  */
@@ -23,7 +22,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JevMemError } from '../../errors.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
-import { createFileStorage } from './legacy-v1.js';
+import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
 import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { createSqlStorage, sqlError } from './sql-storage.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
@@ -35,8 +34,6 @@ export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
 /** Records (nodes or edges) per transaction when a v1 store is imported. */
 export const MIGRATION_CHUNK = 2000;
 
-/** Entries of a v1 file store that the import moves aside. */
-const V1_ENTRIES = ['format.json', 'ns', 'trash'];
 
 /** Options of {@link createSqliteFileStorage}. */
 export interface SqliteFileStorageOptions {
@@ -83,12 +80,13 @@ async function inspect(dir: string): Promise<'missing' | 'empty' | 'sqlite' | 'v
   }
   if (entries.includes('format.json')) return 'v1';
   if (entries.includes(SQLITE_FILE_NAME)) return 'sqlite';
+  // `legacy-v1-<time>/`: a v1 store moved aside by an earlier build (kept: it is the user's to remove).
   const ours = (name: string): boolean => name === 'lock' || name.startsWith(SQLITE_FILE_NAME) || name.startsWith('legacy-v1-');
   return entries.every(ours) ? 'empty' : 'other';
 }
 
 /**
- * Imports the v1 file store in `dir` into `jev-mem.sqlite` and moves the v1 files aside (see the
+ * Imports the v1 file store in `dir` into `jev-mem.sqlite`, then removes the v1 files (see the
  * module comment). The caller holds the writer lock.
  */
 async function importV1(dir: string, logger: Logger): Promise<void> {
@@ -97,37 +95,20 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
     const temp = `${target}.migrating`;
     await rm(temp, { force: true });
     await rm(`${temp}-journal`, { force: true });
-    const legacy = await createFileStorage({ dir, create: false, logger });
     const driver = openNodeSqlDriver(temp);
     const into = createSqlStorage(driver, { kind: 'sqlite', label: `the store being imported at ${temp}` });
-    let counts = { namespaces: 0, nodes: 0, edges: 0 };
+    let counts;
     try {
-      for (const namespace of await legacy.namespaces()) {
-        const snap = await legacy.load(namespace);
-        for (let i = 0; i < snap.nodes.length; i += MIGRATION_CHUNK) await into.commit(namespace, { putNodes: snap.nodes.slice(i, i + MIGRATION_CHUNK) });
-        for (let i = 0; i < snap.edges.length; i += MIGRATION_CHUNK) await into.commit(namespace, { putEdges: snap.edges.slice(i, i + MIGRATION_CHUNK) });
-        const last: WriteBatch = { meta: snap.meta };
-        await into.commit(namespace, last);
-        counts = { namespaces: counts.namespaces + 1, nodes: counts.nodes + snap.nodes.length, edges: counts.edges + snap.edges.length };
-      }
+      counts = await importLegacyV1Store(dir, into, MIGRATION_CHUNK);
     } finally {
       await into.close();
       driver.close();
-      await legacy.close();
     }
     await rename(temp, target);
     logger('warn', `imported the v1 file store at ${dir} into ${SQLITE_FILE_NAME}: ${counts.namespaces} namespaces, ${counts.nodes} nodes, ${counts.edges} edges`, { code: 'STORE_MIGRATED' });
   }
-  const aside = join(dir, `legacy-v1-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  await mkdir(aside, { recursive: true });
-  for (const name of V1_ENTRIES) {
-    try {
-      await rename(join(dir, name), join(aside, name));
-    } catch (e) {
-      if (errnoCode(e) !== 'ENOENT') throw e;
-    }
-  }
-  logger('warn', `moved the v1 store files of ${dir} to ${aside}; delete that folder once the new store is checked (it still holds every memory's text, deleted ones included)`, { code: 'LEGACY_MOVED' });
+  await removeLegacyV1Files(dir);
+  logger('warn', `removed the v1 store files of ${dir} (format.json, ns/, trash/): ${SQLITE_FILE_NAME} holds every memory they held, and no copy of deleted ones is kept`, { code: 'LEGACY_REMOVED' });
 }
 
 /**

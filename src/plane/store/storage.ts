@@ -2,7 +2,7 @@
  * The storage adapter interface of the memory plane (SPEC 2, 3). The store is the source of
  * truth; every index is a derived cache rebuilt from it. Adapters: IndexedDB (`idb-storage.ts`,
  * browsers and extensions, and Node through fake-indexeddb), a directory on disk
- * (`file-storage.ts`, Node CLI), in-memory (`memory-storage.ts`, tests and ephemeral use), and
+ * (`sqlite-file-storage.ts`, Node CLI; `legacy-v1.ts` only imports old stores), in-memory (`memory-storage.ts`, tests and ephemeral use), and
  * Durable Object SQLite (edge).
  *
  * @module
@@ -30,6 +30,15 @@ export interface WriteBatch {
    * records the node ids of `putNodes` and `deleteNodeIds` under it, in the same atomic commit.
    */
   change?: number;
+  /**
+   * Optional checkpoint change applied in the same atomic commit (issue 22, exact erasure): a
+   * {@link Checkpoint} replaces the namespace's checkpoint and drops change-log entries up to its
+   * `change` (as {@link StorageAdapter.writeCheckpoint}); `null` removes it (as
+   * {@link StorageAdapter.dropCheckpoint}); absent leaves it as it is. A delete carries the
+   * checkpoint without the deleted node, so no commit leaves the old one holding its text.
+   * Every shipped adapter that keeps checkpoints applies it; others ignore it.
+   */
+  checkpoint?: Checkpoint | null;
 }
 
 /** Meta key of the number of the namespace's latest commit ({@link WriteBatch.change}). */

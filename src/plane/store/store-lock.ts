@@ -1,6 +1,6 @@
 /**
- * The single-writer lock of a Node store directory (`<dir>/lock`), shared by the SQLite store
- * (`sqlite-file-storage.ts`) and the legacy v1 file store (`file-storage.ts`). One process writes
+ * The single-writer lock of a Node store directory (`<dir>/lock`), held by the SQLite store
+ * (`sqlite-file-storage.ts`), also while it imports a v1 file store. One process writes
  * a store at a time; readers need no lock. The lock file holds `{pid, host, since}`; a lock of a
  * process that is gone (same host, `kill(pid, 0)` fails with ESRCH) is taken over.
  *

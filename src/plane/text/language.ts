@@ -19,6 +19,7 @@
  */
 import { franc } from 'franc-min';
 import { LRUCache } from 'lru-cache';
+import { textKey } from '../../util/hash.js';
 import { stemmer as arabicStem } from '@orama/stemmers/arabic';
 import { stemmer as bulgarianStem } from '@orama/stemmers/bulgarian';
 import { stemmer as danishStem } from '@orama/stemmers/danish';
@@ -244,11 +245,25 @@ function englishByStopWords(words: readonly string[], isEnglishStop: (w: string)
   return words.length > 0 && stops >= ENGLISH_STOP_SHARE * words.length;
 }
 
-/** franc answers per text (the read path asks about the same node texts query after query). */
+/**
+ * franc answers per text (the read path asks about the same node texts query after query),
+ * keyed by {@link textKey} of the text, never by the text (issue 22).
+ */
 const FRANC_CACHE = new LRUCache<string, string>({ max: 4096 });
 
+/** Drops franc's cached answers for `texts` (both candidate lists), or all when undefined (issue 22). */
+export function evictFrancCache(texts: readonly string[] | undefined): void {
+  if (texts === undefined) FRANC_CACHE.clear();
+  else {
+    for (const t of texts) {
+      FRANC_CACHE.delete(textKey(t));
+      FRANC_CACHE.delete(`*${textKey(t)}`);
+    }
+  }
+}
+
 function cachedFranc(text: string, only: string[]): string {
-  const key = only === FRANC_LATIN_ONLY ? text : `\u0000${text}`;
+  const key = only === FRANC_LATIN_ONLY ? textKey(text) : `*${textKey(text)}`;
   let hit = FRANC_CACHE.get(key);
   if (hit === undefined) {
     hit = franc(text, { only, minLength: 1 });

@@ -17,7 +17,8 @@
 import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
-import { ENGLISH_STOP_SHARE, identifyLanguage, languageResources, type LanguageCode } from './language.js';
+import { textKey } from '../../util/hash.js';
+import { ENGLISH_STOP_SHARE, evictFrancCache, identifyLanguage, languageResources, type LanguageCode } from './language.js';
 
 /**
  * Words the `stopword` package's English list lacks but that behave as stop words in questions
@@ -155,17 +156,30 @@ export function detectLanguage(text: string, fallback?: LanguageCode): LanguageC
 
 /**
  * Languages of recent texts without a fallback: one write asks about its text several times
- * (namespace counts, lexical index, keywords, candidate search).
+ * (namespace counts, lexical index, keywords, candidate search). Keyed by {@link textKey}, never
+ * by the text (issue 22).
  */
 const LANGUAGE_CACHE = new LRUCache<string, LanguageCode>({ max: 1024 });
+
+/**
+ * Drops what this module's process-wide caches keep about `texts` (their detected languages,
+ * and franc's answers for them), or everything when `texts` is undefined (a forgotten
+ * namespace, whose texts are not listed). Called after a delete or forget commits (issue 22).
+ */
+export function evictTextCaches(texts: readonly string[] | undefined): void {
+  if (texts === undefined) LANGUAGE_CACHE.clear();
+  else for (const t of texts) LANGUAGE_CACHE.delete(textKey(t));
+  evictFrancCache(texts);
+}
 
 /** {@link identifyLanguage} of `text` (its tokens `words` when known), cached when there is no fallback. */
 function languageOf(text: string, words: readonly string[] | undefined, fallback: LanguageCode | undefined): LanguageCode {
   if (fallback !== undefined) return identifyLanguage(text, words ?? tokenize(text), isStopWord, fallback);
-  let lang = LANGUAGE_CACHE.get(text);
+  const key = textKey(text);
+  let lang = LANGUAGE_CACHE.get(key);
   if (lang === undefined) {
     lang = identifyLanguage(text, words ?? tokenize(text), isStopWord);
-    LANGUAGE_CACHE.set(text, lang);
+    LANGUAGE_CACHE.set(key, lang);
   }
   return lang;
 }
