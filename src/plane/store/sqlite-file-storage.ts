@@ -6,6 +6,8 @@
  * Layout under `dir`:
  * ```
  * jev-mem.sqlite            the database (rollback journal jev-mem.sqlite-journal only during a commit)
+ * jev-mem.sqlite.holders/   one file {pid, host, since} per open connection (sqlite-node.ts), so that
+ *                           a lock is taken over only from a process that is gone
  * lock                      held by the one process that writes (pid, host), as in the v1 store
  * legacy-v1-<time>/         a v1 file store (format.json, ns/) moved aside after its import
  * ```
@@ -180,9 +182,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   const acquire = async (): Promise<void> => {
     const { tookOver } = await takeStoreLock(dir, lockPath);
     lockHeld = true;
-    // A writer that died inside a statement left SQLite's lock directory behind.
+    // A writer that died inside a statement left SQLite's lock directory behind: the driver
+    // takes it over (and plays back its journal) at its next statement.
     if (tookOver) {
-      driver?.clearStaleLock();
       logger('warn', `took over the lock of ${dir} left by a process that is gone`, { code: 'STALE_LOCK_TAKEN' });
     }
   };
@@ -211,7 +213,14 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     throw sqlError(`the store at ${dir}`, `open ${SQLITE_FILE_NAME}`, e);
   }
   const db = driver;
-  const adapter = createSqlStorage(db, {
+  const locked = async (what: string, wait: () => Promise<void>): Promise<void> => {
+    try {
+      await wait();
+    } catch (e) {
+      throw sqlError(`the store at ${dir}`, `take the database lock to ${what}`, e);
+    }
+  };
+  const inner = createSqlStorage(db, {
     kind: 'sqlite',
     label: `the store at ${dir}`,
     lexical,
@@ -220,6 +229,8 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     beforeWrite: async () => {
       await writerLock();
       await new Promise<void>((done) => setImmediate(done));
+      // Wait for the database lock without blocking (readers of other processes hold it briefly).
+      await locked('write', () => db.ready('write'));
     },
     onClose: async () => {
       await lock?.catch(() => undefined);
@@ -230,10 +241,60 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       }
     },
   });
+  const adapter = awaitingLock(inner, (what) => locked(what, () => db.ready('read')));
   // Create the tables now, so that a damaged or foreign database fails at open.
   await adapter.namespaces().catch(async (e: unknown) => {
     await adapter.close().catch(() => undefined);
     throw e;
   });
   return adapter;
+}
+
+/** The adapter's reads that return a promise (each is one read of the database). */
+const READS = ['load', 'loadMeta', 'namespaces', 'sizeBytes', 'getNodes', 'getEdges', 'counts', 'readCheckpoint', 'changesSince'] as const;
+
+/**
+ * `adapter` with every read preceded by `ready(what)`: the asynchronous wait for the database
+ * lock (`NodeSqlDriver.ready`), so that the synchronous statements of the read find it theirs and
+ * a read never fails, nor freezes the event loop, while another process writes. Scans wait before
+ * each batch; the store's lexical index gets `ready()` (awaited by recall and by write planning
+ * before their synchronous searches).
+ */
+function awaitingLock(adapter: StorageAdapter, ready: (what: string) => Promise<void>): StorageAdapter {
+  const out: StorageAdapter = Object.create(adapter) as StorageAdapter;
+  const any = out as unknown as Record<string, unknown>;
+  const src = adapter as unknown as Record<string, unknown>;
+  for (const name of READS) {
+    const fn = src[name];
+    if (typeof fn !== 'function') continue;
+    any[name] = async (...args: unknown[]): Promise<unknown> => {
+      await ready('read');
+      return (fn as (...a: unknown[]) => Promise<unknown>).apply(adapter, args);
+    };
+  }
+  for (const name of ['scanNodes', 'scanEdges'] as const) {
+    const fn = src[name];
+    if (typeof fn !== 'function') continue;
+    any[name] = (...args: unknown[]): AsyncIterable<unknown> => ({
+      [Symbol.asyncIterator]: () => {
+        const it = ((fn as (...a: unknown[]) => AsyncIterable<unknown>).apply(adapter, args))[Symbol.asyncIterator]();
+        return {
+          next: async () => {
+            await ready('read');
+            return it.next();
+          },
+          return: async (value?: unknown) => (it.return ? it.return(value) : { done: true as const, value }),
+        };
+      },
+    });
+  }
+  const lexicalIndex = adapter.lexicalIndex;
+  if (lexicalIndex !== undefined) {
+    out.lexicalIndex = (namespace) => {
+      const index = lexicalIndex.call(adapter, namespace);
+      index.ready = () => ready('read');
+      return index;
+    };
+  }
+  return out;
 }

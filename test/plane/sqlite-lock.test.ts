@@ -1,0 +1,99 @@
+/**
+ * The database lock of the Node SQLite driver (issue 22, "Concurrency without freezes"): a lock
+ * is taken over only when its holder is gone (a dead process on this host), never because of
+ * its age; waiting for a live holder is asynchronous, so the event loop keeps ticking; and the
+ * journal a killed writer left is played back at once, so the first read after a crash neither
+ * waits nor reads half-written pages.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
+
+const CHILD = fileURLToPath(new URL('./sqlite-lock-child.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'jev-mem-sqlite-lock-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A database with table t holding `rows` rows; returns its path. */
+function makeDb(name: string, rows: number): string {
+  const path = join(dir, name);
+  const d = openNodeSqlDriver(path);
+  d.transaction(() => {
+    d.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    for (let i = 0; i < rows; i++) d.query('INSERT INTO t (v) VALUES (?)', [`row ${i}`]);
+  });
+  d.close();
+  return path;
+}
+
+function child(path: string, mode: 'hold' | 'crash'): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', CHILD, path, mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+const exited = (c: ChildProcess): Promise<unknown> => new Promise((done) => c.once('close', (code, signal) => done(code ?? signal)));
+const printed = (c: ChildProcess, what: string): Promise<void> =>
+  new Promise((done, fail) => {
+    let out = '';
+    c.stdout?.on('data', (b: Buffer) => {
+      out += b.toString('utf8');
+      if (out.includes(what)) done();
+    });
+    c.once('close', () => fail(new Error(`the child ended before printing ${what}`)));
+  });
+
+describe('the SQLite lock of a dead process', () => {
+  it('is taken over at once, and the killed writer\'s half-written transaction is rolled back', async () => {
+    const path = makeDb('crash.sqlite', 10);
+    const c = child(path, 'crash');
+    expect(await exited(c)).toBe('SIGKILL');
+    // What the killed writer left: its lock directory and a journal whose pages it had begun to
+    // write into the database.
+    expect(existsSync(`${path}.lock`)).toBe(true);
+    expect(existsSync(`${path}-journal`)).toBe(true);
+    const d = openNodeSqlDriver(path);
+    try {
+      // A synchronous read, which cannot wait: it goes through only because the holder is gone.
+      const rows = d.read(() => d.query('SELECT COUNT(*) AS n FROM t'));
+      expect(rows).toEqual([{ n: 10 }]);
+      expect(d.read(() => d.query('PRAGMA integrity_check'))).toEqual([{ integrity_check: 'ok' }]);
+      expect(existsSync(`${path}-journal`)).toBe(false);
+    } finally {
+      d.close();
+    }
+  });
+});
+
+describe('the SQLite lock of a live process', () => {
+  it('is never taken over, however old; a wait for it keeps the event loop ticking and ends when the holder is gone', async () => {
+    const path = makeDb('live.sqlite', 3);
+    const c = child(path, 'hold');
+    await printed(c, 'held');
+    // An hour-old lock directory: age alone must not free it.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(`${path}.lock`, hourAgo, hourAgo);
+    const d = openNodeSqlDriver(path);
+    try {
+      expect(() => d.read(() => d.query('SELECT COUNT(*) AS n FROM t'))).toThrow(/database is locked/);
+      expect(existsSync(`${path}.lock`)).toBe(true);
+      // Wait asynchronously; count the ticks of a timer meanwhile.
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      let done = false;
+      const waiting = d.ready('read').then(() => (done = true));
+      while (ticks < 20) await new Promise((r) => setTimeout(r, 5));
+      expect(done).toBe(false); // still waiting, and 20 ticks ran meanwhile
+      c.kill('SIGKILL');
+      await exited(c);
+      await waiting;
+      clearInterval(timer);
+      // The holder's open transaction ("held") was rolled back with its journal.
+      expect(d.read(() => d.query('SELECT COUNT(*) AS n FROM t'))).toEqual([{ n: 3 }]);
+    } finally {
+      c.kill('SIGKILL');
+      d.close();
+    }
+  });
+});
