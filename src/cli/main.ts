@@ -269,6 +269,17 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
               );
               return 130;
             }
+            if (isJevMemError(e, 'QUOTA_EXCEEDED')) {
+              // Exactly what was committed: the chunks before the one the full disk refused.
+              const n = committed ?? 0;
+              const why = e.cause instanceof Error ? ` (${e.cause.message})` : '';
+              io.err(
+                `jev-mem: QUOTA_EXCEEDED: ingest stopped: disk full: ${n} of ${observations.length} observations written to namespace ${JSON.stringify(opened.namespace)}` +
+                  (removed ? `; the new store ${v.store} was removed` : `; they stay in store ${v.store}${n < observations.length ? `, observations ${n + 1}-${observations.length} were not written` : ''}`) +
+                  `; free some space and ingest the rest again${why}`,
+              );
+              return 1;
+            }
             throw e;
           }
           const s = await opened.stats();

@@ -225,6 +225,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       const written: string[] = [];
       const nowIso = now().toISOString();
       let release: (() => void) | undefined;
+      let chunkCommitted = false;
       try {
         throwIfAborted(opts.signal);
         await upgradeVector(ns, state);
@@ -297,13 +298,15 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         if (written.length > 0) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: [...pendingOf(state), ...written] };
         const stamped = stamp(state, batch);
         await storage.commit(ns, stamped);
+        chunkCommitted = true;
         state.apply({ meta: stamped.meta as Record<string, unknown> });
         await checkpoint(ns, state, false);
         state.releasePins(); // the chunk is committed: what it read need not stay pinned
       } catch (e) {
         await rollBack(ns);
         const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
-        err.details.committed = results.length;
+        // A chunk whose commit went through counts even when what follows it (the checkpoint) failed.
+        err.details.committed = results.length + (chunkCommitted ? chunkResults.length : 0);
         throw err;
       } finally {
         release?.();
