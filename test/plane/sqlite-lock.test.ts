@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
+import { fullDiskError, openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 
 const CHILD = fileURLToPath(new URL('./sqlite-lock-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -95,5 +95,17 @@ describe('the SQLite lock of a live process', () => {
       c.kill('SIGKILL');
       d.close();
     }
+  });
+});
+
+describe('a failed write on a full device', () => {
+  it('is SQLITE_FULL when the device has under 1 MiB free, and stays an I/O error otherwise', () => {
+    const io = new Error('disk I/O error');
+    const full = fullDiskError(io, () => 4096);
+    expect(full).toBeInstanceOf(Error);
+    expect((full as Error).message).toMatch(/^database or disk is full \(SQLITE_FULL: disk I\/O error with 4096 bytes free/);
+    expect(fullDiskError(io, () => 10 * 2 ** 30)).toBe(io);
+    const other = new Error('UNIQUE constraint failed: t.id');
+    expect(fullDiskError(other, () => 0)).toBe(other);
   });
 });

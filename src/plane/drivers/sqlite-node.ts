@@ -21,7 +21,7 @@
  * Taking and dropping that lock costs a directory create and remove (~1 ms together), so reads
  * share a *read lease*: the first read opens a read transaction, and the reads that follow in
  * the same turn of the event loop (a recall's dozen index lookups, which await nothing but
- * each other) run inside it; it ends at `setImmediate`, after {@link READ_LEASE_MS}, at the
+ * each other) run inside it; it ends at `setImmediate`, at a `ready` after {@link READ_LEASE_MS}, at the
  * next write (which runs inside it: the lock directory excludes every other connection), at
  * `close`, and at process exit. So another process waits at most about one turn for the lock,
  * and a read never sees a commit of its own connection late.
@@ -53,9 +53,9 @@ export const BUSY_WAIT_MS = 15_000;
 export const BUSY_BACKOFF_MAX_MS = 50;
 
 /**
- * Longest a read lease is extended (ms): a read that comes later than this after the lease
- * opened ends it and opens a new one, so a long chain of reads (a rebuild's scan) lets other
- * connections in between.
+ * Longest a read lease is reused by {@link NodeSqlDriver.ready} (ms): a `ready` that comes later
+ * than this after the lease opened ends it, lets one turn of the event loop pass and opens a new
+ * one, so a long chain of reads (a rebuild's scan) lets other processes in between.
  */
 export const READ_LEASE_MS = 25;
 
@@ -451,7 +451,8 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
       );
     },
     read<T>(fn: () => T): T {
-      if (leaseSince !== undefined && performance.now() - leaseSince > READ_LEASE_MS) endLease();
+      // An open lease is used whatever its age: ending it inside a turn would let another process
+      // take the lock, and the synchronous reads that follow cannot wait for it. ready() renews it.
       if (leaseSince !== undefined || inTransaction) {
         try {
           return fn();
@@ -472,10 +473,13 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     },
     async ready(mode: 'read' | 'write'): Promise<void> {
       if (!db.isOpen) return;
-      if (leaseSince !== undefined && performance.now() - leaseSince <= READ_LEASE_MS) {
-        if (mode === 'read') return;
-        endLease(); // a write opens its own transaction: BEGIN IMMEDIATE
-      } else endLease();
+      if (leaseSince !== undefined) {
+        const fresh = performance.now() - leaseSince <= READ_LEASE_MS;
+        if (fresh && mode === 'read') return;
+        endLease(); // a write opens its own transaction (BEGIN IMMEDIATE)
+        // A long chain of reads lets other processes in between (one turn of the event loop).
+        if (!fresh) await new Promise<void>((done) => setImmediate(done));
+      }
       if (inTransaction) return; // inside a write transaction of this connection
       const start = performance.now();
       for (let wait = 1; ; wait = Math.min(wait * 2, BUSY_BACKOFF_MAX_MS)) {

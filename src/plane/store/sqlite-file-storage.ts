@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 import { JevMemError } from '../../errors.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
 import { createFileStorage } from './legacy-v1.js';
-import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
+import { BUSY_WAIT_MS, type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { createSqlStorage, sqlError } from './sql-storage.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLock } from './store-lock.js';
@@ -253,31 +253,47 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
 /** The adapter's reads that return a promise (each is one read of the database). */
 const READS = ['load', 'loadMeta', 'namespaces', 'sizeBytes', 'getNodes', 'getEdges', 'counts', 'readCheckpoint', 'changesSince'] as const;
 
+/** Whether `e` (a store error or SQLite's) says that another connection held the lock. */
+function lockedOut(e: unknown): boolean {
+  for (let c: unknown = e; c instanceof Error; c = c.cause) if (/database is locked|SQLITE_BUSY/i.test(c.message)) return true;
+  return false;
+}
+
 /**
  * `adapter` with every read preceded by `ready(what)`: the asynchronous wait for the database
  * lock (`NodeSqlDriver.ready`), so that the synchronous statements of the read find it theirs and
- * a read never fails, nor freezes the event loop, while another process writes. Scans wait before
- * each batch; the store's lexical index gets `ready()` (awaited by recall and by write planning
- * before their synchronous searches).
+ * a read never fails, nor freezes the event loop, while another process writes. A read is
+ * repeatable: one that still met the lock (its first use set up tables inside the turn's lease,
+ * whose commit let another process in) waits and runs again, within {@link BUSY_WAIT_MS}. Scans
+ * wait before each batch; the store's lexical index gets `ready()` (awaited by recall and write
+ * planning before their synchronous searches), which sets the index up first.
  */
 function awaitingLock(adapter: StorageAdapter, ready: (what: string) => Promise<void>): StorageAdapter {
+  const repeat = async <T>(fn: () => T | Promise<T>): Promise<T> => {
+    const start = performance.now();
+    for (;;) {
+      await ready('read');
+      try {
+        return await fn();
+      } catch (e) {
+        if (!lockedOut(e) || performance.now() - start > BUSY_WAIT_MS) throw e;
+      }
+    }
+  };
   const out: StorageAdapter = Object.create(adapter) as StorageAdapter;
   const any = out as unknown as Record<string, unknown>;
   const src = adapter as unknown as Record<string, unknown>;
   for (const name of READS) {
     const fn = src[name];
     if (typeof fn !== 'function') continue;
-    any[name] = async (...args: unknown[]): Promise<unknown> => {
-      await ready('read');
-      return (fn as (...a: unknown[]) => Promise<unknown>).apply(adapter, args);
-    };
+    any[name] = (...args: unknown[]): Promise<unknown> => repeat(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(adapter, args));
   }
   for (const name of ['scanNodes', 'scanEdges'] as const) {
     const fn = src[name];
     if (typeof fn !== 'function') continue;
     any[name] = (...args: unknown[]): AsyncIterable<unknown> => ({
       [Symbol.asyncIterator]: () => {
-        const it = ((fn as (...a: unknown[]) => AsyncIterable<unknown>).apply(adapter, args))[Symbol.asyncIterator]();
+        const it = (fn as (...a: unknown[]) => AsyncIterable<unknown>).apply(adapter, args)[Symbol.asyncIterator]();
         return {
           next: async () => {
             await ready('read');
@@ -292,7 +308,16 @@ function awaitingLock(adapter: StorageAdapter, ready: (what: string) => Promise<
   if (lexicalIndex !== undefined) {
     out.lexicalIndex = (namespace) => {
       const index = lexicalIndex.call(adapter, namespace);
-      index.ready = () => ready('read');
+      let setUp = false;
+      index.ready = async () => {
+        if (!setUp) {
+          // The first use checks (or builds) the namespace's FTS table in a transaction, which
+          // ends the lease: do it now, then take the lock again for the search.
+          await repeat(() => index.size);
+          setUp = true;
+        }
+        await ready('read');
+      };
       return index;
     };
   }
