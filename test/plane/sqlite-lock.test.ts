@@ -6,12 +6,13 @@
  * waits nor reads half-written pages.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fullDiskError, openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
+import { takeStoreLock } from '../../src/plane/store/store-lock.js';
 
 const CHILD = fileURLToPath(new URL('./sqlite-lock-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -107,5 +108,28 @@ describe('a failed write on a full device', () => {
     expect(fullDiskError(io, () => 10 * 2 ** 30)).toBe(io);
     const other = new Error('UNIQUE constraint failed: t.id');
     expect(fullDiskError(other, () => 0)).toBe(other);
+  });
+});
+
+describe('the writer lock file of a store directory', () => {
+  it('is never taken over because of its age: an hour-old unreadable lock is refused, naming the file', async () => {
+    const store = mkdtempSync(join(dir, 'store-'));
+    const lock = join(store, 'lock');
+    writeFileSync(lock, '');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(lock, hourAgo, hourAgo);
+    const err = await takeStoreLock(store, lock).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'STORAGE_FAILED' });
+    expect((err as Error).message).toContain(lock);
+    expect(readFileSync(lock, 'utf8')).toBe('');
+  });
+
+  it('is taken over from a dead process and then holds this process, written whole', async () => {
+    const store = mkdtempSync(join(dir, 'store-'));
+    const lock = join(store, 'lock');
+    writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), since: '2020-01-01T00:00:00.000Z' })); // above Linux pid_max
+    expect(await takeStoreLock(store, lock)).toEqual({ tookOver: true });
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(readdirSync(store)).toEqual(['lock']); // no temporary file left
   });
 });

@@ -85,7 +85,7 @@ async function inspect(dir: string): Promise<'missing' | 'empty' | 'sqlite' | 'v
   }
   if (entries.includes('format.json')) return 'v1';
   if (entries.includes(SQLITE_FILE_NAME)) return 'sqlite';
-  const ours = (name: string): boolean => name === 'lock' || name.startsWith(SQLITE_FILE_NAME) || name.startsWith('legacy-v1-');
+  const ours = (name: string): boolean => name === 'lock' || name.startsWith('lock.') || name.startsWith(SQLITE_FILE_NAME) || name.startsWith('legacy-v1-');
   return entries.every(ours) ? 'empty' : 'other';
 }
 
