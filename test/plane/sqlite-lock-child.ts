@@ -1,9 +1,9 @@
 // A second process for sqlite-lock.test.ts. Usage: sqlite-lock-child.ts <db> hold|crash
 //   hold:  takes the database lock inside a write transaction, prints "held", and stays there
 //          (this test process may block: it is killed by the test);
-//   crash: writes 400 rows of 4 kB in a transaction with a tiny page cache (so SQLite writes
-//          changed pages into the database before the commit: a hot journal), then SIGKILLs
-//          itself inside the transaction.
+//   crash: overwrites every row and adds 400 rows of 4 kB in a transaction with a tiny page
+//          cache (so SQLite writes changed pages into the database before the commit: a hot
+//          journal), then SIGKILLs itself inside the transaction.
 import { writeSync } from 'node:fs';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 
@@ -20,6 +20,7 @@ if (mode === 'hold') {
   d.query('PRAGMA cache_size = 2');
   await d.ready('write');
   d.transaction(() => {
+    d.query("UPDATE t SET v = 'overwritten ' || id"); // rows on many pages: changed in place
     for (let i = 0; i < 400; i++) d.query('INSERT INTO t (v) VALUES (?)', ['x'.repeat(4000)]);
     process.kill(process.pid, 'SIGKILL');
   });

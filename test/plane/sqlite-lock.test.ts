@@ -19,13 +19,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'jev-mem-sqlite-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A database with table t holding `rows` rows; returns its path. */
+/** A database with table t holding `rows` rows of ~1 kB (`row <i> ...`); returns its path. */
 function makeDb(name: string, rows: number): string {
   const path = join(dir, name);
   const d = openNodeSqlDriver(path);
   d.transaction(() => {
     d.query('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
-    for (let i = 0; i < rows; i++) d.query('INSERT INTO t (v) VALUES (?)', [`row ${i}`]);
+    for (let i = 0; i < rows; i++) d.query('INSERT INTO t (v) VALUES (?)', [`row ${i} ${'.'.repeat(1000)}`]);
   });
   d.close();
   return path;
@@ -47,7 +47,7 @@ const printed = (c: ChildProcess, what: string): Promise<void> =>
 
 describe('the SQLite lock of a dead process', () => {
   it('is taken over at once, and the killed writer\'s half-written transaction is rolled back', async () => {
-    const path = makeDb('crash.sqlite', 10);
+    const path = makeDb('crash.sqlite', 40);
     const c = child(path, 'crash');
     expect(await exited(c)).toBe('SIGKILL');
     // What the killed writer left: its lock directory and a journal whose pages it had begun to
@@ -58,7 +58,10 @@ describe('the SQLite lock of a dead process', () => {
     try {
       // A synchronous read, which cannot wait: it goes through only because the holder is gone.
       const rows = d.read(() => d.query('SELECT COUNT(*) AS n FROM t'));
-      expect(rows).toEqual([{ n: 10 }]);
+      expect(rows).toEqual([{ n: 40 }]);
+      // Every row as it was before the killed transaction, none of its in-place changes.
+      const kept = d.read(() => d.query("SELECT COUNT(*) AS n FROM t WHERE v = 'row ' || (id - 1) || ' ' || ?", ['.'.repeat(1000)]));
+      expect(kept).toEqual([{ n: 40 }]);
       expect(d.read(() => d.query('PRAGMA integrity_check'))).toEqual([{ integrity_check: 'ok' }]);
       expect(existsSync(`${path}-journal`)).toBe(false);
     } finally {
