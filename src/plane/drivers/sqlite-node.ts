@@ -32,12 +32,11 @@
  *
  * @module
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { statfsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 import type { SqlDriver, SqlParam, SqlRow } from '../store/sql-schema.js';
-import { rollBackHotJournal } from '../store/sqlite-hot-journal.js';
+import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
 
 const { Database } = sqlite;
 type Database = InstanceType<typeof Database>;
@@ -69,21 +68,11 @@ export const FULL_DISK_BYTES = 1 << 20;
  * waits).
  */
 const openLeases = new Map<() => boolean, string>();
-/** Registration files of the open drivers (removed at process exit too). */
-const registrations = new Set<string>();
 const onExit = (): void => {
   for (const end of openLeases.keys()) end();
-  for (const file of registrations) {
-    try {
-      unlinkSync(file);
-    } catch {
-      // gone already
-    }
-  }
 };
-const forget = (end: () => boolean, registration: string | undefined): void => {
+const forget = (end: () => boolean): void => {
   openLeases.delete(end);
-  if (registration !== undefined) registrations.delete(registration);
   if (openLeases.size === 0) process.off('exit', onExit);
 };
 
@@ -103,47 +92,6 @@ export interface NodeSqlDriver extends SqlDriver {
 }
 
 const isBusy = (e: unknown): boolean => e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message);
-
-function errnoCode(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
-}
-
-/** One registered connection: `<file>.holders/<name>` holds `{pid, host, since}`. */
-interface Holder {
-  file: string;
-  pid: number;
-  host: string;
-}
-
-/** The connections registered for a database, unreadable registrations left out. */
-function holdersOf(dir: string): Holder[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const out: Holder[] = [];
-  for (const name of names) {
-    try {
-      const h = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: unknown; host?: unknown };
-      if (typeof h.pid === 'number' && typeof h.host === 'string') out.push({ file: join(dir, name), pid: h.pid, host: h.host });
-    } catch {
-      // a registration being written (rename makes it whole) or removed
-    }
-  }
-  return out;
-}
-
-/** Whether the process `pid` of this host is alive (a process we may not signal is). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return errnoCode(e) === 'EPERM';
-  }
-}
 
 /**
  * SQLite's error for a failed write when the device of `path` is (nearly) full, else `e`.
@@ -169,23 +117,8 @@ export function fullDiskError(e: unknown, freeBytes: () => number): unknown {
  */
 export function openNodeSqlDriver(path: string): NodeSqlDriver {
   const file = resolve(path);
-  const lockDir = `${file}.lock`;
-  const holdersDir = `${file}.holders`;
-  const host = hostname();
   // Register before the first statement, so that a lock of ours is never taken for a dead one.
-  let registration: string | undefined;
-  try {
-    mkdirSync(holdersDir, { recursive: true });
-    const name = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const temp = join(holdersDir, `.${name}`);
-    writeFileSync(temp, JSON.stringify({ pid: process.pid, host, since: new Date().toISOString() }));
-    renameSync(temp, join(holdersDir, name));
-    registration = join(holdersDir, name);
-    registrations.add(registration);
-  } catch {
-    // a read-only directory: this connection cannot write either, and other processes then
-    // see its lock as one of an unregistered (live) process
-  }
+  const registration = registerHolder(file);
   const freeBytes = (): number => {
     const st = statfsSync(dirname(file));
     return Number(st.bavail) * Number(st.bsize);
@@ -194,14 +127,7 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
   try {
     db = new Database(path);
   } catch (e) {
-    if (registration !== undefined) {
-      registrations.delete(registration);
-      try {
-        unlinkSync(registration);
-      } catch {
-        // gone already
-      }
-    }
+    unregisterHolder(registration);
     throw e;
   }
   const statements = new Map<string, Statement>();
@@ -236,59 +162,6 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     return ended;
   };
   /**
-   * Takes over the lock directory when its holder is gone: every connection registered by
-   * another process is on this host and dead (this process's own connections hold no lock once
-   * their leases ended). The dead writer's rollback journal is played back before anything reads
-   * the file. True when the lock was taken over (or is gone already).
-   */
-  const takeOverDeadHolder = (): boolean => {
-    let before: number;
-    try {
-      before = statSync(lockDir).ino;
-    } catch {
-      return true; // released meanwhile
-    }
-    const others = holdersOf(holdersDir).filter((h) => !(h.pid === process.pid && h.host === host));
-    if (others.some((h) => h.host !== host || processAlive(h.pid))) return false;
-    if (others.length === 0 && registration === undefined) return false; // cannot tell who holds it
-    // While the dead holder's lock is still there no live connection touches the file: play
-    // its journal back now (twice by two processes taking over at once is harmless).
-    try {
-      if (statSync(lockDir).ino !== before) return false;
-    } catch {
-      return true;
-    }
-    rollBackHotJournal(file);
-    // Move the directory aside first and check it is the one judged: two processes taking over
-    // at once must not remove a lock the other has just taken.
-    const aside = `${lockDir}.gone-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    try {
-      renameSync(lockDir, aside);
-    } catch {
-      return true; // another process took it over first
-    }
-    try {
-      if (statSync(aside).ino !== before) {
-        renameSync(aside, lockDir); // a fresh lock of a live process: put it back
-        return false;
-      }
-      for (const h of others) {
-        try {
-          unlinkSync(h.file);
-        } catch {
-          // removed by another process
-        }
-      }
-    } finally {
-      try {
-        rmdirSync(aside);
-      } catch {
-        // put back, or removed
-      }
-    }
-    return true;
-  };
-  /**
    * Runs `fn` once more when its lock was held by a lease of this process's other connection or
    * by a process that is gone; otherwise fails with the busy error at once (never inside a
    * transaction: the lock is ours there). Never waits.
@@ -299,7 +172,7 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
         return fn();
       } catch (e) {
         if (!isBusy(e) || inTransaction || attempt >= 3) throw e;
-        if (!endOtherLeases() && !takeOverDeadHolder()) throw e;
+        if (!endOtherLeases() && !takeOverDeadHolder(file, registration !== undefined)) throw e;
       }
     }
   };
@@ -411,22 +284,11 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
   function close(): void {
     if (!db.isOpen) return;
     endLease();
-    forget(endLease, registration);
+    forget(endLease);
     for (const s of statements.values()) if (!s.isFinalized) s.finalize();
     statements.clear();
     db.close();
-    if (registration !== undefined) {
-      try {
-        unlinkSync(registration);
-      } catch {
-        // removed by a process that took the lock over
-      }
-      try {
-        rmdirSync(holdersDir); // the last connection to the file removes the folder
-      } catch {
-        // another connection is registered
-      }
-    }
+    unregisterHolder(registration);
   }
 
   return {
