@@ -102,6 +102,34 @@ describe('the SQLite lock of a live process', () => {
   });
 });
 
+describe('an FTS5 statement prepared while another process holds the lock', () => {
+  it('fails as busy (not "vtable constructor failed"), and goes through once the holder is gone', async () => {
+    const path = makeDb('fts.sqlite', 1);
+    const a = openNodeSqlDriver(path);
+    a.transaction(() => {
+      a.query('CREATE VIRTUAL TABLE f USING fts5(x)');
+      a.query("INSERT INTO f VALUES ('hello world')");
+    });
+    a.close();
+    const d = openNodeSqlDriver(path);
+    const c = child(path, 'hold');
+    try {
+      await d.ready('read');
+      d.read(() => d.query('SELECT COUNT(*) AS n FROM t')); // the schema is loaded; the FTS statement is not prepared yet
+      await new Promise((r) => setImmediate(r)); // the lease ends
+      await printed(c, 'held');
+      const sql = "SELECT rowid FROM f WHERE f MATCH 'hello'";
+      expect(() => d.query(sql)).toThrow(/^database is locked/);
+      c.kill('SIGKILL');
+      await exited(c);
+      expect(d.query(sql)).toEqual([{ rowid: 1 }]);
+    } finally {
+      c.kill('SIGKILL');
+      d.close();
+    }
+  });
+});
+
 describe('a failed write on a full device', () => {
   it('is SQLITE_FULL when the device has under 1 MiB free, and stays an I/O error otherwise', () => {
     const io = new Error('disk I/O error');

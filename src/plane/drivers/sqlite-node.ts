@@ -32,7 +32,7 @@
  *
  * @module
  */
-import { statfsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 import type { SqlDriver, SqlParam, SqlRow } from '../store/sql-schema.js';
@@ -162,6 +162,16 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     return ended;
   };
   /**
+   * SQLite's busy error for an FTS5 statement prepared while another connection holds the lock:
+   * FTS5 reads its configuration when the statement is prepared, and reports the busy read as
+   * `vtable constructor failed: <table>` (the `STORAGE_FAILED … vtable constructor failed` of
+   * CLI reads during an ingest). Any other error is returned as it is.
+   */
+  const lockedVtable = (e: unknown): unknown =>
+    e instanceof Error && !inTransaction && /vtable constructor failed/i.test(e.message) && existsSync(`${file}.lock`)
+      ? new Error(`database is locked (${e.message}, while another connection held the lock)`, { cause: e })
+      : e;
+  /**
    * Runs `fn` once more when its lock was held by a lease of this process's other connection or
    * by a process that is gone; otherwise fails with the busy error at once (never inside a
    * transaction: the lock is ours there). Never waits.
@@ -170,7 +180,8 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     for (let attempt = 0; ; attempt++) {
       try {
         return fn();
-      } catch (e) {
+      } catch (caught) {
+        const e = lockedVtable(caught);
         if (!isBusy(e) || inTransaction || attempt >= 3) throw e;
         if (!endOtherLeases() && !takeOverDeadHolder(file, registration !== undefined)) throw e;
       }
