@@ -102,6 +102,28 @@ describe('the SQLite lock of a live process', () => {
   });
 });
 
+describe('the SQLite lock of a process whose pid was reused', () => {
+  it('is taken over: the live process with that pid started after the registration, so it is not the holder', async () => {
+    const path = makeDb('reused.sqlite', 2);
+    const c = child(path, 'hold');
+    const d = openNodeSqlDriver(path);
+    try {
+      await printed(c, 'held');
+      expect(() => d.read(() => d.query('SELECT COUNT(*) AS n FROM t'))).toThrow(/database is locked/);
+      // The registration now says it was written long before the process with its pid started.
+      const reg = readdirSync(`${path}.holders`).find((n) => n.startsWith(`${c.pid}-`));
+      expect(reg).toBeDefined();
+      const file = join(`${path}.holders`, reg as string);
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), since: '2020-01-01T00:00:00.000Z' }));
+      expect(d.read(() => d.query('SELECT COUNT(*) AS n FROM t'))).toEqual([{ n: 2 }]);
+    } finally {
+      c.kill('SIGKILL');
+      await exited(c);
+      d.close();
+    }
+  });
+});
+
 describe('an FTS5 statement prepared while another process holds the lock', () => {
   it('fails as busy (not "vtable constructor failed"), and goes through once the holder is gone', async () => {
     const path = makeDb('fts.sqlite', 1);

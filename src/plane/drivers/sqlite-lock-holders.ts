@@ -69,6 +69,7 @@ interface Holder {
   file: string;
   pid: number;
   host: string;
+  since: string | undefined;
 }
 
 /** The connections registered for a database, unreadable registrations left out. */
@@ -82,8 +83,8 @@ function holdersOf(dir: string): Holder[] {
   const out: Holder[] = [];
   for (const name of names) {
     try {
-      const h = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: unknown; host?: unknown };
-      if (typeof h.pid === 'number' && typeof h.host === 'string') out.push({ file: join(dir, name), pid: h.pid, host: h.host });
+      const h = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: unknown; host?: unknown; since?: unknown };
+      if (typeof h.pid === 'number' && typeof h.host === 'string') out.push({ file: join(dir, name), pid: h.pid, host: h.host, since: typeof h.since === 'string' ? h.since : undefined });
     } catch {
       // a registration being written (rename makes it whole) or removed
     }
@@ -91,14 +92,41 @@ function holdersOf(dir: string): Holder[] {
   return out;
 }
 
-/** Whether the process `pid` of this host is alive (a process we may not signal is). */
-export function processAlive(pid: number): boolean {
+/**
+ * When the process `pid` of this host started (ms since the epoch), from Linux's `/proc`
+ * (`starttime` of `/proc/<pid>/stat`, in USER_HZ = 100 ticks a second, after `btime` of
+ * `/proc/stat`); `undefined` elsewhere or when it cannot be read.
+ */
+export function processStartMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
+    const ticks = Number(fields[19]); // field 22: starttime
+    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    if (!Number.isFinite(ticks) || boot === null) return undefined;
+    return Number(boot[1]) * 1000 + ticks * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process that started this long (ms) after a registration's `since` cannot have written it. */
+export const PID_REUSE_MARGIN_MS = 5_000;
+
+/**
+ * Whether the process `pid` of this host is alive (a process we may not signal is) and is the
+ * one that registered at `since` (ISO time): a process with that pid that started well after it
+ * (Linux: {@link processStartMs}) reuses the pid of a dead one.
+ */
+export function processAlive(pid: number, since?: string): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return errnoCode(e) === 'EPERM';
   }
+  const registered = since === undefined ? Number.NaN : Date.parse(since);
+  const started = Number.isFinite(registered) ? processStartMs(pid) : undefined;
+  return started === undefined || started <= registered + PID_REUSE_MARGIN_MS;
 }
 
 /**
@@ -119,7 +147,7 @@ export function takeOverDeadHolder(file: string, registered: boolean): boolean {
     return true; // released meanwhile
   }
   const others = holdersOf(`${file}.holders`).filter((h) => !(h.pid === process.pid && h.host === host));
-  if (others.some((h) => h.host !== host || processAlive(h.pid))) return false;
+  if (others.some((h) => h.host !== host || processAlive(h.pid, h.since))) return false;
   if (others.length === 0 && !registered) return false; // cannot tell who holds it
   // While the dead holder's lock is still there no live connection touches the file: play
   // its journal back now (twice by two processes taking over at once is harmless).
