@@ -153,7 +153,9 @@ hints and errors on stderr.
 Exit codes:
   0    success; also when the reader of stdout stops early (jev-mem recall … | head -1)
   1    an error of jev-mem, its code printed (jev-mem: NOT_FOUND: …). recall, answer, stats and
-       export on a namespace that holds no memories are NOT_FOUND, with the store's namespaces
+       export on a namespace that holds no memories are NOT_FOUND, with the store's namespaces;
+       also a failed write of the output (export > file on a full disk: ENOSPC), and a full disk
+       during ingest (QUOTA_EXCEEDED, with the count of observations written)
   2    usage: unknown command or option, missing or malformed argument
   3    the store is damaged (STORE_DAMAGED; check found damage; export of damaged records without
        --skip-damaged): jev-mem check names the records, jev-mem repair salvages the rest

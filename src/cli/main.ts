@@ -5,7 +5,8 @@
  *
  * Exit codes (also in `jev-mem --help`):
  * - 0: success, also when the reader of stdout went away early (`jev-mem recall … | head -1`);
- * - 1: a JevMemError, printed with its code. recall, answer, stats and export on a namespace that
+ * - 1: a JevMemError, printed with its code; also a failed write of stdout or stderr other than
+ *   a closed pipe (`export > file` on a full disk: `ENOSPC`), printed on stderr. recall, answer, stats and export on a namespace that
  *   holds no memories fail with `NOT_FOUND` and list the store's namespaces with their counts: a
  *   script that mistyped the namespace stops instead of reading an empty result;
  * - 2: a usage error (unknown command or option, missing or malformed argument), and `bench`
@@ -200,6 +201,14 @@ function storeMissingMessage(e: JevMemError, store: string | undefined): string 
  * @param io - Where lines go. @default the process's stdout and stderr ({@link processIO})
  */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const code = await dispatch(argv, io);
+  // A write error other than a closed pipe (say, a full disk behind `> file`) fails the run:
+  // flush first, so that the error of the last line (a whole export) is known before the exit.
+  const writeError: unknown = (await io.flush?.()) ?? (io.outClosed?.aborted ? io.outClosed.reason : undefined);
+  return writeError !== undefined && !isClosedPipe(writeError) && code === 0 ? 1 : code;
+}
+
+async function dispatch(argv: string[], io: CliIO): Promise<number> {
   let line: CommandLine;
   try {
     line = parseCommandLine(argv);
@@ -231,10 +240,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.err(usage());
     return 2;
   }
-  const code = await run(cmd, pos, v, io);
-  // A write error other than a closed pipe (say, a full disk behind `> file`) fails the run.
-  const outError: unknown = io.outClosed?.aborted ? io.outClosed.reason : undefined;
-  return outError !== undefined && !isClosedPipe(outError) && code === 0 ? 1 : code;
+  return run(cmd, pos, v, io);
 }
 
 async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'help'>, pos: string[], v: Values, io: CliIO): Promise<number> {
@@ -289,6 +295,17 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
                   (removed ? `the new store ${v.store} was removed` : `store ${v.store} closed, lock released`),
               );
               return 130;
+            }
+            if (isJevMemError(e, 'QUOTA_EXCEEDED')) {
+              // Exactly what was committed: the chunks before the one the full disk refused.
+              const n = committed ?? 0;
+              const why = e.cause instanceof Error ? ` (${e.cause.message})` : '';
+              io.err(
+                `jev-mem: QUOTA_EXCEEDED: ingest stopped: disk full: ${n} of ${observations.length} observations written to namespace ${JSON.stringify(opened.namespace)}` +
+                  (removed ? `; the new store ${v.store} was removed` : `; they stay in store ${v.store}${n < observations.length ? `, observations ${n + 1}-${observations.length} were not written` : ''}`) +
+                  `; free some space and ingest the rest again${why}`,
+              );
+              return 1;
             }
             throw e;
           }

@@ -251,6 +251,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       const written: string[] = [];
       const nowIso = now().toISOString();
       let release: (() => void) | undefined;
+      let chunkCommitted = false;
       try {
         throwIfAborted(opts.signal);
         refuseIfDamaged(ns, state);
@@ -324,6 +325,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         if (written.length > 0) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: [...pendingOf(state), ...written] };
         const stamped = stamp(state, batch);
         await storage.commit(ns, stamped);
+        chunkCommitted = true;
         state.apply({ meta: stamped.meta as Record<string, unknown> });
         await checkpoint(ns, state, false);
         state.releasePins(); // the chunk is committed: what it read need not stay pinned
@@ -332,7 +334,8 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         // A write that met a damaged record (issue 22) is refused as such, whatever it tripped on.
         const damaged = isJevMemError(e, 'STORE_DAMAGED') ? undefined : damagedError(ns, state.unreadableIds());
         const err = damaged ?? (isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e }));
-        err.details.committed = results.length;
+        // A chunk whose commit went through counts even when what follows it (the checkpoint) failed.
+        err.details.committed = results.length + (chunkCommitted ? chunkResults.length : 0);
         throw err;
       } finally {
         release?.();

@@ -103,6 +103,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const language = state.dominantLanguage;
   const windowed = input.afterMs !== undefined || input.beforeMs !== undefined;
   const poolFactor = windowed ? WINDOW_POOL_FACTOR : 1;
+  await state.lexical.ready?.(); // a store-kept index takes its lock now, without blocking
   let lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf, language), LEXICAL_POOL * poolFactor, language);
   // No vector evidence (issue 15): a zero query vector, or a query in a language the encoder does
   // not cover, would rank nodes by noise; the vector side then gives no anchors and every

@@ -99,6 +99,7 @@ export async function planWrite(namespace: string, input: WriteInputs, state: Na
   // edges), and the ≤ K_w candidates (SPEC 4): never more, whatever the memory size.
   await state.loadNodes(state.lastId !== undefined ? [state.lastId] : []);
   const drafts = deterministicEdges(node, state, params.closeInTimeMs);
+  await state.lexical.ready?.(); // a store-kept index takes its lock now, without blocking
   const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf);
   const candidateIds = found.map((c) => c.id);
   await state.loadNodes(candidateIds);

@@ -6,17 +6,29 @@
  * deleted memory's text is in no file of the store once its commit returns. Node only.
  *
  * node-sqlite3-wasm locks the database with a directory `<file>.lock` that any statement holds
- * while it runs; a statement that finds it taken retries for up to {@link BUSY_WAIT_MS}, and a
- * lock directory older than {@link STALE_SQLITE_LOCK_MS} (left by a process killed inside a
- * statement) is removed.
+ * while it runs. Nothing here waits for it synchronously (no `Atomics.wait`: the event loop never
+ * freezes): {@link NodeSqlDriver.ready} waits asynchronously (`setTimeout` back-off, up to
+ * {@link BUSY_WAIT_MS}) and then holds the lock for the current turn of the event loop (a
+ * *lease*, below), so the synchronous statements that follow in that turn find it theirs. A
+ * synchronous statement that finds the lock taken fails at once with SQLite's busy error.
+ *
+ * Every connection registers itself in `<file>.holders/` (one file `{pid, host, since}` per open
+ * driver, removed at close). A lock directory is taken over only when its holder is gone: every
+ * registered process other than this one is on this host and dead (`kill(pid, 0)` fails with
+ * ESRCH), never because of its age; a dead writer's rollback journal is then played back
+ * (`sqlite-hot-journal.ts`) before anything reads the file.
  *
  * Taking and dropping that lock costs a directory create and remove (~1 ms together), so reads
  * share a *read lease*: the first read opens a read transaction, and the reads that follow in
  * the same turn of the event loop (a recall's dozen index lookups, which await nothing but
- * each other) run inside it; it ends at `setImmediate`, after {@link READ_LEASE_MS}, at the
- * next write (which commits it before `BEGIN IMMEDIATE`), at `close`, and at process exit. So
- * another process waits at most about one turn for the lock, and a read never sees a commit of
- * its own connection late.
+ * each other) run inside it; it ends at `setImmediate`, at a `ready` after {@link READ_LEASE_MS}, at the
+ * next write (which runs inside it: the lock directory excludes every other connection), at
+ * `close`, and at process exit. So another process waits at most about one turn for the lock,
+ * and a read never sees a commit of its own connection late.
+ *
+ * A write that fails with SQLite's I/O error while the device has less than
+ * {@link FULL_DISK_BYTES} free is reported as `SQLITE_FULL` (node-sqlite3-wasm turns ENOSPC
+ * into a plain I/O error), so the store maps it to `QUOTA_EXCEEDED`.
  *
  * Strings are bound as C strings: node-sqlite3-wasm passes a string parameter to SQLite only up
  * to its first U+0000, and reads text back the same way. So the SQL store checks what it looks
@@ -26,10 +38,11 @@
  *
  * @module
  */
-import { rmdirSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statfsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 import type { SqlDriver, SqlParam, SqlRow } from '../store/sql-schema.js';
+import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
 
 const { Database } = sqlite;
 type Database = InstanceType<typeof Database>;
@@ -38,18 +51,21 @@ type Statement = ReturnType<Database['prepare']>;
 /** SQLite page cache of one store connection (KiB): 32 MiB. */
 export const PAGE_CACHE_KIB = 32_768;
 
-/** How long a statement waits for another connection's lock before failing (ms). */
+/** How long {@link NodeSqlDriver.ready} waits for another process's lock before failing (ms). */
 export const BUSY_WAIT_MS = 15_000;
 
-/** A SQLite lock directory older than this (ms) is left by a dead process and removed. */
-export const STALE_SQLITE_LOCK_MS = 10_000;
+/** Longest pause between two looks at a lock held by another process (ms). */
+export const BUSY_BACKOFF_MAX_MS = 50;
 
 /**
- * Longest a read lease is extended (ms): a read that comes later than this after the lease
- * opened ends it and opens a new one, so a long chain of reads (a rebuild's scan) lets other
- * connections in between, and no lease nears {@link STALE_SQLITE_LOCK_MS}.
+ * Longest a read lease is reused by {@link NodeSqlDriver.ready} (ms): a `ready` that comes later
+ * than this after the lease opened ends it, lets one turn of the event loop pass and opens a new
+ * one, so a long chain of reads (a rebuild's scan) lets other processes in between.
  */
 export const READ_LEASE_MS = 25;
+
+/** Free bytes on the device under which a failed write is taken for a full disk. */
+export const FULL_DISK_BYTES = 1 << 20;
 
 /**
  * The lease enders of the open drivers, with their database file: run at process exit (one
@@ -58,28 +74,47 @@ export const READ_LEASE_MS = 25;
  * waits).
  */
 const openLeases = new Map<() => boolean, string>();
-const endAllLeases = (): void => {
+const onExit = (): void => {
   for (const end of openLeases.keys()) end();
 };
 const forget = (end: () => boolean): void => {
   openLeases.delete(end);
-  if (openLeases.size === 0) process.off('exit', endAllLeases);
+  if (openLeases.size === 0) process.off('exit', onExit);
 };
 
 /** A {@link SqlDriver} that owns its database handle. */
 export interface NodeSqlDriver extends SqlDriver {
-  /** Removes the SQLite lock directory when it is there (the caller knows its holder is gone). */
-  clearStaleLock(): void;
+  /**
+   * Waits (asynchronously) until this connection holds the database lock, and holds it for the
+   * rest of this turn of the event loop: `'read'` opens a read lease, `'write'` a write
+   * transaction that the next {@link SqlDriver.transaction} of the turn runs in. A lock whose
+   * holder is gone (module note) is taken over on the way.
+   * @throws Error (`database is locked`) when another live process holds the lock for longer
+   *   than {@link BUSY_WAIT_MS}.
+   */
+  ready(mode: 'read' | 'write'): Promise<void>;
   /** Finalizes the statements and closes the database. Idempotent. */
   close(): void;
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const sleep = (ms: number): void => {
-  Atomics.wait(sleeper, 0, 0, ms);
-};
-
 const isBusy = (e: unknown): boolean => e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message);
+
+/**
+ * SQLite's error for a failed write when the device of `path` is (nearly) full, else `e`.
+ * node-sqlite3-wasm reports ENOSPC as `disk I/O error`.
+ */
+export function fullDiskError(e: unknown, freeBytes: () => number): unknown {
+  if (!(e instanceof Error) || !/disk I\/O error|SQLITE_IOERR/i.test(e.message)) return e;
+  let free: number;
+  try {
+    free = freeBytes();
+  } catch {
+    return e;
+  }
+  if (free >= FULL_DISK_BYTES) return e;
+  const full = new Error(`database or disk is full (SQLITE_FULL: ${e.message} with ${free} bytes free on the device)`, { cause: e });
+  return full;
+}
 
 /**
  * Opens (or creates) the database file at `path`.
@@ -87,14 +122,25 @@ const isBusy = (e: unknown): boolean => e instanceof Error && /database is locke
  *   build does not support `secure_delete` (the caller maps it to `STORAGE_FAILED`).
  */
 export function openNodeSqlDriver(path: string): NodeSqlDriver {
-  const lockDir = `${path}.lock`;
   const file = resolve(path);
-  const db: Database = new Database(path);
+  // Register before the first statement, so that a lock of ours is never taken for a dead one.
+  const registration = registerHolder(file);
+  const freeBytes = (): number => {
+    const st = statfsSync(dirname(file));
+    return Number(st.bavail) * Number(st.bsize);
+  };
+  let db: Database;
+  try {
+    db = new Database(path);
+  } catch (e) {
+    unregisterHolder(registration);
+    throw e;
+  }
   const statements = new Map<string, Statement>();
   let inTransaction = false;
-  /** When the open read lease began (`performance.now()`), or undefined when none is open. */
+  /** When the open lease began (`performance.now()`), or undefined when none is open. */
   let leaseSince: number | undefined;
-  /** Ends the open read lease, if any (COMMIT of a read transaction releases the lock); true when one was open. */
+  /** Ends the open lease, if any (COMMIT releases the lock); true when one was open. */
   const endLease = (): boolean => {
     if (leaseSince === undefined) return false;
     leaseSince = undefined;
@@ -111,39 +157,39 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     return true;
   };
   openLeases.set(endLease, file);
-  if (openLeases.size === 1) process.once('exit', endAllLeases);
+  if (openLeases.size === 1) process.once('exit', onExit);
 
-  const clearStaleLock = (): void => {
-    try {
-      rmdirSync(lockDir);
-    } catch {
-      // gone already
+  /** Ends the leases of this process's other connections to the file; true when one was open. */
+  const endOtherLeases = (): boolean => {
+    let ended = false;
+    for (const [end, of] of openLeases) {
+      if (of === file && end !== endLease && end()) ended = true;
     }
+    return ended;
   };
-  /** Runs `fn`, waiting out another connection's lock (never inside a transaction: we hold the lock there). */
-  const patiently = <T>(fn: () => T): T => {
-    const start = Date.now();
-    for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+  /**
+   * SQLite's busy error for an FTS5 statement prepared while another connection holds the lock:
+   * FTS5 reads its configuration when the statement is prepared, and reports the busy read as
+   * `vtable constructor failed: <table>` (the `STORAGE_FAILED … vtable constructor failed` of
+   * CLI reads during an ingest). Any other error is returned as it is.
+   */
+  const lockedVtable = (e: unknown): unknown =>
+    e instanceof Error && !inTransaction && /vtable constructor failed/i.test(e.message) && existsSync(`${file}.lock`)
+      ? new Error(`database is locked (${e.message}, while another connection held the lock)`, { cause: e })
+      : e;
+  /**
+   * Runs `fn` once more when its lock was held by a lease of this process's other connection or
+   * by a process that is gone; otherwise fails with the busy error at once (never inside a
+   * transaction: the lock is ours there). Never waits.
+   */
+  const freeing = <T>(fn: () => T): T => {
+    for (let attempt = 0; ; attempt++) {
       try {
         return fn();
-      } catch (e) {
-        if (!isBusy(e) || inTransaction) throw e;
-        // Leases of this process's other connections to the file end first (module note).
-        let ended = false;
-        for (const [end, of] of openLeases) {
-          if (of === file && end !== endLease && end()) ended = true;
-        }
-        if (ended) continue;
-        const age = (() => {
-          try {
-            return Date.now() - statSync(lockDir).mtimeMs;
-          } catch {
-            return 0;
-          }
-        })();
-        if (age > STALE_SQLITE_LOCK_MS) clearStaleLock();
-        else if (Date.now() - start > BUSY_WAIT_MS) throw e;
-        sleep(wait);
+      } catch (caught) {
+        const e = lockedVtable(caught);
+        if (!isBusy(e) || inTransaction || attempt >= 3) throw e;
+        if (!endOtherLeases() && !takeOverDeadHolder(file, registration !== undefined)) throw e;
       }
     }
   };
@@ -174,20 +220,39 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
       throw e;
     }
   };
-  const query = (sql: string, params: readonly SqlParam[] = []): SqlRow[] => patiently(() => run(sql, params));
+  const reported = (e: unknown): unknown => fullDiskError(e, freeBytes);
+  const query = (sql: string, params: readonly SqlParam[] = []): SqlRow[] => {
+    try {
+      return freeing(() => run(sql, params));
+    } catch (e) {
+      throw reported(e);
+    }
+  };
 
-  try {
-    patiently(() => db.exec('PRAGMA journal_mode = DELETE'));
+  /**
+   * Whether the connection is configured: `journal_mode = DELETE`, `secure_delete = ON`,
+   * `foreign_keys = OFF` and the page cache. Any statement's first preparation reads the schema,
+   * so it needs the lock: when another process holds it at open, this runs at the first lease.
+   */
+  let configured = false;
+  const configure = (): void => {
+    if (configured) return;
+    db.exec('PRAGMA journal_mode = DELETE');
     const secure = db.get('PRAGMA secure_delete = ON') as { secure_delete?: unknown } | null;
     if (secure?.secure_delete !== 1) throw new Error(`this SQLite build does not support PRAGMA secure_delete (answered ${JSON.stringify(secure)})`);
     db.exec('PRAGMA foreign_keys = OFF');
     // A page cache that holds the hot part of a large store (the read path's point lookups);
     // SQLite's default is 2 MiB. In KiB when negative.
     db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
+    configured = true;
+  };
+  try {
+    freeing(configure);
   } catch (e) {
-    forget(endLease);
-    db.close();
-    throw e;
+    if (!isBusy(e)) {
+      close();
+      throw e;
+    }
   }
 
   /** Runs `fn` between `begin()` and COMMIT; any failure rolls back (SQLite may have already). */
@@ -204,55 +269,113 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
       } catch {
         // nothing was begun on disk, or SQLite rolled back on its own (e.g. after SQLITE_FULL)
       }
-      throw e;
+      throw reported(e);
     } finally {
       inTransaction = false;
     }
   };
+  /** Opens a lease (the lock taken now, or SQLite's busy error). */
+  const openLease = (mode: 'read' | 'write'): void => {
+    freeing(() => {
+      configure();
+      if (mode === 'write') db.exec('BEGIN IMMEDIATE');
+      else {
+        db.exec('BEGIN');
+        try {
+          db.exec('PRAGMA schema_version'); // reads page 1: takes the lock
+        } catch (e) {
+          try {
+            db.exec('ROLLBACK');
+          } catch {
+            // nothing was begun on disk
+          }
+          throw e;
+        }
+      }
+    });
+    leaseSince = performance.now();
+    inTransaction = true;
+    setImmediate(endLease);
+  };
+
+  function close(): void {
+    if (!db.isOpen) return;
+    endLease();
+    forget(endLease);
+    for (const s of statements.values()) if (!s.isFinalized) s.finalize();
+    statements.clear();
+    db.close();
+    unregisterHolder(registration);
+  }
 
   return {
     query,
     transaction<T>(fn: () => T): T {
       if (inTransaction && leaseSince === undefined) return fn();
-      endLease();
-      // The write lock is waited for; the work itself is not retried (it may not be repeatable).
-      return within(() => patiently(() => db.exec('BEGIN IMMEDIATE')), fn);
+      if (leaseSince !== undefined) {
+        // A lease holds the lock directory, which excludes every other connection: the
+        // transaction runs inside it, and its COMMIT ends the lease.
+        leaseSince = undefined;
+        return within(() => undefined, fn);
+      }
+      // The lock is taken now or not at all (ready('write') waits for it); the work itself is
+      // not retried (it may not be repeatable).
+      return within(
+        () =>
+          freeing(() => {
+            configure();
+            db.exec('BEGIN IMMEDIATE');
+          }),
+        fn,
+      );
     },
     read<T>(fn: () => T): T {
-      if (leaseSince !== undefined && performance.now() - leaseSince > READ_LEASE_MS) endLease();
-      if (leaseSince !== undefined) {
+      // An open lease is used whatever its age: ending it inside a turn would let another process
+      // take the lock, and the synchronous reads that follow cannot wait for it. ready() renews it.
+      if (leaseSince !== undefined || inTransaction) {
         try {
           return fn();
         } catch (e) {
-          endLease();
+          if (leaseSince !== undefined) endLease();
           throw e;
         }
       }
-      if (inTransaction) return fn(); // inside a write transaction
-      // A read is repeatable: when another connection holds the lock, the whole read waits and
-      // runs again. The lease stays open after it (module note).
-      return patiently(() => {
-        db.exec('BEGIN');
-        leaseSince = performance.now();
-        inTransaction = true;
-        try {
-          const out = fn();
-          setImmediate(endLease);
-          return out;
-        } catch (e) {
-          endLease();
-          throw e;
-        }
-      });
+      // A read is repeatable: when the lock was held by a lease of this process or by a dead
+      // process, the whole read runs again. The lease stays open after it (module note).
+      openLease('read');
+      try {
+        return fn();
+      } catch (e) {
+        endLease();
+        throw e;
+      }
     },
-    clearStaleLock,
-    close(): void {
+    async ready(mode: 'read' | 'write'): Promise<void> {
       if (!db.isOpen) return;
-      endLease();
-      forget(endLease);
-      for (const s of statements.values()) if (!s.isFinalized) s.finalize();
-      statements.clear();
-      db.close();
+      if (leaseSince !== undefined) {
+        const fresh = performance.now() - leaseSince <= READ_LEASE_MS;
+        if (fresh && mode === 'read') return;
+        endLease(); // a write opens its own transaction (BEGIN IMMEDIATE)
+        // A long chain of reads lets other processes in between (one turn of the event loop).
+        if (!fresh) await new Promise<void>((done) => setImmediate(done));
+      }
+      if (inTransaction) return; // inside a write transaction of this connection
+      const start = performance.now();
+      for (let wait = 1; ; wait = Math.min(wait * 2, BUSY_BACKOFF_MAX_MS)) {
+        try {
+          openLease(mode);
+          return;
+        } catch (e) {
+          if (!isBusy(e)) throw reported(e);
+          const waited = performance.now() - start;
+          if (waited > BUSY_WAIT_MS) {
+            throw new Error(`database is locked: another process held the lock of ${file} for ${Math.round(waited)} ms`, { cause: e });
+          }
+        }
+        await new Promise<void>((done) => setTimeout(done, wait));
+        if (!db.isOpen) return;
+      }
     },
+    close,
   };
 }

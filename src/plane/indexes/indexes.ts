@@ -40,6 +40,13 @@ export interface LexicalIndex {
    * snapshot taken afterwards holds no term of them (erasure, issue 13).
    */
   vacuum?(): Promise<void>;
+  /**
+   * Optional: waits until the synchronous calls that follow in the same turn of the event loop
+   * can read the index without waiting (a store-kept index of the Node SQLite store takes the
+   * database lock, asynchronously, while another process writes). Callers await it right before
+   * `search`; an index in memory has none.
+   */
+  ready?(): Promise<void>;
 }
 
 /**

@@ -976,6 +976,13 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     const ns = read(`read namespace ${JSON.stringify(namespace)}`, () => nsId(namespace));
     if (ns === undefined) return undefined;
     if (!lexChecked.has(ns)) {
+      // Read first: a namespace whose FTS table is already the current one needs no write
+      // transaction (a reader never takes the write lock, and a damaged page elsewhere in the
+      // file does not stop the search).
+      const tables = read(`read namespace ${JSON.stringify(namespace)}`, () => lexTables(ns));
+      if (fts && tables.length === 1 && tables[0]?.current === true) lexChecked.add(ns);
+    }
+    if (!lexChecked.has(ns)) {
       try {
         tx(() => checkLexical(ns));
       } catch (e) {

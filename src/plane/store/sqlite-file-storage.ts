@@ -6,6 +6,8 @@
  * Layout under `dir`:
  * ```
  * jev-mem.sqlite            the database (rollback journal jev-mem.sqlite-journal only during a commit)
+ * jev-mem.sqlite.holders/   one file {pid, host, since} per open connection (sqlite-node.ts), so that
+ *                           a lock is taken over only from a process that is gone
  * lock                      held by the one process that writes (pid, host), as in the v1 store
  * ```
  * A directory that holds a v1 file store (`legacy-v1.ts`, read only: `format.json`, snapshot +
@@ -23,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { JevMemError } from '../../errors.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
 import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
-import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
+import { BUSY_WAIT_MS, type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { createSqlStorage, sqlError } from './sql-storage.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLock } from './store-lock.js';
@@ -81,7 +83,7 @@ async function inspect(dir: string): Promise<'missing' | 'empty' | 'sqlite' | 'v
   if (entries.includes('format.json')) return 'v1';
   if (entries.includes(SQLITE_FILE_NAME)) return 'sqlite';
   // `legacy-v1-<time>/`: a v1 store moved aside by an earlier build (kept: it is the user's to remove).
-  const ours = (name: string): boolean => name === 'lock' || name.startsWith(SQLITE_FILE_NAME) || name.startsWith('legacy-v1-');
+  const ours = (name: string): boolean => name === 'lock' || name.startsWith('lock.') || name.startsWith(SQLITE_FILE_NAME) || name.startsWith('legacy-v1-');
   return entries.every(ours) ? 'empty' : 'other';
 }
 
@@ -161,9 +163,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   const acquire = async (): Promise<void> => {
     const { tookOver } = await takeStoreLock(dir, lockPath);
     lockHeld = true;
-    // A writer that died inside a statement left SQLite's lock directory behind.
+    // A writer that died inside a statement left SQLite's lock directory behind: the driver
+    // takes it over (and plays back its journal) at its next statement.
     if (tookOver) {
-      driver?.clearStaleLock();
       logger('warn', `took over the lock of ${dir} left by a process that is gone`, { code: 'STALE_LOCK_TAKEN' });
     }
   };
@@ -192,7 +194,14 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     throw sqlError(`the store at ${dir}`, `open ${SQLITE_FILE_NAME}`, e);
   }
   const db = driver;
-  const adapter = createSqlStorage(db, {
+  const locked = async (what: string, wait: () => Promise<void>): Promise<void> => {
+    try {
+      await wait();
+    } catch (e) {
+      throw sqlError(`the store at ${dir}`, `take the database lock to ${what}`, e);
+    }
+  };
+  const inner = createSqlStorage(db, {
     kind: 'sqlite',
     label: `the store at ${dir}`,
     lexical,
@@ -201,6 +210,8 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     beforeWrite: async () => {
       await writerLock();
       await new Promise<void>((done) => setImmediate(done));
+      // Wait for the database lock without blocking (readers of other processes hold it briefly).
+      await locked('write', () => db.ready('write'));
     },
     onClose: async () => {
       await lock?.catch(() => undefined);
@@ -211,10 +222,85 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       }
     },
   });
+  const adapter = awaitingLock(inner, (what) => locked(what, () => db.ready('read')));
   // Create the tables now, so that a damaged or foreign database fails at open.
   await adapter.namespaces().catch(async (e: unknown) => {
     await adapter.close().catch(() => undefined);
     throw e;
   });
   return adapter;
+}
+
+/** The adapter's reads that return a promise (each is one read of the database). */
+const READS = ['load', 'loadMeta', 'namespaces', 'sizeBytes', 'getNodes', 'getEdges', 'counts', 'readCheckpoint', 'changesSince', 'damaged'] as const;
+
+/** Whether `e` (a store error or SQLite's) says that another connection held the lock. */
+function lockedOut(e: unknown): boolean {
+  for (let c: unknown = e; c instanceof Error; c = c.cause) if (/database is locked|SQLITE_BUSY/i.test(c.message)) return true;
+  return false;
+}
+
+/**
+ * `adapter` with every read preceded by `ready(what)`: the asynchronous wait for the database
+ * lock (`NodeSqlDriver.ready`), so that the synchronous statements of the read find it theirs and
+ * a read never fails, nor freezes the event loop, while another process writes. A read is
+ * repeatable: one that still met the lock (its first use set up tables inside the turn's lease,
+ * whose commit let another process in) waits and runs again, within {@link BUSY_WAIT_MS}. Scans
+ * wait before each batch; the store's lexical index gets `ready()` (awaited by recall and write
+ * planning before their synchronous searches), which sets the index up first.
+ */
+function awaitingLock(adapter: StorageAdapter, ready: (what: string) => Promise<void>): StorageAdapter {
+  const repeat = async <T>(fn: () => T | Promise<T>): Promise<T> => {
+    const start = performance.now();
+    for (;;) {
+      await ready('read');
+      try {
+        return await fn();
+      } catch (e) {
+        if (!lockedOut(e) || performance.now() - start > BUSY_WAIT_MS) throw e;
+      }
+    }
+  };
+  const out: StorageAdapter = Object.create(adapter) as StorageAdapter;
+  const any = out as unknown as Record<string, unknown>;
+  const src = adapter as unknown as Record<string, unknown>;
+  for (const name of READS) {
+    const fn = src[name];
+    if (typeof fn !== 'function') continue;
+    any[name] = (...args: unknown[]): Promise<unknown> => repeat(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(adapter, args));
+  }
+  for (const name of ['scanNodes', 'scanEdges'] as const) {
+    const fn = src[name];
+    if (typeof fn !== 'function') continue;
+    any[name] = (...args: unknown[]): AsyncIterable<unknown> => ({
+      [Symbol.asyncIterator]: () => {
+        const it = (fn as (...a: unknown[]) => AsyncIterable<unknown>).apply(adapter, args)[Symbol.asyncIterator]();
+        return {
+          next: async () => {
+            await ready('read');
+            return it.next();
+          },
+          return: async (value?: unknown) => (it.return ? it.return(value) : { done: true as const, value }),
+        };
+      },
+    });
+  }
+  const lexicalIndex = adapter.lexicalIndex;
+  if (lexicalIndex !== undefined) {
+    out.lexicalIndex = (namespace) => {
+      const index = lexicalIndex.call(adapter, namespace);
+      let setUp = false;
+      index.ready = async () => {
+        if (!setUp) {
+          // The first use checks (or builds) the namespace's FTS table in a transaction, which
+          // ends the lease: do it now, then take the lock again for the search.
+          await repeat(() => index.size);
+          setUp = true;
+        }
+        await ready('read');
+      };
+      return index;
+    };
+  }
+  return out;
 }

@@ -1,34 +1,42 @@
 /**
  * The single-writer lock of a Node store directory (`<dir>/lock`), held by the SQLite store
  * (`sqlite-file-storage.ts`), also while it imports a v1 file store. One process writes
- * a store at a time; readers need no lock. The lock file holds `{pid, host, since}`; a lock of a
- * process that is gone (same host, `kill(pid, 0)` fails with ESRCH) is taken over.
+ * a store at a time; readers need no lock. The lock file holds `{pid, host, since}`, written
+ * aside and hard-linked into place (never seen half-written); a lock of a process that is gone
+ * (same host, `kill(pid, 0)` fails with ESRCH) is taken over, never one because of its age.
  *
  * @module
  */
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { link, open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { JevMemError, WRITER_ELSEWHERE } from '../../errors.js';
 
-/** An unreadable lock file younger than this (ms) belongs to a process that is still writing it. */
+/**
+ * Kept for the legacy v1 store's re-export; no longer used: a lock file is written whole before
+ * it appears (written aside, then hard-linked into place), so an unreadable one is never "being
+ * written" and is never taken over because of its age.
+ */
 export const LOCK_SETTLE_MS = 10_000;
 
 function errnoCode(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
 }
 
-/** The live process holding the lock at `path`, or `undefined` when it is stale (or unreadable and older than {@link LOCK_SETTLE_MS}). */
+/**
+ * The process holding the lock at `path`, or `undefined` when the lock is stale: its holder is a
+ * process of this host that is gone (`kill(pid, 0)` fails with ESRCH). A holder on another host
+ * cannot be checked and counts as alive; so does an unreadable lock file (whatever its age: it
+ * is never taken over, and the error names the file to delete).
+ */
 export async function lockHolder(path: string): Promise<{ pid: number; host: string } | undefined> {
   let holder: { pid?: unknown; host?: unknown };
   try {
     holder = JSON.parse((await readFile(path)).toString('utf8')) as { pid?: unknown; host?: unknown };
-  } catch {
-    // Another process may have just created the lock and not yet written it (open 'wx' then
-    // write): an unreadable lock younger than LOCK_SETTLE_MS is held, not stale.
-    const age = await stat(path).then((st) => Date.now() - st.mtimeMs, () => Infinity);
-    return age < LOCK_SETTLE_MS ? { pid: -1, host: 'unknown (lock being written)' } : undefined;
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return undefined; // released meanwhile
+    return { pid: -1, host: 'unknown (the lock file cannot be read)' };
   }
-  if (typeof holder.pid !== 'number' || typeof holder.host !== 'string') return undefined;
+  if (typeof holder.pid !== 'number' || typeof holder.host !== 'string') return { pid: -1, host: 'unknown (the lock file names no process)' };
   if (holder.host !== hostname()) return { pid: holder.pid, host: holder.host }; // cannot check: assume alive
   try {
     process.kill(holder.pid, 0);
@@ -38,26 +46,49 @@ export async function lockHolder(path: string): Promise<{ pid: number; host: str
   }
 }
 
+/** Places `path` holding `content` only if it does not exist (EEXIST otherwise), never half-written. */
+async function createWhole(path: string, content: string): Promise<void> {
+  const temp = `${path}.${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const handle = await open(temp, 'wx');
+  try {
+    await handle.writeFile(content);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temp, path);
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+    // A file system without hard links: create in place (a crash between create and write
+    // leaves an unreadable lock, which is refused with its path, not taken over).
+    const direct = await open(path, 'wx');
+    try {
+      await direct.writeFile(content);
+      await direct.datasync();
+    } finally {
+      await direct.close();
+    }
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
 /**
- * Takes the writer lock `<dir>/lock` for this process.
+ * Takes the writer lock `<dir>/lock` for this process. The lock file holds `{pid, host, since}`.
  * @returns whether a stale lock of a process that is gone was taken over (its writes may have
  *   been cut short: the caller may clean up after it).
  * @throws JevMemError `STORAGE_FAILED` (field `store`, `details.lock` the path) when a live
- *   process holds the lock or the lock file cannot be written; `QUOTA_EXCEEDED` is not
- *   distinguished here (the lock file is tiny).
+ *   process (or an unreadable lock file) holds the lock or the lock file cannot be written;
+ *   `QUOTA_EXCEEDED` is not distinguished here (the lock file is tiny).
  */
 export async function takeStoreLock(dir: string, lockPath: string): Promise<{ tookOver: boolean }> {
   const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
   let tookOver = false;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(lockPath, 'wx');
-      try {
-        await handle.writeFile(mine);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
+      await createWhole(lockPath, mine);
       return { tookOver };
     } catch (e) {
       if (errnoCode(e) !== 'EEXIST') throw new JevMemError('STORAGE_FAILED', `could not create the lock file ${lockPath}: ${String(e)}`, { cause: e, field: 'store', lock: lockPath });

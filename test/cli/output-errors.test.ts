@@ -1,0 +1,64 @@
+/**
+ * Writes the user can rely on (issue 22): `jev-mem export … > backup.json` on a full disk must
+ * not exit 0 with a truncated file, while a reader that goes away (`| head`) still ends quietly
+ * with exit 0. `/dev/full` fails every write with ENOSPC, as a full disk does.
+ */
+import { existsSync, mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, SAMPLE, cli, exited } from './helpers.js';
+
+const ENTRY = fileURLToPath(new URL('./source-entry.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'jev-mem-cli-out-'));
+const store = join(dir, 'store');
+
+beforeAll(async () => {
+  const r = await cli(['ingest', SAMPLE, '--store', store, '--namespace', 'sample', '--system-one', 'heuristic']);
+  expect(r.code).toBe(0);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI with stdout on the file descriptor `out`; resolves with the exit code and stderr. */
+async function runWithStdout(args: string[], out: number | 'pipe', onStdout?: (chunk: Buffer, destroy: () => void) => void): Promise<{ code: number | string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', out, 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  if (onStdout) child.stdout?.on('data', (c: Buffer) => onStdout(c, () => child.stdout?.destroy()));
+  const code = await exited(child);
+  return { code, stderr };
+}
+
+describe.skipIf(!existsSync('/dev/full'))('a failed write of the output', () => {
+  it('export to a full disk (/dev/full) exits 1 and says stdout could not be written', async () => {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const r = await runWithStdout(['export', '--store', store, '--namespace', 'sample'], fd);
+      expect(r.stderr).toMatch(/cannot write to stdout: ENOSPC/);
+      expect(r.code).toBe(1);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('stats to a full disk exits 1 as well (one short line)', async () => {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const r = await runWithStdout(['stats', '--store', store, '--namespace', 'sample'], fd);
+      expect(r.stderr).toMatch(/ENOSPC/);
+      expect(r.code).toBe(1);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+
+describe('a reader that goes away', () => {
+  it('export into a pipe closed after the first bytes still exits 0, quietly', async () => {
+    const r = await runWithStdout(['export', '--store', store, '--namespace', 'sample'], 'pipe', (_chunk, destroy) => destroy());
+    expect(r.stderr).not.toMatch(/EPIPE|cannot write|Error/);
+    expect(r.code).toBe(0);
+  });
+});

@@ -1,0 +1,27 @@
+// A second process for sqlite-lock.test.ts. Usage: sqlite-lock-child.ts <db> hold|crash
+//   hold:  takes the database lock inside a write transaction, prints "held", and stays there
+//          (this test process may block: it is killed by the test);
+//   crash: overwrites every row and adds 400 rows of 4 kB in a transaction with a tiny page
+//          cache (so SQLite writes changed pages into the database before the commit: a hot
+//          journal), then SIGKILLs itself inside the transaction.
+import { writeSync } from 'node:fs';
+import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
+
+const [path, mode] = process.argv.slice(2) as [string, string];
+const d = openNodeSqlDriver(path);
+if (mode === 'hold') {
+  await d.ready('write');
+  d.transaction(() => {
+    d.query('INSERT INTO t (v) VALUES (?)', ['held']);
+    writeSync(1, 'held\n');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // until killed
+  });
+} else {
+  d.query('PRAGMA cache_size = 2');
+  await d.ready('write');
+  d.transaction(() => {
+    d.query("UPDATE t SET v = 'overwritten ' || id"); // rows on many pages: changed in place
+    for (let i = 0; i < 400; i++) d.query('INSERT INTO t (v) VALUES (?)', ['x'.repeat(4000)]);
+    process.kill(process.pid, 'SIGKILL');
+  });
+}
