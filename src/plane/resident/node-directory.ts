@@ -14,6 +14,13 @@ export const STATUS_CODE: Readonly<Record<NodeStatus, number>> = Object.freeze({
 const STATUS_NAME: readonly (NodeStatus | undefined)[] = [undefined, 'active', 'superseded', 'deleted'];
 
 /**
+ * Slots a directory takes at its first node; it doubles from there. Small, so an open namespace
+ * of a few nodes costs a few hundred bytes here, not 1,024 slots (~130 KB at 100 dimensions;
+ * issue 22).
+ */
+export const MIN_SLOTS = 16;
+
+/**
  * A 53-bit hash of a string (two 32-bit multiplicative lanes, as in the public-domain cyrb53
  * scheme), as a safe integer: collisions among 10⁵ keys have probability ~10⁻⁶.
  */
@@ -87,7 +94,7 @@ export class NodeDirectory {
 
   #grow(min: number): void {
     if (min <= this.#cap) return;
-    const cap = Math.max(min, this.#cap * 2, 1024);
+    const cap = Math.max(min, this.#cap * 2, MIN_SLOTS);
     const d = this.dimension;
     const grow = <T extends Float64Array | Uint8Array | Int32Array | Int16Array | Int8Array | Float32Array>(old: T, make: (n: number) => T, per = 1): T => {
       const a = make(cap * per);
