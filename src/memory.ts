@@ -230,6 +230,12 @@ export interface MemoryStats {
   maintenanceFailures: number;
   /** Checkpoints of the namespace that could not be written since open (issue 13; logged as `CHECKPOINT_FAILED`). */
   checkpointFailures: number;
+  /**
+   * Writes and maintenance passes of this namespace since open whose System-One plan, made
+   * outside the namespace lock, was made again because the namespace changed before their commit
+   * (issue 22; see `memory/plan-commit.ts`).
+   */
+  replans: number;
   /** How the namespace was opened: from its checkpoint plus `replayed` logged node changes, or by a scan of the store; `ms` = wall time of the open. */
   opened: OpenReport;
   /** Why the vector index could not switch to HNSW (it stays exact: `vectorIndex` is `flat`), when it failed. */
@@ -401,13 +407,14 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       const ns = nsOf(o);
       const checked = checkObservation(observation, 'observation', params.maxTextChars);
-      return caches.exclusive(ns, async () => (await writes.write(ns, [checked], o ?? {}))[0] as AddResult, o?.signal);
+      // The write takes the namespace lock for its commit only (issue 22: plan, then commit).
+      return (await writes.write(ns, [checked], o ?? {}))[0] as AddResult;
     },
 
     async addMany(observations, o) {
       ensureOpen();
       const { ns, checked } = checkAddMany(observations, o, defaultNamespace, params.maxTextChars);
-      return caches.exclusive(ns, () => writes.write(ns, checked, o ?? {}), o?.signal);
+      return writes.write(ns, checked, o ?? {});
     },
 
     async recall(query, o) {
@@ -490,17 +497,13 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       const ns = nsOf(o);
       const checked = checkObservation(observation, 'observation', params.maxTextChars);
-      return caches.exclusive(
-        ns,
-        async () => {
-          const state = await caches.fresh(ns, true);
-          if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
-          await state.loadNodes([id]);
-          const old = state.nodes.get(id) as MemoryNode;
-          return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
-        },
-        o?.signal,
-      );
+      // The old node is read now; the write's commit checks again, under the lock, that it is still there.
+      const old = await caches.reading(ns, async (state) => {
+        if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+        await state.loadNodes([id]);
+        return state.nodes.get(id) as MemoryNode;
+      });
+      return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
     },
 
     async delete(id, o) {
@@ -521,7 +524,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async maintain(o) {
       ensureOpen();
       const ns = nsOf(o);
-      return caches.exclusive(ns, async () => writes.maintain(ns, await caches.fresh(ns, true), o?.signal), o?.signal);
+      return writes.maintain(ns, o?.signal);
     },
 
     async export(o) {
@@ -568,6 +571,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           systemOneWrites,
           maintenanceFailures: counts.maintenanceFailures,
           checkpointFailures: counts.checkpointFailures,
+          replans: counts.replans,
           opened: { ...state.openReport },
         };
         if (state.vectorUpgradeError !== undefined) s.vectorIndexError = state.vectorUpgradeError instanceof Error ? state.vectorUpgradeError.message : String(state.vectorUpgradeError);
@@ -587,6 +591,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async close() {
       if (closed) return;
       closed = true;
+      await caches.settle(); // writes still planning outside the lock finish first
       // A checkpoint of each namespace this memory changed, so the next open restores it
       // instead of replaying or rescanning (issue 13). Failures are logged inside.
       for (const ns of caches.loadedNamespaces()) {
