@@ -46,6 +46,12 @@ export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
 export type { AddManyOptions, AddResult, CallOptions, ImportOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { Logger, LogEntry, LogLevel } from './util/logger.js';
 
+/**
+ * Default of {@link MemoryOptions.maxOpenNamespaces}: namespaces a memory keeps open (resident
+ * indexes and caches) before it releases the least recently used idle one.
+ */
+export const DEFAULT_MAX_OPEN_NAMESPACES = 64;
+
 /** Namespace size from which `vectorIndex: 'auto'` writes through HNSW instead of the exact index. */
 export const AUTO_HNSW_FROM = 5000;
 
@@ -104,6 +110,22 @@ export interface MemoryOptions {
   /** Overrides of the SPEC 8 parameters (see {@link MemoryParameters}). */
   parameters?: Partial<MemoryParameters>;
   /**
+   * Most namespaces kept open at once (issue 22). An open namespace holds its resident state:
+   * the node directory, the lexical and vector indexes, entity and session maps, and the node and
+   * edge caches (which grow as they fill, up to `cache`). Opening one more releases the least
+   * recently used idle namespace (no write planned, queued or committing, no read running) after
+   * writing its checkpoint; its next use reopens it from the store (checkpoint + replay), with
+   * the same data. A namespace in use is never released, so more can be open while all are busy.
+   *
+   * Cost per open namespace (measured with `bench/scale/open-namespaces.ts`, Node 22, default
+   * 100-d encoder, exact vector index, SQLite store): about 45 KB of heap with 3 memories; it
+   * grows with the namespace, by roughly the stored vectors (d + 4 bytes per node), the lexical
+   * postings and the cached bodies (at most `cache.nodes` nodes and `cache.edges` edge lists).
+   * @default 64 ({@link DEFAULT_MAX_OPEN_NAMESPACES})
+   * @throws JevMemError `INVALID_OPTION` (field `maxOpenNamespaces`) when not a positive integer.
+   */
+  maxOpenNamespaces?: number;
+  /**
    * The memory's clock: ingestion times (`ingestedAt`, hence the `supersededAt` of an update
    * given without `observedAt`), export times, and the current date `answer` gives System Two
    * when the call passes none. Must return a valid Date (else `INVALID_OPTION`, field `now`).
@@ -123,7 +145,7 @@ export interface MemoryOptions {
 }
 
 /** The keys {@link MemoryOptions} accepts (any other is refused with `INVALID_OPTION`). */
-export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger'] as const satisfies readonly (keyof MemoryOptions)[];
+export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger', 'maxOpenNamespaces'] as const satisfies readonly (keyof MemoryOptions)[];
 
 /**
  * The vector-index wiring (the one place that picks index implementations): `flat` → exact,
@@ -164,6 +186,16 @@ function checkCacheSizes(cache: MemoryOptions['cache']): { nodes: number; edges:
     out[k] = v;
   }
   return out;
+}
+
+/**
+ * The `maxOpenNamespaces` option, checked.
+ * @throws JevMemError `INVALID_OPTION` (field `maxOpenNamespaces`) when not a positive integer.
+ */
+function checkMaxOpen(v: unknown): number {
+  if (v === undefined) return DEFAULT_MAX_OPEN_NAMESPACES;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw invalidOption('maxOpenNamespaces', `expected a positive integer, got ${describeValue(v)}`);
+  return v;
 }
 
 /** Options of {@link Memory.recall}. */
@@ -236,6 +268,11 @@ export interface MemoryStats {
    * (issue 22; see `memory/plan-commit.ts`).
    */
   replans: number;
+  /**
+   * Namespaces this memory holds open now, this one included (at most `maxOpenNamespaces` while
+   * some are idle; issue 22).
+   */
+  openNamespaces: number;
   /** How the namespace was opened: from its checkpoint plus `replayed` logged node changes, or by a scan of the store; `ms` = wall time of the open. */
   opened: OpenReport;
   /** Why the vector index could not switch to HNSW (it stays exact: `vectorIndex` is `flat`), when it failed. */
@@ -388,7 +425,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     systemTwo = typeof (options.systemTwo as SystemTwo).answer === 'function' ? (options.systemTwo as SystemTwo) : createSystemTwo(options.systemTwo as SystemTwoOptions);
   }
   const cacheSizes = checkCacheSizes(options.cache);
-  const caches = new NamespaceCaches(storage, (ns) => openNamespace(ns, storage, encoder, factories, cacheSizes));
+  const maxOpen = checkMaxOpen(options.maxOpenNamespaces);
+  // A namespace released for room is checkpointed first (under its lock), so it reopens fast.
+  const caches = new NamespaceCaches(storage, (ns) => openNamespace(ns, storage, encoder, factories, cacheSizes), { maxOpen, onEvict: (ns, state) => writes.checkpoint(ns, state) });
   const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger });
   const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
   let closed = false;
@@ -573,6 +612,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           checkpointFailures: counts.checkpointFailures,
           replans: counts.replans,
           opened: { ...state.openReport },
+          openNamespaces: caches.openCount,
         };
         if (state.vectorUpgradeError !== undefined) s.vectorIndexError = state.vectorUpgradeError instanceof Error ? state.vectorUpgradeError.message : String(state.vectorUpgradeError);
         return s;
