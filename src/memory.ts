@@ -117,10 +117,11 @@ export interface MemoryOptions {
    * writing its checkpoint; its next use reopens it from the store (checkpoint + replay), with
    * the same data. A namespace in use is never released, so more can be open while all are busy.
    *
-   * Cost per open namespace (measured with `bench/scale/open-namespaces.ts`, Node 22, default
-   * 100-d encoder, exact vector index, SQLite store): about 45 KB of heap with 3 memories; it
-   * grows with the namespace, by roughly the stored vectors (d + 4 bytes per node), the lexical
-   * postings and the cached bodies (at most `cache.nodes` nodes and `cache.edges` edge lists).
+   * Cost per open namespace (measured with `bench/scale/open-namespaces.ts`: 200 namespaces × 3
+   * memories, SQLite store, default 100-d encoder, heuristic System One, Node 20): about 36 KB of
+   * heap each (RSS about 100 KB each, SQLite's share included). It grows with the namespace by
+   * roughly its directory (~250 bytes a node at d = 100), its indexes and its cached bodies (at
+   * most `cache.nodes` bodies and `cache.edges` edge lists).
    * @default 64 ({@link DEFAULT_MAX_OPEN_NAMESPACES})
    * @throws JevMemError `INVALID_OPTION` (field `maxOpenNamespaces`) when not a positive integer.
    */
