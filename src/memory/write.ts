@@ -457,7 +457,10 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         await checkpoint(ns, state, false);
         state.releasePins(); // the chunk is committed: what it read need not stay pinned
       } catch (e) {
-        if (e instanceof ReplanNeeded && !changed) return REPLAN; // nothing was applied: the caches are as they were
+        if (!changed) {
+          if (e instanceof ReplanNeeded) return REPLAN;
+          throw e; // nothing was applied: the caches are as they were
+        }
         await rollBack(ns);
         throw e;
       } finally {

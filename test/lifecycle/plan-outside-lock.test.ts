@@ -146,6 +146,27 @@ describe('System-One calls outside the namespace lock', () => {
     await sequential.close();
   });
 
+  it('an update whose node is deleted while it plans fails NOT_FOUND at its commit, writing nothing', async () => {
+    const s1 = holdingSystemOne();
+    const memory = await open(s1.backend);
+    for (const t of TURNS.slice(0, 3)) await memory.add(t);
+    const held = s1.hold('relation');
+    const updating = memory.update('n2', { text: 'Theo: I replaced the whole bike, not just the chain.', speaker: 'Theo' });
+    await held.entered;
+    expect(await orStalled(memory.delete('n2'))).toBe(true);
+    held.release();
+    const err = await updating.then(
+      () => undefined,
+      (e: unknown) => e as { code?: string; details?: { field?: string } },
+    );
+    expect(err?.code).toBe('NOT_FOUND');
+    expect(err?.details?.field).toBe('id');
+    const stats = await memory.stats();
+    expect(stats.nodes).toBe(2);
+    expect(await memory.get('n4')).toBeUndefined();
+    await memory.close();
+  });
+
   it('a write whose plan nothing changed commits it without asking again', async () => {
     const s1 = holdingSystemOne();
     const memory = await open(s1.backend);
