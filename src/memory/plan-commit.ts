@@ -10,8 +10,10 @@
  * outside the lock, at most {@link MAX_REPLANS} times; after that (or for a miss once changes are
  * applied) the request is asked under the lock, as before this change.
  *
- * For writes made one after another the commit's requests equal the plan's, so the graph is
- * the one planning under the lock gave (same requests, same answers, same order of ids).
+ * When nothing was applied to the namespace between the plan and the commit (its revision and
+ * vector index are the same), the write path commits the plan as it is, without planning again.
+ * For writes made one after another that is always so, and the graph is the one planning under
+ * the lock gave (same requests, same answers, same order of ids).
  *
  * Pure bookkeeping over {@link Controller}: no I/O of its own.
  *
@@ -27,9 +29,6 @@ import type { SystemOneRequest } from '../system-one/wire.js';
  */
 export const MAX_REPLANS = 2;
 
-/** Placeholder id of the node a plan builds outside the lock (its real id is drawn at commit). */
-export const PLANNED_ID = '\u0000planned';
-
 /** Thrown inside a commit whose request was not planned, before anything changed: plan again. */
 export class ReplanNeeded extends Error {
   constructor(readonly purpose: string) {
@@ -38,8 +37,8 @@ export class ReplanNeeded extends Error {
 }
 
 /**
- * System-One answers of one plan, by request. The new node's id is written as a placeholder in
- * the key, so a plan made with {@link PLANNED_ID} matches the commit's request with the real id.
+ * System-One answers of one plan, by request (its JSON). The new node's id is drawn when the
+ * write first plans and kept by its commit, so the requests of both name the same node.
  */
 export class DecisionMemo {
   readonly #answers = new Map<string, Decision[]>();
@@ -49,26 +48,23 @@ export class DecisionMemo {
     return this.#answers.size;
   }
 
-  static #key(purpose: string, requests: readonly SystemOneRequest[], self: string | undefined): string {
-    return JSON.stringify([purpose, requests], (_k, v: unknown) => (self !== undefined && v === self ? PLANNED_ID : v));
+  static #key(purpose: string, requests: readonly SystemOneRequest[]): string {
+    return JSON.stringify([purpose, requests]);
   }
 
-  /** Stores the answers of `requests` (asked with the node id `self`). */
-  put(purpose: string, requests: readonly SystemOneRequest[], self: string | undefined, decisions: Decision[]): void {
-    this.#answers.set(DecisionMemo.#key(purpose, requests, self), decisions);
+  /** Stores the answers of `requests`. */
+  put(purpose: string, requests: readonly SystemOneRequest[], decisions: Decision[]): void {
+    this.#answers.set(DecisionMemo.#key(purpose, requests), decisions);
   }
 
-  /** The planned answers of `requests` (asked with the node id `self`), or `undefined`. */
-  get(purpose: string, requests: readonly SystemOneRequest[], self: string | undefined): Decision[] | undefined {
-    return this.#answers.get(DecisionMemo.#key(purpose, requests, self));
+  /** The planned answers of `requests`, or `undefined`. */
+  get(purpose: string, requests: readonly SystemOneRequest[]): Decision[] | undefined {
+    return this.#answers.get(DecisionMemo.#key(purpose, requests));
   }
 }
 
 /** The controller of a plan: asks the memory's controller and keeps every answer in the memo. */
 export class PlanningController extends Controller {
-  /** Id of the node being planned (placeholder in the memo's keys). */
-  self: string | undefined = PLANNED_ID;
-
   constructor(
     readonly inner: Controller,
     readonly memo: DecisionMemo,
@@ -78,7 +74,7 @@ export class PlanningController extends Controller {
 
   override async askMany(purpose: string, requests: SystemOneRequest[], ctx: DecisionContext): Promise<Decision[]> {
     const decisions = await this.inner.askMany(purpose, requests, ctx);
-    this.memo.put(purpose, requests, this.self, decisions);
+    this.memo.put(purpose, requests, decisions);
     return decisions;
   }
 }
@@ -89,8 +85,6 @@ export class PlanningController extends Controller {
  * {@link ReplanNeeded} while `strict`, else asks the memory's controller (under the lock).
  */
 export class ReplayController extends Controller {
-  /** Id of the node being planned (its real id). */
-  self: string | undefined;
   /** Whether a miss asks for a new plan (only while the commit changed nothing). */
   strict = false;
   /** Requests asked under the lock (misses while not strict). */
@@ -106,7 +100,7 @@ export class ReplayController extends Controller {
   override async askMany(purpose: string, requests: SystemOneRequest[], ctx: DecisionContext): Promise<Decision[]> {
     if (ctx.signal?.aborted) throw new JevMemError('ABORTED', 'the operation was aborted by the caller', { cause: ctx.signal.reason });
     if (requests.length === 0) return [];
-    const planned = this.memo.get(purpose, requests, this.self);
+    const planned = this.memo.get(purpose, requests);
     if (planned !== undefined) {
       ctx.callsLeft -= 1;
       for (const d of planned) ctx.log?.push(d.record);

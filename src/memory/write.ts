@@ -20,13 +20,13 @@ import type { Controller, DecisionContext, DecisionRecord } from '../system-one/
 import type { MemoryEdge, MemoryNode, Provenance } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';
 import { planMaintenance } from '../write/maintenance.js';
-import { planWrite } from '../write/plan.js';
+import { planWrite, type PlannedWrite } from '../write/plan.js';
 import { finishEdge } from '../write/structure.js';
 import { typesFrom, typingRequest } from '../write/typing.js';
 import type { CheckedObservation } from '../write/validate.js';
 import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, nextChange } from './migrate.js';
-import { DecisionMemo, MAX_REPLANS, PLANNED_ID, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
+import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
 /** Meta key listing the ids written since the last maintenance pass (persisted, so a restart loses none). */
@@ -38,6 +38,16 @@ export const MAINTENANCE_PENDING_META_KEY = 'maintenancePending' as const;
  * many (issue 13). Closing the memory writes one too.
  */
 export const CHECKPOINT_EVERY = 2000;
+
+/** A write's plan made outside the lock, with the state it read (reused as is when that state did not change). */
+interface SpeculativePlan {
+  state: NamespaceState;
+  revision: number;
+  vector: NamespaceState['vector'];
+  plan: PlannedWrite;
+  /** Its System-One records (counted when it commits). */
+  records: DecisionRecord[];
+}
 
 /** What a commit returns when it must be planned again outside the lock. */
 const REPLAN = Symbol('replan');
@@ -343,18 +353,29 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     );
     const memo = new DecisionMemo();
     const first = chunk[0] as CheckedObservation;
+    // Ids are drawn once per node, in the order the writes plan them, and kept across re-plans.
+    const ids: string[] = [];
+    const speculative: { current?: SpeculativePlan | undefined } = {};
     const plan = (): Promise<void> =>
       speculate(ns, opts.signal, async (state) => {
+        speculative.current = undefined;
         const observedAt = first.observedAtMs !== undefined ? new Date(first.observedAtMs).toISOString() : undefined;
         const key = dedupKey(first.text, observedAt, first.provenance.source);
         if (supersedesId === undefined && state.dedupCandidate(key) !== undefined) return; // a repeat asks nothing
-        const input = { id: PLANNED_ID, checked: first, vector: vectors[0] as Float32Array, encoder: encoder.fingerprint, types: typesFrom((typing[0] as (typeof typing)[number]).response), nowIso };
-        await planWrite(ns, supersedesId !== undefined ? { ...input, replaces: supersedesId } : input, state, new PlanningController(controller, memo), params, writeCtx(opts.signal, []));
+        const id = (ids[0] ??= newId());
+        const revision = state.revision;
+        const vector = state.vector;
+        const planner = new PlanningController(controller, memo);
+        const records: DecisionRecord[] = [];
+        const input = { id, checked: first, vector: vectors[0] as Float32Array, encoder: encoder.fingerprint, types: typesFrom((typing[0] as (typeof typing)[number]).response), nowIso };
+        const p = await planWrite(ns, supersedesId !== undefined ? { ...input, replaces: supersedesId } : input, state, planner, params, writeCtx(opts.signal, records));
+        // Kept whole when no write changed the state while it planned: a commit that finds the
+        // state still so uses it as it is instead of planning it again.
+        if (state.revision === revision && state.vector === vector) speculative.current = { state, revision, vector, plan: p, records };
       });
     await plan();
-    const ids: string[] = []; // drawn at the first commit attempt, kept by the next
     for (let attempt = 0; ; attempt++) {
-      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS }, opts, supersedesId), opts.signal);
+      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current }, opts, supersedesId), opts.signal);
       if (out !== REPLAN) return out;
       tally(ns).replans++;
       await plan();
@@ -370,7 +391,15 @@ export function createWritePath(deps: WritePathDeps): WritePath {
   const commitChunk = async (
     ns: string,
     chunk: CheckedObservation[],
-    planned: { vectors: Float32Array[]; typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>; nowIso: string; memo: DecisionMemo; ids: string[]; strict: boolean },
+    planned: {
+      vectors: Float32Array[];
+      typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>;
+      nowIso: string;
+      memo: DecisionMemo;
+      ids: string[];
+      strict: boolean;
+      speculative: SpeculativePlan | undefined;
+    },
     opts: AddManyOptions,
     supersedesId: string | undefined,
   ): Promise<{ results: AddResult[]; logs: DecisionRecord[][] } | typeof REPLAN> => {
@@ -418,16 +447,25 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             throw invalidOption('newId', `returned ${JSON.stringify(id)}, which is ${typeof id !== 'string' || id === '' ? 'not a non-empty string' : 'the id of an existing node'}; ids must be unique`);
           }
           ids[i] = id;
-          replay.self = id;
           replay.strict = planned.strict && !changed; // a miss after changes is asked here, under the lock
-          const plannedWrite = await planWrite(
-            ns,
-            { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso, ...(supersedesId !== undefined ? { replaces: supersedesId } : {}) },
-            state,
-            replay,
-            params,
-            writeCtx(opts.signal, log),
-          );
+          const spec = planned.speculative;
+          let plannedWrite: PlannedWrite;
+          if (i === 0 && spec !== undefined && spec.state === state && spec.revision === state.revision && spec.vector === state.vector && spec.plan.node.id === id) {
+            // Nothing changed since the plan: it is what planning here would give. What it read
+            // is loaded (pinned) again for the apply below.
+            await state.loadNodes([...(state.lastId !== undefined ? [state.lastId] : []), ...spec.plan.candidates, ...spec.plan.superseded.map((n) => n.id)]);
+            log.push(...spec.records);
+            plannedWrite = spec.plan;
+          } else {
+            plannedWrite = await planWrite(
+              ns,
+              { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso, ...(supersedesId !== undefined ? { replaces: supersedesId } : {}) },
+              state,
+              replay,
+              params,
+              writeCtx(opts.signal, log),
+            );
+          }
           const b: WriteBatch = { putNodes: [plannedWrite.node, ...plannedWrite.superseded], putEdges: plannedWrite.edges };
           if (supersedesId !== undefined) await state.loadNodes([supersedesId]);
           const supersedes = supersedesId === undefined ? undefined : state.nodes.get(supersedesId);

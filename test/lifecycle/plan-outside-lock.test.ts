@@ -67,9 +67,10 @@ function holdingSystemOne(): {
  * maintenance, and a write deadline far beyond the watchdog (a held request is never cut short
  * by the fallback).
  */
-async function open(systemOne: SystemOneBackend): Promise<Memory> {
+async function open(systemOne: SystemOneBackend, ids?: string[]): Promise<Memory> {
   let n = 0;
-  return createMemory({ encoder, systemOne, now: () => new Date('2024-01-01T00:00:00Z'), newId: () => `n${++n}`, parameters: { maintenanceInterval: 0, writeDeadlineMs: 600_000 } });
+  const newId = ids === undefined ? () => `n${++n}` : () => ids[n++] as string;
+  return createMemory({ encoder, systemOne, now: () => new Date('2024-01-01T00:00:00Z'), newId, parameters: { maintenanceInterval: 0, writeDeadlineMs: 600_000 } });
 }
 
 /**
@@ -128,19 +129,20 @@ describe('System-One calls outside the namespace lock', () => {
     const replanned = s1.seen.filter((r) => kindOf(r) === 'relation').at(-1)!;
     expect(JSON.stringify(replanned.state)).toContain(TURNS[4]!.text);
 
-    // The same writes made one after another, in commit order, by a memory with the same ids.
+    // Ids are drawn as writes plan: the held write drew n4, the one that committed first n5.
+    expect(late.id).toBe('n4');
+    expect(first.id).toBe('n5');
+    // The same writes made one after another, in commit order, by a memory given the same ids.
     const s2 = holdingSystemOne();
-    const sequential = await open(s2.backend);
+    const sequential = await open(s2.backend, ['n1', 'n2', 'n3', 'n5', 'n4']);
     for (const t of [...TURNS.slice(0, 3), TURNS[4]!, TURNS[3]!]) await sequential.add(t);
-    expect(first.id).toBe('n4');
-    expect(late.id).toBe('n5');
     for (const id of ['n1', 'n2', 'n3', 'n4', 'n5']) {
       expect(edgeView(await concurrent.edges(id))).toEqual(edgeView(await sequential.edges(id)));
       const a = await concurrent.get(id);
       const b = await sequential.get(id);
       expect({ ...a, embedding: undefined }).toEqual({ ...b, embedding: undefined });
     }
-    expect(edgeView(await concurrent.edges('n5')).some((e) => e.startsWith('n5>n4 '))).toBe(true);
+    expect(edgeView(await concurrent.edges('n4')).some((e) => e.startsWith('n4>n5 '))).toBe(true);
     expect(late.systemOne.calls).toBe(2); // typing + the relation request that committed: the discarded plan is not counted
     await concurrent.close();
     await sequential.close();
