@@ -47,6 +47,12 @@ export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
 export type { AddManyOptions, AddResult, CallOptions, ImportOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { Logger, LogEntry, LogLevel } from './util/logger.js';
 
+/**
+ * Default of {@link MemoryOptions.maxOpenNamespaces}: namespaces a memory keeps open (resident
+ * indexes and caches) before it releases the least recently used idle one.
+ */
+export const DEFAULT_MAX_OPEN_NAMESPACES = 64;
+
 /** Namespace size from which `vectorIndex: 'auto'` writes through HNSW instead of the exact index. */
 export const AUTO_HNSW_FROM = 5000;
 
@@ -109,6 +115,23 @@ export interface MemoryOptions {
   /** Overrides of the SPEC 8 parameters (see {@link MemoryParameters}). */
   parameters?: Partial<MemoryParameters>;
   /**
+   * Most namespaces kept open at once (issue 22). An open namespace holds its resident state:
+   * the node directory, the lexical and vector indexes, entity and session maps, and the node and
+   * edge caches (which grow as they fill, up to `cache`). Opening one more releases the least
+   * recently used idle namespace (no write planned, queued or committing, no read running) after
+   * writing its checkpoint; its next use reopens it from the store (checkpoint + replay), with
+   * the same data. A namespace in use is never released, so more can be open while all are busy.
+   *
+   * Cost per open namespace (measured with `bench/scale/open-namespaces.ts`: 200 namespaces × 3
+   * memories, SQLite store, default 100-d encoder, heuristic System One, Node 20): about 36 KB of
+   * heap each (RSS about 100 KB each, SQLite's share included). It grows with the namespace by
+   * roughly its directory (~250 bytes a node at d = 100), its indexes and its cached bodies (at
+   * most `cache.nodes` bodies and `cache.edges` edge lists).
+   * @default 64 ({@link DEFAULT_MAX_OPEN_NAMESPACES})
+   * @throws JevMemError `INVALID_OPTION` (field `maxOpenNamespaces`) when not a positive integer.
+   */
+  maxOpenNamespaces?: number;
+  /**
    * The memory's clock: ingestion times (`ingestedAt`, hence the `supersededAt` of an update
    * given without `observedAt`), export times, and the current date `answer` gives System Two
    * when the call passes none. Must return a valid Date (else `INVALID_OPTION`, field `now`).
@@ -128,7 +151,7 @@ export interface MemoryOptions {
 }
 
 /** The keys {@link MemoryOptions} accepts (any other is refused with `INVALID_OPTION`). */
-export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger'] as const satisfies readonly (keyof MemoryOptions)[];
+export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger', 'maxOpenNamespaces'] as const satisfies readonly (keyof MemoryOptions)[];
 
 /**
  * The vector-index wiring (the one place that picks index implementations): `flat` → exact,
@@ -169,6 +192,16 @@ function checkCacheSizes(cache: MemoryOptions['cache']): { nodes: number; edges:
     out[k] = v;
   }
   return out;
+}
+
+/**
+ * The `maxOpenNamespaces` option, checked.
+ * @throws JevMemError `INVALID_OPTION` (field `maxOpenNamespaces`) when not a positive integer.
+ */
+function checkMaxOpen(v: unknown): number {
+  if (v === undefined) return DEFAULT_MAX_OPEN_NAMESPACES;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw invalidOption('maxOpenNamespaces', `expected a positive integer, got ${describeValue(v)}`);
+  return v;
 }
 
 /** Options of {@link Memory.recall}. */
@@ -235,6 +268,17 @@ export interface MemoryStats {
   maintenanceFailures: number;
   /** Checkpoints of the namespace that could not be written since open (issue 13; logged as `CHECKPOINT_FAILED`). */
   checkpointFailures: number;
+  /**
+   * Writes and maintenance passes of this namespace since open whose System-One plan, made
+   * outside the namespace lock, was made again because the namespace changed before their commit
+   * (issue 22; see `memory/plan-commit.ts`).
+   */
+  replans: number;
+  /**
+   * Namespaces this memory holds open now, this one included (at most `maxOpenNamespaces` while
+   * some are idle; issue 22).
+   */
+  openNamespaces: number;
   /** How the namespace was opened: from its checkpoint plus `replayed` logged node changes, or by a scan of the store; `ms` = wall time of the open. */
   opened: OpenReport;
   /** Why the vector index could not switch to HNSW (it stays exact: `vectorIndex` is `flat`), when it failed. */
@@ -399,13 +443,16 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     systemTwo = typeof (options.systemTwo as SystemTwo).answer === 'function' ? (options.systemTwo as SystemTwo) : createSystemTwo(options.systemTwo as SystemTwoOptions);
   }
   const cacheSizes = checkCacheSizes(options.cache);
-  const caches = new NamespaceCaches(storage, async (ns) => {
+  const maxOpen = checkMaxOpen(options.maxOpenNamespaces);
+  const openState = async (ns: string): Promise<NamespaceState> => {
     const state = await openNamespace(ns, storage, encoder, factories, cacheSizes);
     if (state.openReport.checkpointDamaged === true) {
       logger('warn', `the checkpoint of namespace ${JSON.stringify(ns)} is damaged; the namespace was rebuilt from its stored records (${state.openReport.reason ?? 'no reason given'})`, { code: 'CHECKPOINT_DAMAGED', namespace: ns });
     }
     return state;
-  });
+  };
+  // A namespace released for room is checkpointed first (under its lock), so it reopens fast.
+  const caches = new NamespaceCaches(storage, openState, { maxOpen, onEvict: (ns, state) => writes.checkpoint(ns, state) });
   // Erasure (issue 22): after a delete or forget commits, the process caches drop the erased
   // texts (all entries for a forget, whose texts are not listed).
   const evictTexts = (texts: readonly string[] | undefined): void => {
@@ -433,13 +480,14 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       const ns = nsOf(o);
       const checked = checkObservation(observation, 'observation', params.maxTextChars);
-      return caches.exclusive(ns, async () => (await writes.write(ns, [checked], o ?? {}))[0] as AddResult, o?.signal);
+      // The write takes the namespace lock for its commit only (issue 22: plan, then commit).
+      return (await writes.write(ns, [checked], o ?? {}))[0] as AddResult;
     },
 
     async addMany(observations, o) {
       ensureOpen();
       const { ns, checked } = checkAddMany(observations, o, defaultNamespace, params.maxTextChars);
-      return caches.exclusive(ns, () => writes.write(ns, checked, o ?? {}), o?.signal);
+      return writes.write(ns, checked, o ?? {});
     },
 
     async recall(query, o) {
@@ -522,17 +570,13 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       const ns = nsOf(o);
       const checked = checkObservation(observation, 'observation', params.maxTextChars);
-      return caches.exclusive(
-        ns,
-        async () => {
-          const state = await caches.fresh(ns, true);
-          if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
-          await state.loadNodes([id]);
-          const old = state.nodes.get(id) as MemoryNode;
-          return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
-        },
-        o?.signal,
-      );
+      // The old node is read now; the write's commit checks again, under the lock, that it is still there.
+      const old = await caches.reading(ns, async (state) => {
+        if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
+        await state.loadNodes([id]);
+        return state.nodes.get(id) as MemoryNode;
+      });
+      return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
     },
 
     async delete(id, o) {
@@ -554,7 +598,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async maintain(o) {
       ensureOpen();
       const ns = nsOf(o);
-      return caches.exclusive(ns, async () => writes.maintain(ns, await caches.fresh(ns, true), o?.signal), o?.signal);
+      return writes.maintain(ns, o?.signal);
     },
 
     async export(o) {
@@ -601,8 +645,10 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
           systemOneWrites,
           maintenanceFailures: counts.maintenanceFailures,
           checkpointFailures: counts.checkpointFailures,
+          replans: counts.replans,
           opened: { ...state.openReport },
           damaged: { count: 0, ids: [], checkpoint: state.openReport.checkpointDamaged === true },
+          openNamespaces: caches.openCount,
         };
         if (state.vectorUpgradeError !== undefined) s.vectorIndexError = state.vectorUpgradeError instanceof Error ? state.vectorUpgradeError.message : String(state.vectorUpgradeError);
         return s;
@@ -623,6 +669,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async close() {
       if (closed) return;
       closed = true;
+      await caches.settle(); // writes still planning outside the lock finish first
       // A checkpoint of each namespace this memory changed, so the next open restores it
       // instead of replaying or rescanning (issue 13). Failures are logged inside.
       for (const ns of caches.loadedNamespaces()) {

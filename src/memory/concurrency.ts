@@ -46,6 +46,18 @@ interface Gate {
   queue: Array<{ write: boolean; go: () => void }>;
 }
 
+/** Residency of the namespace caches (issue 22). */
+export interface ResidencyOptions {
+  /**
+   * Most namespaces whose state is kept open; beyond it the least recently used idle one (no
+   * write planned or queued, no read running) is checkpointed (`onEvict`) and released. A
+   * namespace in use is never released, so the count can pass the bound while they all are.
+   */
+  maxOpen: number;
+  /** Called under the namespace's write lock before its state is released (writes its checkpoint). Must not throw. */
+  onEvict?: (ns: string, state: NamespaceState) => Promise<void>;
+}
+
 /**
  * The namespace caches of one memory and the rules for touching them. One per memory.
  */
@@ -61,29 +73,130 @@ export class NamespaceCaches {
   readonly #users = new WeakMap<NamespaceState, { n: number; retired: boolean }>();
   readonly #disposed = new WeakSet<NamespaceState>();
   readonly #gates = new Map<string, Gate>();
+  /** Writes in flight per namespace, from their plan (outside the lock) to their commit. */
+  readonly #ops = new Map<string, number>();
+  /** The tracked operations running (close waits for them). */
+  readonly #running = new Set<Promise<unknown>>();
+  /** Namespaces being released by {@link ResidencyOptions.maxOpen}. */
+  readonly #evicting = new Set<string>();
+  readonly #residency: ResidencyOptions;
 
   /**
    * @param storage The store (its optional `loadMeta` tells when another connection committed).
    * @param build Loads a namespace from the store and builds its state (migrations, indexes).
+   * @param residency How many namespaces stay open (default: no bound).
    */
-  constructor(storage: StorageAdapter, build: (ns: string) => Promise<NamespaceState>) {
+  constructor(storage: StorageAdapter, build: (ns: string) => Promise<NamespaceState>, residency: ResidencyOptions = { maxOpen: Number.POSITIVE_INFINITY }) {
     this.#storage = storage;
     this.#build = build;
+    this.#residency = residency;
   }
 
-  /** The cached state of `ns`, loading it on first use (a failed load is retried by the next call). */
+  /**
+   * The cached state of `ns`, loading it on first use (a failed load is retried by the next
+   * call). Marks `ns` most recently used; a load beyond `maxOpen` releases the least recently
+   * used idle namespaces before it resolves.
+   */
   stateOf(ns: string): Promise<NamespaceState> {
     let s = this.#states.get(ns);
     if (s === undefined) {
-      const p = this.#build(ns);
+      const p = this.#build(ns).then(async (st) => {
+        await this.#makeRoom(ns);
+        return st;
+      });
       s = p;
       this.#states.set(ns, p);
       // The rejection reaches the caller through `p`; here only the failed entry is dropped.
       p.catch(() => {
         if (this.#states.get(ns) === p) this.#states.delete(ns);
       });
+    } else {
+      // Most recently used last: a Map keeps insertion order.
+      this.#states.delete(ns);
+      this.#states.set(ns, s);
     }
     return s;
+  }
+
+  /** Number of namespaces whose state is held (loaded or loading). */
+  get openCount(): number {
+    return this.#states.size;
+  }
+
+  /**
+   * Runs one write of `ns` from its plan to its commit: while it runs the namespace is not
+   * released, and {@link close} waits for it.
+   */
+  track<T>(ns: string, fn: () => Promise<T>): Promise<T> {
+    this.#ops.set(ns, (this.#ops.get(ns) ?? 0) + 1);
+    const run = (async () => {
+      try {
+        return await fn();
+      } finally {
+        const n = (this.#ops.get(ns) ?? 1) - 1;
+        if (n === 0) this.#ops.delete(ns);
+        else this.#ops.set(ns, n);
+      }
+    })();
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running.add(settled);
+    void settled.then(() => {
+      this.#running.delete(settled);
+      void this.#makeRoom(undefined);
+    });
+    return run;
+  }
+
+  /**
+   * Runs a plan over the state of `ns` WITHOUT the gate or the write lock (issue 22): it may
+   * see another write's changes before their commit, so what it computes is only a plan that
+   * the commit checks again under the lock. The state is not disposed while `fn` runs.
+   */
+  speculating<T>(ns: string, fn: (state: NamespaceState) => Promise<T>): Promise<T> {
+    return this.#using(ns, fn);
+  }
+
+  /** Whether nothing uses `ns` now: no write planned, queued or running, no read, no release under way. */
+  #idle(ns: string, insideLock: boolean): boolean {
+    return (this.#ops.get(ns) ?? 0) === 0 && (insideLock || !this.#locks.has(ns)) && (this.#inFlight.get(ns) ?? 0) === (insideLock ? 1 : 0) && !this.#gates.has(ns);
+  }
+
+  /**
+   * Releases least recently used idle namespaces while more than `maxOpen` are held (never
+   * `keep`, the one just opened). Each is checkpointed under its write lock first.
+   */
+  async #makeRoom(keep: string | undefined): Promise<void> {
+    const max = this.#residency.maxOpen;
+    const victims: string[] = [];
+    let over = this.#states.size - this.#evicting.size - max;
+    for (const ns of this.#states.keys()) {
+      if (over <= 0) break;
+      if (ns === keep || this.#evicting.has(ns) || !this.#idle(ns, false)) continue;
+      victims.push(ns);
+      this.#evicting.add(ns);
+      over--;
+    }
+    await Promise.all(victims.map((ns) => this.#evict(ns)));
+  }
+
+  async #evict(ns: string): Promise<void> {
+    try {
+      await this.exclusive(ns, async () => {
+        const p = this.#states.get(ns);
+        if (p === undefined || !this.#idle(ns, true)) return;
+        const st = await p;
+        await this.#residency.onEvict?.(ns, st);
+        // A read or a write may have arrived during the checkpoint: then it stays.
+        if (this.#states.get(ns) === p && this.#idle(ns, true)) this.drop(ns);
+      });
+    } catch {
+      // A failed load or checkpoint: the namespace stays open; its error goes to its own callers.
+    } finally {
+      this.#evicting.delete(ns);
+    }
   }
 
   /** Rebuilds a namespace's caches from the store (after a failed commit, or another tab's). */
@@ -129,6 +242,15 @@ export class NamespaceCaches {
   async reading<T>(ns: string, fn: (state: NamespaceState) => Promise<T> | T): Promise<T> {
     const release = await this.gate(ns, false);
     try {
+      return await this.#using(ns, fn);
+    } finally {
+      release();
+    }
+  }
+
+  /** Runs `fn` over the fresh state of `ns`, counted as a user so no rebuild disposes it under `fn`. */
+  async #using<T>(ns: string, fn: (state: NamespaceState) => Promise<T> | T): Promise<T> {
+    {
       let state = await this.fresh(ns, false);
       // A rebuild may have retired it between the lookup and this line: take the current one.
       for (let i = 0; i < 3 && this.#disposed.has(state); i++) state = await this.stateOf(ns);
@@ -142,8 +264,6 @@ export class NamespaceCaches {
         u.n--;
         if (u.n === 0 && u.retired) this.#dispose(state);
       }
-    } finally {
-      release();
     }
   }
 
@@ -209,15 +329,21 @@ export class NamespaceCaches {
     return run;
   }
 
-  /**
-   * Waits for the writes in flight (their errors go to their callers) and disposes every state.
-   */
-  /** Namespaces whose state is cached (loaded or loading). */
+  /** Namespaces whose state is cached (loaded or loading), least recently used first. */
   loadedNamespaces(): string[] {
     return [...this.#states.keys()];
   }
 
+  /** Waits until no tracked write ({@link track}) runs, planning or committing; errors go to their callers. */
+  async settle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.all(this.#running);
+  }
+
+  /**
+   * Waits for the writes in flight (their errors go to their callers) and disposes every state.
+   */
   async close(): Promise<void> {
+    await this.settle();
     await Promise.all(this.#locks.values()); // tails never reject
     for (const s of this.#states.values()) {
       // A state that failed to load has nothing to dispose; its error went to its caller.

@@ -20,12 +20,13 @@ import type { Controller, DecisionContext, DecisionRecord } from '../system-one/
 import type { MemoryEdge, MemoryNode, Provenance } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';
 import { planMaintenance } from '../write/maintenance.js';
-import { planWrite } from '../write/plan.js';
+import { planWrite, type PlannedWrite } from '../write/plan.js';
 import { finishEdge } from '../write/structure.js';
 import { typesFrom, typingRequest } from '../write/typing.js';
 import type { CheckedObservation } from '../write/validate.js';
 import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, nextChange } from './migrate.js';
+import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
 /** Meta key listing the ids written since the last maintenance pass (persisted, so a restart loses none). */
@@ -37,6 +38,19 @@ export const MAINTENANCE_PENDING_META_KEY = 'maintenancePending' as const;
  * many (issue 13). Closing the memory writes one too.
  */
 export const CHECKPOINT_EVERY = 2000;
+
+/** A write's plan made outside the lock, with the state it read (reused as is when that state did not change). */
+interface SpeculativePlan {
+  state: NamespaceState;
+  revision: number;
+  vector: NamespaceState['vector'];
+  plan: PlannedWrite;
+  /** Its System-One records (counted when it commits). */
+  records: DecisionRecord[];
+}
+
+/** What a commit returns when it must be planned again outside the lock. */
+const REPLAN = Symbol('replan');
 
 /** Superseded nodes read per batch when a delete looks for the ones it revives. */
 const REVIVE_BATCH = 512;
@@ -63,6 +77,11 @@ export interface WriteCounts {
   vectorUpgradeFailures: number;
   /** Checkpoints that could not be written (the next open replays or rescans; issue 13). */
   checkpointFailures: number;
+  /**
+   * Plans made again outside the lock because what a write or maintenance pass had planned on
+   * changed before its commit (issue 22; at most MAX_REPLANS per commit).
+   */
+  replans: number;
 }
 
 /** What the write path needs from the memory. */
@@ -84,12 +103,16 @@ export interface WritePathDeps {
 
 /** The write operations of a memory (one per memory). */
 export interface WritePath {
-  /** The write path over already validated observations, in chunks; `supersedesId` makes it an explicit update. Run it inside `caches.exclusive`. */
+  /**
+   * The write path over already validated observations, in chunks; `supersedesId` makes it an
+   * explicit update (`NOT_FOUND` when that node is gone at commit). Takes the namespace lock
+   * itself, per chunk, for the commit only: its System-One calls run before, outside it.
+   */
   write(ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]>;
   /** Removes a node and its edges in one commit; false when it does not exist. Run it inside `caches.exclusive`. */
   remove(ns: string, id: string, signal?: AbortSignal): Promise<boolean>;
-  /** One maintenance pass over the pending ids. Run it inside `caches.exclusive`. */
-  maintain(ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts>;
+  /** One maintenance pass over the pending ids; takes the namespace lock itself, for its commit only (its System-One request is planned before, outside it). */
+  maintain(ns: string, signal?: AbortSignal): Promise<MaintenanceCounts>;
   /** Adds the bookkeeping every commit carries: a new generation, the next change number, and the schema version and encoder when they are not yet recorded. */
   stamp(state: NamespaceState, batch: WriteBatch): WriteBatch;
   /** What the writes of `ns` degraded on since open (a copy). */
@@ -125,6 +148,9 @@ export function damagedError(ns: string, ids: readonly string[]): JevMemError | 
 }
 
 /** Throws {@link damagedError} when the state met damaged records. */
+/** Detail key by which a failed chunk whose commit went through tells {@link createWritePath}'s write how many it committed. */
+const CHUNK_COMMITTED = 'chunkCommitted';
+
 function refuseIfDamaged(ns: string, state: NamespaceState): void {
   const err = damagedError(ns, state.unreadableIds());
   if (err !== undefined) throw err;
@@ -136,7 +162,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
   const tally = (ns: string): WriteCounts => {
     let t = tallies.get(ns);
     if (t === undefined) {
-      t = { systemOneCalls: 0, systemOneFallbacks: 0, maintenanceFailures: 0, vectorUpgradeFailures: 0, checkpointFailures: 0 };
+      t = { systemOneCalls: 0, systemOneFallbacks: 0, maintenanceFailures: 0, vectorUpgradeFailures: 0, checkpointFailures: 0, replans: 0 };
       tallies.set(ns, t);
     }
     return t;
@@ -223,49 +249,207 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     });
   };
 
-  const maintain = async (ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts> => state.use(() => maintainIn(ns, state, signal));
-  const maintainIn = async (ns: string, state: NamespaceState, signal?: AbortSignal): Promise<MaintenanceCounts> => {
-    const ids = pendingOf(state);
-    if (ids.length === 0) return { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
-    const log: DecisionRecord[] = [];
-    const plan = await planMaintenance(state, ids, controller, params.maintenanceThreshold, writeCtx(signal, log), now().toISOString());
-    throwIfAborted(signal);
-    await commit(ns, state, { ...plan.batch, meta: { [MAINTENANCE_PENDING_META_KEY]: null } });
-    countDecisions(ns, log);
-    return plan.counts;
+  /**
+   * One maintenance pass of `ns` (issue 22: plan, then commit): its System-One request is
+   * planned outside the namespace lock; under the lock the pass is planned again over the
+   * pending ids as they are then, answered from the plan, and committed. A request that changed
+   * makes it plan again outside the lock ({@link MAX_REPLANS} times, then it asks under the lock).
+   */
+  const maintain = async (ns: string, signal?: AbortSignal): Promise<MaintenanceCounts> =>
+    caches.track(ns, async () => {
+      const memo = new DecisionMemo();
+      let nowIso: string | undefined;
+      const plan = async (): Promise<void> => {
+        await speculate(ns, signal, async (state) => {
+          const ids = pendingOf(state);
+          if (ids.length === 0) return;
+          nowIso ??= now().toISOString();
+          await planMaintenance(state, ids, new PlanningController(controller, memo), params.maintenanceThreshold, writeCtx(signal, []), nowIso);
+        });
+      };
+      await plan();
+      for (let attempt = 0; ; attempt++) {
+        const out = await caches.exclusive(
+          ns,
+          async () => {
+            const state = await caches.fresh(ns, true);
+            return state.use(async () => {
+              const ids = pendingOf(state);
+              if (ids.length === 0) return { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
+              nowIso ??= now().toISOString();
+              const log: DecisionRecord[] = [];
+              const replay = new ReplayController(controller, memo);
+              replay.strict = attempt < MAX_REPLANS; // nothing changes before the commit below
+              let planned;
+              try {
+                planned = await planMaintenance(state, ids, replay, params.maintenanceThreshold, writeCtx(signal, log), nowIso);
+              } catch (e) {
+                if (e instanceof ReplanNeeded) return REPLAN;
+                throw e;
+              }
+              throwIfAborted(signal);
+              await commit(ns, state, { ...planned.batch, meta: { [MAINTENANCE_PENDING_META_KEY]: null } });
+              countDecisions(ns, log);
+              return planned.counts;
+            });
+          },
+          signal,
+        );
+        if (out !== REPLAN) return out;
+        tally(ns).replans++;
+        await plan();
+      }
+    });
+
+  /**
+   * Runs a plan outside the lock over the namespace as it is ({@link NamespaceCaches.speculating}).
+   * Best effort: a plan that fails (other than by the caller's abort) leaves its memo short, and
+   * the commit asks what is missing under the lock, where a real failure is reported.
+   */
+  const speculate = async (ns: string, signal: AbortSignal | undefined, fn: (state: NamespaceState) => Promise<void>): Promise<void> => {
+    try {
+      await caches.speculating(ns, (state) => state.use(() => fn(state)));
+    } catch (e) {
+      if (signal?.aborted) throw isJevMemError(e) ? e : new JevMemError('ABORTED', 'the operation was aborted by the caller', { cause: signal.reason });
+    }
   };
 
-  // Each operation runs inside `state.use`, so what it loads stays readable until it ends.
+  /**
+   * The write path over validated observations, chunk by chunk (issue 22: plan, then commit).
+   * Per chunk, outside the namespace lock: embedding and typing (one batch each) and the relation
+   * request of its first observation (later ones are planned against the earlier ones, which only
+   * the commit applies); then, under the lock, {@link commitChunk}.
+   */
   const write = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> =>
-    (await caches.fresh(ns, true)).use(() => writeChunks(ns, checked, opts, supersedesId));
-  const writeChunks = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> => {
-    let state = await caches.fresh(ns, true);
-    const started = performance.now();
-    const chunkSize = opts.chunkSize ?? 64;
-    const results: AddResult[] = [];
-    for (let start = 0; start < checked.length; start += chunkSize) {
-      const chunk = checked.slice(start, start + chunkSize);
+    caches.track(ns, async () => {
+      const started = performance.now();
+      const chunkSize = opts.chunkSize ?? 64;
+      const results: AddResult[] = [];
+      for (let start = 0; start < checked.length; start += chunkSize) {
+        const chunk = checked.slice(start, start + chunkSize);
+        let done: { results: AddResult[]; logs: DecisionRecord[][] };
+        try {
+          done = await writeChunk(ns, chunk, opts, supersedesId);
+        } catch (e) {
+          const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
+          const inChunk = err.details[CHUNK_COMMITTED];
+          delete err.details[CHUNK_COMMITTED];
+          err.details.committed = results.length + (typeof inChunk === 'number' ? inChunk : 0);
+          throw err;
+        }
+        results.push(...done.results);
+        for (const log of done.logs) countDecisions(ns, log); // committed: now they count
+        const elapsedMs = performance.now() - started;
+        opts.onProgress?.({ done: results.length, total: checked.length, elapsedMs, perSecond: elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0 });
+        let pending = 0;
+        try {
+          pending = pendingOf(await caches.stateOf(ns)).length;
+        } catch (reloadError) {
+          const err = isJevMemError(reloadError) ? reloadError : new JevMemError('STORAGE_FAILED', `could not reload namespace ${JSON.stringify(ns)}: ${errorText(reloadError)}`, { cause: reloadError });
+          err.details.committed = results.length;
+          throw err;
+        }
+        if (params.maintenanceInterval > 0 && pending >= params.maintenanceInterval) {
+          // Best effort: the chunk is committed and acknowledged, so a failed pass does not fail
+          // the write; its ids stay pending in the store for the next pass. It is logged and
+          // counted (stats().maintenanceFailures), not dropped.
+          try {
+            await maintain(ns, opts.signal);
+          } catch (e) {
+            tally(ns).maintenanceFailures++;
+            const left = await caches.stateOf(ns).then(
+              (s) => pendingOf(s).length,
+              () => pending,
+            );
+            logger('warn', `a maintenance pass of namespace ${JSON.stringify(ns)} failed (${errorText(e)}); its ${left} node(s) stay pending for the next pass`, { code: 'MAINTENANCE_FAILED', namespace: ns, error: e });
+          }
+        }
+      }
+      return results;
+    });
+
+  /** One chunk: its plan outside the lock, then its commit under it (re-planned while what it read changed). */
+  const writeChunk = async (ns: string, chunk: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
+    const nowIso = now().toISOString();
+    throwIfAborted(opts.signal);
+    // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
+    const vectors = await encoder.embed(
+      chunk.map((c) => c.text),
+      opts.signal,
+    );
+    const typing = await controller.askMany(
+      'typing',
+      chunk.map((c) => typingRequest(c.text, c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
+      writeCtx(opts.signal),
+    );
+    const memo = new DecisionMemo();
+    const first = chunk[0] as CheckedObservation;
+    // Ids are drawn once per node, in the order the writes plan them, and kept across re-plans.
+    const ids: string[] = [];
+    const speculative: { current?: SpeculativePlan | undefined } = {};
+    const plan = (): Promise<void> =>
+      speculate(ns, opts.signal, async (state) => {
+        speculative.current = undefined;
+        const observedAt = first.observedAtMs !== undefined ? new Date(first.observedAtMs).toISOString() : undefined;
+        const key = dedupKey(first.text, observedAt, first.provenance.source);
+        if (supersedesId === undefined && state.dedupCandidate(key) !== undefined) return; // a repeat asks nothing
+        const id = (ids[0] ??= newId());
+        const revision = state.revision;
+        const vector = state.vector;
+        const planner = new PlanningController(controller, memo);
+        const records: DecisionRecord[] = [];
+        const input = { id, checked: first, vector: vectors[0] as Float32Array, encoder: encoder.fingerprint, types: typesFrom((typing[0] as (typeof typing)[number]).response), nowIso };
+        const p = await planWrite(ns, supersedesId !== undefined ? { ...input, replaces: supersedesId } : input, state, planner, params, writeCtx(opts.signal, records));
+        // Kept whole when no write changed the state while it planned: a commit that finds the
+        // state still so uses it as it is instead of planning it again.
+        if (state.revision === revision && state.vector === vector) speculative.current = { state, revision, vector, plan: p, records };
+      });
+    await plan();
+    for (let attempt = 0; ; attempt++) {
+      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current }, opts, supersedesId), opts.signal);
+      if (out !== REPLAN) return out;
+      tally(ns).replans++;
+      await plan();
+    }
+  };
+
+  /**
+   * The commit of one chunk, under the namespace lock: each observation planned over the state
+   * as it is now (answered from the plan's memo), applied for the next one, and the chunk
+   * committed atomically, then the caches. {@link REPLAN} when the first request changed since it
+   * was planned and `strict` (nothing changed yet).
+   */
+  const commitChunk = async (
+    ns: string,
+    chunk: CheckedObservation[],
+    planned: {
+      vectors: Float32Array[];
+      typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>;
+      nowIso: string;
+      memo: DecisionMemo;
+      ids: string[];
+      strict: boolean;
+      speculative: SpeculativePlan | undefined;
+    },
+    opts: AddManyOptions,
+    supersedesId: string | undefined,
+  ): Promise<{ results: AddResult[]; logs: DecisionRecord[][] } | typeof REPLAN> => {
+    const { vectors, typing, nowIso, ids } = planned;
+    const state = await caches.fresh(ns, true);
+    return state.use(async () => {
       const batch: WriteBatch = { putNodes: [], putEdges: [] };
       const chunkResults: AddResult[] = [];
       const chunkLogs: DecisionRecord[][] = [];
       const written: string[] = [];
-      const nowIso = now().toISOString();
+      const replay = new ReplayController(controller, planned.memo);
+      let changed = false;
       let release: (() => void) | undefined;
       let chunkCommitted = false;
       try {
         throwIfAborted(opts.signal);
         refuseIfDamaged(ns, state);
         await upgradeVector(ns, state);
-        // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
-        const vectors = await encoder.embed(
-          chunk.map((c) => c.text),
-          opts.signal,
-        );
-        const typing = await controller.askMany(
-          'typing',
-          chunk.map((c) => typingRequest(c.text, c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
-          writeCtx(opts.signal),
-        );
+        if (supersedesId !== undefined && !state.nodes.has(supersedesId)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(supersedesId)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
         release = await caches.gate(ns, true); // from here the caches hold uncommitted changes: no reader may look
         for (let i = 0; i < chunk.length; i++) {
           const c = chunk[i] as CheckedObservation;
@@ -284,38 +468,53 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             const merged: MemoryNode = { ...dup, duplicates: [...(dup.duplicates ?? []), { ...c.provenance, ingestedAt: nowIso }] };
             const b: WriteBatch = { putNodes: [merged] };
             state.apply(b);
+            changed = true;
             (batch.putNodes as MemoryNode[]).push(merged);
             chunkResults.push({ id: dup.id, deduplicated: true, edges: 0, systemOne: summariseDecisions(log, controller.backend.modelId) });
             continue;
           }
-          const id = newId();
+          // An id drawn by an attempt that planned again is kept: one newId() per node, as before.
+          const id = ids[i] ?? newId();
           if (typeof id !== 'string' || id === '' || state.nodes.has(id)) {
             // Never let an id overwrite a stored node (a custom newId that repeats itself).
             throw invalidOption('newId', `returned ${JSON.stringify(id)}, which is ${typeof id !== 'string' || id === '' ? 'not a non-empty string' : 'the id of an existing node'}; ids must be unique`);
           }
-          const planned = await planWrite(
-            ns,
-            { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso, ...(supersedesId !== undefined ? { replaces: supersedesId } : {}) },
-            state,
-            controller,
-            params,
-            writeCtx(opts.signal, log),
-          );
-          const b: WriteBatch = { putNodes: [planned.node, ...planned.superseded], putEdges: planned.edges };
+          ids[i] = id;
+          replay.strict = planned.strict && !changed; // a miss after changes is asked here, under the lock
+          const spec = planned.speculative;
+          let plannedWrite: PlannedWrite;
+          if (i === 0 && spec !== undefined && spec.state === state && spec.revision === state.revision && spec.vector === state.vector && spec.plan.node.id === id) {
+            // Nothing changed since the plan: it is what planning here would give. What it read
+            // is loaded (pinned) again for the apply below.
+            await state.loadNodes([...(state.lastId !== undefined ? [state.lastId] : []), ...spec.plan.candidates, ...spec.plan.superseded.map((n) => n.id)]);
+            log.push(...spec.records);
+            plannedWrite = spec.plan;
+          } else {
+            plannedWrite = await planWrite(
+              ns,
+              { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso, ...(supersedesId !== undefined ? { replaces: supersedesId } : {}) },
+              state,
+              replay,
+              params,
+              writeCtx(opts.signal, log),
+            );
+          }
+          const b: WriteBatch = { putNodes: [plannedWrite.node, ...plannedWrite.superseded], putEdges: plannedWrite.edges };
           if (supersedesId !== undefined) await state.loadNodes([supersedesId]);
           const supersedes = supersedesId === undefined ? undefined : state.nodes.get(supersedesId);
           if (supersedes !== undefined) {
             // Explicit update (issue 7 item 1): the old node stays, marked superseded and linked.
-            const old: MemoryNode = { ...supersedes, status: 'superseded', supersededBy: [...new Set([...supersedes.supersededBy, planned.node.id])] };
-            const e = finishEdge(ns, { from: planned.node.id, to: old.id, view: 'semantic', subtype: 'updates', weight: 1, origin: { kind: 'rule', by: 'explicit-update' } }, nowIso);
+            const old: MemoryNode = { ...supersedes, status: 'superseded', supersededBy: [...new Set([...supersedes.supersededBy, plannedWrite.node.id])] };
+            const e = finishEdge(ns, { from: plannedWrite.node.id, to: old.id, view: 'semantic', subtype: 'updates', weight: 1, origin: { kind: 'rule', by: 'explicit-update' } }, nowIso);
             (b.putNodes as MemoryNode[]).push(old);
             (b.putEdges as MemoryEdge[]).push(e);
           }
           state.apply(b); // visible to the next observation of the chunk; rolled back by reload on failure
+          changed = true;
           (batch.putNodes as MemoryNode[]).push(...(b.putNodes as MemoryNode[]));
           (batch.putEdges as MemoryEdge[]).push(...(b.putEdges as MemoryEdge[]));
-          chunkResults.push({ id: planned.node.id, deduplicated: false, edges: planned.edges.length, systemOne: summariseDecisions(log, controller.backend.modelId) });
-          written.push(planned.node.id);
+          chunkResults.push({ id: plannedWrite.node.id, deduplicated: false, edges: plannedWrite.edges.length, systemOne: summariseDecisions(log, controller.backend.modelId) });
+          written.push(plannedWrite.node.id);
         }
         throwIfAborted(opts.signal);
         // Repeated puts of one node (dedup of a node written in the same chunk) collapse to the last.
@@ -330,42 +529,24 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         await checkpoint(ns, state, false);
         state.releasePins(); // the chunk is committed: what it read need not stay pinned
       } catch (e) {
+        if (!changed) {
+          if (e instanceof ReplanNeeded) return REPLAN;
+          throw e; // nothing was applied: the caches are as they were
+        }
         await rollBack(ns);
         // A write that met a damaged record (issue 22) is refused as such, whatever it tripped on.
         const damaged = isJevMemError(e, 'STORE_DAMAGED') ? undefined : damagedError(ns, state.unreadableIds());
         const err = damaged ?? (isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e }));
-        // A chunk whose commit went through counts even when what follows it (the checkpoint) failed.
-        err.details.committed = results.length + (chunkCommitted ? chunkResults.length : 0);
+        // A chunk whose commit went through counts even when what follows it (the checkpoint)
+        // failed: write() adds it to the committed count.
+        if (chunkCommitted) err.details[CHUNK_COMMITTED] = chunkResults.length;
         throw err;
       } finally {
         release?.();
       }
-      results.push(...chunkResults);
-      for (const log of chunkLogs) countDecisions(ns, log); // committed: now they count
-      const elapsedMs = performance.now() - started;
-      opts.onProgress?.({ done: results.length, total: checked.length, elapsedMs, perSecond: elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0 });
-      if (params.maintenanceInterval > 0 && pendingOf(state).length >= params.maintenanceInterval) {
-        // Best effort: the chunk is committed and acknowledged, so a failed pass does not fail
-        // the write; its ids stay pending in the store for the next pass. It is logged and
-        // counted (stats().maintenanceFailures), not dropped.
-        try {
-          await maintain(ns, state, opts.signal);
-        } catch (e) {
-          tally(ns).maintenanceFailures++;
-          logger('warn', `a maintenance pass of namespace ${JSON.stringify(ns)} failed (${errorText(e)}); its ${pendingOf(state).length} node(s) stay pending for the next pass`, { code: 'MAINTENANCE_FAILED', namespace: ns, error: e });
-          try {
-            state = await caches.stateOf(ns); // the failed commit rebuilt the caches
-          } catch (reloadError) {
-            const err = isJevMemError(reloadError) ? reloadError : new JevMemError('STORAGE_FAILED', `could not reload namespace ${JSON.stringify(ns)}: ${errorText(reloadError)}`, { cause: reloadError });
-            err.details.committed = results.length;
-            throw err;
-          }
-        }
-      }
-    }
-    return results;
+      return { results: chunkResults, logs: chunkLogs };
+    });
   };
-
   const remove = async (ns: string, id: string, signal?: AbortSignal): Promise<boolean> => {
     const state = await caches.fresh(ns, true);
     return state.use(() => removeFrom(ns, state, id, signal));

@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { LRUCache } from 'lru-cache';
+import { GrowingLru } from '../../util/lru.js';
 import { JevMemError, isJevMemError } from '../../errors.js';
 import type { EdgeSubtype, MemoryEdge, MemoryNode } from '../../types.js';
 import type { LexicalIndex, VectorIndex } from '../indexes/indexes.js';
@@ -189,8 +189,8 @@ export interface OpenReport {
  */
 export class NamespaceState {
   readonly #dir: NodeDirectory;
-  readonly #nodeCache: LRUCache<string, MemoryNode>;
-  readonly #edgeCache: LRUCache<string, MemoryEdge[]>;
+  readonly #nodeCache: GrowingLru<string, MemoryNode>;
+  readonly #edgeCache: GrowingLru<string, MemoryEdge[]>;
   /**
    * What the running operations loaded, held until the last of them ends ({@link use}), so an
    * LRU eviction never takes a body or an edge list from under the operation that loaded it.
@@ -204,7 +204,7 @@ export class NamespaceState {
    * node (then dropped whole: cheap, and recalls between writes keep them); pinned like the
    * whole lists while an operation runs.
    */
-  readonly #kindCache: LRUCache<string, MemoryEdge[]>;
+  readonly #kindCache: GrowingLru<string, MemoryEdge[]>;
   readonly #pinnedKinds = new Map<string, MemoryEdge[]>();
   /**
    * Nodes of the directory the store could not give back (damaged records, issue 22: the
@@ -236,6 +236,11 @@ export class NamespaceState {
   writesSinceMaintenance = 0;
   /** Node ids changed since the last checkpoint (the memory checkpoints when it grows). */
   changedSinceCheckpoint = 0;
+  /**
+   * Batches applied to this state since it was built (issue 22): a write planned outside the
+   * namespace lock compares it at commit to tell whether anything changed under its plan.
+   */
+  revision = 0;
   /** How this state was opened. */
   openReport: OpenReport = { from: 'empty', replayed: 0, ms: 0 };
 
@@ -247,7 +252,7 @@ export class NamespaceState {
    * matching, which stems every distinct word of the candidates each recall reads (a pure
    * function of the word, so never stale). An LRU of {@link STEM_MEMO_WORDS} words.
    */
-  readonly stemMemo = new LRUCache<string, string | false>({ max: STEM_MEMO_WORDS });
+  readonly stemMemo = new GrowingLru<string, string | false>({ max: STEM_MEMO_WORDS });
 
   /** Language (`detectLanguage`, plane/text/text.ts) → number of nodes written in it. */
   readonly languages = new Map<LanguageCode, number>();
@@ -268,9 +273,9 @@ export class NamespaceState {
     private readonly upgrade?: IndexFactories['upgrade'],
     sizes: { nodes: number; edges: number } = { nodes: NODE_CACHE_SIZE, edges: EDGE_CACHE_SIZE },
   ) {
-    this.#nodeCache = new LRUCache<string, MemoryNode>({ max: sizes.nodes });
-    this.#edgeCache = new LRUCache<string, MemoryEdge[]>({ max: sizes.edges });
-    this.#kindCache = new LRUCache<string, MemoryEdge[]>({ max: sizes.edges });
+    this.#nodeCache = new GrowingLru<string, MemoryNode>({ max: sizes.nodes });
+    this.#edgeCache = new GrowingLru<string, MemoryEdge[]>({ max: sizes.edges });
+    this.#kindCache = new GrowingLru<string, MemoryEdge[]>({ max: sizes.edges });
     this.#dir = new NodeDirectory(dimension);
     const dir = this.#dir;
     const cache = this.#nodeCache;
@@ -817,6 +822,7 @@ export class NamespaceState {
    * @throws JevMemError when a deleted or replaced node was not loaded.
    */
   apply(batch: WriteBatch): void {
+    this.revision++;
     if (this.#deferredVector !== undefined) {
       for (const n of batch.putNodes ?? []) this.#deferredVector.touched.add(n.id);
       for (const id of batch.deleteNodeIds ?? []) this.#deferredVector.touched.add(id);

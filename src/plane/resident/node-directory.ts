@@ -18,6 +18,13 @@ const STATUS_NAME: readonly (NodeStatus | undefined)[] = [undefined, 'active', '
 export { hash53 } from '../../util/hash.js';
 
 /**
+ * Slots a directory takes at its first node; it doubles from there. Small, so an open namespace
+ * of a few nodes costs a few hundred bytes here, not 1,024 slots (~130 KB at 100 dimensions;
+ * issue 22).
+ */
+export const MIN_SLOTS = 16;
+
+/**
  * Hash of what the bookkeeping maps derive from a node (text, times, provenance ids, entities,
  * keywords). Two versions of a node with the same hash differ only in status, vector,
  * duplicates or supersession, which a replay can apply without the old version.
@@ -72,7 +79,7 @@ export class NodeDirectory {
 
   #grow(min: number): void {
     if (min <= this.#cap) return;
-    const cap = Math.max(min, this.#cap * 2, 1024);
+    const cap = Math.max(min, this.#cap * 2, MIN_SLOTS);
     const d = this.dimension;
     const grow = <T extends Float64Array | Uint8Array | Int32Array | Int16Array | Int8Array | Float32Array>(old: T, make: (n: number) => T, per = 1): T => {
       const a = make(cap * per);
