@@ -47,7 +47,7 @@ export type {
 } from './types.js';
 
 // memory plane
-export type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, StorageHealth, WriteBatch } from './plane/store/storage.js';
+export type { Checkpoint, NamespaceCounts, NamespaceSnapshot, StorageAdapter, WriteBatch } from './plane/store/storage.js';
 export { CHANGE_META_KEY } from './plane/store/storage.js';
 export { CHECKPOINT_FORMAT, EDGE_CACHE_SIZE, NODE_CACHE_SIZE } from './plane/resident/namespace.js';
 export type { OpenReport } from './plane/resident/namespace.js';

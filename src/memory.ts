@@ -20,8 +20,8 @@ import { JevMemError, describeValue, invalidOption, throwIfAborted } from './err
 import type { MemoryExport } from './plane/store/export.js';
 import { createLexicalIndex } from './plane/indexes/lexical.js';
 import { createMemoryStorage } from './plane/store/memory-storage.js';
-import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type OpenReport } from './plane/resident/namespace.js';
-import type { StorageAdapter, StorageHealth } from './plane/store/storage.js';
+import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type NamespaceState, type OpenReport } from './plane/resident/namespace.js';
+import type { StorageAdapter } from './plane/store/storage.js';
 import { createFlatVectorIndex } from './plane/indexes/vector-flat.js';
 import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './plane/indexes/vector-hnsw.js';
 import { runRecall, type RecallSwitches } from './read/recall.js';
@@ -283,8 +283,6 @@ export interface MemoryStats {
   opened: OpenReport;
   /** Why the vector index could not switch to HNSW (it stays exact: `vectorIndex` is `flat`), when it failed. */
   vectorIndexError?: string;
-  /** Failures the storage adapter recovered from (e.g. a failed compaction), when it reports them. */
-  storageHealth?: StorageHealth;
   /**
    * Damaged records of the namespace (issue 22; `StorageAdapter.damaged`, a full checksum pass
    * over the namespace's rows): `count` and sorted `ids` of the node records that failed their
@@ -618,16 +616,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const out = await caches.reading(ns, async (state) => {
         const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
         let edges = 0;
-        if (storage.counts) {
-          const c = await storage.counts(ns);
-          edges = c.edges;
-          for (const v of VIEWS) byView[v] = c.edgesByView[v] ?? 0;
-        } else {
-          for (const e of (await storage.load(ns)).edges) {
-            byView[e.view] += 1;
-            edges++;
-          }
-        }
+        const c = await storage.counts(ns);
+        edges = c.edges;
+        for (const v of VIEWS) byView[v] = c.edgesByView[v] ?? 0;
         const superseded = state.idsWithStatus('superseded').length;
         const counts = writes.counts(ns);
         const systemOneWrites: MemoryStats['systemOneWrites'] = { calls: counts.systemOneCalls, fallbacks: counts.systemOneFallbacks };
@@ -655,9 +646,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       });
       const damage = await storage.damaged(ns);
       out.damaged = { count: damage.ids.length, ids: damage.ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
-      const bytes = storage.sizeBytes ? await storage.sizeBytes(ns) : undefined;
+      const bytes = await storage.sizeBytes(ns);
       if (bytes !== undefined) out.storageBytes = bytes;
-      if (storage.health) out.storageHealth = storage.health(ns);
       return out;
     },
 

@@ -226,7 +226,7 @@ export class NamespaceCaches {
    */
   async fresh(ns: string, locked: boolean): Promise<NamespaceState> {
     const state = await this.stateOf(ns);
-    if (this.#storage.loadMeta === undefined || (!locked && this.#busy(ns))) return state;
+    if (!locked && this.#busy(ns)) return state;
     const meta = await this.#storage.loadMeta(ns);
     if ((meta[GENERATION_META_KEY] ?? null) === (state.meta[GENERATION_META_KEY] ?? null)) return state;
     if (!locked && this.#busy(ns)) return state;

@@ -86,13 +86,13 @@ export function nextChange(meta: Record<string, unknown>): number {
  * @throws JevMemError `SCHEMA_MISMATCH` (newer schema), and the storage and encoder errors.
  */
 export async function openNamespace(ns: string, storage: StorageAdapter, encoder: Encoder, factories: IndexFactories, cache?: { nodes: number; edges: number }): Promise<NamespaceState> {
-  let meta = storage.loadMeta ? await storage.loadMeta(ns) : (await storage.load(ns)).meta;
+  let meta = await storage.loadMeta(ns);
   const version = meta[SCHEMA_META_KEY];
   // A newer (or malformed) schema version throws here; an older one is migrated whole.
   const planned = planMigrations({ nodes: [], edges: [], meta }, ns);
   if (planned.steps.length > 0 || (version !== undefined && version !== SCHEMA_VERSION)) {
     await upgradeSnapshot(ns, await storage.load(ns), storage, encoder);
-    meta = storage.loadMeta ? await storage.loadMeta(ns) : (await storage.load(ns)).meta;
+    meta = await storage.loadMeta(ns);
   }
   if (meta[ENCODER_META_KEY] !== encoder.fingerprint) await reembedForeign(ns, storage, encoder, meta);
   return NamespaceState.open({ namespace: ns, storage, factories, dimension: encoder.dimension, encoder: encoder.fingerprint, ...(cache !== undefined ? { cache } : {}) });

@@ -147,9 +147,10 @@ export function damagedError(ns: string, ids: readonly string[]): JevMemError | 
   );
 }
 
-/** Throws {@link damagedError} when the state met damaged records. */
 /** Detail key by which a failed chunk whose commit went through tells {@link createWritePath}'s write how many it committed. */
 const CHUNK_COMMITTED = 'chunkCommitted';
+
+/** Throws {@link damagedError} when the state met damaged records. */
 
 function refuseIfDamaged(ns: string, state: NamespaceState): void {
   const err = damagedError(ns, state.unreadableIds());
@@ -210,13 +211,11 @@ export function createWritePath(deps: WritePathDeps): WritePath {
   };
   /**
    * Writes the namespace's checkpoint (issue 13) when `force`, or when
-   * {@link CHECKPOINT_EVERY} node changes were logged since the last one; only where the store
-   * keeps checkpoints. Called inside the namespace's write lock, after a commit, so the state is
+   * {@link CHECKPOINT_EVERY} node changes were logged since the last one. Called inside the namespace's write lock, after a commit, so the state is
    * the store's as of its latest change. A failure is logged and counted, not thrown: the store
    * stays the truth and the next open replays or rescans.
    */
   const checkpoint = async (ns: string, state: NamespaceState, force: boolean): Promise<void> => {
-    if (storage.writeCheckpoint === undefined) return;
     // Every CHECKPOINT_EVERY changes, or a tenth of the namespace when larger: a checkpoint costs
     // O(size), so this keeps its cost per write bounded while a reopen replays ≤ 10% of it.
     const every = Math.max(CHECKPOINT_EVERY, Math.floor(state.size / 10));
@@ -579,7 +578,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       // out piece by piece. The delete is committed with the old checkpoint dropped in the same
       // transaction, and the state rebuilt from the store.
       const stamped = stamp(state, batch);
-      if (storage.writeCheckpoint !== undefined) stamped.checkpoint = null;
+      stamped.checkpoint = null;
       await storage.commit(ns, stamped);
       await checkpoint(ns, await caches.reload(ns), true);
       return true;
@@ -588,8 +587,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     return true;
   };
   /**
-   * Commits a batch that deletes nodes (issue 22, exact erasure). Where the store keeps
-   * checkpoints, the batch carries the namespace's new checkpoint (built from the state with the
+   * Commits a batch that deletes nodes (issue 22, exact erasure). The batch carries the namespace's new checkpoint (built from the state with the
    * batch applied, so without the deleted nodes' terms, names or vectors) and the store replaces
    * the old one in the same transaction: no moment, crash or failure leaves a checkpoint holding
    * the deleted text beside a store without it, and a failure leaves the node and the old
@@ -601,21 +599,18 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       const n = state.nodes.get(id);
       return n === undefined ? [] : [n.text];
     });
-    if (storage.writeCheckpoint === undefined) await commit(ns, state, batch);
-    else {
-      const stamped = stamp(state, batch);
-      const release = await caches.gate(ns, true);
-      try {
-        state.apply(stamped);
-        stamped.checkpoint = await state.checkpoint(stamped.change as number, encoder.fingerprint);
-        await storage.commit(ns, stamped);
-        state.changedSinceCheckpoint = 0;
-      } catch (e) {
-        await rollBack(ns);
-        throw e;
-      } finally {
-        release();
-      }
+    const stamped = stamp(state, batch);
+    const release = await caches.gate(ns, true);
+    try {
+      state.apply(stamped);
+      stamped.checkpoint = await state.checkpoint(stamped.change as number, encoder.fingerprint);
+      await storage.commit(ns, stamped);
+      state.changedSinceCheckpoint = 0;
+    } catch (e) {
+      await rollBack(ns);
+      throw e;
+    } finally {
+      release();
     }
     state.stemMemo.clear(); // words of the erased texts
     deps.evictText?.(texts);

@@ -106,7 +106,7 @@ describe('a flipped byte in one node record of a SQLite store', () => {
     expect((await recallView(m, 'What did Biscuit learn?')).map((h) => h.id)).toContain(added.id);
     await m.close();
     const store = await createSqliteFileStorage({ dir });
-    const lexical = store.lexicalIndex!('chat');
+    const lexical = store.lexicalIndex('chat')!;
     expect(lexical.size).toBe(9); // 10 - 2 deleted + 1 added
     expect(lexical.search('newspaper', 5)).toEqual([]);
     expect(lexical.has(damagedId)).toBe(false);

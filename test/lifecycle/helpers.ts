@@ -87,7 +87,7 @@ export async function recallView(memory: Memory, query: string, namespace?: stri
 /**
  * Every member name of a storage adapter: own and inherited (up to `Object.prototype`), methods
  * and properties alike, so a wrapper can forward what an adapter offers today and whatever the
- * port gains later (a store's `lexicalIndex`, `health`, an IDB store's `persistence`).
+ * port gains later (a store's `lexicalIndex`, an IDB store's `persistence`).
  */
 export function portMembers(inner: StorageAdapter): string[] {
   const names = new Set<string>();

@@ -84,7 +84,7 @@ describe('FTS5 lexical index of the SQL store', () => {
     const s = await createSqliteFileStorage({ dir: freshDir(), lexical: 'fts5' });
     // "kiwi", "lime", "fig", "grape", "pear" are their own Porter stems; no stop words.
     await s.commit('ns', { putNodes: [bare('a', 1, 'kiwi kiwi lime'), bare('b', 2, 'lime fig'), bare('c', 3, 'fig'), bare('d', 4, 'grape'), bare('e', 5, 'pear')] });
-    const lex = s.lexicalIndex!('ns');
+    const lex = s.lexicalIndex('ns')!;
     // N = 5, avgdl = (3+2+1+1+1)/5 = 1.6.
     // idf(kiwi, n=1) = ln(4.5/1.5) = 1.0986123; idf(lime, n=2) = idf(fig, n=2) = ln(3.5/2.5) = 0.3364722.
     // a: kiwi f=2, |D|=3: 1.0986123·2·2.2/(2 + 1.2·(0.25 + 0.75·3/1.6)) = 1.0986123·4.4/3.9875 = 1.2122616
@@ -112,7 +112,7 @@ describe('FTS5 lexical index of the SQL store', () => {
   it('searches the speaker too, and a short query in the language it is given', async () => {
     const s = await createSqliteFileStorage({ dir: freshDir(), lexical: 'fts5' });
     await s.commit('ns', { putNodes: [{ ...bare('a', 1, 'went hiking'), provenance: { speaker: 'Melanie' } }, bare('b', 2, 'die Kinder spielen')] });
-    const lex = s.lexicalIndex!('ns');
+    const lex = s.lexicalIndex('ns')!;
     expect(lex.search('Melanie', 5).map((h) => h.id)).toEqual(['a']);
     // "Kinder" alone: German given → its German terms as MiniSearch would use them
     expect(lex.search('Kinder', 5, 'de').map((h) => h.id)).toEqual(['b']);
@@ -123,7 +123,7 @@ describe('FTS5 lexical index of the SQL store', () => {
     const s = await createSqliteFileStorage({ dir: freshDir(), lexical: 'fts5' });
     await s.commit('ns', { putNodes: [bare('a', 1, 'kiwi'), bare('b', 2, 'lime'), bare('c', 3, 'fig')] });
     await s.commit('other', { putNodes: [{ ...bare('z', 1, 'kiwi'), namespace: 'other' }] });
-    const lex = s.lexicalIndex!('ns');
+    const lex = s.lexicalIndex('ns')!;
     await s.commit('ns', { putNodes: [bare('a', 1, 'mango')] });
     expect(lex.search('kiwi', 5).map((h) => h.id)).toEqual([]);
     expect(lex.search('mango', 5).map((h) => h.id)).toEqual(['a']);
@@ -135,9 +135,9 @@ describe('FTS5 lexical index of the SQL store', () => {
     await s.commit('ns', { deleteNodeIds: ['c'] });
     expect(lex.search('fig', 5)).toEqual([]);
     expect(lex.size).toBe(2);
-    expect(s.lexicalIndex!('other').search('kiwi', 5).map((h) => h.id)).toEqual(['z']);
+    expect(s.lexicalIndex('other')!.search('kiwi', 5).map((h) => h.id)).toEqual(['z']);
     await s.dropNamespace('other');
-    expect(s.lexicalIndex!('other').search('kiwi', 5)).toEqual([]);
+    expect(s.lexicalIndex('other')!.search('kiwi', 5)).toEqual([]);
     await s.close();
   });
 
@@ -160,7 +160,7 @@ describe('FTS5 lexical index of the SQL store', () => {
     for (const t of tails) expect(await holds(t), t).toBe(true);
     const again = await createSqliteFileStorage({ dir, lexical: 'fts5' });
     await again.commit('ns', { deleteNodeIds: ['a'] });
-    expect(again.lexicalIndex!('ns').search(gone, 5)).toEqual([]);
+    expect(again.lexicalIndex('ns')!.search(gone, 5)).toEqual([]);
     await again.close();
     for (const t of tails) expect(await holds(t), t).toBe(false);
     expect(await holds(ftsToken('kept').slice(-6))).toBe(true);
@@ -176,11 +176,11 @@ describe('FTS5 lexical index of the SQL store', () => {
   it('switching engines: a MiniSearch store gets its FTS index built at the first search; a MiniSearch commit drops it', async () => {
     const dir = freshDir();
     const mini = await createSqliteFileStorage({ dir, lexical: 'minisearch' });
-    expect(mini.lexicalIndex).toBeUndefined();
+    expect(mini.lexicalIndex('ns')).toBeUndefined();
     await mini.commit('ns', { putNodes: [bare('a', 1, 'kiwi'), { ...bare('b', 2, 'kiwi lime'), status: 'deleted' }] });
     await mini.close();
     const fts = await createSqliteFileStorage({ dir, lexical: 'fts5' });
-    expect(fts.lexicalIndex!('ns').search('kiwi', 5).map((h) => h.id)).toEqual(['a']);
+    expect(fts.lexicalIndex('ns')!.search('kiwi', 5).map((h) => h.id)).toEqual(['a']);
     await fts.close();
     const table = inFile(dir, (db) => db.all(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_fts%'`).length);
     expect(table).toBeGreaterThan(0);
@@ -189,7 +189,7 @@ describe('FTS5 lexical index of the SQL store', () => {
     await back.close();
     expect(inFile(dir, (db) => db.all(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_fts%'`))).toEqual([]);
     const fts2 = await createSqliteFileStorage({ dir, lexical: 'fts5' });
-    expect(fts2.lexicalIndex!('ns').search('kiwi fig', 5).map((h) => h.id).sort()).toEqual(['a', 'c']);
+    expect(fts2.lexicalIndex('ns')!.search('kiwi fig', 5).map((h) => h.id).sort()).toEqual(['a', 'c']);
     await fts2.close();
   });
 

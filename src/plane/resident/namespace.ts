@@ -391,7 +391,7 @@ export class NamespaceState {
   static async open(opts: OpenOptions): Promise<NamespaceState> {
     const started = Date.now();
     const { namespace, storage, factories, dimension } = opts;
-    const meta = storage.loadMeta ? await storage.loadMeta(namespace) : (await storage.load(namespace)).meta;
+    const meta = await storage.loadMeta(namespace);
     const change = typeof meta[CHANGE_META_KEY] === 'number' ? (meta[CHANGE_META_KEY] as number) : 0;
     let reason = 'the store keeps no checkpoint';
     let checkpointDamaged = false;
@@ -417,7 +417,7 @@ export class NamespaceState {
         return restored;
       }
     }
-    const state = new NamespaceState(namespace, storage, storage.lexicalIndex?.(namespace) ?? factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade, opts.cache);
+    const state = new NamespaceState(namespace, storage, storage.lexicalIndex(namespace) ?? factories.lexical(), await factories.vector(dimension), dimension, factories.upgrade, opts.cache);
     state.#exactIndex = factories.vector;
     state.meta = { ...meta };
     await state.#rebuild();
@@ -442,18 +442,12 @@ export class NamespaceState {
 
   /**
    * Rebuilds the resident part from the store, adding nodes in seq order (the order they were
-   * written), so the rebuilt indexes equal the ones the writes built, ties included. Without a
-   * `getNodes` port the whole namespace is loaded once; with it, one scan keeps (id, seq) only,
-   * and the bodies are read again in seq order, {@link LOAD_BATCH} at a time (a rebuild is the
-   * rare path: a first open after an upgrade, or a lost checkpoint).
+   * written), so the rebuilt indexes equal the ones the writes built, ties included. One scan keeps
+   * (id, seq) only, and the bodies are read again in seq order, {@link LOAD_BATCH} at a time (a
+   * rebuild is the rare path: a first open after an upgrade, or a lost checkpoint).
    */
   async #rebuild(): Promise<void> {
     const storage = this.storage;
-    if (storage.scanNodes === undefined || storage.getNodes === undefined) {
-      const nodes = [...(await storage.load(this.namespace)).nodes].sort((a, b) => a.seq - b.seq);
-      for (const n of nodes) this.#addNode(n, false);
-      return;
-    }
     const order: Array<{ id: string; seq: number }> = [];
     for await (const batch of storage.scanNodes(this.namespace, LOAD_BATCH)) for (const n of batch) order.push({ id: n.id, seq: n.seq });
     order.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -476,8 +470,9 @@ export class NamespaceState {
     const changed = cp.change === change ? [] : opts.storage.changesSince ? await opts.storage.changesSince(opts.namespace, cp.change) : undefined;
     if (changed === undefined) return `the change log does not reach back to change ${cp.change}`;
     // A store-kept lexical index (storage.lexicalIndex) is current as of the store: nothing to restore.
-    if (opts.storage.lexicalIndex === undefined && cp.parts['lexical.json'] === undefined) return 'the checkpoint has no lexical index (written with a store-kept one)';
-    const lexical = opts.storage.lexicalIndex?.(opts.namespace) ?? loadLexicalIndex(new TextDecoder().decode(cp.parts['lexical.json']));
+    const kept = opts.storage.lexicalIndex(opts.namespace);
+    if (kept === undefined && cp.parts['lexical.json'] === undefined) return 'the checkpoint has no lexical index (written with a store-kept one)';
+    const lexical = kept ?? loadLexicalIndex(new TextDecoder().decode(cp.parts['lexical.json']));
     let vector: VectorIndex | undefined;
     const bytes = cp.parts['vectors'];
     // Below `exactOpenBelow` the namespace opens on the exact index (restored from `vectors.exact`
@@ -507,7 +502,7 @@ export class NamespaceState {
     // The changed nodes are applied in seq order (the order they were written), as a rescan would.
     const found = new Map<string, MemoryNode>();
     for (let i = 0; i < changed.length; i += LOAD_BATCH) {
-      for (const n of await opts.storage.getNodes!(opts.namespace, changed.slice(i, i + LOAD_BATCH))) found.set(n.id, n);
+      for (const n of await opts.storage.getNodes(opts.namespace, changed.slice(i, i + LOAD_BATCH))) found.set(n.id, n);
     }
     const inOrder = [...changed].sort((a, b) => (found.get(a)?.seq ?? -1) - (found.get(b)?.seq ?? -1));
     {
@@ -547,7 +542,7 @@ export class NamespaceState {
         ...parts,
         'header.json': enc.encode(JSON.stringify(header)),
         'book.json': enc.encode(JSON.stringify(this.#bookJson())),
-        ...(this.storage.lexicalIndex === undefined ? { 'lexical.json': enc.encode(JSON.stringify(this.lexical.toJSON())) } : {}),
+        ...(this.storage.lexicalIndex(this.namespace) === undefined ? { 'lexical.json': enc.encode(JSON.stringify(this.lexical.toJSON())) } : {}),
         ...(this.vector.serialize !== undefined ? { vectors: await this.vector.serialize() } : {}),
         ...(await this.#exactPart()),
       },
@@ -662,7 +657,7 @@ export class NamespaceState {
     }
     for (let i = 0; i < missing.length; i += LOAD_BATCH) {
       const part = missing.slice(i, i + LOAD_BATCH);
-      const got = this.storage.getNodes ? await this.storage.getNodes(this.namespace, part) : (await this.storage.load(this.namespace)).nodes.filter((n) => part.includes(n.id));
+      const got = await this.storage.getNodes(this.namespace, part);
       const returned = new Set<string>();
       for (const n of got) {
         returned.add(n.id);
@@ -706,7 +701,7 @@ export class NamespaceState {
    * per asked node in id order; edges to a node the namespace does not hold are left out.
    */
   async #readEdgeLists(ids: string[], subtype?: EdgeSubtype): Promise<Map<string, MemoryEdge[]>> {
-    const got = this.storage.getEdges ? await this.storage.getEdges(this.namespace, ids, subtype === undefined ? undefined : { subtype }) : (await this.storage.load(this.namespace)).edges;
+    const got = await this.storage.getEdges(this.namespace, ids, subtype === undefined ? undefined : { subtype });
     const lists = new Map<string, MemoryEdge[]>(ids.map((id) => [id, []]));
     for (const e of got) {
       if ((subtype !== undefined && e.subtype !== subtype) || !this.#dir.has(e.from) || !this.#dir.has(e.to)) continue;

@@ -937,6 +937,9 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       }
       return damage.report(namespace);
     },
+    /** The memory keeps its own lexical index (in its checkpoint) for this store. */
+    lexicalIndex: () => undefined,
+
     async close() {
       if (closed) return;
       closed = true;

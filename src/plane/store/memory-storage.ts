@@ -316,6 +316,8 @@ export function createMemoryStorage(): StorageAdapter {
       checkExistingNamespaceName(namespace);
       return { ids: [], checkpoint: false };
     },
+    /** The memory keeps its own lexical index for this store (none kept here). */
+    lexicalIndex: () => undefined,
     async close() {
       closed = true;
       spaces.clear();

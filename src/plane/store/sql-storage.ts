@@ -962,13 +962,14 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
       return damage.report(namespace);
     },
 
+    lexicalIndex: (namespace) => (fts ? storeLexicalIndex(namespace) : undefined),
+
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
       await options.onClose?.();
     },
   };
-  if (fts) adapter.lexicalIndex = (namespace) => storeLexicalIndex(namespace);
 
   /** The namespace's FTS table, built when missing; undefined for a namespace the store does not know. */
   const lexicalTable = (namespace: string): { ns: number; table: string } | undefined => {

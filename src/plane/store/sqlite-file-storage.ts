@@ -285,10 +285,10 @@ function awaitingLock(adapter: StorageAdapter, ready: (what: string) => Promise<
       },
     });
   }
-  const lexicalIndex = adapter.lexicalIndex;
-  if (lexicalIndex !== undefined) {
+  {
     out.lexicalIndex = (namespace) => {
-      const index = lexicalIndex.call(adapter, namespace);
+      const index = adapter.lexicalIndex(namespace);
+      if (index === undefined) return undefined;
       let setUp = false;
       index.ready = async () => {
         if (!setUp) {

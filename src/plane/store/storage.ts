@@ -81,18 +81,6 @@ export interface EdgeFilter {
 }
 
 /**
- * Failures of one namespace that an adapter recovered from without failing a call, counted
- * since the adapter was opened. The data is safe in each case (e.g. a failed compaction leaves
- * the batch in the journal), but the caller should know: `Memory.stats()` shows them.
- */
-export interface StorageHealth {
-  /** Compactions that failed (the journal kept every batch; retried later). */
-  compactionFailures: number;
-  /** Message of the last failed compaction. */
-  lastCompactionError?: string;
-}
-
-/**
  * A storage adapter. All methods are namespace-scoped: an adapter never returns or changes data
  * of a namespace other than the one named, and never maps two names to one.
  *
@@ -115,72 +103,64 @@ export interface StorageAdapter {
    */
   commit(namespace: string, batch: WriteBatch): Promise<void>;
   /**
-   * Optional: loads only the meta of one namespace (cheap). The memory reads its `generation`
-   * key to notice commits made through another connection (a second tab) and rebuild its caches;
-   * adapters that cannot read meta cheaply leave it out (their caches are then trusted, which is
-   * right when one connection writes, as the file store's lock ensures).
+   * Loads only the meta of one namespace (cheap). The memory reads its `generation` key to notice
+   * commits made through another connection (a second tab) and rebuild its caches.
    * @throws JevMemError `STORAGE_FAILED`.
    */
-  loadMeta?(namespace: string): Promise<Record<string, unknown>>;
+  loadMeta(namespace: string): Promise<Record<string, unknown>>;
   /** Names of the namespaces that hold data. */
   namespaces(): Promise<string[]>;
   /** Removes one namespace and nothing else. */
   dropNamespace(namespace: string): Promise<void>;
   /** Bytes used by one namespace, when the adapter can tell (else undefined). */
-  sizeBytes?(namespace: string): Promise<number | undefined>;
-  /**
-   * Optional: failures of one namespace the adapter recovered from (see {@link StorageHealth}).
-   * Adapters that never defer a failure leave it out.
-   */
-  health?(namespace: string): StorageHealth;
+  sizeBytes(namespace: string): Promise<number | undefined>;
   /**
    * The storage port of the read and write paths (issue 13): the nodes with these ids, in the
    * order asked; unknown ids are left out. A path asks for what its bounds (maxVisited, K_w)
-   * allow, never for the whole namespace. The port's methods are optional so that an adapter
-   * written against the older interface still works: without them the memory falls back to
-   * `load()`, which reads the whole namespace on every operation (O(namespace), fine for small
-   * ones only). Every shipped adapter implements the whole port.
+   * allow, never for the whole namespace. Every method of the port is required (issue 22): the
+   * memory has no fallback that reads the whole namespace.
    * @throws JevMemError `STORAGE_FAILED`.
    */
-  getNodes?(namespace: string, ids: readonly string[]): Promise<MemoryNode[]>;
+  getNodes(namespace: string, ids: readonly string[]): Promise<MemoryNode[]>;
   /**
    * Every edge touching any of `nodeIds` (either end), each edge once, in no set order. With
    * `filter.subtype`, only the edges of that subtype: the read path asks a candidate for its
    * window (`precedes`) or the kept set for `contradicts`, not for the ~20 edges a node has
-   * (SPEC 6). An adapter written before the filter may ignore it; the memory filters again.
+   * (SPEC 6). The memory filters again, so an adapter may return more.
    * @throws JevMemError `STORAGE_FAILED`.
    */
-  getEdges?(namespace: string, nodeIds: readonly string[], filter?: EdgeFilter): Promise<MemoryEdge[]>;
+  getEdges(namespace: string, nodeIds: readonly string[], filter?: EdgeFilter): Promise<MemoryEdge[]>;
   /**
    * Every node of the namespace in batches of about `batchSize` (any order): rebuilding a
    * missing checkpoint and export, without one array of the whole namespace.
    * @throws JevMemError `STORAGE_FAILED`.
    */
-  scanNodes?(namespace: string, batchSize: number): AsyncIterable<MemoryNode[]>;
+  scanNodes(namespace: string, batchSize: number): AsyncIterable<MemoryNode[]>;
   /** Every edge of the namespace in batches (any order). @throws JevMemError `STORAGE_FAILED`. */
-  scanEdges?(namespace: string, batchSize: number): AsyncIterable<MemoryEdge[]>;
+  scanEdges(namespace: string, batchSize: number): AsyncIterable<MemoryEdge[]>;
   /** Record counts. @throws JevMemError `STORAGE_FAILED`. */
-  counts?(namespace: string): Promise<NamespaceCounts>;
+  counts(namespace: string): Promise<NamespaceCounts>;
   /** The namespace's checkpoint, or undefined when none is kept. @throws JevMemError `STORAGE_FAILED`. */
-  readCheckpoint?(namespace: string): Promise<Checkpoint | undefined>;
+  readCheckpoint(namespace: string): Promise<Checkpoint | undefined>;
   /**
    * Replaces the namespace's checkpoint and drops change-log entries up to `checkpoint.change`.
    * Atomic: a failure leaves the old checkpoint (or none).
    * @throws JevMemError `STORAGE_FAILED`, `QUOTA_EXCEEDED`.
    */
-  writeCheckpoint?(namespace: string, checkpoint: Checkpoint): Promise<void>;
+  writeCheckpoint(namespace: string, checkpoint: Checkpoint): Promise<void>;
   /** Removes the namespace's checkpoint (a delete makes it hold erased text). @throws JevMemError `STORAGE_FAILED`. */
-  dropCheckpoint?(namespace: string): Promise<void>;
+  dropCheckpoint(namespace: string): Promise<void>;
   /**
    * Ids of the nodes put or deleted by commits with change number > `after`, each once; or
    * `undefined` when the log no longer reaches back to `after` (the caller then rescans).
    * @throws JevMemError `STORAGE_FAILED`.
    */
-  changesSince?(namespace: string, after: number): Promise<string[] | undefined>;
+  changesSince(namespace: string, after: number): Promise<string[] | undefined>;
   /**
-   * Optional: the store keeps the namespace's lexical index itself (issue 13; the SQL store's
+   * The namespace's lexical index when the store keeps it itself (issue 13; the SQL store's
    * FTS5 engine, `sql-lexical.ts`), updated inside every `commit` (nodes put with a status other
-   * than `'deleted'` indexed, deleted ones and `deleteNodeIds` removed). When present, the memory
+   * than `'deleted'` indexed, deleted ones and `deleteNodeIds` removed), or `undefined` when the store keeps none (IndexedDB,
+   * memory, the SQL store with `lexical: 'minisearch'`). When an index is returned, the memory
    * uses it instead of its own lexical index and keeps no lexical part in its checkpoints.
    *
    * The returned index: `add`/`remove` do nothing (commits maintain it), so a node is searchable
@@ -190,7 +170,7 @@ export interface StorageAdapter {
    * ties in a fixed order; `toJSON()` is a small marker, not the index.
    * Its methods throw JevMemError `STORAGE_FAILED` on a SQL failure and `CLOSED` after `close()`.
    */
-  lexicalIndex?(namespace: string): LexicalIndex;
+  lexicalIndex(namespace: string): LexicalIndex | undefined;
   /**
    * Verifies every node record and the checkpoint of one namespace against their checksums
    * (`checksum.ts`; a full read of the namespace's rows, O(namespace), done once per namespace

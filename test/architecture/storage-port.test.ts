@@ -1,0 +1,34 @@
+/**
+ * The storage port has no optional members (issue 22): every shipped store implements all of it,
+ * and the memory has no fallback path (such as reading a whole namespace with `load()` when
+ * `getNodes` is missing) that no shipped store takes. Read from the source with the TypeScript
+ * parser, so a `?` added to any member fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+
+const SOURCE = join(import.meta.dirname, '../../src/plane/store/storage.ts');
+
+/** Members of `interface StorageAdapter`, each with whether it is optional. */
+function portMembers(): Array<{ name: string; optional: boolean }> {
+  const file = ts.createSourceFile(SOURCE, readFileSync(SOURCE, 'utf8'), ts.ScriptTarget.Latest, true);
+  const port = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'StorageAdapter');
+  if (port === undefined) throw new Error('no interface StorageAdapter in storage.ts');
+  return port.members.map((m) => ({ name: (m.name as ts.Identifier).text, optional: m.questionToken !== undefined }));
+}
+
+describe('the storage port', () => {
+  it('has no optional member', () => {
+    const members = portMembers();
+    expect(members.length).toBeGreaterThanOrEqual(18);
+    expect(members.filter((m) => m.optional).map((m) => m.name)).toEqual([]);
+  });
+
+  it('is implemented whole by the memory store (every member a function or the kind)', () => {
+    const store = createMemoryStorage() as unknown as Record<string, unknown>;
+    for (const { name } of portMembers()) expect(typeof store[name], name).toBe(name === 'kind' ? 'string' : 'function');
+  });
+});
