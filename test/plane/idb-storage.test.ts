@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DB_VERSION, createIdbStorage } from '../../src/plane/store/idb-storage.js';
 import { encodeVector, quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import type { MemoryNode } from '../../src/types.js';
+import type { Checkpoint } from '../../src/plane/store/storage.js';
 import { makeEdge, makeNode } from './fixtures.js';
 import { describeStorageContract } from './storage-contract.js';
 
@@ -100,6 +101,17 @@ describe('IndexedDB storage', () => {
     // + b: flags, peer, view, subtype, kind, by (1 byte each), weight 8, time 8 → 1+22: 65 each (the id is not stored);
     // spaces record: key 2 + {edges 5+8, byView 6+(8+8), explicit 8+8, floor 5+8} = 66.
     expect(await s.sizeBytes!('ns')).toBe(65 + 65 + 66);
+    await s.close();
+  });
+
+  it('writeCheckpoint checks a checkpoint as a batch checkpoint is checked: no parts object is INVALID_INPUT naming checkpoint.parts, and nothing is written', async () => {
+    const s = await createIdbStorage({ indexedDB: new IDBFactory() });
+    await s.commit('ns', { change: 1, putNodes: [makeNode('ns', 'a', 1)] });
+    const noParts = { change: 1, format: 'test@1' } as unknown as Checkpoint;
+    await expect(s.writeCheckpoint!('ns', noParts)).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'checkpoint.parts' });
+    expect(await s.readCheckpoint!('ns')).toBeUndefined();
+    // the change log is whole: the refused checkpoint dropped nothing
+    expect(await s.changesSince!('ns', 0)).toEqual(['a']);
     await s.close();
   });
 
