@@ -1,0 +1,96 @@
+/**
+ * What every persistent store does with damaged records (issue 22, "damage stays local"), on top
+ * of its connection's {@link DamageLog}: decoding stored node records while skipping and logging
+ * the ones that fail their checksum or their decoding ({@link soundNodes}), refusing writes into a
+ * namespace known to hold damaged records ({@link refuseDamagedWrite}), and the full pass of
+ * `StorageAdapter.damaged` ({@link verifyDamage}). The store supplies its record codec and words.
+ *
+ * @module
+ */
+import { JevMemError, isJevMemError } from '../../errors.js';
+import type { MemoryNode } from '../../types.js';
+import type { DamageLog, DamageReport } from './checksum.js';
+import type { WriteBatch } from './storage.js';
+
+/** How a store reads one stored node record (see {@link soundNodes}). */
+export interface NodeRecordCodec<R> {
+  /** The node id of record `r`, the `i`-th of the records read (for the damage log). */
+  id(r: R, i: number): string;
+  /** Whether `r` matches its checksum (a record without one fails). */
+  sound(r: R): boolean;
+  /** The node `r` stores. @throws on a record that cannot be decoded. */
+  decode(r: R): MemoryNode;
+}
+
+/**
+ * The nodes of stored records, each checked against its checksum and decoded; a record that
+ * fails either is left out and its id kept in `damage`. Absent (`undefined`) records are skipped.
+ */
+export function soundNodes<R>(damage: DamageLog, namespace: string, records: ReadonlyArray<R | undefined>, codec: NodeRecordCodec<R>): MemoryNode[] {
+  const out: MemoryNode[] = [];
+  records.forEach((r, i) => {
+    if (r === undefined) return;
+    const id = codec.id(r, i);
+    if (!codec.sound(r)) {
+      damage.node(namespace, id);
+      return;
+    }
+    try {
+      out.push(codec.decode(r));
+    } catch {
+      damage.node(namespace, id);
+    }
+  });
+  return out;
+}
+
+/** The words of a store's refusal (see {@link refuseDamagedWrite}). */
+export interface DamageWords {
+  /** The store's label, first in the message (`IndexedDB`). */
+  store: string;
+  /** The namespace as the message shows it (quoted). */
+  namespace: string;
+  /** What the user can do, last in the message. */
+  remedy: string;
+}
+
+/**
+ * Refuses a batch that puts nodes or edges into a namespace whose damaged node records are known
+ * (deletes alone pass: they are how damage is cleaned up).
+ * @throws JevMemError `STORE_DAMAGED` (field `namespace`, `ids`: the damaged ids), naming up to ten ids.
+ */
+export function refuseDamagedWrite(damage: DamageLog, namespace: string, batch: WriteBatch, words: DamageWords): void {
+  const ids = damage.ids(namespace);
+  if (ids.length === 0 || ((batch.putNodes ?? []).length === 0 && (batch.putEdges ?? []).length === 0)) return;
+  const shown = ids.slice(0, 10).map((id) => JSON.stringify(id)).join(', ') + (ids.length > 10 ? `, … (${ids.length} in all)` : '');
+  throw new JevMemError(
+    'STORE_DAMAGED',
+    `${words.store}: namespace ${words.namespace} holds damaged node record(s) ${shown}; writes are refused (nothing was written). ${words.remedy}`,
+    { field: 'namespace', ids },
+  );
+}
+
+/**
+ * The damage of one namespace (`StorageAdapter.damaged`): the first call of a connection reads
+ * every node record (`scanNodes`, which logs the damaged ones) and the checkpoint (a
+ * `STORE_DAMAGED` answer is logged, not thrown), then marks the namespace verified; later calls
+ * answer from the log, which reads keep up to date.
+ * @throws whatever `scanNodes` or `readCheckpoint` throw but `STORE_DAMAGED` of the checkpoint.
+ */
+export async function verifyDamage(
+  damage: DamageLog,
+  namespace: string,
+  scanNodes: () => AsyncIterable<unknown>,
+  readCheckpoint: () => Promise<unknown>,
+): Promise<DamageReport> {
+  if (!damage.verified(namespace)) {
+    for await (const _ of scanNodes()) {
+      // the scan checks every record and logs the damaged ones
+    }
+    await readCheckpoint().catch((e: unknown) => {
+      if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
+    });
+    damage.markVerified(namespace);
+  }
+  return damage.report(namespace);
+}
