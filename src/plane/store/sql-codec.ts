@@ -1,5 +1,5 @@
 /**
- * Row encoding of nodes and edges in the SQL store (schema v2, `sql-storage.ts`; issue 13). Pure
+ * Row encoding of nodes and edges in the SQL store (schema v3, `sql-storage.ts`; issues 13, 22). Pure
  * functions: no SQL here.
  *
  * A node row holds its body as JSON WITHOUT `id`, `namespace`, `seq` and the embedding's vector
@@ -253,19 +253,24 @@ export function rowSound(r: SqlRow): boolean {
   return nodeRowSum(String(r.id), Number(r.seq), r.body, r.vec ?? null) === num(r.sum);
 }
 
+/** Each of `items` encoded by `encode`; a failure is `STORAGE_FAILED` naming the item (`field[i]`). */
+function encodeEach<T, R>(items: readonly T[], field: string, encode: (item: T) => R): R[] {
+  return items.map((item, i) => {
+    try {
+      return encode(item);
+    } catch (cause) {
+      throw new JevMemError('STORAGE_FAILED', `${field}[${i}] cannot be stored: ${String(cause)} (values must be JSON-safe)`, { field: `${field}[${i}]`, cause });
+    }
+  });
+}
+
 /**
  * The rows of nodes about to be stored.
  * @param field - the field of the list in messages (`batch.putNodes`).
  * @throws JevMemError `STORAGE_FAILED` naming the node (`batch.putNodes[2]`) when a value is not JSON-safe.
  */
 export function encodeNodes(nodes: readonly MemoryNode[], field: string): NodeRow[] {
-  return nodes.map((n, i) => {
-    try {
-      return encodeNode(n);
-    } catch (cause) {
-      throw new JevMemError('STORAGE_FAILED', `${field}[${i}] cannot be stored: ${String(cause)} (values must be JSON-safe)`, { field: `${field}[${i}]`, cause });
-    }
-  });
+  return encodeEach(nodes, field, encodeNode);
 }
 
 /**
@@ -274,13 +279,7 @@ export function encodeNodes(nodes: readonly MemoryNode[], field: string): NodeRo
  * @throws JevMemError `STORAGE_FAILED` naming the edge (`batch.putEdges[2]`) when a value is not JSON-safe.
  */
 export function encodeEdges(edges: readonly MemoryEdge[], field: string): EdgeRow[] {
-  return edges.map((e, i) => {
-    try {
-      return encodeEdge(e);
-    } catch (cause) {
-      throw new JevMemError('STORAGE_FAILED', `${field}[${i}] cannot be stored: ${String(cause)} (values must be JSON-safe)`, { field: `${field}[${i}]`, cause });
-    }
-  });
+  return encodeEach(edges, field, encodeEdge);
 }
 
 /**
