@@ -4,7 +4,7 @@
  * `getNodes` is missing) that no shipped store takes. Read from the source with the TypeScript
  * parser, so a `?` added to any member fails here.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -30,5 +30,20 @@ describe('the storage port', () => {
   it('is implemented whole by the memory store (every member a function or the kind)', () => {
     const store = createMemoryStorage() as unknown as Record<string, unknown>;
     for (const { name } of portMembers()) expect(typeof store[name], name).toBe(name === 'kind' ? 'string' : 'function');
+  });
+});
+
+describe('the storage adapters', () => {
+  /** Issue 22 acceptance: no storage adapter file over 400 lines; each module holds one job. */
+  const MAX_LINES = 400;
+  const root = join(import.meta.dirname, '../..');
+  const folders = ['src/plane/store', 'src/plane/drivers'];
+
+  it(`keep every module of the stores and drivers at ${MAX_LINES} lines or fewer`, () => {
+    const files = folders.flatMap((f) => readdirSync(join(root, f)).filter((n) => n.endsWith('.ts')).map((n) => `${f}/${n}`));
+    files.push('src/edge/do-storage.ts');
+    expect(files.length).toBeGreaterThan(20);
+    const over = files.map((f) => ({ f, lines: readFileSync(join(root, f), 'utf8').split('\n').length })).filter((x) => x.lines > MAX_LINES);
+    expect(over).toEqual([]);
   });
 });

@@ -160,7 +160,11 @@ export function toSnapshot(state: NamespaceState, copy: <T>(value: T) => T = (v)
   return { nodes, edges, meta };
 }
 
-function cloneBatch(batch: WriteBatch): WriteBatch {
+/**
+ * A deep copy of a batch (`structuredClone`), which every store makes or tries before writing.
+ * @throws JevMemError `STORAGE_FAILED` when a value cannot be cloned (a function, a symbol).
+ */
+export function cloneBatch(batch: WriteBatch): WriteBatch {
   try {
     return structuredClone(batch);
   } catch (cause) {

@@ -1,5 +1,5 @@
 /**
- * Row encoding of nodes and edges in the SQL store (schema v2, `sql-storage.ts`; issue 13). Pure
+ * Row encoding of nodes and edges in the SQL store (schema v3, `sql-storage.ts`; issues 13, 22). Pure
  * functions: no SQL here.
  *
  * A node row holds its body as JSON WITHOUT `id`, `namespace`, `seq` and the embedding's vector
@@ -11,10 +11,17 @@
  * gives the text back exactly (else the text), and the id as `''` when it is the canonical id
  * `from>to:view:subtype` the write path makes (else the id). Every round trip is exact.
  *
+ * Also here: the records of a batch encoded before a transaction opens, with errors naming the
+ * field ({@link encodeNodes}, {@link encodeEdges}, {@link encodeMeta}), the checksum test of a
+ * stored node row ({@link rowSound}) and the column readers {@link num} and {@link bytes}.
+ *
  * @module
  */
+import { JevMemError } from '../../errors.js';
 import type { MemoryEdge, MemoryNode } from '../../types.js';
 import { decodeVector, encodeVector } from '../indexes/vector-codec.js';
+import { nodeRowSum } from './checksum.js';
+import type { SqlRow, SqlValue } from './sql-schema.js';
 
 /** Fixed codes of the views (stored; never renumber, only append). */
 export const VIEW_CODES: readonly string[] = Object.freeze(['semantic', 'temporal', 'causal', 'entity']);
@@ -25,8 +32,8 @@ export const SUBTYPE_CODES: readonly string[] = Object.freeze([
   'leads_to', 'related', 'redundant', 'contradicts', 'updates', 'same_entity',
 ]);
 
-/** A stored SQL value as the drivers give it back (BLOBs as Uint8Array). */
-export type SqlValue = string | number | bigint | Uint8Array | null;
+/** A stored SQL value as the drivers give it back (`sql-schema.ts`; re-exported for the row readers). */
+export type { SqlValue };
 
 /** The columns of one node row (besides its slot and namespace). */
 export interface NodeRow {
@@ -219,4 +226,74 @@ export function viewCode(view: string): number | string {
 /** The stored code of a subtype name. */
 export function subtypeCode(subtype: string): number | string {
   return code(SUBTYPE_CODES, subtype);
+}
+
+/** A numeric column as a number (`NULL` or absent: 0). */
+export function num(v: SqlValue | undefined): number {
+  return v === null || v === undefined ? 0 : Number(v);
+}
+
+/**
+ * A BLOB column as bytes (`NULL` or absent: empty).
+ * @throws Error when the column holds something else.
+ */
+export function bytes(v: SqlValue | undefined): Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  if (v === null || v === undefined) return new Uint8Array(0);
+  throw new Error(`expected a BLOB, got ${typeof v}`);
+}
+
+/**
+ * Whether a node row (columns id, seq, body, vec, sum) matches its checksum. A row without one
+ * fails too: every row has one since schema v3 (the migration computed them).
+ */
+export function rowSound(r: SqlRow): boolean {
+  if (r.sum === null || r.sum === undefined) return false;
+  if (typeof r.body !== 'string' || (r.vec !== null && r.vec !== undefined && !(r.vec instanceof Uint8Array))) return false;
+  return nodeRowSum(String(r.id), Number(r.seq), r.body, r.vec ?? null) === num(r.sum);
+}
+
+/** Each of `items` encoded by `encode`; a failure is `STORAGE_FAILED` naming the item (`field[i]`). */
+function encodeEach<T, R>(items: readonly T[], field: string, encode: (item: T) => R): R[] {
+  return items.map((item, i) => {
+    try {
+      return encode(item);
+    } catch (cause) {
+      throw new JevMemError('STORAGE_FAILED', `${field}[${i}] cannot be stored: ${String(cause)} (values must be JSON-safe)`, { field: `${field}[${i}]`, cause });
+    }
+  });
+}
+
+/**
+ * The rows of nodes about to be stored.
+ * @param field - the field of the list in messages (`batch.putNodes`).
+ * @throws JevMemError `STORAGE_FAILED` naming the node (`batch.putNodes[2]`) when a value is not JSON-safe.
+ */
+export function encodeNodes(nodes: readonly MemoryNode[], field: string): NodeRow[] {
+  return encodeEach(nodes, field, encodeNode);
+}
+
+/**
+ * The rows of edges about to be stored.
+ * @param field - the field of the list in messages (`batch.putEdges`).
+ * @throws JevMemError `STORAGE_FAILED` naming the edge (`batch.putEdges[2]`) when a value is not JSON-safe.
+ */
+export function encodeEdges(edges: readonly MemoryEdge[], field: string): EdgeRow[] {
+  return encodeEach(edges, field, encodeEdge);
+}
+
+/**
+ * The meta of a batch as (key, JSON text) pairs; `null` (remove the key) stays `null`, an
+ * `undefined` value is left out.
+ * @throws JevMemError `STORAGE_FAILED` naming the key (`batch.meta.k`) when a value has no JSON text.
+ */
+export function encodeMeta(meta: Record<string, unknown>): Array<[string, string | null]> {
+  return Object.entries(meta)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => {
+      if (v === null) return [k, null];
+      const text = JSON.stringify(v);
+      if (text === undefined) throw new JevMemError('STORAGE_FAILED', `batch.meta.${k} cannot be stored as JSON (got ${typeof v}); values must be JSON-safe`, { field: `batch.meta.${k}` });
+      return [k, text];
+    });
 }

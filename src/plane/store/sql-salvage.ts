@@ -79,13 +79,13 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
     into = await createSqliteFileStorage({ dir: temp, create: true, logger: quiet });
     for (const namespace of await from.namespaces()) {
       const out: SalvagedNamespace = { namespace, nodes: 0, edges: 0, damaged: [], edgesLost: false };
-      for await (const nodes of from.scanNodes!(namespace, SALVAGE_BATCH)) {
+      for await (const nodes of from.scanNodes(namespace, SALVAGE_BATCH)) {
         await into.commit(namespace, { putNodes: nodes });
         out.nodes += nodes.length;
       }
       try {
         let pending: MemoryEdge[] = [];
-        for await (const edges of from.scanEdges!(namespace, SALVAGE_BATCH)) {
+        for await (const edges of from.scanEdges(namespace, SALVAGE_BATCH)) {
           pending = edges;
           await into.commit(namespace, { putEdges: pending });
           out.edges += pending.length;
@@ -94,7 +94,7 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
         if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
         out.edgesLost = true;
       }
-      await into.commit(namespace, { meta: await from.loadMeta!(namespace) });
+      await into.commit(namespace, { meta: await from.loadMeta(namespace) });
       out.damaged = (await from.damaged(namespace)).ids;
       namespaces.push(out);
     }

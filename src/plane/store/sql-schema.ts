@@ -1,7 +1,8 @@
 /**
  * The tables of the SQL store (schema v3; v2 of issue 13 plus checksums, issue 22) shared by Node (`sqlite-file-storage.ts`) and
  * the Durable Object (`edge/do-storage.ts`), the tiny synchronous driver both speak
- * ({@link SqlDriver}), and the one-transaction migration from the Durable Object's v1 tables.
+ * ({@link SqlDriver}) and its binding limit ({@link MAX_BINDINGS}), and the one-transaction
+ * migration from the Durable Object's v1 tables.
  *
  * Tables (prefix `p`, default `jev_mem_`):
  * - `p schema(key PK, value)`: the row `('version', '3')`;
@@ -26,7 +27,6 @@
 import { JevMemError } from '../../errors.js';
 import type { MemoryEdge, MemoryNode } from '../../types.js';
 import { nodeRowSum, recordSum } from './checksum.js';
-import type { SqlValue } from './sql-codec.js';
 
 /** Layout version this build writes and reads (3: checksums on node rows and checkpoint chunks). */
 export const SQL_SCHEMA_VERSION = 3;
@@ -41,6 +41,9 @@ export const CHECKPOINT_CHUNK_BYTES = 1 << 20;
 
 /** A value a statement binds (BLOBs as Uint8Array). */
 export type SqlParam = string | number | Uint8Array | null;
+
+/** A stored SQL value as the drivers give it back (BLOBs as Uint8Array). */
+export type SqlValue = string | number | bigint | Uint8Array | null;
 
 /** One result row keyed by column name. */
 export type SqlRow = Record<string, SqlValue>;
@@ -62,6 +65,19 @@ export interface SqlDriver {
    * state and lock once. Without it each statement runs on its own.
    */
   read?<T>(fn: () => T): T;
+}
+
+/** Most `?` bindings in one statement (the Durable Object allows 100). */
+export const MAX_BINDINGS = 90;
+
+/** `n` comma-separated `?` bindings, for an `IN (…)` list. */
+export const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/** `items` cut in runs of at most `size` (one statement each, under {@link MAX_BINDINGS}). */
+export function chunked<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** The table names of one prefix. */

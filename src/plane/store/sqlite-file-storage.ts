@@ -26,7 +26,8 @@ import { JevMemError } from '../../errors.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
 import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
 import { BUSY_WAIT_MS, type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
-import { createSqlStorage, sqlError } from './sql-storage.js';
+import { sqlError } from './sql-errors.js';
+import { createSqlStorage } from './sql-storage.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLock } from './store-lock.js';
 

@@ -1,0 +1,107 @@
+/**
+ * The commit of a {@link WriteBatch} to the SQL store (`sql-storage.ts`): the batch checked
+ * (shape, U+0000 in a key, cloneable, JSON-safe, no puts into a namespace known to hold damaged
+ * records) and encoded before anything is written, then applied in one transaction as deletes,
+ * puts and meta, with its change-log entry, its checkpoint change and the FTS table kept in step;
+ * every failure mapped to the error family with nothing written.
+ *
+ * @module
+ */
+import { invalidInput } from '../../errors.js';
+import { quoteVisible } from '../../util/invisible.js';
+import { changedNodeIds, cloneBatch, validateBatch } from './memory-storage.js';
+import type { SqlCheckpoints } from './sql-checkpoint.js';
+import { type EdgeRow, type NodeRow, encodeEdges, encodeMeta, encodeNodes } from './sql-codec.js';
+import { sqlError } from './sql-errors.js';
+import type { SqlIds } from './sql-ids.js';
+import type { SqlRows } from './sql-rows.js';
+import type { SqlSession } from './sql-session.js';
+import type { SqlStoreLexical } from './sql-store-lexical.js';
+import type { StorageAdapter, WriteBatch } from './storage.js';
+import { refuseDamagedWrite } from './store-damage.js';
+
+/**
+ * Refuses a batch with a U+0000 in a node or edge id or a meta key: a driver may bind a string
+ * only up to its first NUL (node-sqlite3-wasm does), which would store `"a\u0000b"` as `"a"`,
+ * one record for two names.
+ * @throws JevMemError `INVALID_INPUT` naming the field (`batch.putNodes[2].id`).
+ */
+function refuseNul(batch: WriteBatch): void {
+  const check = (field: string, value: unknown): void => {
+    if (typeof value === 'string' && value.includes('\u0000')) throw invalidInput(field, `${quoteVisible(value)} holds U+0000, which this store cannot keep whole`);
+  };
+  batch.putNodes?.forEach((n, i) => check(`batch.putNodes[${i}].id`, n.id));
+  batch.putEdges?.forEach((e, i) => {
+    for (const key of ['id', 'from', 'to'] as const) check(`batch.putEdges[${i}].${key}`, e[key]);
+  });
+  for (const key of Object.keys(batch.meta ?? {})) check(`batch.meta.${key}`, key);
+}
+
+/** The parts of a session a commit writes through. */
+export interface SqlCommitParts {
+  ids: SqlIds;
+  rows: SqlRows;
+  lexical: SqlStoreLexical;
+  checkpoints: SqlCheckpoints;
+}
+
+/** The adapter's `commit` over session `s` (see the module header). */
+export function sqlCommit(s: SqlSession, { ids, rows, lexical, checkpoints }: SqlCommitParts): StorageAdapter['commit'] {
+  const { q, t } = s;
+  return async (namespace, batch) => {
+    s.live();
+    validateBatch(namespace, batch);
+    refuseNul(batch);
+    cloneBatch(batch);
+    // Encode everything before the transaction opens: nothing can fail half-way for JSON.
+    const putNodes = batch.putNodes ?? [];
+    const putEdges = batch.putEdges ?? [];
+    const nodeRows = encodeNodes(putNodes, 'batch.putNodes');
+    const edgeRows = encodeEdges(putEdges, 'batch.putEdges');
+    const meta = encodeMeta(batch.meta ?? {});
+    const changed = batch.change === undefined ? [] : changedNodeIds(batch);
+    s.ensureReady();
+    await s.write();
+    refuseDamagedWrite(s.damage, namespace, batch, {
+      store: s.label,
+      namespace: JSON.stringify(namespace),
+      remedy: 'Run `jev-mem check`, then `jev-mem repair` (or delete the damaged nodes)',
+    });
+    try {
+      s.tx(() => {
+        const ns = ids.ensureNs(namespace);
+        lexical.checkLexical(ns);
+        const freed: number[] = [];
+        /** A damaged row left the FTS table: rebuild it from the sound rows at the end. */
+        let rebuild = false;
+        for (const id of batch.deleteNodeIds ?? []) {
+          const slot = ids.slotOf(ns, id);
+          if (slot === undefined) continue;
+          if (lexical.unindex(ns, slot)) rebuild = true;
+          q(`DELETE FROM ${t.node} WHERE slot = ?`, [slot]);
+          freed.push(slot);
+        }
+        for (const id of batch.deleteEdgeIds ?? []) freed.push(...rows.deleteEdgeById(ns, id));
+        ids.prefetchSlots(ns, [...putNodes.map((n) => n.id), ...putEdges.flatMap((e) => [e.from, e.to])]);
+        putNodes.forEach((n, i) => {
+          rebuild = lexical.putIndexed(ns, n, rebuild, () => rows.putNodeRow(ns, n, nodeRows[i] as NodeRow));
+        });
+        putEdges.forEach((e, i) => {
+          const row = edgeRows[i] as EdgeRow;
+          freed.push(...rows.deleteEdgeById(ns, e.id, { edge: e, row }));
+          rows.putEdgeRow(ns, e, row);
+        });
+        for (const [k, v] of meta) rows.setMeta(ns, k, v);
+        for (const id of changed) q(`INSERT OR IGNORE INTO ${t.changes} (ns, change, id) VALUES (?, ?, ?)`, [ns, batch.change as number, id]);
+        if (rebuild) lexical.rebuildLexical(ns);
+        rows.collectSlots(ns, freed);
+        // The checkpoint change of the batch (issue 22): same transaction as the node changes.
+        if (batch.checkpoint === null) checkpoints.clearCheckpoint(ns);
+        else if (batch.checkpoint !== undefined) checkpoints.putCheckpoint(ns, batch.checkpoint);
+      });
+    } catch (e) {
+      throw sqlError(s.label, `commit to namespace ${JSON.stringify(namespace)}`, e);
+    }
+    for (const id of batch.deleteNodeIds ?? []) s.damage.clear(namespace, id);
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Error mapping of the SQL store (`sql-storage.ts`): how a failure SQLite reports (the Node
+ * driver or a Durable Object's `ctx.storage.sql`) becomes one error of the {@link JevMemError}
+ * family with a stable code, and how a damaged file is recognised. Pure functions.
+ *
+ * @module
+ */
+import { JevMemError, isJevMemError } from '../../errors.js';
+
+/** Whether `cause` is SQLite reporting a damaged file (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, "malformed"). */
+export function isCorruptError(cause: unknown): boolean {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return /SQLITE_CORRUPT|SQLITE_NOTADB|malformed|file is not a database/i.test(message);
+}
+
+/**
+ * Maps a SQLite failure to the error family: a value over SQLite's size limit → `TOO_LARGE`, a
+ * full store → `QUOTA_EXCEEDED`, a damaged file (`SQLITE_CORRUPT`, "malformed") →
+ * `STORE_DAMAGED` (run `jev-mem repair`), anything else → `STORAGE_FAILED`; a JevMemError passes
+ * through.
+ * @param label - words naming the store (`the store at /x`).
+ * @param what - the failed operation, as words after "failed to" (`commit to namespace "a"`).
+ */
+export function sqlError(label: string, what: string, cause: unknown): JevMemError {
+  if (isJevMemError(cause)) return cause;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  if (isCorruptError(cause)) {
+    return new JevMemError('STORE_DAMAGED', `${label} failed to ${what}: SQLite reports the file damaged (${message}); nothing was written. Run \`jev-mem check\` and \`jev-mem repair\``, { cause, ids: [] });
+  }
+  if (/SQLITE_TOOBIG|string or blob too big/i.test(message)) {
+    return new JevMemError('TOO_LARGE', `${label} refused to ${what}: a node, edge or meta value is over the SQL value limit (2 MB on Cloudflare) (${message}); nothing was written`, { cause });
+  }
+  if (/SQLITE_FULL|exceeded.*storage|storage.*(limit|exceeded)|database or disk is full/i.test(message)) {
+    return new JevMemError('QUOTA_EXCEEDED', `${label} refused to ${what} for lack of space (${message}); nothing was written`, { cause });
+  }
+  return new JevMemError('STORAGE_FAILED', `${label} failed to ${what} (${message}); nothing was written`, { cause });
+}
