@@ -114,6 +114,29 @@ describe('a flipped byte in one node record of a SQLite store', () => {
   });
 });
 
+describe('a SQLite store whose id row of one node is lost', () => {
+  it('costs that node and its edges only: recall and export go on for the others (an edge to a slot without an id was STORAGE_FAILED for the whole namespace)', async () => {
+    const { dir, idOf } = await filledStore();
+    const lostId = idOf.get(DAMAGED_TEXT)!;
+    const driver = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
+    const slot = driver.query('SELECT slot FROM jev_mem_ids WHERE id = ?', [lostId])[0]!.slot as number;
+    const edges = driver.query('SELECT COUNT(*) AS n FROM jev_mem_edge WHERE src = ? OR dst = ?', [slot, slot])[0]!.n as number;
+    expect(edges).toBeGreaterThan(0); // the lost node has edges, which now point at a slot with no id
+    driver.transaction(() => driver.query('DELETE FROM jev_mem_ids WHERE slot = ?', [slot]));
+    driver.close();
+
+    const m = await open(dir);
+    const hits = await recallView(m, 'What did Biscuit do?');
+    expect(hits.map((h) => h.id)).toContain(idOf.get(OTHER_TEXT));
+    expect(hits.map((h) => h.id)).not.toContain(lostId);
+    const exported = await m.export();
+    expect(exported.nodes.map((n) => n.id)).not.toContain(lostId);
+    expect(exported.nodes).toHaveLength(TURNS.length - 1);
+    for (const e of exported.edges) expect([e.from, e.to]).not.toContain(lostId);
+    await m.close();
+  });
+});
+
 describe('a damaged checkpoint of a SQLite store', () => {
   it('is rebuilt from the rows at open, logged as CHECKPOINT_DAMAGED and reported; recall answers as before and writes go on', async () => {
     const { dir } = await filledStore();

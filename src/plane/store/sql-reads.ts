@@ -100,13 +100,15 @@ export function sqlReads(s: SqlSession, ids: SqlIds, rows: SqlRowReads): SqlRead
         // (their src is an asked node). The other end's id comes with the row (one rowid lookup).
         for (const part of chunked(slots, MAX_BINDINGS - 2)) {
           for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e LEFT JOIN ${t.ids} i ON i.slot = e.dst WHERE e.ns = ? AND e.src IN (${placeholders(part.length)})${only}`, [ns, ...part, ...onlyParam])) {
-            out.push(rows.edgeOfRow(namespace, r, idOfSlot.get(num(r.src)), r.other));
+            const e = rows.edgeOfRow(namespace, r, idOfSlot.get(num(r.src)), r.other);
+            if (e !== undefined) out.push(e);
           }
         }
         for (const part of chunked(slots, MAX_BINDINGS - 2)) {
           for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e INDEXED BY ${prefix}edge_dst LEFT JOIN ${t.ids} i ON i.slot = e.src WHERE e.dst IN (${placeholders(part.length)}) AND e.ns = ?${only}`, [...part, ns, ...onlyParam])) {
             if (idOfSlot.has(num(r.src))) continue;
-            out.push(rows.edgeOfRow(namespace, r, r.other, idOfSlot.get(num(r.dst))));
+            const e = rows.edgeOfRow(namespace, r, r.other, idOfSlot.get(num(r.dst)));
+            if (e !== undefined) out.push(e);
           }
         }
         return out;

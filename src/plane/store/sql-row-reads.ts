@@ -34,10 +34,14 @@ export interface SqlRowReads {
    * damage log.
    */
   nodeRowsOr(namespace: string, run: () => SqlRow[], pairs: () => Iterable<[number, string]>): SqlRow[];
-  /** The edges of rows ({@link EDGE_COLUMNS}), their ends' ids looked up. @throws Error on an end without an id row. */
+  /**
+   * The edges of rows ({@link EDGE_COLUMNS}), their ends' ids looked up; an edge with an end
+   * without an id row (its node's id is lost to damage, so the node cannot be read either) is
+   * left out, so that damage costs the damaged node only (issue 22).
+   */
   edgesOfRows(namespace: string, rows: SqlRow[]): MemoryEdge[];
-  /** The edge of a row whose end ids are known. @throws Error on an end without an id row (a damaged store). */
-  edgeOfRow(namespace: string, row: SqlRow, from: SqlValue | undefined, to: SqlValue | undefined): MemoryEdge;
+  /** The edge of a row whose end ids are known; undefined for an end without an id row (a damaged store). */
+  edgeOfRow(namespace: string, row: SqlRow, from: SqlValue | undefined, to: SqlValue | undefined): MemoryEdge | undefined;
 }
 
 /** The row readers over session `s`. */
@@ -57,8 +61,8 @@ export function createSqlRowReads(s: SqlSession, ids: SqlIds): SqlRowReads {
     }
     return rows;
   };
-  const edgeOfRow = (namespace: string, row: SqlRow, from: SqlValue | undefined, to: SqlValue | undefined): MemoryEdge => {
-    if (typeof from !== 'string' || typeof to !== 'string') throw new Error(`an edge of namespace ${JSON.stringify(namespace)} points at a slot with no id`);
+  const edgeOfRow = (namespace: string, row: SqlRow, from: SqlValue | undefined, to: SqlValue | undefined): MemoryEdge | undefined => {
+    if (typeof from !== 'string' || typeof to !== 'string') return undefined;
     return decodeEdge(namespace, from, to, { eid: row.eid ?? null, view: row.view ?? null, subtype: row.subtype ?? null, weight: row.weight ?? null, created: row.created ?? null }, ids.lookup(num(row.origin)));
   };
   return {
@@ -79,7 +83,7 @@ export function createSqlRowReads(s: SqlSession, ids: SqlIds): SqlRowReads {
     },
     edgesOfRows(namespace, rows) {
       const known = ids.idsOf(rows.flatMap((r) => [num(r.src), num(r.dst)]));
-      return rows.map((r) => edgeOfRow(namespace, r, known.get(num(r.src)), known.get(num(r.dst))));
+      return rows.flatMap((r) => edgeOfRow(namespace, r, known.get(num(r.src)), known.get(num(r.dst))) ?? []);
     },
     edgeOfRow,
   };
