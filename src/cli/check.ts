@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isJevMemError } from '../errors.js';
 import { openNodeSqlDriver } from '../plane/drivers/sqlite-node.js';
@@ -101,8 +102,25 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   }
   io.out(JSON.stringify({ store, backup: report.backup, namespaces: report.namespaces }));
   const lost = report.namespaces.reduce((k, n) => k + n.damaged.length, 0);
-  io.err(`jev-mem: repaired ${store}: ${report.namespaces.reduce((k, n) => k + n.nodes, 0)} node(s) kept, ${lost} damaged left out; the damaged file is kept as ${report.backup}`);
+  io.err(`jev-mem: repaired ${store}: ${report.namespaces.reduce((k, n) => k + n.nodes, 0)} node(s) kept, ${lost} damaged left out; the damaged file is kept as ${report.backup} (it holds every record as it was, also after a later delete or forget: remove it once you have checked the store)`);
   return 0;
+}
+
+/**
+ * After a `delete` or `forget` on the store at `store`: a warning on stderr for each backup that
+ * `repair` left there (`jev-mem.sqlite.damaged-<time>`), which holds every record as it was at
+ * the repair, erased ones included, and which no erasure reaches (issue 22).
+ */
+export function warnRepairBackups(store: string, io: CliIO): void {
+  let names: string[];
+  try {
+    names = readdirSync(store).filter((n) => n.startsWith(`${SQLITE_FILE_NAME}.damaged-`));
+  } catch {
+    return;
+  }
+  for (const n of names.sort()) {
+    io.err(`jev-mem: warning: ${join(store, n)} (the backup jev-mem repair kept) still holds the records as they were at the repair, the erased text included; remove it once you have checked the store`);
+  }
 }
 
 /** Whether `e` is the error of a damaged store (exit {@link EXIT_DAMAGED}). */

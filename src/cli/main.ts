@@ -32,7 +32,7 @@ import type { SystemOneBackend } from '../system-one/wire.js';
 import type { Observation } from '../types.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
-import { EXIT_DAMAGED, isDamaged, runCheck, runRepair } from './check.js';
+import { EXIT_DAMAGED, isDamaged, runCheck, runRepair, warnRepairBackups } from './check.js';
 import { findPackage } from './package-info.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
@@ -435,6 +435,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         const ok = await memory.delete(id);
         if (!ok) throw new JevMemError('NOT_FOUND', `no node ${quoteVisible(id)} in namespace ${quoteVisible(memory.namespace)}`, { field: 'id' });
         io.out(JSON.stringify({ deleted: id }));
+        warnRepairBackups(need(v.store, 'store'), io);
         return 0;
       }
       case 'check':
@@ -446,6 +447,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         memory = (await openForCleanup(v)).memory;
         await memory.forget(ns);
         io.out(JSON.stringify({ forgotten: ns }));
+        warnRepairBackups(need(v.store, 'store'), io);
         return 0;
       }
       default:

@@ -79,4 +79,26 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     expect(recall.code).toBe(0);
     expect((await cli(['delete', before.nodes[0]!.id, '--store', store])).code).toBe(0);
   });
+
+  it("delete and forget warn that repair's backup still holds the erased text (no erasure reaches it)", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'jev-mem-cli-damage-'));
+    dirs.push(root);
+    const store = join(root, 'store');
+    expect((await cli(['ingest', SAMPLE, '--store', store, '--system-one', 'heuristic'])).code).toBe(0);
+    const before = JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }> };
+    const victim = before.nodes[3]!;
+    expect((await cli(['repair', '--store', store])).code).toBe(0);
+    const backups = readdirSync(store).filter((n) => n.startsWith(`${SQLITE_FILE_NAME}.damaged-`));
+    expect(backups).toHaveLength(1);
+
+    const del = await cli(['delete', victim.id, '--store', store]);
+    expect(del.code).toBe(0);
+    expect(readFileSync(join(store, SQLITE_FILE_NAME)).includes(Buffer.from(victim.text))).toBe(false);
+    expect(readFileSync(join(store, backups[0]!)).includes(Buffer.from(victim.text))).toBe(true); // what the warning is about
+    expect(del.err).toEqual([`jev-mem: warning: ${join(store, backups[0]!)} (the backup jev-mem repair kept) still holds the records as they were at the repair, the erased text included; remove it once you have checked the store`]);
+
+    const forget = await cli(['forget', '--store', store, '--namespace', 'default']);
+    expect(forget.code).toBe(0);
+    expect(forget.err).toEqual(del.err);
+  });
 });
