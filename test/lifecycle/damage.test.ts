@@ -137,6 +137,27 @@ describe('a SQLite store whose id row of one node is lost', () => {
   });
 });
 
+describe('a SQLite store with a damaged page of edges', () => {
+  it('costs those edges only: recall goes on over the nodes (it failed with STORE_DAMAGED for the whole namespace)', async () => {
+    const { dir, idOf } = await filledStore(MANY);
+    const path = join(dir, SQLITE_FILE_NAME);
+    const driver = openNodeSqlDriver(path);
+    const root = driver.query(`SELECT rootpage FROM sqlite_master WHERE name = 'jev_mem_edge'`)[0]!.rootpage as number;
+    driver.close();
+    const file = readFileSync(path);
+    const pageSize = file.readUInt16BE(16) === 1 ? 65536 : file.readUInt16BE(16);
+    const at = (root - 1) * pageSize;
+    expect([0x02, 0x05, 0x0a, 0x0d]).toContain(file[at]); // a b-tree page
+    file[at] = 0x42; // no page type: SQLite calls the file malformed when it reads this page
+    writeFileSync(path, file);
+
+    const m = await open(dir);
+    const hits = await recallView(m, OTHER_TEXT);
+    expect(hits.map((h) => h.id)).toContain(idOf.get(OTHER_TEXT));
+    await m.close();
+  });
+});
+
 describe('a damaged checkpoint of a SQLite store', () => {
   it('is rebuilt from the rows at open, logged as CHECKPOINT_DAMAGED and reported; recall answers as before and writes go on', async () => {
     const { dir } = await filledStore();

@@ -10,9 +10,10 @@
 import type { MemoryEdge, MemoryNode } from '../../types.js';
 import { emptyNamespaceState, toSnapshot } from './memory-storage.js';
 import { num, subtypeCode } from './sql-codec.js';
+import { isCorruptError } from './sql-errors.js';
 import type { SqlIds } from './sql-ids.js';
 import { EDGE_COLUMNS, EDGE_COLUMNS_E, type SqlRowReads } from './sql-row-reads.js';
-import { MAX_BINDINGS, type SqlParam, chunked, placeholders } from './sql-schema.js';
+import { MAX_BINDINGS, type SqlParam, type SqlRow, chunked, placeholders } from './sql-schema.js';
 import type { SqlSession } from './sql-session.js';
 import type { NamespaceSnapshot, StorageAdapter } from './storage.js';
 
@@ -94,18 +95,35 @@ export function sqlReads(s: SqlSession, ids: SqlIds, rows: SqlRowReads): SqlRead
         for (const [id, slot] of ids.slotsOf(ns, nodeIds)) idOfSlot.set(slot, id);
         const slots = [...idOfSlot.keys()];
         const out: MemoryEdge[] = [];
+        // On a damaged page, the slots are asked one at a time and those whose edges lie on it
+        // are left without edges: damage costs the damaged rows only (issue 22).
+        const edgeRows = (part: number[], run: (part: number[]) => SqlRow[]): SqlRow[] => {
+          try {
+            return run(part);
+          } catch (e) {
+            if (!isCorruptError(e)) throw e;
+            return part.flatMap((slot) => {
+              try {
+                return run([slot]);
+              } catch (e1) {
+                if (!isCorruptError(e1)) throw e1;
+                return [];
+              }
+            });
+          }
+        };
         // Two index searches instead of one UNION (which SQLite plans as a merge that scans the
         // namespace's edges for the dst side): the edges leaving the asked nodes by the primary
         // key, then those entering them by `edge_dst`, skipping the ones the first search gave
         // (their src is an asked node). The other end's id comes with the row (one rowid lookup).
         for (const part of chunked(slots, MAX_BINDINGS - 2)) {
-          for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e LEFT JOIN ${t.ids} i ON i.slot = e.dst WHERE e.ns = ? AND e.src IN (${placeholders(part.length)})${only}`, [ns, ...part, ...onlyParam])) {
+          for (const r of edgeRows(part, (p) => q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e LEFT JOIN ${t.ids} i ON i.slot = e.dst WHERE e.ns = ? AND e.src IN (${placeholders(p.length)})${only}`, [ns, ...p, ...onlyParam]))) {
             const e = rows.edgeOfRow(namespace, r, idOfSlot.get(num(r.src)), r.other);
             if (e !== undefined) out.push(e);
           }
         }
         for (const part of chunked(slots, MAX_BINDINGS - 2)) {
-          for (const r of q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e INDEXED BY ${prefix}edge_dst LEFT JOIN ${t.ids} i ON i.slot = e.src WHERE e.dst IN (${placeholders(part.length)}) AND e.ns = ?${only}`, [...part, ns, ...onlyParam])) {
+          for (const r of edgeRows(part, (p) => q(`SELECT ${EDGE_COLUMNS_E}, i.id AS other FROM ${t.edge} e INDEXED BY ${prefix}edge_dst LEFT JOIN ${t.ids} i ON i.slot = e.src WHERE e.dst IN (${placeholders(p.length)}) AND e.ns = ?${only}`, [...p, ns, ...onlyParam]))) {
             if (idOfSlot.has(num(r.src))) continue;
             const e = rows.edgeOfRow(namespace, r, r.other, idOfSlot.get(num(r.dst)));
             if (e !== undefined) out.push(e);
