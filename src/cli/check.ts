@@ -123,6 +123,15 @@ export function warnRepairBackups(store: string, io: CliIO): void {
   }
 }
 
+/**
+ * What `check` or `repair` says after the store's `STORE_DAMAGED` error of its own (the file
+ * cannot be opened or its namespaces listed): repair can salvage nothing from it, so the error's
+ * advice to run check and repair does not help.
+ */
+export function unreadableStoreHint(store: string): string {
+  return `jev-mem: ${join(store, SQLITE_FILE_NAME)} cannot be read at all (SQLite cannot open it or list its namespaces), so repair can salvage nothing from it; restore the store from an export, or try SQLite's own \`sqlite3 ${join(store, SQLITE_FILE_NAME)} .recover\``;
+}
+
 /** Whether `e` is the error of a damaged store (exit {@link EXIT_DAMAGED}). */
 export function isDamaged(e: unknown): boolean {
   return isJevMemError(e, 'STORE_DAMAGED');

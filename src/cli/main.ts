@@ -32,7 +32,7 @@ import type { SystemOneBackend } from '../system-one/wire.js';
 import type { Observation } from '../types.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
-import { EXIT_DAMAGED, isDamaged, runCheck, runRepair, warnRepairBackups } from './check.js';
+import { EXIT_DAMAGED, isDamaged, runCheck, runRepair, unreadableStoreHint, warnRepairBackups } from './check.js';
 import { findPackage } from './package-info.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
@@ -470,6 +470,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
     }
     if (isJevMemError(e)) {
       io.err(`jev-mem: ${e.code}: ${e.message}`);
+      if (isDamaged(e) && (cmd === 'check' || cmd === 'repair') && v.store !== undefined) io.err(unreadableStoreHint(v.store));
       return isDamaged(e) ? EXIT_DAMAGED : 1;
     }
     io.err(`jev-mem: unexpected error: ${(e as Error)?.stack ?? String(e)}`);

@@ -101,4 +101,23 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     expect(forget.code).toBe(0);
     expect(forget.err).toEqual(del.err);
   });
+
+  it('repair of a file SQLite cannot open at all exits 3 and says it can salvage nothing (not "run jev-mem check and jev-mem repair" alone)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'jev-mem-cli-damage-'));
+    dirs.push(root);
+    const store = join(root, 'store');
+    expect((await cli(['ingest', SAMPLE, '--store', store, '--system-one', 'heuristic'])).code).toBe(0);
+    const path = join(store, SQLITE_FILE_NAME);
+    const file = readFileSync(path);
+    expect(file[100]).toBe(0x0d); // page 1 (sqlite_schema) is a table leaf page
+    file[100] = 0x42; // no page type: SQLite cannot read the schema
+    writeFileSync(path, file);
+    const hint = `jev-mem: ${path} cannot be read at all (SQLite cannot open it or list its namespaces), so repair can salvage nothing from it; restore the store from an export, or try SQLite's own \`sqlite3 ${path} .recover\``;
+    for (const cmd of ['repair', 'check']) {
+      const r = await cli([cmd, '--store', store]);
+      expect(r.code).toBe(3);
+      expect(r.err[r.err.length - 1]).toBe(hint);
+    }
+    expect(readdirSync(store).filter((n) => n.includes('.damaged-'))).toEqual([]); // the file is left as it was
+  });
 });
