@@ -42,6 +42,12 @@ export class ReplanNeeded extends Error {
  */
 export class DecisionMemo {
   readonly #answers = new Map<string, Decision[]>();
+  /**
+   * Shapes held (purpose and number of requests): a lookup of another shape misses without
+   * serialising its requests. Under the lock most lookups are of requests never planned (the
+   * later observations of a chunk), and their JSON was most of a commit's bookkeeping.
+   */
+  readonly #shapes = new Set<string>();
 
   /** Planned answers stored (one per `askMany`). */
   get size(): number {
@@ -52,13 +58,19 @@ export class DecisionMemo {
     return JSON.stringify([purpose, requests]);
   }
 
+  static #shape(purpose: string, requests: readonly SystemOneRequest[]): string {
+    return `${requests.length}:${purpose}`;
+  }
+
   /** Stores the answers of `requests`. */
   put(purpose: string, requests: readonly SystemOneRequest[], decisions: Decision[]): void {
     this.#answers.set(DecisionMemo.#key(purpose, requests), decisions);
+    this.#shapes.add(DecisionMemo.#shape(purpose, requests));
   }
 
   /** The planned answers of `requests`, or `undefined`. */
   get(purpose: string, requests: readonly SystemOneRequest[]): Decision[] | undefined {
+    if (!this.#shapes.has(DecisionMemo.#shape(purpose, requests))) return undefined;
     return this.#answers.get(DecisionMemo.#key(purpose, requests));
   }
 }
