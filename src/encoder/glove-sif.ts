@@ -16,7 +16,6 @@
  */
 
 import { LRUCache } from 'lru-cache';
-import { textKey } from '../util/hash.js';
 import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
 import { tokenize } from '../plane/text/text.js';
 import type { AssetLoader, Encoder } from './encoder.js';
@@ -177,8 +176,13 @@ class GloveSifEncoder implements Encoder {
   readonly languages: readonly string[] = ['en'];
   #model: GloveSifModel | null;
   readonly #accumulator: Float64Array;
-  /** {@link textKey} of a word → unit vector (false: out of vocabulary); an LRU of {@link TERM_CACHE_WORDS} words. */
-  readonly #termCache = new LRUCache<string, Float32Array | false>({ max: TERM_CACHE_WORDS });
+  /**
+   * Vocabulary row of a word → its unit vector (false: an all-zero row); an LRU of
+   * {@link TERM_CACHE_WORDS} rows. Keyed by the row, a number of the model's own vocabulary, so
+   * it holds no text and needs no hash per lookup (issue 22: hashing each word, as `textKey` does, cost more
+   * than the lookup it saved).
+   */
+  readonly #termCache = new LRUCache<number, Float32Array | false>({ max: TERM_CACHE_WORDS });
 
   constructor(fingerprint: string, model: GloveSifModel) {
     this.fingerprint = fingerprint;
@@ -240,11 +244,12 @@ class GloveSifEncoder implements Encoder {
     const model = this.#model;
     if (model === null) throw new JevMemError('CLOSED', 'the GloVe-SIF encoder was used after close()');
     return words.map((word) => {
-      const key = textKey(word);
-      const cached = this.#termCache.get(key);
+      const row = rowOf(model, word);
+      if (row === undefined) return undefined;
+      const cached = this.#termCache.get(row);
       if (cached !== undefined) return cached === false ? undefined : cached;
-      const v = unitRow(model, word);
-      this.#termCache.set(key, v ?? false);
+      const v = unitRow(model, row);
+      this.#termCache.set(row, v ?? false);
       return v;
     });
   }
@@ -255,10 +260,12 @@ class GloveSifEncoder implements Encoder {
       this.#termCache.clear();
       return;
     }
+    const model = this.#model;
+    if (model === null) return; // closed: the cache is empty
     for (const t of texts) {
       for (const w of tokenize(t)) {
-        this.#termCache.delete(textKey(w));
-        this.#termCache.delete(textKey(w.normalize('NFC').toLowerCase()));
+        const row = rowOf(model, w);
+        if (row !== undefined) this.#termCache.delete(row);
       }
     }
   }
@@ -272,11 +279,14 @@ class GloveSifEncoder implements Encoder {
 /** Words whose unit vectors an encoder keeps (8,192 × 100 float32 ≈ 3.3 MB plus keys). */
 const TERM_CACHE_WORDS = 8192;
 
-/** The unit-norm vector of `word`'s row (NFC, lower case), undefined when out of vocabulary. */
-function unitRow(model: GloveSifModel, word: string): Float32Array | undefined {
-  const { dimension, index, rows } = model;
-  const row = index.get(word.normalize('NFC').toLowerCase());
-  if (row === undefined) return undefined;
+/** The vocabulary row of `word` (looked up after NFC and lower casing), undefined when out of vocabulary. */
+function rowOf(model: GloveSifModel, word: string): number | undefined {
+  return model.index.get(word.normalize('NFC').toLowerCase());
+}
+
+/** The unit-norm vector of vocabulary row `row`, undefined when the row is all zeros. */
+function unitRow(model: GloveSifModel, row: number): Float32Array | undefined {
+  const { dimension, rows } = model;
   const offset = row * dimension;
   let norm = 0;
   for (let i = 0; i < dimension; i += 1) norm += rows[offset + i]! * rows[offset + i]!;

@@ -42,7 +42,7 @@ export function textKey(text: string): string {
     b1 = Math.imul(b1 ^ ch, 2654435761);
     b2 = Math.imul(b2 ^ ch, 1597334677);
   }
-  return `${finish53(a1, a2).toString(36)}.${finish53(b1, b2).toString(36)}.${text.length.toString(36)}`;
+  return `${base36(finish53(a1, a2))}.${base36(finish53(b1, b2))}.${text.length.toString(36)}`;
 }
 
 /** The final mixing of {@link hash53}'s two lanes into a 53-bit safe integer. */
@@ -52,4 +52,21 @@ function finish53(h1: number, h2: number): number {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** 36⁵: five base-36 digits, and below 2³⁰ (a small integer, whose `toString(36)` is fast). */
+const P5 = 36 ** 5;
+
+/**
+ * `n.toString(36)` of a safe non-negative integer, built from chunks of five digits below 2³⁰:
+ * the same text at under half the cost (V8 formats a larger number as a double, digit by digit).
+ */
+function base36(n: number): string {
+  if (n < P5) return n.toString(36);
+  const c = n % P5;
+  const r = (n - c) / P5;
+  if (r < P5) return r.toString(36) + c.toString(36).padStart(5, '0');
+  const b = r % P5;
+  const a = (r - b) / P5;
+  return a.toString(36) + b.toString(36).padStart(5, '0') + c.toString(36).padStart(5, '0');
 }
