@@ -17,6 +17,7 @@
 
 import { LRUCache } from 'lru-cache';
 import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
+import { hash53 } from '../util/hash.js';
 import { tokenize } from '../plane/text/text.js';
 import type { AssetLoader, Encoder } from './encoder.js';
 import { zipfSifWeights } from './sif.js';
@@ -177,12 +178,13 @@ class GloveSifEncoder implements Encoder {
   #model: GloveSifModel | null;
   readonly #accumulator: Float64Array;
   /**
-   * Vocabulary row of a word → its unit vector (false: an all-zero row); an LRU of
-   * {@link TERM_CACHE_WORDS} rows. Keyed by the row, a number of the model's own vocabulary, so
-   * it holds no text and needs no hash per lookup (issue 22: hashing each word, as `textKey` does, cost more
-   * than the lookup it saved).
+   * Word vectors by word, the word kept as two independent {@link hash53} (the key, and a check
+   * with the length in the entry: 106 bits, as `textKey` keeps) so the cache holds no text;
+   * `vector` false when out of vocabulary. An LRU of {@link TERM_CACHE_WORDS} words. A hit costs
+   * two short hashes and a numeric lookup: no `textKey` string per word (issue 22: building it
+   * cost more than the lookup it saved), no normalisation nor vocabulary lookup.
    */
-  readonly #termCache = new LRUCache<number, Float32Array | false>({ max: TERM_CACHE_WORDS });
+  readonly #termCache = new LRUCache<number, { check: number; length: number; vector: Float32Array | false }>({ max: TERM_CACHE_WORDS });
 
   constructor(fingerprint: string, model: GloveSifModel) {
     this.fingerprint = fingerprint;
@@ -244,12 +246,13 @@ class GloveSifEncoder implements Encoder {
     const model = this.#model;
     if (model === null) throw new JevMemError('CLOSED', 'the GloVe-SIF encoder was used after close()');
     return words.map((word) => {
-      const row = rowOf(model, word);
-      if (row === undefined) return undefined;
-      const cached = this.#termCache.get(row);
-      if (cached !== undefined) return cached === false ? undefined : cached;
-      const v = unitRow(model, row);
-      this.#termCache.set(row, v ?? false);
+      const key = hash53(word);
+      const check = hash53(word, CHECK_SEED);
+      const cached = this.#termCache.get(key);
+      if (cached !== undefined && cached.check === check && cached.length === word.length) return cached.vector === false ? undefined : cached.vector;
+      const row = model.index.get(word.normalize('NFC').toLowerCase());
+      const v = row === undefined ? undefined : unitRow(model, row);
+      this.#termCache.set(key, { check, length: word.length, vector: v ?? false });
       return v;
     });
   }
@@ -260,12 +263,10 @@ class GloveSifEncoder implements Encoder {
       this.#termCache.clear();
       return;
     }
-    const model = this.#model;
-    if (model === null) return; // closed: the cache is empty
     for (const t of texts) {
       for (const w of tokenize(t)) {
-        const row = rowOf(model, w);
-        if (row !== undefined) this.#termCache.delete(row);
+        this.#termCache.delete(hash53(w));
+        this.#termCache.delete(hash53(w.normalize('NFC').toLowerCase()));
       }
     }
   }
@@ -279,10 +280,8 @@ class GloveSifEncoder implements Encoder {
 /** Words whose unit vectors an encoder keeps (8,192 × 100 float32 ≈ 3.3 MB plus keys). */
 const TERM_CACHE_WORDS = 8192;
 
-/** The vocabulary row of `word` (looked up after NFC and lower casing), undefined when out of vocabulary. */
-function rowOf(model: GloveSifModel, word: string): number | undefined {
-  return model.index.get(word.normalize('NFC').toLowerCase());
-}
+/** The seed of the check hash of a cached word (the one `textKey` uses for its second lane). */
+const CHECK_SEED = 0x9e3779b9;
 
 /** The unit-norm vector of vocabulary row `row`, undefined when the row is all zeros. */
 function unitRow(model: GloveSifModel, row: number): Float32Array | undefined {
