@@ -16,8 +16,8 @@
  */
 
 import { LRUCache } from 'lru-cache';
-import { textKey } from '../util/hash.js';
 import { JevMemError, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
+import { hash53 } from '../util/hash.js';
 import { tokenize } from '../plane/text/text.js';
 import type { AssetLoader, Encoder } from './encoder.js';
 import { zipfSifWeights } from './sif.js';
@@ -177,8 +177,14 @@ class GloveSifEncoder implements Encoder {
   readonly languages: readonly string[] = ['en'];
   #model: GloveSifModel | null;
   readonly #accumulator: Float64Array;
-  /** {@link textKey} of a word → unit vector (false: out of vocabulary); an LRU of {@link TERM_CACHE_WORDS} words. */
-  readonly #termCache = new LRUCache<string, Float32Array | false>({ max: TERM_CACHE_WORDS });
+  /**
+   * Word vectors by word, the word kept as two independent {@link hash53} (the key, and a check
+   * with the length in the entry: 106 bits, as `textKey` keeps) so the cache holds no text;
+   * `vector` false when out of vocabulary. An LRU of {@link TERM_CACHE_WORDS} words. A hit costs
+   * two short hashes and a numeric lookup: no `textKey` string per word (issue 22: building it
+   * cost more than the lookup it saved), no normalisation nor vocabulary lookup.
+   */
+  readonly #termCache = new LRUCache<number, { check: number; length: number; vector: Float32Array | false }>({ max: TERM_CACHE_WORDS });
 
   constructor(fingerprint: string, model: GloveSifModel) {
     this.fingerprint = fingerprint;
@@ -240,11 +246,13 @@ class GloveSifEncoder implements Encoder {
     const model = this.#model;
     if (model === null) throw new JevMemError('CLOSED', 'the GloVe-SIF encoder was used after close()');
     return words.map((word) => {
-      const key = textKey(word);
+      const key = hash53(word);
+      const check = hash53(word, CHECK_SEED);
       const cached = this.#termCache.get(key);
-      if (cached !== undefined) return cached === false ? undefined : cached;
-      const v = unitRow(model, word);
-      this.#termCache.set(key, v ?? false);
+      if (cached !== undefined && cached.check === check && cached.length === word.length) return cached.vector === false ? undefined : cached.vector;
+      const row = model.index.get(word.normalize('NFC').toLowerCase());
+      const v = row === undefined ? undefined : unitRow(model, row);
+      this.#termCache.set(key, { check, length: word.length, vector: v ?? false });
       return v;
     });
   }
@@ -257,8 +265,8 @@ class GloveSifEncoder implements Encoder {
     }
     for (const t of texts) {
       for (const w of tokenize(t)) {
-        this.#termCache.delete(textKey(w));
-        this.#termCache.delete(textKey(w.normalize('NFC').toLowerCase()));
+        this.#termCache.delete(hash53(w));
+        this.#termCache.delete(hash53(w.normalize('NFC').toLowerCase()));
       }
     }
   }
@@ -272,11 +280,12 @@ class GloveSifEncoder implements Encoder {
 /** Words whose unit vectors an encoder keeps (8,192 × 100 float32 ≈ 3.3 MB plus keys). */
 const TERM_CACHE_WORDS = 8192;
 
-/** The unit-norm vector of `word`'s row (NFC, lower case), undefined when out of vocabulary. */
-function unitRow(model: GloveSifModel, word: string): Float32Array | undefined {
-  const { dimension, index, rows } = model;
-  const row = index.get(word.normalize('NFC').toLowerCase());
-  if (row === undefined) return undefined;
+/** The seed of the check hash of a cached word (the one `textKey` uses for its second lane). */
+const CHECK_SEED = 0x9e3779b9;
+
+/** The unit-norm vector of vocabulary row `row`, undefined when the row is all zeros. */
+function unitRow(model: GloveSifModel, row: number): Float32Array | undefined {
+  const { dimension, rows } = model;
   const offset = row * dimension;
   let norm = 0;
   for (let i = 0; i < dimension; i += 1) norm += rows[offset + i]! * rows[offset + i]!;

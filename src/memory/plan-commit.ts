@@ -42,9 +42,23 @@ export class ReplanNeeded extends Error {
  */
 export class DecisionMemo {
   readonly #answers = new Map<string, Decision[]>();
+  /**
+   * Shapes held (purpose and number of requests): a lookup of another shape misses without
+   * serialising its requests. Under the lock most lookups are of requests never planned (the
+   * later observations of a chunk), and their JSON was most of a commit's bookkeeping.
+   */
+  readonly #shapes = new Set<string>();
+
+  /**
+   * Answers stored but not yet keyed: a plan committed as it is (nothing changed while it
+   * planned) never looks its answers up, so their requests are serialised at the first lookup
+   * only. Requests are not changed once asked (the plan only reads them afterwards).
+   */
+  #unkeyed: Array<{ purpose: string; requests: readonly SystemOneRequest[]; decisions: Decision[] }> = [];
 
   /** Planned answers stored (one per `askMany`). */
   get size(): number {
+    this.#keyAll();
     return this.#answers.size;
   }
 
@@ -52,14 +66,28 @@ export class DecisionMemo {
     return JSON.stringify([purpose, requests]);
   }
 
+  static #shape(purpose: string, requests: readonly SystemOneRequest[]): string {
+    return `${requests.length}:${purpose}`;
+  }
+
   /** Stores the answers of `requests`. */
   put(purpose: string, requests: readonly SystemOneRequest[], decisions: Decision[]): void {
-    this.#answers.set(DecisionMemo.#key(purpose, requests), decisions);
+    this.#unkeyed.push({ purpose, requests, decisions });
+    this.#shapes.add(DecisionMemo.#shape(purpose, requests));
   }
 
   /** The planned answers of `requests`, or `undefined`. */
   get(purpose: string, requests: readonly SystemOneRequest[]): Decision[] | undefined {
+    if (!this.#shapes.has(DecisionMemo.#shape(purpose, requests))) return undefined;
+    this.#keyAll();
     return this.#answers.get(DecisionMemo.#key(purpose, requests));
+  }
+
+  /** Keys the answers stored since the last lookup, in the order they were stored (a later one wins). */
+  #keyAll(): void {
+    if (this.#unkeyed.length === 0) return;
+    for (const { purpose, requests, decisions } of this.#unkeyed) this.#answers.set(DecisionMemo.#key(purpose, requests), decisions);
+    this.#unkeyed = [];
   }
 }
 

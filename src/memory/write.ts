@@ -19,7 +19,7 @@ import { CHANGE_META_KEY, type StorageAdapter, type WriteBatch } from '../plane/
 import type { Controller, DecisionContext, DecisionRecord } from '../system-one/controller.js';
 import type { MemoryEdge, MemoryNode, Provenance } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';
-import { planMaintenance } from '../write/maintenance.js';
+import { planMaintenance, type MaintenancePlan } from '../write/maintenance.js';
 import { planWrite, type PlannedWrite } from '../write/plan.js';
 import { finishEdge } from '../write/structure.js';
 import { typesFrom, typingRequest } from '../write/typing.js';
@@ -47,6 +47,22 @@ interface SpeculativePlan {
   plan: PlannedWrite;
   /** Its System-One records (counted when it commits). */
   records: DecisionRecord[];
+}
+
+/** A maintenance pass planned outside the lock, with the state and pending ids it read (reused as is when they did not change). */
+interface SpeculativeMaintenance {
+  state: NamespaceState;
+  revision: number;
+  vector: NamespaceState['vector'];
+  ids: readonly string[];
+  plan: MaintenancePlan;
+  /** Its System-One records (counted when it commits). */
+  records: DecisionRecord[];
+}
+
+/** Whether two id lists are equal, element by element. */
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
 /** What a commit returns when it must be planned again outside the lock. */
@@ -258,12 +274,19 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     caches.track(ns, async () => {
       const memo = new DecisionMemo();
       let nowIso: string | undefined;
+      let speculative: SpeculativeMaintenance | undefined;
       const plan = async (): Promise<void> => {
         await speculate(ns, signal, async (state) => {
+          speculative = undefined;
           const ids = pendingOf(state);
           if (ids.length === 0) return;
           nowIso ??= now().toISOString();
-          await planMaintenance(state, ids, new PlanningController(controller, memo), params.maintenanceThreshold, writeCtx(signal, []), nowIso);
+          const revision = state.revision;
+          const vector = state.vector;
+          const records: DecisionRecord[] = [];
+          const p = await planMaintenance(state, ids, new PlanningController(controller, memo), params.maintenanceThreshold, writeCtx(signal, records), nowIso);
+          // Kept whole when nothing changed the state while it planned (as a write's plan is).
+          if (state.revision === revision && state.vector === vector) speculative = { state, revision, vector, ids, plan: p, records };
         });
       };
       await plan();
@@ -277,14 +300,26 @@ export function createWritePath(deps: WritePathDeps): WritePath {
               if (ids.length === 0) return { redundant: 0, contradiction: 0, obsolete: 0, link: 0 };
               nowIso ??= now().toISOString();
               const log: DecisionRecord[] = [];
-              const replay = new ReplayController(controller, memo);
-              replay.strict = attempt < MAX_REPLANS; // nothing changes before the commit below
-              let planned;
-              try {
-                planned = await planMaintenance(state, ids, replay, params.maintenanceThreshold, writeCtx(signal, log), nowIso);
-              } catch (e) {
-                if (e instanceof ReplanNeeded) return REPLAN;
-                throw e;
+              let planned: MaintenancePlan;
+              const spec = speculative;
+              if (spec !== undefined && spec.state === state && spec.revision === state.revision && spec.vector === state.vector && sameIds(spec.ids, ids)) {
+                // Nothing changed since the plan: it is what planning here would give (the
+                // requests, hence the answers, are the same). What its commit replaces is
+                // loaded (pinned) again for the apply below.
+                await state.loadNodes(ids);
+                await state.loadEdges(ids, false);
+                await state.loadNodes((spec.plan.batch.putNodes ?? []).map((n) => n.id));
+                log.push(...spec.records);
+                planned = spec.plan;
+              } else {
+                const replay = new ReplayController(controller, memo);
+                replay.strict = attempt < MAX_REPLANS; // nothing changes before the commit below
+                try {
+                  planned = await planMaintenance(state, ids, replay, params.maintenanceThreshold, writeCtx(signal, log), nowIso);
+                } catch (e) {
+                  if (e instanceof ReplanNeeded) return REPLAN;
+                  throw e;
+                }
               }
               throwIfAborted(signal);
               await commit(ns, state, { ...planned.batch, meta: { [MAINTENANCE_PENDING_META_KEY]: null } });

@@ -10,9 +10,28 @@
  * @module
  */
 
-/** An LRU map of at most `max` entries; `get` and `set` count as uses, `peek` does not. */
+/** One entry of {@link GrowingLru}: a link of its recency list. */
+interface Link<K, V> {
+  readonly key: K;
+  value: V;
+  /** The next less recently used entry (undefined for the least recent). */
+  older: Link<K, V> | undefined;
+  /** The next more recently used entry (undefined for the most recent). */
+  newer: Link<K, V> | undefined;
+}
+
+/**
+ * An LRU map of at most `max` entries; `get` and `set` count as uses, `peek` does not. Every
+ * operation is O(1): a `Map` finds an entry's link, and a doubly linked list keeps the recency
+ * order, so a use moves one link instead of deleting and re-inserting the `Map` entry (which
+ * leaves a hole per use that the `Map` must compact, issue 22's LoCoMo slowdown).
+ */
 export class GrowingLru<K, V> {
-  readonly #map = new Map<K, V>();
+  readonly #map = new Map<K, Link<K, V>>();
+  /** The least recently used entry. */
+  #oldest: Link<K, V> | undefined;
+  /** The most recently used entry. */
+  #newest: Link<K, V> | undefined;
   /** Most entries kept (≥ 1). */
   readonly max: number;
 
@@ -32,16 +51,15 @@ export class GrowingLru<K, V> {
 
   /** The value of `key`, marked most recently used; `undefined` when absent. */
   get(key: K): V | undefined {
-    const v = this.#map.get(key);
-    if (v === undefined) return undefined;
-    this.#map.delete(key);
-    this.#map.set(key, v);
-    return v;
+    const link = this.#map.get(key);
+    if (link === undefined) return undefined;
+    this.#touch(link);
+    return link.value;
   }
 
   /** The value of `key` without changing its recency. */
   peek(key: K): V | undefined {
-    return this.#map.get(key);
+    return this.#map.get(key)?.value;
   }
 
   /** Whether `key` is held (recency unchanged). */
@@ -51,32 +69,69 @@ export class GrowingLru<K, V> {
 
   /** Stores `value` as the most recently used entry, dropping the least recently used beyond `max`. */
   set(key: K, value: V): this {
-    this.#map.delete(key);
-    this.#map.set(key, value);
-    while (this.#map.size > this.max) {
-      const oldest = this.#map.keys().next().value as K;
-      this.#map.delete(oldest);
+    const held = this.#map.get(key);
+    if (held !== undefined) {
+      held.value = value;
+      this.#touch(held);
+      return this;
     }
+    const link: Link<K, V> = { key, value, older: this.#newest, newer: undefined };
+    if (this.#newest !== undefined) this.#newest.newer = link;
+    else this.#oldest = link;
+    this.#newest = link;
+    this.#map.set(key, link);
+    while (this.#map.size > this.max) this.#unlink(this.#oldest as Link<K, V>);
     return this;
   }
 
   /** Removes `key`; true when it was held. */
   delete(key: K): boolean {
-    return this.#map.delete(key);
+    const link = this.#map.get(key);
+    if (link === undefined) return false;
+    this.#unlink(link);
+    return true;
   }
 
   /** Removes every entry. */
   clear(): void {
     this.#map.clear();
+    this.#oldest = undefined;
+    this.#newest = undefined;
   }
 
   /** The values, least recently used first. */
-  values(): IterableIterator<V> {
-    return this.#map.values();
+  *values(): IterableIterator<V> {
+    for (let l = this.#oldest; l !== undefined; l = l.newer) yield l.value;
   }
 
   /** The keys, least recently used first. */
-  keys(): IterableIterator<K> {
-    return this.#map.keys();
+  *keys(): IterableIterator<K> {
+    for (let l = this.#oldest; l !== undefined; l = l.newer) yield l.key;
+  }
+
+  /** Makes `link` the most recently used. */
+  #touch(link: Link<K, V>): void {
+    if (link === this.#newest) return;
+    // Out of its place (it has a newer neighbour, since it is not the newest)...
+    const newer = link.newer as Link<K, V>;
+    newer.older = link.older;
+    if (link.older !== undefined) link.older.newer = newer;
+    else this.#oldest = newer;
+    // ...and onto the newest end.
+    link.older = this.#newest;
+    link.newer = undefined;
+    (this.#newest as Link<K, V>).newer = link;
+    this.#newest = link;
+  }
+
+  /** Removes `link` from the list and the map. */
+  #unlink(link: Link<K, V>): void {
+    if (link.older !== undefined) link.older.newer = link.newer;
+    else this.#oldest = link.newer;
+    if (link.newer !== undefined) link.newer.older = link.older;
+    else this.#newest = link.older;
+    link.older = undefined;
+    link.newer = undefined;
+    this.#map.delete(link.key);
   }
 }

@@ -26,6 +26,44 @@ describe('GrowingLru', () => {
     expect(lru.size).toBe(0);
   });
 
+  it('keeps the order a reference model keeps through 5,000 mixed operations (get, set, peek, delete, clear)', () => {
+    // Reference: an array of keys, least recently used first, with the values beside it.
+    const lru = new GrowingLru<number, number>({ max: 7 });
+    const order: number[] = [];
+    const values = new Map<number, number>();
+    let x = 12345; // a fixed linear congruential sequence: the same operations on every run
+    const next = (n: number): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (x >>> 8) % n;
+    };
+    for (let i = 0; i < 5000; i++) {
+      const key = next(12);
+      const op = next(100);
+      if (op < 40) {
+        lru.set(key, i);
+        if (values.has(key)) order.splice(order.indexOf(key), 1);
+        order.push(key);
+        values.set(key, i);
+        if (order.length > 7) values.delete(order.shift() as number);
+      } else if (op < 75) {
+        expect(lru.get(key)).toBe(values.get(key));
+        if (values.has(key)) order.push(...order.splice(order.indexOf(key), 1));
+      } else if (op < 85) {
+        expect(lru.peek(key)).toBe(values.get(key));
+      } else if (op < 99) {
+        expect(lru.delete(key)).toBe(values.delete(key));
+        if (order.includes(key)) order.splice(order.indexOf(key), 1);
+      } else {
+        lru.clear();
+        order.length = 0;
+        values.clear();
+      }
+      expect([...lru.keys()]).toEqual(order);
+      expect([...lru.values()]).toEqual(order.map((k) => values.get(k)));
+      expect(lru.size).toBe(order.length);
+    }
+  });
+
   it('refuses a max that is not a positive integer', () => {
     for (const max of [0, -1, 1.5, Number.NaN]) expect(() => new GrowingLru({ max })).toThrow(RangeError);
   });
