@@ -24,6 +24,7 @@ import { createEdgeAssetLoader, type EdgeModelFiles } from './assets.js';
 import { createDurableObjectStorage, type DurableObjectStorageLike } from './do-storage.js';
 import type { EdgeEnv, EdgeSystemOneKind } from './env.js';
 import { configOf, errorResponse, jsonResponse, type Operation } from './http.js';
+import { answerMcp, MCP_NAMESPACE_HEADER } from './mcp.js';
 
 /** The part of a Durable Object's `ctx` (Cloudflare `DurableObjectState`) the object uses. */
 export interface DurableObjectStateLike {
@@ -156,6 +157,9 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
 
     async fetch(request: Request): Promise<Response> {
       try {
+        // An MCP exchange the front (mcp.ts) has checked: JSON-RPC over the same memory.
+        const mcpNamespace = request.headers.get(MCP_NAMESPACE_HEADER);
+        if (mcpNamespace !== null) return await answerMcp(await request.text(), mcpNamespace, (ns) => this.memoryFor(ns), configOf(this.env), log);
         const op = (await request.json()) as Operation;
         return await this.run(op);
       } catch (e) {
