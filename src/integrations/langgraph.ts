@@ -23,7 +23,7 @@
  *
  * @module
  */
-import type { BaseStore, Item, ListNamespacesOperation, Operation, OperationResults, PutOperation, SearchItem, SearchOperation } from '@langchain/langgraph-checkpoint';
+import type { BaseStore, GetOperation, Item, ListNamespacesOperation, Operation, OperationResults, PutOperation, SearchItem, SearchOperation } from '@langchain/langgraph-checkpoint';
 import { JevMemError } from '../errors.js';
 import type { Memory } from '../memory.js';
 import type { ListedMemory } from '../memory/types.js';
@@ -223,12 +223,11 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
       for (const op of operations) {
         if ('value' in op) results.push(await put(op));
         else if ('namespacePrefix' in op) results.push(await search(op));
-        else if ('matchConditions' in op || ('limit' in op && 'offset' in op && !('key' in op))) results.push(await listNamespaces(op as ListNamespacesOperation));
-        else {
-          const ns = namespaceOf(prefix, op.namespace);
-          const hit = await current(ns, checkKey(op.key));
-          results.push(hit === undefined ? null : itemOf([...op.namespace], hit.metadata, hit.ingestedAt));
-        }
+        else if ('key' in op) {
+          const get = op as GetOperation;
+          const hit = await current(namespaceOf(prefix, get.namespace), checkKey(get.key));
+          results.push(hit === undefined ? null : itemOf([...get.namespace], hit.metadata, hit.ingestedAt));
+        } else results.push(await listNamespaces(op));
       }
       return results as OperationResults<Op>;
     }

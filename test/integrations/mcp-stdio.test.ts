@@ -2,16 +2,17 @@
  * `jev-mem mcp` against the real MCP client (issue 23): the SDK's `Client` over
  * `StdioClientTransport` spawns the command (the TypeScript sources through tsx, as the CLI
  * tests do), lists the tools, remembers five turns, recalls the right one first, updates and
- * forgets, and the store keeps what the server wrote after it exits.
+ * forgets, and the store keeps what the server wrote after it exits. The client is made by
+ * examples/mcp-client/client.ts, whose demo runs last.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../cli/helpers.js';
+import { connectToJevMem, demo } from '../../examples/mcp-client/client.js';
 import { FIVE_TURNS, QUESTIONS } from './turns.js';
 
 const ENTRY = fileURLToPath(new URL('../cli/source-entry.ts', import.meta.url));
@@ -32,17 +33,12 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
   it('lists the tools, remembers, recalls, updates, forgets and lists', async () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('JEV_MEM_LLM')) env[k] = v;
-    const transport = new StdioClientTransport({
+    const { client, stderr } = await connectToJevMem({
       command: process.execPath,
       args: ['--import', 'tsx', ENTRY, 'mcp', '--store', store, '--namespace', 'me', '--system-one', 'heuristic'],
       cwd: ROOT,
       env,
-      stderr: 'pipe',
     });
-    let stderr = '';
-    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-    const client = new Client({ name: 'jev-mem-test', version: '1.0.0' });
-    await client.connect(transport);
     try {
       expect(client.getServerVersion()?.name).toBe('jev-mem');
       const { tools } = await client.listTools();
@@ -101,13 +97,16 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
       const p2 = await call(client, 'list', { limit: 4, cursor: p1.data.nextCursor });
       expect(p2.data.memories?.map((m) => m.id)).toEqual([up.data.id]);
       expect(p2.data.nextCursor).toBeUndefined();
+
+      // The example's demo: three more statements, and the bike question finds the bike.
+      expect(await demo(client)).toEqual({ tools: ['remember', 'recall', 'update', 'forget', 'list'], first: 'I ride a green Brompton folding bike to work.' });
     } finally {
       await client.close();
     }
-    expect(stderr).toContain('serving namespace "me"');
+    expect(stderr()).toContain('serving namespace "me"');
     // The server closed the store on exit: the CLI reads what it wrote.
     const stats = await cli(['stats', '--store', store, '--namespace', 'me', '--system-one', 'heuristic']);
     expect(stats.code).toBe(0);
-    expect(JSON.parse(stats.out[0] as string).nodes).toBe(5);
+    expect(JSON.parse(stats.out[0] as string).nodes).toBe(5 + 3);
   }, 60_000);
 });
