@@ -36,7 +36,7 @@ import { EXIT_DAMAGED, isDamaged, runCheck, runRepair, unreadableStoreHint, warn
 import { findPackage } from './package-info.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
-import { serveMcpStdio } from '../integrations/mcp/stdio.js';
+import { loadMcpSdk, serveMcpStdio } from '../integrations/mcp/stdio.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -445,6 +445,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         // MCP clients (Claude Desktop, Cursor) start the command without a shell: expand `~/`.
         const store = need(v.store, 'store').replace(/^~(?=$|[\\/])/, () => homedir());
         const version = (await findPackage().catch(() => undefined))?.version ?? '0.0.0';
+        await loadMcpSdk(); // DEPENDENCY_MISSING before a store is made
         memory = await openMemory({ ...v, store: join(store) }, true, true);
         // stdout carries MCP messages only: the end of stdin (the client closed), SIGINT or
         // SIGTERM stop the server once the calls in flight are done; the store is then closed.

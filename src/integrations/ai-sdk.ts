@@ -35,7 +35,7 @@ import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './too
  * ```
  */
 export async function createMemoryTools(memory: Memory, options: MemoryToolsOptions = {}): Promise<Record<MemoryToolName, Tool>> {
-  const ai = await importOptional<typeof import('ai')>('ai', 'ai', 'the AI SDK memory tools (jev-mem/ai-sdk)');
+  const ai = await importOptional<typeof import('ai')>('ai', 'ai', 'jev-mem/ai-sdk');
   const out: Partial<Record<MemoryToolName, Tool>> = {};
   for (const t of memoryTools({ source: 'ai-sdk', ...options })) {
     out[t.name] = ai.tool({

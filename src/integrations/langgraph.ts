@@ -98,7 +98,7 @@ function valueFilter(filter: Record<string, unknown> | undefined): MemoryFilter 
  * ```
  */
 export async function createJevMemStore(memory: Memory, options: JevMemStoreOptions = {}): Promise<BaseStore> {
-  const lg = await importOptional<typeof import('@langchain/langgraph-checkpoint')>('@langchain/langgraph-checkpoint', '@langchain/langgraph-checkpoint', 'the LangGraph store (jev-mem/langgraph)');
+  const lg = await importOptional<typeof import('@langchain/langgraph-checkpoint')>('@langchain/langgraph-checkpoint', '@langchain/langgraph-checkpoint', 'jev-mem/langgraph');
   const prefix = options.prefix ?? 'langgraph';
   const fields = options.fields ?? ['$'];
   const slack = options.recallSlack ?? 10;

@@ -16,7 +16,7 @@ import { memoryTools, type MemoryToolsOptions } from '../tools.js';
 import { createMcpServer, type McpSdk } from './server.js';
 
 const PKG = '@modelcontextprotocol/sdk';
-const FEATURE = 'the MCP server (jev-mem mcp)';
+const FEATURE = 'the MCP server (jev-mem mcp, jev-mem/mcp)';
 
 /** Loads the SDK modules the server needs. @throws JevMemError `DEPENDENCY_MISSING` (details `package`). */
 export async function loadMcpSdk(): Promise<McpSdk & { StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport }> {
