@@ -55,6 +55,8 @@ export interface MemoryToolsOptions {
   answer?: boolean;
   /** `source` written on memories the `remember` and `update` tools store (provenance). @default 'agent' */
   source?: string;
+  /** The time of a memory stored without `observedAt` (the moment the model stores it). @default () => new Date() */
+  now?: () => Date;
 }
 
 /** Largest `k` a tool call may ask for: tool results go into a model's context. */
@@ -147,15 +149,14 @@ const remember: Omit<MemoryTool, 'run'> = {
     required: ['text'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // Not idempotent: without observedAt each call is timed now, so a repeat is a new memory.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
-function observationOf(a: Record<string, unknown>, source: string): Observation {
-  const o: Observation = { text: text(a, 'text', true), source };
+function observationOf(a: Record<string, unknown>, source: string, now: () => Date): Observation {
+  const o: Observation = { text: text(a, 'text', true), source, observedAt: text(a, 'observedAt', false) ?? now().toISOString() };
   const speaker = text(a, 'speaker', false);
   if (speaker !== undefined) o.speaker = speaker;
-  const when = text(a, 'observedAt', false);
-  if (when !== undefined) o.observedAt = when;
   const session = text(a, 'sessionId', false);
   if (session !== undefined) o.sessionId = session;
   return o;
@@ -175,11 +176,12 @@ const QUERY_PROPS = {
  */
 export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
   const source = options.source ?? 'agent';
+  const now = options.now ?? (() => new Date());
   const tools: ToolSpec[] = [
     {
       ...remember,
       async run(memory, a) {
-        const r = await memory.add(observationOf(a, source));
+        const r = await memory.add(observationOf(a, source, now));
         return { id: r.id, deduplicated: r.deduplicated };
       },
     },
@@ -244,10 +246,7 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       async run(memory, a) {
         const id = text(a, 'id', true);
-        const o: Observation = { text: text(a, 'text', true), source };
-        const when = text(a, 'observedAt', false);
-        if (when !== undefined) o.observedAt = when;
-        const r = await memory.update(id, o);
+        const r = await memory.update(id, { text: text(a, 'text', true), source, observedAt: text(a, 'observedAt', false) ?? now().toISOString() });
         return { id: r.id, replaces: id };
       },
     },
