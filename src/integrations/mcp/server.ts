@@ -3,6 +3,11 @@
  * (../tools.ts) served by the official TypeScript SDK's low-level `Server`, for any transport —
  * stdio in `jev-mem mcp` (stdio.ts), Streamable HTTP in the Cloudflare Worker (src/edge/mcp.ts).
  *
+ * It uses the SDK's low-level `Server` (the SDK marks it "for advanced use cases", pointing to
+ * `McpServer`): `McpServer.registerTool` takes zod schemas, while the tools are defined once as
+ * JSON Schemas for three runtimes (this server, the Worker's endpoint and the AI SDK), and the
+ * Worker may not bundle zod (it builds functions from strings).
+ *
  * The SDK is passed in rather than imported here: Node loads it lazily as an optional peer
  * (DEPENDENCY_MISSING when absent), the Worker imports it statically so wrangler bundles it.
  *
