@@ -29,7 +29,7 @@ export interface OptionSpec {
 
 /** Every option the CLI knows; which command takes which is in {@link COMMANDS}. */
 export const OPTIONS = {
-  store: { type: 'string', value: '<dir>', help: 'store directory (made by ingest and import; other commands need it to exist)' },
+  store: { type: 'string', value: '<dir>', help: 'store directory (made by ingest, import and mcp; other commands need it to exist)' },
   namespace: { type: 'string', value: '<ns>', help: 'namespace inside the store (default: "default"; ingest of LoCoMo/MemoryBank: the sample/user id)' },
   format: { type: 'string', value: '<jsonl|locomo|memorybank>', help: 'input format (default: jsonl, or detected for .json files)' },
   sample: { type: 'string', value: '<id>', help: 'the LoCoMo conversation or MemoryBank user to ingest from a file of several' },
