@@ -21,10 +21,10 @@ import { createLocalSystemOne } from '../system-one/local.js';
 import { createRemoteSystemOne } from '../system-one/remote.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import { createEdgeAssetLoader, type EdgeModelFiles } from './assets.js';
+import { answerMcp, MCP_NAMESPACE_HEADER } from './mcp.js';
 import { createDurableObjectStorage, type DurableObjectStorageLike } from './do-storage.js';
 import type { EdgeEnv, EdgeSystemOneKind } from './env.js';
 import { configOf, errorResponse, jsonResponse, type Operation } from './http.js';
-import { answerMcp, MCP_NAMESPACE_HEADER } from './mcp.js';
 
 /** The part of a Durable Object's `ctx` (Cloudflare `DurableObjectState`) the object uses. */
 export interface DurableObjectStateLike {
