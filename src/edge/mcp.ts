@@ -7,6 +7,7 @@
  * |---|---|
  * | `POST /v1/namespaces/:ns/mcp` | JSON-RPC 2.0 (a message or a batch): 200 `application/json` with the responses, 202 when it held only notifications |
  * | `GET`, `DELETE` on it | 405 with `Allow: POST` (no server-initiated stream, no sessions) |
+ * | `OPTIONS` on it | 204; the CORS preflight grant for an origin in `JEV_MEM_CORS_ORIGINS`, as the HTTP API's |
  *
  * Auth is the HTTP API's: `Authorization: Bearer <token>` valid for the namespace
  * (`JEV_MEM_TOKENS[ns]` or `JEV_MEM_TOKEN`), 401 otherwise; the body limit is
@@ -54,31 +55,59 @@ export function withMcp(handler: Handler, options: { binding?: string; log?: (me
     async fetch(request, env) {
       const m = MCP_PATH.exec(new URL(request.url).pathname);
       if (m === null) return handler.fetch(request, env);
-      try {
-        if (request.method !== 'POST') {
-          return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on the MCP endpoint: it is stateless and answers POST only` } }, { allow: 'POST' });
-        }
-        const config = configOf(env);
-        const namespace = checkNamespace(m[1] as string);
-        if (config.globalTokens.length === 0 && config.namespaceTokens.size === 0) {
-          throw new JevMemError('INVALID_OPTION', 'the Worker has no token configured: set the JEV_MEM_TOKEN secret (or JEV_MEM_TOKENS)', { field: 'JEV_MEM_TOKEN', httpStatus: 500 });
-        }
-        if (!(await bearerMatches(request, tokensFor(config, namespace)))) {
-          const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
-          return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
-        }
-        const body = await readBody(request, config.maxBodyBytes);
-        const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
-        if (binding === undefined || typeof binding.idFromName !== 'function') {
-          throw new JevMemError('INVALID_OPTION', `the Worker has no Durable Object binding ${bindingName}; declare it in wrangler.toml [[durable_objects.bindings]]`, { field: 'binding', httpStatus: 500 });
-        }
-        const stub = binding.get(binding.idFromName(namespace) as never);
-        return await stub.fetch(new Request(OPERATION_URL, { method: 'POST', headers: { 'content-type': 'application/json', [MCP_NAMESPACE_HEADER]: namespace }, body }));
-      } catch (e) {
-        return errorResponse(e, options.log);
-      }
+      const cors = corsFor(request, env);
+      const response = await answer(request, env, m[1] as string, cors);
+      for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+      return response;
     },
   };
+
+  /** The endpoint's answer, before the CORS headers. */
+  async function answer(request: Request, env: EdgeEnv, segment: string, cors: Record<string, string>): Promise<Response> {
+    try {
+      if (request.method === 'OPTIONS') {
+        configOf(env); // a broken configuration answers its error to a preflight too
+        const grant: Record<string, string> = 'access-control-allow-origin' in cors ? { 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version', 'access-control-max-age': '86400' } : {};
+        return new Response(null, { status: 204, headers: { allow: 'POST, OPTIONS', ...grant } });
+      }
+      if (request.method !== 'POST') {
+        return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on the MCP endpoint: it is stateless and answers POST only` } }, { allow: 'POST' });
+      }
+      const config = configOf(env);
+      const namespace = checkNamespace(segment);
+      if (config.globalTokens.length === 0 && config.namespaceTokens.size === 0) {
+        throw new JevMemError('INVALID_OPTION', 'the Worker has no token configured: set the JEV_MEM_TOKEN secret (or JEV_MEM_TOKENS)', { field: 'JEV_MEM_TOKEN', httpStatus: 500 });
+      }
+      if (!(await bearerMatches(request, tokensFor(config, namespace)))) {
+        const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
+        return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
+      }
+      const body = await readBody(request, config.maxBodyBytes);
+      const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
+      if (binding === undefined || typeof binding.idFromName !== 'function') {
+        throw new JevMemError('INVALID_OPTION', `the Worker has no Durable Object binding ${bindingName}; declare it in wrangler.toml [[durable_objects.bindings]]`, { field: 'binding', httpStatus: 500 });
+      }
+      const stub = binding.get(binding.idFromName(namespace) as never);
+      const got = await stub.fetch(new Request(OPERATION_URL, { method: 'POST', headers: { 'content-type': 'application/json', [MCP_NAMESPACE_HEADER]: namespace }, body }));
+      return new Response(got.body, { status: got.status, headers: new Headers(got.headers) });
+    } catch (e) {
+      return errorResponse(e, options.log);
+    }
+  }
+}
+
+/** The CORS grant of `JEV_MEM_CORS_ORIGINS` for the request's `Origin` (as the HTTP API's), or none. */
+function corsFor(request: Request, env: EdgeEnv): Record<string, string> {
+  const origin = request.headers.get('origin');
+  if (origin === null) return {};
+  let allowed: readonly string[];
+  try {
+    allowed = configOf(env).corsOrigins;
+  } catch {
+    return {};
+  }
+  if (allowed[0] === '*') return { 'access-control-allow-origin': '*' };
+  return allowed.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
 }
 
 type JsonRpcId = string | number | null;

@@ -26,6 +26,7 @@ beforeAll(async () => {
       JEV_MEM_SYSTEM_ONE: 'heuristic',
       JEV_MEM_LLM_BASE_URL: chat.url.replace(/\/chat\/completions$/, ''),
       JEV_MEM_LLM_MODEL: 'test-model',
+      JEV_MEM_CORS_ORIGINS: 'https://app.example',
     },
   });
 }, 120_000);
@@ -95,8 +96,14 @@ describe('the Worker MCP endpoint, with the MCP SDK client over Streamable HTTP'
     expect((await call(edge, 'POST', '/v1/namespaces/you/mcp', { body: init, token: TOKEN })).json.error.code).toBe('UNAUTHORIZED');
     const get = await call(edge, 'GET', '/v1/namespaces/me/mcp', { token: TOKEN });
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
-    const ok = await call(edge, 'POST', '/v1/namespaces/me/mcp', { body: init, token: TOKEN });
+    const ok = await call(edge, 'POST', '/v1/namespaces/me/mcp', { body: init, token: TOKEN, headers: { origin: 'https://app.example' } });
     expect(ok.json.result.protocolVersion).toBe('2025-06-18');
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    // A browser's preflight from an allowed origin gets the grant; another origin gets none.
+    const pre = await call(edge, 'OPTIONS', '/v1/namespaces/me/mcp', { headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    expect([pre.status, pre.headers.get('access-control-allow-origin'), pre.headers.get('access-control-allow-headers')]).toEqual([204, 'https://app.example', 'authorization, content-type, mcp-protocol-version']);
+    const other = await call(edge, 'OPTIONS', '/v1/namespaces/me/mcp', { headers: { origin: 'https://evil.example' } });
+    expect([other.status, other.headers.get('access-control-allow-origin')]).toEqual([204, null]);
     // Not JSON: a JSON-RPC parse error; an unknown method: -32601; a notification: 202.
     expect((await call(edge, 'POST', '/v1/namespaces/me/mcp', { rawBody: '{', token: TOKEN, headers: { 'content-type': 'application/json' } })).json.error.code).toBe(-32700);
     expect((await call(edge, 'POST', '/v1/namespaces/me/mcp', { body: { jsonrpc: '2.0', id: 2, method: 'resources/list' }, token: TOKEN })).json.error.code).toBe(-32601);
