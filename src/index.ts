@@ -9,14 +9,21 @@
  */
 
 // the memory
-export { createMemory } from './memory.js';
+export { createMemory, DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT } from './memory.js';
 export type {
   AddManyOptions,
   AddResult,
   CallOptions,
+  FilterLiteral,
+  FilterOperators,
   ImportOptions,
+  ListedMemory,
+  ListOptions,
+  ListPage,
   Memory,
   MemoryAnswer,
+  MemoryFilter,
+  MemoryScope,
   MemoryOptions,
   MemoryStats,
   RecallOptions,

@@ -16,7 +16,8 @@
  */
 import { resolveParameters, type MemoryParameters } from './config.js';
 import type { Encoder } from './encoder/encoder.js';
-import { JevMemError, describeValue, invalidOption, throwIfAborted } from './errors.js';
+import { JevMemError, describeValue, invalidInput, invalidOption, throwIfAborted } from './errors.js';
+import { rejectUnknownKeys } from './config.js';
 import type { MemoryExport } from './plane/store/export.js';
 import { createLexicalIndex } from './plane/indexes/lexical.js';
 import { createMemoryStorage } from './plane/store/memory-storage.js';
@@ -37,14 +38,17 @@ import { consoleLogger, type Logger } from './util/logger.js';
 import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
-import type { AddManyOptions, AddResult, CallOptions, ImportOptions } from './memory/types.js';
+import type { AddManyOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage } from './memory/types.js';
+import { checkLimit, decodeCursor, historyOf, listPage, selection } from './memory/list.js';
 import { quoteVisible } from './util/invisible.js';
 import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath, updateProvenance } from './memory/write.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
-export type { AddManyOptions, AddResult, CallOptions, ImportOptions, WriteDecisions, WriteProgress } from './memory/types.js';
+export type { AddManyOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, WriteDecisions, WriteProgress } from './memory/types.js';
+export type { FilterLiteral, FilterOperators, MemoryFilter } from './read/filter.js';
+export { DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT } from './memory/list.js';
 export type { Logger, LogEntry, LogLevel } from './util/logger.js';
 
 /**
@@ -204,6 +208,9 @@ function checkMaxOpen(v: unknown): number {
   return v;
 }
 
+/** The keys {@link Memory.list} accepts. */
+const LIST_OPTION_KEYS = ['namespace', 'signal', 'cursor', 'limit', 'filter', 'scope'] as const;
+
 /** Options of {@link Memory.recall}. */
 export interface RecallOptions extends CallOptions {
   /** How many memories to return. @default K (40), or K for multi-hop (50) when h(q) ≥ 0.5 */
@@ -343,6 +350,37 @@ export interface Memory {
    *   valid Date or a non-empty string), the System-Two errors, and recall's.
    */
   answer(query: string, options?: RecallOptions & { now?: Date | string }): Promise<MemoryAnswer>;
+  /**
+   * Pages the stored memories of a namespace (active and superseded) in insertion order
+   * (ascending `seq`), without embeddings (issue 23). Pass the returned `cursor` to get the next
+   * page; it is absent after the last one. The order is stable under writes: a memory added
+   * while paging has a higher `seq` and appears on a later page; a deleted one is skipped.
+   * Expired memories (`expiresAt` at or before the memory's clock) are left out.
+   *
+   * Cost: the ids come from the resident node directory (O(namespace) ids, no body read); one
+   * call reads at most `limit` bodies without a filter, at most {@link LIST_SCAN_LIMIT} with one
+   * (a filtered page may then hold fewer than `limit` memories and still carry a cursor).
+   * @example
+   * ```ts
+   * for (let page = await memory.list({ limit: 100 }); ; page = await memory.list({ limit: 100, cursor: page.cursor })) {
+   *   for (const m of page.memories) console.log(m.seq, m.text);
+   *   if (page.cursor === undefined) break;
+   * }
+   * ```
+   * @throws JevMemError `INVALID_INPUT` (`options.limit` outside 1..1000, `options.cursor`
+   *   not a list cursor of this namespace, `options.filter…` / `options.scope…` naming the bad
+   *   part), `INVALID_OPTION` (unknown option), `CLOSED`.
+   */
+  list(options?: ListOptions): Promise<ListPage>;
+  /**
+   * The versions of a memory across {@link Memory.update}, oldest first (issue 23): the memory
+   * itself, the versions it replaced and the versions that replaced it (explicit updates only;
+   * relations System One inferred are not versions), at most {@link MAX_HISTORY}. Old versions
+   * are ordinary superseded nodes, so `delete` of a version erases its text from the history
+   * too (nothing else keeps it). Empty when no such memory exists.
+   * @throws JevMemError `INVALID_INPUT` (field `id`), `CLOSED`.
+   */
+  history(id: string, options?: CallOptions): Promise<ListedMemory[]>;
   /** One node by id (a copy), or `undefined` (also for an id of another namespace). */
   get(id: string, options?: CallOptions): Promise<MemoryNode | undefined>;
   /** Edges touching a node (both directions; copies). */
@@ -543,6 +581,23 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const a = await systemTwo.answer(req);
       const { text, ...rest } = a;
       return { ...r, text, systemTwo: rest };
+    },
+
+    async list(o) {
+      ensureOpen();
+      if (o !== undefined) rejectUnknownKeys(o, LIST_OPTION_KEYS, 'options');
+      const ns = nsOf(o);
+      const limit = checkLimit(o?.limit);
+      const afterSeq = o?.cursor === undefined ? 0 : decodeCursor(o.cursor, ns);
+      const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
+      return caches.reading(ns, (state) => listPage(state, ns, afterSeq, limit, keep, now().getTime()));
+    },
+
+    async history(id, o) {
+      ensureOpen();
+      if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
+      const ns = nsOf(o);
+      return caches.reading(ns, async (state) => (await historyOf(state, id, now().getTime())) ?? []);
     },
 
     async get(id, o) {

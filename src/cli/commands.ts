@@ -29,7 +29,7 @@ export interface OptionSpec {
 
 /** Every option the CLI knows; which command takes which is in {@link COMMANDS}. */
 export const OPTIONS = {
-  store: { type: 'string', value: '<dir>', help: 'store directory (made by ingest and import; other commands need it to exist)' },
+  store: { type: 'string', value: '<dir>', help: 'store directory (made by ingest, import and mcp; other commands need it to exist)' },
   namespace: { type: 'string', value: '<ns>', help: 'namespace inside the store (default: "default"; ingest of LoCoMo/MemoryBank: the sample/user id)' },
   format: { type: 'string', value: '<jsonl|locomo|memorybank>', help: 'input format (default: jsonl, or detected for .json files)' },
   sample: { type: 'string', value: '<id>', help: 'the LoCoMo conversation or MemoryBank user to ingest from a file of several' },
@@ -81,6 +81,7 @@ export const COMMANDS = {
   delete: { args: '<id>', summary: 'remove one memory (node) and its edges', options: OPEN, required: STORE },
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
   check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },
+  mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list; needs @modelcontextprotocol/sdk); makes the store when missing', options: OPEN, required: STORE },
   repair: { args: '', summary: 'copy every readable record into a fresh store file (the damaged file is kept as a backup) and rebuild the indexes', options: ['store'], required: STORE },
   help: { args: '', summary: 'print this help', options: [] },
 } as const satisfies Record<string, CommandSpec>;

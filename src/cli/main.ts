@@ -1,6 +1,6 @@
 /**
  * The `jev-mem` command (Node). Commands: ingest, recall, answer, decide, stats, export, import,
- * delete, forget (the table and the help are in commands.ts). Results on stdout (JSON, or text),
+ * delete, forget, mcp (the MCP server over stdio: integrations/mcp/stdio.ts; the table and the help are in commands.ts). Results on stdout (JSON, or text),
  * progress, hints and errors on stderr.
  *
  * Exit codes (also in `jev-mem --help`):
@@ -36,6 +36,9 @@ import { EXIT_DAMAGED, isDamaged, runCheck, runRepair, unreadableStoreHint, warn
 import { findPackage } from './package-info.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
+import { loadMcpSdk, serveMcpStdio } from '../integrations/mcp/stdio.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 export type { CliIO } from './io.js';
 
@@ -436,6 +439,27 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         if (!ok) throw new JevMemError('NOT_FOUND', `no node ${quoteVisible(id)} in namespace ${quoteVisible(memory.namespace)}`, { field: 'id' });
         io.out(JSON.stringify({ deleted: id }));
         warnRepairBackups(need(v.store, 'store'), io);
+        return 0;
+      }
+      case 'mcp': {
+        // MCP clients (Claude Desktop, Cursor) start the command without a shell: expand `~/`.
+        const store = need(v.store, 'store').replace(/^~(?=$|[\\/])/, () => homedir());
+        const version = (await findPackage().catch(() => undefined))?.version ?? '0.0.0';
+        await loadMcpSdk(); // DEPENDENCY_MISSING before a store is made
+        memory = await openMemory({ ...v, store: join(store) }, true, true);
+        // stdout carries MCP messages only: the end of stdin (the client closed), SIGINT or
+        // SIGTERM stop the server once the calls in flight are done; the store is then closed.
+        const stop = new AbortController();
+        const onSignal = (): void => stop.abort();
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        try {
+          io.err(`jev-mem mcp: serving namespace ${JSON.stringify(memory.namespace)} of ${store} over stdio`);
+          await serveMcpStdio(memory, { version, answer: systemTwoFromEnv(process.env) !== undefined, source: 'mcp', signal: stop.signal });
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
         return 0;
       }
       case 'check':

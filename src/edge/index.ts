@@ -31,4 +31,5 @@ export {
   type RouteMatch,
   type RouteName,
 } from './http.js';
+export { answerMcp, MCP_NAMESPACE_HEADER, MCP_PATH, MCP_PROTOCOL_VERSIONS, MCP_TOOLSET_VERSION, withMcp } from './mcp.js';
 export { defineMemoryObject, type DurableObjectStateLike, type MemoryObjectClass, type MemoryObjectOptions } from './memory-object.js';

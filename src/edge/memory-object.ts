@@ -21,6 +21,7 @@ import { createLocalSystemOne } from '../system-one/local.js';
 import { createRemoteSystemOne } from '../system-one/remote.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import { createEdgeAssetLoader, type EdgeModelFiles } from './assets.js';
+import { answerMcp, MCP_NAMESPACE_HEADER } from './mcp.js';
 import { createDurableObjectStorage, type DurableObjectStorageLike } from './do-storage.js';
 import type { EdgeEnv, EdgeSystemOneKind } from './env.js';
 import { configOf, errorResponse, jsonResponse, type Operation } from './http.js';
@@ -156,6 +157,9 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
 
     async fetch(request: Request): Promise<Response> {
       try {
+        // An MCP exchange the front (mcp.ts) has checked: JSON-RPC over the same memory.
+        const mcpNamespace = request.headers.get(MCP_NAMESPACE_HEADER);
+        if (mcpNamespace !== null) return await answerMcp(await request.text(), mcpNamespace, (ns) => this.memoryFor(ns), configOf(this.env), log);
         const op = (await request.json()) as Operation;
         return await this.run(op);
       } catch (e) {

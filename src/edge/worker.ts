@@ -6,11 +6,15 @@
  * @module
  */
 import { createEdgeHandler } from './http.js';
+import { withMcp } from './mcp.js';
 import { defineMemoryObject } from './memory-object.js';
 import { SHIPPED_MODEL_FILES } from './models.js';
 
 /** The Durable Object class of memory namespaces (binding `JEV_MEM`, a `new_sqlite_classes` class). */
 export const JevMemObject = defineMemoryObject({ files: SHIPPED_MODEL_FILES });
 
-/** The Worker's fetch handler: routing, auth and checks, then the namespace's object. */
-export default createEdgeHandler({ binding: 'JEV_MEM' });
+/**
+ * The Worker's fetch handler: routing, auth and checks, then the namespace's object; the MCP
+ * endpoint `POST /v1/namespaces/:ns/mcp` (mcp.ts) in front of the HTTP API.
+ */
+export default withMcp(createEdgeHandler({ binding: 'JEV_MEM' }), { binding: 'JEV_MEM' });

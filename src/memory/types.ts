@@ -4,6 +4,8 @@
  *
  * @module
  */
+import type { MemoryFilter } from '../read/filter.js';
+import type { MemoryNode } from '../types.js';
 
 /** Per-call options shared by every operation. */
 export interface CallOptions {
@@ -74,4 +76,52 @@ export interface AddResult {
 export interface ImportOptions extends CallOptions {
   /** Re-embed nodes whose embeddings come from another encoder instead of refusing. @default false */
   reembed?: boolean;
+}
+
+/**
+ * Scope of a memory inside one namespace (issue 23): who it belongs to. `userId` and `agentId`
+ * are stored in the node's `provenance.metadata` under those keys (so `get`, `list` and `export`
+ * show them there, and a filter names them as `userId` / `agentId`); `sessionId` is the
+ * provenance field of that name. A namespace is still the unit of isolation and erasure; scopes
+ * select inside it (recall, list, and `reset({ scope })` which erases one scope exactly).
+ */
+export interface MemoryScope {
+  /** The end user the memory is about or from. */
+  userId?: string;
+  /** The agent (assistant, tool) that holds the memory. */
+  agentId?: string;
+  /** The conversation session (provenance `sessionId`). */
+  sessionId?: string;
+}
+
+/** Options of `Memory.list`. */
+export interface ListOptions extends CallOptions {
+  /**
+   * Where to continue: the `cursor` of the previous page, opaque (it carries the last sequence
+   * number returned and the namespace). Absent: from the first memory.
+   * @throws JevMemError `INVALID_INPUT` (field `options.cursor`) on a cursor that is not one of
+   *   this API's or belongs to another namespace.
+   */
+  cursor?: string;
+  /** Page size, an integer in [1, 1000]. @default 50 */
+  limit?: number;
+  /** Metadata filter (read/filter.ts `MemoryFilter`). */
+  filter?: MemoryFilter;
+  /** Scope (ANDed with `filter`). */
+  scope?: MemoryScope;
+}
+
+/** A stored memory as `list` and `history` return it: the node without its embedding. */
+export type ListedMemory = Omit<MemoryNode, 'embedding'>;
+
+/** One page of `Memory.list`. */
+export interface ListPage {
+  /** The memories of the page, in insertion order (ascending `seq`); never more than `limit`. */
+  memories: ListedMemory[];
+  /**
+   * Cursor of the next page; absent when the namespace holds nothing after this page. With a
+   * filter, a page may hold fewer than `limit` memories (even none) and still have a cursor:
+   * one call reads at most `LIST_SCAN_LIMIT` (5,000) nodes.
+   */
+  cursor?: string;
 }

@@ -1,0 +1,176 @@
+/**
+ * `jev-mem/ai-sdk`: jev-mem in the Vercel AI SDK (`ai`, v7; issue 23).
+ *
+ * - {@link createMemoryTools}: the memory tools of ./tools.ts (remember, recall, answer, update,
+ *   forget, list) as AI SDK `tool()`s with JSON Schemas, for `generateText({ tools })`: the model
+ *   decides when to read and write memory.
+ * - {@link memoryMiddleware}: a language-model middleware for `wrapLanguageModel` that recalls
+ *   before every generation (the last user message is the query) and puts the recalled memories
+ *   into the prompt as a system message, then remembers the exchange (the user's message and the
+ *   model's reply) once the generation has finished: memory without any tool call.
+ *
+ * `ai` is an optional peer of jev-mem: {@link createMemoryTools} imports it on first use and
+ * throws `DEPENDENCY_MISSING` (`npm i ai`) without it; the middleware needs nothing from it at
+ * run time.
+ *
+ * @module
+ */
+import type { LanguageModelMiddleware, Tool } from 'ai';
+import { JevMemError } from '../errors.js';
+import type { Memory } from '../memory.js';
+import type { Observation, RecalledMemory } from '../types.js';
+import { importOptional } from '../util/optional.js';
+import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './tools.js';
+
+/**
+ * The memory tools as AI SDK tools, keyed by name (`remember`, `recall`, `update`, `forget`,
+ * `list`, and `answer` when `options.answer`). A tool whose run fails (bad argument, unknown id)
+ * throws the JevMemError, which the AI SDK hands back to the model as a tool error.
+ * @param options.source - provenance `source` of what the tools store. @default 'ai-sdk'
+ * @throws JevMemError `DEPENDENCY_MISSING` (details `package: 'ai'`) when `ai` is not installed.
+ * @example
+ * ```ts
+ * const tools = await createMemoryTools(memory);
+ * const { text } = await generateText({ model, tools, prompt: 'What is my dog called?', stopWhen: stepCountIs(3) });
+ * ```
+ */
+export async function createMemoryTools(memory: Memory, options: MemoryToolsOptions = {}): Promise<Record<MemoryToolName, Tool>> {
+  const ai = await importOptional<typeof import('ai')>('ai', 'ai', 'jev-mem/ai-sdk');
+  const out: Partial<Record<MemoryToolName, Tool>> = {};
+  for (const t of memoryTools({ source: 'ai-sdk', ...options })) {
+    out[t.name] = ai.tool({
+      title: t.title,
+      description: t.description,
+      inputSchema: ai.jsonSchema<Record<string, unknown>>(t.inputSchema as Parameters<typeof ai.jsonSchema>[0]),
+      execute: (args: Record<string, unknown>) => t.run(memory, args),
+    }) as Tool;
+  }
+  return out as Record<MemoryToolName, Tool>;
+}
+
+/** Options of {@link memoryMiddleware}. */
+export interface MemoryMiddlewareOptions {
+  /** Memories recalled into the prompt. @default 5 */
+  k?: number;
+  /** Only memories with at least this recall score in [0,1] go into the prompt. @default 0 */
+  minScore?: number;
+  /** Remember the exchange after the generation. @default true */
+  remember?: boolean;
+  /** Speaker names of the two sides. @default { user: 'user', assistant: 'assistant' } */
+  speakers?: { user?: string; assistant?: string };
+  /** Provenance `source` of remembered turns. @default 'ai-sdk' */
+  source?: string;
+  /** The time of a remembered exchange (its `observedAt`). @default () => new Date() */
+  now?: () => Date;
+  /** Session id written on remembered turns (e.g. the chat id). */
+  sessionId?: string;
+  /** How the recalled memories are written into the system message. @default {@link formatMemories} */
+  format?: (memories: RecalledMemory[]) => string;
+}
+
+type Params = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
+type Prompt = Params['prompt'];
+type GenerateResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapGenerate']>>>;
+type StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>;
+
+/** Marks the system message the middleware adds (so a later step does not add a second one). */
+export const MEMORY_MESSAGE_HEADER = 'Memories from earlier conversations (jev-mem, most relevant first; use them when they help, ignore the rest):';
+
+/** The default system message: the header, then one line per memory with its local date and speaker. */
+export function formatMemories(memories: RecalledMemory[]): string {
+  const lines = memories.map((m) => {
+    const when = m.observedAtLocal !== undefined ? `[${m.observedAtLocal.slice(0, 10)}] ` : '';
+    const who = m.provenance.speaker !== undefined ? `${m.provenance.speaker}: ` : '';
+    const old = m.status === 'superseded' ? ' (outdated: replaced by a newer memory)' : '';
+    return `- ${when}${who}${m.text}${old}`;
+  });
+  return `${MEMORY_MESSAGE_HEADER}\n${lines.join('\n')}`;
+}
+
+/** Text of the last message of the prompt when it is the user's (the question of this turn). */
+function lastUserText(prompt: Prompt): string | undefined {
+  const last = prompt[prompt.length - 1];
+  if (last === undefined || last.role !== 'user') return undefined;
+  const text = last.content
+    .filter((p): p is Extract<typeof p, { type: 'text' }> => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n')
+    .trim();
+  return text === '' ? undefined : text;
+}
+
+/** Text of the most recent user message anywhere in the prompt (later tool-loop steps end in tool results). */
+function latestUserText(prompt: Prompt): string | undefined {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    if (prompt[i]?.role === 'user') return lastUserText(prompt.slice(0, i + 1) as Prompt);
+  }
+  return undefined;
+}
+
+/**
+ * A middleware for `wrapLanguageModel({ model, middleware: memoryMiddleware(memory) })`.
+ *
+ * Before each call to the model (`generate` or `stream`): recalls `k` memories for the latest
+ * user message and adds them as a system message after the prompt's own system messages. After a
+ * call that ends a turn (the model wrote text and called no tool), remembers the user's message
+ * and the model's text as two observations (speaker `user` and `assistant`, `observedAt` now).
+ * Calls that end in tool calls remember nothing: the turn ends in a later call.
+ * @throws JevMemError `INVALID_OPTION` naming a bad option; the memory's errors at run time.
+ */
+export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOptions = {}): LanguageModelMiddleware {
+  const k = options.k ?? 5;
+  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new JevMemError('INVALID_OPTION', `option k: expected an integer from 1 to 1000, got ${JSON.stringify(k)}`, { field: 'k' });
+  const minScore = options.minScore ?? 0;
+  if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) throw new JevMemError('INVALID_OPTION', `option minScore: expected a number in [0,1], got ${JSON.stringify(minScore)}`, { field: 'minScore' });
+  const format = options.format ?? formatMemories;
+  const source = options.source ?? 'ai-sdk';
+  const now = options.now ?? (() => new Date());
+
+  async function rememberTurn(prompt: Prompt, reply: string): Promise<void> {
+    if (options.remember === false) return;
+    const question = latestUserText(prompt);
+    const at = now().toISOString();
+    const turns: Observation[] = [];
+    const base: Partial<Observation> = { source, observedAt: at, ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}) };
+    if (question !== undefined) turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user' });
+    if (reply.trim() !== '') turns.push({ ...base, text: reply.trim(), speaker: options.speakers?.assistant ?? 'assistant' });
+    if (turns.length > 0) await memory.addMany(turns);
+  }
+
+  return {
+    specificationVersion: 'v4',
+    async transformParams({ params }) {
+      const query = latestUserText(params.prompt);
+      if (query === undefined || params.prompt.some((m) => m.role === 'system' && m.content.startsWith(MEMORY_MESSAGE_HEADER))) return params;
+      const recalled = (await memory.recall(query, { k })).memories.filter((m) => m.score >= minScore);
+      if (recalled.length === 0) return params;
+      const at = params.prompt.findIndex((m) => m.role !== 'system');
+      const prompt = [...params.prompt];
+      prompt.splice(at < 0 ? prompt.length : at, 0, { role: 'system', content: format(recalled) });
+      return { ...params, prompt };
+    },
+    async wrapGenerate({ doGenerate, params }): Promise<GenerateResult> {
+      const result = await doGenerate();
+      if (!result.content.some((c) => c.type === 'tool-call')) {
+        await rememberTurn(params.prompt, result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''));
+      }
+      return result;
+    },
+    async wrapStream({ doStream, params }): Promise<StreamResult> {
+      const result = await doStream();
+      let text = '';
+      let toolCall = false;
+      const watch = new TransformStream<(typeof result.stream extends ReadableStream<infer P> ? P : never), (typeof result.stream extends ReadableStream<infer P> ? P : never)>({
+        transform(part, controller) {
+          if (part.type === 'text-delta') text += part.delta;
+          else if (part.type === 'tool-call') toolCall = true;
+          controller.enqueue(part);
+        },
+        async flush() {
+          if (!toolCall) await rememberTurn(params.prompt, text);
+        },
+      });
+      return { ...result, stream: result.stream.pipeThrough(watch) };
+    },
+  };
+}

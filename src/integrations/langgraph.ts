@@ -1,0 +1,236 @@
+/**
+ * `jev-mem/langgraph`: a LangGraph.js long-term memory store (`BaseStore` of
+ * `@langchain/langgraph-checkpoint`) over jev-mem (issue 23). Pass it to `graph.compile({ store })`
+ * and read it in a node through `config.store` (or `getStore()`): `put`, `get`, `search` (with a
+ * natural-language `query`: jev-mem's recall; without: the items in insertion order),
+ * `delete`, `listNamespaces` and `batch`.
+ *
+ * **Mapping.** A LangGraph namespace tuple `['users', 'alice']` is the jev-mem namespace
+ * `langgraph/users/alice` (each part percent-encoded, so `/` inside a part stays one part; the
+ * prefix is `options.prefix`). An item is one memory node: its text is the indexed text of the
+ * value (one line per leaf: strings as written, numbers and booleans as `path: value`; of the
+ * `index` fields given to `put`, else of `options.fields`), its `provenance.metadata` holds the key (`lgKey`), the value (`lgValue`) and the
+ * creation time (`lgCreatedAt`). Putting a key again is jev-mem's `update`: the new version is
+ * the item, the old one is kept as superseded history (never returned by the store); deleting
+ * a key deletes every version of it.
+ *
+ * **Cost.** `get` and `put` find a key's node through a per-namespace cache of key → id, checked
+ * against the stored node; on a miss, through `memory.list` with a metadata filter (a scan of
+ * the namespace, at most 5,000 nodes read per page).
+ *
+ * `@langchain/langgraph-checkpoint` is an optional peer of jev-mem: {@link createJevMemStore}
+ * imports it on first use and throws `DEPENDENCY_MISSING` without it.
+ *
+ * @module
+ */
+import type { BaseStore, GetOperation, Item, ListNamespacesOperation, Operation, OperationResults, PutOperation, SearchItem, SearchOperation } from '@langchain/langgraph-checkpoint';
+import { JevMemError } from '../errors.js';
+import type { Memory } from '../memory.js';
+import type { ListedMemory } from '../memory/types.js';
+import { compileNodeFilter, type MemoryFilter } from '../read/filter.js';
+import type { Observation } from '../types.js';
+import { importOptional } from '../util/optional.js';
+
+/** Options of {@link createJevMemStore}. */
+export interface JevMemStoreOptions {
+  /** First part of every jev-mem namespace the store uses. @default 'langgraph' */
+  prefix?: string;
+  /** Fields of a value that make its indexed text (`$` = every leaf), when `put` names none. @default ['$'] */
+  fields?: string[];
+  /** How many recall candidates a `search` with a query asks for beyond `offset + limit`. @default 10 */
+  recallSlack?: number;
+}
+
+const SOURCE = 'langgraph';
+
+/** The jev-mem namespace of a LangGraph namespace tuple. */
+export function namespaceOf(prefix: string, tuple: readonly string[]): string {
+  if (tuple.length === 0) throw new JevMemError('INVALID_INPUT', 'namespace: expected at least one part', { field: 'namespace' });
+  for (const [i, p] of tuple.entries()) {
+    if (typeof p !== 'string' || p === '') throw new JevMemError('INVALID_INPUT', `namespace[${i}]: expected a non-empty string, got ${JSON.stringify(p)}`, { field: `namespace[${i}]` });
+  }
+  return [prefix, ...tuple].map(encodeURIComponent).join('/');
+}
+
+/** The LangGraph tuple of a jev-mem namespace of this store, or undefined for any other namespace. */
+export function tupleOf(prefix: string, namespace: string): string[] | undefined {
+  const parts = namespace.split('/');
+  if (parts.length < 2 || parts[0] !== encodeURIComponent(prefix)) return undefined;
+  try {
+    return parts.slice(1).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The indexed text of a value: one line per leaf of the fields (`$` = the whole value), strings as they are, numbers and booleans as `path: value`. */
+export function indexText(value: Record<string, unknown>, fields: readonly string[]): string {
+  const lines: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (typeof v === 'string') lines.push(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') lines.push(path === '' ? String(v) : `${path}: ${String(v)}`);
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, path));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path === '' ? k : `${path}.${k}`);
+  };
+  for (const f of fields) {
+    if (f === '$') walk(value, '');
+    else walk(f.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), value), f);
+  }
+  return lines.join('\n');
+}
+
+/** A LangGraph value filter (`{field: literal | {$eq,$ne,$gt,$gte,$lt,$lte,$in,$nin}}`) as a jev-mem metadata filter. */
+function valueFilter(filter: Record<string, unknown> | undefined): MemoryFilter {
+  const out: MemoryFilter = { lgKey: { $exists: true }, status: 'active' };
+  for (const [field, cond] of Object.entries(filter ?? {})) out[`metadata.lgValue.${field}`] = cond as MemoryFilter[string];
+  return out;
+}
+
+/**
+ * Creates the store over `memory`.
+ * @throws JevMemError `DEPENDENCY_MISSING` (details `package`) when `@langchain/langgraph-checkpoint`
+ *   is not installed. Its operations throw `INVALID_INPUT` naming a bad namespace, key or filter,
+ *   and the memory's errors.
+ * @example
+ * ```ts
+ * const store = await createJevMemStore(memory);
+ * const graph = new StateGraph(State).addNode('remember', async (s, config) => { await config.store?.put(['users', s.user], 'pet', { text: s.fact }); return {}; }) … .compile({ store });
+ * ```
+ */
+export async function createJevMemStore(memory: Memory, options: JevMemStoreOptions = {}): Promise<BaseStore> {
+  const lg = await importOptional<typeof import('@langchain/langgraph-checkpoint')>('@langchain/langgraph-checkpoint', '@langchain/langgraph-checkpoint', 'jev-mem/langgraph');
+  const prefix = options.prefix ?? 'langgraph';
+  const fields = options.fields ?? ['$'];
+  const slack = options.recallSlack ?? 10;
+  /** namespace → key → node id of the item's current version (checked on use). */
+  const ids = new Map<string, Map<string, string>>();
+
+  async function versions(ns: string, key: string, onlyActive: boolean): Promise<ListedMemory[]> {
+    const found: ListedMemory[] = [];
+    const filter: MemoryFilter = onlyActive ? { lgKey: key, status: 'active' } : { lgKey: key };
+    let cursor: string | undefined;
+    do {
+      const page = await memory.list({ namespace: ns, limit: 1000, filter, ...(cursor !== undefined ? { cursor } : {}) });
+      found.push(...page.memories);
+      if (onlyActive && found.length > 0) break;
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    return found;
+  }
+
+  /** The current version of `key` in `ns`, as stored. */
+  async function current(ns: string, key: string): Promise<{ id: string; metadata: Record<string, unknown>; ingestedAt: string } | undefined> {
+    const cached = ids.get(ns)?.get(key);
+    if (cached !== undefined) {
+      const node = await memory.get(cached, { namespace: ns });
+      if (node !== undefined && node.status === 'active' && node.provenance.metadata?.lgKey === key) return { id: node.id, metadata: node.provenance.metadata, ingestedAt: node.ingestedAt };
+    }
+    const [hit] = await versions(ns, key, true);
+    if (hit === undefined) return undefined;
+    remember(ns, key, hit.id);
+    return { id: hit.id, metadata: hit.provenance.metadata ?? {}, ingestedAt: hit.ingestedAt };
+  }
+
+  function remember(ns: string, key: string, id: string | undefined): void {
+    let m = ids.get(ns);
+    if (m === undefined) ids.set(ns, (m = new Map()));
+    if (id === undefined) m.delete(key);
+    else m.set(key, id);
+  }
+
+  function itemOf(tuple: string[], metadata: Record<string, unknown>, updatedAt: string): Item {
+    return { namespace: tuple, key: String(metadata.lgKey), value: (metadata.lgValue ?? {}) as Record<string, unknown>, createdAt: new Date(String(metadata.lgCreatedAt ?? updatedAt)), updatedAt: new Date(updatedAt) };
+  }
+
+  function checkKey(key: unknown): string {
+    if (typeof key !== 'string' || key === '') throw new JevMemError('INVALID_INPUT', `key: expected a non-empty string, got ${JSON.stringify(key)}`, { field: 'key' });
+    return key;
+  }
+
+  async function put(op: PutOperation): Promise<void> {
+    const ns = namespaceOf(prefix, op.namespace);
+    const key = checkKey(op.key);
+    if (op.value === null) {
+      for (const v of await versions(ns, key, false)) await memory.delete(v.id, { namespace: ns });
+      remember(ns, key, undefined);
+      return;
+    }
+    const old = await current(ns, key);
+    const now = new Date().toISOString();
+    const text = op.index === false ? key : indexText(op.value, op.index ?? fields) || key;
+    const obs: Observation = { text, source: SOURCE, metadata: { lgKey: key, lgValue: op.value, lgCreatedAt: old?.metadata.lgCreatedAt ?? now, lgIndexed: op.index !== false } };
+    const r = old === undefined ? await memory.add(obs, { namespace: ns }) : await memory.update(old.id, obs, { namespace: ns });
+    remember(ns, key, r.id);
+  }
+
+  async function namespacesUnder(tuplePrefix: readonly string[]): Promise<Array<{ ns: string; tuple: string[] }>> {
+    const out: Array<{ ns: string; tuple: string[] }> = [];
+    for (const ns of await memory.namespaces()) {
+      const tuple = tupleOf(prefix, ns);
+      if (tuple !== undefined && tuplePrefix.every((p, i) => tuple[i] === p)) out.push({ ns, tuple });
+    }
+    return out;
+  }
+
+  async function search(op: SearchOperation): Promise<SearchItem[]> {
+    const limit = op.limit ?? 10;
+    const offset = op.offset ?? 0;
+    const filter = valueFilter(op.filter);
+    const spaces = await namespacesUnder(op.namespacePrefix);
+    const hits: SearchItem[] = [];
+    if (op.query !== undefined && op.query.trim() !== '') {
+      const keep = compileNodeFilter({ ...filter, lgIndexed: { $ne: false } }, 'filter');
+      for (const { ns, tuple } of spaces) {
+        const r = await memory.recall(op.query, { namespace: ns, k: offset + limit + slack });
+        for (const m of r.memories) {
+          const node = await memory.get(m.id, { namespace: ns });
+          if (node !== undefined && keep(node)) hits.push({ ...itemOf(tuple, node.provenance.metadata ?? {}, node.ingestedAt), score: m.score });
+        }
+      }
+      hits.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+    } else {
+      for (const { ns, tuple } of spaces) {
+        let cursor: string | undefined;
+        do {
+          const page = await memory.list({ namespace: ns, limit: 1000, filter, ...(cursor !== undefined ? { cursor } : {}) });
+          for (const m of page.memories) hits.push(itemOf(tuple, m.provenance.metadata ?? {}, m.ingestedAt));
+          cursor = hits.length >= offset + limit ? undefined : page.cursor;
+        } while (cursor !== undefined);
+      }
+    }
+    return hits.slice(offset, offset + limit);
+  }
+
+  async function listNamespaces(op: ListNamespacesOperation): Promise<string[][]> {
+    const matches = (tuple: string[], path: readonly string[], suffix: boolean): boolean => {
+      if (path.length > tuple.length) return false;
+      const part = suffix ? tuple.slice(tuple.length - path.length) : tuple.slice(0, path.length);
+      return path.every((p, i) => p === '*' || p === part[i]);
+    };
+    const seen = new Map<string, string[]>();
+    for (const { tuple } of await namespacesUnder([])) {
+      if (!(op.matchConditions ?? []).every((c) => matches(tuple, c.path, c.matchType === 'suffix'))) continue;
+      const t = op.maxDepth !== undefined ? tuple.slice(0, op.maxDepth) : tuple;
+      seen.set(JSON.stringify(t), t);
+    }
+    const all = [...seen.values()].sort((a, b) => a.join('/').localeCompare(b.join('/')));
+    return all.slice(op.offset, op.offset + op.limit);
+  }
+
+  class JevMemStore extends lg.BaseStore {
+    async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+      const results: unknown[] = [];
+      for (const op of operations) {
+        if ('value' in op) results.push(await put(op));
+        else if ('namespacePrefix' in op) results.push(await search(op));
+        else if ('key' in op) {
+          const get = op as GetOperation;
+          const hit = await current(namespaceOf(prefix, get.namespace), checkKey(get.key));
+          results.push(hit === undefined ? null : itemOf([...get.namespace], hit.metadata, hit.ingestedAt));
+        } else results.push(await listNamespaces(op));
+      }
+      return results as OperationResults<Op>;
+    }
+  }
+  return new JevMemStore();
+}

@@ -1,0 +1,190 @@
+/**
+ * Listing and version history (issue 23): `Memory.list` pages the stored memories of a namespace
+ * in insertion order (`seq`) with an opaque cursor, `Memory.history` follows a memory's explicit
+ * updates. Both read through the resident node directory (ids, sequence numbers, statuses) and the
+ * storage port (`getNodes` via the namespace's node cache; edges of subtype `updates`), never the
+ * whole namespace's bodies at once; neither returns embeddings.
+ *
+ * @module
+ */
+import { describeValue, invalidInput } from '../errors.js';
+import type { NamespaceState } from '../plane/resident/namespace.js';
+import { compileNodeFilter, isoMs, type NodePredicate } from '../read/filter.js';
+import type { MemoryNode } from '../types.js';
+import type { ListedMemory, ListPage, MemoryScope } from './types.js';
+
+/** Default page size of `list`. */
+export const DEFAULT_LIST_LIMIT = 50;
+/** Largest page size of `list`. */
+export const MAX_LIST_LIMIT = 1000;
+/** Most nodes one `list` call reads (a filtered page may stop early and return its cursor). */
+export const LIST_SCAN_LIMIT = 5000;
+/** Most versions `history` returns (the newest ones when a chain is longer). */
+export const MAX_HISTORY = 100;
+/** Nodes read per batch. */
+const BATCH = 256;
+
+/** The origin of the `updates` edges `Memory.update` writes (memory/write.ts). */
+export const EXPLICIT_UPDATE_RULE = 'explicit-update';
+
+/** A node without its embedding (a deep copy: callers cannot change the cache). */
+export function listed(n: MemoryNode): ListedMemory {
+  const { embedding: _embedding, ...rest } = n;
+  return structuredClone(rest);
+}
+
+/** True when the node carries `metadata.expiresAt` at or before `nowMs` (see `MemoryScope`, `Observation.expiresAt`). */
+export function isExpired(n: MemoryNode, nowMs: number): boolean {
+  const at = isoMs(n.provenance.metadata?.['expiresAt']);
+  return at !== undefined && at <= nowMs;
+}
+
+/**
+ * The predicate of a filter and a scope together (undefined when neither is given).
+ * @throws JevMemError `INVALID_INPUT` naming `field` / `scopeField` (see read/filter.ts).
+ */
+export function selection(filter: unknown, scope: unknown, field: string, scopeField: string): NodePredicate | undefined {
+  const parts: NodePredicate[] = [];
+  if (filter !== undefined) parts.push(compileNodeFilter(filter, field));
+  if (scope !== undefined) parts.push(compileNodeFilter(scopeFilter(scope, scopeField), scopeField));
+  if (parts.length === 0) return undefined;
+  return (n) => parts.every((p) => p(n));
+}
+
+/**
+ * A scope as a filter: equality on each field given.
+ * @throws JevMemError `INVALID_INPUT` (field `scopeField.userId`, …) on a non-string or unknown field.
+ */
+export function scopeFilter(scope: unknown, field: string): Record<string, string> {
+  if (scope === null || typeof scope !== 'object' || Array.isArray(scope)) throw invalidInput(field, `expected { userId?, agentId?, sessionId? }, got ${describeValue(scope)}`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(scope as MemoryScope)) {
+    if (k !== 'userId' && k !== 'agentId' && k !== 'sessionId') throw invalidInput(`${field}.${k}`, 'unknown scope field; expected userId, agentId or sessionId');
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v.trim() === '') throw invalidInput(`${field}.${k}`, `expected a non-empty string, got ${describeValue(v)}`);
+    out[k] = v;
+  }
+  return out;
+}
+
+const CURSOR_VERSION = 1;
+
+function toBase64Url(s: string): string {
+  const bytes = new TextEncoder().encode(s);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(s: string): string {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+}
+
+/** The cursor after the node with sequence number `seq` in namespace `ns`. */
+export function encodeCursor(ns: string, seq: number): string {
+  return toBase64Url(JSON.stringify({ v: CURSOR_VERSION, ns, seq }));
+}
+
+/**
+ * The sequence number a cursor continues after.
+ * @throws JevMemError `INVALID_INPUT` (field `options.cursor`).
+ */
+export function decodeCursor(cursor: unknown, ns: string): number {
+  const bad = (why: string) => invalidInput('options.cursor', `${why}; pass the cursor of a previous list() page, or none to start at the first memory`);
+  if (typeof cursor !== 'string' || cursor === '') throw bad(`expected a non-empty string, got ${describeValue(cursor)}`);
+  let c: { v?: unknown; ns?: unknown; seq?: unknown };
+  try {
+    c = JSON.parse(fromBase64Url(cursor)) as typeof c;
+  } catch {
+    throw bad('is not a list cursor');
+  }
+  if (c === null || typeof c !== 'object' || c.v !== CURSOR_VERSION || typeof c.seq !== 'number' || !Number.isInteger(c.seq) || c.seq < 0) throw bad('is not a list cursor');
+  if (c.ns !== ns) throw bad(`belongs to another namespace (${JSON.stringify(c.ns)})`);
+  return c.seq;
+}
+
+/**
+ * Checks `limit`: an integer in [1, {@link MAX_LIST_LIMIT}], default {@link DEFAULT_LIST_LIMIT}.
+ * @throws JevMemError `INVALID_INPUT` (field `options.limit`).
+ */
+export function checkLimit(limit: unknown): number {
+  if (limit === undefined) return DEFAULT_LIST_LIMIT;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw invalidInput('options.limit', `expected an integer from 1 to ${MAX_LIST_LIMIT}, got ${describeValue(limit)}`);
+  return limit;
+}
+
+/** Stored ids after `afterSeq`, in ascending `seq` (from the resident directory, no body read). */
+function idsAfter(state: NamespaceState, afterSeq: number): string[] {
+  const rows: Array<[number, string]> = [];
+  for (const status of ['active', 'superseded'] as const) {
+    for (const id of state.idsWithStatus(status)) {
+      const seq = state.seqOf(id);
+      if (seq !== undefined && seq > afterSeq) rows.push([seq, id]);
+    }
+  }
+  rows.sort((a, b) => a[0] - b[0]);
+  return rows.map((r) => r[1]);
+}
+
+/**
+ * One page of `list` over a namespace's resident state (call inside `caches.reading`).
+ * @param keep - The filter/scope predicate, or undefined for every memory.
+ * @param nowMs - The memory's clock: expired memories are left out.
+ */
+export async function listPage(state: NamespaceState, ns: string, afterSeq: number, limit: number, keep: NodePredicate | undefined, nowMs: number): Promise<ListPage> {
+  const ids = idsAfter(state, afterSeq);
+  const memories: ListedMemory[] = [];
+  let lastSeq = afterSeq;
+  let scanned = 0;
+  let i = 0;
+  while (i < ids.length && memories.length < limit && scanned < LIST_SCAN_LIMIT) {
+    // Without a filter a page needs exactly its own nodes; with one, read ahead in batches.
+    const want = keep === undefined ? limit - memories.length : BATCH;
+    const batch = ids.slice(i, i + Math.min(want, LIST_SCAN_LIMIT - scanned));
+    await state.loadNodes(batch);
+    for (const id of batch) {
+      i++;
+      scanned++;
+      const n = state.nodes.get(id);
+      lastSeq = state.seqOf(id) ?? lastSeq;
+      if (n === undefined || isExpired(n, nowMs) || (keep !== undefined && !keep(n))) continue;
+      memories.push(listed(n));
+      if (memories.length === limit) break;
+    }
+  }
+  const page: ListPage = { memories };
+  if (i < ids.length) page.cursor = encodeCursor(ns, lastSeq);
+  return page;
+}
+
+/**
+ * The versions of memory `id` across `Memory.update` (the `updates` edges with origin rule
+ * {@link EXPLICIT_UPDATE_RULE}), oldest first: every node that `id` replaced, directly or
+ * through earlier updates, `id` itself, and every newer version. Relations System One or
+ * maintenance inferred (`updates` edges of other origins) are not versions. At most
+ * {@link MAX_HISTORY} versions (the nearest to `id`). Undefined when no node `id` exists.
+ */
+export async function historyOf(state: NamespaceState, id: string, nowMs: number): Promise<ListedMemory[] | undefined> {
+  if (!state.nodes.has(id)) return undefined;
+  const seen = new Set<string>([id]);
+  let frontier = [id];
+  while (frontier.length > 0 && seen.size < MAX_HISTORY) {
+    await state.loadEdgesOfKind(frontier, 'updates');
+    const next: string[] = [];
+    for (const v of frontier) {
+      for (const e of state.edgesOfKind(v, 'updates')) {
+        if (e.origin.kind !== 'rule' || e.origin.by !== EXPLICIT_UPDATE_RULE) continue;
+        const other = e.from === v ? e.to : e.from;
+        if (seen.has(other) || !state.nodes.has(other) || seen.size >= MAX_HISTORY) continue;
+        seen.add(other);
+        next.push(other);
+      }
+    }
+    frontier = next;
+  }
+  await state.loadNodes([...seen]);
+  const nodes = [...seen].map((x) => state.nodes.get(x)).filter((n): n is MemoryNode => n !== undefined && !isExpired(n, nowMs));
+  nodes.sort((a, b) => a.seq - b.seq);
+  return nodes.map(listed);
+}

@@ -1,0 +1,199 @@
+/**
+ * The metadata filter of `list` and `recall` (issue 23): a small, documented query language over
+ * a node's provenance and metadata, compiled once per call into a predicate. Recall applies it
+ * to its candidates (anchor pools and final ranking, as the time window), list to the pages it
+ * reads; it never changes a score.
+ *
+ * **Fields.** A key names one value of the node:
+ * - `speaker`, `source`, `sessionId`, `turnId` (provenance), `observedAt`, `ingestedAt` (ISO
+ *   strings), `status` (`'active'` / `'superseded'`): the node's own fields;
+ * - `metadata.a.b`: the path `a.b` inside `provenance.metadata`;
+ * - any other key `k`: `provenance.metadata[k]` (so the scope fields `userId`, `agentId` and the
+ *   expiry `expiresAt`, kept in metadata by the memory, are filtered as `userId`, …).
+ *
+ * **Conditions.** A field's condition is a literal (string, number, boolean, null: equality; a
+ * stored array matches when one element equals it) or an object of operators, all of which must
+ * hold: `$eq`, `$ne`, `$in` (array of literals), `$nin`, `$exists` (boolean), and `$gt`, `$gte`,
+ * `$lt`, `$lte` with a number (compared with stored numbers) or an ISO-8601 date / instant
+ * (`"2024-03-01"`, `"2024-03-01T10:00:00+02:00"`; compared as instants with stored ISO strings).
+ * A value that cannot be compared (a string for a numeric bound) does not match. An absent
+ * field matches only `$exists: false`, `$ne` and `$nin`.
+ *
+ * **Combinators.** The keys of one object must all hold (and); `$and: [f, …]`, `$or: [f, …]`,
+ * `$not: f` combine filters. Bounds: {@link MAX_FILTER_DEPTH} levels, {@link MAX_FILTER_TERMS}
+ * conditions, {@link MAX_IN_VALUES} values per `$in`/`$nin`.
+ *
+ * @example `{ userId: 'alice', $or: [{ speaker: 'Caroline' }, { 'metadata.topic': { $in: ['pets', 'home'] } }], observedAt: { $gte: '2023-05-01' } }`
+ * @module
+ */
+import { describeValue, invalidInput } from '../errors.js';
+import type { MemoryNode } from '../types.js';
+
+/** A literal a condition compares with. */
+export type FilterLiteral = string | number | boolean | null;
+
+/** Operators of one field's condition (all given must hold). */
+export interface FilterOperators {
+  $eq?: FilterLiteral;
+  $ne?: FilterLiteral;
+  $in?: FilterLiteral[];
+  $nin?: FilterLiteral[];
+  $exists?: boolean;
+  /** A number, or an ISO-8601 date / instant string. */
+  $gt?: number | string;
+  $gte?: number | string;
+  $lt?: number | string;
+  $lte?: number | string;
+}
+
+/** A filter over nodes (see the module note for fields, operators and bounds). */
+export interface MemoryFilter {
+  $and?: MemoryFilter[];
+  $or?: MemoryFilter[];
+  $not?: MemoryFilter;
+  [field: string]: FilterLiteral | FilterOperators | MemoryFilter[] | MemoryFilter | undefined;
+}
+
+/** A compiled filter. */
+export type NodePredicate = (node: MemoryNode) => boolean;
+
+/** Deepest nesting of `$and` / `$or` / `$not`. */
+export const MAX_FILTER_DEPTH = 8;
+/** Most field conditions in one filter. */
+export const MAX_FILTER_TERMS = 64;
+/** Most values in one `$in` / `$nin`. */
+export const MAX_IN_VALUES = 1000;
+
+/** The node fields a filter key names directly (others are metadata keys). */
+export const NODE_FILTER_FIELDS = ['speaker', 'source', 'sessionId', 'turnId', 'observedAt', 'ingestedAt', 'status'] as const;
+
+const OPERATORS = new Set(['$eq', '$ne', '$in', '$nin', '$exists', '$gt', '$gte', '$lt', '$lte']);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** Epoch ms of an ISO-8601 date or instant (no offset = UTC), else undefined. */
+export function isoMs(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !ISO_TIME.test(value)) return undefined;
+  const ms = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) || value.length === 10 ? value : `${value}Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The value a filter key names in a node (undefined when absent). */
+export function fieldValue(node: MemoryNode, key: string): unknown {
+  switch (key) {
+    case 'speaker':
+    case 'source':
+    case 'sessionId':
+    case 'turnId':
+      return node.provenance[key];
+    case 'observedAt':
+    case 'ingestedAt':
+    case 'status':
+      return node[key];
+  }
+  let v: unknown = node.provenance.metadata;
+  for (const part of key.startsWith('metadata.') ? key.slice('metadata.'.length).split('.') : [key]) {
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, part)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+function isLiteral(v: unknown): v is FilterLiteral {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+function equals(stored: unknown, lit: FilterLiteral): boolean {
+  if (Array.isArray(stored)) return stored.some((x) => x === lit);
+  return stored === lit;
+}
+
+/** A comparison bound: a number, or an ISO instant (compared in ms). */
+type Bound = { kind: 'number'; value: number } | { kind: 'time'; value: number };
+
+function compare(stored: unknown, b: Bound): number | undefined {
+  if (b.kind === 'number') return typeof stored === 'number' && Number.isFinite(stored) ? stored - b.value : undefined;
+  const ms = isoMs(stored);
+  return ms === undefined ? undefined : ms - b.value;
+}
+
+interface Budget {
+  terms: number;
+}
+
+function checkLiteral(v: unknown, field: string): FilterLiteral {
+  if (!isLiteral(v)) throw invalidInput(field, `expected a string, a finite number, a boolean or null, got ${describeValue(v)}`);
+  return v;
+}
+
+function compileField(key: string, cond: unknown, field: string, budget: Budget): NodePredicate {
+  if (key === '' || key.startsWith('$')) throw invalidInput(field, `unknown operator or empty field name ${JSON.stringify(key)}; use $and, $or, $not, or a field name`);
+  if (++budget.terms > MAX_FILTER_TERMS) throw invalidInput(field, `a filter holds at most ${MAX_FILTER_TERMS} conditions`);
+  if (isLiteral(cond)) return (n) => equals(fieldValue(n, key), cond);
+  if (cond === null || typeof cond !== 'object' || Array.isArray(cond)) throw invalidInput(field, `expected a literal or an object of operators ($eq, $in, $exists, $gt, …), got ${describeValue(cond)}`);
+  const tests: Array<(v: unknown) => boolean> = [];
+  for (const [op, arg] of Object.entries(cond)) {
+    const f = `${field}.${op}`;
+    if (!OPERATORS.has(op)) throw invalidInput(f, `unknown operator; expected one of ${[...OPERATORS].join(', ')}`);
+    if (op === '$eq' || op === '$ne') {
+      const lit = checkLiteral(arg, f);
+      tests.push(op === '$eq' ? (v) => v !== undefined && equals(v, lit) : (v) => v === undefined || !equals(v, lit));
+    } else if (op === '$in' || op === '$nin') {
+      if (!Array.isArray(arg)) throw invalidInput(f, `expected an array of literals, got ${describeValue(arg)}`);
+      if (arg.length > MAX_IN_VALUES) throw invalidInput(f, `holds ${arg.length} values; at most ${MAX_IN_VALUES}`);
+      const lits = arg.map((x, i) => checkLiteral(x, `${f}[${i}]`));
+      tests.push(op === '$in' ? (v) => v !== undefined && lits.some((l) => equals(v, l)) : (v) => v === undefined || !lits.some((l) => equals(v, l)));
+    } else if (op === '$exists') {
+      if (typeof arg !== 'boolean') throw invalidInput(f, `expected true or false, got ${describeValue(arg)}`);
+      tests.push((v) => (v !== undefined) === arg);
+    } else {
+      let b: Bound;
+      if (typeof arg === 'number' && Number.isFinite(arg)) b = { kind: 'number', value: arg };
+      else {
+        const ms = isoMs(arg);
+        if (ms === undefined) throw invalidInput(f, `expected a finite number or an ISO-8601 date/instant such as "2024-03-01", got ${describeValue(arg)}`);
+        b = { kind: 'time', value: ms };
+      }
+      const ok = op === '$gt' ? (d: number) => d > 0 : op === '$gte' ? (d: number) => d >= 0 : op === '$lt' ? (d: number) => d < 0 : (d: number) => d <= 0;
+      tests.push((v) => {
+        const d = compare(v, b);
+        return d !== undefined && ok(d);
+      });
+    }
+  }
+  return (n) => {
+    const v = fieldValue(n, key);
+    return tests.every((t) => t(v));
+  };
+}
+
+function compileFilter(filter: unknown, field: string, depth: number, budget: Budget): NodePredicate {
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw invalidInput(field, `expected a filter object, got ${describeValue(filter)}`);
+  if (depth > MAX_FILTER_DEPTH) throw invalidInput(field, `is nested more than ${MAX_FILTER_DEPTH} levels deep`);
+  const parts: NodePredicate[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    const f = `${field}.${key}`;
+    if (key === '$and' || key === '$or') {
+      if (!Array.isArray(value) || value.length === 0) throw invalidInput(f, `expected a non-empty array of filters, got ${describeValue(value)}`);
+      const subs = value.map((x, i) => compileFilter(x, `${f}[${i}]`, depth + 1, budget));
+      parts.push(key === '$and' ? (n) => subs.every((s) => s(n)) : (n) => subs.some((s) => s(n)));
+    } else if (key === '$not') {
+      const sub = compileFilter(value, f, depth + 1, budget);
+      parts.push((n) => !sub(n));
+    } else if (value !== undefined) {
+      parts.push(compileField(key, value, f, budget));
+    }
+  }
+  return (n) => parts.every((p) => p(n));
+}
+
+/**
+ * Compiles a filter into a predicate over nodes.
+ * @param filter - The caller's filter (see the module note).
+ * @param field - Its path in errors (`options.filter`).
+ * @throws JevMemError `INVALID_INPUT` naming the offending path (`options.filter.$or[1].age.$gt`):
+ *   an unknown operator, a bound that is neither a number nor an ISO date, a bad literal, an
+ *   empty `$and`/`$or`, or a filter over the bounds.
+ */
+export function compileNodeFilter(filter: unknown, field: string): NodePredicate {
+  return compileFilter(filter, field, 1, { terms: 0 });
+}

@@ -1,0 +1,85 @@
+/**
+ * jev-mem/langgraph against the real LangGraph.js (issue 23): a StateGraph compiled with our
+ * store puts, searches and gets through `config.store` with namespace tuples
+ * (examples/langgraph/graph.ts); then the store's own operations: overwrite (update keeps one
+ * current item), filters, delete, listNamespaces with prefix / suffix / depth, and batch.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runGraphExample } from '../../examples/langgraph/graph.js';
+import { createJevMemStore, indexText, namespaceOf, tupleOf } from '../../src/integrations/langgraph.js';
+import { createNodeMemory } from '../../src/node.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'jev-mem-langgraph-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('jev-mem/langgraph', () => {
+  it('a LangGraph graph uses the store passed at compile: put, search with a query, get', async () => {
+    const { state, namespaces } = await runGraphExample(join(dir, 'graph'));
+    expect(state.found[0]).toBe('My dog Biscuit is a three-year-old beagle.');
+    expect(state.found).toHaveLength(2);
+    expect(state.pet).toBe('My dog Biscuit is a three-year-old beagle.');
+    expect(namespaces).toEqual([['users', 'alice', 'facts']]);
+  }, 30_000);
+
+  it('maps namespace tuples to jev-mem namespaces and back, parts with "/" included', () => {
+    expect(namespaceOf('langgraph', ['users', 'a/b'])).toBe('langgraph/users/a%2Fb');
+    expect(tupleOf('langgraph', 'langgraph/users/a%2Fb')).toEqual(['users', 'a/b']);
+    expect(tupleOf('langgraph', 'default')).toBeUndefined();
+    expect(() => namespaceOf('langgraph', [])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', field: 'namespace' }));
+    expect(indexText({ text: 'hi', meta: { n: 2, tags: ['a', 'b'] } }, ['$'])).toBe('hi\nmeta.n: 2\na\nb');
+    expect(indexText({ text: 'hi', other: 'x' }, ['text'])).toBe('hi');
+  });
+
+  it('put overwrites (one current item, history kept out of sight), filters, deletes, lists namespaces, batches', async () => {
+    const memory = await createNodeMemory({ store: join(dir, 'ops'), systemOne: 'heuristic', create: true });
+    try {
+      const store = await createJevMemStore(memory);
+      await store.put(['u', 'bob'], 'city', { text: 'Bob lives in Porto.', year: 2020 });
+      await store.put(['u', 'bob'], 'city', { text: 'Bob moved to Madrid.', year: 2024 });
+      await store.put(['u', 'bob'], 'food', { text: 'Bob is vegetarian.', year: 2021 });
+      await store.put(['u', 'eve', 'notes'], 'x', { text: 'Eve plays chess.', year: 2022 });
+
+      const city = await store.get(['u', 'bob'], 'city');
+      expect(city?.value).toEqual({ text: 'Bob moved to Madrid.', year: 2024 });
+      expect(city!.createdAt.getTime()).toBeLessThanOrEqual(city!.updatedAt.getTime());
+      // Two items under u/bob (the Porto version is superseded history, not an item).
+      const all = await store.search(['u', 'bob']);
+      expect(all.map((i) => i.key).sort()).toEqual(['city', 'food']);
+      expect((await store.search(['u'])).length).toBe(3);
+      // Value filters: equality and a range.
+      expect((await store.search(['u'], { filter: { year: 2021 } })).map((i) => i.key)).toEqual(['food']);
+      expect((await store.search(['u'], { filter: { year: { $gte: 2022 } } })).map((i) => i.value.text).sort()).toEqual(['Bob moved to Madrid.', 'Eve plays chess.']);
+      // A query ranks with recall; superseded versions never come back.
+      const q = await store.search(['u', 'bob'], { query: 'Which city did Bob move to?', limit: 5 });
+      expect(q[0]?.key).toBe('city');
+      expect(q.map((i) => i.value.text)).not.toContain('Bob lives in Porto.');
+      expect(typeof q[0]?.score).toBe('number');
+
+      expect(await store.listNamespaces()).toEqual([['u', 'bob'], ['u', 'eve', 'notes']]);
+      expect(await store.listNamespaces({ suffix: ['notes'] })).toEqual([['u', 'eve', 'notes']]);
+      expect(await store.listNamespaces({ prefix: ['u', '*', 'notes'] })).toEqual([['u', 'eve', 'notes']]);
+      expect(await store.listNamespaces({ maxDepth: 1 })).toEqual([['u']]);
+
+      // Delete removes every version of the key.
+      await store.delete(['u', 'bob'], 'city');
+      expect(await store.get(['u', 'bob'], 'city')).toBeNull();
+      expect((await memory.list({ namespace: 'langgraph/u/bob', limit: 100 })).memories.map((m) => m.text)).toEqual(['Bob is vegetarian.\nyear: 2021']);
+
+      const [put, got, missing, found] = await store.batch([
+        { namespace: ['u', 'bob'], key: 'pet', value: { text: 'Bob has a cat.' } },
+        { namespace: ['u', 'bob'], key: 'pet' },
+        { namespace: ['u', 'bob'], key: 'nothing' },
+        { namespacePrefix: ['u', 'bob'], filter: { text: 'Bob has a cat.' } },
+      ] as const);
+      expect(put).toBeUndefined();
+      expect(got?.value).toEqual({ text: 'Bob has a cat.' });
+      expect(missing).toBeNull();
+      expect(found.map((i) => i.key)).toEqual(['pet']);
+    } finally {
+      await memory.close();
+    }
+  }, 30_000);
+});
