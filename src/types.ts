@@ -78,6 +78,20 @@ export interface Observation extends Provenance {
    * UTC).
    */
   timeZone?: string;
+  /**
+   * Scope (issue 23): the end user this memory belongs to. Kept in `provenance.metadata.userId`;
+   * a non-empty string of at most 256 characters.
+   */
+  userId?: string;
+  /** Scope: the agent that holds this memory. Kept in `provenance.metadata.agentId`. */
+  agentId?: string;
+  /**
+   * When the memory expires: an ISO-8601 instant or date (no offset = UTC), a `Date` or epoch
+   * ms. Kept as ISO UTC in `provenance.metadata.expiresAt`. From then on (the memory's clock,
+   * `now` of `createMemory`) `get`, `list`, `history`, `recall` and `answer` never return it,
+   * and `maintain()` erases it exactly (as `delete`).
+   */
+  expiresAt?: string | number | Date;
 }
 
 /** A time expression found in a node's text, resolved against its `observedAt`. */
@@ -188,6 +202,14 @@ export interface RecalledMemory {
   timeRefs: RecalledTimeRef[];
   /** Final score on the documented scale [0,1] (see read/score.ts). */
   score: number;
+  /**
+   * a_v of eq. (23): System One's probability, in [0,1], that this memory is relevant to the
+   * query (question `cand.relevance`, read/recall.ts; the last round's answer when it was
+   * reassessed). Unlike `score`, it does not depend on the other candidates' scores or on the
+   * recency mix, so one threshold means the same in every namespace: `minScore` of recall and
+   * answer compares with it (see `RecallOptions.minScore` for its measured calibration).
+   */
+  relevance?: number;
   provenance: Provenance;
   status: NodeStatus;
   /**
