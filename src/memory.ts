@@ -43,6 +43,7 @@ import type { MemoryFilter } from './read/filter.js';
 import { checkLimit, decodeCursor, historyOf, isExpired, listPage, selection } from './memory/list.js';
 import { toObservation, type ChatMessage } from './memory/input.js';
 import { openAnswerStream, type AnswerStreamEvent } from './memory/answer-stream.js';
+import { calibratedRelevance, calibrationOf } from './memory/relevance.js';
 import { quoteVisible } from './util/invisible.js';
 import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath, updateProvenance } from './memory/write.js';
@@ -554,6 +555,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   // SPEC 8 defaults ← the backend's calibrated values ← the caller's overrides.
   const params = resolveParameters({ ...(systemOne.parameters as Partial<MemoryParameters> | undefined), ...options.parameters });
   const controller = new Controller(systemOne, fallback);
+  const calibration = calibrationOf(systemOne.modelId); // memory/relevance.ts
   const now = checkClock(options.now);
   const logger = options.logger ?? consoleLogger;
   let systemTwo: SystemTwo | undefined;
@@ -649,7 +651,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         const out = await runRecall(state, controller, callParams, input);
         const nowMs = now().getTime();
         const minScore = o?.minScore ?? 0;
-        out.memories = out.memories.filter((m) => !isExpired(m, nowMs) && (m.relevance ?? 0) >= minScore);
+        out.memories = out.memories.filter((m) => !isExpired(m, nowMs));
+        for (const m of out.memories) m.relevance = calibratedRelevance(m.relevance ?? 0, calibration);
+        if (minScore > 0) out.memories = out.memories.filter((m) => (m.relevance as number) >= minScore);
         return out;
       });
     },
