@@ -203,11 +203,12 @@ export interface RecalledMemory {
   /** Final score on the documented scale [0,1] (see read/score.ts). */
   score: number;
   /**
-   * a_v of eq. (23): System One's probability, in [0,1], that this memory is relevant to the
-   * query (question `cand.relevance`, read/recall.ts; the last round's answer when it was
-   * reassessed). Unlike `score`, it does not depend on the other candidates' scores or on the
-   * recency mix, so one threshold means the same in every namespace: `minScore` of recall and
-   * answer compares with it (see `RecallOptions.minScore` for its measured calibration).
+   * The probability, in [0,1], that this memory is evidence for the query: a_v of eq. (23)
+   * (System One's answer to `cand.relevance`, the last round's when it was reassessed) through
+   * the Platt calibration fitted for the configured System-One model on LoCoMo DEV
+   * (memory/relevance.ts; a model without a fit reports a_v as it is). Unlike `score`, it does
+   * not depend on the other candidates or the recency mix, so one threshold means the same in
+   * every namespace: `minScore` of recall and answer compares with it.
    */
   relevance?: number;
   provenance: Provenance;
