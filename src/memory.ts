@@ -41,8 +41,8 @@ import { exportNamespace, importNamespace, type TransferDeps } from './memory/tr
 import type { AddManyOptions, AddOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions } from './memory/types.js';
 import type { MemoryFilter } from './read/filter.js';
 import { checkLimit, decodeCursor, historyOf, isExpired, listPage, selection } from './memory/list.js';
-import { toObservation, type ChatMessage } from './memory/input.js';
-import { openAnswerStream, type AnswerStreamEvent } from './memory/answer-stream.js';
+import { toObservation, type ChatMessageInput } from './memory/input.js';
+import { openAnswerStream, type StreamEvent } from './memory/answer-stream.js';
 import { calibratedRelevance, calibrationOf } from './memory/relevance.js';
 import { quoteVisible } from './util/invisible.js';
 import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
@@ -52,8 +52,7 @@ export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
 export type { AddManyOptions, AddOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { FilterLiteral, FilterOperators, MemoryFilter } from './read/filter.js';
-export type { ChatMessage } from './memory/input.js';
-export type { AnswerStreamEvent } from './memory/answer-stream.js';
+export type { ChatMessageInput } from './memory/input.js';
 export { RESERVED_METADATA_KEYS } from './memory/input.js';
 export { DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT } from './memory/list.js';
 export type { Logger, LogEntry, LogLevel } from './util/logger.js';
@@ -294,6 +293,9 @@ export interface RecallResult {
   trace: RecallTrace;
 }
 
+/** One event of {@link Memory.answerStream}: `{ type: 'token', token }` pieces, then `{ type: 'answer', answer }`. */
+export type AnswerStreamEvent = StreamEvent<MemoryAnswer>;
+
 /** Result of {@link Memory.answer}. */
 export interface MemoryAnswer extends RecallResult {
   /** The System-Two answer text. */
@@ -386,7 +388,7 @@ export interface Memory {
    *   `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written), `INVALID_OPTION` (`newId` returned
    *   an id in use; nothing written), `ABORTED`, `CLOSED`.
    */
-  add(observation: Observation | ChatMessage, options?: AddOptions): Promise<AddResult>;
+  add(observation: Observation | ChatMessageInput, options?: AddOptions): Promise<AddResult>;
   /**
    * Writes many observations in order. Every observation is validated before anything is
    * written; then chunks of `chunkSize` are committed atomically one after another. On a failure,
@@ -394,7 +396,7 @@ export interface Memory {
    * leaves nothing, and the error carries `details.committed` (the number of observations
    * committed, a multiple of `chunkSize`).
    */
-  addMany(observations: Array<Observation | ChatMessage>, options?: AddManyOptions): Promise<AddResult[]>;
+  addMany(observations: Array<Observation | ChatMessageInput>, options?: AddManyOptions): Promise<AddResult[]>;
   /**
    * Recalls memories for a query through the read path (SPEC 6), with the trace.
    * @throws JevMemError `INVALID_INPUT` (empty query, bad `k`), `INVALID_OPTION` (an unknown

@@ -5,10 +5,11 @@
  *
  * @module
  */
-import type { MemoryAnswer } from '../memory.js';
-
-/** One event of `Memory.answerStream`: a streamed piece of the text, then the whole answer. */
-export type AnswerStreamEvent = { type: 'token'; token: string } | { type: 'answer'; answer: MemoryAnswer };
+/**
+ * One event of a streamed answer: a streamed piece of the text, then the whole answer (`A` is
+ * `MemoryAnswer` for `Memory.answerStream`, whose `AnswerStreamEvent` is this type over it).
+ */
+export type StreamEvent<A> = { type: 'token'; token: string } | { type: 'answer'; answer: A };
 
 /**
  * Runs `start` (an `answer` call given a token callback and an abort signal) and yields its
@@ -16,16 +17,16 @@ export type AnswerStreamEvent = { type: 'token'; token: string } | { type: 'answ
  * @param outer - The caller's signal: aborting it aborts the call (its error then ends the loop).
  * @throws (from the iterator) what `start` rejects with.
  */
-export async function* openAnswerStream(
-  start: (onToken: (token: string) => void, signal: AbortSignal) => Promise<MemoryAnswer>,
+export async function* openAnswerStream<A>(
+  start: (onToken: (token: string) => void, signal: AbortSignal) => Promise<A>,
   outer: AbortSignal | undefined,
-): AsyncGenerator<AnswerStreamEvent, void, undefined> {
+): AsyncGenerator<StreamEvent<A>, void, undefined> {
   const stop = new AbortController();
   const signal = outer === undefined ? stop.signal : AbortSignal.any([outer, stop.signal]);
   const queue: string[] = [];
   let wake: (() => void) | undefined;
   let settled = false;
-  let answer: MemoryAnswer | undefined;
+  let answer: A | undefined;
   let failure: { error: unknown } | undefined;
   const ping = (): void => {
     const w = wake;
@@ -57,7 +58,7 @@ export async function* openAnswerStream(
       await new Promise<void>((resolve) => (wake = resolve));
     }
     if (failure !== undefined) throw failure.error;
-    yield { type: 'answer', answer: answer as MemoryAnswer };
+    yield { type: 'answer', answer: answer as A };
   } finally {
     if (!settled) stop.abort(new Error('answerStream: the caller left the loop'));
   }

@@ -22,7 +22,7 @@ const MAX_TIME_MS = 8.64e15;
 export const RESERVED_METADATA_KEYS = ['userId', 'agentId', 'expiresAt'] as const;
 
 /** A chat message as LLM APIs write it (OpenAI, Anthropic, Vercel AI SDK). */
-export interface ChatMessage {
+export interface ChatMessageInput {
   /** `user`, `assistant`, `system`, `tool`, or any label: the speaker when `name` is absent. */
   role: string;
   /** The message text (a string; multi-part contents are not read). */
