@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { describeValue, invalidInput } from '../errors.js';
+import { describeValue, invalidInput, isJevMemError } from '../errors.js';
 import type { MemoryScope } from './types.js';
 
 /** Largest |epoch ms| a JavaScript Date can hold. */
@@ -65,6 +65,16 @@ export function expiryIso(v: unknown, field: string): string {
  *   that cannot be read.
  */
 export function toObservation(value: unknown, field: string, scope?: MemoryScope): unknown {
+  try {
+    return convert(value, field, scope);
+  } catch (e) {
+    if (isJevMemError(e)) throw e;
+    // A getter or proxy that throws while it is read (as checkObservation reports it).
+    throw invalidInput(field, `could not be read (${e instanceof Error ? e.message : String(e)}); pass a plain object`);
+  }
+}
+
+function convert(value: unknown, field: string, scope: MemoryScope | undefined): unknown {
   if (!isPlainObject(value)) return value;
   let o: Record<string, unknown> = { ...value };
   if ('role' in o || 'content' in o) {
