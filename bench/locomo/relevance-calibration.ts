@@ -4,7 +4,9 @@
  * evidence, recall top 40 and label each recalled turn 1 when it is gold evidence. Prints, per
  * relevance bin, the recalled memories and the share that is gold; and per threshold, the share
  * of recalled gold kept, of recalled non-gold dropped, and of questions that keep at least one of
- * their recalled gold turns. Usage:
+ * their recalled gold turns. Then fits the Platt calibration P(gold) = σ(α·logit(a_v) + β) that
+ * `src/memory/relevance.ts` keeps per System-One model, and prints the same tables for the
+ * calibrated values. Usage:
  *
  *   nice -n 10 npx tsx bench/locomo/relevance-calibration.ts [local|heuristic] [questionsPerConversation]
  */
@@ -15,12 +17,23 @@ import { createMemory } from '../../src/memory.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import { createLocalSystemOne } from '../../src/system-one/local.js';
 import { loadLocomo } from '../lib/data.js';
+import { expectedCalibrationError, fitLogistic } from '../lib/logistic.js';
+import { relevanceLogit } from '../../src/memory/relevance.js';
 
 const backendName = process.argv[2] ?? 'local';
 const perConv = Number(process.argv[3] ?? 60);
 const data = await loadLocomo();
 const encoder = await createDefaultNodeEncoder();
-const systemOne = backendName === 'heuristic' ? createHeuristicSystemOne() : await createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' });
+const inner = backendName === 'heuristic' ? createHeuristicSystemOne() : await createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' });
+// Under a model id with no calibration, so recall reports the raw a_v (memory/relevance.ts).
+const systemOne: typeof inner = {
+  kind: inner.kind,
+  modelId: `uncalibrated-probe/${inner.modelId}`,
+  decide: (r, o) => inner.decide(r, o),
+  decideMany: (r, o) => inner.decideMany(r, o),
+  close: () => inner.close(),
+  ...(inner.parameters !== undefined ? { parameters: inner.parameters } : {}),
+};
 const rows: Array<{ rel: number; gold: boolean; q: string }> = [];
 const goldInTop = new Map<string, number>();
 for (const conv of data.conversations.filter((c) => LOCOMO_DEV.includes(c.sampleId))) {
@@ -40,7 +53,21 @@ for (const conv of data.conversations.filter((c) => LOCOMO_DEV.includes(c.sample
   await memory.close();
   process.stderr.write(`${conv.sampleId} done (${rows.length} rows)\n`);
 }
-console.log(`backend ${systemOne.modelId}; ${new Set(rows.map((r) => r.q)).size} questions, ${rows.length} recalled memories, ${rows.filter((r) => r.gold).length} gold`);
+console.log(`backend ${inner.modelId}; ${new Set(rows.map((r) => r.q)).size} questions, ${rows.length} recalled memories, ${rows.filter((r) => r.gold).length} gold`);
+console.log('relevance bin | recalled | gold share');
+report(rows);
+const fit = fitLogistic(rows.map((r) => [relevanceLogit(r.rel)]), rows.map((r) => (r.gold ? 1 : 0)), ['logit_a'], { l2: 1e-6 });
+const alpha = (fit.weights[0] ?? 0) / (fit.scale[0] ?? 1);
+const beta = fit.bias - alpha * (fit.mean[0] ?? 0);
+console.log(`Platt fit: alpha ${alpha.toFixed(4)}, beta ${beta.toFixed(4)}`);
+const calibrated = rows.map((r) => ({ ...r, rel: 1 / (1 + Math.exp(-(alpha * relevanceLogit(r.rel) + beta))) }));
+console.log(`ECE raw ${expectedCalibrationError(rows.map((r) => r.rel), rows.map((r) => (r.gold ? 1 : 0))).toFixed(4)}, calibrated ${expectedCalibrationError(calibrated.map((r) => r.rel), calibrated.map((r) => (r.gold ? 1 : 0))).toFixed(4)}`);
+console.log('--- calibrated ---');
+report(calibrated);
+await systemOne.close();
+await encoder.close?.();
+
+function report(rows: Array<{ rel: number; gold: boolean; q: string }>): void {
 console.log('relevance bin | recalled | gold share');
 for (let b = 0; b < 10; b++) {
   const inBin = rows.filter((r) => Math.min(9, Math.floor(r.rel * 10)) === b);
@@ -48,11 +75,10 @@ for (let b = 0; b < 10; b++) {
 }
 console.log('threshold | gold kept | non-gold dropped | questions keeping a gold turn');
 const goldQs = [...goldInTop.keys()];
-for (const t of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
+for (const t of [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
   const gold = rows.filter((r) => r.gold);
   const non = rows.filter((r) => !r.gold);
   const keptQs = goldQs.filter((q) => rows.some((r) => r.q === q && r.gold && r.rel >= t)).length;
-  console.log(`${t.toFixed(1)} | ${(gold.filter((r) => r.rel >= t).length / gold.length).toFixed(3)} | ${(non.filter((r) => r.rel < t).length / non.length).toFixed(3)} | ${(keptQs / goldQs.length).toFixed(3)}`);
+  console.log(`${t.toFixed(2)} | ${(gold.filter((r) => r.rel >= t).length / gold.length).toFixed(3)} | ${(non.filter((r) => r.rel < t).length / non.length).toFixed(3)} | ${(keptQs / goldQs.length).toFixed(3)}`);
 }
-await systemOne.close();
-await encoder.close?.();
+}
