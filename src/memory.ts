@@ -398,8 +398,12 @@ export interface Memory {
    */
   addMany(observations: Array<Observation | ChatMessageInput>, options?: AddManyOptions): Promise<AddResult[]>;
   /**
-   * Recalls memories for a query through the read path (SPEC 6), with the trace.
-   * @throws JevMemError `INVALID_INPUT` (empty query, bad `k`), `INVALID_OPTION` (an unknown
+   * Recalls memories for a query through the read path (SPEC 6), with the trace. Each memory
+   * carries its calibrated `relevance`; `filter`, `scope` and the time window select among the
+   * candidates, `minScore` cuts by relevance, and expired memories are never returned (so fewer
+   * than `k` may come back).
+   * @throws JevMemError `INVALID_INPUT` (empty query, bad `k`, `options.minScore` outside [0,1],
+   *   `options.filter…` / `options.scope…` naming the bad part), `INVALID_OPTION` (an unknown
    *   option or parameter, naming it), `ABORTED`, `CLOSED`.
    */
   recall(query: string, options?: RecallOptions): Promise<RecallResult>;
