@@ -111,6 +111,10 @@ describe('reset', () => {
     expect(await memory.reset()).toEqual({ deleted: 6 });
     expect((await memory.list()).memories).toEqual([]);
     expect(await memory.namespaces()).toEqual([]);
+    expect(await memory.reset()).toEqual({ deleted: 0 });
+    expect(await memory.reset({ scope: { userId: 'a' } })).toEqual({ deleted: 0 });
+    const e = (await errorOf(memory.reset({ all: true } as never))) as { code: string };
+    expect(e.code).toBe('INVALID_OPTION');
     await memory.close();
   });
 });
