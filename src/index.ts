@@ -9,10 +9,14 @@
  */
 
 // the memory
-export { createMemory, DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT } from './memory.js';
+export { createMemory, DEFAULT_ANSWER_MIN_SCORE, DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT, RESERVED_METADATA_KEYS } from './memory.js';
 export type {
   AddManyOptions,
+  AddOptions,
   AddResult,
+  AnswerOptions,
+  AnswerStreamEvent,
+  ChatMessageInput,
   CallOptions,
   FilterLiteral,
   FilterOperators,
@@ -28,6 +32,7 @@ export type {
   MemoryStats,
   RecallOptions,
   RecallResult,
+  ResetOptions,
   WriteDecisions,
   WriteProgress,
 } from './memory.js';
@@ -105,7 +110,7 @@ export type { RemoteSystemOneOptions } from './system-one/remote.js';
 export { validateRequest, validateResponse } from './system-one/validate.js';
 
 // System Two
-export { createSystemTwo } from './system-two/client.js';
+export { CHAT_COMPLETIONS_PATH, chatCompletionsUrl, createSystemTwo } from './system-two/client.js';
 export { buildAnswerPrompt } from './system-two/prompt.js';
 export type { AnswerRequest, ChatMessage, EvidenceItem, SystemTwo, SystemTwoOptions } from './system-two/types.js';
 

@@ -38,16 +38,22 @@ import { consoleLogger, type Logger } from './util/logger.js';
 import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
-import type { AddManyOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage } from './memory/types.js';
-import { checkLimit, decodeCursor, historyOf, listPage, selection } from './memory/list.js';
+import type { AddManyOptions, AddOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions } from './memory/types.js';
+import type { MemoryFilter } from './read/filter.js';
+import { checkLimit, decodeCursor, historyOf, isExpired, listPage, selection } from './memory/list.js';
+import { toObservation, type ChatMessageInput } from './memory/input.js';
+import { openAnswerStream, type StreamEvent } from './memory/answer-stream.js';
+import { calibratedRelevance, calibrationOf } from './memory/relevance.js';
 import { quoteVisible } from './util/invisible.js';
 import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath, updateProvenance } from './memory/write.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
-export type { AddManyOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, WriteDecisions, WriteProgress } from './memory/types.js';
+export type { AddManyOptions, AddOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { FilterLiteral, FilterOperators, MemoryFilter } from './read/filter.js';
+export type { ChatMessageInput } from './memory/input.js';
+export { RESERVED_METADATA_KEYS } from './memory/input.js';
 export { DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT } from './memory/list.js';
 export type { Logger, LogEntry, LogLevel } from './util/logger.js';
 
@@ -208,6 +214,19 @@ function checkMaxOpen(v: unknown): number {
   return v;
 }
 
+/**
+ * Default `minScore` of {@link Memory.answer}: memories whose calibrated `relevance` is below it
+ * are not put in the System-Two prompt. Chosen on LoCoMo DEV (`bench/locomo/relevance-calibration.ts`,
+ * top 40 of 200 questions; docs/api.md): at 0.01 the trained System One keeps 89.3% of the gold
+ * evidence turns recalled and drops 70.3% of the other memories (92.2% of questions keep one of
+ * their recalled gold turns); the heuristic stand-in keeps 85.0%, drops 69.4% (88.0%). The
+ * base rate is 2.7% (214 gold of 8,000), so 0.01 drops what is clearly less likely than average.
+ */
+export const DEFAULT_ANSWER_MIN_SCORE = 0.01;
+
+/** The keys {@link Memory.reset} accepts. */
+const RESET_OPTION_KEYS = ['namespace', 'signal', 'filter', 'scope'] as const;
+
 /** The keys {@link Memory.list} accepts. */
 const LIST_OPTION_KEYS = ['namespace', 'signal', 'cursor', 'limit', 'filter', 'scope'] as const;
 
@@ -235,6 +254,37 @@ export interface RecallOptions extends CallOptions {
   after?: string | Date;
   /** Time window, exclusive end (see `after`). @throws JevMemError `INVALID_INPUT` (`options.before`), also when before `after`. */
   before?: string | Date;
+  /**
+   * Metadata filter (issue 23; `MemoryFilter`, read/filter.ts: equality, `$in`, `$exists`,
+   * `$gt`/`$lt` on numbers and ISO dates, `$and`/`$or`/`$not`). Like the time window it chooses
+   * the anchors among the memories it keeps and filters the ranking, so fewer than `k` may come
+   * back. @throws JevMemError `INVALID_INPUT` naming the bad part (`options.filter.…`).
+   */
+  filter?: MemoryFilter;
+  /** Scope inside the namespace (`userId`, `agentId`, `sessionId`), ANDed with `filter`. */
+  scope?: MemoryScope;
+  /**
+   * Leave out memories whose calibrated `relevance` (the probability, in [0,1], that the memory
+   * is evidence for the query: System One's a_v through memory/relevance.ts) is below this. It
+   * compares with `relevance`, not `score`: `score` mixes in the cosine, the route and recency,
+   * and its level moves with the namespace and the other candidates, while a_v answers one fixed
+   * question per memory, calibrated per System-One model on LoCoMo DEV so that 0.1 means
+   * "about one in ten such memories is evidence" whichever model answered (figures in
+   * docs/api.md and {@link DEFAULT_ANSWER_MIN_SCORE}). @default 0 (recall keeps every ranked memory)
+   * @throws JevMemError `INVALID_INPUT` (`options.minScore`) outside [0,1].
+   */
+  minScore?: number;
+}
+
+/** Options of {@link Memory.answer} and {@link Memory.answerStream}. */
+export interface AnswerOptions extends RecallOptions {
+  /** "Today" of the prompt: a Date (written as ISO-8601 UTC) or a string written as given. @default the memory's clock */
+  now?: Date | string;
+  /**
+   * Receives the answer's text pieces as System Two streams them (the request is sent with
+   * `stream: true`); the pieces joined equal the answer's `text`.
+   */
+  onToken?: (token: string) => void;
 }
 
 /** Result of a recall: the memories, best first, and the trace that explains them. */
@@ -242,6 +292,9 @@ export interface RecallResult {
   memories: RecalledMemory[];
   trace: RecallTrace;
 }
+
+/** One event of {@link Memory.answerStream}: `{ type: 'token', token }` pieces, then `{ type: 'answer', answer }`. */
+export type AnswerStreamEvent = StreamEvent<MemoryAnswer>;
 
 /** Result of {@link Memory.answer}. */
 export interface MemoryAnswer extends RecallResult {
@@ -315,6 +368,14 @@ export interface Memory {
    * edges, ≤ K_w candidates, one relation request, atomic commit. Once it resolves, the node is
    * durable in the storage adapter (a crash afterwards loses nothing).
    *
+   * Chat messages `{ role, content, name? }` are accepted as they are (issue 23): the text is
+   * `content`, the speaker `name` when given, else `role` (`'user'`, `'assistant'`, …); other
+   * observation fields (`observedAt`, `sessionId`, `userId`, …) may be added to the message.
+   * Scope fields `userId` / `agentId` (or `options.scope` for fields the observation leaves
+   * out) are kept in `provenance.metadata`; `expiresAt` (ISO string, Date or epoch ms) in
+   * `metadata.expiresAt` as ISO UTC: from that time (the memory's clock) the memory is never
+   * returned, and `maintain()` erases it.
+   *
    * Exact repeats (same text, same `observedAt`, same `source`) are not stored twice: the
    * existing node gains the repeat's provenance in `duplicates` and its id is returned with
    * `deduplicated: true` (issue 7 item 4).
@@ -327,7 +388,7 @@ export interface Memory {
    *   `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written), `INVALID_OPTION` (`newId` returned
    *   an id in use; nothing written), `ABORTED`, `CLOSED`.
    */
-  add(observation: Observation, options?: CallOptions): Promise<AddResult>;
+  add(observation: Observation | ChatMessageInput, options?: AddOptions): Promise<AddResult>;
   /**
    * Writes many observations in order. Every observation is validated before anything is
    * written; then chunks of `chunkSize` are committed atomically one after another. On a failure,
@@ -335,21 +396,41 @@ export interface Memory {
    * leaves nothing, and the error carries `details.committed` (the number of observations
    * committed, a multiple of `chunkSize`).
    */
-  addMany(observations: Observation[], options?: AddManyOptions): Promise<AddResult[]>;
+  addMany(observations: Array<Observation | ChatMessageInput>, options?: AddManyOptions): Promise<AddResult[]>;
   /**
-   * Recalls memories for a query through the read path (SPEC 6), with the trace.
-   * @throws JevMemError `INVALID_INPUT` (empty query, bad `k`), `INVALID_OPTION` (an unknown
+   * Recalls memories for a query through the read path (SPEC 6), with the trace. Each memory
+   * carries its calibrated `relevance`; `filter`, `scope` and the time window select among the
+   * candidates, `minScore` cuts by relevance, and expired memories are never returned (so fewer
+   * than `k` may come back).
+   * @throws JevMemError `INVALID_INPUT` (empty query, bad `k`, `options.minScore` outside [0,1],
+   *   `options.filter…` / `options.scope…` naming the bad part), `INVALID_OPTION` (an unknown
    *   option or parameter, naming it), `ABORTED`, `CLOSED`.
    */
   recall(query: string, options?: RecallOptions): Promise<RecallResult>;
   /**
    * Recall + one System-Two call (eq. (27)). The prompt always carries the current date:
    * `options.now` (a Date, written as ISO-8601 UTC, or a string written as given), else the
-   * memory's clock (`now` of `createMemory`, default the machine clock).
+   * memory's clock (`now` of `createMemory`, default the machine clock). Only memories with
+   * `relevance` ≥ `options.minScore` (default {@link DEFAULT_ANSWER_MIN_SCORE}) are given to
+   * System Two and returned; pass `minScore: 0` to give it every recalled memory.
    * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, `INVALID_INPUT` (field `options.now`: not a
    *   valid Date or a non-empty string), the System-Two errors, and recall's.
    */
-  answer(query: string, options?: RecallOptions & { now?: Date | string }): Promise<MemoryAnswer>;
+  answer(query: string, options?: AnswerOptions): Promise<MemoryAnswer>;
+  /**
+   * {@link Memory.answer} as an async iterator (issue 23): `{ type: 'token', token }` for each
+   * piece System Two streams, then one `{ type: 'answer', answer }` with the whole
+   * {@link MemoryAnswer}. Leaving the loop early aborts the System-Two call.
+   * @example
+   * ```ts
+   * for await (const ev of memory.answerStream('What is my dog called?')) {
+   *   if (ev.type === 'token') process.stdout.write(ev.token);
+   *   else console.log('\n', ev.answer.memories.length, 'memories used');
+   * }
+   * ```
+   * @throws (from the iterator) the errors of `answer`.
+   */
+  answerStream(query: string, options?: Omit<AnswerOptions, 'onToken'>): AsyncGenerator<AnswerStreamEvent, void, undefined>;
   /**
    * Pages the stored memories of a namespace (active and superseded) in insertion order
    * (ascending `seq`), without embeddings (issue 23). Pass the returned `cursor` to get the next
@@ -381,7 +462,7 @@ export interface Memory {
    * @throws JevMemError `INVALID_INPUT` (field `id`), `CLOSED`.
    */
   history(id: string, options?: CallOptions): Promise<ListedMemory[]>;
-  /** One node by id (a copy), or `undefined` (also for an id of another namespace). */
+  /** One node by id (a copy), or `undefined` (also for an id of another namespace, and for an expired memory). */
   get(id: string, options?: CallOptions): Promise<MemoryNode | undefined>;
   /** Edges touching a node (both directions; copies). */
   edges(id: string, options?: CallOptions): Promise<MemoryEdge[]>;
@@ -418,12 +499,24 @@ export interface Memory {
    */
   forget(namespace: string): Promise<void>;
   /**
+   * Erases memories of one namespace exactly, as `delete` / `forget` do (issue 23): without
+   * `scope` and `filter`, the whole namespace (as `forget(namespace)`: nodes, edges, meta,
+   * checkpoint); with them, each memory they select (expired ones included), one `delete` each
+   * (so their texts leave the store, its checkpoint and the caches).
+   * @returns how many memories were erased.
+   * @throws JevMemError `INVALID_INPUT` (`options.filter…`, `options.scope…`, `options.namespace`),
+   *   `INVALID_OPTION` (unknown option), `STORAGE_FAILED`, `ABORTED`, `CLOSED`.
+   */
+  reset(options?: ResetOptions): Promise<{ deleted: number }>;
+  /**
    * Runs maintenance (SPEC 4 step 7) over the nodes written since the last pass (the list is
    * kept in the store, so a restart loses none). Writes run it every J_c writes on their own;
    * there a failed pass does not fail the acknowledged write, and its nodes stay pending.
-   * Maintenance adds edges and marks superseded nodes; it never deletes.
+   * Maintenance adds edges and marks superseded nodes; the only memories it deletes are expired
+   * ones (`expiresAt` at or before the memory's clock; counted in `expired`), found by one scan
+   * of the namespace's nodes and erased like `delete`.
    */
-  maintain(options?: CallOptions): Promise<{ redundant: number; contradiction: number; obsolete: number; link: number }>;
+  maintain(options?: CallOptions): Promise<{ redundant: number; contradiction: number; obsolete: number; link: number; expired: number }>;
   /**
    * One versioned export of a namespace (plane/store/export.ts): every node with its embedding, every
    * edge, the namespace meta (schema version included), the encoder fingerprint and the
@@ -472,6 +565,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   // SPEC 8 defaults ← the backend's calibrated values ← the caller's overrides.
   const params = resolveParameters({ ...(systemOne.parameters as Partial<MemoryParameters> | undefined), ...options.parameters });
   const controller = new Controller(systemOne, fallback);
+  const calibration = calibrationOf(systemOne.modelId); // memory/relevance.ts
   const now = checkClock(options.now);
   const logger = options.logger ?? consoleLogger;
   let systemTwo: SystemTwo | undefined;
@@ -506,6 +600,18 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   /** The namespace of forget/export/stats: also one the store holds under a name from before the rule (names.ts). */
   const heldNsOf = (value: unknown, field = 'options.namespace'): Promise<string> => heldNamespaceOf(value, defaultNamespace, () => storage.namespaces(), field);
 
+  /** Deletes (exactly, one commit each) every node of `ns` that `select` keeps; found by one scan of the store. */
+  const eraseWhere = async (ns: string, select: (n: MemoryNode) => boolean, signal?: AbortSignal): Promise<number> => {
+    const ids: string[] = [];
+    for await (const batch of storage.scanNodes(ns, 512)) {
+      throwIfAborted(signal);
+      for (const n of batch) if (n.status !== 'deleted' && select(n)) ids.push(n.id);
+    }
+    let deleted = 0;
+    for (const id of ids) if (await caches.exclusive(ns, () => writes.remove(ns, id, signal), signal)) deleted++;
+    return deleted;
+  };
+
   const memory: Memory = {
     namespace: defaultNamespace,
     parameters: params,
@@ -515,14 +621,15 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async add(observation, o) {
       ensureOpen();
       const ns = nsOf(o);
-      const checked = checkObservation(observation, 'observation', params.maxTextChars);
+      const checked = checkObservation(toObservation(observation, 'observation', o?.scope), 'observation', params.maxTextChars);
       // The write takes the namespace lock for its commit only (issue 22: plan, then commit).
       return (await writes.write(ns, [checked], o ?? {}))[0] as AddResult;
     },
 
     async addMany(observations, o) {
       ensureOpen();
-      const { ns, checked } = checkAddMany(observations, o, defaultNamespace, params.maxTextChars);
+      const inputs = Array.isArray(observations) ? observations.map((x, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
+      const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
       return writes.write(ns, checked, o ?? {});
     },
 
@@ -530,6 +637,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       const window = checkRecall(query, o);
       const ns = nsOf(o);
+      const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
       return caches.reading(ns, async (state) => {
         throwIfAborted(o?.signal);
@@ -549,7 +657,14 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         if (o?.switches) input.switches = o.switches;
         if (encoder.termVectors) input.termVectors = (words) => encoder.termVectors!(words);
         if (encoder.languages !== undefined) input.vectorLanguages = encoder.languages;
-        return runRecall(state, controller, callParams, input);
+        if (keep !== undefined) input.keep = keep;
+        const out = await runRecall(state, controller, callParams, input);
+        const nowMs = now().getTime();
+        const minScore = o?.minScore ?? 0;
+        out.memories = out.memories.filter((m) => !isExpired(m, nowMs));
+        for (const m of out.memories) m.relevance = calibratedRelevance(m.relevance ?? 0, calibration);
+        if (minScore > 0) out.memories = out.memories.filter((m) => (m.relevance as number) >= minScore);
+        return out;
       });
     },
 
@@ -558,9 +673,10 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       if (systemTwo === undefined) {
         throw new JevMemError('SYSTEM_TWO_NOT_CONFIGURED', 'answer() needs System Two: pass options.systemTwo ({ url, model, apiKey? }) to createMemory; recall() works without it');
       }
-      const { now: given, ...recallOptions } = o ?? {};
+      const { now: given, onToken, ...recallOptions } = o ?? {};
       const today = checkAnswerNow(given);
-      const r = await memory.recall(query, recallOptions);
+      if (onToken !== undefined && typeof onToken !== 'function') throw invalidInput('options.onToken', `expected a function (token) => void, got ${describeValue(onToken)}`);
+      const r = await memory.recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE });
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
         evidence: r.memories.map((m) => {
@@ -576,6 +692,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         }),
       };
       if (o?.signal) req.signal = o.signal;
+      if (onToken !== undefined) req.onToken = onToken;
       // "Today" of the prompt: the caller's, else the memory's clock (options.now of createMemory).
       req.now = today ?? now();
       const a = await systemTwo.answer(req);
@@ -600,13 +717,20 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       return caches.reading(ns, async (state) => (await historyOf(state, id, now().getTime())) ?? []);
     },
 
+    answerStream(query, o) {
+      return openAnswerStream((onToken, signal) => {
+        const opts: AnswerOptions = { ...o, onToken, signal };
+        return memory.answer(query, opts);
+      }, o?.signal);
+    },
+
     async get(id, o) {
       ensureOpen();
       const ns = nsOf(o);
       return caches.reading(ns, async (state) => {
         await state.loadNodes([id]);
         const n = state.nodes.get(id);
-        return n === undefined ? undefined : structuredClone(n); // a copy: callers cannot change the cache
+        return n === undefined || isExpired(n, now().getTime()) ? undefined : structuredClone(n); // a copy: callers cannot change the cache
       });
     },
 
@@ -622,7 +746,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async update(id, observation, o) {
       ensureOpen();
       const ns = nsOf(o);
-      const checked = checkObservation(observation, 'observation', params.maxTextChars);
+      const checked = checkObservation(toObservation(observation, 'observation'), 'observation', params.maxTextChars);
       // The old node is read now; the write's commit checks again, under the lock, that it is still there.
       const old = await caches.reading(ns, async (state) => {
         if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
@@ -648,10 +772,26 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       });
     },
 
+    async reset(o) {
+      ensureOpen();
+      if (o !== undefined) rejectUnknownKeys(o, RESET_OPTION_KEYS, 'options');
+      const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
+      if (keep === undefined) {
+        const ns = await heldNsOf(o?.namespace);
+        const { nodes } = await storage.counts(ns);
+        await memory.forget(ns);
+        return { deleted: nodes };
+      }
+      const ns = nsOf(o);
+      return { deleted: await eraseWhere(ns, keep, o?.signal) };
+    },
+
     async maintain(o) {
       ensureOpen();
       const ns = nsOf(o);
-      return writes.maintain(ns, o?.signal);
+      const nowMs = now().getTime();
+      const expired = await eraseWhere(ns, (n) => isExpired(n, nowMs), o?.signal);
+      return { ...(await writes.maintain(ns, o?.signal)), expired };
     },
 
     async export(o) {

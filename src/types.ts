@@ -78,6 +78,20 @@ export interface Observation extends Provenance {
    * UTC).
    */
   timeZone?: string;
+  /**
+   * Scope (issue 23): the end user this memory belongs to. Kept in `provenance.metadata.userId`;
+   * a non-empty string of at most 256 characters.
+   */
+  userId?: string;
+  /** Scope: the agent that holds this memory. Kept in `provenance.metadata.agentId`. */
+  agentId?: string;
+  /**
+   * When the memory expires: an ISO-8601 instant or date (no offset = UTC), a `Date` or epoch
+   * ms. Kept as ISO UTC in `provenance.metadata.expiresAt`. From then on (the memory's clock,
+   * `now` of `createMemory`) `get`, `list`, `history`, `recall` and `answer` never return it,
+   * and `maintain()` erases it exactly (as `delete`).
+   */
+  expiresAt?: string | number | Date;
 }
 
 /** A time expression found in a node's text, resolved against its `observedAt`. */
@@ -188,6 +202,15 @@ export interface RecalledMemory {
   timeRefs: RecalledTimeRef[];
   /** Final score on the documented scale [0,1] (see read/score.ts). */
   score: number;
+  /**
+   * The probability, in [0,1], that this memory is evidence for the query: a_v of eq. (23)
+   * (System One's answer to `cand.relevance`, the last round's when it was reassessed) through
+   * the Platt calibration fitted for the configured System-One model on LoCoMo DEV
+   * (memory/relevance.ts; a model without a fit reports a_v as it is). Unlike `score`, it does
+   * not depend on the other candidates or the recency mix, so one threshold means the same in
+   * every namespace: `minScore` of recall and answer compares with it.
+   */
+  relevance?: number;
   provenance: Provenance;
   status: NodeStatus;
   /**

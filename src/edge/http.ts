@@ -6,10 +6,14 @@
  * | method and path | body | answer |
  * |---|---|---|
  * | `POST /v1/namespaces/:ns/memories` | an observation, `{observations: [...]}` or `[...]` | 201 `{namespace, added, results}` |
- * | `POST /v1/namespaces/:ns/recall` | `{query, k?, after?, before?}` | 200 `{memories, trace}` (each memory with `observedAtLocal` and resolved `timeRefs`) |
- * | `POST /v1/namespaces/:ns/answer` | `{query, k?, now?}` | 200 `{text, memories, trace, systemTwo}` |
+ * | `GET /v1/namespaces/:ns/memories?limit=&cursor=&filter=` | (`filter`: URL-encoded JSON `MemoryFilter`) | 200 `{memories, cursor?}` (`list`: insertion order, no embeddings) |
+ * | `GET /v1/namespaces/:ns/memories/:id` | | 200 the memory without its embedding, 404 when absent |
+ * | `PUT /v1/namespaces/:ns/memories/:id` | an observation (the new version) | 200 `{namespace, result}` (`update`), 404 when absent |
+ * | `GET /v1/namespaces/:ns/memories/:id/history` | | 200 `{versions}` (`history`, oldest first) |
+ * | `POST /v1/namespaces/:ns/recall` | `{query, k?, after?, before?, filter?, scope?, minScore?}` | 200 `{memories, trace}` (each memory with `observedAtLocal` and resolved `timeRefs`) |
+ * | `POST /v1/namespaces/:ns/answer` | `{query, k?, now?, filter?, scope?, minScore?}` | 200 `{text, memories, trace, systemTwo}` |
  * | `GET /v1/namespaces/:ns/export` | | 200 the export file (`jev-mem/export`) |
- * | `GET /v1/namespaces/:ns` | | 200 the namespace's counts (`stats`) |
+ * | `GET /v1/namespaces/:ns` or `GET /v1/namespaces/:ns/stats` | | 200 the namespace's counts (`stats`) |
  * | `DELETE /v1/namespaces/:ns/memories/:id` | | 200 `{deleted: true, id}`, 404 when absent |
  * | `DELETE /v1/namespaces/:ns` | | 200 `{deleted: true, namespace}` |
  *
@@ -31,14 +35,14 @@ import { readEdgeConfig, tokensFor, type EdgeConfig, type EdgeEnv } from './env.
 export const NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 
 /** Name of the route an HTTP request matched. */
-export type RouteName = 'add' | 'recall' | 'answer' | 'export' | 'stats' | 'deleteMemory' | 'dropNamespace';
+export type RouteName = 'add' | 'list' | 'getMemory' | 'updateMemory' | 'history' | 'recall' | 'answer' | 'export' | 'stats' | 'deleteMemory' | 'dropNamespace';
 
 /** A matched route. */
 export interface Route {
   name: RouteName;
   /** The raw namespace path segment (checked by {@link checkNamespace}). */
   namespace: string;
-  /** The memory id of `deleteMemory`, percent-decoded. */
+  /** The memory id of `deleteMemory`, `getMemory`, `updateMemory`, `history`, as in the path (percent-encoded). */
   memoryId?: string;
 }
 
@@ -51,12 +55,23 @@ export type RouteMatch = { route: Route } | { status: 404 } | { status: 405; all
  */
 export type Operation =
   | { op: 'add'; namespace: string; observations: Observation[]; single: boolean }
-  | { op: 'recall'; namespace: string; query: string; k?: number; after?: string; before?: string }
-  | { op: 'answer'; namespace: string; query: string; k?: number; now?: string }
+  | { op: 'list'; namespace: string; limit?: number; cursor?: string; filter?: Record<string, unknown> }
+  | { op: 'getMemory'; namespace: string; id: string }
+  | { op: 'updateMemory'; namespace: string; id: string; observation: Observation }
+  | { op: 'history'; namespace: string; id: string }
+  | ({ op: 'recall'; namespace: string; query: string; k?: number; after?: string; before?: string } & Selection)
+  | ({ op: 'answer'; namespace: string; query: string; k?: number; now?: string } & Selection)
   | { op: 'export'; namespace: string }
   | { op: 'stats'; namespace: string }
   | { op: 'deleteMemory'; namespace: string; id: string }
   | { op: 'dropNamespace'; namespace: string };
+
+/** The selection fields of `/recall` and `/answer` (checked by the memory, which names the field). */
+export interface Selection {
+  filter?: Record<string, unknown>;
+  scope?: Record<string, unknown>;
+  minScore?: number;
+}
 
 /**
  * Matches a method and path against the API table.
@@ -73,18 +88,27 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   if (rest.length === 0) {
     byMethod.GET = 'stats';
     byMethod.DELETE = 'dropNamespace';
-  } else if (rest.length === 1 && rest[0] === 'memories') byMethod.POST = 'add';
+  } else if (rest.length === 1 && rest[0] === 'memories') {
+    byMethod.GET = 'list';
+    byMethod.POST = 'add';
+  } else if (rest.length === 1 && rest[0] === 'stats') byMethod.GET = 'stats';
+  else if (rest.length === 3 && rest[0] === 'memories' && rest[1] !== '' && rest[2] === 'history') {
+    byMethod.GET = 'history';
+    memoryId = rest[1];
+  }
   else if (rest.length === 1 && rest[0] === 'recall') byMethod.POST = 'recall';
   else if (rest.length === 1 && rest[0] === 'answer') byMethod.POST = 'answer';
   else if (rest.length === 1 && rest[0] === 'export') byMethod.GET = 'export';
   else if (rest.length === 2 && rest[0] === 'memories' && rest[1] !== '') {
+    byMethod.GET = 'getMemory';
+    byMethod.PUT = 'updateMemory';
     byMethod.DELETE = 'deleteMemory';
     memoryId = rest[1];
   } else return { status: 404 };
   const name = byMethod[method.toUpperCase()];
   if (name === undefined) return { status: 405, allow: Object.keys(byMethod) };
   const route: Route = { name, namespace: ns };
-  if (name === 'deleteMemory' && memoryId !== undefined) route.memoryId = memoryId;
+  if (memoryId !== undefined) route.memoryId = memoryId;
   return { route };
 }
 
@@ -181,14 +205,71 @@ function kOf(body: Record<string, unknown>): number | undefined {
   return body.k;
 }
 
+/** The `filter`, `scope` and `minScore` of a `/recall` or `/answer` body (shapes only). */
+function selectionOf(obj: Record<string, unknown>): Selection {
+  const out: Selection = {};
+  if (obj.filter !== undefined) out.filter = plainObject(obj.filter, 'filter');
+  if (obj.scope !== undefined) out.scope = plainObject(obj.scope, 'scope');
+  if (obj.minScore !== undefined) {
+    if (typeof obj.minScore !== 'number' || !(obj.minScore >= 0 && obj.minScore <= 1)) throw invalid('minScore', `expected a number from 0 to 1, got ${JSON.stringify(obj.minScore)}`);
+    out.minScore = obj.minScore;
+  }
+  return out;
+}
+
+/** The memory id of a route, percent-decoded. @throws JevMemError `INVALID_INPUT` (field `id`). */
+function idOf(route: Route): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(route.memoryId ?? '');
+  } catch {
+    throw invalid('id', 'is not a valid percent-encoded path segment');
+  }
+  if (id === '' || id.length > 200) throw invalid('id', 'expected 1-200 characters');
+  return id;
+}
+
+/** The query of `GET …/memories`: `limit` (1-1000), `cursor`, `filter` (JSON object). */
+function listOf(namespace: string, query: URLSearchParams): Operation {
+  for (const key of query.keys()) if (!['limit', 'cursor', 'filter'].includes(key)) throw invalid(key, 'unknown query parameter; expected limit, cursor, filter');
+  const op: Operation & { op: 'list' } = { op: 'list', namespace };
+  const limit = query.get('limit');
+  if (limit !== null) {
+    if (!/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > 1000) throw invalid('limit', `expected an integer from 1 to 1000, got ${JSON.stringify(limit)}`);
+    op.limit = Number(limit);
+  }
+  const cursor = query.get('cursor');
+  if (cursor !== null) op.cursor = cursor;
+  const filter = query.get('filter');
+  if (filter !== null) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(filter);
+    } catch (e) {
+      throw invalid('filter', `is not valid JSON (${showInvisible(e instanceof Error ? e.message : String(e))})`);
+    }
+    op.filter = plainObject(parsed, 'filter');
+  }
+  return op;
+}
+
 /**
  * Turns a matched route and its parsed body into an {@link Operation}, checking the body's
  * shape (observations themselves are checked by the write path, which names the field).
+ * @param query - The URL's query (read by `list` only).
  * @throws JevMemError `INVALID_INPUT` naming the field, `TOO_LARGE` (status 413) for a batch
  *   over `maxBatch`.
  */
-export function toOperation(route: Route, namespace: string, body: unknown, maxBatch: number): Operation {
+export function toOperation(route: Route, namespace: string, body: unknown, maxBatch: number, query: URLSearchParams = new URLSearchParams()): Operation {
   switch (route.name) {
+    case 'list':
+      return listOf(namespace, query);
+    case 'getMemory':
+      return { op: 'getMemory', namespace, id: idOf(route) };
+    case 'history':
+      return { op: 'history', namespace, id: idOf(route) };
+    case 'updateMemory':
+      return { op: 'updateMemory', namespace, id: idOf(route), observation: plainObject(body, 'observation') as unknown as Observation };
     case 'add': {
       let observations: unknown;
       let single = false;
@@ -214,8 +295,8 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
     }
     case 'recall': {
       const obj = plainObject(body, 'body');
-      onlyKeys(obj, ['query', 'k', 'after', 'before'], 'body');
-      const op: Operation & { op: 'recall' } = { op: 'recall', namespace, query: queryOf(obj) };
+      onlyKeys(obj, ['query', 'k', 'after', 'before', 'filter', 'scope', 'minScore'], 'body');
+      const op: Operation & { op: 'recall' } = { op: 'recall', namespace, query: queryOf(obj), ...selectionOf(obj) };
       const k = kOf(obj);
       if (k !== undefined) op.k = k;
       for (const key of ['after', 'before'] as const) {
@@ -229,8 +310,8 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
     }
     case 'answer': {
       const obj = plainObject(body, 'body');
-      onlyKeys(obj, ['query', 'k', 'now'], 'body');
-      const op: Operation = { op: 'answer', namespace, query: queryOf(obj) };
+      onlyKeys(obj, ['query', 'k', 'now', 'filter', 'scope', 'minScore'], 'body');
+      const op: Operation = { op: 'answer', namespace, query: queryOf(obj), ...selectionOf(obj) };
       const k = kOf(obj);
       if (k !== undefined) op.k = k;
       if (obj.now !== undefined) {
@@ -245,16 +326,8 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
       return { op: 'stats', namespace };
     case 'dropNamespace':
       return { op: 'dropNamespace', namespace };
-    case 'deleteMemory': {
-      let id: string;
-      try {
-        id = decodeURIComponent(route.memoryId ?? '');
-      } catch {
-        throw invalid('id', 'is not a valid percent-encoded path segment');
-      }
-      if (id === '' || id.length > 200) throw invalid('id', 'expected 1-200 characters');
-      return { op: 'deleteMemory', namespace, id };
-    }
+    case 'deleteMemory':
+      return { op: 'deleteMemory', namespace, id: idOf(route) };
   }
 }
 
@@ -413,9 +486,9 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}): { fetch(req
         const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
         return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
       }
-      const hasBody = route.name === 'add' || route.name === 'recall' || route.name === 'answer';
+      const hasBody = route.name === 'add' || route.name === 'updateMemory' || route.name === 'recall' || route.name === 'answer';
       const body = hasBody ? parseJsonBody(await readBody(request, config.maxBodyBytes)) : undefined;
-      const operation = toOperation(route, namespace, body, config.maxBatch);
+      const operation = toOperation(route, namespace, body, config.maxBatch, url.searchParams);
       const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
       if (binding === undefined || typeof binding.idFromName !== 'function') {
         throw new JevMemError('INVALID_OPTION', `the Worker has no Durable Object binding ${bindingName}; declare it in wrangler.toml [[durable_objects.bindings]]`, { field: 'binding', httpStatus: 500 });

@@ -15,7 +15,7 @@ import type { MemoryParameters } from '../config.js';
 import type { Encoder } from '../encoder/encoder.js';
 import { createGloveSifEncoder } from '../encoder/glove-sif.js';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { createMemory, type Memory, type MemoryOptions } from '../memory.js';
+import { createMemory, type ListOptions, type Memory, type MemoryFilter, type MemoryOptions, type MemoryScope, type RecallOptions } from '../memory.js';
 import { createHeuristicSystemOne } from '../system-one/heuristic.js';
 import { createLocalSystemOne } from '../system-one/local.js';
 import { createRemoteSystemOne } from '../system-one/remote.js';
@@ -24,7 +24,7 @@ import { createEdgeAssetLoader, type EdgeModelFiles } from './assets.js';
 import { answerMcp, MCP_NAMESPACE_HEADER } from './mcp.js';
 import { createDurableObjectStorage, type DurableObjectStorageLike } from './do-storage.js';
 import type { EdgeEnv, EdgeSystemOneKind } from './env.js';
-import { configOf, errorResponse, jsonResponse, type Operation } from './http.js';
+import { configOf, errorResponse, jsonResponse, type Operation, type Selection } from './http.js';
 
 /** The part of a Durable Object's `ctx` (Cloudflare `DurableObjectState`) the object uses. */
 export interface DurableObjectStateLike {
@@ -92,6 +92,18 @@ function enginesFor(files: EdgeModelFiles, verify: boolean, systemOne: { kind: E
     p.catch(() => map.delete(key)); // a failed load is retried by the next request
   }
   return p;
+}
+
+/** The 404 of a memory id. */
+function notFound(id: string, ns: string): JevMemError {
+  return new JevMemError('NOT_FOUND', `no memory ${JSON.stringify(id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+}
+
+/** Copies a request's `filter`, `scope`, `minScore` into recall/answer options (the memory checks them). */
+function selectInto(o: RecallOptions, op: Selection): void {
+  if (op.filter !== undefined) o.filter = op.filter as MemoryFilter;
+  if (op.scope !== undefined) o.scope = op.scope as MemoryScope;
+  if (op.minScore !== undefined) o.minScore = op.minScore;
 }
 
 /**
@@ -181,6 +193,7 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
           if (op.k !== undefined) o.k = op.k;
           if (op.after !== undefined) o.after = op.after;
           if (op.before !== undefined) o.before = op.before;
+          selectInto(o, op);
           const r = await memory.recall(op.query, o);
           return jsonResponse(200, { memories: r.memories, trace: r.trace });
         }
@@ -189,6 +202,7 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
           const o: Parameters<Memory['answer']>[1] = { namespace: ns };
           if (op.k !== undefined) o.k = op.k;
           if (op.now !== undefined) o.now = op.now;
+          selectInto(o, op);
           const a = await memory.answer(op.query, o);
           const { prompt: _prompt, ...systemTwo } = a.systemTwo as typeof a.systemTwo & { prompt?: unknown };
           return jsonResponse(200, { text: a.text, memories: a.memories, trace: a.trace, systemTwo });
@@ -197,9 +211,31 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
           return jsonResponse(200, await (await this.memoryFor(ns)).export({ namespace: ns }));
         case 'stats':
           return jsonResponse(200, await (await this.memoryFor(ns)).stats({ namespace: ns }));
+        case 'list': {
+          const o: ListOptions = { namespace: ns };
+          if (op.limit !== undefined) o.limit = op.limit;
+          if (op.cursor !== undefined) o.cursor = op.cursor;
+          if (op.filter !== undefined) o.filter = op.filter as MemoryFilter;
+          return jsonResponse(200, await (await this.memoryFor(ns)).list(o));
+        }
+        case 'getMemory': {
+          const node = await (await this.memoryFor(ns)).get(op.id, { namespace: ns });
+          if (node === undefined) throw notFound(op.id, ns);
+          const { embedding: _embedding, ...rest } = node;
+          return jsonResponse(200, rest);
+        }
+        case 'history': {
+          const versions = await (await this.memoryFor(ns)).history(op.id, { namespace: ns });
+          if (versions.length === 0) throw notFound(op.id, ns);
+          return jsonResponse(200, { versions });
+        }
+        case 'updateMemory': {
+          const result = await (await this.memoryFor(ns)).update(op.id, op.observation, { namespace: ns });
+          return jsonResponse(200, { namespace: ns, result });
+        }
         case 'deleteMemory': {
           const deleted = await (await this.memoryFor(ns)).delete(op.id, { namespace: ns });
-          if (!deleted) throw new JevMemError('NOT_FOUND', `no memory ${JSON.stringify(op.id)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+          if (!deleted) throw notFound(op.id, ns);
           return jsonResponse(200, { deleted: true, id: op.id });
         }
         case 'dropNamespace': {

@@ -34,7 +34,7 @@ export function listed(n: MemoryNode): ListedMemory {
 }
 
 /** True when the node carries `metadata.expiresAt` at or before `nowMs` (see `MemoryScope`, `Observation.expiresAt`). */
-export function isExpired(n: MemoryNode, nowMs: number): boolean {
+export function isExpired(n: Pick<MemoryNode, 'provenance'>, nowMs: number): boolean {
   const at = isoMs(n.provenance.metadata?.['expiresAt']);
   return at !== undefined && at <= nowMs;
 }

@@ -28,8 +28,14 @@ export interface WriteProgress {
   perSecond: number;
 }
 
+/** Options of `Memory.add`. */
+export interface AddOptions extends CallOptions {
+  /** Scope of the observations, for the fields they do not give themselves (see {@link MemoryScope}). */
+  scope?: MemoryScope;
+}
+
 /** Options of `Memory.addMany`. */
-export interface AddManyOptions extends CallOptions {
+export interface AddManyOptions extends AddOptions {
   /** Called after each committed chunk. */
   onProgress?: (p: WriteProgress) => void;
   /** Observations per atomic storage commit. @default 64 */
@@ -124,4 +130,12 @@ export interface ListPage {
    * one call reads at most `LIST_SCAN_LIMIT` (5,000) nodes.
    */
   cursor?: string;
+}
+
+/** Options of `Memory.reset`. */
+export interface ResetOptions extends CallOptions {
+  /** Erase only the memories of this scope. */
+  scope?: MemoryScope;
+  /** Erase only the memories this filter selects (ANDed with `scope`). */
+  filter?: MemoryFilter;
 }

@@ -18,7 +18,7 @@ const MAX_TIME_MS = 8.64e15;
 
 
 /** Keys accepted by `Memory.recall` (others are refused with `INVALID_OPTION`). */
-export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters', 'after', 'before'] as const;
+export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters', 'after', 'before', 'filter', 'scope', 'minScore'] as const;
 
 /**
  * Checks the options object of `createMemory`: an object, only known keys, an encoder.
@@ -148,15 +148,16 @@ export function windowBound(value: unknown, field: string): number | undefined {
 
 /**
  * Checks a recall's query and options: a query with a visible character (util/invisible.ts), only known option keys, a positive
- * integer `k`, and the time window (`after` ≤ `before`, each an ISO date/instant or a Date).
+ * integer `k`, `minScore` in [0,1], and the time window (`after` ≤ `before`, each an ISO date/instant or a Date).
  * @returns the window in epoch ms (each bound only when given).
- * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.after`, `options.before`),
+ * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.minScore`, `options.after`, `options.before`),
  *   `INVALID_OPTION` (an unknown option).
  */
-export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown } | undefined): { afterMs?: number; beforeMs?: number } {
+export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown; minScore?: unknown } | undefined): { afterMs?: number; beforeMs?: number } {
   if (typeof query !== 'string' || isBlankText(query)) throw invalidInput('query', `expected a string with a visible character, got ${typeof query === 'string' ? quoteVisible(query, 40) : describeValue(query)}`);
   if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
   if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
+  if (o?.minScore !== undefined && (typeof o.minScore !== 'number' || !(o.minScore >= 0 && o.minScore <= 1))) throw invalidInput('options.minScore', `expected a number in [0, 1], got ${describeValue(o.minScore)}`);
   const out: { afterMs?: number; beforeMs?: number } = {};
   const after = windowBound(o?.after, 'options.after');
   const before = windowBound(o?.before, 'options.before');

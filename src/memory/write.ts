@@ -673,5 +673,10 @@ export function updateProvenance(old: Provenance, given: Provenance): Provenance
   }
   if (given.turnId !== undefined) out.turnId = given.turnId;
   if (given.metadata !== undefined) out.metadata = given.metadata;
+  // The scope (issue 23: metadata userId / agentId) stays with the memory across versions.
+  for (const key of ['userId', 'agentId'] as const) {
+    const v = old.metadata?.[key];
+    if (v !== undefined && out.metadata?.[key] === undefined) out.metadata = { ...out.metadata, [key]: v };
+  }
   return out;
 }

@@ -52,6 +52,11 @@ export interface RecallInput {
   afterMs?: number;
   /** Time window: keep only memories whose event time (or observation time) is before this instant (epoch ms, exclusive). */
   beforeMs?: number;
+  /**
+   * Candidate filter (issue 23; read/filter.ts, the memory's scope and metadata filter): like the
+   * time window, it chooses the anchors among the nodes it keeps and filters the final ranking.
+   */
+  keep?: (node: MemoryNode) => boolean;
   /** Languages the encoder's vectors cover (`Encoder.languages`); absent: all. */
   vectorLanguages?: readonly string[];
   /** Word vectors of the encoder (`Encoder.termVectors`, src/encoder/encoder.ts); without them `softWindowOverlap` is 0. */
@@ -101,7 +106,9 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // ---- query context ------------------------------------------------------------------------
   const { speakers, mentions } = speakersIn(input.query, state);
   const language = state.dominantLanguage;
-  const windowed = input.afterMs !== undefined || input.beforeMs !== undefined;
+  const timed = input.afterMs !== undefined || input.beforeMs !== undefined;
+  const windowed = timed || input.keep !== undefined;
+  const passes = (n: MemoryNode): boolean => (!timed || withinWindow(n, input.afterMs ?? -Infinity, input.beforeMs ?? Infinity)) && (input.keep?.(n) ?? true);
   const poolFactor = windowed ? WINDOW_POOL_FACTOR : 1;
   await state.lexical.ready?.(); // a store-kept index takes its lock now, without blocking
   let lexHits = state.lexical.search(lexicalAnchorQuery(input.query, state.keywordDf, params.recallQueryMaxDf, language), LEXICAL_POOL * poolFactor, language);
@@ -117,7 +124,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     await state.loadNodes([...new Set([...lexHits, ...vecHits].map((h) => h.id))]);
     const inside = (id: string): boolean => {
       const n = state.nodes.get(id);
-      return n !== undefined && withinWindow(n, input.afterMs ?? -Infinity, input.beforeMs ?? Infinity);
+      return n !== undefined && passes(n);
     };
     lexHits = lexHits.filter((h) => inside(h.id)).slice(0, LEXICAL_POOL);
     vecHits = vecHits.filter((h) => inside(h.id)).slice(0, VECTOR_POOL);
@@ -331,10 +338,10 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     }
   }
   ranked.sort((a, b) => b.score - a.score || a.s.node.seq - b.s.node.seq);
-  const inWindow = input.afterMs === undefined && input.beforeMs === undefined ? ranked : ranked.filter((x) => withinWindow(x.s.node, input.afterMs ?? -Infinity, input.beforeMs ?? Infinity));
+  const inWindow = !windowed ? ranked : ranked.filter((x) => passes(x.s.node));
   // A superseded memory reports when it was replaced: read the replacing node's time.
   await state.loadNodes(inWindow.slice(0, k).flatMap(({ s }) => (s.node.status === 'superseded' ? s.node.supersededBy.slice(0, 1) : [])));
-  const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => toRecalled(s.node, score, state));
+  const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => ({ ...toRecalled(s.node, score, state), relevance: s.relevance }));
   const trace: RecallTrace = {
     query: input.query,
     namespace: state.namespace,

@@ -41,6 +41,29 @@ function readUsage(u: unknown): ChatUsage | undefined {
   return { promptTokens: p, completionTokens: c, totalTokens: t };
 }
 
+/** The path the client appends to a base URL (OpenAI convention). */
+export const CHAT_COMPLETIONS_PATH = '/chat/completions';
+
+/**
+ * The chat-completions address of a System-Two `url` (issue 23, one convention for the API, the
+ * CLI and the environment): a base URL (`https://api.openai.com/v1`, `http://127.0.0.1:8080/v1`)
+ * gets {@link CHAT_COMPLETIONS_PATH} appended (trailing slashes dropped); a URL whose path already
+ * ends in `/chat/completions` is used as given (back-compat). Query strings are kept.
+ * @throws JevMemError `INVALID_OPTION` (field `url`) when it is not an absolute http(s) URL.
+ */
+export function chatCompletionsUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw invalidOption('url', `expected an absolute base URL such as "https://api.openai.com/v1", got ${describeValue(url)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalidOption('url', `expected an http(s) URL, got ${describeValue(url)}`);
+  const path = u.pathname.replace(/\/+$/, '');
+  if (!path.endsWith(CHAT_COMPLETIONS_PATH)) u.pathname = `${path}${CHAT_COMPLETIONS_PATH}`;
+  return u.toString();
+}
+
 function checkNumber(field: string, v: number | undefined, fallback: number, rule: 'ms' | 'count' | 'positiveInt' | 'nonNegative'): number {
   if (v === undefined) return fallback;
   const ok =
@@ -59,15 +82,18 @@ function checkNumber(field: string, v: number | undefined, fallback: number, rul
  *
  * Each {@link SystemTwo.answer} builds the prompt with `buildAnswerPrompt` and sends
  * `{model, messages, temperature, max_tokens, stream?}` (after `transformBody`) as a POST to
- * `url` with `Authorization: Bearer <apiKey>` when a key is set; non-streaming answers are read
- * from `choices[0].message.content`, streaming ones by joining the `choices[0].delta.content` of
- * each `data:` chunk until `[DONE]`. Network errors, 408, 429 and 5xx are retried (`retries`
+ * `chatCompletionsUrl(url)` (the base URL plus `/chat/completions`; a URL already ending in it is
+ * used as given) with `Authorization: Bearer <apiKey>` when a key is set; non-streaming answers
+ * are read from `choices[0].message.content`, streaming ones (option `stream`, or a request with
+ * `onToken`) by joining the `choices[0].delta.content` of each `data:` chunk until `[DONE]`, each
+ * piece handed to `onToken` as it arrives. Network errors, 408, 429 and 5xx are retried (`retries`
  * times, after `retry-after` or a backoff of ≈ 500 ms doubling); timeouts are not.
  *
  * @throws JevMemError `INVALID_OPTION` for bad options (field names the option: `model`, `url`, …).
  *
  * `answer` throws JevMemError:
- * - `SYSTEM_TWO_HTTP` for a non-2xx answer (with `status` and a short body excerpt) and, without
+ * - `SYSTEM_TWO_HTTP` for a non-2xx answer (with `status` and a short body excerpt; a 404 names
+ *   the URL called and the base-URL convention) and, without
  *   `status`, for network errors once retries are spent;
  * - `SYSTEM_TWO_TIMEOUT` when an attempt (or the `complete` hook) runs past `timeoutMs`;
  * - `SYSTEM_TWO_BAD_RESPONSE` for a body that is not a chat completion (invalid JSON, no
@@ -77,7 +103,7 @@ function checkNumber(field: string, v: number | undefined, fallback: number, rul
  *
  * @example
  * ```ts
- * const s2 = createSystemTwo({ url: 'http://127.0.0.1:8080/v1/chat/completions', model: 'llama-3.1-8b' });
+ * const s2 = createSystemTwo({ url: 'http://127.0.0.1:8080/v1', model: 'llama-3.1-8b' });
  * const { text } = await s2.answer({ query: 'Where did Ana move?', evidence });
  * ```
  */
@@ -88,10 +114,10 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
   const complete = options.complete;
   if (complete !== undefined && typeof complete !== 'function') throw invalidOption('complete', 'expected a function (messages, {signal}) => Promise<string>');
   if (complete === undefined && (typeof options.url !== 'string' || options.url.trim() === '')) {
-    throw invalidOption('url', 'expected the full chat-completions URL, e.g. "http://127.0.0.1:8080/v1/chat/completions", or a `complete` function');
+    throw invalidOption('url', 'expected an OpenAI-compatible base URL, e.g. "https://api.openai.com/v1" (the client appends /chat/completions), or a `complete` function');
   }
   const model = options.model;
-  const url = options.url ?? '';
+  const url = complete === undefined ? chatCompletionsUrl(options.url as string) : (options.url ?? '');
   const temperature = checkNumber('temperature', options.temperature, DEFAULTS.temperature, 'nonNegative');
   const maxTokens = checkNumber('maxTokens', options.maxTokens, DEFAULTS.maxTokens, 'positiveInt');
   const timeoutMs = checkNumber('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 'ms');
@@ -100,12 +126,11 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const sleep = options.sleep ?? defaultSleep;
   const apiKey = options.apiKey === '' ? undefined : options.apiKey;
-  const headers: Record<string, string> = {
-    ...(options.headers ?? {}),
-    'content-type': 'application/json',
-    accept: stream ? 'text/event-stream' : 'application/json',
+  const headersFor = (streaming: boolean): Record<string, string> => {
+    const h: Record<string, string> = { ...(options.headers ?? {}), 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' };
+    if (apiKey !== undefined) h.authorization = `Bearer ${apiKey}`;
+    return h;
   };
-  if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   // Anything that may be a credential is removed from error excerpts.
   const secrets = [apiKey, ...Object.values(options.headers ?? {}).filter((v) => typeof v === 'string' && v.length >= 8)];
   const where = safeUrl(url);
@@ -135,8 +160,8 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
     return out;
   }
 
-  /** Reads a `text/event-stream` of `chat.completion.chunk`s, joining `choices[0].delta.content`. */
-  async function parseStream(body: ReadableStream<Uint8Array>): Promise<Completion> {
+  /** Reads a `text/event-stream` of `chat.completion.chunk`s, joining `choices[0].delta.content` (each piece also to `onToken`). */
+  async function parseStream(body: ReadableStream<Uint8Array>, onToken: ((token: string) => void) | undefined): Promise<Completion> {
     const out: Completion = { text: '' };
     let chunks = 0;
     for await (const data of readEventStream(body)) {
@@ -155,15 +180,21 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       if (usage) out.usage = usage;
       const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
       const piece = isRecord(choice) && isRecord(choice.delta) ? choice.delta.content : undefined;
-      if (typeof piece === 'string') out.text += piece;
+      if (typeof piece === 'string' && piece !== '') {
+        out.text += piece;
+        onToken?.(piece);
+      }
     }
     if (chunks === 0) throw badResponse('the stream held no completion chunks');
     return out;
   }
 
-  async function viaHttp(messages: ChatMessage[], signal: AbortSignal | undefined): Promise<Completion> {
+  async function viaHttp(messages: ChatMessage[], signal: AbortSignal | undefined, onToken: ((token: string) => void) | undefined): Promise<Completion> {
+    // A token callback asks for a stream whatever the `stream` option says.
+    const streaming = stream || onToken !== undefined;
     const base: ChatCompletionBody = { model, messages, temperature, max_tokens: maxTokens };
-    if (stream) base.stream = true;
+    if (streaming) base.stream = true;
+    const headers = headersFor(streaming);
     const body = options.transformBody ? options.transformBody(base) : base;
     try {
       return await postWithRetries(
@@ -174,8 +205,10 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
         async (r) => {
           const type = r.headers.get('content-type') ?? '';
           // A server may ignore `stream: true` and answer with plain JSON: accept both.
-          if (stream && type.includes('text/event-stream') && r.body) return parseStream(r.body);
-          return parseCompletion(await r.text());
+          if (streaming && type.includes('text/event-stream') && r.body) return parseStream(r.body, onToken);
+          const c = parseCompletion(await r.text());
+          if (c.text !== '') onToken?.(c.text);
+          return c;
         },
       );
     } catch (e) {
@@ -185,7 +218,8 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       if (e instanceof HTTPError) {
         const status = e.response.status;
         const text = await e.response.text().catch(() => '');
-        throw new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} answered HTTP ${status}: ${excerpt(text, secrets) || '(empty body)'}`, { status, cause: e });
+        const hint = status === 404 ? ` — the URL called was ${where}; give System Two a base URL such as https://api.openai.com/v1 (the client appends ${CHAT_COMPLETIONS_PATH}), and check the server serves that path` : '';
+        throw new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} answered HTTP ${status}: ${excerpt(text, secrets) || '(empty body)'}${hint}`, { status, cause: e });
       }
       const detail = e instanceof Error ? e.message + (e.cause instanceof Error ? `: ${e.cause.message}` : '') : String(e);
       throw new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} could not be reached: ${excerpt(detail, secrets)}`, { cause: e });
@@ -223,7 +257,8 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
     model,
     async answer(request: AnswerRequest): Promise<AnswerResult> {
       if (!isRecord(request)) throw invalidInput('request', 'expected {query, evidence, signal?, now?}');
-      const { query, evidence, signal, now } = request;
+      const { query, evidence, signal, now, onToken } = request;
+      if (onToken !== undefined && typeof onToken !== 'function') throw invalidInput('onToken', `expected a function (token) => void, got ${describeValue(onToken)}`);
       if (typeof query !== 'string' || query.trim() === '') throw invalidInput('query', `expected a non-empty string, got ${JSON.stringify(query)}`);
       if (!Array.isArray(evidence)) throw invalidInput('evidence', 'expected an array of {id, text, observedAt?, speaker?, score}');
       evidence.forEach((item, i) => {
@@ -234,7 +269,8 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       throwIfAborted(signal);
       const started = performance.now();
       const prompt = buildAnswerPrompt(query, evidence, now);
-      const completion = complete ? await viaHook(prompt, signal) : await viaHttp(prompt, signal);
+      const completion = complete ? await viaHook(prompt, signal) : await viaHttp(prompt, signal, onToken);
+      if (complete && completion.text !== '') onToken?.(completion.text); // a hook answers in one piece
       const result: AnswerResult = {
         text: completion.text,
         model: completion.model ?? model,

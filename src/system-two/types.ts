@@ -76,6 +76,13 @@ export interface AnswerRequest {
   signal?: AbortSignal;
   /** "Today" for temporal questions (shown in the prompt); a Date, or a string shown as given. */
   now?: Date | string;
+  /**
+   * Receives the answer's text pieces as they arrive (issue 23): the request is then sent with
+   * `stream: true` (server-sent events), whatever the `stream` option; a server that answers
+   * with plain JSON, or a `complete` hook, gives one piece, the whole text. The pieces joined
+   * equal `AnswerResult.text`. An error it throws fails the call.
+   */
+  onToken?: (token: string) => void;
 }
 
 /** What {@link SystemTwo.answer} resolves to. */
@@ -101,8 +108,12 @@ export type CompleteFn = (messages: ChatMessage[], options: { signal: AbortSigna
 /** Options of `createSystemTwo` (SPEC 7). */
 export interface SystemTwoOptions {
   /**
-   * Full chat-completions URL, e.g. `http://127.0.0.1:8080/v1/chat/completions`. Required unless
-   * `complete` is given. In a browser, prefer a proxy of yours over putting a key in the page.
+   * OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8080/v1`:
+   * the client appends `/chat/completions` (the same convention as `JEV_MEM_LLM_BASE_URL` of the
+   * CLI and the Worker). A full URL whose path ends in `/chat/completions` is still accepted and
+   * used as given. Required unless `complete` is given. In a browser, prefer a proxy of yours over
+   * putting a key in the page.
+   * @throws JevMemError `INVALID_OPTION` (field `url`) when it is not an absolute http(s) URL.
    */
   url?: string;
   /** Sent as `Authorization: Bearer <key>`; never appears in error messages. @default undefined */

@@ -94,3 +94,18 @@ describe('history', () => {
     await memory.close();
   });
 });
+
+describe('recall with a filter', () => {
+  it('returns only memories the filter keeps, the right one first', async () => {
+    const memory = await createMemory({ encoder });
+    await memory.addMany(TURNS);
+    const r = await memory.recall('What did Theo replace on his bike?', { filter: { sessionId: 's1', speaker: 'Theo' } });
+    expect(r.memories[0]?.provenance.turnId).toBe('S1:2');
+    expect(new Set(r.memories.map((m) => m.provenance.turnId))).toEqual(new Set(['S1:2', 'S1:4']));
+    const none = await memory.recall('What did Theo replace on his bike?', { filter: { speaker: 'Nobody' } });
+    expect(none.memories).toEqual([]);
+    const bad = (await errorOf(memory.recall('x?', { filter: { a: { $like: 'x' } } as never }))) as { details: { field: string } };
+    expect(bad.details.field).toBe('options.filter.a.$like');
+    await memory.close();
+  });
+});

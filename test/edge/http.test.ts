@@ -30,7 +30,7 @@ describe('matchRoute', () => {
     expect(matchRoute('POST', '/v1/namespaces/a/memories/x/y')).toEqual({ status: 404 });
     expect(matchRoute('GET', '/v2/namespaces/a/export')).toEqual({ status: 404 });
     expect(matchRoute('PUT', '/v1/namespaces/a')).toEqual({ status: 405, allow: ['GET', 'DELETE'] });
-    expect(matchRoute('GET', '/v1/namespaces/a/memories')).toEqual({ status: 405, allow: ['POST'] });
+    expect(matchRoute('DELETE', '/v1/namespaces/a/memories')).toEqual({ status: 405, allow: ['GET', 'POST'] });
   });
 
   it('ignores one trailing slash', () => {

@@ -179,12 +179,17 @@ async function closed(o: { memory: Memory; storage: StorageAdapter }): Promise<v
 }
 
 /** Writes the conversation and the secret; returns the secret's id and vector, and checks the scan sees it. */
-async function plant(h: Harness, namespace: string, update: boolean): Promise<{ id: string; vector: number[] }> {
+async function plant(h: Harness, namespace: string, update: boolean | 'old'): Promise<{ id: string; vector: number[] }> {
   const o = await opened(h);
   await o.memory.addMany(TURNS, { namespace });
   if (namespace !== 'other') await o.memory.addMany(TURNS.slice(0, 3), { namespace: 'other' });
   let id: string;
-  if (update) {
+  if (update === 'old') {
+    // The secret is the old version: an update supersedes it, then it is deleted (issue 23, history).
+    id = (await o.memory.add(SECRET, { namespace })).id;
+    // Its own speaker and session: an update keeps the old ones when none are given.
+    await o.memory.update(id, { text: 'Maya: I like green tea in the morning.', observedAt: '2023-05-02T08:00:00Z', speaker: 'Maya', sessionId: 's1', source: 'chat' }, { namespace });
+  } else if (update) {
     const plain = await o.memory.add({ text: 'Maya: I like green tea in the morning.', observedAt: '2023-05-02T08:00:00Z', speaker: 'Maya', source: 'chat' }, { namespace });
     id = (await o.memory.update(plain.id, SECRET, { namespace })).id;
   } else id = (await o.memory.add(SECRET, { namespace })).id;
@@ -195,10 +200,28 @@ async function plant(h: Harness, namespace: string, update: boolean): Promise<{ 
 }
 
 describe.each(STORES)('erasure: %s', (_name, make) => {
-  const cases: Array<[string, string, boolean, (m: Memory, id: string) => Promise<void>]> = [
+  /** No version history of any memory left holds the secret (issue 23). */
+  const noHistoryHolds = async (m: Memory, namespace: string): Promise<void> => {
+    const page = await m.list({ namespace, limit: 1000 });
+    expect(page.memories.length).toBeGreaterThan(0);
+    for (const n of page.memories) for (const v of await m.history(n.id, { namespace })) expect(v.text).not.toContain('Zorblatt');
+  };
+  const cases: Array<[string, string, boolean | 'old', (m: Memory, id: string) => Promise<void>]> = [
     ['delete', 'default', false, async (m, id) => void expect(await m.delete(id)).toBe(true)],
     ['forget', 'victim', false, async (m) => m.forget('victim')],
     ['update, then delete of the new version', 'default', true, async (m, id) => void expect(await m.delete(id)).toBe(true)],
+    [
+      'update, then delete of the old version (its text leaves the history)',
+      'default',
+      'old',
+      async (m, id) => {
+        const newer = (await m.list({ limit: 1000 })).memories.find((n) => n.text.startsWith('Maya: I like green tea'));
+        expect((await m.history(newer!.id)).map((v) => v.text.slice(0, 8))).toEqual(['Zorblatt', 'Maya: I ']);
+        expect(await m.delete(id)).toBe(true);
+        expect((await m.history(newer!.id)).map((v) => v.text.slice(0, 8))).toEqual(['Maya: I ']);
+        await noHistoryHolds(m, 'default');
+      },
+    ],
   ];
   it.each(cases)('%s leaves no byte of the memory in the store', async (_case, namespace, update, erase) => {
     const h = make();

@@ -200,7 +200,7 @@ describe('System-One calls outside the namespace lock', () => {
     expect(lastMaintenance).toBeDefined();
     // The pass committed: nothing is pending, so a second pass asks nothing.
     const asked = s1.seen.length;
-    expect(await memory.maintain()).toEqual({ redundant: 0, contradiction: 0, obsolete: 0, link: 0 });
+    expect(await memory.maintain()).toEqual({ redundant: 0, contradiction: 0, obsolete: 0, link: 0, expired: 0 });
     expect(s1.seen.length).toBe(asked);
     await memory.close();
   });

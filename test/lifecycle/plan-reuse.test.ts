@@ -39,7 +39,7 @@ describe('a maintenance pass over an unchanged namespace', () => {
       expect(planned.maintenance).toBe(1); // planned under the lock again, it was 2
       // The pass committed: nothing is pending, and a second pass has nothing to plan.
       planned.maintenance = 0;
-      expect(await memory.maintain()).toEqual({ redundant: 0, contradiction: 0, obsolete: 0, link: 0 });
+      expect(await memory.maintain()).toEqual({ redundant: 0, contradiction: 0, obsolete: 0, link: 0, expired: 0 });
       expect(planned.maintenance).toBe(0);
     } finally {
       await memory.close();

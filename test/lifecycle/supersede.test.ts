@@ -162,7 +162,7 @@ describe('maintenance (SPEC 4 step 7)', () => {
     const counts = await memory.maintain();
     expect(counts.obsolete).toBe(1);
     expect((await memory.get(oldId))?.status).toBe('superseded');
-    expect(await memory.maintain()).toEqual({ redundant: 0, contradiction: 0, obsolete: 0, link: 0 }); // nothing pending
+    expect(await memory.maintain()).toEqual({ redundant: 0, contradiction: 0, obsolete: 0, link: 0, expired: 0 }); // nothing pending
     await memory.close();
   });
 

@@ -1,0 +1,49 @@
+/**
+ * Calibration of `RecalledMemory.relevance` (issue 23, `minScore`): System One's relevance a_v
+ * (question `cand.relevance`) mapped to the probability that the memory is evidence for the
+ * question, P = σ(α·logit(a_v) + β) (Platt scaling), with (α, β) fitted per System-One model on
+ * LoCoMo DEV only (conversations 0-4; `bench/locomo/relevance-calibration.ts`, labels: the gold
+ * evidence turns among each question's top 40). A backend whose model is not in
+ * {@link RELEVANCE_CALIBRATION} (a remote or custom model) is taken as already calibrated: its
+ * a_v is reported as it is.
+ *
+ * @module
+ */
+
+/** Platt parameters of one System-One model. */
+export interface PlattParameters {
+  alpha: number;
+  beta: number;
+  /** Where the parameters come from (command and data), for the docs. */
+  source: string;
+}
+
+const FITTED_WITH = 'LoCoMo DEV, 200 questions (40 per conversation), 8,000 recalled memories: nice -n 15 npx tsx bench/locomo/relevance-calibration.ts';
+
+/**
+ * Fitted calibrations, by exact System-One model id (a new model version needs a new fit; until
+ * then its a_v is reported as it is). Frozen: no global mutable configuration. Expected
+ * calibration error on the fitting data (10 bins): trained model 0.0145 raw → 0.0026; heuristic
+ * stand-in 0.553 raw → 0.0023.
+ */
+export const RELEVANCE_CALIBRATION: Readonly<Record<string, Readonly<PlattParameters>>> = Object.freeze({
+  'jev-mem/system-one@1.2.0': Object.freeze({ alpha: 1.304, beta: 0.2324, source: `${FITTED_WITH} local` }),
+  'jev-mem/heuristic-standin@0.1.0': Object.freeze({ alpha: 1.0502, beta: -5.6099, source: `${FITTED_WITH} heuristic` }),
+});
+
+/** logit of a_v, with a_v clamped to [0.005, 0.995] (a_v is given to two decimals). */
+export function relevanceLogit(a: number): number {
+  const p = Math.min(0.995, Math.max(0.005, Number.isFinite(a) ? a : 0));
+  return Math.log(p / (1 - p));
+}
+
+/** The calibration of a System-One model, or undefined when none was fitted (a_v is then reported as it is). */
+export function calibrationOf(modelId: string): Readonly<PlattParameters> | undefined {
+  return Object.hasOwn(RELEVANCE_CALIBRATION, modelId) ? RELEVANCE_CALIBRATION[modelId] : undefined;
+}
+
+/** The calibrated relevance of a_v under `c` (a_v itself without a calibration), in [0,1]. */
+export function calibratedRelevance(a: number, c: Readonly<PlattParameters> | undefined): number {
+  if (c === undefined) return Math.min(1, Math.max(0, a));
+  return 1 / (1 + Math.exp(-(c.alpha * relevanceLogit(a) + c.beta)));
+}

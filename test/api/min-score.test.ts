@@ -1,0 +1,65 @@
+/**
+ * Issue 23: calibrated relevance and minScore. The calibration is checked by hand; recall with
+ * minScore leaves out what is below it; answer's default minScore keeps unrelated turns out of
+ * the System-Two prompt after the memory that answered the question is deleted.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { createMemory, DEFAULT_ANSWER_MIN_SCORE } from '../../src/memory.js';
+import { calibratedRelevance, calibrationOf, relevanceLogit } from '../../src/memory/relevance.js';
+import type { ChatMessage as PromptMessage } from '../../src/system-two/types.js';
+import { errorOf, lifecycleFixture, TURNS } from '../lifecycle/helpers.js';
+
+let encoder: Encoder;
+lifecycleFixture('api-minscore', (e) => (encoder = e));
+
+describe('relevance calibration', () => {
+  it('is σ(α·logit(a) + β) with a clamped to [0.005, 0.995]; identity without a fit', () => {
+    const h = calibrationOf('jev-mem/heuristic-standin@0.1.0');
+    // logit(0.995) = ln 199 = 5.29330; 1.0502 × 5.29330 − 5.6099 = −0.05091; σ = 0.48728
+    expect(calibratedRelevance(1, h)).toBeCloseTo(0.48728, 4);
+    // logit(0.08) = −2.44235; 1.304 × −2.44235 + 0.2324 = −2.95242; σ = 0.04965
+    expect(calibratedRelevance(0.08, calibrationOf('jev-mem/system-one@1.2.0'))).toBeCloseTo(0.04965, 4);
+    expect(relevanceLogit(0)).toBeCloseTo(-5.2933, 4);
+    expect(calibratedRelevance(0.37, calibrationOf('someone/else@1'))).toBe(0.37);
+    expect(calibrationOf('jev-mem/heuristic-standin@9.9.9')).toBeUndefined();
+  });
+});
+
+const TURNS_NO_DOG = TURNS.filter((t) => !/Biscuit/.test(t.text));
+
+describe('minScore', () => {
+  it('recall keeps only memories with relevance ≥ minScore; a bad minScore names the field', async () => {
+    const memory = await createMemory({ encoder });
+    await memory.addMany(TURNS);
+    const all = await memory.recall('What did Theo replace on his bike?');
+    expect(all.memories.every((m) => typeof m.relevance === 'number' && m.relevance >= 0 && m.relevance <= 1)).toBe(true);
+    const cut = 0.1;
+    const some = await memory.recall('What did Theo replace on his bike?', { minScore: cut });
+    expect(some.memories.map((m) => m.id)).toEqual(all.memories.filter((m) => (m.relevance as number) >= cut).map((m) => m.id));
+    expect(some.memories[0]?.provenance.turnId).toBe('S1:2');
+    expect(some.memories.length).toBeLessThan(all.memories.length);
+    const e = (await errorOf(memory.recall('x?', { minScore: 1.5 }))) as { details: { field: string } };
+    expect(e.details.field).toBe('options.minScore');
+    await memory.close();
+  });
+
+  it('answer: after the dog memory is deleted, no unrelated turn reaches the prompt', async () => {
+    const prompts: PromptMessage[][] = [];
+    const memory = await createMemory({ encoder, systemTwo: { model: 'm', complete: async (messages) => (prompts.push(messages), 'ok') } });
+    expect(DEFAULT_ANSWER_MIN_SCORE).toBe(0.01);
+    const results = await memory.addMany([...TURNS_NO_DOG, { role: 'user', content: 'My dog is called Rex.' }]);
+    const before = await memory.answer('What is my dog called?');
+    expect(before.memories.map((m) => m.text)).toEqual(['My dog is called Rex.']);
+    expect(JSON.stringify(prompts[0])).toContain('My dog is called Rex.');
+    await memory.delete(results[results.length - 1]!.id);
+    const after = await memory.answer('What is my dog called?');
+    expect(after.memories).toEqual([]);
+    const prompt = JSON.stringify(prompts[1]);
+    for (const t of TURNS_NO_DOG) expect(prompt).not.toContain(t.text.slice(6, 40));
+    // minScore 0 gives System Two every recalled memory, as before.
+    const open = await memory.answer('What is my dog called?', { minScore: 0 });
+    expect(open.memories.length).toBe(TURNS_NO_DOG.length);
+    await memory.close();
+  });
+});

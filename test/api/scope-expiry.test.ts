@@ -1,0 +1,120 @@
+/**
+ * Issue 23: chat messages as input, scopes (userId / agentId / sessionId) in list, recall and
+ * reset, expiry (never returned once due, erased by maintain; injected clock), and reset.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { createMemory } from '../../src/memory.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import { errorOf, lifecycleFixture, TURNS } from '../lifecycle/helpers.js';
+
+let encoder: Encoder;
+lifecycleFixture('api-scope', (e) => (encoder = e));
+
+describe('chat messages', () => {
+  it('role → speaker, name over role, content → text; other fields kept', async () => {
+    const memory = await createMemory({ encoder });
+    const [a, b] = await memory.addMany([
+      { role: 'user', content: 'I moved to Lisbon.', observedAt: '2024-01-02T10:00:00Z' },
+      { role: 'assistant', content: 'Noted, Lisbon it is.', name: 'Jev', sessionId: 'chat-1' },
+    ]);
+    const na = await memory.get(a!.id);
+    const nb = await memory.get(b!.id);
+    expect([na?.text, na?.provenance.speaker, na?.observedAt]).toEqual(['I moved to Lisbon.', 'user', '2024-01-02T10:00:00.000Z']);
+    expect([nb?.text, nb?.provenance.speaker, nb?.provenance.sessionId]).toEqual(['Noted, Lisbon it is.', 'Jev', 'chat-1']);
+    await memory.close();
+  });
+
+  it('refuses a message with text too, or a non-string content, naming the field', async () => {
+    const memory = await createMemory({ encoder });
+    const e1 = (await errorOf(memory.add({ role: 'user', content: 'x', text: 'y' } as never))) as { details: { field: string } };
+    expect(e1.details.field).toBe('observation.text');
+    const e2 = (await errorOf(memory.addMany([{ text: 'ok' }, { role: 'user', content: [{ type: 'text' }] } as never]))) as { details: { field: string } };
+    expect(e2.details.field).toBe('observations[1].content');
+    await memory.close();
+  });
+});
+
+describe('scopes', () => {
+  it('stores userId/agentId in metadata (also from options.scope) and selects by them', async () => {
+    const memory = await createMemory({ encoder });
+    await memory.addMany(TURNS.slice(0, 5), { scope: { userId: 'maya-user', agentId: 'coach' } });
+    await memory.addMany(TURNS.slice(5), { scope: { userId: 'theo-user' } });
+    await memory.add({ text: 'Maya: I prefer window seats.', userId: 'maya-user' });
+    const page = await memory.list({ scope: { userId: 'maya-user' } });
+    expect(page.memories.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 11]);
+    expect(page.memories[0]!.provenance.metadata).toEqual({ userId: 'maya-user', agentId: 'coach' });
+    expect((await memory.list({ scope: { agentId: 'coach', sessionId: 's1' } })).memories).toHaveLength(5);
+    // Recall within a scope never returns another user's memories, and still finds the right one.
+    const r = await memory.recall('What did Theo replace on his bike?', { scope: { userId: 'theo-user' } });
+    expect(r.memories.length).toBeGreaterThan(0);
+    expect(r.memories.every((m) => m.provenance.metadata?.userId === 'theo-user')).toBe(true);
+    const r2 = await memory.recall('What did Theo replace on his bike?', { scope: { userId: 'maya-user' } });
+    expect(r2.memories.map((m) => m.provenance.turnId)).toContain('S1:2');
+    expect(r2.memories.every((m) => m.provenance.metadata?.userId === 'maya-user')).toBe(true);
+    await memory.close();
+  });
+
+  it('keeps the scope across update; refuses a scope that differs from metadata', async () => {
+    const memory = await createMemory({ encoder });
+    const a = await memory.add({ text: 'My dog is Rex.', userId: 'u1' });
+    const b = await memory.update(a.id, { text: 'My dog is Max.' });
+    expect((await memory.get(b.id))?.provenance.metadata).toEqual({ userId: 'u1' });
+    const e = (await errorOf(memory.add({ text: 'x', userId: 'u1', metadata: { userId: 'u2' } }))) as { code: string; details: { field: string } };
+    expect([e.code, e.details.field]).toEqual(['INVALID_INPUT', 'observation.userId']);
+    const e2 = (await errorOf(memory.list({ scope: { user: 'u1' } as never }))) as { details: { field: string } };
+    expect(e2.details.field).toBe('options.scope.user');
+    await memory.close();
+  });
+});
+
+describe('expiry (injected clock)', () => {
+  it('hides a memory from get, list, recall and history once due, and maintain erases it', async () => {
+    let t = Date.parse('2024-01-01T00:00:00Z');
+    const storage = createMemoryStorage();
+    const memory = await createMemory({ encoder, storage, now: () => new Date(t) });
+    const keep = await memory.add({ text: 'Theo: My dog Biscuit chewed the old bike chain.' });
+    const temp = await memory.add({ text: 'Theo: The bike shop code is 4417 this week.', expiresAt: '2024-01-08T00:00:00Z' });
+    expect((await memory.get(temp.id))?.provenance.metadata).toEqual({ expiresAt: '2024-01-08T00:00:00.000Z' });
+    expect((await memory.recall('What is the bike shop code?')).memories.map((m) => m.id)).toContain(temp.id);
+    t = Date.parse('2024-01-08T00:00:00Z'); // due at exactly this instant
+    expect(await memory.get(temp.id)).toBeUndefined();
+    expect((await memory.list()).memories.map((m) => m.id)).toEqual([keep.id]);
+    expect((await memory.recall('What is the bike shop code?')).memories.map((m) => m.id)).not.toContain(temp.id);
+    expect(await memory.history(temp.id)).toEqual([]);
+    const m = await memory.maintain();
+    expect(m.expired).toBe(1);
+    expect((await memory.stats()).nodes).toBe(1);
+    const exported = JSON.stringify(await memory.export());
+    expect(exported).not.toContain('4417');
+    await memory.close();
+  });
+
+  it('refuses an expiry that cannot be read', async () => {
+    const memory = await createMemory({ encoder });
+    const e = (await errorOf(memory.add({ text: 'x', expiresAt: 'next week' }))) as { details: { field: string } };
+    expect(e.details.field).toBe('observation.expiresAt');
+    await memory.close();
+  });
+});
+
+describe('reset', () => {
+  it('erases one scope exactly, or the whole namespace', async () => {
+    const memory = await createMemory({ encoder });
+    await memory.addMany(TURNS.slice(0, 4), { scope: { userId: 'a' } });
+    await memory.addMany(TURNS.slice(4, 10), { scope: { userId: 'b' } });
+    expect(await memory.reset({ scope: { userId: 'a' } })).toEqual({ deleted: 4 });
+    const left = await memory.list();
+    expect(left.memories.map((m) => m.provenance.metadata?.userId)).toEqual(['b', 'b', 'b', 'b', 'b', 'b']);
+    const exported = JSON.stringify(await memory.export());
+    for (const t of TURNS.slice(0, 4)) expect(exported).not.toContain(t.text);
+    expect(await memory.reset()).toEqual({ deleted: 6 });
+    expect((await memory.list()).memories).toEqual([]);
+    expect(await memory.namespaces()).toEqual([]);
+    expect(await memory.reset()).toEqual({ deleted: 0 });
+    expect(await memory.reset({ scope: { userId: 'a' } })).toEqual({ deleted: 0 });
+    const e = (await errorOf(memory.reset({ all: true } as never))) as { code: string };
+    expect(e.code).toBe('INVALID_OPTION');
+    await memory.close();
+  });
+});
