@@ -40,6 +40,9 @@ import { stemmer as spanishStem } from '@orama/stemmers/spanish';
 import { stemmer as swedishStem } from '@orama/stemmers/swedish';
 import { stemmer as turkishStem } from '@orama/stemmers/turkish';
 import { stemmer as ukrainianStem } from '@orama/stemmers/ukrainian';
+import { arabicPersonKeys, hebrewPersonKeys } from './inflection-semitic.js';
+import { romancePersonKeys } from './inflection-romance.js';
+import { hindiPersonKeys, koreanPersonKeys, turkishPersonKeys } from './inflection-suffixing.js';
 import { ara, bul, dan, deu, ell, fin, fra, heb, hin, hun, ind, ita, jpn, kor, nld, nob, pol, por, porBr, ron, rus, spa, swe, tha, tur, ukr, vie, zho } from 'stopword';
 
 /**
@@ -56,6 +59,11 @@ export interface LanguageResources {
   stem?: (word: string) => string;
   /** Light affix stripping (particles, clitics) where no stemmer exists; `undefined` when nothing to strip. */
   strip?: (word: string) => string | undefined;
+  /**
+   * Person-neutral keys of a verb form (issue 24: `inflection-*.ts`), extra terms that join the
+   * first and third person ("أدرس" / "تدرس" → "درس"); `[]` for a word that is no such form.
+   */
+  inflect?: (word: string) => string[];
 }
 
 const KOREAN_PARTICLES = [
@@ -97,32 +105,52 @@ function stopSet(...lists: ReadonlyArray<readonly string[] | undefined>): Readon
   return out;
 }
 
+/** A stop set less content words a list holds by mistake (issue 24). */
+function without(set: ReadonlySet<string>, words: readonly string[]): ReadonlySet<string> {
+  const out = new Set(set);
+  for (const w of words) out.delete(w);
+  return out;
+}
+
+/**
+ * Hindi auxiliaries missing from `stopword`'s list, which mark only person, tense or aspect: हूँ /
+ * हूं (1st sg "am"), the progressive रहा / रही / रहे, and the feminine करती / करूँगा … of the
+ * light verb करना whose masculine forms the list already holds (Y. Kachru, *Hindi*, ch. 4).
+ */
+const HINDI_AUXILIARIES = ['हूँ', 'हूं', 'रहा', 'रही', 'रहे', 'करती', 'करूँगा', 'करूँगी', 'करेगा', 'करेगी', 'करेंगे'];
+
+/**
+ * `stopword`'s Brazilian list holds "trabalho" (work), a content word: a turn about one's work
+ * would lose it (issue 24).
+ */
+const PORTUGUESE_NOT_STOP = ['trabalho'];
+
 /** Resources per language code (English is absent: its path is `text.ts`'s Porter + stop list). */
 const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<LanguageCode, LanguageResources>([
-  ['ar', { stop: stopSet(ara), stem: arabicStem, strip: stripArabic }],
+  ['ar', { stop: stopSet(ara), stem: arabicStem, strip: stripArabic, inflect: arabicPersonKeys }],
   ['bg', { stop: stopSet(bul), stem: bulgarianStem }],
   ['da', { stop: stopSet(dan), stem: danishStem }],
   ['de', { stop: stopSet(deu), stem: germanStem }],
   ['el', { stop: stopSet(ell), stem: greekStem }],
-  ['es', { stop: stopSet(spa), stem: spanishStem }],
+  ['es', { stop: stopSet(spa), stem: spanishStem, inflect: (w) => romancePersonKeys('es', w, spanishStem) }],
   ['fi', { stop: stopSet(fin), stem: finnishStem }],
   ['fr', { stop: stopSet(fra), stem: frenchStem }],
-  ['he', { stop: stopSet(heb), strip: stripHebrew }],
-  ['hi', { stop: stopSet(hin), stem: hindiStem }],
+  ['he', { stop: stopSet(heb), strip: stripHebrew, inflect: hebrewPersonKeys }],
+  ['hi', { stop: stopSet(hin, HINDI_AUXILIARIES), stem: hindiStem, inflect: hindiPersonKeys }],
   ['hu', { stop: stopSet(hun), stem: hungarianStem }],
   ['id', { stop: stopSet(ind), stem: indonesianStem }],
-  ['it', { stop: stopSet(ita), stem: italianStem }],
+  ['it', { stop: stopSet(ita), stem: italianStem, inflect: (w) => romancePersonKeys('it', w, italianStem) }],
   ['ja', { stop: stopSet(jpn) }],
-  ['ko', { stop: stopSet(kor), strip: stripKorean }],
+  ['ko', { stop: stopSet(kor), strip: stripKorean, inflect: koreanPersonKeys }],
   ['nb', { stop: stopSet(nob), stem: norwegianStem }],
   ['nl', { stop: stopSet(nld), stem: dutchStem }],
   ['pl', { stop: stopSet(pol) }],
-  ['pt', { stop: stopSet(por, porBr), stem: portugueseStem }],
+  ['pt', { stop: without(stopSet(por, porBr), PORTUGUESE_NOT_STOP), stem: portugueseStem, inflect: (w) => romancePersonKeys('pt', w, portugueseStem) }],
   ['ro', { stop: stopSet(ron), stem: romanianStem }],
   ['ru', { stop: stopSet(rus), stem: russianStem }],
   ['sv', { stop: stopSet(swe), stem: swedishStem }],
   ['th', { stop: stopSet(tha) }],
-  ['tr', { stop: stopSet(tur), stem: turkishStem }],
+  ['tr', { stop: stopSet(tur), stem: turkishStem, inflect: turkishPersonKeys }],
   ['uk', { stop: stopSet(ukr), stem: ukrainianStem }],
   ['vi', { stop: stopSet(vie) }],
   ['zh', { stop: stopSet(zho) }],

@@ -18,6 +18,7 @@ import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { textKey } from '../../util/hash.js';
+import { cjkNgrams, hasCjk } from './cjk.js';
 import { ENGLISH_STOP_SHARE, evictFrancCache, identifyLanguage, languageResources, type LanguageCode } from './language.js';
 
 /**
@@ -221,10 +222,15 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
       add(res.stem(token));
       if (stripped !== undefined) add(res.stem(stripped));
     }
+    if (res.inflect !== undefined) {
+      for (const k of res.inflect(token)) add(k);
+      if (stripped !== undefined) for (const k of res.inflect(stripped)) add(k);
+    }
   }
   const n = out.length;
   for (let i = 0; i < n; i += 1) add(foldDiacritics(out[i] as string));
   if (NON_ASCII.test(token)) add(stemmer(foldDiacritics(token)));
+  if (lang !== 'en' && hasCjk(token)) for (const g of cjkNgrams(token, res?.stop ?? EMPTY)) add(g);
   return out;
 }
 
@@ -260,6 +266,8 @@ export function contentTerms(text: string, fallback?: LanguageCode): string[] {
   }
   return out;
 }
+
+const EMPTY: ReadonlySet<string> = new Set();
 
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
 
