@@ -58,7 +58,7 @@ export function turkishPersonKeys(word: string): string[] {
 
 const KOREAN_ENDINGS = [
   '었습니다', '았습니다', '였습니다', '으십니다', '으세요', '었어요', '았어요', '였어요', '십니다', '습니다',
-  '세요', '니다', '어요', '아요', '었다', '았다', '는다', '어서', '아서', '으면', '는데', '지요', '고요',
+  '었나요', '았나요', '습니까', '세요', '니다', '니까', '나요', '어요', '아요', '었다', '았다', '는다', '어서', '아서', '으면', '는데', '지요', '고요',
   '죠', '고', '다', '요', '면', '서', '는', '며', '지', '게',
 ];
 /** Endings that begin with the honorific 시 (fused: 세요 = 시 + 어요, 십니다 = 시 + ㅂ니다). */
@@ -78,6 +78,7 @@ function repairLastSyllable(stem: string): string {
   if (FUSED_FINALS.has(tail)) tail = 0;
   vowel = CONTRACTED.get(vowel) ?? vowel;
   if (lead === 18 && vowel === 1) vowel = 0; // 해 → 하
+  if (vowel === 18) vowel = 4; // a stem's ㅡ drops before 어 (쓰 + 어요 → 써요): 쓰 and 써 are one key
   return stem.slice(0, -1) + String.fromCharCode(HANGUL_BASE + lead * 588 + vowel * 28 + tail);
 }
 
@@ -94,7 +95,9 @@ export function koreanPersonKeys(word: string): string[] {
     const stem = repairLastSyllable(word.slice(0, -e.length));
     push(stem);
     // Honorific 시 and a stem's own 시 read alike: 마십니다 is 마시 + ㅂ니다, 가십니다 is 가 + 십니다.
-    if (HONORIFIC_ENDINGS.has(e)) push(`${stem}시`);
+    if (HONORIFIC_ENDINGS.has(e)) {
+      if (!stem.endsWith('하')) push(`${stem}시`);
+    }
     else if (stem.length >= 2 && stem.endsWith('시')) push(stem.slice(0, -1));
     return out;
   }
@@ -111,7 +114,7 @@ export function koreanPersonKeys(word: string): string[] {
 // ---------------------------------------------------------------------------------------------
 
 const HINDI_SUFFIXES = [
-  'ूँगा', 'ूँगी', 'ूंगा', 'ूंगी', 'ेंगे', 'ेंगी', 'ेगा', 'ेगी', 'ोगे', 'ोगी', 'ीजिए', 'िए', 'िये', 'कर', 'ना', 'ने', 'नी',
+  'ऊँगा', 'ऊँगी', 'ऊंगा', 'ऊंगी', 'एँगे', 'एंगे', 'एगा', 'एगी', 'ओगे', 'ओगी', 'ूँगा', 'ूँगी', 'ूंगा', 'ूंगी', 'ेंगे', 'ेंगी', 'ेगा', 'ेगी', 'ोगे', 'ोगी', 'ीजिए', 'िए', 'िये', 'कर', 'ना', 'ने', 'नी',
   'ता', 'ती', 'ते', 'ूँ', 'ूं', 'ें', 'ा', 'ी', 'े', 'ो',
 ];
 

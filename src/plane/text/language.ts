@@ -41,7 +41,7 @@ import { stemmer as swedishStem } from '@orama/stemmers/swedish';
 import { stemmer as turkishStem } from '@orama/stemmers/turkish';
 import { stemmer as ukrainianStem } from '@orama/stemmers/ukrainian';
 import { arabicPersonKeys, hebrewPersonKeys } from './inflection-semitic.js';
-import { romancePersonKeys } from './inflection-romance.js';
+import { germanPersonKeys, romancePersonKeys, russianPersonKeys } from './inflection-european.js';
 import { hindiPersonKeys, koreanPersonKeys, turkishPersonKeys } from './inflection-suffixing.js';
 import { ara, bul, dan, deu, ell, fin, fra, heb, hin, hun, ind, ita, jpn, kor, nld, nob, pol, por, porBr, ron, rus, spa, swe, tha, tur, ukr, vie, zho } from 'stopword';
 
@@ -130,7 +130,7 @@ const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<Language
   ['ar', { stop: stopSet(ara), stem: arabicStem, strip: stripArabic, inflect: arabicPersonKeys }],
   ['bg', { stop: stopSet(bul), stem: bulgarianStem }],
   ['da', { stop: stopSet(dan), stem: danishStem }],
-  ['de', { stop: stopSet(deu), stem: germanStem }],
+  ['de', { stop: stopSet(deu), stem: germanStem, inflect: (w) => germanPersonKeys(w, germanStem) }],
   ['el', { stop: stopSet(ell), stem: greekStem }],
   ['es', { stop: stopSet(spa), stem: spanishStem, inflect: (w) => romancePersonKeys('es', w, spanishStem) }],
   ['fi', { stop: stopSet(fin), stem: finnishStem }],
@@ -147,7 +147,7 @@ const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<Language
   ['pl', { stop: stopSet(pol) }],
   ['pt', { stop: without(stopSet(por, porBr), PORTUGUESE_NOT_STOP), stem: portugueseStem, inflect: (w) => romancePersonKeys('pt', w, portugueseStem) }],
   ['ro', { stop: stopSet(ron), stem: romanianStem }],
-  ['ru', { stop: stopSet(rus), stem: russianStem }],
+  ['ru', { stop: stopSet(rus), stem: russianStem, inflect: (w) => russianPersonKeys(w, russianStem) }],
   ['sv', { stop: stopSet(swe), stem: swedishStem }],
   ['th', { stop: stopSet(tha) }],
   ['tr', { stop: stopSet(tur), stem: turkishStem, inflect: turkishPersonKeys }],

@@ -1,5 +1,5 @@
 /**
- * Person inflection of Spanish, Portuguese and Italian verbs (issue 24). The Snowball stemmers
+ * Person inflection of Spanish, Portuguese, Italian, German and Russian verbs (issue 24). The Snowball stemmers
  * (`@orama/stemmers`) already join the regular present and past forms of a verb ("estudio" /
  * "estudia" → "estudi", "moro" / "mora" → "mor", "studio" / "studia" → "stud"); what they cannot
  * join are the irregular verbs, whose first person changes its stem ("tengo" / "tiene", "hago" /
@@ -115,7 +115,94 @@ nascere: nacqui nacque nato nata
 mettere: misi mise messo
 `);
 
-const TABLES: Readonly<Record<string, Table>> = { es: ES, pt: PT, it: IT };
+/**
+ * German strong verbs whose 2nd and 3rd singular change the stem vowel e → i / ie (Duden, *Die
+ * Grammatik*, §§ 640–660): "liest" / "lese", "isst" / "esse". The a → ä, au → äu change
+ * ("fährt", "läuft") is undone by rule in {@link germanPersonKeys}.
+ */
+const DE = table(`
+lesen: liest liest
+essen: isst
+sehen: sieht siehst
+nehmen: nimmt nimmst
+geben: gibt gibst
+helfen: hilft hilfst
+sprechen: spricht sprichst
+treffen: trifft triffst
+werfen: wirft wirfst
+vergessen: vergisst
+empfehlen: empfiehlt
+sterben: stirbt
+werden: wird wirst
+wissen: weiß weißt
+`);
+
+/**
+ * Russian verbs whose 1st singular mutates the stem consonant or whose stem alternates
+ * (В. В. Виноградов et al., *Грамматика русского языка* / Russian Grammar 1980, §§ 1477–1520):
+ * "хожу" / "ходит", "пишу" / "пишет", "люблю" / "любит", "пью" / "пьёт".
+ */
+const RU = table(`
+ходить: хожу ходишь ходит ходят
+ездить: езжу ездишь ездит ездят
+водить: вожу водишь водит водят
+возить: вожу возишь возит возят
+писать: пишу пишешь пишет пишут
+любить: люблю любишь любит любят
+готовить: готовлю готовишь готовит готовят
+купить: куплю купишь купит купят
+платить: плачу платишь платит платят
+видеть: вижу видишь видит видят
+сидеть: сижу сидишь сидит сидят
+хотеть: хочу хочешь хочет хотят
+мочь: могу можешь может могут
+пить: пью пьёшь пьёт пьют пьешь пьет
+петь: пою поёшь поёт поют поешь поет
+жить: живу живёшь живёт живут живешь живет
+спать: сплю спишь спит спят
+рисовать: рисую рисуешь рисует рисуют
+танцевать: танцую танцуешь танцует танцуют
+`);
+
+const TABLES: Readonly<Record<string, Table>> = { es: ES, pt: PT, it: IT, de: DE, ru: RU };
+
+const DE_UMLAUT: Readonly<Record<string, string>> = { ä: 'a', ö: 'o', ü: 'u' };
+
+/**
+ * German: the Snowball stemmer keeps the person endings "-t", "-st", "-et" ("spielt", "spiele"
+ * → "spielt", "spiel") and the "ge-…-t" participle ("gekauft"). The key is the Snowball stem of
+ * the word without them ("spielt", "spielst", "gespielt" → "spiel"; "arbeitet" → "arbeit"),
+ * with the umlaut of a strong verb's 3rd singular undone ("fährt" → "fahr"), and for the
+ * irregular forms above the stem of the infinitive ("liest" → "les").
+ */
+export function germanPersonKeys(word: string, stem: (w: string) => string): string[] {
+  const out: string[] = [];
+  const lemmas = DE[word];
+  if (lemmas !== undefined) for (const l of lemmas.split('|')) out.push(stem(l));
+  let w = word;
+  if (w.startsWith('ge') && w.endsWith('t') && w.length >= 6) w = w.slice(2);
+  const m = /^(.{3,}?)(?:est|et|st|t)$/u.exec(w);
+  if (m !== null) {
+    const base = m[1] as string;
+    out.push(stem(base));
+    const plain = base.replace(/[äöü]/gu, (c) => DE_UMLAUT[c] ?? c);
+    if (plain !== base) out.push(stem(plain));
+  }
+  return out;
+}
+
+/**
+ * Russian: the stem of the infinitive for the listed forms (consonant mutation, "ё"), and for
+ * every other word the Snowball stem with "ё" read as "е" (the Snowball stemmer leaves "живёт"
+ * whole).
+ */
+export function russianPersonKeys(word: string, stem: (w: string) => string): string[] {
+  const out: string[] = [];
+  const lemmas = RU[word];
+  if (lemmas !== undefined) for (const l of lemmas.split('|')) out.push(stem(l));
+  if (word.includes('ё')) out.push(stem(word.replace(/ё/gu, 'е')));
+  return out;
+}
 
 /**
  * Person-neutral keys of a Spanish, Portuguese or Italian verb form: the Snowball stem of the
