@@ -207,6 +207,7 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   let letters = 0;
   if (ASCII.test(text)) {
     if (words.length === 0) return fallback ?? 'und';
+    if (fallbackExplains(words, isEnglishStop, fallback)) return fallback as LanguageCode;
     if (englishByStopWords(words, isEnglishStop)) return 'en';
     for (let i = 0; i < text.length; i += 1) {
       const c = text.charCodeAt(i) | 0x20;
@@ -235,12 +236,13 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   if (script === undefined) return fallback ?? 'und';
   if (script === 'ru') {
     if (letters < MIN_LETTERS_FOR_IDENTIFICATION) return fallback !== undefined && FRANC_CYRILLIC_ONLY.some((k) => FRANC_CYRILLIC[k] === fallback) ? fallback : 'ru';
-    return FRANC_CYRILLIC[cachedFranc(text, FRANC_CYRILLIC_ONLY)] ?? 'ru';
+    return cyrillicLanguage(text, words);
   }
   if (script !== 'latin') return script;
+  if (fallbackExplains(words, isEnglishStop, fallback)) return fallback as LanguageCode;
   if (englishByStopWords(words, isEnglishStop)) return 'en';
   const latinFallback = fallback !== undefined && Object.values(FRANC_LATIN).includes(fallback) ? fallback : 'en';
-  if (letters < MIN_LETTERS_FOR_IDENTIFICATION) return latinFallback;
+  if (letters < MIN_LETTERS_FOR_IDENTIFICATION) return distinctiveLatin(text) ?? latinFallback;
   // Trigrams alone mistake plain English chat for Dutch or Danish: the language must also hold
   // more of the text's words in its stop list than English does. Checked first against the
   // union of the stop lists, which spares franc most English texts.
@@ -250,9 +252,13 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
     if (isEnglishStop(w)) english += 1;
     if (LATIN_FOREIGN_STOP.has(w)) foreign += 1;
   }
-  if (foreign <= english) return latinFallback;
+  // Issue 24: a text with accented letters and no English stop word at all ("Cumartesi günleri
+  // sahilde bisiklet sürüyorum") is not English for want of stop words: franc decides it.
+  const accented = english === 0 && !ASCII.test(text);
+  if (foreign <= english && !accented) return latinFallback;
   const lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
   if (lang === 'en') return lang;
+  if (accented && foreign === 0) return lang;
   const stop = languageResources(lang)?.stop;
   const fallbackStop = latinFallback !== lang ? languageResources(latinFallback)?.stop : undefined;
   let own = 0;
@@ -265,6 +271,60 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   // well (franc confuses Spanish, Portuguese and Galician on one sentence).
   if (fallbackStop !== undefined && fallbackOwn >= own && fallbackOwn > english) return latinFallback;
   return own > english ? lang : latinFallback;
+}
+
+/**
+ * Issue 24: a short question in a namespace whose dominant language is not English is read in
+ * that language when its stop words explain at least as many of the question's words as English
+ * ones do ("Was liest Jonas?" in a German namespace: "was" is a stop word of both). Never for a
+ * fallback of English or none, so English is read as before.
+ */
+function fallbackExplains(words: readonly string[], isEnglishStop: (w: string) => boolean, fallback: LanguageCode | undefined): boolean {
+  if (fallback === undefined || fallback === 'en') return false;
+  const stop = RESOURCES.get(fallback)?.stop;
+  if (stop === undefined || !Object.values(FRANC_LATIN).includes(fallback)) return false;
+  let letters = 0;
+  let own = 0;
+  let english = 0;
+  for (const w of words) {
+    letters += w.length;
+    if (stop.has(w)) own += 1;
+    if (isEnglishStop(w)) english += 1;
+  }
+  return letters < MIN_LETTERS_FOR_IDENTIFICATION && own > 0 && own >= english;
+}
+
+/**
+ * Letters only one of the Latin-script languages with resources uses (issue 24), which decide a
+ * text too short for `franc-min`: Turkish ğ ı ş, Vietnamese ơ ư ă and the letters with a dot
+ * below or hook above, Spanish ñ ¿ ¡, German ß. `undefined` when none appears.
+ */
+function distinctiveLatin(text: string): LanguageCode | undefined {
+  const t = text.normalize('NFC');
+  if (/[ğışİĞŞ]/u.test(t)) return 'tr';
+  if (/[ơưăđĐƠƯĂẠ-ỹ]/u.test(t)) return 'vi';
+  if (/[ñÑ¿¡]/u.test(t)) return 'es';
+  if (/ß/u.test(t)) return 'de';
+  return undefined;
+}
+
+/**
+ * A long Cyrillic text: Ukrainian when it has a letter only Ukrainian writes (і ї є ґ), Bulgarian
+ * when `franc-min` says so and Bulgarian stop words outnumber Russian ones, else Russian (issue
+ * 24: franc alone took most Russian turns of the multilingual set for Ukrainian or Bulgarian).
+ */
+function cyrillicLanguage(text: string, words: readonly string[]): LanguageCode {
+  if (/[іїєґІЇЄҐ]/u.test(text)) return 'uk';
+  if (FRANC_CYRILLIC[cachedFranc(text, FRANC_CYRILLIC_ONLY)] !== 'bg') return 'ru';
+  const bg = RESOURCES.get('bg')?.stop;
+  const ru = RESOURCES.get('ru')?.stop;
+  let b = 0;
+  let r = 0;
+  for (const w of words) {
+    if (bg?.has(w) === true) b += 1;
+    if (ru?.has(w) === true) r += 1;
+  }
+  return b > r ? 'bg' : 'ru';
 }
 
 function englishByStopWords(words: readonly string[], isEnglishStop: (w: string) => boolean): boolean {
