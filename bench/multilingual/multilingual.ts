@@ -66,6 +66,8 @@ export interface MultilingualResult {
   recall5: number;
   /** Questions whose expected turn was not in the first 5, with what came first. */
   misses: Array<{ question: string; expected: string; got: string[] }>;
+  /** Questions whose expected turn was not first, with the first 5. */
+  misses1: Array<{ question: string; expected: string; got: string[] }>;
   /** Issue 24's groups, when the set has them. */
   person?: GroupResult;
   short?: GroupResult;
@@ -115,6 +117,7 @@ export async function runMultilingualSet(set: MultilingualSet, encoder: Encoder,
       recall1: main.recall1,
       recall5: main.recall5,
       misses: main.misses5,
+      misses1: main.misses1,
     };
     const strip = (g: GroupResult & { misses5: unknown }): GroupResult => ({ questions: g.questions, recall1: g.recall1, recall5: g.recall5, misses1: g.misses1 });
     if (set.personQuestions !== undefined && set.personQuestions.length > 0) out.person = strip(await group(set.personQuestions));

@@ -181,6 +181,13 @@ const FRANC_CYRILLIC_ONLY = Object.keys(FRANC_CYRILLIC);
 export const MIN_LETTERS_FOR_IDENTIFICATION = 24;
 
 /**
+ * Issue 24: a Latin text of at least this many letters (and fewer than
+ * {@link MIN_LETTERS_FOR_IDENTIFICATION}) with accented letters, no English stop word and a stop
+ * word of another language is still given to `franc-min`.
+ */
+export const MIN_LETTERS_FOR_SHORT_FRANC = 12;
+
+/**
  * Share of English stop words of three letters or more ("the", "and", "you"; not "a", "me",
  * "no", which other languages share) among a Latin text's words from which the text is English.
  */
@@ -242,7 +249,11 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   if (fallbackExplains(words, isEnglishStop, fallback)) return fallback as LanguageCode;
   if (englishByStopWords(words, isEnglishStop)) return 'en';
   const latinFallback = fallback !== undefined && Object.values(FRANC_LATIN).includes(fallback) ? fallback : 'en';
-  if (letters < MIN_LETTERS_FOR_IDENTIFICATION) return distinctiveLatin(text) ?? latinFallback;
+  const short = letters < MIN_LETTERS_FOR_IDENTIFICATION;
+  if (short) {
+    const distinct = distinctiveLatin(text);
+    if (distinct !== undefined) return distinct;
+  }
   // Trigrams alone mistake plain English chat for Dutch or Danish: the language must also hold
   // more of the text's words in its stop list than English does. Checked first against the
   // union of the stop lists, which spares franc most English texts.
@@ -255,6 +266,9 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   // Issue 24: a text with accented letters and no English stop word at all ("Cumartesi günleri
   // sahilde bisiklet sürüyorum") is not English for want of stop words: franc decides it.
   const accented = english === 0 && !ASCII.test(text);
+  // A short one is decided by franc only with accented letters, no English stop word and some
+  // stop word of another language ("Cultivo fresas en el balcón."); else by the fallback.
+  if (short && !(accented && foreign > 0 && letters >= MIN_LETTERS_FOR_SHORT_FRANC)) return latinFallback;
   if (foreign <= english && !accented) return latinFallback;
   const lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
   if (lang === 'en') return lang;
