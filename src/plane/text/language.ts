@@ -182,8 +182,8 @@ export const MIN_LETTERS_FOR_IDENTIFICATION = 24;
 
 /**
  * Issue 24: a Latin text of at least this many letters (and fewer than
- * {@link MIN_LETTERS_FOR_IDENTIFICATION}) with accented letters, no English stop word and a stop
- * word of another language is still given to `franc-min`.
+ * {@link MIN_LETTERS_FOR_IDENTIFICATION}) with no English stop word and stop words of another
+ * language (one with accented letters, else two) is still given to `franc-min`.
  */
 export const MIN_LETTERS_FOR_SHORT_FRANC = 12;
 
@@ -266,13 +266,16 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   // Issue 24: a text with accented letters and no English stop word at all ("Cumartesi günleri
   // sahilde bisiklet sürüyorum") is not English for want of stop words: franc decides it.
   const accented = english === 0 && !ASCII.test(text);
-  // A short one is decided by franc only with accented letters, no English stop word and some
-  // stop word of another language ("Cultivo fresas en el balcón."); else by the fallback.
-  if (short && !(accented && foreign > 0 && letters >= MIN_LETTERS_FOR_SHORT_FRANC)) return latinFallback;
+  // A short one is decided by franc only without any English stop word and with a stop word of
+  // another language (two when it has no accented letter): "Cultivo fresas en el balcón.",
+  // "Ela canta num coral da igreja."; else by the fallback.
+  const foreignEnough = english === 0 && foreign >= (accented ? 1 : 2);
+  if (short && !(foreignEnough && letters >= MIN_LETTERS_FOR_SHORT_FRANC)) return latinFallback;
   if (foreign <= english && !accented) return latinFallback;
-  const lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
+  let lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
   if (lang === 'en') return lang;
   if (accented && foreign === 0) return lang;
+  if (!words.some((w) => w.length >= 3 && isEnglishStop(w))) lang = bestStopExplained(words, lang, english);
   const stop = languageResources(lang)?.stop;
   const fallbackStop = latinFallback !== lang ? languageResources(latinFallback)?.stop : undefined;
   let own = 0;
@@ -339,6 +342,35 @@ function cyrillicLanguage(text: string, words: readonly string[]): LanguageCode 
     if (ru?.has(w) === true) r += 1;
   }
   return b > r ? 'bg' : 'ru';
+}
+
+/**
+ * Issue 24: franc's pick when its stop list holds one of the text's words; else the Latin-script
+ * language whose stop list holds the most distinct words of the text, at least two and more than
+ * the English stop words among them (franc takes "Ela canta num coral da igreja." for Spanish,
+ * whose list holds none of its words; Portuguese holds "ela", "num", "da"). Called only for a
+ * text without English stop words of three letters or more.
+ */
+function bestStopExplained(words: readonly string[], pick: LanguageCode, english: number): LanguageCode {
+  const distinct = [...new Set(words)];
+  const count = (l: LanguageCode): number => {
+    const stop = RESOURCES.get(l)?.stop;
+    let n = 0;
+    if (stop !== undefined) for (const w of distinct) if (stop.has(w)) n += 1;
+    return n;
+  };
+  if (count(pick) > 0) return pick;
+  let best = pick;
+  let most = Math.max(1, english);
+  for (const l of Object.values(FRANC_LATIN)) {
+    if (l === 'en' || l === pick) continue;
+    const n = count(l);
+    if (n > most) {
+      best = l;
+      most = n;
+    }
+  }
+  return best;
 }
 
 function englishByStopWords(words: readonly string[], isEnglishStop: (w: string) => boolean): boolean {
