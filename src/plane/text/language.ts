@@ -113,11 +113,17 @@ function without(set: ReadonlySet<string>, words: readonly string[]): ReadonlySe
 }
 
 /**
- * Hindi auxiliaries missing from `stopword`'s list, which mark only person, tense or aspect: हूँ /
- * हूं (1st sg "am"), the progressive रहा / रही / रहे, and the feminine करती / करूँगा … of the
- * light verb करना whose masculine forms the list already holds (Y. Kachru, *Hindi*, ch. 4).
+ * Hindi words missing from `stopword`'s list that mark only person, tense or aspect (issue 24;
+ * Y. Kachru, *Hindi*, ch. 3–4): the personal pronouns and possessives of the 1st and 2nd person
+ * and the 3rd-person forms the list lacks (English "I", "my", "she" are stop words too), the
+ * auxiliary हूँ / हूं ("am"), the progressive रहा / रही / रहे, and the feminine and future forms
+ * of the light verb करना whose masculine forms the list already holds.
  */
-const HINDI_AUXILIARIES = ['हूँ', 'हूं', 'रहा', 'रही', 'रहे', 'करती', 'करूँगा', 'करूँगी', 'करेगा', 'करेगी', 'करेंगे'];
+const HINDI_EXTRA_STOP = [
+  'मैं', 'मैंने', 'मुझे', 'मुझको', 'मेरा', 'मेरी', 'मेरे', 'हम', 'हमने', 'हमें', 'हमारा', 'हमारी', 'हमारे',
+  'तुम', 'तुमने', 'तुम्हें', 'तुम्हारा', 'तुम्हारी', 'तुम्हारे', 'उसने', 'उसका', 'उसकी', 'उसके', 'वो',
+  'हूँ', 'हूं', 'रहा', 'रही', 'रहे', 'करती', 'करूँगा', 'करूँगी', 'करेगा', 'करेगी', 'करेंगे',
+];
 
 /**
  * `stopword`'s Brazilian list holds "trabalho" (work), a content word: a turn about one's work
@@ -136,7 +142,7 @@ const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<Language
   ['fi', { stop: stopSet(fin), stem: finnishStem }],
   ['fr', { stop: stopSet(fra), stem: frenchStem }],
   ['he', { stop: stopSet(heb), strip: stripHebrew, inflect: hebrewPersonKeys }],
-  ['hi', { stop: stopSet(hin, HINDI_AUXILIARIES), stem: hindiStem, inflect: hindiPersonKeys }],
+  ['hi', { stop: stopSet(hin, HINDI_EXTRA_STOP), stem: hindiStem, inflect: hindiPersonKeys }],
   ['hu', { stop: stopSet(hun), stem: hungarianStem }],
   ['id', { stop: stopSet(ind), stem: indonesianStem }],
   ['it', { stop: stopSet(ita), stem: italianStem, inflect: (w) => romancePersonKeys('it', w, italianStem) }],
