@@ -13,7 +13,14 @@
  *   the lexical index and System One were tuned and trained on (SPEC 10).
  * - Per language: a stop list from `stopword` and a Snowball stemmer from `@orama/stemmers`
  *   where they exist, plus light affix stripping where no kept library offers a stemmer
- *   (Korean particles, Arabic and Hebrew clitic prefixes).
+ *   (Korean particles, Arabic and Hebrew clitic prefixes), and person-neutral verb keys (issue
+ *   24: `inflection-semitic.ts`, `inflection-european.ts`, `inflection-suffixing.ts`).
+ * - Issue 24, never for English or an English namespace: a short question takes the namespace's
+ *   language when that language's stop words explain it as well as English's; letters only one
+ *   language writes decide a short Latin text; a text without English stop words but with
+ *   another language's goes to franc even when short, and to the language whose stop list
+ *   explains it when franc's pick explains none; Cyrillic is Ukrainian only with і ї є ґ and
+ *   Bulgarian only when its stop words outnumber Russian ones.
  *
  * @module
  */
