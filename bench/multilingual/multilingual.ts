@@ -3,6 +3,10 @@
  * life, at least 12 questions each naming the turn that answers it. Each language is written into
  * its own in-memory namespace with the given encoder and System One, and every question is
  * recalled; recall@k is the share of questions whose expected turn is among the first k memories.
+ * Issue 24 adds two groups, scored apart: `personQuestions` (a question in the third person about
+ * a turn in the first, "¿Dónde trabaja Lucía?" / "Trabajo en…", and the reverse, a question in
+ * the first person about a turn someone else said in the third) and `shortQuestions` (one or two
+ * characters of Chinese, Japanese or Korean). A turn with its own `speaker` is said by that person.
  * Used by `npm run bench -- multilingual` (figures) and test/integration/multilingual.test.ts
  * (thresholds).
  *
@@ -27,8 +31,29 @@ export interface MultilingualSet {
   name: string;
   /** The invented person who says every turn. */
   speaker: string;
-  memories: Array<{ id: string; text: string }>;
-  questions: Array<{ question: string; expected: string }>;
+  /** `speaker`: who says the turn when not {@link MultilingualSet.speaker} (a third-person turn). */
+  memories: Array<{ id: string; text: string; speaker?: string }>;
+  questions: MultilingualQuestion[];
+  /** Issue 24: third-person questions about first-person turns, and the reverse. */
+  personQuestions?: MultilingualQuestion[];
+  /** Issue 24: one- or two-character CJK queries. */
+  shortQuestions?: MultilingualQuestion[];
+}
+
+/** One question and the id of the turn that answers it. */
+export interface MultilingualQuestion {
+  question: string;
+  expected: string;
+}
+
+/** What one group of questions scored. */
+export interface GroupResult {
+  questions: number;
+  /** Shares in [0,1]. */
+  recall1: number;
+  recall5: number;
+  /** Questions whose expected turn was not first, with the first 5. */
+  misses1: Array<{ question: string; expected: string; got: string[] }>;
 }
 
 /** What one language scored. */
@@ -41,6 +66,11 @@ export interface MultilingualResult {
   recall5: number;
   /** Questions whose expected turn was not in the first 5, with what came first. */
   misses: Array<{ question: string; expected: string; got: string[] }>;
+  /** Questions whose expected turn was not first, with the first 5. */
+  misses1: Array<{ question: string; expected: string; got: string[] }>;
+  /** Issue 24's groups, when the set has them. */
+  person?: GroupResult;
+  short?: GroupResult;
 }
 
 /** Reads every `<code>.json` of `dir`, sorted by code. */
@@ -60,20 +90,39 @@ export async function runMultilingualSet(set: MultilingualSet, encoder: Encoder,
   try {
     const t0 = Date.UTC(2024, 4, 1, 9, 0, 0);
     await memory.addMany(
-      set.memories.map((m, i) => ({ text: m.text, speaker: set.speaker, sessionId: 's1', turnId: m.id, observedAt: t0 + i * 60_000 })),
+      set.memories.map((m, i) => ({ text: m.text, speaker: m.speaker ?? set.speaker, sessionId: 's1', turnId: m.id, observedAt: t0 + i * 60_000 })),
     );
-    let hit1 = 0;
-    let hit5 = 0;
-    const misses: MultilingualResult['misses'] = [];
-    for (const q of set.questions) {
-      const r = await memory.recall(q.question, { k: 5 });
-      const ids = r.memories.map((m) => m.provenance.turnId ?? m.id);
-      if (ids[0] === q.expected) hit1 += 1;
-      if (ids.slice(0, 5).includes(q.expected)) hit5 += 1;
-      else misses.push({ question: q.question, expected: q.expected, got: ids.slice(0, 5) });
-    }
-    const n = set.questions.length;
-    return { language: set.language, name: set.name, questions: n, recall1: hit1 / n, recall5: hit5 / n, misses };
+    const group = async (questions: readonly MultilingualQuestion[]): Promise<GroupResult & { misses5: GroupResult['misses1'] }> => {
+      let hit1 = 0;
+      let hit5 = 0;
+      const misses1: GroupResult['misses1'] = [];
+      const misses5: GroupResult['misses1'] = [];
+      for (const q of questions) {
+        const r = await memory.recall(q.question, { k: 5 });
+        const ids = r.memories.map((m) => m.provenance.turnId ?? m.id);
+        const miss = { question: q.question, expected: q.expected, got: ids.slice(0, 5) };
+        if (ids[0] === q.expected) hit1 += 1;
+        else misses1.push(miss);
+        if (ids.slice(0, 5).includes(q.expected)) hit5 += 1;
+        else misses5.push(miss);
+      }
+      const n = Math.max(1, questions.length);
+      return { questions: questions.length, recall1: hit1 / n, recall5: hit5 / n, misses1, misses5 };
+    };
+    const main = await group(set.questions);
+    const out: MultilingualResult = {
+      language: set.language,
+      name: set.name,
+      questions: main.questions,
+      recall1: main.recall1,
+      recall5: main.recall5,
+      misses: main.misses5,
+      misses1: main.misses1,
+    };
+    const strip = (g: GroupResult & { misses5: unknown }): GroupResult => ({ questions: g.questions, recall1: g.recall1, recall5: g.recall5, misses1: g.misses1 });
+    if (set.personQuestions !== undefined && set.personQuestions.length > 0) out.person = strip(await group(set.personQuestions));
+    if (set.shortQuestions !== undefined && set.shortQuestions.length > 0) out.short = strip(await group(set.shortQuestions));
+    return out;
   } finally {
     await memory.close();
   }
@@ -86,8 +135,17 @@ export async function runMultilingualBench(sets: MultilingualSet[], encoder: Enc
   return out;
 }
 
-/** The per-language table (Markdown). */
+/**
+ * The per-language table (Markdown): the main questions, then issue 24's person questions and
+ * short CJK queries ("–" where a language has none).
+ */
 export function multilingualTable(results: readonly MultilingualResult[]): string {
-  const rows = results.map((r) => `| ${r.name} (${r.language}) | ${r.questions} | ${(r.recall1 * 100).toFixed(1)} | ${(r.recall5 * 100).toFixed(1)} |`);
-  return ['| language | questions | R@1 % | R@5 % |', '| --- | ---: | ---: | ---: |', ...rows].join('\n');
+  const pct = (x: number): string => (x * 100).toFixed(1);
+  const g = (x: GroupResult | undefined): string => (x === undefined ? '– | – | –' : `${x.questions} | ${pct(x.recall1)} | ${pct(x.recall5)}`);
+  const rows = results.map((r) => `| ${r.name} (${r.language}) | ${r.questions} | ${pct(r.recall1)} | ${pct(r.recall5)} | ${g(r.person)} | ${g(r.short)} |`);
+  return [
+    '| language | questions | R@1 % | R@5 % | person questions | R@1 % | R@5 % | short CJK queries | R@1 % | R@5 % |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ].join('\n');
 }

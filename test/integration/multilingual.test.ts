@@ -1,6 +1,8 @@
 /**
  * Issue 15: recall in every language of the multilingual set, and the four cases of the issue,
- * through the whole memory (default Node encoder, trained local System One).
+ * through the whole memory (default Node encoder, trained local System One). Issue 24: the
+ * person questions (third person about first-person turns and the reverse) and the short CJK
+ * queries of the set, and the cases of the issue.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMultilingualSets, runMultilingualSet } from '../../bench/multilingual/multilingual.js';
@@ -32,16 +34,58 @@ describe('multilingual set (test/fixtures/multilingual)', () => {
     for (const s of SETS) {
       expect(s.questions.length, s.language).toBeGreaterThanOrEqual(12);
       const ids = new Set(s.memories.map((m) => m.id));
-      for (const q of s.questions) expect(ids.has(q.expected), `${s.language}: ${q.question}`).toBe(true);
+      for (const q of [...s.questions, ...(s.personQuestions ?? []), ...(s.shortQuestions ?? [])]) {
+        expect(ids.has(q.expected), `${s.language}: ${q.question}`).toBe(true);
+      }
     }
   });
 
+  it('issue 24: person questions in every language, at least 4, and short queries in zh, ja, ko', () => {
+    for (const code of ['ar', 'de', 'es', 'he', 'hi', 'it', 'ja', 'ko', 'pt', 'ru', 'th', 'tr', 'vi', 'zh']) {
+      expect(SETS.find((s) => s.language === code)?.personQuestions?.length ?? 0, code).toBeGreaterThanOrEqual(code === 'ja' || code === 'zh' ? 2 : 4);
+    }
+    for (const code of ['zh', 'ja', 'ko']) expect(SETS.find((s) => s.language === code)?.shortQuestions?.length ?? 0, code).toBeGreaterThanOrEqual(3);
+  });
+
   for (const set of SETS) {
-    it(`${set.name} (${set.language}): recall@5 ≥ 90 %`, async () => {
+    it(`${set.name} (${set.language}): recall@5 ≥ 90 %; person and short questions recall@1 ≥ 90 % (issue 24)`, async () => {
       const r = await runMultilingualSet(set, encoder, systemOne);
       expect(r.recall5, JSON.stringify(r.misses)).toBeGreaterThanOrEqual(0.9);
+      if (r.person !== undefined) expect(r.person.recall1, JSON.stringify(r.person.misses1)).toBeGreaterThanOrEqual(0.9);
+      if (r.short !== undefined) expect(r.short.recall1, JSON.stringify(r.short.misses1)).toBeGreaterThanOrEqual(0.9);
     });
   }
+});
+
+describe('the cases of issue 24', () => {
+  it('Arabic: a third-person question finds the first-person turn (تدرس / أدرس), and the reverse', async () => {
+    const { memory, ids } = await memoryWith([
+      { speaker: 'ليلى', text: 'أدرس الهندسة في جامعة اليرموك.' },
+      { speaker: 'ليلى', text: 'أشرب القهوة مع أمي كل مساء.' },
+      { speaker: 'سارة', text: 'تسكن ليلى في حي الشميساني.' },
+    ]);
+    try {
+      expect(await top(memory, 'ماذا تدرس؟')).toBe(ids[0]);
+      expect(await top(memory, 'أين أسكن؟')).toBe(ids[2]);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('Chinese: "猫" finds the turn with "猫咪"; "小林养的猫" ranks the cat turn above the coffee turn', async () => {
+    const { memory, ids } = await memoryWith([
+      { speaker: '王芳', text: '小林每天早上都喝一杯咖啡。' },
+      { speaker: '王芳', text: '小林养了一只猫咪，叫咪咪。' },
+      { speaker: '王芳', text: '我在上海的一家广告公司上班。' },
+    ]);
+    try {
+      expect(await top(memory, '猫')).toBe(ids[1]);
+      expect(await top(memory, '小林养的猫')).toBe(ids[1]);
+      expect(await top(memory, '小林喝什么？')).toBe(ids[0]);
+    } finally {
+      await memory.close();
+    }
+  });
 });
 
 async function memoryWith(turns: Array<{ speaker: string; text: string }>): Promise<{ memory: Memory; ids: string[] }> {

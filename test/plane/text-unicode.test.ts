@@ -34,14 +34,16 @@ describe('Unicode tokens (issue 15)', () => {
     expect(termsOf('trabaja', 'es')).toEqual(['trabaja', 'trabaj']);
     expect(termsOf('café', 'en')).toEqual(['café', 'cafe']);
     expect(termsOf('la', 'es')).toEqual([]); // a Spanish stop word
-    expect(termsOf('고양이는', 'ko')).toEqual(['고양이는', '고양이']); // topic particle stripped
+    // topic particle stripped; then the syllable unigrams and bigrams (issue 24; "이" is a stop word)
+    expect(termsOf('고양이는', 'ko')).toEqual(['고양이는', '고양이', '고', '양', '는', '고양', '양이', '이는']);
     expect(termsOf('paintings', 'en')).toEqual(['paint']);
   });
 
   it('identifies languages by script, by franc for long Latin text, and falls back for short text', () => {
     const texts = ['Inés: me mudé a Málaga el año pasado con mi hermana.', 'Yeah, I painted that lake sunrise last year!', '我家的猫叫团子', 'Мою кошку зовут Муся, ей четыре года.', 'うちの犬', '우리 고양이', 'שלום עולם', 'مرحبا', 'नमस्ते दुनिया', 'สวัสดี', '🍵', 'Jose'];
     expect(texts.map((t) => detectLanguage(t))).toEqual(['es', 'en', 'zh', 'ru', 'ja', 'ko', 'he', 'ar', 'hi', 'th', 'und', 'en']);
-    expect(detectLanguage('¿Dónde vive José?')).toBe('en');
+    expect(detectLanguage('Dónde vive José?')).toBe('en');
+    expect(detectLanguage('¿Dónde vive José?')).toBe('es'); // "¿" is Spanish only (issue 24)
     expect(detectLanguage('¿Dónde vive José?', 'es')).toBe('es');
   });
 

@@ -18,8 +18,10 @@ export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;
 /**
  * Version of {@link LexicalIndex.toJSON} snapshots; {@link loadLexicalIndex} refuses others.
  * 2: language-aware terms (issue 15); version 1 snapshots hold English-only terms.
+ * 3: person-inflection keys and CJK character n-grams of non-English words (issue 24; English
+ *    terms unchanged).
  */
-export const LEXICAL_VERSION = 2 as const;
+export const LEXICAL_VERSION = 3 as const;
 
 /** The snapshot written by {@link LexicalIndex.toJSON}. */
 export interface LexicalSnapshot {

@@ -13,128 +13,23 @@
  *   the lexical index and System One were tuned and trained on (SPEC 10).
  * - Per language: a stop list from `stopword` and a Snowball stemmer from `@orama/stemmers`
  *   where they exist, plus light affix stripping where no kept library offers a stemmer
- *   (Korean particles, Arabic and Hebrew clitic prefixes).
+ *   (Korean particles, Arabic and Hebrew clitic prefixes), and person-neutral verb keys (issue
+ *   24: `inflection-semitic.ts`, `inflection-european.ts`, `inflection-suffixing.ts`).
+ * - Issue 24, never for English or an English namespace: a short question takes the namespace's
+ *   language when that language's stop words explain it as well as English's; letters only one
+ *   language writes decide a short Latin text; a text without English stop words but with
+ *   another language's goes to franc even when short, and to the language whose stop list
+ *   explains it when franc's pick explains none; Cyrillic is Ukrainian only with і ї є ґ and
+ *   Bulgarian only when its stop words outnumber Russian ones.
  *
  * @module
  */
 import { franc } from 'franc-min';
 import { LRUCache } from 'lru-cache';
 import { textKey } from '../../util/hash.js';
-import { stemmer as arabicStem } from '@orama/stemmers/arabic';
-import { stemmer as bulgarianStem } from '@orama/stemmers/bulgarian';
-import { stemmer as danishStem } from '@orama/stemmers/danish';
-import { stemmer as dutchStem } from '@orama/stemmers/dutch';
-import { stemmer as finnishStem } from '@orama/stemmers/finnish';
-import { stemmer as frenchStem } from '@orama/stemmers/french';
-import { stemmer as germanStem } from '@orama/stemmers/german';
-import { stemmer as greekStem } from '@orama/stemmers/greek';
-import { stemmer as hindiStem } from '@orama/stemmers/indian';
-import { stemmer as hungarianStem } from '@orama/stemmers/hungarian';
-import { stemmer as indonesianStem } from '@orama/stemmers/indonesian';
-import { stemmer as italianStem } from '@orama/stemmers/italian';
-import { stemmer as norwegianStem } from '@orama/stemmers/norwegian';
-import { stemmer as portugueseStem } from '@orama/stemmers/portuguese';
-import { stemmer as romanianStem } from '@orama/stemmers/romanian';
-import { stemmer as russianStem } from '@orama/stemmers/russian';
-import { stemmer as spanishStem } from '@orama/stemmers/spanish';
-import { stemmer as swedishStem } from '@orama/stemmers/swedish';
-import { stemmer as turkishStem } from '@orama/stemmers/turkish';
-import { stemmer as ukrainianStem } from '@orama/stemmers/ukrainian';
-import { ara, bul, dan, deu, ell, fin, fra, heb, hin, hun, ind, ita, jpn, kor, nld, nob, pol, por, porBr, ron, rus, spa, swe, tha, tur, ukr, vie, zho } from 'stopword';
+import { languageResources, RESOURCES, type LanguageCode } from './language-resources.js';
 
-/**
- * A language code: ISO 639-1 (`"en"`, `"es"`, `"zh"`, …) for the languages the pipeline knows,
- * `"und"` when nothing is known (no letters at all).
- */
-export type LanguageCode = string;
-
-/** What the pipeline knows of one language. */
-export interface LanguageResources {
-  /** Lower-case stop words (from `stopword`). */
-  stop: ReadonlySet<string>;
-  /** Snowball stem of a lower-case word (from `@orama/stemmers`), when one exists. */
-  stem?: (word: string) => string;
-  /** Light affix stripping (particles, clitics) where no stemmer exists; `undefined` when nothing to strip. */
-  strip?: (word: string) => string | undefined;
-}
-
-const KOREAN_PARTICLES = [
-  '에서는', '에게서', '으로는', '이라고', '한테서', '까지는', '에서', '에게', '한테', '으로', '께서', '까지', '부터', '보다', '처럼', '이랑',
-  '이라', '라고', '이고', '이에요', '예요', '이다', '입니다', '은', '는', '이', '가', '을', '를', '에', '의', '와', '과', '도', '로', '만', '랑', '요',
-];
-
-/** Korean: the noun before a case particle ("고양이는" → "고양이"), longest particle first. */
-function stripKorean(word: string): string | undefined {
-  for (const p of KOREAN_PARTICLES) {
-    if (word.length > p.length && word.endsWith(p)) return word.slice(0, -p.length);
-  }
-  return undefined;
-}
-
-const ARABIC_PREFIXES = ['وال', 'بال', 'كال', 'فال', 'لل', 'ال', 'و', 'ب', 'ل', 'ف'];
-
-/** Arabic: the word without its clitic prefix (conjunction, preposition, article), ≥ 2 letters left. */
-function stripArabic(word: string): string | undefined {
-  for (const p of ARABIC_PREFIXES) {
-    if (word.startsWith(p) && word.length - p.length >= 2) return word.slice(p.length);
-  }
-  return undefined;
-}
-
-const HEBREW_PREFIXES = ['וה', 'שה', 'בה', 'לה', 'מה', 'ה', 'ו', 'ב', 'ל', 'מ', 'ש', 'כ'];
-
-/** Hebrew: the word without one clitic prefix (article, conjunction, preposition), ≥ 3 letters left. */
-function stripHebrew(word: string): string | undefined {
-  for (const p of HEBREW_PREFIXES) {
-    if (word.startsWith(p) && word.length - p.length >= 3) return word.slice(p.length);
-  }
-  return undefined;
-}
-
-function stopSet(...lists: ReadonlyArray<readonly string[] | undefined>): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const list of lists) for (const w of list ?? []) out.add(w.normalize('NFC').toLowerCase());
-  return out;
-}
-
-/** Resources per language code (English is absent: its path is `text.ts`'s Porter + stop list). */
-const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<LanguageCode, LanguageResources>([
-  ['ar', { stop: stopSet(ara), stem: arabicStem, strip: stripArabic }],
-  ['bg', { stop: stopSet(bul), stem: bulgarianStem }],
-  ['da', { stop: stopSet(dan), stem: danishStem }],
-  ['de', { stop: stopSet(deu), stem: germanStem }],
-  ['el', { stop: stopSet(ell), stem: greekStem }],
-  ['es', { stop: stopSet(spa), stem: spanishStem }],
-  ['fi', { stop: stopSet(fin), stem: finnishStem }],
-  ['fr', { stop: stopSet(fra), stem: frenchStem }],
-  ['he', { stop: stopSet(heb), strip: stripHebrew }],
-  ['hi', { stop: stopSet(hin), stem: hindiStem }],
-  ['hu', { stop: stopSet(hun), stem: hungarianStem }],
-  ['id', { stop: stopSet(ind), stem: indonesianStem }],
-  ['it', { stop: stopSet(ita), stem: italianStem }],
-  ['ja', { stop: stopSet(jpn) }],
-  ['ko', { stop: stopSet(kor), strip: stripKorean }],
-  ['nb', { stop: stopSet(nob), stem: norwegianStem }],
-  ['nl', { stop: stopSet(nld), stem: dutchStem }],
-  ['pl', { stop: stopSet(pol) }],
-  ['pt', { stop: stopSet(por, porBr), stem: portugueseStem }],
-  ['ro', { stop: stopSet(ron), stem: romanianStem }],
-  ['ru', { stop: stopSet(rus), stem: russianStem }],
-  ['sv', { stop: stopSet(swe), stem: swedishStem }],
-  ['th', { stop: stopSet(tha) }],
-  ['tr', { stop: stopSet(tur), stem: turkishStem }],
-  ['uk', { stop: stopSet(ukr), stem: ukrainianStem }],
-  ['vi', { stop: stopSet(vie) }],
-  ['zh', { stop: stopSet(zho) }],
-]);
-
-/**
- * The stop list, stemmer and affix stripping of a language; `undefined` for English (its path
- * is the Porter stemmer and English stop list of `text.ts`) and for languages without resources.
- */
-export function languageResources(lang: LanguageCode): LanguageResources | undefined {
-  return RESOURCES.get(lang);
-}
+export { languageResources, type LanguageCode, type LanguageResources } from './language-resources.js';
 
 /** franc's ISO 639-3 codes of the Latin-script languages we have resources for → ISO 639-1. */
 const FRANC_LATIN: Readonly<Record<string, LanguageCode>> = {
@@ -151,6 +46,13 @@ const FRANC_CYRILLIC_ONLY = Object.keys(FRANC_CYRILLIC);
 
 /** Letters fewer than this make a text too short for `franc-min`: the fallback decides. */
 export const MIN_LETTERS_FOR_IDENTIFICATION = 24;
+
+/**
+ * Issue 24: a Latin text of at least this many letters (and fewer than
+ * {@link MIN_LETTERS_FOR_IDENTIFICATION}) with no English stop word and stop words of another
+ * language (one with accented letters, else two) is still given to `franc-min`.
+ */
+export const MIN_LETTERS_FOR_SHORT_FRANC = 12;
 
 /**
  * Share of English stop words of three letters or more ("the", "and", "you"; not "a", "me",
@@ -179,6 +81,7 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   let letters = 0;
   if (ASCII.test(text)) {
     if (words.length === 0) return fallback ?? 'und';
+    if (fallbackExplains(words, isEnglishStop, fallback)) return fallback as LanguageCode;
     if (englishByStopWords(words, isEnglishStop)) return 'en';
     for (let i = 0; i < text.length; i += 1) {
       const c = text.charCodeAt(i) | 0x20;
@@ -207,12 +110,17 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   if (script === undefined) return fallback ?? 'und';
   if (script === 'ru') {
     if (letters < MIN_LETTERS_FOR_IDENTIFICATION) return fallback !== undefined && FRANC_CYRILLIC_ONLY.some((k) => FRANC_CYRILLIC[k] === fallback) ? fallback : 'ru';
-    return FRANC_CYRILLIC[cachedFranc(text, FRANC_CYRILLIC_ONLY)] ?? 'ru';
+    return cyrillicLanguage(text, words);
   }
   if (script !== 'latin') return script;
+  if (fallbackExplains(words, isEnglishStop, fallback)) return fallback as LanguageCode;
   if (englishByStopWords(words, isEnglishStop)) return 'en';
   const latinFallback = fallback !== undefined && Object.values(FRANC_LATIN).includes(fallback) ? fallback : 'en';
-  if (letters < MIN_LETTERS_FOR_IDENTIFICATION) return latinFallback;
+  const short = letters < MIN_LETTERS_FOR_IDENTIFICATION;
+  if (short) {
+    const distinct = distinctiveLatin(text);
+    if (distinct !== undefined) return distinct;
+  }
   // Trigrams alone mistake plain English chat for Dutch or Danish: the language must also hold
   // more of the text's words in its stop list than English does. Checked first against the
   // union of the stop lists, which spares franc most English texts.
@@ -222,9 +130,19 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
     if (isEnglishStop(w)) english += 1;
     if (LATIN_FOREIGN_STOP.has(w)) foreign += 1;
   }
-  if (foreign <= english) return latinFallback;
-  const lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
+  // Issue 24: a text with accented letters and no English stop word at all ("Cumartesi günleri
+  // sahilde bisiklet sürüyorum") is not English for want of stop words: franc decides it.
+  const accented = english === 0 && !ASCII.test(text);
+  // A short one is decided by franc only without any English stop word and with a stop word of
+  // another language (two when it has no accented letter): "Cultivo fresas en el balcón.",
+  // "Ela canta num coral da igreja."; else by the fallback.
+  const foreignEnough = english === 0 && foreign >= (accented ? 1 : 2);
+  if (short && !(foreignEnough && letters >= MIN_LETTERS_FOR_SHORT_FRANC)) return latinFallback;
+  if (foreign <= english && !accented) return latinFallback;
+  let lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
   if (lang === 'en') return lang;
+  if (accented && foreign === 0) return lang;
+  if (!words.some((w) => w.length >= 3 && isEnglishStop(w))) lang = bestStopExplained(words, lang, english);
   const stop = languageResources(lang)?.stop;
   const fallbackStop = latinFallback !== lang ? languageResources(latinFallback)?.stop : undefined;
   let own = 0;
@@ -237,6 +155,89 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   // well (franc confuses Spanish, Portuguese and Galician on one sentence).
   if (fallbackStop !== undefined && fallbackOwn >= own && fallbackOwn > english) return latinFallback;
   return own > english ? lang : latinFallback;
+}
+
+/**
+ * Issue 24: a short question in a namespace whose dominant language is not English is read in
+ * that language when its stop words explain at least as many of the question's words as English
+ * ones do ("Was liest Jonas?" in a German namespace: "was" is a stop word of both). Never for a
+ * fallback of English or none, so English is read as before.
+ */
+function fallbackExplains(words: readonly string[], isEnglishStop: (w: string) => boolean, fallback: LanguageCode | undefined): boolean {
+  if (fallback === undefined || fallback === 'en') return false;
+  const stop = RESOURCES.get(fallback)?.stop;
+  if (stop === undefined || !Object.values(FRANC_LATIN).includes(fallback)) return false;
+  let letters = 0;
+  let own = 0;
+  let english = 0;
+  for (const w of words) {
+    letters += w.length;
+    if (stop.has(w)) own += 1;
+    if (isEnglishStop(w)) english += 1;
+  }
+  return letters < MIN_LETTERS_FOR_IDENTIFICATION && own > 0 && own >= english;
+}
+
+/**
+ * Letters only one of the Latin-script languages with resources uses (issue 24), which decide a
+ * text too short for `franc-min`: Turkish ğ ı ş, Vietnamese ơ ư ă and the letters with a dot
+ * below or hook above, Spanish ñ ¿ ¡, German ß. `undefined` when none appears.
+ */
+function distinctiveLatin(text: string): LanguageCode | undefined {
+  const t = text.normalize('NFC');
+  if (/[ğışİĞŞ]/u.test(t)) return 'tr';
+  if (/[ơưăđĐƠƯĂẠ-ỹ]/u.test(t)) return 'vi';
+  if (/[ñÑ¿¡]/u.test(t)) return 'es';
+  if (/ß/u.test(t)) return 'de';
+  return undefined;
+}
+
+/**
+ * A long Cyrillic text: Ukrainian when it has a letter only Ukrainian writes (і ї є ґ), Bulgarian
+ * when `franc-min` says so and Bulgarian stop words outnumber Russian ones, else Russian (issue
+ * 24: franc alone took most Russian turns of the multilingual set for Ukrainian or Bulgarian).
+ */
+function cyrillicLanguage(text: string, words: readonly string[]): LanguageCode {
+  if (/[іїєґІЇЄҐ]/u.test(text)) return 'uk';
+  if (FRANC_CYRILLIC[cachedFranc(text, FRANC_CYRILLIC_ONLY)] !== 'bg') return 'ru';
+  const bg = RESOURCES.get('bg')?.stop;
+  const ru = RESOURCES.get('ru')?.stop;
+  let b = 0;
+  let r = 0;
+  for (const w of words) {
+    if (bg?.has(w) === true) b += 1;
+    if (ru?.has(w) === true) r += 1;
+  }
+  return b > r ? 'bg' : 'ru';
+}
+
+/**
+ * Issue 24: franc's pick when its stop list holds one of the text's words; else the Latin-script
+ * language whose stop list holds the most distinct words of the text, at least two and more than
+ * the English stop words among them (franc takes "Ela canta num coral da igreja." for Spanish,
+ * whose list holds none of its words; Portuguese holds "ela", "num", "da"). Called only for a
+ * text without English stop words of three letters or more.
+ */
+function bestStopExplained(words: readonly string[], pick: LanguageCode, english: number): LanguageCode {
+  const distinct = [...new Set(words)];
+  const count = (l: LanguageCode): number => {
+    const stop = RESOURCES.get(l)?.stop;
+    let n = 0;
+    if (stop !== undefined) for (const w of distinct) if (stop.has(w)) n += 1;
+    return n;
+  };
+  if (count(pick) > 0) return pick;
+  let best = pick;
+  let most = Math.max(1, english);
+  for (const l of Object.values(FRANC_LATIN)) {
+    if (l === 'en' || l === pick) continue;
+    const n = count(l);
+    if (n > most) {
+      best = l;
+      most = n;
+    }
+  }
+  return best;
 }
 
 function englishByStopWords(words: readonly string[], isEnglishStop: (w: string) => boolean): boolean {

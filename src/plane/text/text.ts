@@ -7,6 +7,9 @@
  * a word is processed the same way everywhere. Stored text stays verbatim: only the terms are
  * normalised.
  *
+ * Issue 24: outside English, verb forms also get person-neutral keys (`inflection-*.ts`) and
+ * Chinese, Japanese and Korean words their character unigrams and bigrams (`cjk.ts`).
+ *
  * SPEC 10: stop words (question words such as "when", "did" included) and stemming add about
  * 10 points of recall to BM25 on LoCoMo. English text keeps exactly the terms it had before
  * issue 15 (the trained System One reads features computed from them); an English word only
@@ -18,6 +21,7 @@ import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { textKey } from '../../util/hash.js';
+import { cjkNgrams, hasCjk } from './cjk.js';
 import { ENGLISH_STOP_SHARE, evictFrancCache, identifyLanguage, languageResources, type LanguageCode } from './language.js';
 
 /**
@@ -200,9 +204,14 @@ export function analyzeText(text: string, fallback?: LanguageCode): { words: str
  *   whose language is misidentified still matches word for word);
  * - for languages with resources: the language's Snowball stem and the token with its clitics
  *   or particles stripped;
+ * - the person-neutral keys of a verb form (`LanguageResources.inflect`, issue 24: "تدرس" →
+ *   "درس", "fährt" → "fahr", "공부합니다" → "공부"), of the token and of its stripped form;
  * - the diacritic-folded forms of those ({@link foldDiacritics}), so "malaga" finds "Málaga"
- *   while "málaga" matches the accented spelling on two terms.
- * English ASCII words give exactly `[stem(word)]`.
+ *   while "málaga" matches the accented spelling on two terms;
+ * - outside English, the unigrams and bigrams of the token's Han / kana / Hangul runs
+ *   ({@link cjkNgrams}, issue 24), so "猫" matches "猫咪".
+ * English ASCII words give exactly `[stem(word)]`; no English token gains an inflection key or
+ * an n-gram.
  */
 export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
   if (token.length === 0 || STOP_WORDS.has(token)) return [];
@@ -221,10 +230,15 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
       add(res.stem(token));
       if (stripped !== undefined) add(res.stem(stripped));
     }
+    if (res.inflect !== undefined) {
+      for (const k of res.inflect(token)) add(k);
+      if (stripped !== undefined) for (const k of res.inflect(stripped)) add(k);
+    }
   }
   const n = out.length;
   for (let i = 0; i < n; i += 1) add(foldDiacritics(out[i] as string));
   if (NON_ASCII.test(token)) add(stemmer(foldDiacritics(token)));
+  if (lang !== 'en' && hasCjk(token)) for (const g of cjkNgrams(token, res?.stop ?? EMPTY)) add(g);
   return out;
 }
 
@@ -260,6 +274,8 @@ export function contentTerms(text: string, fallback?: LanguageCode): string[] {
   }
   return out;
 }
+
+const EMPTY: ReadonlySet<string> = new Set();
 
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu;
 
