@@ -141,11 +141,29 @@ class Reader {
   }
 }
 
+/**
+ * The last time converted each way: the edges of one record, and of one commit, mostly share
+ * their `createdAt`, and `Date.parse` / `toISOString` were the largest cost of the codec.
+ */
+const lastTime = { iso: '', ms: undefined as number | undefined, fromMs: NaN, toIso: '' };
+
 /** Milliseconds of an ISO time when `new Date(ms).toISOString()` gives it back exactly, else undefined. */
 function exactMs(iso: string): number | undefined {
-  const ms = Date.parse(iso);
-  if (!Number.isFinite(ms)) return undefined;
-  return new Date(ms).toISOString() === iso ? ms : undefined;
+  if (iso === lastTime.iso) return lastTime.ms;
+  const parsed = Date.parse(iso);
+  const ms = Number.isFinite(parsed) && new Date(parsed).toISOString() === iso ? parsed : undefined;
+  lastTime.iso = iso;
+  lastTime.ms = ms;
+  return ms;
+}
+
+/** The ISO text of a time in milliseconds (as `new Date(ms).toISOString()`). */
+function isoOf(ms: number): string {
+  if (ms !== lastTime.fromMs) {
+    lastTime.toIso = new Date(ms).toISOString();
+    lastTime.fromMs = ms;
+  }
+  return lastTime.toIso;
 }
 
 /**
@@ -212,7 +230,7 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
     const kind = str(r.varint()) as MemoryEdge['origin']['kind'];
     const by = str(r.varint());
     const weight = r.f64();
-    const createdAt = flags & TIME_AS_STRING ? str(r.varint()) : new Date(r.f64()).toISOString();
+    const createdAt = flags & TIME_AS_STRING ? str(r.varint()) : isoOf(r.f64());
     const incoming = (flags & IN) !== 0;
     const from = incoming ? peer : node;
     const to = incoming ? node : peer;
