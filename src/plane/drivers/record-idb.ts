@@ -15,10 +15,8 @@ import { JevMemError } from '../../errors.js';
 import type { KeyedRecord, RecordDriver, RecordKey, RecordTable, RecordTx } from './record-driver.js';
 
 /** A raw `idb` transaction over any stores (a driver's, or the version change of an upgrade). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RawTx = IDBPTransaction<any, string[], 'readonly' | 'readwrite' | 'versionchange'>;
 /** A raw `idb` database of any schema. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RawDb = IDBPDatabase<any>;
 
 const SINGLE: ReadonlySet<RecordTable> = new Set(['checkpoints', 'spaces']);
