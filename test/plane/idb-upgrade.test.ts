@@ -10,7 +10,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { ONE } from '../../src/plane/drivers/record-driver.js';
+import { openIdbRecordDriver } from '../../src/plane/drivers/record-idb.js';
 import { DB_VERSION, createIdbStorage } from '../../src/plane/store/idb-storage.js';
+import { measure, recordBytes } from '../../src/plane/store/record-counters.js';
+import { upgradeRecords } from '../../src/plane/store/record-idb-upgrade.js';
 import { makeNode } from './fixtures.js';
 
 interface Fixture {
@@ -77,7 +81,21 @@ describe('an IndexedDB database written by commit 446c1c5 (version 3)', () => {
     }
     // by hand: chat holds turns 1, 2, 3, 5 (4 was deleted) and edges 1>2, 2>3 (temporal), 1>3 (semantic), kept-legacy (temporal)
     expect(await s.counts('chat')).toEqual({ nodes: 4, edges: 4, edgesByView: { temporal: 3, semantic: 1 } });
+    const sizes = await Promise.all(['chat', 'other', 'meta-only'].map((ns) => s.sizeBytes(ns)));
     await s.close();
+    // the size counter the upgrade kept equals a recount of the records
+    const driver = await openIdbRecordDriver(factory, 'jev-mem', DB_VERSION, upgradeRecords);
+    const recounted = await driver.transaction(['node', 'adj', 'edge-ids', 'meta', 'changes', 'checkpoints', 'spaces'], 'read', (tx) =>
+      Promise.all(
+        ['chat', 'other', 'meta-only'].map(async (ns) => {
+          const [tally, cp, space] = await Promise.all([measure(tx, ns), tx.get('checkpoints', ns, ONE), tx.get('spaces', ns, ONE)]);
+          return tally.bytes + (cp === undefined ? 0 : recordBytes(ns, ONE, cp)) + (space === undefined ? 0 : recordBytes(ns, ONE, space));
+        }),
+      ),
+    );
+    driver.close();
+    expect(sizes).toEqual(recounted);
+    expect(sizes.every((n) => n > 0)).toBe(true);
     const raw = await request(factory.open('jev-mem'));
     expect(raw.version).toBe(DB_VERSION);
     expect(DB_VERSION).toBe(4);

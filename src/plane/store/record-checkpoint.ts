@@ -10,6 +10,7 @@ import { ONE, type RecordDriver, type RecordTx } from '../drivers/record-driver.
 import { type DamageLog, partSum } from './checksum.js';
 import { validateCheckpoint } from './record-batch.js';
 import { type CheckpointRecord, type SpaceRecord, emptySpace } from './record-codec.js';
+import { addTally, countingTx, recordBytes } from './record-counters.js';
 import { type StoreWords, guarded, nsText } from './record-errors.js';
 import type { Checkpoint, StorageAdapter } from './storage.js';
 
@@ -34,11 +35,21 @@ export function checkpointRecord(checkpoint: Checkpoint): CheckpointRecord {
   return { change: checkpoint.change, format: checkpoint.format, parts, sums: partSums(parts) };
 }
 
-/** Replaces the namespace's checkpoint in `tx` and drops the change log it covers (raises `space.floor`; the caller puts `space`). */
+/**
+ * Replaces the namespace's checkpoint in `tx` and drops the change log it covers (raises
+ * `space.floor`, sets `space.checkpointBytes`; the caller puts `space`).
+ */
 export function putCheckpoint(tx: RecordTx, namespace: string, record: CheckpointRecord, space: SpaceRecord): void {
   tx.put('checkpoints', namespace, ONE, record);
   tx.deleteRange('changes', namespace, record.change);
   space.floor = Math.max(space.floor, record.change);
+  space.checkpointBytes = recordBytes(namespace, ONE, record);
+}
+
+/** Removes the namespace's checkpoint in `tx` (the caller puts `space`). */
+export function dropCheckpointIn(tx: RecordTx, namespace: string, space: SpaceRecord): void {
+  tx.delete('checkpoints', namespace, ONE);
+  space.checkpointBytes = 0;
 }
 
 /** The namespace's bookkeeping in `tx` (an empty one when none is stored). */
@@ -74,17 +85,23 @@ export function checkpointMethods(driver: RecordDriver, damage: DamageLog, words
     async writeCheckpoint(namespace, checkpoint) {
       const record = checkpointRecord(checkpoint);
       await guarded(words, `write the checkpoint of namespace ${nsText(namespace)}`, () =>
-        driver.transaction(['checkpoints', 'changes', 'spaces'], 'write', async (tx) => {
-          const space = await spaceOf(tx, namespace);
-          putCheckpoint(tx, namespace, record, space);
-          tx.put('spaces', namespace, ONE, space);
+        driver.transaction(['checkpoints', 'changes', 'spaces'], 'write', async (raw) => {
+          const space = await spaceOf(raw, namespace);
+          const counting = countingTx(raw, namespace);
+          putCheckpoint(counting.tx, namespace, record, space);
+          addTally(space, await counting.settle());
+          raw.put('spaces', namespace, ONE, space);
         }),
       );
     },
 
     async dropCheckpoint(namespace) {
       await guarded(words, `drop the checkpoint of namespace ${nsText(namespace)}`, () =>
-        driver.transaction(['checkpoints'], 'write', async (tx) => tx.delete('checkpoints', namespace, ONE)),
+        driver.transaction(['checkpoints', 'spaces'], 'write', async (tx) => {
+          const space = await spaceOf(tx, namespace);
+          dropCheckpointIn(tx, namespace, space);
+          tx.put('spaces', namespace, ONE, space);
+        }),
       );
     },
 

@@ -65,6 +65,10 @@ export function fromNodeRecord(namespace: string, record: NodeRecord): MemoryNod
 export interface SpaceRecord {
   /** Number of node records (database version 4 and later; the upgrade counts them once). */
   nodes: number;
+  /** Estimated bytes of the namespace's node, adjacency, edge-id, meta and change-log records (`record-counters.ts`; version 4 and later). */
+  bytes: number;
+  /** Estimated bytes of the namespace's checkpoint record (0 when none; version 4 and later). */
+  checkpointBytes: number;
   /** Number of edges. */
   edges: number;
   /** Edges per view. */
@@ -77,7 +81,7 @@ export interface SpaceRecord {
 
 /** The bookkeeping of a namespace with nothing stored and a whole change log. */
 export function emptySpace(): SpaceRecord {
-  return { nodes: 0, edges: 0, byView: {}, explicit: 0, floor: 0 };
+  return { nodes: 0, bytes: 0, checkpointBytes: 0, edges: 0, byView: {}, explicit: 0, floor: 0 };
 }
 
 /** A stored checkpoint (table `checkpoints`, one per namespace). */

@@ -10,7 +10,8 @@
 import { invalidInput } from '../../errors.js';
 import { ONE, type RecordDriver, type RecordTable, type RecordTx } from '../drivers/record-driver.js';
 import type { DamageLog } from './checksum.js';
-import { checkpointRecord, putCheckpoint, spaceOf } from './record-checkpoint.js';
+import { checkpointRecord, dropCheckpointIn, putCheckpoint, spaceOf } from './record-checkpoint.js';
+import { addTally, countingTx } from './record-counters.js';
 import { toNodeRecord } from './record-codec.js';
 import { applyEdges } from './record-edges.js';
 import { type StoreWords, guarded, nsText } from './record-errors.js';
@@ -19,28 +20,16 @@ import { checkNamespaceName, namespaceNameProblem } from './names.js';
 import { refuseDamagedWrite } from './store-damage.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 
-/** Issues the writes of one batch in `tx`, deletes before puts; reads only what the counters and edges need. */
-async function writeBatch(tx: RecordTx, namespace: string, batch: WriteBatch): Promise<void> {
-  const deletes = batch.deleteNodeIds ?? [];
-  const puts = batch.putNodes ?? [];
-  const space = await spaceOf(tx, namespace);
-  if (deletes.length + puts.length > 0) {
-    // The node counter: which of the ids are stored now (deletes apply first, then puts).
-    const ids = [...new Set([...deletes, ...puts.map((n) => n.id)])];
-    const found = await Promise.all(ids.map((id) => tx.get('node', namespace, id)));
-    const present = new Set(ids.filter((_id, i) => found[i] !== undefined));
-    for (const id of deletes) {
-      if (present.delete(id)) space.nodes--;
-      tx.delete('node', namespace, id);
-    }
-    for (const node of puts) {
-      if (!present.has(node.id)) {
-        present.add(node.id);
-        space.nodes++;
-      }
-      tx.put('node', namespace, node.id, toNodeRecord(node));
-    }
-  }
+/**
+ * Issues the writes of one batch in `tx`, deletes before puts, and adds what they change to the
+ * namespace's kept counters (`record-counters.ts`) in the same transaction.
+ */
+async function writeBatch(raw: RecordTx, namespace: string, batch: WriteBatch): Promise<void> {
+  const space = await spaceOf(raw, namespace);
+  const counting = countingTx(raw, namespace);
+  const tx = counting.tx;
+  for (const id of batch.deleteNodeIds ?? []) tx.delete('node', namespace, id);
+  for (const node of batch.putNodes ?? []) tx.put('node', namespace, node.id, toNodeRecord(node));
   for (const [key, value] of Object.entries(batch.meta ?? {})) {
     if (value === null) tx.delete('meta', namespace, key);
     else if (value !== undefined) tx.put('meta', namespace, key, value);
@@ -48,8 +37,9 @@ async function writeBatch(tx: RecordTx, namespace: string, batch: WriteBatch): P
   if (batch.change !== undefined) tx.put('changes', namespace, batch.change, changedNodeIds(batch));
   await applyEdges(tx, namespace, space, batch.deleteEdgeIds ?? [], batch.putEdges ?? []);
   // The checkpoint change of the batch (issue 22): in the same transaction as the node changes.
-  if (batch.checkpoint === null) tx.delete('checkpoints', namespace, ONE);
+  if (batch.checkpoint === null) dropCheckpointIn(tx, namespace, space);
   else if (batch.checkpoint !== undefined) putCheckpoint(tx, namespace, checkpointRecord(batch.checkpoint), space);
+  addTally(space, await counting.settle());
   tx.put('spaces', namespace, ONE, space);
 }
 

@@ -6,25 +6,27 @@
  *   adjacency records of its ends (in chunks, so memory stays bounded), the change-log floor of
  *   each namespace from its `change` meta key; the version-1 `nodes` and `edges` stores removed;
  * - 2 → 3: the checksum of every node record and checkpoint part (issue 22);
- * - 3 → 4: the node counter of every namespace (`spaces.nodes`, the kept counters of the one
- *   record store, issue 22 / 25), counted once here.
+ * - 3 → 4: the kept counters of every namespace (`spaces.nodes`, `spaces.bytes`,
+ *   `spaces.checkpointBytes`: the one record store's O(1) counts and size, issue 22 / 25),
+ *   counted once here.
  * Steps never drop user data.
  *
  * @module
  */
 import type { MemoryEdge, MemoryNode } from '../../types.js';
 import { ONE } from '../drivers/record-driver.js';
-import { type RawDb, type RawTx, firstFailure, idbRecordTx, namespaceRange } from '../drivers/record-idb.js';
+import { type RawDb, type RawTx, firstFailure, idbRecordTx } from '../drivers/record-idb.js';
 import { partSums, spaceOf } from './record-checkpoint.js';
 import { type CheckpointRecord, type NodeRecord, nodeRecordSum, toNodeRecord } from './record-codec.js';
+import { SIZED_TABLES, measure, recordBytes } from './record-counters.js';
 import { applyEdges } from './record-edges.js';
 import { CHANGE_META_KEY } from './storage.js';
 
 /**
  * Schema version of the IndexedDB database. 1: one JSON-like record per node and per edge;
  * 2: compact nodes, adjacency records, change log, checkpoints (issue 13); 3: a checksum on every
- * node record (`sum`) and checkpoint part (`sums`) (issue 22); 4: the node counter in `spaces`
- * (issue 22, the one record store with kept counters).
+ * node record (`sum`) and checkpoint part (`sums`) (issue 22); 4: the kept counters in `spaces`
+ * (node records, bytes; issue 22, the one record store; issue 25, O(1) counts and size).
  */
 export const IDB_VERSION = 4;
 
@@ -100,13 +102,22 @@ async function addSums(tx: RawTx): Promise<void> {
   }
 }
 
-/** Version 3 → 4: `spaces.nodes` of every namespace that has node records or bookkeeping (a key-range count each). */
-async function countNodes(tx: RawTx, ops: Promise<unknown>[]): Promise<void> {
+/**
+ * Version 3 → 4: the kept counters of every namespace that has records or bookkeeping: its node
+ * records and the estimated bytes of its records and checkpoint (`record-counters.ts`
+ * `measure`), read once here.
+ */
+async function addCounters(tx: RawTx, ops: Promise<unknown>[]): Promise<void> {
   const records = idbRecordTx(tx, ops);
-  const namespaces = new Set([...(await records.namespaces('node')), ...(await records.namespaces('spaces'))]);
+  const namespaces = new Set<string>();
+  for (const table of [...SIZED_TABLES, 'checkpoints', 'spaces'] as const) for (const ns of await records.namespaces(table)) namespaces.add(ns);
   for (const namespace of namespaces) {
     const space = await spaceOf(records, namespace);
-    space.nodes = await tx.objectStore('node').count(namespaceRange(namespace));
+    const counted = await measure(records, namespace);
+    space.nodes = counted.nodes;
+    space.bytes = counted.bytes;
+    const checkpoint = await records.get('checkpoints', namespace, ONE);
+    space.checkpointBytes = checkpoint === undefined ? 0 : recordBytes(namespace, ONE, checkpoint);
     records.put('spaces', namespace, ONE, space);
   }
   await flush(ops);
@@ -118,5 +129,5 @@ export async function upgradeRecords(db: RawDb, tx: RawTx, oldVersion: number): 
   const ops: Promise<unknown>[] = [];
   if (oldVersion < 2) await migrateFromV1(db, tx, ops);
   if (oldVersion < 3) await addSums(tx);
-  if (oldVersion < 4) await countNodes(tx, ops);
+  if (oldVersion < 4) await addCounters(tx, ops);
 }
