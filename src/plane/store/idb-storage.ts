@@ -80,15 +80,16 @@ export interface IdbStorage extends StorageAdapter {
  * - `commit` is ONE read-write transaction over the stores the batch touches: node puts and
  *   deletes are issued at once, then the adjacency records of the edges' ends are read together,
  *   changed and put; nothing but requests of the transaction is awaited, so a failing request, a
- *   value that cannot be cloned or a quota error aborts the whole batch. A commit costs what it
+ *   value that cannot be cloned or a quota error aborts the whole batch. Each write first reads
+ *   the record it replaces (the kept counters), in the same transaction. A commit costs what it
  *   writes and the degree of the nodes it touches, not the size of the store.
  * - `writeCheckpoint` replaces the checkpoint and prunes the change log in one transaction.
  * - A database of an earlier version (1, 2, 3) is upgraded at open (`record-idb-upgrade.ts`); a
  *   failed upgrade leaves it untouched and the open fails with `STORAGE_FAILED`.
  * - `namespaces` lists namespaces with at least one node, edge or meta key.
- * - `sizeBytes` is an estimate: the bytes of the namespace's keys and values (strings as UTF-8,
- *   numbers 8, binary at its length), read in batches; not the browser's file size
- *   (`navigator.storage.estimate()`).
+ * - `sizeBytes` is an estimate kept as a counter (O(1)): the bytes of the namespace's keys and
+ *   values (strings as UTF-8, numbers 8, binary at its length, `record-counters.ts`); not the
+ *   browser's file size (`navigator.storage.estimate()`).
  * - When another tab opens a newer schema version, this connection closes itself; further calls
  *   fail with `STORAGE_FAILED`.
  * - `loadMeta` reads one namespace's meta only (one key range).

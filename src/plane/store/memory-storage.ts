@@ -19,11 +19,11 @@ export { type NamespaceState, applyBatch, changedNodeIds, cloneBatch, emptyNames
  * It is the record store of every other record platform (IndexedDB), so it behaves as that
  * store does: a commit is one transaction of the driver, rolled back whole on any failure;
  * values are stored and returned as structured clones, so callers can never change stored data
- * by mutating what they passed in or got back; node records carry their checksum; `counts` reads
- * kept counters (O(1)); `namespaces()` lists the namespaces that hold at least one node, edge or
- * meta key; `sizeBytes` is the estimate of `record-namespaces.ts` (keys and values: strings as
- * UTF-8, numbers 8, binary at its length). Nothing outside this process can damage what it keeps,
- * so `damaged` reports no damage.
+ * by mutating what they passed in or got back; node records carry their checksum; `counts` and
+ * `sizeBytes` read kept counters (O(1); the size is the estimate of `record-counters.ts`: keys and
+ * values, strings as UTF-8, numbers 8, binary at its length); `namespaces()` lists the namespaces
+ * that hold at least one node, edge or meta key. Nothing outside this process can damage what it
+ * keeps, so `damaged` reports no damage.
  *
  * Errors: `commit` throws JevMemError `INVALID_INPUT` on a malformed batch and `STORAGE_FAILED`
  * when a value cannot be cloned (a function, a symbol); every method throws `CLOSED` after

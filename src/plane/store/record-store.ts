@@ -3,7 +3,8 @@
  * {@link RecordDriver} (`../drivers/record-driver.ts`), for the in-memory and IndexedDB stores.
  * The store owns everything but the platform: batch and checkpoint validation
  * (`record-batch.ts`), the commit in one driver transaction with the change log and the kept
- * counters (`record-commit.ts`, `record-edges.ts`), checkpoints with a CRC-32 per part and the
+ * counters that make `counts` and `sizeBytes` O(1) (`record-commit.ts`, `record-edges.ts`,
+ * `record-counters.ts`), checkpoints with a CRC-32 per part and the
  * change-log floor (`record-checkpoint.ts`), reads with damage detection, skipping and naming
  * (`record-reads.ts`, `store-damage.ts`), whole-namespace operations (`record-namespaces.ts`) and
  * error mapping (`record-errors.ts`). The lexical index stays with the memory (MiniSearch, in its
