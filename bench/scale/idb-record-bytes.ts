@@ -6,7 +6,8 @@
  * header), and each index entry as its key plus the primary key. Run: `npx tsx bench/scale/idb-record-bytes.ts`.
  */
 import { serialize } from 'node:v8';
-import { decodeAdjacency, encodeAdjacency, toNodeRecord, type Adjacency } from '../../src/plane/store/idb-records.js';
+import { decodeAdjacency, encodeAdjacency, type Adjacency } from '../../src/plane/store/record-adjacency.js';
+import { toNodeRecord } from '../../src/plane/store/record-codec.js';
 import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import type { MemoryEdge, MemoryNode } from '../../src/types.js';
 

@@ -15,7 +15,7 @@ import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
-import { toNodeRecord } from '../../src/plane/store/idb-records.js';
+import { toNodeRecord } from '../../src/plane/store/record-codec.js';
 import { makeNode } from '../plane/fixtures.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import type { Observation } from '../../src/types.js';

@@ -46,11 +46,12 @@ describe('memory storage', () => {
     expect(await s.namespaces()).toEqual([]);
   });
 
-  it('sizeBytes is the UTF-8 length of the namespace JSON, 0 when empty', async () => {
+  it('sizeBytes is the record store estimate (keys and values: strings as UTF-8, numbers 8), 0 when empty', async () => {
     const s = createMemoryStorage();
     expect(await s.sizeBytes!('ns')).toBe(0);
     await s.commit('ns', { meta: { k: 'é' } });
-    // {"nodes":[],"edges":[],"meta":{"k":"é"}} is 40 characters, "é" takes 2 bytes
-    expect(await s.sizeBytes!('ns')).toBe(41);
+    // meta record: namespace "ns" 2 + key "k" 1 + value "é" 2 = 5; spaces record: namespace 2 +
+    // {nodes 5+8, bytes 5+8, checkpointBytes 15+8, edges 5+8, byView 6+0, explicit 8+8, floor 5+8} 97 = 99.
+    expect(await s.sizeBytes!('ns')).toBe(5 + 99);
   });
 });

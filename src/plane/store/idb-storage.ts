@@ -1,37 +1,34 @@
 /**
- * IndexedDB storage adapter (browsers, extensions; Node through fake-indexeddb), built on `idb`
- * with a typed schema. SPEC 2, 3, 4.6, 9. This module opens the database and assembles the
- * adapter from the store's parts:
- *
- * - `idb-schema.ts`: schema version, object stores, stored record shapes, namespace key ranges;
- * - `idb-records.ts`: compact node records (with checksums) and packed adjacency records;
- * - `idb-upgrade.ts`: opening the database and the upgrades from older versions;
- * - `idb-commit.ts` + `idb-edges.ts`: the commit of a write batch, edges into adjacency records;
- * - `idb-checkpoint.ts`: checkpoints (with part checksums) and the change log;
- * - `idb-reads.ts`: loads, reads by id, scans, counts, damage;
- * - `idb-namespaces.ts`: listing, dropping and measuring namespaces;
- * - `idb-errors.ts`: DOMException names to the adapter's error codes;
- * - `idb-persistence.ts`: the persistent-storage request;
- * - shared with the other stores: `memory-storage.ts` (batch and checkpoint validation, snapshot
- *   order), `names.ts` (namespace names), `checksum.ts` and `store-damage.ts` (damaged records).
+ * The IndexedDB storage adapter (browsers and extensions, and Node through fake-indexeddb): the
+ * one record store (`record-store.ts`) over the IndexedDB record driver
+ * (`../drivers/record-idb.ts`), with the upgrade of databases written by earlier versions
+ * (`record-idb-upgrade.ts`) and the persistent-storage request (`idb-persistence.ts`). Issue 22.
  *
  * @module
  */
-import type { IDBPDatabase } from 'idb';
 import { JevMemError } from '../../errors.js';
-import { DamageLog } from './checksum.js';
-import { idbCheckpointMethods } from './idb-checkpoint.js';
-import { idbCommit } from './idb-commit.js';
-import { errorName, storageError } from './idb-errors.js';
-import { idbNamespaceMethods } from './idb-namespaces.js';
+import { errorName, openIdbRecordDriver } from '../drivers/record-idb.js';
+import type { RecordDriver } from '../drivers/record-driver.js';
 import { type PersistenceState, requestPersistence } from './idb-persistence.js';
-import { idbReadMethods } from './idb-reads.js';
-import { DB_VERSION, DEFAULT_DB_NAME, type JevMemDBSchema } from './idb-schema.js';
-import { openDatabase } from './idb-upgrade.js';
+import { IDB_VERSION, upgradeRecords } from './record-idb-upgrade.js';
+import { createRecordStore } from './record-store.js';
+import { storageError } from './record-errors.js';
 import type { StorageAdapter } from './storage.js';
 
-export { DB_VERSION, DEFAULT_DB_NAME, type CheckpointRecord, type JevMemDBSchema, type MetaRecord, type SpaceRecord } from './idb-schema.js';
 export { type PersistenceState, requestPersistence } from './idb-persistence.js';
+export type { CheckpointRecord, NodeRecord, SpaceRecord } from './record-codec.js';
+
+/** Schema version of the IndexedDB database (see `record-idb-upgrade.ts` for the steps). */
+export const DB_VERSION = IDB_VERSION;
+
+/** Default database name. */
+export const DEFAULT_DB_NAME = 'jev-mem';
+
+/** How the IndexedDB store names itself in its errors. */
+const WORDS = {
+  label: 'IndexedDB',
+  quotaRemedy: 'Free space or ask for persistent storage (navigator.storage.persist()).',
+};
 
 /** Options of {@link createIdbStorage}. */
 export interface IdbStorageOptions {
@@ -67,10 +64,11 @@ export interface IdbStorage extends StorageAdapter {
  * Opens (and creates or upgrades) the IndexedDB database and returns a storage adapter
  * (`kind: 'indexeddb'`).
  *
- * Layout (version {@link DB_VERSION}, see {@link JevMemDBSchema}): `node` (compact node records,
- * vectors as bytes), `adj` (one record per node packing every edge that touches it, see
- * `idb-records.ts`), `edge-ids` (ends of edges whose id is not the write path's), `meta`,
- * `changes` (change log), `checkpoints`, `spaces` (edge counts and the change-log floor). Every
+ * Layout (version {@link DB_VERSION}; the tables of `record-driver.ts` as object stores): `node`
+ * (compact node records with checksums, vectors as bytes, `record-codec.ts`), `adj` (one record
+ * per node packing every edge that touches it, `record-adjacency.ts`), `edge-ids` (ends of edges
+ * whose id is not the write path's), `meta`, `changes` (change log), `checkpoints`, `spaces`
+ * (the kept node and edge counters and the change-log floor). Every
  * key starts with the namespace, so a namespace is a key range: no `by-namespace` index, and no
  * operation but `load` and `sizeBytes` reads a whole namespace.
  *
@@ -78,19 +76,20 @@ export interface IdbStorage extends StorageAdapter {
  *   reads the adjacency record of each asked node: edges from either end, each once).
  * - `scanNodes` / `scanEdges`: `getAll` with a key range and a count, continued after the last
  *   key, one short transaction per batch.
- * - `counts`: nodes by a key-range count, edges (per view) from the namespace's bookkeeping.
+ * - `counts`: the kept counters of the namespace's bookkeeping, one read (O(1), issue 25).
  * - `commit` is ONE read-write transaction over the stores the batch touches: node puts and
  *   deletes are issued at once, then the adjacency records of the edges' ends are read together,
  *   changed and put; nothing but requests of the transaction is awaited, so a failing request, a
- *   value that cannot be cloned or a quota error aborts the whole batch. A commit costs what it
+ *   value that cannot be cloned or a quota error aborts the whole batch. Each write first reads
+ *   the record it replaces (the kept counters), in the same transaction. A commit costs what it
  *   writes and the degree of the nodes it touches, not the size of the store.
  * - `writeCheckpoint` replaces the checkpoint and prunes the change log in one transaction.
- * - A version-1 database is migrated at open (see {@link DB_VERSION}); a failed migration leaves
- *   it untouched and the open fails with `STORAGE_FAILED`.
+ * - A database of an earlier version (1, 2, 3) is upgraded at open (`record-idb-upgrade.ts`); a
+ *   failed upgrade leaves it untouched and the open fails with `STORAGE_FAILED`.
  * - `namespaces` lists namespaces with at least one node, edge or meta key.
- * - `sizeBytes` is an estimate: the bytes of the namespace's keys and values (strings as UTF-8,
- *   numbers 8, binary at its length), read in batches; not the browser's file size
- *   (`navigator.storage.estimate()`).
+ * - `sizeBytes` is an estimate kept as a counter (O(1)): the bytes of the namespace's keys and
+ *   values (strings as UTF-8, numbers 8, binary at its length, `record-counters.ts`); not the
+ *   browser's file size (`navigator.storage.estimate()`).
  * - When another tab opens a newer schema version, this connection closes itself; further calls
  *   fail with `STORAGE_FAILED`.
  * - `loadMeta` reads one namespace's meta only (one key range).
@@ -126,9 +125,9 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     );
   }
 
-  let db: IDBPDatabase<JevMemDBSchema>;
+  let driver: RecordDriver;
   try {
-    db = await openDatabase(factory, dbName);
+    driver = await openIdbRecordDriver(factory, dbName, DB_VERSION, upgradeRecords);
   } catch (cause) {
     if (errorName(cause) === 'VersionError') {
       throw new JevMemError(
@@ -137,7 +136,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
         { cause, expected: DB_VERSION },
       );
     }
-    throw storageError(`open database ${JSON.stringify(dbName)}`, cause);
+    throw storageError(WORDS, `open database ${JSON.stringify(dbName)}`, cause);
   }
 
   let persistence: PersistenceState = 'off';
@@ -146,42 +145,9 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       persistence = state;
     });
   }
-
-  let closed = false;
-  let lostReason: string | undefined;
-  db.addEventListener('versionchange', () => {
-    lostReason = 'another tab or worker opened a newer version of the database; reload to continue';
-    db.close();
-  });
-  db.addEventListener('close', () => {
-    lostReason ??= 'the browser closed the database connection';
-  });
-
-  const live = (): IDBPDatabase<JevMemDBSchema> => {
-    if (closed) throw new JevMemError('CLOSED', 'the IndexedDB storage adapter was used after close()');
-    if (lostReason !== undefined) throw new JevMemError('STORAGE_FAILED', `IndexedDB: ${lostReason}`);
-    return db;
-  };
-
-  /** Damaged records met by this connection's reads (issue 22). */
-  const damage = new DamageLog();
-  const checkpoints = idbCheckpointMethods(live, damage);
-  const adapter: IdbStorage = {
-    kind: 'indexeddb',
-    get persistence() {
-      return persistence;
-    },
-    ...idbReadMethods(live, damage, (namespace) => checkpoints.readCheckpoint(namespace)),
-    commit: idbCommit(live, damage),
-    ...checkpoints,
-    ...idbNamespaceMethods(live, damage),
-    /** The memory keeps its own lexical index (in its checkpoint) for this store. */
-    lexicalIndex: () => undefined,
-    async close() {
-      if (closed) return;
-      closed = true;
-      db.close();
-    },
-  };
-  return adapter;
+  const store = createRecordStore(driver, { kind: 'indexeddb', ...WORDS });
+  return Object.defineProperty({ ...store, kind: 'indexeddb' as const }, 'persistence', {
+    get: () => persistence,
+    enumerable: true,
+  }) as IdbStorage;
 }

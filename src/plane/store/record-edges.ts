@@ -1,33 +1,31 @@
 /**
- * Edge writes of the IndexedDB store: deletes and puts of edges applied to the adjacency records
- * of their ends (`idb-records.ts`), with the `edge-ids` records of edges whose id is stored and
- * the namespace's edge counts (`spaces`), inside one transaction. Used by a commit and by the
- * version 1 → 2 upgrade.
+ * Edge writes of the record store: deletes and puts of edges applied to the adjacency records
+ * of their ends (`record-adjacency.ts`), with the `edge-ids` records of edges whose id is stored
+ * and the namespace's edge counters (its {@link SpaceRecord}), inside one driver transaction.
+ * Used by a commit and by the IndexedDB version 1 → 2 upgrade.
  *
  * @module
  */
 import type { MemoryEdge } from '../../types.js';
-import { type Adjacency, decodeAdjacency, edgeIdCandidates, encodeAdjacency, isCanonicalEdge } from './idb-records.js';
-import { type AnyTx, emptySpace } from './idb-schema.js';
+import type { RecordTx } from '../drivers/record-driver.js';
+import { type Adjacency, type AdjacencyRecord, decodeAdjacency, edgeIdCandidates, encodeAdjacency, isCanonicalEdge } from './record-adjacency.js';
+import type { SpaceRecord } from './record-codec.js';
 
 /**
  * Applies edge deletes, then edge puts, to the adjacency records of one namespace inside `tx`:
  * reads the records of the ends involved (all gets issued at once), changes them in memory and
- * issues their puts (an emptied record is deleted), with the `edge-ids` records and the
- * namespace's counts. Awaits only requests of `tx`. Cost: the degree of the nodes touched, never
- * the size of the store. Write requests go to `ops` (the caller awaits them with the transaction).
- * @throws Error on a malformed adjacency record (the caller aborts `tx`).
+ * puts them (an emptied record is deleted), with the `edge-ids` records; the counters of `space`
+ * are changed in place (the caller puts it). Awaits only reads of `tx`. Cost: the degree of the
+ * nodes touched, never the size of the store.
+ * @throws Error on a malformed adjacency record (the caller's transaction then fails whole).
  */
-export async function applyEdges(tx: AnyTx, namespace: string, deleteIds: readonly string[], puts: readonly MemoryEdge[], ops: Promise<unknown>[]): Promise<void> {
+export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRecord, deleteIds: readonly string[], puts: readonly MemoryEdge[]): Promise<void> {
   if (deleteIds.length === 0 && puts.length === 0) return;
-  const adjStore = tx.objectStore('adj');
-  const idStore = tx.objectStore('edge-ids');
-  const spaceStore = tx.objectStore('spaces');
   const loaded = new Map<string, Adjacency>();
   const load = async (ids: Iterable<string>): Promise<void> => {
     const list = [...new Set(ids)].filter((id) => !loaded.has(id));
-    const records = await Promise.all(list.map((id) => adjStore.get([namespace, id])));
-    list.forEach((id, i) => loaded.set(id, decodeAdjacency(namespace, id, records[i])));
+    const records = await Promise.all(list.map((id) => tx.get('adj', namespace, id)));
+    list.forEach((id, i) => loaded.set(id, decodeAdjacency(namespace, id, records[i] as AdjacencyRecord | undefined)));
   };
   const wanted: string[] = [];
   const addCandidates = (id: string): void => {
@@ -38,13 +36,12 @@ export async function applyEdges(tx: AnyTx, namespace: string, deleteIds: readon
     wanted.push(e.from, e.to);
     addCandidates(e.id);
   }
-  const [stored] = await Promise.all([spaceStore.get(namespace), load(wanted)]);
-  const space = stored ?? emptySpace();
+  await load(wanted);
   // Ends of edges whose id is stored; null: no such edge (or removed in this batch).
   const ends = new Map<string, [string, string] | null>();
   if (space.explicit > 0) {
     const ids = [...new Set([...deleteIds, ...puts.map((e) => e.id)])];
-    const found = await Promise.all(ids.map((id) => idStore.get([namespace, id])));
+    const found = (await Promise.all(ids.map((id) => tx.get('edge-ids', namespace, id)))) as Array<[string, string] | undefined>;
     ids.forEach((id, i) => ends.set(id, found[i] ?? null));
     await load(found.flatMap((pair) => pair ?? []));
   }
@@ -93,9 +90,12 @@ export async function applyEdges(tx: AnyTx, namespace: string, deleteIds: readon
   }
   for (const node of touched) {
     const record = encodeAdjacency(node, adjacencyOf(node));
-    ops.push(record === undefined ? adjStore.delete([namespace, node]) : adjStore.put(record, [namespace, node]));
+    if (record === undefined) tx.delete('adj', namespace, node);
+    else tx.put('adj', namespace, node, record);
   }
-  for (const [id, pair] of idWrites) ops.push(pair === null ? idStore.delete([namespace, id]) : idStore.put(pair, [namespace, id]));
+  for (const [id, pair] of idWrites) {
+    if (pair === null) tx.delete('edge-ids', namespace, id);
+    else tx.put('edge-ids', namespace, id, pair);
+  }
   for (const view of Object.keys(space.byView)) if ((space.byView[view] ?? 0) <= 0) delete space.byView[view];
-  ops.push(spaceStore.put(space, namespace));
 }

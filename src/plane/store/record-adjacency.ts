@@ -1,7 +1,6 @@
 /**
- * Compact record shapes of the IndexedDB store, version 2 (issue 13): a node without its
- * namespace and with its vector as bytes ({@link encodeVector}), and one adjacency record per
- * node holding every edge that touches it, packed as bytes with a small string table.
+ * Adjacency records of the record store (issue 13): one record per node holding every edge
+ * that touches it, packed as bytes with a small string table, and the ids of edges.
  *
  * Why adjacency records rather than one record per edge: an IndexedDB index entry repeats the
  * index key and the primary key, and Chromium stores string keys as UTF-16, so an edge record
@@ -16,56 +15,7 @@
  *
  * @module
  */
-import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../../types.js';
-import { decodeVector, encodeVector } from '../indexes/vector-codec.js';
-import { recordSum } from './checksum.js';
-
-/**
- * A node as stored: no `namespace` (the key carries it), the vector as bytes, and `sum`, the
- * record's checksum ({@link nodeRecordSum}; absent only on records of a database before version 3).
- */
-export type NodeRecord = Omit<MemoryNode, 'namespace' | 'embedding'> & {
-  embedding: { encoder: string; vector?: undefined; bytes: Uint8Array };
-  sum?: number;
-};
-
-/**
- * The checksum of a node record (`checksum.ts`): the JSON of its fields but the vector, in their
- * stored order (structured clone keeps it), the JSON of its embedding's fields but the bytes, and
- * the vector bytes.
- * @throws Error when a value is not JSON-safe (a BigInt).
- */
-export function nodeRecordSum(record: NodeRecord): number {
-  const { sum: _sum, embedding, ...rest } = record;
-  const { bytes, ...emb } = (embedding ?? {}) as Partial<NodeRecord['embedding']>;
-  return recordSum([JSON.stringify(rest), JSON.stringify(emb), bytes instanceof Uint8Array ? bytes : null]);
-}
-
-/** Whether a stored node record matches its checksum (a record without one fails: the upgrade to version 3 gave every record its sum). */
-export function nodeRecordSound(record: NodeRecord): boolean {
-  if (typeof record.sum !== 'number') return false;
-  try {
-    return nodeRecordSum(record) === record.sum;
-  } catch {
-    return false;
-  }
-}
-
-/** The stored form of a node (lossless: {@link fromNodeRecord} gives back an equal node), with its checksum. */
-export function toNodeRecord(node: MemoryNode): NodeRecord {
-  const { namespace: _ns, embedding, ...rest } = node;
-  const { vector, ...embeddingRest } = embedding;
-  const record: NodeRecord = { ...rest, embedding: { ...embeddingRest, bytes: encodeVector(vector) } };
-  record.sum = nodeRecordSum(record);
-  return record;
-}
-
-/** The node a {@link NodeRecord} stores. @throws Error on bytes that are not an encoded vector. */
-export function fromNodeRecord(namespace: string, record: NodeRecord): MemoryNode {
-  const { embedding, sum: _sum, ...rest } = record;
-  const { bytes, vector: _v, ...embeddingRest } = embedding;
-  return { ...rest, namespace, embedding: { ...embeddingRest, vector: decodeVector(bytes) } } as MemoryNode;
-}
+import type { EdgeSubtype, MemoryEdge, View } from '../../types.js';
 
 /** The id the write path gives an edge (src/write/plan.ts). */
 export function canonicalEdgeId(from: string, to: string, view: string, subtype: string): string {
@@ -191,11 +141,29 @@ class Reader {
   }
 }
 
+/**
+ * The last time converted each way: the edges of one record, and of one commit, mostly share
+ * their `createdAt`, and `Date.parse` / `toISOString` were the largest cost of the codec.
+ */
+const lastTime = { iso: '', ms: undefined as number | undefined, fromMs: NaN, toIso: '' };
+
 /** Milliseconds of an ISO time when `new Date(ms).toISOString()` gives it back exactly, else undefined. */
 function exactMs(iso: string): number | undefined {
-  const ms = Date.parse(iso);
-  if (!Number.isFinite(ms)) return undefined;
-  return new Date(ms).toISOString() === iso ? ms : undefined;
+  if (iso === lastTime.iso) return lastTime.ms;
+  const parsed = Date.parse(iso);
+  const ms = Number.isFinite(parsed) && new Date(parsed).toISOString() === iso ? parsed : undefined;
+  lastTime.iso = iso;
+  lastTime.ms = ms;
+  return ms;
+}
+
+/** The ISO text of a time in milliseconds (as `new Date(ms).toISOString()`). */
+function isoOf(ms: number): string {
+  if (ms !== lastTime.fromMs) {
+    lastTime.toIso = new Date(ms).toISOString();
+    lastTime.fromMs = ms;
+  }
+  return lastTime.toIso;
 }
 
 /**
@@ -262,7 +230,7 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
     const kind = str(r.varint()) as MemoryEdge['origin']['kind'];
     const by = str(r.varint());
     const weight = r.f64();
-    const createdAt = flags & TIME_AS_STRING ? str(r.varint()) : new Date(r.f64()).toISOString();
+    const createdAt = flags & TIME_AS_STRING ? str(r.varint()) : isoOf(r.f64());
     const incoming = (flags & IN) !== 0;
     const from = incoming ? peer : node;
     const to = incoming ? node : peer;

@@ -1,0 +1,95 @@
+/**
+ * The commit of a {@link WriteBatch} to the record store: the checks before anything is written
+ * (batch shape, damaged namespace, change number, name rule of a new namespace), then ONE write
+ * transaction over the tables the batch touches, holding its node, meta, change-log, edge and
+ * checkpoint changes and the namespace's kept counters; any failure leaves nothing of the batch.
+ * SPEC 3, 4.6; issue 22 (one store), issue 25 (O(1) counts).
+ *
+ * @module
+ */
+import { invalidInput } from '../../errors.js';
+import { ONE, type RecordDriver, type RecordTable, type RecordTx } from '../drivers/record-driver.js';
+import type { DamageLog } from './checksum.js';
+import { checkpointRecord, dropCheckpointIn, putCheckpoint, spaceOf } from './record-checkpoint.js';
+import { addTally, countingTx } from './record-counters.js';
+import { toNodeRecord } from './record-codec.js';
+import { applyEdges } from './record-edges.js';
+import { type StoreWords, guarded, nsText } from './record-errors.js';
+import { changedNodeIds, validateBatch } from './record-batch.js';
+import { checkNamespaceName, namespaceNameProblem } from './names.js';
+import { refuseDamagedWrite } from './store-damage.js';
+import type { StorageAdapter, WriteBatch } from './storage.js';
+
+/**
+ * Issues the writes of one batch in `tx`, deletes before puts, and adds what they change to the
+ * namespace's kept counters (`record-counters.ts`) in the same transaction.
+ */
+async function writeBatch(raw: RecordTx, namespace: string, batch: WriteBatch): Promise<void> {
+  const space = await spaceOf(raw, namespace);
+  const counting = countingTx(raw, namespace);
+  const tx = counting.tx;
+  for (const id of batch.deleteNodeIds ?? []) tx.delete('node', namespace, id);
+  for (const node of batch.putNodes ?? []) tx.put('node', namespace, node.id, toNodeRecord(node));
+  for (const [key, value] of Object.entries(batch.meta ?? {})) {
+    if (value === null) tx.delete('meta', namespace, key);
+    else if (value !== undefined) tx.put('meta', namespace, key, value);
+  }
+  if (batch.change !== undefined) tx.put('changes', namespace, batch.change, changedNodeIds(batch));
+  await applyEdges(tx, namespace, space, batch.deleteEdgeIds ?? [], batch.putEdges ?? []);
+  // The checkpoint change of the batch (issue 22): in the same transaction as the node changes.
+  if (batch.checkpoint === null) dropCheckpointIn(tx, namespace, space);
+  else if (batch.checkpoint !== undefined) putCheckpoint(tx, namespace, checkpointRecord(batch.checkpoint), space);
+  addTally(space, await counting.settle());
+  tx.put('spaces', namespace, ONE, space);
+}
+
+/** The tables a batch writes (a commit's transaction covers these only). */
+function tablesOf(batch: WriteBatch): RecordTable[] {
+  const tables: RecordTable[] = ['spaces'];
+  if ((batch.deleteNodeIds?.length ?? 0) + (batch.putNodes?.length ?? 0) > 0) tables.push('node');
+  if ((batch.deleteEdgeIds?.length ?? 0) + (batch.putEdges?.length ?? 0) > 0) tables.push('adj', 'edge-ids');
+  if (Object.values(batch.meta ?? {}).some((v) => v !== undefined)) tables.push('meta');
+  if (batch.change !== undefined || batch.checkpoint !== undefined) tables.push('changes');
+  if (batch.checkpoint !== undefined) tables.push('checkpoints');
+  return tables;
+}
+
+/** True when the batch changes nothing (no table but the bookkeeping would be written). */
+function isEmptyBatch(batch: WriteBatch): boolean {
+  return tablesOf(batch).length === 1;
+}
+
+/**
+ * The `commit` of a store over `driver`. Refuses puts into a namespace whose damaged records
+ * `damage` knows (`STORE_DAMAGED`), and forgets the damage of the nodes a commit deletes. Throws
+ * `INVALID_INPUT` (batch, change number, the name of a new namespace), `QUOTA_EXCEEDED`,
+ * `STORAGE_FAILED`, `CLOSED`; nothing is written when it throws.
+ */
+export function recordCommit(driver: RecordDriver, damage: DamageLog, words: StoreWords): StorageAdapter['commit'] {
+  /** True when the store holds a node or a meta key of `namespace`. */
+  const holds = (namespace: string): Promise<boolean> =>
+    guarded(words, `read namespace ${nsText(namespace)}`, () =>
+      driver.transaction(['node', 'meta'], 'read', async (tx) => {
+        const [nodes, meta] = await Promise.all([tx.scan('node', namespace, undefined, 1), tx.scan('meta', namespace, undefined, 1)]);
+        return nodes.length + meta.length > 0;
+      }),
+    );
+
+  return async (namespace, batch) => {
+    validateBatch(namespace, batch);
+    refuseDamagedWrite(damage, namespace, batch, {
+      store: words.label,
+      namespace: nsText(namespace),
+      remedy: 'Export the readable records and import them into a fresh namespace, or delete the damaged nodes',
+    });
+    if (batch.change !== undefined && (typeof batch.change !== 'number' || !Number.isFinite(batch.change))) {
+      throw invalidInput('batch.change', `expected a finite number, got ${String(batch.change)}`);
+    }
+    // A new namespace takes a name only under the rule of names.ts; one the store already
+    // holds (written before the rule) is kept, so it can be cleaned up.
+    if (namespaceNameProblem(namespace) !== undefined && !(await holds(namespace))) checkNamespaceName(namespace);
+    if (isEmptyBatch(batch)) return;
+    await guarded(words, `commit to namespace ${nsText(namespace)}`, () => driver.transaction(tablesOf(batch), 'write', (tx) => writeBatch(tx, namespace, batch)));
+    for (const id of batch.deleteNodeIds ?? []) damage.clear(namespace, id);
+  };
+}
