@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { invalidInput } from '../../errors.js';
+import { JevMemError, invalidInput } from '../../errors.js';
 import { quoteVisible } from '../../util/invisible.js';
 import { changedNodeIds, cloneBatch, validateBatch } from './memory-storage.js';
 import type { SqlCheckpoints } from './sql-checkpoint.js';
@@ -17,7 +17,7 @@ import type { SqlIds } from './sql-ids.js';
 import type { SqlRows } from './sql-rows.js';
 import type { SqlSession } from './sql-session.js';
 import type { SqlStoreLexical } from './sql-store-lexical.js';
-import type { StorageAdapter, WriteBatch } from './storage.js';
+import { CHANGED_ELSEWHERE, type StorageAdapter, type WriteBatch } from './storage.js';
 import { refuseDamagedWrite } from './store-damage.js';
 
 /**
@@ -35,6 +35,27 @@ function refuseNul(batch: WriteBatch): void {
     for (const key of ['id', 'from', 'to'] as const) check(`batch.putEdges[${i}].${key}`, e[key]);
   });
   for (const key of Object.keys(batch.meta ?? {})) check(`batch.meta.${key}`, key);
+}
+
+/**
+ * Refuses a batch planned on an older state of the namespace (issue 22: two writers, one seq):
+ * each key of `batch.expectMeta` must hold the value given (`null`: absent), compared as JSON.
+ * Run inside the commit's transaction, under the write lock, so no other writer can commit
+ * between this check and the batch.
+ * @throws JevMemError `STORAGE_FAILED` with detail {@link CHANGED_ELSEWHERE} (the key that differed).
+ */
+function refuseChanged(s: SqlSession, ids: SqlIds, namespace: string, expect: Record<string, unknown>): void {
+  const ns = ids.nsId(namespace);
+  for (const [key, want] of Object.entries(expect)) {
+    const row = ns === undefined ? undefined : s.q(`SELECT value FROM ${s.t.kv} WHERE ns = ? AND key = ?`, [ns, key])[0];
+    const have = row === undefined ? 'null' : String(row.value);
+    if (have === JSON.stringify(want ?? null)) continue;
+    throw new JevMemError(
+      'STORAGE_FAILED',
+      `${s.label} refused a commit to namespace ${JSON.stringify(namespace)}: another writer committed to it since this one loaded it (meta ${JSON.stringify(key)} changed); nothing was written, reload and write again`,
+      { field: 'namespace', [CHANGED_ELSEWHERE]: key },
+    );
+  }
 }
 
 /** The parts of a session a commit writes through. */
@@ -69,6 +90,7 @@ export function sqlCommit(s: SqlSession, { ids, rows, lexical, checkpoints }: Sq
     });
     try {
       s.tx(() => {
+        if (batch.expectMeta !== undefined) refuseChanged(s, ids, namespace, batch.expectMeta);
         const ns = ids.ensureNs(namespace);
         lexical.checkLexical(ns);
         const freed: number[] = [];

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { isJevMemError } from '../../errors.js';
 import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../../types.js';
 import type { LexicalIndex } from '../indexes/indexes.js';
 import type { DamageReport } from './checksum.js';
@@ -39,6 +40,27 @@ export interface WriteBatch {
    * Every shipped adapter that keeps checkpoints applies it; others ignore it.
    */
   checkpoint?: Checkpoint | null;
+  /**
+   * Optional compare-and-set (issue 22: two writers, one seq): meta values the namespace must
+   * hold, as the writer loaded them, for the batch to apply (`null`: the key must be absent). An
+   * adapter that several connections or processes write (the SQL store) checks them inside the
+   * commit's transaction, under its write lock, and refuses a batch planned on an older state
+   * with `STORAGE_FAILED` marked {@link CHANGED_ELSEWHERE} (nothing written): the writer then
+   * reloads and plans again. Adapters written by one connection only may ignore it.
+   */
+  expectMeta?: Record<string, unknown>;
+}
+
+/**
+ * Detail key of the `STORAGE_FAILED` error of a commit refused because the namespace changed
+ * since the writer loaded it ({@link WriteBatch.expectMeta}); its value names the meta key that
+ * differed. Nothing of the batch was written.
+ */
+export const CHANGED_ELSEWHERE = 'changedElsewhere' as const;
+
+/** True for the error of a commit refused by its {@link WriteBatch.expectMeta} ({@link CHANGED_ELSEWHERE}). */
+export function isChangedElsewhere(e: unknown): boolean {
+  return isJevMemError(e, 'STORAGE_FAILED') && e.details[CHANGED_ELSEWHERE] !== undefined;
 }
 
 /** Meta key of the number of the namespace's latest commit ({@link WriteBatch.change}). */
