@@ -2,7 +2,8 @@
  * The commit of a {@link WriteBatch} to the SQL store (`sql-storage.ts`): the batch checked
  * (shape, U+0000 in a key, cloneable, JSON-safe, no puts into a namespace known to hold damaged
  * records) and encoded before anything is written, then applied in one transaction as deletes,
- * puts and meta, with its change-log entry, its checkpoint change and the FTS table kept in step;
+ * puts and meta, with its change-log entry, its checkpoint change, the FTS table and the kept
+ * counts (`sql-stats.ts`, issue 25) kept in step;
  * every failure mapped to the error family with nothing written.
  *
  * @module
@@ -11,11 +12,13 @@ import { JevMemError, invalidInput } from '../../errors.js';
 import { quoteVisible } from '../../util/invisible.js';
 import { changedNodeIds, cloneBatch, validateBatch } from './memory-storage.js';
 import type { SqlCheckpoints } from './sql-checkpoint.js';
-import { type EdgeRow, type NodeRow, encodeEdges, encodeMeta, encodeNodes } from './sql-codec.js';
+import { type EdgeRow, type NodeRow, canonicalSplits, encodeEdges, encodeMeta, encodeNodes, num } from './sql-codec.js';
 import { sqlError } from './sql-errors.js';
 import type { SqlIds } from './sql-ids.js';
 import type { SqlRows } from './sql-rows.js';
+import { MAX_BINDINGS, chunked, placeholders } from './sql-schema.js';
 import type { SqlSession } from './sql-session.js';
+import { applyDelta, measureTouched, readStat, recount, writeStat } from './sql-stats.js';
 import type { SqlStoreLexical } from './sql-store-lexical.js';
 import { CHANGED_ELSEWHERE, type StorageAdapter, type WriteBatch } from './storage.js';
 import { refuseDamagedWrite } from './store-damage.js';
@@ -92,6 +95,17 @@ export function sqlCommit(s: SqlSession, { ids, rows, lexical, checkpoints }: Sq
       s.tx(() => {
         if (batch.expectMeta !== undefined) refuseChanged(s, ids, namespace, batch.expectMeta);
         const ns = ids.ensureNs(namespace);
+        // The kept counts (issue 25): the rows this batch can touch, measured before and after.
+        const stat = readStat(q, t, ns) ?? recount(q, t, ns);
+        const nodeIds = [...(batch.deleteNodeIds ?? []), ...putNodes.map((n) => n.id)];
+        const edgeIds = [...(batch.deleteEdgeIds ?? []), ...putEdges.map((e) => e.id)];
+        const fromIds = [...putEdges.map((e) => e.from), ...edgeIds.flatMap((id) => canonicalSplits(id).map((split) => split.from))];
+        const srcSlots = [...ids.slotsOf(ns, fromIds).values()];
+        for (const part of chunked([...new Set(edgeIds)], MAX_BINDINGS - 1)) {
+          for (const r of q(`SELECT src FROM ${t.edge} WHERE ns = ? AND eid IN (${placeholders(part.length)}) AND eid <> ''`, [ns, ...part])) srcSlots.push(num(r.src));
+        }
+        const metaKeys = meta.map(([k]) => k);
+        const before = measureTouched(q, t, ns, ids.slotsOf(ns, nodeIds).values(), srcSlots, metaKeys);
         lexical.checkLexical(ns);
         const freed: number[] = [];
         /** A damaged row left the FTS table: rebuild it from the sound rows at the end. */
@@ -116,6 +130,8 @@ export function sqlCommit(s: SqlSession, { ids, rows, lexical, checkpoints }: Sq
         for (const [k, v] of meta) rows.setMeta(ns, k, v);
         for (const id of changed) q(`INSERT OR IGNORE INTO ${t.changes} (ns, change, id) VALUES (?, ?, ?)`, [ns, batch.change as number, id]);
         if (rebuild) lexical.rebuildLexical(ns);
+        srcSlots.push(...ids.slotsOf(ns, putEdges.map((e) => e.from)).values());
+        writeStat(q, t, ns, applyDelta(stat, before, measureTouched(q, t, ns, ids.slotsOf(ns, nodeIds).values(), srcSlots, metaKeys)));
         rows.collectSlots(ns, freed);
         // The checkpoint change of the batch (issue 22): same transaction as the node changes.
         if (batch.checkpoint === null) checkpoints.clearCheckpoint(ns);

@@ -81,6 +81,15 @@ export interface Checkpoint {
   parts: Record<string, Uint8Array>;
 }
 
+/** Options of {@link StorageAdapter.damaged}. */
+export interface DamageOptions {
+  /**
+   * `false`: answer the damage already known, without a full pass of the namespace (O(1)).
+   * @default true
+   */
+  scan?: boolean;
+}
+
 /** Record counts of one namespace. */
 export interface NamespaceCounts {
   nodes: number;
@@ -203,9 +212,14 @@ export interface StorageAdapter {
    * which the memory rebuilds from the rows. Once damage is known, a `commit` that puts nodes or
    * edges is refused with `STORE_DAMAGED` naming the ids (deletes still run). An adapter that
    * keeps nothing to damage (in-memory) returns no damage.
+   *
+   * With `options.scan === false` (issue 25: what `stats()` asks) the answer is the damage
+   * already known, without the full pass: what the adapter's reads met and what an earlier full
+   * pass of this adapter found. An adapter may still make its pass then (the option is a
+   * permission to skip it); the SQL store skips it. `jev-mem check` makes the full pass.
    * @throws JevMemError `STORAGE_FAILED`, `CLOSED`.
    */
-  damaged(namespace: string): Promise<DamageReport>;
+  damaged(namespace: string, options?: DamageOptions): Promise<DamageReport>;
   /** Flushes and releases handles. Idempotent. */
   close(): Promise<void>;
 }
