@@ -1,5 +1,5 @@
 /**
- * The storage adapter over SQLite (schema v3: v2 of issue 13 plus checksums, issue 22), shared
+ * The storage adapter over SQLite (schema v4: v2 of issue 13, checksums of issue 22, kept counts of issue 25), shared
  * by Node (`sqlite-file-storage.ts`, node-sqlite3-wasm) and the Durable Object
  * (`edge/do-storage.ts`, `ctx.storage.sql`): every method of the {@link StorageAdapter} port
  * answered by index lookups (a node by id, the edges of a node from either end, counts), so no
@@ -78,7 +78,8 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     async damaged(namespace, opts) {
       s.enter(namespace);
       const withShortfall = (report: DamageReport): DamageReport => {
-        const n = unreadable.get(namespace) ?? 0;
+        // Known from this adapter's last full pass; a drop (which forgets the pass) forgets it too.
+        const n = s.damage.verified(namespace) ? (unreadable.get(namespace) ?? 0) : 0;
         return n > 0 ? { ...report, unreadable: n } : report;
       };
       if (opts?.scan === false || s.damage.verified(namespace)) return withShortfall(s.damage.report(namespace));
