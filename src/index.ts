@@ -104,7 +104,7 @@ export type { CatalogueId } from './system-one/catalogue.js';
 export type { DecisionRecord } from './system-one/controller.js';
 export { createHeuristicSystemOne } from './system-one/heuristic.js';
 export { createLocalSystemOne } from './system-one/local.js';
-export type { LocalSystemOneOptions } from './system-one/local.js';
+export type { LocalSystemOneOptions, OnnxRuntimeModule } from './system-one/local.js';
 export { createRemoteSystemOne } from './system-one/remote.js';
 export type { RemoteSystemOneOptions } from './system-one/remote.js';
 export { validateRequest, validateResponse } from './system-one/validate.js';

@@ -344,11 +344,14 @@ export interface MemoryStats {
   /** Why the vector index could not switch to HNSW (it stays exact: `vectorIndex` is `flat`), when it failed. */
   vectorIndexError?: string;
   /**
-   * Damaged records of the namespace (issue 22; `StorageAdapter.damaged`, a full checksum pass
-   * over the namespace's rows): `count` and sorted `ids` of the node records that failed their
-   * checksum or could not be read (reads skip them; puts are refused with `STORE_DAMAGED` until
-   * `jev-mem repair`), and `checkpoint`: the checkpoint was found damaged (at this open, rebuilt
-   * from the rows and logged as `CHECKPOINT_DAMAGED`, or now).
+   * Damaged records of the namespace already detected (issue 22; issue 25: `stats()` makes no
+   * full pass, it is O(1)): what this memory's reads met (an open by a scan reads every record;
+   * recall and writes read what they touch) and what an earlier full pass of its store found
+   * (`StorageAdapter.damaged`; `jev-mem check` makes that pass over the whole store). `count` is
+   * the damaged node records (`ids`, sorted: failed their checksum or could not be decoded; reads
+   * skip them and puts are refused with `STORE_DAMAGED` until `jev-mem repair`) plus those the
+   * store counts but no read could reach (no id known); `checkpoint`: the checkpoint was found
+   * damaged (at this open, rebuilt from the rows and logged as `CHECKPOINT_DAMAGED`, or since).
    */
   damaged: { count: number; ids: string[]; checkpoint: boolean };
 }
@@ -839,8 +842,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         if (state.vectorUpgradeError !== undefined) s.vectorIndexError = state.vectorUpgradeError instanceof Error ? state.vectorUpgradeError.message : String(state.vectorUpgradeError);
         return s;
       });
-      const damage = await storage.damaged(ns);
-      out.damaged = { count: damage.ids.length, ids: damage.ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
+      // The damage already known (issue 25: no full pass per session; `jev-mem check` makes it).
+      const damage = await storage.damaged(ns, { scan: false });
+      out.damaged = { count: damage.ids.length + (damage.unreadable ?? 0), ids: damage.ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
       const bytes = await storage.sizeBytes(ns);
       if (bytes !== undefined) out.storageBytes = bytes;
       return out;

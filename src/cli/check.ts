@@ -30,8 +30,10 @@ export const EXIT_DAMAGED = 3;
 /** What `check` found in one namespace. */
 export interface NamespaceCheck {
   namespace: string;
-  /** Damaged node records. */
+  /** Damaged node records: `ids` plus `unreadable`. */
   count: number;
+  /** Records the store counts that no read could reach (a damaged index hides them; no id known); absent when none. */
+  unreadable?: number;
   /** Their ids, sorted. */
   ids: string[];
   /** The checkpoint is damaged (the next open rebuilds it). */
@@ -50,14 +52,17 @@ export async function runCheck(store: string, namespace: string | undefined, io:
     const namespaces: NamespaceCheck[] = [];
     for (const ns of names) {
       const d = await storage.damaged(ns);
-      namespaces.push({ namespace: ns, count: d.ids.length, ids: d.ids, checkpoint: d.checkpoint });
+      const found: NamespaceCheck = { namespace: ns, count: d.ids.length + (d.unreadable ?? 0), ids: d.ids, checkpoint: d.checkpoint };
+      if (d.unreadable !== undefined && d.unreadable > 0) found.unreadable = d.unreadable;
+      namespaces.push(found);
     }
     const sqlite = quickCheck(join(store, SQLITE_FILE_NAME));
     const clean = sqlite.length === 0 && namespaces.every((n) => n.count === 0 && !n.checkpoint);
     io.out(JSON.stringify({ store, clean, namespaces, sqlite }));
     if (!clean) {
       for (const n of namespaces) {
-        if (n.count > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.count} damaged node record(s): ${n.ids.join(', ')}`);
+        if (n.ids.length > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.ids.length} damaged node record(s): ${n.ids.join(', ')}`);
+        if ((n.unreadable ?? 0) > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.unreadable} records unreadable (the store counts them, but no read reaches them: a damaged index hides them)`);
         if (n.checkpoint) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: the checkpoint is damaged (rebuilt from the rows at the next open)`);
       }
       for (const line of sqlite.slice(0, 10)) io.err(`jev-mem: SQLite quick_check: ${line}`);

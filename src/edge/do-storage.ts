@@ -2,7 +2,7 @@
  * Storage adapter on a Durable Object's SQLite storage (`ctx.storage.sql`), SPEC 2, 3, 4.6, 9:
  * one strongly consistent store per Durable Object, which the edge entry uses as one store per
  * memory namespace. The tables and every method are those of the shared SQL store
- * (`plane/store/sql-storage.ts`, schema v3: v2 of issue 13 plus checksums, issue 22): rows by integer slot, vectors as BLOBs, edges
+ * (`plane/store/sql-storage.ts`, schema v4: v2 of issue 13, checksums of issue 22, kept counts of issue 25): rows by integer slot, vectors as BLOBs, edges
  * indexed from both ends, so a namespace is bounded by the object's SQLite storage, not by the
  * isolate's 128 MB. A database of layout v1 (tables `<p>nodes`, `<p>edges`, `<p>meta` with JSON
  * bodies) is migrated to v3 in one transaction at the first call (a v2 one gets its checksums).

@@ -15,7 +15,7 @@ import type { Encoder } from '../encoder/encoder.js';
 import { JevMemError, invalidOption, isJevMemError, isWriterElsewhere, throwIfAborted } from '../errors.js';
 import { dedupKey, type NamespaceState } from '../plane/resident/namespace.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
-import { CHANGE_META_KEY, type StorageAdapter, type WriteBatch } from '../plane/store/storage.js';
+import { CHANGE_META_KEY, isChangedElsewhere, type StorageAdapter, type WriteBatch } from '../plane/store/storage.js';
 import type { Controller, DecisionContext, DecisionRecord } from '../system-one/controller.js';
 import type { MemoryEdge, MemoryNode, Provenance } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';
@@ -64,6 +64,14 @@ interface SpeculativeMaintenance {
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
+
+/**
+ * Commits of one write, maintenance pass or delete that the store may refuse because another
+ * writer committed to the namespace since it was loaded (issue 22, {@link WriteBatch.expectMeta});
+ * each refusal reloads the namespace and plans again. A store with a writer lock (the Node SQLite
+ * store) holds it from the first refused commit on, so the second attempt cannot be refused.
+ */
+export const MAX_CHANGED_ELSEWHERE = 8;
 
 /** What a commit returns when it must be planned again outside the lock. */
 const REPLAN = Symbol('replan');
@@ -205,7 +213,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     const meta: Record<string, unknown> = { ...batch.meta, [GENERATION_META_KEY]: newGeneration(), [CHANGE_META_KEY]: change };
     if (state.meta[SCHEMA_META_KEY] !== SCHEMA_VERSION) meta[SCHEMA_META_KEY] = SCHEMA_VERSION;
     if (state.meta[ENCODER_META_KEY] !== encoder.fingerprint) meta[ENCODER_META_KEY] = encoder.fingerprint;
-    return { ...batch, meta, change };
+    // Compare-and-set (issue 22: two writers gave two nodes one seq): the store applies the batch
+    // only if no other writer committed since this state was loaded (its generation is the store's).
+    return { ...batch, meta, change, expectMeta: { [GENERATION_META_KEY]: state.meta[GENERATION_META_KEY] ?? null } };
   };
   /** Rebuilds the caches after a failed commit. Its own failure is not reported: the primary error is, and the next call loads again. */
   const rollBack = (ns: string): Promise<unknown> => caches.reload(ns).catch(() => undefined);
@@ -290,6 +300,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         });
       };
       await plan();
+      let elsewhere = 0;
       for (let attempt = 0; ; attempt++) {
         const out = await caches.exclusive(
           ns,
@@ -322,7 +333,13 @@ export function createWritePath(deps: WritePathDeps): WritePath {
                 }
               }
               throwIfAborted(signal);
-              await commit(ns, state, { ...planned.batch, meta: { [MAINTENANCE_PENDING_META_KEY]: null } });
+              try {
+                await commit(ns, state, { ...planned.batch, meta: { [MAINTENANCE_PENDING_META_KEY]: null } });
+              } catch (e) {
+                // Another writer committed since the state was loaded: commit() reloaded it; plan again.
+                if (isChangedElsewhere(e) && ++elsewhere <= MAX_CHANGED_ELSEWHERE) return REPLAN;
+                throw e;
+              }
               countDecisions(ns, log);
               return planned.counts;
             });
@@ -439,8 +456,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         if (state.revision === revision && state.vector === vector) speculative.current = { state, revision, vector, plan: p, records };
       });
     await plan();
+    const elsewhere = { left: MAX_CHANGED_ELSEWHERE };
     for (let attempt = 0; ; attempt++) {
-      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current }, opts, supersedesId), opts.signal);
+      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current, elsewhere }, opts, supersedesId), opts.signal);
       if (out !== REPLAN) return out;
       tally(ns).replans++;
       await plan();
@@ -464,6 +482,8 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       ids: string[];
       strict: boolean;
       speculative: SpeculativePlan | undefined;
+      /** Refusals of the commit for a change by another writer still allowed ({@link MAX_CHANGED_ELSEWHERE}). */
+      elsewhere: { left: number };
     },
     opts: AddManyOptions,
     supersedesId: string | undefined,
@@ -568,6 +588,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           throw e; // nothing was applied: the caches are as they were
         }
         await rollBack(ns);
+        // Another writer committed since the state was loaded (issue 22): nothing of the chunk
+        // was written; it is planned again over the namespace as the store now holds it.
+        if (!chunkCommitted && isChangedElsewhere(e) && planned.elsewhere.left-- > 0) return REPLAN;
         // A write that met a damaged record (issue 22) is refused as such, whatever it tripped on.
         const damaged = isJevMemError(e, 'STORE_DAMAGED') ? undefined : damagedError(ns, state.unreadableIds());
         const err = damaged ?? (isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e }));
@@ -582,8 +605,16 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     });
   };
   const remove = async (ns: string, id: string, signal?: AbortSignal): Promise<boolean> => {
-    const state = await caches.fresh(ns, true);
-    return state.use(() => removeFrom(ns, state, id, signal));
+    for (let elsewhere = 0; ; elsewhere++) {
+      const state = await caches.fresh(ns, true);
+      try {
+        return await state.use(() => removeFrom(ns, state, id, signal));
+      } catch (e) {
+        // Another writer committed since the state was loaded (issue 22): the caches were
+        // reloaded by the failed commit; the delete is made again over the store as it is.
+        if (!isChangedElsewhere(e) || elsewhere >= MAX_CHANGED_ELSEWHERE) throw e;
+      }
+    }
   };
   const removeFrom = async (ns: string, state: NamespaceState, id: string, signal?: AbortSignal): Promise<boolean> => {
     if (!state.nodes.has(id)) return false;
@@ -614,7 +645,12 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       // transaction, and the state rebuilt from the store.
       const stamped = stamp(state, batch);
       stamped.checkpoint = null;
-      await storage.commit(ns, stamped);
+      try {
+        await storage.commit(ns, stamped);
+      } catch (e) {
+        await rollBack(ns);
+        throw e;
+      }
       await checkpoint(ns, await caches.reload(ns), true);
       return true;
     }

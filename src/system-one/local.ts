@@ -34,6 +34,21 @@ function importNode<T>(specifier: string): Promise<T> {
   return import(/* @vite-ignore */ specifier) as Promise<T>;
 }
 
+/**
+ * What {@link LocalSystemOneOptions.onnxRuntime} resolves to: the onnxruntime-web module (its
+ * namespace object, as `import('onnxruntime-web')` gives it). Structural, with only the members
+ * the engine uses, so that the published declarations do not import the optional peer
+ * onnxruntime-web (issue 23: an app without it type-checks with `skipLibCheck: false`).
+ */
+export interface OnnxRuntimeModule {
+  /** onnxruntime's settings (`env.wasm.wasmPaths`, `env.wasm.numThreads`). */
+  readonly env: { readonly wasm: object };
+  /** The session class (`InferenceSession.create(modelBytes, options)`). */
+  readonly InferenceSession: { create(model: Uint8Array, options?: object): Promise<unknown> };
+  /** The tensor class (`new Tensor('float32', data, dims)`). */
+  readonly Tensor: abstract new (...args: never[]) => unknown;
+}
+
 /** Options of {@link createLocalSystemOne}. */
 export interface LocalSystemOneOptions {
   /** Reads model files; paths are `<modelDir>/<file>` (e.g. `system-one/manifest.json`). */
@@ -48,7 +63,7 @@ export interface LocalSystemOneOptions {
    * bundler ships it).
    * @default a run-time import of the installed `onnxruntime-web` (Node); `DEPENDENCY_MISSING` when absent
    */
-  onnxRuntime?: () => Promise<typeof import('onnxruntime-web')>;
+  onnxRuntime?: () => Promise<OnnxRuntimeModule>;
   /**
    * onnxruntime execution providers, in order of preference.
    * @default browsers: `['webgpu', 'wasm']` when a WebGPU adapter exists, else `['wasm']`; Node: `['wasm']`
@@ -216,7 +231,8 @@ async function onnxEngine(files: Map<HeadGroup, Uint8Array>, options: LocalSyste
   let ort: typeof import('onnxruntime-web');
   if (options.onnxRuntime !== undefined) {
     try {
-      ort = await options.onnxRuntime();
+      // The structural type of the option stands for the module itself (see OnnxRuntimeModule).
+      ort = (await options.onnxRuntime()) as unknown as typeof import('onnxruntime-web');
     } catch (e) {
       throw loadFailed(`onnxruntime-web cannot be imported (${e instanceof Error ? e.message : String(e)}); use engine 'ts'`, e);
     }

@@ -75,6 +75,12 @@ export interface DamageReport {
   ids: string[];
   /** The namespace's checkpoint failed its checksum or could not be read (it is rebuilt from the rows). */
   checkpoint: boolean;
+  /**
+   * Node records the store counts (its kept counter, SQL store schema v4, issue 25) that its
+   * full pass could not reach at all, so their ids are unknown: a damaged index hides them.
+   * Absent or 0 when every counted record was read.
+   */
+  unreadable?: number;
 }
 
 /**

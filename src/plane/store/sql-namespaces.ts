@@ -6,15 +6,15 @@
  * @module
  */
 import type { View } from '../../types.js';
-import { num, viewName } from './sql-codec.js';
+import { num } from './sql-codec.js';
 import { sqlError } from './sql-errors.js';
 import type { SqlIds } from './sql-ids.js';
 import type { SqlSession } from './sql-session.js';
+import { readStat, recount } from './sql-stats.js';
 import type { SqlStoreLexical } from './sql-store-lexical.js';
 import type { NamespaceCounts, StorageAdapter } from './storage.js';
 
-/** Bytes counted by `sizeBytes` per edge for its integer and real columns (slots, codes, weight, time). */
-export const EDGE_FIXED_BYTES = 24;
+export { EDGE_FIXED_BYTES } from './sql-stats.js';
 
 /** The namespace-wide methods of the adapter. */
 export type SqlNamespaceMethods = Pick<StorageAdapter, 'namespaces' | 'counts' | 'sizeBytes' | 'changesSince' | 'dropNamespace'>;
@@ -28,16 +28,11 @@ export function sqlNamespaces(s: SqlSession, ids: SqlIds, lexical: SqlStoreLexic
       s.enter(namespace);
       return s.read(`count namespace ${JSON.stringify(namespace)}`, () => {
         const ns = nsId(namespace);
-        const out: NamespaceCounts = { nodes: 0, edges: 0, edgesByView: {} };
-        if (ns === undefined) return out;
-        out.nodes = num(q(`SELECT COUNT(*) AS n FROM ${t.node} WHERE ns = ?`, [ns])[0]?.n);
-        for (const r of q(`SELECT view, COUNT(*) AS n FROM ${t.edge} WHERE ns = ? GROUP BY view`, [ns])) {
-          const n = num(r.n);
-          out.edges += n;
-          const view = viewName(r.view ?? null) as View;
-          out.edgesByView[view] = (out.edgesByView[view] ?? 0) + n;
-        }
-        return out;
+        if (ns === undefined) return { nodes: 0, edges: 0, edgesByView: {} };
+        // The kept counts (issue 25): O(1). A namespace without its row (none after the
+        // migration to v4) is counted in full.
+        const stat = readStat(q, t, ns) ?? recount(q, t, ns);
+        return { nodes: stat.nodes, edges: stat.edges, edgesByView: { ...stat.views } as Partial<Record<View, number>> };
       });
     },
 
@@ -70,7 +65,7 @@ export function sqlNamespaces(s: SqlSession, ids: SqlIds, lexical: SqlStoreLexic
         s.tx(() => {
           const ns = nsId(namespace);
           if (ns === undefined) return;
-          for (const table of [t.node, t.edge, t.ids, t.kv, t.changes, t.checkpoint, t.part, t.names]) q(`DELETE FROM ${table} WHERE ns = ?`, [ns]);
+          for (const table of [t.node, t.edge, t.ids, t.kv, t.changes, t.checkpoint, t.part, t.stat, t.names]) q(`DELETE FROM ${table} WHERE ns = ?`, [ns]);
           for (const table of lexical.lexTables(ns)) q(`DROP TABLE ${table.name}`);
           s.lexChecked.delete(ns);
         });
@@ -86,13 +81,8 @@ export function sqlNamespaces(s: SqlSession, ids: SqlIds, lexical: SqlStoreLexic
       return s.readUnlessCorrupt(`measure namespace ${JSON.stringify(namespace)}`, () => {
         const ns = nsId(namespace);
         if (ns === undefined) return 0;
-        const one = (sql: string): number => num(q(sql, [ns])[0]?.n);
-        return (
-          one(`SELECT COALESCE(SUM(length(CAST(body AS BLOB)) + COALESCE(length(vec), 0)), 0) AS n FROM ${t.node} WHERE ns = ?`) +
-          one(`SELECT COALESCE(SUM(length(CAST(i.id AS BLOB))), 0) AS n FROM ${t.node} n JOIN ${t.ids} i ON i.slot = n.slot WHERE n.ns = ?`) +
-          one(`SELECT COALESCE(SUM(length(CAST(eid AS BLOB)) + ${EDGE_FIXED_BYTES}), 0) AS n FROM ${t.edge} WHERE ns = ?`) +
-          one(`SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS n FROM ${t.kv} WHERE ns = ?`)
-        );
+        // The kept counts (issue 25): O(1).
+        return (readStat(q, t, ns) ?? recount(q, t, ns)).bytes;
       });
     },
   };

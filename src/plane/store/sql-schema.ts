@@ -1,11 +1,12 @@
 /**
- * The tables of the SQL store (schema v3; v2 of issue 13 plus checksums, issue 22) shared by Node (`sqlite-file-storage.ts`) and
+ * The tables of the SQL store (schema v4: v2 of issue 13, checksums of issue 22, kept counts of
+ * issue 25) shared by Node (`sqlite-file-storage.ts`) and
  * the Durable Object (`edge/do-storage.ts`), the tiny synchronous driver both speak
  * ({@link SqlDriver}) and its binding limit ({@link MAX_BINDINGS}), and the one-transaction
  * migration from the Durable Object's v1 tables.
  *
  * Tables (prefix `p`, default `jev_mem_`):
- * - `p schema(key PK, value)`: the row `('version', '3')`;
+ * - `p schema(key PK, value)`: the row `('version', '4')`;
  * - `p names(ns INTEGER PK, name UNIQUE, floor)`: namespaces; `floor` is the change-log floor;
  * - `p ids(slot INTEGER PK, ns, id, UNIQUE(ns, id))`: the integer slot of every node id a node
  *   or an edge end uses (an edge may point at a node that does not exist);
@@ -20,7 +21,9 @@
  * - `p changes(ns, change, id)`: the change log (node ids per numbered commit);
  * - `p checkpoint(ns PK, change, format)` and `p checkpoint_part(ns, name, chunk, data, sum)`: the
  *   checkpoint, its parts cut in chunks of {@link CHECKPOINT_CHUNK_BYTES}, each chunk with its
- *   checksum (`checksum.ts` {@link chunkSum}).
+ *   checksum (`checksum.ts` {@link chunkSum});
+ * - `p stat(ns PK, nodes, edges, views, bytes)`: the kept counts of each namespace, updated by
+ *   every commit in its transaction (`sql-stats.ts`).
  *
  * @module
  */
@@ -28,8 +31,8 @@ import { JevMemError } from '../../errors.js';
 import type { MemoryEdge, MemoryNode } from '../../types.js';
 import { nodeRowSum, recordSum } from './checksum.js';
 
-/** Layout version this build writes and reads (3: checksums on node rows and checkpoint chunks). */
-export const SQL_SCHEMA_VERSION = 3;
+/** Layout version this build writes and reads (3: checksums on node rows and checkpoint chunks; 4: kept counts). */
+export const SQL_SCHEMA_VERSION = 4;
 
 /** The checksum of chunk `chunk` of checkpoint part `name`. */
 export function chunkSum(name: string, chunk: number, data: Uint8Array): number {
@@ -92,6 +95,7 @@ export interface SqlTables {
   changes: string;
   checkpoint: string;
   part: string;
+  stat: string;
 }
 
 /** Table names for `prefix`. */
@@ -107,6 +111,7 @@ export function sqlTables(prefix: string): SqlTables {
     changes: `${prefix}changes`,
     checkpoint: `${prefix}checkpoint`,
     part: `${prefix}checkpoint_part`,
+    stat: `${prefix}stat`,
   };
 }
 
@@ -126,20 +131,23 @@ function createTables(db: SqlDriver, t: SqlTables, prefix: string): void {
     `CREATE TABLE IF NOT EXISTS ${t.checkpoint} (ns INTEGER PRIMARY KEY, change INTEGER NOT NULL, format TEXT NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS ${t.part} (ns INTEGER NOT NULL, name TEXT NOT NULL, chunk INTEGER NOT NULL, data BLOB NOT NULL, sum INTEGER)`,
     `CREATE UNIQUE INDEX IF NOT EXISTS ${prefix}checkpoint_part_key ON ${t.part} (ns, name, chunk)`,
+    `CREATE TABLE IF NOT EXISTS ${t.stat} (ns INTEGER PRIMARY KEY, nodes INTEGER NOT NULL, edges INTEGER NOT NULL, views TEXT NOT NULL, bytes INTEGER NOT NULL)`,
   ];
   for (const statement of ddl) db.query(statement);
 }
 
 /**
- * Creates the v3 tables, or checks the version of existing ones, in one transaction. A store
+ * Creates the v4 tables, or checks the version of existing ones, in one transaction. A store
  * at version 1 (the Durable Object's JSON-body tables `p nodes`, `p edges`, `p meta`) is
- * migrated in the same transaction: its rows are written as v3 rows through `writeV2`, the v1
- * tables dropped, and the version set to 3; a failure leaves the v1 tables as they were. A store
+ * migrated in the same transaction: its rows are written as v4 rows through `writeV2`, the v1
+ * tables dropped, and the version set to 4; a failure leaves the v1 tables as they were. A store
  * at version 2 gets its `sum` columns, each node row and checkpoint chunk its checksum computed
  * from the row as it is (so a row damaged before the upgrade is not detected), in the same
- * transaction.
+ * transaction. A store at version 1, 2 or 3 gets its `p stat` table, each namespace counted once
+ * in full by `countAll` (issue 25), in the same transaction.
  *
  * @param writeV2 - writes one namespace's records as v2 rows (the store's own commit path).
+ * @param countAll - counts every namespace and keeps the counts (`sql-stats.ts` `recountAll`).
  * @throws JevMemError `SCHEMA_MISMATCH` when the store has another version (field
  *   `schema.version`); SQL errors pass through.
  */
@@ -147,6 +155,7 @@ export function ensureSqlSchema(
   db: SqlDriver,
   prefix: string,
   writeV2: (namespace: string, nodes: MemoryNode[], edges: MemoryEdge[], meta: Record<string, unknown>) => void,
+  countAll: () => void,
 ): void {
   const t = sqlTables(prefix);
   db.transaction(() => {
@@ -154,7 +163,7 @@ export function ensureSqlSchema(
     const row = db.query(`SELECT value FROM ${t.schema} WHERE key = 'version'`)[0];
     const version = row === undefined ? undefined : String(row.value);
     if (version === String(SQL_SCHEMA_VERSION)) return;
-    if (version !== undefined && version !== '1' && version !== '2') {
+    if (version !== undefined && version !== '1' && version !== '2' && version !== '3') {
       throw new JevMemError(
         'SCHEMA_MISMATCH',
         `this store's jev-mem tables have layout version ${version}, this build reads ${SQL_SCHEMA_VERSION}` +
@@ -165,6 +174,7 @@ export function ensureSqlSchema(
     if (version === '2') migrateV2(db, t);
     createTables(db, t, prefix);
     if (version === '1') migrateV1(db, prefix, writeV2);
+    if (version !== undefined) countAll();
     db.query(`INSERT OR REPLACE INTO ${t.schema} (key, value) VALUES ('version', ?)`, [String(SQL_SCHEMA_VERSION)]);
   });
 }

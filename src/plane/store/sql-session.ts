@@ -13,6 +13,7 @@ import { DamageLog } from './checksum.js';
 import { checkExistingNamespaceName } from './names.js';
 import { isCorruptError, sqlError } from './sql-errors.js';
 import { type SqlDriver, type SqlParam, type SqlRow, type SqlTables, ensureSqlSchema, sqlTables } from './sql-schema.js';
+import { recountAll } from './sql-stats.js';
 
 /** Options of `createSqlStorage`. */
 export interface SqlStorageOptions {
@@ -182,7 +183,7 @@ export function createSqlSession(db: SqlDriver, options: SqlStorageOptions, writ
     ensureReady(): void {
       if (ready) return;
       try {
-        ensureSqlSchema(db, prefix, writeRecords);
+        ensureSqlSchema(db, prefix, writeRecords, () => recountAll(s.q, s.t));
       } catch (e) {
         dictByCode.clear();
         dictByValue.clear();

@@ -1,7 +1,7 @@
 /**
  * The Node store (CLI, `createNodeMemory({ store })`): one SQLite database `jev-mem.sqlite` in a
  * directory, through node-sqlite3-wasm, with the shared SQL adapter (`sql-storage.ts`, schema
- * v3: v2 of issue 13 plus checksums, issue 22). Node only.
+ * v4: v2 of issue 13, checksums of issue 22, kept counts of issue 25). Node only.
  *
  * Layout under `dir`:
  * ```

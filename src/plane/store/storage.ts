@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { isJevMemError } from '../../errors.js';
 import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../../types.js';
 import type { LexicalIndex } from '../indexes/indexes.js';
 import type { DamageReport } from './checksum.js';
@@ -39,6 +40,27 @@ export interface WriteBatch {
    * Every shipped adapter that keeps checkpoints applies it; others ignore it.
    */
   checkpoint?: Checkpoint | null;
+  /**
+   * Optional compare-and-set (issue 22: two writers, one seq): meta values the namespace must
+   * hold, as the writer loaded them, for the batch to apply (`null`: the key must be absent). An
+   * adapter that several connections or processes write (the SQL store) checks them inside the
+   * commit's transaction, under its write lock, and refuses a batch planned on an older state
+   * with `STORAGE_FAILED` marked {@link CHANGED_ELSEWHERE} (nothing written): the writer then
+   * reloads and plans again. Adapters written by one connection only may ignore it.
+   */
+  expectMeta?: Record<string, unknown>;
+}
+
+/**
+ * Detail key of the `STORAGE_FAILED` error of a commit refused because the namespace changed
+ * since the writer loaded it ({@link WriteBatch.expectMeta}); its value names the meta key that
+ * differed. Nothing of the batch was written.
+ */
+export const CHANGED_ELSEWHERE = 'changedElsewhere' as const;
+
+/** True for the error of a commit refused by its {@link WriteBatch.expectMeta} ({@link CHANGED_ELSEWHERE}). */
+export function isChangedElsewhere(e: unknown): boolean {
+  return isJevMemError(e, 'STORAGE_FAILED') && e.details[CHANGED_ELSEWHERE] !== undefined;
 }
 
 /** Meta key of the number of the namespace's latest commit ({@link WriteBatch.change}). */
@@ -57,6 +79,15 @@ export interface Checkpoint {
   format: string;
   /** Named binary parts. */
   parts: Record<string, Uint8Array>;
+}
+
+/** Options of {@link StorageAdapter.damaged}. */
+export interface DamageOptions {
+  /**
+   * `false`: answer the damage already known, without a full pass of the namespace (O(1)).
+   * @default true
+   */
+  scan?: boolean;
 }
 
 /** Record counts of one namespace. */
@@ -181,9 +212,14 @@ export interface StorageAdapter {
    * which the memory rebuilds from the rows. Once damage is known, a `commit` that puts nodes or
    * edges is refused with `STORE_DAMAGED` naming the ids (deletes still run). An adapter that
    * keeps nothing to damage (in-memory) returns no damage.
+   *
+   * With `options.scan === false` (issue 25: what `stats()` asks) the answer is the damage
+   * already known, without the full pass: what the adapter's reads met and what an earlier full
+   * pass of this adapter found. An adapter may still make its pass then (the option is a
+   * permission to skip it); the SQL store skips it. `jev-mem check` makes the full pass.
    * @throws JevMemError `STORAGE_FAILED`, `CLOSED`.
    */
-  damaged(namespace: string): Promise<DamageReport>;
+  damaged(namespace: string, options?: DamageOptions): Promise<DamageReport>;
   /** Flushes and releases handles. Idempotent. */
   close(): Promise<void>;
 }
