@@ -49,11 +49,11 @@ describe('guardedScores', () => {
   });
 
   it('with g = 1 orders by role prior × (BM25 + β·rescaled cosine), normalised by the best', () => {
-    // A user question over role speakers: the assistant turn's G is halved (GUARD_OTHER_ROLE).
+    // A user question over role speakers: the assistant turn's G is scaled by GUARD_OTHER_ROLE.
     const a = c(node('a', 'long answer', 'assistant', '2024-01-01T00:00:00Z'), 0.9, 1, 0.8);
     const u = c(node('u', 'I adopted a beagle', 'user', '2024-01-01T00:00:00Z'), 0.1, 0.8, 0.8 - GUARD_COSINE_SPAN / 2);
     const [ga, gu] = guardedScores([a, u], 'What breed is my dog?', 1) as [number, number];
-    const rawA = GUARD_OTHER_ROLE * (1 + GUARD_COSINE_WEIGHT * 1); // 0.5 × 1.3 = 0.65
+    const rawA = GUARD_OTHER_ROLE * (1 + GUARD_COSINE_WEIGHT * 1); // 0.2 × 1.3 = 0.26
     const rawU = 1 * (0.8 + GUARD_COSINE_WEIGHT * 0.5); // 0.95
     expect(gu).toBeCloseTo(1, 10);
     expect(ga).toBeCloseTo(rawA / rawU, 10);
