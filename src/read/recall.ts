@@ -366,6 +366,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     decisions,
     fallbacks: decisions.filter((x) => x.fallback).length,
     timings: { embedMs: input.embedMs, routeMs, anchorsMs, loopMs, totalMs: performance.now() - t0 + input.embedMs },
+    guard: g,
   };
   return { memories, trace };
 }

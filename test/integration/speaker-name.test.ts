@@ -30,6 +30,31 @@ describe('the speaker field is matched as a name (issue 23)', () => {
       const r = await memory.recall('Where does Maya work?', { k: 5 });
       expect(r.memories[0]?.text).toBe('I start my new job at Acme next Monday.');
       expect(r.memories[0]?.provenance.speaker).toBe('Maya');
+      expect(r.trace.guard).toBe(0); // short turns: the out-of-distribution guard stays off
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('falls back towards the role-aware lexical order on long assistant answers with role speakers (issue 24 guard)', async () => {
+    const memory = await createNodeMemory({ store: 'unused-in-memory', storage: createMemoryStorage() });
+    try {
+      const filler = (topic: string): string =>
+        Array.from({ length: 14 }, (_, i) => `Tip ${i + 1}: when you choose a ${topic}, think about the dog, the name you call out at the park and how the dog reacts to that name over the first weeks.`).join(' ');
+      const turns: Array<['user' | 'assistant', string]> = [
+        ['user', 'How do people pick a name for a dog?'],
+        ['assistant', filler('dog name')],
+        ['user', 'We adopted a beagle last weekend, our dog is called Biscuit.'],
+        ['assistant', filler('puppy routine')],
+        ['user', 'Any advice on leash training?'],
+        ['assistant', filler('leash')],
+      ];
+      let t = Date.parse('2024-03-01T10:00:00Z');
+      for (const [speaker, text] of turns) await memory.add({ text, speaker, observedAt: new Date((t += 60_000)).toISOString(), sessionId: 's1' });
+      const r = await memory.recall('What did I name my dog?', { k: 3 });
+      expect(r.trace.guard).toBe(1); // 3 of 6 anchors over 100 words: g = min(1, 2 × 1/2)
+      // A user's question about the user's own turns: a user turn comes before the long answers that repeat its words.
+      expect(r.memories[0]?.provenance.speaker).toBe('user');
     } finally {
       await memory.close();
     }
