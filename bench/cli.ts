@@ -10,6 +10,8 @@
  * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
+ * - `npm run bench -- chats [--part dev|heldout|all] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]`
+ *   (generated user/assistant histories, recall of the evidence turns by question kind; issue 24)
  * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
  *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
  *
@@ -45,6 +47,10 @@ export const BENCH_USAGE = `Usage:
   npm run bench -- multilingual [--system-one <name>] [--out <dir>]
                                           (recall@1 and @5 per language of test/fixtures/multilingual,
                                           default Node encoder; writes <out>/multilingual.json)
+  npm run bench -- chats [--part dev|heldout|all] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]
+                                          (issue-24 generated user/assistant histories: recall@5/10 of
+                                          the evidence turns by question kind; writes <out>/chats.json,
+                                          chats.md; --trace writes every question's rankings as JSON lines)
   npm run bench -- answers [--split test] [--systems jev-mem,bm25,hybrid] [--k 10] [--limit N] [--out <dir>]
                                           (answer accuracy by LLM-as-a-judge; needs JEV_MEM_LLM_BASE_URL,
                                           JEV_MEM_LLM_MODEL, optional JEV_MEM_LLM_API_KEY and
@@ -281,6 +287,43 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       }
       return 0;
     }
+    if (sub === 'chats') {
+      if (rest.length > 0) {
+        io.err(`bench chats: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const { chatsTables, parseChatSystems, runChatsBench } = await import('./chats/chats.js');
+      const { mkdir, writeFile, appendFile } = await import('node:fs/promises');
+      const part = str(values.part) ?? 'all';
+      if (!['dev', 'heldout', 'all'].includes(part)) {
+        io.err(`bench chats: --part must be dev, heldout or all, got ${JSON.stringify(part)}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      let systems;
+      try {
+        systems = parseChatSystems(str(values.systems));
+      } catch (e) {
+        io.err(`bench chats: ${(e as Error).message}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const trace = str(values.trace);
+      if (trace !== undefined) await writeFile(resolve(trace), '');
+      const results = await runChatsBench({
+        parts: part === 'all' ? ['dev', 'heldout'] : [part as 'dev' | 'heldout'],
+        systems,
+        ...(systemOne !== undefined ? { systemOne } : {}),
+        log: (l) => io.err(l),
+        ...(trace !== undefined ? { onQuestion: (x) => void appendFile(resolve(trace), `${JSON.stringify(x)}\n`) } : {}),
+      });
+      const lines = chatsTables(results);
+      for (const l of lines) io.out(l);
+      const out = resolve(str(values.out) ?? 'bench-out');
+      await mkdir(out, { recursive: true });
+      await writeFile(resolve(out, 'chats.json'), `${JSON.stringify(results, null, 2)}\n`);
+      await writeFile(resolve(out, 'chats.md'), `${lines.join('\n')}\n`);
+      io.err(`bench: wrote ${resolve(out, 'chats.json')}, ${resolve(out, 'chats.md')}`);
+      return 0;
+    }
     if (sub === 'answers') {
       if (rest.length > 0) {
         io.err(`bench answers: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
@@ -382,6 +425,8 @@ const BENCH_OPTIONS = {
   'system-one': { type: 'string' },
   'vector-index': { type: 'string' },
   store: { type: 'string' },
+  part: { type: 'string' },
+  trace: { type: 'string' },
   'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;

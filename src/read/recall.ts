@@ -25,6 +25,7 @@ import { candidateSignals, datesNamed, hasVectorEvidence, NEUTRAL_COSINE, queryN
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
+import { guardedScores, guardWeight } from './guard.js';
 
 /** Switches for ablations (issue 4) and callers who want less work. */
 export interface RecallSwitches {
@@ -322,8 +323,16 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // ---- final ranking with recency, eq. (24)-(25) ------------------------------------------------
   let newest = -Infinity;
   for (const s of scored.values()) if (s.node.observedAt) newest = Math.max(newest, Date.parse(s.node.observedAt));
-  const ranked = [...scored.values()].map((s) => {
-    let score = s.score;
+  const all = [...scored.values()];
+  // The out-of-distribution guard (issue 24, guard.ts): g = 0 on turns in System One's range.
+  const g = guardWeight(anchorNodes);
+  const guarded = guardedScores(
+    all.map((s) => ({ node: s.node, score: s.score, lexical: q.lexical.get(s.node.id)?.score ?? 0, cosine: s.parts.z })),
+    input.query,
+    g,
+  );
+  const ranked = all.map((s, i) => {
+    let score = guarded[i] as number;
     if (r > 0 && s.node.observedAt && Number.isFinite(newest)) score = recencyAdjusted(score, r, recencyFactor(newest, Date.parse(s.node.observedAt))); // (25)
     if (s.node.status === 'superseded') score *= SUPERSEDED_FACTOR;
     return { s, score };
@@ -364,6 +373,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     decisions,
     fallbacks: decisions.filter((x) => x.fallback).length,
     timings: { embedMs: input.embedMs, routeMs, anchorsMs, loopMs, totalMs: performance.now() - t0 + input.embedMs },
+    guard: g,
   };
   return { memories, trace };
 }

@@ -66,11 +66,28 @@ export type TermVectorLookup = (words: string[]) => Array<Float32Array | undefin
 
 const NODE_WORDS = new WeakMap<MemoryNode, readonly string[]>();
 
-/** Distinct tokens of a node's text (cached per node object; nodes are replaced, not mutated). */
+/** Speakers that are roles, not names: never matched as a name (issue 24). */
+const ROLE_SPEAKERS = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);
+
+/**
+ * The text a node is matched against a question by (issue 23): its text, preceded by
+ * `"<speaker>: "` when the speaker is a name (not a role such as "user") that the text does not
+ * already start with, so that "Where does Maya work?" meets {speaker: 'Maya', text: 'I start
+ * my new job at Acme'} as it meets "Maya: I start my new job at Acme". The stored text is not
+ * changed; the lexical index holds the speaker field already.
+ */
+export function matchText(n: Pick<MemoryNode, 'text' | 'provenance'>): string {
+  const sp = n.provenance.speaker?.trim();
+  if (sp === undefined || sp.length === 0 || ROLE_SPEAKERS.has(sp.toLowerCase())) return n.text;
+  if (n.text.startsWith(`${sp}:`) || n.text.startsWith(`${sp} :`)) return n.text;
+  return `${sp}: ${n.text}`;
+}
+
+/** Distinct tokens of a node's {@link matchText} (cached per node object; nodes are replaced, not mutated). */
 export function nodeWords(n: MemoryNode): readonly string[] {
   let words = NODE_WORDS.get(n);
   if (words === undefined) {
-    words = [...new Set(tokenize(n.text))];
+    words = [...new Set(tokenize(matchText(n)))];
     NODE_WORDS.set(n, words);
   }
   return words;
@@ -296,7 +313,8 @@ export function hasImage(n: MemoryNode): boolean {
 export function candidateSignals(n: MemoryNode, q: QueryContext, state: NamespaceState, hops: number, edgeWeight: number, centroid: Float32Array | undefined): CandidateSignals {
   const v = state.vectors.get(n.id) as Float32Array;
   const lex = q.lexical.get(n.id);
-  const terms = contentTerms(n.text);
+  const text = matchText(n);
+  const terms = contentTerms(text);
   let overlap = 0;
   if (q.terms.size > 0) {
     const set = new Set(terms);
@@ -329,7 +347,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   }
   let entityMatch = 0;
   if (q.names !== undefined && q.names.size > 0) {
-    const words = new Set(tokenize(n.text));
+    const words = new Set(tokenize(text));
     for (const w of q.names) if (words.has(w)) entityMatch++;
     entityMatch /= q.names.size;
   }

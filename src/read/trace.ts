@@ -85,4 +85,10 @@ export interface RecallTrace {
   fallbacks: number;
   /** Milliseconds. */
   timings: { embedMs: number; routeMs: number; anchorsMs: number; loopMs: number; totalMs: number };
+  /**
+   * g of the out-of-distribution guard in [0,1] (`guard.ts`, issue 24): how far the final scores
+   * were moved towards the role- and update-aware lexical order; 0 when the anchors are turns in
+   * System One's training range. Absent in traces written before it existed.
+   */
+  guard?: number;
 }

@@ -1,0 +1,168 @@
+/**
+ * The chats bench (issue 24): recall@5/@10/@20 of the evidence turns of generated user/assistant
+ * histories (`generate.ts`), by question kind, for jev-mem (public API, default local System
+ * One) and the flat baselines of the LoCoMo harness in the same run: BM25 (the lexical anchor)
+ * and hybrid (RRF of BM25 and dense, κ = 60). Two parts: dev (tune on it) and held-out (report
+ * only). Node-only.
+ *
+ * @module
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { sharedEncoder } from '../../src/encoder/shared.js';
+import { createSystemOneFromName } from '../../src/system-one/from-name.js';
+import { bm25Hits, buildConversationIndex, hybridRanking } from '../locomo/baselines.js';
+import { buildJevMemory, recallJev } from '../lib/jev.js';
+import { KS, meanScore, scoreQuestion, type GroupScore, type QuestionScore } from '../lib/metrics.js';
+import { CHAT_KINDS } from './episodes.js';
+import { categoryKind, CHATS_DEV_SEEDS, CHATS_HELDOUT_SEEDS, generateHistory } from './generate.js';
+
+/** Systems of the chats bench. */
+export const CHAT_SYSTEMS = ['jev-mem', 'bm25', 'hybrid'] as const;
+/** One of {@link CHAT_SYSTEMS}. */
+export type ChatSystem = (typeof CHAT_SYSTEMS)[number];
+/** Parts of the chats bench. */
+export type ChatPart = 'dev' | 'heldout';
+
+/** Options of {@link runChatsBench}. */
+export interface ChatsBenchOptions {
+  /** Parts to run. @default ['dev', 'heldout'] */
+  parts?: readonly ChatPart[];
+  /** Systems. @default all of {@link CHAT_SYSTEMS} */
+  systems?: readonly ChatSystem[];
+  /** System-One backend of jev-mem. @default 'local' */
+  systemOne?: string;
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** Called with every jev-mem ranking (for tracing losses). */
+  onQuestion?: (x: { part: ChatPart; history: string; question: string; kind: string; evidence: string[]; ranked: Record<string, string[]> }) => void;
+}
+
+/** Figures of one system on one part: by kind and over all kinds. */
+export interface ChatsPartResult {
+  byKind: Record<string, GroupScore>;
+  overall: GroupScore;
+}
+
+/** Everything {@link runChatsBench} measured. */
+export interface ChatsResults {
+  format: 'jev-mem/bench-chats';
+  seeds: Record<ChatPart, readonly number[]>;
+  histories: Record<ChatPart, { turns: number; questions: number }>;
+  systems: Record<string, Partial<Record<ChatPart, ChatsPartResult>>>;
+}
+
+/** Parses `--systems` of the chats bench. @throws Error naming the unknown system. */
+export function parseChatSystems(v: string | undefined): ChatSystem[] {
+  if (v === undefined) return [...CHAT_SYSTEMS];
+  const out = v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  for (const s of out) if (!(CHAT_SYSTEMS as readonly string[]).includes(s)) throw new Error(`--systems: unknown chats system ${JSON.stringify(s)} (expected ${CHAT_SYSTEMS.join(', ')})`);
+  return out as ChatSystem[];
+}
+
+/**
+ * The encoder with its embeddings memoised by text, so that the flat baselines and jev-mem embed
+ * each long turn once (the same vectors either way: the encoder is deterministic).
+ */
+function memoised(inner: Encoder): Encoder {
+  const memo = new Map<string, Float32Array>();
+  return {
+    ...sharedEncoder(inner),
+    embed: async (texts, signal) => {
+      const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
+      if (missing.length > 0) {
+        const vs = await inner.embed(missing, signal);
+        missing.forEach((t, i) => memo.set(t, vs[i] as Float32Array));
+      }
+      return texts.map((t) => memo.get(t) as Float32Array);
+    },
+  };
+}
+
+/** Runs the chats bench. */
+export async function runChatsBench(o: ChatsBenchOptions = {}): Promise<ChatsResults> {
+  const log = o.log ?? (() => undefined);
+  const parts = o.parts ?? ['dev', 'heldout'];
+  const systems = o.systems ?? CHAT_SYSTEMS;
+  const loaded = await createDefaultNodeEncoder();
+  const encoder = memoised(loaded);
+  const backend = systems.includes('jev-mem') ? await createSystemOneFromName(o.systemOne ?? 'local', { env: process.env }) : undefined;
+  const root = await mkdtemp(join(tmpdir(), 'jev-mem-chats-'));
+  const seeds: Record<ChatPart, readonly number[]> = { dev: CHATS_DEV_SEEDS, heldout: CHATS_HELDOUT_SEEDS };
+  const results: ChatsResults = { format: 'jev-mem/bench-chats', seeds, histories: { dev: { turns: 0, questions: 0 }, heldout: { turns: 0, questions: 0 } }, systems: {} };
+  const maxK = Math.max(...KS);
+  try {
+    for (const part of parts) {
+      const scores = new Map<ChatSystem, QuestionScore[]>(systems.map((s) => [s, []]));
+      for (const seed of seeds[part]) {
+        const h = generateHistory(seed);
+        results.histories[part].turns += h.observations.length;
+        results.histories[part].questions += h.questions.length;
+        const wantFlat = systems.includes('bm25') || systems.includes('hybrid');
+        const index = wantFlat ? await buildConversationIndex(h, encoder) : undefined;
+        const build = backend ? await buildJevMemory(h, { encoder, backend, store: join(root, h.sampleId), storeKind: 'memory' }) : undefined;
+        log(`chats: ${part} ${h.sampleId}: ${h.observations.length} turns, ${h.questions.length} questions`);
+        try {
+          for (const q of h.questions) {
+            const ranked: Record<string, string[]> = {};
+            if (index && systems.includes('bm25')) ranked.bm25 = bm25Hits(index, q.question, maxK).map((x) => x.id);
+            if (index && systems.includes('hybrid')) {
+              const [vector] = await encoder.embed([q.question]);
+              ranked.hybrid = hybridRanking(index, { text: q.question, vector: vector as Float32Array }, maxK);
+            }
+            if (build) ranked['jev-mem'] = (await recallJev(build.memory, q.question, 'jev-mem', maxK)).ranked.map((x) => (typeof x === 'string' ? x : (x[0] as string)));
+            for (const s of systems) scores.get(s)?.push(scoreQuestion(ranked[s] ?? [], q.evidence, q.category));
+            o.onQuestion?.({ part, history: h.sampleId, question: q.question, kind: categoryKind(q.category), evidence: q.evidence, ranked });
+          }
+        } finally {
+          await build?.memory.close();
+        }
+      }
+      for (const s of systems) {
+        const all = scores.get(s) as QuestionScore[];
+        const byKind: Record<string, GroupScore> = {};
+        CHAT_KINDS.forEach((k, i) => {
+          const g = all.filter((x) => x.category === i + 1);
+          if (g.length > 0) byKind[k] = meanScore(g);
+        });
+        (results.systems[s] ??= {})[part] = { byKind, overall: meanScore(all) };
+      }
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+    await loaded.close?.();
+    await backend?.close();
+  }
+  return results;
+}
+
+function pct(x: number | undefined): string {
+  return x === undefined || Number.isNaN(x) ? '–' : (x * 100).toFixed(1);
+}
+
+/** Markdown tables of a run: per part, one row per kind, R@5 and R@10 of every system. */
+export function chatsTables(r: ChatsResults): string[] {
+  const systems = Object.keys(r.systems);
+  const lines: string[] = [];
+  for (const part of ['dev', 'heldout'] as const) {
+    if (!systems.some((s) => r.systems[s]?.[part])) continue;
+    lines.push(`### ${part === 'dev' ? 'Dev part' : 'Held-out part'} (${r.histories[part].questions} questions, ${r.histories[part].turns} turns, seeds ${r.seeds[part].join(',')})`, '');
+    lines.push(`| kind | n | ${systems.map((s) => `${s} R@5 | ${s} R@10`).join(' | ')} |`);
+    lines.push(`|---|---|${systems.map(() => '---|---').join('|')}|`);
+    const rows = [...CHAT_KINDS, 'overall'] as const;
+    for (const k of rows) {
+      const first = r.systems[systems[0] as string]?.[part];
+      const n = k === 'overall' ? first?.overall.n : first?.byKind[k]?.n;
+      const cells = systems.map((s) => {
+        const g = k === 'overall' ? r.systems[s]?.[part]?.overall : r.systems[s]?.[part]?.byKind[k];
+        return `${pct(g?.recall[5])} | ${pct(g?.recall[10])}`;
+      });
+      lines.push(`| ${k} | ${n ?? 0} | ${cells.join(' | ')} |`);
+    }
+    lines.push('');
+  }
+  return lines;
+}

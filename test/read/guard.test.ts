@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { asksCurrent, GUARD_COSINE_SPAN, GUARD_COSINE_WEIGHT, GUARD_OTHER_ROLE, GUARD_RECENCY, guardedScores, guardWeight, LONG_TURN_WORDS, questionRole, type GuardCandidate } from '../../src/read/guard.js';
+import type { MemoryNode } from '../../src/types.js';
+
+function node(id: string, text: string, speaker: string | undefined, observedAt: string, seq = 0): MemoryNode {
+  return { id, text, seq, observedAt, provenance: speaker === undefined ? {} : { speaker }, status: 'active', types: [], timeRefs: [], entities: [], keywords: [], supersededBy: [], duplicates: [] } as unknown as MemoryNode;
+}
+const words = (n: number): string => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+
+describe('guardWeight (issue 24: distance from System One training range)', () => {
+  it('is 0 on short turns, twice the share of turns over LONG_TURN_WORDS, capped at 1', () => {
+    const short = node('a', words(LONG_TURN_WORDS), 'Ana', '2024-01-01T00:00:00Z');
+    const long = node('b', words(LONG_TURN_WORDS + 1), 'assistant', '2024-01-01T00:00:00Z');
+    expect(guardWeight([])).toBe(0);
+    expect(guardWeight([short, short, short])).toBe(0); // exactly LONG_TURN_WORDS words is in range
+    expect(guardWeight([long, short, short, short])).toBe(0.5); // 2 × 1/4
+    expect(guardWeight([long, long, short])).toBe(1); // 2 × 2/3 capped
+  });
+});
+
+describe('questionRole', () => {
+  it('finds the assistant in questions about what "you" said, the user otherwise', () => {
+    expect(questionRole('What book on habits did you recommend to me?')).toBe('assistant');
+    expect(questionRole('Remind me which neighbourhood you suggested for Lisbon')).toBe('assistant');
+    expect(questionRole('What was the recipe you had mentioned last time?')).toBe('assistant');
+    expect(questionRole('What camera accessories would you suggest for me?')).toBe('user');
+    expect(questionRole('Where do I work now?')).toBe('user');
+    expect(questionRole('Can you recommend a series for the weekend?')).toBe('user');
+  });
+});
+
+describe('asksCurrent', () => {
+  it('is true for now / currently / these days / at the moment only', () => {
+    expect(asksCurrent('Where do I live now?')).toBe(true);
+    expect(asksCurrent('How often do I go to the gym these days?')).toBe(true);
+    expect(asksCurrent('What phone am I using at the moment?')).toBe(true);
+    expect(asksCurrent('Which company am I working for currently?')).toBe(true);
+    expect(asksCurrent('What breed is my dog?')).toBe(false);
+    expect(asksCurrent('How many days passed between the two trips?')).toBe(false);
+  });
+});
+
+describe('guardedScores', () => {
+  const c = (n: MemoryNode, score: number, lexical: number, cosine: number): GuardCandidate => ({ node: n, score, lexical, cosine });
+
+  it('returns the scores unchanged when g = 0', () => {
+    const list = [c(node('a', 'x', 'user', '2024-01-01T00:00:00Z'), 0.7, 1, 0.9), c(node('b', 'y', 'assistant', '2024-01-02T00:00:00Z'), 0.2, 0.1, 0.1)];
+    expect(guardedScores(list, 'What did I buy?', 0)).toEqual([0.7, 0.2]);
+  });
+
+  it('with g = 1 orders by role prior × (BM25 + β·rescaled cosine), normalised by the best', () => {
+    // A user question over role speakers: the assistant turn's G is scaled by GUARD_OTHER_ROLE.
+    const a = c(node('a', 'long answer', 'assistant', '2024-01-01T00:00:00Z'), 0.9, 1, 0.8);
+    const u = c(node('u', 'I adopted a beagle', 'user', '2024-01-01T00:00:00Z'), 0.1, 0.8, 0.8 - GUARD_COSINE_SPAN / 2);
+    const [ga, gu] = guardedScores([a, u], 'What breed is my dog?', 1) as [number, number];
+    const rawA = GUARD_OTHER_ROLE * (1 + GUARD_COSINE_WEIGHT * 1); // 0.2 × 1.3 = 0.26
+    const rawU = 1 * (0.8 + GUARD_COSINE_WEIGHT * 0.5); // 0.95
+    expect(gu).toBeCloseTo(1, 10);
+    expect(ga).toBeCloseTo(rawA / rawU, 10);
+    // g = 0.5 mixes half and half.
+    const [ha, hu] = guardedScores([a, u], 'What breed is my dog?', 0.5) as [number, number];
+    expect(ha).toBeCloseTo(0.5 * 0.9 + 0.5 * (rawA / rawU), 10);
+    expect(hu).toBeCloseTo(0.5 * 0.1 + 0.5, 10);
+  });
+
+  it('gives named speakers no role prior, and the latest turn the recency boost when the question asks for now', () => {
+    const old = c(node('o', 'We live in Denver', 'Ana', '2024-01-01T00:00:00Z'), 0, 1, 0.5);
+    const neu = c(node('n', 'We moved to Austin', 'Ana', '2024-03-01T00:00:00Z'), 0, 1, 0.5);
+    const mid = c(node('m', 'unrelated', 'Ben', '2024-02-01T00:00:00Z'), 0, 0, 0.5);
+    const s = guardedScores([old, neu, mid], 'Where do we live now?', 1) as [number, number, number];
+    const base = 1 + GUARD_COSINE_WEIGHT; // equal cosines are all the best: z̃ = 1
+    const top = base * (1 + GUARD_RECENCY);
+    expect(s[1]).toBeCloseTo(1, 10);
+    expect(s[0]).toBeCloseTo(base / top, 10);
+    expect(s[2]).toBeCloseTo((GUARD_COSINE_WEIGHT * (1 + (GUARD_RECENCY * 31) / 60)) / top, 10); // 1 Feb is 31 of the 60 days
+  });
+});
