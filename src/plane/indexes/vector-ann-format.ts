@@ -18,8 +18,37 @@
  *
  * @module
  */
-import type { AnnState } from './vector-ann.js';
 import { VECTOR_HEADER_BYTES, corruptVectorIndex, decodeIds, encodeIds, writeVectorHeader } from './vector-format.js';
+
+/** The whole state of an ann index (`vector-ann.ts`): what this module writes and reads. */
+export interface AnnState {
+  dimension: number;
+  m: number;
+  efConstruction: number;
+  efSearch: number;
+  /** mulberry32 state (uint32). */
+  rng: number;
+  /** Slots in use or freed (the high-water mark). */
+  slots: number;
+  /** Entry point slot, −1 when empty. */
+  entry: number;
+  /** Level of each slot, −1 for a free one (length ≥ slots). */
+  levels: Int8Array;
+  /** Grid scale of each int8 slot (0 for a free, zero or float32 slot). */
+  scale: Float32Array;
+  /** Int8 rows, slot-major (zeros for a free or float32 slot). */
+  q: Int8Array;
+  /** Float32 unit rows of the slots off the grid. */
+  f32: Map<number, Float32Array>;
+  /** Level-0 links: slot s at [s·(2M+1)], count first. */
+  links0: Int32Array;
+  /** Upper links of a slot of level L ≥ 1: L blocks of (M+1), count first. */
+  upper: Array<Int32Array | undefined>;
+  /** Id of each slot ('' for a free one). */
+  ids: string[];
+  /** Free slots, reused last-in first-out. */
+  free: number[];
+}
 
 /** Uint32 fields after the header. */
 const HEAD_FIELDS = 11;

@@ -20,7 +20,9 @@
  */
 import { JevMemError, describeValue, invalidInput, invalidOption } from '../../errors.js';
 import type { IndexHit, VectorIndex } from './indexes.js';
-import { restoreAnnBody, serializeAnn } from './vector-ann-format.js';
+import { restoreAnnBody, serializeAnn, type AnnState } from './vector-ann-format.js';
+
+export type { AnnState } from './vector-ann-format.js';
 import { checkDimension, checkK, normalizedCopy } from './vector-flat.js';
 import { corruptVectorIndex, readVectorHeader } from './vector-format.js';
 
@@ -44,36 +46,6 @@ const INITIAL_CAPACITY = 64;
 export const ANN_MAX_LEVEL = 31;
 /** Same grid test as the flat index (`vector-flat.ts`): 2⁻²⁰ of max|x_i|. */
 const GRID_TOLERANCE = 2 ** -20;
-
-/** The whole state of an index; what `vector-ann-format.ts` writes and reads. */
-export interface AnnState {
-  dimension: number;
-  m: number;
-  efConstruction: number;
-  efSearch: number;
-  /** mulberry32 state (uint32). */
-  rng: number;
-  /** Slots in use or freed (the high-water mark). */
-  slots: number;
-  /** Entry point slot, −1 when empty. */
-  entry: number;
-  /** Level of each slot, −1 for a free one (length ≥ slots). */
-  levels: Int8Array;
-  /** Grid scale of each int8 slot (0 for a free, zero or float32 slot). */
-  scale: Float32Array;
-  /** Int8 rows, slot-major (zeros for a free or float32 slot). */
-  q: Int8Array;
-  /** Float32 unit rows of the slots off the grid. */
-  f32: Map<number, Float32Array>;
-  /** Level-0 links: slot s at [s·(2M+1)], count first. */
-  links0: Int32Array;
-  /** Upper links of a slot of level L ≥ 1: L blocks of (M+1), count first. */
-  upper: Array<Int32Array | undefined>;
-  /** Id of each slot ('' for a free one). */
-  ids: string[];
-  /** Free slots, reused last-in first-out. */
-  free: number[];
-}
 
 /** Binary min-heap of (distance, slot) pairs on typed arrays (no object per entry). */
 class PairHeap {
@@ -298,12 +270,10 @@ export class AnnVectorIndex implements VectorIndex {
   dispose(): void {
     this.#disposed = true;
     this.#slotOf.clear();
-    const d = this.dimension;
     this.#s = { ...this.#s, slots: 0, entry: -1, levels: new Int8Array(0), scale: new Float32Array(0), q: new Int8Array(0), f32: new Map(), links0: new Int32Array(0), upper: [], ids: [], free: [] };
     this.#invNorm = new Float32Array(0);
     this.#offGrid = new Uint8Array(0);
     this.#visited = new Uint32Array(0);
-    void d;
   }
 
   #live(): void {
