@@ -68,6 +68,7 @@ export type { IndexHit, LexicalDoc, LexicalIndex, VectorIndex } from './plane/in
 export { createMemoryStorage } from './plane/store/memory-storage.js';
 export { createLexicalIndex } from './plane/indexes/lexical.js';
 export { createFlatVectorIndex } from './plane/indexes/vector-flat.js';
+export { createAnnVectorIndex, restoreAnnVectorIndex, type AnnVectorIndexOptions } from './plane/indexes/vector-ann.js';
 export { createHnswVectorIndex, createVectorIndex } from './plane/indexes/vector-hnsw.js';
 export { EXPORT_FORMAT, EXPORT_VERSION } from './plane/store/export.js';
 export type { MemoryExport } from './plane/store/export.js';

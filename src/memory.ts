@@ -24,7 +24,8 @@ import { createMemoryStorage } from './plane/store/memory-storage.js';
 import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type NamespaceState, type OpenReport } from './plane/resident/namespace.js';
 import type { StorageAdapter } from './plane/store/storage.js';
 import { createFlatVectorIndex } from './plane/indexes/vector-flat.js';
-import { createHnswVectorIndex, createVectorIndex, restoreVectorIndex } from './plane/indexes/vector-hnsw.js';
+import { createAnnVectorIndex } from './plane/indexes/vector-ann.js';
+import { createVectorIndex, restoreVectorIndex } from './plane/indexes/vector-hnsw.js';
 import { runRecall, type RecallSwitches } from './read/recall.js';
 import type { RecallTrace } from './read/trace.js';
 import { Controller } from './system-one/controller.js';
@@ -63,23 +64,24 @@ export type { Logger, LogEntry, LogLevel } from './util/logger.js';
  */
 export const DEFAULT_MAX_OPEN_NAMESPACES = 64;
 
-/** Namespace size from which `vectorIndex: 'auto'` writes through HNSW instead of the exact index. */
+/** Namespace size from which `vectorIndex: 'auto'` writes through the approximate index (`ann`) instead of the exact one. */
 export const AUTO_HNSW_FROM = 5000;
 
 /**
  * Vector entries (nodes × dimension) an exact search may scan when a namespace opens: 5,000
  * nodes of 768 dimensions. The exact index scans ~0.8 million int8 entries per ms (measured on
  * a 2-core Xeon, Node 20: 2.7 ms for 20,000 × 100, 18 ms for 20,000 × 768), so a search at this
- * size costs ~5 ms whatever the encoder, while loading HNSW (a wasm module and its graph) costs
- * ~0.3 s at 20,000 nodes.
+ * size costs ~5 ms whatever the encoder, while loading hnswlib-wasm's HNSW (a wasm module and
+ * its graph) cost ~0.3 s at 20,000 nodes (kept for the pure-TypeScript index: an exact open
+ * restores no approximate index at all).
  */
 export const AUTO_HNSW_WORK = AUTO_HNSW_FROM * 768;
 
 /**
  * Namespace size below which `vectorIndex: 'auto'` opens a namespace on the exact index (built
- * from the directory's int8 rows) even when its checkpoint holds HNSW: recalls search exactly,
- * and the first write restores the HNSW index from the checkpoint (writes from
- * {@link AUTO_HNSW_FROM} nodes go through HNSW). ⌈{@link AUTO_HNSW_WORK} / dimension⌉, at least
+ * from the directory's int8 rows) even when its checkpoint holds an approximate one: recalls
+ * search exactly, and the first write restores the approximate index from the checkpoint (writes
+ * from {@link AUTO_HNSW_FROM} nodes go through it). ⌈{@link AUTO_HNSW_WORK} / dimension⌉, at least
  * {@link AUTO_HNSW_FROM}: 38,400 nodes for the default 100-d encoder, 10,000 for 384-d, 5,000
  * for 768-d.
  */
@@ -107,13 +109,17 @@ export interface MemoryOptions {
   /** System Two: options for `createSystemTwo` or a ready client. @default none (`answer` throws) */
   systemTwo?: SystemTwoOptions | SystemTwo;
   /**
-   * Vector index kind: exact `flat`, `hnsw` (hnswlib-wasm), or `auto`: exact below
-   * {@link AUTO_HNSW_FROM} nodes, then HNSW where hnswlib-wasm loads (else it stays exact); a
-   * namespace under {@link autoHnswFrom} nodes (38,400 at 100 dimensions) opens on the exact
-   * index and loads HNSW at its first write.
+   * Vector index kind: exact `flat`; `ann`, HNSW in pure TypeScript (`createAnnVectorIndex`,
+   * runs in every runtime: bundled pages, Workers / Durable Objects, Node); `hnsw`, HNSW in
+   * hnswlib-wasm (Node and unbundled pages only: a run-time import, and Workers forbid compiling
+   * wasm); or `auto`: exact below {@link AUTO_HNSW_FROM} nodes, then `ann` (as fast as hnswlib-wasm
+   * in Node, `bench/vector/ann-bench.ts`, so one index everywhere; issue 25); a namespace under
+   * {@link autoHnswFrom} nodes (38,400 at 100 dimensions) opens on the exact index and restores
+   * `ann` at its first write. A checkpoint of another approximate kind (an `hnsw` one written
+   * before issue 25) still opens under `auto`.
    * @default 'auto'
    */
-  vectorIndex?: 'flat' | 'hnsw' | 'auto';
+  vectorIndex?: 'flat' | 'hnsw' | 'ann' | 'auto';
   /**
    * Sizes of the per-namespace LRU caches of node bodies and of edge lists read from the store
    * (issue 13): what one namespace keeps beyond its resident indexes. One operation reads at most
@@ -165,17 +171,18 @@ export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne
 
 /**
  * The vector-index wiring (the one place that picks index implementations): `flat` → exact,
- * `hnsw` → hnswlib-wasm, `auto` → exact below {@link AUTO_HNSW_FROM} nodes, HNSW from there
- * where hnswlib-wasm loads (a failed switch keeps the exact index and is logged and counted);
- * under {@link autoHnswFrom} nodes a namespace opens exact and loads HNSW at its first write.
+ * `hnsw` → hnswlib-wasm, `ann` → pure-TypeScript HNSW, `auto` → exact below
+ * {@link AUTO_HNSW_FROM} nodes, `ann` from there (a failed switch keeps the exact index and is
+ * logged and counted); under {@link autoHnswFrom} nodes a namespace opens exact and restores its
+ * approximate index at its first write.
  * @throws JevMemError `INVALID_OPTION` (field `vectorIndex`) on another kind.
  */
 function indexFactories(vectorKind: unknown): IndexFactories {
-  if (vectorKind !== 'flat' && vectorKind !== 'hnsw' && vectorKind !== 'auto') throw invalidOption('vectorIndex', `expected 'flat', 'hnsw' or 'auto', got ${JSON.stringify(vectorKind)}`);
+  if (vectorKind !== 'flat' && vectorKind !== 'hnsw' && vectorKind !== 'ann' && vectorKind !== 'auto') throw invalidOption('vectorIndex', `expected 'flat', 'hnsw', 'ann' or 'auto', got ${JSON.stringify(vectorKind)}`);
   return {
     lexical: createLexicalIndex,
-    vector: (dim) => (vectorKind === 'hnsw' ? createVectorIndex('hnsw', dim) : createFlatVectorIndex(dim)),
-    ...(vectorKind === 'auto' ? { upgrade: { threshold: AUTO_HNSW_FROM, exactOpenBelow: autoHnswFrom, create: (dim: number) => createHnswVectorIndex({ dimension: dim, efConstruction: 100 }) } } : {}),
+    vector: (dim) => (vectorKind === 'hnsw' || vectorKind === 'ann' ? createVectorIndex(vectorKind, dim) : createFlatVectorIndex(dim)),
+    ...(vectorKind === 'auto' ? { upgrade: { threshold: AUTO_HNSW_FROM, exactOpenBelow: autoHnswFrom, create: async (dim: number) => createAnnVectorIndex({ dimension: dim }) } } : {}),
     // A checkpointed index of the kind this option asks for is restored, not rebuilt (issue 13).
     restoreVector: async (bytes: Uint8Array) => {
       const v = await restoreVectorIndex(bytes);

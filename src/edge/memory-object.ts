@@ -144,7 +144,8 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
             storage: createDurableObjectStorage(this.ctx.storage),
             encoder: engines.encoder,
             systemOne: engines.systemOne,
-            vectorIndex: 'flat',
+            // Exact below 5,000 nodes, then the pure-TypeScript HNSW (no wasm: allowed in Workers; issue 25).
+            vectorIndex: 'auto',
             // The isolate has 128 MB: node bodies and edge lists beyond a few operations' working
             // sets stay in SQLite (issue 13).
             cache: { nodes: 2048, edges: 1024 },

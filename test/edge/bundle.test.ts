@@ -32,6 +32,17 @@ describe('edge bundle', () => {
     expect(js.match(/\bnew\s+Worker\s*\(|\bindexedDB\./g)).toBeNull();
   });
 
+  it("bundles the pure-TypeScript HNSW, and the Durable Object asks for 'auto', which switches to it (issue 25)", () => {
+    expect(bundle.inputs.some((p) => p.endsWith('src/plane/indexes/vector-ann.ts'))).toBe(true);
+    expect(bundle.inputs.some((p) => p.endsWith('src/plane/indexes/vector-ann-format.ts'))).toBe(true);
+    const js = readFileSync(bundle.modules[0]!.path, 'utf8');
+    // The DO's memory options (src/edge/memory-object.ts), as minified: 'auto', never 'flat'.
+    expect(js).toMatch(/vectorIndex:\s*"auto"/);
+    expect(js).not.toMatch(/vectorIndex:\s*"flat"/);
+    // The switch at AUTO_HNSW_FROM builds the ann index (src/memory.ts), whose kind string is in the bundle.
+    expect(js).toMatch(/kind\s*=\s*"ann"/);
+  });
+
   it('bundles the TypeScript kernels and the shipped model files as modules', () => {
     expect(bundle.inputs.some((p) => p.endsWith('src/system-one/kernels.ts'))).toBe(true);
     const names = bundle.modules.map((m) => m.path.replace(/^.*\/[0-9a-f]{40}-/, ''));

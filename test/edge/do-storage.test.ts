@@ -128,3 +128,15 @@ describe('Durable Object SQLite storage', () => {
     expect(tables).toContain('jev_mem_node');
   });
 });
+
+describe('the vector index of a Durable Object (issue 25)', () => {
+  it("'auto' builds the pure-TypeScript HNSW in workerd; its checkpoint part round-trips through the object's SQLite", async () => {
+    const res = await call(edge, 'POST', `/__probe/ann-${++objects}`, { body: { method: 'annIndex', args: [3000] } });
+    const out = res.json as { ok: boolean; value: { kind: string; size: number; recall: number; sameAfterRestore: boolean }; error?: unknown };
+    expect(out.error).toBeUndefined();
+    expect(out.value.kind).toBe('ann');
+    expect(out.value.size).toBe(3000);
+    expect(out.value.recall).toBeGreaterThanOrEqual(0.9);
+    expect(out.value.sameAfterRestore).toBe(true);
+  }, 120_000);
+});

@@ -6,7 +6,11 @@
 import { createDurableObjectStorage, type DurableObjectStorageLike } from '../../src/edge/do-storage.js';
 import edge, { JevMemObject } from '../../src/edge/worker.js';
 import { isJevMemError } from '../../src/errors.js';
+import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
+import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { createVectorIndex, restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
 import type { Checkpoint, StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
+import { prng } from '../helpers/prng.js';
 
 export { JevMemObject };
 
@@ -40,6 +44,35 @@ export class StorageProbe {
     for (const r of rows.meta) sql.exec(`INSERT INTO jev_mem_meta (ns, key, value) VALUES (?, ?, ?)`, ...r);
   }
 
+  /**
+   * Issue 25: the pure-TypeScript HNSW in workerd (no wasm code generation there). Builds it over
+   * `n` seeded 32-d vectors on the int8 grid, writes it as a checkpoint part into this object's
+   * SQLite and reads it back, and answers its kind, recall@10 against the flat index on 20
+   * queries, and whether the restored index answers the same.
+   */
+  private async annIndex(n: number): Promise<{ kind: string; size: number; recall: number; sameAfterRestore: boolean }> {
+    const d = 32;
+    const random = prng(25);
+    const draw = (): Float32Array => Float32Array.from(quantizeVector(Array.from({ length: d }, () => random() * 2 - 1)));
+    const ann = await createVectorIndex('auto', d);
+    const flat = createFlatVectorIndex(d);
+    for (let i = 0; i < n; i++) {
+      const v = draw();
+      ann.add(`n${i}`, v);
+      flat.add(`n${i}`, v);
+    }
+    const queries = Array.from({ length: 20 }, draw);
+    let hits = 0;
+    for (const q of queries) {
+      const truth = new Set(flat.search(q, 10).map((h) => h.id));
+      hits += ann.search(q, 10).filter((h) => truth.has(h.id)).length;
+    }
+    await this.adapter.writeCheckpoint!('ann', { change: 0, format: 'probe', parts: { vectors: (await ann.serialize!()) as Uint8Array } });
+    const back = await restoreVectorIndex((await this.adapter.readCheckpoint!('ann'))!.parts.vectors!);
+    const sameAfterRestore = queries.every((q) => JSON.stringify(back.search(q, 10)) === JSON.stringify(ann.search(q, 10)));
+    return { kind: back.kind, size: back.size, recall: hits / (10 * queries.length), sameAfterRestore };
+  }
+
   private tables(): string[] {
     return this.storage.sql.exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'jev_mem_%' ORDER BY name`).toArray().map((r) => String(r.name));
   }
@@ -49,6 +82,7 @@ export class StorageProbe {
     try {
       let value: unknown;
       if (method === 'seedV1') this.seedV1(args[0] as Parameters<StorageProbe['seedV1']>[0]);
+      else if (method === 'annIndex') value = await this.annIndex(args[0] as number);
       else if (method === 'tables') value = this.tables();
       else if (method === 'scanNodes' || method === 'scanEdges') {
         const batches: unknown[] = [];

@@ -136,6 +136,32 @@ describe('checkpoints', () => {
     expect([(await c.stats()).opened.from, (await c.stats()).vectorIndex]).toEqual(['checkpoint', 'flat']);
     await c.close();
   });
+
+  it("restores the pure-TypeScript HNSW ('ann', kind byte 3) from the checkpoint; an hnswlib checkpoint of an older memory still opens (issue 25)", async () => {
+    const storage = keepOpen(createMemoryStorage());
+    const a = await createMemory({ encoder, storage, vectorIndex: 'ann' });
+    await a.addMany(TURNS);
+    const before = [];
+    for (const q of QUESTIONS) before.push(await recallView(a, q));
+    await a.close();
+    const cp = (await storage.readCheckpoint!('default'))!;
+    expect(new TextDecoder().decode(cp.parts.vectors!.subarray(0, 4))).toBe('JVIX');
+    expect(cp.parts.vectors![4]).toBe(3);
+    const b = await createMemory({ encoder, storage, vectorIndex: 'ann' });
+    const s = await b.stats();
+    expect([s.opened.from, s.vectorIndex]).toEqual(['checkpoint', 'ann']);
+    for (const [i, q] of QUESTIONS.entries()) expect(await recallView(b, q)).toEqual(before[i]);
+    await b.close();
+    // A memory that asks for hnswlib's index does not take this one (it rebuilds an hnsw one).
+    const c = await createMemory({ encoder, storage, vectorIndex: 'hnsw' });
+    expect([(await c.stats()).opened.from, (await c.stats()).vectorIndex]).toEqual(['checkpoint', 'hnsw']);
+    await c.close();
+    // That memory's checkpoint (kind byte 2) opens under 'ann': the rest is restored, the ann index rebuilt from the int8 rows.
+    const d = await createMemory({ encoder, storage, vectorIndex: 'ann' });
+    expect([(await d.stats()).opened.from, (await d.stats()).vectorIndex]).toEqual(['checkpoint', 'ann']);
+    for (const [i, q] of QUESTIONS.entries()) expect(await recallView(d, q)).toEqual(before[i]);
+    await d.close();
+  });
 });
 
 describe('cache option', () => {

@@ -1,6 +1,6 @@
 /**
  * Issue 12, "no error swallowed": failures the memory recovers from without failing the call
- * (a vector index that cannot switch to HNSW, a failed automatic maintenance pass) reach the
+ * (a vector index that cannot switch to its approximate kind, a failed automatic maintenance pass) reach the
  * injected logger and `stats()`. (The v1 file store and its compaction are gone: issue 22.)
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -9,13 +9,28 @@ import { AUTO_HNSW_FROM, AUTO_HNSW_WORK, autoHnswFrom, createMemory, MAINTENANCE
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../../src/plane/store/schema.js';
 import type { MemoryNode } from '../../src/types.js';
+import { prng } from '../helpers/prng.js';
 import { faulty, keepOpen, lifecycleFixture, TURNS } from './helpers.js';
 
-// As in Cloudflare Workers: hnswlib-wasm cannot be instantiated, so the switch to HNSW fails.
+// As in Cloudflare Workers: hnswlib-wasm cannot be instantiated. `auto` does not need it: it
+// switches to the pure-TypeScript index (issue 25).
 vi.mock('hnswlib-wasm/dist/hnswlib.js', () => ({
   __tla: undefined,
   loadHnswlib: () => Promise.reject(new Error('Wasm code generation disallowed by embedder')),
 }));
+
+/** When `on`, creating the pure-TypeScript index fails (to see how a failed switch is reported). */
+const annFails = vi.hoisted(() => ({ on: false }));
+vi.mock('../../src/plane/indexes/vector-ann.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/plane/indexes/vector-ann.js')>();
+  return {
+    ...real,
+    createAnnVectorIndex: (o: Parameters<typeof real.createAnnVectorIndex>[0]) => {
+      if (annFails.on) throw new Error('injected: the index could not be allocated');
+      return real.createAnnVectorIndex(o);
+    },
+  };
+});
 
 let encoder: Encoder;
 lifecycleFixture('degradation', (e) => (encoder = e));
@@ -51,7 +66,27 @@ function seeded(i: number): MemoryNode {
   };
 }
 
-describe('the switch to HNSW at AUTO_HNSW_FROM nodes', () => {
+/** A 16-dimensional encoder: a seeded random vector per text (the same text, the same vector). */
+const narrow: Encoder = {
+  fingerprint: 'test/hash@16',
+  dimension: 16,
+  embed: async (texts) =>
+    texts.map((t) => {
+      let h = 2166136261;
+      for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
+      const r = prng(h >>> 0);
+      return Float32Array.from({ length: 16 }, () => r() * 2 - 1);
+    }),
+};
+
+/** Node `i` of the narrow encoder's namespace, with its own random vector. */
+function narrowSeeded(i: number): MemoryNode {
+  const r = prng(i);
+  const n = seeded(i);
+  return { ...n, embedding: { encoder: narrow.fingerprint, vector: Array.from({ length: 16 }, () => r() * 2 - 1) } };
+}
+
+describe('the switch to the approximate index at AUTO_HNSW_FROM nodes', () => {
   it('a namespace opens on the exact index below autoHnswFrom(dimension): the same exact-search cost (AUTO_HNSW_WORK entries) at any dimension', () => {
     expect(autoHnswFrom(768)).toBe(5000);
     expect(autoHnswFrom(1536)).toBe(5000);
@@ -60,7 +95,24 @@ describe('the switch to HNSW at AUTO_HNSW_FROM nodes', () => {
     expect(AUTO_HNSW_WORK).toBe(3_840_000);
   });
 
+  it('where hnswlib-wasm cannot load (Workers), the first write at the threshold switches to the pure-TypeScript index', async () => {
+    const storage = createMemoryStorage();
+    await storage.commit('default', { putNodes: Array.from({ length: AUTO_HNSW_FROM }, (_, i) => narrowSeeded(i + 1)), meta: { [SCHEMA_META_KEY]: SCHEMA_VERSION } });
+    const logger = recording();
+    const memory = await createMemory({ encoder: narrow, storage, logger, vectorIndex: 'auto' });
+    const first = await memory.add({ text: 'the namespace is at the threshold now' });
+    const stats = await memory.stats();
+    expect(stats.vectorIndex).toBe('ann');
+    expect(stats.vectorIndexError).toBeUndefined();
+    expect(logger.seen).toEqual([]);
+    // The new node is found through the new index (its vector is the axis of its text length).
+    const { memories } = await memory.recall('the namespace is at the threshold now');
+    expect(memories.some((m) => m.id === first.id)).toBe(true);
+    await memory.close();
+  }, 120_000);
+
   it('fails visibly: the write succeeds on the exact index, the failure is logged once and shown in stats', async () => {
+    annFails.on = true;
     const storage = createMemoryStorage();
     await storage.commit('default', { putNodes: Array.from({ length: AUTO_HNSW_FROM }, (_, i) => seeded(i + 1)), meta: { [SCHEMA_META_KEY]: SCHEMA_VERSION } });
     const logger = recording();
@@ -71,9 +123,10 @@ describe('the switch to HNSW at AUTO_HNSW_FROM nodes', () => {
     expect(logger.seen).toEqual([['warn', 'VECTOR_UPGRADE_FAILED', 'default']]);
     const stats = await memory.stats();
     expect(stats.vectorIndex).toBe('flat');
-    expect(stats.vectorIndexError).toMatch(/hnswlib-wasm could not be loaded: .*Wasm code generation disallowed/);
+    expect(stats.vectorIndexError).toMatch(/injected: the index could not be allocated/);
     expect(stats.nodes).toBe(AUTO_HNSW_FROM + 2);
     await memory.close();
+    annFails.on = false;
   });
 });
 

@@ -50,10 +50,10 @@ interface Harness {
   open(): Promise<StorageAdapter>;
   /** Every byte the store keeps, after the memory closed. */
   bytes(): Promise<Uint8Array[]>;
-  vectorIndex?: 'flat' | 'hnsw';
+  vectorIndex?: 'flat' | 'hnsw' | 'ann';
 }
 
-function sqliteHarness(lexical: 'fts5' | 'minisearch', vectorIndex?: 'flat' | 'hnsw'): () => Harness {
+function sqliteHarness(lexical: 'fts5' | 'minisearch', vectorIndex?: 'flat' | 'hnsw' | 'ann'): () => Harness {
   return () => {
     const dir = tempDir();
     const files = (d: string): string[] => readdirSync(d).flatMap((name) => (statSync(join(d, name)).isDirectory() ? files(join(d, name)) : [join(d, name)]));
@@ -124,6 +124,8 @@ function memoryHarness(): Harness {
 const STORES: Array<[string, () => Harness]> = [
   ['sqlite (fts5, flat)', sqliteHarness('fts5')],
   ['sqlite (minisearch, hnsw)', sqliteHarness('minisearch', 'hnsw')],
+  // The pure-TypeScript HNSW's checkpoint part (issue 25).
+  ['sqlite (fts5, ann)', sqliteHarness('fts5', 'ann')],
   ['indexeddb', idbHarness],
   ['memory', memoryHarness],
 ];

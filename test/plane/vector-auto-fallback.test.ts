@@ -8,9 +8,11 @@ vi.mock('hnswlib-wasm/dist/hnswlib.js', () => ({
 const { createVectorIndex } = await import('../../src/plane/indexes/vector-hnsw.js');
 
 describe('createVectorIndex when hnswlib-wasm cannot load', () => {
-  it("'auto' falls back to the flat index", async () => {
+  it("'auto' builds the pure-TypeScript HNSW, which needs no WebAssembly (issue 25)", async () => {
     const index = await createVectorIndex('auto', 4);
-    expect(index.kind).toBe('flat');
+    expect(index.kind).toBe('ann');
+    index.add('a', Float32Array.from([1, 0, 0, 0]));
+    expect(index.search(Float32Array.from([1, 0, 0, 0]), 1)).toEqual([{ id: 'a', score: expect.closeTo(1, 6) }]);
   });
 
   it("'hnsw' fails with MODEL_LOAD_FAILED", async () => {

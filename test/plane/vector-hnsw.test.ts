@@ -96,10 +96,15 @@ describe('HNSW vector index (hnswlib-wasm)', () => {
 });
 
 describe('createVectorIndex', () => {
-  it("'auto' builds HNSW where hnswlib-wasm loads", async () => {
-    const index = await createVectorIndex('auto', 4);
-    expect([index.kind, index.dimension]).toEqual(['hnsw', 4]);
-    index.dispose();
+  it("'hnsw' builds hnswlib-wasm's HNSW; 'auto' and 'ann' the pure-TypeScript one, even where hnswlib-wasm loads (issue 25: one index everywhere)", async () => {
+    const hnsw = await createVectorIndex('hnsw', 4);
+    expect([hnsw.kind, hnsw.dimension]).toEqual(['hnsw', 4]);
+    hnsw.dispose();
+    for (const kind of ['auto', 'ann'] as const) {
+      const index = await createVectorIndex(kind, 4);
+      expect([index.kind, index.dimension]).toEqual(['ann', 4]);
+      index.dispose();
+    }
   });
 
   it("'flat' builds the exact index", async () => {

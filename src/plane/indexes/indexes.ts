@@ -51,11 +51,12 @@ export interface LexicalIndex {
 
 /**
  * Vector index I^vec over L2-normalised vectors; score = cosine similarity in [-1,1].
- * Implementations: exact flat scan (`vector-flat.ts`, pure TypeScript, runs everywhere) and
- * HNSW through hnswlib-wasm (`vector-hnsw.ts`, browsers and Node).
+ * Implementations: exact flat scan (`vector-flat.ts`, pure TypeScript, runs everywhere), HNSW in
+ * pure TypeScript (`vector-ann.ts`, runs everywhere) and HNSW through hnswlib-wasm
+ * (`vector-hnsw.ts`, browsers and Node, not Workers).
  */
 export interface VectorIndex {
-  /** `'flat'` or `'hnsw'`. */
+  /** `'flat'`, `'ann'` (pure-TypeScript HNSW) or `'hnsw'` (hnswlib-wasm). */
   readonly kind: string;
   readonly dimension: number;
   /** Adds or replaces the vector of `id`. @throws JevMemError `INVALID_INPUT` on a wrong dimension. */
@@ -74,7 +75,7 @@ export interface VectorIndex {
   /**
    * The whole index as bytes, for a checkpoint (issue 13): a 12-byte header (magic `JVIX`, kind,
    * format version, dimension; `vector-format.ts`) then the kind's body. Restore with
-   * `restoreVectorIndex` (`vector-hnsw.ts`). Synchronous for the flat index; a promise for HNSW
+   * `restoreVectorIndex` (`vector-hnsw.ts`). Synchronous for the flat and ann indexes; a promise for hnswlib's HNSW
    * (hnswlib-wasm writes its file through its emscripten file system). Indexes that cannot be
    * serialised leave it out.
    * @throws JevMemError `STORAGE_FAILED` when the bytes cannot be produced; `CLOSED` after `dispose()`.

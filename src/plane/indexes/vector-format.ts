@@ -5,12 +5,12 @@
  * | offset | bytes | field |
  * |---|---|---|
  * | 0 | 4 | magic `JVIX` (ASCII) |
- * | 4 | 1 | kind: 1 = flat, 2 = hnsw |
+ * | 4 | 1 | kind: 1 = flat, 2 = hnsw (hnswlib-wasm), 3 = ann (pure-TypeScript HNSW) |
  * | 5 | 1 | format version of that kind (see {@link VECTOR_FORMAT_VERSION}) |
  * | 6 | 2 | reserved, 0 |
  * | 8 | 4 | dimension (uint32 LE) |
  *
- * followed by the kind's body (`vector-flat.ts`, `vector-hnsw.ts`). All numbers are little-endian.
+ * followed by the kind's body (`vector-flat.ts`, `vector-hnsw.ts`, `vector-ann-format.ts`). All numbers are little-endian.
  *
  * @module
  */
@@ -20,14 +20,17 @@ import { JevMemError } from '../../errors.js';
 export const VECTOR_HEADER_BYTES = 12;
 
 /** Kind byte of each index kind. */
-export const VECTOR_KIND_CODE = { flat: 1, hnsw: 2 } as const;
+export const VECTOR_KIND_CODE = { flat: 1, hnsw: 2, ann: 3 } as const;
 
 /** Format version each kind writes (and the newest it reads). */
-export const VECTOR_FORMAT_VERSION = { flat: 1, hnsw: 1 } as const;
+export const VECTOR_FORMAT_VERSION = { flat: 1, hnsw: 1, ann: 1 } as const;
+
+/** A serialised index kind. */
+export type SerializedVectorKind = keyof typeof VECTOR_KIND_CODE;
 
 /** The header of a serialised vector index. */
 export interface VectorIndexHeader {
-  kind: 'flat' | 'hnsw';
+  kind: SerializedVectorKind;
   version: number;
   dimension: number;
 }
@@ -42,7 +45,7 @@ export function corruptVectorIndex(what: string): JevMemError {
 }
 
 /** Writes the header of an index of `kind` into the first {@link VECTOR_HEADER_BYTES} of `view`. */
-export function writeVectorHeader(view: DataView, kind: 'flat' | 'hnsw', dimension: number): void {
+export function writeVectorHeader(view: DataView, kind: SerializedVectorKind, dimension: number): void {
   MAGIC.forEach((b, i) => view.setUint8(i, b));
   view.setUint8(4, VECTOR_KIND_CODE[kind]);
   view.setUint8(5, VECTOR_FORMAT_VERSION[kind]);
@@ -64,7 +67,7 @@ export function readVectorHeader(bytes: Uint8Array): VectorIndexHeader {
   if (MAGIC.some((b, i) => bytes[i] !== b)) throw corruptVectorIndex('no JVIX magic at offset 0 (not a serialised vector index)');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const code = view.getUint8(4);
-  const kind = code === VECTOR_KIND_CODE.flat ? 'flat' : code === VECTOR_KIND_CODE.hnsw ? 'hnsw' : undefined;
+  const kind = (Object.keys(VECTOR_KIND_CODE) as SerializedVectorKind[]).find((k) => VECTOR_KIND_CODE[k] === code);
   if (kind === undefined) throw corruptVectorIndex(`unknown index kind byte ${code}`);
   const version = view.getUint8(5);
   if (version === 0) throw corruptVectorIndex(`format version 0 of the ${kind} index`);

@@ -1,8 +1,8 @@
 /**
  * Approximate vector index I^vec (eq. (5)) on hnswlib-wasm (HNSW graph in WebAssembly), for
  * browsers, extensions and Node. It cannot run in Cloudflare Workers (the wasm is inlined as
- * base64 and compiled at run time, SPEC 9): use {@link createVectorIndex} with `'auto'` to fall
- * back to the flat index there.
+ * base64 and compiled at run time, SPEC 9), and bundlers do not follow its run-time import:
+ * there `'auto'` ({@link createVectorIndex}) builds the pure-TypeScript HNSW of `vector-ann.ts`.
  *
  * Vectors are L2-normalised on the way in and the index uses hnswlib's inner-product space,
  * whose distance is 1 − q·v; so score = 1 − distance = cosine similarity, the same scale as the
@@ -13,6 +13,7 @@
 import { JevMemError, describeValue, invalidOption, isJevMemError } from '../../errors.js';
 import { importOptional } from '../../util/optional.js';
 import type { IndexHit, VectorIndex } from './indexes.js';
+import { createAnnVectorIndex, restoreAnnVectorIndex } from './vector-ann.js';
 import { checkDimension, checkK, createFlatVectorIndex, normalizedCopy, restoreFlatVectorIndex } from './vector-flat.js';
 import { VECTOR_HEADER_BYTES, corruptVectorIndex, decodeIds, encodeIds, readVectorHeader, writeVectorHeader } from './vector-format.js';
 
@@ -605,12 +606,14 @@ function sameSet(list: number[], set: Set<number>): boolean {
 }
 
 /** Which vector index {@link createVectorIndex} should build. */
-export type VectorIndexKind = 'flat' | 'hnsw' | 'auto';
+export type VectorIndexKind = 'flat' | 'hnsw' | 'ann' | 'auto';
 
 /**
  * Creates a vector index of `dimension`: `'flat'` → exact ({@link createFlatVectorIndex});
- * `'hnsw'` → {@link createHnswVectorIndex} with its defaults; `'auto'` → HNSW, or the flat index
- * when hnswlib-wasm fails to load (e.g. in Cloudflare Workers). The returned index's `kind` says
+ * `'hnsw'` → hnswlib-wasm ({@link createHnswVectorIndex} with its defaults); `'ann'` and
+ * `'auto'` → the pure-TypeScript HNSW ({@link createAnnVectorIndex} with its defaults), which
+ * every runtime reaches (bundled pages, Cloudflare Workers, Node) and which measures as fast as
+ * hnswlib-wasm in Node (`bench/vector/ann-bench.ts`, issue 25). The returned index's `kind` says
  * which one was built.
  *
  * @throws JevMemError `INVALID_OPTION` (field `kind`) on an unknown kind, `INVALID_INPUT`
@@ -624,29 +627,26 @@ export async function createVectorIndex(kind: VectorIndexKind, dimension: number
       return createFlatVectorIndex(dimension);
     case 'hnsw':
       return createHnswVectorIndex({ dimension });
+    case 'ann':
     case 'auto':
-      try {
-        return await createHnswVectorIndex({ dimension });
-      } catch {
-        return createFlatVectorIndex(dimension);
-      }
+      return createAnnVectorIndex({ dimension });
     default:
-      throw invalidOption('kind', `expected 'flat', 'hnsw' or 'auto', got ${JSON.stringify(kind)}`);
+      throw invalidOption('kind', `expected 'flat', 'hnsw', 'ann' or 'auto', got ${JSON.stringify(kind)}`);
   }
 }
 
 /**
- * Restores a vector index of either kind from the bytes of its `serialize()`, dispatching on the
- * header's kind byte: flat → {@link restoreFlatVectorIndex}, hnsw → {@link restoreHnswVectorIndex}.
- * The returned index's `kind` and `dimension` are the serialised one's (compare `dimension` with
- * the encoder's before use).
+ * Restores a vector index of any kind from the bytes of its `serialize()`, dispatching on the
+ * header's kind byte: flat → {@link restoreFlatVectorIndex}, hnsw → {@link restoreHnswVectorIndex},
+ * ann → {@link restoreAnnVectorIndex}. The returned index's `kind` and `dimension` are the
+ * serialised one's (compare `dimension` with the encoder's before use).
  *
  * @throws JevMemError `STORAGE_FAILED` (field `bytes`) on corrupt bytes, `SCHEMA_MISMATCH` on a
  *   newer format version, `INVALID_INPUT` (field `bytes`) on a non-`Uint8Array`, and for an HNSW
- *   blob `MODEL_LOAD_FAILED` where hnswlib-wasm cannot load (e.g. Cloudflare Workers: rebuild a
- *   flat index there).
+ *   blob `MODEL_LOAD_FAILED` where hnswlib-wasm cannot load (e.g. Cloudflare Workers: rebuild
+ *   there).
  */
 export async function restoreVectorIndex(bytes: Uint8Array): Promise<VectorIndex> {
   const { kind } = readVectorHeader(bytes);
-  return kind === 'flat' ? restoreFlatVectorIndex(bytes) : restoreHnswVectorIndex(bytes);
+  return kind === 'flat' ? restoreFlatVectorIndex(bytes) : kind === 'ann' ? restoreAnnVectorIndex(bytes) : restoreHnswVectorIndex(bytes);
 }

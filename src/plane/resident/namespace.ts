@@ -125,7 +125,7 @@ function exactOpenThreshold(up: NonNullable<IndexFactories['upgrade']>, dimensio
   return upgradeThreshold({ threshold: up.exactOpenBelow ?? up.threshold }, dimension);
 }
 
-/** Kind of a serialised vector index (`'flat'`, `'hnsw'`), or undefined when the bytes have no valid header. */
+/** Kind of a serialised vector index (`'flat'`, `'hnsw'`, `'ann'`), or undefined when the bytes have no valid header. */
 function vectorKindOf(bytes: Uint8Array): string | undefined {
   try {
     return readVectorHeader(bytes).kind;
