@@ -1,13 +1,15 @@
 /**
  * The commit of a {@link WriteBatch} to the record store: the checks before anything is written
  * (batch shape, damaged namespace, change number, name rule of a new namespace), then ONE write
- * transaction over the tables the batch touches, holding its node, meta, change-log, edge and
- * checkpoint changes and the namespace's kept counters; any failure leaves nothing of the batch.
+ * transaction over the tables the batch touches, which first checks the batch's
+ * {@link WriteBatch.expectMeta} against the stored meta (issue 22: two writers, one seq) and
+ * then holds its node, meta, change-log, edge and checkpoint changes and the namespace's kept
+ * counters; any failure leaves nothing of the batch.
  * SPEC 3, 4.6; issue 22 (one store), issue 25 (O(1) counts).
  *
  * @module
  */
-import { invalidInput } from '../../errors.js';
+import { JevMemError, invalidInput } from '../../errors.js';
 import { ONE, type RecordDriver, type RecordTable, type RecordTx } from '../drivers/record-driver.js';
 import type { DamageLog } from './checksum.js';
 import { checkpointRecord, dropCheckpointIn, putCheckpoint, spaceOf } from './record-checkpoint.js';
@@ -18,13 +20,36 @@ import { type StoreWords, guarded, nsText } from './record-errors.js';
 import { changedNodeIds, validateBatch } from './record-batch.js';
 import { checkNamespaceName, namespaceNameProblem } from './names.js';
 import { refuseDamagedWrite } from './store-damage.js';
-import type { StorageAdapter, WriteBatch } from './storage.js';
+import { CHANGED_ELSEWHERE, type StorageAdapter, type WriteBatch } from './storage.js';
+
+/**
+ * Refuses a batch planned on an older state of the namespace (issue 22: two writers, one seq):
+ * each key of `expect` must hold the value given (`null`: absent), compared as JSON, as the SQL
+ * store does (`sql-commit.ts`). Run first in the commit's write transaction, whose scope holds
+ * `meta`: the driver runs write transactions over one table one at a time (IndexedDB across
+ * connections and tabs too, the memory driver in its queue), so no other writer can commit
+ * between this check and the batch.
+ * @throws JevMemError `STORAGE_FAILED` with detail {@link CHANGED_ELSEWHERE} (the key that differed).
+ */
+async function refuseChanged(tx: RecordTx, namespace: string, expect: Record<string, unknown>, words: StoreWords): Promise<void> {
+  for (const [key, want] of Object.entries(expect)) {
+    const have = await tx.get('meta', namespace, key);
+    if (JSON.stringify(have ?? null) === JSON.stringify(want ?? null)) continue;
+    throw new JevMemError(
+      'STORAGE_FAILED',
+      `${words.label} refused a commit to namespace ${nsText(namespace)}: another writer committed to it since this one loaded it (meta ${JSON.stringify(key)} changed); nothing was written, reload and write again`,
+      { field: 'namespace', [CHANGED_ELSEWHERE]: key },
+    );
+  }
+}
 
 /**
  * Issues the writes of one batch in `tx`, deletes before puts, and adds what they change to the
  * namespace's kept counters (`record-counters.ts`) in the same transaction.
  */
-async function writeBatch(raw: RecordTx, namespace: string, batch: WriteBatch): Promise<void> {
+async function writeBatch(raw: RecordTx, namespace: string, batch: WriteBatch, words: StoreWords): Promise<void> {
+  if (batch.expectMeta !== undefined) await refuseChanged(raw, namespace, batch.expectMeta, words);
+  if (isEmptyBatch(batch)) return;
   const space = await spaceOf(raw, namespace);
   const counting = countingTx(raw, namespace);
   const tx = counting.tx;
@@ -59,6 +84,13 @@ function isEmptyBatch(batch: WriteBatch): boolean {
   return tablesOf(batch).length === 1;
 }
 
+/** The tables of a commit's transaction: those the batch writes, and `meta` for its `expectMeta`. */
+function scopeOf(batch: WriteBatch): RecordTable[] {
+  const tables = tablesOf(batch);
+  if (batch.expectMeta !== undefined && !tables.includes('meta')) tables.push('meta');
+  return tables;
+}
+
 /**
  * The `commit` of a store over `driver`. Refuses puts into a namespace whose damaged records
  * `damage` knows (`STORE_DAMAGED`), and forgets the damage of the nodes a commit deletes. Throws
@@ -88,8 +120,14 @@ export function recordCommit(driver: RecordDriver, damage: DamageLog, words: Sto
     // A new namespace takes a name only under the rule of names.ts; one the store already
     // holds (written before the rule) is kept, so it can be cleaned up.
     if (namespaceNameProblem(namespace) !== undefined && !(await holds(namespace))) checkNamespaceName(namespace);
-    if (isEmptyBatch(batch)) return;
-    await guarded(words, `commit to namespace ${nsText(namespace)}`, () => driver.transaction(tablesOf(batch), 'write', (tx) => writeBatch(tx, namespace, batch)));
+    if (batch.expectMeta !== undefined && (typeof batch.expectMeta !== 'object' || batch.expectMeta === null || Array.isArray(batch.expectMeta))) {
+      throw invalidInput('batch.expectMeta', `expected a plain object or undefined, got ${Array.isArray(batch.expectMeta) ? 'an array' : String(batch.expectMeta)}`);
+    }
+    // A batch that changes nothing writes nothing; its expectMeta is still checked (and refused).
+    if (isEmptyBatch(batch) && batch.expectMeta === undefined) return;
+    await guarded(words, `commit to namespace ${nsText(namespace)}`, () =>
+      driver.transaction(scopeOf(batch), isEmptyBatch(batch) ? 'read' : 'write', (tx) => writeBatch(tx, namespace, batch, words)),
+    );
     for (const id of batch.deleteNodeIds ?? []) damage.clear(namespace, id);
   };
 }

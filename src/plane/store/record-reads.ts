@@ -1,8 +1,9 @@
 /**
  * Reads of the record store: whole-namespace `load`, `loadMeta`, `getNodes` / `getEdges` by id,
  * `scanNodes` / `scanEdges` in batches (key-range continuation, one short transaction per
- * batch), `counts` (the kept counters, O(1), issue 25) and `damaged`. Every node record read is
- * checked against its checksum; a damaged one is skipped and named (`store-damage.ts`).
+ * batch), `counts` (the kept counters, O(1), issue 25) and `damaged` (O(1) with `scan: false`,
+ * issue 25). Every node record read is checked against its checksum; a damaged one is skipped
+ * and named (`store-damage.ts`).
  *
  * @module
  */
@@ -14,7 +15,7 @@ import { type AdjacencyRecord, decodeAdjacency } from './record-adjacency.js';
 import { emptyNamespaceState, toSnapshot } from './record-batch.js';
 import { type NodeRecord, type SpaceRecord, fromNodeRecord, nodeRecordSound } from './record-codec.js';
 import { type StoreWords, guarded, nsText, storageError } from './record-errors.js';
-import { soundNodes, verifyDamage } from './store-damage.js';
+import { damagedMethod, soundNodes } from './store-damage.js';
 import type { NamespaceCounts, StorageAdapter } from './storage.js';
 
 /** The read methods of a store. */
@@ -29,7 +30,9 @@ function checkBatchSize(batchSize: number): number {
 /**
  * The read methods over `driver`. Damaged node records met are kept in `damage`; `damaged`
  * reads every record of a namespace once per connection, and its checkpoint through
- * `readCheckpoint`.
+ * `readCheckpoint`, and compares the records it reached with the kept node counter
+ * (`DamageReport.unreadable`); `damaged(ns, { scan: false })` answers what is known without
+ * that pass (`store-damage.ts` {@link damagedMethod}).
  */
 export function readMethods(driver: RecordDriver, damage: DamageLog, words: StoreWords, readCheckpoint: (namespace: string) => Promise<unknown>): ReadMethods {
   /** The nodes of stored records, checked and decoded; a damaged record is left out and logged. */
@@ -136,9 +139,15 @@ export function readMethods(driver: RecordDriver, damage: DamageLog, words: Stor
       });
     },
 
-    async damaged(namespace) {
+    damaged: damagedMethod(damage, {
       // nodeBatches checks every record and logs the damaged ones
-      return verifyDamage(damage, namespace, () => nodeBatches(namespace, 500), () => readCheckpoint(namespace));
-    },
+      scanNodes: (namespace) => nodeBatches(namespace, 500),
+      readCheckpoint,
+      keptNodes: (namespace) =>
+        guarded(words, `count namespace ${nsText(namespace)}`, async () => {
+          const space = await driver.transaction(['spaces'], 'read', (tx) => spaceOf(tx, namespace));
+          return typeof space?.nodes === 'number' ? space.nodes : undefined;
+        }),
+    }),
   };
 }

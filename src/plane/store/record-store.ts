@@ -6,7 +6,8 @@
  * counters that make `counts` and `sizeBytes` O(1) (`record-commit.ts`, `record-edges.ts`,
  * `record-counters.ts`), checkpoints with a CRC-32 per part and the
  * change-log floor (`record-checkpoint.ts`), reads with damage detection, skipping and naming
- * (`record-reads.ts`, `store-damage.ts`), whole-namespace operations (`record-namespaces.ts`) and
+ * (`record-reads.ts`, `store-damage.ts`; `damaged(ns, { scan: false })` answers the damage
+ * already known without a full pass, issue 25), whole-namespace operations (`record-namespaces.ts`) and
  * error mapping (`record-errors.ts`). The lexical index stays with the memory (MiniSearch, in its
  * checkpoint): `lexicalIndex` returns undefined.
  *
@@ -37,7 +38,10 @@ type NamespacedMethod = Exclude<keyof StorageAdapter, 'kind' | 'namespaces' | 'l
  * `CLOSED` after `close()` and `INVALID_INPUT` (field `namespace`) on a namespace that is not a
  * non-empty string; `commit` and `writeCheckpoint` throw `INVALID_INPUT` naming the field of a
  * malformed batch or checkpoint, `QUOTA_EXCEEDED` when the platform refused for space and
- * `STORE_DAMAGED` for puts into a namespace with damaged records; reads throw `STORAGE_FAILED`,
+ * `STORE_DAMAGED` for puts into a namespace with damaged records, and `STORAGE_FAILED` marked
+ * `CHANGED_ELSEWHERE` (nothing written) when the stored meta differs from the batch's
+ * `expectMeta` (checked inside the commit's transaction: two writers of one driver, such as two
+ * tabs on one IndexedDB database, never both commit on one state); reads throw `STORAGE_FAILED`,
  * and `readCheckpoint` `STORE_DAMAGED` (field `checkpoint`) for a checkpoint that fails its sums.
  * `close()` closes the driver (idempotent).
  */

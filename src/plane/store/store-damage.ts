@@ -2,15 +2,17 @@
  * What every persistent store does with damaged records (issue 22, "damage stays local"), on top
  * of its connection's {@link DamageLog}: decoding stored node records while skipping and logging
  * the ones that fail their checksum or their decoding ({@link soundNodes}), refusing writes into a
- * namespace known to hold damaged records ({@link refuseDamagedWrite}), and the full pass of
- * `StorageAdapter.damaged` ({@link verifyDamage}). The store supplies its record codec and words.
+ * namespace known to hold damaged records ({@link refuseDamagedWrite}), the full pass of
+ * `StorageAdapter.damaged` ({@link verifyDamage}) and the whole `damaged` method with its
+ * O(1) answer (`scan: false`) and its count of unreachable records ({@link damagedMethod},
+ * issue 25). The store supplies its record codec and words.
  *
  * @module
  */
 import { JevMemError, isJevMemError } from '../../errors.js';
 import type { MemoryNode } from '../../types.js';
 import type { DamageLog, DamageReport } from './checksum.js';
-import type { WriteBatch } from './storage.js';
+import type { DamageOptions, WriteBatch } from './storage.js';
 
 /** How a store reads one stored node record (see {@link soundNodes}). */
 export interface NodeRecordCodec<R> {
@@ -93,4 +95,50 @@ export async function verifyDamage(
     damage.markVerified(namespace);
   }
   return damage.report(namespace);
+}
+
+/** What {@link damagedMethod} reads of a store. */
+export interface DamagePassReads {
+  /** Every sound node record of the namespace in batches (damaged ones are logged, not yielded). */
+  scanNodes(namespace: string): AsyncIterable<readonly unknown[]>;
+  /** The namespace's checkpoint; `STORE_DAMAGED` for a damaged one (logged by the store). */
+  readCheckpoint(namespace: string): Promise<unknown>;
+  /** The store's kept node counter of the namespace (issue 25), or undefined when it keeps none. */
+  keptNodes(namespace: string): Promise<number | undefined>;
+}
+
+/**
+ * The `StorageAdapter.damaged` of a store (issue 25). With `scan: false`, or once this
+ * connection made its full pass of the namespace, the answer is the damage already known, O(1):
+ * what reads met (`damage`) and what the last full pass found. Otherwise the full pass
+ * ({@link verifyDamage}) reads every node record and the checkpoint, and compares the records
+ * it reached (sound or damaged) with the kept node counter: a shortfall is records the store
+ * counts that no read reaches (`DamageReport.unreadable`; their ids are unknown). Dropping the
+ * namespace (`DamageLog.drop`) forgets the pass and its shortfall.
+ * @throws whatever `reads` throw but `STORE_DAMAGED` of the checkpoint.
+ */
+export function damagedMethod(damage: DamageLog, reads: DamagePassReads): (namespace: string, options?: DamageOptions) => Promise<DamageReport> {
+  /** Records the last full pass could not reach, by namespace. */
+  const unreadable = new Map<string, number>();
+  const known = (namespace: string): DamageReport => {
+    const report = damage.report(namespace);
+    const n = damage.verified(namespace) ? (unreadable.get(namespace) ?? 0) : 0;
+    return n > 0 ? { ...report, unreadable: n } : report;
+  };
+  return async (namespace, options) => {
+    if (options?.scan === false || damage.verified(namespace)) return known(namespace);
+    let read = 0;
+    const counted = async function* (): AsyncIterable<unknown> {
+      for await (const batch of reads.scanNodes(namespace)) {
+        read += batch.length;
+        yield batch;
+      }
+    };
+    const report = await verifyDamage(damage, namespace, counted, () => reads.readCheckpoint(namespace));
+    const kept = await reads.keptNodes(namespace);
+    const short = kept === undefined ? 0 : kept - read - report.ids.length;
+    if (short > 0) unreadable.set(namespace, short);
+    else unreadable.delete(namespace);
+    return known(namespace);
+  };
 }
