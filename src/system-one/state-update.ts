@@ -33,6 +33,7 @@
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
+import { mlpStateUpdate } from './state-update-mlp.js';
 import { STOP_WORDS, tokenize } from '../plane/text/text.js';
 
 /** Model id of the stand-in's answers (edges it makes carry it as their origin). */
@@ -395,7 +396,7 @@ function leadSubject(text: string, speaker: string | undefined): string {
 }
 
 /** What one side's text gives the features, read once per text and speaker ({@link StateReadings}). */
-interface SideReading {
+export interface SideReading {
   /** The statements (questions left out), without the speaker label. */
   text: string;
   body: string;
@@ -423,6 +424,14 @@ interface SideReading {
  * node, maintenance up to 20 per node): create one per batch, never share it across memories.
  */
 export type StateReadings = Map<string, SideReading>;
+
+/**
+ * One side's reading (statements, claims, value words, lead subject, markers), cached in `memo`
+ * (keyed by speaker and text). Shared by both heads' featurisers.
+ */
+export function readStateSide(side: StateSide, memo: StateReadings | undefined): SideReading {
+  return readSide(side, memo);
+}
 
 function readSide(side: StateSide, memo: StateReadings | undefined): SideReading {
   const key = `${side.speaker ?? ''}\u0000${side.text}`;
@@ -533,7 +542,7 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, 
  * generated pairs is in the model card (models/README.md) next to the keyword stand-in's.
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
-  return trainedStateUpdate(newer, older, memo);
+  return mlpStateUpdate(newer, older, memo);
 }
 
 /**
@@ -554,8 +563,17 @@ export function trainedStateUpdate(newer: StateSide, older: StateSide, memo?: St
   let z = w.bias;
   for (let j = 0; j < x.length; j++) z += (w.weights[j] as number) * (((x[j] as number) - (w.mean[j] as number)) / (w.scale[j] as number));
   const probability = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
-  const claims = readSide(newer, memo).claims;
-  const olderClaims = readSide(older, memo).claims;
-  const kind = x[8] === 1 ? 'plan' : claims.find((c) => olderClaims.some((y) => y.kind === c.kind && sameKey(c, y) && y.subject === c.subject))?.kind;
+  const kind = stateKindOf(newer, older, memo, x[8] === 1);
   return kind === undefined ? { probability, model: STATE_UPDATE_MODEL_ID } : { probability, kind, model: STATE_UPDATE_MODEL_ID };
+}
+
+/**
+ * The kind of state a pair is about, as the slot patterns read it: `plan` for a cancelled plan
+ * (`cancelPlan`), else the kind of the newer's first claim matching one of the older's in kind,
+ * key and subject; undefined when none does.
+ */
+export function stateKindOf(newer: StateSide, older: StateSide, memo: StateReadings | undefined, cancelPlan: boolean): StateKind | undefined {
+  if (cancelPlan) return 'plan';
+  const olderClaims = readSide(older, memo).claims;
+  return readSide(newer, memo).claims.find((c) => olderClaims.some((y) => y.kind === c.kind && sameKey(c, y) && y.subject === c.subject))?.kind;
 }
