@@ -80,10 +80,14 @@ const NEGATION = /\b(?:not|never|no|none|nobody|nothing|cannot)\b|n't\b/i;
 
 /** The full feature names: pattern features, slot features, then the three pair vectors. */
 export function stateMlpFeatureNames(): string[] {
+  if (featureNames !== undefined) return [...featureNames];
   const d = STATE_UPDATE_VECTORS.dimension;
   const vec = (p: string) => Array.from({ length: d }, (_, i) => `${p}${i}`);
-  return [...STATE_UPDATE_FEATURES, ...STATE_MLP_SLOT_FEATURES, ...vec('absdiff_'), ...vec('prod_'), ...vec('delta_')];
+  featureNames = Object.freeze([...STATE_UPDATE_FEATURES, ...STATE_MLP_SLOT_FEATURES, ...vec('absdiff_'), ...vec('prod_'), ...vec('delta_')]);
+  return [...featureNames];
 }
+let featureNames: readonly string[] | undefined;
+let weightsFit: boolean | undefined;
 
 /** The decoded word space (read once, never changed). */
 interface WordSpace {
@@ -172,36 +176,49 @@ interface SideVectors {
   first: boolean;
   /** Capitalised words not opening a sentence (lower-cased): names of people, places, firms. */
   names: Set<string>;
+  tense: 'past' | 'future' | 'none';
 }
 const sideVectors = new WeakMap<SideReading, SideVectors>();
+
+/** Per table word, once: its best cosine to each seed group — change, end, the four acts, the nine kinds. */
+const wordProfiles = new Map<number, Float64Array>();
+
+function profileOf(s: WordSpace, i: number): Float64Array {
+  const hit = wordProfiles.get(i);
+  if (hit !== undefined) return hit;
+  const groups = [s.changeSeeds, s.endSeeds, ...s.actSeeds, ...s.kindSeeds];
+  const out = new Float64Array(groups.length);
+  groups.forEach((seeds, g) => {
+    let b = 0;
+    for (const j of seeds) b = Math.max(b, rowCos(s, i, j));
+    out[g] = b;
+  });
+  wordProfiles.set(i, out);
+  return out;
+}
 
 function vectorsOf(s: WordSpace, r: SideReading): SideVectors {
   const hit = sideVectors.get(r);
   if (hit !== undefined) return hit;
-  let changeLex = 0;
-  let endLex = 0;
-  for (const w of r.tokens) {
-    const i = s.index.get(w);
-    if (i === undefined) continue;
-    for (const j of s.changeSeeds) changeLex = Math.max(changeLex, rowCos(s, i, j));
-    for (const j of s.endSeeds) endLex = Math.max(endLex, rowCos(s, i, j));
-  }
-  const best = (seeds: number[]) => {
+  const profiles = r.tokens.map((w) => s.index.get(w)).filter((i): i is number => i !== undefined).map((i) => profileOf(s, i));
+  const best = (g: number) => profiles.reduce((b, p) => Math.max(b, p[g] as number), 0);
+  const changeLex = best(0);
+  const endLex = best(1);
+  // A kind: the mean of its two best word cosines.
+  const kinds = s.kindSeeds.map((_, k) => {
+    let a = 0;
     let b = 0;
-    for (const w of r.tokens) {
-      const i = s.index.get(w);
-      if (i !== undefined) for (const j of seeds) b = Math.max(b, rowCos(s, i, j));
+    for (const p of profiles) {
+      const v = Math.max(0, p[6 + k] as number);
+      if (v > a) [a, b] = [v, a];
+      else if (v > b) b = v;
     }
-    return b;
-  };
-  const kinds = s.kindSeeds.map((seeds) => {
-    const top = r.tokens.map((w) => s.index.get(w)).filter((i): i is number => i !== undefined).map((i) => Math.max(0, ...seeds.map((j) => rowCos(s, i, j)))).sort((a, b) => b - a);
-    return ((top[0] ?? 0) + (top[1] ?? 0)) / 2;
+    return (a + b) / 2;
   });
   const names = new Set<string>();
   for (const m of r.body.matchAll(/(?<=[\p{L}\p{N},;] )\p{Lu}[\p{L}'-]+/gu)) if (m[0] !== 'I' && !/^I'/.test(m[0])) names.add(m[0].toLowerCase().replace(/'s$/, ''));
   const first = /^(?:my|our)$/i.test(r.body.trim().split(/\s+/)[0] ?? '') ? !/^(?:my|our)\s+(?:sister|brother|mother|father|mom|mum|dad|son|daughter|friend|cousin|neighbou?r|colleague|boss|aunt|uncle|parents|wife|husband|partner|girlfriend|boyfriend)\b/i.test(r.body.trim()) : r.tokens.some((w) => FIRST.test(w));
-  const out = { vec: sifVector(s, r.tokens), changeLex, endLex, acts: s.actSeeds.map(best), kinds, first, names };
+  const out = { vec: sifVector(s, r.tokens), changeLex, endLex, acts: [2, 3, 4, 5].map(best), kinds, first, names, tense: tenseOf(r.body) };
   sideVectors.set(r, out);
   return out;
 }
@@ -229,8 +246,8 @@ export function stateMlpFeatures(newer: StateSide, older: StateSide, memo?: Stat
   const b01 = (x: boolean): number => (x ? 1 : 0);
   const nSpeaker = (newer.speaker ?? 'i').toLowerCase();
   const oSpeaker = (older.speaker ?? 'i').toLowerCase();
-  const nTense = tenseOf(n.body);
-  const oTense = tenseOf(o.body);
+  const nTense = nv.tense;
+  const oTense = ov.tense;
   const values = [...n.values].filter((v) => !speakers.has(v));
   const slot = [
     dot(nv.vec, ov.vec),
@@ -303,8 +320,11 @@ export function mlpProbability(w: StateMlpWeights, x: readonly number[]): number
  */
 export function mlpStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
   const w = STATE_UPDATE_MLP_WEIGHTS;
-  const names = stateMlpFeatureNames();
-  if (w.features.length !== names.length || w.features.some((f, i) => f !== names[i])) return trainedStateUpdate(newer, older, memo);
+  if (weightsFit === undefined) {
+    const names = stateMlpFeatureNames();
+    weightsFit = w.features.length === names.length && w.features.every((f, i) => f === names[i]);
+  }
+  if (!weightsFit) return trainedStateUpdate(newer, older, memo);
   if (!(newer.timeMs >= older.timeMs)) return { probability: 0, model: STATE_UPDATE_MLP_ID };
   const own = memo ?? new Map();
   const x = stateMlpFeatures(newer, older, own);
