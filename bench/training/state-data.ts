@@ -9,8 +9,9 @@
  * - `heldout` (never used to fit or choose anything): the grammar's held-out split (held-out
  *   template families, values and names).
  *
- * LoCoMo non-updates: for each turn of a dev conversation, the earlier turns of the same speaker
- * with the most shared content words (the neighbours maintenance asks), 3 per turn, labelled 0.
+ * LoCoMo non-updates: for each turn of a dev conversation, the 2 earlier turns of the same speaker
+ * with the most shared content words and 2 earlier turns of the speaker at random (maintenance's
+ * vector neighbours often share no word; seed {@link LOCOMO_SEED}), labelled 0.
  * A real change hidden among them would be a wrong label; a LoCoMo conversation states few
  * changes, so this noise is small, and no test conversation is read.
  *
@@ -21,6 +22,10 @@ import type { StateSide } from '../../src/system-one/state-update.js';
 import { tokenize, STOP_WORDS } from '../../src/plane/text/text.js';
 import { generateGrammarPairs, type GrammarPair } from './state-grammar.js';
 import { generateStatePairs } from './state-pairs.js';
+import { prng } from '../../test/helpers/prng.js';
+
+/** Seed of the random LoCoMo pairs. */
+export const LOCOMO_SEED = 4343;
 
 /** A pair for fitting or evaluation. */
 export interface LabelledPair {
@@ -34,9 +39,10 @@ export interface LabelledPair {
 const fromGrammar = (p: GrammarPair): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `grammar:${p.kind}:${p.family}` });
 
 /** Non-update pairs of the LoCoMo dev conversations `ids` (see the module doc). */
-export async function locomoNegatives(ids: readonly string[], perTurn = 3): Promise<LabelledPair[]> {
+export async function locomoNegatives(ids: readonly string[], perTurn = 3, randomPerTurn = 0): Promise<LabelledPair[]> {
   const data = await loadLocomo();
   const out: LabelledPair[] = [];
+  const rnd = prng(LOCOMO_SEED);
   for (const conv of data.conversations.filter((c) => ids.includes(c.sampleId))) {
     const turns = conv.observations.map((o) => ({
       side: { text: o.text, speaker: o.speaker, timeMs: o.observedAt === undefined ? 0 : new Date(o.observedAt as string | number | Date).getTime() } as StateSide,
@@ -53,6 +59,9 @@ export async function locomoNegatives(ids: readonly string[], perTurn = 3): Prom
       }
       scored.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
       for (const [, j] of scored.slice(0, perTurn)) out.push({ newer: t.side, older: (turns[j] as (typeof turns)[number]).side, label: 0, source: 'locomo' });
+      // Maintenance also asks vector neighbours that share no word: earlier turns of the speaker at random.
+      const earlier = turns.slice(0, i).filter((u) => u.side.speaker === t.side.speaker && u.side.timeMs <= t.side.timeMs);
+      for (let k = 0; k < randomPerTurn && earlier.length > 0; k++) out.push({ newer: t.side, older: (earlier[Math.floor(rnd() * earlier.length)] as (typeof turns)[number]).side, label: 0, source: 'locomo' });
     });
   }
   return out;
@@ -65,9 +74,9 @@ export async function statePairSets(): Promise<{ train: LabelledPair[]; validati
     ...generateStatePairs()
       .filter((p) => p.split === 'train')
       .map((p): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `pairs:${p.kind}:${p.family}` })),
-    ...(await locomoNegatives(['conv-26', 'conv-30', 'conv-41', 'conv-42'], 2)),
+    ...(await locomoNegatives(['conv-26', 'conv-30', 'conv-41', 'conv-42'], 2, 2)),
   ];
-  const validation = [...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99 }).map(fromGrammar), ...(await locomoNegatives(['conv-43'], 2))];
+  const validation = [...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99 }).map(fromGrammar), ...(await locomoNegatives(['conv-43'], 2, 2))];
   const heldout = heldoutGrammarPairs().map(fromGrammar);
   return { train, validation, heldout };
 }

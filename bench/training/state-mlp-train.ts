@@ -8,7 +8,8 @@
  * Data: bench/training/state-data.ts (fit on `train`, choose the operating point on
  * `validation`, report on `heldout`). Model: {@link fitMlp} (hidden 32, 30 epochs, batch 32,
  * Adam 1e-3, L2 1e-4, seed {@link SEED}) over `stateMlpFeatures`. Operating point: the smallest
- * score t* at which ≤ 2 % of the validation non-updates (grammar and LoCoMo conv-43, each) pass;
+ * score t* at which ≤ 2 % of the grammar's validation non-updates and ≤ 0.1 % of the LoCoMo dev
+ * conv-43 non-updates pass;
  * the output bias is shifted by logit(0.85) − logit(t*) so the shipped threshold 0.85 (SPEC 8)
  * is t*. `--check` fits and compares with the committed module instead of writing it.
  *
@@ -34,6 +35,8 @@ const OPTS = { hidden: 32, epochs: 30, batch: 32, lr: 1e-3, l2: 1e-4, seed: SEED
 /** The largest share of non-updates allowed above the threshold. */
 const MAX_FALSE = 0.02;
 const THRESHOLD = 0.85;
+/** The same for LoCoMo dev conversation pairs: real chat asks many pairs per turn, so far fewer may pass. */
+const MAX_FALSE_LOCOMO = 0.001;
 
 const logit = (p: number) => Math.log(p / (1 - p));
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -46,7 +49,7 @@ const raw = fitMlp(trainRows, sets.train.map((p) => p.label), names, OPTS);
 const valScores = rowsOf(sets.validation).map((x) => mlpProbability(raw, x));
 const negOf = (src: (s: string) => boolean) => valScores.filter((_, i) => (sets.validation[i] as LabelledPair).label === 0 && src((sets.validation[i] as LabelledPair).source));
 const tGrammar = thresholdAt(negOf((s) => s.startsWith('grammar')), MAX_FALSE);
-const tLocomo = thresholdAt(negOf((s) => s === 'locomo'), MAX_FALSE);
+const tLocomo = thresholdAt(negOf((s) => s === 'locomo'), MAX_FALSE_LOCOMO);
 const tStar = Math.min(0.999, Math.max(tGrammar, tLocomo, 0.05));
 const model = { ...raw, b2: raw.b2 + logit(THRESHOLD) - logit(tStar) };
 
