@@ -108,8 +108,8 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     for (const [i, p] of e2e.entries()) {
       const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
       const day = (ms: number) => new Date(ms).toISOString();
-      const oldId = (await memory.add({ text: p.older.text, speaker: p.older.speaker, observedAt: day(p.older.timeMs) })).id;
-      const newId = (await memory.add({ text: p.newer.text, speaker: p.newer.speaker, observedAt: day(p.newer.timeMs + i) })).id;
+      const oldId = (await memory.add({ text: p.older.text, speaker: p.older.speaker ?? '', observedAt: day(p.older.timeMs) })).id;
+      const newId = (await memory.add({ text: p.newer.text, speaker: p.newer.speaker ?? '', observedAt: day(p.newer.timeMs + i) })).id;
       await memory.maintain();
       const order = (await memory.recall((QUESTION[p.kind] as (x: string) => string)(p.subject))).memories.map((m) => m.id);
       const rn = order.indexOf(newId);

@@ -28,8 +28,8 @@ export function fitMlp(rows: readonly number[][], labels: readonly number[], fea
   const H = o.hidden;
   const mean = new Array<number>(F).fill(0);
   const scale = new Array<number>(F).fill(0);
-  for (const r of rows) for (let j = 0; j < F; j++) mean[j] += (r[j] as number) / N;
-  for (const r of rows) for (let j = 0; j < F; j++) scale[j] += ((r[j] as number) - (mean[j] as number)) ** 2 / N;
+  for (const r of rows) for (let j = 0; j < F; j++) mean[j] = (mean[j] as number) + (r[j] as number) / N;
+  for (const r of rows) for (let j = 0; j < F; j++) scale[j] = (scale[j] as number) + ((r[j] as number) - (mean[j] as number)) ** 2 / N;
   for (let j = 0; j < F; j++) scale[j] = Math.sqrt(scale[j] as number) || 1;
   const X = rows.map((r) => Float64Array.from(r, (x, j) => (x - (mean[j] as number)) / (scale[j] as number)));
   const rnd = prng(o.seed);
@@ -79,12 +79,14 @@ export function fitMlp(rows: readonly number[][], labels: readonly number[], fea
         gb2 += dz;
         for (let h = 0; h < H; h++) {
           if ((hAct[h] as number) <= 0) continue;
-          (g[2] as Float64Array)[h] += dz * (hAct[h] as number);
+          const g2 = g[2] as Float64Array;
+          g2[h] = (g2[h] as number) + dz * (hAct[h] as number);
           const da = dz * (w2[h] as number);
-          (g[1] as Float64Array)[h] += da;
+          const g1 = g[1] as Float64Array;
+          g1[h] = (g1[h] as number) + da;
           const off = h * F;
           const g0 = g[0] as Float64Array;
-          for (let j = 0; j < F; j++) g0[off + j] += da * (x[j] as number);
+          for (let j = 0; j < F; j++) g0[off + j] = (g0[off + j] as number) + da * (x[j] as number);
         }
       }
       t++;

@@ -42,13 +42,13 @@ const rows: Float64Array[] = vocab.map((_, r) => {
   return v;
 });
 const mean = new Float64Array(D);
-for (const v of rows) for (let i = 0; i < D; i++) mean[i] += (v[i] as number) / rows.length;
+for (const v of rows) for (let i = 0; i < D; i++) mean[i] = mean[i]! + (v[i] as number) / rows.length;
 const cov = Array.from({ length: D }, () => new Float64Array(D));
 for (const v of rows) {
   for (let i = 0; i < D; i++) {
     const a = (v[i] as number) - (mean[i] as number);
     const ci = cov[i] as Float64Array;
-    for (let j = 0; j < D; j++) ci[j] += (a * ((v[j] as number) - (mean[j] as number))) / rows.length;
+    for (let j = 0; j < D; j++) ci[j] = ci[j]! + (a * ((v[j] as number) - (mean[j] as number))) / rows.length;
   }
 }
 const comps: Float64Array[] = [];
@@ -64,7 +64,7 @@ for (let k = 0; k < DIM; k++) {
     for (const c of comps) {
       let d = 0;
       for (let i = 0; i < D; i++) d += y[i]! * c[i]!;
-      for (let i = 0; i < D; i++) y[i] -= d * c[i]!;
+      for (let i = 0; i < D; i++) y[i] = y[i]! - d * c[i]!;
     }
     const n = Math.hypot(...y);
     x = y.map((t) => t / n);
