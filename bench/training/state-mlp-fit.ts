@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { StateMlpWeights } from '../../src/system-one/state-update-mlp.js';
+import type { StateMlpWeights } from '../../src/system-one/state-update-types.js';
 import { prng } from '../../test/helpers/prng.js';
 
 /** Options of {@link fitMlp}. */

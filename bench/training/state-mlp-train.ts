@@ -20,8 +20,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeOrCheckGenerated } from '../lib/generated.js';
 import { rocAuc } from '../lib/logistic.js';
-import { mlpProbability, stateMlpFeatureNames, stateMlpFeatures } from '../../src/system-one/state-update-mlp.js';
-import { trainedStateUpdate } from '../../src/system-one/state-update.js';
+import { mlpProbability } from '../../src/system-one/state-update-mlp.js';
+import { stateMlpFeatureNames, stateMlpFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
 import { fitMlp } from './state-mlp-fit.js';
 import { statePairSets, type LabelledPair } from './state-data.js';
 import { rates, thresholdAt } from './state-metrics.js';
@@ -88,7 +88,7 @@ const text = `/**
  *
  * @module
  */
-import type { StateMlpWeights } from './state-update-mlp.js';
+import type { StateMlpWeights } from './state-update-types.js';
 
 /** The MLP head's weights ({@link StateMlpWeights}). */
 export const STATE_UPDATE_MLP_WEIGHTS: StateMlpWeights = Object.freeze({

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { StateMlpWeights } from './state-update-mlp.js';
+import type { StateMlpWeights } from './state-update-types.js';
 
 /** The MLP head's weights ({@link StateMlpWeights}). */
 export const STATE_UPDATE_MLP_WEIGHTS: StateMlpWeights = Object.freeze({

@@ -2,12 +2,12 @@
  * The state-update MLP head (issue 24): P(a newer memory updates or contradicts a state an older
  * memory holds about the same subject), from sentence-level features in the default encoder's word
  * space plus slot features that are not keyword-only, through a one-hidden-layer MLP in plain
- * TypeScript. Maintenance and the write path decide with it ({@link decideStateUpdate} of
- * ./state-update.ts); the logistic head over pattern features ({@link trainedStateUpdate}) stays
+ * TypeScript. Maintenance and the write path decide with it (`decideStateUpdate` of
+ * ./state-update.ts); the logistic head over pattern features (`trainedStateUpdate`) stays
  * as the baseline the bench compares with.
  *
- * Features ({@link stateMlpFeatureNames}, in order):
- * 1. the 22 pattern features of {@link stateUpdateFeatures} (claims, markers, lexicon topics),
+ * Features ({@link mlpFeatureNames}, in order):
+ * 1. the 22 pattern features of `stateUpdateFeatures` of ./state-update.ts (claims, markers, lexicon topics),
  *    `addition_marker` re-read so that `too` counts only closing a clause ("a cat too", not
  *    "the commute was too long");
  * 2. slot features — `cos_all` (cosine of the two SIF sentence vectors), `cos_delta` (cosine of
@@ -40,14 +40,13 @@
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
 import { STATE_UPDATE_VECTORS } from './state-update-vectors.js';
-import { readStateSide, stateKindOf, stateUpdateFeatures, STATE_UPDATE_FEATURES, trainedStateUpdate, type SideReading, type StateReadings, type StateSide, type StateUpdateDecision } from './state-update.js';
+import type { SideReading, StateMlpWeights, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
+
+export type { StateMlpWeights } from './state-update-types.js';
 
 /** Model id of the MLP head's answers (edges it makes carry it as their origin). */
 export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@3.0.0';
 
-/** Column of `addition_marker` in STATE_UPDATE_FEATURES (a literal: this module and ./state-update.ts import each other). */
-export const ADDITION_MARKER_COLUMN = 6;
-const ADDITION_AT = ADDITION_MARKER_COLUMN;
 
 /** Names of the slot features (group 2 of the module doc), in order. */
 export const STATE_MLP_SLOT_FEATURES = Object.freeze(['cos_all', 'cos_delta', 'cos_delta_older', 'delta_newer', 'delta_older', 'change_lex', 'end_lex', 'change_lex_older', 'negation', 'newer_future', 'older_future', 'newer_past', 'older_past', 'newer_first', 'older_first', 'same_speaker', 'other_named', 'newer_valueless', 'len_ratio', 'addition_lex', 'repeat_lex', 'history_lex', 'experience_lex', 'kind_agree', 'kind_same_top', 'kind_newer', 'first_both', 'first_mismatch', 'names_shared', 'names_new', 'names_lost'] as const);
@@ -78,15 +77,13 @@ const ADDITION = /\b(?:also|as well|another|second|in addition|additionally|besi
 const FIRST = /^(?:i|me|my|mine|we|us|our|ours|myself)$/;
 const NEGATION = /\b(?:not|never|no|none|nobody|nothing|cannot)\b|n't\b/i;
 
-/** The full feature names: pattern features, slot features, then the three pair vectors. */
-export function stateMlpFeatureNames(): string[] {
-  if (featureNames !== undefined) return [...featureNames];
+/** The full feature names: the pattern features `patternNames`, the slot features, then the three pair vectors. */
+export function mlpFeatureNames(patternNames: readonly string[]): string[] {
   const d = STATE_UPDATE_VECTORS.dimension;
   const vec = (p: string) => Array.from({ length: d }, (_, i) => `${p}${i}`);
-  featureNames = Object.freeze([...STATE_UPDATE_FEATURES, ...STATE_MLP_SLOT_FEATURES, ...vec('absdiff_'), ...vec('prod_'), ...vec('delta_')]);
-  return [...featureNames];
+  return [...patternNames, ...STATE_MLP_SLOT_FEATURES, ...vec('absdiff_'), ...vec('prod_'), ...vec('delta_')];
 }
-let featureNames: readonly string[] | undefined;
+/** Whether the shipped weights fit the feature list (checked once). */
 let weightsFit: boolean | undefined;
 
 /** The decoded word space (read once, never changed). */
@@ -224,16 +221,16 @@ function vectorsOf(s: WordSpace, r: SideReading): SideVectors {
 }
 
 /**
- * The MLP head's feature row of one pair ({@link stateMlpFeatureNames} order). Deterministic and
+ * The MLP head's feature row of one pair ({@link mlpFeatureNames} order). Deterministic and
  * pure; the trainer and the run time use it alike. `memo` reads each text once across a batch.
  */
-export function stateMlpFeatures(newer: StateSide, older: StateSide, memo?: StateReadings): number[] {
+export function mlpFeatures(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings): number[] {
   const s = wordSpace();
-  const memoOrOwn = memo ?? new Map();
-  const base = stateUpdateFeatures(newer, older, memoOrOwn);
-  base[ADDITION_AT] = ADDITION.test(readStateSide(newer, memoOrOwn).body) ? 1 : 0;
-  const n = readStateSide(newer, memoOrOwn);
-  const o = readStateSide(older, memoOrOwn);
+  const base = reader.features(newer, older, memo);
+  const n = reader.side(newer, memo);
+  const o = reader.side(older, memo);
+  const additionAt = reader.names.indexOf('addition_marker');
+  if (additionAt >= 0) base[additionAt] = ADDITION.test(n.body) ? 1 : 0;
   const nv = vectorsOf(s, n);
   const ov = vectorsOf(s, o);
   const speakers = new Set([newer.speaker, older.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
@@ -284,19 +281,6 @@ export function stateMlpFeatures(newer: StateSide, older: StateSide, memo?: Stat
   return [...base, ...slot, ...absdiff, ...prod, ...dn];
 }
 
-/** The weights of a one-hidden-layer MLP: standardise, ReLU hidden layer, sigmoid output. */
-export interface StateMlpWeights {
-  readonly features: readonly string[];
-  readonly mean: readonly number[];
-  readonly scale: readonly number[];
-  /** Hidden units H. */
-  readonly hidden: number;
-  /** H × F, row-major. */
-  readonly w1: readonly number[];
-  readonly b1: readonly number[];
-  readonly w2: readonly number[];
-  readonly b2: number;
-}
 
 /** σ(b2 + w2 · relu(b1 + W1 x̂)) with x̂ = (x − mean) / scale: the MLP's probability for one row. */
 export function mlpProbability(w: StateMlpWeights, x: readonly number[]): number {
@@ -313,22 +297,22 @@ export function mlpProbability(w: StateMlpWeights, x: readonly number[]): number
 
 /**
  * P(`newer` updates a state `older` holds about the same subject), answered by the MLP head
- * ({@link STATE_UPDATE_MLP_ID}). A pair where `newer` is earlier than `older` answers 0; `kind` is
- * the kind of the matched claim when the slot patterns read one (or `plan`). Falls back to the
- * logistic head ({@link trainedStateUpdate}) only when the generated weights do not fit the
- * feature list (a stale module), so the edge's `model` always says who decided.
+ * ({@link STATE_UPDATE_MLP_ID}) with the pattern reader `reader` (./state-update.ts hands it
+ * in; callers use its `mlpStateUpdate`). A pair where `newer` is earlier than `older` answers 0;
+ * `kind` is the kind of the matched claim when the slot patterns read one (or `plan`). Falls back
+ * to `reader.fallback` (the logistic head) only when the generated weights do not fit the feature
+ * list (a stale module), so the edge's `model` always says who decided.
  */
-export function mlpStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
+export function mlpDecision(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings): StateUpdateDecision {
   const w = STATE_UPDATE_MLP_WEIGHTS;
   if (weightsFit === undefined) {
-    const names = stateMlpFeatureNames();
+    const names = mlpFeatureNames(reader.names);
     weightsFit = w.features.length === names.length && w.features.every((f, i) => f === names[i]);
   }
-  if (!weightsFit) return trainedStateUpdate(newer, older, memo);
+  if (!weightsFit) return reader.fallback(newer, older, memo);
   if (!(newer.timeMs >= older.timeMs)) return { probability: 0, model: STATE_UPDATE_MLP_ID };
-  const own = memo ?? new Map();
-  const x = stateMlpFeatures(newer, older, own);
+  const x = mlpFeatures(reader, newer, older, memo);
   const probability = mlpProbability(w, x);
-  const kind = stateKindOf(newer, older, own, x[STATE_UPDATE_FEATURES.indexOf('cancel_plan')] === 1);
+  const kind = reader.kindOf(newer, older, memo, x[reader.names.indexOf('cancel_plan')] === 1);
   return kind === undefined ? { probability, model: STATE_UPDATE_MLP_ID } : { probability, kind, model: STATE_UPDATE_MLP_ID };
 }

@@ -33,7 +33,10 @@
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
-import { mlpStateUpdate } from './state-update-mlp.js';
+import { mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
+import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
+
+export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 import { STOP_WORDS, tokenize } from '../plane/text/text.js';
 
 /** Model id of the stand-in's answers (edges it makes carry it as their origin). */
@@ -42,37 +45,9 @@ export const STATE_UPDATE_STANDIN_ID = 'jev-mem/state-update-keyword-standin@0.1
 /** The typed question the decision answers (wire format: a noul question, SPEC 5). */
 export const STATE_UPDATE_QUESTION = Object.freeze({ type: 'noul' as const, text: 'Does the node update a state (home, work, relationship, ownership, schedule, preference, contact, plan) that the older candidate memory holds about the same subject?' });
 
-/** Kinds of state a memory can hold. */
-export type StateKind = 'lives' | 'works' | 'relationship' | 'owns' | 'schedule' | 'preference' | 'contact' | 'plan';
 
-/** One state claim read from a text. */
-export interface StateClaim {
-  kind: StateKind;
-  /** Lower-cased subject: the speaker for first-person claims, else the name before the verb. */
-  subject: string;
-  /** What the state is about inside its kind (`home`, `car`, `favourite food`, `phone`). */
-  key: string;
-  /** The value, lower-cased (`porto`, `acme`), or `''` when the text names none. */
-  value: string;
-}
 
-/** One side of a pair: its text, speaker and time. */
-export interface StateSide {
-  text: string;
-  speaker?: string | undefined;
-  /** Epoch ms of its time (observation, else ingestion). */
-  timeMs: number;
-}
 
-/** The answer of one pair. */
-export interface StateUpdateDecision {
-  /** P(the newer side updates the older), in [0,1]. */
-  probability: number;
-  /** The kind of state that changed, when one did. */
-  kind?: StateKind;
-  /** Who answered ({@link STATE_UPDATE_STANDIN_ID}). */
-  model: string;
-}
 
 const NAME = "([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+){0,2})";
 const OBJECTS = '(car|bike|bicycle|motorbike|house|flat|apartment|dog|cat|phone|laptop|boat|van|truck|guitar|piano)';
@@ -395,35 +370,7 @@ function leadSubject(text: string, speaker: string | undefined): string {
   return isName ? first.toLowerCase() : me;
 }
 
-/** What one side's text gives the features, read once per text and speaker ({@link StateReadings}). */
-export interface SideReading {
-  /** The statements (questions left out), without the speaker label. */
-  text: string;
-  body: string;
-  claims: StateClaim[];
-  topics: number[];
-  values: Set<string>;
-  words: Set<string>;
-  /** Lower-cased tokens without the names a listener is called by. */
-  tokens: string[];
-  /** Words of ≥ 3 letters without the listener's names (the substitution feature). */
-  frameWords: Set<string>;
-  lead: string;
-  end: boolean;
-  change: boolean;
-  addition: boolean;
-  repeat: boolean;
-  history: boolean;
-  cancelWord: boolean;
-  future: boolean;
-  plans: string[];
-}
 
-/**
- * A cache of side readings for a batch of decisions (the write path asks up to K_w pairs of one
- * node, maintenance up to 20 per node): create one per batch, never share it across memories.
- */
-export type StateReadings = Map<string, SideReading>;
 
 /**
  * One side's reading (statements, claims, value words, lead subject, markers), cached in `memo`
@@ -543,6 +490,35 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, 
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
   return mlpStateUpdate(newer, older, memo);
+}
+
+/** The pattern reader handed to the MLP head (./state-update-mlp.ts). */
+const PATTERNS: StatePatternReader = {
+  names: STATE_UPDATE_FEATURES,
+  features: (n, o, memo) => stateUpdateFeatures(n, o, memo),
+  side: (x, memo) => readSide(x, memo),
+  kindOf: (n, o, memo, cancel) => stateKindOf(n, o, memo, cancel),
+  fallback: (n, o, memo) => trainedStateUpdate(n, o, memo),
+};
+
+/**
+ * P(`newer` updates a state `older` holds about the same subject), answered by the MLP head
+ * (model id `jev-mem/state-update-mlp@3.0.0`, ./state-update-mlp.ts): 0 for a time-reversed
+ * pair; falls back to {@link trainedStateUpdate} when the generated weights do not fit the
+ * feature list. This is what {@link decideStateUpdate} answers.
+ */
+export function mlpStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
+  return mlpDecision(PATTERNS, newer, older, memo ?? new Map());
+}
+
+/** The MLP head's feature row of one pair (see ./state-update-mlp.ts; trainer and run time alike). */
+export function stateMlpFeatures(newer: StateSide, older: StateSide, memo?: StateReadings): number[] {
+  return mlpFeatures(PATTERNS, newer, older, memo ?? new Map());
+}
+
+/** The MLP head's feature names, in row order. */
+export function stateMlpFeatureNames(): string[] {
+  return mlpFeatureNames(STATE_UPDATE_FEATURES);
 }
 
 /**
