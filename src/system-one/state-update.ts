@@ -7,11 +7,12 @@
  *
  * TWO ANSWERERS. {@link standInStateUpdate} is a keyword stand-in (hand-written slot patterns,
  * model id {@link STATE_UPDATE_STANDIN_ID}); {@link trainedStateUpdate} is the System-One head
- * issue 14 asks for (model id {@link STATE_UPDATE_MODEL_ID}): a logistic regression over
+ * issue 14 asked for (model id {@link STATE_UPDATE_MODEL_ID}): a logistic regression over
  * {@link stateUpdateFeatures} (the stand-in's claim reading as features plus generic pair
  * signals), trained on generated labelled pairs (bench/training/state-pairs.ts,
  * bench/training/train-state-update.ts; weights in the generated ./state-update-weights.ts).
- * Maintenance decides with the trained head ({@link decideStateUpdate}). Every
+ * Since issue 24 maintenance decides with a third, the MLP head of ./state-update-mlp.ts
+ * ({@link decideStateUpdate}, {@link mlpStateUpdate}), over these features and more. Every
  * edge says which model decided. The shipped ONNX heads are untouched.
  *
  * Rules (English, documented, deterministic):
@@ -483,10 +484,10 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, 
 }
 
 /**
- * The decision maintenance (and the write path, on its K_w candidates) uses: the trained
- * state-update head ({@link trainedStateUpdate}). On the 47 state pairs of bench/time/cases.ts
- * (never used to fit it) it answers all 47 at the 0.85 threshold; its held-out AUC on the
- * generated pairs is in the model card (models/README.md) next to the keyword stand-in's.
+ * The decision maintenance (and the write path, on its K_w candidates) uses: the state-update
+ * MLP head ({@link mlpStateUpdate}, issue 24). On the 47 state pairs of bench/time/cases.ts (never
+ * used to fit it) it answers all 47 at the 0.85 threshold; its held-out figures beside the
+ * logistic head's are in models/state-update/README.md and `npm run bench -- changes`.
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
   return mlpStateUpdate(newer, older, memo);
@@ -526,7 +527,7 @@ export function stateMlpFeatureNames(): string[] {
  * state-update head ({@link STATE_UPDATE_MODEL_ID}: a logistic regression over
  * {@link stateUpdateFeatures}, weights in ./state-update-weights.ts, trained by
  * bench/training/train-state-update.ts on the generated pairs of bench/training/state-pairs.ts;
- * see models/README.md); not yet used by maintenance ({@link decideStateUpdate}). A pair where `newer` is earlier than `older` answers 0 (as the stand-in);
+ * see models/README.md); the baseline of the MLP head, which {@link decideStateUpdate} uses. A pair where `newer` is earlier than `older` answers 0 (as the stand-in);
  * `kind` is the kind of the matched claim (or `plan` for a cancelled plan). Falls back to
  * {@link standInStateUpdate} only when the weights do not fit the feature list (a stale
  * generated module), so a decision is always made and its `model` says who made it.
