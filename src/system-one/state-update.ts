@@ -34,7 +34,7 @@
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
-import { mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
+import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -490,7 +490,23 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, 
  * logistic head's are in models/state-update/README.md and `npm run bench -- changes`.
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
-  return mlpStateUpdate(newer, older, memo);
+  // A question asserts no state: "Congrats on the new team. Which team did you sign with?"
+  // updates nothing the listener said before. The head reads only the newer text's asserted
+  // sentences; a text that is all questions answers 0 (LoCoMo dev conv-43's false supersessions).
+  const asserted = assertedSentences(newer.text);
+  if (asserted === '') return { probability: 0, model: STATE_UPDATE_MLP_ID };
+  return mlpStateUpdate(asserted === newer.text ? newer : { ...newer, text: asserted }, older, memo);
+}
+
+/**
+ * `text` without its interrogative sentences (those ending in `?`, `？` or `؟`), joined by one
+ * space; `text` itself when it has none; `''` when every sentence is a question.
+ */
+export function assertedSentences(text: string): string {
+  if (!/[?？؟]/u.test(text)) return text;
+  const sentences = text.split(/(?<=[.!?。！？؟…])\s+/u).filter((s) => s.trim() !== '');
+  const kept = sentences.filter((s) => !/[?？؟]["'”’)\]]*\s*$/u.test(s.trim()));
+  return kept.length === sentences.length ? text : kept.join(' ').trim();
 }
 
 /** The pattern reader handed to the MLP head (./state-update-mlp.ts). */
