@@ -8,6 +8,8 @@
  * - `npm run bench -- scale-cli [--small 200] [--large 20000] [--runs 3] [--keep] [--out <dir>]` (issue 13 acceptance)
  * - `npm run bench -- system-one [--data <path>] [--browser] [--out <dir>]`
  * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
+ * - `npm run bench -- changes [--out <dir>]` (facts that change, issue 24: the MLP and logistic
+ *   state-update heads by kind on held-out generated and hand-written pairs, and end to end)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
  * - `npm run bench -- chats [--part dev|heldout|all] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]`
@@ -44,6 +46,9 @@ export const BENCH_USAGE = `Usage:
   npm run bench -- readme [--out <dir>]      (prints the README results section of <dir>/results.json)
   npm run bench -- time [--out <dir>]        (issue-14 time-and-change test set: passes by kind;
                                           exit 1 when a case fails; --out writes time.json, time.md)
+  npm run bench -- changes [--out <dir>]     (issue-24 facts that change: updates caught / false
+                                          supersessions / AUC by kind, MLP vs logistic head, and
+                                          the end-to-end recall check; --out writes changes.json, .md)
   npm run bench -- multilingual [--system-one <name>] [--out <dir>]
                                           (recall@1 and @5 per language of test/fixtures/multilingual,
                                           default Node encoder; writes <out>/multilingual.json)
@@ -381,6 +386,24 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
         io.err(`bench: wrote ${resolve(dir, 'time.json')}, ${resolve(dir, 'time.md')}`);
       }
       return results.every((r) => r.ok) ? 0 : 1;
+    }
+    if (sub === 'changes') {
+      // Issue 24: facts that change, by kind, the MLP head beside the logistic one, plus the
+      // end-to-end recall check; `--out <dir>` also writes changes.json and changes.md.
+      const { runChangesBench } = await import('./changes/changes.js');
+      const report = await runChangesBench();
+      for (const l of report.lines) io.out(l);
+      const outDir = str(values.out);
+      if (outDir !== undefined) {
+        const { mkdir, writeFile } = await import('node:fs/promises');
+        const dir = resolve(outDir);
+        await mkdir(dir, { recursive: true });
+        const { lines, ...json } = report;
+        await writeFile(resolve(dir, 'changes.json'), `${JSON.stringify(json, null, 2)}\n`);
+        await writeFile(resolve(dir, 'changes.md'), `${lines.join('\n')}\n`);
+        io.err(`bench: wrote ${resolve(dir, 'changes.json')}, ${resolve(dir, 'changes.md')}`);
+      }
+      return 0;
     }
     if (sub === 'readme') {
       // Renders the README results section from a results.json (`npm run bench -- readme [--out dir]`).

@@ -7,11 +7,12 @@
  *
  * TWO ANSWERERS. {@link standInStateUpdate} is a keyword stand-in (hand-written slot patterns,
  * model id {@link STATE_UPDATE_STANDIN_ID}); {@link trainedStateUpdate} is the System-One head
- * issue 14 asks for (model id {@link STATE_UPDATE_MODEL_ID}): a logistic regression over
+ * issue 14 asked for (model id {@link STATE_UPDATE_MODEL_ID}): a logistic regression over
  * {@link stateUpdateFeatures} (the stand-in's claim reading as features plus generic pair
  * signals), trained on generated labelled pairs (bench/training/state-pairs.ts,
  * bench/training/train-state-update.ts; weights in the generated ./state-update-weights.ts).
- * Maintenance decides with the trained head ({@link decideStateUpdate}). Every
+ * Since issue 24 maintenance decides with a third, the MLP head of ./state-update-mlp.ts
+ * ({@link decideStateUpdate}, {@link mlpStateUpdate}), over these features and more. Every
  * edge says which model decided. The shipped ONNX heads are untouched.
  *
  * Rules (English, documented, deterministic):
@@ -33,6 +34,10 @@
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
+import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
+import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
+
+export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 import { STOP_WORDS, tokenize } from '../plane/text/text.js';
 
 /** Model id of the stand-in's answers (edges it makes carry it as their origin). */
@@ -41,37 +46,9 @@ export const STATE_UPDATE_STANDIN_ID = 'jev-mem/state-update-keyword-standin@0.1
 /** The typed question the decision answers (wire format: a noul question, SPEC 5). */
 export const STATE_UPDATE_QUESTION = Object.freeze({ type: 'noul' as const, text: 'Does the node update a state (home, work, relationship, ownership, schedule, preference, contact, plan) that the older candidate memory holds about the same subject?' });
 
-/** Kinds of state a memory can hold. */
-export type StateKind = 'lives' | 'works' | 'relationship' | 'owns' | 'schedule' | 'preference' | 'contact' | 'plan';
 
-/** One state claim read from a text. */
-export interface StateClaim {
-  kind: StateKind;
-  /** Lower-cased subject: the speaker for first-person claims, else the name before the verb. */
-  subject: string;
-  /** What the state is about inside its kind (`home`, `car`, `favourite food`, `phone`). */
-  key: string;
-  /** The value, lower-cased (`porto`, `acme`), or `''` when the text names none. */
-  value: string;
-}
 
-/** One side of a pair: its text, speaker and time. */
-export interface StateSide {
-  text: string;
-  speaker?: string | undefined;
-  /** Epoch ms of its time (observation, else ingestion). */
-  timeMs: number;
-}
 
-/** The answer of one pair. */
-export interface StateUpdateDecision {
-  /** P(the newer side updates the older), in [0,1]. */
-  probability: number;
-  /** The kind of state that changed, when one did. */
-  kind?: StateKind;
-  /** Who answered ({@link STATE_UPDATE_STANDIN_ID}). */
-  model: string;
-}
 
 const NAME = "([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+){0,2})";
 const OBJECTS = '(car|bike|bicycle|motorbike|house|flat|apartment|dog|cat|phone|laptop|boat|van|truck|guitar|piano)';
@@ -394,35 +371,15 @@ function leadSubject(text: string, speaker: string | undefined): string {
   return isName ? first.toLowerCase() : me;
 }
 
-/** What one side's text gives the features, read once per text and speaker ({@link StateReadings}). */
-interface SideReading {
-  /** The statements (questions left out), without the speaker label. */
-  text: string;
-  body: string;
-  claims: StateClaim[];
-  topics: number[];
-  values: Set<string>;
-  words: Set<string>;
-  /** Lower-cased tokens without the names a listener is called by. */
-  tokens: string[];
-  /** Words of ≥ 3 letters without the listener's names (the substitution feature). */
-  frameWords: Set<string>;
-  lead: string;
-  end: boolean;
-  change: boolean;
-  addition: boolean;
-  repeat: boolean;
-  history: boolean;
-  cancelWord: boolean;
-  future: boolean;
-  plans: string[];
-}
+
 
 /**
- * A cache of side readings for a batch of decisions (the write path asks up to K_w pairs of one
- * node, maintenance up to 20 per node): create one per batch, never share it across memories.
+ * One side's reading (statements, claims, value words, lead subject, markers), cached in `memo`
+ * (keyed by speaker and text). Shared by both heads' featurisers.
  */
-export type StateReadings = Map<string, SideReading>;
+export function readStateSide(side: StateSide, memo: StateReadings | undefined): SideReading {
+  return readSide(side, memo);
+}
 
 function readSide(side: StateSide, memo: StateReadings | undefined): SideReading {
   const key = `${side.speaker ?? ''}\u0000${side.text}`;
@@ -527,13 +484,58 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, 
 }
 
 /**
- * The decision maintenance (and the write path, on its K_w candidates) uses: the trained
- * state-update head ({@link trainedStateUpdate}). On the 47 state pairs of bench/time/cases.ts
- * (never used to fit it) it answers all 47 at the 0.85 threshold; its held-out AUC on the
- * generated pairs is in the model card (models/README.md) next to the keyword stand-in's.
+ * The decision maintenance (and the write path, on its K_w candidates) uses: the state-update
+ * MLP head ({@link mlpStateUpdate}, issue 24). On the 47 state pairs of bench/time/cases.ts (never
+ * used to fit it) it answers all 47 at the 0.85 threshold; its held-out figures beside the
+ * logistic head's are in models/state-update/README.md and `npm run bench -- changes`.
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
-  return trainedStateUpdate(newer, older, memo);
+  // A question asserts no state: "Congrats on the new team. Which team did you sign with?"
+  // updates nothing the listener said before. The head reads only the newer text's asserted
+  // sentences; a text that is all questions answers 0 (LoCoMo dev conv-43's false supersessions).
+  const asserted = assertedSentences(newer.text);
+  if (asserted === '') return { probability: 0, model: STATE_UPDATE_MLP_ID };
+  return mlpStateUpdate(asserted === newer.text ? newer : { ...newer, text: asserted }, older, memo);
+}
+
+/**
+ * `text` without its interrogative sentences (those ending in `?`, `？` or `؟`), joined by one
+ * space; `text` itself when it has none; `''` when every sentence is a question.
+ */
+export function assertedSentences(text: string): string {
+  if (!/[?？؟]/u.test(text)) return text;
+  const sentences = text.split(/(?<=[.!?。！？؟…])\s+/u).filter((s) => s.trim() !== '');
+  const kept = sentences.filter((s) => !/[?？؟]["'”’)\]]*\s*$/u.test(s.trim()));
+  return kept.length === sentences.length ? text : kept.join(' ').trim();
+}
+
+/** The pattern reader handed to the MLP head (./state-update-mlp.ts). */
+const PATTERNS: StatePatternReader = {
+  names: STATE_UPDATE_FEATURES,
+  features: (n, o, memo) => stateUpdateFeatures(n, o, memo),
+  side: (x, memo) => readSide(x, memo),
+  kindOf: (n, o, memo, cancel) => stateKindOf(n, o, memo, cancel),
+  fallback: (n, o, memo) => trainedStateUpdate(n, o, memo),
+};
+
+/**
+ * P(`newer` updates a state `older` holds about the same subject), answered by the MLP head
+ * (model id `jev-mem/state-update-mlp@3.0.0`, ./state-update-mlp.ts): 0 for a time-reversed
+ * pair; falls back to {@link trainedStateUpdate} when the generated weights do not fit the
+ * feature list. This is what {@link decideStateUpdate} answers.
+ */
+export function mlpStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings): StateUpdateDecision {
+  return mlpDecision(PATTERNS, newer, older, memo ?? new Map());
+}
+
+/** The MLP head's feature row of one pair (see ./state-update-mlp.ts; trainer and run time alike). */
+export function stateMlpFeatures(newer: StateSide, older: StateSide, memo?: StateReadings): number[] {
+  return mlpFeatures(PATTERNS, newer, older, memo ?? new Map());
+}
+
+/** The MLP head's feature names, in row order. */
+export function stateMlpFeatureNames(): string[] {
+  return mlpFeatureNames(STATE_UPDATE_FEATURES);
 }
 
 /**
@@ -541,7 +543,7 @@ export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: Sta
  * state-update head ({@link STATE_UPDATE_MODEL_ID}: a logistic regression over
  * {@link stateUpdateFeatures}, weights in ./state-update-weights.ts, trained by
  * bench/training/train-state-update.ts on the generated pairs of bench/training/state-pairs.ts;
- * see models/README.md); not yet used by maintenance ({@link decideStateUpdate}). A pair where `newer` is earlier than `older` answers 0 (as the stand-in);
+ * see models/README.md); the baseline of the MLP head, which {@link decideStateUpdate} uses. A pair where `newer` is earlier than `older` answers 0 (as the stand-in);
  * `kind` is the kind of the matched claim (or `plan` for a cancelled plan). Falls back to
  * {@link standInStateUpdate} only when the weights do not fit the feature list (a stale
  * generated module), so a decision is always made and its `model` says who made it.
@@ -554,8 +556,17 @@ export function trainedStateUpdate(newer: StateSide, older: StateSide, memo?: St
   let z = w.bias;
   for (let j = 0; j < x.length; j++) z += (w.weights[j] as number) * (((x[j] as number) - (w.mean[j] as number)) / (w.scale[j] as number));
   const probability = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
-  const claims = readSide(newer, memo).claims;
-  const olderClaims = readSide(older, memo).claims;
-  const kind = x[8] === 1 ? 'plan' : claims.find((c) => olderClaims.some((y) => y.kind === c.kind && sameKey(c, y) && y.subject === c.subject))?.kind;
+  const kind = stateKindOf(newer, older, memo, x[8] === 1);
   return kind === undefined ? { probability, model: STATE_UPDATE_MODEL_ID } : { probability, kind, model: STATE_UPDATE_MODEL_ID };
+}
+
+/**
+ * The kind of state a pair is about, as the slot patterns read it: `plan` for a cancelled plan
+ * (`cancelPlan`), else the kind of the newer's first claim matching one of the older's in kind,
+ * key and subject; undefined when none does.
+ */
+export function stateKindOf(newer: StateSide, older: StateSide, memo: StateReadings | undefined, cancelPlan: boolean): StateKind | undefined {
+  if (cancelPlan) return 'plan';
+  const olderClaims = readSide(older, memo).claims;
+  return readSide(newer, memo).claims.find((c) => olderClaims.some((y) => y.kind === c.kind && sameKey(c, y) && y.subject === c.subject))?.kind;
 }

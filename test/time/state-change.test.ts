@@ -2,13 +2,14 @@
  * Issue 14, facts that change: maintenance links a newer state to the older one it updates with
  * an `updates` edge and marks the older `superseded` (with `supersededAt`), never deleted; "where
  * does she live?" ranks the new place first, "where did she live before?" still finds the old.
- * The decision is the trained state-update head of system-one/state-update.ts, asked by the write
+ * The decision is the state-update MLP head (system-one/state-update-mlp.ts), asked by the write
  * path on its candidates (linked when written) and by maintenance on the nearest neighbours.
  */
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { STATE_UPDATE_MODEL_ID, trainedStateUpdate } from '../../src/system-one/state-update.js';
+import { decideStateUpdate } from '../../src/system-one/state-update.js';
+import { STATE_UPDATE_MLP_ID } from '../../src/system-one/state-update-mlp.js';
 import { lifecycleFixture } from '../lifecycle/helpers.js';
 
 let encoder: Encoder;
@@ -41,9 +42,9 @@ describe('a state that changes', () => {
     expect(old?.supersededBy).toEqual([newId]);
     expect(old?.text).toBe(OLD.text); // never deleted or rewritten
     const e = (await memory.edges(oldId)).find((x) => x.subtype === 'updates');
-    const p = trainedStateUpdate({ text: NEW.text, speaker: 'Maya', timeMs: Date.parse(NEW.observedAt) }, { text: OLD.text, speaker: 'Maya', timeMs: Date.parse(OLD.observedAt) }).probability;
+    const p = decideStateUpdate({ text: NEW.text, speaker: 'Maya', timeMs: Date.parse(NEW.observedAt) }, { text: OLD.text, speaker: 'Maya', timeMs: Date.parse(OLD.observedAt) }).probability;
     expect(p).toBeGreaterThanOrEqual(0.85);
-    expect(e).toMatchObject({ from: newId, to: oldId, view: 'semantic', weight: p, origin: { kind: 'system-one', by: STATE_UPDATE_MODEL_ID } });
+    expect(e).toMatchObject({ from: newId, to: oldId, view: 'semantic', weight: p, origin: { kind: 'system-one', by: STATE_UPDATE_MLP_ID } });
     // A maintenance pass finds it linked already and adds nothing.
     expect((await memory.maintain()).obsolete).toBe(0);
     // The chatter is not touched.

@@ -1,0 +1,87 @@
+/**
+ * The pairs the state-update MLP head (issue 24) is fitted, calibrated and evaluated on:
+ *
+ * - `train`: the broad grammar's train split (bench/training/state-grammar.ts: train templates,
+ *   values and names), the train split of the issue-14 pairs (bench/training/state-pairs.ts), and
+ *   non-update pairs from LoCoMo dev conversations conv-26, conv-30, conv-41, conv-42;
+ * - `validation` (chooses the operating point only): another draw of the grammar's train split
+ *   (other seed) and non-update pairs of LoCoMo dev conv-43;
+ * - `heldout` (never used to fit or choose anything): the grammar's held-out split (held-out
+ *   template families, values and names).
+ *
+ * LoCoMo non-updates: for each turn of a dev conversation, the 2 earlier turns of the same speaker
+ * with the most shared content words and 2 earlier turns of the speaker at random (maintenance's
+ * vector neighbours often share no word; seed {@link LOCOMO_SEED}), labelled 0.
+ * A real change hidden among them would be a wrong label; a LoCoMo conversation states few
+ * changes, so this noise is small, and no test conversation is read.
+ *
+ * @module
+ */
+import { loadLocomo } from '../lib/data.js';
+import type { StateSide } from '../../src/system-one/state-update.js';
+import { tokenize, STOP_WORDS } from '../../src/plane/text/text.js';
+import { generateGrammarPairs, type GrammarPair } from './state-grammar.js';
+import { generateStatePairs } from './state-pairs.js';
+import { prng } from '../../test/helpers/prng.js';
+
+/** Seed of the random LoCoMo pairs. */
+export const LOCOMO_SEED = 4343;
+
+/** A pair for fitting or evaluation. */
+export interface LabelledPair {
+  newer: StateSide;
+  older: StateSide;
+  label: 0 | 1;
+  /** Where it comes from: `grammar:<kind>:<family>`, `pairs:<kind>:<family>`, `locomo`. */
+  source: string;
+}
+
+const fromGrammar = (p: GrammarPair): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `grammar:${p.kind}:${p.family}` });
+
+/** Non-update pairs of the LoCoMo dev conversations `ids` (see the module doc). */
+export async function locomoNegatives(ids: readonly string[], perTurn = 3, randomPerTurn = 0): Promise<LabelledPair[]> {
+  const data = await loadLocomo();
+  const out: LabelledPair[] = [];
+  const rnd = prng(LOCOMO_SEED);
+  for (const conv of data.conversations.filter((c) => ids.includes(c.sampleId))) {
+    const turns = conv.observations.map((o) => ({
+      side: { text: o.text, speaker: o.speaker, timeMs: o.observedAt === undefined ? 0 : new Date(o.observedAt as string | number | Date).getTime() } as StateSide,
+      words: new Set(tokenize(o.text).filter((w) => w.length > 2 && !STOP_WORDS.has(w))),
+    }));
+    turns.forEach((t, i) => {
+      const scored: Array<[number, number]> = [];
+      for (let j = 0; j < i; j++) {
+        const u = turns[j] as (typeof turns)[number];
+        if (u.side.speaker !== t.side.speaker || u.side.timeMs > t.side.timeMs) continue;
+        let inter = 0;
+        for (const w of t.words) if (u.words.has(w)) inter++;
+        if (inter > 0) scored.push([inter / (t.words.size + u.words.size - inter), j]);
+      }
+      scored.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+      for (const [, j] of scored.slice(0, perTurn)) out.push({ newer: t.side, older: (turns[j] as (typeof turns)[number]).side, label: 0, source: 'locomo' });
+      // Maintenance also asks vector neighbours that share no word: earlier turns of the speaker at random.
+      const earlier = turns.slice(0, i).filter((u) => u.side.speaker === t.side.speaker && u.side.timeMs <= t.side.timeMs);
+      for (let k = 0; k < randomPerTurn && earlier.length > 0; k++) out.push({ newer: t.side, older: (earlier[Math.floor(rnd() * earlier.length)] as (typeof turns)[number]).side, label: 0, source: 'locomo' });
+    });
+  }
+  return out;
+}
+
+/** The three sets of the module doc. */
+export async function statePairSets(): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
+  const train = [
+    ...generateGrammarPairs({ split: 'train', perKind: 300 }).map(fromGrammar),
+    ...generateStatePairs()
+      .filter((p) => p.split === 'train')
+      .map((p): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `pairs:${p.kind}:${p.family}` })),
+    ...(await locomoNegatives(['conv-26', 'conv-30', 'conv-41', 'conv-42'], 2, 2)),
+  ];
+  const validation = [...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99 }).map(fromGrammar), ...(await locomoNegatives(['conv-43'], 2, 2))];
+  const heldout = heldoutGrammarPairs().map(fromGrammar);
+  return { train, validation, heldout };
+}
+
+/** The held-out grammar pairs of the model card and `bench changes`: 40 updates and 40 non-updates per kind. */
+export function heldoutGrammarPairs(): GrammarPair[] {
+  return generateGrammarPairs({ split: 'heldout', perKind: 40 });
+}
