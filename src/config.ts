@@ -53,6 +53,12 @@ export interface MemoryParameters {
   maintenanceInterval: number;
   /** Maintenance decision threshold. @default 0.85 */
   maintenanceThreshold: number;
+  /**
+   * The state-update head that decides supersession (`'logistic'`, the issue-14 head, or `'mlp'`,
+   * the issue-24 MLP head; see `StateUpdateHead` in system-one/state-update.ts for the figures).
+   * @default 'logistic'
+   */
+  stateUpdateHead: 'logistic' | 'mlp';
   /** Two turns closer than this many ms get a temporal `close_in_time` edge. @default 3_600_000 (1 h) */
   closeInTimeMs: number;
   /** Per-write System-One deadline in ms (after it, the deterministic fallback is used). @default 5000 */
@@ -104,6 +110,7 @@ export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   readDeadlineMs: 15_000,
   maintenanceInterval: 20,
   maintenanceThreshold: 0.85,
+  stateUpdateHead: 'logistic',
   closeInTimeMs: 3_600_000,
   writeDeadlineMs: 5_000,
   maxTextChars: 100_000,
@@ -169,6 +176,7 @@ export function resolveParameters(overrides: Partial<MemoryParameters> | undefin
     const v = out[key] as number;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalidOption(`${path}.${key}`, `expected a non-negative number, got ${describeValue(v)}`);
   }
+  if (out.stateUpdateHead !== 'logistic' && out.stateUpdateHead !== 'mlp') throw invalidOption(`${path}.stateUpdateHead`, `expected 'logistic' or 'mlp', got ${describeValue(out.stateUpdateHead)}`);
   if (!Number.isInteger(out.minPerView)) throw invalidOption(`${path}.minPerView`, `expected an integer, got ${describeValue(out.minPerView)}`);
   const l = out.lambdas;
   if (!Array.isArray(l) || l.length !== 5 || l.some((x) => typeof x !== 'number' || !(x >= 0)) || l.reduce((a, b) => a + b, 0) <= 0) {

@@ -524,7 +524,7 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}): { fetch(req
  * standard, CORS protocol); none when the origin is absent or not allowed, or the configuration
  * is broken (the request itself then answers the configuration error).
  */
-function corsHeaders(request: Request, env: EdgeEnv): Record<string, string> {
+export function corsHeaders(request: Request, env: EdgeEnv): Record<string, string> {
   const origin = request.headers.get('origin');
   if (origin === null) return {};
   let allowed: readonly string[];

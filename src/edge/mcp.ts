@@ -30,7 +30,7 @@ import { MCP_INSTRUCTIONS } from '../integrations/mcp/server.js';
 import { memoryTools, type MemoryTool } from '../integrations/tools.js';
 import type { EdgeConfig, EdgeEnv } from './env.js';
 import { tokensFor } from './env.js';
-import { bearerMatches, checkNamespace, configOf, errorResponse, jsonResponse, OPERATION_URL, readBody, type DurableObjectNamespaceLike } from './http.js';
+import { bearerMatches, checkNamespace, configOf, corsHeaders, errorResponse, jsonResponse, OPERATION_URL, readBody, type DurableObjectNamespaceLike } from './http.js';
 
 /** The path of a namespace's MCP endpoint; group 1 is the namespace segment. */
 export const MCP_PATH = /^\/v1\/namespaces\/([^/]+)\/mcp\/?$/;
@@ -55,7 +55,7 @@ export function withMcp(handler: Handler, options: { binding?: string; log?: (me
     async fetch(request, env) {
       const m = MCP_PATH.exec(new URL(request.url).pathname);
       if (m === null) return handler.fetch(request, env);
-      const cors = corsFor(request, env);
+      const cors = corsHeaders(request, env);
       const response = await answer(request, env, m[1] as string, cors);
       for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
       return response;
@@ -94,20 +94,6 @@ export function withMcp(handler: Handler, options: { binding?: string; log?: (me
       return errorResponse(e, options.log);
     }
   }
-}
-
-/** The CORS grant of `JEV_MEM_CORS_ORIGINS` for the request's `Origin` (as the HTTP API's), or none. */
-function corsFor(request: Request, env: EdgeEnv): Record<string, string> {
-  const origin = request.headers.get('origin');
-  if (origin === null) return {};
-  let allowed: readonly string[];
-  try {
-    allowed = configOf(env).corsOrigins;
-  } catch {
-    return {};
-  }
-  if (allowed[0] === '*') return { 'access-control-allow-origin': '*' };
-  return allowed.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
 }
 
 type JsonRpcId = string | number | null;

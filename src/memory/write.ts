@@ -294,7 +294,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           const revision = state.revision;
           const vector = state.vector;
           const records: DecisionRecord[] = [];
-          const p = await planMaintenance(state, ids, new PlanningController(controller, memo), params.maintenanceThreshold, writeCtx(signal, records), nowIso);
+          const p = await planMaintenance(state, ids, new PlanningController(controller, memo), params.maintenanceThreshold, writeCtx(signal, records), nowIso, params.stateUpdateHead);
           // Kept whole when nothing changed the state while it planned (as a write's plan is).
           if (state.revision === revision && state.vector === vector) speculative = { state, revision, vector, ids, plan: p, records };
         });
@@ -326,7 +326,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
                 const replay = new ReplayController(controller, memo);
                 replay.strict = attempt < MAX_REPLANS; // nothing changes before the commit below
                 try {
-                  planned = await planMaintenance(state, ids, replay, params.maintenanceThreshold, writeCtx(signal, log), nowIso);
+                  planned = await planMaintenance(state, ids, replay, params.maintenanceThreshold, writeCtx(signal, log), nowIso, params.stateUpdateHead);
                 } catch (e) {
                   if (e instanceof ReplanNeeded) return REPLAN;
                   throw e;

@@ -19,6 +19,7 @@ import type { MemoryEdge, MemoryNode } from '../types.js';
 import { stateMemory } from '../system-one/state.js';
 import { finishEdge } from './structure.js';
 import { planStateUpdates, superseders } from './state-updates.js';
+import type { StateUpdateHead } from '../system-one/state-update.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
 
@@ -43,8 +44,9 @@ export interface MaintenancePlan {
  * Plans maintenance for `nodeIds` (the nodes written since the last pass): one batched request
  * (one request per node, one round trip).
  * @param threshold Decision threshold (SPEC 8: 0.85).
+ * @param head The state-update head that decides (`parameters.stateUpdateHead`).
  */
-export async function planMaintenance(state: NamespaceState, nodeIds: readonly string[], controller: Controller, threshold: number, ctx: DecisionContext, nowIso: string): Promise<MaintenancePlan> {
+export async function planMaintenance(state: NamespaceState, nodeIds: readonly string[], controller: Controller, threshold: number, ctx: DecisionContext, nowIso: string, head: StateUpdateHead = 'logistic'): Promise<MaintenancePlan> {
   // What the pass reads: the nodes, their edges, and their nearest neighbours (≤ 20 each).
   await state.loadNodes(nodeIds);
   await state.loadEdges(nodeIds, false);
@@ -80,7 +82,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
   const batch: WriteBatch = { putEdges: [], putNodes: [] };
   const superseded = new Map<string, MemoryNode>();
   if (requests.length === 0) {
-    planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts);
+    planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts, head);
     batch.putNodes = [...superseded.values()];
     return { batch, counts };
   }
@@ -124,7 +126,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
     }
   });
   // After the configured System One, so a pair it already linked keeps its decision and origin.
-  planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts);
+  planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts, head);
   batch.putNodes = [...superseded.values()];
   return { batch, counts };
 }
@@ -137,12 +139,12 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
  * node's `supersededBy` in `superseded` holds the node) are skipped. Counted as `obsolete`. Adds
  * to `batch.putEdges` and `superseded`.
  */
-function planNeighbourStateUpdates(state: NamespaceState, nodeIds: readonly string[], neighbours: ReadonlyMap<string, readonly IndexHit[]>, threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts']): void {
+function planNeighbourStateUpdates(state: NamespaceState, nodeIds: readonly string[], neighbours: ReadonlyMap<string, readonly IndexHit[]>, threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts'], head: StateUpdateHead): void {
   for (const id of nodeIds) {
     const node = state.nodes.get(id);
     if (!node || state.vectors.get(id) === undefined) continue;
     const hits = (neighbours.get(id) ?? []).slice(0, STATE_UPDATE_NEIGHBOURS + 1).map((h) => h.id);
-    const plan = planStateUpdates(state, node, hits, threshold, nowIso, superseded);
+    const plan = planStateUpdates(state, node, hits, threshold, nowIso, superseded, head);
     (batch.putEdges as MemoryEdge[]).push(...plan.edges);
     counts.obsolete += plan.superseded.length;
   }

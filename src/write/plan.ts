@@ -131,7 +131,7 @@ export async function planWrite(namespace: string, input: WriteInputs, state: Na
   // candidates, already loaded; maintenance later looks wider.
   await state.loadNodes(superseders(state, candidateIds));
   const planned = new Map<string, MemoryNode>();
-  const updates = planStateUpdates(state, node, candidateIds.filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned);
+  const updates = planStateUpdates(state, node, candidateIds.filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned, params.stateUpdateHead);
   for (const e of updates.edges) if (!seen.has(e.id)) edges.push(e);
   // A history line written after the news that replaced it is born superseded.
   const self = planned.get(node.id) ?? node;

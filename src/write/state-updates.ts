@@ -14,7 +14,7 @@
  */
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
-import { decideStateUpdate, type StateReadings } from '../system-one/state-update.js';
+import { decideStateUpdate, type StateReadings, type StateUpdateHead } from '../system-one/state-update.js';
 import { finishEdge } from './structure.js';
 
 /** The time a node holds a state from: its observation time, else its ingestion time (epoch ms). */
@@ -44,9 +44,10 @@ export interface StateUpdatePlan {
  * loaded (`superseders`). `superseded` maps ids to the latest planned form of a node
  * (read first, updated in place), so decisions of one batch accumulate; `node` is read from it too.
  * @param threshold Decision threshold in [0,1] (`maintenanceThreshold`, SPEC 8: 0.85).
+ * @param head The state-update head that decides (`parameters.stateUpdateHead`).
  * @param nowIso Creation time of the edges (ISO 8601).
  */
-export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherIds: Iterable<string>, threshold: number, nowIso: string, superseded: Map<string, MemoryNode>): StateUpdatePlan {
+export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherIds: Iterable<string>, threshold: number, nowIso: string, superseded: Map<string, MemoryNode>, head: StateUpdateHead = 'logistic'): StateUpdatePlan {
   const out: StateUpdatePlan = { edges: [], superseded: [] };
   const t = stateTimeOf(node);
   const memo: StateReadings = new Map(); // each text read once for all its pairs
@@ -75,10 +76,10 @@ export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherI
       return r !== undefined && stateTimeOf(r) > t;
     }))) continue;
     if (tOther <= t) {
-      const d = decideStateUpdate(side(self, tOther === t ? t + 1 : t), side(other, tOther), memo);
+      const d = decideStateUpdate(side(self, tOther === t ? t + 1 : t), side(other, tOther), memo, head);
       if (d.probability >= threshold) link(self, other, d.probability, d.model);
     } else {
-      const d = decideStateUpdate(side(other, tOther), side(self, t), memo);
+      const d = decideStateUpdate(side(other, tOther), side(self, t), memo, head);
       if (d.probability >= threshold) link(other, self, d.probability, d.model);
     }
   }

@@ -72,8 +72,10 @@ describe('mlpStateUpdate', () => {
     expect(mlpStateUpdate(side('I moved to Vienna.', 1), side('I live in Porto.', 2))).toEqual({ probability: 0, model: STATE_UPDATE_MLP_ID });
     const n = side('I moved to Vienna in the spring.', 2);
     const o = side('I live in Porto.', 1);
-    expect(decideStateUpdate(n, o)).toEqual(mlpStateUpdate(n, o));
-    expect(decideStateUpdate(n, o).model).toBe(STATE_UPDATE_MLP_ID);
+    expect(decideStateUpdate(n, o, undefined, 'mlp')).toEqual(mlpStateUpdate(n, o));
+    expect(decideStateUpdate(n, o, undefined, 'mlp').model).toBe(STATE_UPDATE_MLP_ID);
+    // The default head stays the logistic one (issue 24: the MLP is opt-in below the LoCoMo gate).
+    expect(decideStateUpdate(n, o)).toEqual(trainedStateUpdate(n, o));
   });
 
   it('on the hand-written natural cases: no false supersession, and more updates caught than the logistic head', () => {
@@ -81,7 +83,7 @@ describe('mlpStateUpdate', () => {
       const s = c.speaker ?? 'Maya';
       const n = side(c.newer, 2, c.newerSpeaker ?? s);
       const o = side(c.older, 1, s);
-      return { c, mlp: decideStateUpdate(n, o).probability, lr: trainedStateUpdate(n, o).probability };
+      return { c, mlp: decideStateUpdate(n, o, undefined, 'mlp').probability, lr: trainedStateUpdate(n, o).probability };
     });
     const caught = (k: 'mlp' | 'lr') => scored.filter((x) => x.c.update && x[k] >= 0.85).length;
     expect(scored.filter((x) => !x.c.update && x.mlp >= 0.85)).toEqual([]);
@@ -95,7 +97,7 @@ describe('mlpStateUpdate', () => {
   it('ranks held-out generated pairs better than the logistic head (AUC)', () => {
     const held = generateGrammarPairs({ split: 'heldout', perKind: 12 });
     const y = held.map((p) => p.label);
-    const mlp = rocAuc(held.map((p) => decideStateUpdate(p.newer, p.older).probability), y);
+    const mlp = rocAuc(held.map((p) => decideStateUpdate(p.newer, p.older, undefined, 'mlp').probability), y);
     const lr = rocAuc(held.map((p) => trainedStateUpdate(p.newer, p.older).probability), y);
     expect(mlp).toBeGreaterThan(lr);
   });

@@ -15,8 +15,8 @@ describe('state update: a question asserts no state', () => {
 
   it('a newer text that only asks answers 0; an update followed by a question is still caught', () => {
     const older = { text: 'I signed with a new basketball team last week.', speaker: 'A', timeMs: T0 };
-    expect(decideStateUpdate({ text: 'Which team did you sign with?', speaker: 'B', timeMs: T1 }, older).probability).toBe(0);
+    expect(decideStateUpdate({ text: 'Which team did you sign with?', speaker: 'B', timeMs: T1 }, older, undefined, 'mlp').probability).toBe(0);
     const work = { text: 'I work as a designer at Acme.', speaker: 'A', timeMs: T0 };
-    expect(decideStateUpdate({ text: 'I quit Acme, the commute was too long. What about you?', speaker: 'A', timeMs: T1 }, work).probability).toBeGreaterThan(0.85);
+    expect(decideStateUpdate({ text: 'I quit Acme, the commute was too long. What about you?', speaker: 'A', timeMs: T1 }, work, undefined, 'mlp').probability).toBeGreaterThan(0.85);
   });
 });

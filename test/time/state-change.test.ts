@@ -2,13 +2,14 @@
  * Issue 14, facts that change: maintenance links a newer state to the older one it updates with
  * an `updates` edge and marks the older `superseded` (with `supersededAt`), never deleted; "where
  * does she live?" ranks the new place first, "where did she live before?" still finds the old.
- * The decision is the state-update MLP head (system-one/state-update-mlp.ts), asked by the write
+ * The decision is the state-update head of `parameters.stateUpdateHead` (the logistic head by
+ * default; the MLP head of system-one/state-update-mlp.ts when asked), asked by the write
  * path on its candidates (linked when written) and by maintenance on the nearest neighbours.
  */
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { decideStateUpdate } from '../../src/system-one/state-update.js';
+import { STATE_UPDATE_MODEL_ID, decideStateUpdate } from '../../src/system-one/state-update.js';
 import { STATE_UPDATE_MLP_ID } from '../../src/system-one/state-update-mlp.js';
 import { lifecycleFixture } from '../lifecycle/helpers.js';
 
@@ -32,6 +33,20 @@ async function build(...obs: Array<typeof OLD>) {
 }
 
 describe('a state that changes', () => {
+  it('with parameters.stateUpdateHead "mlp" the MLP head decides: a quit job the logistic head misses is superseded', async () => {
+    const job = { text: 'I work as a designer at Acme.', observedAt: '2024-01-10T10:00:00Z', speaker: 'Ana' };
+    const quit = { text: 'I quit Acme, the commute was too long.', observedAt: '2024-03-10T10:00:00Z', speaker: 'Ana' };
+    const sides = [quit, job].map((o) => ({ text: o.text, speaker: o.speaker, timeMs: Date.parse(o.observedAt) })) as [{ text: string; speaker: string; timeMs: number }, { text: string; speaker: string; timeMs: number }];
+    expect(decideStateUpdate(sides[0], sides[1]).probability).toBeLessThan(0.85); // the default head misses it
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0, stateUpdateHead: 'mlp' } });
+    const oldId = (await memory.add(job)).id;
+    const newId = (await memory.add(quit)).id;
+    expect((await memory.get(oldId))?.supersededBy).toEqual([newId]);
+    const e = (await memory.edges(oldId)).find((x) => x.subtype === 'updates');
+    expect(e).toMatchObject({ from: newId, to: oldId, origin: { kind: 'system-one', by: STATE_UPDATE_MLP_ID } });
+    await expect(createMemory({ encoder, parameters: { stateUpdateHead: 'gbm' as 'mlp' } })).rejects.toThrow(/parameters\.stateUpdateHead/);
+  });
+
   it('marks the old home superseded by the move when the move is written, linked by an updates edge from the head', async () => {
     const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
     const ids: string[] = [];
@@ -44,7 +59,7 @@ describe('a state that changes', () => {
     const e = (await memory.edges(oldId)).find((x) => x.subtype === 'updates');
     const p = decideStateUpdate({ text: NEW.text, speaker: 'Maya', timeMs: Date.parse(NEW.observedAt) }, { text: OLD.text, speaker: 'Maya', timeMs: Date.parse(OLD.observedAt) }).probability;
     expect(p).toBeGreaterThanOrEqual(0.85);
-    expect(e).toMatchObject({ from: newId, to: oldId, view: 'semantic', weight: p, origin: { kind: 'system-one', by: STATE_UPDATE_MLP_ID } });
+    expect(e).toMatchObject({ from: newId, to: oldId, view: 'semantic', weight: p, origin: { kind: 'system-one', by: STATE_UPDATE_MODEL_ID } });
     // A maintenance pass finds it linked already and adds nothing.
     expect((await memory.maintain()).obsolete).toBe(0);
     // The chatter is not touched.

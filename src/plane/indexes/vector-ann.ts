@@ -23,7 +23,7 @@ import type { IndexHit, VectorIndex } from './indexes.js';
 import { restoreAnnBody, serializeAnn, type AnnState } from './vector-ann-format.js';
 
 export type { AnnState } from './vector-ann-format.js';
-import { checkDimension, checkK, normalizedCopy } from './vector-flat.js';
+import { checkDimension, checkK, gridForm, normalizedCopy } from './vector-flat.js';
 import { corruptVectorIndex, readVectorHeader } from './vector-format.js';
 
 /** Options of {@link createAnnVectorIndex}. */
@@ -44,8 +44,6 @@ export interface AnnVectorIndexOptions {
 const INITIAL_CAPACITY = 64;
 /** Highest level a node may get (the expected top level of 10⁹ nodes at M = 2 is ~30). */
 export const ANN_MAX_LEVEL = 31;
-/** Same grid test as the flat index (`vector-flat.ts`): 2⁻²⁰ of max|x_i|. */
-const GRID_TOLERANCE = 2 ** -20;
 
 /** Binary min-heap of (distance, slot) pairs on typed arrays (no object per entry). */
 class PairHeap {
@@ -581,28 +579,6 @@ export class AnnVectorIndex implements VectorIndex {
     }
     s.entry = best;
   }
-}
-
-/**
- * The int8 grid form of a unit vector (as in `vector-flat.ts`): writes q into `q` and returns the
- * scale, or `undefined` when `unit` is off the grid. A zero vector is on the grid with scale 0.
- */
-function gridForm(unit: Float32Array, q: Int8Array): number | undefined {
-  let max = 0;
-  for (let i = 0; i < unit.length; i++) max = Math.max(max, Math.abs(unit[i] as number));
-  if (max === 0) {
-    q.fill(0);
-    return 0;
-  }
-  const sc = Math.fround(max / 127);
-  const tolerance = GRID_TOLERANCE * max;
-  for (let i = 0; i < unit.length; i++) {
-    const x = unit[i] as number;
-    const k = Math.round(x / sc);
-    if (k < -127 || k > 127 || Math.abs(k * sc - x) > tolerance) return undefined;
-    q[i] = k;
-  }
-  return sc;
 }
 
 /**

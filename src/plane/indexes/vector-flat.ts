@@ -137,7 +137,7 @@ const GRID_TOLERANCE = 2 ** -20;
  * as in `vector-codec.ts`; or `undefined` when `unit` is not on such a grid (within
  * {@link GRID_TOLERANCE}). A zero vector is on the grid with s = 0.
  */
-function gridForm(unit: Float32Array, q: Int8Array): number | undefined {
+export function gridForm(unit: Float32Array, q: Int8Array): number | undefined {
   let max = 0;
   for (let i = 0; i < unit.length; i++) max = Math.max(max, Math.abs(unit[i] as number));
   if (max === 0) {
