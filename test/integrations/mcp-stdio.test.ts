@@ -43,7 +43,7 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
       expect(client.getServerVersion()?.name).toBe('jev-mem');
       const { tools } = await client.listTools();
       // No System Two in the environment: no answer tool.
-      expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'update', 'forget', 'list']);
+      expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'update', 'forget', 'list', 'history']);
       const recallTool = tools.find((t) => t.name === 'recall');
       expect(recallTool?.inputSchema.required).toEqual(['query']);
       expect(recallTool?.annotations?.readOnlyHint).toBe(true);
@@ -99,7 +99,7 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
       expect(p2.data.nextCursor).toBeUndefined();
 
       // The example's demo: three more statements, and the bike question finds the bike.
-      expect(await demo(client)).toEqual({ tools: ['remember', 'recall', 'update', 'forget', 'list'], first: 'I ride a green Brompton folding bike to work.' });
+      expect(await demo(client)).toEqual({ tools: ['remember', 'recall', 'update', 'forget', 'list', 'history'], first: 'I ride a green Brompton folding bike to work.' });
     } finally {
       await client.close();
     }
