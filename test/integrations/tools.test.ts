@@ -95,6 +95,41 @@ describe('memory tools', () => {
     }
   });
 
+  it('answer reads only the scope and filter given, and its minScore reaches the memory', async () => {
+    const prompts: string[] = [];
+    const m = await createNodeMemory({
+      store: join(dir, 'answer'),
+      systemOne: 'heuristic',
+      create: true,
+      systemTwo: { model: 'scripted', complete: async (messages) => (prompts.push(JSON.stringify(messages)), 'Rex.') },
+    });
+    try {
+      const withAnswer = memoryTools({ answer: true, source: 'test' });
+      await runMemoryTool(withAnswer, m, 'remember', { text: 'My dog is called Rex.', userId: 'ana' });
+      await runMemoryTool(withAnswer, m, 'remember', { text: 'My dog is called Fido.', userId: 'bo' });
+      const a = await runMemoryTool(withAnswer, m, 'answer', { query: 'What is my dog called?', userId: 'ana', minScore: 0 });
+      expect(a.answer).toBe('Rex.');
+      expect((a.memories as Array<{ text: string }>).map((x) => x.text)).toEqual(['My dog is called Rex.']);
+      expect(prompts[0]).toContain('My dog is called Rex.');
+      expect(prompts[0]).not.toContain('Fido');
+      const f = await runMemoryTool(withAnswer, m, 'answer', { query: 'What is my dog called?', filter: { userId: 'bo' }, minScore: 0 });
+      expect((f.memories as Array<{ text: string }>).map((x) => x.text)).toEqual(['My dog is called Fido.']);
+      // An unrelated memory of Ana's reaches System Two with a low minScore, not with one above its relevance.
+      await runMemoryTool(withAnswer, m, 'remember', { text: 'The quarterly tax form is due on Friday.', userId: 'ana' });
+      type Ans = { text: string; relevance: number };
+      const open = (await runMemoryTool(withAnswer, m, 'answer', { query: 'What is my dog called?', userId: 'ana', minScore: 0 })).memories as Ans[];
+      expect(open.map((x) => x.text)).toEqual(['My dog is called Rex.', 'The quarterly tax form is due on Friday.']);
+      const cut = (open[0]!.relevance + open[1]!.relevance) / 2;
+      expect(open[0]!.relevance).toBeGreaterThan(open[1]!.relevance);
+      const strict = (await runMemoryTool(withAnswer, m, 'answer', { query: 'What is my dog called?', userId: 'ana', minScore: cut })).memories as Ans[];
+      expect(strict.map((x) => x.text)).toEqual(['My dog is called Rex.']);
+      expect(prompts[prompts.length - 1]).not.toContain('quarterly tax');
+      await expect(runMemoryTool(withAnswer, m, 'answer', { query: 'x', minScore: -0.5 })).rejects.toMatchObject({ field: 'minScore' });
+    } finally {
+      await m.close();
+    }
+  });
+
   it('refuses bad arguments by name, and every schema property is accepted', async () => {
     const fails = (name: string, args: unknown) => runMemoryTool(tools, memory, name, args).then(() => undefined, (e: unknown) => e);
     expect(await fails('recall', { query: 'x', kk: 3 })).toMatchObject({
