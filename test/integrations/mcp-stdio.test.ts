@@ -2,7 +2,8 @@
  * `jev-mem mcp` against the real MCP client (issue 23): the SDK's `Client` over
  * `StdioClientTransport` spawns the command (the TypeScript sources through tsx, as the CLI
  * tests do), lists the tools, remembers five turns, recalls the right one first, updates and
- * forgets, and the store keeps what the server wrote after it exits. The client is made by
+ * forgets, shows an update's history, selects by userId scope and a metadata filter (with the
+ * calibrated relevance in the results), and the store keeps what the server wrote after it exits. The client is made by
  * examples/mcp-client/client.ts, whose demo runs last.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

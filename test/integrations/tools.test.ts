@@ -1,7 +1,9 @@
 /**
  * The shared memory tools (src/integrations/tools.ts) in-process: argument checks name the
  * argument, remember and update are timed by the tools' clock when the model gives no time,
- * `answer` is offered only with System Two, and the schemas list exactly the arguments run accepts.
+ * `answer` is offered only with System Two, and the schemas list exactly the arguments run accepts;
+ * remember stores scope, metadata and expiry, recall / answer / list select by filter and scope
+ * with minScore on the calibrated relevance, and history lists an update's versions.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
