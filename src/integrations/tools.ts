@@ -272,7 +272,7 @@ const MIN_SCORE = {
   description:
     'Leave out memories whose relevance is below this. relevance is a calibrated probability in [0,1] that the memory is evidence for the query ' +
     '(0.1 means about one in ten such memories is). Most stored memories are unrelated to a given query, so useful values are small: ' +
-    '0.01 drops about 70% of unrelated memories and keeps about 89% of the relevant ones; 0.1 drops about 97% of unrelated memories but keeps only about 61% of the relevant ones. ' +
+    'On conversation memory (LoCoMo), 0.01 drops about 70% of unrelated memories and keeps about 89% of the relevant ones; 0.1 drops about 97% of unrelated memories but keeps only about 61% of the relevant ones. ' +
     'Default 0 for recall (no cut).',
 };
 
