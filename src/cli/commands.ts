@@ -37,6 +37,10 @@ export const OPTIONS = {
   json: { type: 'boolean', help: 'print JSON instead of text' },
   after: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is at or after this ISO date/instant (no offset = UTC)' },
   before: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is before this ISO date/instant' },
+  limit: { type: 'string', value: '<N>', help: 'list: memories per page, 1-1000 (default: 50)' },
+  cursor: { type: 'string', value: '<C>', help: 'list: where to continue (printed with the previous page)' },
+  filter: { type: 'string', value: '<json>', help: 'list, recall: only memories matching this filter, a JSON object (docs/api.md), e.g. \'{"speaker":"Maya","observedAt":{"$gte":"2023-05-01"}}\'' },
+  'min-score': { type: 'string', value: '<0..1>', help: 'recall: only memories whose calibrated relevance (probability of being evidence for the question) is at least this (default: 0)' },
   questions: { type: 'string', value: '<file>', help: 'one question a line (plain text or JSON with a "question" field); prints one JSON line each' },
   reembed: { type: 'boolean', help: 're-embed nodes whose embeddings come from another encoder instead of refusing' },
   'skip-damaged': { type: 'boolean', help: 'export: print the readable records of a damaged store (exit 0; the damaged ids are in "damaged") instead of exit 3' },
@@ -72,16 +76,18 @@ const STORE = ['store'] as const satisfies readonly OptionName[];
 /** Every command of the CLI, in the order of the help. */
 export const COMMANDS = {
   ingest: { args: '<file>', summary: 'write a conversation (JSONL, LoCoMo or MemoryBank) into a store; makes the store when missing', options: [...OPEN, 'format', 'sample'], required: STORE },
-  recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace', options: [...OPEN, 'k', 'json', 'questions', 'after', 'before'], required: STORE },
+  recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace; --json adds each one\'s calibrated relevance', options: [...OPEN, 'k', 'json', 'questions', 'after', 'before', 'filter', 'min-score'], required: STORE },
   answer: { args: '"<question>"', summary: 'recall + one System-Two call (needs JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL)', options: [...OPEN, 'k', 'json'], required: STORE },
   decide: { args: '', summary: 'answer one System-One request read as JSON from stdin', options: ['backend', 'base-url'] },
+  list: { args: '', summary: 'one page of the stored memories in insertion order, one JSON line each (--json: one object); the next page\'s --cursor on stderr', options: [...OPEN, 'limit', 'cursor', 'filter', 'json'], required: STORE },
+  history: { args: '<id>', summary: 'the versions of a memory across updates, oldest first, one JSON line each (--json: one object)', options: [...OPEN, 'json'], required: STORE },
   stats: { args: '', summary: 'counts of a namespace (JSON)', options: OPEN, required: STORE },
   export: { args: '', summary: 'a namespace as one JSON export on stdout (exit 3 when records are damaged, unless --skip-damaged)', options: [...OPEN, 'skip-damaged'], required: STORE },
   import: { args: '<file.json>', summary: 'an export into an empty namespace; makes the store when missing', options: [...OPEN, 'reembed'], required: STORE },
   delete: { args: '<id>', summary: 'remove one memory (node) and its edges', options: OPEN, required: STORE },
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
   check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },
-  mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list; needs @modelcontextprotocol/sdk); makes the store when missing', options: OPEN, required: STORE },
+  mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list, history; needs @modelcontextprotocol/sdk); makes the store when missing', options: OPEN, required: STORE },
   repair: { args: '', summary: 'copy every readable record into a fresh store file (the damaged file is kept as a backup) and rebuild the indexes', options: ['store'], required: STORE },
   help: { args: '', summary: 'print this help', options: [] },
 } as const satisfies Record<string, CommandSpec>;
@@ -148,13 +154,13 @@ System Two (for 'answer') comes from the environment:
   JEV_MEM_LLM_API_KEY   bearer key (optional)
 System One 'remote' comes from JEV_MEM_SYSTEM_ONE_URL and JEV_MEM_SYSTEM_ONE_KEY (or --base-url).
 
-Output: results on stdout (JSON, or text for recall and answer without --json); progress,
-hints and errors on stderr.
+Output: results on stdout (JSON, JSON lines for list and history, or text for recall and answer
+without --json); progress, hints and errors on stderr.
 
 Exit codes:
   0    success; also when the reader of stdout stops early (jev-mem recall … | head -1)
-  1    an error of jev-mem, its code printed (jev-mem: NOT_FOUND: …). recall, answer, stats and
-       export on a namespace that holds no memories are NOT_FOUND, with the store's namespaces;
+  1    an error of jev-mem, its code printed (jev-mem: NOT_FOUND: …). recall, answer, list, stats
+       and export on a namespace that holds no memories are NOT_FOUND, with the store's namespaces;
        also a failed write of the output (export > file on a full disk: ENOSPC), and a full disk
        during ingest (QUOTA_EXCEEDED, with the count of observations written)
   2    usage: unknown command or option, missing or malformed argument
@@ -219,11 +225,24 @@ export function parseCommandLine(argv: string[]): CommandLine {
 }
 
 /**
+ * `--min-score`, a number in [0, 1].
+ * @returns undefined when the option is absent.
+ * @throws UsageError `--min-score: expected a number from 0 to 1, got "high"`.
+ */
+export function unitOption(values: OptionValues, name: 'min-score'): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const n = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(v) ? Number(v) : Number.NaN;
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`--${name}: expected a number from 0 to 1, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/**
  * A numeric option parsed to a number before it reaches the API.
  * @returns undefined when the option is absent.
  * @throws UsageError `--k: expected a positive integer, got "ten"`.
  */
-export function positiveIntOption(values: OptionValues, name: 'k'): number | undefined {
+export function positiveIntOption(values: OptionValues, name: 'k' | 'limit'): number | undefined {
   const v = values[name];
   if (v === undefined) return undefined;
   const n = /^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN;

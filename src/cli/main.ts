@@ -1,6 +1,6 @@
 /**
- * The `jev-mem` command (Node). Commands: ingest, recall, answer, decide, stats, export, import,
- * delete, forget, mcp (the MCP server over stdio: integrations/mcp/stdio.ts; the table and the help are in commands.ts). Results on stdout (JSON, or text),
+ * The `jev-mem` command (Node). Commands: ingest, recall, answer, list, history (browse.ts),
+ * decide, stats, export, import, delete, forget, mcp (the MCP server over stdio: integrations/mcp/stdio.ts; the table and the help are in commands.ts). Results on stdout (JSON, or text),
  * progress, hints and errors on stderr.
  *
  * Exit codes (also in `jev-mem --help`):
@@ -30,7 +30,8 @@ import { checkNamespaceName, namespaceNameProblem } from '../plane/store/names.j
 import { hasInvisible, quoteVisible, showInvisible } from '../util/invisible.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import type { Observation } from '../types.js';
-import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
+import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, unitOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
+import { filterOption, runHistory, runList } from './browse.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
 import { EXIT_DAMAGED, isDamaged, runCheck, runRepair, unreadableStoreHint, warnRepairBackups } from './check.js';
 import { findPackage } from './package-info.js';
@@ -78,6 +79,8 @@ function recallJson(r: RecallResult): unknown {
       timeZone: m.timeZone,
       timeRefs: m.timeRefs,
       score: Math.round(m.score * 1e4) / 1e4,
+      // Calibrated probability in [0,1] that the memory is evidence for the question (memory/relevance.ts).
+      relevance: m.relevance === undefined ? undefined : Math.round(m.relevance * 1e4) / 1e4,
       status: m.status,
       supersededAt: m.supersededAt,
       supersededAtLocal: m.supersededAtLocal,
@@ -335,9 +338,13 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
       }
       case 'recall': {
         const k = positiveIntOption(v, 'k');
-        const window: { after?: string; before?: string } = {};
+        const window: Parameters<Memory['recall']>[1] & object = {};
         if (v.after !== undefined) window.after = v.after;
         if (v.before !== undefined) window.before = v.before;
+        const filter = filterOption(v);
+        if (filter !== undefined) window.filter = filter;
+        const minScore = unitOption(v, 'min-score');
+        if (minScore !== undefined) window.minScore = minScore;
         const query = pos.join(' ');
         if (v.questions === undefined && query.trim() === '') throw new UsageError('recall needs a question (or --questions <file>)');
         memory = await openMemory(v);
@@ -372,6 +379,19 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
           io.out(a.text);
           io.err(`(${a.memories.length} memories, System Two ${a.systemTwo.model}, ${a.systemTwo.latencyMs.toFixed(0)} ms)`);
         }
+        return 0;
+      }
+      case 'list': {
+        memory = await openMemory(v);
+        await requireMemories(memory);
+        await runList(memory, v, io);
+        return 0;
+      }
+      case 'history': {
+        const id = pos[0];
+        if (!id) throw new UsageError('history needs a memory id');
+        memory = await openMemory(v);
+        await runHistory(memory, id, v, io);
         return 0;
       }
       case 'decide': {

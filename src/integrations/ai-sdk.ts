@@ -17,7 +17,7 @@
  */
 import type { LanguageModelMiddleware, Tool } from 'ai';
 import { JevMemError } from '../errors.js';
-import type { Memory } from '../memory.js';
+import { DEFAULT_ANSWER_MIN_SCORE, type Memory, type MemoryFilter, type MemoryScope } from '../memory.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { importOptional } from '../util/optional.js';
 import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './tools.js';
@@ -52,8 +52,23 @@ export async function createMemoryTools(memory: Memory, options: MemoryToolsOpti
 export interface MemoryMiddlewareOptions {
   /** Memories recalled into the prompt. @default 5 */
   k?: number;
-  /** Only memories with at least this recall score in [0,1] go into the prompt. @default 0 */
+  /**
+   * Only memories whose calibrated `relevance` (the probability, in [0,1], that the memory is
+   * evidence for the user's message; memory/relevance.ts) is at least this go into the prompt,
+   * as `minScore` of `Memory.recall`. @default DEFAULT_ANSWER_MIN_SCORE (0.01, the default of
+   * `Memory.answer`: weak memories stay out of the prompt; 0 puts every recalled memory in)
+   */
   minScore?: number;
+  /**
+   * Scope of the conversation (issue 23): recall reads only this user's / agent's / session's
+   * memories, and the remembered turns are written with these `userId`, `agentId` and
+   * `sessionId` ({@link MemoryMiddlewareOptions.sessionId}, when given, is the one written).
+   * @throws JevMemError `INVALID_INPUT` (`options.scope.…`) at the first call for a scope field
+   *   that is not a non-empty string.
+   */
+  scope?: MemoryScope;
+  /** Metadata filter of the recall (read/filter.ts `MemoryFilter`), ANDed with `scope`. */
+  filter?: MemoryFilter;
   /** Remember the exchange after the generation. @default true */
   remember?: boolean;
   /** Speaker names of the two sides. @default { user: 'user', assistant: 'assistant' } */
@@ -62,7 +77,10 @@ export interface MemoryMiddlewareOptions {
   source?: string;
   /** The time of a remembered exchange (its `observedAt`). @default () => new Date() */
   now?: () => Date;
-  /** Session id written on remembered turns (e.g. the chat id). */
+  /**
+   * Session id written on remembered turns (e.g. the chat id). It does not narrow the recall
+   * (memories of earlier sessions are the point); `scope.sessionId` does.
+   */
   sessionId?: string;
   /** How the recalled memories are written into the system message. @default {@link formatMemories} */
   format?: (memories: RecalledMemory[]) => string;
@@ -111,30 +129,38 @@ function latestUserText(prompt: Prompt): string | undefined {
  * A middleware for `wrapLanguageModel({ model, middleware: memoryMiddleware(memory) })`.
  *
  * Before each call to the model (`generate` or `stream`): recalls `k` memories for the latest
- * user message and adds them as a system message after the prompt's own system messages. After a
+ * user message (within `scope` and `filter`; only those with calibrated relevance ≥ `minScore`,
+ * by default `DEFAULT_ANSWER_MIN_SCORE` as in `Memory.answer`) and adds them as a system message
+ * after the prompt's own system messages; none are added when none pass. After a
  * call that ends a turn (the model wrote text and called no tool), remembers the user's message
- * and the model's text as two observations (speaker `user` and `assistant`, `observedAt` now).
+ * and the model's text as two observations (speaker `user` and `assistant`, `observedAt` now,
+ * with the scope's `userId` / `agentId` and the session id).
  * Calls that end in tool calls remember nothing: the turn ends in a later call.
  * @throws JevMemError `INVALID_OPTION` naming a bad option; the memory's errors at run time.
  */
 export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOptions = {}): LanguageModelMiddleware {
   const k = options.k ?? 5;
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new JevMemError('INVALID_OPTION', `option k: expected an integer from 1 to 1000, got ${JSON.stringify(k)}`, { field: 'k' });
-  const minScore = options.minScore ?? 0;
+  const minScore = options.minScore ?? DEFAULT_ANSWER_MIN_SCORE;
   if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) throw new JevMemError('INVALID_OPTION', `option minScore: expected a number in [0,1], got ${JSON.stringify(minScore)}`, { field: 'minScore' });
   const format = options.format ?? formatMemories;
   const source = options.source ?? 'ai-sdk';
   const now = options.now ?? (() => new Date());
+  const recallOptions: Parameters<Memory['recall']>[1] = { k, minScore };
+  if (options.scope !== undefined) recallOptions.scope = options.scope;
+  const scope: MemoryScope = { ...options.scope };
+  if (options.sessionId !== undefined) scope.sessionId = options.sessionId;
+  if (options.filter !== undefined) recallOptions.filter = options.filter;
 
   async function rememberTurn(prompt: Prompt, reply: string): Promise<void> {
     if (options.remember === false) return;
     const question = latestUserText(prompt);
     const at = now().toISOString();
     const turns: Observation[] = [];
-    const base: Partial<Observation> = { source, observedAt: at, ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}) };
+    const base: Partial<Observation> = { source, observedAt: at };
     if (question !== undefined) turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user' });
     if (reply.trim() !== '') turns.push({ ...base, text: reply.trim(), speaker: options.speakers?.assistant ?? 'assistant' });
-    if (turns.length > 0) await memory.addMany(turns);
+    if (turns.length > 0) await memory.addMany(turns, Object.keys(scope).length > 0 ? { scope } : {});
   }
 
   return {
@@ -142,7 +168,7 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
     async transformParams({ params }) {
       const query = latestUserText(params.prompt);
       if (query === undefined || params.prompt.some((m) => m.role === 'system' && m.content.startsWith(MEMORY_MESSAGE_HEADER))) return params;
-      const recalled = (await memory.recall(query, { k })).memories.filter((m) => m.score >= minScore);
+      const recalled = (await memory.recall(query, recallOptions)).memories;
       if (recalled.length === 0) return params;
       const at = params.prompt.findIndex((m) => m.role !== 'system');
       const prompt = [...params.prompt];

@@ -179,9 +179,12 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
     const spaces = await namespacesUnder(op.namespacePrefix);
     const hits: SearchItem[] = [];
     if (op.query !== undefined && op.query.trim() !== '') {
-      const keep = compileNodeFilter({ ...filter, lgIndexed: { $ne: false } }, 'filter');
+      const indexed: MemoryFilter = { ...filter, lgIndexed: { $ne: false } };
+      const keep = compileNodeFilter(indexed, 'filter');
       for (const { ns, tuple } of spaces) {
-        const r = await memory.recall(op.query, { namespace: ns, k: offset + limit + slack });
+        // The filter goes into the recall (anchors chosen among the items it keeps), so a filtered
+        // search still finds `limit` items when the best-ranked memories do not match it.
+        const r = await memory.recall(op.query, { namespace: ns, k: offset + limit + slack, filter: indexed });
         for (const m of r.memories) {
           const node = await memory.get(m.id, { namespace: ns });
           if (node !== undefined && keep(node)) hits.push({ ...itemOf(tuple, node.provenance.metadata ?? {}, node.ingestedAt), score: m.score });

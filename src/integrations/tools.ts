@@ -7,15 +7,20 @@
  * its own SDK's shapes.
  *
  * Tools: `remember`, `recall`, `answer` (only where System Two is configured), `update`, `forget`
- * (one memory) and `list`. Arguments are checked here: a bad argument throws JevMemError
- * `INVALID_INPUT` naming it, which the integrations return to the model as a tool error.
+ * (one memory), `list` and `history` (the versions of one memory). `recall`, `answer` and `list`
+ * take the memory API's metadata `filter` and scope (`userId`, `agentId`, `sessionId`; docs/api.md),
+ * `recall` and `answer` its `minScore` on the calibrated `relevance` (memory/relevance.ts).
+ * Arguments are checked here: a bad argument throws JevMemError `INVALID_INPUT` naming it (the
+ * memory's own field paths, `options.filter.…`, are renamed to the tool's argument, `filter.…`),
+ * which the integrations return to the model as a tool error.
  *
  * @module
  */
 import { JevMemError } from '../errors.js';
-import type { Memory, RecallResult } from '../memory.js';
+import { isJevMemError } from '../errors.js';
+import type { Memory, MemoryFilter, MemoryScope, RecallResult } from '../memory.js';
 import type { Observation, RecalledMemory } from '../types.js';
-import { listPage } from './list.js';
+import { listedView, listPage } from './list.js';
 
 /** A JSON Schema (draft 2020-12 / draft-07 subset) of a tool's arguments: always an object. */
 export interface ToolInputSchema {
@@ -47,7 +52,7 @@ export interface MemoryTool {
 }
 
 /** Names of the memory tools. */
-export type MemoryToolName = 'remember' | 'recall' | 'answer' | 'update' | 'forget' | 'list';
+export type MemoryToolName = 'remember' | 'recall' | 'answer' | 'update' | 'forget' | 'list' | 'history';
 
 /** Options of {@link memoryTools}. */
 export interface MemoryToolsOptions {
@@ -99,14 +104,74 @@ function intArg(a: Record<string, unknown>, key: string, min: number, max: numbe
   return v;
 }
 
-/** The fields of a memory a model needs: no embedding, no types, no scores beyond 4 digits. */
+function numArg(a: Record<string, unknown>, key: string, min: number, max: number): number | undefined {
+  const v = a[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw bad(key, `expected a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function objectArg(a: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
+  const v = a[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad(key, `expected a JSON object, got ${JSON.stringify(v)}`);
+  return v as Record<string, unknown>;
+}
+
+/** The scope arguments (`userId`, `agentId`, `sessionId`) of a read, undefined when none is given. */
+function scopeOf(a: Record<string, unknown>): MemoryScope | undefined {
+  const scope: MemoryScope = {};
+  for (const key of ['userId', 'agentId', 'sessionId'] as const) {
+    const v = text(a, key, false);
+    if (v !== undefined) scope[key] = v;
+  }
+  return Object.keys(scope).length > 0 ? scope : undefined;
+}
+
+/** `filter` and scope of a read (recall, answer, list), as the memory's options. */
+function selection(a: Record<string, unknown>): { filter?: MemoryFilter; scope?: MemoryScope } {
+  const out: { filter?: MemoryFilter; scope?: MemoryScope } = {};
+  const filter = objectArg(a, 'filter');
+  if (filter !== undefined) out.filter = filter as MemoryFilter;
+  const scope = scopeOf(a);
+  if (scope !== undefined) out.scope = scope;
+  return out;
+}
+
+/**
+ * The memory's field path as the tool's argument: `options.filter.$or[1]` → `filter.$or[1]`,
+ * `options.scope.userId` and `observation.userId` → `userId`, `options.minScore` → `minScore`.
+ */
+export function toolField(field: string): string {
+  return field.replace(/^options\.scope\./, '').replace(/^options\./, '').replace(/^observation\./, '');
+}
+
+/** Runs `f`, renaming the field of an `INVALID_INPUT` it throws to the tool's argument (see {@link toolField}). */
+async function asTool<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (!isJevMemError(e, 'INVALID_INPUT') || e.field === undefined || toolField(e.field) === e.field) throw e;
+    const field = toolField(e.field);
+    throw new JevMemError('INVALID_INPUT', e.message.split(e.field).join(field), { ...e.details, field, cause: e });
+  }
+}
+
+/**
+ * The fields of a memory a model needs: no embedding, no types, no scores beyond 4 digits;
+ * `relevance` is the calibrated probability in [0,1] that the memory is evidence for the query
+ * (absent when the recall had no System-One assessment of it), `metadata` the caller's metadata
+ * with the scope fields and `expiresAt`.
+ */
 export function memoryView(m: RecalledMemory): Record<string, unknown> {
   const out: Record<string, unknown> = { id: m.id, text: m.text, score: Math.round(m.score * 1e4) / 1e4, status: m.status };
+  if (m.relevance !== undefined) out.relevance = Math.round(m.relevance * 1e4) / 1e4;
   if (m.observedAtLocal !== undefined) out.observedAt = m.observedAtLocal;
   if (m.provenance.speaker !== undefined) out.speaker = m.provenance.speaker;
   if (m.provenance.sessionId !== undefined) out.sessionId = m.provenance.sessionId;
   if (m.timeRefs.length > 0) out.timeRefs = m.timeRefs.map((t) => ({ text: t.text, when: t.when }));
   if (m.supersededAtLocal !== undefined || m.supersededAt !== undefined) out.supersededAt = m.supersededAtLocal ?? m.supersededAt;
+  if (m.provenance.metadata !== undefined && Object.keys(m.provenance.metadata).length > 0) out.metadata = m.provenance.metadata;
   return out;
 }
 
@@ -137,7 +202,8 @@ const remember: Omit<MemoryTool, 'run'> = {
     'Store one fact, preference, event or piece of conversation in long-term memory so it can be recalled in later conversations. ' +
     'Call it when the user tells you something worth keeping (who they are, what they like, plans, decisions, things that happened). ' +
     'Store one self-contained statement per call, in the words it was said, with its speaker; do not store greetings or your own reasoning. ' +
-    'To correct something already stored, call update with its id instead. Returns {id, deduplicated}: deduplicated is true when the same text at the same time was already stored.',
+    'To correct something already stored, call update with its id instead. Give expiresAt for something temporary ("I am in Rome this week"). ' +
+    'Returns {id, deduplicated}: deduplicated is true when the same text at the same time was already stored.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -145,6 +211,16 @@ const remember: Omit<MemoryTool, 'run'> = {
       speaker: { type: 'string', description: 'Who said it or whom it is about, e.g. "user" or a name.' },
       observedAt: WHEN,
       sessionId: { type: 'string', description: 'The conversation it comes from, if you track one.' },
+      userId: { type: 'string', description: 'The user this memory belongs to, when one memory serves several users (recall and list can then select by it).' },
+      agentId: { type: 'string', description: 'The agent that keeps this memory, when several agents share one memory.' },
+      metadata: {
+        type: 'object',
+        description: 'Labels to select by later with a filter, e.g. {"topic": "travel", "importance": 3}: JSON values, keys without "." or "$". userId, agentId and expiresAt go in their own arguments.',
+      },
+      expiresAt: {
+        type: 'string',
+        description: 'When the memory stops being true or useful, ISO-8601 (e.g. "2025-06-30" for "this month only"); from then on it is never recalled or listed and is erased. Omit for a lasting memory.',
+      },
     },
     required: ['text'],
     additionalProperties: false,
@@ -159,12 +235,45 @@ function observationOf(a: Record<string, unknown>, source: string, now: () => Da
   if (speaker !== undefined) o.speaker = speaker;
   const session = text(a, 'sessionId', false);
   if (session !== undefined) o.sessionId = session;
+  for (const key of ['userId', 'agentId', 'expiresAt'] as const) {
+    const v = text(a, key, false);
+    if (v !== undefined) o[key] = v;
+  }
+  const metadata = objectArg(a, 'metadata');
+  if (metadata !== undefined) o.metadata = metadata;
   return o;
 }
 
 const QUERY_PROPS = {
   query: { type: 'string', minLength: 1, description: 'A natural-language question or topic, e.g. "What is the user\'s dog called?" or "user\'s travel plans in May".' },
   k: { type: 'integer', minimum: 1, maximum: MAX_TOOL_K, description: `How many memories to return, best first. Default ${DEFAULT_TOOL_K}.` },
+};
+
+/** The selection arguments of recall, answer and list: a metadata filter and the scope fields. */
+const SELECT_PROPS = {
+  filter: {
+    type: 'object',
+    description:
+      'Only memories matching this filter (MongoDB-like). Keys: speaker, source, sessionId, turnId, observedAt, ingestedAt, status ("active"/"superseded"), ' +
+      'userId, agentId, expiresAt, or any metadata key given to remember (metadata.a.b for a nested one). A value is an exact match, or an object of operators: ' +
+      '$eq, $ne, $in, $nin, $exists, $gt, $gte, $lt, $lte (numbers or ISO dates); combine with $and, $or, $not. ' +
+      'Example: {"speaker": "user", "topic": {"$in": ["travel", "work"]}, "observedAt": {"$gte": "2025-01-01"}}.',
+  },
+  userId: { type: 'string', description: 'Only the memories of this user (as given to remember).' },
+  agentId: { type: 'string', description: 'Only the memories of this agent (as given to remember).' },
+  sessionId: { type: 'string', description: 'Only the memories of this conversation session.' },
+};
+
+/** `minScore` of recall and answer. */
+const MIN_SCORE = {
+  type: 'number',
+  minimum: 0,
+  maximum: 1,
+  description:
+    'Leave out memories whose relevance is below this. relevance is a calibrated probability in [0,1] that the memory is evidence for the query ' +
+    '(0.1 means about one in ten such memories is). Most stored memories are unrelated to a given query, so useful values are small: ' +
+    'On conversation memory (LoCoMo), 0.01 drops about 70% of unrelated memories and keeps about 89% of the relevant ones; 0.1 drops about 97% of unrelated memories but keeps only about 61% of the relevant ones. ' +
+    'Default 0 for recall (no cut).',
 };
 
 /**
@@ -181,7 +290,8 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
     {
       ...remember,
       async run(memory, a) {
-        const r = await memory.add(observationOf(a, source, now));
+        const observation = observationOf(a, source, now);
+        const r = await asTool(() => memory.add(observation));
         return { id: r.id, deduplicated: r.deduplicated };
       },
     },
@@ -190,26 +300,34 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       title: 'Recall',
       description:
         'Search long-term memory for what is relevant to a question, before answering anything that may depend on earlier conversations (the user\'s name, preferences, plans, past events). ' +
-        'Returns {memories, trace}: memories best first, each {id, text, score in [0,1], status, observedAt, speaker, timeRefs}; status "superseded" marks an older version that a later memory replaced (prefer the active one). ' +
-        'trace says how the search went (graph views used, depth, why it stopped). Memories can be unrelated when nothing relevant is stored: judge them by their text.',
+        'Returns {memories, trace}: memories best first, each {id, text, score, relevance, status, observedAt, speaker, timeRefs, metadata}; ' +
+        'relevance is the calibrated probability in [0,1] that the memory answers the query (score only orders the results); ' +
+        'status "superseded" marks an older version that a later memory replaced (prefer the active one; history shows all versions). ' +
+        'trace says how the search went (graph views used, depth, why it stopped). Memories can be unrelated when nothing relevant is stored: judge them by their text and relevance. ' +
+        'Narrow the search with filter, userId/agentId/sessionId, after/before, and minScore.',
       inputSchema: {
         type: 'object',
         properties: {
           ...QUERY_PROPS,
           after: { type: 'string', description: 'Only memories whose event or observation time is at or after this ISO-8601 date (e.g. "2025-05-01").' },
           before: { type: 'string', description: 'Only memories whose event or observation time is before this ISO-8601 date.' },
+          ...SELECT_PROPS,
+          minScore: MIN_SCORE,
         },
         required: ['query'],
         additionalProperties: false,
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       async run(memory, a) {
-        const o: Parameters<Memory['recall']>[1] = { k: intArg(a, 'k', 1, MAX_TOOL_K) ?? DEFAULT_TOOL_K };
+        const o: Parameters<Memory['recall']>[1] = { k: intArg(a, 'k', 1, MAX_TOOL_K) ?? DEFAULT_TOOL_K, ...selection(a) };
         const after = text(a, 'after', false);
         if (after !== undefined) o.after = after;
         const before = text(a, 'before', false);
         if (before !== undefined) o.before = before;
-        const r = await memory.recall(text(a, 'query', true), o);
+        const minScore = numArg(a, 'minScore', 0, 1);
+        if (minScore !== undefined) o.minScore = minScore;
+        const query = text(a, 'query', true);
+        const r = await asTool(() => memory.recall(query, o));
         return { memories: r.memories.map(memoryView), trace: traceSummary(r) };
       },
     },
@@ -221,11 +339,15 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       description:
         'Answer a question from long-term memory in one step: recalls the relevant memories and has the configured language model write a short answer grounded in them. ' +
         'Use it for factual questions about the user\'s past ("When did I move to Berlin?"); use recall instead when you want the memories themselves. ' +
-        'Returns {answer, model, memories} where memories are the ones the answer was based on.',
-      inputSchema: { type: 'object', properties: { ...QUERY_PROPS }, required: ['query'], additionalProperties: false },
+        'Only memories with relevance at or above minScore (default 0.01) reach the language model. Returns {answer, model, memories} where memories are the ones the answer was based on.',
+      inputSchema: { type: 'object', properties: { ...QUERY_PROPS, ...SELECT_PROPS, minScore: { ...MIN_SCORE, description: MIN_SCORE.description.replace('Default 0 for recall (no cut).', 'Default 0.01 for answer.') } }, required: ['query'], additionalProperties: false },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       async run(memory, a) {
-        const r = await memory.answer(text(a, 'query', true), { k: intArg(a, 'k', 1, MAX_TOOL_K) ?? DEFAULT_TOOL_K });
+        const o: Parameters<Memory['answer']>[1] = { k: intArg(a, 'k', 1, MAX_TOOL_K) ?? DEFAULT_TOOL_K, ...selection(a) };
+        const minScore = numArg(a, 'minScore', 0, 1);
+        if (minScore !== undefined) o.minScore = minScore;
+        const query = text(a, 'query', true);
+        const r = await asTool(() => memory.answer(query, o));
         return { answer: r.text, model: r.systemTwo.model, memories: r.memories.map(memoryView), trace: traceSummary(r) };
       },
     });
@@ -269,20 +391,39 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       title: 'List memories',
       description:
         'Page through everything stored, oldest first, e.g. when the user asks what you remember about them or to review memories. ' +
-        'Not a search: use recall to find memories about a topic. Returns {memories, nextCursor}; pass nextCursor back as cursor for the next page (absent on the last page).',
+        'Not a search: use recall to find memories about a topic; filter and userId/agentId/sessionId select which memories are listed. ' +
+        'Returns {memories, nextCursor}; pass nextCursor back as cursor (with the same filter) for the next page. It is absent on the last page; with a filter a page may hold fewer memories than limit, even none, and still have a nextCursor.',
       inputSchema: {
         type: 'object',
         properties: {
           cursor: { type: 'string', description: 'nextCursor of the previous page; omit for the first page.' },
           limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Memories per page. Default 20.' },
+          ...SELECT_PROPS,
         },
         additionalProperties: false,
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       async run(memory, a) {
         const cursor = text(a, 'cursor', false);
-        const page = await listPage(memory, { limit: intArg(a, 'limit', 1, 100) ?? 20, ...(cursor !== undefined ? { cursor } : {}) });
+        const o = { limit: intArg(a, 'limit', 1, 100) ?? 20, ...(cursor !== undefined ? { cursor } : {}), ...selection(a) };
+        const page = await asTool(() => listPage(memory, o));
         return { ...page };
+      },
+    },
+    {
+      name: 'history',
+      title: 'History of a memory',
+      description:
+        'The versions of one memory across update, oldest first: the statements it replaced, itself, and the ones that replaced it. ' +
+        'Use it when the user asks what something used to be or when it changed ("what was my address before?"), or to see why recall marked a memory superseded. ' +
+        'Returns {versions}: each {id, text, status, observedAt, speaker, ingestedAt, supersededBy}; the active one is the current version. An unknown id is an error.',
+      inputSchema: { type: 'object', properties: { id: ID }, required: ['id'], additionalProperties: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      async run(memory, a) {
+        const id = text(a, 'id', true);
+        const versions = await memory.history(id);
+        if (versions.length === 0) throw new JevMemError('NOT_FOUND', `no memory with id ${JSON.stringify(id)}`, { field: 'id' });
+        return { versions: versions.map(listedView) };
       },
     },
   );

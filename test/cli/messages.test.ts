@@ -36,7 +36,7 @@ describe('options', () => {
   it('an unknown option names itself, the command and the command’s valid options, and exits 2', async () => {
     const r = await cli(['recall', 'q', '--store', store, '--foo']);
     expect(r.code).toBe(2);
-    expect(r.err[0]).toBe('jev-mem: unknown option --foo for "recall"; valid options: --store, --namespace, --system-one, --base-url, --vector-index, --k, --json, --questions, --after, --before, --help, --version');
+    expect(r.err[0]).toBe('jev-mem: unknown option --foo for "recall"; valid options: --store, --namespace, --system-one, --base-url, --vector-index, --k, --json, --questions, --after, --before, --filter, --min-score, --help, --version');
     expect(r.err.join('\n')).not.toMatch(/To specify a positional argument/); // Node's parseArgs text
   });
 

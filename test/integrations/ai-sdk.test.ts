@@ -47,7 +47,7 @@ describe('jev-mem/ai-sdk with the AI SDK', () => {
     const memory = await createNodeMemory({ store: join(dir, 'tools'), systemOne: 'heuristic', create: true });
     try {
       const tools = await createMemoryTools(memory, { answer: true });
-      expect(Object.keys(tools)).toEqual(['remember', 'recall', 'answer', 'update', 'forget', 'list']);
+      expect(Object.keys(tools)).toEqual(['remember', 'recall', 'answer', 'update', 'forget', 'list', 'history']);
       const remembered = (await tools.remember.execute?.({ text: 'I live in Porto.' }, { toolCallId: 't', messages: [] } as never)) as { id: string };
       expect((await memory.get(remembered.id))?.provenance.source).toBe('ai-sdk');
       await expect(tools.forget.execute?.({ id: 'nope' }, { toolCallId: 't2', messages: [] } as never)).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'id' });

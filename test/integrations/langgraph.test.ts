@@ -82,4 +82,20 @@ describe('jev-mem/langgraph', () => {
       await memory.close();
     }
   }, 30_000);
+
+  it('a search with a query and a filter finds the matching item even when 30 better-ranked items do not match (the filter goes into the recall)', async () => {
+    const memory = await createNodeMemory({ store: join(dir, 'filtered'), systemOne: 'heuristic', create: true });
+    try {
+      const store = await createJevMemStore(memory, { recallSlack: 2 });
+      for (let i = 0; i < 30; i++) await store.put(['u'], `dog${i}`, { text: `My dog number ${i} likes the beach and long walks.`, kind: 'a' });
+      await store.put(['u'], 'cat', { text: 'My cat sleeps on the sofa all day.', kind: 'b' });
+      // Without the filter the dogs rank first: k = limit + slack = 3 would hold no cat.
+      const plain = await store.search(['u'], { query: 'my dog likes the beach', limit: 1 });
+      expect(plain[0]?.value.kind).toBe('a');
+      const hits = await store.search(['u'], { query: 'my dog likes the beach', filter: { kind: 'b' }, limit: 1 });
+      expect(hits.map((h) => h.key)).toEqual(['cat']);
+    } finally {
+      await memory.close();
+    }
+  });
 });

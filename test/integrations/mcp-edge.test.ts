@@ -53,7 +53,7 @@ describe('the Worker MCP endpoint, with the MCP SDK client over Streamable HTTP'
       expect(client.getServerVersion()).toMatchObject({ name: 'jev-mem', version: '1.0.0' });
       expect(client.getInstructions()).toMatch(/^Long-term memory/);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'answer', 'update', 'forget', 'list']);
+      expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'answer', 'update', 'forget', 'list', 'history']);
 
       const ids: string[] = [];
       for (const turn of FIVE_TURNS) ids.push((await tool(client, 'remember', { ...turn })).data.id as string);

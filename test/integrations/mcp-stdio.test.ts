@@ -2,7 +2,8 @@
  * `jev-mem mcp` against the real MCP client (issue 23): the SDK's `Client` over
  * `StdioClientTransport` spawns the command (the TypeScript sources through tsx, as the CLI
  * tests do), lists the tools, remembers five turns, recalls the right one first, updates and
- * forgets, and the store keeps what the server wrote after it exits. The client is made by
+ * forgets, shows an update's history, selects by userId scope and a metadata filter (with the
+ * calibrated relevance in the results), and the store keeps what the server wrote after it exits. The client is made by
  * examples/mcp-client/client.ts, whose demo runs last.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,7 +44,7 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
       expect(client.getServerVersion()?.name).toBe('jev-mem');
       const { tools } = await client.listTools();
       // No System Two in the environment: no answer tool.
-      expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'update', 'forget', 'list']);
+      expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'update', 'forget', 'list', 'history']);
       const recallTool = tools.find((t) => t.name === 'recall');
       expect(recallTool?.inputSchema.required).toEqual(['query']);
       expect(recallTool?.annotations?.readOnlyHint).toBe(true);
@@ -98,8 +99,33 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
       expect(p2.data.memories?.map((m) => m.id)).toEqual([up.data.id]);
       expect(p2.data.nextCursor).toBeUndefined();
 
+      // History: the first statement and the version that replaced it, oldest first.
+      const h = await call(client, 'history', { id: up.data.id });
+      expect(h.isError).toBe(false);
+      expect((h.data.versions as Array<{ id: string; status: string }>).map((v) => [v.id, v.status])).toEqual([
+        [ids[0], 'superseded'],
+        [up.data.id, 'active'],
+      ]);
+
+      // Scope and filter: a memory of another user, selected by userId and by a metadata filter.
+      const other = await call(client, 'remember', { text: 'My dog Pixel is a grey whippet.', speaker: 'user', userId: 'sam', metadata: { topic: 'pets' }, observedAt: '2025-03-06T09:00:00Z' });
+      expect(other.isError).toBe(false);
+      const sams = await call(client, 'recall', { query: 'What breed is my dog?', k: 5, userId: 'sam' });
+      expect(sams.data.memories?.map((m) => m.id)).toEqual([other.data.id]);
+      expect(sams.data.memories?.[0]?.metadata).toEqual({ topic: 'pets', userId: 'sam' });
+      const rel = sams.data.memories?.[0]?.relevance as number;
+      expect(rel >= 0 && rel <= 1).toBe(true);
+      const pets = await call(client, 'list', { filter: { topic: 'pets' } });
+      expect(pets.data.memories?.map((m) => m.id)).toEqual([other.data.id]);
+      const noSam = await call(client, 'recall', { query: 'What breed is my dog?', k: 8, filter: { userId: { $exists: false } } });
+      expect(noSam.data.memories?.some((m) => m.id === other.data.id)).toBe(false);
+      expect(noSam.data.memories?.[0]?.id).toBe(up.data.id);
+      const badFilter = await call(client, 'list', { filter: { topic: { $near: 1 } } });
+      expect(badFilter.isError).toBe(true);
+      expect(badFilter.text).toMatch(/^INVALID_INPUT: filter\.topic/);
+
       // The example's demo: three more statements, and the bike question finds the bike.
-      expect(await demo(client)).toEqual({ tools: ['remember', 'recall', 'update', 'forget', 'list'], first: 'I ride a green Brompton folding bike to work.' });
+      expect(await demo(client)).toEqual({ tools: ['remember', 'recall', 'update', 'forget', 'list', 'history'], first: 'I ride a green Brompton folding bike to work.' });
     } finally {
       await client.close();
     }
@@ -107,6 +133,6 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
     // The server closed the store on exit: the CLI reads what it wrote.
     const stats = await cli(['stats', '--store', store, '--namespace', 'me', '--system-one', 'heuristic']);
     expect(stats.code).toBe(0);
-    expect(JSON.parse(stats.out[0] as string).nodes).toBe(5 + 3);
+    expect(JSON.parse(stats.out[0] as string).nodes).toBe(5 + 1 + 3);
   }, 60_000);
 });

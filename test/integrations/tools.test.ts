@@ -1,7 +1,9 @@
 /**
  * The shared memory tools (src/integrations/tools.ts) in-process: argument checks name the
  * argument, remember and update are timed by the tools' clock when the model gives no time,
- * `answer` is offered only with System Two, and the schemas list exactly the arguments run accepts.
+ * `answer` is offered only with System Two, and the schemas list exactly the arguments run accepts;
+ * remember stores scope, metadata and expiry, recall / answer / list select by filter and scope
+ * with minScore on the calibrated relevance, and history lists an update's versions.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,7 @@ describe('memory tools', () => {
   const tools = memoryTools({ source: 'test', now: () => new Date('2025-06-01T08:00:00Z') });
 
   it('offers answer only with System Two', () => {
-    expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'update', 'forget', 'list']);
+    expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'update', 'forget', 'list', 'history']);
     expect(memoryTools({ answer: true }).map((t) => t.name)).toContain('answer');
   });
 
@@ -43,9 +45,111 @@ describe('memory tools', () => {
     expect((await memory.get(a.id as string))?.status).toBe('superseded');
   });
 
+  it('remember stores scope, metadata and expiry; recall and list select by filter and scope; history lists the versions', async () => {
+    const m = await createNodeMemory({ store: join(dir, 'scoped'), systemOne: 'heuristic', create: true });
+    try {
+      const ana = await runMemoryTool(tools, m, 'remember', { text: 'I am flying to Tokyo in April.', speaker: 'user', userId: 'ana', metadata: { topic: 'travel' } });
+      const bo = await runMemoryTool(tools, m, 'remember', { text: 'I am flying to Oslo in April.', speaker: 'user', userId: 'bo', metadata: { topic: 'travel' } });
+      const work = await runMemoryTool(tools, m, 'remember', { text: 'I start a new job at the bakery in April.', speaker: 'user', userId: 'ana', agentId: 'coach', metadata: { topic: 'work' } });
+      // Past the memory's clock (the real time): never recalled or listed.
+      const gone = await runMemoryTool(tools, m, 'remember', { text: 'I am flying to Lima this week.', userId: 'ana', expiresAt: '2025-01-01' });
+      expect((await m.get(ana.id as string))?.provenance.metadata).toEqual({ topic: 'travel', userId: 'ana' });
+      expect((await m.get(work.id as string))?.provenance.metadata).toEqual({ topic: 'work', userId: 'ana', agentId: 'coach' });
+
+      type Mem = { id: string; relevance?: number; metadata?: Record<string, unknown> };
+      const ids = (r: Record<string, unknown>) => (r.memories as Mem[]).map((x) => x.id);
+      const all = await runMemoryTool(tools, m, 'recall', { query: 'Where am I flying in April?', k: 10 });
+      expect(ids(all).sort()).toEqual([ana.id, bo.id, work.id].sort());
+      for (const x of all.memories as Mem[]) {
+        expect(x.relevance).toBeGreaterThanOrEqual(0);
+        expect(x.relevance).toBeLessThanOrEqual(1);
+      }
+      expect((all.memories as Mem[]).find((x) => x.id === bo.id)?.metadata).toEqual({ topic: 'travel', userId: 'bo' });
+      expect(ids(await runMemoryTool(tools, m, 'recall', { query: 'Where am I flying in April?', k: 10, userId: 'ana' })).sort()).toEqual([ana.id, work.id].sort());
+      expect(ids(await runMemoryTool(tools, m, 'recall', { query: 'Where am I flying in April?', k: 10, userId: 'ana', filter: { topic: 'travel' } }))).toEqual([ana.id]);
+      expect(ids(await runMemoryTool(tools, m, 'recall', { query: 'What happens in April?', k: 10, filter: { topic: { $in: ['work'] } }, agentId: 'coach' }))).toEqual([work.id]);
+      // minScore at the highest relevance keeps exactly the memories at it: the two flights, not
+      // the bakery job (the stand-in rates it lower for a flight question).
+      const rel = (all.memories as Mem[]).map((x) => x.relevance as number);
+      const cut = Math.max(...rel) - 1e-4;
+      const top = (all.memories as Mem[]).filter((x) => (x.relevance as number) >= cut).map((x) => x.id);
+      expect(top).not.toContain(work.id);
+      expect(top.length).toBeGreaterThan(0);
+      expect(ids(await runMemoryTool(tools, m, 'recall', { query: 'Where am I flying in April?', k: 10, minScore: cut }))).toEqual(top);
+
+      const listed = await runMemoryTool(tools, m, 'list', { userId: 'ana' });
+      expect(ids(listed)).toEqual([ana.id, work.id]);
+      expect(ids(await runMemoryTool(tools, m, 'list', { filter: { $or: [{ userId: 'bo' }, { agentId: 'coach' }] } }))).toEqual([bo.id, work.id]);
+      expect(ids(await runMemoryTool(tools, m, 'list', {}))).not.toContain(gone.id);
+
+      const v2 = await runMemoryTool(tools, m, 'update', { id: ana.id, text: 'I am flying to Kyoto in April.' });
+      const v3 = await runMemoryTool(tools, m, 'update', { id: v2.id, text: 'I am flying to Osaka in May.' });
+      const h = await runMemoryTool(tools, m, 'history', { id: v2.id });
+      expect((h.versions as Array<{ id: string; text: string; status: string; supersededBy?: string[] }>).map((x) => [x.id, x.text, x.status, x.supersededBy])).toEqual([
+        [ana.id, 'I am flying to Tokyo in April.', 'superseded', [v2.id]],
+        [v2.id, 'I am flying to Kyoto in April.', 'superseded', [v3.id]],
+        [v3.id, 'I am flying to Osaka in May.', 'active', undefined],
+      ]);
+      // The scope is kept across update: the newest version is still Ana's.
+      expect(ids(await runMemoryTool(tools, m, 'list', { userId: 'ana', filter: { status: 'active' } }))).toEqual([work.id, v3.id]);
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('answer reads only the scope and filter given, and its minScore reaches the memory', async () => {
+    const prompts: string[] = [];
+    const m = await createNodeMemory({
+      store: join(dir, 'answer'),
+      systemOne: 'heuristic',
+      create: true,
+      systemTwo: { model: 'scripted', complete: async (messages) => (prompts.push(JSON.stringify(messages)), 'Rex.') },
+    });
+    try {
+      const withAnswer = memoryTools({ answer: true, source: 'test' });
+      await runMemoryTool(withAnswer, m, 'remember', { text: 'My dog is called Rex.', userId: 'ana' });
+      await runMemoryTool(withAnswer, m, 'remember', { text: 'My dog is called Fido.', userId: 'bo' });
+      const a = await runMemoryTool(withAnswer, m, 'answer', { query: 'What is my dog called?', userId: 'ana', minScore: 0 });
+      expect(a.answer).toBe('Rex.');
+      expect((a.memories as Array<{ text: string }>).map((x) => x.text)).toEqual(['My dog is called Rex.']);
+      expect(prompts[0]).toContain('My dog is called Rex.');
+      expect(prompts[0]).not.toContain('Fido');
+      const f = await runMemoryTool(withAnswer, m, 'answer', { query: 'What is my dog called?', filter: { userId: 'bo' }, minScore: 0 });
+      expect((f.memories as Array<{ text: string }>).map((x) => x.text)).toEqual(['My dog is called Fido.']);
+      // An unrelated memory of Ana's reaches System Two with a low minScore, not with one above its relevance.
+      await runMemoryTool(withAnswer, m, 'remember', { text: 'The quarterly tax form is due on Friday.', userId: 'ana' });
+      type Ans = { text: string; relevance: number };
+      const open = (await runMemoryTool(withAnswer, m, 'answer', { query: 'What is my dog called?', userId: 'ana', minScore: 0 })).memories as Ans[];
+      expect(open.map((x) => x.text)).toEqual(['My dog is called Rex.', 'The quarterly tax form is due on Friday.']);
+      const cut = (open[0]!.relevance + open[1]!.relevance) / 2;
+      expect(open[0]!.relevance).toBeGreaterThan(open[1]!.relevance);
+      const strict = (await runMemoryTool(withAnswer, m, 'answer', { query: 'What is my dog called?', userId: 'ana', minScore: cut })).memories as Ans[];
+      expect(strict.map((x) => x.text)).toEqual(['My dog is called Rex.']);
+      expect(prompts[prompts.length - 1]).not.toContain('quarterly tax');
+      await expect(runMemoryTool(withAnswer, m, 'answer', { query: 'x', minScore: -0.5 })).rejects.toMatchObject({ field: 'minScore' });
+    } finally {
+      await m.close();
+    }
+  });
+
   it('refuses bad arguments by name, and every schema property is accepted', async () => {
     const fails = (name: string, args: unknown) => runMemoryTool(tools, memory, name, args).then(() => undefined, (e: unknown) => e);
-    expect(await fails('recall', { query: 'x', kk: 3 })).toMatchObject({ code: 'INVALID_INPUT', field: 'kk', message: 'kk: unknown argument; expected query, k, after, before' });
+    expect(await fails('recall', { query: 'x', kk: 3 })).toMatchObject({
+      code: 'INVALID_INPUT',
+      field: 'kk',
+      message: 'kk: unknown argument; expected query, k, after, before, filter, userId, agentId, sessionId, minScore',
+    });
+    expect(await fails('recall', { query: 'x', minScore: 1.5 })).toMatchObject({ field: 'minScore', message: 'minScore: expected a number from 0 to 1, got 1.5' });
+    expect(await fails('recall', { query: 'x', filter: 'topic=travel' })).toMatchObject({ field: 'filter', message: 'filter: expected a JSON object, got "topic=travel"' });
+    // The memory's field path is renamed to the tool's argument.
+    const op = (await fails('list', { filter: { topic: { $near: 1 } } })) as { code: string; field: string; message: string };
+    expect(op.code).toBe('INVALID_INPUT');
+    expect(op.field.startsWith('filter.topic')).toBe(true);
+    expect(op.message).not.toContain('options.');
+    expect(await fails('recall', { query: 'x', userId: '' })).toMatchObject({ field: 'userId' });
+    expect(await fails('remember', { text: 'x', metadata: [1] })).toMatchObject({ field: 'metadata' });
+    expect(await fails('remember', { text: 'x', expiresAt: 'soonish' })).toMatchObject({ code: 'INVALID_INPUT', field: 'expiresAt' });
+    expect(await fails('history', { id: 'nope' })).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
     expect(await fails('recall', { query: '  ' })).toMatchObject({ code: 'INVALID_INPUT', field: 'query' });
     expect(await fails('recall', { query: 'x', k: 51 })).toMatchObject({ field: 'k', message: 'k: expected an integer from 1 to 50, got 51' });
     expect(await fails('remember', {})).toMatchObject({ field: 'text', message: 'text: is required (a non-empty string)' });

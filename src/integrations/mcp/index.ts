@@ -10,5 +10,5 @@
  */
 export { createMcpServer, MCP_INSTRUCTIONS, type JevMemMcpServer, type McpSdk } from './server.js';
 export { loadMcpSdk, serveMcpStdio, type McpStdioOptions } from './stdio.js';
-export { DEFAULT_TOOL_K, MAX_TOOL_K, memoryTools, memoryView, runMemoryTool, traceSummary, type MemoryTool, type MemoryToolName, type MemoryToolsOptions, type ToolInputSchema } from '../tools.js';
-export { listPage, type ListedMemory, type ListPage } from '../list.js';
+export { DEFAULT_TOOL_K, MAX_TOOL_K, memoryTools, memoryView, runMemoryTool, toolField, traceSummary, type MemoryTool, type MemoryToolName, type MemoryToolsOptions, type ToolInputSchema } from '../tools.js';
+export { listedView, listPage, type ListedMemory, type ListPage } from '../list.js';
