@@ -39,7 +39,7 @@ export const MCP_NAMESPACE_HEADER = 'x-jev-mem-mcp-namespace';
 /** MCP protocol revisions this endpoint speaks, newest first (the SDK client's list). */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 /** `serverInfo.version` of the endpoint: the version of the tool set (names, arguments, results). */
-export const MCP_TOOLSET_VERSION = '1.0.0';
+export const MCP_TOOLSET_VERSION = '1.1.0';
 
 type Handler = { fetch(request: Request, env: EdgeEnv): Promise<Response> };
 
