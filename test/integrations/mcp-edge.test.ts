@@ -50,7 +50,7 @@ describe('the Worker MCP endpoint, with the MCP SDK client over Streamable HTTP'
     const client = new Client({ name: 'jev-mem-test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      expect(client.getServerVersion()).toMatchObject({ name: 'jev-mem', version: '1.0.0' });
+      expect(client.getServerVersion()).toMatchObject({ name: 'jev-mem', version: '1.1.0' });
       expect(client.getInstructions()).toMatch(/^Long-term memory/);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['remember', 'recall', 'answer', 'update', 'forget', 'list', 'history']);

@@ -52,9 +52,11 @@ export function idbRecordTx(tx: RawTx, ops: Promise<unknown>[]): RecordTx {
   const after = (namespace: string, key: RecordKey | undefined): IDBKeyRange =>
     key === undefined ? namespaceRange(namespace) : IDBKeyRange.bound([namespace, key], [namespace, []], true, false);
   return {
-    async get(table, namespace, key) {
-      const v: unknown = await os(table).get(fullKey(table, namespace, key));
-      return table === 'meta' && v !== undefined ? (v as { value: unknown }).value : v;
+    get(table, namespace, key) {
+      return handled((async () => {
+        const v: unknown = await os(table).get(fullKey(table, namespace, key));
+        return table === 'meta' && v !== undefined ? (v as { value: unknown }).value : v;
+      })());
     },
     put(table, namespace, key, value) {
       const store = os(table);
@@ -68,30 +70,49 @@ export function idbRecordTx(tx: RawTx, ops: Promise<unknown>[]): RecordTx {
       if (SINGLE.has(table)) ops.push(os(table).delete!(namespace));
       else ops.push(os(table).delete!(upTo === undefined ? namespaceRange(namespace) : IDBKeyRange.bound([namespace], [namespace, upTo])));
     },
-    async scan(table, namespace, from, limit) {
-      if (SINGLE.has(table)) {
-        const v: unknown = from === undefined ? await os(table).get(namespace) : undefined;
-        return v === undefined ? [] : [['', v]];
-      }
-      const store = os(table);
-      const range = after(namespace, from);
-      const count = Number.isFinite(limit) ? limit : undefined;
-      const [keys, values] = await Promise.all([store.getAllKeys(range, count), store.getAll(range, count)]);
-      return keys.map((k, i): KeyedRecord => [(k as [string, RecordKey])[1], table === 'meta' ? (values[i] as { value: unknown }).value : values[i]]);
+    scan(table, namespace, from, limit) {
+      return handled(scanRange(table, namespace, from, limit));
     },
-    async namespaces(table) {
-      const found: string[] = [];
-      if (SINGLE.has(table)) return ((await os(table).getAllKeys()) as string[]).sort();
-      // Skip scan: one key per namespace, then jump past the namespace's range.
-      let cursor = await os(table).openKeyCursor();
-      while (cursor) {
-        const ns = (cursor.key as [string, unknown])[0];
-        found.push(ns);
-        cursor = await cursor.continue([ns, []]);
-      }
-      return found;
+    namespaces(table) {
+      return handled(namespacesOf(table));
     },
   };
+
+  async function scanRange(table: RecordTable, namespace: string, from: RecordKey | undefined, limit: number): Promise<KeyedRecord[]> {
+    if (SINGLE.has(table)) {
+      const v: unknown = from === undefined ? await os(table).get(namespace) : undefined;
+      return v === undefined ? [] : [['', v]];
+    }
+    const store = os(table);
+    const range = after(namespace, from);
+    const count = Number.isFinite(limit) ? limit : undefined;
+    const [keys, values] = await Promise.all([store.getAllKeys(range, count), store.getAll(range, count)]);
+    return keys.map((k, i): KeyedRecord => [(k as [string, RecordKey])[1], table === 'meta' ? (values[i] as { value: unknown }).value : values[i]]);
+  }
+
+  async function namespacesOf(table: RecordTable): Promise<string[]> {
+    const found: string[] = [];
+    if (SINGLE.has(table)) return ((await os(table).getAllKeys()) as string[]).sort();
+    // Skip scan: one key per namespace, then jump past the namespace's range.
+    let cursor = await os(table).openKeyCursor();
+    while (cursor) {
+      const ns = (cursor.key as [string, unknown])[0];
+      found.push(ns);
+      cursor = await cursor.continue([ns, []]);
+    }
+    return found;
+  }
+}
+
+/**
+ * `p`, marked handled: a read the work issued and then dropped (it threw first, e.g. on a put
+ * that cannot be cloned) is rejected with AbortError when the transaction is aborted; that
+ * rejection is not a second failure and must not surface as an unhandled rejection. A caller
+ * awaiting `p` still gets it.
+ */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
 
 /** Creates the object stores of version 2 (and `meta` of version 1) that a database below it lacks. */

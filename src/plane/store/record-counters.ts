@@ -72,10 +72,16 @@ function atMost(key: RecordKey, upTo: RecordKey): boolean {
  */
 export function countingTx(tx: RecordTx, namespace: string): { tx: RecordTx; settle(): Promise<Tally> } {
   const pending: Array<Promise<void>> = [];
+  // A tally read is awaited by settle(); when the work fails first (a put that cannot be cloned)
+  // settle() never runs and the aborted read must not surface as an unhandled rejection.
+  const track = (p: Promise<void>): void => {
+    p.catch(() => undefined);
+    pending.push(p);
+  };
   const tally: Tally = { nodes: 0, bytes: 0 };
   const counted = (table: RecordTable, ns: string): boolean => ns === namespace && SIZED.has(table);
   const removeOld = (table: RecordTable, key: RecordKey): void => {
-    pending.push(
+    track(
       tx.get(table, namespace, key).then((old) => {
         if (old === undefined) return;
         tally.bytes -= recordBytes(namespace, key, old);
@@ -101,7 +107,7 @@ export function countingTx(tx: RecordTx, namespace: string): { tx: RecordTx; set
     },
     deleteRange(table, ns, upTo) {
       if (counted(table, ns)) {
-        pending.push(
+        track(
           tx.scan(table, namespace, undefined, Infinity).then((rows) => {
             for (const [key, old] of rows) {
               if (upTo !== undefined && !atMost(key, upTo)) break;
