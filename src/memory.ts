@@ -572,6 +572,10 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const storage = options.storage ?? createMemoryStorage();
   const fallback = createHeuristicSystemOne();
   const systemOne = options.systemOne ?? fallback;
+  // A name or another non-backend would make every decision fail over to the stand-in silently.
+  if (systemOne === null || typeof systemOne !== 'object' || typeof (systemOne as Partial<SystemOneBackend>).decideMany !== 'function' || typeof (systemOne as Partial<SystemOneBackend>).modelId !== 'string') {
+    throw invalidOption('systemOne', `expected a System-One backend (an object with decideMany and modelId, e.g. createHeuristicSystemOne()), got ${describeValue(systemOne)}${typeof systemOne === 'string' ? '; names are taken by createNodeMemory and createBrowserMemory' : ''}`);
+  }
   // SPEC 8 defaults ← the backend's calibrated values ← the caller's overrides.
   const params = resolveParameters({ ...(systemOne.parameters as Partial<MemoryParameters> | undefined), ...options.parameters });
   const controller = new Controller(systemOne, fallback);

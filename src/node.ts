@@ -20,9 +20,10 @@ import { createSqliteFileStorage } from './plane/store/sqlite-file-storage.js';
 import { createNodeAssetLoader } from './encoder/assets-node.js';
 import { createLocalSystemOne } from './system-one/local.js';
 import type { SystemOneBackend } from './system-one/wire.js';
+import { createSystemOneFromName, type SystemOneName } from './system-one/from-name.js';
 
 /** Options of {@link createNodeMemory}: those of `createMemory`, with Node defaults. */
-export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'storage'> {
+export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'storage' | 'systemOne'> {
   /**
    * Directory of the store; created when missing unless `create` is false. Omit it for an
    * in-memory store.
@@ -35,11 +36,13 @@ export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'stor
   /** Storage adapter (overrides `store`). */
   storage?: MemoryOptions['storage'];
   /**
-   * System-One backend. The default is made and closed by this memory.
+   * System-One backend, or the name of one (`'local'`, `'worker'`, `'heuristic'`, `'remote'`, as
+   * the CLI's `--system-one`; `'remote'` reads `JEV_MEM_SYSTEM_ONE_URL`/`_KEY` from the
+   * environment). A default or named backend is made and closed by this memory.
    * @default the shipped trained model in process (`createLocalSystemOne`, engine `'ts'`, read
    *   from the package's `models/system-one/`), with its calibrated parameters
    */
-  systemOne?: SystemOneBackend;
+  systemOne?: SystemOneBackend | SystemOneName;
 }
 
 /** The keys {@link NodeMemoryOptions} accepts. */
@@ -81,8 +84,10 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   try {
     chosenStorage ??= store !== undefined ? await createSqliteFileStorage({ dir: store, create: create ?? true, ...(rest.logger !== undefined ? { logger: rest.logger } : {}) }) : createMemoryStorage();
     ownEncoder = encoder === undefined ? await createDefaultNodeEncoder() : undefined;
-    ownSystemOne = rest.systemOne === undefined ? await createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' }) : undefined;
-    memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder), systemOne: rest.systemOne ?? (ownSystemOne as SystemOneBackend) });
+    const named = rest.systemOne;
+    ownSystemOne =
+      named === undefined ? await createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' }) : typeof named === 'string' ? await createSystemOneFromName(named, { env: process.env }) : undefined;
+    memory = await createMemory({ ...rest, storage: chosenStorage, encoder: encoder ?? (ownEncoder as Encoder), systemOne: ownSystemOne ?? (named as SystemOneBackend) });
   } catch (e) {
     await ownEncoder?.close?.();
     await ownSystemOne?.close?.();
