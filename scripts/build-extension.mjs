@@ -64,7 +64,7 @@ const ORT_FILES = ['ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'];
  */
 export const MESSAGE_ONLY_URLS = new Map([
   ['https://web.dev/cross-origin-isolation-guide/', 'onnxruntime-web: text of its warning about threads without cross-origin isolation'],
-  ['http://127.0.0.1:8080/v1/chat/completions', 'jev-mem System Two: the example in the error for a missing `url` option'],
+  ['http://127.0.0.1:8080/v1', 'jev-mem System Two: the base-URL example in its errors for a bad `url` option and an HTTP 404'],
   ['https://empty.invalid', 'ky: a Request object built (never sent) to detect request-stream support; `.invalid` never resolves (RFC 2606)'],
 ]);
 

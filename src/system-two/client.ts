@@ -56,7 +56,7 @@ export function chatCompletionsUrl(url: string): string {
   try {
     u = new URL(url);
   } catch {
-    throw invalidOption('url', `expected an absolute base URL such as "https://api.openai.com/v1", got ${describeValue(url)}`);
+    throw invalidOption('url', `expected an absolute base URL such as "http://127.0.0.1:8080/v1", got ${describeValue(url)}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalidOption('url', `expected an http(s) URL, got ${describeValue(url)}`);
   const path = u.pathname.replace(/\/+$/, '');
@@ -114,7 +114,7 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
   const complete = options.complete;
   if (complete !== undefined && typeof complete !== 'function') throw invalidOption('complete', 'expected a function (messages, {signal}) => Promise<string>');
   if (complete === undefined && (typeof options.url !== 'string' || options.url.trim() === '')) {
-    throw invalidOption('url', 'expected an OpenAI-compatible base URL, e.g. "https://api.openai.com/v1" (the client appends /chat/completions), or a `complete` function');
+    throw invalidOption('url', 'expected an OpenAI-compatible base URL, e.g. "http://127.0.0.1:8080/v1" (the client appends /chat/completions), or a `complete` function');
   }
   const model = options.model;
   const url = complete === undefined ? chatCompletionsUrl(options.url as string) : (options.url ?? '');
@@ -218,7 +218,7 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       if (e instanceof HTTPError) {
         const status = e.response.status;
         const text = await e.response.text().catch(() => '');
-        const hint = status === 404 ? ` — the URL called was ${where}; give System Two a base URL such as https://api.openai.com/v1 (the client appends ${CHAT_COMPLETIONS_PATH}), and check the server serves that path` : '';
+        const hint = status === 404 ? ` — the URL called was ${where}; give System Two a base URL such as http://127.0.0.1:8080/v1 (the client appends ${CHAT_COMPLETIONS_PATH}), and check the server serves that path` : '';
         throw new JevMemError('SYSTEM_TWO_HTTP', `System Two at ${where} answered HTTP ${status}: ${excerpt(text, secrets) || '(empty body)'}${hint}`, { status, cause: e });
       }
       const detail = e instanceof Error ? e.message + (e.cause instanceof Error ? `: ${e.cause.message}` : '') : String(e);

@@ -62,7 +62,7 @@ describe('System-Two URL convention', () => {
     expect(e.code).toBe('SYSTEM_TWO_HTTP');
     expect(e.details.status).toBe(404);
     expect(e.message).toContain(`${base}/chat/completions`);
-    expect(e.message).toContain('base URL such as https://api.openai.com/v1');
+    expect(e.message).toContain('base URL such as http://127.0.0.1:8080/v1');
   });
 });
 
