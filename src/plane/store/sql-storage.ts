@@ -29,9 +29,9 @@ import { createSqlRows } from './sql-rows.js';
 import type { SqlDriver } from './sql-schema.js';
 import { type SqlStorageOptions, createSqlSession } from './sql-session.js';
 import { createSqlStoreLexical } from './sql-store-lexical.js';
-import type { DamageReport, StorageAdapter } from './storage.js';
+import type { StorageAdapter } from './storage.js';
 import { readStat } from './sql-stats.js';
-import { verifyDamage } from './store-damage.js';
+import { damagedMethod } from './store-damage.js';
 
 export { isCorruptError, sqlError } from './sql-errors.js';
 export { EDGE_FIXED_BYTES } from './sql-namespaces.js';
@@ -65,8 +65,15 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
   const rowReads = createSqlRowReads(s, ids);
   const lexical = createSqlStoreLexical(s, ids);
   const checkpoints = createSqlCheckpoints(s, ids);
-  /** Records the last full pass of `damaged` could not reach, by namespace (issue 25). */
-  const unreadable = new Map<string, number>();
+  const damaged = damagedMethod(s.damage, {
+    scanNodes: (namespace) => adapter.scanNodes(namespace, 500),
+    readCheckpoint: (namespace) => adapter.readCheckpoint(namespace),
+    keptNodes: async (namespace) =>
+      s.read(`read the counts of namespace ${JSON.stringify(namespace)}`, () => {
+        const ns = ids.nsId(namespace);
+        return ns === undefined ? undefined : readStat(s.q, s.t, ns)?.nodes;
+      }),
+  });
 
   const adapter: StorageAdapter = {
     kind: options.kind,
@@ -75,32 +82,11 @@ export function createSqlStorage(db: SqlDriver, options: SqlStorageOptions): Sto
     ...checkpoints.methods,
     ...sqlNamespaces(s, ids, lexical),
 
-    async damaged(namespace, opts) {
+    // The shared damage method (store-damage.ts): O(1) with `scan: false`, else the full pass
+    // against the kept node counter (issue 25).
+    damaged: async (namespace, opts) => {
       s.enter(namespace);
-      const withShortfall = (report: DamageReport): DamageReport => {
-        // Known from this adapter's last full pass; a drop (which forgets the pass) forgets it too.
-        const n = s.damage.verified(namespace) ? (unreadable.get(namespace) ?? 0) : 0;
-        return n > 0 ? { ...report, unreadable: n } : report;
-      };
-      if (opts?.scan === false || s.damage.verified(namespace)) return withShortfall(s.damage.report(namespace));
-      // The full pass (issue 25): the records it reads (sound or logged as damaged) against the
-      // kept node counter; a shortfall is records that no read can reach (a damaged index).
-      let read = 0;
-      const counted = async function* (): AsyncIterable<unknown> {
-        for await (const batch of adapter.scanNodes(namespace, 500)) {
-          read += batch.length;
-          yield batch;
-        }
-      };
-      const report = await verifyDamage(s.damage, namespace, counted, () => adapter.readCheckpoint(namespace));
-      const kept = s.read(`read the counts of namespace ${JSON.stringify(namespace)}`, () => {
-        const ns = ids.nsId(namespace);
-        return ns === undefined ? undefined : readStat(s.q, s.t, ns)?.nodes;
-      });
-      const short = kept === undefined ? 0 : kept - read - report.ids.length;
-      if (short > 0) unreadable.set(namespace, short);
-      else unreadable.delete(namespace);
-      return withShortfall(report);
+      return damaged(namespace, opts);
     },
 
     lexicalIndex: (namespace) => (s.fts ? lexical.lexicalIndex(namespace) : undefined),
