@@ -23,7 +23,7 @@ import type { IndexHit, VectorIndex } from './indexes.js';
 import { restoreAnnBody, serializeAnn, type AnnState } from './vector-ann-format.js';
 
 export type { AnnState } from './vector-ann-format.js';
-import { checkDimension, checkK, gridForm, normalizedCopy } from './vector-flat.js';
+import { checkDimension, checkK, gridForm, int8Dot, int8Norm, normalizedCopy } from './vector-flat.js';
 import { corruptVectorIndex, readVectorHeader } from './vector-format.js';
 
 /** Options of {@link createAnnVectorIndex}. */
@@ -280,11 +280,8 @@ export class AnnVectorIndex implements VectorIndex {
 
   /** 1/‖q‖ of int8 slot `slot` (0 for a zero row). */
   #inverseNorm(slot: number): number {
-    const d = this.dimension;
-    const q = this.#s.q;
-    let sum = 0;
-    for (let i = slot * d, end = i + d; i < end; i++) sum += (q[i] as number) * (q[i] as number);
-    return sum === 0 ? 0 : 1 / Math.sqrt(sum);
+    const norm = int8Norm(this.#s.q, slot, this.dimension);
+    return norm === 0 ? 0 : 1 / norm;
   }
 
   /** Distance 1 − cos between unit `query` and the stored vector of `slot`. */
@@ -296,18 +293,7 @@ export class AnnVectorIndex implements VectorIndex {
       for (let i = 0; i < d; i++) dot += (query[i] as number) * (row[i] as number);
       return 1 - dot;
     }
-    const q = this.#s.q;
-    const base = slot * d;
-    let dot = 0;
-    let i = 0;
-    for (; i + 3 < d; i += 4) {
-      dot +=
-        (query[i] as number) * (q[base + i] as number) +
-        (query[i + 1] as number) * (q[base + i + 1] as number) +
-        (query[i + 2] as number) * (q[base + i + 2] as number) +
-        (query[i + 3] as number) * (q[base + i + 3] as number);
-    }
-    for (; i < d; i++) dot += (query[i] as number) * (q[base + i] as number);
+    const dot = int8Dot(query, this.#s.q, slot * d, d);
     // cos(u, q_r·s_r) = u·q_r / ‖q_r‖ (u unit; the scale cancels)
     return 1 - dot * (this.#invNorm[slot] as number);
   }

@@ -155,8 +155,26 @@ export function gridForm(unit: Float32Array, q: Int8Array): number | undefined {
   return s;
 }
 
+/**
+ * q · slab[base .. base + dim): the dot product of a float query with one int8 row (unrolled by
+ * four), shared by the exact scan and the ANN index's distance.
+ */
+export function int8Dot(q: Float32Array, slab: Int8Array, base: number, dim: number): number {
+  let dot = 0;
+  let i = 0;
+  for (; i + 3 < dim; i += 4) {
+    dot +=
+      (q[i] as number) * (slab[base + i] as number) +
+      (q[i + 1] as number) * (slab[base + i + 1] as number) +
+      (q[i + 2] as number) * (slab[base + i + 2] as number) +
+      (q[i + 3] as number) * (slab[base + i + 3] as number);
+  }
+  for (; i < dim; i++) dot += (q[i] as number) * (slab[base + i] as number);
+  return dot;
+}
+
 /** Euclidean norm of row `row` of an int8 slab (exact integer sum, then one sqrt). */
-function int8Norm(slab: Int8Array, row: number, dim: number): number {
+export function int8Norm(slab: Int8Array, row: number, dim: number): number {
   let sum = 0;
   const base = row * dim;
   for (let i = 0; i < dim; i++) {
@@ -293,17 +311,7 @@ class FlatVectorIndex implements FlatVectorIndexApi {
     const norms = this.#norm;
     const nq = this.#qIds.length;
     for (let r = 0; r < nq; r++) {
-      const base = r * dim;
-      let dot = 0;
-      let i = 0;
-      for (; i + 3 < dim; i += 4) {
-        dot +=
-          (q[i] as number) * (slab[base + i] as number) +
-          (q[i + 1] as number) * (slab[base + i + 1] as number) +
-          (q[i + 2] as number) * (slab[base + i + 2] as number) +
-          (q[i + 3] as number) * (slab[base + i + 3] as number);
-      }
-      for (; i < dim; i++) dot += (q[i] as number) * (slab[base + i] as number);
+      const dot = int8Dot(q, slab, r * dim, dim);
       const norm = norms[r] as number;
       // z = cos(q, q_r·s_r) = q·q_r / ‖q_r‖ (q unit; the scale cancels)
       top.offer(this.#qIds[r] as string, norm === 0 ? 0 : dot / norm);
