@@ -1,0 +1,134 @@
+/**
+ * Issue 22 (namespace.ts split): checkpoints written by the resident state of commit 27aa880
+ * (`fixtures/checkpoint-27aa880.json`, made by `fixtures/make-checkpoint-27aa880.ts` from that
+ * commit's sources) still load with today's code, and today's code writes the same bytes: the
+ * split changed no byte of the checkpoint format (parts, names, header, book, indexes).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHECKPOINT_FORMAT, NamespaceState, dedupKey, type IndexFactories } from '../../src/plane/resident/namespace.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import type { Checkpoint, StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
+import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
+import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { createAnnVectorIndex } from '../../src/plane/indexes/vector-ann.js';
+import { restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
+
+interface StoredCheckpoint {
+  change: number;
+  format: string;
+  parts: Record<string, string>;
+}
+interface Namespace {
+  commits: WriteBatch[];
+  /** Written by the write path after stage 1 (3 commits) and stage 2 (5 commits). */
+  checkpoint1: StoredCheckpoint;
+  checkpoint2: StoredCheckpoint;
+  /** Written after reopening stage 1 / stage 2 from checkpoint 1. */
+  reopened1: StoredCheckpoint;
+  reopened2: StoredCheckpoint & { replayed: number };
+  answers: Record<string, unknown>;
+  reopenedAnswers: Record<string, unknown>;
+}
+const fixture = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/checkpoint-27aa880.json'), 'utf8')) as {
+  dimension: number;
+  encoder: string;
+  flat: Namespace;
+  auto: Namespace;
+};
+const STAGE1 = 3;
+
+function factoriesOf(kind: 'flat' | 'auto'): IndexFactories {
+  return {
+    lexical: createLexicalIndex,
+    vector: (d: number) => createFlatVectorIndex(d),
+    restoreVector: restoreVectorIndex,
+    ...(kind === 'auto' ? { upgrade: { threshold: 4, exactOpenBelow: 100, create: async (d: number) => createAnnVectorIndex({ dimension: d }) } } : {}),
+  };
+}
+
+const decoded = (cp: StoredCheckpoint): Checkpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])) });
+const encoded = (cp: Checkpoint): StoredCheckpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) });
+const open = (kind: 'flat' | 'auto', storage: StorageAdapter): Promise<NamespaceState> =>
+  NamespaceState.open({ namespace: kind, storage, factories: factoriesOf(kind), dimension: fixture.dimension, encoder: fixture.encoder });
+
+/** A store holding the fixture's first `commits` commits and its checkpoint 1. */
+async function storeOf(kind: 'flat' | 'auto', commits: number): Promise<StorageAdapter> {
+  const storage = createMemoryStorage();
+  const f = fixture[kind];
+  for (const batch of f.commits.slice(0, STAGE1)) await storage.commit(kind, batch);
+  await storage.writeCheckpoint(kind, decoded(f.checkpoint1));
+  for (const batch of f.commits.slice(STAGE1, commits)) await storage.commit(kind, batch);
+  return storage;
+}
+
+/** What make-checkpoint-27aa880.ts recorded of a state (`probe` there). */
+function answersOf(s: NamespaceState, kind: 'flat' | 'auto'): Record<string, unknown> {
+  const nodes = new Map(fixture[kind].commits.flatMap((c) => c.putNodes ?? []).map((n) => [n.id, n]));
+  const first = (i: number): number[] => nodes.get(`${kind}-n${i}`)!.embedding.vector;
+  return {
+    vectorKind: s.vector.kind,
+    size: s.size,
+    seq: s.seq,
+    lastId: s.lastId ?? null,
+    sessions: [...s.sessions],
+    mentions: [...s.mentions],
+    speakers: [...s.speakers],
+    keywordDf: [...s.keywordDf],
+    dominantLanguage: s.dominantLanguage,
+    dedup: [...nodes.values()].map((n) => s.dedupCandidate(dedupKey(n.text, n.observedAt, n.provenance.source)) ?? null),
+    vector: [0, 3, 7].map((i) => s.vector.search(Float32Array.from(first(i).map((x, j) => x + (j === 0 ? 0.05 : 0))), 3)),
+    lexical: ['Lisbon', 'Fahrrad', 'glazing pottery'].map((q) => s.lexical.search(q, 3)),
+  };
+}
+
+describe('checkpoints written by commit 27aa880', () => {
+  it('use the format tag of this build and its part names', () => {
+    expect(fixture.flat.checkpoint1.format).toBe(CHECKPOINT_FORMAT);
+    expect(Object.keys(fixture.auto.checkpoint1.parts)).toEqual(['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale', 'header.json', 'book.json', 'lexical.json', 'vectors', 'vectors.exact']);
+  });
+
+  for (const kind of ['flat', 'auto'] as const) {
+    it(`${kind}: the write path applies the same commits into byte-identical checkpoints and answers`, async () => {
+      const storage = createMemoryStorage();
+      const s = await open(kind, storage);
+      expect(s.openReport.from).toBe('empty');
+      const commits = fixture[kind].commits;
+      for (const [i, batch] of commits.entries()) {
+        await s.use(async () => {
+          await s.loadNodes([...(batch.deleteNodeIds ?? []), ...(batch.putNodes ?? []).map((n) => n.id)]);
+          s.apply(batch);
+          await storage.commit(kind, batch);
+          await s.maybeUpgradeVector();
+        });
+        if (i + 1 === STAGE1) expect(encoded(await s.checkpoint(STAGE1, fixture.encoder))).toEqual(fixture[kind].checkpoint1);
+      }
+      expect(encoded(await s.checkpoint(commits.length, fixture.encoder))).toEqual(fixture[kind].checkpoint2);
+      expect(answersOf(s, kind)).toEqual(fixture[kind].answers);
+      s.dispose();
+    });
+
+    it(`${kind}: opens checkpoint 1 with nothing to replay and writes what 27aa880 wrote`, async () => {
+      const s = await open(kind, await storeOf(kind, STAGE1));
+      expect([s.openReport.from, s.openReport.replayed]).toEqual(['checkpoint', 0]);
+      expect(s.size).toBe(7); // 8 put, 1 deleted
+      expect(s.changedSinceCheckpoint).toBe(0);
+      await s.maybeUpgradeVector();
+      expect(encoded(await s.checkpoint(STAGE1, fixture.encoder))).toEqual(fixture[kind].reopened1);
+      s.dispose();
+    });
+
+    it(`${kind}: replays the 4 ids changed after checkpoint 1 into 27aa880's answers and checkpoint`, async () => {
+      const s = await open(kind, await storeOf(kind, fixture[kind].commits.length));
+      expect([s.openReport.from, s.openReport.replayed]).toEqual(['checkpoint', 4]);
+      expect(s.changedSinceCheckpoint).toBe(4);
+      await s.maybeUpgradeVector(); // the first write restores the deferred ANN index (auto)
+      expect(answersOf(s, kind)).toEqual(fixture[kind].reopenedAnswers);
+      const { replayed, ...cp } = fixture[kind].reopened2;
+      expect(replayed).toBe(4);
+      expect(encoded(await s.checkpoint(fixture[kind].commits.length, fixture.encoder))).toEqual(cp);
+      s.dispose();
+    });
+  }
+});
