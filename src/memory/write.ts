@@ -249,7 +249,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     const change = nextChange(state.meta) - 1;
     try {
       await storage.writeCheckpoint(ns, await state.checkpoint(change, encoder.fingerprint));
-      state.changedSinceCheckpoint = 0;
+      state.markCheckpointed();
     } catch (e) {
       // A reader's checkpoint (after replaying another process's changes) while that process
       // writes: the writer keeps the checkpoints; nothing failed.
@@ -676,7 +676,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       state.apply(stamped);
       stamped.checkpoint = await state.checkpoint(stamped.change as number, encoder.fingerprint);
       await storage.commit(ns, stamped);
-      state.changedSinceCheckpoint = 0;
+      state.markCheckpointed();
     } catch (e) {
       await rollBack(ns);
       throw e;

@@ -1,0 +1,227 @@
+/**
+ * The write bookkeeping of one namespace (issue 7, issue 13, issue 22): the small maps the write
+ * path reads to find deterministic neighbours without scanning nodes (the first and last turn of
+ * each session, the recent mentions of each entity, the latest node of each exact-repeat key),
+ * and the counts the read path weighs terms and languages by (keyword document frequency,
+ * languages, speaker names). Kept up to date node by node ({@link NamespaceBook.add},
+ * {@link NamespaceBook.remove}) and written into the checkpoint as `book.json`
+ * ({@link NamespaceBook.toJSON}; its layout is part of the checkpoint format).
+ *
+ * Callers outside the resident state get read-only views; only the resident state changes it.
+ *
+ * @module
+ */
+import type { MemoryNode } from '../../types.js';
+import type { LanguageCode } from '../text/language.js';
+import { hash53, type NodeDirectory } from './node-directory.js';
+import { dedupKey, speakerKey } from './keys.js';
+
+/** One session's bookkeeping. */
+export interface SessionInfo {
+  /** 0-based order of first appearance in the namespace. */
+  ordinal: number;
+  firstId: string;
+  lastId: string;
+}
+
+/** How many recent mentions of each entity are kept for candidate discovery. */
+export const MENTIONS_KEPT = 64;
+
+/** The bookkeeping maps as JSON (the checkpoint's `book.json`; entries in insertion order). */
+export interface BookJson {
+  sessions: Array<[string, SessionInfo]>;
+  mentions: Array<[string, string[]]>;
+  /** Canonical name, name as last written, number of nodes with it. */
+  speakers: Array<[string, string, number]>;
+  dedup: Array<[number, string]>;
+  keywordDf: Array<[string, number]>;
+  languages: Array<[LanguageCode, number]>;
+  seq: number;
+  lastId?: string;
+}
+
+/**
+ * The bookkeeping maps of one namespace, derived from its nodes. Reads the node directory (seq
+ * order, session ranges, the latest node), which the resident state updates first.
+ */
+export class NamespaceBook {
+  readonly #dir: NodeDirectory;
+  readonly #sessions = new Map<string, SessionInfo>();
+  readonly #mentions = new Map<string, string[]>();
+  readonly #speakers = new Map<string, string>();
+  /** Canonical speaker name → number of nodes with it (the name leaves {@link speakers} with its last node). */
+  readonly #speakerCount = new Map<string, number>();
+  /** 53-bit hash of {@link dedupKey} → id of the latest node with that key (verify on a hit). */
+  readonly #dedup = new Map<number, string>();
+  readonly #keywordDf = new Map<string, number>();
+  readonly #languages = new Map<LanguageCode, number>();
+  #seq = 0;
+  #lastId: string | undefined;
+
+  constructor(dir: NodeDirectory) {
+    this.#dir = dir;
+  }
+
+  /** Session id → its ordinal and its first and last node (by seq). */
+  get sessions(): ReadonlyMap<string, Readonly<SessionInfo>> {
+    return this.#sessions;
+  }
+
+  /** Canonical entity → ids of the latest ({@link MENTIONS_KEPT}) nodes that mention it, oldest first. */
+  get mentions(): ReadonlyMap<string, readonly string[]> {
+    return this.#mentions;
+  }
+
+  /** Canonical speaker name (`speakerKey`) → the name as last written. */
+  get speakers(): ReadonlyMap<string, string> {
+    return this.#speakers;
+  }
+
+  /** Document frequency of keywords (content terms) over the namespace's nodes. */
+  get keywordDf(): ReadonlyMap<string, number> {
+    return this.#keywordDf;
+  }
+
+  /** Language (`detectLanguage`) → number of live nodes written in it. */
+  get languages(): ReadonlyMap<LanguageCode, number> {
+    return this.#languages;
+  }
+
+  /** Highest node sequence number. */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** Id of the node with the highest seq. */
+  get lastId(): string | undefined {
+    return this.#lastId;
+  }
+
+  /** Id of the latest node whose {@link dedupKey} hashes to `hash` (a candidate: compare before use). */
+  dedupCandidate(hash: number): string | undefined {
+    return this.#dedup.get(hash);
+  }
+
+  /**
+   * Files node `n`, just added to the directory. `lang` is its detected language, `undefined`
+   * for a deleted node (which counts in no language).
+   */
+  add(n: MemoryNode, lang: LanguageCode | undefined): void {
+    if (lang !== undefined) this.#languages.set(lang, (this.#languages.get(lang) ?? 0) + 1);
+    if (n.seq > this.#seq || this.#lastId === undefined) {
+      this.#seq = Math.max(this.#seq, n.seq);
+      this.#lastId = n.id;
+    }
+    const sid = n.provenance.sessionId;
+    if (sid !== undefined) {
+      const s = this.#sessions.get(sid);
+      if (s === undefined) this.#sessions.set(sid, { ordinal: this.#sessions.size, firstId: n.id, lastId: n.id });
+      else {
+        if ((this.#dir.seq(s.lastId) ?? -Infinity) < n.seq) s.lastId = n.id;
+        if ((this.#dir.seq(s.firstId) ?? Infinity) > n.seq) s.firstId = n.id;
+      }
+    }
+    if (n.provenance.speaker) {
+      const key = speakerKey(n.provenance.speaker);
+      this.#speakers.set(key, n.provenance.speaker);
+      this.#speakerCount.set(key, (this.#speakerCount.get(key) ?? 0) + 1);
+    }
+    for (const e of n.entities) this.#mention(e, n.id, n.seq);
+    const key = hash53(dedupKey(n.text, n.observedAt, n.provenance.source));
+    const prev = this.#dedup.get(key);
+    if (prev === undefined || (this.#dir.seq(prev) ?? -Infinity) <= n.seq) this.#dedup.set(key, n.id);
+    for (const k of n.keywords) this.#keywordDf.set(k, (this.#keywordDf.get(k) ?? 0) + 1);
+  }
+
+  /** Keeps the {@link MENTIONS_KEPT} latest mentions of `ent` by seq, oldest first. */
+  #mention(ent: string, id: string, seq: number): void {
+    let list = this.#mentions.get(ent);
+    if (list === undefined) {
+      list = [];
+      this.#mentions.set(ent, list);
+    }
+    let i = list.length;
+    while (i > 0 && (this.#dir.seq(list[i - 1] as string) ?? -Infinity) > seq) i--;
+    list.splice(i, 0, id);
+    if (list.length > MENTIONS_KEPT) list.shift();
+  }
+
+  /**
+   * Unfiles node `n`, just removed from the directory: its mentions, repeat key, speaker name
+   * (erasure, issue 22: the name goes with the last node that has it), keywords, session range
+   * and, when it was the latest, the latest id. `lang` is the language it was counted in.
+   */
+  remove(n: MemoryNode, lang: string | undefined): void {
+    const id = n.id;
+    if (lang !== undefined) {
+      const c = (this.#languages.get(lang as LanguageCode) ?? 1) - 1;
+      if (c <= 0) this.#languages.delete(lang as LanguageCode);
+      else this.#languages.set(lang as LanguageCode, c);
+    }
+    for (const ent of n.entities) {
+      const list = this.#mentions.get(ent);
+      if (list) {
+        const i = list.indexOf(id);
+        if (i >= 0) list.splice(i, 1);
+        if (list.length === 0) this.#mentions.delete(ent);
+      }
+    }
+    const key = hash53(dedupKey(n.text, n.observedAt, n.provenance.source));
+    if (this.#dedup.get(key) === id) this.#dedup.delete(key);
+    if (n.provenance.speaker) {
+      const sk = speakerKey(n.provenance.speaker);
+      const c = (this.#speakerCount.get(sk) ?? 1) - 1;
+      if (c <= 0) {
+        this.#speakerCount.delete(sk);
+        this.#speakers.delete(sk);
+      } else this.#speakerCount.set(sk, c);
+    }
+    for (const k of n.keywords) {
+      const c = (this.#keywordDf.get(k) ?? 1) - 1;
+      if (c <= 0) this.#keywordDf.delete(k);
+      else this.#keywordDf.set(k, c);
+    }
+    const sid = n.provenance.sessionId;
+    if (sid !== undefined) {
+      const s = this.#sessions.get(sid);
+      if (s && (s.firstId === id || s.lastId === id)) {
+        const range = this.#dir.sessionRange(sid);
+        if (range === undefined) this.#sessions.delete(sid);
+        else {
+          s.firstId = range.firstId;
+          s.lastId = range.lastId;
+        }
+      }
+    }
+    if (this.#lastId === id) this.#lastId = this.#dir.latest();
+  }
+
+  /** The maps as the checkpoint's `book.json`. */
+  toJSON(): BookJson {
+    return {
+      sessions: [...this.#sessions],
+      mentions: [...this.#mentions],
+      speakers: [...this.#speakers].map(([k, v]) => [k, v, this.#speakerCount.get(k) ?? 1]),
+      dedup: [...this.#dedup],
+      keywordDf: [...this.#keywordDf],
+      languages: [...this.#languages],
+      seq: this.#seq,
+      ...(this.#lastId !== undefined ? { lastId: this.#lastId } : {}),
+    };
+  }
+
+  /** Restores the maps from a checkpoint's `book.json` (into an empty book). */
+  restore(b: BookJson): void {
+    for (const [k, v] of b.sessions) this.#sessions.set(k, v);
+    for (const [k, v] of b.mentions) this.#mentions.set(k, v);
+    for (const [k, v, c] of b.speakers) {
+      this.#speakers.set(k, v);
+      this.#speakerCount.set(k, c);
+    }
+    for (const [k, v] of b.dedup) this.#dedup.set(k, v);
+    for (const [k, v] of b.keywordDf) this.#keywordDf.set(k, v);
+    for (const [k, v] of b.languages) this.#languages.set(k, v);
+    this.#seq = b.seq;
+    this.#lastId = b.lastId;
+  }
+}

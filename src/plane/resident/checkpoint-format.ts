@@ -1,0 +1,109 @@
+/**
+ * The checkpoint format of a namespace's resident state (issue 13, issue 22): the parts a
+ * checkpoint holds, their names and order, the format tag, and the checks that decide whether a
+ * stored checkpoint can be restored. Parts:
+ *
+ * - `dir.*`: the node directory's typed arrays (`NodeDirectory.toParts`);
+ * - `header.json`: `{ dimension, directory, encoder? }` (the directory's JSON header);
+ * - `book.json`: the bookkeeping maps (`NamespaceBook.toJSON`, book.ts);
+ * - `lexical.json`: I^lex (absent when the store keeps the lexical index itself);
+ * - `vectors`: I^vec's `serialize()` bytes (absent when the index does not serialise);
+ * - `vectors.exact`: the exact index of a namespace that writes through an approximate one but
+ *   opens exact (vector-slot.ts).
+ *
+ * Changing any of this needs a new {@link CHECKPOINT_FORMAT}; `test/plane/resident-checkpoint-format.test.ts`
+ * holds checkpoints written by commit 27aa880 that must load and be written again byte for byte.
+ *
+ * @module
+ */
+import type { Checkpoint } from '../store/storage.js';
+import type { BookJson } from './book.js';
+import type { DirectoryHeader } from './node-directory.js';
+
+/**
+ * Format tag of this build's checkpoints ({@link Checkpoint.format}). @2 (issue 22): the book's
+ * speakers carry a node count, so a speaker's name leaves with its last node. A checkpoint of
+ * another format (@1) is not restored: the open rebuilds from a scan and writes an @2 one.
+ */
+export const CHECKPOINT_FORMAT = 'jev-mem/namespace-checkpoint@2';
+
+/** Checkpoint part with the exact index of a namespace that writes through an approximate one. */
+export const EXACT_VECTORS_PART = 'vectors.exact';
+
+/** The JSON part of a checkpoint's header (`header.json`). */
+export interface CheckpointHeader {
+  dimension: number;
+  encoder?: string;
+  directory: { ids?: unknown[] };
+}
+
+/** What one checkpoint is made of, before encoding. */
+export interface CheckpointContent {
+  /** The commit the state reflects ({@link Checkpoint.change}). */
+  change: number;
+  dimension: number;
+  encoder?: string;
+  /** `NodeDirectory.toParts()`. */
+  directory: { header: DirectoryHeader; parts: Record<string, Uint8Array> };
+  book: BookJson;
+  /** I^lex's `toJSON()`; absent when the store keeps the lexical index. */
+  lexical?: unknown;
+  /** I^vec's `serialize()`. */
+  vectors?: Uint8Array;
+  /** The `vectors.exact` part. */
+  exactVectors?: Uint8Array;
+}
+
+/** Encodes a checkpoint: the parts in the order listed in the module note. */
+export function encodeCheckpoint(c: CheckpointContent): Checkpoint {
+  const enc = new TextEncoder();
+  const header: CheckpointHeader = { dimension: c.dimension, directory: c.directory.header, ...(c.encoder !== undefined ? { encoder: c.encoder } : {}) };
+  return {
+    change: c.change,
+    format: CHECKPOINT_FORMAT,
+    parts: {
+      ...c.directory.parts,
+      'header.json': enc.encode(JSON.stringify(header)),
+      'book.json': enc.encode(JSON.stringify(c.book)),
+      ...(c.lexical !== undefined ? { 'lexical.json': enc.encode(JSON.stringify(c.lexical)) } : {}),
+      ...(c.vectors !== undefined ? { vectors: c.vectors } : {}),
+      ...(c.exactVectors !== undefined ? { [EXACT_VECTORS_PART]: c.exactVectors } : {}),
+    },
+  };
+}
+
+/** A checkpoint's JSON part, parsed. @throws SyntaxError / TypeError when the part is missing or not JSON. */
+function jsonPart(cp: Checkpoint, name: string): unknown {
+  return JSON.parse(new TextDecoder().decode(cp.parts[name]));
+}
+
+/**
+ * Why a checkpoint cannot be restored into a namespace whose store is at commit `change`, with
+ * vectors of `dimension` made by `encoder` (another format, a checkpoint newer than the store,
+ * another dimension or encoder); `undefined` when it can, with its header.
+ * @throws SyntaxError when `header.json` is missing or not JSON (a damaged checkpoint).
+ */
+export function checkCheckpoint(cp: Checkpoint, want: { change: number; dimension: number; encoder?: string }): { reason: string } | { header: CheckpointHeader } {
+  if (cp.format !== CHECKPOINT_FORMAT) return { reason: `the checkpoint has format ${JSON.stringify(cp.format)}` };
+  if (cp.change > want.change) return { reason: `the checkpoint (change ${cp.change}) is newer than the store (change ${want.change})` };
+  const header = jsonPart(cp, 'header.json') as CheckpointHeader;
+  if (header.dimension !== want.dimension) return { reason: `the checkpoint has dimension ${header.dimension}, the encoder ${want.dimension}` };
+  if (want.encoder !== undefined && header.encoder !== undefined && header.encoder !== want.encoder) return { reason: `the checkpoint was built with encoder ${header.encoder}` };
+  return { header };
+}
+
+/** Number of live nodes a checkpoint's directory header lists (its non-null ids). */
+export function liveCount(header: CheckpointHeader): number {
+  return Array.isArray(header.directory?.ids) ? header.directory.ids.reduce((n: number, id: unknown) => (id === null ? n : n + 1), 0) : 0;
+}
+
+/** The checkpoint's `book.json`. @throws SyntaxError when missing or not JSON. */
+export function bookOf(cp: Checkpoint): BookJson {
+  return jsonPart(cp, 'book.json') as BookJson;
+}
+
+/** The checkpoint's `lexical.json` as text, or `undefined` when it has none (written with a store-kept lexical index). */
+export function lexicalTextOf(cp: Checkpoint): string | undefined {
+  const part = cp.parts['lexical.json'];
+  return part === undefined ? undefined : new TextDecoder().decode(part);
+}

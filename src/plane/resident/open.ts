@@ -1,0 +1,147 @@
+/**
+ * Opening a namespace's resident part (issue 13, issue 22): restore it from the store's
+ * checkpoint and replay the commits logged after it (the change log), or, without a usable
+ * checkpoint, rebuild it from one streamed scan of the nodes. A damaged checkpoint is derived
+ * data: it is rebuilt from the rows and reported (`checkpointDamaged`). Never loads edges, or
+ * node bodies beyond what a replay needs.
+ *
+ * @module
+ */
+import { isJevMemError } from '../../errors.js';
+import type { MemoryNode } from '../../types.js';
+import type { VectorIndex } from '../indexes/indexes.js';
+import { loadLexicalIndex } from '../indexes/lexical.js';
+import { CHANGE_META_KEY, type Checkpoint } from '../store/storage.js';
+import { EXACT_VECTORS_PART, bookOf, checkCheckpoint, lexicalTextOf, liveCount } from './checkpoint-format.js';
+import { contentHash } from './node-directory.js';
+import { LOAD_BATCH, type OpenOptions, type OpenReport } from './options.js';
+import { ResidentCore } from './resident-core.js';
+import { exactOpenThreshold, upgradeThreshold, vectorKindOf } from './vector-slot.js';
+
+/** An opened resident part, and what the namespace state built on it starts with. */
+export interface OpenedResident {
+  core: ResidentCore;
+  /** The namespace's meta as loaded. */
+  meta: Record<string, unknown>;
+  report: OpenReport;
+  /** Node ids changed since the checkpoint (replayed; on a rescan of a stale checkpoint ≥ 1, so it is replaced). */
+  changedSinceCheckpoint: number;
+}
+
+/**
+ * Opens the resident part of `opts.namespace`.
+ * @throws JevMemError `STORAGE_FAILED` and the adapter's errors (a `STORE_DAMAGED` checkpoint is rebuilt, not thrown).
+ */
+export async function openResident(opts: OpenOptions): Promise<OpenedResident> {
+  const started = Date.now();
+  const { namespace, storage, factories, dimension } = opts;
+  const meta = await storage.loadMeta(namespace);
+  const change = typeof meta[CHANGE_META_KEY] === 'number' ? (meta[CHANGE_META_KEY] as number) : 0;
+  let reason = 'the store keeps no checkpoint';
+  let checkpointDamaged = false;
+  let cp: Checkpoint | undefined;
+  try {
+    cp = storage.readCheckpoint ? await storage.readCheckpoint(namespace) : undefined;
+  } catch (e) {
+    // A damaged checkpoint is derived data: rebuilt from the rows below (issue 22).
+    if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
+    reason = `the checkpoint is damaged (${e.message})`;
+    checkpointDamaged = true;
+  }
+  if (cp !== undefined) {
+    const restored = await fromCheckpoint(opts, cp, change).catch((e: unknown) => {
+      reason = `the checkpoint could not be restored (${e instanceof Error ? e.message : String(e)})`;
+      checkpointDamaged = true;
+      return undefined;
+    });
+    if (typeof restored === 'string') reason = restored;
+    else if (restored !== undefined) return { ...restored, meta: { ...meta }, report: { ...restored.report, ms: Date.now() - started } };
+  }
+  const core = new ResidentCore(dimension, storage.lexicalIndex(namespace) ?? factories.lexical(), await factories.vector(dimension), factories);
+  await rebuild(core, opts);
+  const report: OpenReport = { from: core.dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
+  if (checkpointDamaged) report.checkpointDamaged = true;
+  // An unusable checkpoint (another format, e.g. one written before issue 22 that may hold an
+  // erased memory's vector or names) counts as stale, so the memory replaces it at its next
+  // checkpoint (at the latest on close).
+  return { core, meta: { ...meta }, report, changedSinceCheckpoint: cp !== undefined ? Math.max(1, core.dir.size) : 0 };
+}
+
+/**
+ * Rebuilds the resident part from the store, adding nodes in seq order (the order they were
+ * written), so the rebuilt indexes equal the ones the writes built, ties included. One scan keeps
+ * (id, seq) only, and the bodies are read again in seq order, {@link LOAD_BATCH} at a time (a
+ * rebuild is the rare path: a first open after an upgrade, or a lost checkpoint).
+ */
+async function rebuild(core: ResidentCore, { namespace, storage }: OpenOptions): Promise<void> {
+  const order: Array<{ id: string; seq: number }> = [];
+  for await (const batch of storage.scanNodes(namespace, LOAD_BATCH)) for (const n of batch) order.push({ id: n.id, seq: n.seq });
+  order.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (let i = 0; i < order.length; i += LOAD_BATCH) {
+    const ids = order.slice(i, i + LOAD_BATCH).map((x) => x.id);
+    const byId = new Map((await storage.getNodes(namespace, ids)).map((n) => [n.id, n]));
+    for (const id of ids) {
+      const n = byId.get(id);
+      if (n !== undefined) core.add(n);
+    }
+  }
+}
+
+/**
+ * Restores a checkpoint and replays the ids the change log names after it; a string says why it
+ * cannot be used (the caller rescans).
+ * @throws when a part cannot be decoded (the caller counts the checkpoint as damaged and rescans).
+ */
+async function fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number): Promise<Omit<OpenedResident, 'meta'> | string> {
+  const checked = checkCheckpoint(cp, { change, dimension: opts.dimension, ...(opts.encoder !== undefined ? { encoder: opts.encoder } : {}) });
+  if ('reason' in checked) return checked.reason;
+  const { header } = checked;
+  const changed = cp.change === change ? [] : opts.storage.changesSince ? await opts.storage.changesSince(opts.namespace, cp.change) : undefined;
+  if (changed === undefined) return `the change log does not reach back to change ${cp.change}`;
+  // A store-kept lexical index (storage.lexicalIndex) is current as of the store: nothing to restore.
+  const kept = opts.storage.lexicalIndex(opts.namespace);
+  const lexicalText = lexicalTextOf(cp);
+  if (kept === undefined && lexicalText === undefined) return 'the checkpoint has no lexical index (written with a store-kept one)';
+  const lexical = kept ?? loadLexicalIndex(lexicalText as string);
+  let vector: VectorIndex | undefined;
+  const bytes = cp.parts['vectors'];
+  // Below `exactOpenBelow` the namespace opens on the exact index (restored from `vectors.exact`
+  // when the checkpoint has it, else built from the directory's int8 rows) rather than on the
+  // approximate one (a wasm module and a graph), which the first write restores.
+  const up = opts.factories.upgrade;
+  const live = liveCount(header);
+  const exact = up !== undefined && live < exactOpenThreshold(up, opts.dimension) && bytes !== undefined && vectorKindOf(bytes) !== 'flat';
+  const source = exact ? cp.parts[EXACT_VECTORS_PART] : bytes;
+  if (source !== undefined && opts.factories.restoreVector !== undefined && (!exact || vectorKindOf(source) === 'flat')) {
+    vector = await opts.factories.restoreVector(source).catch(() => undefined);
+    if (vector !== undefined && vector.dimension !== opts.dimension) {
+      vector.dispose();
+      vector = undefined;
+    }
+  }
+  const restored = vector !== undefined;
+  const core = new ResidentCore(opts.dimension, lexical, vector ?? (await opts.factories.vector(opts.dimension)), opts.factories);
+  core.dir.restore(header.directory, cp.parts);
+  core.book.restore(bookOf(cp));
+  if (!restored) core.indexDirectoryVectors();
+  if (exact && up !== undefined && bytes !== undefined && opts.factories.restoreVector !== undefined && live >= upgradeThreshold(up, opts.dimension)) {
+    core.vectors.defer({ bytes, restore: opts.factories.restoreVector.bind(opts.factories), touched: new Set(changed) });
+  }
+  // The changed nodes are applied in seq order (the order they were written), as a rescan would.
+  const found = new Map<string, MemoryNode>();
+  for (let i = 0; i < changed.length; i += LOAD_BATCH) {
+    for (const n of await opts.storage.getNodes(opts.namespace, changed.slice(i, i + LOAD_BATCH))) found.set(n.id, n);
+  }
+  const inOrder = [...changed].sort((a, b) => (found.get(a)?.seq ?? -1) - (found.get(b)?.seq ?? -1));
+  for (const id of inOrder) {
+    const n = found.get(id);
+    if (n === undefined) {
+      if (core.dir.has(id)) return `node ${JSON.stringify(id)} was deleted after the checkpoint`;
+      continue;
+    }
+    if (!core.dir.has(id)) core.add(n);
+    else if (core.dir.hashOf(id) !== contentHash(n)) return `node ${JSON.stringify(id)} changed its content after the checkpoint`;
+    else core.replaySameContent(n);
+  }
+  return { core, report: { from: 'checkpoint', replayed: changed.length, ms: 0 }, changedSinceCheckpoint: changed.length };
+}
