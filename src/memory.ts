@@ -48,6 +48,7 @@ import { calibratedRelevance, calibrationOf } from './memory/relevance.js';
 import { quoteVisible } from './util/invisible.js';
 import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath, updateProvenance } from './memory/write.js';
+import { createExpiryOnOpen } from './memory/expiry.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
@@ -384,7 +385,8 @@ export interface Memory {
    * Scope fields `userId` / `agentId` (or `options.scope` for fields the observation leaves
    * out) are kept in `provenance.metadata`; `expiresAt` (ISO string, Date or epoch ms) in
    * `metadata.expiresAt` as ISO UTC: from that time (the memory's clock) the memory is never
-   * returned, and `maintain()` erases it.
+   * returned, and `maintain()` erases it, as does the first call of a memory that opens the
+   * namespace after then (memory/expiry.ts).
    *
    * Exact repeats (same text, same `observedAt`, same `source`) are not stored twice: the
    * existing node gains the repeat's provenance in `duplicates` and its id is returned with
@@ -605,6 +607,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     controller.evict(texts);
   };
   const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger, evictText: evictTexts });
+  // Expired memories are erased when a namespace is first touched (issue 22; memory/expiry.ts).
+  const expiry = createExpiryOnOpen({ storage, caches, writes, now, logger });
   const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
   let closed = false;
   const ensureOpen = (): void => {
@@ -636,6 +640,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       const ns = nsOf(o);
       const checked = checkObservation(toObservation(observation, 'observation', o?.scope), 'observation', params.maxTextChars);
+      await expiry.open(ns);
       // The write takes the namespace lock for its commit only (issue 22: plan, then commit).
       return (await writes.write(ns, [checked], o ?? {}))[0] as AddResult;
     },
@@ -644,6 +649,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       const inputs = Array.isArray(observations) ? observations.map((x, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
       const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
+      await expiry.open(ns);
       return writes.write(ns, checked, o ?? {});
     },
 
@@ -653,6 +659,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const ns = nsOf(o);
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
+      await expiry.open(ns);
       return caches.reading(ns, async (state) => {
         throwIfAborted(o?.signal);
         const t = performance.now();
@@ -721,6 +728,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const limit = checkLimit(o?.limit);
       const afterSeq = o?.cursor === undefined ? 0 : decodeCursor(o.cursor, ns);
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
+      await expiry.open(ns);
       return caches.reading(ns, (state) => listPage(state, ns, afterSeq, limit, keep, now().getTime()));
     },
 
@@ -728,6 +736,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
       const ns = nsOf(o);
+      await expiry.open(ns);
       return caches.reading(ns, async (state) => (await historyOf(state, id, now().getTime())) ?? []);
     },
 
@@ -741,6 +750,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async get(id, o) {
       ensureOpen();
       const ns = nsOf(o);
+      await expiry.open(ns);
       return caches.reading(ns, async (state) => {
         await state.loadNodes([id]);
         const n = state.nodes.get(id);
@@ -751,6 +761,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async edges(id, o) {
       ensureOpen();
       const ns = nsOf(o);
+      await expiry.open(ns);
       return caches.reading(ns, async (state) => {
         await state.loadEdges([id], false);
         return state.edgesOf(id).map((e) => structuredClone(e));
@@ -761,6 +772,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       ensureOpen();
       const ns = nsOf(o);
       const checked = checkObservation(toObservation(observation, 'observation'), 'observation', params.maxTextChars);
+      await expiry.open(ns);
       // The old node is read now; the write's commit checks again, under the lock, that it is still there.
       const old = await caches.reading(ns, async (state) => {
         if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
@@ -773,6 +785,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async delete(id, o) {
       ensureOpen();
       const ns = nsOf(o);
+      await expiry.open(ns);
       return caches.exclusive(ns, () => writes.remove(ns, id, o?.signal), o?.signal);
     },
 
@@ -782,6 +795,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       await caches.exclusive(ns, async () => {
         await storage.dropNamespace(ns);
         caches.drop(ns);
+        expiry.forget(ns);
         evictTexts(undefined);
       });
     },
@@ -803,14 +817,15 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async maintain(o) {
       ensureOpen();
       const ns = nsOf(o);
-      const nowMs = now().getTime();
-      const expired = await eraseWhere(ns, (n) => isExpired(n, nowMs), o?.signal);
+      // The pass of the open, run now (it also records the next expiry; memory/expiry.ts).
+      const expired = await expiry.eraseDue(ns, o?.signal);
       return { ...(await writes.maintain(ns, o?.signal)), expired };
     },
 
     async export(o) {
       ensureOpen();
       const ns = await heldNsOf(o?.namespace);
+      await expiry.open(ns);
       return caches.exclusive(ns, () => exportNamespace(transfer, ns), o?.signal);
     },
 
@@ -822,6 +837,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async stats(o) {
       ensureOpen();
       const ns = await heldNsOf(o?.namespace);
+      await expiry.open(ns);
       const out = await caches.reading(ns, async (state) => {
         const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
         let edges = 0;

@@ -89,7 +89,8 @@ export interface Observation extends Provenance {
    * When the memory expires: an ISO-8601 instant or date (no offset = UTC), a `Date` or epoch
    * ms. Kept as ISO UTC in `provenance.metadata.expiresAt`. From then on (the memory's clock,
    * `now` of `createMemory`) `get`, `list`, `history`, `recall` and `answer` never return it,
-   * and `maintain()` erases it exactly (as `delete`).
+   * and `maintain()` erases it exactly (as `delete`), as does the first call of a memory that
+   * opens its namespace after then (memory/expiry.ts).
    */
   expiresAt?: string | number | Date;
 }

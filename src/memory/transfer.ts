@@ -16,6 +16,7 @@ import { checkNamespaceName } from '../plane/store/names.js';
 import { quoteVisible } from '../util/invisible.js';
 import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
+import { EXPIRY_META_KEY } from './expiry-meta.js';
 import type { ImportOptions } from './types.js';
 import { MAINTENANCE_PENDING_META_KEY, type WritePath } from './write.js';
 
@@ -49,7 +50,8 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
   await caches.fresh(ns, true);
   const snap = await storage.load(ns);
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY && k !== CHANGE_META_KEY && k !== ENCODER_META_KEY) meta[k] = v;
+  // The expiry bound is derived (expiry-meta.ts): the import computes it from the nodes.
+  for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY && k !== CHANGE_META_KEY && k !== ENCODER_META_KEY && k !== EXPIRY_META_KEY) meta[k] = v;
   // The load left damaged records out; they are named instead of failing the export (issue 22).
   const { ids: damaged } = await storage.damaged(ns);
   return {

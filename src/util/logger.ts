@@ -16,7 +16,8 @@ export interface LogEntry {
    * Stable id of the kind of event: `VECTOR_UPGRADE_FAILED`, `COMPACTION_FAILED`,
    * `MAINTENANCE_FAILED`, `TRASH_NOT_EMPTIED`, `HANDLE_NOT_CLOSED`, `CHECKPOINT_FAILED`,
    * `CHECKPOINT_DAMAGED` (a checkpoint failed its checksum or could not be decoded, and the
-   * namespace was rebuilt from its stored records; issue 22).
+   * namespace was rebuilt from its stored records; issue 22), `EXPIRY_DEFERRED` (the expired
+   * memories of a namespace could not be erased when it was opened; reads hide them).
    */
   code: string;
   /** Namespace concerned, when there is one. */
