@@ -11,12 +11,25 @@ import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
 import { createVectorIndex, restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
 import type { Checkpoint, StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
 import { prng } from '../helpers/prng.js';
+import { faultCommit, flipMarker, type FaultKind, type ProbeState } from './crash-probe.js';
 
 export { JevMemObject };
 
 type Parts = Record<string, Uint8Array>;
 const partsToWire = (parts: Parts): Record<string, number[]> => Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, Array.from(v)]));
 const partsFromWire = (parts: Record<string, number[]>): Parts => Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, Uint8Array.from(v)]));
+
+/** A batch as it crosses HTTP: checkpoint parts that were Uint8Arrays as { bytes }. */
+type WireBatch = WriteBatch & { checkpoint?: { parts: Record<string, unknown> } | null };
+
+/** A batch's checkpoint (issue 22): parts that were Uint8Arrays cross as { bytes }, anything else as it is. */
+function batchFromWire(batch: WireBatch): WriteBatch {
+  if (batch.checkpoint) {
+    const parts = Object.fromEntries(Object.entries(batch.checkpoint.parts).map(([k, v]) => [k, typeof v === 'object' && v !== null && 'bytes' in v ? Uint8Array.from((v as { bytes: number[] }).bytes) : v]));
+    batch.checkpoint = { ...(batch.checkpoint as Checkpoint), parts: parts as Parts };
+  }
+  return batch;
+}
 
 /**
  * One adapter call: `{ method, args }` → `{ ok: true, value }` or `{ ok: false, error }`. Scans
@@ -26,8 +39,12 @@ const partsFromWire = (parts: Record<string, number[]>): Parts => Object.fromEnt
 export class StorageProbe {
   private readonly storage: DurableObjectStorageLike;
   private readonly adapter: StorageAdapter;
+  private readonly ctx: ProbeState;
+  /** Identity of this instance of the object (a new one after `ctx.abort()`). */
+  private readonly instance = crypto.randomUUID();
 
-  constructor(ctx: { storage: DurableObjectStorageLike }) {
+  constructor(ctx: ProbeState) {
+    this.ctx = ctx;
     this.storage = ctx.storage;
     this.adapter = createDurableObjectStorage(ctx.storage);
   }
@@ -84,18 +101,16 @@ export class StorageProbe {
       if (method === 'seedV1') this.seedV1(args[0] as Parameters<StorageProbe['seedV1']>[0]);
       else if (method === 'annIndex') value = await this.annIndex(args[0] as number);
       else if (method === 'tables') value = this.tables();
+      // Fault injection (crash-probe.ts, test/edge/do-crash.test.ts).
+      else if (method === 'instance') value = this.instance;
+      else if (method === 'flipMarker') value = flipMarker(this.storage, args[0] as string);
+      else if (method === 'faultCommit') value = await faultCommit(this.ctx, args[0] as string, batchFromWire(args[1] as WireBatch), args[2] as number, args[3] as FaultKind);
       else if (method === 'scanNodes' || method === 'scanEdges') {
         const batches: unknown[] = [];
         for await (const b of this.adapter[method]!(args[0] as string, args[1] as number)) batches.push(b);
         value = batches;
       } else if (method === 'commit') {
-        // A batch's checkpoint (issue 22): parts that were Uint8Arrays cross as { bytes }, anything else as it is.
-        const batch = args[1] as WriteBatch & { checkpoint?: { parts: Record<string, unknown> } | null };
-        if (batch.checkpoint) {
-          const parts = Object.fromEntries(Object.entries(batch.checkpoint.parts).map(([k, v]) => [k, typeof v === 'object' && v !== null && 'bytes' in v ? Uint8Array.from((v as { bytes: number[] }).bytes) : v]));
-          batch.checkpoint = { ...(batch.checkpoint as Checkpoint), parts: parts as Parts };
-        }
-        await this.adapter.commit(args[0] as string, batch);
+        await this.adapter.commit(args[0] as string, batchFromWire(args[1] as WireBatch));
       } else if (method === 'writeCheckpoint') {
         const cp = args[1] as { change: number; format: string; parts: Record<string, number[]> };
         await this.adapter.writeCheckpoint!(args[0] as string, { ...cp, parts: partsFromWire(cp.parts) });
