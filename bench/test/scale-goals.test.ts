@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { folderBytes } from '../scale/edge.js';
 import type { EdgeScalePoint } from '../scale/edge.js';
 import type { OpenProbeReport } from '../scale/open-probe.js';
-import { goalCells, renderGoalsMarkdown, runtimeSeries, type ScalePoint, type ScaleResults } from '../scale/scale.js';
+import { bulkFigures, goalCells, renderGoalsMarkdown, runtimeSeries, type ScalePoint, type ScaleResults } from '../scale/scale.js';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,15 @@ describe('goalCells (issue 13 goals at 100k)', () => {
       ['stored bytes/node', 2000, 2500, true],
     ]);
     expect(cells[1]?.note).toBe('isolate heap not observable; workerd RSS 160 MiB');
+  });
+
+  it('checks the bulk-import rate (issue 25) where a run timed it, and leaves the row out where none did', () => {
+    const timed = { ...node(100_000, { perSecond: 400, p95: 41, bytesPerNode: 2000 }), bulk: bulkFigures(99_000, 60_000) };
+    const cell = goalCells(results([timed])).find((c) => c.figure === 'bulk import memories/s');
+    // 99,000 memories in 60 s = 1,650/s against Node's 1,500/s
+    expect([cell?.value, cell?.bound, cell?.ok]).toEqual([1650, 1500, true]);
+    expect(goalCells(results([node(100_000, { perSecond: 400, p95: 41, bytesPerNode: 2000 })])).some((c) => c.figure === 'bulk import memories/s')).toBe(false);
+    expect(bulkFigures(0, 10)).toBeUndefined();
   });
 
   it('renders one column per runtime that ran', () => {

@@ -560,6 +560,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             // updates supersede) are applied now, since the next observations read them; its
             // edges are applied after the batch, in the order per-write planning gives them
             // (planning reads no edge of the chunk: each one has a node of the chunk as an end).
+            throwIfAborted(opts.signal); // Ctrl-C is seen between observations, as when each asked its own request
             const prepared = await prepareWrite(ns, inputOf(id), state, params, planned.readings);
             const b: WriteBatch = { putNodes: [prepared.node, ...prepared.superseded] };
             state.apply(b);
