@@ -1,8 +1,12 @@
 /**
  * The memory's write orchestration (SPEC 4): validated observations → embedding and typing in
- * one batch per chunk → {@link planWrite} per observation → one atomic commit per chunk, then
- * the caches; explicit updates, deletes and maintenance passes. The stages themselves live in
- * `write/` (no I/O inside them); this module adds the I/O, the gate and the bookkeeping.
+ * one batch per chunk → {@link planWrite} for the chunk's first observation, then (issue 25, the
+ * bulk path) {@link prepareWrite} for each later one over the state with the earlier ones
+ * applied, and their relation requests in ONE System-One call → one atomic commit per chunk,
+ * then the caches; explicit updates, deletes and maintenance passes (after a chunk, over the
+ * chunk's nodes). The graph is the one per-write planning gives (the relation requests are the
+ * same; `test/write/bulk.test.ts`). The stages themselves live in `write/` (no I/O inside them);
+ * this module adds the I/O, the gate and the bookkeeping.
  *
  * Every System-One request of a write is counted: in the write's {@link AddResult} (`systemOne`)
  * and, per namespace since the memory was opened, in {@link WritePath.counts} (shown by
