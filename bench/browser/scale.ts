@@ -204,5 +204,49 @@ const api: ScaleBenchPageApi = {
   },
 };
 
+/**
+ * The fresh-page figure (issue 25): run in a NEW page after the namespace was grown and closed in
+ * another one. Loads the encoder and the System-One worker, opens the namespace
+ * (`createBrowserMemory` on the same IndexedDB database), asks every question, and reports open,
+ * first recall, recall latencies and the page's heap after them.
+ */
+api.probe = async (questionsJson, o) => {
+  const questions = JSON.parse(questionsJson) as string[];
+  const baselineHeapBytes = heapBytes();
+  let t = performance.now();
+  const encoder: Encoder = await createGloveSifEncoder({ load: createFetchAssetLoader(models) });
+  const inner = await createWorkerSystemOne({ modelBaseURL: models, wasmPaths: ort, numThreads: 1, ...onnxWorker(), executionProviders: ['wasm'] });
+  const modelLoadMs = performance.now() - t;
+  const modelsHeapBytes = heapBytes();
+  t = performance.now();
+  const memory = await createBrowserMemory({ namespace: 'scale', dbName: o.dbName, encoder, systemOne: inner, persist: false });
+  const openMs = performance.now() - t;
+  try {
+    const latencies: number[] = [];
+    for (const q of questions) {
+      const tq = performance.now();
+      await memory.recall(q, { k: 20 });
+      latencies.push(performance.now() - tq);
+    }
+    const after = heapBytes();
+    const nodes = (await memory.stats()).nodes;
+    return {
+      modelLoadMs,
+      openMs,
+      firstRecallMs: latencies[0] ?? Number.NaN,
+      openToFirstRecallMs: openMs + (latencies[0] ?? Number.NaN),
+      recall: summarize(latencies),
+      questions: latencies.length,
+      ...(baselineHeapBytes !== undefined ? { baselineHeapBytes } : {}),
+      ...(modelsHeapBytes !== undefined ? { modelsHeapBytes } : {}),
+      ...(after !== undefined ? { heapUsedBytes: after } : {}),
+      nodes,
+    };
+  } finally {
+    await memory.close().catch(() => undefined);
+    await inner.close().catch(() => undefined);
+  }
+};
+
 (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench = api;
 document.body.dataset.state = 'ready';

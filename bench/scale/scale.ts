@@ -225,6 +225,30 @@ export interface ScaleBrowserPeers {
   orama: (Omit<OramaScaleResults, 'version' | 'setup'> & { version?: string; setup?: string }) | OramaFailure;
 }
 
+/**
+ * A new page on the store the bench page grew (issue 25, the tab a user reloads), at the largest
+ * size: load the encoder and System-One worker, open the namespace, ask the questions.
+ */
+export interface ScaleBrowserFreshPage {
+  /** The encoder and the System-One worker, ms (before the store is touched). */
+  modelLoadMs: number;
+  /** `createBrowserMemory` on the existing IndexedDB database, ms. */
+  openMs: number;
+  /** The first recall alone, ms (loads the namespace where the open did not). */
+  firstRecallMs: number;
+  /** Open + first recall, ms. */
+  openToFirstRecallMs: number;
+  /** Every recall, the first included. */
+  recall: LatencySummary;
+  questions: number;
+  /** `performance.memory.usedJSHeapSize` when the page started, after the models, and after the open and the recalls, bytes (absent where the API is missing; the worker's heap is not included). */
+  baselineHeapBytes?: number;
+  modelsHeapBytes?: number;
+  heapUsedBytes?: number;
+  /** Nodes of the namespace (`stats()` after the recalls). */
+  nodes: number;
+}
+
 /** The headless-Chromium half of a scale run. */
 export interface ScaleBrowserResults extends ScaleBrowserRun {
   status: 'done';
@@ -236,6 +260,8 @@ export interface ScaleBrowserResults extends ScaleBrowserRun {
   /** What runs where: store, System One. */
   setup: string;
   durationMs: number;
+  /** The fresh page at the largest size (issue 25); `failed` with the error; absent in older runs and with `--peers-only`. */
+  freshPage?: (ScaleBrowserFreshPage & { size: number }) | { status: 'failed'; note: string };
 }
 
 /** What the bench page `bench/browser/scale.html` exposes as `window.jevMemScaleBench` once loaded. */
@@ -248,6 +274,12 @@ export interface ScaleBenchPageApi {
    * ({@link ScaleBrowserPeers}); with `o.peersOnly`, grows Orama alone (no namespace, no worker). Progress goes to the console as `bench scale: …` lines.
    */
   run(observationsJson: string, questionsJson: string, o: { sizes: number[]; measuredWrites: number; dbName: string; peers?: boolean; peersOnly?: boolean }): Promise<ScaleBrowserRun>;
+  /**
+   * The fresh-page figure (issue 25), in a new page once `run` has grown and closed the
+   * namespace: models loaded, the namespace opened from IndexedDB database `o.dbName`, every
+   * question of `questionsJson` asked ({@link ScaleBrowserFreshPage}).
+   */
+  probe?(questionsJson: string, o: { dbName: string }): Promise<ScaleBrowserFreshPage>;
   /** `globalThis.crossOriginIsolated` of the page. */
   crossOriginIsolated: boolean;
 }
@@ -353,6 +385,33 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       await writeFile(profilePath, JSON.stringify(profile));
       log(`scale (Chromium): page CPU profile written to ${profilePath}`);
     }
+    let freshPage: ScaleBrowserResults['freshPage'];
+    if (o.peersOnly !== true && run.points.length > 0) {
+      // The fresh page (issue 25): the writing page is closed, a new one opens the same store.
+      const size = run.points[run.points.length - 1]?.size as number;
+      try {
+        await page.close();
+        const fresh = await context.newPage();
+        fresh.on('pageerror', (e) => problems.push(e.message));
+        await fresh.goto(new URL('scale.html', base.endsWith('/') ? base : `${base}/`).href);
+        await fresh.waitForFunction(() => 'jevMemScaleBench' in globalThis, undefined, { timeout: 30_000 });
+        const probe = await fresh.evaluate(
+          ([qs, opts]) => {
+            const api = (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench;
+            if (api.probe === undefined) throw new Error('the bench page has no probe()');
+            return api.probe(qs, opts);
+          },
+          [JSON.stringify(questions), { dbName: 'jev-mem-scale-bench' }] as const,
+        );
+        freshPage = { size, ...probe };
+        log(`scale (Chromium): fresh page at ${size}: open to first recall ${probe.openToFirstRecallMs.toFixed(0)} ms, recall p95 ${probe.recall.p95.toFixed(1)} ms${probe.heapUsedBytes !== undefined ? `, heap ${(probe.heapUsedBytes / 2 ** 20).toFixed(0)} MiB` : ''}`);
+        await fresh.close();
+      } catch (e) {
+        const why = (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
+        log(`scale (Chromium): the fresh page failed: ${why}`);
+        freshPage = { status: 'failed', note: `the fresh page failed: ${why}${problems.length ? `; page errors: ${problems.join(' | ')}` : ''}` };
+      }
+    }
     return {
       status: 'done',
       chromium: version,
@@ -361,6 +420,7 @@ export async function runScaleBrowserBench(o: ScaleBrowserBenchOptions = {}): Pr
       setup: o.peersOnly === true ? 'peers only (--peers-only): no jev-mem namespace, no System-One worker; GloVe-SIF encoder in the page' : 'createBrowserMemory: IndexedDB store; System One in a Web Worker (onnxruntime-web WASM, 1 thread); GloVe-SIF encoder in the page; encoder and worker shared across reopenings',
       durationMs: performance.now() - t0,
       ...run,
+      ...(freshPage !== undefined ? { freshPage } : {}),
       ...(run.peers ? { peers: { orama: run.peers.orama.status === 'done' ? { ...run.peers.orama, version: oramaVersion(), setup: ORAMA_BROWSER_SETUP } : run.peers.orama } } : {}),
     };
   } finally {
@@ -635,6 +695,23 @@ function renderPeersOnlyMarkdown(r: ScaleResults): string {
   ].join('\n');
 }
 
+/** The Chromium fresh-page lines (issue 25); empty in runs without it. */
+export function renderFreshPageMarkdown(f: ScaleBrowserResults['freshPage']): string[] {
+  if (f === undefined) return [];
+  if ('status' in f) return [`Fresh page: ${f.status} — ${f.note}`, ''];
+  const m = (b: number | undefined): string => (b === undefined ? '—' : (b / 2 ** 20).toFixed(0));
+  return [
+    `### Chromium, a fresh page on the closed store (${f.size} memories)`,
+    '',
+    'The writing page is closed; a new page of the same profile loads the encoder and the System-One worker, opens the namespace (`createBrowserMemory`) and asks the questions. Heap: the page\'s `performance.memory.usedJSHeapSize` (the worker\'s not included).',
+    '',
+    '| open to first recall ms | open ms | first recall ms | model load ms | recall p50 ms | p95 ms | heap after MiB | heap with models MiB | nodes |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${f.openToFirstRecallMs.toFixed(0)} | ${f.openMs.toFixed(0)} | ${f.firstRecallMs.toFixed(0)} | ${f.modelLoadMs.toFixed(0)} | ${f.recall.p50.toFixed(1)} | ${f.recall.p95.toFixed(1)} | ${m(f.heapUsedBytes)} | ${m(f.modelsHeapBytes)} | ${f.nodes} |`,
+    '',
+  ];
+}
+
 /** A bulk-import rate for the tables: memories/s, or — when not timed. */
 export function bulkCell(b: BulkImportFigures | undefined): string {
   return b === undefined ? '—' : b.perSecond.toFixed(0);
@@ -825,6 +902,7 @@ function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
         `| ${p.size} | ${p.edges} | ${bulkCell(p.bulk)} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${p.heapUsedBytes === undefined ? '—' : (p.heapUsedBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
     ),
     '',
+    ...renderFreshPageMarkdown(b.freshPage),
     '![Chromium write throughput](scale-browser-write.svg)',
     '',
     '![Chromium recall latency](scale-browser-recall.svg)',
@@ -1032,17 +1110,19 @@ export function goalCells(r: ScaleResults): GoalCell[] {
     ...(n.fresh ? { notes: { 'heap after open + 50 recalls MiB': `fresh process, RSS ${(n.fresh.after.rssBytes / 2 ** 20).toFixed(0)} MiB` } } : { notes: { 'open to first recall ms': 'in-process reopen + first recall', 'heap after open + 50 recalls MiB': 'the writer process' } }),
   }]);
   const b = r.browser.status === 'done' ? atGoalSize(r.browser.points) : undefined;
+  // The fresh page (issue 25) where it ran at that size; else the writing page's reopen and heap.
+  const fp = r.browser.status === 'done' && r.browser.freshPage !== undefined && !('status' in r.browser.freshPage) && r.browser.freshPage.size === b?.size ? r.browser.freshPage : undefined;
   runtimes.push(['Chromium', b && {
     size: b.size,
     values: {
-      'open to first recall ms': b.reopen.ms + b.reopen.firstRecallMs,
-      'heap after open + 50 recalls MiB': b.heapUsedBytes === undefined || b.heapUsedBytes === null ? null : b.heapUsedBytes / 2 ** 20,
+      'open to first recall ms': fp ? fp.openToFirstRecallMs : b.reopen.ms + b.reopen.firstRecallMs,
+      'heap after open + 50 recalls MiB': fp ? (fp.heapUsedBytes === undefined ? null : fp.heapUsedBytes / 2 ** 20) : b.heapUsedBytes === undefined || b.heapUsedBytes === null ? null : b.heapUsedBytes / 2 ** 20,
       'writes/s': b.write.perSecond,
       'recall p95 ms': b.recall.p95,
       'stored bytes/node': b.storage.bytesPerNode,
       'bulk import memories/s': b.bulk?.perSecond,
     },
-    notes: { 'heap after open + 50 recalls MiB': 'the writing page, before the reopen' },
+    notes: fp ? { 'open to first recall ms': 'fresh page', 'heap after open + 50 recalls MiB': 'fresh page' } : { 'heap after open + 50 recalls MiB': 'the writing page, before the reopen' },
   }]);
   const e = r.edge?.status === 'done' ? atGoalSize(r.edge.points) : undefined;
   const rss = e?.memory.after.rssBytes;

@@ -102,6 +102,22 @@ describe('goalCells (issue 13 goals at 100k)', () => {
     expect(bulkFigures(0, 10)).toBeUndefined();
   });
 
+  it('reads Chromium from the fresh page (issue 25) when it ran at the goal size, else from the writing page', () => {
+    const page = { ...node(10_000, { perSecond: 100, p95: 45, bytesPerNode: 2000 }), heapUsedBytes: 400 * MiB, reopen: { ms: 900, firstRecallMs: 300 } };
+    const freshPage = { size: 10_000, modelLoadMs: 1, openMs: 200, firstRecallMs: 500, openToFirstRecallMs: 700, recall: lat(40), questions: 50, heapUsedBytes: 180 * MiB, nodes: 10_000 };
+    const browser = (f?: object): ScaleResults['browser'] => ({ status: 'done', chromium: 'c', crossOriginIsolated: true, sizes: [10_000], setup: 's', durationMs: 1, points: [page], modelLoadMs: { encoder: 1, systemOne: 1 }, systemOneModel: 'm', encoder: 'e', ...(f ? { freshPage: f } : {}) }) as ScaleResults['browser'];
+    const chromium = (b: ScaleResults['browser']) => goalCells({ ...results([]), browser: b }).filter((c) => c.runtime === 'Chromium');
+    const withFresh = chromium(browser(freshPage));
+    expect(withFresh.find((c) => c.figure === 'open to first recall ms')).toMatchObject({ value: 700, ok: true, note: 'fresh page' });
+    expect(withFresh.find((c) => c.figure === 'heap after open + 50 recalls MiB')).toMatchObject({ value: 180, ok: true, note: 'fresh page' });
+    const without = chromium(browser());
+    // reopen 900 + first recall 300; the writing page's 400 MiB
+    expect(without.find((c) => c.figure === 'open to first recall ms')?.value).toBe(1200);
+    expect(without.find((c) => c.figure === 'heap after open + 50 recalls MiB')?.value).toBe(400);
+    // a fresh page at another size is not used
+    expect(chromium(browser({ ...freshPage, size: 1000 })).find((c) => c.figure === 'open to first recall ms')?.value).toBe(1200);
+  });
+
   it('renders one column per runtime that ran', () => {
     const md = renderGoalsMarkdown(results([node(100_000, { perSecond: 400, p95: 41, bytesPerNode: 2000, fresh: fresh(900, 260) })])).join('\n');
     expect(md).toContain('| figure | Node at 100000 |');
