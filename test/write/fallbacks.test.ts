@@ -15,6 +15,7 @@ import { JevMemError } from '../../src/errors.js';
 import { createMemory } from '../../src/memory.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import type { SystemOneBackend, SystemOneRequest } from '../../src/system-one/wire.js';
+import type { Observation } from '../../src/types.js';
 import { forcing, lifecycleFixture, TURNS } from '../lifecycle/helpers.js';
 
 let encoder: Encoder;
@@ -85,6 +86,24 @@ describe('System-One fallbacks of writes', () => {
     expect(first.systemOne).toEqual({ calls: 1, fallbacks: 0, model: HEALTHY });
     expect(second.systemOne).toEqual({ calls: 2, fallbacks: 1, model: `${HEALTHY}+${HEURISTIC}`, fallbackReason: 'error: SYSTEM_ONE_FAILED down for the test' });
     expect((await memory.stats()).systemOneWrites).toMatchObject({ calls: 3, fallbacks: 1 });
+    await memory.close();
+  });
+
+  it('one chunk, one relation call (issue 25): a failure of that call falls back for every relation request of the chunk', async () => {
+    // Fails the calls holding the relation request of turn 3 (the new observation of its state).
+    const turn3 = (TURNS[2] as Observation).text;
+    const backend = failing((r) => isRelation(r) && (r.state as { observation?: { text?: string } }).observation?.text === turn3);
+    const memory = await createMemory({ encoder, systemOne: backend });
+    const res = await memory.addMany(TURNS.slice(0, 4));
+    const reason = 'error: SYSTEM_ONE_FAILED down for the test';
+    expect(res.map((r) => r.systemOne)).toEqual([
+      { calls: 1, fallbacks: 0, model: HEALTHY },
+      // turns 2-4 share the call that failed: each one's relation request was answered by the heuristic
+      { calls: 2, fallbacks: 1, model: `${HEALTHY}+${HEURISTIC}`, fallbackReason: reason },
+      { calls: 2, fallbacks: 1, model: `${HEALTHY}+${HEURISTIC}`, fallbackReason: reason },
+      { calls: 2, fallbacks: 1, model: `${HEALTHY}+${HEURISTIC}`, fallbackReason: reason },
+    ]);
+    expect(backend.calls).toBe(2);
     await memory.close();
   });
 
