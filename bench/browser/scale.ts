@@ -32,6 +32,7 @@ import { growOrama, oramaFailure, OramaStepError, type OramaPersistence } from '
 import { countingBackend, countsDelta } from '../lib/counting.js';
 import { measureReopen, summarize, writeFigures } from '../lib/metrics.js';
 import type { ScaleBenchPageApi, ScaleBrowserPoint, ScaleBrowserRun, ScaleBrowserPeers } from '../scale/scale.js';
+import { bulkFigures, SCALE_BULK_CHUNK } from '../scale/bulk.js';
 import type { Observation } from '../../src/types.js';
 
 const models = new URL('models/', document.baseURI).href;
@@ -138,9 +139,11 @@ const api: ScaleBenchPageApi = {
         const segStart = performance.now();
         const measured = Math.min(o.measuredWrites, size - written);
         const bulk = observations.slice(written, size - measured);
+        const tb = performance.now();
         if (bulk.length > 0) {
           let last = performance.now();
           await memory.addMany(bulk, {
+            chunkSize: SCALE_BULK_CHUNK,
             onProgress: (p) => {
               if (performance.now() - last > 10_000) {
                 last = performance.now();
@@ -149,6 +152,8 @@ const api: ScaleBenchPageApi = {
             },
           });
         }
+        // Bulk import (issue 25): the segment before the timed writes, one addMany call.
+        const bulkImport = bulkFigures(bulk.length, performance.now() - tb);
         const before = backend.counts();
         const tw = performance.now();
         await memory.addMany(observations.slice(size - measured, size));
@@ -174,13 +179,14 @@ const api: ScaleBenchPageApi = {
           nodes: stats.nodes,
           edges: stats.edges,
           write: writeFigures(measured, writeMs, countsDelta(after, before), segmentMs),
+          ...(bulkImport ? { bulk: bulkImport } : {}),
           recall: summarize(latencies),
           ...(heap !== undefined ? { heapUsedBytes: heap } : {}),
           storage: { bytes, bytesPerNode: stats.nodes > 0 ? bytes / stats.nodes : 0 },
           reopen: { ms: reopenMs, firstRecallMs, statsMs },
         };
         points.push(point);
-        console.log(`bench scale: ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);
+        console.log(`bench scale: ${size} nodes: ${point.bulk ? `bulk import ${point.bulk.perSecond.toFixed(0)}/s, ` : ''}${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${point.recall.p50.toFixed(1)} ms, reopen ${reopenMs.toFixed(0)} ms`);
       }
       if (o.peers === true) {
         // Orama after jev-mem's namespace is closed, in the same page with the same encoder.
@@ -196,6 +202,50 @@ const api: ScaleBenchPageApi = {
     const run: ScaleBrowserRun = { points, modelLoadMs: { encoder: encoderMs, systemOne: systemOneMs }, systemOneModel: inner.modelId, encoder: encoder.fingerprint, ...(peers ? { peers } : {}) };
     return run;
   },
+};
+
+/**
+ * The fresh-page figure (issue 25): run in a NEW page after the namespace was grown and closed in
+ * another one. Loads the encoder and the System-One worker, opens the namespace
+ * (`createBrowserMemory` on the same IndexedDB database), asks every question, and reports open,
+ * first recall, recall latencies and the page's heap after them.
+ */
+api.probe = async (questionsJson, o) => {
+  const questions = JSON.parse(questionsJson) as string[];
+  const baselineHeapBytes = heapBytes();
+  let t = performance.now();
+  const encoder: Encoder = await createGloveSifEncoder({ load: createFetchAssetLoader(models) });
+  const inner = await createWorkerSystemOne({ modelBaseURL: models, wasmPaths: ort, numThreads: 1, ...onnxWorker(), executionProviders: ['wasm'] });
+  const modelLoadMs = performance.now() - t;
+  const modelsHeapBytes = heapBytes();
+  t = performance.now();
+  const memory = await createBrowserMemory({ namespace: 'scale', dbName: o.dbName, encoder, systemOne: inner, persist: false });
+  const openMs = performance.now() - t;
+  try {
+    const latencies: number[] = [];
+    for (const q of questions) {
+      const tq = performance.now();
+      await memory.recall(q, { k: 20 });
+      latencies.push(performance.now() - tq);
+    }
+    const after = heapBytes();
+    const nodes = (await memory.stats()).nodes;
+    return {
+      modelLoadMs,
+      openMs,
+      firstRecallMs: latencies[0] ?? Number.NaN,
+      openToFirstRecallMs: openMs + (latencies[0] ?? Number.NaN),
+      recall: summarize(latencies),
+      questions: latencies.length,
+      ...(baselineHeapBytes !== undefined ? { baselineHeapBytes } : {}),
+      ...(modelsHeapBytes !== undefined ? { modelsHeapBytes } : {}),
+      ...(after !== undefined ? { heapUsedBytes: after } : {}),
+      nodes,
+    };
+  } finally {
+    await memory.close().catch(() => undefined);
+    await inner.close().catch(() => undefined);
+  }
 };
 
 (globalThis as unknown as { jevMemScaleBench: ScaleBenchPageApi }).jevMemScaleBench = api;

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { bulkFigures, type BulkImportFigures } from './bulk.js';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,12 @@ export interface EdgeScalePoint {
     /** Wall time of growing from the previous size, ms. */
     segmentMs: number;
   };
+  /**
+   * Bulk import (issue 25): the observations before the timed writes, in requests of
+   * `chunkSize` observations (the Durable Object writes each through `addMany`), memories/s
+   * client side. Absent in older runs and where the segment was empty.
+   */
+  bulk?: BulkImportFigures;
   /** Recall over the questions on the warm instance (client side, HTTP included), ms. */
   recall: LatencySummary;
   open: {
@@ -187,10 +194,12 @@ export async function runScaleEdge(o: EdgeScaleOptions): Promise<EdgeScaleResult
       const segStart = performance.now();
       const measured = Math.min(o.measuredWrites, size - written);
       const bulk = o.observations.slice(written, size - measured);
+      const tb = performance.now();
       for (let i = 0; i < bulk.length; i += 1000) {
         await write(edge, bulk.slice(i, i + 1000), batch);
         log(`scale (workerd): ${written + Math.min(i + 1000, bulk.length)}/${size} written`);
       }
+      const bulkImport = bulkFigures(bulk.length, performance.now() - tb, batch);
       const tw = performance.now();
       await write(edge, o.observations.slice(size - measured, size), batch);
       const writeMs = performance.now() - tw;
@@ -217,6 +226,7 @@ export async function runScaleEdge(o: EdgeScaleOptions): Promise<EdgeScaleResult
         nodes,
         edges: Number(stats.edges ?? 0),
         write: { measured, ms: writeMs, perSecond: writeMs > 0 ? (measured * 1000) / writeMs : 0, batch, segmentMs },
+        ...(bulkImport ? { bulk: bulkImport } : {}),
         recall: warm,
         open: { restartMs, modelLoadMs, openToFirstRecallMs: fresh[0] ?? Number.NaN, recall: summarize(fresh) },
         memory: { baseline, after, isolateHeapBytes: null },
@@ -224,7 +234,7 @@ export async function runScaleEdge(o: EdgeScaleOptions): Promise<EdgeScaleResult
       };
       points.push(point);
       const mib = (b: number | null): string => (b === null ? '?' : (b / 2 ** 20).toFixed(0));
-      log(`scale (workerd): ${size} nodes: ${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${warm.p50.toFixed(1)} ms p95 ${warm.p95.toFixed(1)} ms, open to first recall ${point.open.openToFirstRecallMs.toFixed(0)} ms, workerd RSS ${mib(baseline.rssBytes)} → ${mib(after.rssBytes)} MiB, stored ${(bytes / 2 ** 20).toFixed(1)} MiB`);
+      log(`scale (workerd): ${size} nodes: ${point.bulk ? `bulk import ${point.bulk.perSecond.toFixed(0)}/s, ` : ''}${point.write.perSecond.toFixed(0)} writes/s, recall p50 ${warm.p50.toFixed(1)} ms p95 ${warm.p95.toFixed(1)} ms, open to first recall ${point.open.openToFirstRecallMs.toFixed(0)} ms, workerd RSS ${mib(baseline.rssBytes)} → ${mib(after.rssBytes)} MiB, stored ${(bytes / 2 ** 20).toFixed(1)} MiB`);
     }
     return {
       status: 'done',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { folderBytes } from '../scale/edge.js';
 import type { EdgeScalePoint } from '../scale/edge.js';
 import type { OpenProbeReport } from '../scale/open-probe.js';
-import { goalCells, renderGoalsMarkdown, runtimeSeries, type ScalePoint, type ScaleResults } from '../scale/scale.js';
+import { bulkFigures, goalCells, renderGoalsMarkdown, runtimeSeries, type ScalePoint, type ScaleResults } from '../scale/scale.js';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,31 @@ describe('goalCells (issue 13 goals at 100k)', () => {
       ['stored bytes/node', 2000, 2500, true],
     ]);
     expect(cells[1]?.note).toBe('isolate heap not observable; workerd RSS 160 MiB');
+  });
+
+  it('checks the bulk-import rate (issue 25) where a run timed it, and leaves the row out where none did', () => {
+    const timed: ScalePoint = { ...node(100_000, { perSecond: 400, p95: 41, bytesPerNode: 2000 }), bulk: bulkFigures(99_000, 60_000) as NonNullable<ScalePoint['bulk']> };
+    const cell = goalCells(results([timed])).find((c) => c.figure === 'bulk import memories/s');
+    // 99,000 memories in 60 s = 1,650/s against Node's 1,500/s
+    expect([cell?.value, cell?.bound, cell?.ok]).toEqual([1650, 1500, true]);
+    expect(goalCells(results([node(100_000, { perSecond: 400, p95: 41, bytesPerNode: 2000 })])).some((c) => c.figure === 'bulk import memories/s')).toBe(false);
+    expect(bulkFigures(0, 10)).toBeUndefined();
+  });
+
+  it('reads Chromium from the fresh page (issue 25) when it ran at the goal size, else from the writing page', () => {
+    const page = { ...node(10_000, { perSecond: 100, p95: 45, bytesPerNode: 2000 }), heapUsedBytes: 400 * MiB, reopen: { ms: 900, firstRecallMs: 300 } };
+    const freshPage = { size: 10_000, modelLoadMs: 1, openMs: 200, firstRecallMs: 500, openToFirstRecallMs: 700, recall: lat(40), questions: 50, heapUsedBytes: 180 * MiB, nodes: 10_000 };
+    const browser = (f?: object): ScaleResults['browser'] => ({ status: 'done', chromium: 'c', crossOriginIsolated: true, sizes: [10_000], setup: 's', durationMs: 1, points: [page], modelLoadMs: { encoder: 1, systemOne: 1 }, systemOneModel: 'm', encoder: 'e', ...(f ? { freshPage: f } : {}) }) as ScaleResults['browser'];
+    const chromium = (b: ScaleResults['browser']) => goalCells({ ...results([]), browser: b }).filter((c) => c.runtime === 'Chromium');
+    const withFresh = chromium(browser(freshPage));
+    expect(withFresh.find((c) => c.figure === 'open to first recall ms')).toMatchObject({ value: 700, ok: true, note: 'fresh page' });
+    expect(withFresh.find((c) => c.figure === 'heap after open + 50 recalls MiB')).toMatchObject({ value: 180, ok: true, note: 'fresh page' });
+    const without = chromium(browser());
+    // reopen 900 + first recall 300; the writing page's 400 MiB
+    expect(without.find((c) => c.figure === 'open to first recall ms')?.value).toBe(1200);
+    expect(without.find((c) => c.figure === 'heap after open + 50 recalls MiB')?.value).toBe(400);
+    // a fresh page at another size is not used
+    expect(chromium(browser({ ...freshPage, size: 1000 })).find((c) => c.figure === 'open to first recall ms')?.value).toBe(1200);
   });
 
   it('renders one column per runtime that ran', () => {

@@ -28,7 +28,7 @@ describe('renderScaleMarkdown', () => {
   it('says why the browser half is missing when it failed, and keeps the Node table', () => {
     const md = renderScaleMarkdown(results({ status: 'failed', note: 'the headless-Chromium half failed: quota' }));
     expect(md).toContain('Browser (headless Chromium): failed — the headless-Chromium half failed: quota');
-    expect(md).toContain('| size | edges | writes/s |');
+    expect(md).toContain('| size | edges | bulk import/s | writes/s |');
   });
 });
 

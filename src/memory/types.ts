@@ -38,7 +38,16 @@ export interface AddOptions extends CallOptions {
 export interface AddManyOptions extends AddOptions {
   /** Called after each committed chunk. */
   onProgress?: (p: WriteProgress) => void;
-  /** Observations per atomic storage commit. @default 64 */
+  /**
+   * Observations per atomic storage commit, a positive integer (else JevMemError `INVALID_INPUT`,
+   * field `options.chunkSize`). A chunk is the unit of the bulk
+   * path (issue 25): one embedding batch, one typing call, one call for the relation requests of
+   * all but its first observation (each planned over the chunk's earlier ones), one commit, then
+   * at most one maintenance pass. A chunk whose relation call fails falls back to the heuristic
+   * for all of them (counted per observation in `AddResult.systemOne`). Larger chunks make fewer
+   * calls and commits; a failed or aborted chunk loses (and reports) up to this many.
+   * @default 64
+   */
   chunkSize?: number;
 }
 

@@ -1,8 +1,12 @@
 /**
  * The memory's write orchestration (SPEC 4): validated observations → embedding and typing in
- * one batch per chunk → {@link planWrite} per observation → one atomic commit per chunk, then
- * the caches; explicit updates, deletes and maintenance passes. The stages themselves live in
- * `write/` (no I/O inside them); this module adds the I/O, the gate and the bookkeeping.
+ * one batch per chunk → {@link planWrite} for the chunk's first observation, then (issue 25, the
+ * bulk path) {@link prepareWrite} for each later one over the state with the earlier ones
+ * applied, and their relation requests in ONE System-One call → one atomic commit per chunk,
+ * then the caches; explicit updates, deletes and maintenance passes (after a chunk, over the
+ * chunk's nodes). The graph is the one per-write planning gives (the relation requests are the
+ * same; `test/write/bulk.test.ts`). The stages themselves live in `write/` (no I/O inside them);
+ * this module adds the I/O, the gate and the bookkeeping.
  *
  * Every System-One request of a write is counted: in the write's {@link AddResult} (`systemOne`)
  * and, per namespace since the memory was opened, in {@link WritePath.counts} (shown by
@@ -16,11 +20,13 @@ import { JevMemError, invalidOption, isJevMemError, isWriterElsewhere, throwIfAb
 import { dedupKey, type NamespaceState } from '../plane/resident/namespace.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
 import { CHANGE_META_KEY, isChangedElsewhere, type StorageAdapter, type WriteBatch } from '../plane/store/storage.js';
-import type { Controller, DecisionContext, DecisionRecord } from '../system-one/controller.js';
+import type { Controller, Decision, DecisionContext, DecisionRecord } from '../system-one/controller.js';
+import type { StateReadings } from '../system-one/state-update.js';
+import type { SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode, Provenance } from '../types.js';
 import { errorText, type Logger } from '../util/logger.js';
 import { planMaintenance, type MaintenancePlan } from '../write/maintenance.js';
-import { planWrite, type PlannedWrite } from '../write/plan.js';
+import { finishWrite, planWrite, prepareWrite, type PlannedWrite, type PreparedWrite, type WriteInputs } from '../write/plan.js';
 import { finishEdge } from '../write/structure.js';
 import { typesFrom, typingRequest } from '../write/typing.js';
 import type { CheckedObservation } from '../write/validate.js';
@@ -29,6 +35,13 @@ import { ENCODER_META_KEY, nextChange } from './migrate.js';
 import { expiryMeta } from './expiry-meta.js';
 import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
+
+/**
+ * Most state-update side readings one write call keeps (issue 25; `system-one/state-update.ts`
+ * `StateReadings`): past it the map is cleared before the next chunk. A reading is a few KB, so
+ * this bounds the cache to tens of MB whatever the size of an import.
+ */
+export const WRITE_READINGS_MAX = 8192;
 
 /** Meta key listing the ids written since the last maintenance pass (persisted, so a restart loses none). */
 export const MAINTENANCE_PENDING_META_KEY = 'maintenancePending' as const;
@@ -282,7 +295,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
    * pending ids as they are then, answered from the plan, and committed. A request that changed
    * makes it plan again outside the lock ({@link MAX_REPLANS} times, then it asks under the lock).
    */
-  const maintain = async (ns: string, signal?: AbortSignal): Promise<MaintenanceCounts> =>
+  const maintain = async (ns: string, signal?: AbortSignal, readings?: StateReadings): Promise<MaintenanceCounts> =>
     caches.track(ns, async () => {
       const memo = new DecisionMemo();
       let nowIso: string | undefined;
@@ -296,7 +309,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           const revision = state.revision;
           const vector = state.vector;
           const records: DecisionRecord[] = [];
-          const p = await planMaintenance(state, ids, new PlanningController(controller, memo), params.maintenanceThreshold, writeCtx(signal, records), nowIso, params.stateUpdateHead);
+          const p = await planMaintenance(state, ids, new PlanningController(controller, memo), params.maintenanceThreshold, writeCtx(signal, records), nowIso, params.stateUpdateHead, readings);
           // Kept whole when nothing changed the state while it planned (as a write's plan is).
           if (state.revision === revision && state.vector === vector) speculative = { state, revision, vector, ids, plan: p, records };
         });
@@ -328,7 +341,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
                 const replay = new ReplayController(controller, memo);
                 replay.strict = attempt < MAX_REPLANS; // nothing changes before the commit below
                 try {
-                  planned = await planMaintenance(state, ids, replay, params.maintenanceThreshold, writeCtx(signal, log), nowIso, params.stateUpdateHead);
+                  planned = await planMaintenance(state, ids, replay, params.maintenanceThreshold, writeCtx(signal, log), nowIso, params.stateUpdateHead, readings);
                 } catch (e) {
                   if (e instanceof ReplanNeeded) return REPLAN;
                   throw e;
@@ -378,11 +391,16 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       const started = performance.now();
       const chunkSize = opts.chunkSize ?? 64;
       const results: AddResult[] = [];
+      // Side readings of the state-update head (issue 25): each text is read once for the call's
+      // writes and maintenance passes (a recent turn is a candidate of many). Held by this call
+      // only, and cleared past WRITE_READINGS_MAX; the decisions are the same without it.
+      const readings: StateReadings = new Map();
       for (let start = 0; start < checked.length; start += chunkSize) {
         const chunk = checked.slice(start, start + chunkSize);
         let done: { results: AddResult[]; logs: DecisionRecord[][] };
         try {
-          done = await writeChunk(ns, chunk, opts, supersedesId);
+          if (readings.size > WRITE_READINGS_MAX) readings.clear();
+          done = await writeChunk(ns, chunk, opts, supersedesId, readings);
         } catch (e) {
           const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
           const inChunk = err.details[CHUNK_COMMITTED];
@@ -407,7 +425,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           // the write; its ids stay pending in the store for the next pass. It is logged and
           // counted (stats().maintenanceFailures), not dropped.
           try {
-            await maintain(ns, opts.signal);
+            await maintain(ns, opts.signal, readings);
           } catch (e) {
             tally(ns).maintenanceFailures++;
             const left = await caches.stateOf(ns).then(
@@ -422,7 +440,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     });
 
   /** One chunk: its plan outside the lock, then its commit under it (re-planned while what it read changed). */
-  const writeChunk = async (ns: string, chunk: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
+  const writeChunk = async (ns: string, chunk: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
     const nowIso = now().toISOString();
     throwIfAborted(opts.signal);
     // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
@@ -452,7 +470,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         const planner = new PlanningController(controller, memo);
         const records: DecisionRecord[] = [];
         const input = { id, checked: first, vector: vectors[0] as Float32Array, encoder: encoder.fingerprint, types: typesFrom((typing[0] as (typeof typing)[number]).response), nowIso };
-        const p = await planWrite(ns, supersedesId !== undefined ? { ...input, replaces: supersedesId } : input, state, planner, params, writeCtx(opts.signal, records));
+        const p = await planWrite(ns, supersedesId !== undefined ? { ...input, replaces: supersedesId } : input, state, planner, params, writeCtx(opts.signal, records), readings);
         // Kept whole when no write changed the state while it planned: a commit that finds the
         // state still so uses it as it is instead of planning it again.
         if (state.revision === revision && state.vector === vector) speculative.current = { state, revision, vector, plan: p, records };
@@ -460,7 +478,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     await plan();
     const elsewhere = { left: MAX_CHANGED_ELSEWHERE };
     for (let attempt = 0; ; attempt++) {
-      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current, elsewhere }, opts, supersedesId), opts.signal);
+      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current, elsewhere, readings }, opts, supersedesId), opts.signal);
       if (out !== REPLAN) return out;
       tally(ns).replans++;
       await plan();
@@ -486,6 +504,8 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       speculative: SpeculativePlan | undefined;
       /** Refusals of the commit for a change by another writer still allowed ({@link MAX_CHANGED_ELSEWHERE}). */
       elsewhere: { left: number };
+      /** The write call's state-update side readings ({@link WRITE_READINGS_MAX}). */
+      readings: StateReadings;
     },
     opts: AddManyOptions,
     supersedesId: string | undefined,
@@ -507,6 +527,8 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         await upgradeVector(ns, state);
         if (supersedesId !== undefined && !state.nodes.has(supersedesId)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(supersedesId)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
         release = await caches.gate(ns, true); // from here the caches hold uncommitted changes: no reader may look
+        // Observations planned after the chunk's first change, waiting for their relation answers.
+        const deferred: Array<{ at: number; prepared: PreparedWrite; log: DecisionRecord[] }> = [];
         for (let i = 0; i < chunk.length; i++) {
           const c = chunk[i] as CheckedObservation;
           const decided = typing[i] as (typeof typing)[number];
@@ -529,6 +551,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             chunkResults.push({ id: dup.id, deduplicated: true, edges: 0, systemOne: summariseDecisions(log, controller.backend.modelId) });
             continue;
           }
+          const inputOf = (id: string): WriteInputs => ({ id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso, ...(supersedesId !== undefined ? { replaces: supersedesId } : {}) });
           // An id drawn by an attempt that planned again is kept: one newId() per node, as before.
           const id = ids[i] ?? newId();
           if (typeof id !== 'string' || id === '' || state.nodes.has(id)) {
@@ -536,6 +559,23 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             throw invalidOption('newId', `returned ${JSON.stringify(id)}, which is ${typeof id !== 'string' || id === '' ? 'not a non-empty string' : 'the id of an existing node'}; ids must be unique`);
           }
           ids[i] = id;
+          if (changed && supersedesId === undefined) {
+            // Bulk (issue 25): an observation after the chunk's first change is planned now, over
+            // the state with the earlier ones applied, all but its relation answers; its relation
+            // request joins the chunk's one batch below. Its node (and the older nodes its state
+            // updates supersede) are applied now, since the next observations read them; its
+            // edges are applied after the batch, in the order per-write planning gives them
+            // (planning reads no edge of the chunk: each one has a node of the chunk as an end).
+            throwIfAborted(opts.signal); // Ctrl-C is seen between observations, as when each asked its own request
+            const prepared = await prepareWrite(ns, inputOf(id), state, params, planned.readings);
+            const b: WriteBatch = { putNodes: [prepared.node, ...prepared.superseded] };
+            state.apply(b);
+            (batch.putNodes as MemoryNode[]).push(...(b.putNodes as MemoryNode[]));
+            deferred.push({ at: chunkResults.length, prepared, log });
+            chunkResults.push({ id, deduplicated: false, edges: 0, systemOne: summariseDecisions(log, controller.backend.modelId) });
+            written.push(prepared.node.id);
+            continue;
+          }
           replay.strict = planned.strict && !changed; // a miss after changes is asked here, under the lock
           const spec = planned.speculative;
           let plannedWrite: PlannedWrite;
@@ -546,14 +586,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             log.push(...spec.records);
             plannedWrite = spec.plan;
           } else {
-            plannedWrite = await planWrite(
-              ns,
-              { id, checked: c, vector: vectors[i] as Float32Array, encoder: encoder.fingerprint, types: typesFrom(decided.response), nowIso, ...(supersedesId !== undefined ? { replaces: supersedesId } : {}) },
-              state,
-              replay,
-              params,
-              writeCtx(opts.signal, log),
-            );
+            plannedWrite = await planWrite(ns, inputOf(id), state, replay, params, writeCtx(opts.signal, log), planned.readings);
           }
           const b: WriteBatch = { putNodes: [plannedWrite.node, ...plannedWrite.superseded], putEdges: plannedWrite.edges };
           if (supersedesId !== undefined) await state.loadNodes([supersedesId]);
@@ -571,6 +604,28 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           (batch.putEdges as MemoryEdge[]).push(...(b.putEdges as MemoryEdge[]));
           chunkResults.push({ id: plannedWrite.node.id, deduplicated: false, edges: plannedWrite.edges.length, systemOne: summariseDecisions(log, controller.backend.modelId) });
           written.push(plannedWrite.node.id);
+        }
+        if (deferred.length > 0) {
+          // One System-One call for the relation requests of the whole chunk (issue 25): they are
+          // the requests per-write planning asks one by one (same state, same candidates), so the
+          // answers, hence the edges, are the same. Its deadline is the one the per-write calls
+          // had in all (writeDeadlineMs per request).
+          replay.strict = false;
+          const asking = deferred.filter((d) => d.prepared.request !== undefined);
+          const ctx = writeCtx(opts.signal);
+          ctx.deadline = Date.now() + params.writeDeadlineMs * Math.max(1, asking.length);
+          const decisions = await replay.askMany('relation', asking.map((d) => d.prepared.request as SystemOneRequest), ctx);
+          const answers = new Map(asking.map((d, k) => [d, decisions[k] as Decision]));
+          const edges: MemoryEdge[] = [];
+          for (const d of deferred) {
+            const decision = answers.get(d);
+            if (decision !== undefined) d.log.push(decision.record);
+            const done = finishWrite(ns, d.prepared, decision?.response, params, nowIso);
+            edges.push(...done.edges);
+            chunkResults[d.at] = { id: done.node.id, deduplicated: false, edges: done.edges.length, systemOne: summariseDecisions(d.log, controller.backend.modelId) };
+          }
+          state.apply({ putEdges: edges });
+          (batch.putEdges as MemoryEdge[]).push(...edges);
         }
         throwIfAborted(opts.signal);
         // Repeated puts of one node (dedup of a node written in the same chunk) collapse to the last.

@@ -165,6 +165,12 @@ export interface TextCues {
   numberSet: ReadonlySet<string>;
   /** Capitalised non-initial words, lower-cased (for shared-name counts). */
   nameSet: ReadonlySet<string>;
+  /**
+   * The text's content terms (`contentTerms`, stemmed), as a set: the pair Jaccard of relation
+   * and maintenance rows. Read once per text with the other cues (issue 25: a candidate is in the
+   * rows of many writes) instead of once per pair.
+   */
+  termSet: ReadonlySet<string>;
 }
 
 const hasDigit = (t: string): boolean => /\p{N}/u.test(t);
@@ -187,7 +193,7 @@ export function textCues(text: string): TextCues {
     firstPerson: 0, secondPerson: 0, past: 0, dateWords: 0, months: 0, years: 0, weekdays: 0, numbers: 0, agoLast: 0,
     order: 0, howLong: 0, causal: 0, multiSet: 0, and: 0, whatPlural: 0, preference: 0, procedural: 0, semantic: 0,
     recency: 0, hypothetical: 0, negation: 0, future: 0, visual: 0, change: 0, capitalised: 0,
-    numberSet: new Set<string>(), nameSet: new Set<string>(),
+    numberSet: new Set<string>(), nameSet: new Set<string>(), termSet: terms(raw),
   };
   const numbers = new Set<string>();
   for (let i = 0; i < tokens.length; i++) {
@@ -452,7 +458,7 @@ function pairBlock(cues: CueReader, anchor: StateMemory, cand: PairCandidate | u
     sameSpeaker: flag((s?.sameSpeaker ?? 0) >= 1),
     seqGap: s?.seqGap ?? 0,
     order,
-    jaccard: cand === undefined ? 0 : jaccard(terms(aText), terms(bText)),
+    jaccard: cand === undefined ? 0 : jaccard(a.termSet, b.termSet),
     sharedNames: cand === undefined ? 0 : intersectionSize(a.nameSet, b.nameSet),
     a,
     b,

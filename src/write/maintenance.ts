@@ -19,7 +19,7 @@ import type { MemoryEdge, MemoryNode } from '../types.js';
 import { stateMemory } from '../system-one/state.js';
 import { finishEdge } from './structure.js';
 import { planStateUpdates, superseders } from './state-updates.js';
-import type { StateUpdateHead } from '../system-one/state-update.js';
+import type { StateReadings, StateUpdateHead } from '../system-one/state-update.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
 
@@ -45,8 +45,19 @@ export interface MaintenancePlan {
  * (one request per node, one round trip).
  * @param threshold Decision threshold (SPEC 8: 0.85).
  * @param head The state-update head that decides (`parameters.stateUpdateHead`).
+ * @param readings Side readings of the state-update head shared with the writes before it (issue
+ *   25; see `planStateUpdates`): the decisions are the same with or without it.
  */
-export async function planMaintenance(state: NamespaceState, nodeIds: readonly string[], controller: Controller, threshold: number, ctx: DecisionContext, nowIso: string, head: StateUpdateHead = 'logistic'): Promise<MaintenancePlan> {
+export async function planMaintenance(
+  state: NamespaceState,
+  nodeIds: readonly string[],
+  controller: Controller,
+  threshold: number,
+  ctx: DecisionContext,
+  nowIso: string,
+  head: StateUpdateHead = 'logistic',
+  readings?: StateReadings,
+): Promise<MaintenancePlan> {
   // What the pass reads: the nodes, their edges, and their nearest neighbours (≤ 20 each).
   await state.loadNodes(nodeIds);
   await state.loadEdges(nodeIds, false);
@@ -82,7 +93,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
   const batch: WriteBatch = { putEdges: [], putNodes: [] };
   const superseded = new Map<string, MemoryNode>();
   if (requests.length === 0) {
-    planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts, head);
+    planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts, head, readings);
     batch.putNodes = [...superseded.values()];
     return { batch, counts };
   }
@@ -126,7 +137,7 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
     }
   });
   // After the configured System One, so a pair it already linked keeps its decision and origin.
-  planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts, head);
+  planNeighbourStateUpdates(state, nodeIds, neighbours, threshold, nowIso, batch, superseded, counts, head, readings);
   batch.putNodes = [...superseded.values()];
   return { batch, counts };
 }
@@ -139,12 +150,23 @@ export async function planMaintenance(state: NamespaceState, nodeIds: readonly s
  * node's `supersededBy` in `superseded` holds the node) are skipped. Counted as `obsolete`. Adds
  * to `batch.putEdges` and `superseded`.
  */
-function planNeighbourStateUpdates(state: NamespaceState, nodeIds: readonly string[], neighbours: ReadonlyMap<string, readonly IndexHit[]>, threshold: number, nowIso: string, batch: WriteBatch, superseded: Map<string, MemoryNode>, counts: MaintenancePlan['counts'], head: StateUpdateHead): void {
+function planNeighbourStateUpdates(
+  state: NamespaceState,
+  nodeIds: readonly string[],
+  neighbours: ReadonlyMap<string, readonly IndexHit[]>,
+  threshold: number,
+  nowIso: string,
+  batch: WriteBatch,
+  superseded: Map<string, MemoryNode>,
+  counts: MaintenancePlan['counts'],
+  head: StateUpdateHead,
+  readings: StateReadings | undefined,
+): void {
   for (const id of nodeIds) {
     const node = state.nodes.get(id);
     if (!node || state.vectors.get(id) === undefined) continue;
     const hits = (neighbours.get(id) ?? []).slice(0, STATE_UPDATE_NEIGHBOURS + 1).map((h) => h.id);
-    const plan = planStateUpdates(state, node, hits, threshold, nowIso, superseded, head);
+    const plan = planStateUpdates(state, node, hits, threshold, nowIso, superseded, head, readings);
     (batch.putEdges as MemoryEdge[]).push(...plan.edges);
     counts.obsolete += plan.superseded.length;
   }

@@ -12,13 +12,15 @@ import { contentTerms } from '../plane/text/text.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { stateMemory } from '../system-one/state.js';
 import type { Controller, DecisionContext } from '../system-one/controller.js';
+import type { StateReadings } from '../system-one/state-update.js';
+import type { SystemOneRequest, SystemOneResponse } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode, MemoryTypes } from '../types.js';
 import { extractTimeRefs, toIso } from '../util/time.js';
 import { discoverCandidates } from './candidates.js';
 import { extractEntities, type KnownEntities } from './entities.js';
 import { relationEdges, relationRequest, type RelationPair } from './relations.js';
 import { pairSignals, sideOf, type PairSide } from './signals.js';
-import { deterministicEdges, finishEdge } from './structure.js';
+import { deterministicEdges, finishEdge, type EdgeDraft } from './structure.js';
 import { planStateUpdates, superseders } from './state-updates.js';
 import type { CheckedObservation } from './validate.js';
 
@@ -90,10 +92,40 @@ export function buildNode(namespace: string, input: WriteInputs, state: Namespac
 }
 
 /**
- * Plans one write against the current namespace state.
- * Cost: O(K_w) pair decisions in one System-One request, whatever the memory size.
+ * A write planned up to its relation request (see {@link prepareWrite}): everything
+ * {@link planWrite} decides without System One's relation answers, which decide nothing but the
+ * relation edges of the node itself.
  */
-export async function planWrite(namespace: string, input: WriteInputs, state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, ctx: DecisionContext): Promise<PlannedWrite> {
+export interface PreparedWrite {
+  /** The node as planned (superseded already when a later history line updates it). */
+  node: MemoryNode;
+  /** Deterministic edge drafts (structure.ts), in their order. */
+  drafts: EdgeDraft[];
+  /** The (new, candidate) pairs the relation request asks about. */
+  pairs: RelationPair[];
+  /** The relation request; absent when the write has no candidate. */
+  request?: SystemOneRequest;
+  /** Ids the deterministic entity rule joined the node to (no second entity edge). */
+  exactEntity: ReadonlySet<string>;
+  /** Ids of the candidates. */
+  candidates: string[];
+  /** `updates` edges of the state-update decision (not yet stored). */
+  updateEdges: MemoryEdge[];
+  /** Older candidates as the state-update decision leaves them (see {@link PlannedWrite.superseded}). */
+  superseded: MemoryNode[];
+}
+
+/**
+ * Plans one write against the current namespace state, all but its relation answers: the node,
+ * its deterministic edges, its ≤ K_w candidates, the relation request over them (not asked), and
+ * the state-update decisions (issue 14) on the same candidates, which do not depend on the
+ * relation answers. {@link finishWrite} turns it and the relation answers into the
+ * {@link PlannedWrite} that {@link planWrite} returns, so a bulk write (issue 25) can plan the
+ * observations of a chunk one after another and ask their relation requests in one batch.
+ * @param readings Side readings of the state-update head shared across writes (each text read
+ *   once; the decisions are the same with or without it).
+ */
+export async function prepareWrite(namespace: string, input: WriteInputs, state: NamespaceState, params: Readonly<MemoryParameters>, readings?: StateReadings): Promise<PreparedWrite> {
   const node = buildNode(namespace, input, state);
   // The bodies this write reads: the namespace's last node and the session's (deterministic
   // edges), and the ≤ K_w candidates (SPEC 4): never more, whatever the memory size.
@@ -113,28 +145,49 @@ export async function planWrite(namespace: string, input: WriteInputs, state: Na
     const signals = pairSignals(newSide, sideOf(other, state.vectors.get(c.id) as Float32Array), c.lexical);
     pairs.push({ candidate: stateMemory(other), signals, ordered: node.observedAt !== undefined && other.observedAt !== undefined });
   }
-  if (pairs.length > 0) {
-    const { response } = await controller.ask('relation', relationRequest(stateMemory(node), pairs), ctx);
-    const exact = new Set(drafts.filter((d) => d.view === 'entity').map((d) => d.to));
-    drafts.push(...relationEdges(node.id, pairs, response, params.thetaRel, exact));
-  }
-  const seen = new Set<string>();
-  const edges: MemoryEdge[] = [];
-  for (const d of drafts) {
-    if (d.from === d.to) continue;
-    const e = finishEdge(namespace, d, input.nowIso);
-    if (seen.has(e.id)) continue;
-    seen.add(e.id);
-    edges.push(e);
-  }
+  const exactEntity = new Set(drafts.filter((d) => d.view === 'entity').map((d) => d.to));
   // Facts that change, decided when written (issue 14): the state-update head on the same ≤ K_w
   // candidates, already loaded; maintenance later looks wider.
   await state.loadNodes(superseders(state, candidateIds));
   const planned = new Map<string, MemoryNode>();
-  const updates = planStateUpdates(state, node, candidateIds.filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned, params.stateUpdateHead);
-  for (const e of updates.edges) if (!seen.has(e.id)) edges.push(e);
+  const updates = planStateUpdates(state, node, candidateIds.filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned, params.stateUpdateHead, readings);
   // A history line written after the news that replaced it is born superseded.
   const self = planned.get(node.id) ?? node;
   planned.delete(node.id);
-  return { node: self, edges, candidates: candidateIds, superseded: [...planned.values()] };
+  const out: PreparedWrite = { node: self, drafts, pairs, exactEntity, candidates: candidateIds, updateEdges: updates.edges, superseded: [...planned.values()] };
+  if (pairs.length > 0) out.request = relationRequest(stateMemory(node), pairs);
+  return out;
+}
+
+/**
+ * The planned write of a {@link PreparedWrite} given the answers to its relation request
+ * (`undefined` when it had none): deterministic and relation edges (eq. (9), P ≥ θ_rel), one per
+ * id in that order, then the `updates` edges. Pure.
+ */
+export function finishWrite(namespace: string, prepared: PreparedWrite, response: SystemOneResponse | undefined, params: Readonly<MemoryParameters>, nowIso: string): PlannedWrite {
+  const drafts = [...prepared.drafts];
+  if (response !== undefined) drafts.push(...relationEdges(prepared.node.id, prepared.pairs, response, params.thetaRel, prepared.exactEntity));
+  const seen = new Set<string>();
+  const edges: MemoryEdge[] = [];
+  for (const d of drafts) {
+    if (d.from === d.to) continue;
+    const e = finishEdge(namespace, d, nowIso);
+    if (seen.has(e.id)) continue;
+    seen.add(e.id);
+    edges.push(e);
+  }
+  for (const e of prepared.updateEdges) if (!seen.has(e.id)) edges.push(e);
+  return { node: prepared.node, edges, candidates: prepared.candidates, superseded: prepared.superseded };
+}
+
+/**
+ * Plans one write against the current namespace state: {@link prepareWrite}, its one relation
+ * request asked, then {@link finishWrite}.
+ * Cost: O(K_w) pair decisions in one System-One request, whatever the memory size.
+ * @param readings See {@link prepareWrite}.
+ */
+export async function planWrite(namespace: string, input: WriteInputs, state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, ctx: DecisionContext, readings?: StateReadings): Promise<PlannedWrite> {
+  const prepared = await prepareWrite(namespace, input, state, params, readings);
+  const response = prepared.request === undefined ? undefined : (await controller.ask('relation', prepared.request, ctx)).response;
+  return finishWrite(namespace, prepared, response, params, input.nowIso);
 }

@@ -46,11 +46,23 @@ export interface StateUpdatePlan {
  * @param threshold Decision threshold in [0,1] (`maintenanceThreshold`, SPEC 8: 0.85).
  * @param head The state-update head that decides (`parameters.stateUpdateHead`).
  * @param nowIso Creation time of the edges (ISO 8601).
+ * @param readings Side readings shared across calls (issue 25: a bulk write reads each text once
+ *   for all its writes and its maintenance pass); a fresh map per call when absent. A reading
+ *   depends on the speaker and text only, so the decisions are the same either way.
  */
-export function planStateUpdates(state: NamespaceState, node: MemoryNode, otherIds: Iterable<string>, threshold: number, nowIso: string, superseded: Map<string, MemoryNode>, head: StateUpdateHead = 'logistic'): StateUpdatePlan {
+export function planStateUpdates(
+  state: NamespaceState,
+  node: MemoryNode,
+  otherIds: Iterable<string>,
+  threshold: number,
+  nowIso: string,
+  superseded: Map<string, MemoryNode>,
+  head: StateUpdateHead = 'logistic',
+  readings?: StateReadings,
+): StateUpdatePlan {
   const out: StateUpdatePlan = { edges: [], superseded: [] };
   const t = stateTimeOf(node);
-  const memo: StateReadings = new Map(); // each text read once for all its pairs
+  const memo: StateReadings = readings ?? new Map(); // each text read once for all its pairs
   const seen = new Set<string>();
   const side = (n: MemoryNode, timeMs: number) => ({ text: n.text, speaker: n.provenance.speaker, timeMs });
   const link = (newer: MemoryNode, older: MemoryNode, p: number, model: string): void => {

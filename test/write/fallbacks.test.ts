@@ -6,8 +6,8 @@
  * Requests per observation, by hand: its typing request (1), plus one relation request when the
  * namespace already holds a node (the previous node is always a candidate, write/candidates.ts).
  * So observations 1..4 written into an empty namespace make 1, 2, 2, 2 requests: 7 in all. In one
- * `addMany` chunk the four typing requests go to the backend as one call and each relation request
- * as its own: 1 + 3 = 4 backend calls.
+ * `addMany` chunk the four typing requests go to the backend as one call and the three relation
+ * requests as one more (issue 25: the relation requests of a chunk are one batch): 2 backend calls.
  */
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
@@ -15,6 +15,7 @@ import { JevMemError } from '../../src/errors.js';
 import { createMemory } from '../../src/memory.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import type { SystemOneBackend, SystemOneRequest } from '../../src/system-one/wire.js';
+import type { Observation } from '../../src/types.js';
 import { forcing, lifecycleFixture, TURNS } from '../lifecycle/helpers.js';
 
 let encoder: Encoder;
@@ -55,7 +56,9 @@ describe('System-One fallbacks of writes', () => {
       { calls: 2, fallbacks: 2, model: HEURISTIC, fallbackReason: reason },
       { calls: 2, fallbacks: 2, model: HEURISTIC, fallbackReason: reason },
     ]);
-    expect(backend.calls).toBe(4);
+    // One typing batch, the first turn's relation request (none: it has no candidate), then the
+    // relation requests of turns 2-4 in one batch (issue 25): two backend calls, seven requests.
+    expect(backend.calls).toBe(2);
     const stats = await memory.stats();
     expect(stats.systemOneWrites).toEqual({ calls: 7, fallbacks: 7, lastFallbackReason: reason });
     expect(stats.systemOne).toBe(HEALTHY); // the configured backend, as before
@@ -83,6 +86,24 @@ describe('System-One fallbacks of writes', () => {
     expect(first.systemOne).toEqual({ calls: 1, fallbacks: 0, model: HEALTHY });
     expect(second.systemOne).toEqual({ calls: 2, fallbacks: 1, model: `${HEALTHY}+${HEURISTIC}`, fallbackReason: 'error: SYSTEM_ONE_FAILED down for the test' });
     expect((await memory.stats()).systemOneWrites).toMatchObject({ calls: 3, fallbacks: 1 });
+    await memory.close();
+  });
+
+  it('one chunk, one relation call (issue 25): a failure of that call falls back for every relation request of the chunk', async () => {
+    // Fails the calls holding the relation request of turn 3 (the new observation of its state).
+    const turn3 = (TURNS[2] as Observation).text;
+    const backend = failing((r) => isRelation(r) && (r.state as { observation?: { text?: string } }).observation?.text === turn3);
+    const memory = await createMemory({ encoder, systemOne: backend });
+    const res = await memory.addMany(TURNS.slice(0, 4));
+    const reason = 'error: SYSTEM_ONE_FAILED down for the test';
+    expect(res.map((r) => r.systemOne)).toEqual([
+      { calls: 1, fallbacks: 0, model: HEALTHY },
+      // turns 2-4 share the call that failed: each one's relation request was answered by the heuristic
+      { calls: 2, fallbacks: 1, model: `${HEALTHY}+${HEURISTIC}`, fallbackReason: reason },
+      { calls: 2, fallbacks: 1, model: `${HEALTHY}+${HEURISTIC}`, fallbackReason: reason },
+      { calls: 2, fallbacks: 1, model: `${HEALTHY}+${HEURISTIC}`, fallbackReason: reason },
+    ]);
+    expect(backend.calls).toBe(2);
     await memory.close();
   });
 

@@ -1,0 +1,58 @@
+/**
+ * Summarises a V8 `.cpuprofile` (from `node --cpu-prof`): self time by function and by source
+ * file, the top lines of each, in ms and percent of the sampled time.
+ *
+ * `node --import tsx bench/scale/profile-summary.ts <file.cpuprofile> [top=25]`
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const file = process.argv[2];
+if (file === undefined) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]');
+const top = Number(process.argv[3] ?? 25);
+const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const selfUs = new Map<number, number>();
+profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const totalUs = profile.endTime - profile.startTime;
+const byFn = new Map<string, number>();
+const byFile = new Map<string, number>();
+for (const [id, us] of selfUs) {
+  const n = byId.get(id) as ProfileNode;
+  const url = n.callFrame.url.replace(/^file:\/\//, '').replace(/^.*\/(src|bench|node_modules)\//, '$1/');
+  const fn = `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
+  byFn.set(fn, (byFn.get(fn) ?? 0) + us);
+  byFile.set(url || n.callFrame.functionName, (byFile.get(url || n.callFrame.functionName) ?? 0) + us);
+}
+const show = (title: string, m: Map<string, number>): void => {
+  console.log(`\n${title} (of ${(totalUs / 1000).toFixed(0)} ms sampled)`);
+  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${(us / 1000).toFixed(0).padStart(8)} ms ${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${k}`);
+};
+// Inclusive time: each sample counts once for every distinct function on its stack.
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const nameOf = (n: ProfileNode): string => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^file:\/\//, '').replace(/^.*\/(src|bench|node_modules)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+const inclusive = new Map<string, number>();
+for (const [id, us] of selfUs) {
+  const seen = new Set<string>();
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) seen.add(nameOf(byId.get(cur) as ProfileNode));
+  for (const k of seen) inclusive.set(k, (inclusive.get(k) ?? 0) + us);
+}
+show('self time by file', byFile);
+show('self time by function', byFn);
+show('inclusive time by function', inclusive);
