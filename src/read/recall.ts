@@ -26,6 +26,10 @@ import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
 import { guardedScores, guardWeight } from './guard.js';
+import { runHop } from './hop.js';
+
+/** The `hops` signal of a node the hop found: one step from its seeds (the dev runs of docs/bench/HOP.md saw no difference with 0). */
+const HOP_HOPS = 1;
 
 /** Switches for ablations (issue 4) and callers who want less work. */
 export interface RecallSwitches {
@@ -35,6 +39,12 @@ export interface RecallSwitches {
   routing?: boolean;
   /** Apply the stop rules (21)-(22); off = run to depth / budget / limits. @default true */
   stopping?: boolean;
+  /**
+   * The hop (issue 24, `hop.ts`): a second retrieval round seeded by the first round's best
+   * evidence when System One's h(q) ≥ θ_hop (`hopThreshold`); off = one round (the ablation
+   * `no-hop`). @default true
+   */
+  hop?: boolean;
 }
 
 /** Inputs of one recall. */
@@ -96,7 +106,7 @@ function clamp01(x: number): number {
 /** Runs the read path over one namespace. */
 export async function runRecall(state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, input: RecallInput): Promise<RecallOutput> {
   const t0 = performance.now();
-  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false };
+  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false, hop: input.switches?.hop !== false };
   const decisions: DecisionRecord[] = [];
   const ctx: DecisionContext = { callsLeft: params.maxControllerCalls, deadline: input.deadline, log: decisions };
   if (input.signal) ctx.signal = input.signal;
@@ -312,6 +322,31 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
       break;
     }
   }
+  // ---- hop (issue 24, hop.ts): a second retrieval round seeded by the best evidence so far
+  const hop = await runHop(
+    { state, params, query: input.query, queryVector: vectorEvidence ? input.queryVector : undefined, speakersNamed: speakers, scored, visited, passes, language },
+    {
+      on: sw.hop,
+      h,
+      last: [...rounds].reverse().find((x) => x.estimates !== undefined)?.estimates,
+      deadline: input.deadline,
+      callsLeft: ctx.callsLeft,
+      score: async (nodes, seeds) => {
+        const got = await scoreCandidates(
+          nodes.map((node) => ({ node, hops: HOP_HOPS, pg: 1, edge: undefined })),
+          q,
+          state,
+          controller,
+          ctx,
+          params,
+          centroidOf(seeds as Scored[], state),
+        );
+        for (const [id, s] of got) scored.set(id, s);
+        return new Map([...got].map(([id, s]) => [id, s.score]));
+      },
+    },
+  );
+  checkAbort();
   // ---- reassess (26): one more assessment of the best candidates, now that their neighbours
   // have been assessed too (an answer is often the turn next to a relevant one).
   if (scored.size > 0 && ctx.callsLeft > 0 && Date.now() <= input.deadline) {
@@ -374,6 +409,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     fallbacks: decisions.filter((x) => x.fallback).length,
     timings: { embedMs: input.embedMs, routeMs, anchorsMs, loopMs, totalMs: performance.now() - t0 + input.embedMs },
     guard: g,
+    hop,
   };
   return { memories, trace };
 }
