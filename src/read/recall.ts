@@ -339,7 +339,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
           controller,
           ctx,
           params,
-          centroidOf(seeds as Scored[], state),
+          centroidOf(seeds, state),
         );
         for (const [id, s] of got) scored.set(id, s);
         return new Map([...got].map(([id, s]) => [id, s.score]));
@@ -536,9 +536,9 @@ function topBeam(list: Scored[], w: number): Scored[] {
   return [...list].sort((a, b) => b.score - a.score || a.node.seq - b.node.seq).slice(0, w);
 }
 
-function centroidOf(beam: readonly Scored[], state: NamespaceState): Float32Array | undefined {
+function centroidOf(beam: ReadonlyArray<{ node: MemoryNode }>, state: NamespaceState): Float32Array | undefined {
   if (beam.length === 0) return undefined;
-  const first = state.vectors.get((beam[0] as Scored).node.id) as Float32Array;
+  const first = state.vectors.get((beam[0] as { node: MemoryNode }).node.id) as Float32Array;
   const c = new Float32Array(first.length);
   for (const b of beam) {
     const v = state.vectors.get(b.node.id) as Float32Array;
