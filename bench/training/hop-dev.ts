@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/training/hop-dev.ts [--stores /tmp/hop-stores] \
  *     [--variant '{"name":"hop"}'] [--variant '{"name":"no-hop","switches":{"hop":false}}'] \
- *     [--variant '{"name":"x","parameters":{"hopThreshold":0.3}}'] [--dump out.jsonl]
+ *     [--variant '{"name":"x","parameters":{"hopThreshold":0.3}}'] [--dump out.jsonl] [--k 20] [--conv conv-26]
  *
  * @module
  */
@@ -37,13 +37,14 @@ const { values } = parseArgs({
     variant: { type: 'string', multiple: true, default: ['{"name":"default"}'] },
     dump: { type: 'string' },
     conv: { type: 'string' },
+    k: { type: 'string', default: '20' },
   },
 });
 const variants = (values.variant as string[]).map((v) => JSON.parse(v) as Variant);
 const data = await loadLocomo();
 const selection = selectRun(data, 'dev', false).filter((s) => values.conv === undefined || s.conversation.sampleId === values.conv);
 const encoder = sharedEncoder(await createDefaultNodeEncoder());
-const backend = await createSystemOneFromName('local', {});
+const backend = await createSystemOneFromName('local', { env: process.env });
 if (values.dump) await writeFile(values.dump, '');
 
 const acc = variants.map(() => ({ scores: [] as QuestionScore[], pool: [] as number[], hops: 0, lat: [] as number[] }));
@@ -68,7 +69,7 @@ for (const sel of selection) {
     for (let i = 0; i < variants.length; i++) {
       const v = variants[i] as Variant;
       const a = acc[i] as (typeof acc)[number];
-      const opts: RecallOptions = { k: Number(process.env.HOP_K ?? 20) };
+      const opts: RecallOptions = { k: Number(values.k) };
       if (v.switches) opts.switches = v.switches;
       if (v.parameters) opts.parameters = v.parameters;
       const t = performance.now();

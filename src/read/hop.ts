@@ -17,7 +17,8 @@
  * The four lists are fused by reciprocal rank (eq. (16), κ = `rrfK`), nodes already visited are
  * dropped, and at most {@link MemoryParameters.hopAnchors} new ones (less when `maxVisited`
  * leaves less room) are scored by the caller with the same eq. (23) against the *original*
- * question and merged. Whether the hop runs is System One's decision: the multi-hop route
+ * question and merged; the caller then expands the best of them through the active views as
+ * round one does, within what is left of b_g, `maxVisited` and `maxEdgesInspected`. Whether the hop runs is System One's decision: the multi-hop route
  * probability h(q) (`route.multi_hop`, eq. (15)) must reach θ_hop
  * ({@link MemoryParameters.hopThreshold}) and the last stop estimate must not have judged the
  * evidence sufficient (eq. (21)).
@@ -81,6 +82,13 @@ export interface TraceHop {
   lexicalQuery: string;
   /** Nodes added, best eq. (23) score first. */
   added: HopAdded[];
+  /**
+   * Nodes the expansion step from the best added nodes proposed (they are in the trace's
+   * `expansions`, with the hop's round number); 0 when the graph is off or no budget is left.
+   */
+  expanded: number;
+  /** The hop's entry in `RecallTrace.rounds` (its expansions carry this round number); absent when it added nothing. */
+  round?: number;
   /** Wall time of the hop, ms. */
   ms: number;
 }
@@ -254,9 +262,11 @@ export interface HopRun {
   callsLeft: number;
   /**
    * Scores the proposed nodes with eq. (23) against the question, merges them into the recall's
-   * scored set and returns their scores (id → score).
+   * scored set, expands the best of them through the active views as round one does (within what
+   * is left of the budgets), and returns their scores (id → score) and how many nodes that
+   * expansion proposed.
    */
-  score: (nodes: MemoryNode[], seeds: readonly HopScored[]) => Promise<Map<string, number>>;
+  score: (nodes: MemoryNode[], seeds: readonly HopScored[]) => Promise<{ scores: Map<string, number>; expanded: number; round: number }>;
 }
 
 /**
@@ -268,7 +278,7 @@ export interface HopRun {
 export async function runHop(c: HopContext, run: HopRun): Promise<TraceHop> {
   const t0 = performance.now();
   const p = c.params;
-  const trace: TraceHop = { ran: false, reason: 'ran', h: run.h, threshold: p.hopThreshold, seeds: [], entities: [], days: [], lexicalQuery: '', added: [], ms: 0 };
+  const trace: TraceHop = { ran: false, reason: 'ran', h: run.h, threshold: p.hopThreshold, seeds: [], entities: [], days: [], lexicalQuery: '', added: [], expanded: 0, ms: 0 };
   const done = (reason: HopReason): TraceHop => {
     trace.reason = reason;
     trace.ms = performance.now() - t0;
@@ -288,10 +298,12 @@ export async function runHop(c: HopContext, run: HopRun): Promise<TraceHop> {
   trace.days = prop.days;
   trace.lexicalQuery = prop.lexicalQuery;
   if (prop.proposals.length === 0) return done('nothing-new');
-  const scores = await run.score(
+  const { scores, expanded, round } = await run.score(
     prop.proposals.map((x) => x.node),
     seeds,
   );
+  trace.expanded = expanded;
+  trace.round = round;
   trace.added = prop.proposals
     .map((x) => ({ id: x.node.id, rrf: x.rrf, ranks: x.ranks, score: scores.get(x.node.id) ?? 0 }))
     .sort((a, b) => b.score - a.score);

@@ -98,6 +98,36 @@ describe('the hop reaches an answer only a bridging entity leads to (issue 24)',
     expect(on.memories).toHaveLength(3);
   });
 
+  it('expands the nodes it adds through the views as round one does, and traces that step as its own round', async () => {
+    const memory = await createNodeMemory({ store: 'unused-in-memory', storage: createMemoryStorage() });
+    try {
+      const more: Array<[string, string]> = [
+        ['Melanie', 'The camping trip was wonderful, the kids saw deer.'],
+        ['Caroline', 'I started reading a novel about a lighthouse keeper.'],
+        ['Melanie', 'My husband fixed the old bicycle in the garage.'],
+        ['Caroline', 'The adoption agency called me back on Friday.'],
+        ['Melanie', 'We baked bread together on Sunday morning.'],
+        ['Caroline', 'My painting class ends next week.'],
+      ];
+      let t = Date.parse('2024-03-01T10:00:00Z');
+      for (const [i, [speaker, text]] of [...turns, ...more].entries()) await memory.add({ text, speaker, observedAt: new Date((t += 60_000)).toISOString(), sessionId: i < turns.length ? 's1' : 's2' });
+      // One anchor, depth 1, uniform routing: round one leaves the second session mostly unvisited.
+      const r = await memory.recall(question, { k: 14, switches: { stopping: false, routing: false }, parameters: { anchors: 1, hopThreshold: 0, hopAnchors: 4, maxDepth: 1 } });
+      const hop = r.trace.hop!;
+      expect(hop.reason).toBe('ran');
+      expect(hop.added).toHaveLength(4);
+      expect(hop.expanded).toBeGreaterThan(0);
+      const step = r.trace.expansions.filter((e) => e.round === hop.round);
+      expect(step).toHaveLength(hop.expanded);
+      const added = new Set(hop.added.map((x) => x.id));
+      for (const e of step) expect(added.has(e.from)).toBe(true); // expanded from the hop's own nodes
+      expect(r.trace.rounds[hop.round!]).toMatchObject({ round: hop.round, proposed: hop.added.length + hop.expanded });
+      expect(r.trace.limits.visited).toBe(1 + r.trace.expansions.length + hop.added.length); // anchor + every expansion + hop nodes
+    } finally {
+      await memory.close();
+    }
+  });
+
   it('records why it did not run: single-hop when h(q) < θ_hop = 1', async () => {
     const memory = await createNodeMemory({ store: 'unused-in-memory', storage: createMemoryStorage() });
     try {
