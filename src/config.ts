@@ -85,6 +85,21 @@ export interface MemoryParameters {
    * never sees a difference. @default 2000
    */
   recallQueryMaxDf: number;
+  /**
+   * θ_hop: the read path's hop (issue 24, read/hop.ts: a second retrieval round seeded by the first
+   * round's best evidence) runs when System One's multi-hop probability h(q) (`route.multi_hop`)
+   * is at least this, and the last stop estimate did not find the evidence sufficient (eq. (21)).
+   * 1 hops only at h = 1; set `switches.hop: false` on a recall to turn it off. Chosen on LoCoMo
+   * dev (docs/bench/HOP.md). @default 0.5
+   */
+  hopThreshold: number;
+  /** Seeds of the hop: how many of the first round's best-scored nodes its second query is formed from. @default 3 */
+  hopSeeds: number;
+  /**
+   * Most nodes the hop adds and scores (fewer when `maxVisited` leaves less room: the hop's nodes
+   * count as visited). @default 20
+   */
+  hopAnchors: number;
 }
 
 /** The defaults of {@link MemoryParameters} (SPEC 8). Frozen. */
@@ -116,9 +131,12 @@ export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   maxTextChars: 100_000,
   writeProbeMaxDf: 200,
   recallQueryMaxDf: 2000,
+  hopThreshold: 0.5,
+  hopSeeds: 3,
+  hopAnchors: 20,
 });
 
-const PROBABILITIES: Array<keyof MemoryParameters> = ['thetaRel', 'thetaAct', 'thetaSuff', 'thetaCont', 'maintenanceThreshold'];
+const PROBABILITIES: Array<keyof MemoryParameters> = ['thetaRel', 'thetaAct', 'thetaSuff', 'thetaCont', 'maintenanceThreshold', 'hopThreshold'];
 const POSITIVE_INTS: Array<keyof MemoryParameters> = [
   'budget',
   'maxDepth',
@@ -133,6 +151,8 @@ const POSITIVE_INTS: Array<keyof MemoryParameters> = [
   'maxTextChars',
   'writeProbeMaxDf',
   'recallQueryMaxDf',
+  'hopSeeds',
+  'hopAnchors',
 ];
 const NON_NEGATIVE: Array<keyof MemoryParameters> = [
   'minPerView',

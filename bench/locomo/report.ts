@@ -22,7 +22,7 @@ export const LOCOMO_OUTPUT_FILES = Object.freeze({
 });
 
 /** The jev-mem read/backend ablations, in report order. */
-const ABLATIONS: readonly SystemName[] = ['jev-mem', 'no-graph', 'no-routing', 'no-stop', 'no-system-one'];
+const ABLATIONS: readonly SystemName[] = ['jev-mem', 'no-graph', 'no-routing', 'no-stop', 'no-hop', 'no-system-one'];
 
 /** A fraction in [0,1] as a percentage with one decimal ("61.8"); "–" when absent. */
 export function pct(x: number | undefined | null): string {

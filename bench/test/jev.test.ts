@@ -76,7 +76,7 @@ describe('ablation switches', () => {
     try {
       await memory.addMany(tinyConversation().observations);
       const { trace } = await memory.recall('When did Alice go hiking with the puppy?', { k: 3, switches: JEV_SWITCHES[system] });
-      return { purposes: new Set(trace.decisions.map((d) => d.purpose)), depth: trace.depth.max, expansions: trace.expansions.length };
+      return { purposes: new Set(trace.decisions.map((d) => d.purpose)), depth: trace.depth.max, expansions: trace.expansions.length, hop: trace.hop?.reason };
     } finally {
       await memory.close();
     }
@@ -106,5 +106,14 @@ describe('ablation switches', () => {
     expect(t.purposes.has('stop')).toBe(false);
     expect(t.purposes.has('routing')).toBe(true);
     expect(t.depth).toBeGreaterThan(0);
+  });
+
+  it('no-hop switches the hop off (issue 24) and still routes, expands and stops', async () => {
+    const t = await traceOf('no-hop');
+    expect(t.hop).toBe('switched-off');
+    expect(t.purposes.has('routing')).toBe(true);
+    expect(t.purposes.has('stop')).toBe(true);
+    expect(t.depth).toBeGreaterThan(0);
+    expect((await traceOf('jev-mem')).hop).not.toBe('switched-off');
   });
 });

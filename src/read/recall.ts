@@ -26,6 +26,10 @@ import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
 import { guardedScores, guardWeight } from './guard.js';
+import { runHop } from './hop.js';
+
+/** The `hops` signal of a node the hop found: one step from its seeds (the dev runs of docs/bench/HOP.md saw no difference with 0). */
+const HOP_HOPS = 1;
 
 /** Switches for ablations (issue 4) and callers who want less work. */
 export interface RecallSwitches {
@@ -35,6 +39,12 @@ export interface RecallSwitches {
   routing?: boolean;
   /** Apply the stop rules (21)-(22); off = run to depth / budget / limits. @default true */
   stopping?: boolean;
+  /**
+   * The hop (issue 24, `hop.ts`): a second retrieval round seeded by the first round's best
+   * evidence when System One's h(q) ≥ θ_hop (`hopThreshold`); off = one round (the ablation
+   * `no-hop`). @default true
+   */
+  hop?: boolean;
 }
 
 /** Inputs of one recall. */
@@ -96,7 +106,7 @@ function clamp01(x: number): number {
 /** Runs the read path over one namespace. */
 export async function runRecall(state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, input: RecallInput): Promise<RecallOutput> {
   const t0 = performance.now();
-  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false };
+  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false, hop: input.switches?.hop !== false };
   const decisions: DecisionRecord[] = [];
   const ctx: DecisionContext = { callsLeft: params.maxControllerCalls, deadline: input.deadline, log: decisions };
   if (input.signal) ctx.signal = input.signal;
@@ -222,7 +232,25 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const tLoop = performance.now();
   const expansions: TraceExpansion[] = [];
   const rounds: TraceRound[] = [{ round: 0, proposed: anchorNodes.length, beam: beam.length }];
-  let edgesInspected = 0;
+  const walk: Walk = { active, used, given, p, visited, edgesInspected: 0 };
+  /** Scores expansions with eq. (23), merges them and records them in the trace. */
+  const scoreExpansions = async (proposals: Proposal[], round: number, centroid: Float32Array | undefined): Promise<Map<string, Scored>> => {
+    const newScores = await scoreCandidates(proposals, q, state, controller, ctx, params, centroid);
+    for (const pr of proposals) {
+      const s = newScores.get(pr.node.id);
+      if (!s) continue;
+      scored.set(pr.node.id, s);
+      expansions.push({
+        round,
+        from: pr.edge.from,
+        to: pr.node.id,
+        edge: { id: pr.edge.e.id, view: pr.edge.e.view, subtype: pr.edge.e.subtype, weight: pr.edge.e.weight, direction: pr.edge.direction },
+        parts: s.parts,
+        score: s.score,
+      });
+    }
+    return newScores;
+  };
   let stopReason: StopReason = maxDepth === 0 ? 'depth' : 'frontier-empty';
   let reached = 0;
   for (let d = 0; ; d++) {
@@ -250,61 +278,14 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
       break;
     }
     // expand along active views within b_g and the global limits
-    const picked: Array<{ id: string; hops: number; pg: number; edge: { e: MemoryEdge; from: string; direction: 'out' | 'in' } }> = [];
-    let limit: StopReason | undefined;
-    await state.loadEdges(
-      beam.map((b) => b.node.id),
-      false,
-    );
-    outer: for (const b of beam) {
-      for (const e of expansionOrder(state, b.node.id)) {
-        if (edgesInspected >= params.maxEdgesInspected) {
-          limit = 'edge-limit';
-          break outer;
-        }
-        edgesInspected++;
-        if (!active.includes(e.view) || used[e.view] >= given[e.view]) continue;
-        const direction = e.from === b.node.id ? 'out' : 'in';
-        const otherId = direction === 'out' ? e.to : e.from;
-        if (visited.has(otherId)) continue;
-        if (!state.nodes.has(otherId) || state.statusOf(otherId) === 'deleted') continue;
-        if (visited.size >= params.maxVisited) {
-          limit = 'visited-limit';
-          break outer;
-        }
-        visited.add(otherId);
-        used[e.view] += 1;
-        picked.push({ id: otherId, hops: b.hops + 1, pg: p[e.view], edge: { e, from: b.node.id, direction } });
-      }
-    }
-    // Only the ≤ maxVisited nodes the round proposes are read, not every neighbour inspected.
-    await state.loadNodes(picked.map((x) => x.id));
-    // A node the store could not give back (a damaged record, issue 22) is left out.
-    const proposals = picked.flatMap(({ id, ...rest }) => {
-      const node = state.nodes.get(id);
-      return node === undefined ? [] : [{ node, ...rest }];
-    });
+    const { proposals, limit } = await proposeNeighbours(state, beam, walk, params);
     reached = d + 1;
     if (proposals.length === 0) {
       stopReason = limit ?? (active.every((g) => used[g] >= given[g]) ? 'budget' : 'frontier-empty');
       rounds.push({ round: d + 1, proposed: 0, beam: 0 });
       break;
     }
-    const centroid = centroidOf(beam, state);
-    const newScores = await scoreCandidates(proposals, q, state, controller, ctx, params, centroid);
-    for (const pr of proposals) {
-      const s = newScores.get(pr.node.id);
-      if (!s) continue;
-      scored.set(pr.node.id, s);
-      expansions.push({
-        round: d + 1,
-        from: pr.edge.from,
-        to: pr.node.id,
-        edge: { id: pr.edge.e.id, view: pr.edge.e.view, subtype: pr.edge.e.subtype, weight: pr.edge.e.weight, direction: pr.edge.direction },
-        parts: s.parts,
-        score: s.score,
-      });
-    }
+    const newScores = await scoreExpansions(proposals, d + 1, centroidOf(beam, state));
     beam = topBeam(proposals.map((pr) => newScores.get(pr.node.id)).filter((s): s is Scored => s !== undefined), params.beamWidth);
     rounds.push({ round: d + 1, proposed: proposals.length, beam: beam.length });
     if (limit !== undefined) {
@@ -312,6 +293,42 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
       break;
     }
   }
+  // ---- hop (issue 24, hop.ts): a second retrieval round seeded by the best evidence so far
+  const hop = await runHop(
+    { state, params, query: input.query, queryVector: vectorEvidence ? input.queryVector : undefined, speakersNamed: speakers, scored, visited, passes, language },
+    {
+      on: sw.hop,
+      h,
+      last: [...rounds].reverse().find((x) => x.estimates !== undefined)?.estimates,
+      deadline: input.deadline,
+      callsLeft: ctx.callsLeft,
+      score: async (nodes, seeds) => {
+        const got = await scoreCandidates(
+          nodes.map((node) => ({ node, hops: HOP_HOPS, pg: 1, edge: undefined })),
+          q,
+          state,
+          controller,
+          ctx,
+          params,
+          centroidOf(seeds, state),
+        );
+        for (const [id, s] of got) scored.set(id, s);
+        // and, as round one, one expansion step from the best of them through the active views,
+        // within what is left of b_g, maxVisited and maxEdgesInspected
+        const hopBeam = topBeam([...got.values()], params.beamWidth);
+        const round = rounds.length;
+        let expanded = 0;
+        if (maxDepth > 0 && ctx.callsLeft > 0 && Date.now() <= input.deadline) {
+          const { proposals } = await proposeNeighbours(state, hopBeam, walk, params);
+          if (proposals.length > 0) await scoreExpansions(proposals, round, centroidOf(hopBeam, state));
+          expanded = proposals.length;
+        }
+        rounds.push({ round, proposed: got.size + expanded, beam: hopBeam.length });
+        return { scores: new Map([...got].map(([id, s]) => [id, s.score])), expanded, round };
+      },
+    },
+  );
+  checkAbort();
   // ---- reassess (26): one more assessment of the best candidates, now that their neighbours
   // have been assessed too (an answer is often the turn next to a relevant one).
   if (scored.size > 0 && ctx.callsLeft > 0 && Date.now() <= input.deadline) {
@@ -365,7 +382,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     limits: {
       visited: visited.size,
       maxVisited: params.maxVisited,
-      edgesInspected,
+      edgesInspected: walk.edgesInspected,
       maxEdgesInspected: params.maxEdgesInspected,
       controllerCalls: params.maxControllerCalls - ctx.callsLeft,
       maxControllerCalls: params.maxControllerCalls,
@@ -374,6 +391,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     fallbacks: decisions.filter((x) => x.fallback).length,
     timings: { embedMs: input.embedMs, routeMs, anchorsMs, loopMs, totalMs: performance.now() - t0 + input.embedMs },
     guard: g,
+    hop,
   };
   return { memories, trace };
 }
@@ -386,6 +404,68 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
 function expansionOrder(state: NamespaceState, id: string): MemoryEdge[] {
   const seqOf = (e: MemoryEdge): number => state.seqOf(e.from === id ? e.to : e.from) ?? Number.MAX_SAFE_INTEGER;
   return [...state.edgesOf(id)].sort((a, b) => b.weight - a.weight || seqOf(a) - seqOf(b) || (a.view < b.view ? -1 : a.view > b.view ? 1 : 0) || (a.subtype < b.subtype ? -1 : a.subtype > b.subtype ? 1 : 0));
+}
+
+/** What graph expansion spends and reads: active views, budgets b_g and their use, the visited set, edges inspected. */
+interface Walk {
+  active: View[];
+  used: Record<View, number>;
+  given: Record<View, number>;
+  p: Record<View, number>;
+  visited: Set<string>;
+  edgesInspected: number;
+}
+
+/** A node proposed by expanding an edge of a beam node. */
+interface Proposal {
+  node: MemoryNode;
+  hops: number;
+  pg: number;
+  edge: { e: MemoryEdge; from: string; direction: 'out' | 'in' };
+}
+
+/**
+ * One expansion step (SPEC 6 step 4): the unvisited neighbours of the beam along active views
+ * within b_g and the global limits, heavier edges first ({@link expansionOrder}), marked visited;
+ * `limit` says which global limit ended the step early. Only the proposed nodes' bodies are read.
+ */
+async function proposeNeighbours(state: NamespaceState, beam: readonly Scored[], walk: Walk, params: Readonly<MemoryParameters>): Promise<{ proposals: Proposal[]; limit: StopReason | undefined }> {
+  const { active, used, given, p, visited } = walk;
+  const picked: Array<Omit<Proposal, 'node'> & { id: string }> = [];
+  let limit: StopReason | undefined;
+  await state.loadEdges(
+    beam.map((b) => b.node.id),
+    false,
+  );
+  outer: for (const b of beam) {
+    for (const e of expansionOrder(state, b.node.id)) {
+      if (walk.edgesInspected >= params.maxEdgesInspected) {
+        limit = 'edge-limit';
+        break outer;
+      }
+      walk.edgesInspected++;
+      if (!active.includes(e.view) || used[e.view] >= given[e.view]) continue;
+      const direction = e.from === b.node.id ? 'out' : 'in';
+      const otherId = direction === 'out' ? e.to : e.from;
+      if (visited.has(otherId)) continue;
+      if (!state.nodes.has(otherId) || state.statusOf(otherId) === 'deleted') continue;
+      if (visited.size >= params.maxVisited) {
+        limit = 'visited-limit';
+        break outer;
+      }
+      visited.add(otherId);
+      used[e.view] += 1;
+      picked.push({ id: otherId, hops: b.hops + 1, pg: p[e.view], edge: { e, from: b.node.id, direction } });
+    }
+  }
+  // Only the ≤ maxVisited nodes the round proposes are read, not every neighbour inspected.
+  await state.loadNodes(picked.map((x) => x.id));
+  // A node the store could not give back (a damaged record, issue 22) is left out.
+  const proposals = picked.flatMap(({ id, ...rest }) => {
+    const node = state.nodes.get(id);
+    return node === undefined ? [] : [{ node, ...rest }];
+  });
+  return { proposals, limit };
 }
 
 /** How many of the best candidates the reassessment round looks at again. */
@@ -500,9 +580,9 @@ function topBeam(list: Scored[], w: number): Scored[] {
   return [...list].sort((a, b) => b.score - a.score || a.node.seq - b.node.seq).slice(0, w);
 }
 
-function centroidOf(beam: readonly Scored[], state: NamespaceState): Float32Array | undefined {
+function centroidOf(beam: ReadonlyArray<{ node: MemoryNode }>, state: NamespaceState): Float32Array | undefined {
   if (beam.length === 0) return undefined;
-  const first = state.vectors.get((beam[0] as Scored).node.id) as Float32Array;
+  const first = state.vectors.get((beam[0] as { node: MemoryNode }).node.id) as Float32Array;
   const c = new Float32Array(first.length);
   for (const b of beam) {
     const v = state.vectors.get(b.node.id) as Float32Array;

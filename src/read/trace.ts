@@ -10,6 +10,9 @@ import type { DecisionRecord } from '../system-one/controller.js';
 import type { View } from '../types.js';
 import type { ScoreParts } from './score.js';
 import type { StopEstimates, StopReason } from './stop.js';
+import type { TraceHop } from './hop.js';
+
+export type { TraceHop, HopAdded, HopReason } from './hop.js';
 
 /** An anchor of the read loop (eq. (16)). */
 export interface TraceAnchor {
@@ -91,4 +94,10 @@ export interface RecallTrace {
    * System One's training range. Absent in traces written before it existed.
    */
   guard?: number;
+  /**
+   * The hop (issue 24, `hop.ts`): whether the second retrieval round ran and why, its seeds,
+   * bridging entities, days and lexical query, and the nodes it added with their scores. Absent in
+   * traces written before it existed.
+   */
+  hop?: TraceHop;
 }
