@@ -23,7 +23,9 @@
  * cosine rescaled against the best one, ρ the role prior (a question about what the user said
  * or likes finds it in the user's turns; one about what "you" (the assistant) said in its
  * turns), and t̃ the position in time among the candidates, used only when the question asks
- * for the current state ("now", "currently", "these days").
+ * for the current state ("now", "currently", "these days"). When the user asks for a suggestion
+ * ({@link asksSuggestion}), G is also multiplied by 1 + π·τ(v), τ the memory's preference type
+ * weight (the typing head's `type.preference`), since a good suggestion rests on stated tastes.
  *
  * @module
  */
@@ -47,6 +49,8 @@ export const GUARD_LONG_WEIGHT = 2;
 export const GUARD_ROLE_WEIGHT = 0.5;
 /** Weight α of the passage score p against the whole-turn BM25 score ℓ in G (chosen on the chats bench's dev part). */
 export const GUARD_PASSAGE_WEIGHT = 0.5;
+/** Boost π of a turn typed as a preference when the question asks the user's own question for a suggestion (chosen on the chats bench's dev part). */
+export const GUARD_PREFERENCE = 0.5;
 
 /** Speakers that are roles, not names. */
 const ROLES = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);
@@ -102,25 +106,50 @@ function wordCount(text: string): number {
   return n;
 }
 
+/** Irregular past forms that, after "you", say the assistant did something in the past. */
+const PAST_IRREGULAR = new Set(['said', 'told', 'gave', 'wrote', 'made', 'put', 'sent', 'showed', 'shown', 'came', 'found', 'got', 'thought', 'taught', 'chose', 'picked', 'meant', 'brought', 'drew', 'ran', 'set', 'went', 'left', 'read']);
+/** What the assistant gave, named by a noun after "your" ("your suggestion", "the recipe from your answer"). */
+const ASSISTANT_NOUNS = new Set(['suggestion', 'suggestions', 'recommendation', 'recommendations', 'advice', 'answer', 'answers', 'tip', 'tips', 'idea', 'ideas', 'plan', 'list', 'reply', 'explanation', 'pick', 'picks']);
+
+/** True for a past-tense verb form: an irregular past, or a word of 5+ letters ending in "ed". */
+function pastForm(w: string | undefined): boolean {
+  return w !== undefined && (PAST_SAY.has(w) || PAST_IRREGULAR.has(w) || (w.length >= 5 && w.endsWith('ed')));
+}
+
 /**
  * Whose turns a question's evidence is in, when the speakers are roles: `'assistant'` when it
- * asks what "you" said, suggested, told… (a past-tense verb after "you", or "did you"),
- * otherwise `'user'` (what I did, have, like; "would you suggest…" asks for a recommendation
- * that rests on the user's own preferences).
+ * asks what "you" said, suggested, showed… (a past-tense verb after "you" or "you had / have",
+ * "did you", or "your" before a suggestion, recommendation, advice, answer, tip, idea, plan,
+ * list…), otherwise `'user'` (what I did, have, like; "would you suggest…" asks for a
+ * recommendation that rests on the user's own preferences).
  */
 export function questionRole(query: string): 'user' | 'assistant' {
   const w = tokenize(query);
   for (let i = 0; i < w.length; i++) {
+    if (w[i] === 'your' && ASSISTANT_NOUNS.has(w[i + 1] as string)) return 'assistant';
     if (w[i] !== 'you') continue;
     if (i > 0 && w[i - 1] === 'did') return 'assistant';
     const next = w[i + 1];
-    if (next !== undefined && PAST_SAY.has(next)) return 'assistant';
-    if (next === 'had' || next === 'have') {
-      const after = w[i + 2];
-      if (after !== undefined && PAST_SAY.has(after)) return 'assistant';
-    }
+    if (pastForm(next)) return 'assistant';
+    if ((next === 'had' || next === 'have') && pastForm(w[i + 2])) return 'assistant';
   }
   return 'user';
+}
+
+const SUGGEST = new Set(['recommend', 'recommendation', 'recommendations', 'suggest', 'suggestion', 'suggestions', 'idea', 'ideas', 'tips', 'advice']);
+
+/**
+ * True when a question asks for a suggestion ("recommend", "suggest", "any ideas", "tips",
+ * "advice", or "should / could / can I / we …"); whatever is suggested should fit the user's
+ * stated tastes.
+ */
+export function asksSuggestion(query: string): boolean {
+  const w = tokenize(query);
+  for (let i = 0; i < w.length; i++) {
+    if (SUGGEST.has(w[i] as string)) return true;
+    if ((w[i] === 'should' || w[i] === 'could' || w[i] === 'can') && (w[i + 1] === 'i' || w[i + 1] === 'we')) return true;
+  }
+  return false;
 }
 
 /** True when a question asks for the current state of something ("now", "currently", "these days"). */
@@ -164,6 +193,8 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
   const roles = cands.every((c) => c.node.provenance.speaker === undefined || isRole(c.node.provenance.speaker));
   const wanted = questionRole(query);
   const current = asksCurrent(query);
+  // A suggestion for the user rests on the user's tastes: turns typed as preferences count more.
+  const tastes = wanted === 'user' && asksSuggestion(query);
   let bestCos = -1;
   for (const c of cands) if (c.cosine > bestCos) bestCos = c.cosine;
   let t0 = Infinity;
@@ -185,6 +216,7 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
     const z = Math.max(0, Math.min(1, (c.cosine - (bestCos - GUARD_COSINE_SPAN)) / GUARD_COSINE_SPAN));
     const p = passageScore(pq, c.node.text).score;
     let gv = rho * ((1 - GUARD_PASSAGE_WEIGHT) * c.lexical + GUARD_PASSAGE_WEIGHT * p + GUARD_COSINE_WEIGHT * z);
+    if (tastes) gv *= 1 + GUARD_PREFERENCE * Math.max(0, Math.min(1, c.node.types?.preference ?? 0));
     if (current && t1 > t0) {
       const t = c.node.observedAt !== undefined ? Date.parse(c.node.observedAt) : c.node.seq;
       gv *= 1 + GUARD_RECENCY * ((t - t0) / (t1 - t0));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksCurrent, GUARD_COSINE_SPAN, GUARD_COSINE_WEIGHT, GUARD_LONG_WEIGHT, GUARD_OTHER_ROLE, GUARD_PASSAGE_WEIGHT, GUARD_RECENCY, GUARD_ROLE_WEIGHT, guardedScores, guardReading, guardWeight, isRole, LONG_TURN_WORDS, questionRole, type GuardCandidate } from '../../src/read/guard.js';
+import { asksCurrent, asksSuggestion, GUARD_COSINE_SPAN, GUARD_COSINE_WEIGHT, GUARD_LONG_WEIGHT, GUARD_OTHER_ROLE, GUARD_PASSAGE_WEIGHT, GUARD_PREFERENCE, GUARD_RECENCY, GUARD_ROLE_WEIGHT, guardedScores, guardReading, guardWeight, isRole, LONG_TURN_WORDS, questionRole, type GuardCandidate } from '../../src/read/guard.js';
 import type { MemoryNode } from '../../src/types.js';
 
 function node(id: string, text: string, speaker: string | undefined, observedAt: string, seq = 0): MemoryNode {
@@ -53,6 +53,12 @@ describe('questionRole', () => {
     expect(questionRole('What was the recipe you had mentioned last time?')).toBe('assistant');
     expect(questionRole('What camera accessories would you suggest for me?')).toBe('user');
     expect(questionRole('Where do I work now?')).toBe('user');
+    expect(questionRole('How long should I hold the stretch you showed me?')).toBe('assistant'); // irregular past
+    expect(questionRole('Which trail had you mapped out for the weekend?')).toBe('assistant'); // -ed after "you had"
+    expect(questionRole('What was in your suggestion for the party?')).toBe('assistant');
+    expect(questionRole('Do you need more details from me?')).toBe('user');
+    expect(questionRole('What would you need to plan my trip?')).toBe('user');
+    expect(questionRole('Is your advice different for beginners?')).toBe('assistant');
     expect(questionRole('Can you recommend a series for the weekend?')).toBe('user');
   });
 });
@@ -65,6 +71,17 @@ describe('asksCurrent', () => {
     expect(asksCurrent('Which company am I working for currently?')).toBe(true);
     expect(asksCurrent('What breed is my dog?')).toBe(false);
     expect(asksCurrent('How many days passed between the two trips?')).toBe(false);
+  });
+});
+
+describe('asksSuggestion', () => {
+  it('is true for requests for suggestions, false for questions about facts', () => {
+    expect(asksSuggestion('Can you recommend a series for the weekend?')).toBe(true);
+    expect(asksSuggestion('Any ideas for what to bake this weekend?')).toBe(true);
+    expect(asksSuggestion('What should I put on at the dinner party tonight?')).toBe(true);
+    expect(asksSuggestion('What could we play at game night?')).toBe(true);
+    expect(asksSuggestion('What breed is my dog?')).toBe(false);
+    expect(asksSuggestion('Where do I live now?')).toBe(false);
   });
 });
 
@@ -109,6 +126,17 @@ describe('guardedScores', () => {
     // An IDF that makes "wine" rare weighs its presence more.
     const [sr2] = guardedScores([r, f], 'What wine did you pair with my risotto?', 1, { idf: (t) => (t === 'pair' ? 4 : 1) }) as [number, number];
     expect(sr2).toBeCloseTo(((1 - al) + al * (2 / 6) + GUARD_COSINE_WEIGHT) / rawF, 10);
+  });
+
+  it('when the user asks for a suggestion, multiplies G by 1 + π·preference type; not for questions about facts or about what "you" said', () => {
+    const n = (id: string, pref: number): MemoryNode => ({ ...node(id, 'zzz', 'user', '2024-01-01T00:00:00Z'), types: { episodic: 0, semantic: 0, procedural: 0, preference: pref } }) as MemoryNode;
+    const taste = c(n('t', 1), 0, 0.5, 0.5);
+    const plain = c(n('p', 0), 0, 0.5, 0.5);
+    const [st, sp] = guardedScores([taste, plain], 'Can you recommend a film for tonight?', 1) as [number, number];
+    expect(st).toBeCloseTo(1, 10);
+    expect(sp).toBeCloseTo(1 / (1 + GUARD_PREFERENCE), 10);
+    const [ft, fp] = guardedScores([taste, plain], 'What film did I watch?', 1) as [number, number];
+    expect(ft).toBeCloseTo(fp, 10);
   });
 
   it('gives named speakers no role prior, and the latest turn the recency boost when the question asks for now', () => {
