@@ -45,11 +45,15 @@ export const GUARD_OTHER_ROLE = 0.2;
 export const GUARD_RECENCY = 0.3;
 /** Weight of the share of long turns among the anchors in g (2: half the anchors long → g = 1). */
 export const GUARD_LONG_WEIGHT = 2;
-/** Weight of the share of role-speaker turns among the anchors in g (chosen on the chats bench's dev part). */
-export const GUARD_ROLE_WEIGHT = 0.5;
-/** Weight α of the passage score p against the whole-turn BM25 score ℓ in G (chosen on the chats bench's dev part). */
-export const GUARD_PASSAGE_WEIGHT = 0.5;
-/** Boost π of a turn typed as a preference when the question asks the user's own question for a suggestion (chosen on the chats bench's dev part). */
+/**
+ * Weight of the share of role-speaker turns among the anchors in g: a history of short turns
+ * between "user" and "assistant" gets g = 0.3 (chosen on the chats bench's dev part, its
+ * short-reply histories: 0.3 over 0.5 and 1).
+ */
+export const GUARD_ROLE_WEIGHT = 0.3;
+/** Weight α of the passage score p against the whole-turn BM25 score ℓ in G (chosen on the chats bench's dev part: 0.8 over 0 and 0.5). */
+export const GUARD_PASSAGE_WEIGHT = 0.8;
+/** Boost π of a turn typed as a preference when the user asks for a suggestion (chosen on the chats bench's dev part: 0.5 over 0.25 and 1). */
 export const GUARD_PREFERENCE = 0.5;
 
 /** Speakers that are roles, not names. */
