@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passageQuery, passageScore, PASSAGE_WINDOW, splitSentences } from '../../src/read/passage.js';
+import { namespaceIdf } from '../../src/read/signals.js';
 
 describe('splitSentences (issue 24 passages)', () => {
   it('splits after . ! ? … and at line breaks, dropping empty pieces', () => {
@@ -50,5 +51,13 @@ describe('passageScore: weighted share of the query terms in the best window of 
     expect(passageScore(q, '').score).toBe(0);
     expect(() => passageScore(q, text, 0)).toThrow(RangeError);
     expect(() => passageScore(q, text, 1.5)).toThrow(/window must be a positive integer/);
+  });
+});
+
+describe('namespaceIdf (the passage weights recall uses)', () => {
+  it('is the BM25 IDF ln(1 + (N − df + 0.5)/(df + 0.5)) of a stem over the namespace', () => {
+    const idf = namespaceIdf({ size: 10, keywordDf: new Map([['park', 2]]) });
+    expect(idf('park')).toBeCloseTo(Math.log(1 + 8.5 / 2.5), 12); // ln 4.4
+    expect(idf('unseen')).toBeCloseTo(Math.log(1 + 10.5 / 0.5), 12); // df 0: ln 22
   });
 });
