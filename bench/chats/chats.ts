@@ -2,8 +2,8 @@
  * The chats bench (issue 24): recall@5/@10/@20 of the evidence turns of generated user/assistant
  * histories (`generate.ts`), by question kind, for jev-mem (public API, default local System
  * One) and the flat baselines of the LoCoMo harness in the same run: BM25 (the lexical anchor)
- * and hybrid (RRF of BM25 and dense, κ = 60). Two parts: dev (tune on it) and held-out (report
- * only). Node-only.
+ * and hybrid (RRF of BM25 and dense, κ = 60). Three parts ({@link CHAT_PARTS}): dev (tune on
+ * it), held-out and novel (report only). Node-only.
  *
  * @module
  */
@@ -18,18 +18,37 @@ import { bm25Hits, buildConversationIndex, hybridRanking } from '../locomo/basel
 import { buildJevMemory, recallJev } from '../lib/jev.js';
 import { KS, meanScore, scoreQuestion, type GroupScore, type QuestionScore } from '../lib/metrics.js';
 import { CHAT_KINDS } from './episodes.js';
-import { categoryKind, CHATS_DEV_SEEDS, CHATS_HELDOUT_SEEDS, generateHistory } from './generate.js';
+import { categoryKind, CHATS_DEV_SEEDS, CHATS_DEV_SHORT_SEEDS, CHATS_HELDOUT_SEEDS, generateHistory, type ChatHistory } from './generate.js';
+import { CHATS_NOVEL_SEEDS, generateNovelHistory } from './novel.js';
 
 /** Systems of the chats bench. */
 export const CHAT_SYSTEMS = ['jev-mem', 'bm25', 'hybrid'] as const;
 /** One of {@link CHAT_SYSTEMS}. */
 export type ChatSystem = (typeof CHAT_SYSTEMS)[number];
-/** Parts of the chats bench. */
-export type ChatPart = 'dev' | 'heldout';
+/** Parts of the chats bench: dev (tune on it), held-out (same templates, other seeds) and novel (new templates and styles); the last two are reported only. */
+export const CHAT_PARTS = ['dev', 'heldout', 'novel'] as const;
+/** One of {@link CHAT_PARTS}. */
+export type ChatPart = (typeof CHAT_PARTS)[number];
+
+/**
+ * The histories of a part: dev = seeds {@link CHATS_DEV_SEEDS} (long answers) and
+ * {@link CHATS_DEV_SHORT_SEEDS} (short replies); held-out = {@link CHATS_HELDOUT_SEEDS};
+ * novel = {@link CHATS_NOVEL_SEEDS} (`novel.ts`, odd seeds long, even seeds short).
+ */
+export function partHistories(part: ChatPart): Array<() => ChatHistory> {
+  if (part === 'dev') return [...CHATS_DEV_SEEDS.map((s) => () => generateHistory(s)), ...CHATS_DEV_SHORT_SEEDS.map((s) => () => generateHistory(s, { short: true }))];
+  if (part === 'heldout') return CHATS_HELDOUT_SEEDS.map((s) => () => generateHistory(s));
+  return CHATS_NOVEL_SEEDS.map((s) => () => generateNovelHistory(s));
+}
+
+/** Seeds of a part (in {@link partHistories} order). */
+export function partSeeds(part: ChatPart): readonly number[] {
+  return part === 'dev' ? [...CHATS_DEV_SEEDS, ...CHATS_DEV_SHORT_SEEDS] : part === 'heldout' ? CHATS_HELDOUT_SEEDS : CHATS_NOVEL_SEEDS;
+}
 
 /** Options of {@link runChatsBench}. */
 export interface ChatsBenchOptions {
-  /** Parts to run. @default ['dev', 'heldout'] */
+  /** Parts to run. @default all of {@link CHAT_PARTS} */
   parts?: readonly ChatPart[];
   /** Systems. @default all of {@link CHAT_SYSTEMS} */
   systems?: readonly ChatSystem[];
@@ -50,8 +69,8 @@ export interface ChatsPartResult {
 /** Everything {@link runChatsBench} measured. */
 export interface ChatsResults {
   format: 'jev-mem/bench-chats';
-  seeds: Record<ChatPart, readonly number[]>;
-  histories: Record<ChatPart, { turns: number; questions: number }>;
+  seeds: Partial<Record<ChatPart, readonly number[]>>;
+  histories: Partial<Record<ChatPart, { turns: number; questions: number }>>;
   systems: Record<string, Partial<Record<ChatPart, ChatsPartResult>>>;
 }
 
@@ -85,22 +104,23 @@ function memoised(inner: Encoder): Encoder {
 /** Runs the chats bench. */
 export async function runChatsBench(o: ChatsBenchOptions = {}): Promise<ChatsResults> {
   const log = o.log ?? (() => undefined);
-  const parts = o.parts ?? ['dev', 'heldout'];
+  const parts = o.parts ?? CHAT_PARTS;
   const systems = o.systems ?? CHAT_SYSTEMS;
   const loaded = await createDefaultNodeEncoder();
   const encoder = memoised(loaded);
   const backend = systems.includes('jev-mem') ? await createSystemOneFromName(o.systemOne ?? 'local', { env: process.env }) : undefined;
   const root = await mkdtemp(join(tmpdir(), 'jev-mem-chats-'));
-  const seeds: Record<ChatPart, readonly number[]> = { dev: CHATS_DEV_SEEDS, heldout: CHATS_HELDOUT_SEEDS };
-  const results: ChatsResults = { format: 'jev-mem/bench-chats', seeds, histories: { dev: { turns: 0, questions: 0 }, heldout: { turns: 0, questions: 0 } }, systems: {} };
+  const seeds = Object.fromEntries(CHAT_PARTS.map((p) => [p, partSeeds(p)])) as Record<ChatPart, readonly number[]>;
+  const results: ChatsResults = { format: 'jev-mem/bench-chats', seeds, histories: { dev: { turns: 0, questions: 0 }, heldout: { turns: 0, questions: 0 }, novel: { turns: 0, questions: 0 } }, systems: {} };
   const maxK = Math.max(...KS);
   try {
     for (const part of parts) {
       const scores = new Map<ChatSystem, QuestionScore[]>(systems.map((s) => [s, []]));
-      for (const seed of seeds[part]) {
-        const h = generateHistory(seed);
-        results.histories[part].turns += h.observations.length;
-        results.histories[part].questions += h.questions.length;
+      for (const make of partHistories(part)) {
+        const h = make();
+        const hist = (results.histories[part] ??= { turns: 0, questions: 0 });
+        hist.turns += h.observations.length;
+        hist.questions += h.questions.length;
         const wantFlat = systems.includes('bm25') || systems.includes('hybrid');
         const index = wantFlat ? await buildConversationIndex(h, encoder) : undefined;
         const build = backend ? await buildJevMemory(h, { encoder, backend, store: join(root, h.sampleId), storeKind: 'memory' }) : undefined;
@@ -147,9 +167,10 @@ function pct(x: number | undefined): string {
 export function chatsTables(r: ChatsResults): string[] {
   const systems = Object.keys(r.systems);
   const lines: string[] = [];
-  for (const part of ['dev', 'heldout'] as const) {
+  const title: Record<ChatPart, string> = { dev: 'Dev part', heldout: 'Held-out part', novel: 'Novel part' };
+  for (const part of CHAT_PARTS) {
     if (!systems.some((s) => r.systems[s]?.[part])) continue;
-    lines.push(`### ${part === 'dev' ? 'Dev part' : 'Held-out part'} (${r.histories[part].questions} questions, ${r.histories[part].turns} turns, seeds ${r.seeds[part].join(',')})`, '');
+    lines.push(`### ${title[part]} (${r.histories[part]?.questions ?? 0} questions, ${r.histories[part]?.turns ?? 0} turns, seeds ${(r.seeds[part] ?? []).join(',')})`, '');
     lines.push(`| kind | n | ${systems.map((s) => `${s} R@5 | ${s} R@10`).join(' | ')} |`);
     lines.push(`|---|---|${systems.map(() => '---|---').join('|')}|`);
     const rows = [...CHAT_KINDS, 'overall'] as const;

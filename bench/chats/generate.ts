@@ -30,6 +30,8 @@ export interface HistoryOptions {
   perKind?: number;
   /** Unrelated filler sessions. @default 22 */
   fillers?: number;
+  /** Short assistant replies (one or two sentences) instead of long answers: no turn is long. @default false */
+  short?: boolean;
 }
 
 /** Category number of a kind (1-based index in {@link CHAT_KINDS}). */
@@ -59,15 +61,15 @@ function fill(template: string, slots: Record<string, string>): string {
  * session's) and words of other topics, sometimes as a numbered list; `inject` sentences are
  * put in at random places.
  */
-function answer(r: Rng, words: readonly string[], inject: readonly string[] = []): string {
+function answer(r: Rng, words: readonly string[], inject: readonly string[] = [], short = false): string {
   const others = TOPICS.flatMap((t) => t.words);
-  const n = 9 + r.int(12);
+  const n = short ? 1 + r.int(2) : 9 + r.int(12);
   const sentences: string[] = [];
   const picked = r.some(ANSWER_SENTENCES, Math.min(n, ANSWER_SENTENCES.length));
   for (const s of picked) sentences.push(fill(s, { a: r.pick(words), b: r.pick(words), c: r.pick(words), x: r.pick(others), y: r.pick(others) }));
   for (const s of inject) sentences.splice(1 + r.int(sentences.length), 0, s);
   const opener = r.pick(ANSWER_OPENERS);
-  if (r.next() < 0.35) {
+  if (!short && r.next() < 0.35) {
     const head = sentences.slice(0, 2).join(' ');
     const list = sentences.slice(2).map((s, i) => `${i + 1}. ${s}`);
     return [opener, head, ...list].join('\n');
@@ -90,7 +92,7 @@ function echo(text: string, topic: Topic): string[] {
 }
 
 /** A session on a topic: 2-4 exchanges; `plant` is said at a random exchange. */
-function session(r: Rng, topic: Topic, plant?: { p: Plant; episode: number; index: number }, trapWords?: readonly string[]): Turn[] {
+function session(r: Rng, topic: Topic, plant?: { p: Plant; episode: number; index: number }, trapWords?: readonly string[], short = false): Turn[] {
   const exchanges = 2 + r.int(3);
   const at = r.int(exchanges);
   const out: Turn[] = [];
@@ -100,16 +102,16 @@ function session(r: Rng, topic: Topic, plant?: { p: Plant; episode: number; inde
     if (trapWords !== undefined && i === 0) user = `${user} I keep thinking about the ${trapWords.slice(0, 2).join(' and ')}.`;
     if (plant !== undefined && i === at && plant.p.role === 'user') {
       out.push({ role: 'user', text: r.next() < 0.5 ? plant.p.text : `${user} ${plant.p.text}`, plant: { episode: plant.episode, plant: plant.index } });
-      out.push({ role: 'assistant', text: answer(r, echo(plant.p.text, topic)) });
+      out.push({ role: 'assistant', text: answer(r, echo(plant.p.text, topic), [], short) });
       continue;
     }
     if (plant !== undefined && i === at && plant.p.role === 'assistant') {
       out.push({ role: 'user', text: plant.p.ask ?? user });
-      out.push({ role: 'assistant', text: answer(r, echo(plant.p.ask ?? '', topic), [plant.p.text]), plant: { episode: plant.episode, plant: plant.index } });
+      out.push({ role: 'assistant', text: answer(r, echo(plant.p.ask ?? '', topic), [plant.p.text], short), plant: { episode: plant.episode, plant: plant.index } });
       continue;
     }
     out.push({ role: 'user', text: user });
-    out.push({ role: 'assistant', text: answer(r, words) });
+    out.push({ role: 'assistant', text: answer(r, words, [], short) });
   }
   return out;
 }
@@ -133,15 +135,15 @@ export function generateHistory(seed: number, o: HistoryOptions = {}): ChatHisto
   eps.forEach((e, ei) =>
     e.plants.forEach((p, pi) => {
       const key = p.at[0] + r.next() * (p.at[1] - p.at[0]);
-      slots.push({ key, make: () => session(r, topicOf(p.topic), { p, episode: ei, index: pi }) });
+      slots.push({ key, make: () => session(r, topicOf(p.topic), { p, episode: ei, index: pi }, undefined, o.short) });
     }),
   );
   eps.forEach((e) => {
     const q = typeof e.question === 'string' ? e.question : e.question(0);
     const words = questionWords(q);
-    slots.push({ key: r.next(), make: () => session(r, topicOf(e.trapTopic), undefined, words.length > 0 ? words : undefined) });
+    slots.push({ key: r.next(), make: () => session(r, topicOf(e.trapTopic), undefined, words.length > 0 ? words : undefined, o.short) });
   });
-  for (let i = 0; i < (o.fillers ?? 22); i++) slots.push({ key: r.next(), make: () => session(r, r.pick(TOPICS)) });
+  for (let i = 0; i < (o.fillers ?? 22); i++) slots.push({ key: r.next(), make: () => session(r, r.pick(TOPICS), undefined, undefined, o.short) });
   slots.sort((a, b) => a.key - b.key);
 
   const observations: Observation[] = [];
@@ -164,10 +166,15 @@ export function generateHistory(seed: number, o: HistoryOptions = {}): ChatHisto
     const evidence = placed.filter((_, pi) => e.plants[pi]?.evidence !== false).map((p) => p.turnId);
     return { id: `chats-${seed}#${ei}`, question, answer: '', category: kindCategory(e.kind), evidence, brokenEvidence: false };
   });
-  return { sampleId: `chats-${seed}`, speakers: ['user', 'assistant'], observations, questions, seed };
+  return { sampleId: o.short === true ? `chats-${seed}-short` : `chats-${seed}`, speakers: ['user', 'assistant'], observations, questions, seed };
 }
 
 /** Seeds of the dev part (tune on these only). */
 export const CHATS_DEV_SEEDS: readonly number[] = Object.freeze([11, 12, 13, 14, 15, 16]);
+/**
+ * Seeds of the dev part's short-reply histories (every turn short, role speakers: the case a
+ * trigger on turn length misses), generated with `{ short: true }`; tune on these too.
+ */
+export const CHATS_DEV_SHORT_SEEDS: readonly number[] = Object.freeze([17, 18]);
 /** Seeds of the held-out part (report only). */
 export const CHATS_HELDOUT_SEEDS: readonly number[] = Object.freeze([101, 102, 103, 104, 105, 106, 107, 108]);

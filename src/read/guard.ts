@@ -5,21 +5,33 @@
  * assistant answers of hundreds of words, speakers known only by role) their relevance scores
  * favour long turns that repeat the question's words, and recall fell below its own lexical
  * anchor. The guard measures how far the recall's anchors are from the training range and, by
- * that much, moves the final score towards a lexical order that knows about roles and updates:
+ * that much, moves the final score towards a lexical order that knows about roles, passages and
+ * updates:
  *
- *   s'(v) = (1 − g)·s(v) + g·G(v)/max G,   G(v) = ρ(v)·(ℓ(v) + β·z̃(v))·(1 + η·t̃(v))
+ *   s'(v) = (1 − g)·s(v) + g·G(v)/max G,
+ *   G(v) = ρ(v)·((1 − α)·ℓ(v) + α·p(v) + β·z̃(v))·(1 + η·t̃(v))
  *
- * where g ∈ [0,1] is the share of long turns among the anchors (×2, capped; 0 on LoCoMo, whose
- * turns all fall under {@link LONG_TURN_WORDS}), ℓ the normalised BM25 score, z̃ the cosine
- * rescaled against the best one, ρ the role prior (a question about what the user said or
- * likes finds it in the user's turns; one about what "you" (the assistant) said in its turns),
- * and t̃ the position in time among the candidates, used only when the question asks for the
- * current state ("now", "currently", "these days").
+ * where g ∈ [0,1] ({@link guardWeight}) measures how far the anchors' features are from the
+ * range System One was fitted on, by the features themselves, not by one of them: the share of
+ * turns longer than any LoCoMo turn ({@link LONG_TURN_WORDS}; its `words` feature and the
+ * overlap / window features grow with length) and the share of turns whose speaker is a role
+ * ("user", "assistant": its speaker features never fire and the texts carry no names), each
+ * weighted; 0 on LoCoMo (short turns between named people), where the scores are unchanged.
+ * ℓ is the normalised BM25 score of the whole turn, p the passage score of its best window of
+ * sentences (passage.ts: a long answer is matched by the sentences that hold the fact, and one
+ * that repeats the question's words everywhere gets no more than its best window), z̃ the
+ * cosine rescaled against the best one, ρ the role prior (a question about what the user said
+ * or likes finds it in the user's turns; one about what "you" (the assistant) said in its
+ * turns), and t̃ the position in time among the candidates, used only when the question asks
+ * for the current state ("now", "currently", "these days"). When the user asks for a suggestion
+ * ({@link asksSuggestion}), G is also multiplied by 1 + π·τ(v), τ the memory's preference type
+ * weight (the typing head's `type.preference`), since a good suggestion rests on stated tastes.
  *
  * @module
  */
 import { tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
+import { passageQuery, passageScore } from './passage.js';
 
 /** A turn longer than this many words is outside the range System One was fitted on (LoCoMo's longest turn has 97). */
 export const LONG_TURN_WORDS = 100;
@@ -31,6 +43,18 @@ export const GUARD_COSINE_SPAN = 0.2;
 export const GUARD_OTHER_ROLE = 0.2;
 /** Boost η of the latest candidate when the question asks for the current state. */
 export const GUARD_RECENCY = 0.3;
+/** Weight of the share of long turns among the anchors in g (2: half the anchors long → g = 1). */
+export const GUARD_LONG_WEIGHT = 2;
+/**
+ * Weight of the share of role-speaker turns among the anchors in g: a history of short turns
+ * between "user" and "assistant" gets g = 0.3 (chosen on the chats bench's dev part, its
+ * short-reply histories: 0.3 over 0.5 and 1).
+ */
+export const GUARD_ROLE_WEIGHT = 0.3;
+/** Weight α of the passage score p against the whole-turn BM25 score ℓ in G (chosen on the chats bench's dev part: 0.8 over 0 and 0.5). */
+export const GUARD_PASSAGE_WEIGHT = 0.8;
+/** Boost π of a turn typed as a preference when the user asks for a suggestion (chosen on the chats bench's dev part: 0.5 over 0.25 and 1). */
+export const GUARD_PREFERENCE = 0.5;
 
 /** Speakers that are roles, not names. */
 const ROLES = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);
@@ -38,15 +62,41 @@ const ASSISTANT_ROLES = new Set(['assistant', 'ai', 'bot', 'system']);
 const CURRENT = new Set(['now', 'currently', 'current', 'nowadays', 'latest', 'anymore', 'still', 'today']);
 const PAST_SAY = new Set(['said', 'told', 'suggested', 'recommended', 'mentioned', 'gave', 'proposed', 'advised', 'wrote', 'listed', 'explained', 'described', 'provided', 'shared']);
 
+/** How far a recall's anchors are from System One's training range, by feature. */
+export interface GuardReading {
+  /** Share of anchors longer than {@link LONG_TURN_WORDS} words, in [0,1]. */
+  long: number;
+  /** Share of anchors whose speaker is a role ("user", "assistant", …), in [0,1]. */
+  roles: number;
+  /** g = min(1, max({@link GUARD_LONG_WEIGHT}·long, {@link GUARD_ROLE_WEIGHT}·roles)), in [0,1]. */
+  g: number;
+}
+
+/** True when a speaker is a role ("user", "assistant", "AI", …), not a name. */
+export function isRole(speaker: string | undefined): boolean {
+  return speaker !== undefined && ROLES.has(speaker.trim().toLowerCase());
+}
+
 /**
- * g: how far the anchors are from System One's training range, in [0,1]: twice the share of
- * them longer than {@link LONG_TURN_WORDS} words, capped at 1 (0 when there are none).
+ * The guard's reading of the anchors (see {@link GuardReading}): every component is 0 on turns
+ * of at most {@link LONG_TURN_WORDS} words by named speakers (or without a speaker), so g = 0
+ * there; an empty list reads 0.
  */
-export function guardWeight(anchors: readonly MemoryNode[]): number {
-  if (anchors.length === 0) return 0;
+export function guardReading(anchors: readonly MemoryNode[]): GuardReading {
+  if (anchors.length === 0) return { long: 0, roles: 0, g: 0 };
   let long = 0;
-  for (const n of anchors) if (wordCount(n.text) > LONG_TURN_WORDS) long++;
-  return Math.min(1, (2 * long) / anchors.length);
+  let roles = 0;
+  for (const n of anchors) {
+    if (wordCount(n.text) > LONG_TURN_WORDS) long++;
+    if (isRole(n.provenance.speaker)) roles++;
+  }
+  const share = { long: long / anchors.length, roles: roles / anchors.length };
+  return { ...share, g: Math.min(1, Math.max(GUARD_LONG_WEIGHT * share.long, GUARD_ROLE_WEIGHT * share.roles)) };
+}
+
+/** g of {@link guardReading}: how far the anchors are from System One's training range, in [0,1]. */
+export function guardWeight(anchors: readonly MemoryNode[]): number {
+  return guardReading(anchors).g;
 }
 
 function wordCount(text: string): number {
@@ -60,25 +110,50 @@ function wordCount(text: string): number {
   return n;
 }
 
+/** Irregular past forms that, after "you", say the assistant did something in the past. */
+const PAST_IRREGULAR = new Set(['said', 'told', 'gave', 'wrote', 'made', 'put', 'sent', 'showed', 'shown', 'came', 'found', 'got', 'thought', 'taught', 'chose', 'picked', 'meant', 'brought', 'drew', 'ran', 'set', 'went', 'left', 'read']);
+/** What the assistant gave, named by a noun after "your" ("your suggestion", "the recipe from your answer"). */
+const ASSISTANT_NOUNS = new Set(['suggestion', 'suggestions', 'recommendation', 'recommendations', 'advice', 'answer', 'answers', 'tip', 'tips', 'idea', 'ideas', 'plan', 'list', 'reply', 'explanation', 'pick', 'picks']);
+
+/** True for a past-tense verb form: an irregular past, or a word of 5+ letters ending in "ed". */
+function pastForm(w: string | undefined): boolean {
+  return w !== undefined && (PAST_SAY.has(w) || PAST_IRREGULAR.has(w) || (w.length >= 5 && w.endsWith('ed')));
+}
+
 /**
  * Whose turns a question's evidence is in, when the speakers are roles: `'assistant'` when it
- * asks what "you" said, suggested, told… (a past-tense verb after "you", or "did you"),
- * otherwise `'user'` (what I did, have, like; "would you suggest…" asks for a recommendation
- * that rests on the user's own preferences).
+ * asks what "you" said, suggested, showed… (a past-tense verb after "you" or "you had / have",
+ * "did you", or "your" before a suggestion, recommendation, advice, answer, tip, idea, plan,
+ * list…), otherwise `'user'` (what I did, have, like; "would you suggest…" asks for a
+ * recommendation that rests on the user's own preferences).
  */
 export function questionRole(query: string): 'user' | 'assistant' {
   const w = tokenize(query);
   for (let i = 0; i < w.length; i++) {
+    if (w[i] === 'your' && ASSISTANT_NOUNS.has(w[i + 1] as string)) return 'assistant';
     if (w[i] !== 'you') continue;
     if (i > 0 && w[i - 1] === 'did') return 'assistant';
     const next = w[i + 1];
-    if (next !== undefined && PAST_SAY.has(next)) return 'assistant';
-    if (next === 'had' || next === 'have') {
-      const after = w[i + 2];
-      if (after !== undefined && PAST_SAY.has(after)) return 'assistant';
-    }
+    if (pastForm(next)) return 'assistant';
+    if ((next === 'had' || next === 'have') && pastForm(w[i + 2])) return 'assistant';
   }
   return 'user';
+}
+
+const SUGGEST = new Set(['recommend', 'recommendation', 'recommendations', 'suggest', 'suggestion', 'suggestions', 'idea', 'ideas', 'tips', 'advice']);
+
+/**
+ * True when a question asks for a suggestion ("recommend", "suggest", "any ideas", "tips",
+ * "advice", or "should / could / can I / we …"); whatever is suggested should fit the user's
+ * stated tastes.
+ */
+export function asksSuggestion(query: string): boolean {
+  const w = tokenize(query);
+  for (let i = 0; i < w.length; i++) {
+    if (SUGGEST.has(w[i] as string)) return true;
+    if ((w[i] === 'should' || w[i] === 'could' || w[i] === 'can') && (w[i + 1] === 'i' || w[i + 1] === 'we')) return true;
+  }
+  return false;
 }
 
 /** True when a question asks for the current state of something ("now", "currently", "these days"). */
@@ -103,15 +178,27 @@ export interface GuardCandidate {
   cosine: number;
 }
 
+/** Options of {@link guardedScores}. */
+export interface GuardOptions {
+  /**
+   * Weight of a query stem in the passage score (the namespace's BM25 IDF,
+   * `signals.ts` `namespaceIdf`); absent: every stem weighs 1.
+   */
+  idf?: (stem: string) => number;
+}
+
 /**
  * The guarded scores s'(v) (see the module comment), in [0,1]; `g` = {@link guardWeight}. With
- * g = 0 the scores are returned unchanged.
+ * g = 0 the scores are returned unchanged (and no passage is scored).
  */
-export function guardedScores(cands: readonly GuardCandidate[], query: string, g: number): number[] {
+export function guardedScores(cands: readonly GuardCandidate[], query: string, g: number, o: GuardOptions = {}): number[] {
   if (g <= 0 || cands.length === 0) return cands.map((c) => c.score);
-  const roles = cands.every((c) => c.node.provenance.speaker === undefined || ROLES.has(c.node.provenance.speaker.toLowerCase()));
+  const pq = passageQuery(query, o.idf ?? (() => 1));
+  const roles = cands.every((c) => c.node.provenance.speaker === undefined || isRole(c.node.provenance.speaker));
   const wanted = questionRole(query);
   const current = asksCurrent(query);
+  // A suggestion for the user rests on the user's tastes: turns typed as preferences count more.
+  const tastes = wanted === 'user' && asksSuggestion(query);
   let bestCos = -1;
   for (const c of cands) if (c.cosine > bestCos) bestCos = c.cosine;
   let t0 = Infinity;
@@ -131,7 +218,9 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
       if (role !== wanted) rho = GUARD_OTHER_ROLE;
     }
     const z = Math.max(0, Math.min(1, (c.cosine - (bestCos - GUARD_COSINE_SPAN)) / GUARD_COSINE_SPAN));
-    let gv = rho * (c.lexical + GUARD_COSINE_WEIGHT * z);
+    const p = passageScore(pq, c.node.text).score;
+    let gv = rho * ((1 - GUARD_PASSAGE_WEIGHT) * c.lexical + GUARD_PASSAGE_WEIGHT * p + GUARD_COSINE_WEIGHT * z);
+    if (tastes) gv *= 1 + GUARD_PREFERENCE * Math.max(0, Math.min(1, c.node.types?.preference ?? 0));
     if (current && t1 > t0) {
       const t = c.node.observedAt !== undefined ? Date.parse(c.node.observedAt) : c.node.seq;
       gv *= 1 + GUARD_RECENCY * ((t - t0) / (t1 - t0));

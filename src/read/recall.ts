@@ -21,7 +21,7 @@ import { stateMemory } from '../system-one/state.js';
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { reciprocalRankFusion } from '../plane/indexes/fusion.js';
 import { recencyAdjusted, recencyFactor, transitionScore, type ScoreParts } from './score.js';
-import { candidateSignals, datesNamed, hasVectorEvidence, NEUTRAL_COSINE, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
+import { candidateSignals, datesNamed, hasVectorEvidence, namespaceIdf, NEUTRAL_COSINE, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
 import { stopDecision, type StopEstimates, type StopReason } from './stop.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
@@ -347,6 +347,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     all.map((s) => ({ node: s.node, score: s.score, lexical: q.lexical.get(s.node.id)?.score ?? 0, cosine: s.parts.z })),
     input.query,
     g,
+    { idf: namespaceIdf(state) },
   );
   const ranked = all.map((s, i) => {
     let score = guarded[i] as number;

@@ -211,12 +211,20 @@ export function softQuery(query: string, state: NamespaceState, lookup: TermVect
   if (lookup === undefined) return undefined;
   const words = [...new Set(tokenize(query))].filter((w) => !isStopWord(w));
   if (words.length === 0) return undefined;
+  const idf = namespaceIdf(state);
+  return new SoftQuery(words, words.map((w) => idf(stem(w))), lookup, state.stemMemo);
+}
+
+/**
+ * The BM25 IDF of a content stem over a namespace: ln(1 + (N − df + 0.5)/(df + 0.5)), N = active
+ * nodes, df = nodes whose keywords hold the stem (`state.keywordDf`); > 0 for every stem.
+ */
+export function namespaceIdf(state: Pick<NamespaceState, 'size' | 'keywordDf'>): (stem: string) => number {
   const n = state.size;
-  const weights = words.map((w) => {
-    const df = state.keywordDf.get(stem(w)) ?? 0;
-    return Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5)); // BM25 IDF
-  });
-  return new SoftQuery(words, weights, lookup, state.stemMemo);
+  return (st) => {
+    const df = state.keywordDf.get(st) ?? 0;
+    return Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5));
+  };
 }
 
 /** Session id → best normalised lexical score among `hits` (id → score) in that session. */
