@@ -235,6 +235,17 @@ export const DEFAULT_ANSWER_MIN_SCORE = 0.01;
 /** The keys {@link Memory.reset} accepts. */
 const RESET_OPTION_KEYS = ['namespace', 'signal', 'filter', 'scope'] as const;
 
+/**
+ * Refuses a `reset` selection that is given but empty (`{}`): erasing is only ever whole-namespace
+ * when the caller leaves `scope` and `filter` out.
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
+ */
+function refuseEmptySelection(value: unknown, field: string): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) {
+    throw invalidInput(field, 'is empty, which selects every memory; leave scope and filter out to erase the whole namespace on purpose');
+  }
+}
+
 /** The keys {@link Memory.list} accepts. */
 const LIST_OPTION_KEYS = ['namespace', 'signal', 'cursor', 'limit', 'filter', 'scope'] as const;
 
@@ -514,9 +525,12 @@ export interface Memory {
    * Erases memories of one namespace exactly, as `delete` / `forget` do (issue 23): without
    * `scope` and `filter`, the whole namespace (as `forget(namespace)`: nodes, edges, meta,
    * checkpoint); with them, each memory they select (expired ones included), one `delete` each
-   * (so their texts leave the store, its checkpoint and the caches).
+   * (so their texts leave the store, its checkpoint and the caches). A `scope` or `filter` that
+   * is given but selects nothing in particular (`{}`, or a key whose value is `undefined`) is
+   * refused, never read as "everything": an unset variable must not erase every user's memories.
    * @returns how many memories were erased.
-   * @throws JevMemError `INVALID_INPUT` (`options.filter…`, `options.scope…`, `options.namespace`),
+   * @throws JevMemError `INVALID_INPUT` (`options.filter…`, `options.scope…` — also for `{}` —,
+   *   `options.namespace`),
    *   `INVALID_OPTION` (unknown option), `STORAGE_FAILED`, `ABORTED`, `CLOSED`.
    */
   reset(options?: ResetOptions): Promise<{ deleted: number }>;
@@ -803,6 +817,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     async reset(o) {
       ensureOpen();
       if (o !== undefined) rejectUnknownKeys(o, RESET_OPTION_KEYS, 'options');
+      refuseEmptySelection(o?.filter, 'options.filter');
+      refuseEmptySelection(o?.scope, 'options.scope');
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       if (keep === undefined) {
         const ns = await heldNsOf(o?.namespace);

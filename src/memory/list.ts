@@ -53,14 +53,15 @@ export function selection(filter: unknown, scope: unknown, field: string, scopeF
 
 /**
  * A scope as a filter: equality on each field given.
- * @throws JevMemError `INVALID_INPUT` (field `scopeField.userId`, …) on a non-string or unknown field.
+ * @throws JevMemError `INVALID_INPUT` (field `scopeField.userId`, …) on a value that is not a
+ *   non-empty string (`undefined` included) or an unknown field.
  */
 export function scopeFilter(scope: unknown, field: string): Record<string, string> {
   if (scope === null || typeof scope !== 'object' || Array.isArray(scope)) throw invalidInput(field, `expected { userId?, agentId?, sessionId? }, got ${describeValue(scope)}`);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(scope as MemoryScope)) {
     if (k !== 'userId' && k !== 'agentId' && k !== 'sessionId') throw invalidInput(`${field}.${k}`, 'unknown scope field; expected userId, agentId or sessionId');
-    if (v === undefined) continue;
+    if (v === undefined) throw invalidInput(`${field}.${k}`, 'is undefined: leave the field out to not scope by it (an unset variable would otherwise widen the scope to every user)');
     if (typeof v !== 'string' || v.trim() === '') throw invalidInput(`${field}.${k}`, `expected a non-empty string, got ${describeValue(v)}`);
     out[k] = v;
   }

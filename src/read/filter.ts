@@ -6,7 +6,8 @@
  *
  * **Fields.** A key names one value of the node:
  * - `speaker`, `source`, `sessionId`, `turnId` (provenance), `observedAt`, `ingestedAt` (ISO
- *   strings), `status` (`'active'` / `'superseded'`): the node's own fields;
+ *   strings), `status` (`'active'` / `'superseded'`): the node's own fields; `observedAt` is the
+ *   memory's time, its `ingestedAt` when it was written without one (as the time window reads it);
  * - `metadata.a.b`: the path `a.b` inside `provenance.metadata`;
  * - any other key `k`: `provenance.metadata[k]` (so the scope fields `userId`, `agentId` and the
  *   expiry `expiresAt`, kept in metadata by the memory, are filtered as `userId`, …).
@@ -86,6 +87,9 @@ export function fieldValue(node: MemoryNode, key: string): unknown {
     case 'turnId':
       return node.provenance[key];
     case 'observedAt':
+      // The memory's time, as the time window and state updates read it: observedAt, else the
+      // time it was written (an observation given without observedAt is timed at ingestion).
+      return node.observedAt ?? node.ingestedAt;
     case 'ingestedAt':
     case 'status':
       return node[key];
@@ -179,7 +183,11 @@ function compileFilter(filter: unknown, field: string, depth: number, budget: Bu
     } else if (key === '$not') {
       const sub = compileFilter(value, f, depth + 1, budget);
       parts.push((n) => !sub(n));
-    } else if (value !== undefined) {
+    } else if (value === undefined) {
+      // An unset variable must not widen the selection (a reset or recall meant for one user
+      // would reach every user's memories).
+      throw invalidInput(f, 'is undefined: leave the key out, or match memories without it with { $exists: false }');
+    } else {
       parts.push(compileField(key, value, f, budget));
     }
   }
@@ -191,8 +199,8 @@ function compileFilter(filter: unknown, field: string, depth: number, budget: Bu
  * @param filter - The caller's filter (see the module note).
  * @param field - Its path in errors (`options.filter`).
  * @throws JevMemError `INVALID_INPUT` naming the offending path (`options.filter.$or[1].age.$gt`):
- *   an unknown operator, a bound that is neither a number nor an ISO date, a bad literal, an
- *   empty `$and`/`$or`, or a filter over the bounds.
+ *   an unknown operator, a bound that is neither a number nor an ISO date, a bad literal, a key
+ *   whose value is `undefined`, an empty `$and`/`$or`, or a filter over the bounds.
  */
 export function compileNodeFilter(filter: unknown, field: string): NodePredicate {
   return compileFilter(filter, field, 1, { terms: 0 });

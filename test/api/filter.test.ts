@@ -41,6 +41,12 @@ describe('filter fields', () => {
     expect(fieldValue(C, 'userId')).toBeUndefined();
     expect(fieldValue(A, 'metadata.toString')).toBeUndefined();
   });
+
+  it('observedAt of a memory written without one is its ingestedAt (the time the window reads)', () => {
+    expect(fieldValue(C, 'observedAt')).toBe('2024-01-01T00:00:00.000Z');
+    expect(ids({ observedAt: { $gte: '2023-12-31' } })).toEqual(['c']);
+    expect(ids({ observedAt: { $lt: '2023-05-15' } })).toEqual(['a']);
+  });
 });
 
 describe('conditions', () => {
@@ -60,7 +66,8 @@ describe('conditions', () => {
     // 2024-04-15T12:00+02:00 is 10:00 UTC, so it is before 2024-04-15T11:00Z.
     expect(ids({ due: { $lt: '2024-04-15T11:00:00Z' } })).toEqual(['a', 'b']);
     expect(ids({ due: { $gt: '2024-03-01' } })).toEqual(['b']);
-    expect(ids({ observedAt: { $gte: '2023-06-01' } })).toEqual(['b']);
+    // c has no observedAt: its time is its ingestedAt, 2024-01-01.
+    expect(ids({ observedAt: { $gte: '2023-06-01' } })).toEqual(['b', 'c']);
     expect(ids({ speaker: { $gt: 1 } })).toEqual([]);
   });
 
@@ -89,6 +96,9 @@ describe('refusals name the path', () => {
     expect(field({ $or: [{ b: { $exists: 1 } }] })).toBe('options.filter.$or[0].b.$exists');
     expect(field({ $where: 'x' })).toBe('options.filter.$where');
     expect(field([])).toBe('options.filter');
+    // An unset variable never widens a filter to everything.
+    expect(field({ userId: undefined })).toBe('options.filter.userId');
+    expect(field({ $or: [{ speaker: 'Maya' }, { userId: undefined }] })).toBe('options.filter.$or[1].userId');
     const many = Object.fromEntries(Array.from({ length: MAX_FILTER_TERMS + 1 }, (_, i) => [`k${i}`, 1]));
     expect(field(many)).toBe(`options.filter.k${MAX_FILTER_TERMS}`);
   });

@@ -117,4 +117,25 @@ describe('reset', () => {
     expect(e.code).toBe('INVALID_OPTION');
     await memory.close();
   });
+
+  it('refuses a selection an unset variable emptied, erasing nothing (never "everything")', async () => {
+    const memory = await createMemory({ encoder });
+    await memory.addMany(TURNS.slice(0, 3), { scope: { userId: 'a' } });
+    await memory.addMany(TURNS.slice(3, 5), { scope: { userId: 'b' } });
+    const cases: Array<[unknown, string]> = [
+      [{ scope: { userId: undefined } }, 'options.scope.userId'],
+      [{ scope: {} }, 'options.scope'],
+      [{ filter: {} }, 'options.filter'],
+      [{ filter: { userId: undefined } }, 'options.filter.userId'],
+    ];
+    for (const [options, field] of cases) {
+      const err = (await errorOf(memory.reset(options as never))) as { code: string; details: { field: string } };
+      expect([err.code, err.details.field]).toEqual(['INVALID_INPUT', field]);
+    }
+    // Reads refuse the undefined scope value too: it would show every user's memories.
+    const r = (await errorOf(memory.recall('bike', { scope: { userId: undefined } }))) as { details: { field: string } };
+    expect(r.details.field).toBe('options.scope.userId');
+    expect((await memory.list()).memories).toHaveLength(5);
+    await memory.close();
+  });
 });
