@@ -445,10 +445,24 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         } catch (e) {
           throw new JevMemError('INVALID_INPUT', `${file} is not JSON (${showInvisible((e as Error).message)}); expected a jev-mem export`, { field: 'file' });
         }
+        const madeStore = v.store !== undefined && !existsSync(v.store);
         memory = await openMemory(v, false, true);
+        const opened = memory;
         const o: Parameters<Memory['import']>[1] = { reembed: v.reembed === true };
         if (v.namespace !== undefined) o.namespace = v.namespace;
-        io.out(JSON.stringify(await memory.import(data, o)));
+        let result;
+        try {
+          result = await opened.import(data, o);
+        } catch (e) {
+          // An import writes nothing when it fails (a bad export is refused before any write): a
+          // store this command made is removed, as ingest does, unless it holds any namespace.
+          const empty = madeStore && (await opened.namespaces().catch(() => ['?'])).length === 0;
+          memory = undefined;
+          await opened.close();
+          if (empty) await rm(v.store as string, { recursive: true, force: true });
+          throw e;
+        }
+        io.out(JSON.stringify(result));
         return 0;
       }
       case 'delete': {

@@ -57,6 +57,18 @@ describe('ingest into a new store under a refused name', () => {
   });
 });
 
+describe('import of a bad export into a new store', () => {
+  it('leaves no store behind, as ingest does', async () => {
+    const fresh = join(dir, 'fresh-import');
+    const bad = join(dir, 'bad-export.json');
+    writeFileSync(bad, JSON.stringify({ format: 'jev-mem-export', nodes: [{ id: 'x' }], edges: [] }));
+    const r = await cli(['import', bad, '--store', fresh, ...H]);
+    expect(r.code).toBe(1);
+    expect(r.err[0]).toMatch(/^jev-mem: INVALID_INPUT/);
+    expect(existsSync(fresh)).toBe(false);
+  });
+});
+
 describe('a name from before the rule', () => {
   const OLD = 'tenant\u200dbob ';
   it('is exported and forgotten by name', async () => {

@@ -69,6 +69,7 @@ describe('the namespace rule', () => {
     ['a ZWJ emoji sequence', '👩\u200d👩'],
     ['a lone high surrogate', 'a\ud800b'],
     ['a lone low surrogate', 'a\udc00'],
+    ['the replacement character a lossy decoding of non-UTF-8 bytes leaves', 'a\ufffdb'],
     ['leading space', ' a'],
     ['trailing space', 'a '],
     ['trailing no-break space', 'a\u00a0'],

@@ -9,6 +9,9 @@
  *   (Cf: zero-width space and joiners, the byte-order mark, bidirectional controls), no line or
  *   paragraph separator (Zl, Zp), no other default-ignorable code point (variation selectors,
  *   fillers) and no lone UTF-16 surrogate;
+ * - holds no U+FFFD REPLACEMENT CHARACTER: it is what a lossy decoding leaves of bytes that are
+ *   not UTF-8 (a shell argument `a\xffb` reaches Node as `a\uFFFDb`, and so does `a\xfeb`), so
+ *   two different names would reach one namespace;
  * - has no white space at either end;
  * - is in Unicode Normalization Form C (`"e\u0301"` is refused; write `"é"`), so names that look
  *   the same are the same string.
@@ -50,6 +53,8 @@ export function namespaceNameProblem(name: string): string | undefined {
   if (bad !== null) {
     return `holds the invisible character ${quoteVisible(bad[0])} at index ${bad.index} (control, format, separator and default-ignorable characters are not allowed)`;
   }
+  const lost = name.indexOf('\uFFFD');
+  if (lost >= 0) return `holds U+FFFD (the replacement character left by bytes that are not UTF-8) at index ${lost}; pass the name as valid UTF-8`;
   if (EDGE_SPACE.test(name)) return 'starts or ends with white space';
   if (name.normalize('NFC') !== name) return `is not in Unicode form NFC; write ${quoteVisible(name.normalize('NFC'))}`;
   return undefined;
