@@ -14,15 +14,25 @@ export const MAX_METADATA_DEPTH = 16;
 
 const utf8 = new TextEncoder();
 
-/** Depth of objects and arrays under `value` (1 for `{}`), walking at most one level past `limit`. */
-function depthOf(value: unknown, field: string, ancestors: Set<object>, limit: number): number {
+/**
+ * Depth of objects and arrays under `value` (1 for `{}`), walking at most one level past
+ * `limit`; refuses, with its path (`path`) in the message, a value JSON would change or drop without a word: a
+ * function, a symbol, a BigInt, or a number that is not finite (`NaN` would come back `null`).
+ */
+function depthOf(value: unknown, field: string, path: string, ancestors: Set<object>, limit: number): number {
+  const at = path === field ? '' : ` (at ${path})`;
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
+    throw invalidInput(field, `must be JSON-serialisable; got a ${typeof value}${at}`);
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) throw invalidInput(field, `must hold finite numbers only; got ${String(value)}${at}, which JSON stores as null`);
   if (value === null || typeof value !== 'object') return 0;
-  if (ancestors.has(value)) throw invalidInput(field, 'must be JSON-serialisable (it refers to itself)');
+  if (ancestors.has(value)) throw invalidInput(field, `must be JSON-serialisable (it refers to itself${path === field ? '' : ` at ${path}`})`);
   if (ancestors.size >= limit) return ancestors.size + 1;
   ancestors.add(value);
   let deepest = 0;
-  for (const child of Object.values(value)) {
-    deepest = Math.max(deepest, depthOf(child, field, ancestors, limit));
+  const array = Array.isArray(value);
+  for (const [key, child] of Object.entries(value)) {
+    deepest = Math.max(deepest, depthOf(child, field, array ? `${path}[${key}]` : `${path}.${key}`, ancestors, limit));
     if (deepest + 1 > limit) break;
   }
   ancestors.delete(value);
@@ -33,15 +43,15 @@ function depthOf(value: unknown, field: string, ancestors: Set<object>, limit: n
  * Checks an observation's metadata and returns a JSON copy of it (what `JSON.stringify` keeps).
  * @param value - The caller's metadata: a plain object.
  * @param field - The path in errors (`observation.metadata`).
- * @throws JevMemError `INVALID_INPUT` naming `field` when it is not a plain object, refers to
- *   itself, is nested deeper than {@link MAX_METADATA_DEPTH} levels, or cannot be written as
- *   JSON; `TOO_LARGE` naming `field` when its JSON is over {@link MAX_METADATA_BYTES} bytes.
+ * @throws JevMemError `INVALID_INPUT` naming `field` (the message gives the path inside it,
+ *   `field.a.b[2]`) when it is not a plain object, refers to itself, is nested deeper than {@link MAX_METADATA_DEPTH}
+ *   levels, holds a function, symbol, BigInt or non-finite number, or cannot be written as JSON; `TOO_LARGE` naming `field` when its JSON is over {@link MAX_METADATA_BYTES} bytes.
  */
 export function checkMetadata(value: unknown, field: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidInput(field, 'expected a plain object');
   let json: string;
   try {
-    const depth = depthOf(value, field, new Set(), MAX_METADATA_DEPTH);
+    const depth = depthOf(value, field, field, new Set(), MAX_METADATA_DEPTH);
     if (depth > MAX_METADATA_DEPTH) throw invalidInput(field, `is nested more than ${MAX_METADATA_DEPTH} levels deep; flatten it`);
     json = JSON.stringify(value);
   } catch (e) {

@@ -109,6 +109,23 @@ describe('metadata limits', () => {
     expect(await errorOf(memory.add({ text: 'loop', metadata: loop }))).toMatchObject({ code: 'INVALID_INPUT', field: 'observation.metadata' });
     expect(await errorOf(memory.add({ text: 'very deep', metadata: nested(100_000) }))).toMatchObject({ code: 'INVALID_INPUT', field: 'observation.metadata' });
   });
+
+  it('refuses values JSON would drop or change without a word, naming their path; writes nothing', async () => {
+    const before = (await memory.stats()).nodes;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ f: () => 1 }, 'observation.metadata.f'],
+      [{ n: Number.NaN }, 'observation.metadata.n'],
+      [{ deep: { list: [1, Number.POSITIVE_INFINITY] } }, 'observation.metadata.deep.list[1]'],
+      [{ s: Symbol('x') }, 'observation.metadata.s'],
+      [{ b: 10n }, 'observation.metadata.b'],
+    ];
+    for (const [metadata, path] of cases) {
+      const e = (await errorOf(memory.add({ text: 'odd metadata', metadata }))) as { code: string; field: string; message: string };
+      expect([e.code, e.field]).toEqual(['INVALID_INPUT', 'observation.metadata']);
+      expect(e.message).toContain(`(at ${path})`);
+    }
+    expect((await memory.stats()).nodes).toBe(before);
+  });
 });
 
 describe('JSONL with a byte-order mark', () => {
