@@ -4,7 +4,9 @@
  * contradiction, obsolescence and useful extra links. It adds edges and marks superseded nodes;
  * it never deletes evidence: a superseded node keeps its text, provenance and edges, gains the
  * id of the node that replaces it in `supersededBy`, and a semantic `updates` edge joins the
- * newer node to it. Only an older node (earlier time and earlier `seq`) can be superseded.
+ * newer node to it. Only an older node (earlier time and earlier `seq`) can be superseded, and
+ * never by or in favour of an assistant's turn (`holdsNoState`, write/state-updates.ts: advice is
+ * not a state of a holder; issue 24).
  * Pure planning: the memory commits the returned batch atomically.
  *
  * @module
@@ -18,7 +20,7 @@ import type { Question, SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { stateMemory } from '../system-one/state.js';
 import { finishEdge } from './structure.js';
-import { planStateUpdates, superseders } from './state-updates.js';
+import { holdsNoState, planStateUpdates, superseders } from './state-updates.js';
 import type { StateReadings, StateUpdateHead } from '../system-one/state-update.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
@@ -108,7 +110,8 @@ export async function planMaintenance(
       const obsolete = P('maint.obsolete');
       const other = state.nodes.get(c.ref) as MemoryNode;
       const newer = (node.observedAt ?? node.ingestedAt) >= (other.observedAt ?? other.ingestedAt) && node.seq > other.seq;
-      if (obsolete >= threshold && newer) {
+      // Only a holder's statement replaces a state: never an assistant's answer, on either side.
+      if (obsolete >= threshold && newer && !holdsNoState(node) && !holdsNoState(other)) {
         drafts.push({ from: node.id, to: c.ref, view: 'semantic', subtype: 'updates', weight: obsolete, origin });
         const prev = superseded.get(c.ref) ?? other;
         superseded.set(c.ref, { ...prev, status: 'superseded', supersededBy: [...new Set([...prev.supersededBy, node.id])] });

@@ -10,12 +10,38 @@
  * `STATE_UPDATE_NEIGHBOURS` nearest older memories by vector, which "I live in Porto" and "we
  * moved to Berlin" may need (they share few words). Pure planning: the caller commits.
  *
+ * Who holds a state (issue 24): a state is held by a person, and only a statement by (or about)
+ * that holder replaces it. A turn whose speaker is an assistant role ({@link ASSISTANT_ROLES}:
+ * an answer, advice, a recommendation) holds no state of its own and cannot report news of the
+ * user's life: it is never asked, on either side ({@link holdsNoState}). What an assistant said
+ * stays what it said; the user's own turns carry the user's states.
+ *
  * @module
  */
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { decideStateUpdate, type StateReadings, type StateUpdateHead } from '../system-one/state-update.js';
 import { finishEdge } from './structure.js';
+
+/**
+ * Speaker roles (lower-cased, trimmed) whose turns hold no state ({@link holdsNoState}): the
+ * assistant of a user/assistant chat, by the names chat APIs give it (`assistant` in OpenAI and
+ * Anthropic messages, `model` in Gemini's, `ai` / `bot` in others). `user`, `human`, `system`,
+ * `tool` and every name are not in it.
+ */
+export const ASSISTANT_ROLES: ReadonlySet<string> = new Set(['assistant', 'ai', 'bot', 'model']);
+
+/**
+ * True when a node's speaker is an assistant role ({@link ASSISTANT_ROLES}): its text is an
+ * answer or advice, not a state of a holder, so the automatic state-update decision neither
+ * supersedes it nor lets it supersede another node (issue 24: a long travel answer, "For a first
+ * visit to Denver, I would stay in …", was marked superseded by a later checklist answer at
+ * P = 0.855). An explicit update (`Memory.update`) still supersedes any node.
+ */
+export function holdsNoState(n: Pick<MemoryNode, 'provenance'>): boolean {
+  const sp = n.provenance.speaker;
+  return sp !== undefined && ASSISTANT_ROLES.has(sp.trim().toLowerCase());
+}
 
 /** The time a node holds a state from: its observation time, else its ingestion time (epoch ms). */
 export function stateTimeOf(n: MemoryNode): number {
@@ -41,7 +67,8 @@ export interface StateUpdatePlan {
  * Only active nodes are asked (a superseded state has been replaced already; its replacement is
  * the one a newer change updates), except an older superseded node all of whose replacements are
  * later than `node`: `node` goes in between, first in its `supersededBy`. The replacements must be
- * loaded (`superseders`). `superseded` maps ids to the latest planned form of a node
+ * loaded (`superseders`). Nothing is planned for a pair where either side {@link holdsNoState}
+ * (an assistant's turn). `superseded` maps ids to the latest planned form of a node
  * (read first, updated in place), so decisions of one batch accumulate; `node` is read from it too.
  * @param threshold Decision threshold in [0,1] (`maintenanceThreshold`, SPEC 8: 0.85).
  * @param head The state-update head that decides (`parameters.stateUpdateHead`).
@@ -61,6 +88,7 @@ export function planStateUpdates(
   readings?: StateReadings,
 ): StateUpdatePlan {
   const out: StateUpdatePlan = { edges: [], superseded: [] };
+  if (holdsNoState(node)) return out; // an assistant's answer neither replaces nor is replaced
   const t = stateTimeOf(node);
   const memo: StateReadings = readings ?? new Map(); // each text read once for all its pairs
   const seen = new Set<string>();
@@ -79,7 +107,7 @@ export function planStateUpdates(
     const self = superseded.get(node.id) ?? node;
     if (self.status !== 'active') break; // superseded by a later history line: nothing more to replace
     const other = superseded.get(id) ?? state.nodes.get(id);
-    if (!other || other.id === node.id || other.seq >= node.seq) continue;
+    if (!other || other.id === node.id || other.seq >= node.seq || holdsNoState(other)) continue;
     const tOther = stateTimeOf(other);
     // A superseded state is asked again only when every replacement of it is later than `node`
     // (a history written out of order: Porto, replaced by Madrid, gets Lisbon in between).
