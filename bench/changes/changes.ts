@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- changes` (issue 24): how well facts that change are caught, by kind, for the
- * head maintenance decides with (the MLP, `decideStateUpdate`) and the logistic head before it
- * (`trainedStateUpdate`), on pairs neither was fitted on:
+ * MLP head (`decideStateUpdate(…, 'mlp')`, opt-in through `parameters.stateUpdateHead`) and the
+ * logistic head (`trainedStateUpdate`, the default), on pairs neither was fitted on:
  *
  * - the held-out split of the broad grammar (bench/training/state-grammar.ts: template families,
  *   values and names never used in training), 360 updates and 360 non-updates;
@@ -46,6 +46,13 @@ export interface HeadFigures {
   auc: number;
 }
 
+/** End-to-end figures of one head: pairs written, and those whose newer line ranked above the older. */
+export interface EndToEnd {
+  pairs: number;
+  newerAbove: number;
+  share: number;
+}
+
 /** The report of {@link runChangesBench}. */
 export interface ChangesReport {
   threshold: number;
@@ -53,7 +60,8 @@ export interface ChangesReport {
   /** Updates caught where ≤ 2 % of the held-out non-updates pass (the threshold chosen on them: an oracle operating point). */
   caughtAtFalse2pct: { mlp: number; logistic: number };
   natural: Array<{ kind: string; older: string; newer: string; update: boolean; mlp: number; logistic: number }>;
-  endToEnd: { pairs: number; newerAbove: number; share: number };
+  /** End to end, per head deciding (`parameters.stateUpdateHead`). */
+  endToEnd: { mlp: EndToEnd; logistic: EndToEnd };
   lines: string[];
 }
 
@@ -76,7 +84,7 @@ function figures(ps: readonly Scored[], head: 'mlp' | 'logistic'): HeadFigures {
   return { updates: r.pos, nonUpdates: r.neg, caught: r.caught, falseSupersessions: r.falseRate, auc: r.pos && r.neg ? rocAuc(s, y) : NaN };
 }
 
-const score = (kind: string, label: 0 | 1, newer: StateSide, older: StateSide): Scored => ({ kind, label, mlp: decideStateUpdate(newer, older).probability, logistic: trainedStateUpdate(newer, older).probability });
+const score = (kind: string, label: 0 | 1, newer: StateSide, older: StateSide): Scored => ({ kind, label, mlp: decideStateUpdate(newer, older, undefined, 'mlp').probability, logistic: trainedStateUpdate(newer, older).probability });
 
 /** Runs the bench; `e2eLimit` caps the end-to-end pairs (default all held-out update pairs). */
 export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesReport> {
@@ -103,10 +111,10 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
   // End to end: write the older then the newer line; recall the kind's question.
   const encoder = await createDefaultNodeEncoder();
   const e2e = held.filter((p) => p.label === 1 && p.family === 'update').slice(0, e2eLimit);
-  let above = 0;
-  try {
+  const endToEnd = async (head: 'mlp' | 'logistic'): Promise<EndToEnd> => {
+    let above = 0;
     for (const [i, p] of e2e.entries()) {
-      const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+      const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0, stateUpdateHead: head } });
       const day = (ms: number) => new Date(ms).toISOString();
       const oldId = (await memory.add({ text: p.older.text, speaker: p.older.speaker ?? '', observedAt: day(p.older.timeMs) })).id;
       const newId = (await memory.add({ text: p.newer.text, speaker: p.newer.speaker ?? '', observedAt: day(p.newer.timeMs + i) })).id;
@@ -117,20 +125,25 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
       if (rn >= 0 && (ro < 0 || rn < ro)) above++;
       await memory.close();
     }
+    return { pairs: e2e.length, newerAbove: above, share: e2e.length ? above / e2e.length : NaN };
+  };
+  let e2eFigures: { mlp: EndToEnd; logistic: EndToEnd };
+  try {
+    e2eFigures = { mlp: await endToEnd('mlp'), logistic: await endToEnd('logistic') };
   } finally {
     await encoder.close?.();
   }
 
   const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(1)}`);
   const lines = [
-    `Facts that change (issue 24): updates caught and false supersessions at P ≥ ${CHANGES_THRESHOLD}, ROC AUC; MLP head (maintenance's) vs the logistic head before it.`,
+    `Facts that change (issue 24): updates caught and false supersessions at P ≥ ${CHANGES_THRESHOLD}, ROC AUC; the MLP head (opt-in, parameters.stateUpdateHead: 'mlp') vs the logistic head (the default).`,
     '',
     '| pairs | updates | non-updates | MLP caught % | MLP false % | MLP AUC | logistic caught % | logistic false % | logistic AUC |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...groups.map((g) => `| ${g.group} | ${g.mlp.updates} | ${g.mlp.nonUpdates} | ${pct(g.mlp.caught)} | ${pct(g.mlp.falseSupersessions)} | ${g.mlp.auc.toFixed(3)} | ${pct(g.logistic.caught)} | ${pct(g.logistic.falseSupersessions)} | ${g.logistic.auc.toFixed(3)} |`),
     '',
     `Held-out, updates caught where ≤ 2 % of non-updates pass (threshold chosen on these pairs): MLP ${pct(at2('mlp'))} %, logistic ${pct(at2('logistic'))} %.`,
-    `End to end (${e2e.length} held-out update pairs, older then newer written, the kind's question recalled): newer ranked above older in ${above} (${pct(e2e.length ? above / e2e.length : NaN)} %).`,
+    `End to end (${e2e.length} held-out update pairs, older then newer written, the kind's question recalled): newer ranked above older in ${e2eFigures.mlp.newerAbove} (${pct(e2eFigures.mlp.share)} %) with the MLP head deciding, ${e2eFigures.logistic.newerAbove} (${pct(e2eFigures.logistic.share)} %) with the logistic head (the default).`,
     '',
     'Natural cases (hand-written, test/fixtures/state-changes.ts):',
     ...natural.map((n) => `- [${n.update ? 'update' : 'no'}] MLP ${n.mlp.toFixed(2)}${(n.mlp >= CHANGES_THRESHOLD) === n.update ? ' ✓' : ' ✗'} · logistic ${n.logistic.toFixed(2)}${(n.logistic >= CHANGES_THRESHOLD) === n.update ? ' ✓' : ' ✗'} — "${n.older}" → "${n.newer}"`),
@@ -140,7 +153,7 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     groups,
     caughtAtFalse2pct: { mlp: at2('mlp'), logistic: at2('logistic') },
     natural: natural.map((n) => ({ kind: n.kind, older: n.older, newer: n.newer, update: n.update, mlp: n.mlp, logistic: n.logistic })),
-    endToEnd: { pairs: e2e.length, newerAbove: above, share: e2e.length ? above / e2e.length : NaN },
+    endToEnd: e2eFigures,
     lines,
   };
 }
