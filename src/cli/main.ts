@@ -503,8 +503,12 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
       case 'forget': {
         const ns = need(v.namespace, 'namespace');
         memory = (await openForCleanup(v)).memory;
+        // Forgetting is idempotent (exit 0), but a name the store does not hold is most often a
+        // typo: say so, so that it is not mistaken for an erasure.
+        const existed = (await memory.namespaces()).includes(ns);
         await memory.forget(ns);
-        io.out(JSON.stringify({ forgotten: ns }));
+        io.out(JSON.stringify({ forgotten: ns, existed }));
+        if (!existed) io.err(`jev-mem: warning: the store held no namespace ${quoteVisible(ns)}; nothing was erased`);
         warnRepairBackups(need(v.store, 'store'), io);
         return 0;
       }

@@ -54,7 +54,12 @@ describe('a namespace that holds no memories', () => {
     const lone = join(dir, 'lone');
     const one = join(dir, 'one.jsonl');
     expect((await cli(['ingest', one, '--store', lone, '--namespace', 'x', ...H])).code).toBe(0);
-    expect((await cli(['forget', '--store', lone, '--namespace', 'x', ...H])).code).toBe(0);
+    const forgot = await cli(['forget', '--store', lone, '--namespace', 'x', ...H]);
+    expect([forgot.code, forgot.out[0], forgot.err]).toEqual([0, '{"forgotten":"x","existed":true}', []]);
+    // A mistyped name is not mistaken for an erasure: exit 0 (idempotent), but said.
+    const typo = await cli(['forget', '--store', lone, '--namespace', 'xx', ...H]);
+    expect([typo.code, typo.out[0]]).toEqual([0, '{"forgotten":"xx","existed":false}']);
+    expect(typo.err).toEqual(['jev-mem: warning: the store held no namespace "xx"; nothing was erased']);
     const r = await cli(['stats', '--store', lone, '--namespace', 'x', ...H]);
     expect(r.code).toBe(1);
     expect(r.err).toEqual(['jev-mem: NOT_FOUND: namespace "x" holds no memories; this store holds no memories yet (jev-mem ingest <file> --store <dir> writes some)']);
