@@ -5,9 +5,10 @@
 import sqlite from 'node-sqlite3-wasm';
 import type { SqlConnection, SqlParam, SqlRow } from '../../src/plane/drivers/record-sql.js';
 
-/** An in-memory SQLite connection; `close()` releases it. */
-export function memorySqlConnection(): SqlConnection & { close(): void; statements: number } {
-  const db = new sqlite.Database(':memory:');
+/** An in-memory SQLite connection (or one on the file `path`, with no lock of its own); `close()` releases it. */
+export function memorySqlConnection(path = ':memory:'): SqlConnection & { close(): void; statements: number } {
+  const db = new sqlite.Database(path);
+  db.exec('PRAGMA secure_delete = ON'); // as the Node driver sets it: deleted bytes are zeroed
   let depth = 0;
   const conn = {
     statements: 0,

@@ -5,7 +5,7 @@ import { memorySqlConnection } from './sql-connection.js';
 
 const open = (lexical: 'fts5' | 'minisearch') => async () => {
   const conn = memorySqlConnection();
-  const store = createSqlRecordStore(conn, { kind: 'sqlite', label: 'the test SQL store', quotaRemedy: 'Free space.', lexical });
+  const store = createSqlRecordStore(conn, { kind: 'sqlite', label: 'the test SQL store', quotaRemedy: 'Free space.', lexical, vacuum: false });
   const close = store.close.bind(store);
   store.close = async () => {
     await close();

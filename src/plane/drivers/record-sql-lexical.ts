@@ -128,11 +128,6 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
     createTables(): void {
       q(`CREATE TABLE IF NOT EXISTS ${lex} (ns BLOB PRIMARY KEY, n INTEGER NOT NULL UNIQUE)`);
     },
-    /** Indexes a node record written by the import of an older layout. */
-    indexImported(ns: string, id: number, doc: FtsDoc | undefined): void {
-      if (!c.fts || doc === undefined) return;
-      ftsInsert(q as never, ensure(ns), id, doc);
-    },
     /** Forgets what this session found (a failed transaction may have undone it). */
     forget(): void {
       known.clear();

@@ -41,6 +41,8 @@ export class Overlay {
   /** Every write, in issue order. */
   readonly ops: OverlayOp[] = [];
   private readonly points = new Map<string, number>();
+  /** Positions in {@link ops} of the range deletes, ascending. */
+  private readonly ranges: number[] = [];
   private readonly touched = new Set<string>();
   private readonly tables = new Set<RecordTable>();
 
@@ -50,6 +52,7 @@ export class Overlay {
     this.touched.add(spaceKey(op.table, op.ns));
     this.tables.add(op.table);
     if (op.kind !== 'range') this.points.set(pointKey(op.table, op.ns, op.key), this.ops.length - 1);
+    else this.ranges.push(this.ops.length - 1);
   }
 
   /** Whether a write of this transaction touched `(table, ns)`. */
@@ -71,8 +74,8 @@ export class Overlay {
   answer(table: RecordTable, ns: string, key: RecordKey): OverlayAnswer {
     if (!this.touches(table, ns)) return undefined;
     const at = this.points.get(pointKey(table, ns, key)) ?? -1;
-    for (let i = this.ops.length - 1; i > at; i--) {
-      const op = this.ops[i] as OverlayOp;
+    for (let r = this.ranges.length - 1; r >= 0 && (this.ranges[r] as number) > at; r--) {
+      const op = this.ops[this.ranges[r] as number] as OverlayOp;
       if (op.kind === 'range' && op.table === table && op.ns === ns && (op.upTo === undefined || compareSqlKeys(key, op.upTo) <= 0)) return 'absent';
     }
     if (at < 0) return undefined;

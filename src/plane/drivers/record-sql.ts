@@ -64,10 +64,13 @@ export interface SqlRecordDriverOptions {
   /** `'fts5'`: keep an FTS5 index of every namespace's node records; `'none'`: keep none (and drop one left). */
   lexical: 'fts5' | 'none';
   /**
-   * Imports a store of the SQL store's layouts 1–4 (`version` as found) into the record table,
-   * inside the setup transaction, through `put` (the encoded record), then drops the old tables.
+   * Imports a store of the SQL store's layouts 1–4 (`version` as found): reads the old tables and
+   * writes their records through `tx` (a write transaction of this driver), and returns the step
+   * that drops the old tables, run in the SQL transaction that applies those writes.
    */
-  importLegacy(version: string, put: (table: RecordTable, ns: string, key: RecordKey, value: unknown) => void): void;
+  importLegacy(version: string, tx: RecordTx): Promise<{ finish(): void }>;
+  /** VACUUM after an import, so no page of the old tables stays in the file (Node; a Durable Object cannot). */
+  vacuum: boolean;
 }
 
 /** A record driver over SQL, with the FTS5 index it keeps (undefined under `lexical: 'none'`). */
@@ -201,38 +204,57 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     upkeep.finish();
   }
 
-  /** Creates the tables, or imports an older layout, once (module note). */
-  async function setup(): Promise<void> {
-    if (setUp) return;
+  /** Creates the tables, or imports an older layout, once (module note); concurrent callers share it. */
+  let setting: Promise<void> | undefined;
+  function setup(): Promise<void> {
+    if (setUp) return Promise.resolve();
+    setting ??= runSetup().finally(() => {
+      setting = undefined;
+    });
+    return setting;
+  }
+  async function runSetup(): Promise<void> {
     await db.ready('read');
     if (readVersion() === RECORD_SQL_VERSION) {
       setUp = true;
       return;
     }
     await db.ready('write');
+    const version = readVersion();
+    if (version === RECORD_SQL_VERSION) {
+      setUp = true;
+      return;
+    }
+    if (version !== undefined && !['1', '2', '3', '4'].includes(version)) {
+      throw new JevMemError(
+        'SCHEMA_MISMATCH',
+        `this store's jev-mem tables have layout version ${version}, this build reads ${RECORD_SQL_VERSION}` +
+          (Number(version) > Number(RECORD_SQL_VERSION) ? ' (upgrade jev-mem)' : '') + '; export with the matching jev-mem version and import here',
+        { field: 'schema.version', found: version, expected: RECORD_SQL_VERSION },
+      );
+    }
+    const setVersion = (): void => {
+      q(`INSERT INTO ${schema} (key, value) VALUES ('version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [RECORD_SQL_VERSION]);
+    };
     db.transaction(() => {
-      const version = readVersion();
-      if (version === RECORD_SQL_VERSION) return;
-      if (version !== undefined && !['1', '2', '3', '4'].includes(version)) {
-        throw new JevMemError(
-          'SCHEMA_MISMATCH',
-          `this store's jev-mem tables have layout version ${version}, this build reads ${RECORD_SQL_VERSION}` +
-            (Number(version) > Number(RECORD_SQL_VERSION) ? ' (upgrade jev-mem)' : '') + '; export with the matching jev-mem version and import here',
-          { field: 'schema.version', found: version, expected: RECORD_SQL_VERSION },
-        );
-      }
       q(`CREATE TABLE IF NOT EXISTS ${schema} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
       q(`CREATE TABLE IF NOT EXISTS ${rec} (id INTEGER PRIMARY KEY, tbl INTEGER NOT NULL, ns BLOB NOT NULL, k NOT NULL, chunk INTEGER NOT NULL, v BLOB NOT NULL)`);
       q(`CREATE UNIQUE INDEX IF NOT EXISTS ${rec}_key ON ${rec} (tbl, ns, k, chunk)`);
       lexical.createTables();
-      if (version !== undefined) {
-        options.importLegacy(version, (table, ns, key, value) => {
-          const id = writeBlob(table, ns, key, encodeRecordValue(value));
-          if (table === 'node') lexical.indexImported(ns, id, nodeDoc(value));
-        });
-      }
-      q(`INSERT INTO ${schema} (key, value) VALUES ('version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [RECORD_SQL_VERSION]);
+      if (version === undefined) setVersion();
     });
+    if (version !== undefined) {
+      // The old layout stays whole until the transaction that applies the import drops it.
+      const overlay = new Overlay();
+      const imported = await options.importLegacy(version, txOf('write', overlay));
+      await db.ready('write');
+      db.transaction(() => {
+        apply(overlay);
+        imported.finish();
+        setVersion();
+      });
+      if (options.vacuum) q('VACUUM');
+    }
     setUp = true;
   }
   function readVersion(): string | undefined {
@@ -293,7 +315,12 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
 
   async function run<T>(mode: 'read' | 'write', work: (tx: RecordTx) => Promise<T>): Promise<T> {
     if (closed) throw new JevMemError('CLOSED', `${label} was used after close()`);
-    await setup();
+    try {
+      await setup();
+    } catch (e) {
+      lexical.forget();
+      throw mapped(label, e);
+    }
     const start = performance.now();
     for (;;) {
       await db.ready(mode);

@@ -32,6 +32,8 @@ export interface SqlRecordStoreOptions {
    * `'fts5'` is dropped at its namespace's next write).
    */
   lexical: 'fts5' | 'minisearch';
+  /** VACUUM after importing an older layout (Node: no page of the old tables stays in the file). */
+  vacuum: boolean;
 }
 
 /**
@@ -46,7 +48,8 @@ export function createSqlRecordStore(db: SqlConnection, options: SqlRecordStoreO
     prefix,
     label: options.label,
     lexical: options.lexical === 'fts5' ? 'fts5' : 'none',
-    importLegacy: (version, put) => importLegacySql((sql, params) => db.query(sql, params), prefix, version, put),
+    importLegacy: (_version, tx) => importLegacySql(db, prefix, tx, options),
+    vacuum: options.vacuum,
   });
   return createRecordStore(driver, {
     kind: options.kind,
