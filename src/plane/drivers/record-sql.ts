@@ -195,6 +195,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       } else if (op.kind === 'delete') {
         if (op.table === 'node') upkeep.before(op.ns, op.key);
         q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ?`, [code(op.table), ns, sqlKey(op.key)]);
+        if (op.table === 'node') upkeep.after(op.ns, -1, undefined);
       } else {
         const upTo = op.upTo === undefined ? [] : [sqlKey(op.upTo)];
         q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ?${op.upTo === undefined ? '' : ' AND k <= ?'}`, [code(op.table), ns, ...upTo]);
@@ -215,15 +216,19 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   }
   async function runSetup(): Promise<void> {
     await db.ready('read');
-    if (readVersion() === RECORD_SQL_VERSION) {
-      setUp = true;
-      return;
-    }
-    await db.ready('write');
-    const version = readVersion();
+    let version = readVersion();
     if (version === RECORD_SQL_VERSION) {
       setUp = true;
       return;
+    }
+    // An older layout is imported as the one writer; a new store's tables need the database lock only.
+    if (version !== undefined) {
+      await db.ready('write');
+      version = readVersion();
+      if (version === RECORD_SQL_VERSION) {
+        setUp = true;
+        return;
+      }
     }
     if (version !== undefined && !['1', '2', '3', '4'].includes(version)) {
       throw new JevMemError(
