@@ -14,6 +14,7 @@
  * @module
  */
 import { invalidInput } from '../../errors.js';
+import { isCorruptError } from '../store/sql-errors.js';
 import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
 import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsSearch, ftsTableName } from '../indexes/sql-lexical.js';
 import type { LanguageCode } from '../text/language.js';
@@ -230,10 +231,19 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
             if (hits.length === 0) return [];
             const keys = new Map<number, string>();
             // In runs of 90 bindings (the Durable Object allows 100 per statement).
-            for (let i = 0; i < hits.length; i += 90) {
-              const run = hits.slice(i, i + 90).map((h) => h.slot);
-              for (const r of q(`SELECT id, k FROM ${c.rec} WHERE id IN (${run.map(() => '?').join(', ')})`, run)) keys.set(Number(r.id), String(keyOfSql(r.k)));
-            }
+            // A hit whose record lies on a damaged page is left out (damage stays local).
+            const keysOf = (run: number[]): void => {
+              try {
+                for (const r of q(`SELECT id, k FROM ${c.rec} WHERE id IN (${run.map(() => '?').join(', ')})`, run)) keys.set(Number(r.id), String(keyOfSql(r.k)));
+              } catch (e) {
+                if (run.length === 1 || !isCorruptError(e)) {
+                  if (isCorruptError(e)) return;
+                  throw e;
+                }
+                for (const id of run) keysOf([id]);
+              }
+            };
+            for (let i = 0; i < hits.length; i += 90) keysOf(hits.slice(i, i + 90).map((h) => h.slot));
             return hits.flatMap((h) => {
               const id = keys.get(h.slot);
               return id === undefined ? [] : [{ id, score: h.score }];

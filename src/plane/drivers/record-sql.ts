@@ -129,10 +129,20 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   let setUp = false;
   let queue: Promise<unknown> = Promise.resolve();
 
-  /** The value stored under `(table, ns, key)` as its chunks, or undefined. */
+  /**
+   * The value stored under `(table, ns, key)` as its chunks, or undefined; an empty BLOB (which
+   * reads as a damaged record) when SQLite finds its page damaged (damage stays local).
+   */
   function readBlob(table: RecordTable, ns: string, key: RecordKey): Uint8Array | undefined {
-    const rows = q(`SELECT v FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [code(table), sqlKey(ns), sqlKey(key)]);
-    return joinChunks(rows.map((r) => r.v as Uint8Array));
+    try {
+      const rows = q(`SELECT v FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [code(table), sqlKey(ns), sqlKey(key)]);
+      return joinChunks(rows.map((r) => r.v as Uint8Array));
+    } catch (e) {
+      if (!isCorruptError(e)) throw e;
+      // Is there such a record (its key is in the index)? Then it is damaged; else absent.
+      const there = q(`SELECT id FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk = 0`, [code(table), sqlKey(ns), sqlKey(key)]);
+      return there.length === 0 ? undefined : new Uint8Array(0);
+    }
   }
   /** A stored value decoded; a BLOB that does not decode is a damaged record ({@link damagedValue}). */
   function readValue(table: RecordTable, blob: Uint8Array): unknown {
@@ -142,21 +152,31 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       return damagedValue(table);
     }
   }
-  /** Records of `(table, ns)` after `after` in key order, from the database (chunks joined). */
+  /**
+   * Records of `(table, ns)` after `after` in key order, from the database (chunks joined). When
+   * SQLite finds a page damaged, the keys are read from the index alone and each value by its
+   * row, so a damaged table page costs the records on it only (each reads as damaged).
+   */
   function readScan(table: RecordTable, ns: string, after: RecordKey | undefined, limit: number): Array<[RecordKey, Uint8Array]> {
     const params: SqlParam[] = [code(table), sqlKey(ns)];
     if (after !== undefined) params.push(sqlKey(after));
     if (Number.isFinite(limit)) params.push(limit);
-    const rows = q(
-      `SELECT k, v FROM ${rec} WHERE tbl = ? AND ns = ?${after === undefined ? '' : ' AND k > ?'} AND chunk = 0 ORDER BY k${Number.isFinite(limit) ? ' LIMIT ?' : ''}`,
-      params,
-    );
-    return rows.map((r) => {
-      const key = keyOfSql(r.k);
-      let blob = r.v as Uint8Array;
-      if (blob.byteLength === RECORD_CHUNK_BYTES) blob = readBlob(table, ns, key) ?? blob;
-      return [key, blob];
-    });
+    const where = `WHERE tbl = ? AND ns = ?${after === undefined ? '' : ' AND k > ?'} AND chunk = 0 ORDER BY k${Number.isFinite(limit) ? ' LIMIT ?' : ''}`;
+    const whole = (key: RecordKey, blob: Uint8Array): [RecordKey, Uint8Array] => [key, blob.byteLength === RECORD_CHUNK_BYTES ? (readBlob(table, ns, key) ?? blob) : blob];
+    try {
+      return q(`SELECT k, v FROM ${rec} ${where}`, params).map((r) => whole(keyOfSql(r.k), r.v as Uint8Array));
+    } catch (e) {
+      if (!isCorruptError(e)) throw e;
+      return q(`SELECT id, k FROM ${rec} ${where}`, params).map((r) => {
+        let blob: Uint8Array = new Uint8Array(0);
+        try {
+          blob = (q(`SELECT v FROM ${rec} WHERE id = ?`, [Number(r.id)])[0]?.v as Uint8Array | undefined) ?? blob;
+        } catch (inner) {
+          if (!isCorruptError(inner)) throw inner;
+        }
+        return whole(keyOfSql(r.k), blob);
+      });
+    }
   }
   /** Namespaces holding a record in `table`, sorted by their stored bytes, one index seek each. */
   function readNamespaces(table: RecordTable): string[] {
@@ -376,12 +396,14 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
 }
 
 /**
- * What a record that does not decode reads as: a value each reader of the store finds damaged
- * (a node record without its checksum, a checkpoint whose part fails its sum); in the other
- * tables, an empty object.
+ * What a record that does not decode (or lies on a damaged page) reads as: a value each reader
+ * of the store finds damaged (a node record without its checksum, a checkpoint whose part fails
+ * its sum), an adjacency without edges, an empty change list; in the other tables, an empty object.
  */
 function damagedValue(table: RecordTable): unknown {
   if (table === 'checkpoints') return { change: 0, format: '', parts: { unreadable: new Uint8Array(0) }, sums: {} };
-  if (table === 'node') return { id: '', unreadable: true };
+  if (table === 'node') return { unreadable: true };
+  if (table === 'adj') return { s: [], b: new Uint8Array(0) }; // its edges are lost
+  if (table === 'changes') return [];
   return {};
 }
