@@ -185,6 +185,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
         try {
           const cached = known.get(namespace);
           if (cached !== undefined) return cached;
+          if (!exists(lex)) return undefined; // a store with no table yet holds nothing
           const n = stored(namespace);
           if (n !== undefined && exists(ftsTableName(tablePrefix, n))) {
             known.set(namespace, ftsTableName(tablePrefix, n));
