@@ -1,5 +1,5 @@
 /**
- * The store-kept FTS5 lexical index of the SQL store (`sql-lexical.ts`, `sql-storage.ts` with
+ * The store-kept FTS5 lexical index of the SQL store (`sql-lexical.ts`, kept by the SQL record driver `record-sql-lexical.ts`, with
  * `lexical: 'fts5'`), on the Node SQLite file store: same terms as MiniSearch, BM25 as FTS5
  * computes it (checked by hand), maintained by commits, erased by deletes.
  */

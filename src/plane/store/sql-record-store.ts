@@ -48,7 +48,7 @@ export function createSqlRecordStore(db: SqlConnection, options: SqlRecordStoreO
     prefix,
     label: options.label,
     lexical: options.lexical === 'fts5' ? 'fts5' : 'none',
-    importLegacy: (_version, tx) => importLegacySql(db, prefix, tx, options),
+    importLegacy: (version, tx) => importLegacySql(db, prefix, version, tx, options),
     vacuum: options.vacuum,
   });
   return createRecordStore(driver, {

@@ -1,7 +1,9 @@
 /**
  * The Node store (CLI, `createNodeMemory({ store })`): one SQLite database `jev-mem.sqlite` in a
- * directory, through node-sqlite3-wasm, with the shared SQL adapter (`sql-storage.ts`, schema
- * v4: v2 of issue 13, checksums of issue 22, kept counts of issue 25). Node only.
+ * directory, through node-sqlite3-wasm, holding the one record store (`record-store.ts`, issue
+ * 22) over the SQL record driver (`../drivers/record-sql.ts`, layout 5: one record table and an
+ * FTS5 index per namespace). A database of the SQL store's layouts 1–4 is imported at the first
+ * open (`sql-legacy-import.ts`, one transaction, then VACUUM). Node only.
  *
  * Layout under `dir`:
  * ```
@@ -122,8 +124,8 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  * Opens (or creates) a store directory and returns its storage adapter (`kind: 'sqlite'`). Node
  * only. A v1 file store in `dir` is imported first (see the module comment).
  *
- * - Every method of the storage port, by index lookups (`sql-storage.ts`); a commit is one
- *   SQLite transaction (rollback journal, synced).
+ * - Every method of the storage port, by the record store over the SQL record driver; a commit
+ *   is one SQLite transaction (rollback journal, synced).
  * - Erasure: `PRAGMA secure_delete = ON` and the rollback journal in DELETE mode, so a deleted
  *   node's text is in no file of the store once `commit` returns.
  * - One process writes a store at a time: the first write takes `<dir>/lock` (released by
@@ -134,7 +136,7 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  *   a file, or a non-empty directory that is not a store, (field `logger`) for a logger that is
  *   not a function, (field `lexical`) for an engine other than `'fts5'` / `'minisearch'`; `STORAGE_FAILED` when the database cannot be opened, a v1 store cannot be
  *   imported, or another process holds the lock during an import; `SCHEMA_MISMATCH` for a
- *   database of another layout version. Methods throw as `createSqlStorage` says; writes also
+ *   database of another layout version. Methods throw as `createRecordStore` says (and `STORE_DAMAGED` when SQLite finds the file damaged); writes also
  *   throw `STORAGE_FAILED` (field `store`) while another process holds the lock.
  */
 export async function createSqliteFileStorage(options: SqliteFileStorageOptions): Promise<StorageAdapter> {
