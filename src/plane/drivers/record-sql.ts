@@ -34,26 +34,9 @@ import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, typ
 import { decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
+import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
 
-/** A value a statement binds (BLOBs as Uint8Array). */
-export type SqlParam = string | number | Uint8Array | null;
-
-/** One result row keyed by column name (BLOBs as Uint8Array). */
-export type SqlRow = Record<string, string | number | bigint | Uint8Array | null>;
-
-/** The synchronous SQLite connection under the driver. No member is optional. */
-export interface SqlConnection {
-  /** Runs one statement with `?` bindings and returns its rows. @throws Error on a SQL failure. */
-  query(sql: string, params?: readonly SqlParam[]): SqlRow[];
-  /** Runs `fn` as one transaction: a throw rolls every statement back and is rethrown. */
-  transaction<T>(fn: () => T): T;
-  /**
-   * Resolves when the synchronous statements that follow in this turn of the event loop can run
-   * without waiting (`'write'`: as the one writer, in the write transaction the next
-   * {@link transaction} of the turn runs in). A Durable Object resolves at once.
-   */
-  ready(mode: 'read' | 'write'): Promise<void>;
-}
+export type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
 
 /** Options of {@link createSqlRecordDriver}. */
 export interface SqlRecordDriverOptions {

@@ -31,7 +31,7 @@
 import type { LanguageCode } from '../text/language.js';
 import { LEXICAL_VERSION, lexicalTerms } from './lexical.js';
 import { hash53 } from '../resident/node-directory.js';
-import type { SqlParam, SqlRow } from '../drivers/record-sql.js';
+import type { SqlParam, SqlRow } from '../drivers/sql-connection.js';
 
 /** A statement runner (`SqlDriver.query`). */
 type Query = (sql: string, params?: readonly SqlParam[]) => SqlRow[];
