@@ -1,11 +1,12 @@
 /**
  * Storage adapter on a Durable Object's SQLite storage (`ctx.storage.sql`), SPEC 2, 3, 4.6, 9:
  * one strongly consistent store per Durable Object, which the edge entry uses as one store per
- * memory namespace. The tables and every method are those of the shared SQL store
- * (`plane/store/sql-storage.ts`, schema v4: v2 of issue 13, checksums of issue 22, kept counts of issue 25): rows by integer slot, vectors as BLOBs, edges
- * indexed from both ends, so a namespace is bounded by the object's SQLite storage, not by the
- * isolate's 128 MB. A database of layout v1 (tables `<p>nodes`, `<p>edges`, `<p>meta` with JSON
- * bodies) is migrated to v3 in one transaction at the first call (a v2 one gets its checksums).
+ * memory namespace. The store is the one record store (`plane/store/record-store.ts`, issue 22)
+ * over the SQL record driver (`plane/drivers/record-sql.ts`: one record table, values in 1 MiB
+ * chunks under the object's 2 MB value limit, an FTS5 index per namespace kept in the commit's
+ * transaction), so a namespace is bounded by the object's SQLite storage, not by the isolate's
+ * 128 MB. A database of the SQL store's layouts 1–4 (v1: tables `<p>nodes`, `<p>edges`, `<p>meta`
+ * with JSON bodies) is imported into the record table in one transaction at the first call.
  *
  * The Durable Object types are declared structurally here ({@link DurableObjectStorageLike}), so
  * this file needs neither `@cloudflare/workers-types` nor the `cloudflare:workers` module.
@@ -13,13 +14,12 @@
  * @module
  */
 import { JevMemError } from '../errors.js';
-import type { SqlDriver, SqlParam, SqlRow } from '../plane/store/sql-schema.js';
-import { SQL_SCHEMA_VERSION } from '../plane/store/sql-schema.js';
-import { createSqlStorage } from '../plane/store/sql-storage.js';
+import { RECORD_SQL_VERSION, type SqlConnection, type SqlParam, type SqlRow } from '../plane/drivers/record-sql.js';
+import { createSqlRecordStore } from '../plane/store/sql-record-store.js';
 import type { StorageAdapter } from '../plane/store/storage.js';
 
-/** Layout version this build writes and reads (v1 databases are migrated). */
-export const DO_SCHEMA_VERSION = SQL_SCHEMA_VERSION;
+/** Layout version this build writes and reads (the record table, `plane/drivers/record-sql.ts`; layouts 1–4 are imported). */
+export const DO_SCHEMA_VERSION = Number(RECORD_SQL_VERSION);
 
 /** A SQL value as the Durable Object SQL API takes and returns it. */
 export type SqlValue = string | number | null | ArrayBuffer;
@@ -53,8 +53,11 @@ export interface DurableObjectStorageOptions {
   tablePrefix?: string;
 }
 
-/** The {@link SqlDriver} over `ctx.storage`: BLOBs cross as ArrayBuffer there, as Uint8Array here. */
-function durableObjectDriver(storage: DurableObjectStorageLike): SqlDriver {
+/**
+ * The {@link SqlConnection} over `ctx.storage`: BLOBs cross as ArrayBuffer there, as Uint8Array
+ * here; one object runs one request's statements at a time, so `ready` resolves at once.
+ */
+function durableObjectConnection(storage: DurableObjectStorageLike): SqlConnection {
   const toSql = (v: SqlParam): SqlValue => (v instanceof Uint8Array ? v.slice().buffer : v);
   return {
     query(sql: string, params: readonly SqlParam[] = []): SqlRow[] {
@@ -63,6 +66,7 @@ function durableObjectDriver(storage: DurableObjectStorageLike): SqlDriver {
       return rows as SqlRow[];
     },
     transaction: (fn) => storage.transactionSync(fn),
+    ready: async () => undefined,
   };
 }
 
@@ -71,7 +75,7 @@ function durableObjectDriver(storage: DurableObjectStorageLike): SqlDriver {
  * The store keeps the lexical index (FTS5, `plane/indexes/sql-lexical.ts`: `lexicalIndex`), so the
  * isolate holds no MiniSearch. Tables are created (or v1 tables migrated, in one transaction) on first use; a database
  * written by a newer layout version is refused. Semantics, `sizeBytes` and errors are those of
- * `createSqlStorage` (plane/store/sql-storage.ts).
+ * the record store (`createRecordStore`, plane/store/record-store.ts).
  *
  * @param storage - `ctx.storage` of a Durable Object declared with `new_sqlite_classes`.
  * @throws JevMemError `INVALID_OPTION` (field `tablePrefix`) for a bad prefix, and `INVALID_OPTION`
@@ -93,5 +97,12 @@ export function createDurableObjectStorage(storage: DurableObjectStorageLike, op
       { field: 'storage' },
     );
   }
-  return createSqlStorage(durableObjectDriver(storage), { kind: 'durable-object', label: 'Durable Object storage', tablePrefix: prefix, lexical: 'fts5' });
+  return createSqlRecordStore(durableObjectConnection(storage), {
+    kind: 'durable-object',
+    label: 'Durable Object storage',
+    quotaRemedy: "Delete memories or forget namespaces of this object, or raise the object's storage limit.",
+    tablePrefix: prefix,
+    lexical: 'fts5',
+    vacuum: false,
+  });
 }

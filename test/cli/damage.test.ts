@@ -15,13 +15,13 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** Offset of the text of the stored body of the node with this text (`~{"a":"<text>"…`, sql-codec.ts). */
+/** Offset of the stored text of the node with this text (`{…"text":"<text>"…`, record-sql-codec.ts). */
 function textOffset(file: Buffer, text: string): number {
-  const needle = Buffer.from(`"a":${JSON.stringify(text)}`, 'utf8');
+  const needle = Buffer.from(`"text":${JSON.stringify(text)}`, 'utf8');
   const at = file.indexOf(needle);
   expect(at).toBeGreaterThanOrEqual(0);
   expect(file.indexOf(needle, at + 1)).toBe(-1);
-  return at + 5;
+  return at + 8;
 }
 
 describe('jev-mem check / repair / export on a damaged store', () => {

@@ -75,7 +75,11 @@ describe('a name from before the rule', () => {
     const old = join(dir, 'old');
     expect((await cli(['ingest', notes, '--store', old, '--namespace', 'bob', ...H])).code).toBe(0);
     const db = openNodeSqlDriver(join(old, SQLITE_FILE_NAME));
-    db.query('UPDATE jev_mem_names SET name = ? WHERE name = ?', [OLD, 'bob']);
+    const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+    db.transaction(() => {
+      db.query('UPDATE jev_mem_rec SET ns = ? WHERE ns = ?', [bytes(OLD), bytes('bob')]);
+      db.query('UPDATE jev_mem_rec_lex SET ns = ? WHERE ns = ?', [bytes(OLD), bytes('bob')]);
+    });
     db.close();
 
     const missing = await cli(['stats', '--store', old, '--namespace', 'bob', ...H]);

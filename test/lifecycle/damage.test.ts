@@ -7,12 +7,13 @@
  */
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
+import { RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
 import { toNodeRecord } from '../../src/plane/store/record-codec.js';
@@ -23,6 +24,9 @@ import type { LogEntry } from '../../src/util/logger.js';
 import { cli, errorOf, lifecycleFixture, recallView, TURNS } from './helpers.js';
 
 let encoder: Encoder;
+/** `tbl` codes of the SQL record driver's table (`RECORD_TABLES` order). */
+const NODE = RECORD_TABLES.indexOf('node');
+const CHECKPOINTS = RECORD_TABLES.indexOf('checkpoints');
 const { tempDir } = lifecycleFixture('damage', (e) => (encoder = e));
 
 const DAMAGED_TEXT = 'Theo: Biscuit learned to fetch the newspaper.';
@@ -52,11 +56,11 @@ function occurrences(hay: Uint8Array, needle: string): number[] {
   return out;
 }
 
-/** Offset of the stored body of the node with this text (`~{"a":"<text>"…`, sql-codec.ts). */
+/** Offset of the stored text of the node with this text (`{…"text":"<text>"…`, record-sql-codec.ts). */
 function bodyOffset(file: Uint8Array, text: string): number {
-  const at = occurrences(file, `"a":${JSON.stringify(text)}`);
+  const at = occurrences(file, `"text":${JSON.stringify(text)}`);
   expect(at).toHaveLength(1);
-  return at[0]! + 5; // first byte of the text itself
+  return at[0]! + 8; // first byte of the text itself
 }
 
 async function open(dir: string, logs: LogEntry[] = []): Promise<Memory> {
@@ -114,15 +118,14 @@ describe('a flipped byte in one node record of a SQLite store', () => {
   });
 });
 
-describe('a SQLite store whose id row of one node is lost', () => {
-  it('costs that node and its edges only: recall and export go on for the others (an edge to a slot without an id was STORAGE_FAILED for the whole namespace)', async () => {
+describe('a SQLite store whose record of one node is lost', () => {
+  it('costs that node only: recall and export go on for the others (its edges, kept by its neighbours, still name it)', async () => {
     const { dir, idOf } = await filledStore();
     const lostId = idOf.get(DAMAGED_TEXT)!;
     const driver = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
-    const slot = driver.query('SELECT slot FROM jev_mem_ids WHERE id = ?', [lostId])[0]!.slot as number;
-    const edges = driver.query('SELECT COUNT(*) AS n FROM jev_mem_edge WHERE src = ? OR dst = ?', [slot, slot])[0]!.n as number;
-    expect(edges).toBeGreaterThan(0); // the lost node has edges, which now point at a slot with no id
-    driver.transaction(() => driver.query('DELETE FROM jev_mem_ids WHERE slot = ?', [slot]));
+    const key = new TextEncoder().encode(lostId);
+    expect(driver.query(`SELECT COUNT(*) AS n FROM jev_mem_rec WHERE tbl = ${NODE} AND k = ?`, [key])[0]!.n).toBe(1);
+    driver.transaction(() => driver.query(`DELETE FROM jev_mem_rec WHERE tbl = ${NODE} AND k = ?`, [key]));
     driver.close();
 
     const m = await open(dir);
@@ -132,28 +135,27 @@ describe('a SQLite store whose id row of one node is lost', () => {
     const exported = await m.export();
     expect(exported.nodes.map((n) => n.id)).not.toContain(lostId);
     expect(exported.nodes).toHaveLength(TURNS.length - 1);
-    for (const e of exported.edges) expect([e.from, e.to]).not.toContain(lostId);
     await m.close();
   });
 });
 
-describe('a SQLite store with a damaged page of edges', () => {
+describe('a SQLite store with a damaged page of adjacency records', () => {
   it('costs those edges only: recall goes on over the nodes (it failed with STORE_DAMAGED for the whole namespace)', async () => {
     const { dir, idOf } = await filledStore(MANY);
     const path = join(dir, SQLITE_FILE_NAME);
-    const driver = openNodeSqlDriver(path);
-    const root = driver.query(`SELECT rootpage FROM sqlite_master WHERE name = 'jev_mem_edge'`)[0]!.rootpage as number;
-    driver.close();
     const file = readFileSync(path);
     const pageSize = file.readUInt16BE(16) === 1 ? 65536 : file.readUInt16BE(16);
-    const at = (root - 1) * pageSize;
-    expect([0x02, 0x05, 0x0a, 0x0d]).toContain(file[at]); // a b-tree page
-    file[at] = 0x42; // no page type: SQLite calls the file malformed when it reads this page
+    // A table leaf page that holds adjacency records (`{"s":[…`, record-sql-codec.ts) and no node record.
+    const pages = [...new Set(occurrences(file, '{"s":[').map((at) => Math.floor(at / pageSize)))];
+    const page = pages.find((p) => file[p * pageSize] === 0x0d && !file.subarray(p * pageSize, (p + 1) * pageSize).includes(Buffer.from('"text":')));
+    expect(page).toBeDefined();
+    file[page! * pageSize] = 0x42; // no page type: SQLite calls the file malformed when it reads this page
     writeFileSync(path, file);
 
     const m = await open(dir);
     const hits = await recallView(m, OTHER_TEXT);
     expect(hits.map((h) => h.id)).toContain(idOf.get(OTHER_TEXT));
+    expect((await m.export()).nodes).toHaveLength(MANY.length);
     await m.close();
   });
 });
@@ -165,12 +167,14 @@ describe('a damaged checkpoint of a SQLite store', () => {
     const expected = await recallView(before, 'Where is Maya travelling?');
     expect((await before.stats()).opened.from).toBe('checkpoint');
     await before.close();
-    // Flip one byte of one checkpoint chunk, leaving its stored sum as it was.
+    // Flip one byte of the checkpoint record's last part (record-sql-codec.ts: the part bytes follow
+    // the JSON), leaving its stored sum as it was.
     const driver = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
-    const row = driver.query(`SELECT ns, name, chunk, data FROM jev_mem_checkpoint_part WHERE name = 'book.json'`)[0]!;
-    const data = Uint8Array.from(row.data as Uint8Array);
-    data[Math.floor(data.length / 2)] ^= 0x01;
-    driver.transaction(() => driver.query(`UPDATE jev_mem_checkpoint_part SET data = ? WHERE ns = ? AND name = ? AND chunk = ?`, [data, row.ns as number, row.name as string, row.chunk as number]));
+    const row = driver.query(`SELECT id, v FROM jev_mem_rec WHERE tbl = ${CHECKPOINTS} AND chunk = 0`)[0]!;
+    const data = Uint8Array.from(row.v as Uint8Array);
+    expect(data.length).toBeLessThan(1 << 20); // one chunk
+    data[data.length - 3] ^= 0x01;
+    driver.transaction(() => driver.query(`UPDATE jev_mem_rec SET v = ? WHERE id = ?`, [data, row.id as number]));
     driver.close();
 
     const logs: LogEntry[] = [];
@@ -330,10 +334,12 @@ describe('an IndexedDB store with a flipped byte', () => {
 });
 
 describe('a SQLite store of schema v2 (before checksums)', () => {
-  it('opens, gets a sum on every row, and a byte flipped after the upgrade is found', async () => {
-    const { dir, idOf } = await filledStore();
+  it('is imported into the record table: every node record gets its sum, and a byte flipped after the import is found', async () => {
+    // The v4 fixture written by BASE's SQL store (test/plane/fixtures/make-sqlite-v4.ts), taken back to the v2 layout.
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
     const path = join(dir, SQLITE_FILE_NAME);
-    // Back to the v2 layout: no sum columns.
+    copyFileSync(join(import.meta.dirname, '../plane/fixtures/sqlite-v4-base.sqlite'), path);
     const driver = openNodeSqlDriver(path);
     driver.transaction(() => {
       driver.query('ALTER TABLE jev_mem_node DROP COLUMN sum');
@@ -342,25 +348,24 @@ describe('a SQLite store of schema v2 (before checksums)', () => {
       driver.query(`UPDATE jev_mem_schema SET value = '2' WHERE key = 'version'`);
     });
     driver.close();
-    const upgraded = await open(dir);
-    const s = await upgraded.stats();
-    expect([s.nodes, s.opened.from, s.damaged.count]).toEqual([10, 'checkpoint', 0]);
+    const upgraded = await createSqliteFileStorage({ dir });
+    expect((await upgraded.load('alpha')).nodes.map((n) => n.id)).toEqual(['a1', 'a2']);
+    expect((await upgraded.damaged('alpha')).ids).toEqual([]);
     await upgraded.close();
     const check = openNodeSqlDriver(path);
-    // v4 since issue 25 (kept counts): v2 is migrated through v3 to v4 in one transaction.
-    expect(check.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('4');
-    expect(check.query('SELECT COUNT(*) AS n FROM jev_mem_node WHERE sum IS NULL')[0]!.n).toBe(0);
+    expect(check.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('5');
+    expect(check.query(`SELECT name FROM sqlite_master WHERE name = 'jev_mem_node'`)).toEqual([]);
     check.close();
 
     const file = readFileSync(path);
-    const at = bodyOffset(file, DAMAGED_TEXT) + 'Theo: Biscuit '.length;
-    file[at] = 'L'.charCodeAt(0);
+    const at = bodyOffset(file, 'Maya is travelling to Lisbon in June.') + 'Maya is travelling to '.length;
+    expect(String.fromCharCode(file[at]!)).toBe('L');
+    file[at] = 'l'.charCodeAt(0);
     writeFileSync(path, file);
-    const m = await open(dir);
-    // Issue 25: stats() reports damage already detected; the export makes the full pass.
-    expect((await m.export()).damaged).toEqual([idOf.get(DAMAGED_TEXT)]);
-    expect((await m.stats()).damaged.ids).toEqual([idOf.get(DAMAGED_TEXT)]);
-    await m.close();
+    const reopened = await createSqliteFileStorage({ dir });
+    expect((await reopened.load('alpha')).nodes.map((n) => n.id)).toEqual(['a2']);
+    expect((await reopened.damaged('alpha')).ids).toEqual(['a1']);
+    await reopened.close();
   });
 });
 

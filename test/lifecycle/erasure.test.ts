@@ -23,8 +23,9 @@ import { createIdbStorage, DEFAULT_DB_NAME } from '../../src/plane/store/idb-sto
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
-import type { SqlDriver } from '../../src/plane/store/sql-schema.js';
-import { createSqlStorage } from '../../src/plane/store/sql-storage.js';
+import { RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
+import type { SqlConnection } from '../../src/plane/drivers/record-sql.js';
+import { createSqlRecordStore } from '../../src/plane/store/sql-record-store.js';
 import type { StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
 import type { Observation } from '../../src/types.js';
 import { keepOpen, lifecycleFixture, recallView, TURNS } from './helpers.js';
@@ -305,23 +306,24 @@ describe('erasure: a failed delete changes nothing', () => {
 });
 
 describe('erasure: the delete and its checkpoint are one SQL transaction', () => {
-  it('a statement writing a checkpoint part fails inside the transaction: the node delete rolls back with it', async () => {
+  it('a statement writing the checkpoint record fails inside the transaction: the node delete rolls back with it', async () => {
     const dir = tempDir();
     const driver = openNodeSqlDriver(join(dir, 'db.sqlite'));
     let armed = false;
     let failures = 0;
-    const wrapped: SqlDriver = {
+    const CHECKPOINTS = RECORD_TABLES.indexOf('checkpoints');
+    const wrapped: SqlConnection = {
       query(sql, params) {
-        if (armed && /^INSERT INTO \S*part\b/i.test(sql.trim())) {
+        if (armed && /^INSERT INTO \S*rec\b/i.test(sql.trim()) && params?.[0] === CHECKPOINTS) {
           failures++;
-          throw new Error('injected: disk I/O error while writing a checkpoint part');
+          throw new Error('injected: disk I/O error while writing the checkpoint record');
         }
         return driver.query(sql, params);
       },
       transaction: (fn) => driver.transaction(fn),
-      ...(driver.read !== undefined ? { read: <T>(fn: () => T): T => (driver.read as (f: () => T) => T)(fn) } : {}),
+      ready: (mode) => driver.ready(mode),
     };
-    const storage = keepOpen(createSqlStorage(wrapped, { kind: 'sqlite', label: 'test store', lexical: 'minisearch' }));
+    const storage = keepOpen(createSqlRecordStore(wrapped, { kind: 'sqlite', label: 'test store', quotaRemedy: '', lexical: 'minisearch', vacuum: false }));
     const m1 = await createMemory({ encoder, storage });
     await m1.addMany(TURNS);
     const { id } = await m1.add(SECRET);

@@ -158,18 +158,20 @@ describe('two names never reach one namespace', () => {
 });
 
 describe('a NUL in a node id, edge end or meta key on the SQLite store', () => {
-  it('is refused naming the field, so "n\\u0000x" never lands on "n"', async () => {
+  it('is kept whole (keys are stored as bytes, issue 22), so "n\\u0000x" never lands on "n"', async () => {
     const storage = await createSqliteFileStorage({ dir: tempDir() });
     const memory = await createMemory({ encoder, storage, namespace: ALICE });
     await memory.add({ text: 'The gate code is 4711.' });
     const before = await stored(storage, ALICE);
     const node = before.nodes[0]!;
-    const e = await storage.commit(ALICE, { putNodes: [{ ...node, id: `${node.id}\u0000x`, text: 'The gate code is 0000.' }] }).catch((err: unknown) => err);
-    expect(e).toMatchObject({ code: 'INVALID_INPUT', field: 'batch.putNodes[0].id' });
-    expect((e as Error).message).toContain('\\u0000x"');
-    const edge = { id: 'e1', from: node.id, to: `${node.id}\u0000x`, namespace: ALICE, view: 'semantic' as const, subtype: 'related', weight: 1, createdAt: node.createdAt };
-    expect(await storage.commit(ALICE, { putEdges: [edge as never] }).catch((err: unknown) => err)).toMatchObject({ code: 'INVALID_INPUT', field: 'batch.putEdges[0].to' });
-    expect(await codeOf(storage.commit(ALICE, { meta: { 'generation\u0000x': 1 } }))).toBe('INVALID_INPUT');
+    const twin = { ...node, id: `${node.id}\u0000x`, text: 'The gate code is 0000.' };
+    await storage.commit(ALICE, { putNodes: [twin], meta: { 'generation\u0000x': 1 } });
+    const after = await stored(storage, ALICE);
+    expect(after.nodes.find((n) => n.id === node.id)).toEqual(node); // "n" is unchanged
+    expect(after.nodes.find((n) => n.id === twin.id)?.text).toBe('The gate code is 0000.');
+    expect(after.meta['generation\u0000x']).toBe(1);
+    expect(after.meta).toMatchObject(before.meta);
+    await storage.commit(ALICE, { deleteNodeIds: [twin.id], meta: { 'generation\u0000x': null } });
     expect(await stored(storage, ALICE)).toEqual(before);
     await memory.close();
   });
@@ -186,8 +188,13 @@ describe('a name from before the rule, held by an older store', () => {
     await memory.add({ text: 'Bring the projector adapter.' });
     await memory.close();
     const db = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
-    db.query('UPDATE jev_mem_names SET name = ? WHERE name = ?', [OLD, 'legacy']);
-    expect(db.query('SELECT name FROM jev_mem_names').map((r) => r.name)).toEqual([OLD]);
+    const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+    db.transaction(() => {
+      db.query('UPDATE jev_mem_rec SET ns = ? WHERE ns = ?', [bytes(OLD), bytes('legacy')]);
+      db.query('UPDATE jev_mem_rec_lex SET ns = ? WHERE ns = ?', [bytes(OLD), bytes('legacy')]);
+    });
+    const names = db.query('SELECT DISTINCT ns FROM jev_mem_rec').map((r) => new TextDecoder().decode(r.ns as Uint8Array));
+    expect(names).toEqual([OLD]);
     db.close();
     return dir;
   }

@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDurableObjectStorage, type DurableObjectStorageLike, type SqlValue } from '../../src/edge/do-storage.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
-import { createSqlStorage } from '../../src/plane/store/sql-storage.js';
+import { createSqlRecordStore } from '../../src/plane/store/sql-record-store.js';
 import { CHANGED_ELSEWHERE, type StorageAdapter } from '../../src/plane/store/storage.js';
 import { crashEncoder } from './fixtures/crash-encoder.js';
 import { quietLogger } from './stores.js';
@@ -38,8 +38,18 @@ const nodePair: Pair = (hook) => {
   const da = openNodeSqlDriver(file);
   const db = openNodeSqlDriver(file);
   return {
-    a: createSqlStorage(da, { kind: 'sqlite', label: 'store A', lexical: 'fts5', beforeWrite: hook }),
-    b: createSqlStorage(db, { kind: 'sqlite', label: 'store B', lexical: 'fts5' }),
+    a: createSqlRecordStore(
+      {
+        query: (sql, params) => da.query(sql, params),
+        transaction: (fn) => da.transaction(fn),
+        ready: async (mode) => {
+          if (mode === 'write') await hook();
+          await da.ready(mode);
+        },
+      },
+      { kind: 'sqlite', label: 'store A', quotaRemedy: '', lexical: 'fts5', vacuum: false },
+    ),
+    b: createSqlRecordStore(db, { kind: 'sqlite', label: 'store B', quotaRemedy: '', lexical: 'fts5', vacuum: false }),
     close: () => {
       da.close();
       db.close();

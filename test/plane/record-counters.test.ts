@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { ONE, type RecordDriver } from '../../src/plane/drivers/record-driver.js';
 import { openIdbRecordDriver } from '../../src/plane/drivers/record-idb.js';
 import { createMemoryRecordDriver } from '../../src/plane/drivers/record-memory.js';
+import { createSqlRecordDriver } from '../../src/plane/drivers/record-sql.js';
+import { memorySqlConnection } from './sql-connection.js';
 import { measure, recordBytes } from '../../src/plane/store/record-counters.js';
 import { IDB_VERSION, upgradeRecords } from '../../src/plane/store/record-idb-upgrade.js';
 import { createRecordStore } from '../../src/plane/store/record-store.js';
@@ -20,6 +22,7 @@ import { arbitraryBatch, makeNode } from './fixtures.js';
 const DRIVERS: Array<[string, () => Promise<RecordDriver>]> = [
   ['memory', async () => createMemoryRecordDriver()],
   ['indexeddb', () => openIdbRecordDriver(new IDBFactory(), 'counters', IDB_VERSION, upgradeRecords)],
+  ['sql', async () => createSqlRecordDriver(memorySqlConnection(), { prefix: 'jev_mem_', label: 'the test SQL store', lexical: 'fts5', importLegacy: async () => ({ finish: () => undefined }), vacuum: false })],
 ];
 
 const words = { kind: 'test', label: 'test store', quotaRemedy: '' };

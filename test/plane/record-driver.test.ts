@@ -10,10 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { ONE, type RecordDriver } from '../../src/plane/drivers/record-driver.js';
 import { openIdbRecordDriver } from '../../src/plane/drivers/record-idb.js';
 import { createMemoryRecordDriver } from '../../src/plane/drivers/record-memory.js';
+import { createSqlRecordDriver } from '../../src/plane/drivers/record-sql.js';
+import { memorySqlConnection } from './sql-connection.js';
 
 const DRIVERS: Array<[string, () => Promise<RecordDriver>]> = [
   ['memory', async () => createMemoryRecordDriver()],
   ['indexeddb', () => openIdbRecordDriver(new IDBFactory(), 'drivers', 4, async () => undefined)],
+  ['sql', async () => createSqlRecordDriver(memorySqlConnection(), { prefix: 'jev_mem_', label: 'the test SQL store', lexical: 'fts5', importLegacy: async () => ({ finish: () => undefined }), vacuum: false })],
 ];
 
 describe.each(DRIVERS)('the %s record driver', (_name, open) => {

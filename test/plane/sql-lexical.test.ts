@@ -1,5 +1,5 @@
 /**
- * The store-kept FTS5 lexical index of the SQL store (`sql-lexical.ts`, `sql-storage.ts` with
+ * The store-kept FTS5 lexical index of the SQL store (`sql-lexical.ts`, kept by the SQL record driver `record-sql-lexical.ts`, with
  * `lexical: 'fts5'`), on the Node SQLite file store: same terms as MiniSearch, BM25 as FTS5
  * computes it (checked by hand), maintained by commits, erased by deletes.
  */
@@ -70,8 +70,8 @@ describe('FTS5 lexical index of the SQL store', () => {
     // The FTS vocabulary of each namespace holds the hashed tokens of those terms, each as often.
     inFile(dir, (db) => {
       for (const [i, text] of TEXTS.entries()) {
-        const ns = Number((db.get('SELECT ns FROM jev_mem_names WHERE name = ?', [`n${i}`]) as { ns: number }).ns);
-        db.exec(`CREATE VIRTUAL TABLE temp.v${i} USING fts5vocab(main, ${ftsTableName('jev_mem_', ns)}, 'row')`);
+        const ns = Number((db.get('SELECT n FROM jev_mem_rec_lex WHERE ns = ?', [new TextEncoder().encode(`n${i}`)]) as { n: number }).n);
+        db.exec(`CREATE VIRTUAL TABLE temp.v${i} USING fts5vocab(main, ${ftsTableName('jev_mem_rec_', ns)}, 'row')`);
         const vocab = new Map((db.all(`SELECT term, cnt FROM temp.v${i}`) as Array<{ term: string; cnt: number }>).map((r) => [r.term, r.cnt]));
         const want = new Map<string, number>();
         for (const t of [...lexicalTerms(text), ...lexicalTerms('Zoë')]) want.set(ftsToken(t), (want.get(ftsToken(t)) ?? 0) + 1);
@@ -166,7 +166,7 @@ describe('FTS5 lexical index of the SQL store', () => {
     expect(await holds(ftsToken('kept').slice(-6))).toBe(true);
     // and the index's vocabulary no longer lists them
     const vocab = inFile(dir, (db) => {
-      db.exec(`CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, ${ftsTableName('jev_mem_', 1)}, 'row')`);
+      db.exec(`CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, ${ftsTableName('jev_mem_rec_', 1)}, 'row')`);
       return (db.all('SELECT term FROM temp.v') as Array<{ term: string }>).map((r) => r.term);
     });
     expect(vocab).toContain(ftsToken('kept'));
@@ -182,12 +182,12 @@ describe('FTS5 lexical index of the SQL store', () => {
     const fts = await createSqliteFileStorage({ dir, lexical: 'fts5' });
     expect(fts.lexicalIndex('ns')!.search('kiwi', 5).map((h) => h.id)).toEqual(['a']);
     await fts.close();
-    const table = inFile(dir, (db) => db.all(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_fts%'`).length);
+    const table = inFile(dir, (db) => db.all(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_rec_fts%'`).length);
     expect(table).toBeGreaterThan(0);
     const back = await createSqliteFileStorage({ dir, lexical: 'minisearch' });
     await back.commit('ns', { putNodes: [bare('c', 3, 'fig')] });
     await back.close();
-    expect(inFile(dir, (db) => db.all(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_fts%'`))).toEqual([]);
+    expect(inFile(dir, (db) => db.all(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_rec_fts%'`))).toEqual([]);
     const fts2 = await createSqliteFileStorage({ dir, lexical: 'fts5' });
     expect(fts2.lexicalIndex('ns')!.search('kiwi fig', 5).map((h) => h.id).sort()).toEqual(['a', 'c']);
     await fts2.close();

@@ -33,7 +33,7 @@
  * Strings are bound as C strings: node-sqlite3-wasm passes a string parameter to SQLite only up
  * to its first U+0000, and reads text back the same way. So the SQL store checks what it looks
  * up by name (a namespace name read back must equal the one asked for) and refuses a NUL in the
- * ids and keys it binds (sql-storage.ts); a node's text and speaker travel inside JSON, where a
+ * ids and keys it binds: the SQL record driver binds names, ids and keys as UTF-8 BLOBs (record-sql-codec.ts), and a node's text and speaker travel inside its value's JSON, where a
  * NUL is written as `\u0000` (only the FTS5 index sees a text up to its first NUL).
  *
  * @module
@@ -41,7 +41,7 @@
 import { existsSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
-import type { SqlDriver, SqlParam, SqlRow } from '../store/sql-schema.js';
+import type { SqlConnection, SqlParam, SqlRow } from './record-sql.js';
 import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
 
 const { Database } = sqlite;
@@ -83,7 +83,9 @@ const forget = (end: () => boolean): void => {
 };
 
 /** A {@link SqlDriver} that owns its database handle. */
-export interface NodeSqlDriver extends SqlDriver {
+export interface NodeSqlDriver extends SqlConnection {
+  /** Runs the statements of `fn` (reads only) under one read lock, so that they see one state and lock once. */
+  read<T>(fn: () => T): T;
   /**
    * Waits (asynchronously) until this connection holds the database lock, and holds it for the
    * rest of this turn of the event loop: `'read'` opens a read lease, `'write'` a write

@@ -2,7 +2,7 @@
  * The lexical index I^lex (eq. (5)) kept by the SQL store itself (issue 13): one SQLite FTS5
  * table per namespace, maintained inside the store's commit transaction, searched with FTS5's
  * `bm25()`. The Durable Object uses it always (its 128 MB isolate cannot hold MiniSearch at 100k
- * memories); Node may (`createSqliteFileStorage({ lexical: 'fts5' })`). Used by `sql-storage.ts`;
+ * memories); Node may (`createSqliteFileStorage({ lexical: 'fts5' })`). Used by the SQL record driver (`../drivers/record-sql-lexical.ts`);
  * no SQL of the other tables here.
  *
  * Terms: exactly the terms MiniSearch indexes for the same field ({@link lexicalTerms},
@@ -31,7 +31,7 @@
 import type { LanguageCode } from '../text/language.js';
 import { LEXICAL_VERSION, lexicalTerms } from './lexical.js';
 import { hash53 } from '../resident/node-directory.js';
-import type { SqlParam, SqlRow } from '../store/sql-schema.js';
+import type { SqlParam, SqlRow } from '../drivers/sql-connection.js';
 
 /** A statement runner (`SqlDriver.query`). */
 type Query = (sql: string, params?: readonly SqlParam[]) => SqlRow[];

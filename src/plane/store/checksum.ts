@@ -58,7 +58,7 @@ export function recordSum(fields: readonly SumField[]): number {
 
 /**
  * The checksum of one stored node row of the SQL store: its id, seq, body text and vector bytes
- * (`sql-codec.ts`), so a changed byte of any of them changes the sum.
+ * (`sql-legacy-codec.ts`), so a changed byte of any of them changes the sum.
  */
 export function nodeRowSum(id: string, seq: number, body: string, vec: Uint8Array | null): number {
   return recordSum([id, seq, body, vec]);

@@ -41,6 +41,9 @@ export function edgeIdCandidates(id: string): Array<{ from: string; to: string; 
 /** True when `edge.id` can be rebuilt from the edge's ends, view and subtype (and so is not stored). */
 export function isCanonicalEdge(edge: MemoryEdge): boolean {
   if (edge.id !== canonicalEdgeId(edge.from, edge.to, edge.view, edge.subtype)) return false;
+  // Ends without '>' or ':' and a view and subtype without ':' split back one way only (the
+  // write path's ids: UUIDs and plain names), so the candidates need not be built.
+  if (!/[>:]/.test(edge.from) && !/[>:]/.test(edge.to) && !edge.view.includes(':') && !edge.subtype.includes(':')) return true;
   return edgeIdCandidates(edge.id).some((c) => c.from === edge.from && c.to === edge.to && c.view === edge.view && c.subtype === edge.subtype);
 }
 
@@ -91,18 +94,25 @@ class Writer {
     this.bytes.set(new Uint8Array(this.#f64.buffer), this.length);
     this.length += 8;
   }
+  /** Writes a lower-case UUID (checked by the caller) as its 16 bytes. */
   uuid(id: string): void {
     this.#room(16);
-    const hex = id.replaceAll('-', '');
-    for (let i = 0; i < 16; i++) this.bytes[this.length++] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    for (let i = 0; i < 36; i++) {
+      if (i === 8 || i === 13 || i === 18 || i === 23) continue;
+      this.bytes[this.length++] = (nibble(id.charCodeAt(i)) << 4) | nibble(id.charCodeAt(++i));
+    }
   }
   done(): Uint8Array {
     return this.bytes.slice(0, this.length);
   }
 }
 
-function hex2(b: number): string {
-  return (b < 16 ? '0' : '') + b.toString(16);
+/** The two hex digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => (b < 16 ? '0' : '') + b.toString(16));
+
+/** The value of one lower-case hex digit's char code. */
+function nibble(c: number): number {
+  return c <= 57 ? c - 48 : c - 87;
 }
 
 class Reader {
@@ -132,12 +142,12 @@ class Reader {
     return x;
   }
   uuid(): string {
-    let h = '';
-    for (let i = 0; i < 16; i++) {
-      h += hex2(this.byte());
-      if (i === 3 || i === 5 || i === 7 || i === 9) h += '-';
-    }
-    return h;
+    if (this.pos + 16 > this.bytes.length) throw new Error('adjacency record ends early');
+    const b = this.bytes;
+    const p = this.pos;
+    this.pos += 16;
+    const h = (i: number): string => HEX[b[p + i] as number] as string;
+    return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
   }
 }
 

@@ -44,10 +44,11 @@ async function refuseChanged(tx: RecordTx, namespace: string, expect: Record<str
 }
 
 /**
- * Issues the writes of one batch in `tx`, deletes before puts, and adds what they change to the
+ * Issues the writes of one batch in `tx` (the commit, and the import of an older SQL layout,
+ * `sql-legacy-import.ts`), deletes before puts, and adds what they change to the
  * namespace's kept counters (`record-counters.ts`) in the same transaction.
  */
-async function writeBatch(raw: RecordTx, namespace: string, batch: WriteBatch, words: StoreWords): Promise<void> {
+export async function writeBatch(raw: RecordTx, namespace: string, batch: WriteBatch, words: StoreWords): Promise<void> {
   if (batch.expectMeta !== undefined) await refuseChanged(raw, namespace, batch.expectMeta, words);
   if (isEmptyBatch(batch)) return;
   const space = await spaceOf(raw, namespace);

@@ -9,12 +9,13 @@
  * (`record-reads.ts`, `store-damage.ts`; `damaged(ns, { scan: false })` answers the damage
  * already known without a full pass, issue 25), whole-namespace operations (`record-namespaces.ts`) and
  * error mapping (`record-errors.ts`). The lexical index stays with the memory (MiniSearch, in its
- * checkpoint): `lexicalIndex` returns undefined.
+ * checkpoint), unless the driver keeps one (`options.lexicalIndex`: the SQL driver's FTS5 index).
  *
  * @module
  */
 import { JevMemError } from '../../errors.js';
 import type { RecordDriver } from '../drivers/record-driver.js';
+import type { LexicalIndex } from '../indexes/indexes.js';
 import { DamageLog } from './checksum.js';
 import { checkExistingNamespaceName } from './names.js';
 import { checkpointMethods } from './record-checkpoint.js';
@@ -26,8 +27,14 @@ import type { StorageAdapter } from './storage.js';
 
 /** What a record store is called, in `kind` and in its messages. */
 export interface RecordStoreOptions extends StoreWords {
-  /** The adapter kind (`'memory'`, `'indexeddb'`). */
+  /** The adapter kind (`'memory'`, `'indexeddb'`, `'sqlite'`, `'durable-object'`). */
   kind: string;
+  /**
+   * The lexical index the driver keeps itself (the SQL driver's FTS5 index, `record-sql-lexical.ts`),
+   * answered by `lexicalIndex` (contract in `storage.ts`); without it `lexicalIndex` answers
+   * undefined and the memory keeps MiniSearch in its checkpoints.
+   */
+  lexicalIndex?: (namespace: string) => LexicalIndex | undefined;
 }
 
 /** Methods of the port that take a namespace first (checked, and refused after `close()`). */
@@ -93,8 +100,8 @@ export function createRecordStore(driver: RecordDriver, options: RecordStoreOpti
     dropCheckpoint: scoped('dropCheckpoint'),
     changesSince: scoped('changesSince'),
     damaged: scoped('damaged'),
-    /** The memory keeps its own lexical index (MiniSearch, in its checkpoint) for this store. */
-    lexicalIndex: () => undefined,
+    /** The driver's own index, or none: the memory then keeps MiniSearch in its checkpoint. */
+    lexicalIndex: (namespace) => options.lexicalIndex?.(namespace),
     async close() {
       if (closed) return;
       closed = true;

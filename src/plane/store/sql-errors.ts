@@ -1,5 +1,5 @@
 /**
- * Error mapping of the SQL store (`sql-storage.ts`): how a failure SQLite reports (the Node
+ * Error mapping of the SQL record driver (`../drivers/record-sql.ts`): how a failure SQLite reports (the Node
  * driver or a Durable Object's `ctx.storage.sql`) becomes one error of the {@link JevMemError}
  * family with a stable code, and how a damaged file is recognised. Pure functions.
  *

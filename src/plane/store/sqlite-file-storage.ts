@@ -1,7 +1,9 @@
 /**
  * The Node store (CLI, `createNodeMemory({ store })`): one SQLite database `jev-mem.sqlite` in a
- * directory, through node-sqlite3-wasm, with the shared SQL adapter (`sql-storage.ts`, schema
- * v4: v2 of issue 13, checksums of issue 22, kept counts of issue 25). Node only.
+ * directory, through node-sqlite3-wasm, holding the one record store (`record-store.ts`, issue
+ * 22) over the SQL record driver (`../drivers/record-sql.ts`, layout 5: one record table and an
+ * FTS5 index per namespace). A database of the SQL store's layouts 1–4 is imported at the first
+ * open (`sql-legacy-import.ts`, one transaction, then VACUUM). Node only.
  *
  * Layout under `dir`:
  * ```
@@ -25,9 +27,10 @@ import { join, resolve } from 'node:path';
 import { JevMemError } from '../../errors.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
 import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
-import { BUSY_WAIT_MS, type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
+import type { SqlConnection } from '../drivers/record-sql.js';
+import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { sqlError } from './sql-errors.js';
-import { createSqlStorage } from './sql-storage.js';
+import { createSqlRecordStore } from './sql-record-store.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLock } from './store-lock.js';
 
@@ -99,7 +102,10 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
     await rm(temp, { force: true });
     await rm(`${temp}-journal`, { force: true });
     const driver = openNodeSqlDriver(temp);
-    const into = createSqlStorage(driver, { kind: 'sqlite', label: `the store being imported at ${temp}` });
+    const into = createSqlRecordStore(
+      { query: (sql, params) => driver.query(sql, params), transaction: (fn) => driver.transaction(fn), ready: (mode) => driver.ready(mode) },
+      { kind: 'sqlite', label: `the store being imported at ${temp}`, quotaRemedy: 'Free disk space and open the store again.', lexical: 'fts5', vacuum: false },
+    );
     let counts;
     try {
       counts = await importLegacyV1Store(dir, into, MIGRATION_CHUNK);
@@ -118,8 +124,8 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  * Opens (or creates) a store directory and returns its storage adapter (`kind: 'sqlite'`). Node
  * only. A v1 file store in `dir` is imported first (see the module comment).
  *
- * - Every method of the storage port, by index lookups (`sql-storage.ts`); a commit is one
- *   SQLite transaction (rollback journal, synced).
+ * - Every method of the storage port, by the record store over the SQL record driver; a commit
+ *   is one SQLite transaction (rollback journal, synced).
  * - Erasure: `PRAGMA secure_delete = ON` and the rollback journal in DELETE mode, so a deleted
  *   node's text is in no file of the store once `commit` returns.
  * - One process writes a store at a time: the first write takes `<dir>/lock` (released by
@@ -130,7 +136,7 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  *   a file, or a non-empty directory that is not a store, (field `logger`) for a logger that is
  *   not a function, (field `lexical`) for an engine other than `'fts5'` / `'minisearch'`; `STORAGE_FAILED` when the database cannot be opened, a v1 store cannot be
  *   imported, or another process holds the lock during an import; `SCHEMA_MISMATCH` for a
- *   database of another layout version. Methods throw as `createSqlStorage` says; writes also
+ *   database of another layout version. Methods throw as `createRecordStore` says (and `STORE_DAMAGED` when SQLite finds the file damaged); writes also
  *   throw `STORAGE_FAILED` (field `store`) while another process holds the lock.
  */
 export async function createSqliteFileStorage(options: SqliteFileStorageOptions): Promise<StorageAdapter> {
@@ -202,106 +208,45 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       throw sqlError(`the store at ${dir}`, `take the database lock to ${what}`, e);
     }
   };
-  const inner = createSqlStorage(db, {
+  const connection: SqlConnection = {
+    query: (sql, params) => db.query(sql, params),
+    transaction: (fn) => db.transaction(fn),
+    async ready(mode) {
+      if (mode === 'write') {
+        await writerLock();
+        // SQLite runs synchronously here: yield one event-loop turn per write so that signal
+        // handlers (Ctrl-C of the CLI) and timers run between commits.
+        await new Promise<void>((done) => setImmediate(done));
+      }
+      // Wait for the database lock without blocking (readers of other processes hold it briefly).
+      await locked(mode, () => db.ready(mode));
+    },
+  };
+  const inner = createSqlRecordStore(connection, {
     kind: 'sqlite',
     label: `the store at ${dir}`,
+    quotaRemedy: 'Free disk space and write again.',
     lexical,
-    // SQLite runs synchronously here: yield one event-loop turn per write so that signal handlers
-    // (Ctrl-C of the CLI) and timers run between commits.
-    beforeWrite: async () => {
-      await writerLock();
-      await new Promise<void>((done) => setImmediate(done));
-      // Wait for the database lock without blocking (readers of other processes hold it briefly).
-      await locked('write', () => db.ready('write'));
-    },
-    onClose: async () => {
-      await lock?.catch(() => undefined);
-      db.close();
-      if (lockHeld) {
-        lockHeld = false;
-        await releaseStoreLock(dir, lockPath);
-      }
-    },
+    vacuum: true,
   });
-  const adapter = awaitingLock(inner, (what) => locked(what, () => db.ready('read')));
-  // Create the tables now, so that a damaged or foreign database fails at open.
+  let closing: Promise<void> | undefined;
+  const adapter: StorageAdapter = {
+    ...inner,
+    close: () =>
+      (closing ??= (async () => {
+        await inner.close();
+        await lock?.catch(() => undefined);
+        db.close();
+        if (lockHeld) {
+          lockHeld = false;
+          await releaseStoreLock(dir, lockPath);
+        }
+      })()),
+  };
+  // Create the tables (or import an older layout) now, so that a damaged or foreign database fails at open.
   await adapter.namespaces().catch(async (e: unknown) => {
     await adapter.close().catch(() => undefined);
     throw e;
   });
   return adapter;
-}
-
-/** The adapter's reads that return a promise (each is one read of the database). */
-const READS = ['load', 'loadMeta', 'namespaces', 'sizeBytes', 'getNodes', 'getEdges', 'counts', 'readCheckpoint', 'changesSince', 'damaged'] as const;
-
-/** Whether `e` (a store error or SQLite's) says that another connection held the lock. */
-function lockedOut(e: unknown): boolean {
-  for (let c: unknown = e; c instanceof Error; c = c.cause) if (/database is locked|SQLITE_BUSY/i.test(c.message)) return true;
-  return false;
-}
-
-/**
- * `adapter` with every read preceded by `ready(what)`: the asynchronous wait for the database
- * lock (`NodeSqlDriver.ready`), so that the synchronous statements of the read find it theirs and
- * a read never fails, nor freezes the event loop, while another process writes. A read is
- * repeatable: one that still met the lock (its first use set up tables inside the turn's lease,
- * whose commit let another process in) waits and runs again, within {@link BUSY_WAIT_MS}. Scans
- * wait before each batch; the store's lexical index gets `ready()` (awaited by recall and write
- * planning before their synchronous searches), which sets the index up first.
- */
-function awaitingLock(adapter: StorageAdapter, ready: (what: string) => Promise<void>): StorageAdapter {
-  const repeat = async <T>(fn: () => T | Promise<T>): Promise<T> => {
-    const start = performance.now();
-    for (;;) {
-      await ready('read');
-      try {
-        return await fn();
-      } catch (e) {
-        if (!lockedOut(e) || performance.now() - start > BUSY_WAIT_MS) throw e;
-      }
-    }
-  };
-  const out: StorageAdapter = Object.create(adapter) as StorageAdapter;
-  const any = out as unknown as Record<string, unknown>;
-  const src = adapter as unknown as Record<string, unknown>;
-  for (const name of READS) {
-    const fn = src[name];
-    if (typeof fn !== 'function') continue;
-    any[name] = (...args: unknown[]): Promise<unknown> => repeat(() => (fn as (...a: unknown[]) => Promise<unknown>).apply(adapter, args));
-  }
-  for (const name of ['scanNodes', 'scanEdges'] as const) {
-    const fn = src[name];
-    if (typeof fn !== 'function') continue;
-    any[name] = (...args: unknown[]): AsyncIterable<unknown> => ({
-      [Symbol.asyncIterator]: () => {
-        const it = (fn as (...a: unknown[]) => AsyncIterable<unknown>).apply(adapter, args)[Symbol.asyncIterator]();
-        return {
-          next: async () => {
-            await ready('read');
-            return it.next();
-          },
-          return: async (value?: unknown) => (it.return ? it.return(value) : { done: true as const, value }),
-        };
-      },
-    });
-  }
-  {
-    out.lexicalIndex = (namespace) => {
-      const index = adapter.lexicalIndex(namespace);
-      if (index === undefined) return undefined;
-      let setUp = false;
-      index.ready = async () => {
-        if (!setUp) {
-          // The first use checks (or builds) the namespace's FTS table in a transaction, which
-          // ends the lease: do it now, then take the lock again for the search.
-          await repeat(() => index.size);
-          setUp = true;
-        }
-        await ready('read');
-      };
-      return index;
-    };
-  }
-  return out;
 }

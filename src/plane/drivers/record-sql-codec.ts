@@ -1,0 +1,146 @@
+/**
+ * The value and key codec of the SQL record driver (`record-sql.ts`, issue 22): how a record
+ * the store puts becomes one BLOB, and how a {@link RecordKey} and a namespace name become SQL
+ * values that sort in the driver's key order.
+ *
+ * Values: what the record store puts is JSON-safe data (node records, adjacency, edge ids, meta,
+ * change lists, checkpoint and bookkeeping records) plus byte arrays (vectors, packed adjacency,
+ * checkpoint parts). A value is stored as
+ * `[u32 BE json length][JSON, UTF-8][per byte array: u32 BE length, its bytes]`, the JSON holding
+ * each byte array as the string `"\u0000b<i>"` (the i-th array) or `"\u0000t<Type>:<i>"` for
+ * another typed array (its bytes, read back as that type). A string of the value that begins with
+ * U+0000 is written with one more U+0000 in front (taken off when read), so no string of the data
+ * can be mistaken for an array. Like structured clone, a function, symbol or BigInt is refused
+ * (a `DataCloneError`); unlike it, `undefined` object members are left out (as JSON does), and
+ * NaN / ±Infinity read back as null (no record of the store holds them).
+ *
+ * Keys and namespace names: a string as its UTF-8 bytes (a BLOB), a number as itself. SQLite
+ * orders numbers before BLOBs and BLOBs bytewise, so keys keep the record order of
+ * `record-driver.ts` (numbers first), strings by code point (UTF-8 byte order; it differs from
+ * UTF-16 code-unit order only between U+E000–U+FFFF and supplementary characters, which no scan
+ * of the store depends on: a scan's `after` is compared in the same order). BLOBs also carry a
+ * U+0000 inside a name or id whole, which a bound C string would cut (node-sqlite3-wasm).
+ *
+ * @module
+ */
+import type { RecordKey } from './record-driver.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Typed arrays the codec carries besides Uint8Array (by constructor name). */
+const TYPED: Record<string, new (buffer: ArrayBuffer) => ArrayBufferView> = {
+  Int8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+};
+
+/** The error structured clone gives for a value it cannot copy (the store maps it to `STORAGE_FAILED`). */
+function cloneError(what: string): Error {
+  return new DOMException(`the SQL record driver cannot store ${what}`, 'DataCloneError');
+}
+
+/**
+ * One value as a BLOB (see the module).
+ * @throws DOMException `DataCloneError` for a function, symbol or BigInt inside it.
+ */
+export function encodeRecordValue(value: unknown): Uint8Array {
+  const arrays: Uint8Array[] = [];
+  const json = JSON.stringify(value === undefined ? null : value, function (this: unknown, key: string, after: unknown): unknown {
+    // The value before its toJSON (a Buffer's would turn it into an object of numbers).
+    const raw = (this as Record<string, unknown>)[key];
+    const v = ArrayBuffer.isView(raw) ? raw : after;
+    if (typeof v === 'string') return v.charCodeAt(0) === 0 ? `\u0000${v}` : v;
+    if (ArrayBuffer.isView(v)) {
+      const name = Object.prototype.toString.call(v).slice(8, -1); // a Buffer is a Uint8Array
+      if (name !== 'Uint8Array' && !(name in TYPED)) throw cloneError(`a ${name}`);
+      arrays.push(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+      return name === 'Uint8Array' ? `\u0000b${arrays.length - 1}` : `\u0000t${name}:${arrays.length - 1}`;
+    }
+    if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') throw cloneError(`a ${typeof v}`);
+    return v;
+  });
+  const text = encoder.encode(json);
+  let size = 4 + text.length;
+  for (const a of arrays) size += 4 + a.byteLength;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, text.length);
+  out.set(text, 4);
+  let at = 4 + text.length;
+  for (const a of arrays) {
+    view.setUint32(at, a.byteLength);
+    out.set(a, at + 4);
+    at += 4 + a.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The value a BLOB of {@link encodeRecordValue} holds (a fresh copy: its byte arrays own their bytes).
+ * @throws Error when the BLOB is not such a value (a damaged record).
+ */
+export function decodeRecordValue(blob: Uint8Array): unknown {
+  if (blob.byteLength < 4) throw new Error('record value shorter than its header');
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const length = view.getUint32(0);
+  if (4 + length > blob.byteLength) throw new Error('record value shorter than its JSON');
+  const arrays: Uint8Array[] = [];
+  for (let at = 4 + length; at < blob.byteLength; ) {
+    if (at + 4 > blob.byteLength) throw new Error('record value cut inside an array header');
+    const n = view.getUint32(at);
+    if (at + 4 + n > blob.byteLength) throw new Error('record value cut inside an array');
+    arrays.push(blob.slice(at + 4, at + 4 + n));
+    at += 4 + n;
+  }
+  const arrayAt = (i: string): Uint8Array => {
+    const a = arrays[Number(i)];
+    if (a === undefined) throw new Error(`record value refers to array ${i}, which it lacks`);
+    return a;
+  };
+  return JSON.parse(decoder.decode(blob.subarray(4, 4 + length)), (_key, v: unknown) => {
+    if (typeof v !== 'string' || v.charCodeAt(0) !== 0) return v;
+    const tag = v.charAt(1);
+    if (tag === '\u0000') return v.slice(1);
+    if (tag === 'b') return arrayAt(v.slice(2));
+    if (tag === 't') {
+      const colon = v.indexOf(':');
+      const Type = TYPED[v.slice(2, colon)];
+      if (Type === undefined || colon < 0) throw new Error(`record value holds an unknown array type ${JSON.stringify(v.slice(2, colon))}`);
+      const bytes = arrayAt(v.slice(colon + 1));
+      return new Type(bytes.buffer as ArrayBuffer); // arrayAt gives a fresh copy: its buffer is its bytes
+    }
+    throw new Error(`record value holds an unknown tag ${JSON.stringify(tag)}`);
+  });
+}
+
+/** A key or namespace name as the SQL value stored and bound for it (see the module). */
+export function sqlKey(key: RecordKey): number | Uint8Array {
+  return typeof key === 'number' ? key : encoder.encode(key);
+}
+
+/** The key or namespace name a stored SQL value stands for. @throws Error for a value of another type. */
+export function keyOfSql(value: unknown): RecordKey {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Uint8Array) return decoder.decode(value);
+  if (value instanceof ArrayBuffer) return decoder.decode(new Uint8Array(value));
+  throw new Error(`a record key of type ${typeof value}`);
+}
+
+/** The chunks of one stored value joined (undefined for none). */
+export function joinChunks(chunks: readonly Uint8Array[]): Uint8Array | undefined {
+  if (chunks.length <= 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}

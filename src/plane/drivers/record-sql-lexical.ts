@@ -1,0 +1,271 @@
+/**
+ * The FTS5 lexical index the SQL record driver keeps (`record-sql.ts`, issue 13, issue 22): one
+ * FTS5 table per namespace (`indexes/sql-lexical.ts`: hashed terms, contentless, secure-delete),
+ * named `<p>rec_fts<LEXICAL_VERSION>_<n>` with `n` from table `<p>rec_lex(ns, n)`, whose row ids
+ * are the row ids of the namespace's node records. The driver keeps it in step inside the SQL
+ * transaction that writes the node records: a node put is indexed with its text and speaker
+ * (none when its status is `'deleted'`), the terms of the record it replaces or deletes are
+ * removed (recomputed from that stored record); when that record is damaged its terms are
+ * unknown, and the table is rebuilt from the sound records at the end of the transaction. A
+ * namespace without a table (imported, or written under `lexical: 'none'`) gets one built from
+ * its records at its first write or search; under `'none'` a table left is dropped at the first
+ * write of its namespace (it would go stale and keep erased terms).
+ *
+ * @module
+ */
+import { invalidInput } from '../../errors.js';
+import { isCorruptError } from '../store/sql-errors.js';
+import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
+import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsSearch, ftsTableName } from '../indexes/sql-lexical.js';
+import type { LanguageCode } from '../text/language.js';
+import { type NodeRecord, nodeRecordSound } from '../store/record-codec.js';
+import type { RecordTable } from './record-driver.js';
+import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+
+type Query = (sql: string, params?: readonly (string | number | Uint8Array | null)[]) => Array<Record<string, unknown>>;
+
+/** What the lexical upkeep needs of the driver. */
+export interface SqlLexicalContext {
+  prefix: string;
+  /** The record table's name. */
+  rec: string;
+  /** True under `lexical: 'fts5'`. */
+  fts: boolean;
+  /** The `tbl` code of node records. */
+  nodeCode: number;
+  /** Decodes a stored value (a damaged one reads as a record that fails its checksum). */
+  read(table: RecordTable, blob: Uint8Array): unknown;
+  /** Runs `fn` in one SQL transaction. */
+  transaction<T>(fn: () => T): T;
+}
+
+/** The hooks of one index handle into its driver. */
+export interface SqlLexicalHooks {
+  /** @throws JevMemError `CLOSED` after the driver's close. */
+  live(): void;
+  /** A SQL failure as the error family says it. */
+  error(e: unknown): unknown;
+  /** The driver's setup, then the database lock for the turn (`SqlConnection.ready`). */
+  ready(mode: 'read' | 'write'): Promise<void>;
+}
+
+/** The FTS document of a stored node record: its text and speaker, or undefined when it is not indexed (deleted, or not a node). */
+export function nodeDoc(value: unknown): FtsDoc | undefined {
+  const record = value as Partial<NodeRecord> | undefined;
+  if (typeof record?.text !== 'string' || record.status === 'deleted') return undefined;
+  return { text: record.text, speaker: record.provenance?.speaker };
+}
+
+const sameDoc = (a: FtsDoc, b: FtsDoc): boolean => a.text === b.text && (a.speaker || '') === (b.speaker || '');
+
+/** The lexical upkeep of a driver (see the module). */
+export function createSqlLexical(q: Query, c: SqlLexicalContext) {
+  const lex = `${c.rec}_lex`;
+  const tablePrefix = `${c.rec}_`;
+  /** Namespaces whose FTS table was found current this session (→ its name), or dropped under 'none'. */
+  const known = new Map<string, string | undefined>();
+
+  const stored = (ns: string): number | undefined => {
+    const row = q(`SELECT n FROM ${lex} WHERE ns = ?`, [sqlKey(ns)])[0];
+    return row === undefined ? undefined : Number(row.n);
+  };
+  const exists = (name: string): boolean => q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [name]).length > 0;
+  const dropAll = (n: number): void => {
+    const pattern = new RegExp(`^${tablePrefix}fts\\d+_${n}$`);
+    for (const r of q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${tablePrefix}fts%`])) {
+      if (pattern.test(String(r.name))) q(`DROP TABLE ${String(r.name)}`);
+    }
+  };
+  /** The sound node records of `ns` with their row ids. */
+  const records = (ns: string): Array<{ id: number; value: unknown }> =>
+    q(`SELECT id, k, v FROM ${c.rec} WHERE tbl = ? AND ns = ? AND chunk = 0`, [c.nodeCode, sqlKey(ns)]).map((r) => {
+      let blob = r.v as Uint8Array;
+      if (blob.byteLength === 1 << 20) {
+        const parts = q(`SELECT v FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [c.nodeCode, sqlKey(ns), r.k as Uint8Array]).map((p) => p.v as Uint8Array);
+        blob = joinChunks(parts) ?? blob;
+      }
+      return { id: Number(r.id), value: c.read('node', blob) };
+    });
+  /** Drops the namespace's tables and builds the current one from its sound records; returns its name. */
+  const build = (ns: string): string => {
+    let n = stored(ns);
+    if (n === undefined) {
+      n = Number(q(`SELECT COALESCE(MAX(n), 0) + 1 AS n FROM ${lex}`)[0]?.n);
+      q(`INSERT INTO ${lex} (ns, n) VALUES (?, ?)`, [sqlKey(ns), n]);
+    }
+    dropAll(n);
+    const name = ftsTableName(tablePrefix, n);
+    createFtsTable(q as never, name);
+    for (const { id, value } of records(ns)) {
+      const doc = nodeRecordSound(value as NodeRecord) ? nodeDoc(value) : undefined;
+      if (doc !== undefined) ftsInsert(q as never, name, id, doc);
+    }
+    known.set(ns, name);
+    return name;
+  };
+  /** The namespace's current FTS table, built when missing (inside a transaction). */
+  const ensure = (ns: string): string => {
+    const cached = known.get(ns);
+    if (cached !== undefined) return cached;
+    const n = stored(ns);
+    if (n !== undefined && exists(ftsTableName(tablePrefix, n))) {
+      known.set(ns, ftsTableName(tablePrefix, n));
+      return ftsTableName(tablePrefix, n);
+    }
+    return build(ns);
+  };
+  /** Drops the namespace's tables and its `n` (inside a transaction). */
+  const drop = (ns: string): void => {
+    const n = stored(ns);
+    if (n !== undefined) {
+      dropAll(n);
+      q(`DELETE FROM ${lex} WHERE ns = ?`, [sqlKey(ns)]);
+    }
+    known.delete(ns);
+  };
+
+  return {
+    /** Creates the namespace map (inside the setup transaction). */
+    createTables(): void {
+      q(`CREATE TABLE IF NOT EXISTS ${lex} (ns BLOB PRIMARY KEY, n INTEGER NOT NULL UNIQUE)`);
+    },
+    /** Forgets what this session found (a failed transaction may have undone it). */
+    forget(): void {
+      known.clear();
+    },
+    /** The upkeep of one transaction's node writes, in order, then `finish()`. */
+    upkeep() {
+      const rebuild = new Set<string>();
+      let old: { id: number; doc: FtsDoc | undefined } | undefined;
+      return {
+        /** Before a put or delete of node `key`: notes the terms indexed for the record there. */
+        before(ns: string, key: string | number): void {
+          old = undefined;
+          if (!c.fts) {
+            if (!known.has(ns)) {
+              drop(ns);
+              known.set(ns, undefined);
+            }
+            return;
+          }
+          if (rebuild.has(ns)) return;
+          ensure(ns);
+          const rows = q(`SELECT id, v FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [c.nodeCode, sqlKey(ns), sqlKey(key)]);
+          if (rows.length === 0) return;
+          const value = c.read('node', joinChunks(rows.map((r) => r.v as Uint8Array)) as Uint8Array);
+          if (!nodeRecordSound(value as NodeRecord)) rebuild.add(ns);
+          else old = { id: Number(rows[0]?.id), doc: nodeDoc(value) };
+        },
+        /** After it: indexes `doc` under row `id` (-1 and undefined for a delete). */
+        after(ns: string, id: number, doc: FtsDoc | undefined): void {
+          if (!c.fts || rebuild.has(ns)) return;
+          const table = ensure(ns);
+          if (old?.doc !== undefined && doc !== undefined && old.id === id && sameDoc(old.doc, doc)) return;
+          if (old?.doc !== undefined) ftsDelete(q as never, table, old.id, old.doc);
+          if (doc !== undefined) ftsInsert(q as never, table, id, doc);
+        },
+        /** After node records of `ns` were deleted by range (`whole`: all of them). */
+        cleared(ns: string, whole: boolean): void {
+          if (whole) {
+            rebuild.delete(ns);
+            drop(ns);
+          } else if (c.fts) rebuild.add(ns);
+        },
+        /** Rebuilds the tables whose terms went unknown. */
+        finish(): void {
+          for (const ns of rebuild) build(ns);
+        },
+      };
+    },
+    /** The index handle of `namespace` (contract: `StorageAdapter.lexicalIndex`). */
+    index(namespace: string, hooks: SqlLexicalHooks): LexicalIndex {
+      /** The table, found or (when the namespace has node records) built; undefined when it has none. */
+      const table = (): string | undefined => {
+        hooks.live();
+        try {
+          const cached = known.get(namespace);
+          if (cached !== undefined) return cached;
+          if (!exists(lex)) return undefined; // a store with no table yet holds nothing
+          const n = stored(namespace);
+          if (n !== undefined && exists(ftsTableName(tablePrefix, n))) {
+            known.set(namespace, ftsTableName(tablePrefix, n));
+            return ftsTableName(tablePrefix, n);
+          }
+          if (q(`SELECT 1 FROM ${c.rec} WHERE tbl = ? AND ns = ? LIMIT 1`, [c.nodeCode, sqlKey(namespace)]).length === 0) return undefined;
+          return c.transaction(() => ensure(namespace));
+        } catch (e) {
+          known.delete(namespace);
+          throw hooks.error(e);
+        }
+      };
+      const reading = <T>(fn: (name: string) => T, none: T): T => {
+        const name = table();
+        if (name === undefined) return none;
+        try {
+          return fn(name);
+        } catch (e) {
+          known.delete(namespace);
+          throw hooks.error(e);
+        }
+      };
+      return {
+        add(): void {
+          // the driver's commits maintain the index
+        },
+        remove(): void {
+          // the driver's commits maintain the index
+        },
+        has(id: string): boolean {
+          return reading((name) => {
+            const row = q(`SELECT id FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk = 0`, [c.nodeCode, sqlKey(namespace), sqlKey(id)])[0];
+            return row !== undefined && q(`SELECT rowid FROM ${name} WHERE rowid = ?`, [Number(row.id)]).length > 0;
+          }, false);
+        },
+        get size(): number {
+          return reading((name) => Number(q(`SELECT COUNT(*) AS n FROM ${name}`)[0]?.n ?? 0), 0);
+        },
+        search(query: string, k: number, language?: string): IndexHit[] {
+          if (!Number.isInteger(k) || k < 0) throw invalidInput('k', `expected a non-negative integer, got ${k}`);
+          if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
+          return reading((name) => {
+            const hits = ftsSearch(q as never, name, query, k, language as LanguageCode | undefined);
+            if (hits.length === 0) return [];
+            const keys = new Map<number, string>();
+            // In runs of 90 bindings (the Durable Object allows 100 per statement).
+            // A hit whose record lies on a damaged page is left out (damage stays local).
+            const keysOf = (run: number[]): void => {
+              try {
+                for (const r of q(`SELECT id, k FROM ${c.rec} WHERE id IN (${run.map(() => '?').join(', ')})`, run)) keys.set(Number(r.id), String(keyOfSql(r.k)));
+              } catch (e) {
+                if (run.length === 1 || !isCorruptError(e)) {
+                  if (isCorruptError(e)) return;
+                  throw e;
+                }
+                for (const id of run) keysOf([id]);
+              }
+            };
+            for (let i = 0; i < hits.length; i += 90) keysOf(hits.slice(i, i + 90).map((h) => h.slot));
+            return hits.flatMap((h) => {
+              const id = keys.get(h.slot);
+              return id === undefined ? [] : [{ id, score: h.score }];
+            });
+          }, []);
+        },
+        toJSON(): unknown {
+          return { format: FTS_LEXICAL_FORMAT, namespace };
+        },
+        async ready(): Promise<void> {
+          await hooks.ready('read');
+          if (known.has(namespace)) return;
+          // A first use may build the table (a write): take the write lock for it, then read.
+          const n = stored(namespace);
+          if (n === undefined || !exists(ftsTableName(tablePrefix, n))) {
+            await hooks.ready('write');
+            table();
+            await hooks.ready('read');
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * The synchronous SQLite connection under the SQL record driver (`record-sql.ts`, issue 22):
+ * node-sqlite3-wasm in Node (`sqlite-node.ts`), a Durable Object's `ctx.storage.sql`
+ * (`edge/do-storage.ts`). Types only.
+ *
+ * @module
+ */
+
+/** A value a statement binds (BLOBs as Uint8Array). */
+export type SqlParam = string | number | Uint8Array | null;
+
+/** One result row keyed by column name (BLOBs as Uint8Array). */
+export type SqlRow = Record<string, string | number | bigint | Uint8Array | null>;
+
+/** The synchronous SQLite connection under the driver. No member is optional. */
+export interface SqlConnection {
+  /** Runs one statement with `?` bindings and returns its rows. @throws Error on a SQL failure. */
+  query(sql: string, params?: readonly SqlParam[]): SqlRow[];
+  /** Runs `fn` as one transaction: a throw rolls every statement back and is rethrown. */
+  transaction<T>(fn: () => T): T;
+  /**
+   * Resolves when the synchronous statements that follow in this turn of the event loop can run
+   * without waiting (`'write'`: as the one writer, in the write transaction the next
+   * {@link transaction} of the turn runs in). A Durable Object resolves at once.
+   */
+  ready(mode: 'read' | 'write'): Promise<void>;
+}
+

@@ -1,0 +1,130 @@
+/**
+ * The SQL record driver's own behaviour (issue 22), beyond the record-driver contract
+ * (record-driver.test.ts runs that on it): the value codec, values cut in 1 MiB chunks, the key
+ * order, a transaction's reads over its own writes, rollback, and the FTS5 upkeep of node records.
+ */
+import { describe, expect, it } from 'vitest';
+import { RECORD_CHUNK_BYTES, createSqlRecordDriver } from '../../src/plane/drivers/record-sql.js';
+import { decodeRecordValue, encodeRecordValue } from '../../src/plane/drivers/record-sql-codec.js';
+import { toNodeRecord } from '../../src/plane/store/record-codec.js';
+import { makeNode } from './fixtures.js';
+import { memorySqlConnection } from './sql-connection.js';
+
+const open = (lexical: 'fts5' | 'none' = 'fts5') => {
+  const conn = memorySqlConnection();
+  const driver = createSqlRecordDriver(conn, { prefix: 'jev_mem_', label: 'the test SQL store', lexical, importLegacy: async () => ({ finish: () => undefined }), vacuum: false });
+  return { conn, driver };
+};
+
+describe('the SQL record codec', () => {
+  it('gives back JSON data, byte arrays, other typed arrays and strings that begin with U+0000 as they were', () => {
+    const value = {
+      s: '\u0000b0', // a string that looks like an array reference
+      t: '\u0000\u0000x',
+      bytes: new Uint8Array([1, 2, 3]),
+      buffer: Buffer.from([9, 8]),
+      floats: new Float32Array([0.5, -2]),
+      nested: [{ n: 1.25, none: null, yes: true, list: ['a', 'é', '日本'] }],
+    };
+    const back = decodeRecordValue(encodeRecordValue(value)) as typeof value;
+    expect(back.s).toBe('\u0000b0');
+    expect(back.t).toBe('\u0000\u0000x');
+    expect(back.bytes).toEqual(new Uint8Array([1, 2, 3]));
+    expect(back.buffer).toEqual(new Uint8Array([9, 8]));
+    expect(back.floats).toBeInstanceOf(Float32Array);
+    expect([...back.floats]).toEqual([0.5, -2]);
+    expect(back.nested).toEqual(value.nested);
+  });
+
+  it('refuses what structured clone refuses (a function, a BigInt) with a DataCloneError, and a cut BLOB with an error', () => {
+    expect(() => encodeRecordValue({ f: () => 1 })).toThrow(expect.objectContaining({ name: 'DataCloneError' }));
+    expect(() => encodeRecordValue({ n: 1n })).toThrow(expect.objectContaining({ name: 'DataCloneError' }));
+    const blob = encodeRecordValue({ b: new Uint8Array(10) });
+    expect(() => decodeRecordValue(blob.subarray(0, blob.length - 3))).toThrow(/cut inside an array/);
+  });
+});
+
+describe('the SQL record driver', () => {
+  it('keeps a value over 1 MiB in chunks and gives it back whole, by get and by scan; a smaller one replacing it leaves no chunk', async () => {
+    const { conn, driver } = open();
+    const big = new Uint8Array(RECORD_CHUNK_BYTES * 2 + 17).map((_, i) => i % 253);
+    await driver.transaction(['checkpoints'], 'write', async (tx) => tx.put('checkpoints', 'ns', '', { parts: { big } }));
+    expect(conn.query(`SELECT COUNT(*) AS n FROM jev_mem_rec WHERE tbl = 5`)[0]!.n).toBe(3);
+    const got = (await driver.transaction(['checkpoints'], 'read', async (tx) => tx.get('checkpoints', 'ns', ''))) as { parts: { big: Uint8Array } };
+    expect(Buffer.compare(got.parts.big, big)).toBe(0); // (toEqual on 2 MiB of bytes is slow)
+    const scanned = await driver.transaction(['checkpoints'], 'read', async (tx) => tx.scan('checkpoints', 'ns', undefined, 10));
+    expect(Buffer.compare((scanned[0]![1] as { parts: { big: Uint8Array } }).parts.big, big)).toBe(0);
+    await driver.transaction(['checkpoints'], 'write', async (tx) => tx.put('checkpoints', 'ns', '', { parts: {} }));
+    expect(conn.query(`SELECT COUNT(*) AS n FROM jev_mem_rec WHERE tbl = 5`)[0]!.n).toBe(1);
+  });
+
+  it('orders keys numbers first, then strings, and keeps a U+0000 inside a key or namespace whole', async () => {
+    const { driver } = open();
+    await driver.transaction(['meta'], 'write', async (tx) => {
+      for (const k of ['b', 'a\u0000z', 'a', 10, 2]) tx.put('meta', 'n\u0000s', k, String(k));
+      tx.put('meta', 'n', 'a', 'other');
+    });
+    const rows = await driver.transaction(['meta'], 'read', async (tx) => tx.scan('meta', 'n\u0000s', undefined, Infinity));
+    expect(rows.map(([k]) => k)).toEqual([2, 10, 'a', 'a\u0000z', 'b']);
+    expect(await driver.transaction(['meta'], 'read', async (tx) => tx.namespaces('meta'))).toEqual(['n', 'n\u0000s']);
+    expect(await driver.transaction(['meta'], 'read', async (tx) => tx.get('meta', 'n', 'a'))).toBe('other');
+  });
+
+  it('lets a write transaction read its own writes (a put after a range delete included), and keeps nothing when its work throws', async () => {
+    const { driver } = open();
+    await driver.transaction(['changes'], 'write', async (tx) => {
+      for (const c of [1, 2, 3]) tx.put('changes', 'ns', c, [`n${c}`]);
+    });
+    const seen = await driver.transaction(['changes'], 'write', async (tx) => {
+      tx.deleteRange('changes', 'ns', 2);
+      tx.put('changes', 'ns', 1, ['again']);
+      tx.put('changes', 'ns', 4, ['n4']);
+      return { one: await tx.get('changes', 'ns', 1), two: await tx.get('changes', 'ns', 2), all: await tx.scan('changes', 'ns', undefined, Infinity) };
+    });
+    expect(seen).toEqual({ one: ['again'], two: undefined, all: [[1, ['again']], [3, ['n3']], [4, ['n4']]] });
+    await expect(
+      driver.transaction(['changes'], 'write', async (tx) => {
+        tx.deleteRange('changes', 'ns', undefined);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect((await driver.transaction(['changes'], 'read', async (tx) => tx.scan('changes', 'ns', undefined, Infinity))).map(([k]) => k)).toEqual([1, 3, 4]);
+  });
+
+  it('keeps the FTS5 index of node records in step: put, replace, status deleted, delete, namespace dropped', async () => {
+    const { conn, driver } = open('fts5');
+    const put = (node: ReturnType<typeof makeNode>) => driver.transaction(['node'], 'write', async (tx) => tx.put('node', 'ns', node.id, toNodeRecord(node)));
+    const index = driver.lexicalIndex('ns')!;
+    expect(index.search('kiwi', 5)).toEqual([]);
+    await put(makeNode('ns', 'a', 1, 'kiwi and lime'));
+    await put(makeNode('ns', 'b', 2, 'lime only'));
+    expect(index.search('kiwi', 5).map((h) => h.id)).toEqual(['a']);
+    expect([index.size, index.has('a'), index.has('zz')]).toEqual([2, true, false]);
+    await put(makeNode('ns', 'a', 3, 'mango now')); // replaced: the old terms go
+    expect(index.search('kiwi', 5)).toEqual([]);
+    expect(index.search('mango', 5).map((h) => h.id)).toEqual(['a']);
+    await put({ ...makeNode('ns', 'b', 2, 'lime only'), status: 'deleted' });
+    expect([index.search('lime', 5), index.size, index.has('b')]).toEqual([[], 1, false]);
+    await driver.transaction(['node'], 'write', async (tx) => tx.delete('node', 'ns', 'a'));
+    expect([index.search('mango', 5), index.size]).toEqual([[], 0]);
+    await put(makeNode('ns', 'c', 4, 'papaya'));
+    expect(conn.query(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_rec_fts%'`).length).toBeGreaterThan(0);
+    await driver.transaction(['node'], 'write', async (tx) => tx.deleteRange('node', 'ns', undefined));
+    expect(conn.query(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_rec_fts%'`)).toEqual([]);
+    expect(index.search('papaya', 5)).toEqual([]);
+  });
+
+  it("under lexical 'none' keeps no index, and drops one left by 'fts5' at its namespace's next write", async () => {
+    const conn = memorySqlConnection();
+    const fts = createSqlRecordDriver(conn, { prefix: 'jev_mem_', label: 't', lexical: 'fts5', importLegacy: async () => ({ finish: () => undefined }), vacuum: false });
+    await fts.transaction(['node'], 'write', async (tx) => tx.put('node', 'ns', 'a', toNodeRecord(makeNode('ns', 'a', 1, 'kiwi'))));
+    expect(conn.query(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_rec_fts%'`).length).toBeGreaterThan(0);
+    const none = createSqlRecordDriver(conn, { prefix: 'jev_mem_', label: 't', lexical: 'none', importLegacy: async () => ({ finish: () => undefined }), vacuum: false });
+    expect(none.lexicalIndex('ns')).toBeUndefined();
+    await none.transaction(['node'], 'write', async (tx) => tx.put('node', 'ns', 'b', toNodeRecord(makeNode('ns', 'b', 2, 'lime'))));
+    expect(conn.query(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_rec_fts%'`)).toEqual([]);
+    // back under fts5: built from the records at the first search
+    const again = createSqlRecordDriver(conn, { prefix: 'jev_mem_', label: 't', lexical: 'fts5', importLegacy: async () => ({ finish: () => undefined }), vacuum: false });
+    expect(again.lexicalIndex('ns')!.search('kiwi lime', 5).map((h) => h.id).sort()).toEqual(['a', 'b']);
+  });
+});
