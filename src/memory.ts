@@ -503,7 +503,9 @@ export interface Memory {
    * `metadata`. `observedAt` is as given: absent, the new version is timed by ingestion (the
    * memory's clock, `now` of `createMemory`), as for `add`. The old node's `supersededAt` in recall
    * is the new version's `observedAt`, else its ingestion time.
-   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace), and add's errors.
+   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace),
+   *   `INVALID_INPUT` (field `observation.expiresAt`) when the new version would already be due
+   *   (it would hide the old version and itself: delete the memory instead), and add's errors.
    */
   update(id: string, observation: Observation, options?: CallOptions): Promise<AddResult>;
   /**
@@ -793,7 +795,11 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
         await state.loadNodes([id]);
         return state.nodes.get(id) as MemoryNode;
       });
-      return (await writes.write(ns, [{ ...checked, provenance: updateProvenance(old.provenance, checked.provenance) }], o ?? {}, id))[0] as AddResult;
+      const provenance = updateProvenance(old.provenance, checked.provenance);
+      if (isExpired({ provenance }, now().getTime())) {
+        throw invalidInput('observation.expiresAt', `is already due (${String(provenance.metadata?.['expiresAt'])}): the new version would hide itself and the old one; delete the memory instead`);
+      }
+      return (await writes.write(ns, [{ ...checked, provenance }], o ?? {}, id))[0] as AddResult;
     },
 
     async delete(id, o) {

@@ -90,6 +90,20 @@ describe('expiry (injected clock)', () => {
     await memory.close();
   });
 
+  it('refuses an update whose new version would already be due, leaving the current version as it was', async () => {
+    const t = Date.parse('2024-01-01T00:00:00Z');
+    const memory = await createMemory({ encoder, now: () => new Date(t) });
+    const a = await memory.add({ text: 'Theo: The gate code is 1111.' });
+    const b = await memory.update(a.id, { text: 'Theo: The gate code is 2222.' });
+    const e = (await errorOf(memory.update(b.id, { text: 'Theo: The gate code is 3333.', expiresAt: '2023-12-31T00:00:00Z' }))) as { code: string; details: { field: string } };
+    expect([e.code, e.details.field]).toEqual(['INVALID_INPUT', 'observation.expiresAt']);
+    expect((await memory.list()).memories.map((m) => [m.text, m.status])).toEqual([
+      ['Theo: The gate code is 1111.', 'superseded'],
+      ['Theo: The gate code is 2222.', 'active'],
+    ]);
+    await memory.close();
+  });
+
   it('refuses an expiry that cannot be read', async () => {
     const memory = await createMemory({ encoder });
     const e = (await errorOf(memory.add({ text: 'x', expiresAt: 'next week' }))) as { details: { field: string } };

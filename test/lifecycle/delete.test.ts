@@ -163,7 +163,7 @@ describe('CLI delete and forget', () => {
     expect(usage.code).toBe(2);
     const r = await cli(['forget', '--store', store, '--namespace', 'a', ...base]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out[0] as string)).toEqual({ forgotten: 'a' });
+    expect(JSON.parse(r.out[0] as string)).toEqual({ forgotten: 'a', existed: true });
     const check = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }) });
     expect(await check.namespaces()).toEqual(['b']);
     expect((await check.stats({ namespace: 'b' })).nodes).toBe(TURNS.length);
