@@ -28,7 +28,7 @@ const SCAN_BATCH = 512;
 export interface ExpiryDeps {
   storage: StorageAdapter;
   caches: NamespaceCaches;
-  writes: Pick<WritePath, 'remove' | 'stamp'>;
+  writes: Pick<WritePath, 'remove' | 'commit'>;
   now: () => Date;
   logger: Logger;
 }
@@ -82,19 +82,7 @@ export function createExpiryOnOpen(deps: ExpiryDeps): ExpiryOnOpen {
         const state = await caches.fresh(ns, true);
         const value = next ?? NO_EXPIRY;
         if (state.meta[EXPIRY_META_KEY] !== value && (state.size > 0 || state.meta[EXPIRY_META_KEY] !== undefined)) {
-          const stamped = writes.stamp(state, { meta: { [EXPIRY_META_KEY]: value } });
-          try {
-            await storage.commit(ns, stamped);
-          } catch (e) {
-            await caches.reload(ns).catch(() => undefined);
-            throw e;
-          }
-          const release = await caches.gate(ns, true);
-          try {
-            state.apply(stamped);
-          } finally {
-            release();
-          }
+          await writes.commit(ns, state, { meta: { [EXPIRY_META_KEY]: value } });
         }
         return erased;
       },

@@ -153,6 +153,13 @@ export interface WritePath {
   maintain(ns: string, signal?: AbortSignal): Promise<MaintenanceCounts>;
   /** Adds the bookkeeping every commit carries: a new generation, the next change number, and the schema version and encoder when they are not yet recorded. */
   stamp(state: NamespaceState, batch: WriteBatch): WriteBatch;
+  /**
+   * Stamps `batch` ({@link WritePath.stamp}), commits it atomically and applies it to the
+   * resident state; on failure rebuilds the caches from the store and rethrows. Run it under the
+   * namespace lock (`caches.exclusive`).
+   * @throws what `StorageAdapter.commit` throws.
+   */
+  commit(ns: string, state: NamespaceState, batch: WriteBatch): Promise<void>;
   /** What the writes of `ns` degraded on since open (a copy). */
   counts(ns: string): WriteCounts;
   /** Writes the namespace's checkpoint if anything changed since the last one (failures are logged and counted). Run it inside `caches.exclusive`. */
@@ -749,6 +756,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     remove,
     maintain,
     stamp,
+    commit,
     checkpoint: (ns, state) => checkpoint(ns, state, true),
     counts: (ns) => ({ ...tally(ns) }),
   };
