@@ -36,6 +36,15 @@ describe('the SQL record codec', () => {
     expect(back.nested).toEqual(value.nested);
   });
 
+  it('gives back a value without byte arrays or tagged strings as it was, and an own __proto__ member as data', () => {
+    const plain = { a: [1, 'x', { b: null }], c: 'back\\u0000slash' };
+    expect(decodeRecordValue(encodeRecordValue(plain))).toEqual(plain);
+    const back = decodeRecordValue(encodeRecordValue(JSON.parse('{"__proto__": "\\u0000\\u0000p", "w": [1]}'))) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(back, '__proto__')?.value).toBe('\u0000\u0000p');
+    expect(back.w).toEqual([1]);
+  });
+
   it('refuses what structured clone refuses (a function, a BigInt) with a DataCloneError, and a cut BLOB with an error', () => {
     expect(() => encodeRecordValue({ f: () => 1 })).toThrow(expect.objectContaining({ name: 'DataCloneError' }));
     expect(() => encodeRecordValue({ n: 1n })).toThrow(expect.objectContaining({ name: 'DataCloneError' }));
