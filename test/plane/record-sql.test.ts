@@ -67,6 +67,31 @@ describe('the SQL record driver', () => {
     expect(conn.query(`SELECT COUNT(*) AS n FROM jev_mem_rec WHERE tbl = 5`)[0]!.n).toBe(1);
   });
 
+  it('reads the gets issued together by one statement per namespace (256 keys at most each), each answered as a get alone would be', async () => {
+    const { conn, driver } = open();
+    const keys = Array.from({ length: 300 }, (_, i) => `k${i}`);
+    await driver.transaction(['meta'], 'write', async (tx) => {
+      keys.forEach((k, i) => tx.put('meta', 'a', k, { i }));
+      tx.put('meta', 'b', 7, 'seven');
+    });
+    const before = conn.statements;
+    const [many, other] = await driver.transaction(['meta'], 'read', async (tx) =>
+      Promise.all([Promise.all([...keys, 'k0', 'absent', 7].map((k) => tx.get('meta', 'a', k))), Promise.all([tx.get('meta', 'b', 7), tx.get('meta', 'b', '7')])]),
+    );
+    // 301 distinct keys of namespace a: 256 + 45 (bound as 64); namespace b: 2 keys (bound as 4)
+    expect(conn.statements - before).toBe(3);
+    expect(many.slice(0, 300)).toEqual(keys.map((_, i) => ({ i })));
+    expect(many.slice(300)).toEqual([{ i: 0 }, undefined, undefined]);
+    expect(other).toEqual(['seven', undefined]);
+    // A write transaction's gets see its own writes over the database's records.
+    const seen = await driver.transaction(['meta'], 'write', async (tx) => {
+      tx.put('meta', 'a', 'k1', { i: -1 });
+      tx.delete('meta', 'a', 'k2');
+      return Promise.all(['k1', 'k2', 'k3'].map((k) => tx.get('meta', 'a', k)));
+    });
+    expect(seen).toEqual([{ i: -1 }, undefined, { i: 3 }]);
+  });
+
   it('orders keys numbers first, then strings, and keeps a U+0000 inside a key or namespace whole', async () => {
     const { driver } = open();
     await driver.transaction(['meta'], 'write', async (tx) => {
