@@ -20,8 +20,11 @@ import type { RecordKey, RecordTable } from './record-driver.js';
 import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
 import type { SqlParam, SqlRow } from './sql-connection.js';
 
-/** Numbers of keys a batched statement binds (a batch is padded up to the next one). */
-export const BATCH_SIZES = [1, 4, 16, 64, 256] as const;
+/**
+ * Numbers of keys a batched statement binds (a batch is padded up to the next one); with the
+ * table and namespace, 98 bindings at most (the Durable Object allows 100 per statement).
+ */
+export const BATCH_SIZES = [1, 4, 16, 48, 96] as const;
 
 const keyId = (key: RecordKey): string => `${typeof key}:${String(key)}`;
 
