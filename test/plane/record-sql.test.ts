@@ -75,11 +75,18 @@ describe('the SQL record driver', () => {
       tx.put('meta', 'b', 7, 'seven');
     });
     const before = conn.statements;
+    let mostBindings = 0;
+    const query = conn.query.bind(conn);
+    conn.query = (sql, params = []) => {
+      mostBindings = Math.max(mostBindings, params.length);
+      return query(sql, params);
+    };
     const [many, other] = await driver.transaction(['meta'], 'read', async (tx) =>
       Promise.all([Promise.all([...keys, 'k0', 'absent', 7].map((k) => tx.get('meta', 'a', k))), Promise.all([tx.get('meta', 'b', 7), tx.get('meta', 'b', '7')])]),
     );
     // 301 distinct keys of namespace a: 3 × 96 + 13 (bound as 16); namespace b: 2 keys (bound as 4)
     expect(conn.statements - before).toBe(5);
+    expect(mostBindings).toBe(98); // the Durable Object allows 100 bindings per statement
     expect(many.slice(0, 300)).toEqual(keys.map((_, i) => ({ i })));
     expect(many.slice(300)).toEqual([{ i: 0 }, undefined, undefined]);
     expect(other).toEqual(['seven', undefined]);
