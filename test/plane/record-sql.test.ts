@@ -45,6 +45,23 @@ describe('the SQL record codec', () => {
     expect(back.w).toEqual([1]);
   });
 
+  it('decodes a value given as its chunks, cut anywhere (inside the header, the JSON, an array header, an array), as the whole BLOB', () => {
+    const value = { name: 'x', parts: { a: new Uint8Array([1, 2, 3, 4, 5]), b: new Uint8Array(0), f: new Float64Array([1.5]) } };
+    const blob = encodeRecordValue(value);
+    for (let cut = 1; cut < blob.length; cut++) {
+      for (const second of [cut + 1, Math.floor((cut + blob.length) / 2)]) {
+        const chunks = [blob.subarray(0, cut), blob.subarray(cut, Math.max(cut, Math.min(second, blob.length))), blob.subarray(Math.max(cut, Math.min(second, blob.length)))];
+        const back = decodeRecordValue(chunks) as typeof value;
+        expect(back.name).toBe('x');
+        expect([...back.parts.a]).toEqual([1, 2, 3, 4, 5]);
+        expect(back.parts.a.byteLength).toBe(back.parts.a.buffer.byteLength); // owns its bytes
+        expect(back.parts.b.byteLength).toBe(0);
+        expect([...back.parts.f]).toEqual([1.5]);
+      }
+    }
+    expect(() => decodeRecordValue([blob.subarray(0, 10), blob.subarray(10, blob.length - 2)])).toThrow(/cut inside an array/);
+  });
+
   it('refuses what structured clone refuses (a function, a BigInt) with a DataCloneError, and a cut BLOB with an error', () => {
     expect(() => encodeRecordValue({ f: () => 1 })).toThrow(expect.objectContaining({ name: 'DataCloneError' }));
     expect(() => encodeRecordValue({ n: 1n })).toThrow(expect.objectContaining({ name: 'DataCloneError' }));

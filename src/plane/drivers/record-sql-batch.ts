@@ -17,7 +17,7 @@
  */
 import { isCorruptError } from '../store/sql-errors.js';
 import type { RecordKey, RecordTable } from './record-driver.js';
-import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { type StoredBytes, keyOfSql, sqlKey } from './record-sql-codec.js';
 import type { SqlParam, SqlRow } from './sql-connection.js';
 
 /**
@@ -32,7 +32,7 @@ interface Pending {
   table: RecordTable;
   ns: string;
   key: RecordKey;
-  resolve(blob: Uint8Array | undefined): void;
+  resolve(blob: StoredBytes | undefined): void;
   reject(e: unknown): void;
 }
 
@@ -49,16 +49,16 @@ export interface BatchReadOptions {
 }
 
 /**
- * A reader whose `get` resolves with the stored BLOB of `(table, ns, key)` (chunks joined) or
+ * A reader whose `get` resolves with the stored BLOB of `(table, ns, key)` (one chunk, or its chunks in order) or
  * undefined; the gets issued before the next microtask are read together (see the module).
  * A failure of a batch's statement rejects each get of it (a busy error stays a busy error, so
  * the driver runs a read transaction again).
  */
-export function batchedReader(o: BatchReadOptions): { get(table: RecordTable, ns: string, key: RecordKey): Promise<Uint8Array | undefined> } {
+export function batchedReader(o: BatchReadOptions): { get(table: RecordTable, ns: string, key: RecordKey): Promise<StoredBytes | undefined> } {
   let pending: Pending[] = [];
 
   /** The BLOBs of `keys` (distinct) of `(table, ns)`, by {@link keyId}. */
-  function readMany(table: RecordTable, ns: string, keys: readonly RecordKey[]): Map<string, Uint8Array> {
+  function readMany(table: RecordTable, ns: string, keys: readonly RecordKey[]): Map<string, StoredBytes> {
     const found = new Map<string, Uint8Array[]>();
     const max: number = BATCH_SIZES[BATCH_SIZES.length - 1] as number;
     for (let at = 0; at < keys.length; at += max) {
@@ -74,8 +74,8 @@ export function batchedReader(o: BatchReadOptions): { get(table: RecordTable, ns
         else chunks.push(r.v as Uint8Array);
       }
     }
-    const out = new Map<string, Uint8Array>();
-    for (const [id, chunks] of found) out.set(id, joinChunks(chunks) as Uint8Array);
+    const out = new Map<string, StoredBytes>();
+    for (const [id, chunks] of found) out.set(id, chunks.length === 1 ? (chunks[0] as Uint8Array) : chunks); // decoded unjoined
     return out;
   }
 
@@ -94,7 +94,7 @@ export function batchedReader(o: BatchReadOptions): { get(table: RecordTable, ns
       const keys = new Map<string, RecordKey>();
       for (const p of list) keys.set(keyId(p.key), p.key);
       try {
-        let blobs: Map<string, Uint8Array | undefined>;
+        let blobs: Map<string, StoredBytes | undefined>;
         try {
           blobs = readMany(table, ns, [...keys.values()]);
         } catch (e) {

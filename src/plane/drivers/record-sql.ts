@@ -33,7 +33,7 @@ import type { LexicalIndex } from '../indexes/indexes.js';
 import { isCorruptError, sqlError } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
-import { decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { type StoredBytes, decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -130,7 +130,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     }
   }
   /** A stored value decoded; a BLOB that does not decode is a damaged record ({@link damagedValue}). */
-  function readValue(table: RecordTable, blob: Uint8Array): unknown {
+  function readValue(table: RecordTable, blob: StoredBytes): unknown {
     try {
       return decodeRecordValue(blob);
     } catch {
