@@ -81,21 +81,49 @@ export function encodeRecordValue(value: unknown): Uint8Array {
   return out;
 }
 
+/** A stored value's BLOB, whole or as its chunks in order. */
+export type StoredBytes = Uint8Array | readonly Uint8Array[];
+
 /**
- * The value a BLOB of {@link encodeRecordValue} holds (a fresh copy: its byte arrays own their bytes).
+ * The value a BLOB of {@link encodeRecordValue} holds (a fresh copy: its byte arrays own their
+ * bytes), given whole or as its chunks in order (a value over {@link joinChunks}' one chunk is
+ * then not copied twice, once to join and once per array).
  * @throws Error when the BLOB is not such a value (a damaged record).
  */
-export function decodeRecordValue(blob: Uint8Array): unknown {
-  if (blob.byteLength < 4) throw new Error('record value shorter than its header');
-  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  const length = view.getUint32(0);
-  if (4 + length > blob.byteLength) throw new Error('record value shorter than its JSON');
+export function decodeRecordValue(stored: StoredBytes): unknown {
+  const chunks = stored instanceof Uint8Array ? [stored] : stored;
+  let size = 0;
+  for (const c of chunks) size += c.byteLength;
+  /** Bytes [start, end) of the value: a view when they lie in one chunk, else a copy. */
+  const bytes = (start: number, end: number, fresh: boolean): Uint8Array => {
+    let base = 0;
+    let i = 0;
+    while (i < chunks.length - 1 && start >= base + (chunks[i] as Uint8Array).byteLength) base += (chunks[i++] as Uint8Array).byteLength;
+    const first = chunks[i] as Uint8Array;
+    if (end - base <= first.byteLength) return fresh ? first.slice(start - base, end - base) : first.subarray(start - base, end - base);
+    const out = new Uint8Array(end - start);
+    for (let at = start; at < end; i++) {
+      const c = chunks[i] as Uint8Array;
+      const part = c.subarray(at - base, Math.min(c.byteLength, end - base));
+      out.set(part, at - start);
+      at += part.byteLength;
+      base += c.byteLength;
+    }
+    return out;
+  };
+  const u32 = (at: number): number => {
+    const b = bytes(at, at + 4, false);
+    return new DataView(b.buffer, b.byteOffset, 4).getUint32(0);
+  };
+  if (size < 4) throw new Error('record value shorter than its header');
+  const length = u32(0);
+  if (4 + length > size) throw new Error('record value shorter than its JSON');
   const arrays: Uint8Array[] = [];
-  for (let at = 4 + length; at < blob.byteLength; ) {
-    if (at + 4 > blob.byteLength) throw new Error('record value cut inside an array header');
-    const n = view.getUint32(at);
-    if (at + 4 + n > blob.byteLength) throw new Error('record value cut inside an array');
-    arrays.push(blob.slice(at + 4, at + 4 + n));
+  for (let at = 4 + length; at < size; ) {
+    if (at + 4 > size) throw new Error('record value cut inside an array header');
+    const n = u32(at);
+    if (at + 4 + n > size) throw new Error('record value cut inside an array');
+    arrays.push(bytes(at + 4, at + 4 + n, true));
     at += 4 + n;
   }
   const arrayAt = (i: string): Uint8Array => {
@@ -103,20 +131,45 @@ export function decodeRecordValue(blob: Uint8Array): unknown {
     if (a === undefined) throw new Error(`record value refers to array ${i}, which it lacks`);
     return a;
   };
-  return JSON.parse(decoder.decode(blob.subarray(4, 4 + length)), (_key, v: unknown) => {
-    if (typeof v !== 'string' || v.charCodeAt(0) !== 0) return v;
-    const tag = v.charAt(1);
-    if (tag === '\u0000') return v.slice(1);
-    if (tag === 'b') return arrayAt(v.slice(2));
-    if (tag === 't') {
-      const colon = v.indexOf(':');
-      const Type = TYPED[v.slice(2, colon)];
-      if (Type === undefined || colon < 0) throw new Error(`record value holds an unknown array type ${JSON.stringify(v.slice(2, colon))}`);
-      const bytes = arrayAt(v.slice(colon + 1));
-      return new Type(bytes.buffer as ArrayBuffer); // arrayAt gives a fresh copy: its buffer is its bytes
-    }
-    throw new Error(`record value holds an unknown tag ${JSON.stringify(tag)}`);
-  });
+  const text = decoder.decode(bytes(4, 4 + length, false));
+  const value: unknown = JSON.parse(text);
+  // A tagged string is written by JSON.stringify with its U+0000 escaped: without that escape in
+  // the text there is nothing to restore. Restoring by a walk rather than a JSON.parse reviver
+  // (V8 calls a reviver for every value, several times slower on the store's records).
+  return text.includes('\\u0000') ? restore(value, arrayAt) : value;
+}
+
+/** A string of a decoded value as the codec wrote it (see the module): an array, or the string without its escape. */
+function untag(v: string, arrayAt: (i: string) => Uint8Array): unknown {
+  const tag = v.charAt(1);
+  if (tag === '\u0000') return v.slice(1);
+  if (tag === 'b') return arrayAt(v.slice(2));
+  if (tag === 't') {
+    const colon = v.indexOf(':');
+    const Type = TYPED[v.slice(2, colon)];
+    if (Type === undefined || colon < 0) throw new Error(`record value holds an unknown array type ${JSON.stringify(v.slice(2, colon))}`);
+    const bytes = arrayAt(v.slice(colon + 1));
+    return new Type(bytes.buffer as ArrayBuffer); // arrayAt gives a fresh copy: its buffer is its bytes
+  }
+  throw new Error(`record value holds an unknown tag ${JSON.stringify(tag)}`);
+}
+
+/** `value` (fresh from JSON.parse, so owned here) with its tagged strings restored in place. */
+function restore(value: unknown, arrayAt: (i: string) => Uint8Array): unknown {
+  if (typeof value === 'string') return value.charCodeAt(0) === 0 ? untag(value, arrayAt) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = restore(value[i], arrayAt);
+    return value;
+  }
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    const v = o[key];
+    const r = restore(v, arrayAt);
+    // defineProperty, as a reviver would: a plain assignment to `__proto__` would set the prototype
+    if (r !== v) Object.defineProperty(o, key, { value: r, writable: true, enumerable: true, configurable: true });
+  }
+  return o;
 }
 
 /** A key or namespace name as the SQL value stored and bound for it (see the module). */

@@ -14,7 +14,8 @@
  * transaction by `options.importLegacy`, in the transaction that creates these tables.
  *
  * Transactions run one at a time per driver (a queue). Reads go to the database (a read of a
- * write transaction sees its own writes, kept in an overlay, `record-sql-overlay.ts`); `work`
+ * write transaction sees its own writes, kept in an overlay, `record-sql-overlay.ts`; the gets
+ * issued together are read by one statement, `record-sql-batch.ts`); `work`
  * awaits nothing but its reads, so the whole transaction runs in one turn of the event loop,
  * after `connection.ready(mode)` (Node: the database lock, and for a write the writer lock, held
  * for that turn). A write transaction's writes are then applied in one synchronous
@@ -31,7 +32,8 @@ import { JevMemError } from '../../errors.js';
 import type { LexicalIndex } from '../indexes/indexes.js';
 import { isCorruptError, sqlError } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
-import { decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { batchedReader } from './record-sql-batch.js';
+import { type StoredBytes, decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -128,7 +130,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     }
   }
   /** A stored value decoded; a BLOB that does not decode is a damaged record ({@link damagedValue}). */
-  function readValue(table: RecordTable, blob: Uint8Array): unknown {
+  function readValue(table: RecordTable, blob: StoredBytes): unknown {
     try {
       return decodeRecordValue(blob);
     } catch {
@@ -276,6 +278,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     const writable = (): void => {
       if (mode !== 'write') throw new DOMException('a read-only transaction cannot write', 'ReadOnlyError');
     };
+    const reader = batchedReader({ q, rec, code, readOne: readBlob });
     const get = (table: RecordTable, ns: string, key: RecordKey): Uint8Array | undefined => {
       const known = overlay.answer(table, ns, key);
       if (known === 'absent') return undefined;
@@ -283,7 +286,9 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     };
     return {
       async get(table, ns, key) {
-        const blob = get(table, ns, key);
+        const known = overlay.answer(table, ns, key);
+        if (known === 'absent') return undefined;
+        const blob = known === undefined ? await reader.get(table, ns, key) : known.blob;
         return blob === undefined ? undefined : readValue(table, blob);
       },
       put(table, ns, key, value) {

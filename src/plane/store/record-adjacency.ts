@@ -146,8 +146,18 @@ class Reader {
     const b = this.bytes;
     const p = this.pos;
     this.pos += 16;
-    const h = (i: number): string => HEX[b[p + i] as number] as string;
-    return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+    // (no helper function: this runs for every edge read)
+    let out = '';
+    for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) out += '-';
+      out += HEX[b[p + i] as number] as string;
+    }
+    return out;
+  }
+  /** Moves past `n` bytes. */
+  skip(n: number): void {
+    if (this.pos + n > this.bytes.length) throw new Error('adjacency record ends early');
+    this.pos += n;
   }
 }
 
@@ -219,10 +229,11 @@ export function encodeAdjacency(node: string, adjacency: Adjacency): AdjacencyRe
 }
 
 /**
- * The adjacency a record packs (`undefined` record: no edge).
+ * The adjacency a record packs (`undefined` record: no edge); with `subtype`, its edges of that
+ * subtype only (the others are skipped undecoded).
  * @throws Error on a malformed record (the adapter reports it as `STORAGE_FAILED`).
  */
-export function decodeAdjacency(namespace: string, node: string, record: AdjacencyRecord | undefined): Adjacency {
+export function decodeAdjacency(namespace: string, node: string, record: AdjacencyRecord | undefined, subtype?: EdgeSubtype): Adjacency {
   const adjacency: Adjacency = { out: new Map(), in: new Map() };
   if (record === undefined) return adjacency;
   const { s, b } = record;
@@ -234,9 +245,24 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
   const r = new Reader(b);
   while (r.pos < b.length) {
     const flags = r.byte();
-    const peer = flags & PEER_UUID ? r.uuid() : str(r.varint());
+    const at = r.pos;
+    if (flags & PEER_UUID) r.skip(16);
+    else r.varint();
     const view = str(r.varint()) as View;
-    const subtype = str(r.varint()) as EdgeSubtype;
+    const sub = str(r.varint()) as EdgeSubtype;
+    if (subtype !== undefined && sub !== subtype) {
+      r.varint(); // origin kind
+      r.varint(); // origin by
+      r.skip(8); // weight
+      if (flags & TIME_AS_STRING) r.varint();
+      else r.skip(8);
+      if (flags & EXPLICIT_ID) r.varint();
+      continue;
+    }
+    const after = r.pos;
+    r.pos = at;
+    const peer = flags & PEER_UUID ? r.uuid() : str(r.varint());
+    r.pos = after;
     const kind = str(r.varint()) as MemoryEdge['origin']['kind'];
     const by = str(r.varint());
     const weight = r.f64();
@@ -244,8 +270,8 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
     const incoming = (flags & IN) !== 0;
     const from = incoming ? peer : node;
     const to = incoming ? node : peer;
-    const id = flags & EXPLICIT_ID ? str(r.varint()) : canonicalEdgeId(from, to, view, subtype);
-    const edge: MemoryEdge = { id, namespace, from, to, view, subtype, weight, origin: { kind, by }, createdAt };
+    const id = flags & EXPLICIT_ID ? str(r.varint()) : canonicalEdgeId(from, to, view, sub);
+    const edge: MemoryEdge = { id, namespace, from, to, view, subtype: sub, weight, origin: { kind, by }, createdAt };
     (incoming ? adjacency.in : adjacency.out).set(id, edge);
   }
   return adjacency;

@@ -112,8 +112,9 @@ export function readMethods(driver: RecordDriver, damage: DamageLog, words: Stor
         unique.forEach((id, i) => {
           const record = records[i] as AdjacencyRecord | undefined;
           if (record === undefined) return;
-          const a = decodeAdjacency(namespace, id, record);
-          // One adjacency record per node holds all its edges: the filter saves decoding work only.
+          const a = decodeAdjacency(namespace, id, record, subtype);
+          // One adjacency record per node holds all its edges: the filter saves decoding work only
+          // (decodeAdjacency skips the entries of other subtypes).
           for (const e of a.out.values()) if (subtype === undefined || e.subtype === subtype) edges.set(e.id, e);
           for (const e of a.in.values()) if (subtype === undefined || e.subtype === subtype) edges.set(e.id, e);
         });
