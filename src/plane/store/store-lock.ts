@@ -97,7 +97,7 @@ export async function takeStoreLock(dir: string, lockPath: string): Promise<{ to
     if (holder !== undefined) {
       throw new JevMemError(
         'STORAGE_FAILED',
-        `the store at ${dir} is being written by process ${holder.pid} on ${holder.host}; close that memory first (a lock whose process is gone is taken over on its own)`,
+        `the store at ${dir} is being written by process ${holder.pid} on ${holder.host}; close that memory first (its lock file is ${lockPath}; a lock whose process is gone is taken over on its own)`,
         { field: 'store', lock: lockPath, [WRITER_ELSEWHERE]: { pid: holder.pid, host: holder.host } },
       );
     }
