@@ -29,6 +29,7 @@ import type { MemoryParameters } from '../config.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { reciprocalRankFusion } from '../plane/indexes/fusion.js';
 import type { IndexHit } from '../plane/indexes/indexes.js';
+import { normalizedCopy } from '../plane/indexes/vector-flat.js';
 import { tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
@@ -174,15 +175,6 @@ function daysOf(n: MemoryNode): string[] {
   return out;
 }
 
-function normalised(v: Float32Array): Float32Array | undefined {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += (v[i] as number) ** 2;
-  if (s === 0) return undefined;
-  const inv = 1 / Math.sqrt(s);
-  for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) * inv;
-  return v;
-}
-
 /** The second query of a hop and the new nodes it proposes (not yet scored). */
 export interface HopProposal {
   seeds: string[];
@@ -212,8 +204,8 @@ export async function proposeHop(c: HopContext, seeds: readonly HopScored[], roo
       n++;
       for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) + (sv[i] as number) / seeds.length;
     }
-    const unit = n > 0 ? normalised(v) : undefined;
-    if (unit !== undefined) vec = state.vector.search(unit, HOP_POOL);
+    const unit = n > 0 ? normalizedCopy(v, v.length) : undefined;
+    if (unit !== undefined && unit.some((x) => x !== 0)) vec = state.vector.search(unit, HOP_POOL);
   }
   // entity list: the latest nodes that mention a bridging entity, interleaved across entities
   const ent: Array<{ id: string }> = [];
