@@ -500,7 +500,8 @@ export interface Memory {
    * The new version keeps the old node's `speaker`, `sessionId` and `source` when `observation`
    * does not give them (who said it and where stay the same when only the text changes); it
    * does not copy `turnId` (the turn that said the old text did not say the new one) nor
-   * `metadata`. `observedAt` is as given: absent, the new version is timed by ingestion (the
+   * `metadata`, except the scope (`userId`, `agentId`) and the expiry (`expiresAt`), which stay
+   * with the memory unless `observation` gives its own. `observedAt` is as given: absent, the new version is timed by ingestion (the
    * memory's clock, `now` of `createMemory`), as for `add`. The old node's `supersededAt` in recall
    * is the new version's `observedAt`, else its ingestion time.
    * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace),

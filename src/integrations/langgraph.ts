@@ -195,7 +195,7 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
       for (const { ns, tuple } of spaces) {
         let cursor: string | undefined;
         do {
-          const page = await memory.list({ namespace: ns, limit: 1000, filter, ...(cursor !== undefined ? { cursor } : {}) });
+          const page = await memory.list({ namespace: ns, limit: 1000, ...(Object.keys(filter).length > 0 ? { filter } : {}), ...(cursor !== undefined ? { cursor } : {}) });
           for (const m of page.memories) hits.push(itemOf(tuple, m.provenance.metadata ?? {}, m.ingestedAt));
           cursor = hits.length >= offset + limit ? undefined : page.cursor;
         } while (cursor !== undefined);

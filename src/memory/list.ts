@@ -40,10 +40,25 @@ export function isExpired(n: Pick<MemoryNode, 'provenance'>, nowMs: number): boo
 }
 
 /**
+ * Refuses a filter or scope that is given but empty (`{}`, docs/api.md): it selects every memory,
+ * which a caller that built it from unset variables did not mean (every user's memories in a
+ * recall, a whole namespace in a reset). Leaving the option out is the way to select everything.
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
+ */
+function refuseEmpty(value: unknown, field: string): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) {
+    throw invalidInput(field, 'is empty ({}), which selects every memory; leave it out to select every memory on purpose');
+  }
+}
+
+/**
  * The predicate of a filter and a scope together (undefined when neither is given).
- * @throws JevMemError `INVALID_INPUT` naming `field` / `scopeField` (see read/filter.ts).
+ * @throws JevMemError `INVALID_INPUT` naming `field` / `scopeField` (see read/filter.ts), also
+ *   for a filter or scope given but empty (`{}`).
  */
 export function selection(filter: unknown, scope: unknown, field: string, scopeField: string): NodePredicate | undefined {
+  refuseEmpty(filter, field);
+  refuseEmpty(scope, scopeField);
   const parts: NodePredicate[] = [];
   if (filter !== undefined) parts.push(compileNodeFilter(filter, field));
   if (scope !== undefined) parts.push(compileNodeFilter(scopeFilter(scope, scopeField), scopeField));

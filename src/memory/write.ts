@@ -764,7 +764,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
 
 /**
  * The provenance of an update's new version: the given fields, and the old node's `speaker`,
- * `sessionId` and `source` where the update gives none; `turnId` and `metadata` only as given.
+ * `sessionId` and `source` where the update gives none; `turnId` and `metadata` only as given,
+ * except the scope (`metadata.userId`, `metadata.agentId`) and the expiry (`metadata.expiresAt`),
+ * kept from the old node unless the update gives its own.
  */
 export function updateProvenance(old: Provenance, given: Provenance): Provenance {
   const out: Provenance = {};
@@ -774,8 +776,10 @@ export function updateProvenance(old: Provenance, given: Provenance): Provenance
   }
   if (given.turnId !== undefined) out.turnId = given.turnId;
   if (given.metadata !== undefined) out.metadata = given.metadata;
-  // The scope (issue 23: metadata userId / agentId) stays with the memory across versions.
-  for (const key of ['userId', 'agentId'] as const) {
+  // The scope (issue 23: metadata userId / agentId) and the expiry stay with the memory across
+  // versions: an update of a memory that was to be erased at a time is erased at that time too
+  // (a door code kept for a day stays a day's secret when it changes), unless it gives its own.
+  for (const key of ['userId', 'agentId', 'expiresAt'] as const) {
     const v = old.metadata?.[key];
     if (v !== undefined && out.metadata?.[key] === undefined) out.metadata = { ...out.metadata, [key]: v };
   }

@@ -43,6 +43,18 @@ export function holdsNoState(n: Pick<MemoryNode, 'provenance'>): boolean {
   return sp !== undefined && ASSISTANT_ROLES.has(sp.trim().toLowerCase());
 }
 
+/**
+ * True when two nodes belong to one scope (the `userId` and `agentId` a memory keeps in
+ * `provenance.metadata`, issue 23): both equal, an absent one equal only to an absent one. A
+ * state is held within its scope, so one user's "I live in Rome" never supersedes another user's
+ * "I live in Porto" in a shared namespace, nor a scoped memory an unscoped one (or the reverse).
+ */
+export function sameScope(a: Pick<MemoryNode, 'provenance'>, b: Pick<MemoryNode, 'provenance'>): boolean {
+  const ma = a.provenance.metadata;
+  const mb = b.provenance.metadata;
+  return ma?.['userId'] === mb?.['userId'] && ma?.['agentId'] === mb?.['agentId'];
+}
+
 /** The time a node holds a state from: its observation time, else its ingestion time (epoch ms). */
 export function stateTimeOf(n: MemoryNode): number {
   return Date.parse(n.observedAt ?? n.ingestedAt);
@@ -68,7 +80,7 @@ export interface StateUpdatePlan {
  * the one a newer change updates), except an older superseded node all of whose replacements are
  * later than `node`: `node` goes in between, first in its `supersededBy`. The replacements must be
  * loaded (`superseders`). Nothing is planned for a pair where either side {@link holdsNoState}
- * (an assistant's turn). `superseded` maps ids to the latest planned form of a node
+ * (an assistant's turn), nor between nodes of different scopes ({@link sameScope}). `superseded` maps ids to the latest planned form of a node
  * (read first, updated in place), so decisions of one batch accumulate; `node` is read from it too.
  * @param threshold Decision threshold in [0,1] (`maintenanceThreshold`, SPEC 8: 0.85).
  * @param head The state-update head that decides (`parameters.stateUpdateHead`).
@@ -107,7 +119,7 @@ export function planStateUpdates(
     const self = superseded.get(node.id) ?? node;
     if (self.status !== 'active') break; // superseded by a later history line: nothing more to replace
     const other = superseded.get(id) ?? state.nodes.get(id);
-    if (!other || other.id === node.id || other.seq >= node.seq || holdsNoState(other)) continue;
+    if (!other || other.id === node.id || other.seq >= node.seq || holdsNoState(other) || !sameScope(node, other)) continue;
     const tOther = stateTimeOf(other);
     // A superseded state is asked again only when every replacement of it is later than `node`
     // (a history written out of order: Porto, replaced by Madrid, gets Lisbon in between).

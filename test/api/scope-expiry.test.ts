@@ -66,6 +66,23 @@ describe('scopes', () => {
     expect(e2.details.field).toBe('options.scope.user');
     await memory.close();
   });
+
+  it("one scope's statement never supersedes another scope's state (a shared namespace)", async () => {
+    const memory = await createMemory({ encoder });
+    const porto = await memory.add({ text: 'I live in Porto.', speaker: 'user', userId: 'u1', observedAt: '2025-01-01' });
+    const unscoped = await memory.add({ text: 'I live in Lyon.', speaker: 'user', observedAt: '2025-02-01' });
+    const rome = await memory.add({ text: 'I live in Rome.', speaker: 'user', userId: 'u2', observedAt: '2025-07-01' });
+    for (const id of [porto.id, unscoped.id]) {
+      const n = await memory.get(id);
+      expect([n?.status, n?.supersededBy]).toEqual(['active', []]);
+    }
+    const r = await memory.recall('Where do I live?', { scope: { userId: 'u1' } });
+    expect(r.memories.map((m) => [m.id, m.status])).toEqual([[porto.id, 'active']]);
+    // Within one scope the same pair is a move: the state-update decision still applies there.
+    const lisbon = await memory.add({ text: 'I live in Lisbon now.', speaker: 'user', userId: 'u2', observedAt: '2025-09-01' });
+    expect((await memory.get(rome.id))?.supersededBy).toEqual([lisbon.id]);
+    await memory.close();
+  });
 });
 
 describe('expiry (injected clock)', () => {
@@ -101,6 +118,21 @@ describe('expiry (injected clock)', () => {
       ['Theo: The gate code is 1111.', 'superseded'],
       ['Theo: The gate code is 2222.', 'active'],
     ]);
+    await memory.close();
+  });
+
+  it('keeps the expiry across update, unless the update gives its own', async () => {
+    let t = Date.parse('2026-01-01T00:00:00Z');
+    const memory = await createMemory({ encoder, now: () => new Date(t) });
+    const a = await memory.add({ text: 'The door code is 1111.', expiresAt: '2026-01-02T00:00:00Z', userId: 'u1' });
+    const b = await memory.update(a.id, { text: 'The door code is 2222.' });
+    expect((await memory.get(b.id))?.provenance.metadata).toEqual({ userId: 'u1', expiresAt: '2026-01-02T00:00:00.000Z' });
+    const c = await memory.update(b.id, { text: 'The door code is 3333.', expiresAt: '2026-03-01T00:00:00Z' });
+    expect((await memory.get(c.id))?.provenance.metadata).toEqual({ userId: 'u1', expiresAt: '2026-03-01T00:00:00.000Z' });
+    t = Date.parse('2026-01-02T00:00:00Z');
+    expect((await memory.list()).memories.map((m) => m.text)).toEqual(['The door code is 3333.']);
+    expect((await memory.maintain()).expired).toBe(2);
+    expect(JSON.stringify(await memory.export())).not.toMatch(/1111|2222/);
     await memory.close();
   });
 
@@ -149,6 +181,17 @@ describe('reset', () => {
     // Reads refuse the undefined scope value too: it would show every user's memories.
     const r = (await errorOf(memory.recall('bike', { scope: { userId: undefined } }))) as { details: { field: string } };
     expect(r.details.field).toBe('options.scope.userId');
+    // And an empty scope or filter, on every call that takes them (docs/api.md).
+    const reads: Array<[Promise<unknown>, string]> = [
+      [memory.recall('bike', { scope: {} }), 'options.scope'],
+      [memory.recall('bike', { filter: {} }), 'options.filter'],
+      [memory.list({ scope: {} }), 'options.scope'],
+      [memory.list({ filter: {} }), 'options.filter'],
+    ];
+    for (const [call, field] of reads) {
+      const err = (await errorOf(call)) as { code: string; details: { field: string } };
+      expect([err.code, err.details.field]).toEqual(['INVALID_INPUT', field]);
+    }
     expect((await memory.list()).memories).toHaveLength(5);
     await memory.close();
   });
