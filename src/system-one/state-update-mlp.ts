@@ -40,12 +40,13 @@
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
 import { STATE_UPDATE_VECTORS } from './state-update-vectors.js';
+import { STATE_GENERAL_FEATURES, generalFeatures, type GeneralSpace } from './state-update-general.js';
 import type { SideReading, StateMlpWeights, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { StateMlpWeights } from './state-update-types.js';
 
 /** Model id of the MLP head's answers (edges it makes carry it as their origin). */
-export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@3.0.0';
+export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@4.0.0';
 
 
 /** Names of the slot features (group 2 of the module doc), in order. */
@@ -81,10 +82,10 @@ const NEGATION = /\b(?:not|never|no|none|nobody|nothing|cannot)\b|n't\b/i;
 export function mlpFeatureNames(patternNames: readonly string[]): string[] {
   const d = STATE_UPDATE_VECTORS.dimension;
   const vec = (p: string) => Array.from({ length: d }, (_, i) => `${p}${i}`);
-  return [...patternNames, ...STATE_MLP_SLOT_FEATURES, ...vec('absdiff_'), ...vec('prod_'), ...vec('delta_')];
+  return [...patternNames, ...STATE_MLP_SLOT_FEATURES, ...STATE_GENERAL_FEATURES, ...vec('absdiff_'), ...vec('prod_'), ...vec('delta_')];
 }
-/** Whether the shipped weights fit the feature list (checked once). */
-let weightsFit: boolean | undefined;
+/** The columns of the full row the shipped weights read, by name (checked once); null when a name is unknown. */
+let weightColumns: number[] | null | undefined;
 
 /** The decoded word space (read once, never changed). */
 interface WordSpace {
@@ -144,6 +145,21 @@ function sifVector(s: WordSpace, words: Iterable<string>): Float64Array {
   n = Math.sqrt(n);
   if (n > 0) for (let k = 0; k < s.dim; k++) v[k] = (v[k] as number) / n;
   return v;
+}
+
+let general: GeneralSpace | undefined;
+
+/** The word space as ./state-update-general.ts reads it. */
+function generalSpace(s: WordSpace): GeneralSpace {
+  general ??= {
+    vector: (words) => sifVector(s, words),
+    cos: (a, b) => {
+      const i = s.index.get(a);
+      const j = s.index.get(b);
+      return i === undefined || j === undefined ? undefined : rowCos(s, i, j);
+    },
+  };
+  return general;
 }
 
 function argmax(xs: readonly number[]): number {
@@ -276,9 +292,10 @@ export function mlpFeatures(reader: StatePatternReader, newer: StateSide, older:
     b01([...nv.names].some((x) => !ov.names.has(x) && !speakers.has(x))),
     b01([...ov.names].some((x) => !nv.names.has(x) && !speakers.has(x))),
   ];
+  const general = generalFeatures(generalSpace(s), n, o, newer, older);
   const absdiff = Array.from(nv.vec, (x, k) => Math.abs(x - (ov.vec[k] as number)));
   const prod = Array.from(nv.vec, (x, k) => x * (ov.vec[k] as number));
-  return [...base, ...slot, ...absdiff, ...prod, ...dn];
+  return [...base, ...slot, ...general, ...absdiff, ...prod, ...dn];
 }
 
 
@@ -305,14 +322,15 @@ export function mlpProbability(w: StateMlpWeights, x: readonly number[]): number
  */
 export function mlpDecision(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings): StateUpdateDecision {
   const w = STATE_UPDATE_MLP_WEIGHTS;
-  if (weightsFit === undefined) {
+  if (weightColumns === undefined) {
     const names = mlpFeatureNames(reader.names);
-    weightsFit = w.features.length === names.length && w.features.every((f, i) => f === names[i]);
+    const cols = w.features.map((f) => names.indexOf(f));
+    weightColumns = cols.every((c) => c >= 0) && w.w1.length === w.features.length * w.hidden ? cols : null;
   }
-  if (!weightsFit) return reader.fallback(newer, older, memo);
+  if (weightColumns === null) return reader.fallback(newer, older, memo);
   if (!(newer.timeMs >= older.timeMs)) return { probability: 0, model: STATE_UPDATE_MLP_ID };
   const x = mlpFeatures(reader, newer, older, memo);
-  const probability = mlpProbability(w, x);
+  const probability = mlpProbability(w, weightColumns.map((c) => x[c] as number));
   const kind = reader.kindOf(newer, older, memo, x[reader.names.indexOf('cancel_plan')] === 1);
   return kind === undefined ? { probability, model: STATE_UPDATE_MLP_ID } : { probability, kind, model: STATE_UPDATE_MLP_ID };
 }
