@@ -30,7 +30,7 @@ import { STOP_WORDS } from '../plane/text/text.js';
 import type { SideReading, StateSide } from './state-update-types.js';
 
 /** Names of the general features, in row order. */
-export const STATE_GENERAL_FEATURES = Object.freeze(['g_begin', 'g_end', 'g_now', 'g_repeat', 'g_history', 'g_addition', 'g_episode', 'g_hypothetical', 'g_begin_or_end', 'g_act_update', 'g_subj_same', 'g_subj_conflict', 'g_self_other_speaker', 'g_kin_vs_self', 'g_older_subject_named', 'g_masked_cos', 'g_shared_stems', 'g_value_pair_cos', 'g_old_value_named', 'g_old_value_negated', 'g_new_value', 'g_older_begin', 'g_older_history', 'g_older_hypothetical'] as const);
+export const STATE_GENERAL_FEATURES = Object.freeze(['g_begin', 'g_end', 'g_now', 'g_repeat', 'g_history', 'g_addition', 'g_episode', 'g_hypothetical', 'g_begin_or_end', 'g_act_update', 'g_subj_same', 'g_subj_conflict', 'g_self_other_speaker', 'g_kin_vs_self', 'g_older_subject_named', 'g_masked_cos', 'g_shared_stems', 'g_value_pair_cos', 'g_old_value_named', 'g_old_value_negated', 'g_new_value', 'g_older_begin', 'g_older_history', 'g_older_hypothetical', 'g_value_subject'] as const);
 
 const w = (s: string) => `\\b(?:${s})\\b`;
 
@@ -112,6 +112,14 @@ export function subjectOf(body: string, speaker: string, exclude: ReadonlySet<st
   }
   cands.sort((a, b) => a[0] - b[0]);
   return cands[0]?.[1] ?? `self:${speaker}`;
+}
+
+/** The text's clause is about the other side's value: "Acme opened an office", "Miso passed away". */
+function valueSubject(body: string, values: ReadonlySet<string>): boolean {
+  for (const m of body.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?\s+(\p{Ll}[\p{Ll}'-]*)/gu)) {
+    if (values.has((m[1] as string).toLowerCase()) && !/^(?:for|of|in|on|at|to|the|a|an|with|from|by|and|or)$/.test(m[2] as string)) return true;
+  }
+  return false;
 }
 
 /** Word-space helpers the general features need (handed in by the MLP module, which owns the table). */
@@ -208,5 +216,6 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
     b01(asserted(L.begin, ob) && L.now.test(ob)),
     b01(L.history.test(ob)),
     b01(L.hypothetical.test(ob)),
+    b01(valueSubject(nb, oValues)),
   ];
 }

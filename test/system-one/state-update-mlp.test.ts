@@ -30,8 +30,9 @@ describe('stateMlpFeatures', () => {
   it('has one column per name and the shipped weights fit them', () => {
     expect(ADDITION_MARKER_COLUMN).toBe(6);
     expect(stateMlpFeatures(side('I moved to Vienna.', 2), side('I live in Porto.', 1))).toHaveLength(names.length);
-    expect(STATE_UPDATE_MLP_WEIGHTS.features).toEqual(names);
-    expect(STATE_UPDATE_MLP_WEIGHTS.w1).toHaveLength(names.length * STATE_UPDATE_MLP_WEIGHTS.hidden);
+    // The shipped weights read the columns the trainer chose on its validation families, by name.
+    for (const f of STATE_UPDATE_MLP_WEIGHTS.features) expect(names, f).toContain(f);
+    expect(STATE_UPDATE_MLP_WEIGHTS.w1).toHaveLength(STATE_UPDATE_MLP_WEIGHTS.features.length * STATE_UPDATE_MLP_WEIGHTS.hidden);
   });
 
   it('reads "too" as an addition only when it closes a clause', () => {
