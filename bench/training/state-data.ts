@@ -1,11 +1,12 @@
 /**
  * The pairs the state-update MLP head (issue 24) is fitted, calibrated and evaluated on:
  *
- * - `train`: the broad grammar's train split (bench/training/state-grammar.ts: train templates,
- *   values and names), the train split of the issue-14 pairs (bench/training/state-pairs.ts), and
+ * - `train`: the broad grammar's train split, fit families (bench/training/state-grammar.ts:
+ *   train templates and values less every fourth template and the last third of each value list), the train split of the issue-14 pairs (bench/training/state-pairs.ts), and
  *   non-update pairs from LoCoMo dev conversations conv-26, conv-30, conv-41, conv-42;
- * - `validation` (chooses the operating point only): another draw of the grammar's train split
- *   (other seed) and non-update pairs of LoCoMo dev conv-43;
+ * - `validation` (chooses the model and its operating point): the grammar's train split,
+ *   validation families only (the templates and values the fit leaves out; other seed), and
+ *   non-update pairs of LoCoMo dev conv-43;
  * - `heldout` (never used to fit or choose anything): the grammar's held-out split (held-out
  *   template families, values and names).
  *
@@ -70,13 +71,13 @@ export async function locomoNegatives(ids: readonly string[], perTurn = 3, rando
 /** The three sets of the module doc. */
 export async function statePairSets(): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
   const train = [
-    ...generateGrammarPairs({ split: 'train', perKind: 300 }).map(fromGrammar),
+    ...generateGrammarPairs({ split: 'train', perKind: 300, families: 'fit' }).map(fromGrammar),
     ...generateStatePairs()
       .filter((p) => p.split === 'train')
       .map((p): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `pairs:${p.kind}:${p.family}` })),
     ...(await locomoNegatives(['conv-26', 'conv-30', 'conv-41', 'conv-42'], 2, 2)),
   ];
-  const validation = [...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99 }).map(fromGrammar), ...(await locomoNegatives(['conv-43'], 2, 2))];
+  const validation = [...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99, families: 'validation' }).map(fromGrammar), ...(await locomoNegatives(['conv-43'], 2, 2))];
   const heldout = heldoutGrammarPairs().map(fromGrammar);
   return { train, validation, heldout };
 }

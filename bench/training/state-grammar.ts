@@ -232,6 +232,27 @@ export interface GrammarOptions {
   /** Update pairs per kind (the non-updates are about as many, spread over the distractor families). */
   perKind: number;
   seed?: number;
+  /**
+   * Within the `train` split, which template families and values (default `all`): `fit` leaves
+   * out every fourth entry of each list (or the last of a short list), `validation` keeps only
+   * those — a slice of TRAINING families a trainer chooses its model on, so the `heldout` split
+   * is never used to choose anything. Ignored for `heldout`.
+   */
+  families?: 'all' | 'fit' | 'validation';
+}
+
+/** The values {@link GrammarOptions.families} keeps: the last third (at least 2) for `validation`, the rest for `fit`. */
+export function valueCut<T>(xs: readonly T[], families: 'all' | 'fit' | 'validation'): T[] {
+  if (families === 'all') return [...xs];
+  const k = Math.max(2, Math.ceil(xs.length / 3));
+  return families === 'validation' ? xs.slice(xs.length - k) : xs.slice(0, xs.length - k);
+}
+
+/** The entries of a train list that {@link GrammarOptions.families} keeps. */
+export function familyCut<T>(xs: readonly T[], families: 'all' | 'fit' | 'validation'): T[] {
+  if (families === 'all' || xs.length < 2) return [...xs];
+  const isVal = (i: number) => (xs.length >= 4 ? i % 4 === 3 : i === xs.length - 1);
+  return xs.filter((_, i) => isVal(i) === (families === 'validation'));
 }
 
 /**
@@ -244,12 +265,14 @@ export function generateGrammarPairs(opts: GrammarOptions): GrammarPair[] {
   const rnd = prng((opts.seed ?? GRAMMAR_SEED) + (opts.split === 'train' ? 0 : 7919));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const split = opts.split;
+  const fams = split === 'train' ? (opts.families ?? 'all') : 'all';
+  const L = <T>(s: Split<T>): T[] => familyCut(s[split], fams);
   const out: GrammarPair[] = [];
   const kinds = Object.keys(GRAMMAR);
   const t0 = Date.UTC(2024, 0, 1);
   for (const kind of kinds) {
     const g = GRAMMAR[kind] as KindGrammar;
-    const values = g.values[split];
+    const values = valueCut(g.values[split], fams);
     const two = (): [string, string] => {
       const a = pick(values);
       let b = pick(values);
@@ -270,35 +293,35 @@ export function generateGrammarPairs(opts: GrammarOptions): GrammarPair[] {
     for (let i = 0; i < opts.perKind; i++) {
       const { subj, speaker, person } = subject();
       const [old, nu] = two();
-      const a = g.things ? pick(g.things[split]) : '';
-      const olderText = fill(pick(g.older[split]), subj, old, old, a);
+      const a = g.things ? pick(L(g.things)) : '';
+      const olderText = fill(pick(L(g.older)), subj, old, old, a);
       const r = rnd();
       const fam: GrammarFamily = r < 0.6 ? 'update' : r < 0.8 ? 'end' : 'end-unnamed';
       const tpl = fam === 'update' ? g.update : fam === 'end' ? g.end : g.endUnnamed;
-      push(fam, olderText, fill(pick(tpl[split]), subj, nu, old, a), speaker, speaker, person, i, whom(subj, speaker));
+      push(fam, olderText, fill(pick(L(tpl)), subj, nu, old, a), speaker, speaker, person, i, whom(subj, speaker));
     }
     const negFamilies: GrammarFamily[] = ['addition', 'repeat', 'same-topic', 'other-subject', 'history', 'other-kind'];
     for (let i = 0; i < opts.perKind; i++) {
       const fam = negFamilies[i % negFamilies.length] as GrammarFamily;
       const { subj, speaker, person } = subject();
       const [old, nu] = two();
-      const a = g.things ? pick(g.things[split]) : '';
-      const olderText = fill(pick(g.older[split]), subj, old, old, a);
+      const a = g.things ? pick(L(g.things)) : '';
+      const olderText = fill(pick(L(g.older)), subj, old, old, a);
       let newer: string;
       let speakerNew = speaker;
-      if (fam === 'addition') newer = fill(pick(g.addition[split]), subj, nu, old, a);
-      else if (fam === 'repeat') newer = fill(pick(g.repeat[split]), subj, old, old, a);
-      else if (fam === 'same-topic') newer = fill(pick(g.sameTopic[split]), subj, nu, old, a);
-      else if (fam === 'history') newer = fill(pick(g.history[split]), subj, nu, old, a);
+      if (fam === 'addition') newer = fill(pick(L(g.addition)), subj, nu, old, a);
+      else if (fam === 'repeat') newer = fill(pick(L(g.repeat)), subj, old, old, a);
+      else if (fam === 'same-topic') newer = fill(pick(L(g.sameTopic)), subj, nu, old, a);
+      else if (fam === 'history') newer = fill(pick(L(g.history)), subj, nu, old, a);
       else if (fam === 'other-kind') {
         let k2 = pick(kinds);
         while (k2 === kind) k2 = pick(kinds);
         const g2 = GRAMMAR[k2] as KindGrammar;
-        const v2 = pick(g2.values[split]);
-        newer = fill(pick(rnd() < 0.5 ? g2.update[split] : g2.older[split]), subj, v2, v2, g2.things ? pick(g2.things[split]) : '');
+        const v2 = pick(valueCut(g2.values[split], fams));
+        newer = fill(pick(rnd() < 0.5 ? L(g2.update) : L(g2.older)), subj, v2, v2, g2.things ? pick(L(g2.things)) : '');
       } else {
         // The same change about another subject: another third person, or the other speaker's "I".
-        const tpl = pick([...g.update[split], ...g.end[split], ...g.endUnnamed[split]]);
+        const tpl = pick([...L(g.update), ...L(g.end), ...L(g.endUnnamed)]);
         if (person === 1 && rnd() < 0.5) {
           let other = pick(SPEAKERS[split]);
           while (other === speaker) other = pick(SPEAKERS[split]);

@@ -30,8 +30,9 @@ describe('stateMlpFeatures', () => {
   it('has one column per name and the shipped weights fit them', () => {
     expect(ADDITION_MARKER_COLUMN).toBe(6);
     expect(stateMlpFeatures(side('I moved to Vienna.', 2), side('I live in Porto.', 1))).toHaveLength(names.length);
-    expect(STATE_UPDATE_MLP_WEIGHTS.features).toEqual(names);
-    expect(STATE_UPDATE_MLP_WEIGHTS.w1).toHaveLength(names.length * STATE_UPDATE_MLP_WEIGHTS.hidden);
+    // The shipped weights read the columns the trainer chose on its validation families, by name.
+    for (const f of STATE_UPDATE_MLP_WEIGHTS.features) expect(names, f).toContain(f);
+    expect(STATE_UPDATE_MLP_WEIGHTS.w1).toHaveLength(STATE_UPDATE_MLP_WEIGHTS.features.length * STATE_UPDATE_MLP_WEIGHTS.hidden);
   });
 
   it('reads "too" as an addition only when it closes a clause', () => {
@@ -88,10 +89,12 @@ describe('mlpStateUpdate', () => {
     const caught = (k: 'mlp' | 'lr') => scored.filter((x) => x.c.update && x[k] >= 0.85).length;
     expect(scored.filter((x) => !x.c.update && x.mlp >= 0.85)).toEqual([]);
     expect(caught('mlp')).toBeGreaterThan(caught('lr'));
-    // The figure measured when this head was committed (bench changes prints it): 15 of 21.
-    expect(caught('mlp')).toBeGreaterThanOrEqual(15);
-    // The issue's move to Vienna and sold car are caught.
-    for (const x of scored.filter((s) => s.c.issue && /Vienna|sold the car/.test(s.c.newer))) expect(x.mlp, x.c.newer).toBeGreaterThanOrEqual(0.85);
+    // The figure measured when this head was committed (bench changes prints it): 18 of 21 (v4).
+    expect(caught('mlp')).toBeGreaterThanOrEqual(18);
+    // The issue's four cases are caught (the hospital → pharmacy move too, since v4).
+    const issue = scored.filter((s) => s.c.issue);
+    expect(issue).toHaveLength(4);
+    for (const x of issue) expect(x.mlp, x.c.newer).toBeGreaterThanOrEqual(0.85);
   });
 
   it('ranks held-out generated pairs better than the logistic head (AUC)', () => {

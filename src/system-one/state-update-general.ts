@@ -1,0 +1,221 @@
+/**
+ * General features of the state-update head (issue 24, `jev-mem/state-update-features@4`):
+ * knowledge about state changes that does not depend on how a template words them, read from the
+ * two sides of a pair. The template-bound signals (slot patterns, sentence-vector coordinates)
+ * are what the earlier heads learned; these are meant to carry over to wording never seen.
+ *
+ * 1. Speech acts of the newer text, from a hand-written English lexicon with inflections
+ *    ({@link CHANGE_LEXICON}): a state begins (moved, relocated, joined, became, switched, adopted,
+ *    got engaged, took a job, made the move, went vegan…), a state ends (quit, left, sold, stopped,
+ *    no longer, broke up, gave up, retired, passed away, said goodbye, is behind me…), a marker of
+ *    the present (now, these days, lately, from now on, instead…), a repeat (still, as always,
+ *    nothing changed, remains…), history (used to, years ago, as a kid, grew up, back then…), an
+ *    addition (also, as well, another, on top of that…), a one-off episode (visited, saw, watched,
+ *    bought new…), a hypothetical (thinking about, might, want to…). Each is off when negated just
+ *    before ("did not move").
+ * 2. Subject agreement: who each side is about — the speaker ("I", "we", "my class"), a relative
+ *    ("my sister"), or a named person ("Tom", "Tom's car") — first mention wins; a name that is the
+ *    other side's value ("Glasgow is behind me now") is not a subject. Same subject, the same
+ *    first person of two different speakers, a relative against the speaker.
+ * 3. Slot alignment with the values masked: the cosine (in the head's word space) of the two
+ *    sides' content words once values, speakers and the cue words above are removed, and the
+ *    share of content-word stems they have in common ("job" and "job", "car" and "car").
+ * 4. Value change: the best cosine between a word only the newer has and a word only the older
+ *    has (Porto/Vienna, teacher/nurse: a new value of the same type), whether the older value is
+ *    named again, and whether the newer negates a state while naming the older's value.
+ *
+ * @module
+ */
+import { STOP_WORDS } from '../plane/text/text.js';
+import type { SideReading, StateSide } from './state-update-types.js';
+
+/** Names of the general features, in row order. */
+export const STATE_GENERAL_FEATURES = Object.freeze(['g_begin', 'g_end', 'g_now', 'g_repeat', 'g_history', 'g_addition', 'g_episode', 'g_hypothetical', 'g_begin_or_end', 'g_act_update', 'g_subj_same', 'g_subj_conflict', 'g_self_other_speaker', 'g_kin_vs_self', 'g_older_subject_named', 'g_masked_cos', 'g_shared_stems', 'g_value_pair_cos', 'g_old_value_named', 'g_old_value_negated', 'g_new_value', 'g_older_begin', 'g_older_history', 'g_older_hypothetical', 'g_value_subject'] as const);
+
+const w = (s: string) => `\\b(?:${s})\\b`;
+
+/**
+ * The hand-written lexicon of state changes (English, inflections spelled out). Matched on the
+ * lower-cased body of a side.
+ */
+export const CHANGE_LEXICON = Object.freeze({
+  begin: new RegExp(w([
+    'mov(?:e|es|ed|ing) (?:to|into|in with|in|over to|back to)', 'relocat(?:e|es|ed|ing)', 'settl(?:e|es|ed|ing) in', 
+    'switch(?:es|ed|ing)?', 'chang(?:e|es|ed|ing)', 'swap(?:s|ped|ping)?', 'trad(?:e|es|ed|ing) (?:in|up)', 'traded', 'replac(?:e|es|ed|ing)', 'upgrad(?:e|es|ed|ing)', 'convert(?:s|ed|ing)?',
+    'join(?:s|ed|ing)?', 'start(?:s|ed|ing)', 'began', 'begin(?:s|ning)?', 'became', 'becom(?:e|es|ing)', 'turn(?:s|ed|ing)? into', 'hired', 'got hired', 'took (?:a|an|the) job', 'land(?:s|ed|ing)? (?:a|an|the) (?:job|role|position)', 'sign(?:s|ed|ing)? (?:a|the|with)', 'transferr(?:ed|ing)', 'promoted', 'retrain(?:s|ed|ing)?', 'certified',
+    'adopt(?:s|ed|ing)?', 'bought', 'buy(?:s|ing)?', 'purchas(?:e|es|ed|ing)', 'got (?:a|an|my|our|the|two|some) ', 'welcom(?:e|es|ed|ing)', 'picked up', 'took up', 'tak(?:e|es|ing) up',
+    'got (?:engaged|married|together|hitched)', 'marr(?:y|ies|ied|ying)', 'engaged', 'dating', 'seeing', 'going out with', 'go(?:es)? out with',
+    'went (?:vegan|vegetarian|keto|paleo|gluten|dairy|sugar|pescatarian|low|back)', 'gone (?:vegan|vegetarian|keto|paleo)', 'go (?:vegan|vegetarian|keto|paleo)',
+    'reschedul(?:e|es|ed|ing)', 'pushed (?:back|to)', 'moved (?:up|forward)',
+    'hooked on', 'into', 'obsessed with', 'new favou?rite', 'prefer(?:s|red)?', 'fan of',
+  ].join('|')), 'i'),
+  end: new RegExp(w([
+    'quit(?:s|ting)?', 'left', 'leav(?:e|es|ing)', 'sold', 'sell(?:s|ing)?', 'stop(?:s|ped|ping)', 'no longer', 'any ?more', 'no more', 'not .{0,30}(?:any ?more|any longer)',
+    'broke up', 'break(?:s|ing)? up', 'split(?:s|ting)?(?: up)?', 'separat(?:e|ed|ing)', 'divorc(?:e|es|ed|ing)', 'single (?:again|now)', 'ended', 'end(?:s|ing)? (?:it|things|the)', 'is over', 'are over',
+    'gave (?:up|away)', 'giv(?:e|es|ing) (?:up|away)', 'given (?:up|away)', 'got rid of', 'get(?:s|ting)? rid of', 'dropp?(?:ed|ing)?', 'drops',
+    'retir(?:e|es|ed|ing)', 'resign(?:s|ed|ing)?', 'fired', 'laid off', 'let (?:me|him|her|us|them) go', 'lost (?:my|his|her|our|their|the) (?:job|\\w+)', 'out of work', 'walk(?:s|ed)? (?:out|away)', 'last day',
+    'died', 'passed away', 'pass(?:es)? away', 'stolen', 'stole', 'crashed', 'scrapp(?:ed|ing)', 'totall?ed', 'closed', 'cancel(?:l?ed|l?ing|s)?', 'called off',
+    'moved (?:out|away)', 'mov(?:e|es|ing) (?:out|away)', 'out of', 
+    'tired of', 'bored (?:of|with)', 'sick of', 'done with', 'over (?:it|that|him|her)', 'went off', "can't stand", 'cannot stand', 'lost interest', 'los(?:e|es|ing) interest', 'moved on',
+  ].join('|')), 'i'),
+  now: new RegExp(w(['now', 'these days', 'nowadays', 'currently', 'from now on', 'instead', 'since (?:january|february|march|april|may|june|july|august|september|october|november|december|last|then|the)', 'recently', 'just', 'finally', 'anymore', 'any more', 'no longer', 'from (?:today|this|next)', 'as of'].join('|')), 'i'),
+  repeat: new RegExp(w(['still', 'as always', 'as usual', 'as before', 'as ever', 'unchanged', 'remain(?:s|ed|ing)?', 'no plans to (?:leave|change|move|quit|stop)', 'keeps? going', 'going strong'].join('|')), 'i'),
+  history: new RegExp(w(['used to', '(?:years|decades|ages|long) ago', 'decades back', 'back (?:then|in)', 'as a (?:kid|child|boy|girl|teen|teenager|student)', 'when (?:i|he|she|we|they) (?:was|were) (?:a |young|little|small|in)', 'grew up', 'growing up', 'in (?:my|his|her|our|their) (?:twenties|thirties|teens|youth|childhood)', 'in (?:school|college|high school|university)', 'childhood', '(?:my|his|her|our|their) first (?:job|car|love|pet|home|flat)', 'once upon', 'in the past'].join('|')), 'i'),
+  addition: new RegExp(`${w(['also', 'as well', 'another', 'second', 'extra', 'besides', 'in addition', 'additionally', 'added', 'adds', 'plus'].join('|'))}|\\btoo\\b(?=\\s*(?:[.,!?;]|$))`, 'i'),
+  episode: new RegExp(w(['visit(?:s|ed|ing)?', 'saw', 'watch(?:es|ed|ing)?', 'read (?:a|an|the|that|about)', 'tried', 'met', 'meet(?:s|ing)?', 'had (?:lunch|dinner|breakfast|a chat|a meeting|an interview|a long|a small|a big)', 'went to (?:a|an|the)', 'attend(?:s|ed|ing)? (?:a|an|the)', 'bought (?:new|some|pet|flowers|tickets|a ticket|shares)', 'rented', 'test-drove', 'washed', 'cleaned', 'cooked', 'baked', 'talked', 'complained', 'enjoyed', 'loved the', 'missed', 'fed', 'walked past', 'flew to', 'trip to', 'today', 'tonight', 'this morning', 'last night'].join('|')), 'i'),
+  hypothetical: new RegExp(w(['thinking (?:about|of)', 'might', 'maybe', 'perhaps', 'planning (?:to|on)', 'plan to', 'want(?:s)? to', 'would (?:like|love)', 'hop(?:e|es|ing) to', 'consider(?:s|ed|ing)?', 'someday', 'one day', 'if (?:i|we|he|she|they)', 'wish', 'dream(?:s|ing)? (?:of|about)', 'wanted to be'].join('|')), 'i'),
+});
+
+/** A match of `re` in `text` not negated in the 20 characters before it ("did not move"). */
+function asserted(re: RegExp, text: string): boolean {
+  for (const m of text.matchAll(new RegExp(re.source, 'gi'))) {
+    const before = text.slice(Math.max(0, m.index - 20), m.index);
+    if (!/\b(?:not|never|n't|won't|don't|didn't|doesn't)\s+(?:\w+\s+)?$/i.test(before)) return true;
+  }
+  return false;
+}
+
+const KIN_WORDS = 'sister|brother|mother|father|mom|mum|dad|son|daughter|friend|cousin|neighbou?r|colleague|boss|aunt|uncle|parents|grandma|grandpa|grandmother|grandfather|wife|husband|partner|girlfriend|boyfriend|roommate|flatmate|niece|nephew|kids?|children';
+const KIN = new RegExp(`\\b(?:my|our)\\s+(${KIN_WORDS})(?:'s)?\\b`, 'i');
+const SELF = /\b(?:i|me|my|mine|we|us|our|ours|myself|i'm|i've|i'd|i'll|we're|we've)\b/i;
+/** Words that open a sentence without being a name ("Anyway.", "Fun fact:", "Big news!"). */
+const OPENERS = new Set(['anyway', 'hi', 'hey', 'hello', 'there', 'fun', 'fact', 'big', 'news', 'quick', 'update', 'guess', 'what', 'oh', 'wow', 'so', 'yeah', 'honestly', 'well', 'ok', 'okay', 'lately', 'since', 'starting', 'today', 'yesterday', 'nothing', 'home', 'every', 'after', 'before', 'back', 'years', 'long', 'parked', 'next', 'along', 'besides', 'on', 'things', 'same', 'by', 'for', 'if', 'as', 'when', 'in', 'the', 'this', 'that', 'these', 'those', 'life', 'talk', 'crazy', 'feels', 'not', 'it', 'they', 'he', 'she', 'you', 'someone', 'good', 'great', 'thanks', 'congrats', 'sure', 'sorry']);
+const MONTHS_DAYS = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
+
+/**
+ * Whom a side is about (group 2 of the module doc): `self:<speaker>`, `kin:<relative>` or
+ * `name:<name>` — whichever is mentioned first; `exclude` holds names that are not subjects
+ * (the other side's values, the speakers). `self:<speaker>` when nothing is found.
+ */
+export function subjectOf(body: string, speaker: string, exclude: ReadonlySet<string>): string {
+  const text = body.replace(/[’]/g, "'");
+  const cands: Array<[number, string]> = [];
+  const kin = KIN.exec(text);
+  if (kin !== null) cands.push([kin.index, `kin:${(kin[1] as string).toLowerCase().replace(/^mum$/, 'mom')}`]);
+  for (const m of text.matchAll(new RegExp(SELF.source, 'gi'))) {
+    if (kin !== null && m.index === kin.index) continue;
+    cands.push([m.index, `self:${speaker}`]);
+    break;
+  }
+  for (const m of text.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?(?=\s+(\S+))/gu)) {
+    const name = (m[1] as string).toLowerCase();
+    if (name === 'i' || OPENERS.has(name) || STOP_WORDS.has(name) || MONTHS_DAYS.test(name) || exclude.has(name)) continue;
+    const next = (m[2] as string).toLowerCase();
+    const possessive = /'s$/.test(m[0]);
+    // A name opens a clause when a verb-like word follows it: anything lower-case but a
+    // preposition or determiner ("Yuki said", "Tom and", not "Home for", "Parked outside").
+    const word = next.replace(/[,.!?;:]$/, '');
+    if (possessive || (/^\p{Ll}[\p{Ll}'-]*$/u.test(word) && !/^(?:for|of|in|on|at|to|the|a|an|with|from|by|outside|inside)$/.test(word))) {
+      cands.push([m.index, `name:${name}`]);
+      break;
+    }
+  }
+  cands.sort((a, b) => a[0] - b[0]);
+  return cands[0]?.[1] ?? `self:${speaker}`;
+}
+
+/** The text's clause is about the other side's value: "Acme opened an office", "Miso passed away". */
+function valueSubject(body: string, values: ReadonlySet<string>): boolean {
+  for (const m of body.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?\s+(\p{Ll}[\p{Ll}'-]*)/gu)) {
+    if (values.has((m[1] as string).toLowerCase()) && !/^(?:for|of|in|on|at|to|the|a|an|with|from|by|and|or)$/.test(m[2] as string)) return true;
+  }
+  return false;
+}
+
+/** Word-space helpers the general features need (handed in by the MLP module, which owns the table). */
+export interface GeneralSpace {
+  /** Unit SIF vector of some words (zeros when none is in the table). */
+  vector(words: Iterable<string>): Float64Array;
+  /** Cosine of two words of the table; undefined when either is missing. */
+  cos(a: string, b: string): number | undefined;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let x = 0;
+  for (let k = 0; k < a.length; k++) x += (a[k] as number) * (b[k] as number);
+  return x;
+}
+
+const CUES = [CHANGE_LEXICON.begin, CHANGE_LEXICON.end, CHANGE_LEXICON.now, CHANGE_LEXICON.repeat, CHANGE_LEXICON.history, CHANGE_LEXICON.addition, CHANGE_LEXICON.hypothetical];
+
+/** Content words of a side with values, speakers and cue phrases masked. */
+function maskedWords(r: SideReading, drop: ReadonlySet<string>): string[] {
+  let text = r.body.toLowerCase();
+  for (const re of CUES) text = text.replace(new RegExp(re.source, 'gi'), ' ');
+  return (text.match(/[\p{L}'-]+/gu) ?? []).map((x) => x.replace(/'s$/, '')).filter((x) => x.length > 2 && !STOP_WORDS.has(x) && !drop.has(x) && !OPENERS.has(x));
+}
+
+const stem = (x: string) => x.slice(0, 5);
+
+/**
+ * The general feature row of one pair, in {@link STATE_GENERAL_FEATURES} order (all in [0,1]).
+ * Deterministic and pure.
+ */
+export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideReading, newer: StateSide, older: StateSide): number[] {
+  const L = CHANGE_LEXICON;
+  const nb = n.body;
+  const b01 = (x: boolean): number => (x ? 1 : 0);
+  const begin = asserted(L.begin, nb);
+  const end = asserted(L.end, nb);
+  const now = L.now.test(nb);
+  const repeat = L.repeat.test(nb);
+  const history = L.history.test(nb);
+  const addition = L.addition.test(nb);
+  const episode = L.episode.test(nb);
+  const hypothetical = L.hypothetical.test(nb);
+  const ns = (newer.speaker ?? 'i').toLowerCase();
+  const os = (older.speaker ?? 'i').toLowerCase();
+  const speakers = new Set([ns, os]);
+  const oValues = new Set([...o.values].filter((v) => !speakers.has(v)));
+  const nValues = new Set([...n.values].filter((v) => !speakers.has(v)));
+  const oSubj = subjectOf(o.body, os, new Set([...speakers, ...[...nValues].filter((v) => !oValues.has(v))]));
+  const nSubj = subjectOf(nb, ns, new Set([...speakers, ...[...oValues].filter((v) => `name:${v}` !== oSubj)]));
+  const same = nSubj === oSubj;
+  const oName = oSubj.startsWith('name:') ? oSubj.slice(5) : oSubj.startsWith('kin:') ? oSubj.slice(4) : '';
+  const olderNamed = oName !== '' && n.tokens.includes(oName);
+  // Values and the words naming the subjects are masked; what is left is the slot.
+  const drop = new Set([...speakers, ...oValues, ...nValues]);
+  const nm = maskedWords(n, drop);
+  const om = maskedWords(o, drop);
+  const masked = nm.length && om.length ? dot(space.vector(nm), space.vector(om)) : 0;
+  const ns5 = new Set(nm.map(stem));
+  const os5 = new Set(om.map(stem));
+  let inter = 0;
+  for (const s of ns5) if (os5.has(s)) inter++;
+  const shared = ns5.size && os5.size ? inter / Math.min(ns5.size, os5.size) : 0;
+  // A new value of the older value's type: the best cosine between an own word of each side.
+  const nOwn = new Set(n.tokens.filter((x) => !STOP_WORDS.has(x) && !speakers.has(x) && x.length > 2 && !o.tokens.includes(x)));
+  const oOwn = new Set(o.tokens.filter((x) => !STOP_WORDS.has(x) && !speakers.has(x) && x.length > 2 && !n.tokens.includes(x)));
+  let pair = 0;
+  for (const a of nOwn) for (const b of oOwn) pair = Math.max(pair, space.cos(a, b) ?? 0);
+  const oldNamed = [...oValues].some((v) => n.tokens.includes(v) || nValues.has(v));
+  const negated = /\b(?:not|never|no longer|no more|n't)\b/i.test(nb) && oldNamed;
+  const ob = o.body;
+  return [
+    b01(begin),
+    b01(end),
+    b01(now),
+    b01(repeat),
+    b01(history),
+    b01(addition),
+    b01(episode),
+    b01(hypothetical),
+    b01((begin || end) && !repeat && !history && !addition && !hypothetical),
+    b01((begin || end || now) && !repeat && !history && !addition && !hypothetical && same),
+    b01(same),
+    b01(!same),
+    b01(nSubj.startsWith('self:') && oSubj.startsWith('self:') && ns !== os),
+    b01((nSubj.startsWith('kin:') && oSubj.startsWith('self:')) || (nSubj.startsWith('self:') && oSubj.startsWith('kin:'))),
+    b01(olderNamed),
+    Math.max(0, masked),
+    shared,
+    Math.max(0, pair),
+    b01(oldNamed),
+    b01(negated),
+    b01([...nValues].some((v) => !oValues.has(v))),
+    b01(asserted(L.begin, ob) && L.now.test(ob)),
+    b01(L.history.test(ob)),
+    b01(L.hypothetical.test(ob)),
+    b01(valueSubject(nb, oValues)),
+  ];
+}
