@@ -1,7 +1,8 @@
 /**
  * The plain JSONL observation format: one JSON object a line,
- * `{ text, observedAt?, timeZone?, speaker?, source?, turnId?, sessionId?, metadata? }`
- * (the fields of an {@link Observation}, `OBSERVATION_FIELDS` of write/validate.ts). Blank lines
+ * `{ text, observedAt?, timeZone?, speaker?, source?, turnId?, sessionId?, metadata?, userId?,
+ * agentId?, expiresAt? }` (the fields of an {@link Observation}, `OBSERVATION_FIELDS` of
+ * write/validate.ts, and those `Memory.add` takes besides), or a chat message. Blank lines
  * are skipped, and so is a UTF-8 byte-order mark at the start (editors on Windows write one).
  * Validation of each object happens in the write path.
  *
@@ -10,6 +11,7 @@
 import { invalidInput } from '../errors.js';
 import type { Observation } from '../types.js';
 import { showInvisible } from '../util/invisible.js';
+import { toObservation } from '../memory/input.js';
 import { OBSERVATION_FIELDS, validateObservation } from '../write/validate.js';
 
 /**
@@ -17,7 +19,8 @@ import { OBSERVATION_FIELDS, validateObservation } from '../write/validate.js';
  * cannot leave one out.
  */
 export const JSONL_FIELDS_HELP = `one JSON object a line,
-  {${OBSERVATION_FIELDS.map((f) => (f === 'text' ? `"${f}"` : `"${f}"?`)).join(', ')}};
+  {${[...OBSERVATION_FIELDS, 'userId', 'agentId', 'expiresAt'].map((f) => (f === 'text' ? `"${f}"` : `"${f}"?`)).join(', ')}}
+  or a chat message {"role", "content", "name"?};
   observedAt is ISO-8601 (its UTC offset, within ±14:00, is the speaker's; none = UTC), timeZone an
   IANA zone ("Europe/Lisbon") that sets the speaker's local calendar at observedAt`;
 
@@ -30,8 +33,10 @@ export function withoutBom(text: string): string {
  * Parses JSONL text into observations, one a line: `text` (required), `observedAt` (ISO-8601,
  * a Date string or epoch ms; its UTC offset is the speaker's), `timeZone` (an IANA zone such as
  * `Europe/Lisbon`: the speaker's local calendar at `observedAt`, over the written offset),
- * `speaker`, `source`, `turnId`, `sessionId` (strings) and `metadata` (an object). The fields are
- * checked when the observations are written (`Memory.add` / `addMany`), naming the field.
+ * `speaker`, `source`, `turnId`, `sessionId` (strings), `metadata` (an object), and the scope and
+ * expiry fields of `Memory.add` (`userId`, `agentId`, `expiresAt`, kept in `metadata`); a line may
+ * also be a chat message `{ role, content, name? }` (memory/input.ts). The fields are checked
+ * here, naming the line's field.
  * @throws JevMemError `INVALID_INPUT` naming the line (`line 3`) that is not a JSON object, or
  *   the line's field that is not a valid observation field (`line 3.observedAt`).
  */
@@ -48,8 +53,11 @@ export function parseJsonl(text: string): Observation[] {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalidInput(`line ${i + 1}`, 'expected a JSON object like {"text": "..."}');
     // Each field is checked here so a bad one is named by its line ("line 7.observedAt"); the text
     // length limit is the memory's, checked when the observations are written.
-    validateObservation(v, `line ${i + 1}`, Number.POSITIVE_INFINITY);
-    out.push(v as Observation);
+    // The API's input forms first (memory/input.ts): `userId` / `agentId` / `expiresAt` into
+    // metadata, a chat message `{ role, content, name? }` into an observation.
+    const o = toObservation(v, `line ${i + 1}`);
+    validateObservation(o, `line ${i + 1}`, Number.POSITIVE_INFINITY);
+    out.push(o as Observation);
   });
   return out;
 }

@@ -244,6 +244,7 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
   const ref = { instant: new Date(referenceMs ?? 0), timezone: offsetMinutes };
   const out: TimeRef[] = [];
   for (const r of chrono.parse(text, ref)) {
+    if (isGreeting(text, r.index, r.text)) continue;
     const certain = (['year', 'month', 'day', 'hour'] as const).filter((k) => r.start.isCertain(k));
     // Without τ only expressions that write their year resolve (chrono would read "yesterday" against 1970).
     if (referenceMs === undefined && (!certain.includes('year') || !WRITTEN_YEAR.test(r.text))) continue;
@@ -274,6 +275,22 @@ function inZone(tr: TimeRef, offsetMinutes: number, zone: string): TimeRef {
   const moved: TimeRef = { ...tr, start: toIso(start) };
   if (tr.end !== undefined) moved.end = toIso(shift(Date.parse(tr.end) + 1) - 1);
   return moved;
+}
+
+/** A bare part of the day, as chrono reads it: "morning", "Good evening", "night". */
+const PART_OF_DAY = /^(?:good\s+)?(?:morning|afternoon|evening|night)$/i;
+/**
+ * True when chrono's match at `index` is a salutation, not a time: a bare part of the day
+ * ({@link PART_OF_DAY}) at the start of the text, of a sentence or after a speaker prefix
+ * ("Maya: Morning Theo!", "Good evening, all"), or followed by a name, a comma or "!" — "this
+ * morning", "in the evening", "Sunday night" carry their own word before it and stay times.
+ */
+function isGreeting(text: string, index: number, match: string): boolean {
+  if (!PART_OF_DAY.test(match.trim())) return false;
+  const before = text.slice(0, index);
+  const atStart = /(?:^|[.!?\n]|^[^\s:]{1,40}:)\s*$/.test(before);
+  const after = text.slice(index + match.length);
+  return atStart || /^\s*(?:[,!]|\p{Lu})/u.test(after) && !/\b(?:this|that|the|in|on|at|every|last|next|each|one|yesterday|tomorrow|tonight|sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s*$/i.test(before);
 }
 
 /** Day-level words: an expression naming one of them is not a whole month / year / week. */

@@ -136,6 +136,22 @@ describe('expiry (injected clock)', () => {
     await memory.close();
   });
 
+  it('stats counts what list returns: memories due since the open are erased first', async () => {
+    let t = Date.parse('2024-01-01T00:00:00Z');
+    const memory = await createMemory({ encoder, now: () => new Date(t) });
+    await memory.add({ text: 'Theo: the locker code is 5150.', expiresAt: '2024-01-02T00:00:00Z' });
+    await memory.add({ text: 'Theo: the wifi code is 8080.', expiresAt: '2024-01-03T00:00:00Z' });
+    await memory.add({ text: 'Theo: my bike is blue.' });
+    expect((await memory.stats()).activeNodes).toBe(3);
+    t = Date.parse('2024-01-02T12:00:00Z');
+    const s = await memory.stats();
+    expect([s.nodes, s.activeNodes]).toEqual([2, 2]);
+    expect((await memory.list()).memories).toHaveLength(2);
+    expect(JSON.stringify(await memory.export())).not.toContain('5150');
+    expect((await memory.maintain()).expired).toBe(0);
+    await memory.close();
+  });
+
   it('refuses an expiry that cannot be read', async () => {
     const memory = await createMemory({ encoder });
     const e = (await errorOf(memory.add({ text: 'x', expiresAt: 'next week' }))) as { details: { field: string } };

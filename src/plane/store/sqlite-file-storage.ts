@@ -32,7 +32,7 @@ import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js
 import { sqlError } from './sql-errors.js';
 import { createSqlRecordStore } from './sql-record-store.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
-import { releaseStoreLock, takeStoreLock } from './store-lock.js';
+import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
 
 /** File name of the database inside the store directory. */
 export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
@@ -128,8 +128,10 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  *   is one SQLite transaction (rollback journal, synced).
  * - Erasure: `PRAGMA secure_delete = ON` and the rollback journal in DELETE mode, so a deleted
  *   node's text is in no file of the store once `commit` returns.
- * - One process writes a store at a time: the first write takes `<dir>/lock` (released by
- *   `close()`; a lock left by a dead process on this host is taken over). Readers need no lock.
+ * - One process writes a store at a time: a write takes `<dir>/lock`, waiting up to
+ *   `WRITER_WAIT_MS` (15 s) for another live process to give it back; it is given back after
+ *   `WRITER_IDLE_MS` (1 s) without a write, and by `close()` (a lock left by a dead process on
+ *   this host is taken over). Readers need no lock.
  *
  * @throws JevMemError `STORE_MISSING` (field `store`; `details.dir`, `details.reason`) when
  *   `create` is false and there is no store; `INVALID_OPTION` (field `dir`) for a missing option,
@@ -167,8 +169,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   let lockHeld = false;
   let lock: Promise<void> | undefined;
   let driver: NodeSqlDriver | undefined;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const acquire = async (): Promise<void> => {
-    const { tookOver } = await takeStoreLock(dir, lockPath);
+    const { tookOver } = await takeStoreLockWaiting(dir, lockPath, WRITER_WAIT_MS);
     lockHeld = true;
     // A writer that died inside a statement left SQLite's lock directory behind: the driver
     // takes it over (and plays back its journal) at its next statement.
@@ -182,6 +185,27 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       throw e;
     });
     return lock;
+  };
+  /**
+   * Gives the writer lock back once this process has not begun a write for
+   * {@link WRITER_IDLE_MS}, so another process (a second MCP client on the same store, a CLI
+   * ingest) can write while this one is idle; the next write takes it again. A write still
+   * running when it fires is safe: the record store checks at commit what another writer changed.
+   */
+  const releaseWhenIdle = (): void => {
+    if (idleTimer !== undefined) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      idleTimer = undefined;
+      const held = lock;
+      if (held === undefined || closing !== undefined) return;
+      void held.then(async () => {
+        if (lock !== held || !lockHeld) return;
+        lock = undefined;
+        lockHeld = false;
+        await releaseStoreLock(dir, lockPath).catch((e: unknown) => logger('warn', errorText(e), { code: 'LOCK_RELEASE_FAILED' }));
+      }, () => undefined);
+    }, WRITER_IDLE_MS);
+    idleTimer.unref?.();
   };
 
   if (found === 'v1') {
@@ -214,6 +238,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     async ready(mode) {
       if (mode === 'write') {
         await writerLock();
+        releaseWhenIdle();
         // SQLite runs synchronously here: yield one event-loop turn per write so that signal
         // handlers (Ctrl-C of the CLI) and timers run between commits.
         await new Promise<void>((done) => setImmediate(done));
@@ -234,6 +259,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     ...inner,
     close: () =>
       (closing ??= (async () => {
+        if (idleTimer !== undefined) clearTimeout(idleTimer);
         await inner.close();
         await lock?.catch(() => undefined);
         db.close();

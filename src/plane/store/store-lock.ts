@@ -124,3 +124,34 @@ export async function releaseStoreLock(dir: string, lockPath: string): Promise<v
     }
   }
 }
+
+/** How long a write waits for another live process to give the writer lock back (ms). */
+export const WRITER_WAIT_MS = 15_000;
+
+/** How long a process keeps the writer lock after its last write began (ms): then it gives it back. */
+export const WRITER_IDLE_MS = 1_000;
+
+/** Longest pause between two looks at a lock another live process holds (ms). */
+const WRITER_POLL_MAX_MS = 250;
+
+/**
+ * {@link takeStoreLock}, waiting (without blocking the event loop: timers, signals and other
+ * calls run meanwhile) up to `waitMs` while another live process holds the lock, as a process
+ * that is writing only keeps it until it has been idle for {@link WRITER_IDLE_MS}.
+ * @throws JevMemError as {@link takeStoreLock}, the holder's error when it still holds the lock
+ *   after `waitMs`.
+ */
+export async function takeStoreLockWaiting(dir: string, lockPath: string, waitMs: number): Promise<{ tookOver: boolean }> {
+  const start = Date.now();
+  let pause = 10;
+  for (;;) {
+    try {
+      return await takeStoreLock(dir, lockPath);
+    } catch (e) {
+      const held = e instanceof JevMemError && e.details[WRITER_ELSEWHERE] !== undefined;
+      if (!held || Date.now() - start + pause > waitMs) throw e;
+    }
+    await new Promise<void>((done) => setTimeout(done, pause));
+    pause = Math.min(WRITER_POLL_MAX_MS, pause * 2);
+  }
+}
