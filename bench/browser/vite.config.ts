@@ -39,6 +39,8 @@ export default defineConfig({
   build: {
     ...base.build,
     outDir: join(benchDir, 'dist'),
+    // JEV_MEM_BENCH_PAGE_PROFILE (bench scale --browser): unminified, so the page's CPU profile names functions.
+    ...(process.env.JEV_MEM_BENCH_PAGE_PROFILE ? { minify: false } : {}),
     rolldownOptions: {
       input: [join(benchDir, 'system-one.html'), join(benchDir, 'scale.html')],
       onwarn(warning, warn) {

@@ -8,12 +8,12 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ONE, type RecordDriver } from '../../src/plane/drivers/record-driver.js';
+import { ONE, type RecordDriver, type RecordTx } from '../../src/plane/drivers/record-driver.js';
 import { openIdbRecordDriver } from '../../src/plane/drivers/record-idb.js';
 import { createMemoryRecordDriver } from '../../src/plane/drivers/record-memory.js';
 import { createSqlRecordDriver } from '../../src/plane/drivers/record-sql.js';
 import { memorySqlConnection } from './sql-connection.js';
-import { measure, recordBytes } from '../../src/plane/store/record-counters.js';
+import { countingTx, measure, recordBytes } from '../../src/plane/store/record-counters.js';
 import { IDB_VERSION, upgradeRecords } from '../../src/plane/store/record-idb-upgrade.js';
 import { createRecordStore } from '../../src/plane/store/record-store.js';
 import type { WriteBatch } from '../../src/plane/store/storage.js';
@@ -77,5 +77,62 @@ describe.each(DRIVERS)('the kept counters over the %s driver', (_name, open) => 
     await store.dropNamespace('ns');
     expect([(await store.counts('ns')).nodes, await store.sizeBytes('ns')]).toEqual([0, 0]);
     await store.close();
+  });
+});
+
+describe('countingTx', () => {
+  /** A memory-driver write transaction whose reads of `work` are counted by table. */
+  async function withReads<T>(seed: (tx: RecordTx) => void, work: (tx: RecordTx) => Promise<T>): Promise<{ result: T; reads: string[] }> {
+    const driver = createMemoryRecordDriver();
+    await driver.transaction(['node', 'adj'], 'write', async (tx) => seed(tx));
+    const reads: string[] = [];
+    const result = await driver.transaction(['node', 'adj', 'meta'], 'write', (raw) =>
+      work({ ...raw, get: (table, ns, key) => (reads.push(`${table}:${String(key)}`), raw.get(table, ns, key)) }),
+    );
+    return { result, reads };
+  }
+
+  it('reads the old value of a key once per transaction: not again after the work read it, nor after a write of it (issue 25)', async () => {
+    const old = { s: ['x'], b: new Uint8Array(7) };
+    const { result, reads } = await withReads(
+      (tx) => {
+        tx.put('adj', 'ns', 'a', old);
+        tx.put('node', 'ns', 'n1', { text: 'old' });
+      },
+      async (raw) => {
+        const c = countingTx(raw, 'ns');
+        expect(await c.tx.get('adj', 'ns', 'a')).toEqual(old); // read by the work (as applyEdges does)
+        const next = { s: ['x', 'y'], b: new Uint8Array(9) };
+        c.tx.put('adj', 'ns', 'a', next); // old size from the read above
+        c.tx.put('adj', 'ns', 'b', next); // never read: one read for the tally
+        c.tx.put('adj', 'ns', 'b', old); // written before: the size of what was written
+        c.tx.put('node', 'ns', 'n1', { text: 'new' });
+        c.tx.delete('node', 'ns', 'n1'); // removes what the put above wrote
+        c.tx.put('meta', 'other', 'k', 1); // another namespace: not counted, not read
+        return { tally: await c.settle(), next };
+      },
+    );
+    expect(reads).toEqual(['adj:a', 'adj:b', 'node:n1']);
+    // a: -old +next; b: +next -next +old; n1: -old +new -new
+    const bytes = (key: string, v: unknown): number => recordBytes('ns', key, v);
+    const expected = -bytes('a', old) + bytes('a', result.next) + bytes('b', old) - bytes('n1', { text: 'old' });
+    expect(result.tally).toEqual({ nodes: -1, bytes: expected });
+  });
+
+  it('reads a table again after a deleteRange of it', async () => {
+    const { result, reads } = await withReads(
+      (tx) => tx.put('adj', 'ns', 'a', { s: [], b: new Uint8Array(3) }),
+      async (raw) => {
+        const c = countingTx(raw, 'ns');
+        c.tx.put('adj', 'ns', 'a', { s: [], b: new Uint8Array(5) });
+        c.tx.deleteRange('adj', 'ns', undefined);
+        c.tx.put('adj', 'ns', 'a', { s: [], b: new Uint8Array(2) });
+        return c.settle();
+      },
+    );
+    expect(reads).toEqual(['adj:a', 'adj:a']);
+    // +5 -3 (the put), -5 (the range removes what the put wrote), +2 (absent after the range)
+    const b = (n: number): number => recordBytes('ns', 'a', { s: [], b: new Uint8Array(n) });
+    expect(result).toEqual({ nodes: 0, bytes: b(5) - b(3) - b(5) + b(2) });
   });
 });

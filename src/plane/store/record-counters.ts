@@ -2,9 +2,10 @@
  * The kept counters of the record store (issue 22, issue 25: O(1) `counts()` and `stats()`): a
  * {@link RecordTx} wrapper that tallies, for one namespace, how many node records and how many
  * bytes (the estimate of {@link recordBytes}) the writes of a transaction add or remove. Each
- * write first reads the value it replaces or removes, in the same transaction (a read issued
- * before the write sees the state before it), so the tally is exact however often a key is
- * written; the store adds the tally to the namespace's bookkeeping in the same transaction.
+ * write takes the size of the value it replaces or removes in the same transaction (read once
+ * per key: a read issued before the write sees the state before it; a key already read or
+ * written is not read again), so the tally is exact however often a key is written; the store
+ * adds the tally to the namespace's bookkeeping in the same transaction.
  *
  * @module
  */
@@ -69,6 +70,12 @@ function atMost(key: RecordKey, upTo: RecordKey): boolean {
 /**
  * Wraps `tx` so that its writes to `namespace` are tallied. `settle()` awaits the reads the
  * tally needs and returns it; call it after the last write, before putting the bookkeeping.
+ *
+ * The old value a write replaces is read once per key and transaction (issue 25): a key the work
+ * read through the wrapper before writing it (the adjacency records of a commit's edges,
+ * `record-edges.ts`) takes its old size from that read, and a key written before takes the size
+ * of the value written; only a key met first by a write is read for the tally. After a
+ * `deleteRange` of a table, its keys are read again.
  */
 export function countingTx(tx: RecordTx, namespace: string): { tx: RecordTx; settle(): Promise<Tally> } {
   const pending: Array<Promise<void>> = [];
@@ -80,33 +87,59 @@ export function countingTx(tx: RecordTx, namespace: string): { tx: RecordTx; set
   };
   const tally: Tally = { nodes: 0, bytes: 0 };
   const counted = (table: RecordTable, ns: string): boolean => ns === namespace && SIZED.has(table);
-  const removeOld = (table: RecordTable, key: RecordKey): void => {
-    track(
-      tx.get(table, namespace, key).then((old) => {
-        if (old === undefined) return;
-        tally.bytes -= recordBytes(namespace, key, old);
-        if (table === 'node') tally.nodes--;
-      }),
-    );
+  // Per counted table and key: the size of the record stored there now in this transaction
+  // (undefined: none), as a promise while the read that tells it is pending.
+  const known = new Map<RecordTable, Map<RecordKey, Promise<number | undefined> | number | undefined>>();
+  const knownIn = (table: RecordTable): Map<RecordKey, Promise<number | undefined> | number | undefined> => {
+    let m = known.get(table);
+    if (m === undefined) known.set(table, (m = new Map()));
+    return m;
+  };
+  const sizeOf = (key: RecordKey) => (old: unknown): number | undefined => (old === undefined ? undefined : recordBytes(namespace, key, old));
+  const removeOld = (table: RecordTable, key: RecordKey, next: number | undefined): void => {
+    const m = knownIn(table);
+    const old = m.has(key) ? m.get(key) : tx.get(table, namespace, key).then(sizeOf(key));
+    m.set(key, next);
+    const subtract = (bytes: number | undefined): void => {
+      if (bytes === undefined) return;
+      tally.bytes -= bytes;
+      if (table === 'node') tally.nodes--;
+    };
+    if (old instanceof Promise) track(old.then(subtract));
+    else subtract(old);
   };
   const wrapped: RecordTx = {
-    get: (table, ns, key) => tx.get(table, ns, key),
+    get(table, ns, key) {
+      const p = tx.get(table, ns, key);
+      if (counted(table, ns)) {
+        const m = knownIn(table);
+        // A read issued before any write of the key in this transaction sees what a write would replace.
+        if (!m.has(key)) {
+          const size = p.then(sizeOf(key));
+          size.catch(() => undefined);
+          m.set(key, size);
+        }
+      }
+      return p;
+    },
     scan: (table, ns, after, limit) => tx.scan(table, ns, after, limit),
     namespaces: (table) => tx.namespaces(table),
     put(table, ns, key, value) {
       if (counted(table, ns)) {
-        removeOld(table, key);
-        tally.bytes += recordBytes(namespace, key, value);
+        const bytes = recordBytes(namespace, key, value);
+        removeOld(table, key, bytes);
+        tally.bytes += bytes;
         if (table === 'node') tally.nodes++;
       }
       tx.put(table, ns, key, value);
     },
     delete(table, ns, key) {
-      if (counted(table, ns)) removeOld(table, key);
+      if (counted(table, ns)) removeOld(table, key, undefined);
       tx.delete(table, ns, key);
     },
     deleteRange(table, ns, upTo) {
       if (counted(table, ns)) {
+        known.delete(table);
         track(
           tx.scan(table, namespace, undefined, Infinity).then((rows) => {
             for (const [key, old] of rows) {
