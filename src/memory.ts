@@ -251,7 +251,11 @@ const LIST_OPTION_KEYS = ['namespace', 'signal', 'cursor', 'limit', 'filter', 's
 
 /** Options of {@link Memory.recall}. */
 export interface RecallOptions extends CallOptions {
-  /** How many memories to return. @default K (40), or K for multi-hop (50) when h(q) ≥ 0.5 */
+  /**
+   * How many memories to return: an integer from 1 to `MAX_RECALL_K` (1,000; config.ts).
+   * @default K (40), or K for multi-hop (50) when h(q) ≥ 0.5
+   * @throws JevMemError `INVALID_INPUT` (`options.k`) when not an integer in that range.
+   */
   k?: number;
   /** Time limit in ms. @default parameters.readDeadlineMs */
   deadlineMs?: number;
@@ -425,7 +429,8 @@ export interface Memory {
    * carries its calibrated `relevance`; `filter`, `scope` and the time window select among the
    * candidates, `minScore` cuts by relevance, and expired memories are never returned (so fewer
    * than `k` may come back).
-   * @throws JevMemError `INVALID_INPUT` (empty query, bad `k`, `options.minScore` outside [0,1],
+   * @throws JevMemError `INVALID_INPUT` (empty query, `options.k` not an integer from 1 to
+   *   `MAX_RECALL_K` (1,000), `options.minScore` outside [0,1],
    *   `options.filter…` / `options.scope…` naming the bad part), `INVALID_OPTION` (an unknown
    *   option or parameter, naming it), `ABORTED`, `CLOSED`.
    */

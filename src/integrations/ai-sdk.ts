@@ -16,6 +16,7 @@
  * @module
  */
 import type { LanguageModelMiddleware, Tool } from 'ai';
+import { MAX_RECALL_K } from '../config.js';
 import { JevMemError } from '../errors.js';
 import { DEFAULT_ANSWER_MIN_SCORE, type Memory, type MemoryFilter, type MemoryScope } from '../memory.js';
 import type { Observation, RecalledMemory } from '../types.js';
@@ -50,7 +51,7 @@ export async function createMemoryTools(memory: Memory, options: MemoryToolsOpti
 
 /** Options of {@link memoryMiddleware}. */
 export interface MemoryMiddlewareOptions {
-  /** Memories recalled into the prompt. @default 5 */
+  /** Memories recalled into the prompt: an integer from 1 to `MAX_RECALL_K` (1,000). @default 5 */
   k?: number;
   /**
    * Only memories whose calibrated `relevance` (the probability, in [0,1], that the memory is
@@ -140,7 +141,7 @@ function latestUserText(prompt: Prompt): string | undefined {
  */
 export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOptions = {}): LanguageModelMiddleware {
   const k = options.k ?? 5;
-  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new JevMemError('INVALID_OPTION', `option k: expected an integer from 1 to 1000, got ${JSON.stringify(k)}`, { field: 'k' });
+  if (!Number.isInteger(k) || k < 1 || k > MAX_RECALL_K) throw new JevMemError('INVALID_OPTION', `option k: expected an integer from 1 to ${MAX_RECALL_K}, got ${JSON.stringify(k)}`, { field: 'k' });
   const minScore = options.minScore ?? DEFAULT_ANSWER_MIN_SCORE;
   if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) throw new JevMemError('INVALID_OPTION', `option minScore: expected a number in [0,1], got ${JSON.stringify(minScore)}`, { field: 'minScore' });
   const format = options.format ?? formatMemories;
