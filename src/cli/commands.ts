@@ -85,7 +85,7 @@ export const COMMANDS = {
   stats: { args: '', summary: 'counts of a namespace (JSON)', options: OPEN, required: STORE },
   export: { args: '', summary: 'a namespace as one JSON export on stdout (exit 3 when records are damaged, unless --skip-damaged)', options: [...OPEN, 'skip-damaged'], required: STORE },
   import: { args: '<file.json>', summary: 'an export into an empty namespace; makes the store when missing', options: [...OPEN, 'reembed'], required: STORE },
-  delete: { args: '<id>', summary: 'remove one memory (node) and its edges', options: OPEN, required: STORE },
+  delete: { args: '<id>', summary: 'remove one memory (node) and its edges; prints {"deleted": true|false, "id"} (false, with a warning, for an id the namespace does not hold; exit 0)', options: OPEN, required: STORE },
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
   check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },
   mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list, history; needs @modelcontextprotocol/sdk); makes the store when missing', options: OPEN, required: STORE },
