@@ -41,7 +41,7 @@ import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions } from './memory/types.js';
 import type { MemoryFilter } from './read/filter.js';
-import { checkLimit, decodeCursor, historyOf, isExpired, listPage, selection } from './memory/list.js';
+import { checkLimit, decodeCursor, historyOf, isExpired, listPage, refuseStaleVersion, selection } from './memory/list.js';
 import { toObservation, type ChatMessageInput } from './memory/input.js';
 import { openAnswerStream, type StreamEvent } from './memory/answer-stream.js';
 import { calibratedRelevance, calibrationOf } from './memory/relevance.js';
@@ -508,7 +508,16 @@ export interface Memory {
    * `metadata`. `observedAt` is as given: absent, the new version is timed by ingestion (the
    * memory's clock, `now` of `createMemory`), as for `add`. The old node's `supersededAt` in recall
    * is the new version's `observedAt`, else its ingestion time.
-   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace),
+   *
+   * Only the current version of a chain is updated: `id` must not have been replaced by an
+   * earlier `update` already (that would start a second branch of its history). Updating such an
+   * old version is refused with `CONFLICT`, whose `details.activeId` names the newest version
+   * (the end of the chain of explicit updates), the one to update instead. A memory that System
+   * One or maintenance marked superseded (an inferred state change, not a version) can still be
+   * updated.
+   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace), `CONFLICT`
+   *   (field `id`, `details.activeId`: `id` was already replaced by an update, also when a
+   *   concurrent update replaced it first),
    *   `INVALID_INPUT` (field `observation.expiresAt`) when the new version would already be due
    *   (it would hide the old version and itself: delete the memory instead), and add's errors.
    */
@@ -798,6 +807,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const old = await caches.reading(ns, async (state) => {
         if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
         await state.loadNodes([id]);
+        await refuseStaleVersion(state, id, ns); // CONFLICT before any encoding or System-One call
         return state.nodes.get(id) as MemoryNode;
       });
       const provenance = updateProvenance(old.provenance, checked.provenance);

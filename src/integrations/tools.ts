@@ -358,7 +358,8 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       title: 'Update a memory',
       description:
         'Replace a stored memory with a corrected or newer version, e.g. when the user says "actually my dog is called Rex" and recall found the old statement. ' +
-        'The old version is kept as history (status "superseded") and ranked below the new one. Returns {id, replaces}: the new version\'s id and the old id.',
+        'The old version is kept as history (status "superseded") and ranked below the new one. Returns {id, replaces}: the new version\'s id and the old id. ' +
+        'Update the current version: an id that an earlier update already replaced is a CONFLICT error naming the current version\'s id.',
       inputSchema: {
         type: 'object',
         properties: { id: ID, text: { type: 'string', minLength: 1, description: 'The new, complete statement (not a diff).' }, observedAt: WHEN },

@@ -34,6 +34,7 @@ import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './conc
 import { ENCODER_META_KEY, nextChange } from './migrate.js';
 import { expiryMeta } from './expiry-meta.js';
 import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
+import { refuseStaleVersion } from './list.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
 /**
@@ -533,6 +534,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         refuseIfDamaged(ns, state);
         await upgradeVector(ns, state);
         if (supersedesId !== undefined && !state.nodes.has(supersedesId)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(supersedesId)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+        if (supersedesId !== undefined) await refuseStaleVersion(state, supersedesId, ns); // CONFLICT: a newer version replaced it meanwhile
         release = await caches.gate(ns, true); // from here the caches hold uncommitted changes: no reader may look
         // Observations planned after the chunk's first change, waiting for their relation answers.
         const deferred: Array<{ at: number; prepared: PreparedWrite; log: DecisionRecord[] }> = [];
