@@ -134,8 +134,9 @@ function latestUserText(prompt: Prompt): string | undefined {
  * by default `DEFAULT_ANSWER_MIN_SCORE` as in `Memory.answer`) and adds them as a system message
  * after the prompt's own system messages; none are added when none pass. After a
  * call that ends a turn (the model wrote text and called no tool), remembers the user's message
- * and the model's text as two observations (speaker `user` and `assistant`, `observedAt` now,
- * with the scope's `userId` / `agentId` and the session id).
+ * and the model's text as two observations (speaker `user` and `assistant`, or the names of
+ * `speakers`; role `user` and `assistant` whatever the names, kept in `metadata.role`;
+ * `observedAt` now, with the scope's `userId` / `agentId` and the session id).
  * Calls that end in tool calls remember nothing: the turn ends in a later call.
  * @throws JevMemError `INVALID_OPTION` naming a bad option; the memory's errors at run time.
  */
@@ -159,8 +160,10 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
     const at = now().toISOString();
     const turns: Observation[] = [];
     const base: Partial<Observation> = { source, observedAt: at };
-    if (question !== undefined) turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user' });
-    if (reply.trim() !== '') turns.push({ ...base, text: reply.trim(), speaker: options.speakers?.assistant ?? 'assistant' });
+    // The role is carried explicitly (metadata.role): a renamed assistant (speakers.assistant)
+    // is still an assistant, whose answers hold no state of the user (write/state-updates.ts).
+    if (question !== undefined) turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user', role: 'user' });
+    if (reply.trim() !== '') turns.push({ ...base, text: reply.trim(), speaker: options.speakers?.assistant ?? 'assistant', role: 'assistant' });
     if (turns.length > 0) await memory.addMany(turns, Object.keys(scope).length > 0 ? { scope } : {});
   }
 

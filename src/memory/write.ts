@@ -766,7 +766,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
 
 /**
  * The provenance of an update's new version: the given fields, and the old node's `speaker`,
- * `sessionId` and `source` where the update gives none; `turnId` and `metadata` only as given.
+ * `sessionId` and `source` where the update gives none; `turnId` and `metadata` only as given,
+ * except the scope (`metadata.userId` / `agentId`) and, when the update names no speaker, the
+ * speaker's role (`metadata.role`), which stay.
  */
 export function updateProvenance(old: Provenance, given: Provenance): Provenance {
   const out: Provenance = {};
@@ -776,8 +778,9 @@ export function updateProvenance(old: Provenance, given: Provenance): Provenance
   }
   if (given.turnId !== undefined) out.turnId = given.turnId;
   if (given.metadata !== undefined) out.metadata = given.metadata;
-  // The scope (issue 23: metadata userId / agentId) stays with the memory across versions.
-  for (const key of ['userId', 'agentId'] as const) {
+  // The scope (issue 23: metadata userId / agentId) stays with the memory across versions, and
+  // the speaker's role (metadata.role) with the speaker when the new version names none.
+  for (const key of ['userId', 'agentId', ...(given.speaker === undefined ? (['role'] as const) : [])] as const) {
     const v = old.metadata?.[key];
     if (v !== undefined && out.metadata?.[key] === undefined) out.metadata = { ...out.metadata, [key]: v };
   }
