@@ -749,7 +749,6 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     } finally {
       release();
     }
-    state.stemMemo.clear(); // words of the erased texts
     deps.evictText?.(texts);
   };
 
