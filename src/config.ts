@@ -31,9 +31,9 @@ export interface MemoryParameters {
   writeCandidates: number;
   /** W: beam width. @default 10 */
   beamWidth: number;
-  /** K: evidence returned (and sent to System Two). @default 40 */
+  /** K: evidence returned (and sent to System Two); at most {@link MAX_RECALL_K}. @default 40 */
   k: number;
-  /** K for multi-hop queries (h(q) ≥ 0.5). @default 50 */
+  /** K for multi-hop queries (h(q) ≥ 0.5); at most {@link MAX_RECALL_K}. @default 50 */
   kMultiHop: number;
   /** Anchor count taken from the fused vector + lexical ranking. @default 30 */
   anchors: number;
@@ -102,6 +102,15 @@ export interface MemoryParameters {
   hopAnchors: number;
 }
 
+/**
+ * Most memories one recall returns: the upper bound of `RecallOptions.k` and of the parameters
+ * `k` and `kMultiHop`. A recall ranks at most its candidate pool (anchors, the graph expansion
+ * within `budget` and `maxVisited`, and the lexical and vector candidates), so a larger k would
+ * only ask every scoring stage to size itself for results that cannot exist; 1,000 is also
+ * `MAX_LIST_LIMIT`, the largest page of `list`.
+ */
+export const MAX_RECALL_K = 1000;
+
 /** The defaults of {@link MemoryParameters} (SPEC 8). Frozen. */
 export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   thetaRel: 0.6,
@@ -169,7 +178,7 @@ const NON_NEGATIVE: Array<keyof MemoryParameters> = [
  * @param overrides Partial parameters; `undefined` fields keep their defaults.
  * @param path Option path used in error messages (`parameters`).
  * @throws JevMemError `INVALID_OPTION` naming the field: an unknown key, a probability outside
- *   [0,1], a count that is not a positive integer, or λ that is not five non-negative numbers with a
+ *   [0,1], a count that is not a positive integer, `k` or `kMultiHop` above {@link MAX_RECALL_K}, or λ that is not five non-negative numbers with a
  *   positive sum.
  */
 export function resolveParameters(overrides: Partial<MemoryParameters> | undefined, path = 'parameters'): Readonly<MemoryParameters> {
@@ -201,6 +210,9 @@ export function resolveParameters(overrides: Partial<MemoryParameters> | undefin
   const l = out.lambdas;
   if (!Array.isArray(l) || l.length !== 5 || l.some((x) => typeof x !== 'number' || !(x >= 0)) || l.reduce((a, b) => a + b, 0) <= 0) {
     throw invalidOption(`${path}.lambdas`, 'expected five non-negative numbers with a positive sum');
+  }
+  for (const key of ['k', 'kMultiHop'] as const) {
+    if (out[key] > MAX_RECALL_K) throw invalidOption(`${path}.${key}`, `expected at most ${MAX_RECALL_K} (MAX_RECALL_K), got ${out[key]}`);
   }
   if (out.kMultiHop < out.k) throw invalidOption(`${path}.kMultiHop`, `expected ≥ k (${out.k}), got ${out.kMultiHop}`);
   out.lambdas = Object.freeze([...l]) as unknown as MemoryParameters['lambdas'];

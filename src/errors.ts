@@ -15,6 +15,7 @@ import { quoteVisible } from './util/invisible.js';
  * | `INVALID_INPUT` | an observation, query or argument is malformed (the `field` names it) |
  * | `INVALID_OPTION` | an option is unknown or has a bad value (the `field` names it) |
  * | `NOT_FOUND` | a node, namespace or store does not exist |
+ * | `CONFLICT` | the call contradicts what is stored: `update` of a version that a newer version already replaced (`details.activeId` names the version to update) |
  * | `STORE_MISSING` | the store directory / database is missing and `create` was not allowed |
  * | `STORAGE_FAILED` | the storage adapter failed; nothing was written |
  * | `QUOTA_EXCEEDED` | the browser or disk refused the write for lack of space; nothing was written |
@@ -37,6 +38,7 @@ export type JevMemErrorCode =
   | 'INVALID_INPUT'
   | 'INVALID_OPTION'
   | 'NOT_FOUND'
+  | 'CONFLICT'
   | 'STORE_MISSING'
   | 'STORAGE_FAILED'
   | 'QUOTA_EXCEEDED'
@@ -60,6 +62,7 @@ export const ERROR_CODES: readonly JevMemErrorCode[] = Object.freeze([
   'INVALID_INPUT',
   'INVALID_OPTION',
   'NOT_FOUND',
+  'CONFLICT',
   'STORE_MISSING',
   'STORAGE_FAILED',
   'QUOTA_EXCEEDED',

@@ -38,7 +38,7 @@ export type {
 } from './memory.js';
 export { consoleLogger, silentLogger } from './util/logger.js';
 export type { LogEntry, Logger, LogLevel } from './util/logger.js';
-export { DEFAULT_PARAMETERS, resolveParameters } from './config.js';
+export { DEFAULT_PARAMETERS, MAX_RECALL_K, resolveParameters } from './config.js';
 export type { MemoryParameters } from './config.js';
 export { ERROR_CODES, JevMemError, isJevMemError } from './errors.js';
 export type { JevMemErrorCode, JevMemErrorDetails } from './errors.js';

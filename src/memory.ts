@@ -41,7 +41,7 @@ import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions } from './memory/types.js';
 import type { MemoryFilter } from './read/filter.js';
-import { checkLimit, decodeCursor, historyOf, isExpired, listPage, selection } from './memory/list.js';
+import { checkLimit, decodeCursor, historyOf, isExpired, listPage, refuseStaleVersion, selection } from './memory/list.js';
 import { toObservation, type ChatMessageInput } from './memory/input.js';
 import { openAnswerStream, type StreamEvent } from './memory/answer-stream.js';
 import { calibratedRelevance, calibrationOf } from './memory/relevance.js';
@@ -252,7 +252,11 @@ const LIST_OPTION_KEYS = ['namespace', 'signal', 'cursor', 'limit', 'filter', 's
 
 /** Options of {@link Memory.recall}. */
 export interface RecallOptions extends CallOptions {
-  /** How many memories to return. @default K (40), or K for multi-hop (50) when h(q) ≥ 0.5 */
+  /**
+   * How many memories to return: an integer from 1 to `MAX_RECALL_K` (1,000; config.ts).
+   * @default K (40), or K for multi-hop (50) when h(q) ≥ 0.5
+   * @throws JevMemError `INVALID_INPUT` (`options.k`) when not an integer in that range.
+   */
   k?: number;
   /** Time limit in ms. @default parameters.readDeadlineMs */
   deadlineMs?: number;
@@ -426,7 +430,8 @@ export interface Memory {
    * carries its calibrated `relevance`; `filter`, `scope` and the time window select among the
    * candidates, `minScore` cuts by relevance, and expired memories are never returned (so fewer
    * than `k` may come back).
-   * @throws JevMemError `INVALID_INPUT` (empty query, bad `k`, `options.minScore` outside [0,1],
+   * @throws JevMemError `INVALID_INPUT` (empty query, `options.k` not an integer from 1 to
+   *   `MAX_RECALL_K` (1,000), `options.minScore` outside [0,1],
    *   `options.filter…` / `options.scope…` naming the bad part), `INVALID_OPTION` (an unknown
    *   option or parameter, naming it), `ABORTED`, `CLOSED`.
    */
@@ -505,7 +510,16 @@ export interface Memory {
    * with the memory unless `observation` gives its own. `observedAt` is as given: absent, the new version is timed by ingestion (the
    * memory's clock, `now` of `createMemory`), as for `add`. The old node's `supersededAt` in recall
    * is the new version's `observedAt`, else its ingestion time.
-   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace),
+   *
+   * Only the current version of a chain is updated: `id` must not have been replaced by an
+   * earlier `update` already (that would start a second branch of its history). Updating such an
+   * old version is refused with `CONFLICT`, whose `details.activeId` names the newest version
+   * (the end of the chain of explicit updates), the one to update instead. A memory that System
+   * One or maintenance marked superseded (an inferred state change, not a version) can still be
+   * updated.
+   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace), `CONFLICT`
+   *   (field `id`, `details.activeId`: `id` was already replaced by an update, also when a
+   *   concurrent update replaced it first),
    *   `INVALID_INPUT` (field `observation.expiresAt`) when the new version would already be due
    *   (it would hide the old version and itself: delete the memory instead), and add's errors.
    */
@@ -802,6 +816,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       const old = await caches.reading(ns, async (state) => {
         if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
         await state.loadNodes([id]);
+        await refuseStaleVersion(state, id, ns); // CONFLICT before any encoding or System-One call
         return state.nodes.get(id) as MemoryNode;
       });
       const provenance = updateProvenance(old.provenance, checked.provenance);

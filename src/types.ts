@@ -86,6 +86,15 @@ export interface Observation extends Provenance {
   /** Scope: the agent that holds this memory. Kept in `provenance.metadata.agentId`. */
   agentId?: string;
   /**
+   * The speaker's role in a chat, whatever the speaker's name: `'user'`, `'assistant'` (also
+   * `'model'`, `'ai'`, `'bot'`), `'system'`, `'tool'`, or another label; a non-empty string of at
+   * most 256 characters. Kept in `provenance.metadata.role` (a chat message `{ role, content,
+   * name? }` keeps its `role` there too). A turn whose role is an assistant's holds no state of the
+   * user: the automatic state-update decision neither supersedes it nor lets it supersede another
+   * memory (write/state-updates.ts `holdsNoState`; without a role the speaker's name is read).
+   */
+  role?: string;
+  /**
    * When the memory expires: an ISO-8601 instant or date (no offset = UTC), a `Date` or epoch
    * ms. Kept as ISO UTC in `provenance.metadata.expiresAt`. From then on (the memory's clock,
    * `now` of `createMemory`) `get`, `list`, `history`, `recall` and `answer` never return it,

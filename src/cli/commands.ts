@@ -7,6 +7,7 @@
  * @module
  */
 import { parseArgs } from 'node:util';
+import { MAX_RECALL_K } from '../config.js';
 import { JSONL_FIELDS_HELP } from '../formats/jsonl.js';
 import { SYSTEM_ONE_NAMES } from '../system-one/from-name.js';
 
@@ -33,7 +34,7 @@ export const OPTIONS = {
   namespace: { type: 'string', value: '<ns>', help: 'namespace inside the store (default: "default"; ingest of LoCoMo/MemoryBank: the sample/user id)' },
   format: { type: 'string', value: '<jsonl|locomo|memorybank>', help: 'input format (default: jsonl, or detected for .json files)' },
   sample: { type: 'string', value: '<id>', help: 'the LoCoMo conversation or MemoryBank user to ingest from a file of several' },
-  k: { type: 'string', value: '<N>', help: 'how many memories to return, a positive integer (default: the memory parameter k)' },
+  k: { type: 'string', value: '<N>', help: `how many memories to return, an integer from 1 to ${MAX_RECALL_K} (default: the memory parameter k)` },
   json: { type: 'boolean', help: 'print JSON instead of text' },
   after: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is at or after this ISO date/instant (no offset = UTC)' },
   before: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is before this ISO date/instant' },
@@ -84,7 +85,7 @@ export const COMMANDS = {
   stats: { args: '', summary: 'counts of a namespace (JSON)', options: OPEN, required: STORE },
   export: { args: '', summary: 'a namespace as one JSON export on stdout (exit 3 when records are damaged, unless --skip-damaged)', options: [...OPEN, 'skip-damaged'], required: STORE },
   import: { args: '<file.json>', summary: 'an export into an empty namespace; makes the store when missing', options: [...OPEN, 'reembed'], required: STORE },
-  delete: { args: '<id>', summary: 'remove one memory (node) and its edges', options: OPEN, required: STORE },
+  delete: { args: '<id>', summary: 'remove one memory (node) and its edges; prints {"deleted": true|false, "id"} (false, with a warning, for an id the namespace does not hold; exit 0)', options: OPEN, required: STORE },
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
   check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },
   mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list, history; needs @modelcontextprotocol/sdk); makes the store when missing', options: OPEN, required: STORE },
@@ -240,12 +241,14 @@ export function unitOption(values: OptionValues, name: 'min-score'): number | un
 /**
  * A numeric option parsed to a number before it reaches the API.
  * @returns undefined when the option is absent.
- * @throws UsageError `--k: expected a positive integer, got "ten"`.
+ * @throws UsageError `--k: expected a positive integer, got "ten"`; `--k: expected at most 1000
+ *   (MAX_RECALL_K), got "5000"`.
  */
 export function positiveIntOption(values: OptionValues, name: 'k' | 'limit'): number | undefined {
   const v = values[name];
   if (v === undefined) return undefined;
   const n = /^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${name}: expected a positive integer, got ${JSON.stringify(v)}`);
+  if (name === 'k' && n > MAX_RECALL_K) throw new UsageError(`--k: expected at most ${MAX_RECALL_K} (MAX_RECALL_K), got ${JSON.stringify(v)}`);
   return n;
 }

@@ -469,9 +469,11 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         const id = pos[0];
         if (!id) throw new UsageError('delete needs a node id');
         memory = await openMemory(v);
-        const ok = await memory.delete(id);
-        if (!ok) throw new JevMemError('NOT_FOUND', `no node ${quoteVisible(id)} in namespace ${quoteVisible(memory.namespace)}`, { field: 'id' });
-        io.out(JSON.stringify({ deleted: id }));
+        // As Memory.delete (false for an id the namespace does not hold) and forget: idempotent
+        // (exit 0), with a warning, since an unknown id is most often a typo or another namespace.
+        const deleted = await memory.delete(id);
+        io.out(JSON.stringify({ deleted, id }));
+        if (!deleted) io.err(`jev-mem: warning: namespace ${quoteVisible(memory.namespace)} holds no node ${quoteVisible(id)}; nothing was deleted`);
         warnRepairBackups(need(v.store, 'store'), io);
         return 0;
       }

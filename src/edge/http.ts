@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { MAX_RECALL_K } from '../config.js';
 import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
 import { checkNamespaceName } from '../plane/store/names.js';
 import { quoteVisible, showInvisible } from '../util/invisible.js';
@@ -201,7 +202,7 @@ function queryOf(body: Record<string, unknown>): string {
 
 function kOf(body: Record<string, unknown>): number | undefined {
   if (body.k === undefined) return undefined;
-  if (typeof body.k !== 'number' || !Number.isInteger(body.k) || body.k < 1 || body.k > 1000) throw invalid('k', `expected an integer from 1 to 1000, got ${JSON.stringify(body.k)}`);
+  if (typeof body.k !== 'number' || !Number.isInteger(body.k) || body.k < 1 || body.k > MAX_RECALL_K) throw invalid('k', `expected an integer from 1 to ${MAX_RECALL_K}, got ${JSON.stringify(body.k)}`);
   return body.k;
 }
 
@@ -337,6 +338,7 @@ const STATUS: Partial<Record<JevMemErrorCode, number>> = {
   INVALID_OPTION: 400,
   SYSTEM_ONE_INVALID_REQUEST: 400,
   NOT_FOUND: 404,
+  CONFLICT: 409,
   ENCODER_MISMATCH: 409,
   SCHEMA_MISMATCH: 409,
   TOO_LARGE: 413,

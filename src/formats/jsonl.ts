@@ -2,7 +2,7 @@
  * The plain JSONL observation format: one JSON object a line,
  * `{ text, observedAt?, timeZone?, speaker?, source?, turnId?, sessionId?, metadata?, userId?,
  * agentId?, expiresAt? }` (the fields of an {@link Observation}, `OBSERVATION_FIELDS` of
- * write/validate.ts, and those `Memory.add` takes besides), or a chat message. Blank lines
+ * write/validate.ts, and those `Memory.add` takes besides, `role` included), or a chat message. Blank lines
  * are skipped, and so is a UTF-8 byte-order mark at the start (editors on Windows write one).
  * Validation of each object happens in the write path.
  *
@@ -19,7 +19,7 @@ import { OBSERVATION_FIELDS, validateObservation } from '../write/validate.js';
  * cannot leave one out.
  */
 export const JSONL_FIELDS_HELP = `one JSON object a line,
-  {${[...OBSERVATION_FIELDS, 'userId', 'agentId', 'expiresAt'].map((f) => (f === 'text' ? `"${f}"` : `"${f}"?`)).join(', ')}}
+  {${[...OBSERVATION_FIELDS, 'userId', 'agentId', 'expiresAt', 'role'].map((f) => (f === 'text' ? `"${f}"` : `"${f}"?`)).join(', ')}}
   or a chat message {"role", "content", "name"?};
   observedAt is ISO-8601 (its UTC offset, within ±14:00, is the speaker's; none = UTC), timeZone an
   IANA zone ("Europe/Lisbon") that sets the speaker's local calendar at observedAt`;

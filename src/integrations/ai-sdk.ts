@@ -16,6 +16,7 @@
  * @module
  */
 import type { LanguageModelMiddleware, Tool } from 'ai';
+import { MAX_RECALL_K } from '../config.js';
 import { JevMemError } from '../errors.js';
 import { DEFAULT_ANSWER_MIN_SCORE, type Memory, type MemoryFilter, type MemoryScope } from '../memory.js';
 import type { Observation, RecalledMemory } from '../types.js';
@@ -50,7 +51,7 @@ export async function createMemoryTools(memory: Memory, options: MemoryToolsOpti
 
 /** Options of {@link memoryMiddleware}. */
 export interface MemoryMiddlewareOptions {
-  /** Memories recalled into the prompt. @default 5 */
+  /** Memories recalled into the prompt: an integer from 1 to `MAX_RECALL_K` (1,000). @default 5 */
   k?: number;
   /**
    * Only memories whose calibrated `relevance` (the probability, in [0,1], that the memory is
@@ -133,14 +134,15 @@ function latestUserText(prompt: Prompt): string | undefined {
  * by default `DEFAULT_ANSWER_MIN_SCORE` as in `Memory.answer`) and adds them as a system message
  * after the prompt's own system messages; none are added when none pass. After a
  * call that ends a turn (the model wrote text and called no tool), remembers the user's message
- * and the model's text as two observations (speaker `user` and `assistant`, `observedAt` now,
- * with the scope's `userId` / `agentId` and the session id).
+ * and the model's text as two observations (speaker `user` and `assistant`, or the names of
+ * `speakers`; role `user` and `assistant` whatever the names, kept in `metadata.role`;
+ * `observedAt` now, with the scope's `userId` / `agentId` and the session id).
  * Calls that end in tool calls remember nothing: the turn ends in a later call.
  * @throws JevMemError `INVALID_OPTION` naming a bad option; the memory's errors at run time.
  */
 export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOptions = {}): LanguageModelMiddleware {
   const k = options.k ?? 5;
-  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new JevMemError('INVALID_OPTION', `option k: expected an integer from 1 to 1000, got ${JSON.stringify(k)}`, { field: 'k' });
+  if (!Number.isInteger(k) || k < 1 || k > MAX_RECALL_K) throw new JevMemError('INVALID_OPTION', `option k: expected an integer from 1 to ${MAX_RECALL_K}, got ${JSON.stringify(k)}`, { field: 'k' });
   const minScore = options.minScore ?? DEFAULT_ANSWER_MIN_SCORE;
   if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) throw new JevMemError('INVALID_OPTION', `option minScore: expected a number in [0,1], got ${JSON.stringify(minScore)}`, { field: 'minScore' });
   const format = options.format ?? formatMemories;
@@ -158,8 +160,10 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
     const at = now().toISOString();
     const turns: Observation[] = [];
     const base: Partial<Observation> = { source, observedAt: at };
-    if (question !== undefined) turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user' });
-    if (reply.trim() !== '') turns.push({ ...base, text: reply.trim(), speaker: options.speakers?.assistant ?? 'assistant' });
+    // The role is carried explicitly (metadata.role): a renamed assistant (speakers.assistant)
+    // is still an assistant, whose answers hold no state of the user (write/state-updates.ts).
+    if (question !== undefined) turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user', role: 'user' });
+    if (reply.trim() !== '') turns.push({ ...base, text: reply.trim(), speaker: options.speakers?.assistant ?? 'assistant', role: 'assistant' });
     if (turns.length > 0) await memory.addMany(turns, Object.keys(scope).length > 0 ? { scope } : {});
   }
 

@@ -24,7 +24,8 @@
  * @module
  */
 import type { BaseStore, GetOperation, Item, ListNamespacesOperation, Operation, OperationResults, PutOperation, SearchItem, SearchOperation } from '@langchain/langgraph-checkpoint';
-import { JevMemError } from '../errors.js';
+import { MAX_RECALL_K } from '../config.js';
+import { describeValue, invalidInput, JevMemError } from '../errors.js';
 import type { Memory } from '../memory.js';
 import type { ListedMemory } from '../memory/types.js';
 import { compileNodeFilter, type MemoryFilter } from '../read/filter.js';
@@ -37,7 +38,10 @@ export interface JevMemStoreOptions {
   prefix?: string;
   /** Fields of a value that make its indexed text (`$` = every leaf), when `put` names none. @default ['$'] */
   fields?: string[];
-  /** How many recall candidates a `search` with a query asks for beyond `offset + limit`. @default 10 */
+  /**
+   * How many recall candidates a `search` with a query asks for beyond `offset + limit` (the
+   * recall's `k` is capped at `MAX_RECALL_K`, 1,000). A non-negative integer. @default 10
+   */
   recallSlack?: number;
 }
 
@@ -89,8 +93,9 @@ function valueFilter(filter: Record<string, unknown> | undefined): MemoryFilter 
 /**
  * Creates the store over `memory`.
  * @throws JevMemError `DEPENDENCY_MISSING` (details `package`) when `@langchain/langgraph-checkpoint`
- *   is not installed. Its operations throw `INVALID_INPUT` naming a bad namespace, key or filter,
- *   and the memory's errors.
+ *   is not installed; `INVALID_OPTION` (`recallSlack`) when it is not a non-negative integer. Its
+ *   operations throw `INVALID_INPUT` naming a bad namespace, key or filter, or (`offset`) a search
+ *   with a query whose `offset + limit` exceeds `MAX_RECALL_K` (1,000), and the memory's errors.
  * @example
  * ```ts
  * const store = await createJevMemStore(memory);
@@ -102,6 +107,7 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
   const prefix = options.prefix ?? 'langgraph';
   const fields = options.fields ?? ['$'];
   const slack = options.recallSlack ?? 10;
+  if (!Number.isInteger(slack) || slack < 0) throw new JevMemError('INVALID_OPTION', `option recallSlack: expected a non-negative integer, got ${describeValue(slack)}`, { field: 'recallSlack' });
   /** namespace → key → node id of the item's current version (checked on use). */
   const ids = new Map<string, Map<string, string>>();
 
@@ -179,12 +185,14 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
     const spaces = await namespacesUnder(op.namespacePrefix);
     const hits: SearchItem[] = [];
     if (op.query !== undefined && op.query.trim() !== '') {
+      // A recall returns at most MAX_RECALL_K memories: a page past them could never be filled.
+      if (offset + limit > MAX_RECALL_K) throw invalidInput('offset', `a search with a query ranks at most ${MAX_RECALL_K} items (MAX_RECALL_K): offset + limit must be at most that, got ${offset} + ${limit}`);
       const indexed: MemoryFilter = { ...filter, lgIndexed: { $ne: false } };
       const keep = compileNodeFilter(indexed, 'filter');
       for (const { ns, tuple } of spaces) {
         // The filter goes into the recall (anchors chosen among the items it keeps), so a filtered
         // search still finds `limit` items when the best-ranked memories do not match it.
-        const r = await memory.recall(op.query, { namespace: ns, k: offset + limit + slack, filter: indexed });
+        const r = await memory.recall(op.query, { namespace: ns, k: Math.min(offset + limit + slack, MAX_RECALL_K), filter: indexed });
         for (const m of r.memories) {
           const node = await memory.get(m.id, { namespace: ns });
           if (node !== undefined && keep(node)) hits.push({ ...itemOf(tuple, node.provenance.metadata ?? {}, node.ingestedAt), score: m.score });

@@ -209,13 +209,18 @@ const remember: Omit<MemoryTool, 'run'> = {
     properties: {
       text: { type: 'string', minLength: 1, description: 'The statement to remember, self-contained (name people and things rather than "he" or "it").' },
       speaker: { type: 'string', description: 'Who said it or whom it is about, e.g. "user" or a name.' },
+      role: {
+        type: 'string',
+        enum: ['user', 'assistant'],
+        description: 'Whose turn it was: "user" (the default reading) or "assistant" for your own answer or advice, which then never replaces, nor is replaced by, a fact about the user.',
+      },
       observedAt: WHEN,
       sessionId: { type: 'string', description: 'The conversation it comes from, if you track one.' },
       userId: { type: 'string', description: 'The user this memory belongs to, when one memory serves several users (recall and list can then select by it).' },
       agentId: { type: 'string', description: 'The agent that keeps this memory, when several agents share one memory.' },
       metadata: {
         type: 'object',
-        description: 'Labels to select by later with a filter, e.g. {"topic": "travel", "importance": 3}: JSON values, keys without "." or "$". userId, agentId and expiresAt go in their own arguments.',
+        description: 'Labels to select by later with a filter, e.g. {"topic": "travel", "importance": 3}: JSON values, keys without "." or "$". userId, agentId, expiresAt and role go in their own arguments.',
       },
       expiresAt: {
         type: 'string',
@@ -235,6 +240,9 @@ function observationOf(a: Record<string, unknown>, source: string, now: () => Da
   if (speaker !== undefined) o.speaker = speaker;
   const session = text(a, 'sessionId', false);
   if (session !== undefined) o.sessionId = session;
+  const role = text(a, 'role', false);
+  if (role !== undefined && role !== 'user' && role !== 'assistant') throw bad('role', `expected "user" or "assistant", got ${JSON.stringify(role)}`);
+  if (role !== undefined) o.role = role;
   for (const key of ['userId', 'agentId', 'expiresAt'] as const) {
     const v = text(a, key, false);
     if (v !== undefined) o[key] = v;
@@ -358,7 +366,8 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       title: 'Update a memory',
       description:
         'Replace a stored memory with a corrected or newer version, e.g. when the user says "actually my dog is called Rex" and recall found the old statement. ' +
-        'The old version is kept as history (status "superseded") and ranked below the new one. Returns {id, replaces}: the new version\'s id and the old id.',
+        'The old version is kept as history (status "superseded") and ranked below the new one. Returns {id, replaces}: the new version\'s id and the old id. ' +
+        'Update the current version: an id that an earlier update already replaced is a CONFLICT error naming the current version\'s id.',
       inputSchema: {
         type: 'object',
         properties: { id: ID, text: { type: 'string', minLength: 1, description: 'The new, complete statement (not a diff).' }, observedAt: WHEN },

@@ -4,11 +4,11 @@
  * `expiresAt`. Each is turned into an ordinary observation before validation
  * (write/validate.ts), so the store keeps one node shape:
  *
- * - a chat message becomes `{ text: content, speaker: name ?? role }` (its other fields, such as
+ * - a chat message becomes `{ text: content, speaker: name ?? role, role }` (its other fields, such as
  *   `observedAt` or `sessionId`, are kept);
- * - `userId`, `agentId` are kept in `provenance.metadata` under those keys, `expiresAt` as an
+ * - `userId`, `agentId` and `role` are kept in `provenance.metadata` under those keys, `expiresAt` as an
  *   ISO-8601 UTC string under `metadata.expiresAt` (the filter of list and recall names them
- *   `userId`, `agentId`, `expiresAt`).
+ *   `userId`, `agentId`, `expiresAt`, `role`).
  *
  * @module
  */
@@ -18,8 +18,8 @@ import type { MemoryScope } from './types.js';
 /** Largest |epoch ms| a JavaScript Date can hold. */
 const MAX_TIME_MS = 8.64e15;
 
-/** Metadata keys the memory writes itself (scope and expiry). */
-export const RESERVED_METADATA_KEYS = ['userId', 'agentId', 'expiresAt'] as const;
+/** Metadata keys the memory writes itself (scope, expiry and the speaker's role). */
+export const RESERVED_METADATA_KEYS = ['userId', 'agentId', 'expiresAt', 'role'] as const;
 
 /** A chat message as LLM APIs write it (OpenAI, Anthropic, Vercel AI SDK). */
 export interface ChatMessageInput {
@@ -77,16 +77,22 @@ export function toObservation(value: unknown, field: string, scope?: MemoryScope
 function convert(value: unknown, field: string, scope: MemoryScope | undefined): unknown {
   if (!isPlainObject(value)) return value;
   let o: Record<string, unknown> = { ...value };
-  if ('role' in o || 'content' in o) {
+  // A chat message has `content`; `role` without `text` is one too (missing its content). An
+  // observation may carry `role` beside its `text`.
+  let role: unknown = o['role'];
+  if ('content' in o || ('role' in o && !('text' in o))) {
     if ('text' in o) throw invalidInput(`${field}.text`, 'give either an observation ({ text }) or a chat message ({ role, content }), not both');
     if (typeof o['role'] !== 'string' || o['role'].trim() === '') throw invalidInput(`${field}.role`, `expected a non-empty string such as "user", got ${describeValue(o['role'])}`);
     if (typeof o['content'] !== 'string') throw invalidInput(`${field}.content`, `expected the message text as a string, got ${describeValue(o['content'])}`);
     if (o['name'] !== undefined && (typeof o['name'] !== 'string' || o['name'].trim() === '')) throw invalidInput(`${field}.name`, `expected a non-empty string, got ${describeValue(o['name'])}`);
     if (o['speaker'] !== undefined) throw invalidInput(`${field}.speaker`, 'a chat message names its speaker with name (or role)');
-    const { role, content, name, ...rest } = o;
-    o = { ...rest, text: content, speaker: (name as string | undefined) ?? role };
+    const { role: r, content, name, ...rest } = o;
+    o = { ...rest, text: content, speaker: (name as string | undefined) ?? r };
+    role = r;
   }
+  delete o['role'];
   const extras: Record<string, unknown> = {};
+  if (role !== undefined) extras['role'] = checkScopeValue(role, `${field}.role`);
   for (const key of ['userId', 'agentId'] as const) {
     const given = o[key] ?? scope?.[key];
     if (given !== undefined) extras[key] = checkScopeValue(given, o[key] !== undefined ? `${field}.${key}` : `options.scope.${key}`);

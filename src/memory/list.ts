@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { describeValue, invalidInput } from '../errors.js';
+import { describeValue, invalidInput, JevMemError } from '../errors.js';
+import { quoteVisible } from '../util/invisible.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { compileNodeFilter, isoMs, type NodePredicate } from '../read/filter.js';
 import type { MemoryNode } from '../types.js';
@@ -203,4 +204,41 @@ export async function historyOf(state: NamespaceState, id: string, nowMs: number
   const nodes = [...seen].map((x) => state.nodes.get(x)).filter((n): n is MemoryNode => n !== undefined && !isExpired(n, nowMs));
   nodes.sort((a, b) => a.seq - b.seq);
   return nodes.map(listed);
+}
+
+/**
+ * The newest version that replaced `id` through `Memory.update` (following the `updates` edges
+ * with origin rule {@link EXPLICIT_UPDATE_RULE} from older to newer, the newest by `seq` where a
+ * version was replaced twice, at most {@link MAX_HISTORY} steps), or `undefined` when no explicit
+ * update replaced `id` (it is the current version, or was superseded only by a relation System
+ * One or maintenance inferred). `id` must exist in the namespace.
+ */
+export async function newestVersionOf(state: NamespaceState, id: string): Promise<string | undefined> {
+  const seen = new Set<string>([id]);
+  let at = id;
+  for (let step = 0; step < MAX_HISTORY; step++) {
+    await state.loadNodes([at]);
+    if (state.nodes.get(at)?.status !== 'superseded') break;
+    await state.loadEdgesOfKind([at], 'updates');
+    const newer = state
+      .edgesOfKind(at, 'updates')
+      .filter((e) => e.to === at && e.origin.kind === 'rule' && e.origin.by === EXPLICIT_UPDATE_RULE && !seen.has(e.from) && state.nodes.has(e.from))
+      .map((e) => e.from);
+    if (newer.length === 0) break;
+    await state.loadNodes(newer);
+    at = newer.reduce((a, b) => ((state.nodes.get(b)?.seq ?? -1) > (state.nodes.get(a)?.seq ?? -1) ? b : a));
+    seen.add(at);
+  }
+  return at === id ? undefined : at;
+}
+
+/**
+ * Refuses an update of a version that a newer explicit version replaced (it would start a second
+ * branch of the version chain): the caller should update the version `activeId` names.
+ * @throws JevMemError `CONFLICT` (field `id`, `details.activeId`).
+ */
+export async function refuseStaleVersion(state: NamespaceState, id: string, ns: string): Promise<void> {
+  const newest = await newestVersionOf(state, id);
+  if (newest === undefined) return;
+  throw new JevMemError('CONFLICT', `node ${quoteVisible(id)} in namespace ${quoteVisible(ns)} was already replaced by a newer version; update ${quoteVisible(newest)}, its current version, instead`, { field: 'id', activeId: newest });
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { rejectUnknownKeys } from '../config.js';
+import { MAX_RECALL_K, rejectUnknownKeys } from '../config.js';
 import { describeValue, invalidInput, invalidOption, isJevMemError } from '../errors.js';
 import { isBlankText, quoteVisible } from '../util/invisible.js';
 import { parseTimestamp } from '../util/time.js';
@@ -147,8 +147,8 @@ export function windowBound(value: unknown, field: string): number | undefined {
 }
 
 /**
- * Checks a recall's query and options: a query with a visible character (util/invisible.ts), only known option keys, a positive
- * integer `k`, `minScore` in [0,1], and the time window (`after` ≤ `before`, each an ISO date/instant or a Date).
+ * Checks a recall's query and options: a query with a visible character (util/invisible.ts), only known option keys, an
+ * integer `k` from 1 to {@link MAX_RECALL_K}, `minScore` in [0,1], and the time window (`after` ≤ `before`, each an ISO date/instant or a Date).
  * @returns the window in epoch ms (each bound only when given).
  * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.minScore`, `options.after`, `options.before`),
  *   `INVALID_OPTION` (an unknown option).
@@ -157,6 +157,7 @@ export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; b
   if (typeof query !== 'string' || isBlankText(query)) throw invalidInput('query', `expected a string with a visible character, got ${typeof query === 'string' ? quoteVisible(query, 40) : describeValue(query)}`);
   if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
   if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
+  if (o?.k !== undefined && (o.k as number) > MAX_RECALL_K) throw invalidInput('options.k', `expected at most ${MAX_RECALL_K} (MAX_RECALL_K), got ${describeValue(o.k)}`);
   if (o?.minScore !== undefined && (typeof o.minScore !== 'number' || !(o.minScore >= 0 && o.minScore <= 1))) throw invalidInput('options.minScore', `expected a number in [0, 1], got ${describeValue(o.minScore)}`);
   const out: { afterMs?: number; beforeMs?: number } = {};
   const after = windowBound(o?.after, 'options.after');

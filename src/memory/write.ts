@@ -34,6 +34,7 @@ import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './conc
 import { ENCODER_META_KEY, nextChange } from './migrate.js';
 import { expiryMeta } from './expiry-meta.js';
 import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
+import { refuseStaleVersion } from './list.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
 /**
@@ -533,6 +534,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         refuseIfDamaged(ns, state);
         await upgradeVector(ns, state);
         if (supersedesId !== undefined && !state.nodes.has(supersedesId)) throw new JevMemError('NOT_FOUND', `no node ${JSON.stringify(supersedesId)} in namespace ${JSON.stringify(ns)}`, { field: 'id' });
+        if (supersedesId !== undefined) await refuseStaleVersion(state, supersedesId, ns); // CONFLICT: a newer version replaced it meanwhile
         release = await caches.gate(ns, true); // from here the caches hold uncommitted changes: no reader may look
         // Observations planned after the chunk's first change, waiting for their relation answers.
         const deferred: Array<{ at: number; prepared: PreparedWrite; log: DecisionRecord[] }> = [];
@@ -747,7 +749,6 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     } finally {
       release();
     }
-    state.stemMemo.clear(); // words of the erased texts
     deps.evictText?.(texts);
   };
 
@@ -766,7 +767,8 @@ export function createWritePath(deps: WritePathDeps): WritePath {
  * The provenance of an update's new version: the given fields, and the old node's `speaker`,
  * `sessionId` and `source` where the update gives none; `turnId` and `metadata` only as given,
  * except the scope (`metadata.userId`, `metadata.agentId`) and the expiry (`metadata.expiresAt`),
- * kept from the old node unless the update gives its own.
+ * kept from the old node unless the update gives its own, and, when the update names no speaker,
+ * the speaker's role (`metadata.role`).
  */
 export function updateProvenance(old: Provenance, given: Provenance): Provenance {
   const out: Provenance = {};
@@ -778,8 +780,9 @@ export function updateProvenance(old: Provenance, given: Provenance): Provenance
   if (given.metadata !== undefined) out.metadata = given.metadata;
   // The scope (issue 23: metadata userId / agentId) and the expiry stay with the memory across
   // versions: an update of a memory that was to be erased at a time is erased at that time too
-  // (a door code kept for a day stays a day's secret when it changes), unless it gives its own.
-  for (const key of ['userId', 'agentId', 'expiresAt'] as const) {
+  // (a door code kept for a day stays a day's secret when it changes), unless it gives its own;
+  // the speaker's role (metadata.role) stays with the speaker when the new version names none.
+  for (const key of ['userId', 'agentId', 'expiresAt', ...(given.speaker === undefined ? (['role'] as const) : [])] as const) {
     const v = old.metadata?.[key];
     if (v !== undefined && out.metadata?.[key] === undefined) out.metadata = { ...out.metadata, [key]: v };
   }

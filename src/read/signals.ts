@@ -93,20 +93,13 @@ export function nodeWords(n: MemoryNode): readonly string[] {
   return words;
 }
 
-/** Memo of {@link contentStem} results (`false`: a stop word); the namespace's `stemMemo`. */
-export interface StemMemo {
-  get(word: string): string | false | undefined;
-  set(word: string, value: string | false): unknown;
+/** The Porter stem of a token, `false` for a stop word. */
+function contentStem(word: string): string | false {
+  return isStopWord(word) ? false : stem(word);
 }
 
-/** The Porter stem of a token, `null` for a stop word (memoised in `memo` when given). */
-function contentStem(word: string, memo: StemMemo | undefined): string | null {
-  const hit = memo?.get(word);
-  if (hit !== undefined) return hit === false ? null : hit;
-  const st = isStopWord(word) ? null : stem(word);
-  memo?.set(word, st ?? false);
-  return st;
-}
+/** The content stem of a word, `false` for a stop word (the namespace's memo, `NamespaceState.memoStem`, or {@link contentStem}). */
+export type StemOf = (word: string) => string | false;
 
 
 /**
@@ -121,7 +114,7 @@ export class SoftQuery {
   readonly #weights: Float64Array;
   readonly #weightSum: number;
   readonly #lookup: TermVectorLookup;
-  readonly #stemMemo: StemMemo | undefined;
+  readonly #stemOf: StemOf;
   /**
    * word → s(t, w) for every query word t (false: a stop word). A memo that lives and dies with
    * one recall, not a cache policy: it holds at most the distinct words of the candidates that
@@ -133,10 +126,11 @@ export class SoftQuery {
    * @param words Distinct query content words (lower case).
    * @param weights Their weights g_t ≥ 0 (same order), not all 0.
    * @param lookup Word-vector lookup of the encoder.
-   * @param stemMemo Memo of content stems shared across queries (the namespace's `stemMemo`).
+   * @param stemOf Content stems of candidate words, memoised across queries by the namespace
+   *   (`(w) => state.memoStem(w, …)`); unmemoised by default.
    */
-  constructor(words: readonly string[], weights: readonly number[], lookup: TermVectorLookup, stemMemo?: StemMemo) {
-    this.#stemMemo = stemMemo;
+  constructor(words: readonly string[], weights: readonly number[], lookup: TermVectorLookup, stemOf: StemOf = contentStem) {
+    this.#stemOf = stemOf;
     this.#stems = words.map((w) => stem(w));
     this.#vectors = lookup([...words]);
     this.#weights = Float64Array.from(weights);
@@ -154,8 +148,8 @@ export class SoftQuery {
     const hit = this.#cache.get(word);
     if (hit !== undefined) return hit === false ? null : hit;
     let out: Float64Array | null = null;
-    const st = contentStem(word, this.#stemMemo);
-    if (st !== null) {
+    const st = this.#stemOf(word);
+    if (st !== false) {
       out = new Float64Array(this.#stems.length);
       let v: Float32Array | undefined;
       let looked = false;
@@ -212,7 +206,7 @@ export function softQuery(query: string, state: NamespaceState, lookup: TermVect
   const words = [...new Set(tokenize(query))].filter((w) => !isStopWord(w));
   if (words.length === 0) return undefined;
   const idf = namespaceIdf(state);
-  return new SoftQuery(words, words.map((w) => idf(stem(w))), lookup, state.stemMemo);
+  return new SoftQuery(words, words.map((w) => idf(stem(w))), lookup, (w) => state.memoStem(w, contentStem));
 }
 
 /**

@@ -24,7 +24,7 @@ import { decideStateUpdate, type StateReadings, type StateUpdateHead } from '../
 import { finishEdge } from './structure.js';
 
 /**
- * Speaker roles (lower-cased, trimmed) whose turns hold no state ({@link holdsNoState}): the
+ * Roles (lower-cased, trimmed) whose turns hold no state ({@link holdsNoState}): the
  * assistant of a user/assistant chat, by the names chat APIs give it (`assistant` in OpenAI and
  * Anthropic messages, `model` in Gemini's, `ai` / `bot` in others). `user`, `human`, `system`,
  * `tool` and every name are not in it.
@@ -32,15 +32,23 @@ import { finishEdge } from './structure.js';
 export const ASSISTANT_ROLES: ReadonlySet<string> = new Set(['assistant', 'ai', 'bot', 'model']);
 
 /**
- * True when a node's speaker is an assistant role ({@link ASSISTANT_ROLES}): its text is an
- * answer or advice, not a state of a holder, so the automatic state-update decision neither
- * supersedes it nor lets it supersede another node (issue 24: a long travel answer, "For a first
- * visit to Denver, I would stay in …", was marked superseded by a later checklist answer at
- * P = 0.855). An explicit update (`Memory.update`) still supersedes any node.
+ * True when a node is an assistant's turn: its text is an answer or advice, not a state of a
+ * holder, so the automatic state-update decision neither supersedes it nor lets it supersede
+ * another node (issue 24: a long travel answer, "For a first visit to Denver, I would stay in …",
+ * was marked superseded by a later checklist answer at P = 0.855). An explicit update
+ * (`Memory.update`) still supersedes any node.
+ *
+ * The role is read where the caller carried it, `provenance.metadata.role` (`Observation.role`, the
+ * `role` of a chat message, set by the AI SDK middleware and the MCP `remember` tool), so an
+ * assistant with a name of its own (`{ role: 'assistant', name: 'Aria' }`, the middleware's
+ * `speakers.assistant`) is recognised and a person called "Bot" with role `user` is not. Without
+ * a role (LoCoMo and other transcripts, whose speakers are people, and older stores), the
+ * speaker's name is compared with {@link ASSISTANT_ROLES}.
  */
 export function holdsNoState(n: Pick<MemoryNode, 'provenance'>): boolean {
-  const sp = n.provenance.speaker;
-  return sp !== undefined && ASSISTANT_ROLES.has(sp.trim().toLowerCase());
+  const role = n.provenance.metadata?.['role'];
+  const label = typeof role === 'string' ? role : n.provenance.speaker;
+  return label !== undefined && ASSISTANT_ROLES.has(label.trim().toLowerCase());
 }
 
 /**

@@ -7,7 +7,7 @@ import { commandUsage, usage } from '../../src/cli/commands.js';
 import { OBSERVATION_FIELDS } from '../../src/write/validate.js';
 import { cli } from './helpers.js';
 
-const FIELDS_LINE = '  {"text", "observedAt"?, "timeZone"?, "speaker"?, "source"?, "turnId"?, "sessionId"?, "metadata"?, "userId"?, "agentId"?, "expiresAt"?}';
+const FIELDS_LINE = '  {"text", "observedAt"?, "timeZone"?, "speaker"?, "source"?, "turnId"?, "sessionId"?, "metadata"?, "userId"?, "agentId"?, "expiresAt"?, "role"?}';
 const TIME_ZONE_LINE = '  IANA zone ("Europe/Lisbon") that sets the speaker\'s local calendar at observedAt';
 
 describe('the JSONL fields in the CLI help', () => {

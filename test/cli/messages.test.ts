@@ -60,6 +60,12 @@ describe('options', () => {
     expect(r.err[0]).toBe(`jev-mem: --k: expected a positive integer, got ${JSON.stringify(k)}`);
   });
 
+  it.each([['1001'], ['1000000000']])('--k %s is above MAX_RECALL_K (1000): a usage error naming --k, exit 2', async (k) => {
+    const r = await cli(['recall', 'q', '--store', store, '--namespace', 'sample', '--k', k, ...H]);
+    expect(r.code).toBe(2);
+    expect(r.err[0]).toBe(`jev-mem: --k: expected at most 1000 (MAX_RECALL_K), got "${k}"`);
+  });
+
   it('--k 10 reaches the API as the number 10', async () => {
     const r = await cli(['recall', 'What did Theo replace on his bike?', '--store', store, '--namespace', 'sample', '--k', '10', '--json', ...H]);
     expect(r.code).toBe(0);

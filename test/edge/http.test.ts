@@ -135,8 +135,8 @@ describe('namespace segments and bodies with invisible characters (issue 22)', (
 describe('errorResponse', () => {
   it('maps codes to statuses and never exposes a foreign error', async () => {
     const statusOf = (code: ConstructorParameters<typeof JevMemError>[0]) => errorResponse(new JevMemError(code, 'm'), () => {}).status;
-    expect([statusOf('INVALID_INPUT'), statusOf('NOT_FOUND'), statusOf('TOO_LARGE'), statusOf('SYSTEM_TWO_NOT_CONFIGURED'), statusOf('SYSTEM_TWO_HTTP'), statusOf('SYSTEM_TWO_TIMEOUT'), statusOf('STORAGE_FAILED')]).toEqual([
-      400, 404, 413, 501, 502, 504, 500,
+    expect([statusOf('INVALID_INPUT'), statusOf('NOT_FOUND'), statusOf('TOO_LARGE'), statusOf('SYSTEM_TWO_NOT_CONFIGURED'), statusOf('SYSTEM_TWO_HTTP'), statusOf('SYSTEM_TWO_TIMEOUT'), statusOf('STORAGE_FAILED'), statusOf('CONFLICT')]).toEqual([
+      400, 404, 413, 501, 502, 504, 500, 409,
     ]);
     const logged: string[] = [];
     const r = errorResponse(new TypeError('secret internals at foo.js:1:2'), (m) => logged.push(m));

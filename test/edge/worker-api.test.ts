@@ -57,6 +57,10 @@ describe('Worker list / get / update / history / stats', () => {
     expect(up.status).toBe(200);
     const newId = up.json.result.id as string;
     expect((await api('PUT', `${ns}/memories/nope`, { text: 'x' })).status).toBe(404);
+    // The replaced version cannot be updated again (a second branch): 409 CONFLICT naming the current one.
+    const stale = await api('PUT', `${ns}/memories/${encodeURIComponent(ids[1]!)}`, { text: 'Theo: I sold my bike.' });
+    expect([stale.status, stale.json.error.code, stale.json.error.field]).toEqual([409, 'CONFLICT', 'id']);
+    expect(stale.json.error.message).toContain(newId);
     const hist = await api('GET', `${ns}/memories/${encodeURIComponent(newId)}/history`);
     expect((hist.json.versions as Array<{ text: string; status: string; provenance: { metadata?: { userId?: string } } }>).map((v) => [v.text, v.status, v.provenance.metadata?.userId])).toEqual([
       ['Theo: I replaced the chain on my bike.', 'superseded', 'theo'],

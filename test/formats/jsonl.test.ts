@@ -20,8 +20,8 @@ describe('parseJsonl', () => {
 
   it('reads a chat message line as an observation', () => {
     expect(parseJsonl('{"role":"user","content":"I moved to Lisbon.","observedAt":"2024-01-02T10:00:00Z"}\n{"role":"assistant","name":"Jev","content":"Noted."}')).toEqual([
-      { text: 'I moved to Lisbon.', speaker: 'user', observedAt: '2024-01-02T10:00:00Z' },
-      { text: 'Noted.', speaker: 'Jev' },
+      { text: 'I moved to Lisbon.', speaker: 'user', observedAt: '2024-01-02T10:00:00Z', metadata: { role: 'user' } },
+      { text: 'Noted.', speaker: 'Jev', metadata: { role: 'assistant' } },
     ]);
   });
 

@@ -9,6 +9,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { formatMemories, MEMORY_MESSAGE_HEADER, memoryMiddleware } from '../../src/integrations/ai-sdk.js';
 import { createMemory, type Memory } from '../../src/memory.js';
+import { holdsNoState } from '../../src/write/state-updates.js';
 import { lifecycleFixture, TURNS } from '../lifecycle/helpers.js';
 
 let encoder: Encoder;
@@ -78,6 +79,9 @@ describe('memoryMiddleware options', () => {
       ['Coach', 'Well done, Ana!', '2024-02-03T04:05:06.000Z', 'ai-sdk'],
       ['Ana', 'Remember that my race is in May.', '2024-02-03T04:05:06.000Z', 'ai-sdk'],
     ]);
+    // The roles are carried whatever the names: "Coach" is the assistant (its turns hold no state).
+    expect(nodes.map((n) => n.provenance.metadata?.['role'])).toEqual(['user', 'assistant', 'user']);
+    expect(nodes.map((n) => holdsNoState(n))).toEqual([false, true, false]);
     // Only the user's side renamed: the other keeps its default.
     const other = await fresh();
     await generate(memoryMiddleware(other, { speakers: { user: 'Ana' } }), 'Hi there, I am Ana.', 'Hello Ana.');
@@ -114,8 +118,8 @@ describe('memoryMiddleware options', () => {
     await generate(mw, 'I like green now.', 'Noted.');
     const written = (await memory.list({ scope: { userId: 'bo', agentId: 'helper', sessionId: 'chat-9' } })).memories;
     expect(written.map((n) => [n.text, n.provenance.metadata, n.provenance.sessionId])).toEqual([
-      ['I like green now.', { userId: 'bo', agentId: 'helper' }, 'chat-9'],
-      ['Noted.', { userId: 'bo', agentId: 'helper' }, 'chat-9'],
+      ['I like green now.', { userId: 'bo', agentId: 'helper', role: 'user' }, 'chat-9'],
+      ['Noted.', { userId: 'bo', agentId: 'helper', role: 'assistant' }, 'chat-9'],
     ]);
     // The session id is written but does not narrow the recall: bo's older memory comes in.
     const next = system(await promptFor(memoryMiddleware(memory, { minScore: 0, scope: { userId: 'bo' }, sessionId: 'chat-10' }), 'What is my favourite colour?'));

@@ -6,6 +6,7 @@
  * calibrated relevance in the results), and the store keeps what the server wrote after it exits. The client is made by
  * examples/mcp-client/client.ts, whose demo runs last.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,5 +135,37 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
     const stats = await cli(['stats', '--store', store, '--namespace', 'me', '--system-one', 'heuristic']);
     expect(stats.code).toBe(0);
     expect(JSON.parse(stats.out[0] as string).nodes).toBe(5 + 1 + 3);
+  }, 60_000);
+
+  it('answers a line that is not JSON with -32700 Parse error (id null) and JSON that is no request with -32600, and goes on serving', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'mcp', '--store', join(dir, 'parse'), '--system-one', 'heuristic'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const replies: Array<Record<string, unknown>> = [];
+    let buffered = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const got = new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        buffered += d.toString();
+        for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
+          replies.push(JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>);
+          buffered = buffered.slice(nl + 1);
+        }
+        if (replies.length >= 4) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // Written in one chunk, the last line split across two writes; a blank line gets no answer.
+    child.stdin.write('this is not json\n{"foo": 1}\n\n{"jsonrpc":"2.0","id":9,"method":5}\n{"jsonrpc":"2.0",');
+    child.stdin.write('"id":7,"method":"ping"}\n');
+    // Bounded, so that a server that never answers (the SDK alone drops such lines) fails here.
+    await Promise.race([got, exited.then(() => undefined), new Promise((resolve) => setTimeout(resolve, 40_000))]);
+    child.stdin.end();
+    expect(await exited, stderr).toBe(0);
+    expect(replies).toHaveLength(4);
+    expect(replies[0]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect((replies[0]?.error as { message: string }).message).toMatch(/^Parse error: /);
+    expect(replies[1]).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 request, notification or response' } });
+    expect(replies[2]).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: -32600 } });
+    expect(replies[3]).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
   }, 60_000);
 });

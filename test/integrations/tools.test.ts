@@ -31,6 +31,13 @@ describe('memory tools', () => {
     expect(memoryTools({ answer: true }).map((t) => t.name)).toContain('answer');
   });
 
+  it('remember carries the role of the turn (an assistant with a name of its own holds no state); another role is refused', async () => {
+    const a = await runMemoryTool(tools, memory, 'remember', { text: 'Try the bakery on Rua Augusta.', speaker: 'Aria', role: 'assistant' });
+    expect((await memory.get(a.id as string))?.provenance).toMatchObject({ speaker: 'Aria', metadata: { role: 'assistant' } });
+    await expect(runMemoryTool(tools, memory, 'remember', { text: 'x', role: 'robot' })).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'role' });
+    expect((tools[0]?.inputSchema.properties as Record<string, { enum?: string[] }>)['role']?.enum).toEqual(['user', 'assistant']);
+  });
+
   it('times remember and update by the clock when no observedAt is given, and keeps a given one', async () => {
     const a = await runMemoryTool(tools, memory, 'remember', { text: 'I moved to Porto.', speaker: 'user' });
     const b = await runMemoryTool(tools, memory, 'remember', { text: 'I met Ana yesterday.', observedAt: '2025-05-03T10:00:00+01:00' });

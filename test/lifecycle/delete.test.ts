@@ -135,7 +135,7 @@ describe('forget', () => {
 describe('CLI delete and forget', () => {
   const base = ['--system-one', 'heuristic'];
 
-  it('deletes one node by id from a store, and exits 1 with NOT_FOUND for an unknown id', async () => {
+  it('deletes one node by id from a store; an unknown id prints deleted: false with a warning and exits 0, as Memory.delete returns false', async () => {
     const store = join(tempDir(), 'store');
     const setup = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }), namespace: 'chat' });
     const ids = await filled(setup);
@@ -143,10 +143,13 @@ describe('CLI delete and forget', () => {
     const victim = ids.get('S1:1') as string;
     const r = await cli(['delete', victim, '--store', store, '--namespace', 'chat', ...base]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out[0] as string)).toEqual({ deleted: victim });
+    expect(JSON.parse(r.out[0] as string)).toEqual({ deleted: true, id: victim });
+    expect(r.err).toEqual([]);
+    // Deleting it again is what Memory.delete says (false), not an error: exit 0, a warning.
     const missing = await cli(['delete', victim, '--store', store, '--namespace', 'chat', ...base]);
-    expect(missing.code).toBe(1);
-    expect(missing.err.join('\n')).toMatch(/NOT_FOUND/);
+    expect(missing.code).toBe(0);
+    expect(JSON.parse(missing.out[0] as string)).toEqual({ deleted: false, id: victim });
+    expect(missing.err).toEqual([`jev-mem: warning: namespace "chat" holds no node "${victim}"; nothing was deleted`]);
     const check = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir: store }), namespace: 'chat' });
     expect(await check.get(victim)).toBeUndefined();
     expect((await check.stats()).nodes).toBe(TURNS.length - 1);

@@ -59,7 +59,7 @@ describe('SoftQuery.overlap', () => {
 });
 
 describe('softQuery', () => {
-  const state = { size: 10, keywordDf: new Map([['hobbi', 1]]) } as unknown as NamespaceState;
+  const state = { size: 10, keywordDf: new Map([['hobbi', 1]]), memoStem: (w: string, compute: (w: string) => string | false) => compute(w) } as unknown as NamespaceState;
 
   it('weights query content words by BM25 IDF over the keyword document frequencies', () => {
     const gHobby = Math.log(1 + 9.5 / 1.5);

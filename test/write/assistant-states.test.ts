@@ -61,6 +61,13 @@ describe('an assistant turn holds no state (issue 24)', () => {
     for (const speaker of ['user', 'human', 'system', 'tool', 'Maya', 'Assistant Manager', undefined]) expect(holdsNoState({ provenance: speaker === undefined ? {} : { speaker } } as never)).toBe(false);
   });
 
+  it('reads the role the caller carried (metadata.role) over the speaker name', () => {
+    expect(holdsNoState({ provenance: { speaker: 'Aria', metadata: { role: 'assistant' } } } as never)).toBe(true);
+    expect(holdsNoState({ provenance: { speaker: 'Coach', metadata: { role: ' Model ' } } } as never)).toBe(true);
+    expect(holdsNoState({ provenance: { speaker: 'Bot', metadata: { role: 'user' } } } as never)).toBe(false);
+    expect(holdsNoState({ provenance: { speaker: 'Aria', metadata: { topic: 'x' } } } as never)).toBe(false);
+  });
+
   it('the head links the pairs below (so what the tests see is the rule, not the head)', () => {
     expect(p(PORTO, LISBON, 'assistant')).toBeGreaterThanOrEqual(0.85);
     expect(p(PORTO, LISBON, 'user')).toBeGreaterThanOrEqual(0.85);
@@ -90,6 +97,28 @@ describe('an assistant turn holds no state (issue 24)', () => {
       if (expected === 'superseded') expect((await memory.get(old))?.supersededBy).toEqual([now]);
       await memory.maintain();
       expect((await memory.get(old))?.status, `${speaker} after maintain()`).toBe(expected);
+      await memory.close();
+    }
+  });
+
+  it('an assistant with a name of its own (role carried by the observation or the chat message) holds no state; a user named "bot" does', async () => {
+    const inputs = [
+      [(text: string, day: number) => ({ text, speaker: 'Aria', role: 'assistant', observedAt: at(day) }), 'active', 'assistant'],
+      [(text: string, day: number) => ({ role: 'assistant', name: 'Aria', content: text, observedAt: at(day) }), 'active', 'assistant'],
+      [(text: string, day: number) => ({ text, speaker: 'Bot', role: 'user', observedAt: at(day) }), 'superseded', 'user'],
+    ] as const;
+    for (const [make, expected, role] of inputs) {
+      const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+      const { id: old } = await memory.add(make(LISBON, 1));
+      await memory.add(make(PORTO, 20));
+      const node = await memory.get(old);
+      expect(node?.provenance.metadata?.['role']).toBe(role);
+      expect(node?.status, JSON.stringify(make('x', 1))).toBe(expected);
+      await memory.maintain();
+      expect((await memory.get(old))?.status, `${JSON.stringify(make('x', 1))} after maintain()`).toBe(expected);
+      // The role stays with the speaker across an update that names no speaker.
+      const up = await memory.update(old, { text: 'I live in Faro now.' });
+      expect((await memory.get(up.id))?.provenance.metadata?.['role']).toBe(role);
       await memory.close();
     }
   });

@@ -13,19 +13,31 @@ import type { Readable, Writable } from 'node:stream';
 import type { Memory } from '../../memory.js';
 import { importOptional } from '../../util/optional.js';
 import { memoryTools, type MemoryToolsOptions } from '../tools.js';
+import { guardJsonRpcLines } from './lines.js';
 import { createMcpServer, type McpSdk } from './server.js';
 
 const PKG = '@modelcontextprotocol/sdk';
 const FEATURE = 'the MCP server (jev-mem mcp, jev-mem/mcp)';
 
 /** Loads the SDK modules the server needs. @throws JevMemError `DEPENDENCY_MISSING` (details `package`). */
-export async function loadMcpSdk(): Promise<McpSdk & { StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport }> {
+export async function loadMcpSdk(): Promise<
+  McpSdk & {
+    StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport;
+    JSONRPCMessageSchema: typeof import('@modelcontextprotocol/sdk/types.js').JSONRPCMessageSchema;
+  }
+> {
   const [server, types, stdio] = await Promise.all([
     importOptional<typeof import('@modelcontextprotocol/sdk/server/index.js')>(PKG, `${PKG}/server/index.js`, FEATURE),
     importOptional<typeof import('@modelcontextprotocol/sdk/types.js')>(PKG, `${PKG}/types.js`, FEATURE),
     importOptional<typeof import('@modelcontextprotocol/sdk/server/stdio.js')>(PKG, `${PKG}/server/stdio.js`, FEATURE),
   ]);
-  return { Server: server.Server, ListToolsRequestSchema: types.ListToolsRequestSchema, CallToolRequestSchema: types.CallToolRequestSchema, StdioServerTransport: stdio.StdioServerTransport };
+  return {
+    Server: server.Server,
+    ListToolsRequestSchema: types.ListToolsRequestSchema,
+    CallToolRequestSchema: types.CallToolRequestSchema,
+    StdioServerTransport: stdio.StdioServerTransport,
+    JSONRPCMessageSchema: types.JSONRPCMessageSchema,
+  };
 }
 
 /** Options of {@link serveMcpStdio}. */
@@ -43,6 +55,8 @@ export interface McpStdioOptions extends MemoryToolsOptions {
 /**
  * Serves `memory`'s tools over stdio until stdin ends (the client closed) or `signal` fires; then
  * waits for the tool calls still running and resolves. The memory stays open (the caller closes it).
+ * A line that is not JSON is answered with the JSON-RPC 2.0 Parse error (`-32700`, `id: null`),
+ * JSON that is not a JSON-RPC message with Invalid Request (`-32600`; lines.ts).
  * @throws JevMemError `DEPENDENCY_MISSING` when `@modelcontextprotocol/sdk` is not installed.
  */
 export async function serveMcpStdio(memory: Memory, options: McpStdioOptions): Promise<void> {
@@ -51,7 +65,14 @@ export async function serveMcpStdio(memory: Memory, options: McpStdioOptions): P
   const stdout = options.stdout ?? process.stdout;
   const tools = memoryTools(options);
   const { server, idle } = createMcpServer(sdk, memory, tools, options.version);
-  const transport = new sdk.StdioServerTransport(stdin, stdout);
+  // The SDK's transport drops a line that is not a JSON-RPC message without an answer: such lines
+  // are answered here (-32700 Parse error / -32600 Invalid Request, lines.ts) and never reach it.
+  let transport: InstanceType<typeof sdk.StdioServerTransport> | undefined;
+  const lines = guardJsonRpcLines(stdin, {
+    isMessage: (v) => sdk.JSONRPCMessageSchema.safeParse(v).success,
+    reply: (response) => void transport?.send(response as unknown as Parameters<typeof transport.send>[0]),
+  });
+  transport = new sdk.StdioServerTransport(lines, stdout);
   const ended = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);

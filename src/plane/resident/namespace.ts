@@ -38,7 +38,7 @@ export { CHECKPOINT_FORMAT } from './checkpoint-format.js';
 export { dedupKey } from './keys.js';
 export { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type OpenOptions, type OpenReport } from './options.js';
 
-/** Distinct words whose stems one namespace keeps memoised ({@link NamespaceState.stemMemo}). */
+/** Distinct words whose stems one namespace keeps memoised ({@link NamespaceState.memoStem}). */
 export const STEM_MEMO_WORDS = 16_384;
 
 /** Read-only map-like access to the node bodies (see the module note on loading). */
@@ -65,11 +65,11 @@ export class NamespaceState {
   #revision = 0;
 
   /**
-   * word → its content stem (`null` for a stop word), memoised for the read path's soft term
-   * matching, which stems every distinct word of the candidates each recall reads (a pure
-   * function of the word, so never stale). An LRU of {@link STEM_MEMO_WORDS} words.
+   * word → its content stem (`false` for a stop word), for {@link NamespaceState.memoStem}. An LRU
+   * of {@link STEM_MEMO_WORDS} words; its keys are words of the namespace's texts, so it is
+   * emptied when a batch deletes a node ({@link NamespaceState.apply}).
    */
-  readonly stemMemo = new GrowingLru<string, string | false>({ max: STEM_MEMO_WORDS });
+  readonly #stemMemo = new GrowingLru<string, string | false>({ max: STEM_MEMO_WORDS });
 
   /** The node bodies: `get` needs a prior {@link NamespaceState.loadNodes}. */
   readonly nodes: NodeView;
@@ -357,6 +357,25 @@ export class NamespaceState {
     return this.#core.dir.size;
   }
 
+  /**
+   * The content stem of `word` (`false` for a stop word), memoised for the read path's soft term
+   * matching, which stems every distinct word of the candidates each recall reads. `compute` gives
+   * it on a miss and must be a pure function of the word (so a memoised value is never stale).
+   * Bounded: an LRU of {@link STEM_MEMO_WORDS} words, emptied when a node is deleted.
+   */
+  memoStem(word: string, compute: (word: string) => string | false): string | false {
+    const hit = this.#stemMemo.get(word);
+    if (hit !== undefined) return hit;
+    const value = compute(word);
+    this.#stemMemo.set(word, value);
+    return value;
+  }
+
+  /** Words the stem memo holds (at most {@link STEM_MEMO_WORDS}). */
+  get stemMemoSize(): number {
+    return this.#stemMemo.size;
+  }
+
   /** Releases index memory. */
   dispose(): void {
     this.#core.vectors.dispose();
@@ -366,11 +385,14 @@ export class NamespaceState {
 
   /**
    * Applies a batch (deletes first, then puts). Nodes it deletes or replaces must have been
-   * loaded ({@link NamespaceState.loadNodes}); their edges are dropped from the cache.
+   * loaded ({@link NamespaceState.loadNodes}); their edges are dropped from the cache. A batch that
+   * deletes a node empties the stem memo ({@link NamespaceState.memoStem}).
    * @throws JevMemError when a deleted or replaced node was not loaded.
    */
   apply(batch: WriteBatch): void {
     this.#revision++;
+    // Exact erasure (issue 22): no cache keeps a word of a deleted text.
+    if ((batch.deleteNodeIds ?? []).length > 0) this.#stemMemo.clear();
     this.#changedSinceCheckpoint += applyBatch(this.#core, this.#bodies, this.#meta, batch);
   }
 }

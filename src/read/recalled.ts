@@ -1,0 +1,135 @@
+/**
+ * Result assembly of the read path: the final ranking with recency and supersession, eq.
+ * (24)-(25), after the out-of-distribution guard (guard.ts), the time window, and the nodes as
+ * recall returns them (local times, "as of" limits of superseded memories).
+ *
+ * @module
+ */
+import type { NamespaceState } from '../plane/resident/namespace.js';
+import type { MemoryNode, RecalledMemory, RecalledTimeRef } from '../types.js';
+import { certaintyOf, localWhen, toLocalIso } from '../util/time.js';
+import type { Scored } from './assess.js';
+import { guardedScores, guardWeight } from './guard.js';
+import { recencyAdjusted, recencyFactor } from './score.js';
+import { namespaceIdf, type QueryContext } from './signals.js';
+
+/** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */
+export const SUPERSEDED_FACTOR = 0.8;
+
+/**
+ * True when a node's time meets the window [after, before): one of its time references'
+ * intervals overlaps it (event time), or, when it has none, its `observedAt` lies in it. A node
+ * with neither is outside every window.
+ */
+export function withinWindow(n: MemoryNode, afterMs: number, beforeMs: number): boolean {
+  if (n.timeRefs.length > 0) {
+    return n.timeRefs.some((t) => {
+      const a = Date.parse(t.start);
+      const b = t.end === undefined ? a : Date.parse(t.end);
+      return b >= afterMs && a < beforeMs;
+    });
+  }
+  if (n.observedAt === undefined) return false;
+  const t = Date.parse(n.observedAt);
+  return t >= afterMs && t < beforeMs;
+}
+
+/** A node's time references as recall returns them (interval, local form, certainty). */
+export function recalledTimeRefs(n: MemoryNode): RecalledTimeRef[] {
+  const off = n.utcOffsetMinutes ?? 0;
+  return n.timeRefs.map((t) => {
+    const end = t.end ?? t.start;
+    return { text: t.text, start: t.start, end, when: localWhen(t.start, end, off, n.timeZone), certainty: certaintyOf(t) };
+  });
+}
+
+/**
+ * The UTC offset `supersededAtLocal` is written in: the replacing node's when it has a speaker's
+ * offset of its own (an `observedAt` given with a non-UTC offset or with a `timeZone`), else the
+ * superseded node's own (its `observedAtLocal`'s; UTC when it has none). An update given without
+ * `observedAt` is timed by ingestion, which has no speaker's calendar, so it takes the old one's.
+ */
+export function replacedOffset(old: MemoryNode, by: MemoryNode): number {
+  if (by.observedAt !== undefined && (by.utcOffsetMinutes !== undefined || by.timeZone !== undefined)) return by.utcOffsetMinutes ?? 0;
+  return old.utcOffsetMinutes ?? 0;
+}
+
+/** A node as returned by recall. */
+export function toRecalled(n: MemoryNode, score: number, state: NamespaceState): RecalledMemory {
+  const m: RecalledMemory = { id: n.id, text: n.text, score, provenance: n.provenance, status: n.status, types: n.types, timeRefs: recalledTimeRefs(n) };
+  if (n.observedAt !== undefined) {
+    m.observedAt = n.observedAt;
+    m.observedAtLocal = toLocalIso(Date.parse(n.observedAt), n.utcOffsetMinutes ?? 0);
+  }
+  if (n.timeZone !== undefined) m.timeZone = n.timeZone;
+  if (n.status === 'superseded' && n.supersededBy.length > 0) {
+    const by = state.nodes.get(n.supersededBy[0] as string);
+    const at = by?.observedAt ?? by?.ingestedAt;
+    if (at !== undefined) {
+      m.supersededAt = at;
+      m.supersededAtLocal = toLocalIso(Date.parse(at), replacedOffset(n, by as MemoryNode));
+    }
+  }
+  return m;
+}
+
+/** What {@link finalRanking} needs of the recall. */
+export interface FinalRankingInput {
+  query: string;
+  /** Every candidate scored by eq. (23). */
+  scored: ReadonlyMap<string, Scored>;
+  /** The anchors' nodes (the guard's weight is read from them). */
+  anchorNodes: readonly MemoryNode[];
+  /** The query context (its lexical scores feed the guard). */
+  q: QueryContext;
+  /** Recency weight r of the routing. */
+  r: number;
+  /** True when a time window or a filter selects the memories. */
+  windowed: boolean;
+  /** The window and filter test. */
+  passes: (n: MemoryNode) => boolean;
+  /** How many memories to return. */
+  k: number;
+}
+
+/**
+ * The final ranking with recency, eq. (24)-(25): the guarded scores (guard.ts), the recency
+ * adjustment when r > 0, superseded memories below current ones (and below the memory that
+ * replaced them), ties by `seq`; then the window and the top `k`, as recall returns them.
+ * @returns the memories and the guard's weight g (for the trace).
+ */
+export async function finalRanking(state: NamespaceState, input: FinalRankingInput): Promise<{ memories: RecalledMemory[]; g: number }> {
+  const { scored, anchorNodes, q, r, windowed, passes, k } = input;
+  let newest = -Infinity;
+  for (const s of scored.values()) if (s.node.observedAt) newest = Math.max(newest, Date.parse(s.node.observedAt));
+  const all = [...scored.values()];
+  // The out-of-distribution guard (issue 24, guard.ts): g = 0 on turns in System One's range.
+  const g = guardWeight(anchorNodes);
+  const guarded = guardedScores(
+    all.map((s) => ({ node: s.node, score: s.score, lexical: q.lexical.get(s.node.id)?.score ?? 0, cosine: s.parts.z })),
+    input.query,
+    g,
+    { idf: namespaceIdf(state) },
+  );
+  const ranked = all.map((s, i) => {
+    let score = guarded[i] as number;
+    if (r > 0 && s.node.observedAt && Number.isFinite(newest)) score = recencyAdjusted(score, r, recencyFactor(newest, Date.parse(s.node.observedAt))); // (25)
+    if (s.node.status === 'superseded') score *= SUPERSEDED_FACTOR;
+    return { s, score };
+  });
+  // A superseded memory ranks below the memory that replaced it whenever both are recalled.
+  const finalScore = new Map(ranked.map((x) => [x.s.node.id, x.score]));
+  for (const x of ranked) {
+    if (x.s.node.status !== 'superseded') continue;
+    for (const by of x.s.node.supersededBy) {
+      const newer = finalScore.get(by);
+      if (newer !== undefined && x.score >= newer) x.score = Math.max(0, newer - 1e-6);
+    }
+  }
+  ranked.sort((a, b) => b.score - a.score || a.s.node.seq - b.s.node.seq);
+  const inWindow = !windowed ? ranked : ranked.filter((x) => passes(x.s.node));
+  // A superseded memory reports when it was replaced: read the replacing node's time.
+  await state.loadNodes(inWindow.slice(0, k).flatMap(({ s }) => (s.node.status === 'superseded' ? s.node.supersededBy.slice(0, 1) : [])));
+  const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => ({ ...toRecalled(s.node, score, state), relevance: s.relevance }));
+  return { memories, g };
+}

@@ -1,0 +1,41 @@
+/**
+ * The line guard before the MCP SDK's stdio transport (src/integrations/mcp/lines.ts), in
+ * process: which lines pass on unchanged and which are answered, with a line split across chunks,
+ * CRLF, a last line without a newline, and a line over the limit (discarded up to its newline).
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { guardJsonRpcLines, type JsonRpcErrorResponse } from '../../src/integrations/mcp/lines.js';
+
+async function run(chunks: string[], maxLineBytes?: number): Promise<{ passed: string; replies: JsonRpcErrorResponse[] }> {
+  const input = new PassThrough();
+  const replies: JsonRpcErrorResponse[] = [];
+  const isMessage = (v: unknown): boolean => typeof v === 'object' && v !== null && (v as { jsonrpc?: unknown }).jsonrpc === '2.0';
+  const out = guardJsonRpcLines(input, { isMessage, reply: (r) => replies.push(r), ...(maxLineBytes !== undefined ? { maxLineBytes } : {}) });
+  let passed = '';
+  out.on('data', (d: Buffer) => (passed += d.toString()));
+  const ended = new Promise((resolve) => out.on('end', resolve));
+  for (const c of chunks) input.write(c);
+  input.end();
+  await ended;
+  return { passed, replies };
+}
+
+describe('guardJsonRpcLines', () => {
+  it('passes messages on (one split across chunks, one with CRLF, the last without a newline) and answers the rest', async () => {
+    const { passed, replies } = await run(['{"jsonrpc":"2.0","id":1,', '"method":"ping"}\n{oops\r\n', '\n  \n[1,2]\n{"jsonrpc":"2.0","id":2,"method":"ping"}\r\n{"id":"a"}\n{"jsonrpc":"2.0","id":3,"method":"x"}']);
+    expect(passed).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\r\n{"jsonrpc":"2.0","id":3,"method":"x"}\n');
+    expect(replies.map((r) => [r.id, r.error.code])).toEqual([
+      [null, -32700],
+      [null, -32600],
+      ['a', -32600],
+    ]);
+    expect(replies[0]?.error.message).toMatch(/^Parse error: /);
+  });
+
+  it('answers a line over the limit with -32700 and reads the next line', async () => {
+    const { passed, replies } = await run(['{"jsonrpc":"2.0","method":"', 'x'.repeat(40), '"}\n{"jsonrpc":"2.0","id":1,"method":"y"}\n'], 40);
+    expect(passed).toBe('{"jsonrpc":"2.0","id":1,"method":"y"}\n');
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line longer than 40 bytes' } }]);
+  });
+});
