@@ -89,8 +89,8 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     dirs.push(root);
     const store = join(root, 'store');
     const input = join(root, 'secrets.jsonl');
-    const early = 'Maya: my Quxlocker code is 4417.';
-    const late = 'Theo: the Zorbatine vault pin is 9923.';
+    const early = 'Maya: my Quxlocker code is 4417093.';
+    const late = 'Theo: the Zorbatine vault pin is 9923871.';
     const lines = readFileSync(SAMPLE, 'utf8').trim().split('\n').slice(0, 8);
     lines.push(JSON.stringify({ text: early, speaker: 'Maya', observedAt: '2024-03-02T10:20:00Z' }), JSON.stringify({ text: late, speaker: 'Theo', observedAt: '2024-03-02T10:21:00Z' }));
     writeFileSync(input, `${lines.join('\n')}\n`);
@@ -110,12 +110,13 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     const del = await cli(['delete', idOf(late), '--store', store]); // erased after the repair
     expect(del.code).toBe(0);
     expect(del.err).toEqual([]); // no backup to warn about
+    // Needles no random id can hold (a UUID v4 can read …-4417-…: test/lifecycle/expiry-open.test.ts).
     const files = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : [join(d, e.name)]));
     const left = files(store);
     expect(left.map((f) => f.slice(store.length + 1)).filter((f) => f !== 'lock')).toEqual([SQLITE_FILE_NAME]);
     for (const f of left) {
       const bytes = readFileSync(f);
-      for (const needle of ['Quxlocker', 'quxlocker', '4417', 'Zorbatine', 'zorbatine', '9923']) expect(bytes.includes(Buffer.from(needle)), `${needle} in ${f}`).toBe(false);
+      for (const needle of ['Quxlocker', 'quxlocker', '4417093', 'Zorbatine', 'zorbatine', '9923871']) expect(bytes.includes(Buffer.from(needle)), `${needle} in ${f}`).toBe(false);
     }
     expect((await cli(['check', '--store', store])).code).toBe(0);
   });
