@@ -31,6 +31,23 @@ const FULL_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT']);
 let failed: { call: Watched; code: string } | undefined;
 /** Depth of nested observed calls (only the outermost installs and restores). */
 let depth = 0;
+/** The `fs` module object the VFS calls through (`require('node:fs')`). */
+const mod = fs as unknown as Record<Watched, (...a: unknown[]) => unknown>;
+/** What `fs` held for each watched function when the outermost observed call began. */
+const inner: Array<(...a: unknown[]) => unknown> = WATCHED.map((name) => mod[name]);
+/** The observing stand-in of each watched function, made once: it calls {@link inner} and notes its errno. */
+const watchers = WATCHED.map(
+  (name, i) =>
+    function watched(this: unknown, ...a: unknown[]): unknown {
+      try {
+        return (inner[i] as (...x: unknown[]) => unknown).apply(this, a);
+      } catch (e) {
+        const code = (e as { code?: unknown } | null)?.code;
+        if (failed === undefined && typeof code === 'string') failed = { call: name, code };
+        throw e;
+      }
+    },
+);
 
 /** Runs `fn` with the watched `fs` functions observed; `failed` holds their first errno failure. */
 function observed<T>(fn: () => T): T {
@@ -42,20 +59,11 @@ function observed<T>(fn: () => T): T {
       depth--;
     }
   }
-  const mod = fs as unknown as Record<Watched, (...a: unknown[]) => unknown>;
-  const saved = WATCHED.map((name) => mod[name]);
-  WATCHED.forEach((name, i) => {
-    const inner = saved[i] as (...a: unknown[]) => unknown;
-    mod[name] = function watched(this: unknown, ...a: unknown[]): unknown {
-      try {
-        return inner.apply(this, a);
-      } catch (e) {
-        const code = (e as { code?: unknown } | null)?.code;
-        if (failed === undefined && typeof code === 'string') failed = { call: name, code };
-        throw e;
-      }
-    };
-  });
+  for (let i = 0; i < WATCHED.length; i++) {
+    const name = WATCHED[i] as Watched;
+    inner[i] = mod[name];
+    mod[name] = watchers[i] as (...a: unknown[]) => unknown;
+  }
   failed = undefined;
   depth = 1;
   try {
@@ -65,9 +73,7 @@ function observed<T>(fn: () => T): T {
   } finally {
     depth = 0;
     failed = undefined;
-    WATCHED.forEach((name, i) => {
-      mod[name] = saved[i] as (...a: unknown[]) => unknown;
-    });
+    for (let i = 0; i < WATCHED.length; i++) mod[WATCHED[i] as Watched] = inner[i] as (...a: unknown[]) => unknown;
   }
 }
 
