@@ -8,10 +8,11 @@
  *   object `{ store, clean, namespaces: [{ namespace, count, ids, checkpoint }], sqlite: [...] }`
  *   (`sqlite`: quick_check's findings, empty when it says ok); exit {@link EXIT_DAMAGED} when
  *   anything is damaged, 0 when clean. Reads only.
- * - `repair`: copies every readable record into a fresh database, keeps the damaged file as a
- *   backup beside it (`sql-salvage.ts`), then opens each namespace once so that the memory
- *   rebuilds its indexes and checkpoint from the rows; prints `{ store, backup, namespaces:
- *   [{ namespace, nodes, edges, damaged, edgesLost }] }` and exits 0.
+ * - `repair`: copies every readable record into a fresh database, keeping the damaged file as a
+ *   backup beside it while it runs (`sql-salvage.ts`), then opens each namespace once so that the
+ *   memory rebuilds its indexes and checkpoint from the rows, checks the result, and removes the
+ *   damaged file (unless `--keep-backup`, or the result does not check clean); prints `{ store,
+ *   backup, removed, namespaces: [{ namespace, nodes, edges, damaged, edgesLost }] }` and exits 0.
  *
  * @module
  */
@@ -21,7 +22,7 @@ import { isJevMemError } from '../errors.js';
 import { openNodeSqlDriver } from '../plane/drivers/sqlite-node.js';
 import type { Memory } from '../memory.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
-import { salvageSqliteStore } from '../plane/store/sql-salvage.js';
+import { removeSalvageBackup, salvageSqliteStore } from '../plane/store/sql-salvage.js';
 import type { CliIO } from './io.js';
 
 /** Exit code of a command that found the store damaged (`check`, `export` without `--skip-damaged`, a write refused with `STORE_DAMAGED`). */
@@ -89,13 +90,18 @@ function quickCheck(path: string): string[] {
 }
 
 /**
- * Runs `jev-mem repair` on the store at `store`: salvage, then one open of each namespace
- * through `open` (which rebuilds the indexes and, at close, writes the checkpoint).
+ * Runs `jev-mem repair` on the store at `store`: salvage (`sql-salvage.ts`), then one open of each
+ * namespace through `open` (which rebuilds the indexes and, at close, writes the checkpoint), then
+ * a check of every record of the repaired store. The damaged file is the backup of the salvage
+ * only: once the repaired store checks clean it is removed (issue 22: a kept copy would hold, for
+ * good, the text of every memory the user erases later), unless `keepBackup`. Prints
+ * `{ store, backup, removed, namespaces }` (`backup`: the kept file or null; `removed`: the
+ * removed one or null) and a line on stderr that says which.
  * @returns 0.
  * @throws JevMemError `STORE_MISSING`, and `STORE_DAMAGED` / `STORAGE_FAILED` when the file
  *   cannot be read at all (it is then left as it was).
  */
-export async function runRepair(store: string, io: CliIO, open: (namespace: string) => Promise<Memory>): Promise<number> {
+export async function runRepair(store: string, io: CliIO, open: (namespace: string) => Promise<Memory>, keepBackup = false): Promise<number> {
   const report = await salvageSqliteStore(store);
   for (const n of report.namespaces) {
     const memory = await open(n.namespace);
@@ -105,10 +111,36 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
       await memory.close();
     }
   }
-  io.out(JSON.stringify({ store, backup: report.backup, namespaces: report.namespaces }));
+  const problems = keepBackup ? [] : await repairedProblems(store);
+  const remove = !keepBackup && problems.length === 0;
+  if (remove) await removeSalvageBackup(report.backup);
+  io.out(JSON.stringify({ store, backup: remove ? null : report.backup, removed: remove ? report.backup : null, namespaces: report.namespaces }));
+  const kept = report.namespaces.reduce((k, n) => k + n.nodes, 0);
   const lost = report.namespaces.reduce((k, n) => k + n.damaged.length, 0);
-  io.err(`jev-mem: repaired ${store}: ${report.namespaces.reduce((k, n) => k + n.nodes, 0)} node(s) kept, ${lost} damaged left out; the damaged file is kept as ${report.backup} (it holds every record as it was, also after a later delete or forget: remove it once you have checked the store)`);
+  const head = `jev-mem: repaired ${store}: ${kept} node(s) kept, ${lost} damaged left out`;
+  if (remove) {
+    io.err(`${head}; the damaged file ${report.backup} was removed (the repaired store checks clean; pass --keep-backup to keep it)`);
+  } else if (keepBackup) {
+    io.err(`${head}; the damaged file is kept as ${report.backup} (--keep-backup: it holds every record as it was, also after a later delete or forget: remove it once you have checked the store)`);
+  } else {
+    io.err(`${head}; the damaged file is kept as ${report.backup}, because the repaired store does not check clean (${problems.slice(0, 3).join('; ')}): run jev-mem check --store ${store}`);
+  }
   return 0;
+}
+
+/** What a check of every namespace of the repaired store finds (empty when clean). */
+async function repairedProblems(store: string): Promise<string[]> {
+  const storage = await createSqliteFileStorage({ dir: store, create: false, logger: () => undefined });
+  try {
+    const found: string[] = [];
+    for (const ns of await storage.namespaces()) {
+      const d = await storage.damaged(ns);
+      if (d.ids.length + (d.unreadable ?? 0) > 0 || d.checkpoint) found.push(`namespace ${JSON.stringify(ns)} is damaged`);
+    }
+    return [...found, ...quickCheck(join(store, SQLITE_FILE_NAME))];
+  } finally {
+    await storage.close();
+  }
 }
 
 /**

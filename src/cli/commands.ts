@@ -44,6 +44,7 @@ export const OPTIONS = {
   'min-score': { type: 'string', value: '<0..1>', help: 'recall: only memories whose calibrated relevance (probability of being evidence for the question) is at least this (default: 0)' },
   questions: { type: 'string', value: '<file>', help: 'one question a line (plain text or JSON with a "question" field); prints one JSON line each' },
   reembed: { type: 'boolean', help: 're-embed nodes whose embeddings come from another encoder instead of refusing' },
+  'keep-backup': { type: 'boolean', help: 'repair: keep the damaged file beside the repaired store (it keeps every record as it was at the repair, text you erase later included; delete and forget warn about it) instead of removing it' },
   'skip-damaged': { type: 'boolean', help: 'export: print the readable records of a damaged store (exit 0; the damaged ids are in "damaged") instead of exit 3' },
   backend: { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend that answers the request (default: local)' },
   'system-one': { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend (default: local)' },
@@ -89,7 +90,7 @@ export const COMMANDS = {
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
   check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },
   mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list, history; needs @modelcontextprotocol/sdk); makes the store when missing', options: OPEN, required: STORE },
-  repair: { args: '', summary: 'copy every readable record into a fresh store file (the damaged file is kept as a backup) and rebuild the indexes', options: ['store'], required: STORE },
+  repair: { args: '', summary: 'copy every readable record into a fresh store file, rebuild the indexes, then remove the damaged file (--keep-backup keeps it)', options: ['store', 'keep-backup'], required: STORE },
   help: { args: '', summary: 'print this help', options: [] },
 } as const satisfies Record<string, CommandSpec>;
 

@@ -501,7 +501,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
       case 'check':
         return await runCheck(need(v.store, 'store'), v.namespace, io);
       case 'repair':
-        return await runRepair(need(v.store, 'store'), io, (namespace) => openMemory({ ...v, namespace }));
+        return await runRepair(need(v.store, 'store'), io, (namespace) => openMemory({ ...v, namespace }), v['keep-backup'] === true);
       case 'forget': {
         const ns = need(v.namespace, 'namespace');
         memory = (await openForCleanup(v)).memory;

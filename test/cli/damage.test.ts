@@ -1,7 +1,9 @@
 /**
  * `jev-mem check`, `jev-mem repair` and `jev-mem export` on a damaged store (issue 22): check
  * exits 3 naming the damaged node, export exits 3 unless --skip-damaged, repair salvages every
- * other node into a fresh file (keeping the damaged one as a backup) and check is clean after.
+ * other node into a fresh file and check is clean after. The damaged file is removed once the
+ * repaired store checks clean (--keep-backup keeps it): no file repair leaves holds a text the
+ * user erases, before or after the repair.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,11 +62,13 @@ describe('jev-mem check / repair / export on a damaged store', () => {
 
     const repair = await cli(['repair', '--store', store]);
     expect(repair.code).toBe(0);
-    const report = JSON.parse(repair.out[0]!) as { backup: string; namespaces: Array<{ namespace: string; nodes: number; damaged: string[] }> };
+    const report = JSON.parse(repair.out[0]!) as { backup: string | null; removed: string | null; namespaces: Array<{ namespace: string; nodes: number; damaged: string[] }> };
     expect(report.namespaces).toEqual([expect.objectContaining({ namespace: 'default', nodes: before.nodes.length - 1, damaged: [victim.id] })]);
-    expect(existsSync(report.backup)).toBe(true);
-    expect(readFileSync(report.backup).equals(file)).toBe(true); // the damaged file, kept as it was
-    expect(readdirSync(store)).not.toContain('.repair');
+    expect(report.backup).toBeNull();
+    expect(report.removed).toMatch(new RegExp(`^${store.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/jev-mem\\.sqlite\\.damaged-`));
+    expect(existsSync(report.removed!)).toBe(false);
+    expect(repair.err).toEqual([`jev-mem: repaired ${store}: ${before.nodes.length - 1} node(s) kept, 1 damaged left out; the damaged file ${report.removed} was removed (the repaired store checks clean; pass --keep-backup to keep it)`]);
+    expect(readdirSync(store).filter((n) => n.includes('.damaged-') || n === '.repair')).toEqual([]);
 
     const after = await cli(['check', '--store', store]);
     expect(after.code).toBe(0);
@@ -80,16 +84,55 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     expect((await cli(['delete', before.nodes[0]!.id, '--store', store])).code).toBe(0);
   });
 
-  it("delete and forget warn that repair's backup still holds the erased text (no erasure reaches it)", async () => {
+  it('no file repair leaves holds a text erased before the repair or after it (every byte of every file scanned)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'jev-mem-cli-damage-'));
+    dirs.push(root);
+    const store = join(root, 'store');
+    const input = join(root, 'secrets.jsonl');
+    const early = 'Maya: my Quxlocker code is 4417093.';
+    const late = 'Theo: the Zorbatine vault pin is 9923871.';
+    const lines = readFileSync(SAMPLE, 'utf8').trim().split('\n').slice(0, 8);
+    lines.push(JSON.stringify({ text: early, speaker: 'Maya', observedAt: '2024-03-02T10:20:00Z' }), JSON.stringify({ text: late, speaker: 'Theo', observedAt: '2024-03-02T10:21:00Z' }));
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    expect((await cli(['ingest', input, '--store', store, '--system-one', 'heuristic'])).code).toBe(0);
+    const nodes = (JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }> }).nodes;
+    const idOf = (text: string): string => nodes.find((n) => n.text === text)!.id;
+    expect((await cli(['delete', idOf(early), '--store', store])).code).toBe(0); // erased before the damage
+    // A damaged record, then the repair.
+    const victim = nodes[3]!;
+    const path = join(store, SQLITE_FILE_NAME);
+    const file = readFileSync(path);
+    const at = textOffset(file, victim.text) + 2;
+    file[at] = file[at]! ^ 0x20;
+    writeFileSync(path, file);
+    expect((await cli(['check', '--store', store])).code).toBe(3);
+    expect((await cli(['repair', '--store', store])).code).toBe(0);
+    const del = await cli(['delete', idOf(late), '--store', store]); // erased after the repair
+    expect(del.code).toBe(0);
+    expect(del.err).toEqual([]); // no backup to warn about
+    // Needles no random id can hold (a UUID v4 can read …-4417-…: test/lifecycle/expiry-open.test.ts).
+    const files = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : [join(d, e.name)]));
+    const left = files(store);
+    expect(left.map((f) => f.slice(store.length + 1)).filter((f) => f !== 'lock')).toEqual([SQLITE_FILE_NAME]);
+    for (const f of left) {
+      const bytes = readFileSync(f);
+      for (const needle of ['Quxlocker', 'quxlocker', '4417093', 'Zorbatine', 'zorbatine', '9923871']) expect(bytes.includes(Buffer.from(needle)), `${needle} in ${f}`).toBe(false);
+    }
+    expect((await cli(['check', '--store', store])).code).toBe(0);
+  });
+
+  it("repair --keep-backup keeps the damaged file, and delete and forget warn that it still holds the erased text", async () => {
     const root = mkdtempSync(join(tmpdir(), 'jev-mem-cli-damage-'));
     dirs.push(root);
     const store = join(root, 'store');
     expect((await cli(['ingest', SAMPLE, '--store', store, '--system-one', 'heuristic'])).code).toBe(0);
     const before = JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }> };
     const victim = before.nodes[3]!;
-    expect((await cli(['repair', '--store', store])).code).toBe(0);
+    const repair = await cli(['repair', '--store', store, '--keep-backup']);
+    expect(repair.code).toBe(0);
     const backups = readdirSync(store).filter((n) => n.startsWith(`${SQLITE_FILE_NAME}.damaged-`));
     expect(backups).toHaveLength(1);
+    expect(JSON.parse(repair.out[0]!)).toMatchObject({ backup: join(store, backups[0]!), removed: null });
 
     const del = await cli(['delete', victim.id, '--store', store]);
     expect(del.code).toBe(0);

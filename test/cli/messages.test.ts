@@ -96,7 +96,7 @@ describe('--help', () => {
           if (!(e instanceof UsageError)) throw e;
           accepted = false;
         }
-        expect(help.includes(`--${o}`), `${c} --${o}`).toBe(accepted);
+        expect(new RegExp(`--${o}(?![\\w-])`).test(help), `${c} --${o}`).toBe(accepted); // --k is not --keep-backup
       }
     }
     expect(usage()).toContain(commandUsage('forget').split('\n')[2]?.replace('Usage: ', '') as string);

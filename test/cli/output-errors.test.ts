@@ -55,6 +55,35 @@ describe.skipIf(!existsSync('/dev/full'))('a failed write of the output', () => 
   });
 });
 
+describe.skipIf(!existsSync('/dev/full'))('every command that prints, on a full disk', () => {
+  // Issue 22: every output fails with a non-zero exit and a message on a write error, not only
+  // export's. Each command runs with stdout on /dev/full (ENOSPC at its first write).
+  const commands: Array<[string, () => Promise<string[]>]> = [
+    ['recall', async () => ['recall', 'pottery class', '--store', store, '--namespace', 'sample']],
+    ['list', async () => ['list', '--store', store, '--namespace', 'sample']],
+    ['history', async () => ['history', await firstId(), '--store', store, '--namespace', 'sample']],
+    ['check', async () => ['check', '--store', store]],
+    ['help', async () => ['help']],
+    ['ingest', async () => ['ingest', SAMPLE, '--store', join(dir, `ingest-${Date.now()}`), '--system-one', 'heuristic']],
+  ];
+  it.each(commands)('%s exits 1 and says stdout could not be written', async (_name, args) => {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const r = await runWithStdout(await args(), fd);
+      expect(r.stderr).toMatch(/ENOSPC/);
+      expect(r.code).toBe(1);
+    } finally {
+      closeSync(fd);
+    }
+  }, 60_000);
+});
+
+/** The id of the first memory of the sample namespace. */
+async function firstId(): Promise<string> {
+  const r = await cli(['list', '--store', store, '--namespace', 'sample', '--json']);
+  return (JSON.parse(r.out[0]!) as { memories: Array<{ id: string }> }).memories[0]!.id;
+}
+
 describe('a reader that goes away', () => {
   it('export into a pipe closed after the first bytes still exits 0, quietly', async () => {
     const r = await runWithStdout(['export', '--store', store, '--namespace', 'sample'], 'pipe', (_chunk, destroy) => destroy());

@@ -11,15 +11,22 @@ import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
 import { EXPIRY_META_KEY, NO_EXPIRY } from '../../src/memory/expiry-meta.js';
 import type { StorageAdapter } from '../../src/plane/store/storage.js';
+import type { Logger } from '../../src/util/logger.js';
 import { forwardPort, lifecycleFixture, stored, TURNS } from './helpers.js';
 import { SHIPPED_STORES, storePlace, type StorePlace } from './stores.js';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('expiry-open', (e) => (encoder = e));
 
-const SECRET = 'Maya: my Quxlocker code is 4417.';
-/** What no byte of the store may hold once the secret is erased. */
-const NEEDLES = ['Quxlocker', 'quxlocker', '4417'];
+const SECRET = 'Maya: my Quxlocker code is 4417093.';
+/**
+ * What no byte of the store may hold once the secret is erased. No needle may be a string that a
+ * random id can hold: the code was `4417` once, and a node, edge or generation id (a UUID v4,
+ * whose third group is `4xxx`) read `…-4417-…` in about 1 of 150 stores, so the scan "found the
+ * secret" after an erasure that was exact (the failure of stop 29, IndexedDB). Seven digits in a
+ * row are in no UUID but by a 16⁻⁷ chance per window.
+ */
+const NEEDLES = ['Quxlocker', 'quxlocker', '4417093'];
 const DAY1 = '2026-01-01T00:00:00.000Z';
 const DUE = '2026-01-02T00:00:00.000Z';
 const LATER = '2026-03-01T00:00:00.000Z';
@@ -42,20 +49,22 @@ function countingScans(inner: StorageAdapter): StorageAdapter & { scans: number 
   return out;
 }
 
-/**
- * What the store keeps that could hold a text: its records, meta and checkpoint parts through the
- * port, and for the SQLite store every byte of its directory (database, WAL).
- */
-async function storedText(place: StorePlace, storage: StorageAdapter, ns = 'default'): Promise<string> {
-  const cp = await storage.readCheckpoint(ns);
-  const parts = cp === undefined ? [] : Object.values(cp.parts).map((p) => Buffer.from(p).toString('latin1'));
-  const files = (d: string): string[] => readdirSync(d).flatMap((name) => (statSync(join(d, name)).isDirectory() ? files(join(d, name)) : [join(d, name)]));
-  const bytes = place.dir === undefined ? [] : files(place.dir).map((f) => readFileSync(f).toString('latin1'));
-  return JSON.stringify(await stored(storage, ns)) + parts.join('') + bytes.join('');
-}
-
 /** True when `text` holds one of {@link NEEDLES}. */
 const holdsSecret = (text: string): boolean => NEEDLES.some((n) => text.includes(n));
+
+/**
+ * Where the store keeps one of {@link NEEDLES}: `record`, `part <name>` of the checkpoint, or a
+ * file of the SQLite store's directory (empty when erased).
+ */
+async function secretPlaces(place: StorePlace, storage: StorageAdapter, ns = 'default'): Promise<string[]> {
+  const out: string[] = [];
+  if (holdsSecret(JSON.stringify(await stored(storage, ns)))) out.push('record');
+  const cp = await storage.readCheckpoint(ns);
+  for (const [name, p] of Object.entries(cp?.parts ?? {})) if (holdsSecret(Buffer.from(p).toString('latin1'))) out.push(`part ${name}`);
+  const files = (d: string): string[] => readdirSync(d).flatMap((name) => (statSync(join(d, name)).isDirectory() ? files(join(d, name)) : [join(d, name)]));
+  for (const f of place.dir === undefined ? [] : files(place.dir)) if (holdsSecret(readFileSync(f).toString('latin1'))) out.push(`file ${f.slice(place.dir!.length + 1)}`);
+  return out;
+}
 
 /** Runs `fn` over a fresh adapter of `place`, closed after it. */
 async function inspect<T>(place: StorePlace, fn: (storage: StorageAdapter) => Promise<T>): Promise<T> {
@@ -80,7 +89,7 @@ describe.each(SHIPPED_STORES)('expired memories at open (%s store)', (kind) => {
     await a.add(TURNS[0]!);
     await a.close();
     expect(await kept(place)).toBe(Date.parse(DUE));
-    expect(await inspect(place, async (s) => holdsSecret(await storedText(place, s)))).toBe(true);
+    expect(await inspect(place, (s) => secretPlaces(place, s))).not.toEqual([]);
 
     time.set('2026-01-05T00:00:00.000Z');
     const counting = countingScans(await place.open());
@@ -91,7 +100,7 @@ describe.each(SHIPPED_STORES)('expired memories at open (%s store)', (kind) => {
     expect(holdsSecret(JSON.stringify(await b.export()))).toBe(false);
     await b.close();
     // Erased, not hidden: no record, meta value or checkpoint part (no byte of the SQLite files) holds it.
-    expect(await inspect(place, async (s) => holdsSecret(await storedText(place, s)))).toBe(false);
+    expect(await inspect(place, (s) => secretPlaces(place, s))).toEqual([]);
     // The next expiry is recorded exactly, so the next open does not scan before March.
     expect(await kept(place)).toBe(Date.parse(LATER));
     const again = countingScans(await place.open());
@@ -122,14 +131,12 @@ describe.each(SHIPPED_STORES)('expired memories at open (%s store)', (kind) => {
     await b.close();
   });
 
-  // Open defect (stop 29): once in three full-suite runs, on the IndexedDB store, the secret was
-  // still found in the stored bytes after this erase (line "holdsSecret … toBe(false)"); it never
-  // failed alone (7 runs). A race between the erase at open and the checkpoint load is suspected
-  // and not yet found; retried so that CI stays usable, and named in the closing note.
-  it('a namespace written before the expiry key is scanned once, which records it', { retry: 2 }, async () => {
+  it('a namespace written before the expiry key is scanned once, which records it', async () => {
     const time = clock(DAY1);
     const place = storePlace(kind, tempDir);
-    const a = await createMemory({ encoder, storage: await place.open(), now: time.now });
+    const warnings: string[] = [];
+    const logger: Logger = (_level, message, entry) => void warnings.push(`${entry.code}: ${message}`);
+    const a = await createMemory({ encoder, storage: await place.open(), now: time.now, logger });
     await a.add({ text: SECRET, expiresAt: DUE });
     await a.addMany(TURNS.slice(0, 2));
     await a.close();
@@ -137,11 +144,11 @@ describe.each(SHIPPED_STORES)('expired memories at open (%s store)', (kind) => {
     expect(await kept(place)).toBeUndefined();
     time.set('2026-01-03T00:00:00.000Z');
     const counting = countingScans(await place.open());
-    const b = await createMemory({ encoder, storage: counting, now: time.now });
+    const b = await createMemory({ encoder, storage: counting, now: time.now, logger });
     expect((await b.list()).memories.map((m) => m.text)).toEqual([TURNS[0]!.text, TURNS[1]!.text]);
     expect(counting.scans).toBe(1);
     await b.close();
-    expect(await inspect(place, async (s) => holdsSecret(await storedText(place, s)))).toBe(false);
+    expect({ warnings, places: await inspect(place, (s) => secretPlaces(place, s)) }).toEqual({ warnings: [], places: [] });
     expect(await kept(place)).toBe(NO_EXPIRY);
     const again = countingScans(await place.open());
     const c = await createMemory({ encoder, storage: again, now: time.now });
@@ -160,7 +167,7 @@ describe.each(SHIPPED_STORES)('expired memories at open (%s store)', (kind) => {
     expect((await m.list()).memories).toHaveLength(1); // hidden at once
     expect((await m.maintain()).expired).toBe(1);
     await m.close();
-    expect(await inspect(place, async (s) => holdsSecret(await storedText(place, s)))).toBe(false);
+    expect(await inspect(place, (s) => secretPlaces(place, s))).toEqual([]);
     expect(await kept(place)).toBe(Date.parse(LATER));
   });
 });

@@ -227,22 +227,62 @@ describe.skipIf(process.platform !== 'linux')('SQLite file store: an I/O fault a
     await storage.close();
   }, 60_000);
 
-  // node-sqlite3-wasm reports ENOSPC as a plain "disk I/O error" (the errno is lost in its VFS);
-  // the driver maps it to QUOTA_EXCEEDED only when the device really has under 1 MiB free
-  // (sqlite-node.ts), which an injected ENOSPC on a roomy disk is not. test/cli/disk-full.test.ts
-  // covers the mapping with a driver that reports SQLITE_FULL. Open: an errno-preserving VFS.
-  it.skip('ENOSPC during a write is QUOTA_EXCEEDED, with nothing half-written', async () => {
+  // node-sqlite3-wasm's VFS turns ENOSPC into a plain "disk I/O error"; the driver observes the
+  // errno of the file calls SQLite makes (src/plane/drivers/sqlite-errno.ts), so a full disk is
+  // QUOTA_EXCEEDED whatever the free space the device reports afterwards (here: a roomy disk).
+  it('ENOSPC at any write of an add is QUOTA_EXCEEDED saying nothing was written, with nothing half-written', async () => {
     const place = storePlace('sqlite', tempDir);
     const dir = realpathSync(place.dir as string);
     const storage = await place.open();
     const memory = await createMemory({ encoder, storage: keepOpen(storage) });
     await memory.add(TURNS[0] as (typeof TURNS)[0]);
-    const before = await stored(storage, 'default');
-    failNth('writeSync', dir, 1, 'ENOSPC');
-    expect(await codeOf(memory.add(EXTRA))).toBe('QUOTA_EXCEEDED');
-    vi.restoreAllMocks();
-    expect(await stored(storage, 'default')).toEqual(before);
+    let points = 0;
+    for (let n = 1; n < 200; n++) {
+      const before = await stored(storage, 'default');
+      const probe = failNth('writeSync', dir, n, 'ENOSPC');
+      const e = await memory.add({ ...EXTRA, text: `Theo: full disk point ${n}, the kettle whistled.` }).then(() => undefined, (x: unknown) => x);
+      vi.restoreAllMocks();
+      const hit = probe.calls() >= n;
+      const after = await stored(storage, 'default');
+      if (e === undefined) {
+        expect(after.nodes.length, `point ${n}`).toBe(before.nodes.length + 1);
+      } else {
+        expect(hit, `point ${n}: failed without a fault (${String(e)})`).toBe(true);
+        expect(e, `point ${n}`).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { committed: 0 } });
+        expect((e as Error).message, `point ${n}`).toMatch(/nothing was written/);
+        expect(after, `point ${n}: a failed write left something`).toEqual(before);
+        points++;
+      }
+      if (!hit) break;
+    }
+    expect(points).toBeGreaterThan(0);
+    expect((await memory.add(EXTRA)).deduplicated).toBe(false); // space is back
     await memory.close();
+    await storage.close();
+  }, 60_000);
+
+  it('ENOSPC in the second chunk of an addMany: the first chunk stays, the error counts it', async () => {
+    const place = storePlace('sqlite', tempDir);
+    const dir = realpathSync(place.dir as string);
+    const storage = await place.open();
+    const memory = await createMemory({ encoder, storage: keepOpen(storage) });
+    const real = fs.writeSync;
+    let armed = false;
+    vi.spyOn(fs, 'writeSync').mockImplementation(((...a: unknown[]) => {
+      if (armed && underDir(a[0], dir)) {
+        armed = false;
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
+      return (real as (...x: unknown[]) => unknown).apply(fs, a);
+    }) as never);
+    const e = await errorOf(memory.addMany(TURNS.slice(0, 3), { chunkSize: 1, onProgress: (p) => void (p.done === 1 && (armed = true)) }));
+    vi.restoreAllMocks();
+    expect(e).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { committed: 1 } });
+    expect((await stored(storage, 'default')).nodes.map((n) => n.text)).toEqual([TURNS[0]!.text]);
+    await memory.close();
+    const fresh = await place.open(); // what another process reads from the files
+    expect((await stored(fresh, 'default')).nodes.map((n) => n.text)).toEqual([TURNS[0]!.text]);
+    await fresh.close();
     await storage.close();
   });
 });

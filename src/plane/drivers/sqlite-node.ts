@@ -42,6 +42,7 @@ import { existsSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 import type { SqlConnection, SqlParam, SqlRow } from './record-sql.js';
+import { observeErrno } from './sqlite-errno.js';
 import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
 
 const { Database } = sqlite;
@@ -133,7 +134,7 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
   };
   let db: Database;
   try {
-    db = new Database(path);
+    db = observeErrno(new Database(path)); // ENOSPC → SQLITE_FULL (sqlite-errno.ts)
   } catch (e) {
     unregisterHolder(registration);
     throw e;

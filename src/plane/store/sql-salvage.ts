@@ -9,11 +9,15 @@
  * (named in the report), and the edges after a damaged edge page (counted as `edgesLost`). The
  * change log is not copied (the fresh store has no checkpoint to replay it onto).
  *
+ * The damaged file is the backup of the copy only: `jev-mem repair` removes it
+ * ({@link removeSalvageBackup}) once the repaired store checks clean, since it would keep for good
+ * the text of every memory erased after the repair (issue 22: erasure is exact).
+ *
  * Node only.
  *
  * @module
  */
-import { rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isJevMemError } from '../../errors.js';
 import type { Logger } from '../../util/logger.js';
@@ -115,4 +119,33 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
   await releaseStoreLock(root, lockPath);
   await rm(temp, { recursive: true, force: true });
   return { dir: root, backup, namespaces };
+}
+
+/** Bytes overwritten per write by {@link removeSalvageBackup}. */
+const WIPE_CHUNK = 1 << 20;
+
+/**
+ * Removes the damaged file a salvage kept ({@link SalvageReport.backup}): its bytes are first
+ * overwritten with zeros and synced (so that, on a file system that rewrites in place, its blocks
+ * no longer hold the records once freed; a copy-on-write or wear-levelled disk may still keep old
+ * blocks, which no file reaches), then it is unlinked. A missing file is not an error.
+ * @throws the file system's error (the file may then still exist).
+ */
+export async function removeSalvageBackup(path: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'r+');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  try {
+    const { size } = await handle.stat();
+    const zeros = Buffer.alloc(Math.min(WIPE_CHUNK, Math.max(1, size)));
+    for (let at = 0; at < size; at += zeros.length) await handle.write(zeros, 0, Math.min(zeros.length, size - at), at);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rm(path, { force: true });
 }
