@@ -17,7 +17,7 @@
  */
 import type { LanguageModelMiddleware, Tool } from 'ai';
 import { MAX_RECALL_K } from '../config.js';
-import { JevMemError } from '../errors.js';
+import { JevMemError, isJevMemError } from '../errors.js';
 import { DEFAULT_ANSWER_MIN_SCORE, type Memory, type MemoryFilter, type MemoryScope } from '../memory.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { importOptional } from '../util/optional.js';
@@ -26,7 +26,8 @@ import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './too
 /**
  * The memory tools as AI SDK tools, keyed by name (`remember`, `recall`, `update`, `forget`,
  * `list`, and `answer` when `options.answer`). A tool whose run fails (bad argument, unknown id)
- * throws the JevMemError, which the AI SDK hands back to the model as a tool error.
+ * throws the JevMemError, which the AI SDK hands back to the model as a tool error reading
+ * `CODE: message` (`INVALID_INPUT: k: expected an integer from 1 to 50, got 0`).
  * @param options.source - provenance `source` of what the tools store. @default 'ai-sdk'
  * @throws JevMemError `DEPENDENCY_MISSING` (details `package: 'ai'`) when `ai` is not installed.
  * @example
@@ -43,10 +44,28 @@ export async function createMemoryTools(memory: Memory, options: MemoryToolsOpti
       title: t.title,
       description: t.description,
       inputSchema: ai.jsonSchema<Record<string, unknown>>(t.inputSchema as Parameters<typeof ai.jsonSchema>[0]),
-      execute: (args: Record<string, unknown>) => t.run(memory, args),
+      execute: async (args: Record<string, unknown>) => {
+        try {
+          return await t.run(memory, args);
+        } catch (e) {
+          throw asToolError(e);
+        }
+      },
     }) as Tool;
   }
   return out as Record<MemoryToolName, Tool>;
+}
+
+/**
+ * A JevMemError as the AI SDK shows a failed tool to the model: the SDK sends `error.toString()`,
+ * which for an Error is `name: message` (`JevMemError: k: …`); the model gets `CODE: message`
+ * instead (`INVALID_INPUT: k: …`), as the MCP server sends it, so it can tell a bad argument from
+ * an unknown id. The error stays the same JevMemError (code, details) for the caller's handlers.
+ */
+function asToolError(e: unknown): unknown {
+  if (!isJevMemError(e)) return e;
+  Object.defineProperty(e, 'toString', { value: () => `${e.code}: ${e.message}`, enumerable: false, configurable: true });
+  return e;
 }
 
 /** Options of {@link memoryMiddleware}. */
@@ -157,12 +176,15 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
   async function rememberTurn(prompt: Prompt, reply: string): Promise<void> {
     if (options.remember === false) return;
     const question = latestUserText(prompt);
+    // An exchange is kept whole or not at all: a reply to no user text (a blank or system-only
+    // prompt) is not a memory of the user's conversation.
+    if (question === undefined) return;
     const at = now().toISOString();
     const turns: Observation[] = [];
     const base: Partial<Observation> = { source, observedAt: at };
     // The role is carried explicitly (metadata.role): a renamed assistant (speakers.assistant)
     // is still an assistant, whose answers hold no state of the user (write/state-updates.ts).
-    if (question !== undefined) turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user', role: 'user' });
+    turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user', role: 'user' });
     if (reply.trim() !== '') turns.push({ ...base, text: reply.trim(), speaker: options.speakers?.assistant ?? 'assistant', role: 'assistant' });
     if (turns.length > 0) await memory.addMany(turns, Object.keys(scope).length > 0 ? { scope } : {});
   }

@@ -68,11 +68,12 @@ describe('memoryMiddleware options', () => {
     await memory.close();
   });
 
-  it('speakers: the remembered exchange carries the given names, and a reply with no text stores only the question', async () => {
+  it('speakers: the remembered exchange carries the given names, a reply with no text stores only the question, and a reply to a blank prompt nothing', async () => {
     const memory = await fresh();
     const mw = memoryMiddleware(memory, { speakers: { user: 'Ana', assistant: 'Coach' }, now: () => new Date('2024-02-03T04:05:06Z') });
     await generate(mw, 'I ran 10 km today.', 'Well done, Ana!');
     await generate(mw, 'Remember that my race is in May.', '   ');
+    await generate(mw, '   ', 'ok'); // a reply to no user text: the exchange is not kept
     const nodes = (await memory.export()).nodes.sort((a, b) => a.seq - b.seq);
     expect(nodes.map((n) => [n.provenance.speaker, n.text, n.observedAt, n.provenance.source])).toEqual([
       ['Ana', 'I ran 10 km today.', '2024-02-03T04:05:06.000Z', 'ai-sdk'],

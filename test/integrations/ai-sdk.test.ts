@@ -52,6 +52,9 @@ describe('jev-mem/ai-sdk with the AI SDK', () => {
       const remembered = (await tools.remember.execute?.({ text: 'I live in Porto.' }, { toolCallId: 't', messages: [] } as never)) as { id: string };
       expect((await memory.get(remembered.id))?.provenance.source).toBe('ai-sdk');
       await expect(tools.forget.execute?.({ id: 'nope' }, { toolCallId: 't2', messages: [] } as never)).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+      // What the AI SDK sends the model for a failed tool is error.toString(): the code, not the class name.
+      const failed = await Promise.resolve(tools.recall.execute?.({ query: 'dog', k: 0 }, { toolCallId: 't3', messages: [] } as never)).catch((e: unknown) => e);
+      expect(String(failed)).toBe('INVALID_INPUT: k: expected an integer from 1 to 50, got 0');
     } finally {
       await memory.close();
     }

@@ -91,6 +91,10 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
       const bad = await call(client, 'recall', { query: 'dog', k: 0 });
       expect(bad.isError).toBe(true);
       expect(bad.text).toBe('INVALID_INPUT: k: expected an integer from 1 to 50, got 0');
+      // So does an argument the tool does not take (a tool error, not a JSON-RPC internal error).
+      const unknown = await call(client, 'remember', { text: 'hello', unknownArg: 1 });
+      expect(unknown.isError).toBe(true);
+      expect(unknown.text).toMatch(/^INVALID_INPUT: unknownArg: unknown argument; expected text, /);
 
       // list pages in insertion order: 4 left of the first five, plus the update's new version.
       const p1 = await call(client, 'list', { limit: 4 });

@@ -58,7 +58,8 @@ export function createMcpServer(sdk: McpSdk, memory: Memory, tools: readonly Mem
     if (tool === undefined) {
       return { isError: true, content: [{ type: 'text' as const, text: `NOT_FOUND: no tool ${JSON.stringify(request.params.name)}; tools: ${tools.map((t) => t.name).join(', ')}` }] };
     }
-    const call = tool.run(memory, request.params.arguments ?? {});
+    // A run that throws before its first await (an unknown argument) is a tool error too.
+    const call = (async () => tool.run(memory, request.params.arguments ?? {}))();
     running.add(call);
     try {
       const result = await call;
