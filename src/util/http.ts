@@ -130,13 +130,31 @@ export async function postWithRetries<T>(o: PostOptions, read: (response: Respon
     },
   });
   const timer = setTimeout(() => bodyTimeout.abort(), Math.max(0, Math.min(attemptStarted + o.timeoutMs - now(), MAX_TIMEOUT_MS)));
+  // Settles when the attempt's time is up or the caller aborts, so a body that never ends (a
+  // `fetch` that ignores its signal) cannot hang the call; an unread body is cancelled then (one
+  // the reader holds is left to the fetch, which was given the aborted signal).
+  const ended = AbortSignal.any([o.signal, bodyTimeout.signal]);
+  let stopListening = (): void => undefined;
+  const stop = new Promise<never>((_, reject) => {
+    const fire = (): void => {
+      void response.body?.cancel().catch(() => undefined);
+      reject(ended.reason);
+    };
+    if (ended.aborted) fire();
+    else {
+      ended.addEventListener('abort', fire, { once: true });
+      stopListening = () => ended.removeEventListener('abort', fire);
+    }
+  });
+  stop.catch(() => undefined); // settled by the race below, or never looked at
   try {
-    return await read(response);
+    return await Promise.race([read(response), stop]);
   } catch (e) {
     if (bodyTimeout.signal.aborted && !o.signal.aborted) throw new TimeoutError(lastRequest ?? new Request(o.url, { method: 'POST' }));
     throw e;
   } finally {
     clearTimeout(timer);
+    stopListening();
   }
 }
 

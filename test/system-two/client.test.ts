@@ -176,6 +176,18 @@ describe('System Two through a complete() hook', () => {
     expect((await failure(s2.answer({ query: QUERY, evidence }))).code).toBe('SYSTEM_TWO_BAD_RESPONSE');
   });
 
+  it('fails with SYSTEM_TWO_TIMEOUT when a custom fetch ignores its signal and its body never ends', async () => {
+    const fetch = async (): Promise<Response> =>
+      new Response(new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('data: {"choices":[{"delta":{"content":"Bis"}}]}\n\n'))}), {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+      });
+    const s2 = createSystemTwo({ url: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 100, retries: 0, fetch });
+    const tokens: string[] = [];
+    expect((await failure(s2.answer({ query: QUERY, evidence, onToken: (t) => tokens.push(t) }))).code).toBe('SYSTEM_TWO_TIMEOUT');
+    expect(tokens).toEqual(['Bis']);
+  });
+
   it('fails with SYSTEM_TWO_TIMEOUT when the hook ignores its signal past timeoutMs', async () => {
     const s2 = createSystemTwo({ model: 'local', timeoutMs: 50, complete: () => new Promise<string>(() => undefined) });
     expect((await failure(s2.answer({ query: QUERY, evidence }))).code).toBe('SYSTEM_TWO_TIMEOUT');
