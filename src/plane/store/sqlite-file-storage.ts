@@ -164,7 +164,15 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     throw new JevMemError('INVALID_OPTION', `option dir: ${dir} is a file or a non-empty directory that holds no jev-mem store; choose an empty or new directory`, { field: 'dir' });
   }
   if ((found === 'missing' || found === 'empty') && !create) throw missing(found === 'missing' ? 'the directory does not exist' : `${SQLITE_FILE_NAME} is missing`);
-  if (found === 'missing') await mkdir(dir, { recursive: true });
+  if (found === 'missing') {
+    try {
+      await mkdir(dir, { recursive: true });
+    } catch (e) {
+      // EACCES / EPERM / EROFS / ENOTDIR: a place where this process cannot make the store.
+      const code = errnoCode(e);
+      throw new JevMemError('STORAGE_FAILED', `could not create the store directory ${dir}${code === undefined ? '' : ` (${code}${code === 'EACCES' || code === 'EPERM' ? ': permission denied' : code === 'EROFS' ? ': read-only file system' : ''})`}: ${errorText(e)}; choose a directory this process may write`, { cause: e, field: 'store' });
+    }
+  }
 
   let lockHeld = false;
   let lock: Promise<void> | undefined;
