@@ -12,7 +12,8 @@
  *   backup beside it while it runs (`sql-salvage.ts`), then opens each namespace once so that the
  *   memory rebuilds its indexes and checkpoint from the rows, checks the result, and removes the
  *   damaged file (unless `--keep-backup`, or the result does not check clean); prints `{ store,
- *   backup, removed, namespaces: [{ namespace, nodes, edges, damaged, edgesLost }] }` and exits 0.
+ *   backup, removed, namespaces: [{ namespace, nodes, edges, edgesDropped, damaged, edgesLost }] }` and exits 0
+ *   (`edgesDropped`: edges of a damaged node, left out with it).
  *
  * @module
  */

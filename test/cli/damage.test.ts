@@ -36,8 +36,10 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     expect(clean.code).toBe(0);
     expect(JSON.parse(clean.out[0]!)).toEqual({ store, clean: true, namespaces: [{ namespace: 'default', count: 0, ids: [], checkpoint: false }], sqlite: [] });
 
-    const before = JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }> };
+    const before = JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }>; edges: Array<{ from: string; to: string }> };
     const victim = before.nodes[3]!;
+    const victimEdges = before.edges.filter((e) => e.from === victim.id || e.to === victim.id).length;
+    expect(victimEdges).toBeGreaterThan(0);
     const path = join(store, SQLITE_FILE_NAME);
     const file = readFileSync(path);
     const at = textOffset(file, victim.text) + 2;
@@ -63,7 +65,7 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     const repair = await cli(['repair', '--store', store]);
     expect(repair.code).toBe(0);
     const report = JSON.parse(repair.out[0]!) as { backup: string | null; removed: string | null; namespaces: Array<{ namespace: string; nodes: number; damaged: string[] }> };
-    expect(report.namespaces).toEqual([expect.objectContaining({ namespace: 'default', nodes: before.nodes.length - 1, damaged: [victim.id] })]);
+    expect(report.namespaces).toEqual([expect.objectContaining({ namespace: 'default', nodes: before.nodes.length - 1, damaged: [victim.id], edges: before.edges.length - victimEdges, edgesDropped: victimEdges })]);
     expect(report.backup).toBeNull();
     expect(report.removed).toMatch(new RegExp(`^${store.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/jev-mem\\.sqlite\\.damaged-`));
     expect(existsSync(report.removed!)).toBe(false);
@@ -78,6 +80,12 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     const repaired = JSON.parse(exported.out[0]!) as { nodes: Array<{ id: string; text: string }>; damaged?: string[] };
     expect(repaired.damaged).toBeUndefined();
     expect(repaired.nodes.map((n) => [n.id, n.text])).toEqual(before.nodes.filter((n) => n.id !== victim.id).map((n) => [n.id, n.text]));
+    // No edge of the repaired store points at the node left out, and stats counts what export holds.
+    const edges = (repaired as unknown as { edges: Array<{ from: string; to: string }> }).edges;
+    expect(edges).toHaveLength(before.edges.length - victimEdges);
+    expect(edges.filter((e) => e.from === victim.id || e.to === victim.id)).toEqual([]);
+    const stats = await cli(['stats', '--store', store]);
+    expect(JSON.parse(stats.out[0]!)).toMatchObject({ nodes: before.nodes.length - 1, edges: before.edges.length - victimEdges });
     // The repaired store takes writes again.
     const recall = await cli(['recall', 'pottery class', '--store', store, '--json']);
     expect(recall.code).toBe(0);
@@ -126,8 +134,10 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     dirs.push(root);
     const store = join(root, 'store');
     expect((await cli(['ingest', SAMPLE, '--store', store, '--system-one', 'heuristic'])).code).toBe(0);
-    const before = JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }> };
+    const before = JSON.parse((await cli(['export', '--store', store])).out[0]!) as { nodes: Array<{ id: string; text: string }>; edges: Array<{ from: string; to: string }> };
     const victim = before.nodes[3]!;
+    const victimEdges = before.edges.filter((e) => e.from === victim.id || e.to === victim.id).length;
+    expect(victimEdges).toBeGreaterThan(0);
     const repair = await cli(['repair', '--store', store, '--keep-backup']);
     expect(repair.code).toBe(0);
     const backups = readdirSync(store).filter((n) => n.startsWith(`${SQLITE_FILE_NAME}.damaged-`));

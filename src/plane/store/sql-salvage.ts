@@ -6,7 +6,8 @@
  * memory rebuilds its resident state and checkpoint from the rows at its next open.
  *
  * What is lost: the node records that fail their checksum or lie on pages SQLite cannot read
- * (named in the report), and the edges after a damaged edge page (counted as `edgesLost`). The
+ * (named in the report) with their edges (counted as `edgesDropped`), and the edges after a
+ * damaged edge page (`edgesLost`). The
  * change log is not copied (the fresh store has no checkpoint to replay it onto).
  *
  * The damaged file is the backup of the copy only: `jev-mem repair` removes it
@@ -36,6 +37,8 @@ export interface SalvagedNamespace {
   nodes: number;
   /** Edge records copied. */
   edges: number;
+  /** Edges left out because an end of theirs is a node that was not copied (a damaged one). */
+  edgesDropped: number;
   /** Ids of the node records left behind (damaged), sorted. */
   damaged: string[];
   /** True when an edge page could not be read: the edges after it were not copied. */
@@ -82,16 +85,19 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
   try {
     into = await createSqliteFileStorage({ dir: temp, create: true, logger: quiet });
     for (const namespace of await from.namespaces()) {
-      const out: SalvagedNamespace = { namespace, nodes: 0, edges: 0, damaged: [], edgesLost: false };
+      const out: SalvagedNamespace = { namespace, nodes: 0, edges: 0, edgesDropped: 0, damaged: [], edgesLost: false };
+      const copied = new Set<string>();
       for await (const nodes of from.scanNodes(namespace, SALVAGE_BATCH)) {
         await into.commit(namespace, { putNodes: nodes });
+        for (const n of nodes) copied.add(n.id);
         out.nodes += nodes.length;
       }
       try {
-        let pending: MemoryEdge[] = [];
         for await (const edges of from.scanEdges(namespace, SALVAGE_BATCH)) {
-          pending = edges;
-          await into.commit(namespace, { putEdges: pending });
+          // An edge of a node left behind would point at nothing: counts and exports would disagree.
+          const pending: MemoryEdge[] = edges.filter((e) => copied.has(e.from) && copied.has(e.to));
+          out.edgesDropped += edges.length - pending.length;
+          if (pending.length > 0) await into.commit(namespace, { putEdges: pending });
           out.edges += pending.length;
         }
       } catch (e) {
