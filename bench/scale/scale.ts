@@ -24,7 +24,7 @@
  */
 import { CHROMIUM_ARGS } from '../lib/chromium.js';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSystemOneFromName } from '../../src/system-one/from-name.js';
@@ -147,6 +147,17 @@ export function scaleQuestions(conversations: readonly LocomoConversation[], cou
 }
 
 /** Figures at one size. */
+/** Bytes of the files in `dir` and its folders (a closed store directory). */
+async function filesBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) total += await filesBytes(path);
+    else if (e.isFile()) total += (await stat(path)).size;
+  }
+  return total;
+}
+
 export interface ScalePoint {
   /** Observations in the namespace. */
   size: number;
@@ -158,7 +169,12 @@ export interface ScalePoint {
   /** Recall latency over the questions, ms. */
   recall: LatencySummary;
   memory: { rssBytes: number; heapUsedBytes: number };
-  storage: { bytes: number; bytesPerNode: number };
+  /**
+   * `bytes`: the store's own `storageBytes` (an estimate it keeps: the decoded records and the
+   * checkpoint); `fileBytes`: the files of the closed store directory on disk (SQLite file and
+   * journal; absent in runs before it was measured).
+   */
+  storage: { bytes: number; bytesPerNode: number; fileBytes?: number; fileBytesPerNode?: number };
   /**
    * Close, open again and load the namespace (a `get` of an unknown id), ms; then the first
    * recall, ms; then one `stats()`, ms (absent in runs before it was timed apart).
@@ -572,6 +588,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
         rss.sample();
         // The closed store, opened by a fresh process (its heap and RSS are the open's alone).
         await memory.close();
+        const fileBytes = await filesBytes(dir);
         let fresh: OpenProbeReport | undefined;
         let freshError: string | undefined;
         try {
@@ -592,7 +609,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
           ...(bulkImport ? { bulk: bulkImport } : {}),
           recall: summarize(latencies),
           memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
-          storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0 },
+          storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0, fileBytes, fileBytesPerNode: stats.nodes > 0 ? fileBytes / stats.nodes : 0 },
           reopen: { ms: reopenMs, firstRecallMs, statsMs },
           ...(fresh ? { fresh } : {}),
           ...(freshError !== undefined ? { freshError } : {}),
@@ -651,11 +668,11 @@ export function renderScaleMarkdown(r: ScaleResults): string {
     '',
     `- Bulk import (issue 25): the observations from the previous size up to the timed writes, through one \`addMany\` (chunks of ${SCALE_BULK_CHUNK}, maintenance included), memories/s (— where a run did not time it).`,
     '',
-    '| size | edges | bulk import/s | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | RSS MiB | heap MiB | stored MiB | bytes/node | reopen ms | first recall ms |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| size | edges | bulk import/s | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | RSS MiB | heap MiB | stored MiB | bytes/node | file bytes/node | reopen ms | first recall ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.points.map(
       (p) =>
-        `| ${p.size} | ${p.edges} | ${bulkCell(p.bulk)} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} | ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
+        `| ${p.size} | ${p.edges} | ${bulkCell(p.bulk)} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} | ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.storage.fileBytesPerNode === undefined ? '—' : p.storage.fileBytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
     ),
 
     '',
