@@ -18,13 +18,17 @@
  * ESRCH), never because of its age; a dead writer's rollback journal is then played back
  * (`sqlite-hot-journal.ts`) before anything reads the file.
  *
- * Taking and dropping that lock costs a directory create and remove (~1 ms together), so reads
- * share a *read lease*: the first read opens a read transaction, and the reads that follow in
- * the same turn of the event loop (a recall's dozen index lookups, which await nothing but
- * each other) run inside it; it ends at `setImmediate`, at a `ready` after {@link READ_LEASE_MS}, at the
- * next write (which runs inside it: the lock directory excludes every other connection), at
- * `close`, and at process exit. So another process waits at most about one turn for the lock,
- * and a read never sees a commit of its own connection late.
+ * Taking and dropping that lock costs a directory create and remove (~1 ms together, more on a
+ * loaded machine: 0.1-0.2 s per 1,000 writes of a bulk import), so statements share a *lease*:
+ * the first read opens a read transaction, and the reads and writes that follow for up to
+ * {@link LEASE_HOLD_MS} run inside it, across turns of the event loop (a recall's index lookups
+ * between its System-One calls, a bulk chunk's candidate lookups and its commit, issue 25). It
+ * ends at a timer {@link LEASE_HOLD_MS} after it opened (the hold is bounded: the first turn that
+ * begins after that ends it), at a `ready` that comes later than that (which lets one turn pass
+ * before opening the next), at a write's COMMIT (the write runs inside it: the lock directory
+ * excludes every other connection), at `close`, and at process exit. So another process waits
+ * at most {@link LEASE_HOLD_MS} plus one synchronous turn for the lock (its {@link NodeSqlDriver.ready}
+ * waits up to {@link BUSY_WAIT_MS}), and a read never sees a commit of its own connection late.
  *
  * A write that fails with SQLite's I/O error while the device has less than
  * {@link FULL_DISK_BYTES} free is reported as `SQLITE_FULL` (node-sqlite3-wasm turns ENOSPC
@@ -55,14 +59,23 @@ export const PAGE_CACHE_KIB = 32_768;
 export const BUSY_WAIT_MS = 15_000;
 
 /** Longest pause between two looks at a lock held by another process (ms). */
-export const BUSY_BACKOFF_MAX_MS = 50;
+export const BUSY_BACKOFF_MAX_MS = 10;
 
 /**
- * Longest a read lease is reused by {@link NodeSqlDriver.ready} (ms): a `ready` that comes later
- * than this after the lease opened ends it, lets one turn of the event loop pass and opens a new
- * one, so a long chain of reads (a rebuild's scan) lets other processes in between.
+ * Longest a lease holds the database lock (ms; the bound other processes wait for, module note):
+ * a timer ends it this long after it opened, and a `ready` that comes later than this ends it,
+ * lets one turn of the event loop pass and opens a new one, so a long chain of reads (a
+ * rebuild's scan, a bulk chunk) lets other processes in between. 100 ms: a bulk chunk of 64
+ * writes takes about 4 leases instead of one per 25 ms (issue 25), while a reader of another
+ * process waits a tenth of a second at most per lease.
  */
-export const READ_LEASE_MS = 25;
+export const LEASE_HOLD_MS = 100;
+
+/** Options of {@link openNodeSqlDriver}. */
+export interface NodeSqlDriverOptions {
+  /** How long a lease holds the lock (ms, > 0; tests use a short or long one). @default LEASE_HOLD_MS */
+  leaseMs?: number;
+}
 
 /** Free bytes on the device under which a failed write is taken for a full disk. */
 export const FULL_DISK_BYTES = 1 << 20;
@@ -123,7 +136,9 @@ export function fullDiskError(e: unknown, freeBytes: () => number): unknown {
  * @throws Error (node-sqlite3-wasm's `SQLite3Error`) when the file cannot be opened, or when the
  *   build does not support `secure_delete` (the caller maps it to `STORAGE_FAILED`).
  */
-export function openNodeSqlDriver(path: string): NodeSqlDriver {
+export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = {}): NodeSqlDriver {
+  const leaseMs = options.leaseMs ?? LEASE_HOLD_MS;
+  if (!(leaseMs > 0)) throw new RangeError(`option leaseMs: expected a positive number of milliseconds, got ${leaseMs}`);
   const file = resolve(path);
   // Register before the first statement, so that a lock of ours is never taken for a dead one.
   const registration = registerHolder(file);
@@ -142,8 +157,14 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
   let inTransaction = false;
   /** When the open lease began (`performance.now()`), or undefined when none is open. */
   let leaseSince: number | undefined;
+  /** The timer that ends the open lease ({@link LEASE_HOLD_MS}). */
+  let leaseTimer: ReturnType<typeof setTimeout> | undefined;
   /** Ends the open lease, if any (COMMIT releases the lock); true when one was open. */
   const endLease = (): boolean => {
+    if (leaseTimer !== undefined) {
+      clearTimeout(leaseTimer);
+      leaseTimer = undefined;
+    }
     if (leaseSince === undefined) return false;
     leaseSince = undefined;
     inTransaction = false;
@@ -297,7 +318,9 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     });
     leaseSince = performance.now();
     inTransaction = true;
-    setImmediate(endLease);
+    // Bounded (module note); unref'd: an open lease never keeps the process alive (exit ends it).
+    leaseTimer = setTimeout(endLease, leaseMs);
+    leaseTimer.unref?.();
   };
 
   function close(): void {
@@ -318,6 +341,8 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
         // A lease holds the lock directory, which excludes every other connection: the
         // transaction runs inside it, and its COMMIT ends the lease.
         leaseSince = undefined;
+        if (leaseTimer !== undefined) clearTimeout(leaseTimer);
+        leaseTimer = undefined;
         return within(() => undefined, fn);
       }
       // The lock is taken now or not at all (ready('write') waits for it); the work itself is
@@ -355,11 +380,13 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     async ready(mode: 'read' | 'write'): Promise<void> {
       if (!db.isOpen) return;
       if (leaseSince !== undefined) {
-        const fresh = performance.now() - leaseSince <= READ_LEASE_MS;
-        if (fresh && mode === 'read') return;
-        endLease(); // a write opens its own transaction (BEGIN IMMEDIATE)
+        // A fresh lease serves a write too: the lock directory is this connection's, so nothing
+        // was committed since the lease's reads, and the next transaction runs inside it.
+        if (performance.now() - leaseSince <= leaseMs) return;
+        endLease();
         // A long chain of reads lets other processes in between (one turn of the event loop).
-        if (!fresh) await new Promise<void>((done) => setImmediate(done));
+        await new Promise<void>((done) => setImmediate(done));
+        if (!db.isOpen) return;
       }
       if (inTransaction) return; // inside a write transaction of this connection
       const start = performance.now();
