@@ -1,8 +1,8 @@
 /**
  * The read lease of the node-sqlite3-wasm driver: reads share one read transaction (one take of
- * the lock directory) across turns of the event loop for at most the lease's hold (`leaseMs`),
- * a write of the same or another connection of this process ends it, and a timer ends it once
- * the hold is over.
+ * the lock directory) across turns of the event loop that use the connection, for at most the
+ * lease's hold (`leaseMs`); the first turn without a statement ends it, and so does a write of
+ * the same or another connection of this process.
  */
 import fs, { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,12 +68,34 @@ describe('the read lease of the Node SQLite driver', () => {
     expect(takes()).toBe(1);
   });
 
-  it('releases the lock once the hold is over, without any call', async () => {
-    const { file, a } = database(1);
+  it('releases the lock at the first turn without a statement, however long the hold', async () => {
+    const { file, a } = database(60_000);
     expect(count(a)).toBe(1);
     expect(existsSync(`${file}.lock`)).toBe(true);
-    await new Promise((r) => setTimeout(r, 50)); // the 1 ms timer has fired
+    await new Promise((r) => setTimeout(r, 30)); // turns go by with no statement: the process waits for something else
     expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('keeps the lease across turns that each run a statement', async () => {
+    const { file, a } = database(60_000);
+    const takes = lockTakes(file);
+    for (let i = 0; i < 5; i++) {
+      expect(count(a)).toBe(1);
+      await nextTurn();
+    }
+    expect(takes()).toBe(1);
+  });
+
+  it('ends a lease used in every turn at the end of the first turn past its hold', async () => {
+    const short = database(1);
+    const shortTakes = lockTakes(short.file);
+    expect(count(short.a)).toBe(1);
+    const t = performance.now();
+    while (performance.now() - t < 5); // older than its 1 ms hold
+    await nextTurn();
+    expect(existsSync(`${short.file}.lock`)).toBe(false); // ended at the end of the turn, though used
+    expect(count(short.a)).toBe(1);
+    expect(shortTakes()).toBe(2);
   });
 
   it('ends a lease older than its hold at the next ready, lets one turn pass, then opens a new one', async () => {
