@@ -6,29 +6,26 @@
  * deleted memory's text is in no file of the store once its commit returns. Node only.
  *
  * node-sqlite3-wasm locks the database with a directory `<file>.lock` that any statement holds
- * while it runs. Nothing here waits for it synchronously (no `Atomics.wait`: the event loop never
- * freezes): {@link NodeSqlDriver.ready} waits asynchronously (`setTimeout` back-off, up to
- * {@link BUSY_WAIT_MS}) and then holds the lock for the current turn of the event loop (a
- * *lease*, below), so the synchronous statements that follow in that turn find it theirs. A
- * synchronous statement that finds the lock taken fails at once with SQLite's busy error.
- *
+ * while it runs. Nothing here waits for it synchronously (the event loop never freezes):
+ * {@link NodeSqlDriver.ready} waits asynchronously (`setTimeout` back-off, up to
+ * {@link BUSY_WAIT_MS}) and then holds it as a *lease* (below), so the synchronous statements
+ * that follow find it theirs; a statement that finds it taken fails at once with the busy error.
  * Every connection registers itself in `<file>.holders/` (one file `{pid, host, since}` per open
- * driver, removed at close). A lock directory is taken over only when its holder is gone: every
- * registered process other than this one is on this host and dead (`kill(pid, 0)` fails with
- * ESRCH), never because of its age; a dead writer's rollback journal is then played back
- * (`sqlite-hot-journal.ts`) before anything reads the file.
+ * driver): a lock directory is taken over only when its holder is gone (every other registered
+ * process on this host and dead, never because of its age), and a dead writer's rollback
+ * journal is then played back (`sqlite-hot-journal.ts`) before anything reads the file.
  *
- * Taking and dropping that lock costs a directory create and remove (~1 ms together), so reads
- * share a *read lease*: the first read opens a read transaction, and the reads that follow in
- * the same turn of the event loop (a recall's dozen index lookups, which await nothing but
- * each other) run inside it; it ends at `setImmediate`, at a `ready` after {@link READ_LEASE_MS}, at the
- * next write (which runs inside it: the lock directory excludes every other connection), at
- * `close`, and at process exit. So another process waits at most about one turn for the lock,
- * and a read never sees a commit of its own connection late.
- *
- * A write that fails with SQLite's I/O error while the device has less than
- * {@link FULL_DISK_BYTES} free is reported as `SQLITE_FULL` (node-sqlite3-wasm turns ENOSPC
- * into a plain I/O error), so the store maps it to `QUOTA_EXCEEDED`.
+ * Taking and dropping that lock costs a directory create and remove (~1 ms, several on a loaded
+ * machine), so statements share a lease: the first read opens a read transaction, and the reads
+ * and writes that follow run inside it, across turns of the event loop while each turn uses the
+ * connection (a bulk chunk's lookups and its commit, issue 25), for up to {@link LEASE_HOLD_MS}.
+ * It ends at the first turn in which this connection ran no statement (the lock is free while
+ * the process waits for a model, the network, a timer), at a turn or a `ready` more than
+ * {@link LEASE_HOLD_MS} after it opened (a `ready` then lets one turn pass before the next), at a
+ * write's COMMIT (the write runs inside it), at `close`, and at process exit. So another process
+ * waits at most {@link LEASE_HOLD_MS} plus one synchronous turn for a gap (it looks every
+ * {@link BUSY_BACKOFF_MAX_MS} at most), and a read never sees a commit of its own connection late.
+ * A failed write on a full device is reported as `SQLITE_FULL` (`sqlite-full-disk.ts`).
  *
  * Strings are bound as C strings: node-sqlite3-wasm passes a string parameter to SQLite only up
  * to its first U+0000, and reads text back the same way. So the SQL store checks what it looks
@@ -41,9 +38,12 @@
 import { existsSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
+import { invalidOption } from '../../errors.js';
 import type { SqlConnection, SqlParam, SqlRow } from './record-sql.js';
 import { observeErrno } from './sqlite-errno.js';
 import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
+import { fullDiskError } from './sqlite-full-disk.js';
+export { FULL_DISK_BYTES, fullDiskError } from './sqlite-full-disk.js';
 
 const { Database } = sqlite;
 type Database = InstanceType<typeof Database>;
@@ -56,17 +56,18 @@ export const PAGE_CACHE_KIB = 32_768;
 export const BUSY_WAIT_MS = 15_000;
 
 /** Longest pause between two looks at a lock held by another process (ms). */
-export const BUSY_BACKOFF_MAX_MS = 50;
+export const BUSY_BACKOFF_MAX_MS = 10;
 
 /**
- * Longest a read lease is reused by {@link NodeSqlDriver.ready} (ms): a `ready` that comes later
- * than this after the lease opened ends it, lets one turn of the event loop pass and opens a new
- * one, so a long chain of reads (a rebuild's scan) lets other processes in between.
+ * Longest a lease holds the database lock (ms; module note): the first turn, or `ready`, later
+ * than this after it opened ends it, so a long chain of reads (a rebuild's scan, a bulk chunk)
+ * lets other processes in between. 100 ms: a bulk chunk of 64 writes takes a few leases, not one
+ * per 25 ms as before (issue 25); a reader of another process waits 0.1 s at most per lease.
  */
-export const READ_LEASE_MS = 25;
+export const LEASE_HOLD_MS = 100;
 
-/** Free bytes on the device under which a failed write is taken for a full disk. */
-export const FULL_DISK_BYTES = 1 << 20;
+/** Options of {@link openNodeSqlDriver}: `leaseMs`, the longest hold of a lease (ms, > 0; default {@link LEASE_HOLD_MS}). */
+export interface NodeSqlDriverOptions { leaseMs?: number }
 
 /**
  * The lease enders of the open drivers, with their database file: run at process exit (one
@@ -103,28 +104,14 @@ export interface NodeSqlDriver extends SqlConnection {
 const isBusy = (e: unknown): boolean => e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message);
 
 /**
- * SQLite's error for a failed write when the device of `path` is (nearly) full, else `e`.
- * node-sqlite3-wasm reports ENOSPC as `disk I/O error`.
- */
-export function fullDiskError(e: unknown, freeBytes: () => number): unknown {
-  if (!(e instanceof Error) || !/disk I\/O error|SQLITE_IOERR/i.test(e.message)) return e;
-  let free: number;
-  try {
-    free = freeBytes();
-  } catch {
-    return e;
-  }
-  if (free >= FULL_DISK_BYTES) return e;
-  const full = new Error(`database or disk is full (SQLITE_FULL: ${e.message} with ${free} bytes free on the device)`, { cause: e });
-  return full;
-}
-
-/**
  * Opens (or creates) the database file at `path`.
  * @throws Error (node-sqlite3-wasm's `SQLite3Error`) when the file cannot be opened, or when the
- *   build does not support `secure_delete` (the caller maps it to `STORAGE_FAILED`).
+ *   build does not support `secure_delete` (the caller maps it to `STORAGE_FAILED`); JevMemError
+ *   `INVALID_OPTION` (field `leaseMs`) for a hold that is not a positive number.
  */
-export function openNodeSqlDriver(path: string): NodeSqlDriver {
+export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = {}): NodeSqlDriver {
+  const leaseMs = options.leaseMs ?? LEASE_HOLD_MS;
+  if (!(leaseMs > 0)) throw invalidOption('leaseMs', `expected a positive number of milliseconds, got ${leaseMs}`);
   const file = resolve(path);
   // Register before the first statement, so that a lock of ours is never taken for a dead one.
   const registration = registerHolder(file);
@@ -143,8 +130,15 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
   let inTransaction = false;
   /** When the open lease began (`performance.now()`), or undefined when none is open. */
   let leaseSince: number | undefined;
+  /** The end-of-turn look at the open lease, and whether the connection was used since the last one ({@link armCheck}). */
+  let leaseCheck: ReturnType<typeof setImmediate> | undefined;
+  let used = false;
   /** Ends the open lease, if any (COMMIT releases the lock); true when one was open. */
   const endLease = (): boolean => {
+    if (leaseCheck !== undefined) {
+      clearImmediate(leaseCheck);
+      leaseCheck = undefined;
+    }
     if (leaseSince === undefined) return false;
     leaseSince = undefined;
     inTransaction = false;
@@ -225,6 +219,7 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
   };
   const reported = (e: unknown): unknown => fullDiskError(e, freeBytes);
   const query = (sql: string, params: readonly SqlParam[] = []): SqlRow[] => {
+    used = true;
     try {
       return freeing(() => run(sql, params));
     } catch (e) {
@@ -298,8 +293,23 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     });
     leaseSince = performance.now();
     inTransaction = true;
-    setImmediate(endLease);
+    armCheck();
   };
+  /**
+   * Looks at the lease at the end of this turn: it is kept for the next turn only when the turn
+   * used the connection and the lease is younger than the hold (module note). Unref'd: an open
+   * lease never keeps the process alive (exit ends it).
+   */
+  function armCheck(): void {
+    used = false;
+    leaseCheck = setImmediate(() => {
+      leaseCheck = undefined;
+      if (leaseSince === undefined) return;
+      if (used && performance.now() - leaseSince <= leaseMs) armCheck();
+      else endLease();
+    });
+    leaseCheck.unref?.();
+  }
 
   function close(): void {
     if (!db.isOpen) return;
@@ -319,6 +329,8 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
         // A lease holds the lock directory, which excludes every other connection: the
         // transaction runs inside it, and its COMMIT ends the lease.
         leaseSince = undefined;
+        if (leaseCheck !== undefined) clearImmediate(leaseCheck);
+        leaseCheck = undefined;
         return within(() => undefined, fn);
       }
       // The lock is taken now or not at all (ready('write') waits for it); the work itself is
@@ -333,6 +345,7 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
       );
     },
     read<T>(fn: () => T): T {
+      used = true;
       // An open lease is used whatever its age: ending it inside a turn would let another process
       // take the lock, and the synchronous reads that follow cannot wait for it. ready() renews it.
       if (leaseSince !== undefined || inTransaction) {
@@ -355,12 +368,14 @@ export function openNodeSqlDriver(path: string): NodeSqlDriver {
     },
     async ready(mode: 'read' | 'write'): Promise<void> {
       if (!db.isOpen) return;
+      used = true;
       if (leaseSince !== undefined) {
-        const fresh = performance.now() - leaseSince <= READ_LEASE_MS;
-        if (fresh && mode === 'read') return;
-        endLease(); // a write opens its own transaction (BEGIN IMMEDIATE)
-        // A long chain of reads lets other processes in between (one turn of the event loop).
-        if (!fresh) await new Promise<void>((done) => setImmediate(done));
+        // A fresh lease serves a write too (the lock is this connection's: nothing was committed
+        // since its reads). An old one ends, and one turn lets other processes in between.
+        if (performance.now() - leaseSince <= leaseMs) return;
+        endLease();
+        await new Promise<void>((done) => setImmediate(done));
+        if (!db.isOpen) return;
       }
       if (inTransaction) return; // inside a write transaction of this connection
       const start = performance.now();

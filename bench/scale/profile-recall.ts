@@ -1,0 +1,62 @@
+/**
+ * Profiles recall over a file store (issue 25): the store at `<dir>` (built first, when missing,
+ * from the first N observations of the scale recipe through one `addMany`) is opened by this
+ * process, and the 50 scale questions are recalled `rounds` times (`k: 20`, as `bench scale`).
+ * Run it under the V8 profiler to see where the time of a recall goes:
+ *
+ * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/scale/profile-recall.ts <store dir> [N=10000] [rounds=2]`
+ *
+ * Prints one line: recalls, p50 / p95 ms, and the load-independent counts per recall
+ * (`profile-counters.ts`: takes of SQLite's lock directory), and the heap after the recalls
+ * (after a GC with `--expose-gc`). The store is left in place for the next run.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import { createNodeMemory } from '../../src/node.js';
+import { createSystemOneFromName } from '../../src/system-one/from-name.js';
+import { defaultLocomoPath, loadLocomo } from '../lib/data.js';
+import { countFsCalls, since } from './profile-counters.js';
+import { scaleObservations, scaleQuestions, SCALE_QUERIES } from './scale.js';
+
+const dir = process.argv[2];
+if (dir === undefined) throw new Error('usage: profile-recall.ts <store dir> [N] [rounds]');
+const n = Number(process.argv[3] ?? 10_000);
+const rounds = Number(process.argv[4] ?? 2);
+const data = await loadLocomo(defaultLocomoPath());
+const encoder = await createDefaultNodeEncoder();
+const systemOne = await createSystemOneFromName('local', { env: process.env });
+const fsCounts = countFsCalls();
+try {
+  if (!existsSync(dir)) {
+    const builder = await createNodeMemory({ store: dir, namespace: 'profile', encoder, systemOne, vectorIndex: 'auto' });
+    await builder.addMany(scaleObservations(data.conversations, n));
+    await builder.close();
+  }
+  const memory = await createNodeMemory({ store: dir, namespace: 'profile', encoder, systemOne, vectorIndex: 'auto' });
+  const questions = scaleQuestions(data.conversations, SCALE_QUERIES);
+  await memory.recall(questions[0] as string, { k: 20 }); // loads the namespace
+  const before = { ...fsCounts };
+  const ms: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of questions) {
+      const t = performance.now();
+      await memory.recall(q, { k: 20 });
+      ms.push(performance.now() - t);
+    }
+  }
+  const c = since(fsCounts, before);
+  (globalThis as { gc?: () => void }).gc?.();
+  const heap = process.memoryUsage().heapUsed / 2 ** 20;
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
+  console.log(
+    `profile-recall: ${ms.length} recalls over ${(await memory.stats()).nodes} nodes: p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms; ` +
+      `per recall: ${(c.lockTakes / ms.length).toFixed(2)} lock takes (${c.lockBusy} busy in all); heap ${heap.toFixed(0)} MiB`,
+  );
+  await memory.close();
+} finally {
+  await systemOne.close?.();
+  await encoder.close?.();
+}
