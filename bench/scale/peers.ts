@@ -49,7 +49,7 @@ export function oramaVersion(): string {
 }
 
 /** A full GC, when V8 lets us have one (`--expose-gc` set at run time); undefined otherwise. */
-function fullGc(): (() => void) | undefined {
+export function fullGc(): (() => void) | undefined {
   try {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as unknown;

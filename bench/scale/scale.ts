@@ -47,7 +47,7 @@ import { bulkFigures, SCALE_BULK_CHUNK, type BulkImportFigures } from './bulk.js
 import { runOpenProbe, type OpenProbeReport } from './open-probe.js';
 
 export { bulkFigures, SCALE_BULK_CHUNK, type BulkImportFigures };
-import { oramaVersion, runOramaScale, type OramaFailure, type OramaScalePoint, type OramaScaleResults } from './peers.js';
+import { fullGc, oramaVersion, runOramaScale, type OramaFailure, type OramaScalePoint, type OramaScaleResults } from './peers.js';
 import { oramaFailure } from './orama-grow.js';
 
 /** Default sizes (observations in the namespace). */
@@ -168,7 +168,8 @@ export interface ScalePoint {
   bulk?: BulkImportFigures;
   /** Recall latency over the questions, ms. */
   recall: LatencySummary;
-  memory: { rssBytes: number; heapUsedBytes: number };
+  /** RSS and heap after the build and the recalls; `heapAfterGcBytes`: the heap after a full GC (what is retained; absent in older runs). */
+  memory: { rssBytes: number; heapUsedBytes: number; heapAfterGcBytes?: number };
   /**
    * `bytes`: the store's own `storageBytes` (an estimate it keeps: the decoded records and the
    * checkpoint); `fileBytes`: the files of the closed store directory on disk (SQLite file and
@@ -585,6 +586,8 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
         const latencies = await timedRecalls(memory, questions);
         const stats = await memory.stats();
         const mem = process.memoryUsage();
+        fullGc()?.();
+        const heapAfterGc = process.memoryUsage().heapUsed;
         rss.sample();
         // The closed store, opened by a fresh process (its heap and RSS are the open's alone).
         await memory.close();
@@ -608,7 +611,7 @@ async function runScaleNode(o: ScaleBenchOptions): Promise<ScaleResults> {
           write: writeFigures(measured, writeMs, s1, segmentMs),
           ...(bulkImport ? { bulk: bulkImport } : {}),
           recall: summarize(latencies),
-          memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
+          memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, heapAfterGcBytes: heapAfterGc },
           storage: { bytes: stats.storageBytes ?? 0, bytesPerNode: stats.nodes > 0 ? (stats.storageBytes ?? 0) / stats.nodes : 0, fileBytes, fileBytesPerNode: stats.nodes > 0 ? fileBytes / stats.nodes : 0 },
           reopen: { ms: reopenMs, firstRecallMs, statsMs },
           ...(fresh ? { fresh } : {}),
@@ -668,11 +671,11 @@ export function renderScaleMarkdown(r: ScaleResults): string {
     '',
     `- Bulk import (issue 25): the observations from the previous size up to the timed writes, through one \`addMany\` (chunks of ${SCALE_BULK_CHUNK}, maintenance included), memories/s (— where a run did not time it).`,
     '',
-    '| size | edges | bulk import/s | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | RSS MiB | heap MiB | stored MiB | bytes/node | file bytes/node | reopen ms | first recall ms |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| size | edges | bulk import/s | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | RSS MiB | heap MiB | heap after GC MiB | stored MiB | bytes/node | file bytes/node | reopen ms | first recall ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.points.map(
       (p) =>
-        `| ${p.size} | ${p.edges} | ${bulkCell(p.bulk)} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} | ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.storage.fileBytesPerNode === undefined ? '—' : p.storage.fileBytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
+        `| ${p.size} | ${p.edges} | ${bulkCell(p.bulk)} | ${p.write.perSecond.toFixed(0)} | ${p.write.systemOneCallsPerWrite.toFixed(3)} | ${p.write.systemOneMsPerWrite.toFixed(2)} | ${p.recall.p50.toFixed(1)} | ${p.recall.p95.toFixed(1)} | ${p.recall.max.toFixed(1)} | ${(p.memory.rssBytes / 2 ** 20).toFixed(0)} | ${(p.memory.heapUsedBytes / 2 ** 20).toFixed(0)} | ${p.memory.heapAfterGcBytes === undefined ? '—' : (p.memory.heapAfterGcBytes / 2 ** 20).toFixed(0)} | ${(p.storage.bytes / 2 ** 20).toFixed(1)} | ${p.storage.bytesPerNode.toFixed(0)} | ${p.storage.fileBytesPerNode === undefined ? '—' : p.storage.fileBytesPerNode.toFixed(0)} | ${p.reopen.ms.toFixed(0)} | ${p.reopen.firstRecallMs.toFixed(1)} |`,
     ),
 
     '',
