@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +10,15 @@ import type { Logger } from '../../src/util/logger.js';
 import { lexicalTerms } from '../../src/plane/indexes/lexical.js';
 import { ftsToken } from '../../src/plane/indexes/sql-lexical.js';
 import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
+import { takeStoreLockWaiting, WRITER_IDLE_MS } from '../../src/plane/store/store-lock.js';
 import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import { makeEdge, makeNode } from './fixtures.js';
 import { describeStorageContract } from './storage-contract.js';
+
+/** The pid the store's writer lock file names. */
+async function lockOwner(dir: string): Promise<number> {
+  return (JSON.parse(await readFile(join(dir, 'lock'), 'utf8')) as { pid: number }).pid;
+}
 
 const root = await mkdtemp(join(tmpdir(), 'jev-mem-sqlite-'));
 let counter = 0;
@@ -87,19 +94,25 @@ describe('sqlite file storage', () => {
     expect(await holds(dir, kept)).toBe(true);
   });
 
-  it('a second writer is refused while the first holds the lock, and allowed after close', async () => {
+  it('a second writer waits while the first holds the lock, and writes once the first is idle; the lock then names it', async () => {
     const dir = freshDir();
     const first = await createSqliteFileStorage({ dir });
     await first.commit('ns', { putNodes: [makeNode('ns', 'a', 1)] });
     const second = await createSqliteFileStorage({ dir });
-    const refused = await second.commit('ns', { putNodes: [makeNode('ns', 'b', 2)] }).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'STORAGE_FAILED', field: 'store' });
-    expect(isWriterElsewhere(refused)).toBe(true);
     expect((await second.load('ns')).nodes.map((n) => n.id)).toEqual(['a']); // readers need no lock
+    expect(await lockOwner(dir)).toBe(process.pid); // the first holds it
+    const started = Date.now();
+    await second.commit('ns', { putNodes: [makeNode('ns', 'b', 2)] }); // waits for the first's idle release
+    expect(Date.now() - started).toBeGreaterThanOrEqual(WRITER_IDLE_MS / 2);
+    expect((await first.load('ns')).nodes.map((n) => n.id)).toEqual(['a', 'b']);
+    // The first writes again after the second gives the lock back; a failed take names the holder.
+    const held = await takeStoreLockWaiting(dir, join(dir, 'lock'), 50).catch((e: unknown) => e);
+    expect(isWriterElsewhere(held)).toBe(true);
+    await first.commit('ns', { putNodes: [makeNode('ns', 'c', 3)] });
+    expect((await second.load('ns')).nodes.map((n) => n.id)).toEqual(['a', 'b', 'c']);
     await first.close();
-    await second.commit('ns', { putNodes: [makeNode('ns', 'b', 2)] });
-    expect((await second.load('ns')).nodes.map((n) => n.id)).toEqual(['a', 'b']);
     await second.close();
+    expect(await readdir(dir)).toEqual(['jev-mem.sqlite']);
   });
 
   it('a reader memory that replayed a live writer\'s changes closes without a checkpoint and without a warning', async () => {
@@ -140,7 +153,8 @@ describe('sqlite file storage', () => {
     await s.commit('ns', { putNodes: [makeNode('ns', 'a', 1)] });
     expect((await s.getNodes!('ns', ['a'])).length).toBe(1); // the read's statements are prepared and cached
     const lockDir = join(dir, 'jev-mem.sqlite.lock');
-    await new Promise((r) => setImmediate(r)); // the read lease of this turn ends
+    // The read lease ends at the first turn without a statement (at most LEASE_HOLD_MS later).
+    for (let i = 0; i < 200 && existsSync(lockDir); i++) await new Promise((r) => setTimeout(r, 5));
     await mkdir(lockDir); // a process killed inside a statement, 60 s ago
     const old = new Date(Date.now() - 60_000);
     await utimes(lockDir, old, old);
