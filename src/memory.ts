@@ -16,7 +16,7 @@
  */
 import { resolveParameters, type MemoryParameters } from './config.js';
 import type { Encoder } from './encoder/encoder.js';
-import { JevMemError, describeValue, invalidInput, invalidOption, isJevMemError, throwIfAborted } from './errors.js';
+import { JevMemError, describeValue, invalidInput, invalidOption, throwIfAborted } from './errors.js';
 import { rejectUnknownKeys } from './config.js';
 import type { MemoryExport } from './plane/store/export.js';
 import { createLexicalIndex } from './plane/indexes/lexical.js';
@@ -35,7 +35,7 @@ import type { SystemOneBackend } from './system-one/wire.js';
 import { createSystemTwo } from './system-two/client.js';
 import type { AnswerResult as SystemTwoAnswer, EvidenceItem, SystemTwo, SystemTwoOptions } from './system-two/types.js';
 import { VIEWS, type MemoryEdge, type MemoryNode, type Observation, type RecalledMemory, type View } from './types.js';
-import { consoleLogger, errorText, type Logger } from './util/logger.js';
+import { consoleLogger, type Logger } from './util/logger.js';
 import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
@@ -49,7 +49,6 @@ import { quoteVisible } from './util/invisible.js';
 import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath, updateProvenance } from './memory/write.js';
 import { createExpiryOnOpen } from './memory/expiry.js';
-import { EXPIRY_META_KEY } from './memory/expiry-meta.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
@@ -886,18 +885,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       await expiry.open(ns);
       // Memories that fell due since the open are erased first (as maintain() does), so the counts
       // are those of what list and recall can return; O(1) when the kept bound is not due.
-      const due = await caches.reading(ns, (state) => {
-        const next = state.meta[EXPIRY_META_KEY];
-        return typeof next === 'number' && next <= now().getTime();
-      });
-      if (due) {
-        try {
-          await expiry.eraseDue(ns, o?.signal);
-        } catch (e) {
-          if (isJevMemError(e) && e.code === 'ABORTED') throw e;
-          logger('warn', `the expired memories of namespace ${JSON.stringify(ns)} could not be erased before stats (${errorText(e)}); they are counted until maintain() erases them`, { code: 'EXPIRY_DEFERRED', namespace: ns, error: e });
-        }
-      }
+      await expiry.sweep(ns);
+      throwIfAborted(o?.signal);
       const out = await caches.reading(ns, async (state) => {
         const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
         let edges = 0;

@@ -51,6 +51,12 @@ export interface ExpiryOnOpen {
    * @throws JevMemError `ABORTED`, `STORAGE_FAILED` and the adapter's errors.
    */
   eraseDue(ns: string, signal?: AbortSignal): Promise<number>;
+  /**
+   * The pass of {@link open} again, whether or not it ran: erases the due memories when the kept
+   * bound is due (O(1) otherwise). Used by `stats()`, so its counts are those of what reads
+   * return. Does not throw; a failure is logged as `EXPIRY_DEFERRED`.
+   */
+  sweep(ns: string): Promise<void>;
   /** Forgets that `ns` was checked (after `forget`: a later namespace of that name is new). */
   forget(ns: string): void;
 }
@@ -115,6 +121,7 @@ export function createExpiryOnOpen(deps: ExpiryDeps): ExpiryOnOpen {
       return p;
     },
     eraseDue,
+    sweep: run,
     forget(ns) {
       checked.delete(ns);
     },

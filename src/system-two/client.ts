@@ -7,7 +7,7 @@
  */
 import { JevMemError, describeValue, invalidInput, invalidOption, throwIfAborted } from '../errors.js';
 import { HTTPError, TimeoutError } from 'ky';
-import { backoffDelay, defaultSleep, excerpt, postWithRetries, readEventStream, safeUrl, type FetchLike } from '../util/http.js';
+import { backoffDelay, defaultSleep, excerpt, postWithRetries, readEventStream, rejectOnAbort, safeUrl, type FetchLike } from '../util/http.js';
 import { buildAnswerPrompt } from './prompt.js';
 import type {
   AnswerRequest,
@@ -235,13 +235,9 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
     }, timeoutMs);
     const combined = { signal: AbortSignal.any(signal === undefined ? [timeout.signal] : [signal, timeout.signal]) };
     // Settles when the combined signal fires, so a hook that ignores its signal cannot hang the call.
-    const stop = new Promise<never>((_, reject) => {
-      const fire = (): void => reject(combined.signal.reason);
-      if (combined.signal.aborted) fire();
-      else combined.signal.addEventListener('abort', fire, { once: true });
-    });
+    const stop = rejectOnAbort(combined.signal);
     try {
-      const text: unknown = await Promise.race([complete!(messages, { signal: combined.signal }), stop]);
+      const text: unknown = await Promise.race([complete!(messages, { signal: combined.signal }), stop.promise]);
       if (typeof text !== 'string') throw badResponse(`the complete() hook returned ${text === null ? 'null' : typeof text}, expected a string`);
       return { text };
     } catch (e) {
@@ -250,6 +246,7 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       throw e;
     } finally {
       clearTimeout(timer);
+      stop.dispose();
     }
   }
 

@@ -133,29 +133,38 @@ export async function postWithRetries<T>(o: PostOptions, read: (response: Respon
   // Settles when the attempt's time is up or the caller aborts, so a body that never ends (a
   // `fetch` that ignores its signal) cannot hang the call; an unread body is cancelled then (one
   // the reader holds is left to the fetch, which was given the aborted signal).
-  const ended = AbortSignal.any([o.signal, bodyTimeout.signal]);
-  let stopListening = (): void => undefined;
-  const stop = new Promise<never>((_, reject) => {
-    const fire = (): void => {
-      void response.body?.cancel().catch(() => undefined);
-      reject(ended.reason);
-    };
-    if (ended.aborted) fire();
-    else {
-      ended.addEventListener('abort', fire, { once: true });
-      stopListening = () => ended.removeEventListener('abort', fire);
-    }
-  });
-  stop.catch(() => undefined); // settled by the race below, or never looked at
+  const stop = rejectOnAbort(AbortSignal.any([o.signal, bodyTimeout.signal]), () => void response.body?.cancel().catch(() => undefined));
   try {
-    return await Promise.race([read(response), stop]);
+    return await Promise.race([read(response), stop.promise]);
   } catch (e) {
     if (bodyTimeout.signal.aborted && !o.signal.aborted) throw new TimeoutError(lastRequest ?? new Request(o.url, { method: 'POST' }));
     throw e;
   } finally {
     clearTimeout(timer);
-    stopListening();
+    stop.dispose();
   }
+}
+
+/**
+ * A promise that rejects with `signal.reason` when `signal` aborts (at once when it has), after
+ * `onAbort`; `dispose` stops listening. Raced against work that may ignore the signal (a custom
+ * `fetch`, a `complete` hook), so the caller's timeout or abort still ends the call.
+ */
+export function rejectOnAbort(signal: AbortSignal, onAbort?: () => void): { promise: Promise<never>; dispose: () => void } {
+  let dispose = (): void => undefined;
+  const promise = new Promise<never>((_, reject) => {
+    const fire = (): void => {
+      onAbort?.();
+      reject(signal.reason);
+    };
+    if (signal.aborted) fire();
+    else {
+      signal.addEventListener('abort', fire, { once: true });
+      dispose = () => signal.removeEventListener('abort', fire);
+    }
+  });
+  promise.catch(() => undefined); // settled by a race, or never looked at
+  return { promise, dispose };
 }
 
 /**
