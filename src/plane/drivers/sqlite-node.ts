@@ -43,6 +43,7 @@ import type { SqlConnection, SqlParam, SqlRow } from './record-sql.js';
 import { observeErrno } from './sqlite-errno.js';
 import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
 import { fullDiskError } from './sqlite-full-disk.js';
+import { privateReadLink } from './sqlite-read-only.js';
 export { FULL_DISK_BYTES, fullDiskError } from './sqlite-full-disk.js';
 
 const { Database } = sqlite;
@@ -66,8 +67,12 @@ export const BUSY_BACKOFF_MAX_MS = 10;
  */
 export const LEASE_HOLD_MS = 100;
 
-/** Options of {@link openNodeSqlDriver}: `leaseMs`, the longest hold of a lease (ms, > 0; default {@link LEASE_HOLD_MS}). */
-export interface NodeSqlDriverOptions { leaseMs?: number }
+/**
+ * Options of {@link openNodeSqlDriver}: `leaseMs`, the longest hold of a lease (ms, > 0; default
+ * {@link LEASE_HOLD_MS}); `readOnly`, open an existing file read-only through a private link
+ * (`sqlite-read-only.ts`: a store this process may not write; default false).
+ */
+export interface NodeSqlDriverOptions { leaseMs?: number; readOnly?: boolean }
 
 /**
  * The lease enders of the open drivers, with their database file: run at process exit (one
@@ -112,18 +117,21 @@ const isBusy = (e: unknown): boolean => e instanceof Error && /database is locke
 export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = {}): NodeSqlDriver {
   const leaseMs = options.leaseMs ?? LEASE_HOLD_MS;
   if (!(leaseMs > 0)) throw invalidOption('leaseMs', `expected a positive number of milliseconds, got ${leaseMs}`);
-  const file = resolve(path);
+  // A read-only store is opened through a link in a private directory, where the lock directory can be made.
+  const link = options.readOnly === true ? privateReadLink(resolve(path)) : undefined;
+  const file = link?.path ?? resolve(path);
   // Register before the first statement, so that a lock of ours is never taken for a dead one.
-  const registration = registerHolder(file);
+  const registration = link === undefined ? registerHolder(file) : undefined;
   const freeBytes = (): number => {
     const st = statfsSync(dirname(file));
     return Number(st.bavail) * Number(st.bsize);
   };
   let db: Database;
   try {
-    db = observeErrno(new Database(path)); // ENOSPC → SQLITE_FULL (sqlite-errno.ts)
+    db = observeErrno(link === undefined ? new Database(path) : new Database(file, { readOnly: true })); // ENOSPC → SQLITE_FULL (sqlite-errno.ts)
   } catch (e) {
     unregisterHolder(registration);
+    link?.remove();
     throw e;
   }
   const statements = new Map<string, Statement>();
@@ -319,6 +327,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
     statements.clear();
     db.close();
     unregisterHolder(registration);
+    link?.remove();
   }
 
   return {

@@ -29,6 +29,7 @@ import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
 import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
 import type { SqlConnection } from '../drivers/record-sql.js';
 import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
+import { isReadOnlyStore, readOnlyStoreError } from '../drivers/sqlite-read-only.js';
 import { sqlError } from './sql-errors.js';
 import { createSqlRecordStore } from './sql-record-store.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
@@ -140,6 +141,9 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  *   imported, or another process holds the lock during an import; `SCHEMA_MISMATCH` for a
  *   database of another layout version. Methods throw as `createRecordStore` says (and `STORE_DAMAGED` when SQLite finds the file damaged); writes also
  *   throw `STORAGE_FAILED` (field `store`) while another process holds the lock.
+ *   A store this process may not write (`sqlite-read-only.ts`) opens for reads; every write
+ *   then throws `STORAGE_FAILED` with `details.readOnly: true` at once (so does the open when
+ *   the database would have to be created or a v1 store imported).
  */
 export async function createSqliteFileStorage(options: SqliteFileStorageOptions): Promise<StorageAdapter> {
   if (typeof options?.dir !== 'string' || options.dir.length === 0) {
@@ -173,6 +177,12 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       throw new JevMemError('STORAGE_FAILED', `could not create the store directory ${dir}${code === undefined ? '' : ` (${code}${code === 'EACCES' || code === 'EPERM' ? ': permission denied' : code === 'EROFS' ? ': read-only file system' : ''})`}: ${errorText(e)}; choose a directory this process may write`, { cause: e, field: 'store' });
     }
   }
+
+  // A store this process may read but not write: opened read-only, every write refused at once.
+  const file = join(dir, SQLITE_FILE_NAME);
+  const readOnly = isReadOnlyStore(dir, file);
+  if (readOnly && found === 'v1') throw readOnlyStoreError(dir, 'import its v1 files into a database');
+  if (readOnly && !existsSync(file)) throw readOnlyStoreError(dir, `create ${SQLITE_FILE_NAME}`);
 
   let lockHeld = false;
   let lock: Promise<void> | undefined;
@@ -227,7 +237,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   }
 
   try {
-    driver = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
+    driver = openNodeSqlDriver(file, { readOnly });
   } catch (e) {
     if (lockHeld) await releaseStoreLock(dir, lockPath).catch(() => undefined);
     throw sqlError(`the store at ${dir}`, `open ${SQLITE_FILE_NAME}`, e);
@@ -242,9 +252,13 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   };
   const connection: SqlConnection = {
     query: (sql, params) => db.query(sql, params),
-    transaction: (fn) => db.transaction(fn),
+    transaction: (fn) => {
+      if (readOnly) throw readOnlyStoreError(dir);
+      return db.transaction(fn);
+    },
     async ready(mode) {
       if (mode === 'write') {
+        if (readOnly) throw readOnlyStoreError(dir);
         await writerLock();
         releaseWhenIdle();
         // SQLite runs synchronously here: yield one event-loop turn per write so that signal
