@@ -486,8 +486,9 @@ export interface Memory {
    * itself, the versions it replaced and the versions that replaced it (explicit updates only;
    * relations System One inferred are not versions), at most {@link MAX_HISTORY}. Old versions
    * are ordinary superseded nodes, so `delete` of a version erases its text from the history
-   * too (nothing else keeps it). Empty when no such memory exists.
-   * @throws JevMemError `INVALID_INPUT` (field `id`), `CLOSED`.
+   * too (nothing else keeps it). Never empty: it holds at least the memory `id` itself.
+   * @throws JevMemError `NOT_FOUND` (field `id`) when the namespace holds no memory `id` (or it
+   *   expired), `INVALID_INPUT` (field `id`), `CLOSED`.
    */
   history(id: string, options?: CallOptions): Promise<ListedMemory[]>;
   /** One node by id (a copy), or `undefined` (also for an id of another namespace, and for an expired memory). */
@@ -775,7 +776,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
       if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
       const ns = nsOf(o);
       await expiry.open(ns);
-      return caches.reading(ns, async (state) => (await historyOf(state, id, now().getTime())) ?? []);
+      const versions = await caches.reading(ns, async (state) => (await historyOf(state, id, now().getTime())) ?? []);
+      if (versions.length === 0) throw new JevMemError('NOT_FOUND', `no memory ${quoteVisible(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
+      return versions;
     },
 
     answerStream(query, o) {

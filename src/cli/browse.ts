@@ -6,9 +6,8 @@
  *
  * @module
  */
-import { JevMemError } from '../errors.js';
 import type { ListOptions, Memory, MemoryFilter } from '../memory.js';
-import { quoteVisible, showInvisible } from '../util/invisible.js';
+import { showInvisible } from '../util/invisible.js';
 import { positiveIntOption, UsageError, type OptionValues } from './commands.js';
 import type { CliIO } from './io.js';
 
@@ -59,11 +58,10 @@ export async function runList(memory: Memory, v: OptionValues, io: CliIO): Promi
 /**
  * `jev-mem history <id> [--json]`: the versions of a memory across updates, oldest first. JSONL:
  * one version a line; `--json`: `{"versions": [...]}`.
- * @throws JevMemError `NOT_FOUND` (field `id`) when the namespace holds no memory `id` (or it expired).
+ * @throws JevMemError `NOT_FOUND` (field `id`, from `Memory.history`) when the namespace holds no memory `id` (or it expired).
  */
 export async function runHistory(memory: Memory, id: string, v: OptionValues, io: CliIO): Promise<void> {
-  const versions = await memory.history(id);
-  if (versions.length === 0) throw new JevMemError('NOT_FOUND', `no memory ${quoteVisible(id)} in namespace ${quoteVisible(memory.namespace)}`, { field: 'id' });
+  const versions = await memory.history(id); // NOT_FOUND for an unknown id
   if (v.json) {
     io.out(JSON.stringify({ versions }));
     return;
