@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { MAX_RECALL_K } from '../config.js';
+import { MAX_LIST_LIMIT } from '../memory/list.js';
 import { JSONL_FIELDS_HELP } from '../formats/jsonl.js';
 import { SYSTEM_ONE_NAMES } from '../system-one/from-name.js';
 
@@ -38,7 +39,7 @@ export const OPTIONS = {
   json: { type: 'boolean', help: 'print JSON instead of text' },
   after: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is at or after this ISO date/instant (no offset = UTC)' },
   before: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is before this ISO date/instant' },
-  limit: { type: 'string', value: '<N>', help: 'list: memories per page, 1-1000 (default: 50)' },
+  limit: { type: 'string', value: '<N>', help: `list: memories per page, an integer from 1 to ${MAX_LIST_LIMIT} (default: 50)` },
   cursor: { type: 'string', value: '<C>', help: 'list: where to continue (printed with the previous page)' },
   filter: { type: 'string', value: '<json>', help: 'list, recall: only memories matching this filter, a JSON object (docs/api.md), e.g. \'{"speaker":"Maya","observedAt":{"$gte":"2023-05-01"}}\'' },
   'min-score': { type: 'string', value: '<0..1>', help: 'recall: only memories whose calibrated relevance (probability of being evidence for the question) is at least this (default: 0)' },
@@ -239,17 +240,21 @@ export function unitOption(values: OptionValues, name: 'min-score'): number | un
   return n;
 }
 
+/** The largest value of each integer option: `--k` up to `MAX_RECALL_K`, `--limit` up to `MAX_LIST_LIMIT` (both 1,000). */
+export const INT_OPTION_MAX = { k: MAX_RECALL_K, limit: MAX_LIST_LIMIT } as const;
+
 /**
- * A numeric option parsed to a number before it reaches the API.
+ * An integer option (`--k`, `--limit`) parsed to a number before the store is opened: an integer
+ * from 1 to {@link INT_OPTION_MAX} (`0`, `-3`, `2.5`, `ten`, `1001` are refused alike).
  * @returns undefined when the option is absent.
- * @throws UsageError `--k: expected a positive integer, got "ten"`; `--k: expected at most 1000
- *   (MAX_RECALL_K), got "5000"`.
+ * @throws UsageError (exit 2) naming the flag and the accepted range:
+ *   `--k: expected an integer from 1 to 1000, got "ten"`.
  */
 export function positiveIntOption(values: OptionValues, name: 'k' | 'limit'): number | undefined {
   const v = values[name];
   if (v === undefined) return undefined;
+  const max = INT_OPTION_MAX[name];
   const n = /^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${name}: expected a positive integer, got ${JSON.stringify(v)}`);
-  if (name === 'k' && n > MAX_RECALL_K) throw new UsageError(`--k: expected at most ${MAX_RECALL_K} (MAX_RECALL_K), got ${JSON.stringify(v)}`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new UsageError(`--${name}: expected an integer from 1 to ${max}, got ${JSON.stringify(v)}`);
   return n;
 }

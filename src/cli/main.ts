@@ -382,6 +382,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         return 0;
       }
       case 'list': {
+        positiveIntOption(v, 'limit'); // a usage error before the store is opened
         memory = await openMemory(v);
         await requireMemories(memory);
         await runList(memory, v, io);

@@ -76,20 +76,23 @@ describe('jev-mem list', () => {
     expect(got.cursor).toBeUndefined();
   });
 
-  it('bad input: --filter not JSON or not an object and --limit not a positive integer are usage errors (2); a bad operator or limit over 1000 is INVALID_INPUT (1)', async () => {
+  it('bad input: --filter not JSON or not an object and --limit outside 1..1000 are usage errors (2); a bad operator is INVALID_INPUT (1)', async () => {
     const notJson = await cli(['list', ...OPEN, '--filter', '{speaker:Theo}']);
     expect(notJson.code).toBe(2);
     expect(notJson.err[0]).toMatch(/^jev-mem: --filter: not JSON/);
     const arr = await cli(['list', ...OPEN, '--filter', '[1]']);
     expect(arr.code).toBe(2);
     expect(arr.err[0]).toBe('jev-mem: --filter: expected a JSON object such as \'{"speaker":"Maya"}\', got [1]');
-    expect((await cli(['list', ...OPEN, '--limit', 'ten'])).err[0]).toBe('jev-mem: --limit: expected a positive integer, got "ten"');
+    for (const limit of ['ten', '0', '-1', '2.5', '1001', '']) {
+      const bad = await cli(['list', ...OPEN, `--limit=${limit}`]);
+      expect([bad.code, bad.err[0]]).toEqual([2, `jev-mem: --limit: expected an integer from 1 to 1000, got ${JSON.stringify(limit)}`]);
+    }
     const op = await cli(['list', ...OPEN, '--filter', '{"speaker":{"$like":"T%"}}']);
     expect(op.code).toBe(1);
     expect(op.err[0]).toMatch(/^jev-mem: INVALID_INPUT: options\.filter\.speaker/);
-    const big = await cli(['list', ...OPEN, '--limit', '1001']);
-    expect(big.code).toBe(1);
-    expect(big.err[0]).toMatch(/^jev-mem: INVALID_INPUT: .*limit/);
+    // A bad --limit is refused before the store is opened: a missing store does not hide it.
+    const early = await cli(['list', '--store', join(dir, 'missing'), '--limit', '0']);
+    expect([early.code, early.err[0]]).toEqual([2, 'jev-mem: --limit: expected an integer from 1 to 1000, got "0"']);
     const cursor = await cli(['list', ...OPEN, '--cursor', 'nope']);
     expect(cursor.code).toBe(1);
     expect(cursor.err[0]).toMatch(/^jev-mem: INVALID_INPUT: .*cursor/);
