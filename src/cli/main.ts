@@ -112,13 +112,41 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function loadObservations(file: string, v: Values): Promise<{ observations: Observation[]; namespace?: string }> {
+/**
+ * The line numbers (1-based) of a JSONL file's records, one for each observation `parseJsonl`
+ * reads (it skips blank lines), so that an error the memory names by index
+ * (`observations[3].text`) can name the line.
+ */
+function jsonlLines(text: string): number[] {
+  const lines: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() !== '') lines.push(i + 1);
+  });
+  return lines;
+}
+
+/**
+ * An error of `addMany` that names an observation by its index (`observations[3].text: …`),
+ * named by its line of the JSONL file instead (`line 7.text: … (observation 4)`); any other error
+ * as it is.
+ */
+function byLine(e: unknown, lines: readonly number[] | undefined): unknown {
+  if (lines === undefined || !isJevMemError(e) || typeof e.details.field !== 'string') return e;
+  const m = /^observations\[(\d+)\](.*)$/.exec(e.details.field);
+  const line = m === null ? undefined : lines[Number(m[1])];
+  if (m === null || line === undefined) return e;
+  const field = `line ${line}${m[2]}`;
+  const message = e.message.startsWith(e.details.field) ? `${field}${e.message.slice(e.details.field.length)}` : `${field}: ${e.message}`;
+  return new JevMemError(e.code, `${message} (observation ${Number(m[1]) + 1})`, { ...e.details, field, cause: e });
+}
+
+async function loadObservations(file: string, v: Values): Promise<{ observations: Observation[]; namespace?: string; lines?: number[] }> {
   const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
     throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
   });
   const text = withoutBom(raw);
   const format = v.format ?? (file.endsWith('.json') ? detectJsonFormat(text) : 'jsonl');
-  if (format === 'jsonl') return { observations: parseJsonl(text) };
+  if (format === 'jsonl') return { observations: parseJsonl(text), lines: jsonlLines(text) };
   if (format === 'memorybank') {
     const users = parseMemoryBank(text);
     const ids = users.map((u) => u.id).join(', ');
@@ -266,7 +294,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         };
         process.once('SIGINT', onSigint);
         try {
-          const { observations, namespace } = await loadObservations(file, v);
+          const { observations, namespace, lines } = await loadObservations(file, v);
           const madeStore = v.store !== undefined && !existsSync(v.store);
           const ns = v.namespace ?? namespace;
           memory = await openMemory({ ...v, ...(ns !== undefined ? { namespace: ns } : {}) }, false, true);
@@ -313,7 +341,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
               );
               return 1;
             }
-            throw e;
+            throw byLine(e, lines);
           }
           const s = await opened.stats();
           const secs = (performance.now() - t0) / 1000;
