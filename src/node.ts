@@ -92,7 +92,8 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
     await ownEncoder?.close?.();
     await ownSystemOne?.close?.();
     if (chosenStorage !== storage) await chosenStorage?.close().catch(() => undefined);
-    if (madeDir && store !== undefined) await rm(store, { recursive: true, force: true });
+    // Best effort: a path that could not be made (a part of it a file: ENOTDIR) must not hide the store's error.
+    if (madeDir && store !== undefined) await rm(store, { recursive: true, force: true }).catch(() => undefined);
     throw e;
   }
   if (ownEncoder === undefined && ownSystemOne === undefined) return memory;

@@ -230,6 +230,18 @@ function storeMissingMessage(e: JevMemError, store: string | undefined): string 
 }
 
 /**
+ * The message of an error about the store's path in the CLI's words: the library's option `dir`
+ * is the flag `--store` here (`--store: /etc/passwd is a file, not a directory; …`), and an error
+ * of a path that cannot be opened or made names the flag and the path as given
+ * (`--store /proc/x: could not create the store directory /proc/x (ENOENT: …)`). Others as they are.
+ */
+function storeFlagMessage(e: JevMemError, store: string | undefined): string {
+  if (e.details.field === 'dir' && e.message.startsWith('option dir: ')) return `--store: ${e.message.slice('option dir: '.length)}`;
+  if (e.details.field === 'store' && typeof e.details.path === 'string') return `--store ${store ?? e.details.path}: ${e.message}`;
+  return e.message;
+}
+
+/**
  * Runs the CLI; returns the exit code (see the module notes).
  * @param argv - The arguments after `node jev-mem.js`.
  * @param io - Where lines go. @default the process's stdout and stderr ({@link processIO})
@@ -562,7 +574,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
       return 1;
     }
     if (isJevMemError(e)) {
-      io.err(`jev-mem: ${e.code}: ${e.message}`);
+      io.err(`jev-mem: ${e.code}: ${storeFlagMessage(e, v.store)}`);
       if (isDamaged(e) && (cmd === 'check' || cmd === 'repair') && v.store !== undefined) io.err(unreadableStoreHint(v.store));
       return isDamaged(e) ? EXIT_DAMAGED : 1;
     }

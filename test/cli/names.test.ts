@@ -116,7 +116,7 @@ describe('ingest into a store directory this process may not create', () => {
   it.skipIf(process.platform !== 'linux')('is STORAGE_FAILED naming the directory and the reason, without a stack', async () => {
     const r = await cli(['ingest', notes, '--store', '/sys/jev-mem-no-such-store', ...H]);
     expect(r.code).toBe(1);
-    expect(r.err.join('\n')).toMatch(/^jev-mem: STORAGE_FAILED: could not create the store directory \/sys\/jev-mem-no-such-store \((?:(?:EPERM|EACCES): permission denied|EROFS: read-only file system)\)/);
+    expect(r.err.join('\n')).toMatch(/^jev-mem: STORAGE_FAILED: --store \/sys\/jev-mem-no-such-store: could not create the store directory \/sys\/jev-mem-no-such-store \((?:(?:EPERM|EACCES): permission denied|EROFS: read-only file system)\)/);
     expect(r.err.join('\n')).not.toMatch(/unexpected error|\n\s+at /);
   });
 });

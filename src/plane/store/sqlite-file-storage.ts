@@ -22,7 +22,7 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JevMemError } from '../../errors.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
@@ -31,6 +31,7 @@ import type { SqlConnection } from '../drivers/record-sql.js';
 import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { isReadOnlyStore, readOnlyStoreError } from '../drivers/sqlite-read-only.js';
 import { sqlError } from './sql-errors.js';
+import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { createSqlRecordStore } from './sql-record-store.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
@@ -68,28 +69,6 @@ export interface SqliteFileStorageOptions {
    * @default 'fts5'
    */
   lexical?: 'fts5' | 'minisearch';
-}
-
-function errnoCode(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
-}
-
-/** What the directory holds. */
-async function inspect(dir: string): Promise<'missing' | 'empty' | 'sqlite' | 'v1' | 'other'> {
-  let entries: string[];
-  try {
-    const info = await stat(dir);
-    if (!info.isDirectory()) return 'other';
-    entries = await readdir(dir);
-  } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return 'missing';
-    throw new JevMemError('STORAGE_FAILED', `could not open the store directory ${dir}: ${String(e)}`, { cause: e, field: 'dir' });
-  }
-  if (entries.includes('format.json')) return 'v1';
-  if (entries.includes(SQLITE_FILE_NAME)) return 'sqlite';
-  // `legacy-v1-<time>/`: a v1 store moved aside by an earlier build (kept: it is the user's to remove).
-  const ours = (name: string): boolean => name === 'lock' || name.startsWith('lock.') || name.startsWith(SQLITE_FILE_NAME) || name.startsWith('legacy-v1-');
-  return entries.every(ours) ? 'empty' : 'other';
 }
 
 /**
@@ -136,7 +115,9 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  *
  * @throws JevMemError `STORE_MISSING` (field `store`; `details.dir`, `details.reason`) when
  *   `create` is false and there is no store; `INVALID_OPTION` (field `dir`) for a missing option,
- *   a file, or a non-empty directory that is not a store, (field `logger`) for a logger that is
+ *   a file, or a non-empty directory that is not a store (`details.path`); `STORAGE_FAILED`
+ *   (field `store`, `details.path`, `details.errno`: `store-dir.ts`) for a path that cannot be
+ *   read or made (a part of it a file, no permission, a read-only or virtual file system), (field `logger`) for a logger that is
  *   not a function, (field `lexical`) for an engine other than `'fts5'` / `'minisearch'`; `STORAGE_FAILED` when the database cannot be opened, a v1 store cannot be
  *   imported, or another process holds the lock during an import; `SCHEMA_MISMATCH` for a
  *   database of another layout version. Methods throw as `createRecordStore` says (and `STORE_DAMAGED` when SQLite finds the file damaged); writes also
@@ -163,20 +144,13 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   const missing = (why: string): JevMemError =>
     new JevMemError('STORE_MISSING', `no jev-mem store at ${dir} (${why}); pass create: true to make one`, { field: 'store', dir, reason: why });
 
-  const found = await inspect(dir);
-  if (found === 'other') {
-    throw new JevMemError('INVALID_OPTION', `option dir: ${dir} is a file or a non-empty directory that holds no jev-mem store; choose an empty or new directory`, { field: 'dir' });
+  const found = await inspectStoreDir(dir, SQLITE_FILE_NAME);
+  if (found === 'file' || found === 'other') {
+    const what = found === 'file' ? 'is a file, not a directory' : 'is a non-empty directory that holds no jev-mem store';
+    throw new JevMemError('INVALID_OPTION', `option dir: ${dir} ${what}; choose an empty or new directory`, { field: 'dir', path: dir });
   }
   if ((found === 'missing' || found === 'empty') && !create) throw missing(found === 'missing' ? 'the directory does not exist' : `${SQLITE_FILE_NAME} is missing`);
-  if (found === 'missing') {
-    try {
-      await mkdir(dir, { recursive: true });
-    } catch (e) {
-      // EACCES / EPERM / EROFS / ENOTDIR: a place where this process cannot make the store.
-      const code = errnoCode(e);
-      throw new JevMemError('STORAGE_FAILED', `could not create the store directory ${dir}${code === undefined ? '' : ` (${code}${code === 'EACCES' || code === 'EPERM' ? ': permission denied' : code === 'EROFS' ? ': read-only file system' : ''})`}: ${errorText(e)}; choose a directory this process may write`, { cause: e, field: 'store' });
-    }
-  }
+  if (found === 'missing') await makeStoreDir(dir);
 
   // A store this process may read but not write: opened read-only, every write refused at once.
   const file = join(dir, SQLITE_FILE_NAME);
