@@ -68,12 +68,21 @@ export async function runCheck(store: string, namespace: string | undefined, io:
         if (n.checkpoint) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: the checkpoint is damaged (rebuilt from the rows at the next open)`);
       }
       for (const line of sqlite.slice(0, 10)) io.err(`jev-mem: SQLite quick_check: ${line}`);
-      io.err(`jev-mem: the store is damaged; jev-mem repair --store ${store} copies every readable record into a fresh file (the damaged one is kept as a backup)`);
+      io.err(repairHint(store));
     }
     return clean ? 0 : EXIT_DAMAGED;
   } finally {
     await storage.close();
   }
+}
+
+/**
+ * The last line of a `check` that found damage: what `repair` does with the damaged file, as
+ * {@link runRepair} does it (removed once the repaired store checks clean, kept with
+ * `--keep-backup` or when the result does not check clean).
+ */
+export function repairHint(store: string): string {
+  return `jev-mem: the store is damaged; jev-mem repair --store ${store} copies every readable record into a fresh file and removes the damaged one once the repaired store checks clean (pass --keep-backup to keep it beside the store as ${SQLITE_FILE_NAME}.damaged-<time>)`;
 }
 
 /** SQLite's `PRAGMA quick_check` of the file: its findings, or none when it answers ok (an error of the check itself is one finding). */

@@ -50,6 +50,10 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     expect(check.code).toBe(3);
     expect(JSON.parse(check.out[0]!)).toEqual({ store, clean: false, namespaces: [{ namespace: 'default', count: 1, ids: [victim.id], checkpoint: false }], sqlite: [] });
     expect(check.err.join('\n')).toContain(victim.id);
+    // The hint says what repair below does: it removes the damaged file (unless --keep-backup).
+    expect(check.err.at(-1)).toBe(
+      `jev-mem: the store is damaged; jev-mem repair --store ${store} copies every readable record into a fresh file and removes the damaged one once the repaired store checks clean (pass --keep-backup to keep it beside the store as jev-mem.sqlite.damaged-<time>)`,
+    );
 
     const refused = await cli(['export', '--store', store]);
     expect(refused.code).toBe(3);
