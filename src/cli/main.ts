@@ -387,6 +387,9 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         if (minScore !== undefined) window.minScore = minScore;
         const query = pos.join(' ');
         if (v.questions === undefined && query.trim() === '') throw new UsageError('recall needs a question (or --questions <file>)');
+        if (v.questions !== undefined && query.trim() !== '') {
+          throw new UsageError(`recall takes one question or --questions <file>, not both: got the question ${JSON.stringify(query)} and --questions ${JSON.stringify(v.questions)}`);
+        }
         memory = await openMemory(v);
         await requireMemories(memory);
         if (v.questions !== undefined) {

@@ -60,6 +60,12 @@ describe('options', () => {
     expect(r.err[0]).toBe(`jev-mem: --k: expected an integer from 1 to 1000, got ${JSON.stringify(k)}`);
   });
 
+  it('a question and --questions together are a usage error naming both (exit 2); the question was ignored', async () => {
+    const r = await cli(['recall', 'Where', 'does Maya live?', '--questions', 'qs.txt', '--store', store, ...H]);
+    expect([r.code, r.err[0]]).toEqual([2, 'jev-mem: recall takes one question or --questions <file>, not both: got the question "Where does Maya live?" and --questions "qs.txt"']);
+    expect(r.out).toEqual([]);
+  });
+
   it('--k 10 reaches the API as the number 10', async () => {
     const r = await cli(['recall', 'What did Theo replace on his bike?', '--store', store, '--namespace', 'sample', '--k', '10', '--json', ...H]);
     expect(r.code).toBe(0);
