@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
 import { parseJsonl, parseQuestions, withoutBom } from '../formats/jsonl.js';
@@ -27,6 +27,7 @@ import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
 import type { Memory, RecallResult } from '../memory.js';
 import { createNodeMemory } from '../node.js';
 import { checkNamespaceName, namespaceNameProblem } from '../plane/store/names.js';
+import { SQLITE_FILE_NAME } from '../plane/store/sqlite-file-storage.js';
 import { hasInvisible, quoteVisible, showInvisible } from '../util/invisible.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import type { Observation } from '../types.js';
@@ -239,6 +240,28 @@ function storeFlagMessage(e: JevMemError, store: string | undefined): string {
   if (e.details.field === 'dir' && e.message.startsWith('option dir: ')) return `--store: ${e.message.slice('option dir: '.length)}`;
   if (e.details.field === 'store' && typeof e.details.path === 'string') return `--store ${store ?? e.details.path}: ${e.message}`;
   return e.message;
+}
+
+/**
+ * The `QUOTA_EXCEEDED` of a `delete` or `forget` on a full disk, in words that say why an erasure
+ * needs space and how much: SQLite copies every page a commit changes into its rollback journal
+ * first (and the namespace's checkpoint is rewritten in the same commit), so the journal is at
+ * most the size of the database file, about what to free (pages the commit adds are few).
+ * @returns JevMemError `QUOTA_EXCEEDED` (field `store`, `details.storeBytes`), `e` as its cause.
+ */
+function erasureOnFullDisk(command: 'delete' | 'forget', store: string, e: JevMemError): JevMemError {
+  let bytes: number | undefined;
+  try {
+    bytes = statSync(join(store, SQLITE_FILE_NAME)).size;
+  } catch {
+    bytes = undefined;
+  }
+  const enough = bytes === undefined ? 'the size of the store is enough' : `${(bytes / 2 ** 20).toFixed(1)} MiB, the size of ${join(store, SQLITE_FILE_NAME)}, is enough, usually far less`;
+  return new JevMemError(
+    'QUOTA_EXCEEDED',
+    `${command} refused: the disk is full and nothing was erased. SQLite needs free space to commit an erasure too: it copies every page it changes into its rollback journal before it commits; free some space (${enough}) and run the same ${command} again`,
+    { field: 'store', cause: e, ...(bytes === undefined ? {} : { storeBytes: bytes }) },
+  );
 }
 
 /**
@@ -515,7 +538,9 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         memory = await openMemory(v);
         // As Memory.delete (false for an id the namespace does not hold) and forget: idempotent
         // (exit 0), with a warning, since an unknown id is most often a typo or another namespace.
-        const deleted = await memory.delete(id);
+        const deleted = await memory.delete(id).catch((e: unknown) => {
+          throw isJevMemError(e, 'QUOTA_EXCEEDED') ? erasureOnFullDisk('delete', need(v.store, 'store'), e) : e;
+        });
         io.out(JSON.stringify({ deleted, id }));
         if (!deleted) io.err(`jev-mem: warning: namespace ${quoteVisible(memory.namespace)} holds no node ${quoteVisible(id)}; nothing was deleted`);
         warnRepairBackups(need(v.store, 'store'), io);
@@ -552,7 +577,9 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         // Forgetting is idempotent (exit 0), but a name the store does not hold is most often a
         // typo: say so, so that it is not mistaken for an erasure.
         const existed = (await memory.namespaces()).includes(ns);
-        await memory.forget(ns);
+        await memory.forget(ns).catch((e: unknown) => {
+          throw isJevMemError(e, 'QUOTA_EXCEEDED') ? erasureOnFullDisk('forget', need(v.store, 'store'), e) : e;
+        });
         io.out(JSON.stringify({ forgotten: ns, existed }));
         if (!existed) io.err(`jev-mem: warning: the store held no namespace ${quoteVisible(ns)}; nothing was erased`);
         warnRepairBackups(need(v.store, 'store'), io);

@@ -4,7 +4,7 @@
  * store then holds. The disk fills through a fault-injecting driver: from its Nth transaction on,
  * every transaction fails as SQLite does on a full disk (`database or disk is full`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -74,3 +74,31 @@ describe('a full disk during ingest', () => {
     expect(JSON.parse(stats.out[0] as string).nodes).toBe(n);
   }
 });
+
+describe('a full disk during delete and forget', () => {
+  it('is QUOTA_EXCEEDED saying why an erasure needs space and how much to free; the same command works once there is space', async () => {
+    const store = join(dir, 'erase');
+    const small = join(dir, 'small.jsonl');
+    writeFileSync(small, ['Ann: I repotted the fern.', 'Bo: I fixed the bike.'].map((text) => JSON.stringify({ text })).join('\n'));
+    fault.failFrom = Number.POSITIVE_INFINITY;
+    expect((await cli(['ingest', small, '--store', store, '--system-one', 'heuristic'])).code).toBe(0);
+    const listed = await cli(['list', '--store', store, '--json']);
+    const id = (JSON.parse(listed.out[0] as string) as { memories: { id: string }[] }).memories[0]!.id;
+    const bytes = statSync(join(store, 'jev-mem.sqlite')).size;
+    const file = join(store, 'jev-mem.sqlite');
+    for (const [cmd, args] of [['delete', [id]], ['forget', ['--namespace', 'default']]] as const) {
+      fault.transactions = 0;
+      fault.failFrom = 1;
+      const r = await cli([cmd, ...args, '--store', store, '--system-one', 'heuristic']);
+      fault.failFrom = Number.POSITIVE_INFINITY;
+      expect([r.code, r.out]).toEqual([1, []]);
+      expect(r.err).toEqual([
+        `jev-mem: QUOTA_EXCEEDED: ${cmd} refused: the disk is full and nothing was erased. SQLite needs free space to commit an erasure too: it copies every page it changes into its rollback journal before it commits; free some space (${(bytes / 2 ** 20).toFixed(1)} MiB, the size of ${file}, is enough, usually far less) and run the same ${cmd} again`,
+      ]);
+    }
+    expect(JSON.parse((await cli(['stats', '--store', store, '--system-one', 'heuristic'])).out[0] as string).nodes).toBe(2);
+    const again = await cli(['delete', id, '--store', store, '--system-one', 'heuristic']);
+    expect([again.code, again.out]).toEqual([0, [JSON.stringify({ deleted: true, id })]]);
+  });
+});
+

@@ -246,7 +246,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   const inner = createSqlRecordStore(connection, {
     kind: 'sqlite',
     label: `the store at ${dir}`,
-    quotaRemedy: 'Free disk space and write again.',
+    quotaRemedy: 'Free disk space and write again; a delete or forget needs free space too (SQLite copies the pages it changes into its rollback journal before it commits: about as much as the database file is enough).',
     lexical,
     vacuum: true,
   });
