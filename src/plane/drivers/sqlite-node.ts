@@ -67,11 +67,7 @@ export const BUSY_BACKOFF_MAX_MS = 10;
  */
 export const LEASE_HOLD_MS = 100;
 
-/**
- * Options of {@link openNodeSqlDriver}: `leaseMs`, the longest hold of a lease (ms, > 0; default
- * {@link LEASE_HOLD_MS}); `readOnly`, open an existing file read-only through a private link
- * (`sqlite-read-only.ts`: a store this process may not write; default false).
- */
+/** Options of {@link openNodeSqlDriver}: `leaseMs`, the longest hold of a lease (ms, > 0; default {@link LEASE_HOLD_MS}); `readOnly`, open the file read-only through a private link (`sqlite-read-only.ts`). */
 export interface NodeSqlDriverOptions { leaseMs?: number; readOnly?: boolean }
 
 /**
@@ -117,21 +113,17 @@ const isBusy = (e: unknown): boolean => e instanceof Error && /database is locke
 export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = {}): NodeSqlDriver {
   const leaseMs = options.leaseMs ?? LEASE_HOLD_MS;
   if (!(leaseMs > 0)) throw invalidOption('leaseMs', `expected a positive number of milliseconds, got ${leaseMs}`);
-  // A read-only store is opened through a link in a private directory, where the lock directory can be made.
   const link = options.readOnly === true ? privateReadLink(resolve(path)) : undefined;
   const file = link?.path ?? resolve(path);
   // Register before the first statement, so that a lock of ours is never taken for a dead one.
   const registration = link === undefined ? registerHolder(file) : undefined;
-  const freeBytes = (): number => {
-    const st = statfsSync(dirname(file));
-    return Number(st.bavail) * Number(st.bsize);
-  };
+  const release = (): void => { unregisterHolder(registration); link?.remove(); };
+  const freeBytes = (): number => { const st = statfsSync(dirname(file)); return Number(st.bavail) * Number(st.bsize); };
   let db: Database;
   try {
     db = observeErrno(link === undefined ? new Database(path) : new Database(file, { readOnly: true })); // ENOSPC → SQLITE_FULL (sqlite-errno.ts)
   } catch (e) {
-    unregisterHolder(registration);
-    link?.remove();
+    release();
     throw e;
   }
   const statements = new Map<string, Statement>();
@@ -326,8 +318,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
     for (const s of statements.values()) if (!s.isFinalized) s.finalize();
     statements.clear();
     db.close();
-    unregisterHolder(registration);
-    link?.remove();
+    release();
   }
 
   return {

@@ -1,0 +1,73 @@
+/**
+ * The CLI's words for some errors of the library: an observation named by its JSONL line instead
+ * of its index, the store's path named by the flag `--store`, and what a `delete` or `forget` on a
+ * full disk needs. Each returns an error (or a message); `main.ts` prints it.
+ *
+ * @module
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { JevMemError, isJevMemError } from '../errors.js';
+import { SQLITE_FILE_NAME } from '../plane/store/sqlite-file-storage.js';
+
+/**
+ * The line numbers (1-based) of a JSONL file's records, one for each observation `parseJsonl`
+ * reads (it skips blank lines), so that an error the memory names by index
+ * (`observations[3].text`) can name the line.
+ */
+export function jsonlLines(text: string): number[] {
+  const lines: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() !== '') lines.push(i + 1);
+  });
+  return lines;
+}
+
+/**
+ * An error of `addMany` that names an observation by its index (`observations[3].text: …`),
+ * named by its line of the JSONL file instead (`line 7.text: … (observation 4)`); any other error
+ * as it is.
+ */
+export function byLine(e: unknown, lines: readonly number[] | undefined): unknown {
+  if (lines === undefined || !isJevMemError(e) || typeof e.details.field !== 'string') return e;
+  const m = /^observations\[(\d+)\](.*)$/.exec(e.details.field);
+  const line = m === null ? undefined : lines[Number(m[1])];
+  if (m === null || line === undefined) return e;
+  const field = `line ${line}${m[2]}`;
+  const message = e.message.startsWith(e.details.field) ? `${field}${e.message.slice(e.details.field.length)}` : `${field}: ${e.message}`;
+  return new JevMemError(e.code, `${message} (observation ${Number(m[1]) + 1})`, { ...e.details, field, cause: e });
+}
+
+/**
+ * The message of an error about the store's path in the CLI's words: the library's option `dir`
+ * is the flag `--store` here (`--store: /etc/passwd is a file, not a directory; …`), and an error
+ * of a path that cannot be opened or made names the flag and the path as given
+ * (`--store /proc/x: could not create the store directory /proc/x (ENOENT: …)`). Others as they are.
+ */
+export function storeFlagMessage(e: JevMemError, store: string | undefined): string {
+  if (e.details.field === 'dir' && e.message.startsWith('option dir: ')) return `--store: ${e.message.slice('option dir: '.length)}`;
+  if (e.details.field === 'store' && typeof e.details.path === 'string') return `--store ${store ?? e.details.path}: ${e.message}`;
+  return e.message;
+}
+
+/**
+ * The `QUOTA_EXCEEDED` of a `delete` or `forget` on a full disk, in words that say why an erasure
+ * needs space and how much: SQLite copies every page a commit changes into its rollback journal
+ * first (and the namespace's checkpoint is rewritten in the same commit), so the journal is at
+ * most the size of the database file, about what to free (pages the commit adds are few).
+ * @returns JevMemError `QUOTA_EXCEEDED` (field `store`, `details.storeBytes`), `e` as its cause.
+ */
+export function erasureOnFullDisk(command: 'delete' | 'forget', store: string, e: JevMemError): JevMemError {
+  let bytes: number | undefined;
+  try {
+    bytes = statSync(join(store, SQLITE_FILE_NAME)).size;
+  } catch {
+    bytes = undefined;
+  }
+  const enough = bytes === undefined ? 'the size of the store is enough' : `${(bytes / 2 ** 20).toFixed(1)} MiB, the size of ${join(store, SQLITE_FILE_NAME)}, is enough, usually far less`;
+  return new JevMemError(
+    'QUOTA_EXCEEDED',
+    `${command} refused: the disk is full and nothing was erased. SQLite needs free space to commit an erasure too: it copies every page it changes into its rollback journal before it commits; free some space (${enough}) and run the same ${command} again`,
+    { field: 'store', cause: e, ...(bytes === undefined ? {} : { storeBytes: bytes }) },
+  );
+}
