@@ -18,9 +18,10 @@
  * @module
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isJevMemError } from '../errors.js';
 import { openNodeSqlDriver } from '../plane/drivers/sqlite-node.js';
+import { isReadOnlyStore, readOnlyStoreError } from '../plane/drivers/sqlite-read-only.js';
 import type { Memory } from '../memory.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
 import { removeSalvageBackup, salvageSqliteStore } from '../plane/store/sql-salvage.js';
@@ -89,7 +90,8 @@ export function repairHint(store: string): string {
 function quickCheck(path: string): string[] {
   let driver: ReturnType<typeof openNodeSqlDriver> | undefined;
   try {
-    driver = openNodeSqlDriver(path);
+    // A store this user may only read is checked read-only (sqlite-read-only.ts), not reported damaged.
+    driver = openNodeSqlDriver(path, { readOnly: isReadOnlyStore(dirname(path), path) });
     const lines = driver.query('PRAGMA quick_check').map((r) => String(Object.values(r)[0]));
     return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
   } catch (e) {
@@ -109,9 +111,11 @@ function quickCheck(path: string): string[] {
  * removed one or null) and a line on stderr that says which.
  * @returns 0.
  * @throws JevMemError `STORE_MISSING`, and `STORE_DAMAGED` / `STORAGE_FAILED` when the file
- *   cannot be read at all (it is then left as it was).
+ *   cannot be read at all (it is then left as it was); `STORAGE_FAILED` with `details.readOnly`
+ *   for a store this process may not write (before anything is touched).
  */
 export async function runRepair(store: string, io: CliIO, open: (namespace: string) => Promise<Memory>, keepBackup = false): Promise<number> {
+  if (isReadOnlyStore(store, join(store, SQLITE_FILE_NAME))) throw readOnlyStoreError(resolve(store), 'repair it');
   const report = await salvageSqliteStore(store);
   for (const n of report.namespaces) {
     const memory = await open(n.namespace);

@@ -52,7 +52,7 @@ afterAll(() => {
 });
 
 describe.skipIf(!runnable)('a read-only store', () => {
-  it('serves recall, list, history, export and stats', () => {
+  it('serves recall, list, history, export, check and stats', () => {
     const recall = asReader(['recall', 'What is the dog called?', '--store', store, '--system-one', 'heuristic', '--json']);
     expect(recall.err).toBe('');
     expect(recall.code).toBe(0);
@@ -66,12 +66,16 @@ describe.skipIf(!runnable)('a read-only store', () => {
     const exported = asReader(['export', '--store', store]);
     expect(exported.code).toBe(0);
     expect((JSON.parse(exported.out) as { nodes: unknown[] }).nodes.length).toBe(30);
+    // check reads only: a store it may not write is clean, not damaged.
+    const check = asReader(['check', '--store', store]);
+    expect([check.code, check.err]).toEqual([0, '']);
+    expect(JSON.parse(check.out)).toEqual({ store, clean: true, namespaces: [{ namespace: 'default', count: 0, ids: [], checkpoint: false }], sqlite: [] });
     const stats = asReader(['stats', '--store', store]);
     expect(stats.code).toBe(0);
     expect((JSON.parse(stats.out) as { nodes: number }).nodes).toBe(30);
   }, 120_000);
 
-  it('refuses delete and ingest at once with STORAGE_FAILED naming the read-only store, and changes nothing', () => {
+  it('refuses delete, ingest and repair at once with STORAGE_FAILED naming the read-only store, and changes nothing', () => {
     const refused = `jev-mem: STORAGE_FAILED: the store at ${store} is read-only for this process (no write permission, or a read-only file system): cannot write;`;
     const del = asReader(['delete', ids[0] as string, '--store', store]);
     expect(del.code).toBe(1);
@@ -80,6 +84,9 @@ describe.skipIf(!runnable)('a read-only store', () => {
     const ingest = asReader(['ingest', SAMPLE, '--store', store, '--system-one', 'heuristic']);
     expect(ingest.code).toBe(1);
     expect(ingest.err.split('\n').find((l) => l.startsWith('jev-mem:'))?.startsWith(refused)).toBe(true);
+    const repair = asReader(['repair', '--store', store]);
+    expect([repair.code, repair.out]).toEqual([1, '']);
+    expect(repair.err.startsWith(`jev-mem: STORAGE_FAILED: the store at ${store} is read-only for this process (no write permission, or a read-only file system): cannot repair it;`)).toBe(true);
     expect(readFileSync(join(store, 'jev-mem.sqlite')).equals(before)).toBe(true);
     expect(readdirSync(store)).toEqual(['jev-mem.sqlite']);
     expect(statSync(store).mode & 0o777).toBe(0o555);
