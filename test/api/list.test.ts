@@ -86,7 +86,7 @@ describe('history', () => {
     expect((await memory.history(a.id)).map((m) => m.text)).toEqual(expected);
     expect((await memory.history(c.id)).map((m) => m.text)).toEqual(expected);
     expect((await memory.history(c.id)).map((m) => m.status)).toEqual(['superseded', 'superseded', 'active']);
-    expect(await memory.history('nope')).toEqual([]);
+    await expect(memory.history('nope')).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'id' });
     // Deleting the middle version erases its text from every history.
     await memory.delete(b.id);
     expect((await memory.history(c.id)).map((m) => m.text)).toEqual(['My dog is called Bolt.']);

@@ -98,7 +98,7 @@ describe('expiry (injected clock)', () => {
     expect(await memory.get(temp.id)).toBeUndefined();
     expect((await memory.list()).memories.map((m) => m.id)).toEqual([keep.id]);
     expect((await memory.recall('What is the bike shop code?')).memories.map((m) => m.id)).not.toContain(temp.id);
-    expect(await memory.history(temp.id)).toEqual([]);
+    await expect(memory.history(temp.id)).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'id' });
     const m = await memory.maintain();
     expect(m.expired).toBe(1);
     expect((await memory.stats()).nodes).toBe(1);
