@@ -67,11 +67,15 @@ export function expiryIso(v: unknown, field: string): string {
  * Turns one input (observation or chat message, with scope fields and expiry) into a plain
  * observation for `checkObservation`. Input that is not an object is passed on unchanged (the
  * validator refuses it naming the field).
- * @param scope - The call's `options.scope`, for fields the input does not give.
+ * @param scope - The call's `options.scope`, for fields the input does not give (`add`, `addMany`).
+ * @param within - The scope the result must stay in (`update`'s `options.scope`): a `userId`,
+ *   `agentId` (top level or in metadata) or `sessionId` that differs from it is refused.
  * @throws JevMemError `INVALID_INPUT` naming the field: a chat message with a non-string
- *   `content` or `role`, or with `text` too; a scope field that is not a non-empty string; a
- *   scope field given both at the top level and in `metadata` with different values; an expiry
- *   that cannot be read.
+ *   `content` or `role`, or with `text` too; a scope field (`userId`, `agentId`, `role`, top
+ *   level or in `metadata`) that is not a non-empty string of at most 256 characters without
+ *   control characters ({@link checkScopeValue}); a scope field given both at the top level and
+ *   in `metadata` with different values; an expiry (top level or `metadata.expiresAt`) that
+ *   cannot be read (util/date-input.ts); a field outside `within`.
  */
 export function toObservation(value: unknown, field: string, scope?: MemoryScope, within?: MemoryScope): unknown {
   try {
