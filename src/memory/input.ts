@@ -48,7 +48,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function checkScopeValue(v: unknown, field: string): string {
   if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_SCOPE_VALUE_CHARS) throw invalidInput(field, `expected a non-empty string of at most ${MAX_SCOPE_VALUE_CHARS} characters, got ${describeValue(v)}`);
-  // eslint-disable-next-line no-control-regex
   if (/\p{Cc}/u.test(v)) throw invalidInput(field, `contains a control character (U+${(v.match(/\p{Cc}/u)?.[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); give an id without one`);
   return v;
 }
