@@ -17,7 +17,6 @@
 import { resolveParameters, type MemoryParameters } from './config.js';
 import type { Encoder } from './encoder/encoder.js';
 import { JevMemError, describeValue, invalidInput, invalidOption, throwIfAborted } from './errors.js';
-import { rejectUnknownKeys } from './config.js';
 import type { MemoryExport } from './plane/store/export.js';
 import { createLexicalIndex } from './plane/indexes/lexical.js';
 import { createMemoryStorage } from './plane/store/memory-storage.js';
@@ -39,23 +38,25 @@ import { consoleLogger, type Logger } from './util/logger.js';
 import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
-import type { AddManyOptions, AddOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions } from './memory/types.js';
+import type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions } from './memory/types.js';
+import { ADD_MANY_OPTION_KEYS, ADD_OPTION_KEYS, ANSWER_EXTRA_OPTION_KEYS, CALL_OPTION_KEYS, EXPORT_OPTION_KEYS, IMPORT_OPTION_KEYS, LIST_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkOptionKeys, scopePredicate } from './memory/options.js';
 import type { MemoryFilter } from './read/filter.js';
 import { checkLimit, decodeCursor, historyOf, isExpired, listPage, refuseStaleVersion, selection } from './memory/list.js';
 import { toObservation, type ChatMessageInput } from './memory/input.js';
 import { openAnswerStream, type StreamEvent } from './memory/answer-stream.js';
 import { calibratedRelevance, calibrationOf } from './memory/relevance.js';
 import { quoteVisible } from './util/invisible.js';
-import { checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
+import { RECALL_OPTION_KEYS, checkAddMany, checkAnswerNow, checkClock, checkMemoryOptions, checkObservation, checkRecall, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath, updateProvenance } from './memory/write.js';
 import { createExpiryOnOpen } from './memory/expiry.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
-export type { AddManyOptions, AddOptions, AddResult, CallOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, WriteDecisions, WriteProgress } from './memory/types.js';
+export type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { FilterLiteral, FilterOperators, MemoryFilter } from './read/filter.js';
 export type { ChatMessageInput } from './memory/input.js';
 export { RESERVED_METADATA_KEYS } from './memory/input.js';
+export { MAX_QUERY_CHARS } from './memory/validate.js';
 export { DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT } from './memory/list.js';
 export type { Logger, LogEntry, LogLevel } from './util/logger.js';
 
@@ -246,9 +247,6 @@ function refuseEmptySelection(value: unknown, field: string): void {
   }
 }
 
-/** The keys {@link Memory.list} accepts. */
-const LIST_OPTION_KEYS = ['namespace', 'signal', 'cursor', 'limit', 'filter', 'scope'] as const;
-
 /** Options of {@link Memory.recall}. */
 export interface RecallOptions extends CallOptions {
   /**
@@ -257,7 +255,10 @@ export interface RecallOptions extends CallOptions {
    * @throws JevMemError `INVALID_INPUT` (`options.k`) when not an integer in that range.
    */
   k?: number;
-  /** Time limit in ms. @default parameters.readDeadlineMs */
+  /**
+   * Time limit in ms, a finite number ≥ 0. @default parameters.readDeadlineMs
+   * @throws JevMemError `INVALID_OPTION` (`options.deadlineMs`) when negative, NaN or infinite.
+   */
   deadlineMs?: number;
   /** Ablation switches (graph expansion, routing, stopping). */
   switches?: RecallSwitches;
@@ -270,13 +271,15 @@ export interface RecallOptions extends CallOptions {
    * Time window, inclusive start: keep only memories whose event time — any interval of their
    * resolved `timeRefs` — overlaps [after, before), or, for memories without time references,
    * whose `observedAt` lies in it. An ISO-8601 instant (no offset = UTC), an ISO date
-   * (`"2023-08-01"` = UTC midnight) or a `Date`. Memories with no time at all are left out.
+   * (`"2023-08-01"` = UTC midnight), a `Date` or epoch ms: the date parser of every option and
+   * filter date (util/date-input.ts), which refuses a day that does not exist (`"2024-02-30"`).
+   * Memories with no time at all are left out.
    * The window filters the ranked candidates, so fewer than `k` may come back.
    * @throws JevMemError `INVALID_INPUT` (`options.after`) when it cannot be read.
    */
-  after?: string | Date;
+  after?: string | Date | number;
   /** Time window, exclusive end (see `after`). @throws JevMemError `INVALID_INPUT` (`options.before`), also when before `after`. */
-  before?: string | Date;
+  before?: string | Date | number;
   /**
    * Metadata filter (issue 23; `MemoryFilter`, read/filter.ts: equality, `$in`, `$exists`,
    * `$gt`/`$lt` on numbers and ISO dates, `$and`/`$or`/`$not`). Like the time window it chooses
@@ -428,11 +431,12 @@ export interface Memory {
    * Recalls memories for a query through the read path (SPEC 6), with the trace. Each memory
    * carries its calibrated `relevance`; `filter`, `scope` and the time window select among the
    * candidates, `minScore` cuts by relevance, and expired memories are never returned (so fewer
-   * than `k` may come back).
+   * than `k` may come back). The query holds at most {@link MAX_QUERY_CHARS} (4,000) characters.
    * @throws JevMemError `INVALID_INPUT` (empty query, `options.k` not an integer from 1 to
    *   `MAX_RECALL_K` (1,000), `options.minScore` outside [0,1],
    *   `options.filter…` / `options.scope…` naming the bad part), `INVALID_OPTION` (an unknown
-   *   option or parameter, naming it), `ABORTED`, `CLOSED`.
+   *   option or parameter, naming it; `options.deadlineMs` negative, NaN or infinite),
+   *   `TOO_LARGE` (field `query`, over {@link MAX_QUERY_CHARS} characters), `ABORTED`, `CLOSED`.
    */
   recall(query: string, options?: RecallOptions): Promise<RecallResult>;
   /**
@@ -486,14 +490,21 @@ export interface Memory {
    * itself, the versions it replaced and the versions that replaced it (explicit updates only;
    * relations System One inferred are not versions), at most {@link MAX_HISTORY}. Old versions
    * are ordinary superseded nodes, so `delete` of a version erases its text from the history
-   * too (nothing else keeps it). Never empty: it holds at least the memory `id` itself.
-   * @throws JevMemError `NOT_FOUND` (field `id`) when the namespace holds no memory `id` (or it
-   *   expired), `INVALID_INPUT` (field `id`), `CLOSED`.
+   * too (nothing else keeps it). With `options.scope`, only a memory of that scope is answered,
+   * and only the versions of that scope are listed.
+   * @throws JevMemError `NOT_FOUND` (field `id`) when the namespace holds no such memory (or it
+   *   expired, or it is outside `options.scope`: the same error, so another scope's memories
+   *   cannot be probed), `INVALID_INPUT` (field `id`; `options.scope…`), `INVALID_OPTION` (an
+   *   unknown option, naming it), `CLOSED`.
    */
-  history(id: string, options?: CallOptions): Promise<ListedMemory[]>;
-  /** One node by id (a copy), or `undefined` (also for an id of another namespace, and for an expired memory). */
-  get(id: string, options?: CallOptions): Promise<MemoryNode | undefined>;
-  /** Edges touching a node (both directions; copies). */
+  history(id: string, options?: ScopedCallOptions): Promise<ListedMemory[]>;
+  /**
+   * One node by id (a copy), or `undefined` (also for an id of another namespace, for an
+   * expired memory, and for a memory outside `options.scope`).
+   * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `CLOSED`.
+   */
+  get(id: string, options?: ScopedCallOptions): Promise<MemoryNode | undefined>;
+  /** Edges touching a node (both directions; copies). @throws JevMemError `INVALID_OPTION` (an unknown option, naming it), `CLOSED`. */
   edges(id: string, options?: CallOptions): Promise<MemoryEdge[]>;
   /**
    * Writes `observation` as the newer version of node `id` (issue 7 item 1), in one atomic
@@ -517,20 +528,30 @@ export interface Memory {
    * (the end of the chain of explicit updates), the one to update instead. A memory that System
    * One or maintenance marked superseded (an inferred state change, not a version) can still be
    * updated.
-   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace), `CONFLICT`
+   *
+   * With `options.scope`, only a memory of that scope is updated (another scope's memory is
+   * `NOT_FOUND`, as an unknown id), and the observation may not move the new version out of it
+   * (an `observation.userId` / `agentId` / `sessionId` that differs from the scope's is
+   * `INVALID_INPUT`).
+   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace, or outside
+   *   `options.scope`), `INVALID_OPTION` (an unknown option, naming it), `CONFLICT`
    *   (field `id`, `details.activeId`: `id` was already replaced by an update, also when a
    *   concurrent update replaced it first),
    *   `INVALID_INPUT` (field `observation.expiresAt`) when the new version would already be due
    *   (it would hide the old version and itself: delete the memory instead), and add's errors.
    */
-  update(id: string, observation: Observation, options?: CallOptions): Promise<AddResult>;
+  update(id: string, observation: Observation, options?: ScopedCallOptions): Promise<AddResult>;
   /**
    * Removes a node, its edges and its index entries in one atomic commit: it is gone from
    * recall at once and after a reload. Nodes that only it superseded become `active` again.
-   * @returns false when no such node exists in the namespace (nothing changes).
-   * @throws JevMemError `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing changed), `ABORTED`, `CLOSED`.
+   * With `options.scope`, only a memory of that scope is deleted (checked under the namespace's
+   * write lock).
+   * @returns false when no such node exists in the namespace, or it is outside `options.scope`
+   *   (nothing changes; the two cases are not told apart).
+   * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option,
+   *   naming it), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing changed), `ABORTED`, `CLOSED`.
    */
-  delete(id: string, options?: CallOptions): Promise<boolean>;
+  delete(id: string, options?: ScopedCallOptions): Promise<boolean>;
   /**
    * Removes a whole namespace (nodes, edges, meta) and nothing else. The name follows the
    * namespace rule (plane/store/names.ts), except that a name the store already holds from before
@@ -566,8 +587,17 @@ export interface Memory {
    * edge, the namespace meta (schema version included), the encoder fingerprint and the
    * System-One model id. JSON-safe. Like `forget`, accepts a namespace the store holds under a
    * name from before the namespace rule.
+   *
+   * With `options.scope` and/or `options.filter` (ANDed, as in `list`), the export holds only the
+   * memories they select and the edges whose two ends it holds (the namespace meta, less the
+   * ids of other memories still pending maintenance); a per-user export for a data-access
+   * request is `export({ scope: { userId } })`. `damaged` still names every damaged record of
+   * the namespace (a damaged record cannot be read, so its scope is unknown). Without either,
+   * the whole namespace.
+   * @throws JevMemError `INVALID_INPUT` (namespace name, `options.scope…`, `options.filter…`,
+   *   also for `{}`), `INVALID_OPTION` (an unknown option, naming it), `STORAGE_FAILED`, `ABORTED`, `CLOSED`.
    */
-  export(options?: CallOptions): Promise<MemoryExport>;
+  export(options?: ExportOptions): Promise<MemoryExport>;
   /**
    * Imports an export into an empty namespace (the file's, or `options.namespace`), in one
    * atomic commit: the namespace gets the whole file or nothing. Recall over the import equals
@@ -654,6 +684,8 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     if (closed) throw new JevMemError('CLOSED', 'this memory was closed; create a new one');
   };
   const nsOf = (o?: CallOptions): string => namespaceOf(o, defaultNamespace);
+  /** The error of an id the namespace does not hold (or holds outside the call's scope: the same error, so existence is not shown). */
+  const notFound = (id: unknown, ns: string): JevMemError => new JevMemError('NOT_FOUND', `no memory ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
   /** The namespace of forget/export/stats: also one the store holds under a name from before the rule (names.ts). */
   const heldNsOf = (value: unknown, field = 'options.namespace'): Promise<string> => heldNamespaceOf(value, defaultNamespace, () => storage.namespaces(), field);
 
@@ -677,6 +709,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async add(observation, o) {
       ensureOpen();
+      checkOptionKeys(o, ADD_OPTION_KEYS);
       const ns = nsOf(o);
       const checked = checkObservation(toObservation(observation, 'observation', o?.scope), 'observation', params.maxTextChars);
       await expiry.open(ns);
@@ -686,6 +719,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async addMany(observations, o) {
       ensureOpen();
+      checkOptionKeys(o, ADD_MANY_OPTION_KEYS);
       const inputs = Array.isArray(observations) ? observations.map((x, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
       const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
       await expiry.open(ns);
@@ -730,6 +764,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async answer(query, o) {
       ensureOpen();
+      checkOptionKeys(o, [...RECALL_OPTION_KEYS, ...ANSWER_EXTRA_OPTION_KEYS]);
       if (systemTwo === undefined) {
         throw new JevMemError('SYSTEM_TWO_NOT_CONFIGURED', 'answer() needs System Two: pass options.systemTwo ({ url, model, apiKey? }) to createMemory; recall() works without it');
       }
@@ -762,7 +797,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async list(o) {
       ensureOpen();
-      if (o !== undefined) rejectUnknownKeys(o, LIST_OPTION_KEYS, 'options');
+      checkOptionKeys(o, LIST_OPTION_KEYS);
       const ns = nsOf(o);
       const limit = checkLimit(o?.limit);
       const afterSeq = o?.cursor === undefined ? 0 : decodeCursor(o.cursor, ns);
@@ -773,11 +808,20 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async history(id, o) {
       ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
       if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
       const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
       await expiry.open(ns);
-      const versions = await caches.reading(ns, async (state) => (await historyOf(state, id, now().getTime())) ?? []);
-      if (versions.length === 0) throw new JevMemError('NOT_FOUND', `no memory ${quoteVisible(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
+      const versions = await caches.reading(ns, async (state) => {
+        const nowMs = now().getTime();
+        await state.loadNodes([id]);
+        const n = state.nodes.get(id);
+        // A memory of another scope is answered as an unknown id (its existence is not shown).
+        if (n === undefined || isExpired(n, nowMs) || (keep !== undefined && !keep(n))) return undefined;
+        return historyOf(state, id, nowMs, keep);
+      });
+      if (versions === undefined || versions.length === 0) throw notFound(id, ns);
       return versions;
     },
 
@@ -790,17 +834,21 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async get(id, o) {
       ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
       const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
       await expiry.open(ns);
       return caches.reading(ns, async (state) => {
         await state.loadNodes([id]);
         const n = state.nodes.get(id);
-        return n === undefined || isExpired(n, now().getTime()) ? undefined : structuredClone(n); // a copy: callers cannot change the cache
+        if (n === undefined || isExpired(n, now().getTime()) || (keep !== undefined && !keep(n))) return undefined;
+        return structuredClone(n); // a copy: callers cannot change the cache
       });
     },
 
     async edges(id, o) {
       ensureOpen();
+      checkOptionKeys(o, CALL_OPTION_KEYS);
       const ns = nsOf(o);
       await expiry.open(ns);
       return caches.reading(ns, async (state) => {
@@ -811,13 +859,17 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async update(id, observation, o) {
       ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
       const ns = nsOf(o);
-      const checked = checkObservation(toObservation(observation, 'observation'), 'observation', params.maxTextChars);
+      const keep = scopePredicate(o?.scope);
+      const checked = checkObservation(toObservation(observation, 'observation', undefined, o?.scope), 'observation', params.maxTextChars);
       await expiry.open(ns);
       // The old node is read now; the write's commit checks again, under the lock, that it is still there.
       const old = await caches.reading(ns, async (state) => {
-        if (!state.nodes.has(id)) throw new JevMemError('NOT_FOUND', `no node ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
+        if (!state.nodes.has(id)) throw notFound(id, ns);
         await state.loadNodes([id]);
+        // A memory of another scope is answered as an unknown id (its existence is not shown).
+        if (keep !== undefined && !keep(state.nodes.get(id) as MemoryNode)) throw notFound(id, ns);
         await refuseStaleVersion(state, id, ns); // CONFLICT before any encoding or System-One call
         return state.nodes.get(id) as MemoryNode;
       });
@@ -830,9 +882,11 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async delete(id, o) {
       ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
       const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
       await expiry.open(ns);
-      return caches.exclusive(ns, () => writes.remove(ns, id, o?.signal), o?.signal);
+      return caches.exclusive(ns, () => writes.remove(ns, id, o?.signal, keep), o?.signal);
     },
 
     async forget(namespace) {
@@ -848,7 +902,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async reset(o) {
       ensureOpen();
-      if (o !== undefined) rejectUnknownKeys(o, RESET_OPTION_KEYS, 'options');
+      checkOptionKeys(o, RESET_OPTION_KEYS);
       refuseEmptySelection(o?.filter, 'options.filter');
       refuseEmptySelection(o?.scope, 'options.scope');
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
@@ -864,6 +918,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async maintain(o) {
       ensureOpen();
+      checkOptionKeys(o, CALL_OPTION_KEYS);
       const ns = nsOf(o);
       // The pass of the open, run now (it also records the next expiry; memory/expiry.ts).
       const expired = await expiry.eraseDue(ns, o?.signal);
@@ -872,18 +927,22 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async export(o) {
       ensureOpen();
+      checkOptionKeys(o, EXPORT_OPTION_KEYS);
+      const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       const ns = await heldNsOf(o?.namespace);
       await expiry.open(ns);
-      return caches.exclusive(ns, () => exportNamespace(transfer, ns), o?.signal);
+      return caches.exclusive(ns, () => exportNamespace(transfer, ns, keep), o?.signal);
     },
 
     async import(data, o) {
       ensureOpen();
+      checkOptionKeys(o, IMPORT_OPTION_KEYS);
       return importNamespace(transfer, data, o);
     },
 
     async stats(o) {
       ensureOpen();
+      checkOptionKeys(o, CALL_OPTION_KEYS);
       const ns = await heldNsOf(o?.namespace);
       await expiry.open(ns);
       // Memories that fell due since the open are erased first (as maintain() does), so the counts

@@ -18,7 +18,7 @@
 import type { LanguageModelMiddleware, Tool } from 'ai';
 import { MAX_RECALL_K } from '../config.js';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { DEFAULT_ANSWER_MIN_SCORE, type Memory, type MemoryFilter, type MemoryScope } from '../memory.js';
+import { DEFAULT_ANSWER_MIN_SCORE, MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope } from '../memory.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { importOptional } from '../util/optional.js';
 import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './tools.js';
@@ -146,10 +146,22 @@ function latestUserText(prompt: Prompt): string | undefined {
 }
 
 /**
+ * The recall query of a user message: the message, or its last {@link MAX_QUERY_CHARS} characters
+ * when it is longer (a question usually follows what was pasted before it; recall refuses a
+ * longer query with `TOO_LARGE`, which would fail the model call). A surrogate pair is not split.
+ */
+export function recallQueryOf(text: string): string {
+  if (text.length <= MAX_QUERY_CHARS) return text;
+  const tail = text.slice(text.length - MAX_QUERY_CHARS);
+  const c = tail.charCodeAt(0);
+  return c >= 0xdc00 && c <= 0xdfff ? tail.slice(1) : tail;
+}
+
+/**
  * A middleware for `wrapLanguageModel({ model, middleware: memoryMiddleware(memory) })`.
  *
  * Before each call to the model (`generate` or `stream`): recalls `k` memories for the latest
- * user message (within `scope` and `filter`; only those with calibrated relevance ≥ `minScore`,
+ * user message (its last `MAX_QUERY_CHARS` characters when longer: {@link recallQueryOf}; within `scope` and `filter`; only those with calibrated relevance ≥ `minScore`,
  * by default `DEFAULT_ANSWER_MIN_SCORE` as in `Memory.answer`) and adds them as a system message
  * after the prompt's own system messages; none are added when none pass. After a
  * call that ends a turn (the model wrote text and called no tool), remembers the user's message
@@ -194,7 +206,7 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
     async transformParams({ params }) {
       const query = latestUserText(params.prompt);
       if (query === undefined || params.prompt.some((m) => m.role === 'system' && m.content.startsWith(MEMORY_MESSAGE_HEADER))) return params;
-      const recalled = (await memory.recall(query, recallOptions)).memories;
+      const recalled = (await memory.recall(recallQueryOf(query), recallOptions)).memories;
       if (recalled.length === 0) return params;
       const at = params.prompt.findIndex((m) => m.role !== 'system');
       const prompt = [...params.prompt];

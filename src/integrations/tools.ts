@@ -9,7 +9,10 @@
  * Tools: `remember`, `recall`, `answer` (only where System Two is configured), `update`, `forget`
  * (one memory), `list` and `history` (the versions of one memory). `recall`, `answer` and `list`
  * take the memory API's metadata `filter` and scope (`userId`, `agentId`, `sessionId`; docs/api.md),
- * `recall` and `answer` its `minScore` on the calibrated `relevance` (memory/relevance.ts).
+ * `recall` and `answer` its `minScore` on the calibrated `relevance` (memory/relevance.ts). `update`,
+ * `forget` and `history` take `userId` / `agentId` too: given, they act only on a memory of that
+ * scope (another scope's memory is `NOT_FOUND`, as an unknown id). A query holds at most
+ * `MAX_QUERY_CHARS` characters (the schema's `maxLength`).
  * Arguments are checked here: a bad argument throws JevMemError `INVALID_INPUT` naming it (the
  * memory's own field paths, `options.filter.…`, are renamed to the tool's argument, `filter.…`),
  * which the integrations return to the model as a tool error.
@@ -18,7 +21,7 @@
  */
 import { JevMemError } from '../errors.js';
 import { isJevMemError } from '../errors.js';
-import type { Memory, MemoryFilter, MemoryScope, RecallResult } from '../memory.js';
+import { MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope, type RecallResult } from '../memory.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { listedView, listPage } from './list.js';
 
@@ -126,6 +129,16 @@ function scopeOf(a: Record<string, unknown>): MemoryScope | undefined {
     if (v !== undefined) scope[key] = v;
   }
   return Object.keys(scope).length > 0 ? scope : undefined;
+}
+
+/** The scope of an id-addressed tool (`update`, `forget`, `history`): `userId` / `agentId`, as `{ scope }` when one is given. */
+function ownerOf(a: Record<string, unknown>): { scope?: MemoryScope } {
+  const scope: MemoryScope = {};
+  for (const key of ['userId', 'agentId'] as const) {
+    const v = text(a, key, false);
+    if (v !== undefined) scope[key] = v;
+  }
+  return Object.keys(scope).length > 0 ? { scope } : {};
 }
 
 /** `filter` and scope of a read (recall, answer, list), as the memory's options. */
@@ -252,8 +265,14 @@ function observationOf(a: Record<string, unknown>, source: string, now: () => Da
   return o;
 }
 
+/** `userId` / `agentId` of the tools that address one memory by id. */
+const OWNER_PROPS = {
+  userId: { type: 'string', description: 'Act only on a memory of this user (as given to remember): a memory of another user is reported as not found.' },
+  agentId: { type: 'string', description: 'Act only on a memory of this agent (as given to remember): a memory of another agent is reported as not found.' },
+};
+
 const QUERY_PROPS = {
-  query: { type: 'string', minLength: 1, description: 'A natural-language question or topic, e.g. "What is the user\'s dog called?" or "user\'s travel plans in May".' },
+  query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'A natural-language question or topic, e.g. "What is the user\'s dog called?" or "user\'s travel plans in May".' },
   k: { type: 'integer', minimum: 1, maximum: MAX_TOOL_K, description: `How many memories to return, best first. Default ${DEFAULT_TOOL_K}.` },
 };
 
@@ -370,14 +389,15 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
         'Update the current version: an id that an earlier update already replaced is a CONFLICT error naming the current version\'s id.',
       inputSchema: {
         type: 'object',
-        properties: { id: ID, text: { type: 'string', minLength: 1, description: 'The new, complete statement (not a diff).' }, observedAt: WHEN },
+        properties: { id: ID, text: { type: 'string', minLength: 1, description: 'The new, complete statement (not a diff).' }, observedAt: WHEN, ...OWNER_PROPS },
         required: ['id', 'text'],
         additionalProperties: false,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       async run(memory, a) {
         const id = text(a, 'id', true);
-        const r = await memory.update(id, { text: text(a, 'text', true), source, observedAt: text(a, 'observedAt', false) ?? now().toISOString() });
+        const observation = { text: text(a, 'text', true), source, observedAt: text(a, 'observedAt', false) ?? now().toISOString() };
+        const r = await asTool(() => memory.update(id, observation, ownerOf(a)));
         return { id: r.id, replaces: id };
       },
     },
@@ -387,11 +407,11 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       description:
         'Delete one memory for good (its text, links and index entries), e.g. when the user asks you to forget something or a memory is plainly wrong. ' +
         'This cannot be undone; to correct a memory use update. Returns {deleted: true, id}; an unknown id is an error.',
-      inputSchema: { type: 'object', properties: { id: ID }, required: ['id'], additionalProperties: false },
+      inputSchema: { type: 'object', properties: { id: ID, ...OWNER_PROPS }, required: ['id'], additionalProperties: false },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       async run(memory, a) {
         const id = text(a, 'id', true);
-        if (!(await memory.delete(id))) throw new JevMemError('NOT_FOUND', `no memory with id ${JSON.stringify(id)}`, { field: 'id' });
+        if (!(await asTool(() => memory.delete(id, ownerOf(a))))) throw new JevMemError('NOT_FOUND', `no memory with id ${JSON.stringify(id)}`, { field: 'id' });
         return { deleted: true, id };
       },
     },
@@ -426,12 +446,11 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
         'The versions of one memory across update, oldest first: the statements it replaced, itself, and the ones that replaced it. ' +
         'Use it when the user asks what something used to be or when it changed ("what was my address before?"), or to see why recall marked a memory superseded. ' +
         'Returns {versions}: each {id, text, status, observedAt, speaker, ingestedAt, supersededBy}; the active one is the current version. An unknown id is an error.',
-      inputSchema: { type: 'object', properties: { id: ID }, required: ['id'], additionalProperties: false },
+      inputSchema: { type: 'object', properties: { id: ID, ...OWNER_PROPS }, required: ['id'], additionalProperties: false },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       async run(memory, a) {
         const id = text(a, 'id', true);
-        const versions = await memory.history(id);
-        if (versions.length === 0) throw new JevMemError('NOT_FOUND', `no memory with id ${JSON.stringify(id)}`, { field: 'id' });
+        const versions = await asTool(() => memory.history(id, ownerOf(a)));
         return { versions: versions.map(listedView) };
       },
     },

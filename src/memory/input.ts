@@ -13,13 +13,18 @@
  * @module
  */
 import { describeValue, invalidInput, isJevMemError } from '../errors.js';
+import { parseDateInput } from '../util/date-input.js';
+import { METADATA_INPUT_FIELDS } from '../write/validate.js';
 import type { MemoryScope } from './types.js';
 
-/** Largest |epoch ms| a JavaScript Date can hold. */
-const MAX_TIME_MS = 8.64e15;
+/**
+ * Metadata keys the memory writes itself (scope, expiry and the speaker's role). Given inside
+ * `metadata` they get the checks of the top-level fields of the same name.
+ */
+export const RESERVED_METADATA_KEYS = METADATA_INPUT_FIELDS;
 
-/** Metadata keys the memory writes itself (scope, expiry and the speaker's role). */
-export const RESERVED_METADATA_KEYS = ['userId', 'agentId', 'expiresAt', 'role'] as const;
+/** Longest scope value (`userId`, `agentId`, `sessionId` of a scope, `role`), in UTF-16 code units. */
+export const MAX_SCOPE_VALUE_CHARS = 256;
 
 /** A chat message as LLM APIs write it (OpenAI, Anthropic, Vercel AI SDK). */
 export interface ChatMessageInput {
@@ -35,38 +40,45 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function checkScopeValue(v: unknown, field: string): string {
-  if (typeof v !== 'string' || v.trim() === '' || v.length > 256) throw invalidInput(field, `expected a non-empty string of at most 256 characters, got ${describeValue(v)}`);
+/**
+ * Checks a scope value (`userId`, `agentId`, a scope's `sessionId`, `role`): a non-empty string
+ * of at most {@link MAX_SCOPE_VALUE_CHARS} characters with no control character (a NUL or a
+ * newline in an id would let two ids look alike, and break line-based logs and exports).
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
+ */
+export function checkScopeValue(v: unknown, field: string): string {
+  if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_SCOPE_VALUE_CHARS) throw invalidInput(field, `expected a non-empty string of at most ${MAX_SCOPE_VALUE_CHARS} characters, got ${describeValue(v)}`);
+  if (/\p{Cc}/u.test(v)) throw invalidInput(field, `contains a control character (U+${(v.match(/\p{Cc}/u)?.[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); give an id without one`);
   return v;
 }
 
 /**
- * Reads an expiry: an ISO-8601 instant or date string, a `Date`, or epoch ms.
+ * Reads an expiry: an ISO-8601 instant or date string, a `Date`, or epoch ms (the date parser
+ * of util/date-input.ts: a day that does not exist is refused).
  * @returns ISO-8601 UTC.
  * @throws JevMemError `INVALID_INPUT` naming `field`.
  */
 export function expiryIso(v: unknown, field: string): string {
-  let ms: number | undefined;
-  if (v instanceof Date) ms = v.getTime();
-  else if (typeof v === 'number') ms = v;
-  else if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) ms = Date.parse(/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v) ? `${v}Z` : v);
-  if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > MAX_TIME_MS) throw invalidInput(field, `expected an ISO-8601 date or instant ("2025-01-31T00:00:00Z"), a Date or epoch ms, got ${describeValue(v)}`);
-  return new Date(ms).toISOString();
+  return new Date(parseDateInput(v, field)).toISOString();
 }
 
 /**
  * Turns one input (observation or chat message, with scope fields and expiry) into a plain
  * observation for `checkObservation`. Input that is not an object is passed on unchanged (the
  * validator refuses it naming the field).
- * @param scope - The call's `options.scope`, for fields the input does not give.
+ * @param scope - The call's `options.scope`, for fields the input does not give (`add`, `addMany`).
+ * @param within - The scope the result must stay in (`update`'s `options.scope`): a `userId`,
+ *   `agentId` (top level or in metadata) or `sessionId` that differs from it is refused.
  * @throws JevMemError `INVALID_INPUT` naming the field: a chat message with a non-string
- *   `content` or `role`, or with `text` too; a scope field that is not a non-empty string; a
- *   scope field given both at the top level and in `metadata` with different values; an expiry
- *   that cannot be read.
+ *   `content` or `role`, or with `text` too; a scope field (`userId`, `agentId`, `role`, top
+ *   level or in `metadata`) that is not a non-empty string of at most 256 characters without
+ *   control characters ({@link checkScopeValue}); a scope field given both at the top level and
+ *   in `metadata` with different values; an expiry (top level or `metadata.expiresAt`) that
+ *   cannot be read (util/date-input.ts); a field outside `within`.
  */
-export function toObservation(value: unknown, field: string, scope?: MemoryScope): unknown {
+export function toObservation(value: unknown, field: string, scope?: MemoryScope, within?: MemoryScope): unknown {
   try {
-    return convert(value, field, scope);
+    return convert(value, field, scope, within);
   } catch (e) {
     if (isJevMemError(e)) throw e;
     // A getter or proxy that throws while it is read (as checkObservation reports it).
@@ -74,7 +86,7 @@ export function toObservation(value: unknown, field: string, scope?: MemoryScope
   }
 }
 
-function convert(value: unknown, field: string, scope: MemoryScope | undefined): unknown {
+function convert(value: unknown, field: string, scope: MemoryScope | undefined, within: MemoryScope | undefined): unknown {
   if (!isPlainObject(value)) return value;
   let o: Record<string, unknown> = { ...value };
   // A chat message has `content`; `role` without `text` is one too (missing its content). An
@@ -101,14 +113,39 @@ function convert(value: unknown, field: string, scope: MemoryScope | undefined):
   if (scope?.sessionId !== undefined && o['sessionId'] === undefined) o['sessionId'] = checkScopeValue(scope.sessionId, 'options.scope.sessionId');
   if (o['expiresAt'] !== undefined) extras['expiresAt'] = expiryIso(o['expiresAt'], `${field}.expiresAt`);
   delete o['expiresAt'];
-  if (Object.keys(extras).length === 0) return o;
   const meta = o['metadata'];
   if (meta !== undefined && meta !== null && !isPlainObject(meta)) return o; // the validator names it
-  const merged: Record<string, unknown> = { ...(meta ?? {}) };
+  // The reserved keys given inside metadata get the checks of the top-level fields (a userId
+  // with a NUL byte, an expiry on a day that does not exist), and an expiry the same ISO form.
+  const inMeta: Record<string, unknown> = {};
+  for (const key of RESERVED_METADATA_KEYS) {
+    const v = meta?.[key];
+    if (v === undefined) continue;
+    inMeta[key] = key === 'expiresAt' ? expiryIso(v, `${field}.metadata.expiresAt`) : checkScopeValue(v, `${field}.metadata.${key}`);
+  }
+  if (within !== undefined) refuseOutside(o, meta ?? undefined, extras, within, field);
+  if (Object.keys(extras).length === 0 && Object.keys(inMeta).length === 0) return o;
+  const merged: Record<string, unknown> = { ...(meta ?? {}), ...inMeta };
   for (const [k, v] of Object.entries(extras)) {
     if (merged[k] !== undefined && merged[k] !== v) throw invalidInput(`${field}.${k}`, `differs from ${field}.metadata.${k} (${describeValue(merged[k])}); give it once`);
     merged[k] = v;
   }
   o['metadata'] = merged;
   return o;
+}
+
+/**
+ * Refuses an input that would put its memory outside `within` (the scope of an `update`): a
+ * `userId` / `agentId` (top level or in metadata) or `sessionId` that differs from the scope's.
+ * @throws JevMemError `INVALID_INPUT` naming the field.
+ */
+function refuseOutside(o: Record<string, unknown>, meta: Record<string, unknown> | undefined, extras: Record<string, unknown>, within: MemoryScope, field: string): void {
+  for (const key of ['userId', 'agentId', 'sessionId'] as const) {
+    const want = within[key];
+    if (want === undefined) continue;
+    const given = key === 'sessionId' ? [o['sessionId']] : [extras[key], meta?.[key]];
+    for (const v of given) {
+      if (v !== undefined && v !== null && v !== want) throw invalidInput(`${field}.${key}`, `differs from options.scope.${key} (${describeValue(want)}): an update cannot move a memory out of the scope it was found in`);
+    }
+  }
 }

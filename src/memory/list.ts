@@ -181,8 +181,9 @@ export async function listPage(state: NamespaceState, ns: string, afterSeq: numb
  * through earlier updates, `id` itself, and every newer version. Relations System One or
  * maintenance inferred (`updates` edges of other origins) are not versions. At most
  * {@link MAX_HISTORY} versions (the nearest to `id`). Undefined when no node `id` exists.
+ * @param keep - When given (a call's scope), only the versions it keeps are returned.
  */
-export async function historyOf(state: NamespaceState, id: string, nowMs: number): Promise<ListedMemory[] | undefined> {
+export async function historyOf(state: NamespaceState, id: string, nowMs: number, keep?: NodePredicate): Promise<ListedMemory[] | undefined> {
   if (!state.nodes.has(id)) return undefined;
   const seen = new Set<string>([id]);
   let frontier = [id];
@@ -201,7 +202,7 @@ export async function historyOf(state: NamespaceState, id: string, nowMs: number
     frontier = next;
   }
   await state.loadNodes([...seen]);
-  const nodes = [...seen].map((x) => state.nodes.get(x)).filter((n): n is MemoryNode => n !== undefined && !isExpired(n, nowMs));
+  const nodes = [...seen].map((x) => state.nodes.get(x)).filter((n): n is MemoryNode => n !== undefined && !isExpired(n, nowMs) && (keep === undefined || keep(n)));
   nodes.sort((a, b) => a.seq - b.seq);
   return nodes.map(listed);
 }

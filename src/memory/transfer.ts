@@ -18,6 +18,7 @@ import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
 import { EXPIRY_META_KEY } from './expiry-meta.js';
 import type { ImportOptions } from './types.js';
+import type { NodePredicate } from '../read/filter.js';
 import { MAINTENANCE_PENDING_META_KEY, type WritePath } from './write.js';
 
 /** What export and import need from the memory. */
@@ -42,18 +43,29 @@ export interface ImportResult {
 /**
  * One versioned export of namespace `ns` (plane/store/export.ts). Run it inside `caches.exclusive`.
  * Damaged records (issue 22) are left out and their ids listed in `damaged`.
+ * @param keep - When given (a scope and/or filter), only the nodes it keeps, the edges between
+ *   two of them, and the pending-maintenance ids among them are exported.
  * @throws the storage errors.
  */
-export async function exportNamespace(deps: TransferDeps, ns: string): Promise<MemoryExport> {
+export async function exportNamespace(deps: TransferDeps, ns: string, keep?: NodePredicate): Promise<MemoryExport> {
   const { storage, caches, encoder } = deps;
   // Through the state, so the file holds migrated data and this encoder's embeddings.
   await caches.fresh(ns, true);
   const snap = await storage.load(ns);
+  let { nodes, edges } = snap;
   const meta: Record<string, unknown> = {};
   // The expiry bound is derived (expiry-meta.ts): the import computes it from the nodes.
   for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY && k !== CHANGE_META_KEY && k !== ENCODER_META_KEY && k !== EXPIRY_META_KEY) meta[k] = v;
   // The load left damaged records out; they are named instead of failing the export (issue 22).
   const { ids: damaged } = await storage.damaged(ns);
+  if (keep !== undefined) {
+    nodes = nodes.filter(keep);
+    const ids = new Set(nodes.map((n) => n.id));
+    edges = edges.filter((e) => ids.has(e.from) && ids.has(e.to));
+    // Other memories' ids leave the meta too (the maintenance list names nodes).
+    const pending = meta[MAINTENANCE_PENDING_META_KEY];
+    if (Array.isArray(pending)) meta[MAINTENANCE_PENDING_META_KEY] = pending.filter((x) => typeof x === 'string' && ids.has(x));
+  }
   return {
     ...(damaged.length > 0 ? { damaged } : {}),
     format: EXPORT_FORMAT,
@@ -62,8 +74,8 @@ export async function exportNamespace(deps: TransferDeps, ns: string): Promise<M
     exportedAt: deps.now().toISOString(),
     encoder: encoder.fingerprint,
     systemOne: deps.systemOneModel,
-    nodes: snap.nodes.sort((a, b) => a.seq - b.seq),
-    edges: snap.edges,
+    nodes: nodes.sort((a, b) => a.seq - b.seq),
+    edges,
     meta,
   };
 }

@@ -109,6 +109,29 @@ export interface MemoryScope {
   sessionId?: string;
 }
 
+/**
+ * Options of the calls that address one memory by id: `get`, `delete`, `history`, `update`.
+ * With `scope`, the call acts only on a memory of that scope (each field given equals the
+ * memory's); a memory of another scope is treated exactly as an id the namespace does not hold
+ * (`get` → `undefined`, `delete` → `false`, `history` / `update` → `NOT_FOUND`), so a caller
+ * cannot tell whether another user's memory exists.
+ */
+export interface ScopedCallOptions extends CallOptions {
+  /** Act only on a memory of this scope (see {@link MemoryScope}). @default any memory of the namespace */
+  scope?: MemoryScope;
+}
+
+/**
+ * Options of `Memory.export`. With `scope` and/or `filter` (ANDed), the export holds only the
+ * memories they select and the edges between two of them; without either, the whole namespace.
+ */
+export interface ExportOptions extends CallOptions {
+  /** Export only the memories of this scope. */
+  scope?: MemoryScope;
+  /** Export only the memories this filter selects (read/filter.ts `MemoryFilter`). */
+  filter?: MemoryFilter;
+}
+
 /** Options of `Memory.list`. */
 export interface ListOptions extends CallOptions {
   /**

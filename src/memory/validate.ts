@@ -6,16 +6,24 @@
  * @module
  */
 import { MAX_RECALL_K, rejectUnknownKeys } from '../config.js';
-import { describeValue, invalidInput, invalidOption, isJevMemError } from '../errors.js';
+import { JevMemError, describeValue, invalidInput, invalidOption, isJevMemError } from '../errors.js';
+import { parseDateInput } from '../util/date-input.js';
 import { isBlankText, quoteVisible } from '../util/invisible.js';
-import { parseTimestamp } from '../util/time.js';
 import { checkExistingNamespaceName, checkNamespaceName } from '../plane/store/names.js';
-import { ISO_DAY, checkIsoCalendar, validateObservation, type CheckedObservation } from '../write/validate.js';
+import { validateObservation, type CheckedObservation } from '../write/validate.js';
 import type { CallOptions } from './types.js';
 
 /** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
 const MAX_TIME_MS = 8.64e15;
 
+
+/**
+ * Longest recall (and answer) query, in UTF-16 code units: about 800 words, far more than a
+ * question needs. The read path's work grows with the query's terms (a 160,000-character query
+ * took 12 s), so a longer one is refused with `TOO_LARGE` (field `query`) rather than slowing the
+ * namespace for everyone; the MCP and AI-SDK tools declare it as the query's `maxLength`.
+ */
+export const MAX_QUERY_CHARS = 4000;
 
 /** Keys accepted by `Memory.recall` (others are refused with `INVALID_OPTION`). */
 export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters', 'after', 'before', 'filter', 'scope', 'minScore'] as const;
@@ -131,31 +139,41 @@ export function checkAddMany(observations: unknown, o: (CallOptions & { chunkSiz
 }
 
 /**
- * Reads a recall time-window bound: an ISO-8601 instant (`2023-08-01T00:00:00+02:00`; without an
- * offset it is UTC), an ISO date (`2023-08-01`, UTC midnight), or a `Date`. Strings get the same
- * calendar check as `observedAt` (a day that does not exist, a UTC offset outside ±14:00).
+ * Reads a recall time-window bound with the date parser of every option and filter date
+ * (util/date-input.ts): an ISO-8601 instant (`2023-08-01T00:00:00+02:00`; without an offset it
+ * is UTC), an ISO date (`2023-08-01`, UTC midnight), a `Date`, or epoch ms; a day that does not
+ * exist and a UTC offset outside ±14:00 are refused.
  * @returns epoch ms, or `undefined` when the bound is absent.
- * @throws JevMemError `INVALID_INPUT` naming `field` (an invalid Date is named as one).
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
  */
 export function windowBound(value: unknown, field: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (value instanceof Date && Number.isNaN(value.getTime())) throw invalidInput(field, `expected a valid Date, got ${describeValue(value)}`);
-  if (typeof value === 'string') checkIsoCalendar(value, field);
-  const ms = value instanceof Date ? parseTimestamp(value) : typeof value === 'string' && ISO_DAY.test(value) ? parseTimestamp(value) : undefined;
-  if (ms === undefined || !(Math.abs(ms) <= MAX_TIME_MS)) throw invalidInput(field, `expected an ISO-8601 date or instant such as "2023-08-01" or "2023-08-01T00:00:00Z", or a Date, got ${describeValue(value)}`);
-  return ms;
+  return value === undefined ? undefined : parseDateInput(value, field);
+}
+
+/**
+ * Checks a duration option in ms (`deadlineMs`): a finite number ≥ 0.
+ * @throws JevMemError `INVALID_OPTION` naming `field` (a negative number, NaN, Infinity, not a number).
+ */
+export function checkDurationMs(value: unknown, field: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw invalidOption(field, `expected a duration in milliseconds, a finite number ≥ 0, got ${describeValue(value)}`);
 }
 
 /**
  * Checks a recall's query and options: a query with a visible character (util/invisible.ts), only known option keys, an
- * integer `k` from 1 to {@link MAX_RECALL_K}, `minScore` in [0,1], and the time window (`after` ≤ `before`, each an ISO date/instant or a Date).
+ * integer `k` from 1 to {@link MAX_RECALL_K}, `minScore` in [0,1], `deadlineMs` a finite number ≥ 0, and the time window
+ * (`after` ≤ `before`, each an ISO date/instant, a Date or epoch ms: {@link windowBound}).
  * @returns the window in epoch ms (each bound only when given).
  * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.minScore`, `options.after`, `options.before`),
- *   `INVALID_OPTION` (an unknown option).
+ *   `TOO_LARGE` (field `query`: over {@link MAX_QUERY_CHARS} characters),
+ *   `INVALID_OPTION` (an unknown option, naming it; `options.deadlineMs` negative, NaN or infinite).
  */
-export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown; minScore?: unknown } | undefined): { afterMs?: number; beforeMs?: number } {
+export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown; minScore?: unknown; deadlineMs?: unknown } | undefined): { afterMs?: number; beforeMs?: number } {
   if (typeof query !== 'string' || isBlankText(query)) throw invalidInput('query', `expected a string with a visible character, got ${typeof query === 'string' ? quoteVisible(query, 40) : describeValue(query)}`);
+  if (query.length > MAX_QUERY_CHARS) throw new JevMemError('TOO_LARGE', `query: ${query.length} characters is over the limit of ${MAX_QUERY_CHARS} (MAX_QUERY_CHARS); ask a shorter question`, { field: 'query' });
+  if (o !== undefined && (o === null || typeof o !== 'object' || Array.isArray(o))) throw invalidOption('options', `expected an object of options, got ${describeValue(o)}`);
   if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
+  checkDurationMs(o?.deadlineMs, 'options.deadlineMs');
   if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
   if (o?.k !== undefined && (o.k as number) > MAX_RECALL_K) throw invalidInput('options.k', `expected at most ${MAX_RECALL_K} (MAX_RECALL_K), got ${describeValue(o.k)}`);
   if (o?.minScore !== undefined && (typeof o.minScore !== 'number' || !(o.minScore >= 0 && o.minScore <= 1))) throw invalidInput('options.minScore', `expected a number in [0, 1], got ${describeValue(o.minScore)}`);

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import type { NodePredicate } from '../read/filter.js';
 import type { MemoryParameters } from '../config.js';
 import type { Encoder } from '../encoder/encoder.js';
 import { JevMemError, invalidOption, isJevMemError, isWriterElsewhere, throwIfAborted } from '../errors.js';
@@ -172,8 +173,8 @@ export interface WritePath {
    * itself, per chunk, for the commit only: its System-One calls run before, outside it.
    */
   write(ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]>;
-  /** Removes a node and its edges in one commit; false when it does not exist. Run it inside `caches.exclusive`. */
-  remove(ns: string, id: string, signal?: AbortSignal): Promise<boolean>;
+  /** Removes a node and its edges in one commit; false when it does not exist, or `keep` (a call's scope) refuses it. Run it inside `caches.exclusive`. */
+  remove(ns: string, id: string, signal?: AbortSignal, keep?: NodePredicate): Promise<boolean>;
   /** One maintenance pass over the pending ids; takes the namespace lock itself, for its commit only (its System-One request is planned before, outside it). */
   maintain(ns: string, signal?: AbortSignal): Promise<MaintenanceCounts>;
   /** Adds the bookkeeping every commit carries: a new generation, the next change number, and the schema version and encoder when they are not yet recorded. */
@@ -693,11 +694,11 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       return { results: chunkResults, logs: chunkLogs };
     });
   };
-  const remove = async (ns: string, id: string, signal?: AbortSignal): Promise<boolean> => {
+  const remove = async (ns: string, id: string, signal?: AbortSignal, keep?: NodePredicate): Promise<boolean> => {
     for (let elsewhere = 0; ; elsewhere++) {
       const state = await caches.fresh(ns, true);
       try {
-        return await state.use(() => removeFrom(ns, state, id, signal));
+        return await state.use(() => removeFrom(ns, state, id, signal, keep));
       } catch (e) {
         // Another writer committed since the state was loaded (issue 22): the caches were
         // reloaded by the failed commit; the delete is made again over the store as it is.
@@ -705,10 +706,13 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       }
     }
   };
-  const removeFrom = async (ns: string, state: NamespaceState, id: string, signal?: AbortSignal): Promise<boolean> => {
+  const removeFrom = async (ns: string, state: NamespaceState, id: string, signal?: AbortSignal, keep?: NodePredicate): Promise<boolean> => {
     if (!state.nodes.has(id)) return false;
     throwIfAborted(signal);
     await state.loadNodes([id]);
+    // A node outside the call's scope is answered as one the namespace does not hold.
+    const node = state.nodes.get(id);
+    if (keep !== undefined && (node === undefined || !keep(node))) return false;
     await state.loadEdges([id], false);
     const batch: WriteBatch = { deleteNodeIds: [id], deleteEdgeIds: state.edgesOf(id).map((e) => e.id) };
     // Nodes it superseded become current again only if nothing else supersedes them: only

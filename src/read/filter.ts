@@ -16,7 +16,11 @@
  * stored array matches when one element equals it) or an object of operators, all of which must
  * hold: `$eq`, `$ne`, `$in` (array of literals), `$nin`, `$exists` (boolean), and `$gt`, `$gte`,
  * `$lt`, `$lte` with a number (compared with stored numbers) or an ISO-8601 date / instant
- * (`"2024-03-01"`, `"2024-03-01T10:00:00+02:00"`; compared as instants with stored ISO strings).
+ * (`"2024-03-01"`, `"2024-03-01T10:00:00+02:00"`; compared as instants with stored ISO strings),
+ * read by the one date parser of options and filters (util/date-input.ts: a day that does not
+ * exist, such as `"2024-02-30"`, is refused). On the time fields {@link TIME_FILTER_FIELDS}
+ * (`observedAt`, `ingestedAt`, `expiresAt`) a number bound is epoch ms, as in recall's
+ * `after` / `before`.
  * A value that cannot be compared (a string for a numeric bound) does not match. An absent
  * field matches only `$exists: false`, `$ne` and `$nin`.
  *
@@ -28,6 +32,7 @@
  * @module
  */
 import { describeValue, invalidInput } from '../errors.js';
+import { parseDateInput, strictIsoMs } from '../util/date-input.js';
 import type { MemoryNode } from '../types.js';
 
 /** A literal a condition compares with. */
@@ -68,14 +73,14 @@ export const MAX_IN_VALUES = 1000;
 /** The node fields a filter key names directly (others are metadata keys). */
 export const NODE_FILTER_FIELDS = ['speaker', 'source', 'sessionId', 'turnId', 'observedAt', 'ingestedAt', 'status'] as const;
 
-const OPERATORS = new Set(['$eq', '$ne', '$in', '$nin', '$exists', '$gt', '$gte', '$lt', '$lte']);
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+/** The fields whose number bounds are epoch ms (the time fields; other numbers compare with stored numbers). */
+export const TIME_FILTER_FIELDS = ['observedAt', 'ingestedAt', 'expiresAt'] as const;
 
-/** Epoch ms of an ISO-8601 date or instant (no offset = UTC), else undefined. */
+const OPERATORS = new Set(['$eq', '$ne', '$in', '$nin', '$exists', '$gt', '$gte', '$lt', '$lte']);
+
+/** Epoch ms of a strict ISO-8601 date or instant (no offset = UTC; util/date-input.ts), else undefined. */
 export function isoMs(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !ISO_TIME.test(value)) return undefined;
-  const ms = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(value) || value.length === 10 ? value : `${value}Z`);
-  return Number.isNaN(ms) ? undefined : ms;
+  return typeof value === 'string' ? strictIsoMs(value) : undefined;
 }
 
 /** The value a filter key names in a node (undefined when absent). */
@@ -151,12 +156,10 @@ function compileField(key: string, cond: unknown, field: string, budget: Budget)
       tests.push((v) => (v !== undefined) === arg);
     } else {
       let b: Bound;
-      if (typeof arg === 'number' && Number.isFinite(arg)) b = { kind: 'number', value: arg };
-      else {
-        const ms = isoMs(arg);
-        if (ms === undefined) throw invalidInput(f, `expected a finite number or an ISO-8601 date/instant such as "2024-03-01", got ${describeValue(arg)}`);
-        b = { kind: 'time', value: ms };
-      }
+      const timeField = (TIME_FILTER_FIELDS as readonly string[]).includes(key);
+      if (typeof arg === 'number' && Number.isFinite(arg) && !timeField) b = { kind: 'number', value: arg };
+      else if (typeof arg === 'number' || typeof arg === 'string') b = { kind: 'time', value: parseDateInput(arg, f) };
+      else throw invalidInput(f, `expected a finite number or an ISO-8601 date/instant such as "2024-03-01", got ${describeValue(arg)}`);
       const ok = op === '$gt' ? (d: number) => d > 0 : op === '$gte' ? (d: number) => d >= 0 : op === '$lt' ? (d: number) => d < 0 : (d: number) => d <= 0;
       tests.push((v) => {
         const d = compare(v, b);

@@ -8,7 +8,8 @@ import { JevMemError, describeValue, invalidInput } from '../errors.js';
 import type { Provenance } from '../types.js';
 import { isBlankText, quoteVisible } from '../util/invisible.js';
 import { checkMetadata } from '../util/metadata.js';
-import { ISO_OFFSET, isoOffsetMinutes, isTimeZone, offsetText, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
+import { checkIsoCalendar } from '../util/date-input.js';
+import { isoOffsetMinutes, isTimeZone, offsetText, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
 
 /** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
 export interface CheckedObservation {
@@ -23,46 +24,30 @@ export interface CheckedObservation {
 
 const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const;
 
-/** `YYYY-MM-DD` at the start of an ISO-8601 string. */
-export const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
-
-/** Largest UTC offset accepted, in minutes (±14:00: real offsets run from −12:00 to +14:00). */
-export const MAX_UTC_OFFSET_MINUTES = 14 * 60;
-
-/**
- * Checks the calendar of an ISO-8601 string before it is read as a date, since the parsers
- * silently move what does not exist: the day must exist (`2023-02-30` would become 2 March;
- * months 01-12), and a written UTC offset must be a real one — hours and minutes within
- * −14:00..+14:00, minutes 00-59 (`+25:00` would shift the instant by a day).
- * Strings that do not start with `YYYY-MM-DD` are not checked here.
- * @param value The string the caller gave.
- * @param field The path of the value in error messages (`observation.observedAt`, `options.after`).
- * @throws JevMemError `INVALID_INPUT` naming `field`, showing the value.
- */
-export function checkIsoCalendar(value: string, field: string): void {
-  const day = ISO_DAY.exec(value);
-  if (day === null) return;
-  const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
-  const probe = new Date(Date.UTC(2000, m - 1, d));
-  probe.setUTCFullYear(y);
-  if (m < 1 || m > 12 || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
-    throw invalidInput(field, `${describeValue(value)} names a day that does not exist; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
-  }
-  const off = ISO_OFFSET.exec(value);
-  if (off === null) return;
-  const hours = Number(off[2] ?? off[4] ?? off[6]);
-  const minutes = Number(off[3] ?? off[5] ?? 0);
-  if (minutes > 59 || hours * 60 + minutes > MAX_UTC_OFFSET_MINUTES) {
-    const written = /[+-][\d:]+\s*$/.exec(value)?.[0].trim();
-    throw invalidInput(field, `${describeValue(value)} has the UTC offset ${written}, which does not exist; an offset is ±HH:MM from -14:00 to +14:00 with minutes 00-59, such as "2024-03-10T10:00:00+09:00"`);
-  }
-}
+export { ISO_DAY, MAX_UTC_OFFSET_MINUTES, checkIsoCalendar } from '../util/date-input.js';
 /**
  * The fields an observation may have (any other is refused), as JSON input (JSONL ingest, the
  * edge HTTP API) names them: `text` is required, the others optional.
  */
 export const OBSERVATION_FIELDS = ['text', 'observedAt', 'timeZone', 'speaker', 'source', 'turnId', 'sessionId', 'metadata'] as const;
 const ALLOWED = new Set<string>(OBSERVATION_FIELDS);
+
+/**
+ * The fields the public input takes beyond {@link OBSERVATION_FIELDS} and keeps in
+ * `provenance.metadata` under the same keys (memory/input.ts turns them into metadata before
+ * this validator runs; `RESERVED_METADATA_KEYS` is this list).
+ */
+export const METADATA_INPUT_FIELDS = ['userId', 'agentId', 'expiresAt', 'role'] as const;
+
+/** The fields of a chat message (`{ role, content, name? }`), accepted instead of `text` (memory/input.ts). */
+export const CHAT_MESSAGE_FIELDS = ['role', 'content', 'name'] as const;
+
+/**
+ * Every field an input to `add` / `addMany` / `update` (and a JSONL line) may give, as the
+ * unknown-field error lists them: the observation's, the metadata-kept ones, and a chat
+ * message's. Derived from the lists above, so the message cannot drift from what is accepted.
+ */
+export const INPUT_FIELDS: readonly string[] = [...new Set<string>([...OBSERVATION_FIELDS, ...METADATA_INPUT_FIELDS, ...CHAT_MESSAGE_FIELDS])];
 
 /**
  * Validates one observation (eq. (4): o = (x, τ, μ)).
@@ -82,7 +67,7 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
   }
   const o = value as Record<string, unknown>;
   for (const key of Object.keys(o)) {
-    if (!ALLOWED.has(key)) throw invalidInput(`${field}.${key}`, `unknown field; valid fields are ${[...ALLOWED].join(', ')}`);
+    if (!ALLOWED.has(key)) throw invalidInput(`${field}.${key}`, `unknown field; valid fields are ${INPUT_FIELDS.join(', ')} (a chat message gives role and content, and optionally name, instead of text)`);
   }
   if (typeof o.text !== 'string') throw invalidInput(`${field}.text`, `expected a string, got ${o.text === null ? 'null' : typeof o.text}`);
   if (isBlankText(o.text)) throw invalidInput(`${field}.text`, `expected text with a visible character, got ${quoteVisible(o.text, 40)} (empty, white space or invisible characters only)`);

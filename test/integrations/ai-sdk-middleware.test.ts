@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LanguageModelMiddleware } from 'ai';
 import type { Encoder } from '../../src/encoder/encoder.js';
-import { formatMemories, MEMORY_MESSAGE_HEADER, memoryMiddleware } from '../../src/integrations/ai-sdk.js';
-import { createMemory, type Memory } from '../../src/memory.js';
+import { formatMemories, MEMORY_MESSAGE_HEADER, memoryMiddleware, recallQueryOf } from '../../src/integrations/ai-sdk.js';
+import { createMemory, MAX_QUERY_CHARS, type Memory } from '../../src/memory.js';
 import { holdsNoState } from '../../src/write/state-updates.js';
 import { lifecycleFixture, TURNS } from '../lifecycle/helpers.js';
 
@@ -125,6 +125,23 @@ describe('memoryMiddleware options', () => {
     // The session id is written but does not narrow the recall: bo's older memory comes in.
     const next = system(await promptFor(memoryMiddleware(memory, { minScore: 0, scope: { userId: 'bo' }, sessionId: 'chat-10' }), 'What is my favourite colour?'));
     expect(next[1]).toContain('My favourite colour is orange.');
+    await memory.close();
+  });
+});
+
+describe('memoryMiddleware and a long user message', () => {
+  it('recalls with the message\'s last MAX_QUERY_CHARS characters instead of failing the call', async () => {
+    const memory = await fresh();
+    await memory.addMany(TURNS);
+    const question = 'What did Theo replace on his bike?';
+    const long = 'pasted log line\n'.repeat(MAX_QUERY_CHARS / 8) + question;
+    expect(recallQueryOf(long)).toBe(long.slice(long.length - MAX_QUERY_CHARS));
+    expect(recallQueryOf(question)).toBe(question);
+    // A cut inside a surrogate pair drops the lone half: 3,999 code units, starting on a whole emoji.
+    const cut = recallQueryOf('\u{1F600}'.repeat(MAX_QUERY_CHARS) + 'y');
+    expect([cut.length, cut.codePointAt(0), cut.endsWith('\u{1F600}y')]).toEqual([MAX_QUERY_CHARS - 1, 0x1f600, true]);
+    const prompt = await promptFor(memoryMiddleware(memory, { k: 3, minScore: 0 }), long);
+    expect(system(prompt)).toHaveLength(2);
     await memory.close();
   });
 });

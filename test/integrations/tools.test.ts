@@ -169,4 +169,27 @@ describe('memory tools', () => {
       expect(t.description.length).toBeGreaterThan(120);
     }
   });
+
+  it('update, forget and history with userId / agentId act only on a memory of that scope (another is NOT_FOUND)', async () => {
+    const fails = (name: string, args: unknown) => runMemoryTool(tools, memory, name, args).then(() => undefined, (e: unknown) => e);
+    const bob = await runMemoryTool(tools, memory, 'remember', { text: 'Bob keeps his spare key under the blue pot.', userId: 'bob', agentId: 'concierge' });
+    const id = bob.id as string;
+    expect(await fails('update', { id, text: 'Bob keeps his key at the gym.', userId: 'alice' })).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+    expect(await fails('forget', { id, userId: 'alice' })).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+    expect(await fails('history', { id, agentId: 'other' })).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+    expect(await fails('forget', { id, userId: '' })).toMatchObject({ code: 'INVALID_INPUT', field: 'userId' });
+    expect((await memory.get(id))?.text).toBe('Bob keeps his spare key under the blue pot.');
+    const h = await runMemoryTool(tools, memory, 'history', { id, userId: 'bob', agentId: 'concierge' });
+    expect((h.versions as Array<{ text: string }>).map((v) => v.text)).toEqual(['Bob keeps his spare key under the blue pot.']);
+    const u = await runMemoryTool(tools, memory, 'update', { id, text: 'Bob keeps his spare key at the gym.', userId: 'bob' });
+    expect(await runMemoryTool(tools, memory, 'forget', { id: u.id, userId: 'bob', agentId: 'concierge' })).toEqual({ deleted: true, id: u.id });
+    for (const name of ['update', 'forget', 'history']) expect(Object.keys(tools.find((t) => t.name === name)?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['id', 'userId', 'agentId']));
+  });
+
+  it('declares the query length limit (maxLength) and refuses a longer query as TOO_LARGE', async () => {
+    const { MAX_QUERY_CHARS } = await import('../../src/memory.js');
+    expect(tools.find((t) => t.name === 'recall')?.inputSchema.properties['query']?.['maxLength']).toBe(MAX_QUERY_CHARS);
+    expect(memoryTools({ answer: true }).find((t) => t.name === 'answer')?.inputSchema.properties['query']?.['maxLength']).toBe(MAX_QUERY_CHARS);
+    await expect(runMemoryTool(tools, memory, 'recall', { query: 'q'.repeat(MAX_QUERY_CHARS + 1) })).rejects.toMatchObject({ code: 'TOO_LARGE', field: 'query' });
+  });
 });

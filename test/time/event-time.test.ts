@@ -84,7 +84,9 @@ describe('recall carries event time', () => {
     expect(await codeOf(memory.recall('x', { after: 'last week' }))).toBe('INVALID_INPUT');
     await expect(memory.recall('x', { before: 'soon' as never })).rejects.toMatchObject({ details: { field: 'options.before' } });
     await expect(memory.recall('x', { after: '2024-02-01', before: '2024-01-01' })).rejects.toMatchObject({ details: { field: 'options.before' } });
-    await expect(memory.recall('x', { after: 12 as never })).rejects.toMatchObject({ details: { field: 'options.after' } });
+    // Epoch ms are a date like any other (util/date-input.ts); NaN and a boolean are not.
+    await expect(memory.recall('x', { after: Number.NaN })).rejects.toMatchObject({ details: { field: 'options.after' } });
+    await expect(memory.recall('x', { after: true as never })).rejects.toMatchObject({ details: { field: 'options.after' } });
     await memory.close();
   });
 

@@ -46,10 +46,18 @@ export const MCP_INSTRUCTIONS =
  * Tool errors that are JevMemErrors (bad argument, unknown id, System Two failing) are returned
  * to the model as tool results with `isError: true` and `CODE: message`, so it can correct the
  * call; other errors are protocol errors.
+ *
+ * Tool calls run one at a time, in the order they arrive (the SDK starts a handler for each
+ * request as it is read, so pipelined requests would otherwise run at once): a `recall` sent
+ * after a `remember` sees it, and a `forget` sent before a `list` is done when the list runs.
+ * The tools act on one memory and its default namespace, so this order is the per-namespace one.
+ * `tools/list` and other requests are not queued.
  */
 export function createMcpServer(sdk: McpSdk, memory: Memory, tools: readonly MemoryTool[], version: string): JevMemMcpServer {
   const server = new sdk.Server({ name: 'jev-mem', title: 'jev-mem memory', version }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
   const running = new Set<Promise<unknown>>();
+  // The queue of tool calls: each starts when the one before it has settled.
+  let queue: Promise<unknown> = Promise.resolve();
   server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
     tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { title: t.title, ...t.annotations } })),
   }));
@@ -58,8 +66,10 @@ export function createMcpServer(sdk: McpSdk, memory: Memory, tools: readonly Mem
     if (tool === undefined) {
       return { isError: true, content: [{ type: 'text' as const, text: `NOT_FOUND: no tool ${JSON.stringify(request.params.name)}; tools: ${tools.map((t) => t.name).join(', ')}` }] };
     }
-    // A run that throws before its first await (an unknown argument) is a tool error too.
-    const call = (async () => tool.run(memory, request.params.arguments ?? {}))();
+    // Queued at once, before any await, so calls keep their arrival order. A run that throws
+    // before its first await (an unknown argument) is a tool error too.
+    const call = queue.then(async () => tool.run(memory, request.params.arguments ?? {}));
+    queue = call.catch(() => undefined);
     running.add(call);
     try {
       const result = await call;

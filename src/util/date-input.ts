@@ -1,0 +1,107 @@
+/**
+ * The one parser of the dates a caller gives as an option or a filter bound: recall's `after` /
+ * `before`, an observation's `expiresAt` (also given as `metadata.expiresAt`), and the `$gt`,
+ * `$gte`, `$lt`, `$lte` bounds of a filter over a time field. (An observation's `observedAt` also
+ * takes written dates such as "8 May, 2023": write/validate.ts.)
+ *
+ * Accepted, everywhere: an ISO-8601 date or instant, a valid `Date`, and epoch milliseconds (a
+ * finite number). ISO strings are read strictly: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`,
+ * `.fraction` (`T` or one space), and an offset `Z`, `±HH:MM`, `±HHMM` or `±HH` (none = UTC). The
+ * day must exist (`2024-02-30` is refused, where `Date.parse` would read 1 March), hours 00-23,
+ * minutes and seconds 00-59, the offset within ±14:00. Any instant within ±8.64e15 ms of 1970
+ * (the range of a `Date`).
+ *
+ * @module
+ */
+import { describeValue, invalidInput } from '../errors.js';
+import { ISO_OFFSET } from './time.js';
+
+/** `YYYY-MM-DD` at the start of an ISO-8601 string. */
+export const ISO_DAY = /^\s*(\d{4})-(\d{2})-(\d{2})/;
+
+/** Largest UTC offset accepted, in minutes (±14:00: real offsets run from −12:00 to +14:00). */
+export const MAX_UTC_OFFSET_MINUTES = 14 * 60;
+
+/**
+ * Checks the calendar of an ISO-8601 string before it is read as a date, since the parsers
+ * silently move what does not exist: the day must exist (`2023-02-30` would become 2 March;
+ * months 01-12), and a written UTC offset must be a real one — hours and minutes within
+ * −14:00..+14:00, minutes 00-59 (`+25:00` would shift the instant by a day).
+ * Strings that do not start with `YYYY-MM-DD` are not checked here.
+ * @param value The string the caller gave.
+ * @param field The path of the value in error messages (`observation.observedAt`, `options.after`).
+ * @throws JevMemError `INVALID_INPUT` naming `field`, showing the value.
+ */
+export function checkIsoCalendar(value: string, field: string): void {
+  const day = ISO_DAY.exec(value);
+  if (day === null) return;
+  const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  const probe = new Date(Date.UTC(2000, m - 1, d));
+  probe.setUTCFullYear(y);
+  if (m < 1 || m > 12 || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
+    throw invalidInput(field, `${describeValue(value)} names a day that does not exist; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
+  }
+  const off = ISO_OFFSET.exec(value);
+  if (off === null) return;
+  const hours = Number(off[2] ?? off[4] ?? off[6]);
+  const minutes = Number(off[3] ?? off[5] ?? 0);
+  if (minutes > 59 || hours * 60 + minutes > MAX_UTC_OFFSET_MINUTES) {
+    const written = /[+-][\d:]+\s*$/.exec(value)?.[0].trim();
+    throw invalidInput(field, `${describeValue(value)} has the UTC offset ${written}, which does not exist; an offset is ±HH:MM from -14:00 to +14:00 with minutes 00-59, such as "2024-03-10T10:00:00+09:00"`);
+  }
+}
+
+/** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
+export const MAX_TIME_MS = 8.64e15;
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([zZ])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+
+/**
+ * Epoch ms of a strict ISO-8601 date or instant (see the module note), or `undefined` when the
+ * string is not one (wrong shape, a day or time that does not exist, an offset beyond ±14:00).
+ */
+export function strictIsoMs(value: string): number | undefined {
+  const m = ISO.exec(value);
+  if (m === null) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [h, mi, s] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
+  const probe = new Date(Date.UTC(2000, mo - 1, d));
+  probe.setUTCFullYear(y);
+  if (probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) return undefined;
+  let offset = 0;
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11] ?? 0);
+    if (om > 59 || oh * 60 + om > MAX_UTC_OFFSET_MINUTES) return undefined;
+    offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const day = new Date(Date.UTC(2000, mo - 1, d, h, mi, s, ms));
+  day.setUTCFullYear(y);
+  const out = day.getTime() - offset * 60_000;
+  return Number.isFinite(out) && Math.abs(out) <= MAX_TIME_MS ? out : undefined;
+}
+
+/**
+ * Reads a date option or bound: an ISO-8601 date / instant (strict, see the module note), a valid
+ * `Date`, or epoch ms.
+ * @param value - What the caller gave.
+ * @param field - Its path in the error (`options.after`, `observation.expiresAt`, …).
+ * @returns epoch milliseconds.
+ * @throws JevMemError `INVALID_INPUT` naming `field`, showing the value.
+ */
+export function parseDateInput(value: unknown, field: string): number {
+  let ms: number | undefined;
+  if (value instanceof Date && Number.isNaN(value.getTime())) throw invalidInput(field, `expected a valid Date, got ${describeValue(value)}`);
+  if (value instanceof Date) ms = value.getTime();
+  else if (typeof value === 'number') ms = value;
+  else if (typeof value === 'string') {
+    checkIsoCalendar(value.trim(), field); // names the day or the offset that does not exist
+    ms = strictIsoMs(value.trim());
+  }
+  if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > MAX_TIME_MS) {
+    throw invalidInput(field, `expected an ISO-8601 date or instant of a day that exists ("2024-03-01", "2024-03-01T10:00:00+02:00"), a valid Date or epoch milliseconds, got ${describeValue(value)}`);
+  }
+  return ms;
+}
