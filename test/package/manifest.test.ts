@@ -77,7 +77,11 @@ describe('npm configuration', () => {
     expect(existsSync(join(ROOT, '.npmrc'))).toBe(false);
   });
 
-  it('every npm ci of the docs and of CI skips the CUDA download of onnxruntime-node', () => {
+  it("package.json denies onnxruntime-node's install script (npm's allowScripts: its CUDA download)", () => {
+    expect((pkg as Manifest & { allowScripts?: Record<string, boolean> }).allowScripts).toEqual({ 'onnxruntime-node': false });
+  });
+
+  it('every npm ci of the docs and of CI skips the CUDA download of onnxruntime-node (npm without allowScripts)', () => {
     const runs: Array<[string, string]> = [];
     for (const file of ['README.md', 'docs/edge.md', 'docs/extension.md', '.ci/run']) {
       for (const line of read(file).split('\n')) if (/\bnpm ci\b/.test(line) && !/^\s*(#|\/\/)/.test(line) && !line.includes('`npm ci`')) runs.push([file, line]);
