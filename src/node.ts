@@ -21,12 +21,13 @@ import { createNodeAssetLoader } from './encoder/assets-node.js';
 import { createLocalSystemOne } from './system-one/local.js';
 import type { SystemOneBackend } from './system-one/wire.js';
 import { createSystemOneFromName, type SystemOneName } from './system-one/from-name.js';
+import { expandHomePath } from './util/home-path.js';
 
 /** Options of {@link createNodeMemory}: those of `createMemory`, with Node defaults. */
 export interface NodeMemoryOptions extends Omit<MemoryOptions, 'encoder' | 'storage' | 'systemOne'> {
   /**
-   * Directory of the store; created when missing unless `create` is false. Omit it for an
-   * in-memory store.
+   * Directory of the store; created when missing unless `create` is false. A leading `~` or `~/`
+   * is the home directory (`os.homedir()`), as in a shell. Omit it for an in-memory store.
    */
   store?: string;
   /** Create the store directory when missing. @default true */
@@ -73,7 +74,9 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   checkNodeOptions(options);
   // A bad name fails before any store, model or encoder is opened.
   if (options.namespace !== undefined) checkNamespaceName(options.namespace, 'namespace');
-  const { store, create, encoder, storage, ...rest } = options;
+  const { store: written, create, encoder, storage, ...rest } = options;
+  // `~` and `~/…` name the home directory, as in a shell (util/home-path.ts).
+  const store = written === undefined ? undefined : expandHomePath(written);
   // A store folder this call makes is removed again if the memory cannot be made: a rejected call
   // leaves no empty store behind (and no lock file that a later open would have to take over).
   const madeDir = storage === undefined && store !== undefined && !existsSync(store);

@@ -11,6 +11,7 @@ import { MAX_RECALL_K } from '../config.js';
 import { MAX_LIST_LIMIT } from '../memory/list.js';
 import { JSONL_FIELDS_HELP } from '../formats/jsonl.js';
 import { SYSTEM_ONE_NAMES } from '../system-one/from-name.js';
+import { expandHomePath } from '../util/home-path.js';
 
 /** A usage error: the CLI prints it with a pointer to `--help` and exits 2. */
 export class UsageError extends Error {
@@ -198,7 +199,8 @@ export interface CommandLine {
 }
 
 /**
- * Parses `argv` (without `node` and the script).
+ * Parses `argv` (without `node` and the script). A leading `~` or `~/` of `--store` is expanded to
+ * the home directory (util/home-path.ts), for every command.
  * @throws UsageError for an unknown command, an option the command does not take
  *   (`unknown option --foo for "recall"; valid options: --store, …`), a string option without
  *   its value or a boolean option given one.
@@ -224,7 +226,10 @@ export function parseCommandLine(argv: string[]): CommandLine {
       if (t.value === undefined || (!t.inlineValue && /^-[^\d.]/.test(t.value))) throw new UsageError(`--${name} needs a value ${spec.value ?? ''}`.trimEnd());
     }
   }
-  return { command: first, positionals: rest, values: values as OptionValues };
+  const parsed = values as OptionValues;
+  // `--store ~/x` where no shell expanded it (quoted, `--store=~/x`, an MCP client's argv).
+  if (parsed.store !== undefined) parsed.store = expandHomePath(parsed.store);
+  return { command: first, positionals: rest, values: parsed };
 }
 
 /**

@@ -39,7 +39,6 @@ import { byLine, erasureOnFullDisk, jsonlLines, storeFlagMessage } from './error
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
 import { loadMcpSdk, serveMcpStdio } from '../integrations/mcp/stdio.js';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export type { CliIO } from './io.js';
@@ -485,8 +484,9 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         return 0;
       }
       case 'mcp': {
-        // MCP clients (Claude Desktop, Cursor) start the command without a shell: expand `~/`.
-        const store = need(v.store, 'store').replace(/^~(?=$|[\\/])/, () => homedir());
+        // MCP clients (Claude Desktop, Cursor) start the command without a shell: parseCommandLine
+        // expanded `~/` already.
+        const store = need(v.store, 'store');
         const version = (await findPackage().catch(() => undefined))?.version ?? '0.0.0';
         await loadMcpSdk(); // DEPENDENCY_MISSING before a store is made
         memory = await openMemory({ ...v, store: join(store) }, true, true);

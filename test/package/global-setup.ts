@@ -1,5 +1,6 @@
 /**
- * Builds the package (`npm run build`), packs it (`npm pack`) and installs the tarball into an
+ * Packs the package from a checkout without dist/ (`npm pack`, whose `prepack` script runs
+ * `npm run build`) and installs the tarball into an
  * empty project (`npm init -y && npm i <tgz>`), with npm's and onnxruntime's environment
  * variables removed so that nothing of this repository's configuration reaches the install.
  * Provides `consumerDir` (the project) and `tarball` to the tests.
@@ -27,8 +28,11 @@ export function cleanEnv(): NodeJS.ProcessEnv {
 
 export default function setup(project: TestProject): () => void {
   const work = mkdtempSync(join(tmpdir(), 'jev-mem-package-'));
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as Array<{ filename: string }>;
+  // No dist/ before the pack, as in a fresh clone: `npm pack` alone must build (the `prepack`
+  // script); a tarball without dist/ fails every test of this suite.
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
+  const packOutput = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const [packed] = JSON.parse(packOutput) as Array<{ filename: string }>;
   const tarball = join(work, (packed as { filename: string }).filename);
   const consumerDir = join(work, 'app');
   execFileSync('mkdir', ['-p', consumerDir]);

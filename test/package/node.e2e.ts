@@ -1,15 +1,18 @@
 /**
- * Acceptance (issue 12): the packed tarball installed into an empty project with no environment
- * variables gives a small node_modules, and the README's Node API recalls the right memory; the
- * CLI runs from the install.
+ * Acceptance (issue 12): the packed tarball (packed from a checkout without dist/, so `prepack`
+ * built it) installed into an empty project with no environment variables gives a small
+ * node_modules, and the README's Node API recalls the right memory; the CLI runs from the
+ * install, `--system-one worker` included (its models come from the package's dist/models/).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { cleanEnv } from './global-setup.js';
 
 const consumerDir = inject('consumerDir');
+const tarball = inject('tarball');
 
 /** Size of a folder in bytes, as `du -sb` counts it. */
 function duBytes(dir: string): number {
@@ -17,6 +20,13 @@ function duBytes(dir: string): number {
 }
 
 describe('the installed package (Node)', () => {
+  it('the tarball holds the compiled entries and CLI (npm pack built them: prepack)', () => {
+    const entries = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    for (const f of ['package/dist/src/index.js', 'package/dist/src/node.js', 'package/dist/src/cli/main.js', 'package/dist/esm-only.cjs', 'package/bin/jev-mem.js']) {
+      expect(entries, f).toContain(f);
+    }
+  });
+
   it('installs only the runtime dependencies: node_modules ≤ 40 MB, no optional peer, no dev tool', () => {
     const bytes = duBytes(join(consumerDir, 'node_modules'));
     expect(bytes).toBeLessThanOrEqual(40 * 1024 * 1024);
@@ -78,6 +88,19 @@ describe('the installed package (Node)', () => {
     execFileSync('npx', ['--no-install', 'jev-mem', 'ingest', 'chat.jsonl', '--store', store, '--namespace', 'n', '--system-one', 'worker'], { cwd: consumerDir, env: cleanEnv(), encoding: 'utf8' });
     const recall = execFileSync('npx', ['--no-install', 'jev-mem', 'recall', 'Where does my sister live?', '--store', store, '--namespace', 'n', '--system-one', 'worker', '--json'], { cwd: consumerDir, env: cleanEnv(), encoding: 'utf8' });
     expect(recall).toContain('Porto');
+  });
+
+  it('recall --system-one worker answers from the worker (System One asked, no fallback) on the sample conversation', () => {
+    const sample = fileURLToPath(new URL('../../examples/sample-conversation.jsonl', import.meta.url));
+    const store = join(consumerDir, 'sample-store');
+    const opts = { cwd: consumerDir, env: cleanEnv(), encoding: 'utf8' } as const;
+    execFileSync('npx', ['--no-install', 'jev-mem', 'ingest', sample, '--store', store, '--namespace', 'sample', '--system-one', 'heuristic'], opts);
+    const out = execFileSync('npx', ['--no-install', 'jev-mem', 'recall', 'What did Theo replace on his bike?', '--store', store, '--namespace', 'sample', '--k', '3', '--json', '--system-one', 'worker'], opts);
+    const j = JSON.parse(out) as { memories: Array<{ provenance: { turnId: string } }>; trace: { fallbacks: number; limits: { controllerCalls: number } } };
+    expect(j.memories).toHaveLength(3);
+    expect(j.memories.map((m) => m.provenance.turnId)).toContain('S1:6');
+    expect(j.trace.limits.controllerCalls).toBeGreaterThan(0); // System One was asked …
+    expect(j.trace.fallbacks).toBe(0); // … and the worker answered, not the fallback
   });
 
   it('names the package to install when an optional peer is asked for and missing', async () => {

@@ -25,6 +25,7 @@ import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JevMemError } from '../../errors.js';
+import { expandHomePath } from '../../util/home-path.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
 import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
 import type { SqlConnection } from '../drivers/record-sql.js';
@@ -45,7 +46,7 @@ export const MIGRATION_CHUNK = 2000;
 
 /** Options of {@link createSqliteFileStorage}. */
 export interface SqliteFileStorageOptions {
-  /** The store directory. */
+  /** The store directory; a leading `~` or `~/` is the home directory (`os.homedir()`), as in a shell. */
   dir: string;
   /**
    * Create the directory and the database when missing. With `false`, a missing store fails
@@ -138,7 +139,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   if (lexical !== 'fts5' && lexical !== 'minisearch') {
     throw new JevMemError('INVALID_OPTION', `option lexical: expected 'fts5' or 'minisearch', got ${JSON.stringify(options.lexical)}`, { field: 'lexical' });
   }
-  const dir = resolve(options.dir);
+  const dir = resolve(expandHomePath(options.dir));
   const create = options.create ?? true;
   const lockPath = join(dir, 'lock');
   const missing = (why: string): JevMemError =>
