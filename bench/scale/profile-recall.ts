@@ -4,15 +4,22 @@
  * process, and the 50 scale questions are recalled `rounds` times (`k: 20`, as `bench scale`).
  * Run it under the V8 profiler to see where the time of a recall goes:
  *
- * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/scale/profile-recall.ts <store dir> [N=10000] [rounds=2]`
+ * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/scale/profile-recall.ts <store dir> [N=10000] [rounds=2] [ids.json]`
  *
- * Prints one line: recalls, p50 / p95 ms, and the load-independent counts per recall
+ * The LoCoMo file is `$JEV_MEM_LOCOMO_DATA` when set, else the default path (`bench/lib/data.ts`).
+ * `profile-summary.ts` then lists the top self-time functions of the profile. With `ids.json`,
+ * the ranked ids each question recalled (first round) are written there, one entry per question,
+ * so two builds can be checked for identical results (`cmp` the files).
+ *
+ * Prints one line: recalls, p50 / p95 ms, the process CPU time of the recalls (user + system ms,
+ * in all and per recall: less sensitive than wall time to other load on the machine), and the
+ * load-independent counts per recall
  * (`profile-counters.ts`: takes of SQLite's lock directory), and the heap after the recalls
  * (after a GC with `--expose-gc`). The store is left in place for the next run.
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import { createNodeMemory } from '../../src/node.js';
 import { createSystemOneFromName } from '../../src/system-one/from-name.js';
@@ -24,7 +31,8 @@ const dir = process.argv[2];
 if (dir === undefined) throw new Error('usage: profile-recall.ts <store dir> [N] [rounds]');
 const n = Number(process.argv[3] ?? 10_000);
 const rounds = Number(process.argv[4] ?? 2);
-const data = await loadLocomo(defaultLocomoPath());
+const idsFile = process.argv[5];
+const data = await loadLocomo(process.env.JEV_MEM_LOCOMO_DATA || defaultLocomoPath());
 const encoder = await createDefaultNodeEncoder();
 const systemOne = await createSystemOneFromName('local', { env: process.env });
 const fsCounts = countFsCalls();
@@ -39,13 +47,19 @@ try {
   await memory.recall(questions[0] as string, { k: 20 }); // loads the namespace
   const before = { ...fsCounts };
   const ms: number[] = [];
+  const ids: Array<{ question: string; ids: string[] }> = [];
+  const cpu0 = process.cpuUsage();
   for (let r = 0; r < rounds; r++) {
     for (const q of questions) {
       const t = performance.now();
-      await memory.recall(q, { k: 20 });
+      const res = await memory.recall(q, { k: 20 });
       ms.push(performance.now() - t);
+      if (r === 0) ids.push({ question: q, ids: res.memories.map((m) => `${m.id} ${m.score}`) });
     }
   }
+  const cpu = process.cpuUsage(cpu0);
+  if (idsFile !== undefined) writeFileSync(idsFile, `${JSON.stringify(ids, null, 1)}\n`);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const c = since(fsCounts, before);
   (globalThis as { gc?: () => void }).gc?.();
   const heap = process.memoryUsage().heapUsed / 2 ** 20;
@@ -53,6 +67,7 @@ try {
   const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
   console.log(
     `profile-recall: ${ms.length} recalls over ${(await memory.stats()).nodes} nodes: p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms; ` +
+      `CPU ${cpuMs.toFixed(0)} ms (${(cpuMs / ms.length).toFixed(1)} ms per recall); ` +
       `per recall: ${(c.lockTakes / ms.length).toFixed(2)} lock takes (${c.lockBusy} busy in all); heap ${heap.toFixed(0)} MiB`,
   );
   await memory.close();

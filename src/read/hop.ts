@@ -193,6 +193,10 @@ export async function proposeHop(c: HopContext, seeds: readonly HopScored[], roo
   const { state, params } = c;
   const entities = bridgingEntities(seeds, c.query, c.speakersNamed);
   const lexicalQuery = [c.query, ...entities].join(' ');
+  // The first round's awaits (System One, body reads) may have ended the turn in which a
+  // store-kept index (SQLite FTS5) held its lock: take it again, as gather.ts does, so that the
+  // search cannot find the database busy (it would fail at once rather than wait).
+  await state.lexical.ready?.();
   const lex: IndexHit[] = state.lexical.search(lexicalAnchorQuery(lexicalQuery, state.keywordDf, params.recallQueryMaxDf, c.language), HOP_POOL, c.language);
   let vec: IndexHit[] = [];
   if (c.queryVector !== undefined && state.vector.size > 0) {

@@ -4,11 +4,16 @@
  *
  * @module
  */
-import { contentTerms, isStopWord, midSentenceCapitalised, stem, tokenize } from '../plane/text/text.js';
+import { midSentenceCapitalised, tokenize } from '../plane/text/text.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { CandidateSignals } from '../system-one/catalogue.js';
 import type { MemoryNode } from '../types.js';
 import { dot } from '../util/vector.js';
+import { nodeTextFacts } from './node-text.js';
+import type { SoftQuery } from './soft-query.js';
+
+export { matchText, NodeTextFacts, nodeTextFacts, nodeWords } from './node-text.js';
+export { namespaceIdf, SoftQuery, softQuery, type StemOf, type TermVectorLookup } from './soft-query.js';
 
 /** Everything about the query that every candidate is compared with. */
 export interface QueryContext {
@@ -61,165 +66,7 @@ export function hasVectorEvidence(v: Float32Array): boolean {
   return false;
 }
 
-/** Looks up unit-norm word vectors (`Encoder.termVectors`, src/encoder/encoder.ts); `undefined` when out of vocabulary. */
-export type TermVectorLookup = (words: string[]) => Array<Float32Array | undefined>;
 
-const NODE_WORDS = new WeakMap<MemoryNode, readonly string[]>();
-
-/** Speakers that are roles, not names: never matched as a name (issue 24). */
-const ROLE_SPEAKERS = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);
-
-/**
- * The text a node is matched against a question by (issue 23): its text, preceded by
- * `"<speaker>: "` when the speaker is a name (not a role such as "user") that the text does not
- * already start with, so that "Where does Maya work?" meets {speaker: 'Maya', text: 'I start
- * my new job at Acme'} as it meets "Maya: I start my new job at Acme". The stored text is not
- * changed; the lexical index holds the speaker field already.
- */
-export function matchText(n: Pick<MemoryNode, 'text' | 'provenance'>): string {
-  const sp = n.provenance.speaker?.trim();
-  if (sp === undefined || sp.length === 0 || ROLE_SPEAKERS.has(sp.toLowerCase())) return n.text;
-  if (n.text.startsWith(`${sp}:`) || n.text.startsWith(`${sp} :`)) return n.text;
-  return `${sp}: ${n.text}`;
-}
-
-/** Distinct tokens of a node's {@link matchText} (cached per node object; nodes are replaced, not mutated). */
-export function nodeWords(n: MemoryNode): readonly string[] {
-  let words = NODE_WORDS.get(n);
-  if (words === undefined) {
-    words = [...new Set(tokenize(matchText(n)))];
-    NODE_WORDS.set(n, words);
-  }
-  return words;
-}
-
-/** The Porter stem of a token, `false` for a stop word. */
-function contentStem(word: string): string | false {
-  return isStopWord(word) ? false : stem(word);
-}
-
-/** The content stem of a word, `false` for a stop word (the namespace's memo, `NamespaceState.memoStem`, or {@link contentStem}). */
-export type StemOf = (word: string) => string | false;
-
-
-/**
- * The query side of soft term matching: the query's distinct content words t (tokens that are not
- * stop words) with IDF weights g_t, and a per-query cache of s(t, w) for the candidate words w
- * seen so far. s(t, w) = 1 when t and w share a Porter stem, else max(0, cos(v_t, v_w)) of their
- * word vectors (0 when either is out of vocabulary).
- */
-export class SoftQuery {
-  readonly #stems: string[];
-  readonly #vectors: Array<Float32Array | undefined>;
-  readonly #weights: Float64Array;
-  readonly #weightSum: number;
-  readonly #lookup: TermVectorLookup;
-  readonly #stemOf: StemOf;
-  /**
-   * word → s(t, w) for every query word t (false: a stop word). A memo that lives and dies with
-   * one recall, not a cache policy: it holds at most the distinct words of the candidates that
-   * recall reads (bounded by `maxVisited` and the pool), so a plain Map, the fastest lookup.
-   */
-  readonly #cache = new Map<string, Float64Array | false>();
-
-  /**
-   * @param words Distinct query content words (lower case).
-   * @param weights Their weights g_t ≥ 0 (same order), not all 0.
-   * @param lookup Word-vector lookup of the encoder.
-   * @param stemOf Content stems of candidate words, memoised across queries by the namespace
-   *   (`(w) => state.memoStem(w, …)`); unmemoised by default.
-   */
-  constructor(words: readonly string[], weights: readonly number[], lookup: TermVectorLookup, stemOf: StemOf = contentStem) {
-    this.#stemOf = stemOf;
-    this.#stems = words.map((w) => stem(w));
-    this.#vectors = lookup([...words]);
-    this.#weights = Float64Array.from(weights);
-    this.#weightSum = weights.reduce((a, b) => a + b, 0);
-    this.#lookup = lookup;
-  }
-
-  /** Number of query words. */
-  get size(): number {
-    return this.#stems.length;
-  }
-
-  /** s(t, w) for every query word t (cached per word); `null` for a stop word. */
-  similarities(word: string): Float64Array | null {
-    const hit = this.#cache.get(word);
-    if (hit !== undefined) return hit === false ? null : hit;
-    let out: Float64Array | null = null;
-    const st = this.#stemOf(word);
-    if (st !== false) {
-      out = new Float64Array(this.#stems.length);
-      let v: Float32Array | undefined;
-      let looked = false;
-      for (let t = 0; t < out.length; t += 1) {
-        if (this.#stems[t] === st) {
-          out[t] = 1;
-          continue;
-        }
-        const qv = this.#vectors[t];
-        if (qv === undefined) continue;
-        if (!looked) {
-          v = this.#lookup([word])[0];
-          looked = true;
-        }
-        if (v !== undefined) out[t] = Math.max(0, dot(qv, v));
-      }
-    }
-    this.#cache.set(word, out ?? false);
-    return out;
-  }
-
-  /**
-   * softOverlap of texts: Σ_t g_t · max_{w ∈ texts} s(t, w) / Σ_t g_t, in [0,1] (1 when every query
-   * word occurs, up to its stem, in the texts).
-   */
-  overlap(texts: readonly string[]): number {
-    return this.overlapWords(texts.map((t) => tokenize(t)));
-  }
-
-  /** {@link overlap} of texts given as their tokens ({@link nodeWords}). */
-  overlapWords(lists: ReadonlyArray<readonly string[]>): number {
-    if (this.#weightSum <= 0) return 0;
-    const best = new Float64Array(this.#stems.length);
-    for (const list of lists) {
-      for (const w of list) {
-        const s = this.similarities(w);
-        if (s === null) continue;
-        for (let t = 0; t < best.length; t += 1) if (s[t]! > best[t]!) best[t] = s[t]!;
-      }
-    }
-    let num = 0;
-    for (let t = 0; t < best.length; t += 1) num += this.#weights[t]! * best[t]!;
-    return num / this.#weightSum;
-  }
-}
-
-/**
- * The {@link SoftQuery} of a query over a namespace, or `undefined` when there are no word vectors
- * or the query has no content word. g_t = ln(1 + (N − df_t + 0.5)/(df_t + 0.5)) (the BM25 IDF),
- * N = active nodes, df_t = nodes whose keywords hold t's stem (`state.keywordDf`).
- */
-export function softQuery(query: string, state: NamespaceState, lookup: TermVectorLookup | undefined): SoftQuery | undefined {
-  if (lookup === undefined) return undefined;
-  const words = [...new Set(tokenize(query))].filter((w) => !isStopWord(w));
-  if (words.length === 0) return undefined;
-  const idf = namespaceIdf(state);
-  return new SoftQuery(words, words.map((w) => idf(stem(w))), lookup, (w) => state.memoStem(w, contentStem));
-}
-
-/**
- * The BM25 IDF of a content stem over a namespace: ln(1 + (N − df + 0.5)/(df + 0.5)), N = active
- * nodes, df = nodes whose keywords hold the stem (`state.keywordDf`); > 0 for every stem.
- */
-export function namespaceIdf(state: Pick<NamespaceState, 'size' | 'keywordDf'>): (stem: string) => number {
-  const n = state.size;
-  return (st) => {
-    const df = state.keywordDf.get(st) ?? 0;
-    return Math.log(1 + (Math.max(0, n - df) + 0.5) / (df + 0.5));
-  };
-}
 
 /** Session id → best normalised lexical score among `hits` (id → score) in that session. */
 export function sessionLexicalScores(hits: ReadonlyMap<string, { score: number }>, state: NamespaceState): Map<string, number> {
@@ -315,12 +162,10 @@ export function hasImage(n: MemoryNode): boolean {
 export function candidateSignals(n: MemoryNode, q: QueryContext, state: NamespaceState, hops: number, edgeWeight: number, centroid: Float32Array | undefined): CandidateSignals {
   const v = state.vectors.get(n.id) as Float32Array;
   const lex = q.lexical.get(n.id);
-  const text = matchText(n);
-  const terms = contentTerms(text);
+  const facts = nodeTextFacts(n);
   let overlap = 0;
   if (q.terms.size > 0) {
-    const set = new Set(terms);
-    for (const t of q.terms) if (set.has(t)) overlap++;
+    for (const t of q.terms) if (facts.terms.has(t)) overlap++;
     overlap /= q.terms.size;
   }
   const speaker = n.provenance.speaker?.normalize('NFC').toLowerCase();
@@ -349,8 +194,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   }
   let entityMatch = 0;
   if (q.names !== undefined && q.names.size > 0) {
-    const words = new Set(tokenize(text));
-    for (const w of q.names) if (words.has(w)) entityMatch++;
+    for (const w of q.names) if (facts.wordSet.has(w)) entityMatch++;
     entityMatch /= q.names.size;
   }
   const { monthMatch, yearMatch } = dateMatch(n, q.months, q.years);
@@ -375,7 +219,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     sessionDistance,
     evidenceCosine: centroid ? (evidence ? dot(centroid, v) : NEUTRAL_COSINE) : 0,
     hasDate: n.timeRefs.length > 0 ? 1 : 0,
-    words: tokenize(n.text).length,
+    words: facts.tokens,
     image: hasImage(n) ? 1 : 0,
     lexicalTop10: lex !== undefined && lex.rank <= 10 ? 1 : 0,
     neighbourOfHit,
@@ -387,6 +231,6 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     windowLexical,
     sessionLexical: sid !== undefined ? (q.sessionLexical?.get(sid) ?? 0) : 0,
     entityMatch,
-    softWindowOverlap: q.soft !== undefined ? q.soft.overlapWords(window.map(nodeWords)) : 0,
+    softWindowOverlap: q.soft !== undefined ? q.soft.overlapNodes(window) : 0,
   };
 }

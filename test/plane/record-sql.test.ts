@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECORD_CHUNK_BYTES, createSqlRecordDriver } from '../../src/plane/drivers/record-sql.js';
 import { decodeRecordValue, encodeRecordValue } from '../../src/plane/drivers/record-sql-codec.js';
+import { ftsSearch } from '../../src/plane/indexes/sql-lexical.js';
 import { toNodeRecord } from '../../src/plane/store/record-codec.js';
 import { makeNode } from './fixtures.js';
 import { memorySqlConnection } from './sql-connection.js';
@@ -170,6 +171,42 @@ describe('the SQL record driver', () => {
     await driver.transaction(['node'], 'write', async (tx) => tx.deleteRange('node', 'ns', undefined));
     expect(conn.query(`SELECT name FROM sqlite_master WHERE name LIKE 'jev_mem_rec_fts%'`)).toEqual([]);
     expect(index.search('papaya', 5)).toEqual([]);
+  });
+
+  it('a search is one statement (the best k rows joined to their keys), ranked as ftsSearch ranks them, ties by row', async () => {
+    const { conn, driver } = open('fts5');
+    // n_i holds "kiwi" and i % 5 times "lime": the shorter the text, the better its BM25
+    await driver.transaction(['node'], 'write', async (tx) => {
+      for (let i = 0; i < 150; i++) tx.put('node', 'ns', `n${i}`, toNodeRecord(makeNode('ns', `n${i}`, i + 1, `kiwi${' lime'.repeat(i % 5)}`)));
+    });
+    const index = driver.lexicalIndex('ns')!;
+    expect(index.search('kiwi', 1).map((h) => h.id)).toEqual(['n0']); // finds its table
+    const before = conn.statements;
+    const hits = index.search('kiwi', 120);
+    expect(conn.statements - before).toBe(1); // was 1 + ⌈120 / 90⌉ = 3
+    const expected = [0, 1, 2, 3].flatMap((r) => Array.from({ length: 30 }, (_, j) => `n${5 * j + r}`));
+    expect(hits.map((h) => h.id)).toEqual(expected);
+    const table = conn.query(`SELECT name FROM sqlite_master WHERE type = 'table'`).map((r) => String(r.name)).find((n) => /^jev_mem_rec_fts\d+_\d+$/.test(n)) as string;
+    const slots = ftsSearch(conn.query.bind(conn), table, 'kiwi', 120);
+    expect(hits.map((h) => h.score)).toEqual(slots.map((h) => h.score));
+    expect(index.search('papaya', 5)).toEqual([]);
+  });
+
+  it('a search that meets a damaged page leaves out only the hits whose records lie on it', async () => {
+    const { conn, driver } = open('fts5');
+    await driver.transaction(['node'], 'write', async (tx) => {
+      for (const [i, text] of ['kiwi', 'kiwi lime', 'kiwi lime lime'].entries()) tx.put('node', 'ns', `n${i}`, toNodeRecord(makeNode('ns', `n${i}`, i + 1, text)));
+    });
+    const index = driver.lexicalIndex('ns')!;
+    expect(index.search('kiwi', 5).map((h) => h.id)).toEqual(['n0', 'n1', 'n2']);
+    const n1 = Number(conn.query(`SELECT id FROM jev_mem_rec WHERE k = ?`, [new TextEncoder().encode('n1')])[0]?.id);
+    const query = conn.query.bind(conn);
+    // As SQLite reports a damaged page under n1's record: any statement that reads it fails.
+    conn.query = (sql, params = []) => {
+      if (/JOIN/.test(sql) || (/ IN \(/.test(sql) && params.includes(n1))) throw new Error('SQLITE_CORRUPT: database disk image is malformed');
+      return query(sql, params);
+    };
+    expect(index.search('kiwi', 5).map((h) => h.id)).toEqual(['n0', 'n2']);
   });
 
   it("under lexical 'none' keeps no index, and drops one left by 'fts5' at its namespace's next write", async () => {

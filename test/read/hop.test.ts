@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARAMETERS, resolveParameters } from '../../src/config.js';
 import { createNodeMemory } from '../../src/node.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
-import { bridgingEntities, hopDecision, hopSeedsOf, type HopScored } from '../../src/read/hop.js';
+import { bridgingEntities, hopDecision, hopSeedsOf, proposeHop, type HopContext, type HopScored } from '../../src/read/hop.js';
 import type { MemoryNode } from '../../src/types.js';
 
 function node(id: string, seq: number, entities: string[], speaker?: string): MemoryNode {
@@ -138,5 +138,45 @@ describe('the hop reaches an answer only a bridging entity leads to (issue 24)',
     } finally {
       await memory.close();
     }
+  });
+});
+
+describe('proposeHop takes the lexical index\'s lock before its search', () => {
+  it('awaits lexical.ready() in the turn of its search, as the first round does (a store-kept index holds its lock one turn)', async () => {
+    const calls: string[] = [];
+    let armed = false;
+    // Like the SQLite FTS5 index: ready() takes the lock for the rest of the turn; a search in a
+    // later turn without it finds the database busy.
+    const lexical = {
+      async ready(): Promise<void> {
+        calls.push('ready');
+        armed = true;
+        setImmediate(() => (armed = false));
+      },
+      search(): Array<{ id: string; score: number }> {
+        calls.push(armed ? 'search' : 'search without the lock');
+        return [{ id: 'b', score: 1 }];
+      },
+    };
+    const a = node('a', 1, ['mel']);
+    const b = node('b', 2, []);
+    const nodes = new Map([a, b].map((n) => [n.id, n]));
+    const state = {
+      lexical,
+      keywordDf: new Map<string, number>(),
+      vector: { size: 0 },
+      vectors: new Map(),
+      mentions: new Map<string, string[]>(),
+      nodes,
+      loadNodes: async () => undefined,
+      statusOf: (id: string) => (nodes.has(id) ? 'active' : undefined),
+    };
+    await lexical.ready(); // the first round's lock ...
+    await new Promise((done) => setImmediate(done)); // ... ends with its turn (System One, body reads)
+    const c = { state, params: resolveParameters({}), query: 'Who is the friend?', queryVector: undefined, speakersNamed: new Set<string>(), scored: new Map(), visited: new Set(['a']), passes: () => true, language: 'en' };
+    const out = await proposeHop(c as unknown as HopContext, [{ node: a, score: 1 }], 5);
+    expect(calls).toEqual(['ready', 'ready', 'search']);
+    expect(out.lexicalQuery).toBe('Who is the friend? mel');
+    expect(out.proposals.map((p) => p.node.id)).toEqual(['b']);
   });
 });

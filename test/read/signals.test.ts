@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NamespaceState } from '../../src/plane/resident/namespace.js';
-import { queryNames, sessionLexicalScores, SoftQuery, softQuery } from '../../src/read/signals.js';
+import { nodeTextFacts, nodeWords, queryNames, sessionLexicalScores, SoftQuery, softQuery } from '../../src/read/signals.js';
+import type { MemoryNode } from '../../src/types.js';
 
 describe('queryNames', () => {
   it('keeps capitalised non-initial words and drops speakers, "I" and sentence starts', () => {
@@ -72,5 +73,34 @@ describe('softQuery', () => {
   it('is undefined without word vectors or without content words', () => {
     expect(softQuery('What is her hobby?', state, undefined)).toBeUndefined();
     expect(softQuery('what is it?', state, lookup)).toBeUndefined();
+  });
+});
+
+describe('per-node text facts and the soft overlap of nodes', () => {
+  const node = (id: string, text: string, speaker?: string): MemoryNode => ({ id, text, provenance: speaker === undefined ? {} : { speaker } }) as unknown as MemoryNode;
+
+  it('reads a node once: the same facts object, its terms, words (speaker first) and token count', () => {
+    const n = node('a', 'My hobby is painting, painting birds.', 'Maya');
+    const facts = nodeTextFacts(n);
+    expect(nodeTextFacts(n)).toBe(facts);
+    expect(nodeTextFacts(node('a', n.text, 'Maya'))).not.toBe(facts); // a replaced node is read afresh
+    expect([...facts.terms]).toEqual(['maya', 'hobbi', 'paint', 'bird']);
+    expect(facts.words).toEqual(['maya', 'my', 'hobby', 'is', 'painting', 'birds']);
+    expect(nodeWords(n)).toBe(facts.words);
+    expect(facts.wordSet.has('birds')).toBe(true);
+    expect(facts.tokens).toBe(6); // "My hobby is painting painting birds": the speaker is not counted
+  });
+
+  it('overlapNodes equals overlapWords of the nodes’ words, also when a node is read again in another window', () => {
+    const a = node('a', 'my hobby');
+    const b = node('b', 'painting');
+    const c = node('c', 'the the');
+    const sq = new SoftQuery(['hobby', 'job'], [1, 3], lookup);
+    const fresh = new SoftQuery(['hobby', 'job'], [1, 3], lookup);
+    expect(sq.overlapNodes([a, b])).toBe(fresh.overlapWords([nodeWords(a), nodeWords(b)]));
+    expect(sq.overlapNodes([a, b])).toBeCloseTo((1 + 3 * 0.8) / 4, 6);
+    expect(sq.overlapNodes([b])).toBeCloseTo((0.6 + 3 * 0.8) / 4, 6);
+    expect(sq.overlapNodes([c, a])).toBe(0.25); // a stop-word-only node adds nothing
+    expect(sq.overlapNodes([])).toBe(0);
   });
 });

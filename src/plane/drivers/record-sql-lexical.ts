@@ -16,7 +16,7 @@
 import { invalidInput } from '../../errors.js';
 import { isCorruptError } from '../store/sql-errors.js';
 import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
-import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsSearch, ftsTableName } from '../indexes/sql-lexical.js';
+import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsMatch, ftsSearch, ftsTableName } from '../indexes/sql-lexical.js';
 import type { LanguageCode } from '../text/language.js';
 import { type NodeRecord, nodeRecordSound } from '../store/record-codec.js';
 import type { RecordTable } from './record-driver.js';
@@ -228,6 +228,21 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
           if (!Number.isInteger(k) || k < 0) throw invalidInput('k', `expected a non-negative integer, got ${k}`);
           if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
           return reading((name) => {
+            const match = ftsMatch(query, language as LanguageCode | undefined);
+            if (match === undefined) return [];
+            // One statement (issue 25): the best k rows (ranked as ftsSearch ranks them) joined to
+            // their record keys. A damaged page fails it whole; the two-step search below then
+            // leaves out only the hits whose records lie on damaged pages.
+            try {
+              const rows = q(
+                `SELECT t.slot AS slot, t.s AS s, r.k AS k FROM (SELECT rowid AS slot, bm25(${name}) AS s FROM ${name} WHERE ${name} MATCH ? ORDER BY s, rowid LIMIT ?) AS t ` +
+                  `LEFT JOIN ${c.rec} AS r ON r.id = t.slot ORDER BY t.s, t.slot`,
+                [match, k],
+              );
+              return rows.flatMap((r) => (r.k === null || r.k === undefined ? [] : [{ id: String(keyOfSql(r.k)), score: -Number(r.s) }]));
+            } catch (e) {
+              if (!isCorruptError(e)) throw e;
+            }
             const hits = ftsSearch(q as never, name, query, k, language as LanguageCode | undefined);
             if (hits.length === 0) return [];
             const keys = new Map<number, string>();

@@ -88,15 +88,26 @@ export function ftsDelete(q: Query, table: string, slot: number, doc: FtsDoc): v
 }
 
 /**
+ * The FTS5 `MATCH` expression of `query` that {@link ftsSearch} runs: its terms (analysed as
+ * MiniSearch analyses a query, `language` for a short one), each as its quoted {@link ftsToken},
+ * OR-ed, repeats kept; `undefined` for an empty or stop-word-only query. For a caller that ranks
+ * exactly as {@link ftsSearch} inside a statement of its own (`SELECT … WHERE <table> MATCH ?
+ * ORDER BY bm25(<table>), rowid`).
+ */
+export function ftsMatch(query: string, language?: LanguageCode): string | undefined {
+  const tokens = lexicalTerms(query, language).map(ftsToken);
+  return tokens.length === 0 ? undefined : tokens.map((t) => `"${t}"`).join(' OR ');
+}
+
+/**
  * Best `k` rows for `query`: its terms (analysed as MiniSearch analyses a query, `language` for a
  * short one) OR-ed, ranked by FTS5's `bm25()` (k1 = 1.2, b = 0.75, both columns weight 1; IDF
  * `ln((N − n + 0.5) / (n + 0.5))`, floored at 1e-6 by FTS5), best first, ties by slot. A repeated
  * query term counts once per repeat (as in MiniSearch). Empty or stop-word-only query → `[]`.
  */
 export function ftsSearch(q: Query, table: string, query: string, k: number, language?: LanguageCode): FtsHit[] {
-  const tokens = lexicalTerms(query, language).map(ftsToken);
-  if (tokens.length === 0 || k <= 0) return [];
-  const match = tokens.map((t) => `"${t}"`).join(' OR ');
+  const match = ftsMatch(query, language);
+  if (match === undefined || k <= 0) return [];
   return q(`SELECT rowid AS slot, bm25(${table}) AS s FROM ${table} WHERE ${table} MATCH ? ORDER BY s, rowid LIMIT ?`, [match, k]).map((r) => ({
     slot: Number(r.slot),
     score: -Number(r.s),

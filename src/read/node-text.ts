@@ -1,0 +1,92 @@
+/**
+ * What the read path reads of a node's text when it compares the node with a question, computed
+ * once per node object (nodes are replaced, not mutated): the text it is matched by
+ * ({@link matchText}), its distinct content terms and tokens ({@link nodeTextFacts}). Pure.
+ *
+ * @module
+ */
+import { contentTerms, tokenize } from '../plane/text/text.js';
+import type { MemoryNode } from '../types.js';
+
+/** Speakers that are roles, not names: never matched as a name (issue 24). */
+const ROLE_SPEAKERS = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);
+
+/**
+ * The text a node is matched against a question by (issue 23): its text, preceded by
+ * `"<speaker>: "` when the speaker is a name (not a role such as "user") that the text does not
+ * already start with, so that "Where does Maya work?" meets {speaker: 'Maya', text: 'I start
+ * my new job at Acme'} as it meets "Maya: I start my new job at Acme". The stored text is not
+ * changed; the lexical index holds the speaker field already.
+ */
+export function matchText(n: Pick<MemoryNode, 'text' | 'provenance'>): string {
+  const sp = n.provenance.speaker?.trim();
+  if (sp === undefined || sp.length === 0 || ROLE_SPEAKERS.has(sp.toLowerCase())) return n.text;
+  if (n.text.startsWith(`${sp}:`) || n.text.startsWith(`${sp} :`)) return n.text;
+  return `${sp}: ${n.text}`;
+}
+
+/**
+ * What `candidateSignals` (signals.ts) and the soft match (soft-query.ts) read of a node's text,
+ * derived from its text and speaker alone. Each part is computed at its first read, once: a
+ * node read only as a neighbour in a window needs its words, not its terms.
+ */
+export class NodeTextFacts {
+  readonly #node: MemoryNode;
+  #text: string | undefined;
+  #terms: ReadonlySet<string> | undefined;
+  #words: readonly string[] | undefined;
+  #wordSet: ReadonlySet<string> | undefined;
+  #tokens: number | undefined;
+
+  /** @param node The node (not copied: nodes are replaced, not mutated). */
+  constructor(node: MemoryNode) {
+    this.#node = node;
+  }
+
+  /** {@link matchText} of the node. */
+  get text(): string {
+    return (this.#text ??= matchText(this.#node));
+  }
+
+  /** Distinct `contentTerms(matchText(n))`. */
+  get terms(): ReadonlySet<string> {
+    return (this.#terms ??= new Set(contentTerms(this.text)));
+  }
+
+  /** Distinct `tokenize(matchText(n))`, in first-occurrence order. */
+  get words(): readonly string[] {
+    return (this.#words ??= [...new Set(tokenize(this.text))]);
+  }
+
+  /** The same words as a set. */
+  get wordSet(): ReadonlySet<string> {
+    return (this.#wordSet ??= new Set(this.words));
+  }
+
+  /** `tokenize(n.text).length`: tokens of the node's own text (no speaker), repeats counted. */
+  get tokens(): number {
+    return (this.#tokens ??= tokenize(this.#node.text).length);
+  }
+}
+
+const NODE_FACTS = new WeakMap<MemoryNode, NodeTextFacts>();
+
+/**
+ * The {@link NodeTextFacts} of a node, one per node object (nodes are replaced, not mutated, so
+ * a node's facts never go stale): a candidate is read several times per recall (its assessment,
+ * the reassessment round, the hop, and as a neighbour in other candidates' windows), and a node
+ * stays resident across recalls. Held weakly: the facts go with the node.
+ */
+export function nodeTextFacts(n: MemoryNode): NodeTextFacts {
+  let facts = NODE_FACTS.get(n);
+  if (facts === undefined) {
+    facts = new NodeTextFacts(n);
+    NODE_FACTS.set(n, facts);
+  }
+  return facts;
+}
+
+/** Distinct tokens of a node's {@link matchText}, in first-occurrence order ({@link nodeTextFacts}, cached per node object). */
+export function nodeWords(n: MemoryNode): readonly string[] {
+  return nodeTextFacts(n).words;
+}
