@@ -12,6 +12,7 @@ import { quoteVisible } from '../util/invisible.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { compileNodeFilter, isoMs, type NodePredicate } from '../read/filter.js';
 import type { MemoryNode } from '../types.js';
+import { checkScopeValue } from './input.js';
 import type { ListedMemory, ListPage, MemoryScope } from './types.js';
 
 /** Default page size of `list`. */
@@ -69,8 +70,10 @@ export function selection(filter: unknown, scope: unknown, field: string, scopeF
 
 /**
  * A scope as a filter: equality on each field given.
- * @throws JevMemError `INVALID_INPUT` (field `scopeField.userId`, …) on a value that is not a
- *   non-empty string (`undefined` included) or an unknown field.
+ * @throws JevMemError `INVALID_INPUT` (field `scopeField.userId`, …) on a `userId` / `agentId`
+ *   that is not a non-empty string of at most 256 characters without a control character (NUL
+ *   included; the write path's `checkScopeValue`), a `sessionId` that is not a non-empty string,
+ *   `undefined`, and an unknown field.
  */
 export function scopeFilter(scope: unknown, field: string): Record<string, string> {
   if (scope === null || typeof scope !== 'object' || Array.isArray(scope)) throw invalidInput(field, `expected { userId?, agentId?, sessionId? }, got ${describeValue(scope)}`);
@@ -78,8 +81,13 @@ export function scopeFilter(scope: unknown, field: string): Record<string, strin
   for (const [k, v] of Object.entries(scope as MemoryScope)) {
     if (k !== 'userId' && k !== 'agentId' && k !== 'sessionId') throw invalidInput(`${field}.${k}`, 'unknown scope field; expected userId, agentId or sessionId');
     if (v === undefined) throw invalidInput(`${field}.${k}`, 'is undefined: leave the field out to not scope by it (an unset variable would otherwise widen the scope to every user)');
-    if (typeof v !== 'string' || v.trim() === '') throw invalidInput(`${field}.${k}`, `expected a non-empty string, got ${describeValue(v)}`);
-    out[k] = v;
+    // userId / agentId: the write path's rule (checkScopeValue), so a NUL-bearing or over-long id
+    // is the caller's bug, not a silent miss. A sessionId is written as any string of up to 1000
+    // characters (write/validate.ts), so only an empty or non-string one is refused.
+    if (k === 'sessionId') {
+      if (typeof v !== 'string' || v.trim() === '') throw invalidInput(`${field}.${k}`, `expected a non-empty string, got ${describeValue(v)}`);
+      out[k] = v;
+    } else out[k] = checkScopeValue(v, `${field}.${k}`);
   }
   return out;
 }
