@@ -12,15 +12,21 @@ import { invalidInput } from '../errors.js';
 import type { Observation } from '../types.js';
 import { showInvisible } from '../util/invisible.js';
 import { toObservation } from '../memory/input.js';
-import { OBSERVATION_FIELDS, validateObservation } from '../write/validate.js';
+import { CHAT_MESSAGE_FIELDS, INPUT_FIELDS, validateObservation } from '../write/validate.js';
+
+/** The fields only a chat message gives (`content`, `name`): every other input field may stand beside `text`. */
+const CHAT_ONLY_FIELDS: readonly string[] = CHAT_MESSAGE_FIELDS.filter((f) => f !== 'role');
 
 /**
- * One line of the CLI help on the JSONL fields, made from the fields the write path accepts so it
- * cannot leave one out.
+ * One line of the CLI help on the JSONL fields, made from `INPUT_FIELDS` of write/validate.ts
+ * (every field the write path accepts) so it cannot leave one out: the observation's fields
+ * (`text` required), then the chat message's.
  */
 export const JSONL_FIELDS_HELP = `one JSON object a line,
-  {${[...OBSERVATION_FIELDS, 'userId', 'agentId', 'expiresAt', 'role'].map((f) => (f === 'text' ? `"${f}"` : `"${f}"?`)).join(', ')}}
-  or a chat message {"role", "content", "name"?};
+  {${INPUT_FIELDS.filter((f) => !CHAT_ONLY_FIELDS.includes(f))
+    .map((f) => (f === 'text' ? `"${f}"` : `"${f}"?`))
+    .join(', ')}}
+  or a chat message {${CHAT_MESSAGE_FIELDS.map((f) => (f === 'name' ? `"${f}"?` : `"${f}"`)).join(', ')}};
   observedAt is ISO-8601 (its UTC offset, within ±14:00, is the speaker's; none = UTC), timeZone an
   IANA zone ("Europe/Lisbon") that sets the speaker's local calendar at observedAt`;
 
