@@ -12,7 +12,7 @@ import { rm } from 'node:fs/promises';
 import { createDefaultNodeEncoder } from './encoder/default-node.js';
 import type { Encoder } from './encoder/encoder.js';
 import { rejectUnknownKeys } from './config.js';
-import { describeValue, invalidOption } from './errors.js';
+import { describeValue, invalidOption, isJevMemError, JevMemError } from './errors.js';
 import { createMemory, MEMORY_OPTION_KEYS, type Memory, type MemoryOptions } from './memory.js';
 import { createMemoryStorage } from './plane/store/memory-storage.js';
 import { checkNamespaceName } from './plane/store/names.js';
@@ -63,10 +63,26 @@ function checkNodeOptions(options: unknown): void {
 }
 
 /**
+ * Opens the SQLite store of `createNodeMemory({ store })`. The storage adapter names its
+ * directory option `dir`; this call's option is `store`, so its errors name `store`
+ * (`option store: /etc/passwd is a file, not a directory; …`, field `store`).
+ * @throws what `createSqliteFileStorage` throws, `INVALID_OPTION` naming `store` for `dir`.
+ */
+async function openStore(store: string, create: boolean, logger: MemoryOptions['logger']): Promise<NonNullable<MemoryOptions['storage']>> {
+  try {
+    return await createSqliteFileStorage({ dir: store, create, ...(logger !== undefined ? { logger } : {}) });
+  } catch (e) {
+    if (!isJevMemError(e, 'INVALID_OPTION') || e.details.field !== 'dir' || !e.message.startsWith('option dir: ')) throw e;
+    throw new JevMemError('INVALID_OPTION', `option store: ${e.message.slice('option dir: '.length)}`, { ...e.details, field: 'store', cause: e });
+  }
+}
+
+/**
  * Creates a memory with Node defaults.
  * @throws JevMemError `STORE_MISSING` (store dir missing and `create: false`), `MODEL_LOAD_FAILED`
  *   (shipped model files missing or corrupt), `INVALID_OPTION` (an unknown option, `store` not a
- *   non-empty string, `create` not a boolean), `INVALID_INPUT` (field `namespace`: a name the
+ *   non-empty string or naming a file or a non-empty directory that holds no store — field
+ *   `store`, `details.path` —, `create` not a boolean), `INVALID_INPUT` (field `namespace`: a name the
  *   namespace rule of plane/store/names.ts refuses, checked first) and createMemory's `INVALID_OPTION`. A store folder
  *   made by a call that throws is removed again.
  */
@@ -85,7 +101,7 @@ export async function createNodeMemory(options: NodeMemoryOptions = {}): Promise
   let ownSystemOne: SystemOneBackend | undefined;
   let memory: Memory;
   try {
-    chosenStorage ??= store !== undefined ? await createSqliteFileStorage({ dir: store, create: create ?? true, ...(rest.logger !== undefined ? { logger: rest.logger } : {}) }) : createMemoryStorage();
+    chosenStorage ??= store !== undefined ? await openStore(store, create ?? true, rest.logger) : createMemoryStorage();
     ownEncoder = encoder === undefined ? await createDefaultNodeEncoder() : undefined;
     const named = rest.systemOne;
     ownSystemOne =

@@ -39,13 +39,16 @@ export function byLine(e: unknown, lines: readonly number[] | undefined): unknow
 }
 
 /**
- * The message of an error about the store's path in the CLI's words: the library's option `dir`
- * is the flag `--store` here (`--store: /etc/passwd is a file, not a directory; …`), and an error
+ * The message of an error about the store's path in the CLI's words: the library's option
+ * `store` (`createNodeMemory`) or `dir` (`createSqliteFileStorage`, `check` / `repair`) is the flag `--store` here (`--store: /etc/passwd is a file, not a directory; …`), and an error
  * of a path that cannot be opened or made names the flag and the path as given
  * (`--store /proc/x: could not create the store directory /proc/x (ENOENT: …)`). Others as they are.
  */
 export function storeFlagMessage(e: JevMemError, store: string | undefined): string {
-  if (e.details.field === 'dir' && e.message.startsWith('option dir: ')) return `--store: ${e.message.slice('option dir: '.length)}`;
+  for (const option of ['store', 'dir']) {
+    const head = `option ${option}: `;
+    if (e.details.field === option && e.message.startsWith(head)) return `--store: ${e.message.slice(head.length)}`;
+  }
   if (e.details.field === 'store' && typeof e.details.path === 'string') return `--store ${store ?? e.details.path}: ${e.message}`;
   return e.message;
 }

@@ -2,9 +2,10 @@
  * A `--store` path that cannot be a store fails at once with an error naming `--store` and the
  * path, never a hang or an "unexpected error": under /proc (Node's recursive mkdir retried
  * ENOENT there forever), under a file (ENOTDIR, which the cleanup's rm used to hide behind a raw
- * lstat error), and a file itself (named `--store`, not the library's "option dir").
+ * lstat error), and a file itself (named `--store`, not the library's "option dir"); the
+ * library's `createNodeMemory({ store })` names its own option `store`.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,5 +47,25 @@ describe('--store paths that cannot be a store', () => {
   it('a file: INVALID_OPTION naming --store (not "option dir") and saying it is a file', async () => {
     const r = await cli(['ingest', notes, '--store', file, ...H]);
     expect([r.code, r.err]).toEqual([1, [`jev-mem: INVALID_OPTION: --store: ${file} is a file, not a directory; choose an empty or new directory`]]);
+    // check opens the store with the adapter itself (its option is dir): the same words.
+    const c = await cli(['check', '--store', file]);
+    expect([c.code, c.err]).toEqual([1, [`jev-mem: INVALID_OPTION: --store: ${file} is a file, not a directory; choose an empty or new directory`]]);
+  });
+});
+
+describe('createNodeMemory({ store }) that cannot be a store', () => {
+  it('names its own option, store (not the adapter\'s dir), with the path', async () => {
+    const other = join(dir, 'not-a-store');
+    mkdirSync(other);
+    writeFileSync(join(other, 'notes.txt'), 'mine');
+    for (const [store, what] of [
+      [file, 'is a file, not a directory'],
+      [other, 'is a non-empty directory that holds no jev-mem store'],
+    ] as const) {
+      const e = (await createNodeMemory({ store, systemOne: 'heuristic' }).catch((x: unknown) => x)) as { code: string; field: string; message: string; details: { path: string } };
+      expect([e.code, e.field, e.message, e.details.path]).toEqual(['INVALID_OPTION', 'store', `option store: ${store} ${what}; choose an empty or new directory`, store]);
+    }
+    // The adapter's own option keeps its name.
+    await expect(createSqliteFileStorage({ dir: file })).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'dir', message: `option dir: ${file} is a file, not a directory; choose an empty or new directory` });
   });
 });
