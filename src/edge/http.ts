@@ -6,16 +6,22 @@
  * | method and path | body | answer |
  * |---|---|---|
  * | `POST /v1/namespaces/:ns/memories` | an observation, `{observations: [...]}` or `[...]` | 201 `{namespace, added, results}` |
- * | `GET /v1/namespaces/:ns/memories?limit=&cursor=&filter=` | (`filter`: URL-encoded JSON `MemoryFilter`) | 200 `{memories, cursor?}` (`list`: insertion order, no embeddings) |
- * | `GET /v1/namespaces/:ns/memories/:id` | | 200 the memory without its embedding, 404 when absent |
- * | `PUT /v1/namespaces/:ns/memories/:id` | an observation (the new version) | 200 `{namespace, result}` (`update`), 404 when absent |
- * | `GET /v1/namespaces/:ns/memories/:id/history` | | 200 `{versions}` (`history`, oldest first) |
+ * | `GET /v1/namespaces/:ns/memories?limit=&cursor=&filter=&userId=&agentId=&sessionId=` | (`filter`: URL-encoded JSON `MemoryFilter`) | 200 `{memories, cursor?}` (`list`: insertion order, no embeddings) |
+ * | `GET /v1/namespaces/:ns/memories/:id?userId=&agentId=&sessionId=` | | 200 the memory without its embedding, 404 when absent or outside the scope |
+ * | `PUT /v1/namespaces/:ns/memories/:id?userId=&agentId=&sessionId=` | an observation (the new version) | 200 `{namespace, result}` (`update`), 404 when absent or outside the scope |
+ * | `GET /v1/namespaces/:ns/memories/:id/history?userId=&agentId=&sessionId=` | | 200 `{versions}` (`history`, oldest first), 404 as get |
  * | `POST /v1/namespaces/:ns/recall` | `{query, k?, after?, before?, filter?, scope?, minScore?}` | 200 `{memories, trace}` (each memory with `observedAtLocal` and resolved `timeRefs`) |
  * | `POST /v1/namespaces/:ns/answer` | `{query, k?, now?, filter?, scope?, minScore?}` | 200 `{text, memories, trace, systemTwo}` |
- * | `GET /v1/namespaces/:ns/export` | | 200 the export file (`jev-mem/export`) |
+ * | `GET /v1/namespaces/:ns/export?filter=&userId=&agentId=&sessionId=` | | 200 the export file (`jev-mem/export`) of the selection |
  * | `GET /v1/namespaces/:ns` or `GET /v1/namespaces/:ns/stats` | | 200 the namespace's counts (`stats`) |
- * | `DELETE /v1/namespaces/:ns/memories/:id` | | 200 `{deleted: true, id}`, 404 when absent |
+ * | `DELETE /v1/namespaces/:ns/memories/:id?userId=&agentId=&sessionId=` | | 200 `{deleted: true, id}`, 404 when absent or outside the scope |
  * | `DELETE /v1/namespaces/:ns` | | 200 `{deleted: true, namespace}` |
+ *
+ * The query parameters `userId`, `agentId`, `sessionId` are the memory's `options.scope`
+ * (`MemoryScope`): a memory of another scope answers exactly as an unknown id (404), so a server
+ * that keeps several users in one namespace passes the user's scope on every call. Any other
+ * query parameter, a parameter given twice, and a body on a route that takes none are refused
+ * (400 naming it): an ignored `?userId=` would act on every user's memories.
  *
  * Errors are `{error: {code, message, field?}}` with the JevMemError code: 400 bad JSON or input
  * (the field named), 401 missing or wrong token, 404 unknown route or memory, 405 wrong method
@@ -27,6 +33,7 @@
  */
 import { MAX_RECALL_K } from '../config.js';
 import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
+import { checkScopeValue } from '../memory/input.js';
 import { checkNamespaceName } from '../plane/store/names.js';
 import { quoteVisible, showInvisible } from '../util/invisible.js';
 import type { Observation } from '../types.js';
@@ -56,16 +63,24 @@ export type RouteMatch = { route: Route } | { status: 404 } | { status: 405; all
  */
 export type Operation =
   | { op: 'add'; namespace: string; observations: Observation[]; single: boolean }
-  | { op: 'list'; namespace: string; limit?: number; cursor?: string; filter?: Record<string, unknown> }
-  | { op: 'getMemory'; namespace: string; id: string }
-  | { op: 'updateMemory'; namespace: string; id: string; observation: Observation }
-  | { op: 'history'; namespace: string; id: string }
+  | ({ op: 'list'; namespace: string; limit?: number; cursor?: string; filter?: Record<string, unknown> } & Scoped)
+  | ({ op: 'getMemory'; namespace: string; id: string } & Scoped)
+  | ({ op: 'updateMemory'; namespace: string; id: string; observation: Observation } & Scoped)
+  | ({ op: 'history'; namespace: string; id: string } & Scoped)
   | ({ op: 'recall'; namespace: string; query: string; k?: number; after?: string; before?: string } & Selection)
   | ({ op: 'answer'; namespace: string; query: string; k?: number; now?: string } & Selection)
-  | { op: 'export'; namespace: string }
+  | ({ op: 'export'; namespace: string; filter?: Record<string, unknown> } & Scoped)
   | { op: 'stats'; namespace: string }
-  | { op: 'deleteMemory'; namespace: string; id: string }
+  | ({ op: 'deleteMemory'; namespace: string; id: string } & Scoped)
   | { op: 'dropNamespace'; namespace: string };
+
+/**
+ * The scope of a route that takes it in its query (`userId`, `agentId`, `sessionId`, each checked
+ * as the write path checks a scope value): passed to the memory as `options.scope`.
+ */
+export interface Scoped {
+  scope?: { userId?: string; agentId?: string; sessionId?: string };
+}
 
 /** The selection fields of `/recall` and `/answer` (checked by the memory, which names the field). */
 export interface Selection {
@@ -230,10 +245,68 @@ function idOf(route: Route): string {
   return id;
 }
 
-/** The query of `GET …/memories`: `limit` (1-1000), `cursor`, `filter` (JSON object). */
+/** The query parameters that give a route's scope (`MemoryScope`). */
+export const SCOPE_PARAMS = ['userId', 'agentId', 'sessionId'] as const;
+/** Query parameters of each route that takes any (the others take none). */
+const QUERY_PARAMS: Partial<Record<RouteName, readonly string[]>> = {
+  list: ['limit', 'cursor', 'filter', ...SCOPE_PARAMS],
+  export: ['filter', ...SCOPE_PARAMS],
+  getMemory: SCOPE_PARAMS,
+  updateMemory: SCOPE_PARAMS,
+  history: SCOPE_PARAMS,
+  deleteMemory: SCOPE_PARAMS,
+};
+
+/**
+ * Refuses a query parameter the route does not take, or one given twice.
+ * @throws JevMemError `INVALID_INPUT` naming the parameter.
+ */
+function checkQuery(name: RouteName, query: URLSearchParams): void {
+  const allowed = QUERY_PARAMS[name] ?? [];
+  const seen = new Set<string>();
+  for (const key of query.keys()) {
+    if (!allowed.includes(key)) {
+      throw invalid(key, allowed.length === 0 ? 'unknown query parameter; this route takes none' : `unknown query parameter; expected ${allowed.join(', ')}`);
+    }
+    if (seen.has(key)) throw invalid(key, 'given more than once; give each query parameter at most once');
+    seen.add(key);
+  }
+}
+
+/**
+ * The scope of a query (`userId`, `agentId`, `sessionId`), or nothing when none is given.
+ * @throws JevMemError `INVALID_INPUT` naming the parameter: empty; a `userId` / `agentId` also
+ *   over 256 characters or with a control character (the write path's rule for scope values).
+ */
+function scopeOfQuery(query: URLSearchParams): Scoped {
+  const scope: NonNullable<Scoped['scope']> = {};
+  for (const key of SCOPE_PARAMS) {
+    const v = query.get(key);
+    if (v === null) continue;
+    // A sessionId is any non-empty string (as written: write/validate.ts); userId / agentId follow the scope-value rule.
+    if (key !== 'sessionId') scope[key] = checkScopeValue(v, key);
+    else if (v.trim() !== '') scope[key] = v;
+    else throw invalid(key, 'expected a non-empty string');
+  }
+  return Object.keys(scope).length > 0 ? { scope } : {};
+}
+
+/** The `filter` query parameter: URL-encoded JSON of a `MemoryFilter` (its shape is the memory's to check). */
+function filterOfQuery(query: URLSearchParams): { filter?: Record<string, unknown> } {
+  const filter = query.get('filter');
+  if (filter === null) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(filter);
+  } catch (e) {
+    throw invalid('filter', `is not valid JSON (${showInvisible(e instanceof Error ? e.message : String(e))})`);
+  }
+  return { filter: plainObject(parsed, 'filter') };
+}
+
+/** The query of `GET …/memories`: `limit` (1-1000), `cursor`, `filter` (JSON object), the scope. */
 function listOf(namespace: string, query: URLSearchParams): Operation {
-  for (const key of query.keys()) if (!['limit', 'cursor', 'filter'].includes(key)) throw invalid(key, 'unknown query parameter; expected limit, cursor, filter');
-  const op: Operation & { op: 'list' } = { op: 'list', namespace };
+  const op: Operation & { op: 'list' } = { op: 'list', namespace, ...filterOfQuery(query), ...scopeOfQuery(query) };
   const limit = query.get('limit');
   if (limit !== null) {
     if (!/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > 1000) throw invalid('limit', `expected an integer from 1 to 1000, got ${JSON.stringify(limit)}`);
@@ -241,36 +314,30 @@ function listOf(namespace: string, query: URLSearchParams): Operation {
   }
   const cursor = query.get('cursor');
   if (cursor !== null) op.cursor = cursor;
-  const filter = query.get('filter');
-  if (filter !== null) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(filter);
-    } catch (e) {
-      throw invalid('filter', `is not valid JSON (${showInvisible(e instanceof Error ? e.message : String(e))})`);
-    }
-    op.filter = plainObject(parsed, 'filter');
-  }
   return op;
 }
 
 /**
  * Turns a matched route and its parsed body into an {@link Operation}, checking the body's
- * shape (observations themselves are checked by the write path, which names the field).
- * @param query - The URL's query (read by `list` only).
- * @throws JevMemError `INVALID_INPUT` naming the field, `TOO_LARGE` (status 413) for a batch
- *   over `maxBatch`.
+ * shape (observations themselves are checked by the write path, which names the field) and the
+ * query's: `list` reads `limit`, `cursor`, `filter`; `export` `filter`; `list`, `export` and the
+ * id routes (get, update, history, delete) the scope `userId`, `agentId`, `sessionId`.
+ * @param query - The URL's query; a parameter the route does not take is refused.
+ * @throws JevMemError `INVALID_INPUT` naming the field or query parameter (also a parameter
+ *   given twice, and a scope value that is empty, or a `userId` / `agentId` over 256
+ *   characters or with a control character), `TOO_LARGE` (status 413) for a batch over `maxBatch`.
  */
 export function toOperation(route: Route, namespace: string, body: unknown, maxBatch: number, query: URLSearchParams = new URLSearchParams()): Operation {
+  checkQuery(route.name, query);
   switch (route.name) {
     case 'list':
       return listOf(namespace, query);
     case 'getMemory':
-      return { op: 'getMemory', namespace, id: idOf(route) };
+      return { op: 'getMemory', namespace, id: idOf(route), ...scopeOfQuery(query) };
     case 'history':
-      return { op: 'history', namespace, id: idOf(route) };
+      return { op: 'history', namespace, id: idOf(route), ...scopeOfQuery(query) };
     case 'updateMemory':
-      return { op: 'updateMemory', namespace, id: idOf(route), observation: plainObject(body, 'observation') as unknown as Observation };
+      return { op: 'updateMemory', namespace, id: idOf(route), observation: plainObject(body, 'observation') as unknown as Observation, ...scopeOfQuery(query) };
     case 'add': {
       let observations: unknown;
       let single = false;
@@ -322,13 +389,13 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
       return op;
     }
     case 'export':
-      return { op: 'export', namespace };
+      return { op: 'export', namespace, ...filterOfQuery(query), ...scopeOfQuery(query) };
     case 'stats':
       return { op: 'stats', namespace };
     case 'dropNamespace':
       return { op: 'dropNamespace', namespace };
     case 'deleteMemory':
-      return { op: 'deleteMemory', namespace, id: idOf(route) };
+      return { op: 'deleteMemory', namespace, id: idOf(route), ...scopeOfQuery(query) };
   }
 }
 
@@ -489,7 +556,14 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}): { fetch(req
         return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
       }
       const hasBody = route.name === 'add' || route.name === 'updateMemory' || route.name === 'recall' || route.name === 'answer';
-      const body = hasBody ? parseJsonBody(await readBody(request, config.maxBodyBytes)) : undefined;
+      const text = await readBody(request, config.maxBodyBytes);
+      // A body on a route that takes none (a DELETE with {"userId": …}) would be ignored, and the
+      // call would act on every user's memory: refused, pointing at the query parameters.
+      if (!hasBody && text.trim() !== '') {
+        const params = QUERY_PARAMS[route.name];
+        throw invalid('body', params === undefined ? 'this route takes no body' : `this route takes no body; give its options as query parameters (${params.join(', ')})`);
+      }
+      const body = hasBody ? parseJsonBody(text) : undefined;
       const operation = toOperation(route, namespace, body, config.maxBatch, url.searchParams);
       const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
       if (binding === undefined || typeof binding.idFromName !== 'function') {

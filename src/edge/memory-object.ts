@@ -15,7 +15,7 @@ import type { MemoryParameters } from '../config.js';
 import type { Encoder } from '../encoder/encoder.js';
 import { createGloveSifEncoder } from '../encoder/glove-sif.js';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { createMemory, type ListOptions, type Memory, type MemoryFilter, type MemoryOptions, type MemoryScope, type RecallOptions } from '../memory.js';
+import { createMemory, type ExportOptions, type ListOptions, type Memory, type MemoryFilter, type MemoryOptions, type MemoryScope, type RecallOptions } from '../memory.js';
 import { createHeuristicSystemOne } from '../system-one/heuristic.js';
 import { createLocalSystemOne } from '../system-one/local.js';
 import { createRemoteSystemOne } from '../system-one/remote.js';
@@ -24,7 +24,7 @@ import { createEdgeAssetLoader, type EdgeModelFiles } from './assets.js';
 import { answerMcp, MCP_NAMESPACE_HEADER } from './mcp.js';
 import { createDurableObjectStorage, type DurableObjectStorageLike } from './do-storage.js';
 import type { EdgeEnv, EdgeSystemOneKind } from './env.js';
-import { configOf, errorResponse, jsonResponse, type Operation, type Selection } from './http.js';
+import { configOf, errorResponse, jsonResponse, type Operation, type Scoped, type Selection } from './http.js';
 
 /** The part of a Durable Object's `ctx` (Cloudflare `DurableObjectState`) the object uses. */
 export interface DurableObjectStateLike {
@@ -104,6 +104,14 @@ function selectInto(o: RecallOptions, op: Selection): void {
   if (op.filter !== undefined) o.filter = op.filter as MemoryFilter;
   if (op.scope !== undefined) o.scope = op.scope as MemoryScope;
   if (op.minScore !== undefined) o.minScore = op.minScore;
+}
+
+/**
+ * The call options of an operation with a scope (`options.scope` of the id-addressed calls,
+ * `list` and `export`): a memory of another scope answers as an unknown id (404).
+ */
+function scopedOptions(ns: string, op: Scoped): { namespace: string; scope?: MemoryScope } {
+  return op.scope === undefined ? { namespace: ns } : { namespace: ns, scope: op.scope };
 }
 
 /**
@@ -208,34 +216,37 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
           const { prompt: _prompt, ...systemTwo } = a.systemTwo as typeof a.systemTwo & { prompt?: unknown };
           return jsonResponse(200, { text: a.text, memories: a.memories, trace: a.trace, systemTwo });
         }
-        case 'export':
-          return jsonResponse(200, await (await this.memoryFor(ns)).export({ namespace: ns }));
+        case 'export': {
+          const o: ExportOptions = scopedOptions(ns, op);
+          if (op.filter !== undefined) o.filter = op.filter as MemoryFilter;
+          return jsonResponse(200, await (await this.memoryFor(ns)).export(o));
+        }
         case 'stats':
           return jsonResponse(200, await (await this.memoryFor(ns)).stats({ namespace: ns }));
         case 'list': {
-          const o: ListOptions = { namespace: ns };
+          const o: ListOptions = scopedOptions(ns, op);
           if (op.limit !== undefined) o.limit = op.limit;
           if (op.cursor !== undefined) o.cursor = op.cursor;
           if (op.filter !== undefined) o.filter = op.filter as MemoryFilter;
           return jsonResponse(200, await (await this.memoryFor(ns)).list(o));
         }
         case 'getMemory': {
-          const node = await (await this.memoryFor(ns)).get(op.id, { namespace: ns });
+          const node = await (await this.memoryFor(ns)).get(op.id, scopedOptions(ns, op));
           if (node === undefined) throw notFound(op.id, ns);
           const { embedding: _embedding, ...rest } = node;
           return jsonResponse(200, rest);
         }
         case 'history': {
-          const versions = await (await this.memoryFor(ns)).history(op.id, { namespace: ns });
-          if (versions.length === 0) throw notFound(op.id, ns);
+          // An unknown id, or one outside the scope, throws NOT_FOUND (field id): 404.
+          const versions = await (await this.memoryFor(ns)).history(op.id, scopedOptions(ns, op));
           return jsonResponse(200, { versions });
         }
         case 'updateMemory': {
-          const result = await (await this.memoryFor(ns)).update(op.id, op.observation, { namespace: ns });
+          const result = await (await this.memoryFor(ns)).update(op.id, op.observation, scopedOptions(ns, op));
           return jsonResponse(200, { namespace: ns, result });
         }
         case 'deleteMemory': {
-          const deleted = await (await this.memoryFor(ns)).delete(op.id, { namespace: ns });
+          const deleted = await (await this.memoryFor(ns)).delete(op.id, scopedOptions(ns, op));
           if (!deleted) throw notFound(op.id, ns);
           return jsonResponse(200, { deleted: true, id: op.id });
         }

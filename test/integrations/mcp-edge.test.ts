@@ -88,6 +88,34 @@ describe('the Worker MCP endpoint, with the MCP SDK client over Streamable HTTP'
     }
   }, 60_000);
 
+  it('honours userId / agentId on update, forget, history and list: another user\'s memory is NOT_FOUND, as an unknown id', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL('/v1/namespaces/me/mcp', edge.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+    const client = new Client({ name: 'jev-mem-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const alice = (await tool(client, 'remember', { text: 'My passport number is X1234567.', userId: 'alice-mcp' })).data.id as string;
+      const bob = (await tool(client, 'remember', { text: 'My bank PIN is 4321.', userId: 'bob-mcp', agentId: 'helper' })).data.id as string;
+      for (const [name, args] of [
+        ['update', { id: bob, text: 'My bank PIN is 0000.', userId: 'alice-mcp' }],
+        ['forget', { id: bob, userId: 'alice-mcp' }],
+        ['history', { id: bob, userId: 'alice-mcp' }],
+        ['forget', { id: bob, userId: 'bob-mcp', agentId: 'other' }],
+      ] as const) {
+        const r = await tool(client, name, args);
+        expect([name, r.isError, r.text.split(bob).join('ID')]).toEqual([name, true, (await tool(client, name, { ...args, id: 'nope' })).text.split('nope').join('ID')]);
+        expect(r.text.startsWith('NOT_FOUND: ')).toBe(true);
+      }
+      expect((await tool(client, 'list', { userId: 'alice-mcp' })).data.memories?.map((m) => m.id)).toEqual([alice]);
+      expect((await tool(client, 'history', { id: bob, userId: 'bob-mcp' })).data.versions).toHaveLength(1);
+      expect((await tool(client, 'forget', { id: bob, userId: 'bob-mcp', agentId: 'helper' })).data).toEqual({ deleted: true, id: bob });
+      // A NUL-bearing scope is refused naming the argument.
+      const nul = await tool(client, 'list', { userId: 'alice\u0000' });
+      expect([nul.isError, nul.text]).toEqual([true, 'INVALID_INPUT: userId: contains a control character (U+0000); give an id without one']);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it('refuses a missing or wrong token, another namespace and methods other than POST', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
     expect((await call(edge, 'POST', '/v1/namespaces/me/mcp', { body: init })).status).toBe(401);
