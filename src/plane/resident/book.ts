@@ -54,11 +54,12 @@ export class NamespaceBook {
   /** 53-bit hash of {@link dedupKey} → id of the latest node with that key (verify on a hit). */
   readonly #dedupMap = new Map<number, string>();
   /**
-   * The `dedup` entries of a restored `book.json` not yet filed in the map: only the write path
-   * (repeat detection) and the next checkpoint need them, so a namespace opened to be read never
-   * builds the map (issue 25: open to first recall).
+   * The `dedup` entries of a restored `book.json` not yet filed in the map, in their order, held
+   * compactly (a hash array and an id array: less heap than the map or the parsed pairs). Only
+   * the write path (repeat detection) and the next checkpoint need them, so a namespace opened to
+   * be read never builds the map (issue 25: open to first recall).
    */
-  #dedupPending: Array<[number, string]> | undefined;
+  #dedupPending: { keys: Float64Array; ids: string[] } | undefined;
   readonly #keywordDf = new Map<string, number>();
   readonly #languages = new Map<LanguageCode, number>();
   #seq = 0;
@@ -108,7 +109,7 @@ export class NamespaceBook {
     const pending = this.#dedupPending;
     if (pending !== undefined) {
       this.#dedupPending = undefined;
-      for (const [k, v] of pending) this.#dedupMap.set(k, v);
+      for (let i = 0; i < pending.ids.length; i++) this.#dedupMap.set(pending.keys[i] as number, pending.ids[i] as string);
     }
     return this.#dedupMap;
   }
@@ -237,10 +238,28 @@ export class NamespaceBook {
       this.#speakers.set(k, v);
       this.#speakerCount.set(k, c);
     }
-    this.#dedupPending = b.dedup.length > 0 ? b.dedup : undefined;
     for (const [k, v] of b.keywordDf) this.#keywordDf.set(k, v);
     for (const [k, v] of b.languages) this.#languages.set(k, v);
     this.#seq = b.seq;
     this.#lastId = b.lastId;
+    this.#restoreDedup(b.dedup);
+  }
+
+  /** Holds a restored book's repeat keys as {@link NamespaceBook.#dedupPending} (or files them now when one is not a number). */
+  #restoreDedup(dedup: BookJson['dedup']): void {
+    const n = dedup.length;
+    const keys = new Float64Array(n);
+    const ids = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      const [k, v] = dedup[i] as [number, string];
+      if (typeof k !== 'number') {
+        // Not a hash as this build writes them: filed now, as it is.
+        for (const [key, id] of dedup) this.#dedupMap.set(key, id);
+        return;
+      }
+      keys[i] = k;
+      ids[i] = v;
+    }
+    if (n > 0) this.#dedupPending = { keys, ids };
   }
 }
