@@ -52,6 +52,28 @@ describe('NodeDirectory', () => {
     expect(back.size).toBe(50); // the freed slot of n7 is reused
   });
 
+  it('restores parts that are views at aligned and odd offsets of larger buffers, and shares no bytes with them', () => {
+    const d = new NodeDirectory(3);
+    for (let i = 1; i <= 20; i++) d.add(node(`n${i}`, i * 1.5, `s${i % 4}`, quantizeVector([i, -i, (i % 5) - 2])), hash53(`n${i}`) + 0.25, i % 3 ? 'en' : 'de');
+    const { header, parts } = d.toParts();
+    for (const offset of [0, 8, 1, 3]) {
+      const moved: Record<string, Uint8Array> = {};
+      for (const [name, bytes] of Object.entries(parts)) {
+        const host = new Uint8Array(bytes.byteLength + offset + 5).fill(0xee);
+        host.set(bytes, offset);
+        moved[name] = host.subarray(offset, offset + bytes.byteLength);
+      }
+      const back = new NodeDirectory(3);
+      back.restore(header, moved);
+      for (const part of Object.values(moved)) part.fill(0x7f); // the parts change after the restore
+      for (let i = 1; i <= 20; i++) {
+        const id = `n${i}`;
+        expect([back.seq(id), back.status(id), back.language(id), back.hashOf(id), back.session(id)]).toEqual([i * 1.5, 'active', i % 3 ? 'en' : 'de', hash53(id) + 0.25, `s${i % 4}`]);
+        expect(back.vector(id)).toEqual(d.vector(id));
+      }
+    }
+  });
+
   it('refuses parts whose lengths do not match the header', () => {
     const d = new NodeDirectory(2);
     d.add(node('a', 1, undefined, quantizeVector([1, 0])), 1, 'en');

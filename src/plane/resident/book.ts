@@ -52,7 +52,14 @@ export class NamespaceBook {
   /** Canonical speaker name → number of nodes with it (the name leaves {@link speakers} with its last node). */
   readonly #speakerCount = new Map<string, number>();
   /** 53-bit hash of {@link dedupKey} → id of the latest node with that key (verify on a hit). */
-  readonly #dedup = new Map<number, string>();
+  readonly #dedupMap = new Map<number, string>();
+  /**
+   * The `dedup` entries of a restored `book.json` not yet filed in the map, in their order, held
+   * compactly (a hash array and an id array: less heap than the map or the parsed pairs). Only
+   * the write path (repeat detection) and the next checkpoint need them, so a namespace opened to
+   * be read never builds the map (issue 25: open to first recall).
+   */
+  #dedupPending: { keys: Float64Array; ids: string[] } | undefined;
   readonly #keywordDf = new Map<string, number>();
   readonly #languages = new Map<LanguageCode, number>();
   #seq = 0;
@@ -95,6 +102,16 @@ export class NamespaceBook {
   /** Id of the node with the highest seq. */
   get lastId(): string | undefined {
     return this.#lastId;
+  }
+
+  /** The repeat-key map, filing a restored book's entries first (in their order) when some are pending. */
+  get #dedup(): Map<number, string> {
+    const pending = this.#dedupPending;
+    if (pending !== undefined) {
+      this.#dedupPending = undefined;
+      for (let i = 0; i < pending.ids.length; i++) this.#dedupMap.set(pending.keys[i] as number, pending.ids[i] as string);
+    }
+    return this.#dedupMap;
   }
 
   /** Id of the latest node whose {@link dedupKey} hashes to `hash` (a candidate: compare before use). */
@@ -210,7 +227,10 @@ export class NamespaceBook {
     };
   }
 
-  /** Restores the maps from a checkpoint's `book.json` (into an empty book). */
+  /**
+   * Restores the maps from a checkpoint's `book.json` (into an empty book). The repeat-key map
+   * is filed on its first use, not here.
+   */
   restore(b: BookJson): void {
     for (const [k, v] of b.sessions) this.#sessions.set(k, v);
     for (const [k, v] of b.mentions) this.#mentions.set(k, v);
@@ -218,10 +238,28 @@ export class NamespaceBook {
       this.#speakers.set(k, v);
       this.#speakerCount.set(k, c);
     }
-    for (const [k, v] of b.dedup) this.#dedup.set(k, v);
     for (const [k, v] of b.keywordDf) this.#keywordDf.set(k, v);
     for (const [k, v] of b.languages) this.#languages.set(k, v);
     this.#seq = b.seq;
     this.#lastId = b.lastId;
+    this.#restoreDedup(b.dedup);
+  }
+
+  /** Holds a restored book's repeat keys as {@link NamespaceBook.#dedupPending} (or files them now when one is not a number). */
+  #restoreDedup(dedup: BookJson['dedup']): void {
+    const n = dedup.length;
+    const keys = new Float64Array(n);
+    const ids = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      const [k, v] = dedup[i] as [number, string];
+      if (typeof k !== 'number') {
+        // Not a hash as this build writes them: filed now, as it is.
+        for (const [key, id] of dedup) this.#dedupMap.set(key, id);
+        return;
+      }
+      keys[i] = k;
+      ids[i] = v;
+    }
+    if (n > 0) this.#dedupPending = { keys, ids };
   }
 }

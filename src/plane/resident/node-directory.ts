@@ -47,6 +47,21 @@ function bytesOf(a: ArrayBufferView, length: number): Uint8Array {
   return new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + length));
 }
 
+/** A typed array constructor the directory restores a part into. */
+type TypedArrayOf<T> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; new (buffer: ArrayBuffer): T; readonly BYTES_PER_ELEMENT: number };
+
+/**
+ * The elements of `part` (platform byte order, as {@link NodeDirectory.toParts} wrote them) as a
+ * `Type` array: a view over the part's bytes when they are aligned for `Type` (no copy), else a
+ * copy of them (a part at an odd offset of a larger buffer). The caller copies it into its own
+ * array, so the part is never shared.
+ */
+function viewOf<T>(Type: TypedArrayOf<T>, part: Uint8Array): T {
+  const size = Type.BYTES_PER_ELEMENT;
+  if (part.byteOffset % size === 0) return new Type(part.buffer as ArrayBuffer, part.byteOffset, part.byteLength / size);
+  return new Type(part.slice().buffer);
+}
+
 /** The resident per-node table of one namespace. */
 export class NodeDirectory {
   #slotOf = new Map<string, number>();
@@ -298,14 +313,14 @@ export class NodeDirectory {
     }
     if (!Array.isArray(h.ids) || h.ids.length !== n) throw new Error('checkpoint directory ids do not match its count');
     this.#grow(n);
-    const view = <T>(make: (b: ArrayBuffer) => T, p: (typeof PARTS)[number]): T => make((parts[p] as Uint8Array).slice().buffer);
-    this.#seq.set(view((b) => new Float64Array(b), 'dir.seq'));
-    this.#status.set(view((b) => new Uint8Array(b), 'dir.status'));
-    this.#session.set(view((b) => new Int32Array(b), 'dir.session'));
-    this.#hash.set(view((b) => new Float64Array(b), 'dir.hash'));
-    this.#lang.set(view((b) => new Int16Array(b), 'dir.lang'));
-    this.#vec.set(view((b) => new Int8Array(b), 'dir.vec'));
-    this.#scale.set(view((b) => new Float32Array(b), 'dir.scale'));
+    // Each part is copied once, into the directory's own arrays (read through a view of the part).
+    this.#seq.set(viewOf(Float64Array, parts['dir.seq'] as Uint8Array));
+    this.#status.set(parts['dir.status'] as Uint8Array);
+    this.#session.set(viewOf(Int32Array, parts['dir.session'] as Uint8Array));
+    this.#hash.set(viewOf(Float64Array, parts['dir.hash'] as Uint8Array));
+    this.#lang.set(viewOf(Int16Array, parts['dir.lang'] as Uint8Array));
+    this.#vec.set(viewOf(Int8Array, parts['dir.vec'] as Uint8Array));
+    this.#scale.set(viewOf(Float32Array, parts['dir.scale'] as Uint8Array));
     this.#sessionNames = [...h.sessions];
     this.#sessionIndex = new Map(h.sessions.map((s, i) => [s, i]));
     this.#langNames = [...h.languages];

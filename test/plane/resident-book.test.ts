@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { NamespaceBook } from '../../src/plane/resident/book.js';
+import { dedupKey } from '../../src/plane/resident/keys.js';
+import { hash53, NodeDirectory } from '../../src/plane/resident/node-directory.js';
+import { makeNode } from './fixtures.js';
+
+/** A directory and book holding nodes n1..n5 (texts t1..t5), as a writer builds them. */
+function written(): { dir: NodeDirectory; book: NamespaceBook } {
+  const dir = new NodeDirectory(2);
+  const book = new NamespaceBook(dir);
+  for (let i = 1; i <= 5; i++) {
+    const n = makeNode('ns', `n${i}`, i, `t${i}`);
+    dir.add(n, i, 'en');
+    book.add(n, 'en');
+  }
+  return { dir, book };
+}
+
+const keyOf = (i: number): number => hash53(dedupKey(`t${i}`, '2023-05-08T13:56:00.000Z', undefined));
+
+describe('NamespaceBook restore (repeat keys filed on first use)', () => {
+  it('answers repeat candidates and writes book.json exactly as before the restore', () => {
+    const { dir, book } = written();
+    const json = book.toJSON();
+    const back = new NamespaceBook(dir);
+    back.restore(JSON.parse(JSON.stringify(json)));
+    expect(JSON.stringify(back.toJSON())).toBe(JSON.stringify(json));
+    expect(back.dedupCandidate(keyOf(3))).toBe('n3');
+    expect(back.dedupCandidate(keyOf(9))).toBeUndefined();
+  });
+
+  it('keeps the entries in their order when a node is added or removed before any lookup', () => {
+    const { dir, book } = written();
+    const json = JSON.parse(JSON.stringify(book.toJSON()));
+    // Removed first: n2 leaves the repeat map, the others keep their order.
+    const afterRemove = new NamespaceBook(dir);
+    afterRemove.restore(JSON.parse(JSON.stringify(json)));
+    afterRemove.remove(makeNode('ns', 'n2', 2, 't2'), 'en');
+    expect(afterRemove.toJSON().dedup).toEqual([1, 3, 4, 5].map((i) => [keyOf(i), `n${i}`]));
+    // Added first: the new node's key comes after the restored ones.
+    const afterAdd = new NamespaceBook(dir);
+    afterAdd.restore(JSON.parse(JSON.stringify(json)));
+    const n6 = makeNode('ns', 'n6', 6, 't6');
+    dir.add(n6, 6, 'en');
+    afterAdd.add(n6, 'en');
+    expect(afterAdd.toJSON().dedup).toEqual([1, 2, 3, 4, 5, 6].map((i) => [keyOf(i), `n${i}`]));
+    // A repeat of n1's key written later takes its place, where n1 stood.
+    const again = makeNode('ns', 'n7', 7, 't1');
+    dir.add(again, 7, 'en');
+    afterAdd.add(again, 'en');
+    expect(afterAdd.dedupCandidate(keyOf(1))).toBe('n7');
+    expect(afterAdd.toJSON().dedup[0]).toEqual([keyOf(1), 'n7']);
+  });
+
+  it('restores an empty repeat map', () => {
+    const dir = new NodeDirectory(2);
+    const book = new NamespaceBook(dir);
+    book.restore({ sessions: [], mentions: [], speakers: [], dedup: [], keywordDf: [], languages: [], seq: 0 });
+    expect(book.dedupCandidate(1)).toBeUndefined();
+    expect(book.toJSON().dedup).toEqual([]);
+  });
+});
