@@ -14,7 +14,7 @@
  */
 import { describeValue, invalidInput, isJevMemError } from '../errors.js';
 import { parseDateInput } from '../util/date-input.js';
-import { METADATA_INPUT_FIELDS } from '../write/validate.js';
+import { METADATA_INPUT_FIELDS, checkSessionId } from '../write/validate.js';
 import type { MemoryScope } from './types.js';
 
 /**
@@ -23,7 +23,11 @@ import type { MemoryScope } from './types.js';
  */
 export const RESERVED_METADATA_KEYS = METADATA_INPUT_FIELDS;
 
-/** Longest scope value (`userId`, `agentId`, `sessionId` of a scope, `role`), in UTF-16 code units. */
+/**
+ * Longest scope value (`userId`, `agentId`, `role`), in UTF-16 code units. A `sessionId` (of an
+ * observation or of a scope) follows the provenance rule instead: up to 1,000 characters
+ * (write/validate.ts `checkSessionId`), so sessions of existing stores stay writable and readable.
+ */
 export const MAX_SCOPE_VALUE_CHARS = 256;
 
 /** A chat message as LLM APIs write it (OpenAI, Anthropic, Vercel AI SDK). */
@@ -41,7 +45,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Checks a scope value (`userId`, `agentId`, a scope's `sessionId`, `role`): a non-empty string
+ * Checks a scope value (`userId`, `agentId`, `role`; a `sessionId` is checked by `checkSessionId`): a non-empty string
  * of at most {@link MAX_SCOPE_VALUE_CHARS} characters with no control character (a NUL or a
  * newline in an id would let two ids look alike, and break line-based logs and exports).
  * @throws JevMemError `INVALID_INPUT` naming `field`.
@@ -72,7 +76,8 @@ export function expiryIso(v: unknown, field: string): string {
  * @throws JevMemError `INVALID_INPUT` naming the field: a chat message with a non-string
  *   `content` or `role`, or with `text` too; a scope field (`userId`, `agentId`, `role`, top
  *   level or in `metadata`) that is not a non-empty string of at most 256 characters without
- *   control characters ({@link checkScopeValue}); a scope field given both at the top level and
+ *   control characters ({@link checkScopeValue}); `options.scope.sessionId` that is blank, over
+ *   1,000 characters or holds a control character (`checkSessionId`, the observation's rule); a scope field given both at the top level and
  *   in `metadata` with different values; an expiry (top level or `metadata.expiresAt`) that
  *   cannot be read (util/date-input.ts); a field outside `within`.
  */
@@ -110,7 +115,7 @@ function convert(value: unknown, field: string, scope: MemoryScope | undefined, 
     if (given !== undefined) extras[key] = checkScopeValue(given, o[key] !== undefined ? `${field}.${key}` : `options.scope.${key}`);
     delete o[key];
   }
-  if (scope?.sessionId !== undefined && o['sessionId'] === undefined) o['sessionId'] = checkScopeValue(scope.sessionId, 'options.scope.sessionId');
+  if (scope?.sessionId !== undefined && o['sessionId'] === undefined) o['sessionId'] = checkSessionId(scope.sessionId, 'options.scope.sessionId');
   if (o['expiresAt'] !== undefined) extras['expiresAt'] = expiryIso(o['expiresAt'], `${field}.expiresAt`);
   delete o['expiresAt'];
   const meta = o['metadata'];

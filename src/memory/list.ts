@@ -82,8 +82,9 @@ export function scopeFilter(scope: unknown, field: string): Record<string, strin
     if (k !== 'userId' && k !== 'agentId' && k !== 'sessionId') throw invalidInput(`${field}.${k}`, 'unknown scope field; expected userId, agentId or sessionId');
     if (v === undefined) throw invalidInput(`${field}.${k}`, 'is undefined: leave the field out to not scope by it (an unset variable would otherwise widen the scope to every user)');
     // userId / agentId: the write path's rule (checkScopeValue), so a NUL-bearing or over-long id
-    // is the caller's bug, not a silent miss. A sessionId is written as any string of up to 1000
-    // characters (write/validate.ts), so only an empty or non-string one is refused.
+    // is the caller's bug, not a silent miss. A sessionId is written by write/validate.ts
+    // checkSessionId (up to 1,000 characters, no control character); stores written before that
+    // rule may hold others, so a read refuses only an empty or non-string one and still matches them.
     if (k === 'sessionId') {
       if (typeof v !== 'string' || v.trim() === '') throw invalidInput(`${field}.${k}`, `expected a non-empty string, got ${describeValue(v)}`);
       out[k] = v;

@@ -24,6 +24,28 @@ export interface CheckedObservation {
 
 const PROVENANCE_STRINGS = ['source', 'speaker', 'sessionId', 'turnId'] as const;
 
+/** Longest provenance string (`source`, `speaker`, `sessionId`, `turnId`), in UTF-16 code units. */
+export const MAX_PROVENANCE_CHARS = 1000;
+
+/**
+ * Checks a `sessionId` as it is written, whether given on the observation or as
+ * `options.scope.sessionId` of `add` / `addMany` (one rule for both): a string with a visible
+ * character, of at most {@link MAX_PROVENANCE_CHARS} (1,000) characters, with no control
+ * character (a NUL or a newline would let two ids look alike and break line-based logs and
+ * exports). Reads (`options.scope.sessionId` of recall, list, export …) stay lenient, any
+ * non-empty string, so sessions written before this rule still match.
+ * @returns the value, unchanged.
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
+ */
+export function checkSessionId(v: unknown, field: string): string {
+  if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_PROVENANCE_CHARS) {
+    throw invalidInput(field, `expected a non-empty string of at most ${MAX_PROVENANCE_CHARS} characters, got ${v === '' ? 'an empty string' : typeof v === 'string' && v.length > MAX_PROVENANCE_CHARS ? `${v.length} characters` : describeValue(v)}`);
+  }
+  const cc = v.match(/\p{Cc}/u)?.[0];
+  if (cc !== undefined) throw invalidInput(field, `contains a control character (U+${(cc.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); give an id without one`);
+  return v;
+}
+
 export { ISO_DAY, MAX_UTC_OFFSET_MINUTES, checkIsoCalendar } from '../util/date-input.js';
 /**
  * The fields an observation may have (any other is refused), as JSON input (JSONL ingest, the
@@ -56,6 +78,7 @@ export const INPUT_FIELDS: readonly string[] = [...new Set<string>([...OBSERVATI
  * @param maxTextChars Longest accepted text (UTF-16 code units).
  * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string, or blank:
  *   empty, white space or invisible characters only (util/invisible.ts);
+ *   a `sessionId` that is blank or holds a control character ({@link checkSessionId});
  *   observedAt unparseable, an invalid Date, a day that does not exist or a UTC offset outside
  *   ±14:00 ({@link checkIsoCalendar}); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe
  *   or nested deeper than 16 levels) or `TOO_LARGE` (text longer than `maxTextChars`, metadata
@@ -109,8 +132,8 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     const v = o[key];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') throw invalidInput(`${field}.${key}`, `expected a string, got ${typeof v}`);
-    if (v.length > 1000) throw invalidInput(`${field}.${key}`, `expected at most 1000 characters, got ${v.length}`);
-    out.provenance[key] = v;
+    if (v.length > MAX_PROVENANCE_CHARS) throw invalidInput(`${field}.${key}`, `expected at most ${MAX_PROVENANCE_CHARS} characters, got ${v.length}`);
+    out.provenance[key] = key === 'sessionId' ? checkSessionId(v, `${field}.sessionId`) : v;
   }
   if (o.metadata !== undefined && o.metadata !== null) out.provenance.metadata = checkMetadata(o.metadata, `${field}.metadata`);
   return out;

@@ -111,3 +111,30 @@ describe('the query length', () => {
     await memory.close();
   });
 });
+
+describe('a sessionId as written (one rule on the observation and in options.scope)', () => {
+  it('refuses a control character, a blank one and one over 1,000 characters in both places, naming the field', async () => {
+    const memory = await createMemory({ encoder });
+    const messageOf = async (p: Promise<unknown>): Promise<[string, string, string]> => {
+      const e = (await errorOf(p)) as { code: string; field: string; message: string };
+      return [e.code, e.field, e.message];
+    };
+    expect(await messageOf(memory.add({ text: 'x', sessionId: 's\0' }))).toEqual(['INVALID_INPUT', 'observation.sessionId', 'observation.sessionId: contains a control character (U+0000); give an id without one']);
+    expect(await messageOf(memory.add({ text: 'x' }, { scope: { sessionId: 's\0' } }))).toEqual(['INVALID_INPUT', 'options.scope.sessionId', 'options.scope.sessionId: contains a control character (U+0000); give an id without one']);
+    expect(await fieldOf(memory.addMany([{ text: 'a' }, { text: 'b', sessionId: 'one\ntwo' }]))).toEqual(['INVALID_INPUT', 'observations[1].sessionId']);
+    expect(await fieldOf(memory.add({ text: 'x', sessionId: ' ' }))).toEqual(['INVALID_INPUT', 'observation.sessionId']);
+    expect(await fieldOf(memory.add({ text: 'x', sessionId: 's'.repeat(1001) }))).toEqual(['INVALID_INPUT', 'observation.sessionId']);
+    expect(await fieldOf(memory.add({ text: 'x' }, { scope: { sessionId: 's'.repeat(1001) } }))).toEqual(['INVALID_INPUT', 'options.scope.sessionId']);
+    expect((await memory.list()).memories).toEqual([]);
+    await memory.close();
+  });
+
+  it('takes up to 1,000 characters in both places (not the 256 of userId), and a read by scope finds it', async () => {
+    const memory = await createMemory({ encoder });
+    const long = 's'.repeat(1000);
+    await memory.add({ text: 'On the observation.', sessionId: long });
+    await memory.add({ text: 'From the scope.' }, { scope: { sessionId: long } });
+    expect((await memory.list({ scope: { sessionId: long } })).memories.map((m) => m.text)).toEqual(['On the observation.', 'From the scope.']);
+    await memory.close();
+  });
+});

@@ -46,12 +46,19 @@ describe('scope values of the read side', () => {
     await memory.close();
   });
 
-  it('accepts 256 characters, and a sessionId as the write path does', async () => {
+  it('accepts 256 characters, and a sessionId a store holds from before the write rule (a tab in it)', async () => {
     const memory = await createMemory({ encoder });
     const long = 'u'.repeat(256);
-    const { id } = await memory.add({ text: 'My passport number is X1234567.', userId: long, sessionId: 's\t1' });
+    const { id } = await memory.add({ text: 'My passport number is X1234567.', userId: long, sessionId: 's1' });
     expect((await memory.get(id, { scope: { userId: long } }))?.id).toBe(id);
-    expect((await memory.list({ scope: { sessionId: 's\t1' } })).memories.map((m) => m.id)).toEqual([id]);
+    // The write path now refuses a control character in a sessionId (write/validate.ts
+    // checkSessionId); a store written before holds such ones, as this import of an older export does.
+    const file = await memory.export();
     await memory.close();
+    file.nodes[0]!.provenance.sessionId = 's\t1';
+    const older = await createMemory({ encoder });
+    await older.import(file);
+    expect((await older.list({ scope: { sessionId: 's\t1' } })).memories.map((m) => m.id)).toEqual([id]);
+    await older.close();
   });
 });
