@@ -79,7 +79,7 @@ const STORE = ['store'] as const satisfies readonly OptionName[];
 
 /** Every command of the CLI, in the order of the help. */
 export const COMMANDS = {
-  ingest: { args: '<file>', summary: 'write a conversation (JSONL, LoCoMo or MemoryBank) into a store; makes the store when missing', options: [...OPEN, 'format', 'sample'], required: STORE },
+  ingest: { args: '<file>', summary: 'write a conversation (JSONL, LoCoMo or MemoryBank) into a store; makes the store when missing; prints the nodes and edges this ingest wrote, and the namespace\'s totals apart (namespaceTotals)', options: [...OPEN, 'format', 'sample'], required: STORE },
   recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace; --json adds each one\'s calibrated relevance', options: [...OPEN, 'k', 'json', 'questions', 'after', 'before', 'filter', 'min-score'], required: STORE },
   answer: { args: '"<question>"', summary: 'recall + one System-Two call (needs JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL)', options: [...OPEN, 'k', 'json'], required: STORE },
   decide: { args: '', summary: 'answer one System-One request read as JSON from stdin', options: ['backend', 'base-url'] },

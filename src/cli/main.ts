@@ -35,6 +35,7 @@ import { filterOption, runHistory, runList } from './browse.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
 import { EXIT_DAMAGED, isDamaged, runCheck, runRepair, unreadableStoreHint, warnRepairBackups } from './check.js';
 import { findPackage } from './package-info.js';
+import { ingestSummary } from './ingest-summary.js';
 import { byLine, erasureOnFullDisk, jsonlLines, storeFlagMessage } from './error-words.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
@@ -315,22 +316,8 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
             }
             throw byLine(e, lines);
           }
-          const s = await opened.stats();
           const secs = (performance.now() - t0) / 1000;
-          io.out(
-            JSON.stringify({
-              namespace: s.namespace,
-              ingested: res.length,
-              deduplicated: res.filter((r) => r.deduplicated).length,
-              nodes: s.nodes,
-              edges: s.edges,
-              edgesByView: s.edgesByView,
-              seconds: Math.round(secs * 1000) / 1000,
-              turnsPerSecond: Math.round(res.length / secs),
-              systemOne: s.systemOne,
-              encoder: s.encoder,
-            }),
-          );
+          io.out(JSON.stringify(ingestSummary(res, await opened.stats(), secs)));
           return 0;
         } finally {
           process.off('SIGINT', onSigint);
