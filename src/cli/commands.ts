@@ -87,7 +87,7 @@ export const COMMANDS = {
   history: { args: '<id>', summary: 'the versions of a memory across updates, oldest first, one JSON line each (--json: one object)', options: [...OPEN, 'json'], required: STORE },
   stats: { args: '', summary: 'counts of a namespace (JSON)', options: OPEN, required: STORE },
   export: { args: '', summary: 'a namespace as one JSON export on stdout (exit 3 when records are damaged, unless --skip-damaged)', options: [...OPEN, 'skip-damaged'], required: STORE },
-  import: { args: '<file.json>', summary: 'an export into an empty namespace; makes the store when missing', options: [...OPEN, 'reembed'], required: STORE },
+  import: { args: '<file.json>', summary: 'an export into an empty namespace; makes the store when missing; a node text edited in the file since the export is embedded again (counted in textEdited)', options: [...OPEN, 'reembed'], required: STORE },
   delete: { args: '<id>', summary: 'remove one memory (node) and its edges; prints {"deleted": true|false, "id"} (false, with a warning, for an id the namespace does not hold; exit 0)', options: OPEN, required: STORE },
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
   check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },

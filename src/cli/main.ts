@@ -454,6 +454,11 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
           throw e;
         }
         io.out(JSON.stringify(result));
+        // Texts edited in the file since the export were embedded again (memory/text-edits.ts).
+        const edited = (result as { textEdited?: number }).textEdited ?? 0;
+        if (edited > 0) {
+          io.err(`jev-mem: note: ${edited} node(s) of ${file} were edited since the export (their text differs from the export's textHashes); their embeddings, keywords, entities and time references were derived again from the new text (no --reembed needed); their memory types and edges were kept`);
+        }
         return 0;
       }
       case 'delete': {

@@ -16,6 +16,7 @@ import { checkNamespaceName } from '../plane/store/names.js';
 import { quoteVisible } from '../util/invisible.js';
 import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
+import { editedNodes, rederive, textHashesOf } from './text-edits.js';
 import { EXPIRY_META_KEY } from './expiry-meta.js';
 import type { ImportOptions } from './types.js';
 import type { NodePredicate } from '../read/filter.js';
@@ -35,9 +36,19 @@ export interface TransferDeps {
 
 /** Result of an import. */
 export interface ImportResult {
+  /** Nodes written. */
   nodes: number;
+  /** Edges written. */
   edges: number;
+  /** The namespace written. */
   namespace: string;
+  /**
+   * Nodes whose text was edited in the file after the export (it differs from the export's
+   * `textHashes`): their embedding, keywords, entities and time references were derived again
+   * from the new text (memory/text-edits.ts). Present only when there are any (an export
+   * without `textHashes`, written before that field, cannot tell).
+   */
+  textEdited?: number;
 }
 
 /**
@@ -77,6 +88,7 @@ export async function exportNamespace(deps: TransferDeps, ns: string, keep?: Nod
     nodes: nodes.sort((a, b) => a.seq - b.seq),
     edges,
     meta,
+    textHashes: textHashesOf(nodes),
   };
 }
 
@@ -93,9 +105,11 @@ function fileNamespace(name: unknown): string {
 /**
  * Imports an export into an empty namespace in one atomic commit (see `Memory.import`). The file
  * is checked and its encoder compared before any lock is taken; the rest runs under the
- * namespace's write lock.
+ * namespace's write lock. Nodes whose text was edited in the file since the export (their
+ * `textHashes` entry differs) get their embedding and text features derived again, without
+ * `reembed` (memory/text-edits.ts); `textEdited` counts them.
  * @throws JevMemError `INVALID_INPUT` (bad file; namespace not empty; the file cannot be
- *   indexed), `SCHEMA_MISMATCH`, `ENCODER_MISMATCH`, `STORAGE_FAILED` / `QUOTA_EXCEEDED`, `ABORTED`.
+ *   indexed; `textHashes` not an object of strings), `SCHEMA_MISMATCH`, `ENCODER_MISMATCH`, `STORAGE_FAILED` / `QUOTA_EXCEEDED`, `ABORTED`.
  */
 export async function importNamespace(deps: TransferDeps, data: unknown, o: ImportOptions | undefined): Promise<ImportResult> {
   const { storage, caches, encoder } = deps;
@@ -109,6 +123,8 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
   };
   const migrated = planMigrations(asStored, ns).snapshot;
   const foreign = migrated.nodes.filter((n) => isForeign(n, encoder));
+  // Texts edited in the file since the export: derived again below, whatever `reembed` says.
+  const edited = editedNodes(migrated.nodes, file.textHashes);
   if (foreign.length > 0 && o?.reembed !== true) {
     throw new JevMemError(
       'ENCODER_MISMATCH',
@@ -122,8 +138,10 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
       const state = await caches.fresh(ns, true);
       if (state.size > 0) throw invalidInput('options.namespace', `namespace ${quoteVisible(ns)} is not empty; import into an empty namespace or forget it first`);
       let nodes = migrated.nodes;
-      if (foreign.length > 0) {
-        const byId = new Map((await reembed(foreign, encoder, o?.signal)).map((n) => [n.id, n]));
+      if (foreign.length > 0 || edited.length > 0) {
+        const editedIds = new Set(edited.map((n) => n.id));
+        const byId = new Map((await reembed(foreign.filter((n) => !editedIds.has(n.id)), encoder, o?.signal)).map((n) => [n.id, n]));
+        for (const n of await rederive(edited, migrated.nodes, encoder, o?.signal)) byId.set(n.id, n);
         nodes = nodes.map((n) => byId.get(n.id) ?? n);
       }
       throwIfAborted(o?.signal);
@@ -145,7 +163,7 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
       built.dispose(); // it read the file, not the store: the memory reopens from the store
       await storage.commit(ns, batch);
       await caches.reload(ns);
-      return { nodes: nodes.length, edges: edges.length, namespace: ns };
+      return { nodes: nodes.length, edges: edges.length, namespace: ns, ...(edited.length > 0 ? { textEdited: edited.length } : {}) };
     },
     o?.signal,
   );

@@ -37,6 +37,13 @@ export interface MemoryExport {
    * 22), left out of `nodes`; absent when none. Import ignores it.
    */
   damaged?: string[];
+  /**
+   * The hash of each node's text when it was exported (node id → `textKey(text)`, util/hash.ts),
+   * so an import can tell a text edited in the file since (memory/text-edits.ts: its embedding,
+   * keywords, entities and time references are derived again). Absent in exports written before
+   * this field: such a file is imported as is.
+   */
+  textHashes?: Record<string, string>;
 }
 
 const STATUSES = new Set(['active', 'superseded', 'deleted']);
