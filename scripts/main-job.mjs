@@ -53,7 +53,7 @@ if (existsSync(locomo)) {
 
 const ingest = run(ingestArgs);
 const summary = JSON.parse(ingest.out);
-console.log(`ingest: ${summary.ingested} observations, ${summary.edges} edges ${JSON.stringify(summary.edgesByView)}, ${summary.seconds} s in the write path (${summary.turnsPerSecond} turns/s), ${(ingest.ms / 1000).toFixed(2)} s with process start and model load`);
+console.log(`ingest: ${summary.ingested} observations, ${summary.namespaceTotals.edges} edges ${JSON.stringify(summary.namespaceTotals.edgesByView)}, ${summary.seconds} s in the write path (${summary.turnsPerSecond} turns/s), ${(ingest.ms / 1000).toFixed(2)} s with process start and model load`);
 
 const qfile = join(work, 'questions.jsonl');
 writeFileSync(qfile, questions.map((q) => JSON.stringify(q)).join('\n') + '\n');
