@@ -28,6 +28,13 @@ export interface Walk {
   p: Record<View, number>;
   visited: Set<string>;
   edgesInspected: number;
+  /**
+   * The recall's scope and metadata filter (`RecallInput.keep`); absent without one. A neighbour
+   * it rejects is never proposed, marked visited or charged to b_g: the walk does not pass
+   * through it (pruned, not merely hidden), so nothing reached only through another scope's
+   * memories is found either.
+   */
+  keep?: (node: MemoryNode) => boolean;
 }
 
 /** A node proposed by expanding an edge of a beam node. */
@@ -44,12 +51,13 @@ export interface Proposal {
  * `limit` says which global limit ended the step early. Only the proposed nodes' bodies are read.
  */
 export async function proposeNeighbours(state: NamespaceState, beam: readonly Scored[], walk: Walk, params: Readonly<MemoryParameters>): Promise<{ proposals: Proposal[]; limit: StopReason | undefined }> {
-  const { active, used, given, p, visited } = walk;
+  const { active, used, given, p, visited, keep } = walk;
   const picked: Array<Omit<Proposal, 'node'> & { id: string }> = [];
   let limit: StopReason | undefined;
+  // With a scope or filter the neighbours' bodies are read too, to test them before proposing.
   await state.loadEdges(
     beam.map((b) => b.node.id),
-    false,
+    keep !== undefined,
   );
   outer: for (const b of beam) {
     for (const e of expansionOrder(state, b.node.id)) {
@@ -63,6 +71,10 @@ export async function proposeNeighbours(state: NamespaceState, beam: readonly Sc
       const otherId = direction === 'out' ? e.to : e.from;
       if (visited.has(otherId)) continue;
       if (!state.nodes.has(otherId) || state.statusOf(otherId) === 'deleted') continue;
+      if (keep !== undefined) {
+        const other = state.nodes.get(otherId);
+        if (other === undefined || !keep(other)) continue; // outside the recall's scope: not traversed
+      }
       if (visited.size >= params.maxVisited) {
         limit = 'visited-limit';
         break outer;

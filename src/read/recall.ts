@@ -67,7 +67,11 @@ export interface RecallInput {
   beforeMs?: number;
   /**
    * Candidate filter (issue 23; read/filter.ts, the memory's scope and metadata filter): like the
-   * time window, it chooses the anchors among the nodes it keeps and filters the final ranking.
+   * time window, it chooses the anchors among the nodes it keeps and filters the final ranking;
+   * unlike the window, it also bounds the walk: a node it rejects is never expanded to or through
+   * (expand.ts `Walk.keep`), never seeds or joins the hop, and never feeds a candidate's window
+   * signals (signals.ts `QueryContext.keep`), so the trace names none of them. Absent: the read
+   * path is unchanged.
    */
   keep?: (node: MemoryNode) => boolean;
   /** Languages the encoder's vectors cover (`Encoder.languages`); absent: all. */
@@ -99,6 +103,11 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
 
   // ---- query context and anchor pools (gather.ts) ----------------------------------------------
   const { q, lexHits, vecHits, speakers, mentions, language, windowed, passes, vectorEvidence } = await gatherQuery(state, params, input);
+  // A scope or filter (`keep`) bounds the whole read, not only its result: the window signals,
+  // the expansion (walk.keep) and the hop's seeds read only the memories it keeps, so neither the
+  // scores nor the trace carry another scope's memories. A time window alone still lets the walk
+  // pass through memories outside it (they are only left out of the result).
+  if (input.keep !== undefined) q.keep = input.keep;
 
   // ---- route, eq. (11)-(15) -------------------------------------------------------------------
   const tRoute = performance.now();
@@ -171,6 +180,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const expansions: TraceExpansion[] = [];
   const rounds: TraceRound[] = [{ round: 0, proposed: anchorNodes.length, beam: beam.length }];
   const walk: Walk = { active, used, given, p, visited, edgesInspected: 0 };
+  if (input.keep !== undefined) walk.keep = input.keep;
   /** Scores expansions with eq. (23), merges them and records them in the trace. */
   const scoreExpansions = async (proposals: Proposal[], round: number, centroid: Float32Array | undefined): Promise<Map<string, Scored>> => {
     const newScores = await scoreCandidates(proposals, q, state, controller, ctx, params, centroid);

@@ -51,6 +51,13 @@ export interface QueryContext {
    * with a meaningless vector. Absent: true.
    */
   vectorEvidence?: boolean;
+  /**
+   * The recall's scope and metadata filter (`RecallInput.keep`); absent without one. A
+   * neighbouring turn it rejects (or whose body is not loaded) is left out of the window signals
+   * (`neighbourLexical`, `neighbourOfHit`, `neighbourCosine`, `windowLexical`,
+   * `softWindowOverlap`), so a scoped recall's scores never read another scope's memories.
+   */
+  keep?: (node: MemoryNode) => boolean;
 }
 
 /**
@@ -180,6 +187,7 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     if (e.weight < 1) continue;
     const other = e.from === n.id ? e.to : e.from;
     const on = state.nodes.get(other);
+    if (q.keep !== undefined && (on === undefined || !q.keep(on))) continue; // outside the recall's scope
     if (on !== undefined) window.push(on);
     const hit = q.lexical.get(other);
     const s = hit?.score ?? 0;
