@@ -39,6 +39,7 @@ import { NamespaceCaches } from './memory/concurrency.js';
 import { openNamespace } from './memory/migrate.js';
 import { exportNamespace, importNamespace, type TransferDeps } from './memory/transfer.js';
 import type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions } from './memory/types.js';
+import { scopedEdgesOf } from './memory/edges.js';
 import { ADD_MANY_OPTION_KEYS, ADD_OPTION_KEYS, ANSWER_EXTRA_OPTION_KEYS, CALL_OPTION_KEYS, EXPORT_OPTION_KEYS, IMPORT_OPTION_KEYS, LIST_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkOptionKeys, scopePredicate } from './memory/options.js';
 import type { MemoryFilter } from './read/filter.js';
 import { checkLimit, decodeCursor, historyOf, isExpired, listPage, refuseStaleVersion, selection } from './memory/list.js';
@@ -504,8 +505,12 @@ export interface Memory {
    * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `CLOSED`.
    */
   get(id: string, options?: ScopedCallOptions): Promise<MemoryNode | undefined>;
-  /** Edges touching a node (both directions; copies). @throws JevMemError `INVALID_OPTION` (an unknown option, naming it), `CLOSED`. */
-  edges(id: string, options?: CallOptions): Promise<MemoryEdge[]>;
+  /**
+   * Edges touching a node (both directions; copies). With `options.scope`, a node outside it
+   * answers as an unknown id (`[]`) and an edge whose other end is outside it is left out.
+   * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `CLOSED`.
+   */
+  edges(id: string, options?: ScopedCallOptions): Promise<MemoryEdge[]>;
   /**
    * Writes `observation` as the newer version of node `id` (issue 7 item 1), in one atomic
    * commit: a new node, the old node marked `superseded` with the new id in its `supersededBy`,
@@ -848,13 +853,11 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
 
     async edges(id, o) {
       ensureOpen();
-      checkOptionKeys(o, CALL_OPTION_KEYS);
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
       const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
       await expiry.open(ns);
-      return caches.reading(ns, async (state) => {
-        await state.loadEdges([id], false);
-        return state.edgesOf(id).map((e) => structuredClone(e));
-      });
+      return caches.reading(ns, (state) => scopedEdgesOf(state, id, keep));
     },
 
     async update(id, observation, o) {

@@ -52,6 +52,8 @@ export const OPTIONS = {
   'system-one': { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend (default: local)' },
   'base-url': { type: 'string', value: '<url>', help: 'base URL of the remote System One (or JEV_MEM_SYSTEM_ONE_URL)' },
   'vector-index': { type: 'string', value: '<flat|hnsw|auto>', help: 'vector index (default: auto)' },
+  user: { type: 'string', value: '<id>', help: 'mcp: tie every tool to this userId (remember stores under it, the other tools act only on its memories; a client passing another userId gets a tool error)' },
+  agent: { type: 'string', value: '<id>', help: 'mcp: tie every tool to this agentId, as --user' },
   help: { type: 'boolean', short: 'h', help: 'print this help (or a command\'s: jev-mem <command> --help)' },
   version: { type: 'boolean', short: 'v', help: 'print the version of jev-mem' },
 } as const satisfies Record<string, OptionSpec>;
@@ -91,7 +93,7 @@ export const COMMANDS = {
   delete: { args: '<id>', summary: 'remove one memory (node) and its edges; prints {"deleted": true|false, "id"} (false, with a warning, for an id the namespace does not hold; exit 0)', options: OPEN, required: STORE },
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
   check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },
-  mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list, history; needs @modelcontextprotocol/sdk); makes the store when missing', options: OPEN, required: STORE },
+  mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list, history; needs @modelcontextprotocol/sdk); makes the store when missing', options: [...OPEN, 'user', 'agent'], required: STORE },
   repair: { args: '', summary: 'copy every readable record into a fresh store file, rebuild the indexes, then remove the damaged file (--keep-backup keeps it)', options: ['store', 'keep-backup'], required: STORE },
   help: { args: '', summary: 'print this help', options: [] },
 } as const satisfies Record<string, CommandSpec>;

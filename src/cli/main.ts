@@ -40,6 +40,7 @@ import { byLine, erasureOnFullDisk, jsonlLines, storeFlagMessage } from './error
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
 import { loadMcpSdk, serveMcpStdio } from '../integrations/mcp/stdio.js';
+import { checkToolScope } from '../integrations/tool-scope.js';
 import { join } from 'node:path';
 
 export type { CliIO } from './io.js';
@@ -481,6 +482,8 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         const store = need(v.store, 'store');
         const version = (await findPackage().catch(() => undefined))?.version ?? '0.0.0';
         await loadMcpSdk(); // DEPENDENCY_MISSING before a store is made
+        const scope = { ...(v.user !== undefined ? { userId: v.user } : {}), ...(v.agent !== undefined ? { agentId: v.agent } : {}) };
+        const toolScope = Object.keys(scope).length > 0 ? checkToolScope(scope) : undefined; // a bad --user before a store is made
         memory = await openMemory({ ...v, store: join(store) }, true, true);
         // stdout carries MCP messages only: the end of stdin (the client closed), SIGINT or
         // SIGTERM stop the server once the calls in flight are done; the store is then closed.
@@ -490,7 +493,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         process.once('SIGTERM', onSignal);
         try {
           io.err(`jev-mem mcp: serving namespace ${JSON.stringify(memory.namespace)} of ${store} over stdio`);
-          await serveMcpStdio(memory, { version, answer: systemTwoFromEnv(process.env) !== undefined, source: 'mcp', signal: stop.signal });
+          await serveMcpStdio(memory, { version, answer: systemTwoFromEnv(process.env) !== undefined, source: 'mcp', signal: stop.signal, ...(toolScope !== undefined ? { scope: toolScope } : {}) });
         } finally {
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);

@@ -25,11 +25,14 @@ import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './too
 
 /**
  * The memory tools as AI SDK tools, keyed by name (`remember`, `recall`, `update`, `forget`,
- * `list`, and `answer` when `options.answer`). A tool whose run fails (bad argument, unknown id)
+ * `list`, `history`, and `answer` when `options.answer`). A tool whose run fails (bad argument, unknown id)
  * throws the JevMemError, which the AI SDK hands back to the model as a tool error reading
  * `CODE: message` (`INVALID_INPUT: k: expected an integer from 1 to 50, got 0`).
  * @param options.source - provenance `source` of what the tools store. @default 'ai-sdk'
- * @throws JevMemError `DEPENDENCY_MISSING` (details `package: 'ai'`) when `ai` is not installed.
+ * @param options.scope - ties every tool to one user / agent / session (`{ userId: 'alice' }`):
+ *   a model-supplied different `userId` is a tool error; without it the model chooses the scope.
+ * @throws JevMemError `DEPENDENCY_MISSING` (details `package: 'ai'`) when `ai` is not installed;
+ *   `INVALID_OPTION` (`scope…`) for a bad `options.scope`.
  * @example
  * ```ts
  * const tools = await createMemoryTools(memory);

@@ -11,7 +11,8 @@
  * take the memory API's metadata `filter` and scope (`userId`, `agentId`, `sessionId`; docs/api.md),
  * `recall` and `answer` its `minScore` on the calibrated `relevance` (memory/relevance.ts). `update`,
  * `forget` and `history` take `userId` / `agentId` too: given, they act only on a memory of that
- * scope (another scope's memory is `NOT_FOUND`, as an unknown id). A query holds at most
+ * scope (another scope's memory is `NOT_FOUND`, as an unknown id). `MemoryToolsOptions.scope`
+ * ties every tool to one scope instead, whatever the model passes (tool-scope.ts). A query holds at most
  * `MAX_QUERY_CHARS` characters (the schema's `maxLength`).
  * Arguments are checked here: a bad argument throws JevMemError `INVALID_INPUT` naming it (the
  * memory's own field paths, `options.filter.…`, are renamed to the tool's argument, `filter.…`),
@@ -24,6 +25,7 @@ import { isJevMemError } from '../errors.js';
 import { MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope, type RecallResult } from '../memory.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { listedView, listPage } from './list.js';
+import { bindScope, checkToolScope } from './tool-scope.js';
 
 /** A JSON Schema (draft 2020-12 / draft-07 subset) of a tool's arguments: always an object. */
 export interface ToolInputSchema {
@@ -65,6 +67,18 @@ export interface MemoryToolsOptions {
   source?: string;
   /** The time of a memory stored without `observedAt` (the moment the model stores it). @default () => new Date() */
   now?: () => Date;
+  /**
+   * Ties every tool to one scope (`userId`, `agentId`, `sessionId`; at least one): `remember`
+   * stores in it, `recall` / `answer` / `list` select in it, and `update` / `forget` / `history`
+   * act only on a memory of it (another scope's memory is `NOT_FOUND`, as an unknown id). A
+   * model-supplied scope argument that differs is refused as a tool error (`INVALID_INPUT`
+   * naming it); the same value is accepted. Without it the scope arguments are the model's to
+   * give, so a model can read or change any user's memories: set it when one memory serves
+   * several users.
+   * @throws JevMemError `INVALID_OPTION` (`scope`, `scope.userId`, …) from {@link memoryTools}
+   *   when it is not such an object.
+   */
+  scope?: MemoryScope;
 }
 
 /** Largest `k` a tool call may ask for: tool results go into a model's context. */
@@ -131,10 +145,11 @@ function scopeOf(a: Record<string, unknown>): MemoryScope | undefined {
   return Object.keys(scope).length > 0 ? scope : undefined;
 }
 
-/** The scope of an id-addressed tool (`update`, `forget`, `history`): `userId` / `agentId`, as `{ scope }` when one is given. */
+/** The scope of an id-addressed tool (`update`, `forget`, `history`): `userId` / `agentId` (and a fixed `sessionId`), as `{ scope }` when one is given. */
 function ownerOf(a: Record<string, unknown>): { scope?: MemoryScope } {
   const scope: MemoryScope = {};
-  for (const key of ['userId', 'agentId'] as const) {
+  // sessionId is no argument of these tools: it is here only from MemoryToolsOptions.scope.
+  for (const key of ['userId', 'agentId', 'sessionId'] as const) {
     const v = text(a, key, false);
     if (v !== undefined) scope[key] = v;
   }
@@ -305,6 +320,8 @@ const MIN_SCORE = {
 
 /**
  * The memory tools, in the order a model should consider them.
+ * @throws JevMemError `INVALID_OPTION` (`scope…`) when `options.scope` is not an object of
+ *   non-empty scope ids (MemoryToolsOptions.scope).
  * @example
  * ```ts
  * for (const t of memoryTools({ answer: false })) console.log(t.name, t.inputSchema);
@@ -313,6 +330,7 @@ const MIN_SCORE = {
 export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
   const source = options.source ?? 'agent';
   const now = options.now ?? (() => new Date());
+  const scope = checkToolScope(options.scope);
   const tools: ToolSpec[] = [
     {
       ...remember,
@@ -455,7 +473,7 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       },
     },
   );
-  return tools.map(checked);
+  return tools.map((t) => checked(t, scope));
 }
 
 /** A tool before its arguments are checked: `run` gets the arguments object. */
@@ -463,14 +481,17 @@ interface ToolSpec extends Omit<MemoryTool, 'run'> {
   run(memory: Memory, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-/** The tool with its arguments checked (an object with only the schema's keys) before it runs. */
-function checked(spec: ToolSpec): MemoryTool {
+/**
+ * The tool with its arguments checked (an object with only the schema's keys) and the tools'
+ * fixed scope bound into them (tool-scope.ts) before it runs.
+ */
+function checked(spec: ToolSpec, scope: Readonly<MemoryScope> | undefined): MemoryTool {
   return {
     ...spec,
     run: (memory, args) => {
       const a = argsObject(args);
       onlyKeys(a, spec.inputSchema);
-      return spec.run(memory, a);
+      return spec.run(memory, bindScope(a, scope));
     },
   };
 }

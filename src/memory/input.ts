@@ -14,6 +14,7 @@
  */
 import { describeValue, invalidInput, isJevMemError } from '../errors.js';
 import { parseDateInput } from '../util/date-input.js';
+import { hasInvisible, quoteVisible } from '../util/invisible.js';
 import { METADATA_INPUT_FIELDS, checkSessionId } from '../write/validate.js';
 import type { MemoryScope } from './types.js';
 
@@ -47,12 +48,18 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /**
  * Checks a scope value (`userId`, `agentId`, `role`; a `sessionId` is checked by `checkSessionId`): a non-empty string
  * of at most {@link MAX_SCOPE_VALUE_CHARS} characters with no control character (a NUL or a
- * newline in an id would let two ids look alike, and break line-based logs and exports).
- * @throws JevMemError `INVALID_INPUT` naming `field`.
+ * newline in an id would let two ids look alike, and break line-based logs and exports) and no
+ * other invisible character: format characters (zero-width space and joiners, the byte-order
+ * mark, bidirectional overrides), line and paragraph separators, default-ignorable code points
+ * and lone surrogates, the rule of namespace names (util/invisible.ts), since `"alice\u200B"`
+ * looks like `"alice"` but is another scope.
+ * @throws JevMemError `INVALID_INPUT` naming `field`, the value quoted with its invisible
+ *   characters escaped.
  */
 export function checkScopeValue(v: unknown, field: string): string {
   if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_SCOPE_VALUE_CHARS) throw invalidInput(field, `expected a non-empty string of at most ${MAX_SCOPE_VALUE_CHARS} characters, got ${describeValue(v)}`);
   if (/\p{Cc}/u.test(v)) throw invalidInput(field, `contains a control character (U+${(v.match(/\p{Cc}/u)?.[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); give an id without one`);
+  if (hasInvisible(v)) throw invalidInput(field, `contains an invisible character (${quoteVisible(v)}); give an id without one`);
   return v;
 }
 
@@ -70,7 +77,9 @@ export function expiryIso(v: unknown, field: string): string {
  * Turns one input (observation or chat message, with scope fields and expiry) into a plain
  * observation for `checkObservation`. Input that is not an object is passed on unchanged (the
  * validator refuses it naming the field).
- * @param scope - The call's `options.scope`, for fields the input does not give (`add`, `addMany`).
+ * @param scope - The call's `options.scope` (`add`, `addMany`), for fields the input does not
+ *   give; a `userId`, `agentId` (top level or in metadata) or `sessionId` the input gives that
+ *   differs from it is refused.
  * @param within - The scope the result must stay in (`update`'s `options.scope`): a `userId`,
  *   `agentId` (top level or in metadata) or `sessionId` that differs from it is refused.
  * @throws JevMemError `INVALID_INPUT` naming the field: a chat message with a non-string
@@ -110,6 +119,9 @@ function convert(value: unknown, field: string, scope: MemoryScope | undefined, 
   delete o['role'];
   const extras: Record<string, unknown> = {};
   if (role !== undefined) extras['role'] = checkScopeValue(role, `${field}.role`);
+  // A field the input gives must agree with the call's options.scope (an observation with
+  // userId "b" under scope { userId: "a" } would be stored as b's, out of the caller's scope).
+  if (scope !== undefined) refuseOutside(o, isPlainObject(o['metadata']) ? o['metadata'] : undefined, { userId: o['userId'], agentId: o['agentId'] }, scope, field, 'options.scope.KEY (VALUE): a memory added under a scope must belong to it');
   for (const key of ['userId', 'agentId'] as const) {
     const given = o[key] ?? scope?.[key];
     if (given !== undefined) extras[key] = checkScopeValue(given, o[key] !== undefined ? `${field}.${key}` : `options.scope.${key}`);
@@ -128,7 +140,7 @@ function convert(value: unknown, field: string, scope: MemoryScope | undefined, 
     if (v === undefined) continue;
     inMeta[key] = key === 'expiresAt' ? expiryIso(v, `${field}.metadata.expiresAt`) : checkScopeValue(v, `${field}.metadata.${key}`);
   }
-  if (within !== undefined) refuseOutside(o, meta ?? undefined, extras, within, field);
+  if (within !== undefined) refuseOutside(o, meta ?? undefined, extras, within, field, 'options.scope.KEY (VALUE): an update cannot move a memory out of the scope it was found in');
   if (Object.keys(extras).length === 0 && Object.keys(inMeta).length === 0) return o;
   const merged: Record<string, unknown> = { ...(meta ?? {}), ...inMeta };
   for (const [k, v] of Object.entries(extras)) {
@@ -142,15 +154,17 @@ function convert(value: unknown, field: string, scope: MemoryScope | undefined, 
 /**
  * Refuses an input that would put its memory outside `within` (the scope of an `update`): a
  * `userId` / `agentId` (top level or in metadata) or `sessionId` that differs from the scope's.
+ * Also `add`'s check against its `options.scope`. `why` is the message after "differs from",
+ * with `KEY` and `VALUE` replaced by the scope field and its quoted value.
  * @throws JevMemError `INVALID_INPUT` naming the field.
  */
-function refuseOutside(o: Record<string, unknown>, meta: Record<string, unknown> | undefined, extras: Record<string, unknown>, within: MemoryScope, field: string): void {
+function refuseOutside(o: Record<string, unknown>, meta: Record<string, unknown> | undefined, extras: Record<string, unknown>, within: MemoryScope, field: string, why: string): void {
   for (const key of ['userId', 'agentId', 'sessionId'] as const) {
     const want = within[key];
     if (want === undefined) continue;
     const given = key === 'sessionId' ? [o['sessionId']] : [extras[key], meta?.[key]];
     for (const v of given) {
-      if (v !== undefined && v !== null && v !== want) throw invalidInput(`${field}.${key}`, `differs from options.scope.${key} (${describeValue(want)}): an update cannot move a memory out of the scope it was found in`);
+      if (v !== undefined && v !== null && v !== want) throw invalidInput(`${field}.${key}`, `differs from ${why.replace('KEY', key).replace('VALUE', () => describeValue(want))}`);
     }
   }
 }

@@ -110,7 +110,7 @@ describe('option keys', () => {
       ['stats', () => memory.stats(bad)],
     ];
     for (const [name, call] of calls) expect([name, ...(await fieldOf(call()))]).toEqual([name, 'INVALID_OPTION', 'options.scpoe']);
-    // `edges`, `maintain` and `stats` take no scope: refused, not ignored.
+    // `maintain` and `stats` take no scope: refused, not ignored.
     expect(await fieldOf(memory.stats({ scope: { userId: 'alice' } } as never))).toEqual(['INVALID_OPTION', 'options.scope']);
     expect(await fieldOf(memory.delete(bob, 'alice' as never))).toEqual(['INVALID_OPTION', 'options']);
     expect((await memory.get(bob))?.text).toBe('My bank PIN is 4321.');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NamespaceBook } from '../../src/plane/resident/book.js';
-import { dedupKey } from '../../src/plane/resident/keys.js';
+import { dedupKey, nodeDedupKey } from '../../src/plane/resident/keys.js';
 import { hash53, NodeDirectory } from '../../src/plane/resident/node-directory.js';
 import { makeNode } from './fixtures.js';
 
@@ -58,5 +58,25 @@ describe('NamespaceBook restore (repeat keys filed on first use)', () => {
     book.restore({ sessions: [], mentions: [], speakers: [], dedup: [], keywordDf: [], languages: [], seq: 0 });
     expect(book.dedupCandidate(1)).toBeUndefined();
     expect(book.toJSON().dedup).toEqual([]);
+  });
+
+  it('files a scoped node under its scoped key; an old unscoped key of it (a checkpoint before the scope) never verifies', () => {
+    const dir = new NodeDirectory(2);
+    const book = new NamespaceBook(dir);
+    const n = makeNode('ns', 'a1', 1, 't1');
+    n.provenance.metadata = { userId: 'alice' };
+    dir.add(n, 1, 'en');
+    book.add(n, 'en');
+    const scoped = dedupKey('t1', n.observedAt, undefined, { userId: 'alice' });
+    expect(nodeDedupKey(n)).toBe(scoped);
+    expect(book.dedupCandidate(hash53(scoped))).toBe('a1');
+    expect(book.dedupCandidate(keyOf(1))).toBeUndefined(); // an unscoped write of t1 finds nothing
+    // A checkpoint of the old code filed it under the unscoped key: the candidate comes back, but
+    // the write path compares real keys (write.ts) and the node's key is the scoped one.
+    const old = new NamespaceBook(dir);
+    old.restore({ ...book.toJSON(), dedup: [[keyOf(1), 'a1']] });
+    expect(old.dedupCandidate(keyOf(1))).toBe('a1');
+    expect(nodeDedupKey(n)).not.toBe(dedupKey('t1', n.observedAt, undefined));
+    expect(old.dedupCandidate(hash53(scoped))).toBeUndefined(); // a scoped repeat is missed, never merged across scopes
   });
 });

@@ -14,7 +14,7 @@
 import type { MemoryNode } from '../../types.js';
 import type { LanguageCode } from '../text/language.js';
 import { hash53, type NodeDirectory } from './node-directory.js';
-import { dedupKey, speakerKey } from './keys.js';
+import { nodeDedupKey, speakerKey } from './keys.js';
 
 /** One session's bookkeeping. */
 export interface SessionInfo {
@@ -51,7 +51,7 @@ export class NamespaceBook {
   readonly #speakers = new Map<string, string>();
   /** Canonical speaker name → number of nodes with it (the name leaves {@link speakers} with its last node). */
   readonly #speakerCount = new Map<string, number>();
-  /** 53-bit hash of {@link dedupKey} → id of the latest node with that key (verify on a hit). */
+  /** 53-bit hash of `dedupKey` (keys.ts) → id of the latest node with that key (verify on a hit). */
   readonly #dedupMap = new Map<number, string>();
   /**
    * The `dedup` entries of a restored `book.json` not yet filed in the map, in their order, held
@@ -114,7 +114,7 @@ export class NamespaceBook {
     return this.#dedupMap;
   }
 
-  /** Id of the latest node whose {@link dedupKey} hashes to `hash` (a candidate: compare before use). */
+  /** Id of the latest node whose `dedupKey` (keys.ts) hashes to `hash` (a candidate: compare before use). */
   dedupCandidate(hash: number): string | undefined {
     return this.#dedup.get(hash);
   }
@@ -144,7 +144,7 @@ export class NamespaceBook {
       this.#speakerCount.set(key, (this.#speakerCount.get(key) ?? 0) + 1);
     }
     for (const e of n.entities) this.#mention(e, n.id, n.seq);
-    const key = hash53(dedupKey(n.text, n.observedAt, n.provenance.source));
+    const key = hash53(nodeDedupKey(n));
     const prev = this.#dedup.get(key);
     if (prev === undefined || (this.#dir.seq(prev) ?? -Infinity) <= n.seq) this.#dedup.set(key, n.id);
     for (const k of n.keywords) this.#keywordDf.set(k, (this.#keywordDf.get(k) ?? 0) + 1);
@@ -183,7 +183,7 @@ export class NamespaceBook {
         if (list.length === 0) this.#mentions.delete(ent);
       }
     }
-    const key = hash53(dedupKey(n.text, n.observedAt, n.provenance.source));
+    const key = hash53(nodeDedupKey(n));
     if (this.#dedup.get(key) === id) this.#dedup.delete(key);
     if (n.provenance.speaker) {
       const sk = speakerKey(n.provenance.speaker);
