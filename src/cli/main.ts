@@ -1,7 +1,9 @@
 /**
  * The `jev-mem` command (Node). Commands: ingest, recall, answer, list, history (browse.ts),
  * decide, stats, export, import, delete, forget, mcp (the MCP server over stdio: integrations/mcp/stdio.ts; the table and the help are in commands.ts). Results on stdout (JSON, or text),
- * progress, hints and errors on stderr.
+ * progress, hints and errors on stderr. This module runs a command line: the parsing, usage and
+ * help are in commands.ts, opening the memory in open.ts, the recall output in recall-output.ts,
+ * and a failed command's message and exit code in failure.ts.
  *
  * Exit codes (also in `jev-mem --help`):
  * - 0: success, also when the reader of stdout went away early (`jev-mem recall … | head -1`);
@@ -24,89 +26,29 @@ import { JevMemError, isJevMemError } from '../errors.js';
 import { parseJsonl, parseQuestions, withoutBom } from '../formats/jsonl.js';
 import { locomoConversation, parseLocomo } from '../formats/locomo.js';
 import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
-import type { Memory, RecallResult } from '../memory.js';
-import { createNodeMemory } from '../node.js';
-import { checkNamespaceName, namespaceNameProblem } from '../plane/store/names.js';
-import { hasInvisible, quoteVisible, showInvisible } from '../util/invisible.js';
+import type { Memory } from '../memory.js';
+import { quoteVisible, showInvisible } from '../util/invisible.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import type { Observation } from '../types.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, unitOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { filterOption, runHistory, runList } from './browse.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
-import { EXIT_DAMAGED, isDamaged, runCheck, runRepair, unreadableStoreHint, warnRepairBackups } from './check.js';
+import { EXIT_DAMAGED, runCheck, runRepair, warnRepairBackups } from './check.js';
 import { findPackage } from './package-info.js';
 import { ingestSummary } from './ingest-summary.js';
-import { byLine, erasureOnFullDisk, jsonlLines, storeFlagMessage } from './error-words.js';
+import { byLine, erasureOnFullDisk, jsonlLines } from './error-words.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
 import { systemTwoFromEnv } from '../system-two/from-env.js';
 import { loadMcpSdk, serveMcpStdio } from '../integrations/mcp/stdio.js';
 import { checkToolScope } from '../integrations/tool-scope.js';
 import { join } from 'node:path';
+import { failureExit } from './failure.js';
+import { closeOpenedBackends, need, openForCleanup, openMemory, requireMemories } from './open.js';
+import { printRecallText, recallJson } from './recall-output.js';
 
 export type { CliIO } from './io.js';
 
-/** System-One backends opened by this run (closed at the end). */
-const openedBackends: SystemOneBackend[] = [];
-
 type Values = OptionValues;
-
-function need(v: string | undefined, name: string): string {
-  if (v === undefined || v === '') throw new UsageError(`missing --${name}`);
-  return v;
-}
-
-async function openMemory(v: Values, withSystemTwo = false, create = false): Promise<Memory> {
-  const store = need(v.store, 'store');
-  // Only the commands that write into a new store (ingest, import) may create it: a mistyped
-  // --store elsewhere is STORE_MISSING, not an empty memory.
-  const systemOne: SystemOneBackend = await createSystemOneFromName(v['system-one'] ?? 'local', { baseURL: v['base-url'], env: process.env });
-  openedBackends.push(systemOne);
-  const opts: Parameters<typeof createNodeMemory>[0] = { store, systemOne, create };
-  if (v.namespace !== undefined) opts.namespace = v.namespace;
-  if (v['vector-index'] !== undefined) opts.vectorIndex = v['vector-index'] as 'flat' | 'hnsw' | 'auto';
-  if (withSystemTwo) {
-    const s2 = systemTwoFromEnv(process.env);
-    if (s2) opts.systemTwo = s2;
-  }
-  return createNodeMemory(opts);
-}
-
-function recallJson(r: RecallResult): unknown {
-  return {
-    memories: r.memories.map((m) => ({
-      id: m.id,
-      text: m.text,
-      observedAt: m.observedAt,
-      observedAtLocal: m.observedAtLocal,
-      timeZone: m.timeZone,
-      timeRefs: m.timeRefs,
-      score: Math.round(m.score * 1e4) / 1e4,
-      // Calibrated probability in [0,1] that the memory is evidence for the question (memory/relevance.ts).
-      relevance: m.relevance === undefined ? undefined : Math.round(m.relevance * 1e4) / 1e4,
-      status: m.status,
-      supersededAt: m.supersededAt,
-      supersededAtLocal: m.supersededAtLocal,
-      provenance: m.provenance,
-    })),
-    trace: r.trace,
-  };
-}
-
-function printRecallText(r: RecallResult, out: (s: string) => void): void {
-  r.memories.forEach((m, i) => {
-    // The local date of the speaker (the observation's offset; UTC when none was given).
-    const when = m.observedAtLocal ? m.observedAtLocal.slice(0, 10) : '----------';
-    const turn = m.provenance.turnId ? ` (${m.provenance.turnId})` : '';
-    const events = m.timeRefs.length > 0 ? `  [${m.timeRefs.map((t) => `"${t.text}" = ${t.when}${t.certainty < 1 ? ` (${t.certainty})` : ''}`).join('; ')}]` : '';
-    const replacedAt = m.supersededAtLocal ?? m.supersededAt; // a local date, like `when`
-    const replaced = m.status === 'superseded' ? ` (superseded${replacedAt ? ` ${replacedAt.slice(0, 10)}` : ''})` : '';
-    out(`${String(i + 1).padStart(2)}. [${m.score.toFixed(3)}] ${when}${turn}${replaced} ${m.text}${events}`);
-  });
-  const t = r.trace;
-  out(
-    `\nviews ${t.routing.active.join(',')} · depth ${t.depth.reached}/${t.depth.max} · stop: ${t.stopReason} · visited ${t.limits.visited} · System-One calls ${t.limits.controllerCalls} (fallbacks ${t.fallbacks}) · ${t.timings.totalMs.toFixed(1)} ms`,
-  );
-}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -150,57 +92,6 @@ function detectJsonFormat(text: string): string {
   } catch {
     return 'locomo';
   }
-}
-
-/** A namespace name in a list of the CLI's messages: as written, or quoted with its invisible characters escaped when it has any (a name from before the namespace rule). */
-function listedName(name: string): string {
-  return hasInvisible(name) || /^\s|\s$/.test(name) ? quoteVisible(name) : name;
-}
-
-/** `1 memory`, `419 memories`. */
-function memoriesCount(n: number): string {
-  return `${n} ${n === 1 ? 'memory' : 'memories'}`;
-}
-
-/**
- * Refuses a namespace that holds no memories (a mistyped `--namespace`, or a store filled under
- * another one): recall over it would print nothing and exit 0.
- * @throws JevMemError `NOT_FOUND` (field `namespace`) listing the store's namespaces with their
- *   counts in the message and in `details.namespaces`.
- */
-async function requireMemories(memory: Memory, namespace = memory.namespace): Promise<void> {
-  if ((await memory.stats({ namespace })).nodes > 0) return;
-  const names = (await memory.namespaces()).filter((n) => n !== namespace);
-  const held = await Promise.all(names.map(async (n) => ({ namespace: n, memories: (await memory.stats({ namespace: n })).nodes })));
-  const listed = held.filter((h) => h.memories > 0);
-  const hint =
-    listed.length > 0
-      ? `this store holds: ${listed.map((h) => `${listedName(h.namespace)} (${memoriesCount(h.memories)})`).join(', ')}; choose one with --namespace`
-      : 'this store holds no memories yet (jev-mem ingest <file> --store <dir> writes some)';
-  throw new JevMemError('NOT_FOUND', `namespace ${quoteVisible(namespace)} holds no memories; ${hint}`, { field: 'namespace', namespaces: listed });
-}
-
-/**
- * Opens the memory of a command that only reads or removes a namespace (stats, export, forget):
- * on the default namespace, with `--namespace` checked per call, so a name the store holds from
- * before the namespace rule (plane/store/names.ts) can still be exported and forgotten.
- * @returns the memory and the namespace to use.
- */
-async function openForCleanup(v: Values): Promise<{ memory: Memory; namespace: string }> {
-  const { namespace, ...rest } = v;
-  const memory = await openMemory(rest);
-  if (namespace !== undefined && namespaceNameProblem(namespace) !== undefined && !(await memory.namespaces()).includes(namespace)) {
-    await memory.close();
-    checkNamespaceName(namespace, 'namespace');
-  }
-  return { memory, namespace: namespace ?? memory.namespace };
-}
-
-/** The CLI's words for a missing store: the library's advice (`create: true`) is no flag here. */
-function storeMissingMessage(e: JevMemError, store: string | undefined): string {
-  const dir = typeof e.details.dir === 'string' ? e.details.dir : (store ?? '<dir>');
-  const reason = typeof e.details.reason === 'string' ? ` (${e.details.reason})` : '';
-  return `no jev-mem store at ${dir}${reason}; check --store, or make one with \`jev-mem ingest <file> --store ${dir}\` (or \`jev-mem import <file.json> --store ${dir}\`)`;
 }
 
 /**
@@ -522,29 +413,9 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         throw new UsageError(`unknown command ${JSON.stringify(cmd satisfies never)}`);
     }
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`jev-mem: ${e.message}`);
-      io.err(`(jev-mem ${cmd} --help lists its options)`);
-      return 2;
-    }
-    if (isJevMemError(e, 'STORE_MISSING')) {
-      io.err(`jev-mem: STORE_MISSING: ${storeMissingMessage(e, v.store)}`);
-      return 1;
-    }
-    if (isJevMemError(e, 'SYSTEM_TWO_NOT_CONFIGURED')) {
-      // The library's advice (options.systemTwo) is no flag here: name the CLI's variables.
-      io.err(`jev-mem: SYSTEM_TWO_NOT_CONFIGURED: answer needs System Two: set JEV_MEM_LLM_BASE_URL (an OpenAI-compatible base URL) and JEV_MEM_LLM_MODEL, and JEV_MEM_LLM_API_KEY if the endpoint needs one; recall works without it`);
-      return 1;
-    }
-    if (isJevMemError(e)) {
-      io.err(`jev-mem: ${e.code}: ${storeFlagMessage(e, v.store)}`);
-      if (isDamaged(e) && (cmd === 'check' || cmd === 'repair') && v.store !== undefined) io.err(unreadableStoreHint(v.store));
-      return isDamaged(e) ? EXIT_DAMAGED : 1;
-    }
-    io.err(`jev-mem: unexpected error: ${(e as Error)?.stack ?? String(e)}`);
-    return 1;
+    return failureExit(e, cmd, v.store, io);
   } finally {
     await memory?.close();
-    for (const b of openedBackends.splice(0)) await b.close();
+    await closeOpenedBackends();
   }
 }

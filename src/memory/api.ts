@@ -1,0 +1,399 @@
+/**
+ * The public shape of a memory: the {@link Memory} interface that `createMemory()` (memory.ts)
+ * returns, with the options and results of its read, answer and stats calls. Types only; the
+ * factory in memory.ts re-exports every name, so `jev-mem` and `src/memory.js` keep their surface.
+ *
+ * @module
+ */
+import type { MemoryParameters } from '../config.js';
+import type { Encoder } from '../encoder/encoder.js';
+import type { MemoryExport } from '../plane/store/export.js';
+import type { OpenReport } from '../plane/resident/namespace.js';
+import type { MemoryFilter } from '../read/filter.js';
+import type { RecallSwitches } from '../read/recall.js';
+import type { RecallTrace } from '../read/trace.js';
+import type { SystemOneBackend } from '../system-one/wire.js';
+import type { AnswerResult as SystemTwoAnswer } from '../system-two/types.js';
+import type { MemoryEdge, MemoryNode, Observation, RecalledMemory, View } from '../types.js';
+import type { StreamEvent } from './answer-stream.js';
+import type { ChatMessageInput } from './input.js';
+import type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions } from './types.js';
+
+/** Options of {@link Memory.recall}. */
+export interface RecallOptions extends CallOptions {
+  /**
+   * How many memories to return: an integer from 1 to `MAX_RECALL_K` (1,000; config.ts).
+   * @default K (40), or K for multi-hop (50) when h(q) ≥ 0.5
+   * @throws JevMemError `INVALID_INPUT` (`options.k`) when not an integer in that range.
+   */
+  k?: number;
+  /**
+   * Time limit in ms, a finite number ≥ 0. @default parameters.readDeadlineMs
+   * @throws JevMemError `INVALID_OPTION` (`options.deadlineMs`) when negative, NaN or infinite.
+   */
+  deadlineMs?: number;
+  /** Ablation switches (graph expansion, routing, stopping). */
+  switches?: RecallSwitches;
+  /**
+   * Read parameters for this call only (budgets, limits, λ, thresholds), over the memory's.
+   * @throws JevMemError `INVALID_OPTION` naming the field, as in `createMemory`.
+   */
+  parameters?: Partial<MemoryParameters>;
+  /**
+   * Time window, inclusive start: keep only memories whose event time — any interval of their
+   * resolved `timeRefs` — overlaps [after, before), or, for memories without time references,
+   * whose `observedAt` lies in it. An ISO-8601 instant (no offset = UTC), an ISO date
+   * (`"2023-08-01"` = UTC midnight), a `Date` or epoch ms: the date parser of every option and
+   * filter date (util/date-input.ts), which refuses a day that does not exist (`"2024-02-30"`).
+   * Memories with no time at all are left out.
+   * The window filters the ranked candidates, so fewer than `k` may come back.
+   * @throws JevMemError `INVALID_INPUT` (`options.after`) when it cannot be read.
+   */
+  after?: string | Date | number;
+  /** Time window, exclusive end (see `after`). @throws JevMemError `INVALID_INPUT` (`options.before`), also when before `after`. */
+  before?: string | Date | number;
+  /**
+   * Metadata filter (issue 23; `MemoryFilter`, read/filter.ts: equality, `$in`, `$exists`,
+   * `$gt`/`$lt` on numbers and ISO dates, `$and`/`$or`/`$not`). Like the time window it chooses
+   * the anchors among the memories it keeps and filters the ranking, so fewer than `k` may come
+   * back. @throws JevMemError `INVALID_INPUT` naming the bad part (`options.filter.…`).
+   */
+  filter?: MemoryFilter;
+  /** Scope inside the namespace (`userId`, `agentId`, `sessionId`), ANDed with `filter`. */
+  scope?: MemoryScope;
+  /**
+   * Leave out memories whose calibrated `relevance` (the probability, in [0,1], that the memory
+   * is evidence for the query: System One's a_v through memory/relevance.ts) is below this. It
+   * compares with `relevance`, not `score`: `score` mixes in the cosine, the route and recency,
+   * and its level moves with the namespace and the other candidates, while a_v answers one fixed
+   * question per memory, calibrated per System-One model on LoCoMo DEV so that 0.1 means
+   * "about one in ten such memories is evidence" whichever model answered (figures in
+   * docs/api.md and {@link DEFAULT_ANSWER_MIN_SCORE}). @default 0 (recall keeps every ranked memory)
+   * @throws JevMemError `INVALID_INPUT` (`options.minScore`) outside [0,1].
+   */
+  minScore?: number;
+}
+
+/** Options of {@link Memory.answer} and {@link Memory.answerStream}. */
+export interface AnswerOptions extends RecallOptions {
+  /** "Today" of the prompt: a Date (written as ISO-8601 UTC) or a string written as given. @default the memory's clock */
+  now?: Date | string;
+  /**
+   * Receives the answer's text pieces as System Two streams them (the request is sent with
+   * `stream: true`); the pieces joined equal the answer's `text`.
+   */
+  onToken?: (token: string) => void;
+}
+
+/** Result of a recall: the memories, best first, and the trace that explains them. */
+export interface RecallResult {
+  memories: RecalledMemory[];
+  trace: RecallTrace;
+}
+
+/** One event of {@link Memory.answerStream}: `{ type: 'token', token }` pieces, then `{ type: 'answer', answer }`. */
+export type AnswerStreamEvent = StreamEvent<MemoryAnswer>;
+
+/** Result of {@link Memory.answer}. */
+export interface MemoryAnswer extends RecallResult {
+  /** The System-Two answer text. */
+  text: string;
+  systemTwo: Omit<SystemTwoAnswer, 'text'>;
+}
+
+/** Counts of one namespace. */
+export interface MemoryStats {
+  namespace: string;
+  nodes: number;
+  activeNodes: number;
+  supersededNodes: number;
+  edges: number;
+  edgesByView: Record<View, number>;
+  /** Bytes used in storage, when the adapter can tell. */
+  storageBytes?: number;
+  encoder: string;
+  systemOne: string;
+  vectorIndex: string;
+  /**
+   * System-One requests of the writes this memory committed to this namespace since it was
+   * opened (add, addMany, update, and the maintenance passes they and `maintain()` ran; not
+   * persisted, per namespace), and how many of them the deterministic fallback answered because
+   * the configured backend failed, was late or hit the call cap. Each write's own counts are in
+   * its `AddResult.systemOne`. A failed write counts nothing (it is reported by its error).
+   */
+  systemOneWrites: { calls: number; fallbacks: number; lastFallbackReason?: string };
+  /** Automatic maintenance passes (run every J_c writes) that failed since open; their nodes stay pending. */
+  maintenanceFailures: number;
+  /** Checkpoints of the namespace that could not be written since open (issue 13; logged as `CHECKPOINT_FAILED`). */
+  checkpointFailures: number;
+  /**
+   * Writes and maintenance passes of this namespace since open whose System-One plan, made
+   * outside the namespace lock, was made again because the namespace changed before their commit
+   * (issue 22; see `memory/plan-commit.ts`).
+   */
+  replans: number;
+  /**
+   * Namespaces this memory holds open now, this one included (at most `maxOpenNamespaces` while
+   * some are idle; issue 22).
+   */
+  openNamespaces: number;
+  /** How the namespace was opened: from its checkpoint plus `replayed` logged node changes, or by a scan of the store; `ms` = wall time of the open. */
+  opened: OpenReport;
+  /** Why the vector index could not switch to HNSW (it stays exact: `vectorIndex` is `flat`), when it failed. */
+  vectorIndexError?: string;
+  /**
+   * Damaged records of the namespace already detected (issue 22; issue 25: `stats()` makes no
+   * full pass, it is O(1)): what this memory's reads met (an open by a scan reads every record;
+   * recall and writes read what they touch) and what an earlier full pass of its store found
+   * (`StorageAdapter.damaged`; `jev-mem check` makes that pass over the whole store). `count` is
+   * the damaged node records (`ids`, sorted: failed their checksum or could not be decoded; reads
+   * skip them and puts are refused with `STORE_DAMAGED` until `jev-mem repair`) plus those the
+   * store counts but no read could reach (no id known); `checkpoint`: the checkpoint was found
+   * damaged (at this open, rebuilt from the rows and logged as `CHECKPOINT_DAMAGED`, or since).
+   */
+  damaged: { count: number; ids: string[]; checkpoint: boolean };
+}
+
+/** The live memory object returned by {@link createMemory}. */
+export interface Memory {
+  /** Default namespace. */
+  readonly namespace: string;
+  /** Resolved parameters (frozen). */
+  readonly parameters: Readonly<MemoryParameters>;
+  /** The configured System One. */
+  readonly systemOne: SystemOneBackend;
+  /** The encoder. */
+  readonly encoder: Encoder;
+  /**
+   * Writes one observation through the write path (SPEC 4): validate, type, deterministic
+   * edges, ≤ K_w candidates, one relation request, atomic commit. Once it resolves, the node is
+   * durable in the storage adapter (a crash afterwards loses nothing).
+   *
+   * Chat messages `{ role, content, name? }` are accepted as they are (issue 23): the text is
+   * `content`, the speaker `name` when given, else `role` (`'user'`, `'assistant'`, …); other
+   * observation fields (`observedAt`, `sessionId`, `userId`, …) may be added to the message.
+   * Scope fields `userId` / `agentId` (or `options.scope` for fields the observation leaves
+   * out) are kept in `provenance.metadata`; `expiresAt` (ISO string, Date or epoch ms) in
+   * `metadata.expiresAt` as ISO UTC: from that time (the memory's clock) the memory is never
+   * returned, and `maintain()` erases it, as does the first call of a memory that opens the
+   * namespace after then (memory/expiry.ts).
+   *
+   * Exact repeats (same text, same `observedAt`, same `source`) are not stored twice: the
+   * existing node gains the repeat's provenance in `duplicates` and its id is returned with
+   * `deduplicated: true` (issue 7 item 4).
+   *
+   * Text limit: at most `parameters.maxTextChars` UTF-16 code units (default 100,000, about
+   * 20,000 words). Longer texts are refused with `TOO_LARGE`, not chunked: a node is one
+   * observation kept verbatim, and only the caller knows where its text may be split without
+   * losing meaning (split it into several observations with the same provenance).
+   * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field (nothing written),
+   *   `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written), `INVALID_OPTION` (`newId` returned
+   *   an id in use; nothing written), `ABORTED`, `CLOSED`.
+   */
+  add(observation: Observation | ChatMessageInput, options?: AddOptions): Promise<AddResult>;
+  /**
+   * Writes many observations in order. Every observation is validated before anything is
+   * written; then chunks of `chunkSize` are committed atomically one after another. On a failure,
+   * the chunks already committed stay (they were reported by `onProgress`), the failing chunk
+   * leaves nothing, and the error carries `details.committed` (the number of observations
+   * committed, a multiple of `chunkSize`).
+   */
+  addMany(observations: Array<Observation | ChatMessageInput>, options?: AddManyOptions): Promise<AddResult[]>;
+  /**
+   * Recalls memories for a query through the read path (SPEC 6), with the trace. Each memory
+   * carries its calibrated `relevance`; `filter`, `scope` and the time window select among the
+   * candidates, `minScore` cuts by relevance, and expired memories are never returned (so fewer
+   * than `k` may come back). The query holds at most {@link MAX_QUERY_CHARS} (4,000) characters.
+   * @throws JevMemError `INVALID_INPUT` (empty query, `options.k` not an integer from 1 to
+   *   `MAX_RECALL_K` (1,000), `options.minScore` outside [0,1],
+   *   `options.filter…` / `options.scope…` naming the bad part), `INVALID_OPTION` (an unknown
+   *   option or parameter, naming it; `options.deadlineMs` negative, NaN or infinite),
+   *   `TOO_LARGE` (field `query`, over {@link MAX_QUERY_CHARS} characters), `ABORTED`, `CLOSED`.
+   */
+  recall(query: string, options?: RecallOptions): Promise<RecallResult>;
+  /**
+   * Recall + one System-Two call (eq. (27)). The prompt always carries the current date:
+   * `options.now` (a Date, written as ISO-8601 UTC, or a string written as given), else the
+   * memory's clock (`now` of `createMemory`, default the machine clock). Only memories with
+   * `relevance` ≥ `options.minScore` (default {@link DEFAULT_ANSWER_MIN_SCORE}) are given to
+   * System Two and returned; pass `minScore: 0` to give it every recalled memory.
+   * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, `INVALID_INPUT` (field `options.now`: not a
+   *   valid Date or a non-empty string), the System-Two errors, and recall's.
+   */
+  answer(query: string, options?: AnswerOptions): Promise<MemoryAnswer>;
+  /**
+   * {@link Memory.answer} as an async iterator (issue 23): `{ type: 'token', token }` for each
+   * piece System Two streams, then one `{ type: 'answer', answer }` with the whole
+   * {@link MemoryAnswer}. Leaving the loop early aborts the System-Two call.
+   * @example
+   * ```ts
+   * for await (const ev of memory.answerStream('What is my dog called?')) {
+   *   if (ev.type === 'token') process.stdout.write(ev.token);
+   *   else console.log('\n', ev.answer.memories.length, 'memories used');
+   * }
+   * ```
+   * @throws (from the iterator) the errors of `answer`.
+   */
+  answerStream(query: string, options?: Omit<AnswerOptions, 'onToken'>): AsyncGenerator<AnswerStreamEvent, void, undefined>;
+  /**
+   * Pages the stored memories of a namespace (active and superseded) in insertion order
+   * (ascending `seq`), without embeddings (issue 23). Pass the returned `cursor` to get the next
+   * page; it is absent after the last one. The order is stable under writes: a memory added
+   * while paging has a higher `seq` and appears on a later page; a deleted one is skipped.
+   * Expired memories (`expiresAt` at or before the memory's clock) are left out.
+   *
+   * Cost: the ids come from the resident node directory (O(namespace) ids, no body read); one
+   * call reads at most `limit` bodies without a filter, at most {@link LIST_SCAN_LIMIT} with one
+   * (a filtered page may then hold fewer than `limit` memories and still carry a cursor).
+   * @example
+   * ```ts
+   * for (let page = await memory.list({ limit: 100 }); ; page = await memory.list({ limit: 100, cursor: page.cursor })) {
+   *   for (const m of page.memories) console.log(m.seq, m.text);
+   *   if (page.cursor === undefined) break;
+   * }
+   * ```
+   * @throws JevMemError `INVALID_INPUT` (`options.limit` outside 1..1000, `options.cursor`
+   *   not a list cursor of this namespace, `options.filter…` / `options.scope…` naming the bad
+   *   part), `INVALID_OPTION` (unknown option), `CLOSED`.
+   */
+  list(options?: ListOptions): Promise<ListPage>;
+  /**
+   * The versions of a memory across {@link Memory.update}, oldest first (issue 23): the memory
+   * itself, the versions it replaced and the versions that replaced it (explicit updates only;
+   * relations System One inferred are not versions), at most {@link MAX_HISTORY}. Old versions
+   * are ordinary superseded nodes, so `delete` of a version erases its text from the history
+   * too (nothing else keeps it). With `options.scope`, only a memory of that scope is answered,
+   * and only the versions of that scope are listed.
+   * @throws JevMemError `NOT_FOUND` (field `id`) when the namespace holds no such memory (or it
+   *   expired, or it is outside `options.scope`: the same error, so another scope's memories
+   *   cannot be probed), `INVALID_INPUT` (field `id`; `options.scope…`), `INVALID_OPTION` (an
+   *   unknown option, naming it), `CLOSED`.
+   */
+  history(id: string, options?: ScopedCallOptions): Promise<ListedMemory[]>;
+  /**
+   * One node by id (a copy), or `undefined` (also for an id of another namespace, for an
+   * expired memory, and for a memory outside `options.scope`).
+   * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `CLOSED`.
+   */
+  get(id: string, options?: ScopedCallOptions): Promise<MemoryNode | undefined>;
+  /** Edges touching a node (both directions; copies). With `options.scope`, a node outside it answers as an unknown id (`[]`) and an edge whose other end is outside it is left out. @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `CLOSED`. */
+  edges(id: string, options?: ScopedCallOptions): Promise<MemoryEdge[]>;
+  /**
+   * Writes `observation` as the newer version of node `id` (issue 7 item 1), in one atomic
+   * commit: a new node, the old node marked `superseded` with the new id in its `supersededBy`,
+   * and a semantic `updates` edge (new → old, weight 1, origin rule `explicit-update`). Nothing is
+   * destroyed: the old node keeps its text, provenance and edges, stays retrievable, and recall
+   * ranks it below current memories with its "as of" limit in `supersededAt`. The update is
+   * never merged as a repeat, even when its text equals an existing node's.
+   *
+   * The new version keeps the old node's `speaker`, `sessionId` and `source` when `observation`
+   * does not give them (who said it and where stay the same when only the text changes); it
+   * does not copy `turnId` (the turn that said the old text did not say the new one) nor
+   * `metadata`, except the scope (`userId`, `agentId`) and the expiry (`expiresAt`), which stay
+   * with the memory unless `observation` gives its own. `observedAt` is as given: absent, the new version is timed by ingestion (the
+   * memory's clock, `now` of `createMemory`), as for `add`. The old node's `supersededAt` in recall
+   * is the new version's `observedAt`, else its ingestion time.
+   *
+   * Only the current version of a chain is updated: `id` must not have been replaced by an
+   * earlier `update` already (that would start a second branch of its history). Updating such an
+   * old version is refused with `CONFLICT`, whose `details.activeId` names the newest version
+   * (the end of the chain of explicit updates), the one to update instead. A memory that System
+   * One or maintenance marked superseded (an inferred state change, not a version) can still be
+   * updated.
+   *
+   * With `options.scope`, only a memory of that scope is updated (another scope's memory is
+   * `NOT_FOUND`, as an unknown id), and the observation may not move the new version out of it
+   * (an `observation.userId` / `agentId` / `sessionId` that differs from the scope's is
+   * `INVALID_INPUT`).
+   * @throws JevMemError `NOT_FOUND` (field `id`; no such node in the namespace, or outside
+   *   `options.scope`), `INVALID_OPTION` (an unknown option, naming it), `CONFLICT`
+   *   (field `id`, `details.activeId`: `id` was already replaced by an update, also when a
+   *   concurrent update replaced it first),
+   *   `INVALID_INPUT` (field `observation.expiresAt`) when the new version would already be due
+   *   (it would hide the old version and itself: delete the memory instead), and add's errors.
+   */
+  update(id: string, observation: Observation, options?: ScopedCallOptions): Promise<AddResult>;
+  /**
+   * Removes a node, its edges and its index entries in one atomic commit: it is gone from
+   * recall at once and after a reload. Nodes that only it superseded become `active` again.
+   * With `options.scope`, only a memory of that scope is deleted (checked under the namespace's
+   * write lock).
+   * @returns false when no such node exists in the namespace, or it is outside `options.scope`
+   *   (nothing changes; the two cases are not told apart).
+   * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option,
+   *   naming it), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing changed), `ABORTED`, `CLOSED`.
+   */
+  delete(id: string, options?: ScopedCallOptions): Promise<boolean>;
+  /**
+   * Removes a whole namespace (nodes, edges, meta) and nothing else. The name follows the
+   * namespace rule (plane/store/names.ts), except that a name the store already holds from before
+   * the rule is accepted, so it can be cleaned up.
+   * @throws JevMemError `INVALID_INPUT` (a name the rule refuses and the store does not hold),
+   *   `STORAGE_FAILED`, `CLOSED`.
+   */
+  forget(namespace: string): Promise<void>;
+  /**
+   * Erases memories of one namespace exactly, as `delete` / `forget` do (issue 23): without
+   * `scope` and `filter`, the whole namespace (as `forget(namespace)`: nodes, edges, meta,
+   * checkpoint); with them, each memory they select (expired ones included), one `delete` each
+   * (so their texts leave the store, its checkpoint and the caches). A `scope` or `filter` that
+   * is given but selects nothing in particular (`{}`, or a key whose value is `undefined`) is
+   * refused, never read as "everything": an unset variable must not erase every user's memories.
+   * @returns how many memories were erased.
+   * @throws JevMemError `INVALID_INPUT` (`options.filter…`, `options.scope…` — also for `{}` —,
+   *   `options.namespace`),
+   *   `INVALID_OPTION` (unknown option), `STORAGE_FAILED`, `ABORTED`, `CLOSED`.
+   */
+  reset(options?: ResetOptions): Promise<{ deleted: number }>;
+  /**
+   * Runs maintenance (SPEC 4 step 7) over the nodes written since the last pass (the list is
+   * kept in the store, so a restart loses none). Writes run it every J_c writes on their own;
+   * there a failed pass does not fail the acknowledged write, and its nodes stay pending.
+   * Maintenance adds edges and marks superseded nodes; the only memories it deletes are expired
+   * ones (`expiresAt` at or before the memory's clock; counted in `expired`), found by one scan
+   * of the namespace's nodes and erased like `delete`.
+   */
+  maintain(options?: CallOptions): Promise<{ redundant: number; contradiction: number; obsolete: number; link: number; expired: number }>;
+  /**
+   * One versioned export of a namespace (plane/store/export.ts): every node with its embedding, every
+   * edge, the namespace meta (schema version included), the encoder fingerprint and the
+   * System-One model id. JSON-safe. Like `forget`, accepts a namespace the store holds under a
+   * name from before the namespace rule.
+   *
+   * With `options.scope` and/or `options.filter` (ANDed, as in `list`), the export holds only the
+   * memories they select and the edges whose two ends it holds (the namespace meta, less the
+   * ids of other memories still pending maintenance); a per-user export for a data-access
+   * request is `export({ scope: { userId } })`. `damaged` still names every damaged record of
+   * the namespace (a damaged record cannot be read, so its scope is unknown). Without either,
+   * the whole namespace.
+   * @throws JevMemError `INVALID_INPUT` (namespace name, `options.scope…`, `options.filter…`,
+   *   also for `{}`), `INVALID_OPTION` (an unknown option, naming it), `STORAGE_FAILED`, `ABORTED`, `CLOSED`.
+   */
+  export(options?: ExportOptions): Promise<MemoryExport>;
+  /**
+   * Imports an export into an empty namespace (the file's, or `options.namespace`), in one
+   * atomic commit: the namespace gets the whole file or nothing. Recall over the import equals
+   * recall over the exported memory (same encoder and System One). The file is checked record by
+   * record before anything is written; an older schema version is migrated.
+   * @throws JevMemError `INVALID_INPUT` (bad file, naming the field; or the namespace is not
+   *   empty), `SCHEMA_MISMATCH` (newer export or schema version), `ENCODER_MISMATCH` (embeddings
+   *   of another encoder and `reembed` false), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written).
+   */
+  import(data: unknown, options?: ImportOptions): Promise<{ nodes: number; edges: number; namespace: string }>;
+  /**
+   * Counts of a namespace (like `forget`, also of a name the store holds from before the namespace
+   * rule). Memories that fell due since the namespace was opened are erased first, as `maintain()`
+   * erases them (nothing to do, O(1), when the kept earliest expiry is not due), so the counts are
+   * of what `list` and `recall` can return; when that erasure fails (another process holds the
+   * write lock) it is logged as `EXPIRY_DEFERRED` and the due memories are still counted.
+   * @throws JevMemError `INVALID_INPUT` (namespace name), `ABORTED`, `STORAGE_FAILED`, `CLOSED`.
+   */
+  stats(options?: CallOptions): Promise<MemoryStats>;
+  /** Namespaces that hold data. */
+  namespaces(): Promise<string[]>;
+  /**
+   * Releases storage handles, indexes and the fallback. The encoder and `options.systemOne` are
+   * the caller's and stay open (close them yourself). Further calls throw `CLOSED`.
+   */
+  close(): Promise<void>;
+}

@@ -1,0 +1,168 @@
+/**
+ * The read methods of a memory (SPEC 5): `recall` (read path, then expiry, calibrated relevance
+ * and `minScore`), `answer` / `answerStream` (recall, then System Two), and the direct reads
+ * `list`, `history`, `get` and `edges`. Each checks its options, opens the namespace (with its
+ * expiry pass) and reads under `caches.reading`; none writes.
+ *
+ * @module
+ */
+import { resolveParameters } from '../config.js';
+import { JevMemError, describeValue, invalidInput, throwIfAborted } from '../errors.js';
+import { runRecall } from '../read/recall.js';
+import type { EvidenceItem, SystemTwo } from '../system-two/types.js';
+import type { AnswerOptions, Memory } from './api.js';
+import { openAnswerStream } from './answer-stream.js';
+import type { MemoryContext } from './context.js';
+import { scopedEdgesOf } from './edges.js';
+import { checkLimit, decodeCursor, historyOf, isExpired, listPage, selection } from './list.js';
+import { ANSWER_EXTRA_OPTION_KEYS, CALL_OPTION_KEYS, LIST_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkOptionKeys, scopePredicate } from './options.js';
+import { calibratedRelevance } from './relevance.js';
+import { RECALL_OPTION_KEYS, checkAnswerNow, checkRecall } from './validate.js';
+
+/**
+ * Default `minScore` of {@link Memory.answer}: memories whose calibrated `relevance` is below it
+ * are not put in the System-Two prompt. Chosen on LoCoMo DEV (`bench/locomo/relevance-calibration.ts`,
+ * top 40 of 200 questions; docs/api.md): at 0.01 the trained System One keeps 89.3% of the gold
+ * evidence turns recalled and drops 70.3% of the other memories (92.2% of questions keep one of
+ * their recalled gold turns); the heuristic stand-in keeps 85.0%, drops 69.4% (88.0%). The
+ * base rate is 2.7% (214 gold of 8,000), so 0.01 drops what is clearly less likely than average.
+ */
+export const DEFAULT_ANSWER_MIN_SCORE = 0.01;
+
+/** The read methods of {@link Memory}, over one memory's shared state. */
+export type ReadMethods = Pick<Memory, 'recall' | 'answer' | 'answerStream' | 'list' | 'history' | 'get' | 'edges'>;
+
+/** The read methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
+export function readMethods(ctx: MemoryContext): ReadMethods {
+  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, notFound, self } = ctx;
+  return {
+    async recall(query, o) {
+      ensureOpen();
+      const window = checkRecall(query, o);
+      const ns = nsOf(o);
+      const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
+      const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
+      await expiry.open(ns);
+      return caches.reading(ns, async (state) => {
+        throwIfAborted(o?.signal);
+        const t = performance.now();
+        const [qv] = await encoder.embed([query], o?.signal);
+        const embedMs = performance.now() - t;
+        const input: Parameters<typeof runRecall>[3] = {
+          query,
+          queryVector: qv as Float32Array,
+          embedMs,
+          deadline: Date.now() + (o?.deadlineMs ?? o?.parameters?.readDeadlineMs ?? params.readDeadlineMs),
+        };
+        if (o?.k !== undefined) input.k = o.k;
+        if (window.afterMs !== undefined) input.afterMs = window.afterMs;
+        if (window.beforeMs !== undefined) input.beforeMs = window.beforeMs;
+        if (o?.signal) input.signal = o.signal;
+        if (o?.switches) input.switches = o.switches;
+        if (encoder.termVectors) input.termVectors = (words) => encoder.termVectors!(words);
+        if (encoder.languages !== undefined) input.vectorLanguages = encoder.languages;
+        if (keep !== undefined) input.keep = keep;
+        const out = await runRecall(state, controller, callParams, input);
+        const nowMs = now().getTime();
+        const minScore = o?.minScore ?? 0;
+        out.memories = out.memories.filter((m) => !isExpired(m, nowMs));
+        for (const m of out.memories) m.relevance = calibratedRelevance(m.relevance ?? 0, calibration);
+        if (minScore > 0) out.memories = out.memories.filter((m) => (m.relevance as number) >= minScore);
+        return out;
+      });
+    },
+
+    async answer(query, o) {
+      ensureOpen();
+      checkOptionKeys(o, [...RECALL_OPTION_KEYS, ...ANSWER_EXTRA_OPTION_KEYS]);
+      if (systemTwo === undefined) {
+        throw new JevMemError('SYSTEM_TWO_NOT_CONFIGURED', 'answer() needs System Two: pass options.systemTwo ({ url, model, apiKey? }) to createMemory; recall() works without it');
+      }
+      const { now: given, onToken, ...recallOptions } = o ?? {};
+      const today = checkAnswerNow(given);
+      if (onToken !== undefined && typeof onToken !== 'function') throw invalidInput('options.onToken', `expected a function (token) => void, got ${describeValue(onToken)}`);
+      const r = await self().recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE });
+      const req: Parameters<SystemTwo['answer']>[0] = {
+        query,
+        evidence: r.memories.map((m) => {
+          const item: EvidenceItem = { id: m.id, text: m.text, score: m.score };
+          if (m.observedAt) item.observedAt = m.observedAt;
+          if (m.observedAtLocal) item.observedAtLocal = m.observedAtLocal;
+          if (m.timeRefs.length > 0) item.timeRefs = m.timeRefs;
+          if (m.supersededAt) item.supersededAt = m.supersededAt;
+          if (m.supersededAtLocal) item.supersededAtLocal = m.supersededAtLocal;
+          if (m.provenance.speaker) item.speaker = m.provenance.speaker;
+          if (m.provenance.turnId) item.turnId = m.provenance.turnId;
+          return item;
+        }),
+      };
+      if (o?.signal) req.signal = o.signal;
+      if (onToken !== undefined) req.onToken = onToken;
+      // "Today" of the prompt: the caller's, else the memory's clock (options.now of createMemory).
+      req.now = today ?? now();
+      const a = await systemTwo.answer(req);
+      const { text, ...rest } = a;
+      return { ...r, text, systemTwo: rest };
+    },
+
+    async list(o) {
+      ensureOpen();
+      checkOptionKeys(o, LIST_OPTION_KEYS);
+      const ns = nsOf(o);
+      const limit = checkLimit(o?.limit);
+      const afterSeq = o?.cursor === undefined ? 0 : decodeCursor(o.cursor, ns);
+      const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
+      await expiry.open(ns);
+      return caches.reading(ns, (state) => listPage(state, ns, afterSeq, limit, keep, now().getTime()));
+    },
+
+    async history(id, o) {
+      ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
+      const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
+      await expiry.open(ns);
+      const versions = await caches.reading(ns, async (state) => {
+        const nowMs = now().getTime();
+        await state.loadNodes([id]);
+        const n = state.nodes.get(id);
+        // A memory of another scope is answered as an unknown id (its existence is not shown).
+        if (n === undefined || isExpired(n, nowMs) || (keep !== undefined && !keep(n))) return undefined;
+        return historyOf(state, id, nowMs, keep);
+      });
+      if (versions === undefined || versions.length === 0) throw notFound(id, ns);
+      return versions;
+    },
+
+    answerStream(query, o) {
+      return openAnswerStream((onToken, signal) => {
+        const opts: AnswerOptions = { ...o, onToken, signal };
+        return self().answer(query, opts);
+      }, o?.signal);
+    },
+
+    async get(id, o) {
+      ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
+      await expiry.open(ns);
+      return caches.reading(ns, async (state) => {
+        await state.loadNodes([id]);
+        const n = state.nodes.get(id);
+        if (n === undefined || isExpired(n, now().getTime()) || (keep !== undefined && !keep(n))) return undefined;
+        return structuredClone(n); // a copy: callers cannot change the cache
+      });
+    },
+
+    async edges(id, o) {
+      ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
+      await expiry.open(ns);
+      return caches.reading(ns, (state) => scopedEdgesOf(state, id, keep));
+    },
+  };
+}

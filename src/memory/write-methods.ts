@@ -1,0 +1,147 @@
+/**
+ * The write methods of a memory (SPEC 4): `add` / `addMany` / `update` (checked, then the write
+ * path: plan outside the namespace lock, commit under it), `delete`, `forget` and `reset`
+ * (erasure), and `export` / `import` (memory/transfer.ts). Every change is one atomic storage
+ * commit through the write path; nothing is half-written.
+ *
+ * @module
+ */
+import { describeValue, invalidInput, throwIfAborted } from '../errors.js';
+import type { MemoryNode } from '../types.js';
+import type { Memory } from './api.js';
+import type { MemoryContext } from './context.js';
+import { toObservation } from './input.js';
+import { isExpired, refuseStaleVersion, selection } from './list.js';
+import { ADD_MANY_OPTION_KEYS, ADD_OPTION_KEYS, EXPORT_OPTION_KEYS, IMPORT_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkOptionKeys, scopePredicate } from './options.js';
+import { exportNamespace, importNamespace } from './transfer.js';
+import type { AddResult } from './types.js';
+import { checkAddMany, checkObservation } from './validate.js';
+import { updateProvenance } from './write.js';
+
+/** The keys {@link Memory.reset} accepts. */
+const RESET_OPTION_KEYS = ['namespace', 'signal', 'filter', 'scope'] as const;
+
+/**
+ * Refuses a `reset` selection that is given but empty (`{}`): erasing is only ever whole-namespace
+ * when the caller leaves `scope` and `filter` out.
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
+ */
+function refuseEmptySelection(value: unknown, field: string): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) {
+    throw invalidInput(field, 'is empty, which selects every memory; leave scope and filter out to erase the whole namespace on purpose');
+  }
+}
+
+/** The write methods of {@link Memory}, over one memory's shared state. */
+export type WriteMethods = Pick<Memory, 'add' | 'addMany' | 'update' | 'delete' | 'forget' | 'reset' | 'export' | 'import'>;
+
+/** The write methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
+export function writeMethods(ctx: MemoryContext): WriteMethods {
+  const { defaultNamespace, storage, params, now, caches, writes, expiry, transfer, ensureOpen, nsOf, heldNsOf, notFound, evictTexts, self } = ctx;
+  /** Deletes (exactly, one commit each) every node of `ns` that `select` keeps; found by one scan of the store. */
+  const eraseWhere = async (ns: string, select: (n: MemoryNode) => boolean, signal?: AbortSignal): Promise<number> => {
+    const ids: string[] = [];
+    for await (const batch of storage.scanNodes(ns, 512)) {
+      throwIfAborted(signal);
+      for (const n of batch) if (n.status !== 'deleted' && select(n)) ids.push(n.id);
+    }
+    let deleted = 0;
+    for (const id of ids) if (await caches.exclusive(ns, () => writes.remove(ns, id, signal), signal)) deleted++;
+    return deleted;
+  };
+
+  return {
+    async add(observation, o) {
+      ensureOpen();
+      checkOptionKeys(o, ADD_OPTION_KEYS);
+      const ns = nsOf(o);
+      const checked = checkObservation(toObservation(observation, 'observation', o?.scope), 'observation', params.maxTextChars);
+      await expiry.open(ns);
+      // The write takes the namespace lock for its commit only (issue 22: plan, then commit).
+      return (await writes.write(ns, [checked], o ?? {}))[0] as AddResult;
+    },
+
+    async addMany(observations, o) {
+      ensureOpen();
+      checkOptionKeys(o, ADD_MANY_OPTION_KEYS);
+      const inputs = Array.isArray(observations) ? observations.map((x, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
+      const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
+      await expiry.open(ns);
+      return writes.write(ns, checked, o ?? {});
+    },
+
+    async update(id, observation, o) {
+      ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
+      const checked = checkObservation(toObservation(observation, 'observation', undefined, o?.scope), 'observation', params.maxTextChars);
+      await expiry.open(ns);
+      // The old node is read now; the write's commit checks again, under the lock, that it is still there.
+      const old = await caches.reading(ns, async (state) => {
+        if (!state.nodes.has(id)) throw notFound(id, ns);
+        await state.loadNodes([id]);
+        // A memory of another scope is answered as an unknown id (its existence is not shown).
+        if (keep !== undefined && !keep(state.nodes.get(id) as MemoryNode)) throw notFound(id, ns);
+        await refuseStaleVersion(state, id, ns); // CONFLICT before any encoding or System-One call
+        return state.nodes.get(id) as MemoryNode;
+      });
+      const provenance = updateProvenance(old.provenance, checked.provenance);
+      if (isExpired({ provenance }, now().getTime())) {
+        throw invalidInput('observation.expiresAt', `is already due (${String(provenance.metadata?.['expiresAt'])}): the new version would hide itself and the old one; delete the memory instead`);
+      }
+      return (await writes.write(ns, [{ ...checked, provenance }], o ?? {}, id))[0] as AddResult;
+    },
+
+    async delete(id, o) {
+      ensureOpen();
+      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      const ns = nsOf(o);
+      const keep = scopePredicate(o?.scope);
+      await expiry.open(ns);
+      return caches.exclusive(ns, () => writes.remove(ns, id, o?.signal, keep), o?.signal);
+    },
+
+    async forget(namespace) {
+      ensureOpen();
+      const ns = await heldNsOf(namespace ?? null, 'namespace');
+      await caches.exclusive(ns, async () => {
+        await storage.dropNamespace(ns);
+        caches.drop(ns);
+        expiry.forget(ns);
+        evictTexts(undefined);
+      });
+    },
+
+    async reset(o) {
+      ensureOpen();
+      checkOptionKeys(o, RESET_OPTION_KEYS);
+      refuseEmptySelection(o?.filter, 'options.filter');
+      refuseEmptySelection(o?.scope, 'options.scope');
+      const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
+      if (keep === undefined) {
+        const ns = await heldNsOf(o?.namespace);
+        const { nodes } = await storage.counts(ns);
+        await self().forget(ns);
+        return { deleted: nodes };
+      }
+      const ns = nsOf(o);
+      return { deleted: await eraseWhere(ns, keep, o?.signal) };
+    },
+
+    async export(o) {
+      ensureOpen();
+      checkOptionKeys(o, EXPORT_OPTION_KEYS);
+      const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
+      const ns = await heldNsOf(o?.namespace);
+      await expiry.open(ns);
+      return caches.exclusive(ns, () => exportNamespace(transfer, ns, keep), o?.signal);
+    },
+
+    async import(data, o) {
+      ensureOpen();
+      checkOptionKeys(o, IMPORT_OPTION_KEYS);
+      return importNamespace(transfer, data, o);
+    },
+  };
+}
