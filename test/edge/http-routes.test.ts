@@ -5,18 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { matchRoute, toOperation } from '../../src/edge/http.js';
-import { isJevMemError, type JevMemError } from '../../src/errors.js';
+import { fails, route } from './route-helpers.js';
 
-const route = (name: Parameters<typeof toOperation>[0]['name'], memoryId?: string) => ({ name, namespace: 'ns', ...(memoryId ? { memoryId } : {}) });
-const fails = (fn: () => unknown): JevMemError => {
-  try {
-    fn();
-  } catch (e) {
-    if (isJevMemError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a JevMemError');
-};
 
 describe('new routes', () => {
   it('maps list, get, update, history and the stats alias', () => {

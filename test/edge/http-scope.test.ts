@@ -8,19 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEdgeHandler, toOperation, type Operation } from '../../src/edge/http.js';
-import { isJevMemError, type JevMemError } from '../../src/errors.js';
+import { fails, route } from './route-helpers.js';
 
-const route = (name: Parameters<typeof toOperation>[0]['name'], memoryId?: string) => ({ name, namespace: 'ns', ...(memoryId ? { memoryId } : {}) });
 const q = (s: string) => new URLSearchParams(s);
-const fails = (fn: () => unknown): JevMemError => {
-  try {
-    fn();
-  } catch (e) {
-    if (isJevMemError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a JevMemError');
-};
 
 describe('the scope of the id routes, list and export', () => {
   it('is read from the query into the operation', () => {

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { createEdgeAssetLoader } from '../../src/edge/assets.js';
 import { readEdgeConfig } from '../../src/edge/env.js';
 import { bearerMatches, checkNamespace, createEdgeHandler, errorResponse, matchRoute, parseJsonBody, readBody, toOperation, type Operation } from '../../src/edge/http.js';
-import { JevMemError, isJevMemError } from '../../src/errors.js';
+import { fails, route } from './route-helpers.js';
+import { JevMemError } from '../../src/errors.js';
 
 describe('matchRoute', () => {
   it('maps each method and path of the API to its operation', () => {
@@ -39,16 +40,6 @@ describe('matchRoute', () => {
 });
 
 describe('toOperation', () => {
-  const route = (name: Parameters<typeof toOperation>[0]['name'], memoryId?: string) => ({ name, namespace: 'ns', ...(memoryId ? { memoryId } : {}) });
-  const fails = (fn: () => unknown): JevMemError => {
-    try {
-      fn();
-    } catch (e) {
-      if (isJevMemError(e)) return e;
-      throw e;
-    }
-    throw new Error('expected a JevMemError');
-  };
 
   it('reads one observation, a {observations} batch and a bare array', () => {
     expect(toOperation(route('add'), 'ns', { text: 'hi' }, 10)).toEqual({ op: 'add', namespace: 'ns', observations: [{ text: 'hi' }], single: true });
@@ -103,15 +94,6 @@ describe('readBody', () => {
 });
 
 describe('namespace segments and bodies with invisible characters (issue 22)', () => {
-  const fails = (fn: () => unknown): JevMemError => {
-    try {
-      fn();
-    } catch (e) {
-      if (isJevMemError(e)) return e;
-      throw e;
-    }
-    throw new Error('expected a JevMemError');
-  };
   it('refuses a namespace the store-wide rule refuses, its invisible characters escaped in the message', () => {
     expect(checkNamespace('tenant-alice')).toBe('tenant-alice');
     for (const bad of ['tenant\u0000alice', 'tenant\u200balice', 'tenant\u202e']) {
