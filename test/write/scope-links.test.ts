@@ -57,18 +57,15 @@ async function allEdges(memory: Memory, ids: readonly string[]): Promise<MemoryE
 type Scope = { userId?: string; agentId?: string };
 
 /** Writes TEXTS interleaved across `scopes` (one observation each, a minute apart), then maintains. */
-async function interleaved(scopes: readonly Scope[], session: boolean): Promise<{ memory: Memory; scopeOf: Map<string, string>; asked: Array<[string, string]> }> {
+async function interleaved(scopes: readonly Scope[], session: boolean, bulk = false): Promise<{ memory: Memory; scopeOf: Map<string, string>; asked: Array<[string, string]> }> {
   const asked: Array<[string, string]> = [];
   const memory = await createMemory({ encoder, systemOne: yesToAll(asked), parameters: { maintenanceInterval: 0 } });
   const scopeOf = new Map<string, string>();
   let t = Date.parse('2024-05-01T10:00:00Z');
-  for (const text of TEXTS) {
-    for (const scope of scopes) {
-      const { id } = await memory.add({ text, ...scope, observedAt: new Date(t).toISOString(), ...(session ? { sessionId: 's1' } : {}) });
-      scopeOf.set(id, JSON.stringify([scope.userId ?? null, scope.agentId ?? null]));
-      t += 60_000;
-    }
-  }
+  const obs = TEXTS.flatMap((text) => scopes.map((scope) => ({ text, ...scope, observedAt: new Date((t += 60_000)).toISOString(), ...(session ? { sessionId: 's1' } : {}) })));
+  // One at a time, or in one bulk write (addMany plans its chunk's observations one after another).
+  const ids = bulk ? (await memory.addMany(obs)).map((r) => r.id) : await obs.reduce<Promise<string[]>>(async (acc, o) => [...(await acc), (await memory.add(o)).id], Promise.resolve([]));
+  ids.forEach((id, i) => scopeOf.set(id, JSON.stringify([obs[i]?.userId ?? null, obs[i]?.agentId ?? null])));
   await memory.maintain();
   return { memory, scopeOf, asked };
 }
@@ -86,9 +83,9 @@ async function tally(r: Awaited<ReturnType<typeof interleaved>>): Promise<{ same
 }
 
 describe('no edge joins two scopes', () => {
-  for (const session of [false, true]) {
-    it(`two users interleaved in one namespace${session ? ', one shared session id' : ''}: only same-user edges, no cross-user pair judged`, async () => {
-      const r = await interleaved([{ userId: 'alice' }, { userId: 'bob' }], session);
+  for (const [session, bulk] of [[false, false], [true, false], [true, true]] as const) {
+    it(`two users interleaved in one namespace${session ? ', one shared session id' : ''}${bulk ? ', addMany' : ''}: only same-user edges, no cross-user pair judged`, async () => {
+      const r = await interleaved([{ userId: 'alice' }, { userId: 'bob' }], session, bulk);
       const t = await tally(r);
       expect(t.crossEdges).toBe(0);
       expect(t.crossAsked).toBe(0);
