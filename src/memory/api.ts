@@ -310,7 +310,10 @@ export interface Memory {
    *   (field `id`, `details.activeId`: `id` was already replaced by an update, also when a
    *   concurrent update replaced it first),
    *   `INVALID_INPUT` (field `observation.expiresAt`) when the new version would already be due
-   *   (it would hide the old version and itself: delete the memory instead), and add's errors.
+   *   (it would hide the old version and itself: delete the memory instead), `INVALID_INPUT`
+   *   (field `observation.userId` / `observation.agentId`) when the new version's scope differs
+   *   from the memory's (even without `options.scope`: a version never moves to, or gains, another
+   *   user or agent, so no edge joins two scopes), and add's errors.
    */
   update(id: string, observation: Observation, options?: ScopedCallOptions): Promise<AddResult>;
   /**

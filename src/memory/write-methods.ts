@@ -87,6 +87,12 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
         return state.nodes.get(id) as MemoryNode;
       });
       const provenance = updateProvenance(old.provenance, checked.provenance);
+      // A version stays in its memory's scope (issue 23): its `updates` edge and history would
+      // otherwise join two users' (or agents') memories.
+      for (const key of ['userId', 'agentId'] as const) {
+        const was = old.provenance.metadata?.[key];
+        if (provenance.metadata?.[key] !== was) throw invalidInput(`observation.${key}`, `differs from the memory's ${key} (${was === undefined ? 'none' : JSON.stringify(was)}): an update keeps the scope; add a new memory for another ${key === 'userId' ? 'user' : 'agent'}`);
+      }
       if (isExpired({ provenance }, now().getTime())) {
         throw invalidInput('observation.expiresAt', `is already due (${String(provenance.metadata?.['expiresAt'])}): the new version would hide itself and the old one; delete the memory instead`);
       }

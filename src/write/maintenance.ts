@@ -6,7 +6,8 @@
  * id of the node that replaces it in `supersededBy`, and a semantic `updates` edge joins the
  * newer node to it. Only an older node (earlier time and earlier `seq`) can be superseded, and
  * never by or in favour of an assistant's turn (`holdsNoState`, write/state-updates.ts: advice is
- * not a state of a holder; issue 24).
+ * not a state of a holder; issue 24). Nodes of different scopes (`userId` / `agentId`, issue 23)
+ * are never judged together nor linked.
  * Pure planning: the memory commits the returned batch atomically.
  *
  * @module
@@ -20,7 +21,7 @@ import type { Question, SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { stateMemory } from '../system-one/state.js';
 import { finishEdge } from './structure.js';
-import { holdsNoState, planStateUpdates, superseders } from './state-updates.js';
+import { holdsNoState, planStateUpdates, sameScope, superseders } from './state-updates.js';
 import type { StateReadings, StateUpdateHead } from '../system-one/state-update.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
@@ -79,7 +80,12 @@ export async function planMaintenance(
     const node = state.nodes.get(id);
     const v = state.vectors.get(id);
     if (!node || !v || node.status !== 'active') continue;
-    const near = (neighbours.get(id) ?? []).slice(0, MAINTENANCE_NEIGHBOURS + 1).filter((h) => h.id !== id && state.nodes.get(h.id)?.status === 'active');
+    // Only neighbours of the node's scope (issue 23: same `userId` / `agentId`) are judged, so no
+    // pair across scopes is scored and no edge joins two users' memories; all ≤ 21 are loaded.
+    const near = (neighbours.get(id) ?? [])
+      .filter((h) => { const o = state.nodes.get(h.id); return o === undefined || sameScope(node, o); }) // an unknown one is dropped below
+      .slice(0, MAINTENANCE_NEIGHBOURS + 1)
+      .filter((h) => h.id !== id && state.nodes.get(h.id)?.status === 'active');
     if (near.length === 0) continue;
     const st: MaintenanceState = { kind: 'maintenance', node: stateMemory(node), candidates: [] };
     const questions: Record<string, Question> = {};

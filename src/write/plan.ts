@@ -20,8 +20,8 @@ import { discoverCandidates } from './candidates.js';
 import { extractEntities, type KnownEntities } from './entities.js';
 import { relationEdges, relationRequest, type RelationPair } from './relations.js';
 import { pairSignals, sideOf, type PairSide } from './signals.js';
-import { deterministicEdges, finishEdge, type EdgeDraft } from './structure.js';
-import { planStateUpdates, superseders } from './state-updates.js';
+import { deterministicEdges, finishEdge, structureReads, type EdgeDraft } from './structure.js';
+import { planStateUpdates, sameScope, superseders } from './state-updates.js';
 import type { CheckedObservation } from './validate.js';
 
 /** Everything a planned write produces. */
@@ -129,12 +129,19 @@ export async function prepareWrite(namespace: string, input: WriteInputs, state:
   const node = buildNode(namespace, input, state);
   // The bodies this write reads: the namespace's last node and the session's (deterministic
   // edges), and the ≤ K_w candidates (SPEC 4): never more, whatever the memory size.
-  await state.loadNodes(state.lastId !== undefined ? [state.lastId] : []);
-  const drafts = deterministicEdges(node, state, params.closeInTimeMs);
+  // Scope (issue 23): no edge, rule or judged, joins nodes of different `userId` / `agentId`, and
+  // no pair across scopes is put to System One at all. The bodies tested are loaded first.
+  const inScope = (id: string): boolean => {
+    const other = state.nodes.get(id);
+    return other !== undefined && sameScope(node, other);
+  };
+  await state.loadNodes(structureReads(node, state));
+  const drafts = deterministicEdges(node, state, params.closeInTimeMs, inScope);
   await state.lexical.ready?.(); // a store-kept index takes its lock now, without blocking
-  const found = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf);
+  const discovered = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf);
+  await state.loadNodes(discovered.map((c) => c.id));
+  const found = discovered.filter((c) => inScope(c.id));
   const candidateIds = found.map((c) => c.id);
-  await state.loadNodes(candidateIds);
   const newSide: PairSide = { vector: input.vector, entities: node.entities, keywords: node.keywords, seq: node.seq };
   if (input.checked.observedAtMs !== undefined) newSide.observedAtMs = input.checked.observedAtMs;
   if (node.provenance.sessionId !== undefined) newSide.sessionId = node.provenance.sessionId;

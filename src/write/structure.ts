@@ -25,22 +25,47 @@ export const ENTITY_LINKS_PER_ENTITY = 2;
 /** Upper bound of deterministic entity edges per write. */
 export const MAX_ENTITY_EDGES = 6;
 
+/** Ids whose bodies {@link deterministicEdges} reads to test their scope: the session's ends, the last node, and the latest {@link MENTION_WINDOW} mentions of each entity of `node`. */
+export function structureReads(node: MemoryNode, state: NamespaceState): string[] {
+  const ids: string[] = [];
+  const sid = node.provenance.sessionId;
+  const session = sid !== undefined ? state.sessions.get(sid) : undefined;
+  if (session !== undefined) ids.push(session.lastId, session.firstId);
+  if (state.lastId !== undefined) ids.push(state.lastId);
+  for (const ent of node.entities) ids.push(...(state.mentions.get(ent) ?? []).slice(-MENTION_WINDOW));
+  return ids;
+}
+
+/**
+ * How many latest mentions of an entity {@link structureReads} loads (8). Enough for the
+ * unscoped walk, which takes {@link ENTITY_LINKS_PER_ENTITY} after skipping fewer than
+ * {@link MAX_ENTITY_EDGES} ids linked already, so its edges are the same as without scopes; a
+ * scoped write whose entity's latest mentions in this window are all another scope's gets no
+ * entity edge for it (candidate discovery may still relate them). Bounded: O(1) loads per entity.
+ */
+export const MENTION_WINDOW = ENTITY_LINKS_PER_ENTITY + MAX_ENTITY_EDGES;
+
 /**
  * Deterministic edges for `node` (not yet in `state`).
  * @param closeInTimeMs Turns of different sessions closer than this get `close_in_time`.
+ * @param inScope Whether the node of an id is in `node`'s scope (same `userId` and `agentId`,
+ *   `sameScope` of write/state-updates.ts): no edge joins `node` to a node it rejects, so two
+ *   users' interleaved observations in one namespace are never linked (a rejected session turn,
+ *   last node or mention is skipped, the next mention of the entity taken instead). Default:
+ *   every id (an unscoped namespace, where every node is in one scope).
  */
-export function deterministicEdges(node: MemoryNode, state: NamespaceState, closeInTimeMs: number): EdgeDraft[] {
+export function deterministicEdges(node: MemoryNode, state: NamespaceState, closeInTimeMs: number, inScope: (id: string) => boolean = () => true): EdgeDraft[] {
   const out: EdgeDraft[] = [];
   const rule = (by: string) => ({ kind: 'rule' as const, by });
   const t = node.observedAt !== undefined ? Date.parse(node.observedAt) : undefined;
   const sid = node.provenance.sessionId;
   const session = sid !== undefined ? state.sessions.get(sid) : undefined;
   if (session !== undefined) {
-    out.push({ from: session.lastId, to: node.id, view: 'temporal', subtype: 'precedes', weight: 1, origin: rule('consecutive-turns') });
-    if (session.firstId !== session.lastId) {
+    if (inScope(session.lastId)) out.push({ from: session.lastId, to: node.id, view: 'temporal', subtype: 'precedes', weight: 1, origin: rule('consecutive-turns') });
+    if (session.firstId !== session.lastId && inScope(session.firstId)) {
       out.push({ from: node.id, to: session.firstId, view: 'temporal', subtype: 'same_session', weight: 0.5, origin: rule('session-start') });
     }
-  } else if (state.lastId !== undefined) {
+  } else if (state.lastId !== undefined && inScope(state.lastId)) {
     const last = state.nodes.get(state.lastId) as MemoryNode;
     const lastT = last.observedAt !== undefined ? Date.parse(last.observedAt) : undefined;
     if (sid === undefined && last.provenance.sessionId === undefined) {
@@ -51,7 +76,7 @@ export function deterministicEdges(node: MemoryNode, state: NamespaceState, clos
       out.push({ from: last.id, to: node.id, view: 'temporal', subtype: 'precedes', weight: 0.5, origin: rule('previous-session') });
     }
   }
-  if (t !== undefined && state.lastId !== undefined) {
+  if (t !== undefined && state.lastId !== undefined && inScope(state.lastId)) {
     const last = state.nodes.get(state.lastId) as MemoryNode;
     if (last.provenance.sessionId !== sid && last.observedAt !== undefined && !out.some((e) => e.from === last.id)) {
       const gap = Math.abs(t - Date.parse(last.observedAt));
@@ -66,7 +91,7 @@ export function deterministicEdges(node: MemoryNode, state: NamespaceState, clos
     if (!ids) continue;
     for (let i = ids.length - 1, n = 0; i >= 0 && n < ENTITY_LINKS_PER_ENTITY; i--) {
       const id = ids[i] as string;
-      if (id === node.id || linked.has(id)) continue;
+      if (id === node.id || linked.has(id) || !inScope(id)) continue;
       linked.add(id);
       n++;
       out.push({ from: node.id, to: id, view: 'entity', subtype: 'same_entity', weight: 1, origin: rule('shared-entity') });
