@@ -43,7 +43,9 @@ import { readMethods } from './memory/read-methods.js';
 import { calibrationOf } from './memory/relevance.js';
 import { MEMORY_OPTION_KEYS, checkCacheSizes, checkMaxOpen, indexFactories, type MemoryOptions } from './memory/setup.js';
 import type { TransferDeps } from './memory/transfer.js';
-import type { CallOptions } from './memory/types.js';
+import type { CallOptions, ScopedCallOptions } from './memory/types.js';
+import type { NodePredicate } from './read/filter.js';
+import { SCOPED_ID_OPTION_KEYS, checkOptionKeys, scopePredicate } from './memory/options.js';
 import { checkClock, checkMemoryOptions, heldNamespaceOf, namespaceOf } from './memory/validate.js';
 import { createWritePath } from './memory/write.js';
 import { writeMethods } from './memory/write-methods.js';
@@ -123,6 +125,14 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const notFound = (id: unknown, ns: string): JevMemError => new JevMemError('NOT_FOUND', `no memory ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
   /** The namespace of forget/export/stats: also one the store holds under a name from before the rule (names.ts). */
   const heldNsOf = (value: unknown, field = 'options.namespace'): Promise<string> => heldNamespaceOf(value, defaultNamespace, () => storage.namespaces(), field);
+  const openScoped = async (o: ScopedCallOptions | undefined): Promise<{ ns: string; keep: NodePredicate | undefined }> => {
+    ensureOpen();
+    checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+    const ns = nsOf(o);
+    const keep = scopePredicate(o?.scope);
+    await expiry.open(ns);
+    return { ns, keep };
+  };
   const ctx: MemoryContext = {
     defaultNamespace,
     storage,
@@ -142,6 +152,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     ensureOpen,
     nsOf,
     heldNsOf,
+    openScoped,
     notFound,
     evictTexts,
     self: () => memory,

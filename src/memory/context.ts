@@ -19,7 +19,8 @@ import type { NamespaceCaches } from './concurrency.js';
 import type { ExpiryOnOpen } from './expiry.js';
 import type { PlattParameters } from './relevance.js';
 import type { TransferDeps } from './transfer.js';
-import type { CallOptions } from './types.js';
+import type { NodePredicate } from '../read/filter.js';
+import type { CallOptions, ScopedCallOptions } from './types.js';
 import type { WritePath } from './write.js';
 
 /** The shared state of one memory, handed to each method group by `createMemory()`. */
@@ -64,6 +65,14 @@ export interface MemoryContext {
    * (memory/validate.ts `heldNamespaceOf`). @throws JevMemError `INVALID_INPUT` naming `field`.
    */
   heldNsOf(value: unknown, field?: string): Promise<string>;
+  /**
+   * The start of a call on one memory id (`get`, `edges`, `delete`): the closed check, the
+   * option keys (`namespace`, `signal`, `scope`), the namespace, the scope predicate (`undefined`
+   * without a scope) and the expiry pass of the namespace's first touch.
+   * @throws JevMemError `CLOSED`, `INVALID_OPTION` (an unknown option, naming it),
+   *   `INVALID_INPUT` (namespace name; `options.scope…`).
+   */
+  openScoped(o: ScopedCallOptions | undefined): Promise<{ ns: string; keep: NodePredicate | undefined }>;
   /** The `NOT_FOUND` error (field `id`) of an id unknown to `ns`. */
   notFound(id: unknown, ns: string): JevMemError;
   /** Drops the process caches of erased texts (all of them for `undefined`). */

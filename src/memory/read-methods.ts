@@ -34,7 +34,7 @@ export type ReadMethods = Pick<Memory, 'recall' | 'answer' | 'answerStream' | 'l
 
 /** The read methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function readMethods(ctx: MemoryContext): ReadMethods {
-  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, notFound, self } = ctx;
+  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, openScoped, notFound, self } = ctx;
   return {
     async recall(query, o) {
       ensureOpen();
@@ -143,11 +143,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     },
 
     async get(id, o) {
-      ensureOpen();
-      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
-      const ns = nsOf(o);
-      const keep = scopePredicate(o?.scope);
-      await expiry.open(ns);
+      const { ns, keep } = await openScoped(o);
       return caches.reading(ns, async (state) => {
         await state.loadNodes([id]);
         const n = state.nodes.get(id);
@@ -157,11 +153,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     },
 
     async edges(id, o) {
-      ensureOpen();
-      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
-      const ns = nsOf(o);
-      const keep = scopePredicate(o?.scope);
-      await expiry.open(ns);
+      const { ns, keep } = await openScoped(o);
       return caches.reading(ns, (state) => scopedEdgesOf(state, id, keep));
     },
   };

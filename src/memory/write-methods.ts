@@ -37,7 +37,7 @@ export type WriteMethods = Pick<Memory, 'add' | 'addMany' | 'update' | 'delete' 
 
 /** The write methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function writeMethods(ctx: MemoryContext): WriteMethods {
-  const { defaultNamespace, storage, params, now, caches, writes, expiry, transfer, ensureOpen, nsOf, heldNsOf, notFound, evictTexts, self } = ctx;
+  const { defaultNamespace, storage, params, now, caches, writes, expiry, transfer, ensureOpen, nsOf, heldNsOf, openScoped, notFound, evictTexts, self } = ctx;
   /** Deletes (exactly, one commit each) every node of `ns` that `select` keeps; found by one scan of the store. */
   const eraseWhere = async (ns: string, select: (n: MemoryNode) => boolean, signal?: AbortSignal): Promise<number> => {
     const ids: string[] = [];
@@ -100,11 +100,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     },
 
     async delete(id, o) {
-      ensureOpen();
-      checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
-      const ns = nsOf(o);
-      const keep = scopePredicate(o?.scope);
-      await expiry.open(ns);
+      const { ns, keep } = await openScoped(o);
       return caches.exclusive(ns, () => writes.remove(ns, id, o?.signal, keep), o?.signal);
     },
 
