@@ -12,6 +12,8 @@ import { MAX_LIST_LIMIT } from '../memory/list.js';
 import { JSONL_FIELDS_HELP } from '../formats/jsonl.js';
 import { SYSTEM_ONE_NAMES } from '../system-one/from-name.js';
 import { expandHomePath } from '../util/home-path.js';
+import { parseDateInput } from '../util/date-input.js';
+import { isJevMemError } from '../errors.js';
 
 /** A usage error: the CLI prints it with a pointer to `--help` and exits 2. */
 export class UsageError extends Error {
@@ -245,6 +247,25 @@ export function unitOption(values: OptionValues, name: 'min-score'): number | un
   const n = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(v) ? Number(v) : Number.NaN;
   if (!(n >= 0 && n <= 1)) throw new UsageError(`--${name}: expected a number from 0 to 1, got ${JSON.stringify(v)}`);
   return n;
+}
+
+/**
+ * A date option (`--after`, `--before`), checked before the store is opened by the library's own
+ * strict date reader (`util/date-input.ts`, the one `recall({ after, before })` uses).
+ * @returns the value as given (the library reads it again), or undefined when absent.
+ * @throws UsageError (exit 2) naming the flag: `--after: expected an ISO-8601 date or instant of a
+ *   day that exists (…), got "2024-02-30"`.
+ */
+export function dateOption(values: OptionValues, name: 'after' | 'before'): string | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  try {
+    parseDateInput(v, `--${name}`);
+  } catch (e) {
+    if (isJevMemError(e, 'INVALID_INPUT')) throw new UsageError(e.message);
+    throw e;
+  }
+  return v;
 }
 
 /** The largest value of each integer option: `--k` up to `MAX_RECALL_K`, `--limit` up to `MAX_LIST_LIMIT` (both 1,000). */

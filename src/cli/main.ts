@@ -30,7 +30,7 @@ import type { Memory } from '../memory.js';
 import { quoteVisible, showInvisible } from '../util/invisible.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import type { Observation } from '../types.js';
-import { BENCH_MOVED, commandUsage, parseCommandLine, positiveIntOption, unitOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
+import { BENCH_MOVED, commandUsage, parseCommandLine, dateOption, positiveIntOption, unitOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { filterOption, runHistory, runList } from './browse.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
 import { EXIT_DAMAGED, runCheck, runRepair, warnRepairBackups } from './check.js';
@@ -218,8 +218,10 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
       case 'recall': {
         const k = positiveIntOption(v, 'k');
         const window: Parameters<Memory['recall']>[1] & object = {};
-        if (v.after !== undefined) window.after = v.after;
-        if (v.before !== undefined) window.before = v.before;
+        const after = dateOption(v, 'after');
+        if (after !== undefined) window.after = after;
+        const before = dateOption(v, 'before');
+        if (before !== undefined) window.before = before;
         const filter = filterOption(v);
         if (filter !== undefined) window.filter = filter;
         const minScore = unitOption(v, 'min-score');

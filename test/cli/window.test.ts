@@ -43,4 +43,16 @@ describe('recall --after / --before with dates alone', () => {
     expect(help).toContain('a date alone, 2024-05-01, is UTC midnight');
     expect(help).toContain('the window is half-open, [after, before): --after 2024-05-01 --before 2024-05-02 is the UTC day of May 1');
   });
+
+  it('refuses a date that does not exist as a usage error naming the flag, exit 2, before the store is read', async () => {
+    const r = await cli(['recall', 'Which apple did Maya eat?', ...OPEN, '--after', '2024-02-30']);
+    expect(r.code).toBe(2);
+    expect(r.err[0]).toMatch(/^jev-mem: --after: /);
+    expect(r.err[0]).toContain('2024-02-30');
+    expect(r.err.join('\n')).not.toContain('options.after');
+    const b = await cli(['recall', 'Which apple did Maya eat?', ...OPEN, '--before', 'yesterday']);
+    expect(b.code).toBe(2);
+    expect(b.err[0]).toMatch(/^jev-mem: --before: expected an ISO-8601 date/);
+    expect(b.err[0]).toContain('"yesterday"');
+  });
 });
