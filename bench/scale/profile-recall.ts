@@ -4,7 +4,10 @@
  * process, and the 50 scale questions are recalled `rounds` times (`k: 20`, as `bench scale`).
  * Run it under the V8 profiler to see where the time of a recall goes:
  *
- * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/scale/profile-recall.ts <store dir> [N=10000] [rounds=2] [ids.json]`
+ * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/scale/profile-recall.ts <store dir> [N=10000] [rounds=2] [ids.json] [namespace=profile]`
+ *
+ * The namespace defaults to `profile` (what this tool builds); a store built by `bench scale`
+ * holds the namespace `scale`, so pass `scale` (and an ids file, `-` for none) to profile it.
  *
  * The LoCoMo file is `$JEV_MEM_LOCOMO_DATA` when set, else the default path (`bench/lib/data.ts`).
  * `profile-summary.ts` then lists the top self-time functions of the profile. With `ids.json`,
@@ -31,18 +34,19 @@ const dir = process.argv[2];
 if (dir === undefined) throw new Error('usage: profile-recall.ts <store dir> [N] [rounds]');
 const n = Number(process.argv[3] ?? 10_000);
 const rounds = Number(process.argv[4] ?? 2);
-const idsFile = process.argv[5];
+const idsFile = process.argv[5] === '-' ? undefined : process.argv[5];
+const namespace = process.argv[6] ?? 'profile';
 const data = await loadLocomo(process.env.JEV_MEM_LOCOMO_DATA || defaultLocomoPath());
 const encoder = await createDefaultNodeEncoder();
 const systemOne = await createSystemOneFromName('local', { env: process.env });
 const fsCounts = countFsCalls();
 try {
   if (!existsSync(dir)) {
-    const builder = await createNodeMemory({ store: dir, namespace: 'profile', encoder, systemOne, vectorIndex: 'auto' });
+    const builder = await createNodeMemory({ store: dir, namespace, encoder, systemOne, vectorIndex: 'auto' });
     await builder.addMany(scaleObservations(data.conversations, n));
     await builder.close();
   }
-  const memory = await createNodeMemory({ store: dir, namespace: 'profile', encoder, systemOne, vectorIndex: 'auto' });
+  const memory = await createNodeMemory({ store: dir, namespace, encoder, systemOne, vectorIndex: 'auto' });
   const questions = scaleQuestions(data.conversations, SCALE_QUERIES);
   await memory.recall(questions[0] as string, { k: 20 }); // loads the namespace
   const before = { ...fsCounts };

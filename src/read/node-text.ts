@@ -8,6 +8,9 @@
 import { contentTerms, tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
 
+/** Text all in ASCII (text.ts tokenizes such text with one regular expression). */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Speakers that are roles, not names: never matched as a name (issue 24). */
 const ROLE_SPEAKERS = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);
 
@@ -36,7 +39,7 @@ export class NodeTextFacts {
   #terms: ReadonlySet<string> | undefined;
   #words: readonly string[] | undefined;
   #wordSet: ReadonlySet<string> | undefined;
-  #tokens: number | undefined;
+  #tokenCount: number | undefined;
 
   /** @param node The node (not copied: nodes are replaced, not mutated). */
   constructor(node: MemoryNode) {
@@ -48,14 +51,36 @@ export class NodeTextFacts {
     return (this.#text ??= matchText(this.#node));
   }
 
+  /**
+   * `tokenize(matchText(n))`, repeats kept, with what else is derived from it filled on the way
+   * ({@link words}; {@link tokens} when the match text is the node's own text): a candidate's
+   * text is tokenized once for its terms, words and token count, not three times. The token
+   * list itself is not kept (the node cache holds thousands of facts).
+   */
+  #tokenize(): string[] {
+    const all = tokenize(this.text);
+    this.#words ??= [...new Set(all)];
+    if (this.#tokenCount === undefined) {
+      if (this.text === this.#node.text) this.#tokenCount = all.length;
+      else if (ASCII.test(this.text)) {
+        // "<speaker>: <text>" in ASCII: tokenize is lower case + /[a-z0-9]+/g, and ": " holds no
+        // token character, so the tokens are the speaker's followed by the text's.
+        const speaker = this.text.slice(0, this.text.length - this.#node.text.length - 2);
+        this.#tokenCount = all.length - tokenize(speaker).length;
+      }
+    }
+    return all;
+  }
+
   /** Distinct `contentTerms(matchText(n))`. */
   get terms(): ReadonlySet<string> {
-    return (this.#terms ??= new Set(contentTerms(this.text)));
+    return (this.#terms ??= new Set(contentTerms(this.text, undefined, this.#tokenize())));
   }
 
   /** Distinct `tokenize(matchText(n))`, in first-occurrence order. */
   get words(): readonly string[] {
-    return (this.#words ??= [...new Set(tokenize(this.text))]);
+    if (this.#words === undefined) this.#tokenize();
+    return this.#words as readonly string[];
   }
 
   /** The same words as a set. */
@@ -65,7 +90,9 @@ export class NodeTextFacts {
 
   /** `tokenize(n.text).length`: tokens of the node's own text (no speaker), repeats counted. */
   get tokens(): number {
-    return (this.#tokens ??= tokenize(this.#node.text).length);
+    // matchText is the node's own text unless a speaker name is put before it
+    if (this.#tokenCount === undefined && this.#words === undefined) this.#tokenize();
+    return (this.#tokenCount ??= tokenize(this.#node.text).length);
   }
 }
 

@@ -160,17 +160,17 @@ export interface TextCues {
   visual: number;
   change: number;
   /** Capitalised words that do not start a sentence (names), "I" excluded. */
-  capitalised: number;
+  readonly capitalised: number;
   /** Tokens holding a digit, as a set (for number agreement). */
   numberSet: ReadonlySet<string>;
   /** Capitalised non-initial words, lower-cased (for shared-name counts). */
-  nameSet: ReadonlySet<string>;
+  readonly nameSet: ReadonlySet<string>;
   /**
    * The text's content terms (`contentTerms`, stemmed), as a set: the pair Jaccard of relation
    * and maintenance rows. Read once per text with the other cues (issue 25: a candidate is in the
    * rows of many writes) instead of once per pair.
    */
-  termSet: ReadonlySet<string>;
+  readonly termSet: ReadonlySet<string>;
 }
 
 const hasDigit = (t: string): boolean => /\p{N}/u.test(t);
@@ -182,18 +182,33 @@ function capitalisedNames(text: string): { count: number; names: Set<string> } {
 }
 
 /**
- * Counts the cues of {@link TextCues} in `text`.
+ * Counts the cues of {@link TextCues} in `text`. The token counts are taken at once; the parts
+ * that need their own pass over the text (`capitalised` and `nameSet`: {@link midSentenceCapitalised};
+ * `termSet`: stemmed {@link contentTerms}) are computed at their first read and kept (issue 25,
+ * stop 33: the read path's candidate rows read `capitalised` only for who/where questions and
+ * never `termSet`, which the write path's pair rows read). Same values either way.
  * @param text - any text; non-strings read as `''`.
  */
 export function textCues(text: string): TextCues {
   const raw = typeof text === 'string' ? text : '';
   const tokens = tokenize(raw);
+  let names: { count: number; names: Set<string> } | undefined;
+  let termSet: ReadonlySet<string> | undefined;
   const c: TextCues = {
     words: tokens.length, qword: -1, questionMark: raw.includes('?') ? 1 : 0, exclamation: raw.includes('!') ? 1 : 0,
     firstPerson: 0, secondPerson: 0, past: 0, dateWords: 0, months: 0, years: 0, weekdays: 0, numbers: 0, agoLast: 0,
     order: 0, howLong: 0, causal: 0, multiSet: 0, and: 0, whatPlural: 0, preference: 0, procedural: 0, semantic: 0,
-    recency: 0, hypothetical: 0, negation: 0, future: 0, visual: 0, change: 0, capitalised: 0,
-    numberSet: new Set<string>(), nameSet: new Set<string>(), termSet: terms(raw),
+    recency: 0, hypothetical: 0, negation: 0, future: 0, visual: 0, change: 0,
+    numberSet: new Set<string>(),
+    get capitalised(): number {
+      return (names ??= capitalisedNames(raw)).count;
+    },
+    get nameSet(): ReadonlySet<string> {
+      return (names ??= capitalisedNames(raw)).names;
+    },
+    get termSet(): ReadonlySet<string> {
+      return (termSet ??= terms(raw));
+    },
   };
   const numbers = new Set<string>();
   for (let i = 0; i < tokens.length; i++) {
@@ -234,10 +249,7 @@ export function textCues(text: string): TextCues {
     if (VISUAL.has(t)) c.visual++;
     if (CHANGE.has(t)) c.change++;
   }
-  const { count, names } = capitalisedNames(raw);
-  c.capitalised = count;
   c.numberSet = numbers;
-  c.nameSet = names;
   return c;
 }
 

@@ -247,9 +247,11 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
  * ({@link detectLanguage}, `fallback` for a short one) → {@link termsOf} per token.
  * `"When did Caroline go to the LGBTQ support group?"` →
  * `["carolin", "go", "lgbtq", "support", "group"]`.
+ * @param tokens - `tokenize(text)` when the caller has it already (not copied, not changed);
+ *   the result is the same as without it.
  */
-export function contentTerms(text: string, fallback?: LanguageCode): string[] {
-  const words = tokenize(text);
+export function contentTerms(text: string, fallback?: LanguageCode, tokens?: readonly string[]): string[] {
+  const words = tokens ?? tokenize(text);
   if (ASCII_TEXT.test(text)) {
     // The common case, English in ASCII, in one pass: its terms while counting the stop words
     // that make it English for identifyLanguage (runs per candidate per query).
