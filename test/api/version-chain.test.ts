@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError, type JevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { RELINK_RULE } from '../../src/memory/relink.js';
+import { planRelink, RELINK_RULE } from '../../src/memory/relink.js';
+import type { MemoryEdge, MemoryNode } from '../../src/types.js';
 import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import { lifecycleFixture } from '../lifecycle/helpers.js';
@@ -153,4 +154,35 @@ describe('CONFLICT activeId on a long chain', () => {
     expect((await memory.get(last))?.status).toBe('active');
     expect((await memory.update(last, { text: 'The gate code is 106.' })).deduplicated).toBe(false);
   }, 120_000);
+});
+
+describe('planRelink (pure)', () => {
+  const node = (id: string, supersededBy: string[]): MemoryNode => ({ id, supersededBy, status: supersededBy.length > 0 ? 'superseded' : 'active' }) as unknown as MemoryNode;
+  const edge = (from: string, to: string, by: string, weight = 1): MemoryEdge =>
+    ({ id: `${from}>${to}:semantic:updates`, from, to, view: 'semantic', subtype: 'updates', weight, origin: { kind: by === 'explicit-update' || by === RELINK_RULE ? 'rule' : 'system-one', by } }) as MemoryEdge;
+  const base = { removedId: 'b', exists: (x: string) => x !== 'b', namespace: 'ns', nowIso: '2025-01-01T00:00:00.000Z' };
+
+  it('puts the successors in the removed id\'s place, keeps other superseders, and never links a node to itself', () => {
+    const plan = planRelink({
+      ...base,
+      removed: node('b', ['c', 'a']),
+      removedEdges: [edge('b', 'a', 'explicit-update'), edge('c', 'b', 'explicit-update'), edge('a', 'b', 'm', 0.9)],
+      predecessors: [node('a', ['x', 'b', 'c'])],
+      storedEdge: () => undefined,
+    });
+    expect(plan.nodes.map((n) => [n.id, n.status, n.supersededBy])).toEqual([['a', 'superseded', ['x', 'c']]]);
+    expect(plan.edges.map((e) => [e.from, e.to, e.origin.by, e.weight])).toEqual([['c', 'a', 'explicit-update', 1]]);
+  });
+
+  it('an explicit relink replaces a stored System-One edge between the two; a relinked one keeps it', () => {
+    const args = { ...base, removed: node('b', ['c']), predecessors: [node('a', ['b'])], storedEdge: (id: string) => (id === 'c>a:semantic:updates' ? edge('c', 'a', 'model', 0.9) : undefined) };
+    expect(planRelink({ ...args, removedEdges: [edge('b', 'a', 'explicit-update'), edge('c', 'b', 'explicit-update')] }).edges.map((e) => e.origin.by)).toEqual(['explicit-update']);
+    expect(planRelink({ ...args, removedEdges: [edge('b', 'a', 'model', 0.95), edge('c', 'b', 'explicit-update')] }).edges).toEqual([]);
+  });
+
+  it('a removed node of unknown body (a damaged record) only releases its predecessors', () => {
+    const plan = planRelink({ ...base, removed: undefined, removedEdges: [], predecessors: [node('a', ['b'])], storedEdge: () => undefined });
+    expect(plan.nodes.map((n) => [n.status, n.supersededBy])).toEqual([['active', []]]);
+    expect(plan.edges).toEqual([]);
+  });
 });
