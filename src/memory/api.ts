@@ -176,7 +176,8 @@ export interface Memory {
    * out) are kept in `provenance.metadata`; `expiresAt` (ISO string, Date or epoch ms) in
    * `metadata.expiresAt` as ISO UTC: from that time (the memory's clock) the memory is never
    * returned, and `maintain()` erases it, as does the first call of a memory that opens the
-   * namespace after then (memory/expiry.ts).
+   * namespace after then (memory/expiry.ts). An `expiresAt` at or before the write time (the
+   * memory's clock) is refused: the memory would be hidden at once.
    *
    * Exact repeats (same text, same `observedAt`, same `source`) are not stored twice: the
    * existing node gains the repeat's provenance in `duplicates` and its id is returned with
@@ -186,9 +187,10 @@ export interface Memory {
    * 20,000 words). Longer texts are refused with `TOO_LARGE`, not chunked: a node is one
    * observation kept verbatim, and only the caller knows where its text may be split without
    * losing meaning (split it into several observations with the same provenance).
-   * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field (nothing written),
-   *   `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written), `INVALID_OPTION` (`newId` returned
-   *   an id in use; nothing written), `ABORTED`, `CLOSED`.
+   * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field (nothing written; field
+   *   `observation.expiresAt` for an expiry already due), `STORAGE_FAILED` / `QUOTA_EXCEEDED`
+   *   (nothing written), `INVALID_OPTION` (`newId` returned an id in use; nothing written),
+   *   `ABORTED`, `CLOSED`.
    */
   add(observation: Observation | ChatMessageInput, options?: AddOptions): Promise<AddResult>;
   /**
@@ -197,6 +199,8 @@ export interface Memory {
    * the chunks already committed stay (they were reported by `onProgress`), the failing chunk
    * leaves nothing, and the error carries `details.committed` (the number of observations
    * committed, a multiple of `chunkSize`).
+   * @throws JevMemError add's errors, naming `observations[i]…` (`observations[i].expiresAt`
+   *   for an expiry at or before the write time; nothing written).
    */
   addMany(observations: Array<Observation | ChatMessageInput>, options?: AddManyOptions): Promise<AddResult[]>;
   /**
@@ -318,7 +322,12 @@ export interface Memory {
   update(id: string, observation: Observation, options?: ScopedCallOptions): Promise<AddResult>;
   /**
    * Removes a node, its edges and its index entries in one atomic commit: it is gone from
-   * recall at once and after a reload. Nodes that only it superseded become `active` again.
+   * recall at once and after a reload. The nodes it superseded pass to the nodes that
+   * superseded it (memory/relink.ts): deleting the newest version makes the previous one
+   * `active` again (when nothing else superseded it); deleting a middle version relinks the
+   * chain (a → b → c without b is a → c: a stays superseded, by c, with an `updates` edge c → a,
+   * of origin `explicit-update` when both links were explicit updates, so `history` and the
+   * `CONFLICT` of `update` follow it); deleting the oldest changes no other node.
    * With `options.scope`, only a memory of that scope is deleted (checked under the namespace's
    * write lock).
    * @returns false when no such node exists in the namespace, or it is outside `options.scope`
@@ -368,7 +377,9 @@ export interface Memory {
    * ids of other memories still pending maintenance); a per-user export for a data-access
    * request is `export({ scope: { userId } })`. `damaged` still names every damaged record of
    * the namespace (a damaged record cannot be read, so its scope is unknown). Without either,
-   * the whole namespace.
+   * the whole namespace. Memories due (`expiresAt` at or before the memory's clock) but not yet
+   * erased are left out, as get/list/recall leave them out, with the version chains through them
+   * relinked as their erasure will relink them.
    * @throws JevMemError `INVALID_INPUT` (namespace name, `options.scope…`, `options.filter…`,
    *   also for `{}`), `INVALID_OPTION` (an unknown option, naming it), `STORAGE_FAILED`, `ABORTED`, `CLOSED`.
    */

@@ -219,14 +219,17 @@ export async function historyOf(state: NamespaceState, id: string, nowMs: number
 /**
  * The newest version that replaced `id` through `Memory.update` (following the `updates` edges
  * with origin rule {@link EXPLICIT_UPDATE_RULE} from older to newer, the newest by `seq` where a
- * version was replaced twice, at most {@link MAX_HISTORY} steps), or `undefined` when no explicit
- * update replaced `id` (it is the current version, or was superseded only by a relation System
- * One or maintenance inferred). `id` must exist in the namespace.
+ * version was replaced twice), or `undefined` when no explicit update replaced `id` (it is the
+ * current version, or was superseded only by a relation System One or maintenance inferred).
+ * `id` must exist in the namespace. The walk goes to the end of the chain however long it is
+ * (one node and its `updates` edges read per step; each node at most once, so a cycle in a
+ * damaged store ends it too): unlike `history`, it has no {@link MAX_HISTORY} bound, since a
+ * version part-way along would be a wrong answer, not a shorter one.
  */
 export async function newestVersionOf(state: NamespaceState, id: string): Promise<string | undefined> {
   const seen = new Set<string>([id]);
   let at = id;
-  for (let step = 0; step < MAX_HISTORY; step++) {
+  for (;;) {
     await state.loadNodes([at]);
     if (state.nodes.get(at)?.status !== 'superseded') break;
     await state.loadEdgesOfKind([at], 'updates');

@@ -20,6 +20,9 @@ import { editedNodes, rederive, textHashesOf } from './text-edits.js';
 import { EXPIRY_META_KEY } from './expiry-meta.js';
 import type { ImportOptions } from './types.js';
 import type { NodePredicate } from '../read/filter.js';
+import type { MemoryEdge, MemoryNode } from '../types.js';
+import { isExpired } from './list.js';
+import { planRelink } from './relink.js';
 import { MAINTENANCE_PENDING_META_KEY, type WritePath } from './write.js';
 
 /** What export and import need from the memory. */
@@ -52,8 +55,35 @@ export interface ImportResult {
 }
 
 /**
+ * The nodes and edges of a namespace as they are once its expired nodes (`metadata.expiresAt` at
+ * or before `nowMs`) are erased: each one left out with its edges, and the supersession chains
+ * through it relinked as a delete relinks them (relink.ts), so the file holds what get, list and
+ * recall return, and the chains they show.
+ */
+export function withoutExpired(ns: string, nodes: readonly MemoryNode[], edges: readonly MemoryEdge[], nowMs: number, nowIso: string): { nodes: MemoryNode[]; edges: MemoryEdge[] } {
+  const due = nodes.filter((n) => isExpired(n, nowMs)).sort((a, b) => a.seq - b.seq);
+  if (due.length === 0) return { nodes: [...nodes], edges: [...edges] };
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const edgeById = new Map(edges.map((e) => [e.id, e]));
+  for (const d of due) {
+    const removed = byId.get(d.id);
+    byId.delete(d.id);
+    const removedEdges = [...edgeById.values()].filter((e) => e.from === d.id || e.to === d.id);
+    for (const e of removedEdges) edgeById.delete(e.id);
+    const predecessors = [...byId.values()].filter((n) => n.supersededBy.includes(d.id));
+    if (predecessors.length === 0) continue;
+    const plan = planRelink({ removed, removedId: d.id, removedEdges, predecessors, exists: (x) => byId.has(x), storedEdge: (id) => edgeById.get(id), namespace: ns, nowIso });
+    for (const n of plan.nodes) byId.set(n.id, n);
+    for (const e of plan.edges) edgeById.set(e.id, e);
+  }
+  return { nodes: [...byId.values()], edges: [...edgeById.values()] };
+}
+
+/**
  * One versioned export of namespace `ns` (plane/store/export.ts). Run it inside `caches.exclusive`.
- * Damaged records (issue 22) are left out and their ids listed in `damaged`.
+ * Damaged records (issue 22) are left out and their ids listed in `damaged`. Expired memories
+ * (due on the memory's clock but not yet erased: get, list and recall hide them) are left out as
+ * erasure would leave them ({@link withoutExpired}).
  * @param keep - When given (a scope and/or filter), only the nodes it keeps, the edges between
  *   two of them, and the pending-maintenance ids among them are exported.
  * @throws the storage errors.
@@ -63,14 +93,15 @@ export async function exportNamespace(deps: TransferDeps, ns: string, keep?: Nod
   // Through the state, so the file holds migrated data and this encoder's embeddings.
   await caches.fresh(ns, true);
   const snap = await storage.load(ns);
-  let { nodes, edges } = snap;
+  const now = deps.now();
+  let { nodes, edges } = withoutExpired(ns, snap.nodes, snap.edges, now.getTime(), now.toISOString());
   const meta: Record<string, unknown> = {};
   // The expiry bound is derived (expiry-meta.ts): the import computes it from the nodes.
   for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY && k !== CHANGE_META_KEY && k !== ENCODER_META_KEY && k !== EXPIRY_META_KEY) meta[k] = v;
   // The load left damaged records out; they are named instead of failing the export (issue 22).
   const { ids: damaged } = await storage.damaged(ns);
-  if (keep !== undefined) {
-    nodes = nodes.filter(keep);
+  if (keep !== undefined) nodes = nodes.filter(keep);
+  if (keep !== undefined || nodes.length < snap.nodes.length) {
     const ids = new Set(nodes.map((n) => n.id));
     edges = edges.filter((e) => ids.has(e.from) && ids.has(e.to));
     // Other memories' ids leave the meta too (the maintenance list names nodes).
@@ -82,7 +113,7 @@ export async function exportNamespace(deps: TransferDeps, ns: string, keep?: Nod
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     namespace: ns,
-    exportedAt: deps.now().toISOString(),
+    exportedAt: now.toISOString(),
     encoder: encoder.fingerprint,
     systemOne: deps.systemOneModel,
     nodes: nodes.sort((a, b) => a.seq - b.seq),

@@ -7,7 +7,7 @@
  * @module
  */
 import { describeValue, invalidInput, throwIfAborted } from '../errors.js';
-import type { MemoryNode } from '../types.js';
+import type { MemoryNode, Provenance } from '../types.js';
 import type { Memory } from './api.js';
 import type { MemoryContext } from './context.js';
 import { toObservation } from './input.js';
@@ -17,6 +17,9 @@ import { exportNamespace, importNamespace } from './transfer.js';
 import type { AddResult } from './types.js';
 import { checkAddMany, checkObservation } from './validate.js';
 import { updateProvenance } from './write.js';
+
+/** Why `add` / `addMany` refuse an observation already due ({@link refuseDue}). */
+const NEVER_SHOWN = 'the memory would never be returned by any read; give a later expiresAt, or leave it out for a lasting memory';
 
 /** The keys {@link Memory.reset} accepts. */
 const RESET_OPTION_KEYS = ['namespace', 'signal', 'filter', 'scope'] as const;
@@ -30,6 +33,18 @@ function refuseEmptySelection(value: unknown, field: string): void {
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) {
     throw invalidInput(field, 'is empty, which selects every memory; leave scope and filter out to erase the whole namespace on purpose');
   }
+}
+
+/**
+ * Refuses an observation whose expiry (`metadata.expiresAt`) is at or before `nowMs`, the write's
+ * time on the memory's clock: it would be hidden from every read at once (list.ts `isExpired`).
+ * The rule of `add`, `addMany` and `update` alike.
+ * @param field - The observation's path (`observation`, `observations[3]`); the error names `<field>.expiresAt`.
+ * @param why - What writing it would do, for the message.
+ * @throws JevMemError `INVALID_INPUT` naming `<field>.expiresAt`.
+ */
+function refuseDue(provenance: Provenance, nowMs: number, field: string, why: string): void {
+  if (isExpired({ provenance }, nowMs)) throw invalidInput(`${field}.expiresAt`, `is already due (${String(provenance.metadata?.['expiresAt'])}): ${why}`);
 }
 
 /** The write methods of {@link Memory}, over one memory's shared state. */
@@ -56,6 +71,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       checkOptionKeys(o, ADD_OPTION_KEYS);
       const ns = nsOf(o);
       const checked = checkObservation(toObservation(observation, 'observation', o?.scope), 'observation', params.maxTextChars);
+      refuseDue(checked.provenance, now().getTime(), 'observation', NEVER_SHOWN);
       await expiry.open(ns);
       // The write takes the namespace lock for its commit only (issue 22: plan, then commit).
       return (await writes.write(ns, [checked], o ?? {}))[0] as AddResult;
@@ -66,6 +82,8 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       checkOptionKeys(o, ADD_MANY_OPTION_KEYS);
       const inputs = Array.isArray(observations) ? observations.map((x, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
       const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
+      const nowMs = now().getTime();
+      checked.forEach((c, i) => refuseDue(c.provenance, nowMs, `observations[${i}]`, NEVER_SHOWN)); // before anything is written
       await expiry.open(ns);
       return writes.write(ns, checked, o ?? {});
     },
@@ -93,9 +111,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
         const was = old.provenance.metadata?.[key];
         if (provenance.metadata?.[key] !== was) throw invalidInput(`observation.${key}`, `differs from the memory's ${key} (${was === undefined ? 'none' : JSON.stringify(was)}): an update keeps the scope; add a new memory for another ${key === 'userId' ? 'user' : 'agent'}`);
       }
-      if (isExpired({ provenance }, now().getTime())) {
-        throw invalidInput('observation.expiresAt', `is already due (${String(provenance.metadata?.['expiresAt'])}): the new version would hide itself and the old one; delete the memory instead`);
-      }
+      refuseDue(provenance, now().getTime(), 'observation', 'the new version would hide itself and the old one; delete the memory instead');
       return (await writes.write(ns, [{ ...checked, provenance }], o ?? {}, id))[0] as AddResult;
     },
 

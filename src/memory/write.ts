@@ -36,6 +36,7 @@ import { ENCODER_META_KEY, nextChange } from './migrate.js';
 import { expiryMeta } from './expiry-meta.js';
 import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
 import { refuseStaleVersion } from './list.js';
+import { planRelink } from './relink.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
 /**
@@ -116,7 +117,7 @@ export const MAX_CHANGED_ELSEWHERE = 8;
 /** What a commit returns when it must be planned again outside the lock. */
 const REPLAN = Symbol('replan');
 
-/** Superseded nodes read per batch when a delete looks for the ones it revives. */
+/** Superseded nodes read per batch when a delete looks for the ones it superseded (to revive or relink). */
 const REVIVE_BATCH = 512;
 
 /** Counts of a maintenance pass (SPEC 4 step 7). */
@@ -715,21 +716,37 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     if (keep !== undefined && (node === undefined || !keep(node))) return false;
     await state.loadEdges([id], false);
     const batch: WriteBatch = { deleteNodeIds: [id], deleteEdgeIds: state.edgesOf(id).map((e) => e.id) };
-    // Nodes it superseded become current again only if nothing else supersedes them: only
-    // superseded nodes can name it, so only they are read (in batches, from the directory).
-    const revived: MemoryNode[] = [];
+    // The nodes it superseded (only superseded nodes can name it, so only they are read, in
+    // batches, from the directory) pass to the nodes that superseded it (relink.ts): a middle
+    // version's removal relinks its chain, the newest one's makes the previous current again.
+    const predecessors: MemoryNode[] = [];
     const superseded = state.idsWithStatus('superseded');
     for (let i = 0; i < superseded.length; i += REVIVE_BATCH) {
       const part = superseded.slice(i, i + REVIVE_BATCH);
       await state.loadNodes(part);
       for (const sid of part) {
         const n = state.nodes.get(sid) as MemoryNode;
-        if (!n.supersededBy.includes(id)) continue;
-        const rest = n.supersededBy.filter((x) => x !== id);
-        revived.push({ ...n, supersededBy: rest, status: rest.length === 0 ? 'active' : n.status });
+        if (sid !== id && n.supersededBy.includes(id)) predecessors.push(n);
       }
     }
-    if (revived.length > 0) batch.putNodes = revived;
+    if (predecessors.length > 0) {
+      const successors = (node?.supersededBy ?? []).filter((s) => s !== id && state.nodes.has(s));
+      await state.loadEdgesOfKind(successors, 'updates');
+      const stored = new Map<string, MemoryEdge>();
+      for (const s of successors) for (const e of state.edgesOfKind(s, 'updates')) stored.set(e.id, e);
+      const relink = planRelink({
+        removed: node,
+        removedId: id,
+        removedEdges: state.edgesOf(id),
+        predecessors,
+        exists: (x) => x !== id && state.nodes.has(x),
+        storedEdge: (edgeId) => stored.get(edgeId),
+        namespace: ns,
+        nowIso: now().toISOString(),
+      });
+      batch.putNodes = relink.nodes;
+      if (relink.edges.length > 0) batch.putEdges = relink.edges;
+    }
     const pending = pendingOf(state);
     if (pending.includes(id)) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: pending.filter((x) => x !== id) };
     if (state.nodes.get(id) === undefined) {

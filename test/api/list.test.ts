@@ -87,10 +87,14 @@ describe('history', () => {
     expect((await memory.history(c.id)).map((m) => m.text)).toEqual(expected);
     expect((await memory.history(c.id)).map((m) => m.status)).toEqual(['superseded', 'superseded', 'active']);
     await expect(memory.history('nope')).rejects.toMatchObject({ code: 'NOT_FOUND', details: { field: 'id' }, message: 'no memory "nope" in namespace "default"' });
-    // Deleting the middle version erases its text from every history.
+    // Deleting the middle version erases its text from every history; the chain closes over it
+    // (Rex stays superseded, by Bolt: test/api/version-chain.test.ts).
     await memory.delete(b.id);
-    expect((await memory.history(c.id)).map((m) => m.text)).toEqual(['My dog is called Bolt.']);
-    expect((await memory.history(a.id)).map((m) => m.text)).toEqual(['My dog is called Rex.']);
+    expect((await memory.history(c.id)).map((m) => [m.text, m.status])).toEqual([
+      ['My dog is called Rex.', 'superseded'],
+      ['My dog is called Bolt.', 'active'],
+    ]);
+    expect((await memory.history(a.id)).map((m) => m.text)).toEqual(['My dog is called Rex.', 'My dog is called Bolt.']);
     await memory.close();
   });
 });

@@ -121,6 +121,48 @@ describe('expiry (injected clock)', () => {
     await memory.close();
   });
 
+  it('add and addMany refuse an expiresAt at or before the write time, as update does, writing nothing', async () => {
+    const t = Date.parse('2024-01-01T00:00:00Z');
+    const memory = await createMemory({ encoder, now: () => new Date(t) });
+    const e1 = (await errorOf(memory.add({ text: 'Theo: The gate code is 1111.', expiresAt: '2024-01-01T00:00:00Z' }))) as { code: string; message: string; details: { field: string } };
+    expect([e1.code, e1.details.field, e1.message]).toEqual([
+      'INVALID_INPUT',
+      'observation.expiresAt',
+      'observation.expiresAt: is already due (2024-01-01T00:00:00.000Z): the memory would never be returned by any read; give a later expiresAt, or leave it out for a lasting memory',
+    ]);
+    const e2 = (await errorOf(memory.add({ text: 'Theo: The gate code is 1111.', metadata: { expiresAt: '2023-06-01' } }))) as { details: { field: string } };
+    expect(e2.details.field).toBe('observation.expiresAt');
+    const e3 = (await errorOf(memory.addMany([{ text: 'Theo: my bike is blue.' }, { text: 'Theo: The gate code is 1111.', expiresAt: '2020-01-01' }]))) as { code: string; details: { field: string } };
+    expect([e3.code, e3.details.field]).toEqual(['INVALID_INPUT', 'observations[1].expiresAt']);
+    expect((await memory.stats()).nodes).toBe(0);
+    const ok = await memory.add({ text: 'Theo: The gate code is 1111.', expiresAt: '2024-01-01T00:00:00.001Z' });
+    expect(ok.deduplicated).toBe(false);
+    await memory.close();
+  });
+
+  it('export leaves out memories due but not yet erased, as get/list/recall do, so an import holds what it reports', async () => {
+    let t = Date.parse('2024-01-01T00:00:00Z');
+    const memory = await createMemory({ encoder, now: () => new Date(t) });
+    await memory.add({ text: 'Theo: my bike is blue.' });
+    const temp = await memory.add({ text: 'Theo: the locker code is 5150.', expiresAt: '2024-01-02T00:00:00Z' });
+    const a = await memory.add({ text: 'My office is in Porto', observedAt: '2023-01-01' });
+    const b = await memory.update(a.id, { text: 'My office is in Vienna', observedAt: '2023-06-01', expiresAt: '2024-01-02T00:00:00Z' });
+    const c = await memory.update(b.id, { text: 'My office is in Rome', observedAt: '2023-12-01', expiresAt: '2099-01-01T00:00:00Z' });
+    await memory.list(); // the namespace is open: what falls due now is hidden, not yet erased
+    t = Date.parse('2024-01-02T00:00:00Z');
+    const file = await memory.export();
+    expect(JSON.stringify(file)).not.toMatch(/5150|Vienna/);
+    expect(file.nodes.map((n) => n.text)).toEqual(['Theo: my bike is blue.', 'My office is in Porto', 'My office is in Rome']);
+    expect(file.nodes.find((n) => n.id === a.id)?.supersededBy).toEqual([c.id]);
+    expect(file.edges.some((e) => [e.from, e.to].includes(temp.id) || [e.from, e.to].includes(b.id))).toBe(false);
+    const other = await createMemory({ encoder, now: () => new Date(t) });
+    const r = await other.import(file);
+    expect([r.nodes, (await other.stats()).nodes, (await other.list()).memories.length]).toEqual([3, 3, 3]);
+    expect((await other.history(c.id)).map((v) => v.text)).toEqual(['My office is in Porto', 'My office is in Rome']);
+    await other.close();
+    await memory.close();
+  });
+
   it('keeps the expiry across update, unless the update gives its own', async () => {
     let t = Date.parse('2026-01-01T00:00:00Z');
     const memory = await createMemory({ encoder, now: () => new Date(t) });

@@ -58,8 +58,14 @@ describe('memory tools', () => {
       const ana = await runMemoryTool(tools, m, 'remember', { text: 'I am flying to Tokyo in April.', speaker: 'user', userId: 'ana', metadata: { topic: 'travel' } });
       const bo = await runMemoryTool(tools, m, 'remember', { text: 'I am flying to Oslo in April.', speaker: 'user', userId: 'bo', metadata: { topic: 'travel' } });
       const work = await runMemoryTool(tools, m, 'remember', { text: 'I start a new job at the bakery in April.', speaker: 'user', userId: 'ana', agentId: 'coach', metadata: { topic: 'work' } });
-      // Past the memory's clock (the real time): never recalled or listed.
-      const gone = await runMemoryTool(tools, m, 'remember', { text: 'I am flying to Lima this week.', userId: 'ana', expiresAt: '2025-01-01' });
+      // Already due on the memory's clock (the real time): refused, as update refuses it, and nothing is stored.
+      const before = (await m.stats()).nodes;
+      await expect(runMemoryTool(tools, m, 'remember', { text: 'I am flying to Lima this week.', userId: 'ana', expiresAt: '2025-01-01' })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'expiresAt',
+        message: 'expiresAt: is already due (2025-01-01T00:00:00.000Z): the memory would never be returned by any read; give a later expiresAt, or leave it out for a lasting memory',
+      });
+      expect((await m.stats()).nodes).toBe(before);
       expect((await m.get(ana.id as string))?.provenance.metadata).toEqual({ topic: 'travel', userId: 'ana' });
       expect((await m.get(work.id as string))?.provenance.metadata).toEqual({ topic: 'work', userId: 'ana', agentId: 'coach' });
 
@@ -87,7 +93,7 @@ describe('memory tools', () => {
       const listed = await runMemoryTool(tools, m, 'list', { userId: 'ana' });
       expect(ids(listed)).toEqual([ana.id, work.id]);
       expect(ids(await runMemoryTool(tools, m, 'list', { filter: { $or: [{ userId: 'bo' }, { agentId: 'coach' }] } }))).toEqual([bo.id, work.id]);
-      expect(ids(await runMemoryTool(tools, m, 'list', {}))).not.toContain(gone.id);
+      expect((await runMemoryTool(tools, m, 'list', {})).memories as unknown[]).toHaveLength(3);
 
       const v2 = await runMemoryTool(tools, m, 'update', { id: ana.id, text: 'I am flying to Kyoto in April.' });
       const v3 = await runMemoryTool(tools, m, 'update', { id: v2.id, text: 'I am flying to Osaka in May.' });
