@@ -100,6 +100,16 @@ export interface MemoryParameters {
    * count as visited). @default 20
    */
   hopAnchors: number;
+  /**
+   * δ of the session coverage step of the final ranking (issue 24, read/coverage.ts): for a
+   * question that asks for several things ("how many…", "which countries have I…", "in total"),
+   * each memory's score is multiplied by f = 1 − g·(1 − δ) once per memory of its own session
+   * ranked above it, g being the out-of-distribution guard's weight (read/guard.ts), so that the
+   * top K covers several sessions. g = 0 on histories in System One's fitted range (LoCoMo:
+   * named speakers, short turns), where the order is unchanged; 1 turns the step off. Chosen on
+   * the chats bench's dev part (docs/bench/CHATS.md, "Round four"). @default 0.5
+   */
+  sessionRepeatFactor: number;
 }
 
 /**
@@ -143,9 +153,10 @@ export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   hopThreshold: 0.5,
   hopSeeds: 3,
   hopAnchors: 20,
+  sessionRepeatFactor: 0.5,
 });
 
-const PROBABILITIES: Array<keyof MemoryParameters> = ['thetaRel', 'thetaAct', 'thetaSuff', 'thetaCont', 'maintenanceThreshold', 'hopThreshold'];
+const PROBABILITIES: Array<keyof MemoryParameters> = ['thetaRel', 'thetaAct', 'thetaSuff', 'thetaCont', 'maintenanceThreshold', 'hopThreshold', 'sessionRepeatFactor'];
 const POSITIVE_INTS: Array<keyof MemoryParameters> = [
   'budget',
   'maxDepth',

@@ -286,7 +286,17 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const loopMs = performance.now() - tLoop;
 
   // ---- final ranking with recency, eq. (24)-(25) (recalled.ts) ---------------------------------
-  const { memories, g } = await finalRanking(state, { query: input.query, scored, anchorNodes, q, r, windowed, passes, k });
+  const { memories, g, coverage } = await finalRanking(state, {
+    query: input.query,
+    scored,
+    anchorNodes,
+    q,
+    r,
+    windowed,
+    passes,
+    k,
+    sessionRepeatFactor: params.sessionRepeatFactor,
+  });
   const trace: RecallTrace = {
     query: input.query,
     namespace: state.namespace,
@@ -310,6 +320,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     fallbacks: decisions.filter((x) => x.fallback).length,
     timings: { embedMs: input.embedMs, routeMs, anchorsMs, loopMs, totalMs: performance.now() - t0 + input.embedMs },
     guard: g,
+    coverage,
     hop,
   };
   return { memories, trace };

@@ -9,6 +9,7 @@ import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryNode, RecalledMemory, RecalledTimeRef } from '../types.js';
 import { certaintyOf, localWhen, toLocalIso } from '../util/time.js';
 import type { Scored } from './assess.js';
+import { asksAggregate, coverageFactor, sessionCoverage } from './coverage.js';
 import { guardedScores, guardWeight } from './guard.js';
 import { recencyAdjusted, recencyFactor } from './score.js';
 import { namespaceIdf, type QueryContext } from './signals.js';
@@ -90,15 +91,23 @@ export interface FinalRankingInput {
   passes: (n: MemoryNode) => boolean;
   /** How many memories to return. */
   k: number;
+  /**
+   * δ of the session coverage step (coverage.ts; the parameter `sessionRepeatFactor`), in [0,1];
+   * 1 or absent: off.
+   */
+  sessionRepeatFactor?: number;
 }
 
 /**
  * The final ranking with recency, eq. (24)-(25): the guarded scores (guard.ts), the recency
  * adjustment when r > 0, superseded memories below current ones (and below the memory that
  * replaced them), ties by `seq`; then the window and the top `k`, as recall returns them.
- * @returns the memories and the guard's weight g (for the trace).
+ * For a question that asks for several things (coverage.ts `asksAggregate`), the scores of the
+ * memories in the window are first re-ranked across sessions by `sessionCoverage` with the factor
+ * f = 1 − g·(1 − δ) (δ = `sessionRepeatFactor`), so the returned `score` is the adjusted one.
+ * @returns the memories, the guard's weight g and the coverage factor f applied (1: none), for the trace.
  */
-export async function finalRanking(state: NamespaceState, input: FinalRankingInput): Promise<{ memories: RecalledMemory[]; g: number }> {
+export async function finalRanking(state: NamespaceState, input: FinalRankingInput): Promise<{ memories: RecalledMemory[]; g: number; coverage: number }> {
   const { scored, anchorNodes, q, r, windowed, passes, k } = input;
   let newest = -Infinity;
   for (const s of scored.values()) if (s.node.observedAt) newest = Math.max(newest, Date.parse(s.node.observedAt));
@@ -117,6 +126,17 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     if (s.node.status === 'superseded') score *= SUPERSEDED_FACTOR;
     return { s, score };
   });
+  // Coverage across sessions for questions that ask for several things (coverage.ts): f = 1 on
+  // histories in System One's range (g = 0) and when the parameter is 1.
+  const f = input.sessionRepeatFactor !== undefined && asksAggregate(input.query) ? coverageFactor(g, input.sessionRepeatFactor) : 1;
+  if (f < 1) {
+    const inside = windowed ? ranked.filter((x) => passes(x.s.node)) : ranked;
+    const adjusted = sessionCoverage(
+      inside.map((x) => ({ session: x.s.node.provenance.sessionId, score: x.score })),
+      f,
+    );
+    inside.forEach((x, i) => (x.score = adjusted[i] as number));
+  }
   // A superseded memory ranks below the memory that replaced it whenever both are recalled.
   const finalScore = new Map(ranked.map((x) => [x.s.node.id, x.score]));
   for (const x of ranked) {
@@ -131,5 +151,5 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
   // A superseded memory reports when it was replaced: read the replacing node's time.
   await state.loadNodes(inWindow.slice(0, k).flatMap(({ s }) => (s.node.status === 'superseded' ? s.node.supersededBy.slice(0, 1) : [])));
   const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => ({ ...toRecalled(s.node, score, state), relevance: s.relevance }));
-  return { memories, g };
+  return { memories, g, coverage: f };
 }

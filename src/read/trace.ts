@@ -95,6 +95,13 @@ export interface RecallTrace {
    */
   guard?: number;
   /**
+   * The factor f of the session coverage step (`coverage.ts`, issue 24) in [0,1]: each memory's
+   * score was multiplied by f per memory of its session ranked above it; 1 when the step did not
+   * apply (the question does not ask for several things, g = 0, or `sessionRepeatFactor` = 1).
+   * Absent in traces written before it existed.
+   */
+  coverage?: number;
+  /**
    * The hop (issue 24, `hop.ts`): whether the second retrieval round ran and why, its seeds,
    * bridging entities, days and lexical query, and the nodes it added with their scores. Absent in
    * traces written before it existed.

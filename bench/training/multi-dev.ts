@@ -1,0 +1,145 @@
+/**
+ * Development loop for evidence that rests on several turns (issue 24: chats multi-session,
+ * LoCoMo multi-hop; never a held-out, novel or test part): builds each history once, then asks
+ * every question once per variant and prints recall@5/10/20 by kind, and, per question, where
+ * each gold turn ended: its rank, or "pool" (scored but below the returned list), or "out" (never
+ * scored: a retrieval miss). `--dump` writes every question's ranking with the session of each
+ * ranked turn, for tracing why the second and third evidence turns miss the top 10.
+ *
+ *   npx tsx bench/training/multi-dev.ts --set chats|locomo [--stores /tmp/multi-stores] \
+ *     [--variant '{"name":"x","parameters":{...}}'] [--dump out.jsonl] [--k 50] [--data locomo10.json]
+ *
+ * Chats histories are built in memory stores each run (as the chats bench does); LoCoMo dev
+ * conversations into SQLite file stores under `--stores`, reused by later runs.
+ *
+ * @module
+ */
+import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { MemoryParameters } from '../../src/config.js';
+import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
+import { sharedEncoder } from '../../src/encoder/shared.js';
+import type { LocomoConversation, LocomoQuestion } from '../../src/formats/locomo.js';
+import type { Memory, RecallOptions } from '../../src/memory.js';
+import { createNodeMemory } from '../../src/node.js';
+import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import type { RecallSwitches } from '../../src/read/recall.js';
+import { createSystemOneFromName } from '../../src/system-one/from-name.js';
+import { categoryKind } from '../chats/generate.js';
+import { partHistories } from '../chats/chats.js';
+import { loadLocomo, selectRun } from '../lib/data.js';
+import { scoreQuestion, type QuestionScore } from '../lib/metrics.js';
+
+interface Variant {
+  name: string;
+  switches?: RecallSwitches;
+  parameters?: Partial<MemoryParameters>;
+}
+
+const { values } = parseArgs({
+  options: {
+    set: { type: 'string', default: 'chats' },
+    stores: { type: 'string', default: '/tmp/multi-stores' },
+    variant: { type: 'string', multiple: true, default: ['{"name":"default"}'] },
+    dump: { type: 'string' },
+    k: { type: 'string', default: '50' },
+    data: { type: 'string', default: '/work/shared/data/locomo10.json' },
+  },
+});
+const set = values.set as 'chats' | 'locomo';
+const variants = (values.variant as string[]).map((v) => JSON.parse(v) as Variant);
+const encoder = sharedEncoder(await createDefaultNodeEncoder());
+const backend = await createSystemOneFromName('local', { env: process.env });
+if (values.dump) await writeFile(values.dump, '');
+
+const histories: Array<{ conv: LocomoConversation; questions: LocomoQuestion[] }> =
+  set === 'chats'
+    ? partHistories('dev').map((make) => {
+        const h = make();
+        return { conv: h, questions: h.questions };
+      })
+    : selectRun(await loadLocomo(values.data as string), 'dev', false).map((s) => ({ conv: s.conversation, questions: s.questions }));
+
+const kindOf = (c: number): string => (set === 'chats' ? categoryKind(c) : `cat${c}`);
+const acc = variants.map(() => ({ scores: [] as QuestionScore[], fate: new Map<string, number[]>() }));
+for (const { conv, questions } of histories) {
+  const id = conv.sampleId;
+  let memory: Memory;
+  if (set === 'chats') {
+    memory = await createNodeMemory({ store: join(values.stores as string, 'chats-unused'), namespace: id, encoder, systemOne: backend, storage: createMemoryStorage() });
+    await memory.addMany(conv.observations);
+  } else {
+    const dir = join(values.stores as string, id);
+    const built = await stat(join(dir, 'BUILT')).then(
+      () => true,
+      () => false,
+    );
+    await mkdir(dir, { recursive: true });
+    memory = await createNodeMemory({ store: dir, namespace: id, encoder, systemOne: backend, vectorIndex: 'flat' });
+    if (!built) {
+      await memory.addMany(conv.observations);
+      await writeFile(join(dir, 'BUILT'), 'ok');
+    }
+  }
+  process.stderr.write(`built ${id}\n`);
+  const ex = await memory.export();
+  const turnOf = new Map(ex.nodes.map((n) => [n.id, n.provenance.turnId ?? n.id]));
+  const sessionOfTurn = new Map(ex.nodes.map((n) => [n.provenance.turnId ?? n.id, n.provenance.sessionId ?? '']));
+  const speakerOfTurn = new Map(ex.nodes.map((n) => [n.provenance.turnId ?? n.id, n.provenance.speaker ?? '']));
+  for (const q of questions) {
+    for (let i = 0; i < variants.length; i++) {
+      const v = variants[i] as Variant;
+      const a = acc[i] as (typeof acc)[number];
+      const opts: RecallOptions = { k: Number(values.k) };
+      if (v.switches) opts.switches = v.switches;
+      if (v.parameters) opts.parameters = v.parameters;
+      const r = await memory.recall(q.question, opts);
+      const ranked = r.memories.map((m) => m.provenance.turnId ?? m.id);
+      a.scores.push(scoreQuestion(ranked, q.evidence, q.category));
+      const pool = new Set([...r.trace.anchors.map((x) => x.id), ...r.trace.expansions.map((x) => x.to), ...(r.trace.hop?.added ?? []).map((x) => x.id)].map((x) => turnOf.get(x) ?? x));
+      // fate of each gold turn: 1-based rank, 0 = scored but not returned, -1 = never scored
+      const fates = q.evidence.map((e) => {
+        const at = ranked.indexOf(e);
+        return at >= 0 ? at + 1 : pool.has(e) ? 0 : -1;
+      });
+      const key = kindOf(q.category);
+      a.fate.set(key, [...(a.fate.get(key) ?? []), ...fates]);
+      if (values.dump) {
+        await appendFile(
+          values.dump,
+          `${JSON.stringify({
+            variant: v.name,
+            conv: id,
+            q: q.question,
+            kind: key,
+            gold: q.evidence.map((e, j) => ({ id: e, session: sessionOfTurn.get(e), speaker: speakerOfTurn.get(e), fate: fates[j] })),
+            top: r.memories.map((m) => { const t = m.provenance.turnId ?? m.id; return `${t}|${sessionOfTurn.get(t)}|${speakerOfTurn.get(t)}|${m.score.toFixed(4)}`; }),
+            h: r.trace.routing.h,
+            k: r.trace.k,
+            g: r.trace.guard,
+            pool: pool.size,
+          })}\n`,
+        );
+      }
+    }
+  }
+  await memory.close();
+}
+
+const pct = (x: number): string => (100 * x).toFixed(1);
+const mean = (ss: QuestionScore[], k: 5 | 10 | 20): number => ss.reduce((x, s) => x + s.recall[k], 0) / Math.max(1, ss.length);
+for (let i = 0; i < variants.length; i++) {
+  const a = acc[i] as (typeof acc)[number];
+  const over = set === 'chats' ? a.scores : a.scores.filter((s) => s.category >= 1 && s.category <= 4);
+  const cats = [...new Set(a.scores.map((s) => s.category))].sort((x, y) => x - y);
+  const by = cats.map((c) => `${kindOf(c)} ${pct(mean(a.scores.filter((s) => s.category === c), 10))}`).join(' | ');
+  process.stdout.write(`${(variants[i] as Variant).name.padEnd(14)} R@5 ${pct(mean(over, 5))} R@10 ${pct(mean(over, 10))} R@20 ${pct(mean(over, 20))} || R@10 ${by}\n`);
+  for (const [kind, f] of a.fate) {
+    const top10 = f.filter((x) => x >= 1 && x <= 10).length;
+    const low = f.filter((x) => x > 10).length;
+    const pooled = f.filter((x) => x === 0).length;
+    const out = f.filter((x) => x === -1).length;
+    process.stdout.write(`    ${kind.padEnd(26)} gold ${f.length}: top10 ${top10}, ranked 11+ ${low}, scored not returned ${pooled}, never scored ${out}\n`);
+  }
+}
