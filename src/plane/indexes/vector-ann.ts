@@ -190,6 +190,11 @@ export class AnnVectorIndex implements VectorIndex {
     return this.#slotOf.has(id);
   }
 
+  gridRowOf(id: string): number {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined || this.#offGrid[slot] === 1 ? -1 : slot;
+  }
+
   add(id: string, vector: Float32Array): void {
     this.#live();
     if (typeof id !== 'string' || id.length === 0) throw invalidInput('id', `expected a non-empty string, got ${JSON.stringify(id)}`);

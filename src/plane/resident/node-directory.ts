@@ -41,6 +41,12 @@ export interface DirectoryHeader {
   languages: string[];
 }
 
+/**
+ * Checkpoint part (@3, issue 22) that replaces `dir.vec` when the vector index's bytes hold every
+ * row: int32 per slot, the row's number in that index's int8 row block (−1 for a zero row).
+ */
+export const VEC_ROW_PART = 'dir.vecrow';
+
 const PARTS = ['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale'] as const;
 
 function bytesOf(a: ArrayBufferView, length: number): Uint8Array {
@@ -269,8 +275,14 @@ export class NodeDirectory {
     return best < 0 ? undefined : this.#ids[best];
   }
 
-  /** The directory as checkpoint parts (a JSON header and one binary part per array). */
-  toParts(): { header: DirectoryHeader; parts: Record<string, Uint8Array> } {
+  /**
+   * The directory as checkpoint parts (a JSON header and one binary part per array). With
+   * `rows` (checkpoint @3, issue 22: each vector stored once), when every node's int8 row is zero
+   * or equal to the row `rows.rowOf(id)` of `rows.rows` (the row block of the vector index's
+   * serialised bytes, `vector-rows.ts`), the part `dir.vecrow` (int32 per slot: that row's
+   * number, −1 for a zero row or a free slot) replaces `dir.vec`; otherwise `dir.vec` is written.
+   */
+  toParts(rows?: { rows: Int8Array; rowOf: (id: string) => number }): { header: DirectoryHeader; parts: Record<string, Uint8Array> } {
     const n = this.#ids.length;
     const d = this.dimension;
     // Only the session names some node still has (issue 22: a deleted session's name is not kept).
@@ -285,6 +297,7 @@ export class NodeDirectory {
       }
       session[slot] = i < 0 ? -1 : (renumber.get(i) as number);
     }
+    const rowParts = rows === undefined ? undefined : this.#rowNumbers(rows);
     return {
       header: { count: n, ids: this.#ids.map((id) => id ?? null), sessions, languages: this.#langNames },
       parts: {
@@ -293,22 +306,47 @@ export class NodeDirectory {
         'dir.session': bytesOf(session, n * 4),
         'dir.hash': bytesOf(this.#hash, n * 8),
         'dir.lang': bytesOf(this.#lang, n * 2),
-        'dir.vec': bytesOf(this.#vec, n * d),
+        ...(rowParts !== undefined ? { [VEC_ROW_PART]: new Uint8Array(rowParts.buffer) } : { 'dir.vec': bytesOf(this.#vec, n * d) }),
         'dir.scale': bytesOf(this.#scale, n * 4),
       },
     };
   }
 
+  /** For each slot, the number of the equal row in `rows.rows` (−1 for a zero row), or undefined when some row has none. */
+  #rowNumbers({ rows, rowOf }: { rows: Int8Array; rowOf: (id: string) => number }): Int32Array | undefined {
+    const n = this.#ids.length;
+    const d = this.dimension;
+    const out = new Int32Array(n).fill(-1);
+    const vec = this.#vec;
+    for (let slot = 0; slot < n; slot++) {
+      const base = slot * d;
+      let zero = true;
+      for (let i = 0; i < d && zero; i++) zero = vec[base + i] === 0;
+      if (zero) continue;
+      const id = this.#ids[slot];
+      const r = id === undefined ? -1 : rowOf(id);
+      if (r < 0 || (r + 1) * d > rows.length) return undefined;
+      const at = r * d;
+      for (let i = 0; i < d; i++) if (rows[at + i] !== vec[base + i]) return undefined;
+      out[slot] = r;
+    }
+    return out;
+  }
+
   /**
-   * Restores a directory written by {@link NodeDirectory.toParts} (into an empty one).
-   * @throws Error when a part is missing or its length does not match the header.
+   * Restores a directory written by {@link NodeDirectory.toParts} (into an empty one). A
+   * checkpoint with `dir.vecrow` instead of `dir.vec` takes each row from `rows` (the row block
+   * its header names, `vector-rows.ts`).
+   * @throws Error when a part is missing or its length does not match the header, or a
+   *   `dir.vecrow` entry names a row `rows` lacks (or `rows` is not given).
    */
-  restore(header: unknown, parts: Record<string, Uint8Array>): void {
+  restore(header: unknown, parts: Record<string, Uint8Array>, rows?: Int8Array): void {
     const h = header as DirectoryHeader;
     const n = h.count;
     const d = this.dimension;
-    const sizes: Record<(typeof PARTS)[number], number> = { 'dir.seq': 8, 'dir.status': 1, 'dir.session': 4, 'dir.hash': 8, 'dir.lang': 2, 'dir.vec': d, 'dir.scale': 4 };
-    for (const p of PARTS) {
+    const byRow = parts[VEC_ROW_PART] !== undefined;
+    const sizes: Record<(typeof PARTS)[number] | typeof VEC_ROW_PART, number> = { 'dir.seq': 8, 'dir.status': 1, 'dir.session': 4, 'dir.hash': 8, 'dir.lang': 2, 'dir.vec': d, [VEC_ROW_PART]: 4, 'dir.scale': 4 };
+    for (const p of byRow ? PARTS.map((x) => (x === 'dir.vec' ? VEC_ROW_PART : x)) : PARTS) {
       if (parts[p]?.length !== n * sizes[p]) throw new Error(`checkpoint part ${p} has ${parts[p]?.length ?? 'no'} bytes, expected ${n * sizes[p]}`);
     }
     if (!Array.isArray(h.ids) || h.ids.length !== n) throw new Error('checkpoint directory ids do not match its count');
@@ -319,7 +357,8 @@ export class NodeDirectory {
     this.#session.set(viewOf(Int32Array, parts['dir.session'] as Uint8Array));
     this.#hash.set(viewOf(Float64Array, parts['dir.hash'] as Uint8Array));
     this.#lang.set(viewOf(Int16Array, parts['dir.lang'] as Uint8Array));
-    this.#vec.set(viewOf(Int8Array, parts['dir.vec'] as Uint8Array));
+    if (byRow) this.#copyRows(viewOf(Int32Array, parts[VEC_ROW_PART] as Uint8Array), rows);
+    else this.#vec.set(viewOf(Int8Array, parts['dir.vec'] as Uint8Array));
     this.#scale.set(viewOf(Float32Array, parts['dir.scale'] as Uint8Array));
     this.#sessionNames = [...h.sessions];
     this.#sessionIndex = new Map(h.sessions.map((s, i) => [s, i]));
@@ -330,6 +369,18 @@ export class NodeDirectory {
       const id = this.#ids[slot];
       if (id === undefined) this.#free.push(slot);
       else this.#slotOf.set(id, slot);
+    }
+  }
+
+  /** Fills the slots' int8 rows from `rows` by their row numbers (−1: a zero row). */
+  #copyRows(numbers: Int32Array, rows: Int8Array | undefined): void {
+    const d = this.dimension;
+    const count = rows === undefined ? 0 : rows.length / d;
+    for (let slot = 0; slot < numbers.length; slot++) {
+      const r = numbers[slot] as number;
+      if (r < 0) continue;
+      if (rows === undefined || r >= count) throw new Error(`checkpoint part ${VEC_ROW_PART} names row ${r} of the vector index, which has ${count}`);
+      this.#vec.set(rows.subarray(r * d, (r + 1) * d), slot * d);
     }
   }
 }
