@@ -4,8 +4,9 @@
  * commit's sources; format @2, which BASE f54a82d still wrote byte for byte) still load with
  * today's code. Stop 33 (checkpoint @3, each vector stored once): today's code writes the same
  * bytes except that `dir.vecrow` (each slot's row number in the int8 rows of `vectors`) replaces
- * `dir.vec`, `header.json` names that part (`vecRows`), and `vectors.exact` is gone; the rows the
- * directory points at are exactly 27aa880's `dir.vec`. An @2 checkpoint opens stale, so it is
+ * `dir.vec`, `header.json` names that part (`vecRows`), `vectors.exact` is gone, and the book's
+ * repeat keys move from `book.json` to the binary `book.dedup` (hash, directory slot); the rows
+ * the directory points at are exactly 27aa880's `dir.vec`, the keys exactly its `dedup` pairs. An @2 checkpoint opens stale, so it is
  * rewritten as @3 at the next checkpoint.
  */
 import { readFileSync } from 'node:fs';
@@ -63,8 +64,17 @@ function asPrevious(cp: StoredCheckpoint): StoredCheckpoint {
   expect(cp.format).toBe('jev-mem/namespace-checkpoint@3');
   expect(Object.keys(cp.parts)).not.toContain('dir.vec');
   expect(Object.keys(cp.parts)).not.toContain('vectors.exact');
+  expect(Object.keys(cp.parts)).toContain('book.dedup');
   const parts = decoded(cp).parts;
-  const header = JSON.parse(Buffer.from(parts['header.json']!).toString('utf8')) as { vecRows?: string; directory: { count: number } };
+  const header = JSON.parse(Buffer.from(parts['header.json']!).toString('utf8')) as { vecRows?: string; directory: { count: number; ids: Array<string | null> } };
+  // book.dedup: n float64 hashes, then n int32 directory slots, back into book.json's pairs
+  const book = JSON.parse(Buffer.from(parts['book.json']!).toString('utf8')) as { dedup: Array<[number, string]> };
+  expect(book.dedup).toEqual([]);
+  const dedup = parts['book.dedup']!.slice();
+  const n = dedup.length / 12;
+  const hashes = new Float64Array(dedup.buffer, 0, n);
+  const slots = new Int32Array(dedup.buffer, 8 * n, n);
+  book.dedup = Array.from(hashes, (h, i) => [h, header.directory.ids[slots[i]!] as string]);
   expect(header.vecRows).toBe('vectors');
   delete header.vecRows;
   const rows = gridRowsOf(parts.vectors!)!;
@@ -77,7 +87,8 @@ function asPrevious(cp: StoredCheckpoint): StoredCheckpoint {
   const out: Record<string, Uint8Array> = {};
   for (const [name, bytes] of Object.entries(parts)) {
     if (name === 'dir.vecrow') out['dir.vec'] = new Uint8Array(vec.buffer);
-    else out[name] = name === 'header.json' ? new Uint8Array(Buffer.from(JSON.stringify(header))) : bytes;
+    else if (name === 'book.json') out[name] = new Uint8Array(Buffer.from(JSON.stringify(book)));
+    else if (name !== 'book.dedup') out[name] = name === 'header.json' ? new Uint8Array(Buffer.from(JSON.stringify(header))) : bytes;
   }
   return encoded({ change: cp.change, format: 'jev-mem/namespace-checkpoint@2', parts: out });
 }

@@ -8,7 +8,8 @@
  *   `vectors` part holds every row, so each vector is stored once (issue 22);
  * - `header.json`: `{ dimension, directory, encoder?, vecRows? }` (the directory's JSON header;
  *   `vecRows` names the part whose rows `dir.vecrow` numbers);
- * - `book.json`: the bookkeeping maps (`NamespaceBook.toJSON`, book.ts);
+ * - `book.json`: the bookkeeping maps (`NamespaceBook.toJSON`, book.ts); from @3 their repeat
+ *   keys in the binary part `book.dedup` (`NamespaceBook.toParts`);
  * - `lexical.json`: I^lex (absent when the store keeps the lexical index itself);
  * - `vectors`: I^vec's `serialize()` bytes (absent when the index does not serialise);
  * - `vectors.exact` (@2 only, read, no longer written): the exact index of a namespace that writes
@@ -27,7 +28,7 @@ import type { DirectoryHeader } from './node-directory.js';
  * Format tag of this build's checkpoints ({@link Checkpoint.format}). @2 (issue 22): the book's
  * speakers carry a node count, so a speaker's name leaves with its last node. @3 (issue 22,
  * stop 33): each vector is stored once (`dir.vecrow` points into the rows of `vectors`; no
- * `vectors.exact`). An @2 checkpoint is still restored (and replaced by an @3 one at the next
+ * `vectors.exact`), and the book's repeat keys are binary (`book.dedup`). An @2 checkpoint is still restored (and replaced by an @3 one at the next
  * checkpoint); one of another format (@1) is not: the open rebuilds from a scan.
  */
 export const CHECKPOINT_FORMAT = 'jev-mem/namespace-checkpoint@3';
@@ -37,6 +38,9 @@ export const CHECKPOINT_FORMAT_2 = 'jev-mem/namespace-checkpoint@2';
 
 /** Checkpoint part (@2) with the exact index of a namespace that writes through an approximate one. */
 export const EXACT_VECTORS_PART = 'vectors.exact';
+
+/** Checkpoint part (@3) with the book's repeat keys (`NamespaceBook.toParts`). */
+export const BOOK_DEDUP_PART = 'book.dedup';
 
 /** The JSON part of a checkpoint's header (`header.json`). */
 export interface CheckpointHeader {
@@ -58,6 +62,8 @@ export interface CheckpointContent {
   /** The part whose rows `directory`'s `dir.vecrow` numbers (when it has that part). */
   vecRows?: string;
   book: BookJson;
+  /** The `book.dedup` part (`NamespaceBook.toParts`). */
+  bookDedup?: Uint8Array;
   /** I^lex's `toJSON()`; absent when the store keeps the lexical index. */
   lexical?: unknown;
   /** I^vec's `serialize()`. */
@@ -80,6 +86,7 @@ export function encodeCheckpoint(c: CheckpointContent): Checkpoint {
       ...c.directory.parts,
       'header.json': enc.encode(JSON.stringify(header)),
       'book.json': enc.encode(JSON.stringify(c.book)),
+      ...(c.bookDedup !== undefined ? { [BOOK_DEDUP_PART]: c.bookDedup } : {}),
       ...(c.lexical !== undefined ? { 'lexical.json': enc.encode(JSON.stringify(c.lexical)) } : {}),
       ...(c.vectors !== undefined ? { vectors: c.vectors } : {}),
     },

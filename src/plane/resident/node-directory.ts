@@ -186,6 +186,16 @@ export class NodeDirectory {
     this.#free.push(slot);
   }
 
+  /** The slot of `id` (its row in the checkpoint's per-slot parts), or undefined when unknown. */
+  slotOf(id: string): number | undefined {
+    return this.#slotOf.get(id);
+  }
+
+  /** The id held in `slot`, or undefined for a free slot or one out of range. */
+  idAt(slot: number): string | undefined {
+    return this.#ids[slot];
+  }
+
   /** Sequence number of `id`, or undefined when unknown. */
   seq(id: string): number | undefined {
     const slot = this.#slotOf.get(id);

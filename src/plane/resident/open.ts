@@ -12,7 +12,7 @@ import type { MemoryNode } from '../../types.js';
 import type { VectorIndex } from '../indexes/indexes.js';
 import { loadLexicalIndex } from '../indexes/lexical.js';
 import { CHANGE_META_KEY, type Checkpoint } from '../store/storage.js';
-import { EXACT_VECTORS_PART, bookOf, checkCheckpoint, lexicalTextOf, liveCount } from './checkpoint-format.js';
+import { BOOK_DEDUP_PART, EXACT_VECTORS_PART, bookOf, checkCheckpoint, lexicalTextOf, liveCount } from './checkpoint-format.js';
 import { contentHash } from './node-directory.js';
 import { LOAD_BATCH, type OpenOptions, type OpenReport } from './options.js';
 import { ResidentCore } from './resident-core.js';
@@ -126,7 +126,7 @@ async function fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number)
   const rowPart = header.vecRows === undefined ? undefined : cp.parts[header.vecRows];
   if (header.vecRows !== undefined && rowPart === undefined) return `the checkpoint lacks the part ${JSON.stringify(header.vecRows)} its directory's rows are in`;
   core.dir.restore(header.directory, cp.parts, rowPart === undefined ? undefined : gridRowsOf(rowPart));
-  core.book.restore(bookOf(cp));
+  core.book.restore(bookOf(cp), cp.parts[BOOK_DEDUP_PART]);
   if (!restored) core.indexDirectoryVectors();
   if (exact && up !== undefined && bytes !== undefined && opts.factories.restoreVector !== undefined && live >= upgradeThreshold(up, opts.dimension)) {
     core.vectors.defer({ bytes, restore: opts.factories.restoreVector.bind(opts.factories), touched: new Set(changed) });

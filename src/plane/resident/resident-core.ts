@@ -112,13 +112,15 @@ export class ResidentCore {
     const rows = vectors !== undefined && vector.gridRowOf !== undefined ? gridRowsOf(vectors) : undefined;
     const directory = this.dir.toParts(rows !== undefined ? { rows, rowOf: (id) => (vector.gridRowOf as (id: string) => number).call(vector, id) } : undefined);
     const byRow = directory.parts[VEC_ROW_PART] !== undefined;
+    const book = this.book.toParts();
     return encodeCheckpoint({
       change,
       dimension: this.dimension,
       ...(encoder !== undefined ? { encoder } : {}),
       directory,
       ...(byRow ? { vecRows: 'vectors' } : {}),
-      book: this.book.toJSON(),
+      book: book.json,
+      ...(book.dedup !== undefined ? { bookDedup: book.dedup } : {}),
       ...(lexical !== undefined ? { lexical } : {}),
       ...(vectors !== undefined ? { vectors } : {}),
     });
