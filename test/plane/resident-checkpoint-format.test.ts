@@ -4,7 +4,8 @@
  * commit's sources; format @2, which BASE f54a82d still wrote byte for byte) still load with
  * today's code. Stop 33 (checkpoint @3, each vector stored once): today's code writes the same
  * bytes except that `dir.vecrow` (each slot's row number in the int8 rows of `vectors`) replaces
- * `dir.vec`, `header.json` names that part (`vecRows`), `vectors.exact` is gone, and the book's
+ * `dir.vec`, `header.json` names that part (`vecRows`) and lists the id of a slot with a row as 0
+ * (the id of that row in `vectors`), `vectors.exact` is gone, and the book's
  * repeat keys move from `book.json` to the binary `book.dedup` (hash, directory slot); the rows
  * the directory points at are exactly 27aa880's `dir.vec`, the keys exactly its `dedup` pairs. An @2 checkpoint opens stale, so it is
  * rewritten as @3 at the next checkpoint.
@@ -19,7 +20,7 @@ import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
 import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
 import { createAnnVectorIndex } from '../../src/plane/indexes/vector-ann.js';
 import { restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
-import { gridRowsOf } from '../../src/plane/indexes/vector-rows.js';
+import { gridRowIdsOf, gridRowsOf } from '../../src/plane/indexes/vector-rows.js';
 
 interface StoredCheckpoint {
   change: number;
@@ -66,7 +67,12 @@ function asPrevious(cp: StoredCheckpoint): StoredCheckpoint {
   expect(Object.keys(cp.parts)).not.toContain('vectors.exact');
   expect(Object.keys(cp.parts)).toContain('book.dedup');
   const parts = decoded(cp).parts;
-  const header = JSON.parse(Buffer.from(parts['header.json']!).toString('utf8')) as { vecRows?: string; directory: { count: number; ids: Array<string | null> } };
+  const header = JSON.parse(Buffer.from(parts['header.json']!).toString('utf8')) as { vecRows?: string; directory: { count: number; ids: Array<string | null | 0> } };
+  const numbers = new Int32Array(parts['dir.vecrow']!.slice().buffer);
+  // A slot's id 0: the id of its row in `vectors`
+  const rowIds = gridRowIdsOf(parts.vectors!)!;
+  header.directory.ids = header.directory.ids.map((id, slot) => (id === 0 ? rowIds[numbers[slot]!]! : id));
+  expect(header.directory.ids.every((id) => id !== 0)).toBe(true);
   // book.dedup: n float64 hashes, then n int32 directory slots, back into book.json's pairs
   const book = JSON.parse(Buffer.from(parts['book.json']!).toString('utf8')) as { dedup: Array<[number, string]> };
   expect(book.dedup).toEqual([]);
@@ -78,7 +84,6 @@ function asPrevious(cp: StoredCheckpoint): StoredCheckpoint {
   expect(header.vecRows).toBe('vectors');
   delete header.vecRows;
   const rows = gridRowsOf(parts.vectors!)!;
-  const numbers = new Int32Array(parts['dir.vecrow']!.slice().buffer);
   const d = fixture.dimension;
   const vec = new Int8Array(header.directory.count * d);
   numbers.forEach((r, slot) => {

@@ -87,6 +87,8 @@ export interface VectorIndex {
    * when `id` is unknown or its vector is kept off the int8 grid. Valid until the next change.
    */
   gridRowOf?(id: string): number;
+  /** With {@link VectorIndex.gridRowOf}: the id whose int8 row is number `row`, or undefined (a free or unknown row). */
+  gridRowId?(row: number): string | undefined;
   /** Frees native / wasm memory. */
   dispose(): void;
 }

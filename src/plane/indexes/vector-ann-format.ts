@@ -127,7 +127,8 @@ export function restoreAnnBody(bytes: Uint8Array, d: number): AnnState {
   if (bytes.length !== expected) throw corruptVectorIndex(`ann index of ${S} slots (${n} live, ${f} float32, ${w} link words) of dimension ${d} needs ${expected} bytes, got ${bytes.length}`);
   if (n + r !== S) throw corruptVectorIndex(`${n} live + ${r} free slots, but ${S} slots`);
   let at = BODY_OFFSET;
-  const idList = decodeIds(bytes.subarray(at, at + idBytes), n);
+  // Distinct ids: checked by the index, which files them in its id → slot map (vector-ann.ts).
+  const idList = decodeIds(bytes.subarray(at, at + idBytes), n, false);
   at += idBytes;
   const cap = Math.max(64, S);
   const ids = new Array<string>(S).fill('');

@@ -292,6 +292,10 @@ class FlatVectorIndex implements FlatVectorIndexApi {
     return key === undefined || key < 0 ? -1 : key;
   }
 
+  gridRowId(row: number): string | undefined {
+    return this.#qIds[row];
+  }
+
   vectorOf(id: string): Float32Array | undefined {
     const key = this.#rowOf.get(id);
     if (key === undefined) return undefined;

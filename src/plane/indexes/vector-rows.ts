@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { VECTOR_HEADER_BYTES, corruptVectorIndex, readVectorHeader } from './vector-format.js';
+import { VECTOR_HEADER_BYTES, corruptVectorIndex, decodeIds, readVectorHeader } from './vector-format.js';
 
 /**
  * The int8 rows of the serialised flat or ann index `bytes`, row-major, d entries a row (a view
@@ -40,4 +40,38 @@ export function gridRowsOf(bytes: Uint8Array): Int8Array | undefined {
   } else return undefined;
   if (at + rows * d > bytes.length) throw corruptVectorIndex(`the ${rows} int8 rows of the ${kind} index end after its ${bytes.length} bytes`);
   return new Int8Array(bytes.buffer, bytes.byteOffset + at, rows * d);
+}
+
+/**
+ * The id of each int8 row of the serialised flat or ann index `bytes` (the rows of
+ * {@link gridRowsOf}; `undefined` for a free slot), decoded from its id list: for a checkpoint
+ * whose vector index was not restored (an index restored from the bytes answers `gridRowId`).
+ * @returns `undefined` for another kind.
+ * @throws JevMemError `STORAGE_FAILED` (field `bytes`) on a malformed header or id list.
+ */
+export function gridRowIdsOf(bytes: Uint8Array): Array<string | undefined> | undefined {
+  const { kind } = readVectorHeader(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u32 = (at: number): number => {
+    if (at + 4 > bytes.length) throw corruptVectorIndex(`${kind} index of ${bytes.length} bytes, shorter than its head`);
+    return view.getUint32(at, true);
+  };
+  if (kind === 'flat') {
+    const [nq, nf, idBytes] = [u32(VECTOR_HEADER_BYTES), u32(VECTOR_HEADER_BYTES + 4), u32(VECTOR_HEADER_BYTES + 8)];
+    const at = VECTOR_HEADER_BYTES + 12;
+    return decodeIds(bytes.subarray(at, at + idBytes), nq + nf).slice(0, nq);
+  }
+  if (kind !== 'ann') return undefined;
+  const head = (i: number): number => u32(VECTOR_HEADER_BYTES + 4 * i);
+  const [S, n, idBytes] = [head(4), head(5), head(7)];
+  let at = VECTOR_HEADER_BYTES + 44;
+  const ids = decodeIds(bytes.subarray(at, at + idBytes), n);
+  at += idBytes;
+  const out = new Array<string | undefined>(S).fill(undefined);
+  for (let i = 0; i < n; i++, at += 4) {
+    const slot = u32(at);
+    if (slot >= S) throw corruptVectorIndex(`live slot ${slot} is out of range`);
+    out[slot] = ids[i];
+  }
+  return out;
 }

@@ -36,7 +36,11 @@ export function contentHash(n: MemoryNode): number {
 /** JSON header of a directory in a checkpoint (the typed arrays are separate parts). */
 export interface DirectoryHeader {
   count: number;
-  ids: Array<string | null>;
+  /**
+   * The id of each slot: null for a free slot, 0 (@3, with `dir.vecrow`) for the id of the slot's
+   * row in the vector index's bytes (each id stored once).
+   */
+  ids: Array<string | null | 0>;
   sessions: string[];
   languages: string[];
 }
@@ -290,7 +294,8 @@ export class NodeDirectory {
    * `rows` (checkpoint @3, issue 22: each vector stored once), when every node's int8 row is zero
    * or equal to the row `rows.rowOf(id)` of `rows.rows` (the row block of the vector index's
    * serialised bytes, `vector-rows.ts`), the part `dir.vecrow` (int32 per slot: that row's
-   * number, −1 for a zero row or a free slot) replaces `dir.vec`; otherwise `dir.vec` is written.
+   * number, −1 for a zero row or a free slot) replaces `dir.vec`, and the header's id of a slot
+   * with a row is 0 (the id of that row there); otherwise `dir.vec` is written.
    */
   toParts(rows?: { rows: Int8Array; rowOf: (id: string) => number }): { header: DirectoryHeader; parts: Record<string, Uint8Array> } {
     const n = this.#ids.length;
@@ -308,8 +313,9 @@ export class NodeDirectory {
       session[slot] = i < 0 ? -1 : (renumber.get(i) as number);
     }
     const rowParts = rows === undefined ? undefined : this.#rowNumbers(rows);
+    const ids = this.#ids.map((id, slot) => (id === undefined ? null : rowParts !== undefined && (rowParts[slot] as number) >= 0 ? 0 : id));
     return {
-      header: { count: n, ids: this.#ids.map((id) => id ?? null), sessions, languages: this.#langNames },
+      header: { count: n, ids, sessions, languages: this.#langNames },
       parts: {
         'dir.seq': bytesOf(this.#seq, n * 8),
         'dir.status': bytesOf(this.#status, n),
@@ -345,12 +351,13 @@ export class NodeDirectory {
 
   /**
    * Restores a directory written by {@link NodeDirectory.toParts} (into an empty one). A
-   * checkpoint with `dir.vecrow` instead of `dir.vec` takes each row from `rows` (the row block
-   * its header names, `vector-rows.ts`).
+   * checkpoint with `dir.vecrow` instead of `dir.vec` takes each row from `rows.rows` (the row
+   * block of the part its header names, `vector-rows.ts`) and the id of a slot listed as 0 from
+   * `rows.idAt` (the id of that row).
    * @throws Error when a part is missing or its length does not match the header, or a
-   *   `dir.vecrow` entry names a row `rows` lacks (or `rows` is not given).
+   *   `dir.vecrow` entry names a row `rows` lacks (or `rows` is not given), or an id is missing.
    */
-  restore(header: unknown, parts: Record<string, Uint8Array>, rows?: Int8Array): void {
+  restore(header: unknown, parts: Record<string, Uint8Array>, rows?: { rows: Int8Array; idAt: (row: number) => string | undefined }): void {
     const h = header as DirectoryHeader;
     const n = h.count;
     const d = this.dimension;
@@ -367,14 +374,21 @@ export class NodeDirectory {
     this.#session.set(viewOf(Int32Array, parts['dir.session'] as Uint8Array));
     this.#hash.set(viewOf(Float64Array, parts['dir.hash'] as Uint8Array));
     this.#lang.set(viewOf(Int16Array, parts['dir.lang'] as Uint8Array));
-    if (byRow) this.#copyRows(viewOf(Int32Array, parts[VEC_ROW_PART] as Uint8Array), rows);
+    const numbers = byRow ? viewOf(Int32Array, parts[VEC_ROW_PART] as Uint8Array) : undefined;
+    if (numbers !== undefined) this.#copyRows(numbers, rows?.rows);
     else this.#vec.set(viewOf(Int8Array, parts['dir.vec'] as Uint8Array));
     this.#scale.set(viewOf(Float32Array, parts['dir.scale'] as Uint8Array));
     this.#sessionNames = [...h.sessions];
     this.#sessionIndex = new Map(h.sessions.map((s, i) => [s, i]));
     this.#langNames = [...h.languages];
     this.#langIndex = new Map(h.languages.map((s, i) => [s, i]));
-    this.#ids = h.ids.map((id) => id ?? undefined);
+    this.#ids = h.ids.map((id, slot) => {
+      if (id !== 0) return id ?? undefined;
+      const r = numbers === undefined ? -1 : (numbers[slot] as number);
+      const borrowed = r < 0 ? undefined : rows?.idAt(r);
+      if (typeof borrowed !== 'string' || borrowed === '') throw new Error(`checkpoint directory slot ${slot} takes its id from row ${r} of the vector index, which has none`);
+      return borrowed;
+    });
     for (let slot = 0; slot < n; slot++) {
       const id = this.#ids[slot];
       if (id === undefined) this.#free.push(slot);

@@ -17,7 +17,7 @@ import { contentHash } from './node-directory.js';
 import { LOAD_BATCH, type OpenOptions, type OpenReport } from './options.js';
 import { ResidentCore } from './resident-core.js';
 import { exactOpenThreshold, upgradeThreshold, vectorKindOf } from './vector-slot.js';
-import { gridRowsOf } from '../indexes/vector-rows.js';
+import { gridRowIdsOf, gridRowsOf } from '../indexes/vector-rows.js';
 
 /** An opened resident part, and what the namespace state built on it starts with. */
 export interface OpenedResident {
@@ -125,7 +125,12 @@ async function fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number)
   // @3: the directory's rows are those of the part `vecRows` names (each vector stored once).
   const rowPart = header.vecRows === undefined ? undefined : cp.parts[header.vecRows];
   if (header.vecRows !== undefined && rowPart === undefined) return `the checkpoint lacks the part ${JSON.stringify(header.vecRows)} its directory's rows are in`;
-  core.dir.restore(header.directory, cp.parts, rowPart === undefined ? undefined : gridRowsOf(rowPart));
+  // The ids of those rows: from the index restored from that part, else decoded from it.
+  const fromIndex = vector !== undefined && source === rowPart && vector.gridRowId !== undefined;
+  const rowIds = rowPart === undefined || fromIndex ? undefined : gridRowIdsOf(rowPart);
+  const rows = rowPart === undefined ? undefined : gridRowsOf(rowPart);
+  const idAt = fromIndex ? (r: number) => (vector as VectorIndex).gridRowId?.(r) : (r: number) => rowIds?.[r];
+  core.dir.restore(header.directory, cp.parts, rows === undefined ? undefined : { rows, idAt });
   core.book.restore(bookOf(cp), cp.parts[BOOK_DEDUP_PART]);
   if (!restored) core.indexDirectoryVectors();
   if (exact && up !== undefined && bytes !== undefined && opts.factories.restoreVector !== undefined && live >= upgradeThreshold(up, opts.dimension)) {
