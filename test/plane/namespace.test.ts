@@ -145,14 +145,17 @@ describe('NamespaceState open from a checkpoint, around the switch to HNSW', () 
     expect(below.vector.size).toBe(3);
     expect(below.vector.has('n1')).toBe(false);
     expect(below.vector.search(Float32Array.from([0, -1, 0.1]), 1)[0]?.id).toBe('n4');
-    // Its checkpoint keeps the exact index too (3 nodes < 4): the next open restores it, builds nothing.
+    // Its checkpoint (@3) keeps each vector once: no exact index (3 nodes < 4); hnswlib's bytes
+    // hold float32 vectors, so the directory keeps its int8 rows. The next open builds the exact
+    // index from the directory.
     const cp = await below.checkpoint(2);
-    expect(Object.keys(cp.parts)).toEqual(expect.arrayContaining(['vectors', 'vectors.exact']));
+    expect(Object.keys(cp.parts)).toEqual(expect.arrayContaining(['vectors', 'dir.vec']));
+    expect(Object.keys(cp.parts)).not.toContain('vectors.exact');
     await storage.writeCheckpoint!('ns', cp);
     below.dispose();
     const builtBefore = exactBuilt;
     const reopened = await NamespaceState.open({ namespace: 'ns', storage, factories: factories(4), dimension: 3 });
-    expect(exactBuilt).toBe(builtBefore); // restored from vectors.exact, no exact index built
+    expect(exactBuilt).toBe(builtBefore + 1); // built from the directory's rows
     expect([reopened.openReport.from, reopened.openReport.replayed, reopened.vector.kind, reopened.vector.size]).toEqual(['checkpoint', 0, 'flat', 3]);
     expect(reopened.vector.search(Float32Array.from([0, -1, 0.1]), 1)[0]?.id).toBe('n4');
     reopened.dispose();

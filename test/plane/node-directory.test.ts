@@ -1,6 +1,8 @@
 /** The resident node directory (issue 13): slots, statuses, sessions, int8 vectors, checkpoint parts. */
 import { describe, expect, it } from 'vitest';
-import { contentHash, hash53, NodeDirectory, STATUS_CODE } from '../../src/plane/resident/node-directory.js';
+import { contentHash, hash53, NodeDirectory, STATUS_CODE, VEC_ROW_PART } from '../../src/plane/resident/node-directory.js';
+import { createAnnVectorIndex } from '../../src/plane/indexes/vector-ann.js';
+import { gridRowIdsOf, gridRowsOf } from '../../src/plane/indexes/vector-rows.js';
 import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import type { MemoryNode } from '../../src/types.js';
 import { makeNode } from './fixtures.js';
@@ -50,6 +52,46 @@ describe('NodeDirectory', () => {
     expect(back.sessionRange('s1')).toEqual(d.sessionRange('s1'));
     back.add(node('new', 51, 's1', quantizeVector([1, 1, 1, 1])), 1, 'en');
     expect(back.size).toBe(50); // the freed slot of n7 is reused
+  });
+
+  it('checkpoint @3: points each row and id into the vector index bytes (dir.vecrow), restores the same directory, and refuses a row or id it lacks', () => {
+    const d = new NodeDirectory(4);
+    for (let i = 1; i <= 30; i++) d.add(node(`n${i}`, i, `s${i % 3}`, quantizeVector([i, -i / 2, 1, (i % 7) - 3])), hash53(`n${i}`), 'en');
+    d.add(node('zero', 31, 's0', []), 1, 'en'); // no vector: a zero row, its id kept in the header
+    d.remove('n7');
+    const index = createAnnVectorIndex({ dimension: 4 });
+    for (const [id, v] of d.liveVectors()) index.add(id, v);
+    const bytes = index.serialize();
+    const rows = gridRowsOf(bytes)!;
+    const { header, parts } = d.toParts({ rows, rowOf: (id) => index.gridRowOf(id) });
+    expect(Object.keys(parts)).toContain(VEC_ROW_PART);
+    expect(Object.keys(parts)).not.toContain('dir.vec');
+    expect(parts[VEC_ROW_PART]!.length).toBe(4 * header.count);
+    // every slot with a row lists its id as 0; the zero row keeps its id; n7's freed slot is null
+    expect(header.ids.filter((id) => id === 0).length).toBe(29);
+    expect(header.ids.filter((id) => typeof id === 'string')).toEqual(['zero']);
+    expect(header.ids.filter((id) => id === null).length).toBe(1);
+    // restored through the index (gridRowId) and through the bytes' decoded id list: the same directory
+    const rowIds = gridRowIdsOf(bytes)!;
+    for (const idAt of [(r: number) => index.gridRowId(r), (r: number) => rowIds[r]]) {
+      const back = new NodeDirectory(4);
+      back.restore(JSON.parse(JSON.stringify(header)), parts, { rows, idAt });
+      expect(back.size).toBe(30);
+      for (let i = 1; i <= 31; i++) {
+        const id = i === 31 ? 'zero' : `n${i}`;
+        expect([back.has(id), back.seq(id), back.hashOf(id), back.session(id)]).toEqual([d.has(id), d.seq(id), d.hashOf(id), d.session(id)]);
+        expect(back.vector(id)).toEqual(d.vector(id));
+      }
+    }
+    expect(() => new NodeDirectory(4).restore(header, parts)).toThrow('names row');
+    expect(() => new NodeDirectory(4).restore(header, parts, { rows: rows.subarray(0, 8), idAt: (r) => rowIds[r] })).toThrow('names row');
+    expect(() => new NodeDirectory(4).restore(header, parts, { rows, idAt: () => undefined })).toThrow('which has none');
+    // a row the index does not hold as the directory does: dir.vec is written, ids in full
+    const other = createAnnVectorIndex({ dimension: 4 });
+    for (const [id, v] of d.liveVectors()) other.add(id, id === 'n3' ? Float32Array.from([1, 0, 0, 0]) : v);
+    const full = d.toParts({ rows: gridRowsOf(other.serialize())!, rowOf: (id) => other.gridRowOf(id) });
+    expect(Object.keys(full.parts)).toContain('dir.vec');
+    expect(full.header.ids.includes(0)).toBe(false);
   });
 
   it('restores parts that are views at aligned and odd offsets of larger buffers, and shares no bytes with them', () => {

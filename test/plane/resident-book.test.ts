@@ -52,6 +52,33 @@ describe('NamespaceBook restore (repeat keys filed on first use)', () => {
     expect(afterAdd.toJSON().dedup[0]).toEqual([keyOf(1), 'n7']);
   });
 
+  it('writes the repeat keys as book.dedup (hash, directory slot) and restores the same candidates and JSON (checkpoint @3)', () => {
+    const { dir, book } = written();
+    const { json, dedup } = book.toParts();
+    expect(json.dedup).toEqual([]);
+    expect(dedup?.length).toBe(5 * 12);
+    const bytes = dedup!.slice();
+    expect(Array.from(new Float64Array(bytes.buffer, 0, 5))).toEqual([1, 2, 3, 4, 5].map(keyOf));
+    expect(Array.from(new Int32Array(bytes.buffer, 40, 5))).toEqual([0, 1, 2, 3, 4]);
+    const back = new NamespaceBook(dir);
+    back.restore(JSON.parse(JSON.stringify(json)), dedup);
+    expect(back.dedupCandidate(keyOf(3))).toBe('n3');
+    expect(JSON.stringify(back.toJSON())).toBe(JSON.stringify(book.toJSON()));
+    // A part cut short or naming a free slot is refused (the open rebuilds from a scan).
+    expect(() => new NamespaceBook(dir).restore(json, dedup!.subarray(0, 50))).toThrow('book.dedup has 50 bytes');
+    const bad = dedup!.slice();
+    new Int32Array(bad.buffer, 40, 5)[4] = 9;
+    expect(() => new NamespaceBook(dir).restore(json, bad)).toThrow('names slot 9');
+  });
+
+  it('keeps the repeat keys in book.json when one names a node the directory does not hold', () => {
+    const { dir, book } = written();
+    dir.remove('n2'); // the book still files n2 (not removed from it)
+    const { json, dedup } = book.toParts();
+    expect(dedup).toBeUndefined();
+    expect(json.dedup).toEqual([1, 2, 3, 4, 5].map((i) => [keyOf(i), `n${i}`]));
+  });
+
   it('restores an empty repeat map', () => {
     const dir = new NodeDirectory(2);
     const book = new NamespaceBook(dir);

@@ -1,8 +1,14 @@
 /**
  * Issue 22 (namespace.ts split): checkpoints written by the resident state of commit 27aa880
  * (`fixtures/checkpoint-27aa880.json`, made by `fixtures/make-checkpoint-27aa880.ts` from that
- * commit's sources) still load with today's code, and today's code writes the same bytes: the
- * split changed no byte of the checkpoint format (parts, names, header, book, indexes).
+ * commit's sources; format @2, which BASE f54a82d still wrote byte for byte) still load with
+ * today's code. Stop 33 (checkpoint @3, each vector stored once): today's code writes the same
+ * bytes except that `dir.vecrow` (each slot's row number in the int8 rows of `vectors`) replaces
+ * `dir.vec`, `header.json` names that part (`vecRows`) and lists the id of a slot with a row as 0
+ * (the id of that row in `vectors`), `vectors.exact` is gone, and the book's
+ * repeat keys move from `book.json` to the binary `book.dedup` (hash, directory slot); the rows
+ * the directory points at are exactly 27aa880's `dir.vec`, the keys exactly its `dedup` pairs. An @2 checkpoint opens stale, so it is
+ * rewritten as @3 at the next checkpoint.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +20,7 @@ import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
 import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
 import { createAnnVectorIndex } from '../../src/plane/indexes/vector-ann.js';
 import { restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
+import { gridRowIdsOf, gridRowsOf } from '../../src/plane/indexes/vector-rows.js';
 
 interface StoredCheckpoint {
   change: number;
@@ -50,6 +57,56 @@ function factoriesOf(kind: 'flat' | 'auto'): IndexFactories {
 
 const decoded = (cp: StoredCheckpoint): Checkpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])) });
 const encoded = (cp: Checkpoint): StoredCheckpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) });
+/**
+ * What a checkpoint of this build (@3) says, in 27aa880's terms (@2): `dir.vec` gathered from the
+ * rows `dir.vecrow` numbers in `vectors` (−1: a zero row), `vecRows` taken out of the header.
+ */
+function asPrevious(cp: StoredCheckpoint): StoredCheckpoint {
+  expect(cp.format).toBe('jev-mem/namespace-checkpoint@3');
+  expect(Object.keys(cp.parts)).not.toContain('dir.vec');
+  expect(Object.keys(cp.parts)).not.toContain('vectors.exact');
+  expect(Object.keys(cp.parts)).toContain('book.dedup');
+  const parts = decoded(cp).parts;
+  const header = JSON.parse(Buffer.from(parts['header.json']!).toString('utf8')) as { vecRows?: string; directory: { count: number; ids: Array<string | null | 0> } };
+  const numbers = new Int32Array(parts['dir.vecrow']!.slice().buffer);
+  // A slot's id 0: the id of its row in `vectors`
+  const rowIds = gridRowIdsOf(parts.vectors!)!;
+  header.directory.ids = header.directory.ids.map((id, slot) => (id === 0 ? rowIds[numbers[slot]!]! : id));
+  expect(header.directory.ids.every((id) => id !== 0)).toBe(true);
+  // book.dedup: n float64 hashes, then n int32 directory slots, back into book.json's pairs
+  const book = JSON.parse(Buffer.from(parts['book.json']!).toString('utf8')) as { dedup: Array<[number, string]> };
+  expect(book.dedup).toEqual([]);
+  const dedup = parts['book.dedup']!.slice();
+  const n = dedup.length / 12;
+  const hashes = new Float64Array(dedup.buffer, 0, n);
+  const slots = new Int32Array(dedup.buffer, 8 * n, n);
+  book.dedup = Array.from(hashes, (h, i) => [h, header.directory.ids[slots[i]!] as string]);
+  expect(header.vecRows).toBe('vectors');
+  delete header.vecRows;
+  const rows = gridRowsOf(parts.vectors!)!;
+  const d = fixture.dimension;
+  const vec = new Int8Array(header.directory.count * d);
+  numbers.forEach((r, slot) => {
+    if (r >= 0) vec.set(rows.subarray(r * d, (r + 1) * d), slot * d);
+  });
+  const out: Record<string, Uint8Array> = {};
+  for (const [name, bytes] of Object.entries(parts)) {
+    if (name === 'dir.vecrow') out['dir.vec'] = new Uint8Array(vec.buffer);
+    else if (name === 'book.json') out[name] = new Uint8Array(Buffer.from(JSON.stringify(book)));
+    else if (name !== 'book.dedup') out[name] = name === 'header.json' ? new Uint8Array(Buffer.from(JSON.stringify(header))) : bytes;
+  }
+  return encoded({ change: cp.change, format: 'jev-mem/namespace-checkpoint@2', parts: out });
+}
+
+/** 27aa880's checkpoint without its `vectors.exact` part (not written from @3). */
+function withoutExact(cp: StoredCheckpoint): StoredCheckpoint {
+  const { 'vectors.exact': _exact, ...parts } = cp.parts;
+  return { ...cp, parts };
+}
+
+/** A checkpoint of this build matches 27aa880's `expected`, read as @2 (see the module). */
+const sameAs = (cp: Checkpoint, expected: StoredCheckpoint): void => expect(asPrevious(encoded(cp))).toEqual(withoutExact(expected));
+
 const open = (kind: 'flat' | 'auto', storage: StorageAdapter): Promise<NamespaceState> =>
   NamespaceState.open({ namespace: kind, storage, factories: factoriesOf(kind), dimension: fixture.dimension, encoder: fixture.encoder });
 
@@ -84,8 +141,9 @@ function answersOf(s: NamespaceState, kind: 'flat' | 'auto'): Record<string, unk
 }
 
 describe('checkpoints written by commit 27aa880', () => {
-  it('use the format tag of this build and its part names', () => {
-    expect(fixture.flat.checkpoint1.format).toBe(CHECKPOINT_FORMAT);
+  it('use the previous format tag and its part names', () => {
+    expect(fixture.flat.checkpoint1.format).toBe('jev-mem/namespace-checkpoint@2');
+    expect(CHECKPOINT_FORMAT).toBe('jev-mem/namespace-checkpoint@3');
     expect(Object.keys(fixture.auto.checkpoint1.parts)).toEqual(['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale', 'header.json', 'book.json', 'lexical.json', 'vectors', 'vectors.exact']);
   });
 
@@ -102,21 +160,32 @@ describe('checkpoints written by commit 27aa880', () => {
           await storage.commit(kind, batch);
           await s.maybeUpgradeVector();
         });
-        if (i + 1 === STAGE1) expect(encoded(await s.checkpoint(STAGE1, fixture.encoder))).toEqual(fixture[kind].checkpoint1);
+        if (i + 1 === STAGE1) sameAs(await s.checkpoint(STAGE1, fixture.encoder), fixture[kind].checkpoint1);
       }
-      expect(encoded(await s.checkpoint(commits.length, fixture.encoder))).toEqual(fixture[kind].checkpoint2);
+      sameAs(await s.checkpoint(commits.length, fixture.encoder), fixture[kind].checkpoint2);
       expect(answersOf(s, kind)).toEqual(fixture[kind].answers);
       s.dispose();
     });
 
-    it(`${kind}: opens checkpoint 1 with nothing to replay and writes what 27aa880 wrote`, async () => {
-      const s = await open(kind, await storeOf(kind, STAGE1));
+    it(`${kind}: opens checkpoint 1 with nothing to replay, stale (@2), and rewrites it as @3 with what 27aa880 wrote`, async () => {
+      const storage = await storeOf(kind, STAGE1);
+      const s = await open(kind, storage);
       expect([s.openReport.from, s.openReport.replayed]).toEqual(['checkpoint', 0]);
       expect(s.size).toBe(7); // 8 put, 1 deleted
-      expect(s.changedSinceCheckpoint).toBe(0);
+      expect(s.changedSinceCheckpoint).toBe(1); // an @2 checkpoint is replaced at the next checkpoint
       await s.maybeUpgradeVector();
-      expect(encoded(await s.checkpoint(STAGE1, fixture.encoder))).toEqual(fixture[kind].reopened1);
+      const cp = await s.checkpoint(STAGE1, fixture.encoder);
+      sameAs(cp, fixture[kind].reopened1);
       s.dispose();
+      // The @3 checkpoint opens current, with the same answers as 27aa880's state.
+      await storage.writeCheckpoint(kind, cp);
+      const again = await open(kind, storage);
+      expect([again.openReport.from, again.openReport.replayed, again.changedSinceCheckpoint]).toEqual(['checkpoint', 0, 0]);
+      const fresh = await open(kind, await storeOf(kind, STAGE1));
+      await Promise.all([again.maybeUpgradeVector(), fresh.maybeUpgradeVector()]);
+      expect(answersOf(again, kind)).toEqual(answersOf(fresh, kind));
+      again.dispose();
+      fresh.dispose();
     });
 
     it(`${kind}: replays the 4 ids changed after checkpoint 1 into 27aa880's answers and checkpoint`, async () => {
@@ -127,7 +196,7 @@ describe('checkpoints written by commit 27aa880', () => {
       expect(answersOf(s, kind)).toEqual(fixture[kind].reopenedAnswers);
       const { replayed, ...cp } = fixture[kind].reopened2;
       expect(replayed).toBe(4);
-      expect(encoded(await s.checkpoint(fixture[kind].commits.length, fixture.encoder))).toEqual(cp);
+      sameAs(await s.checkpoint(fixture[kind].commits.length, fixture.encoder), cp);
       s.dispose();
     });
   }

@@ -81,6 +81,14 @@ export interface VectorIndex {
    * @throws JevMemError `STORAGE_FAILED` when the bytes cannot be produced; `CLOSED` after `dispose()`.
    */
   serialize?(): Uint8Array | Promise<Uint8Array>;
+  /**
+   * Optional (the flat and ann indexes, issue 22): the number of `id`'s row in the int8 row
+   * block of the bytes `serialize()` would write now (`vector-rows.ts` `gridRowsOf`), or −1
+   * when `id` is unknown or its vector is kept off the int8 grid. Valid until the next change.
+   */
+  gridRowOf?(id: string): number;
+  /** With {@link VectorIndex.gridRowOf}: the id whose int8 row is number `row`, or undefined (a free or unknown row). */
+  gridRowId?(row: number): string | undefined;
   /** Frees native / wasm memory. */
   dispose(): void;
 }

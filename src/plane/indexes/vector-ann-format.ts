@@ -105,6 +105,17 @@ export function serializeAnn(s: Readonly<AnnState>): Uint8Array {
   return out;
 }
 
+/** The `w` uint32 LE words at `at` of `bytes` (a view when aligned on a little-endian platform, else a copy). */
+function wordsOf(bytes: Uint8Array, at: number, w: number): Uint32Array {
+  if (LITTLE_ENDIAN && (bytes.byteOffset + at) % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset + at, w);
+  const out = new Uint32Array(w);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 4 * w);
+  for (let i = 0; i < w; i++) out[i] = view.getUint32(4 * i, true);
+  return out;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 function u32(view: DataView, at: number, x: number): number {
   view.setUint32(at, x, true);
   return at + 4;
@@ -127,7 +138,8 @@ export function restoreAnnBody(bytes: Uint8Array, d: number): AnnState {
   if (bytes.length !== expected) throw corruptVectorIndex(`ann index of ${S} slots (${n} live, ${f} float32, ${w} link words) of dimension ${d} needs ${expected} bytes, got ${bytes.length}`);
   if (n + r !== S) throw corruptVectorIndex(`${n} live + ${r} free slots, but ${S} slots`);
   let at = BODY_OFFSET;
-  const idList = decodeIds(bytes.subarray(at, at + idBytes), n);
+  // Distinct ids: checked by the index, which files them in its id → slot map (vector-ann.ts).
+  const idList = decodeIds(bytes.subarray(at, at + idBytes), n, false);
   at += idBytes;
   const cap = Math.max(64, S);
   const ids = new Array<string>(S).fill('');
@@ -174,29 +186,31 @@ export function restoreAnnBody(bytes: Uint8Array, d: number): AnnState {
   const m0 = 2 * m;
   const links0 = new Int32Array(cap * (m0 + 1));
   const upper: Array<Int32Array | undefined> = new Array<Int32Array | undefined>(S).fill(undefined);
-  const end = at + 4 * w;
-  const word = (): number => {
-    if (at >= end) throw corruptVectorIndex('the link list ends early');
-    const x = view.getUint32(at, true);
-    at += 4;
-    return x;
-  };
-  for (const slot of liveSlots) {
+  // The link words, read through a local cursor (no closure over `at`: a captured variable is
+  // slow to read and write in every loop of this function).
+  const words = wordsOf(bytes, at, w);
+  let p = 0;
+  for (let i = 0; i < liveSlots.length; i++) {
+    const slot = liveSlots[i] as number;
     const level = levels[slot] as number;
     if (level > 0) upper[slot] = new Int32Array(level * (m + 1));
     for (let l = 0; l <= level; l++) {
       const arr = l === 0 ? links0 : (upper[slot] as Int32Array);
       const base = l === 0 ? slot * (m0 + 1) : (l - 1) * (m + 1);
-      const count = word();
+      if (p >= w) throw corruptVectorIndex('the link list ends early');
+      const count = words[p++] as number;
       if (count > (l === 0 ? m0 : m)) throw corruptVectorIndex(`slot ${slot} has ${count} links on level ${l}`);
+      if (p + count > w) throw corruptVectorIndex('the link list ends early');
       arr[base] = count;
       for (let j = 1; j <= count; j++) {
-        const e = word();
+        const e = words[p++] as number;
         if (e >= S) throw corruptVectorIndex(`slot ${slot} links to slot ${e} of ${S}`);
         arr[base + j] = e;
       }
     }
   }
+  at += 4 * p;
+  const end = at + 4 * (w - p);
   if (at !== end) throw corruptVectorIndex('the link list is longer than its links');
   const entry = entry1 - 1;
   const top = liveSlots.reduce((t, slot) => Math.max(t, levels[slot] as number), -1);

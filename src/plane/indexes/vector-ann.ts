@@ -152,7 +152,10 @@ export class AnnVectorIndex implements VectorIndex {
   readonly #scratchB: Float32Array;
   readonly #grid: Int8Array;
 
-  /** Wraps a state (fresh from {@link createAnnVectorIndex} or read by `vector-ann-format.ts`). */
+  /**
+   * Wraps a state (fresh from {@link createAnnVectorIndex} or read by `vector-ann-format.ts`).
+   * @throws JevMemError `STORAGE_FAILED` (field `bytes`) when two live slots hold the same id.
+   */
   constructor(state: AnnState) {
     this.dimension = state.dimension;
     this.m = state.m;
@@ -169,12 +172,15 @@ export class AnnVectorIndex implements VectorIndex {
     this.#scratchA = new Float32Array(d);
     this.#scratchB = new Float32Array(d);
     this.#grid = new Int8Array(d);
+    let live = 0;
     for (let s = 0; s < state.slots; s++) {
       if (state.levels[s]! < 0) continue;
+      live++;
       this.#slotOf.set(state.ids[s] as string, s);
       if (state.f32.has(s)) this.#offGrid[s] = 1;
       else this.#invNorm[s] = this.#inverseNorm(s);
     }
+    if (this.#slotOf.size !== live) throw corruptVectorIndex('the id list repeats an id');
   }
 
   get size(): number {
@@ -188,6 +194,16 @@ export class AnnVectorIndex implements VectorIndex {
 
   has(id: string): boolean {
     return this.#slotOf.has(id);
+  }
+
+  gridRowOf(id: string): number {
+    const slot = this.#slotOf.get(id);
+    return slot === undefined || this.#offGrid[slot] === 1 ? -1 : slot;
+  }
+
+  gridRowId(row: number): string | undefined {
+    const id = row >= 0 && row < this.#s.slots && this.#offGrid[row] !== 1 ? this.#s.ids[row] : undefined;
+    return id === '' ? undefined : id;
   }
 
   add(id: string, vector: Float32Array): void {

@@ -287,6 +287,15 @@ class FlatVectorIndex implements FlatVectorIndexApi {
     return this.#rowOf.has(id);
   }
 
+  gridRowOf(id: string): number {
+    const key = this.#rowOf.get(id);
+    return key === undefined || key < 0 ? -1 : key;
+  }
+
+  gridRowId(row: number): string | undefined {
+    return this.#qIds[row];
+  }
+
   vectorOf(id: string): Float32Array | undefined {
     const key = this.#rowOf.get(id);
     if (key === undefined) return undefined;

@@ -92,11 +92,12 @@ export function encodeIds(ids: readonly string[]): Uint8Array {
 }
 
 /**
- * The id array {@link encodeIds} wrote.
+ * The id array {@link encodeIds} wrote. `distinct` false leaves the check that no id repeats to
+ * the caller (one that files the ids in a map anyway checks its size: a set here costs as much).
  * @throws JevMemError `STORAGE_FAILED` (field `bytes`) when it is not a JSON array of `count`
- *   distinct non-empty strings.
+ *   non-empty strings, distinct unless `distinct` is false.
  */
-export function decodeIds(bytes: Uint8Array, count: number): string[] {
+export function decodeIds(bytes: Uint8Array, count: number, distinct = true): string[] {
   let ids: unknown;
   try {
     ids = JSON.parse(decoder.decode(bytes));
@@ -105,6 +106,6 @@ export function decodeIds(bytes: Uint8Array, count: number): string[] {
   }
   if (!Array.isArray(ids) || ids.length !== count) throw corruptVectorIndex(`the id list does not hold ${count} ids`);
   if (ids.some((id) => typeof id !== 'string' || id.length === 0)) throw corruptVectorIndex('the id list holds a value that is not a non-empty string');
-  if (new Set(ids).size !== ids.length) throw corruptVectorIndex('the id list repeats an id');
+  if (distinct && new Set(ids).size !== ids.length) throw corruptVectorIndex('the id list repeats an id');
   return ids as string[];
 }

@@ -36,10 +36,20 @@ export function contentHash(n: MemoryNode): number {
 /** JSON header of a directory in a checkpoint (the typed arrays are separate parts). */
 export interface DirectoryHeader {
   count: number;
-  ids: Array<string | null>;
+  /**
+   * The id of each slot: null for a free slot, 0 (@3, with `dir.vecrow`) for the id of the slot's
+   * row in the vector index's bytes (each id stored once).
+   */
+  ids: Array<string | null | 0>;
   sessions: string[];
   languages: string[];
 }
+
+/**
+ * Checkpoint part (@3, issue 22) that replaces `dir.vec` when the vector index's bytes hold every
+ * row: int32 per slot, the row's number in that index's int8 row block (−1 for a zero row).
+ */
+export const VEC_ROW_PART = 'dir.vecrow';
 
 const PARTS = ['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale'] as const;
 
@@ -180,6 +190,16 @@ export class NodeDirectory {
     this.#free.push(slot);
   }
 
+  /** The slot of `id` (its row in the checkpoint's per-slot parts), or undefined when unknown. */
+  slotOf(id: string): number | undefined {
+    return this.#slotOf.get(id);
+  }
+
+  /** The id held in `slot`, or undefined for a free slot or one out of range. */
+  idAt(slot: number): string | undefined {
+    return this.#ids[slot];
+  }
+
   /** Sequence number of `id`, or undefined when unknown. */
   seq(id: string): number | undefined {
     const slot = this.#slotOf.get(id);
@@ -269,8 +289,15 @@ export class NodeDirectory {
     return best < 0 ? undefined : this.#ids[best];
   }
 
-  /** The directory as checkpoint parts (a JSON header and one binary part per array). */
-  toParts(): { header: DirectoryHeader; parts: Record<string, Uint8Array> } {
+  /**
+   * The directory as checkpoint parts (a JSON header and one binary part per array). With
+   * `rows` (checkpoint @3, issue 22: each vector stored once), when every node's int8 row is zero
+   * or equal to the row `rows.rowOf(id)` of `rows.rows` (the row block of the vector index's
+   * serialised bytes, `vector-rows.ts`), the part `dir.vecrow` (int32 per slot: that row's
+   * number, −1 for a zero row or a free slot) replaces `dir.vec`, and the header's id of a slot
+   * with a row is 0 (the id of that row there); otherwise `dir.vec` is written.
+   */
+  toParts(rows?: { rows: Int8Array; rowOf: (id: string) => number }): { header: DirectoryHeader; parts: Record<string, Uint8Array> } {
     const n = this.#ids.length;
     const d = this.dimension;
     // Only the session names some node still has (issue 22: a deleted session's name is not kept).
@@ -285,30 +312,58 @@ export class NodeDirectory {
       }
       session[slot] = i < 0 ? -1 : (renumber.get(i) as number);
     }
+    const rowParts = rows === undefined ? undefined : this.#rowNumbers(rows);
+    const ids = this.#ids.map((id, slot) => (id === undefined ? null : rowParts !== undefined && (rowParts[slot] as number) >= 0 ? 0 : id));
     return {
-      header: { count: n, ids: this.#ids.map((id) => id ?? null), sessions, languages: this.#langNames },
+      header: { count: n, ids, sessions, languages: this.#langNames },
       parts: {
         'dir.seq': bytesOf(this.#seq, n * 8),
         'dir.status': bytesOf(this.#status, n),
         'dir.session': bytesOf(session, n * 4),
         'dir.hash': bytesOf(this.#hash, n * 8),
         'dir.lang': bytesOf(this.#lang, n * 2),
-        'dir.vec': bytesOf(this.#vec, n * d),
+        ...(rowParts !== undefined ? { [VEC_ROW_PART]: new Uint8Array(rowParts.buffer) } : { 'dir.vec': bytesOf(this.#vec, n * d) }),
         'dir.scale': bytesOf(this.#scale, n * 4),
       },
     };
   }
 
+  /** For each slot, the number of the equal row in `rows.rows` (−1 for a zero row), or undefined when some row has none. */
+  #rowNumbers({ rows, rowOf }: { rows: Int8Array; rowOf: (id: string) => number }): Int32Array | undefined {
+    const n = this.#ids.length;
+    const d = this.dimension;
+    const out = new Int32Array(n).fill(-1);
+    const vec = this.#vec;
+    for (let slot = 0; slot < n; slot++) {
+      const base = slot * d;
+      let zero = true;
+      for (let i = 0; i < d && zero; i++) zero = vec[base + i] === 0;
+      if (zero) continue;
+      const id = this.#ids[slot];
+      const r = id === undefined ? -1 : rowOf(id);
+      if (r < 0 || (r + 1) * d > rows.length) return undefined;
+      const at = r * d;
+      for (let i = 0; i < d; i++) if (rows[at + i] !== vec[base + i]) return undefined;
+      out[slot] = r;
+    }
+    return out;
+  }
+
   /**
-   * Restores a directory written by {@link NodeDirectory.toParts} (into an empty one).
-   * @throws Error when a part is missing or its length does not match the header.
+   * Restores a directory written by {@link NodeDirectory.toParts} (into an empty one). A
+   * checkpoint with `dir.vecrow` instead of `dir.vec` takes each row from `rows.rows` (the row
+   * block of the part its header names, `vector-rows.ts`) and the id of a slot listed as 0 from
+   * `rows.idAt` (the id of that row).
+   * @throws Error when a part is missing or its length does not match the header, or a
+   *   `dir.vecrow` entry names a row `rows` lacks (or `rows` is not given), or an id is missing.
    */
-  restore(header: unknown, parts: Record<string, Uint8Array>): void {
+  restore(header: unknown, parts: Record<string, Uint8Array>, rows?: { rows: Int8Array; idAt: (row: number) => string | undefined }): void {
     const h = header as DirectoryHeader;
     const n = h.count;
     const d = this.dimension;
-    const sizes: Record<(typeof PARTS)[number], number> = { 'dir.seq': 8, 'dir.status': 1, 'dir.session': 4, 'dir.hash': 8, 'dir.lang': 2, 'dir.vec': d, 'dir.scale': 4 };
-    for (const p of PARTS) {
+    const byRow = parts[VEC_ROW_PART] !== undefined;
+    const sizes: Record<(typeof PARTS)[number] | typeof VEC_ROW_PART, number> = { 'dir.seq': 8, 'dir.status': 1, 'dir.session': 4, 'dir.hash': 8, 'dir.lang': 2, 'dir.vec': d, [VEC_ROW_PART]: 4, 'dir.scale': 4 };
+    for (const p of byRow ? PARTS.map((x) => (x === 'dir.vec' ? VEC_ROW_PART : x)) : PARTS) {
       if (parts[p]?.length !== n * sizes[p]) throw new Error(`checkpoint part ${p} has ${parts[p]?.length ?? 'no'} bytes, expected ${n * sizes[p]}`);
     }
     if (!Array.isArray(h.ids) || h.ids.length !== n) throw new Error('checkpoint directory ids do not match its count');
@@ -319,17 +374,37 @@ export class NodeDirectory {
     this.#session.set(viewOf(Int32Array, parts['dir.session'] as Uint8Array));
     this.#hash.set(viewOf(Float64Array, parts['dir.hash'] as Uint8Array));
     this.#lang.set(viewOf(Int16Array, parts['dir.lang'] as Uint8Array));
-    this.#vec.set(viewOf(Int8Array, parts['dir.vec'] as Uint8Array));
+    const numbers = byRow ? viewOf(Int32Array, parts[VEC_ROW_PART] as Uint8Array) : undefined;
+    if (numbers !== undefined) this.#copyRows(numbers, rows?.rows);
+    else this.#vec.set(viewOf(Int8Array, parts['dir.vec'] as Uint8Array));
     this.#scale.set(viewOf(Float32Array, parts['dir.scale'] as Uint8Array));
     this.#sessionNames = [...h.sessions];
     this.#sessionIndex = new Map(h.sessions.map((s, i) => [s, i]));
     this.#langNames = [...h.languages];
     this.#langIndex = new Map(h.languages.map((s, i) => [s, i]));
-    this.#ids = h.ids.map((id) => id ?? undefined);
+    this.#ids = h.ids.map((id, slot) => {
+      if (id !== 0) return id ?? undefined;
+      const r = numbers === undefined ? -1 : (numbers[slot] as number);
+      const borrowed = r < 0 ? undefined : rows?.idAt(r);
+      if (typeof borrowed !== 'string' || borrowed === '') throw new Error(`checkpoint directory slot ${slot} takes its id from row ${r} of the vector index, which has none`);
+      return borrowed;
+    });
     for (let slot = 0; slot < n; slot++) {
       const id = this.#ids[slot];
       if (id === undefined) this.#free.push(slot);
       else this.#slotOf.set(id, slot);
+    }
+  }
+
+  /** Fills the slots' int8 rows from `rows` by their row numbers (−1: a zero row). */
+  #copyRows(numbers: Int32Array, rows: Int8Array | undefined): void {
+    const d = this.dimension;
+    const count = rows === undefined ? 0 : rows.length / d;
+    for (let slot = 0; slot < numbers.length; slot++) {
+      const r = numbers[slot] as number;
+      if (r < 0) continue;
+      if (rows === undefined || r >= count) throw new Error(`checkpoint part ${VEC_ROW_PART} names row ${r} of the vector index, which has ${count}`);
+      this.#vec.set(rows.subarray(r * d, (r + 1) * d), slot * d);
     }
   }
 }

@@ -12,11 +12,12 @@ import type { MemoryNode } from '../../types.js';
 import type { VectorIndex } from '../indexes/indexes.js';
 import { loadLexicalIndex } from '../indexes/lexical.js';
 import { CHANGE_META_KEY, type Checkpoint } from '../store/storage.js';
-import { EXACT_VECTORS_PART, bookOf, checkCheckpoint, lexicalTextOf, liveCount } from './checkpoint-format.js';
+import { BOOK_DEDUP_PART, EXACT_VECTORS_PART, bookOf, checkCheckpoint, lexicalTextOf, liveCount } from './checkpoint-format.js';
 import { contentHash } from './node-directory.js';
 import { LOAD_BATCH, type OpenOptions, type OpenReport } from './options.js';
 import { ResidentCore } from './resident-core.js';
 import { exactOpenThreshold, upgradeThreshold, vectorKindOf } from './vector-slot.js';
+import { gridRowIdsOf, gridRowsOf } from '../indexes/vector-rows.js';
 
 /** An opened resident part, and what the namespace state built on it starts with. */
 export interface OpenedResident {
@@ -95,7 +96,7 @@ async function rebuild(core: ResidentCore, { namespace, storage }: OpenOptions):
 async function fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number): Promise<Omit<OpenedResident, 'meta'> | string> {
   const checked = checkCheckpoint(cp, { change, dimension: opts.dimension, ...(opts.encoder !== undefined ? { encoder: opts.encoder } : {}) });
   if ('reason' in checked) return checked.reason;
-  const { header } = checked;
+  const { header, previous } = checked;
   const changed = cp.change === change ? [] : opts.storage.changesSince ? await opts.storage.changesSince(opts.namespace, cp.change) : undefined;
   if (changed === undefined) return `the change log does not reach back to change ${cp.change}`;
   // A store-kept lexical index (storage.lexicalIndex) is current as of the store: nothing to restore.
@@ -105,9 +106,9 @@ async function fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number)
   const lexical = kept ?? loadLexicalIndex(lexicalText as string);
   let vector: VectorIndex | undefined;
   const bytes = cp.parts['vectors'];
-  // Below `exactOpenBelow` the namespace opens on the exact index (restored from `vectors.exact`
-  // when the checkpoint has it, else built from the directory's int8 rows) rather than on the
-  // approximate one (a wasm module and a graph), which the first write restores.
+  // Below `exactOpenBelow` the namespace opens on the exact index (restored from an @2
+  // checkpoint's `vectors.exact`, else built from the directory's int8 rows) rather than on the
+  // approximate one (a graph), which the first write restores.
   const up = opts.factories.upgrade;
   const live = liveCount(header);
   const exact = up !== undefined && live < exactOpenThreshold(up, opts.dimension) && bytes !== undefined && vectorKindOf(bytes) !== 'flat';
@@ -121,8 +122,16 @@ async function fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number)
   }
   const restored = vector !== undefined;
   const core = new ResidentCore(opts.dimension, lexical, vector ?? (await opts.factories.vector(opts.dimension)), opts.factories);
-  core.dir.restore(header.directory, cp.parts);
-  core.book.restore(bookOf(cp));
+  // @3: the directory's rows are those of the part `vecRows` names (each vector stored once).
+  const rowPart = header.vecRows === undefined ? undefined : cp.parts[header.vecRows];
+  if (header.vecRows !== undefined && rowPart === undefined) return `the checkpoint lacks the part ${JSON.stringify(header.vecRows)} its directory's rows are in`;
+  // The ids of those rows: from the index restored from that part, else decoded from it.
+  const fromIndex = vector !== undefined && source === rowPart && vector.gridRowId !== undefined;
+  const rowIds = rowPart === undefined || fromIndex ? undefined : gridRowIdsOf(rowPart);
+  const rows = rowPart === undefined ? undefined : gridRowsOf(rowPart);
+  const idAt = fromIndex ? (r: number) => (vector as VectorIndex).gridRowId?.(r) : (r: number) => rowIds?.[r];
+  core.dir.restore(header.directory, cp.parts, rows === undefined ? undefined : { rows, idAt });
+  core.book.restore(bookOf(cp), cp.parts[BOOK_DEDUP_PART]);
   if (!restored) core.indexDirectoryVectors();
   if (exact && up !== undefined && bytes !== undefined && opts.factories.restoreVector !== undefined && live >= upgradeThreshold(up, opts.dimension)) {
     core.vectors.defer({ bytes, restore: opts.factories.restoreVector.bind(opts.factories), touched: new Set(changed) });
@@ -143,5 +152,6 @@ async function fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number)
     else if (core.dir.hashOf(id) !== contentHash(n)) return `node ${JSON.stringify(id)} changed its content after the checkpoint`;
     else core.replaySameContent(n);
   }
-  return { core, report: { from: 'checkpoint', replayed: changed.length, ms: 0 }, changedSinceCheckpoint: changed.length };
+  // An @2 checkpoint counts as stale, so the memory replaces it by an @3 one at its next checkpoint.
+  return { core, report: { from: 'checkpoint', replayed: changed.length, ms: 0 }, changedSinceCheckpoint: previous ? Math.max(1, changed.length) : changed.length };
 }

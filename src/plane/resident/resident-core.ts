@@ -16,7 +16,8 @@ import type { Checkpoint } from '../store/storage.js';
 import { detectLanguage } from '../text/text.js';
 import { NamespaceBook } from './book.js';
 import { encodeCheckpoint } from './checkpoint-format.js';
-import { NodeDirectory, contentHash } from './node-directory.js';
+import { NodeDirectory, VEC_ROW_PART, contentHash } from './node-directory.js';
+import { gridRowsOf } from '../indexes/vector-rows.js';
 import type { IndexFactories } from './options.js';
 import { VectorSlot } from './vector-slot.js';
 
@@ -28,8 +29,7 @@ export class ResidentCore {
   readonly vectors: VectorSlot;
 
   /**
-   * An empty core over these indexes (`vector` is the live I^vec; `factories` give its upgrade
-   * and the exact index of the `vectors.exact` part).
+   * An empty core over these indexes (`vector` is the live I^vec; `factories` give its upgrade).
    */
   constructor(readonly dimension: number, lexical: LexicalIndex, vector: VectorIndex, factories: Pick<IndexFactories, 'upgrade' | 'vector'>) {
     this.dir = new NodeDirectory(dimension);
@@ -98,25 +98,31 @@ export class ResidentCore {
    * The core as a checkpoint valid as of commit `change`. A deferred approximate index is
    * restored first (so the checkpoint keeps it), and deleted documents are vacuumed from I^lex,
    * so a checkpoint never holds terms of an erased memory. `withLexical` false (a store-kept
-   * I^lex) leaves out the `lexical.json` part.
+   * I^lex) leaves out the `lexical.json` part. Each vector is stored once: in the index's bytes
+   * (`vectors`), the directory numbering its rows, when the index keeps int8 rows (flat, ann)
+   * that equal the directory's; else (hnswlib) in `dir.vec` too.
    */
   async checkpoint(change: number, encoder: string | undefined, withLexical: boolean): Promise<Checkpoint> {
     if (this.vectors.deferred) await this.vectors.maybeUpgrade();
     await this.lexical.vacuum?.();
-    const directory = this.dir.toParts();
     const lexical = withLexical ? this.lexical.toJSON() : undefined;
     const vector = this.vectors.index;
     const vectors = vector.serialize !== undefined ? await vector.serialize() : undefined;
-    const exactVectors = await this.vectors.exactBytes();
+    // Each vector once (@3): the directory points into the index's int8 rows when they hold all of its rows.
+    const rows = vectors !== undefined && vector.gridRowOf !== undefined ? gridRowsOf(vectors) : undefined;
+    const directory = this.dir.toParts(rows !== undefined ? { rows, rowOf: (id) => (vector.gridRowOf as (id: string) => number).call(vector, id) } : undefined);
+    const byRow = directory.parts[VEC_ROW_PART] !== undefined;
+    const book = this.book.toParts();
     return encodeCheckpoint({
       change,
       dimension: this.dimension,
       ...(encoder !== undefined ? { encoder } : {}),
       directory,
-      book: this.book.toJSON(),
+      ...(byRow ? { vecRows: 'vectors' } : {}),
+      book: book.json,
+      ...(book.dedup !== undefined ? { bookDedup: book.dedup } : {}),
       ...(lexical !== undefined ? { lexical } : {}),
       ...(vectors !== undefined ? { vectors } : {}),
-      ...(exactVectors !== undefined ? { exactVectors } : {}),
     });
   }
 }

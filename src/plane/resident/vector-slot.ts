@@ -3,8 +3,7 @@
  * from the exact index to the factories' approximate one once the namespace reaches its
  * threshold ({@link IndexFactories.upgrade}), the approximate index a checkpoint holds but the
  * open deferred (a namespace under `exactOpenBelow` opens exact and restores it at its first
- * write, brought up to date with the nodes changed since), and the checkpoint's `vectors.exact`
- * part.
+ * write, brought up to date with the nodes changed since).
  *
  * @module
  */
@@ -46,14 +45,11 @@ export class VectorSlot {
   #deferred: DeferredVector | undefined;
   readonly #dir: NodeDirectory;
   readonly #upgrade: IndexFactories['upgrade'];
-  /** The factories' exact index (for the `vectors.exact` part). */
-  readonly #exact: IndexFactories['vector'];
 
-  constructor(index: VectorIndex, dir: NodeDirectory, factories: Pick<IndexFactories, 'upgrade' | 'vector'>) {
+  constructor(index: VectorIndex, dir: NodeDirectory, factories: Pick<IndexFactories, 'upgrade'>) {
     this.#index = index;
     this.#dir = dir;
     this.#upgrade = factories.upgrade;
-    this.#exact = factories.vector;
   }
 
   /** The live index (its identity changes once, at the upgrade). */
@@ -134,25 +130,6 @@ export class VectorSlot {
     this.#index = next;
     old.dispose();
     return undefined;
-  }
-
-  /**
-   * The exact index of a namespace small enough to open on it (`upgrade.exactOpenBelow`) whose
-   * live index is approximate, serialised, so that the open restores it instead of building it
-   * (~0.1 s at 20,000 nodes); `undefined` otherwise.
-   */
-  async exactBytes(): Promise<Uint8Array | undefined> {
-    const up = this.#upgrade;
-    if (up === undefined || this.#index.kind === 'flat') return undefined;
-    if (this.#dir.size >= exactOpenThreshold(up, this.#dir.dimension)) return undefined;
-    const exact = await this.#exact(this.#dir.dimension);
-    try {
-      if (exact.serialize === undefined) return undefined;
-      for (const [id, v] of this.#dir.liveVectors()) exact.add(id, v);
-      return await exact.serialize();
-    } finally {
-      exact.dispose();
-    }
   }
 
   /** Releases the index memory and drops a deferred index. */
