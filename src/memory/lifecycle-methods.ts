@@ -22,7 +22,7 @@ export type LifecycleMethods = Pick<Memory, 'maintain' | 'stats' | 'namespaces' 
  *   already was, so a second `close()` does nothing.
  */
 export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean): LifecycleMethods {
-  const { storage, encoder, systemOne, fallback, logger, caches, writes, expiry, ensureOpen, nsOf, heldNsOf } = ctx;
+  const { storage, encoder, systemOne, fallback, logger, caches, writes, expiry, calls, ensureOpen, nsOf, heldNsOf } = ctx;
   return {
     async maintain(o) {
       ensureOpen();
@@ -88,6 +88,9 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
 
     async close() {
       if (markClosed()) return;
+      // Every call already started finishes first, reads included (a call still opening its
+      // namespace would otherwise read the closed store: STORAGE_FAILED); later calls get CLOSED.
+      await calls.settle();
       await caches.settle(); // writes still planning outside the lock finish first
       // A checkpoint of each namespace this memory changed, so the next open restores it
       // instead of replaying or rescanning (issue 13). Failures are logged inside.

@@ -34,7 +34,7 @@ export type ReadMethods = Pick<Memory, 'recall' | 'answer' | 'answerStream' | 'l
 
 /** The read methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function readMethods(ctx: MemoryContext): ReadMethods {
-  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, openScoped, notFound, self } = ctx;
+  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, openScoped, notFound, self, internal } = ctx;
   return {
     async recall(query, o) {
       ensureOpen();
@@ -81,7 +81,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
       const { now: given, onToken, ...recallOptions } = o ?? {};
       const today = checkAnswerNow(given);
       if (onToken !== undefined && typeof onToken !== 'function') throw invalidInput('options.onToken', `expected a function (token) => void, got ${describeValue(onToken)}`);
-      const r = await self().recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE });
+      const r = await internal().recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE });
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
         evidence: r.memories.map((m) => {

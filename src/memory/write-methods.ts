@@ -37,7 +37,7 @@ export type WriteMethods = Pick<Memory, 'add' | 'addMany' | 'update' | 'delete' 
 
 /** The write methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function writeMethods(ctx: MemoryContext): WriteMethods {
-  const { defaultNamespace, storage, params, now, caches, writes, expiry, transfer, ensureOpen, nsOf, heldNsOf, openScoped, notFound, evictTexts, self } = ctx;
+  const { defaultNamespace, storage, params, now, caches, writes, expiry, transfer, ensureOpen, nsOf, heldNsOf, openScoped, notFound, evictTexts, internal } = ctx;
   /** Deletes (exactly, one commit each) every node of `ns` that `select` keeps; found by one scan of the store. */
   const eraseWhere = async (ns: string, select: (n: MemoryNode) => boolean, signal?: AbortSignal): Promise<number> => {
     const ids: string[] = [];
@@ -124,7 +124,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       if (keep === undefined) {
         const ns = await heldNsOf(o?.namespace);
         const { nodes } = await storage.counts(ns);
-        await self().forget(ns);
+        await internal().forget(ns);
         return { deleted: nodes };
       }
       const ns = nsOf(o);
