@@ -22,7 +22,7 @@
  * @module
  */
 import { resolveParameters, type MemoryParameters } from './config.js';
-import { JevMemError, describeValue, invalidOption } from './errors.js';
+import { JevMemError, describeValue, invalidOption, throwIfAborted } from './errors.js';
 import { createMemoryStorage } from './plane/store/memory-storage.js';
 import type { NamespaceState } from './plane/resident/namespace.js';
 import { Controller } from './system-one/controller.js';
@@ -135,6 +135,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const openScoped = async (o: ScopedCallOptions | undefined): Promise<{ ns: string; keep: NodePredicate | undefined }> => {
     ensureOpen();
     checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+    throwIfAborted(o?.signal); // an aborted call does no work (not even the namespace's open)
     const ns = nsOf(o);
     const keep = scopePredicate(o?.scope);
     await expiry.open(ns);

@@ -27,6 +27,7 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
     async maintain(o) {
       ensureOpen();
       checkOptionKeys(o, CALL_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       // The pass of the open, run now (it also records the next expiry; memory/expiry.ts).
       const expired = await expiry.eraseDue(ns, o?.signal);
@@ -36,6 +37,7 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
     async stats(o) {
       ensureOpen();
       checkOptionKeys(o, CALL_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = await heldNsOf(o?.namespace);
       await expiry.open(ns);
       // Memories that fell due since the open are erased first (as maintain() does), so the counts

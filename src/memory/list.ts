@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { describeValue, invalidInput, JevMemError } from '../errors.js';
+import { describeValue, invalidInput, JevMemError, throwIfAborted } from '../errors.js';
 import { quoteVisible } from '../util/invisible.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { compileNodeFilter, isoMs, type NodePredicate } from '../read/filter.js';
@@ -157,8 +157,10 @@ function idsAfter(state: NamespaceState, afterSeq: number): string[] {
  * One page of `list` over a namespace's resident state (call inside `caches.reading`).
  * @param keep - The filter/scope predicate, or undefined for every memory.
  * @param nowMs - The memory's clock: expired memories are left out.
+ * @param signal - The caller's signal, checked before each batch of nodes is read.
+ * @throws JevMemError `ABORTED` when `signal` fired; the storage errors.
  */
-export async function listPage(state: NamespaceState, ns: string, afterSeq: number, limit: number, keep: NodePredicate | undefined, nowMs: number): Promise<ListPage> {
+export async function listPage(state: NamespaceState, ns: string, afterSeq: number, limit: number, keep: NodePredicate | undefined, nowMs: number, signal?: AbortSignal): Promise<ListPage> {
   const ids = idsAfter(state, afterSeq);
   const memories: ListedMemory[] = [];
   let lastSeq = afterSeq;
@@ -168,6 +170,7 @@ export async function listPage(state: NamespaceState, ns: string, afterSeq: numb
     // Without a filter a page needs exactly its own nodes; with one, read ahead in batches.
     const want = keep === undefined ? limit - memories.length : BATCH;
     const batch = ids.slice(i, i + Math.min(want, LIST_SCAN_LIMIT - scanned));
+    throwIfAborted(signal);
     await state.loadNodes(batch);
     for (const id of batch) {
       i++;

@@ -108,22 +108,25 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     async list(o) {
       ensureOpen();
       checkOptionKeys(o, LIST_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const limit = checkLimit(o?.limit);
       const afterSeq = o?.cursor === undefined ? 0 : decodeCursor(o.cursor, ns);
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       await expiry.open(ns);
-      return caches.reading(ns, (state) => listPage(state, ns, afterSeq, limit, keep, now().getTime()));
+      return caches.reading(ns, (state) => listPage(state, ns, afterSeq, limit, keep, now().getTime(), o?.signal));
     },
 
     async history(id, o) {
       ensureOpen();
       checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
       const ns = nsOf(o);
       const keep = scopePredicate(o?.scope);
       await expiry.open(ns);
       const versions = await caches.reading(ns, async (state) => {
+        throwIfAborted(o?.signal);
         const nowMs = now().getTime();
         await state.loadNodes([id]);
         const n = state.nodes.get(id);
@@ -145,6 +148,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     async get(id, o) {
       const { ns, keep } = await openScoped(o);
       return caches.reading(ns, async (state) => {
+        throwIfAborted(o?.signal);
         await state.loadNodes([id]);
         const n = state.nodes.get(id);
         if (n === undefined || isExpired(n, now().getTime()) || (keep !== undefined && !keep(n))) return undefined;
@@ -154,7 +158,10 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
 
     async edges(id, o) {
       const { ns, keep } = await openScoped(o);
-      return caches.reading(ns, (state) => scopedEdgesOf(state, id, keep));
+      return caches.reading(ns, (state) => {
+        throwIfAborted(o?.signal);
+        return scopedEdgesOf(state, id, keep);
+      });
     },
   };
 }

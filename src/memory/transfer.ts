@@ -56,13 +56,17 @@ export interface ImportResult {
  * Damaged records (issue 22) are left out and their ids listed in `damaged`.
  * @param keep - When given (a scope and/or filter), only the nodes it keeps, the edges between
  *   two of them, and the pending-maintenance ids among them are exported.
- * @throws the storage errors.
+ * @param signal - The caller's signal, checked before each step (open, load, damage list).
+ * @throws JevMemError `ABORTED` when `signal` fired; the storage errors.
  */
-export async function exportNamespace(deps: TransferDeps, ns: string, keep?: NodePredicate): Promise<MemoryExport> {
+export async function exportNamespace(deps: TransferDeps, ns: string, keep?: NodePredicate, signal?: AbortSignal): Promise<MemoryExport> {
   const { storage, caches, encoder } = deps;
+  throwIfAborted(signal);
   // Through the state, so the file holds migrated data and this encoder's embeddings.
   await caches.fresh(ns, true);
+  throwIfAborted(signal);
   const snap = await storage.load(ns);
+  throwIfAborted(signal);
   let { nodes, edges } = snap;
   const meta: Record<string, unknown> = {};
   // The expiry bound is derived (expiry-meta.ts): the import computes it from the nodes.

@@ -134,10 +134,11 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async export(o) {
       ensureOpen();
       checkOptionKeys(o, EXPORT_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       const ns = await heldNsOf(o?.namespace);
       await expiry.open(ns);
-      return caches.exclusive(ns, () => exportNamespace(transfer, ns, keep), o?.signal);
+      return caches.exclusive(ns, () => exportNamespace(transfer, ns, keep, o?.signal), o?.signal);
     },
 
     async import(data, o) {
