@@ -196,7 +196,11 @@ export interface Memory {
    * written; then chunks of `chunkSize` are committed atomically one after another. On a failure,
    * the chunks already committed stay (they were reported by `onProgress`), the failing chunk
    * leaves nothing, and the error carries `details.committed` (the number of observations
-   * committed, a multiple of `chunkSize`).
+   * committed, a multiple of `chunkSize`, or all of them when it failed after the last chunk).
+   * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field (nothing written),
+   *   `STORAGE_FAILED` / `QUOTA_EXCEEDED`, `ABORTED` (`options.signal`; also when
+   *   `options.onProgress` throws: field `options.onProgress`, the callback's error as `cause`),
+   *   `CLOSED`; each with `details.committed` once a chunk was attempted.
    */
   addMany(observations: Array<Observation | ChatMessageInput>, options?: AddManyOptions): Promise<AddResult[]>;
   /**
