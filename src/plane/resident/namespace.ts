@@ -339,6 +339,15 @@ export class NamespaceState {
     return this.#core.dir.seq(id);
   }
 
+  /**
+   * Ids of the active and superseded nodes with a seq above `afterSeq`, in ascending seq (no
+   * load; O(log n) to start, O(1) per id). Iterate it under the read gate (the directory must
+   * not change meanwhile).
+   */
+  idsAfterSeq(afterSeq: number): IterableIterator<string> {
+    return this.#core.dir.idsAfterSeq(afterSeq);
+  }
+
   /** Ids of the nodes with this status (a directory scan; no load). */
   idsWithStatus(status: MemoryNode['status']): string[] {
     return this.#core.dir.idsWithStatus(STATUS_CODE[status]);
