@@ -39,6 +39,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     async recall(query, o) {
       ensureOpen();
       const window = checkRecall(query, o);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');

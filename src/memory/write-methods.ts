@@ -54,6 +54,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async add(observation, o) {
       ensureOpen();
       checkOptionKeys(o, ADD_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const checked = checkObservation(toObservation(observation, 'observation', o?.scope), 'observation', params.maxTextChars);
       await expiry.open(ns);
@@ -64,6 +65,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async addMany(observations, o) {
       ensureOpen();
       checkOptionKeys(o, ADD_MANY_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const inputs = Array.isArray(observations) ? observations.map((x, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
       const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
       await expiry.open(ns);
@@ -73,6 +75,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async update(id, observation, o) {
       ensureOpen();
       checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const keep = scopePredicate(o?.scope);
       const checked = checkObservation(toObservation(observation, 'observation', undefined, o?.scope), 'observation', params.maxTextChars);
@@ -118,6 +121,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async reset(o) {
       ensureOpen();
       checkOptionKeys(o, RESET_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       refuseEmptySelection(o?.filter, 'options.filter');
       refuseEmptySelection(o?.scope, 'options.scope');
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
@@ -144,6 +148,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async import(data, o) {
       ensureOpen();
       checkOptionKeys(o, IMPORT_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       return importNamespace(transfer, data, o);
     },
   };
