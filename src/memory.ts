@@ -22,7 +22,7 @@
  * @module
  */
 import { resolveParameters, type MemoryParameters } from './config.js';
-import { JevMemError, describeValue, invalidOption } from './errors.js';
+import { JevMemError, describeValue, invalidOption, throwIfAborted } from './errors.js';
 import { createMemoryStorage } from './plane/store/memory-storage.js';
 import type { NamespaceState } from './plane/resident/namespace.js';
 import { Controller } from './system-one/controller.js';
@@ -34,6 +34,7 @@ import type { SystemTwo, SystemTwoOptions } from './system-two/types.js';
 import { consoleLogger } from './util/logger.js';
 import { quoteVisible } from './util/invisible.js';
 import type { Memory } from './memory/api.js';
+import { CallTracker } from './memory/calls.js';
 import { NamespaceCaches } from './memory/concurrency.js';
 import type { MemoryContext } from './memory/context.js';
 import { createExpiryOnOpen } from './memory/expiry.js';
@@ -117,9 +118,15 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const expiry = createExpiryOnOpen({ storage, caches, writes, now, logger });
   const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
   let closed = false;
+  /** Set once close() released the store: even a call's own inner calls are refused then. */
+  let released = false;
   const ensureOpen = (): void => {
     if (closed) throw new JevMemError('CLOSED', 'this memory was closed; create a new one');
   };
+  const ensureUsable = (): void => {
+    if (released) throw new JevMemError('CLOSED', 'this memory was closed; create a new one');
+  };
+  const calls = new CallTracker();
   const nsOf = (o?: CallOptions): string => namespaceOf(o, defaultNamespace);
   /** The error of an id the namespace does not hold (or holds outside the call's scope: the same error, so existence is not shown). */
   const notFound = (id: unknown, ns: string): JevMemError => new JevMemError('NOT_FOUND', `no memory ${typeof id === 'string' ? quoteVisible(id) : describeValue(id)} in namespace ${quoteVisible(ns)}`, { field: 'id' });
@@ -128,6 +135,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const openScoped = async (o: ScopedCallOptions | undefined): Promise<{ ns: string; keep: NodePredicate | undefined }> => {
     ensureOpen();
     checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+    throwIfAborted(o?.signal); // an aborted call does no work (not even the namespace's open)
     const ns = nsOf(o);
     const keep = scopePredicate(o?.scope);
     await expiry.open(ns);
@@ -156,7 +164,14 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     notFound,
     evictTexts,
     self: () => memory,
+    internal: () => internal,
+    calls,
   };
+  const t = calls.wrap.bind(calls);
+  // The inner calls of a call already counted (answer → recall, reset → forget): not refused
+  // while close() waits for that call.
+  const innerCtx: MemoryContext = { ...ctx, ensureOpen: ensureUsable };
+  const internal = { recall: t(readMethods(innerCtx).recall), forget: t(writeMethods(innerCtx).forget) };
   const read = readMethods(ctx);
   const write = writeMethods(ctx);
   const life = lifecycleMethods(ctx, () => {
@@ -164,30 +179,38 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     closed = true;
     return was;
   });
+  const closeAll = life.close;
+  life.close = async () => {
+    try {
+      await closeAll();
+    } finally {
+      released = true;
+    }
+  };
   // The methods in the order of the object this factory returned before the split (Object.keys).
   const memory: Memory = {
     namespace: defaultNamespace,
     parameters: params,
     systemOne,
     encoder,
-    add: write.add,
-    addMany: write.addMany,
-    recall: read.recall,
-    answer: read.answer,
-    list: read.list,
-    history: read.history,
+    add: t(write.add),
+    addMany: t(write.addMany),
+    recall: t(read.recall),
+    answer: t(read.answer),
+    list: t(read.list),
+    history: t(read.history),
     answerStream: read.answerStream,
-    get: read.get,
-    edges: read.edges,
-    update: write.update,
-    delete: write.delete,
-    forget: write.forget,
-    reset: write.reset,
-    maintain: life.maintain,
-    export: write.export,
-    import: write.import,
-    stats: life.stats,
-    namespaces: life.namespaces,
+    get: t(read.get),
+    edges: t(read.edges),
+    update: t(write.update),
+    delete: t(write.delete),
+    forget: t(write.forget),
+    reset: t(write.reset),
+    maintain: t(life.maintain),
+    export: t(write.export),
+    import: t(write.import),
+    stats: t(life.stats),
+    namespaces: t(life.namespaces),
     close: life.close,
   };
   return memory;

@@ -2,7 +2,8 @@
  * `jev-mem/langgraph`: a LangGraph.js long-term memory store (`BaseStore` of
  * `@langchain/langgraph-checkpoint`) over jev-mem (issue 23). Pass it to `graph.compile({ store })`
  * and read it in a node through `config.store` (or `getStore()`): `put`, `get`, `search` (with a
- * natural-language `query`: jev-mem's recall; without: the items in insertion order),
+ * natural-language `query`: jev-mem's recall; without: the items in the order their keys were
+ * first put, a re-put key keeping its place, as LangGraph's `InMemoryStore`),
  * `delete`, `listNamespaces` and `batch`.
  *
  * **Mapping.** A LangGraph namespace tuple `['users', 'alice']` is the jev-mem namespace
@@ -29,7 +30,7 @@ import { describeValue, invalidInput, JevMemError } from '../errors.js';
 import type { Memory } from '../memory.js';
 import type { ListedMemory } from '../memory/types.js';
 import { compileNodeFilter, type MemoryFilter } from '../read/filter.js';
-import type { Observation } from '../types.js';
+import type { MemoryNode, Observation } from '../types.js';
 import { importOptional } from '../util/optional.js';
 
 /** Options of {@link createJevMemStore}. */
@@ -178,6 +179,47 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
     return out;
   }
 
+  /**
+   * The current items of `ns` that `keep` keeps, at least the first `want` of them (all when
+   * fewer), in the order their keys were first put — as LangGraph's `InMemoryStore`, where a
+   * re-put key keeps its place (a Map entry) and a deleted then re-put key goes last. A key's
+   * place is the `seq` of its oldest stored version; its item is its active version. Pages every
+   * version in `seq` order and stops once the first `want` kept keys are all known.
+   */
+  async function inInsertionOrder(ns: string, keep: (n: MemoryNode) => boolean, want: number): Promise<ListedMemory[]> {
+    const order: string[] = [];
+    /** key → its active version, or null while only older versions were seen. */
+    const currentOf = new Map<string, ListedMemory | null>();
+    const enough = (): boolean => {
+      let n = 0;
+      for (const key of order) {
+        const m = currentOf.get(key) ?? null;
+        if (m === null) return false; // its current version comes later (or is not active): unknown yet
+        if (keep(m as MemoryNode) && ++n >= want) return true;
+      }
+      return false;
+    };
+    let cursor: string | undefined;
+    do {
+      const page = await memory.list({ namespace: ns, limit: 1000, filter: { lgKey: { $exists: true } }, ...(cursor !== undefined ? { cursor } : {}) });
+      for (const m of page.memories) {
+        const key = String(m.provenance.metadata?.lgKey);
+        if (!currentOf.has(key)) {
+          order.push(key);
+          currentOf.set(key, null);
+        }
+        if (m.status === 'active') currentOf.set(key, m);
+      }
+      cursor = page.cursor;
+    } while (cursor !== undefined && !enough());
+    const out: ListedMemory[] = [];
+    for (const key of order) {
+      const m = currentOf.get(key) ?? null;
+      if (m !== null && keep(m as MemoryNode)) out.push(m);
+    }
+    return out;
+  }
+
   async function search(op: SearchOperation): Promise<SearchItem[]> {
     const limit = op.limit ?? 10;
     const offset = op.offset ?? 0;
@@ -200,13 +242,10 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
       }
       hits.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
     } else {
+      const keep = compileNodeFilter(filter, 'filter');
       for (const { ns, tuple } of spaces) {
-        let cursor: string | undefined;
-        do {
-          const page = await memory.list({ namespace: ns, limit: 1000, ...(Object.keys(filter).length > 0 ? { filter } : {}), ...(cursor !== undefined ? { cursor } : {}) });
-          for (const m of page.memories) hits.push(itemOf(tuple, m.provenance.metadata ?? {}, m.ingestedAt));
-          cursor = hits.length >= offset + limit ? undefined : page.cursor;
-        } while (cursor !== undefined);
+        if (hits.length >= offset + limit) break;
+        for (const m of await inInsertionOrder(ns, keep, offset + limit - hits.length)) hits.push(itemOf(tuple, m.provenance.metadata ?? {}, m.ingestedAt));
       }
     }
     return hits.slice(offset, offset + limit);

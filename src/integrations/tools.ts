@@ -187,6 +187,9 @@ async function asTool<T>(f: () => Promise<T>): Promise<T> {
 
 /**
  * The fields of a memory a model needs: no embedding, no types, no scores beyond 4 digits;
+ * `observedAt` / `supersededAt` in UTC ISO-8601 (as `listedView` gives them), and
+ * `observedAtLocal` (the writer's local time, with its offset) when the memory was observed at a
+ * non-zero UTC offset;
  * `relevance` is the calibrated probability in [0,1] that the memory is evidence for the query
  * (absent when the recall had no System-One assessment of it), `metadata` the caller's metadata
  * with the scope fields and `expiresAt`.
@@ -194,11 +197,14 @@ async function asTool<T>(f: () => Promise<T>): Promise<T> {
 export function memoryView(m: RecalledMemory): Record<string, unknown> {
   const out: Record<string, unknown> = { id: m.id, text: m.text, score: Math.round(m.score * 1e4) / 1e4, status: m.status };
   if (m.relevance !== undefined) out.relevance = Math.round(m.relevance * 1e4) / 1e4;
-  if (m.observedAtLocal !== undefined) out.observedAt = m.observedAtLocal;
+  // UTC ISO, as the list and history tools give it (one format per field across the tools); the
+  // writer's local time only beside it, when it was written at another offset.
+  if (m.observedAt !== undefined) out.observedAt = m.observedAt;
+  if (m.observedAtLocal !== undefined && !/(?:Z|[+-]00:?00)$/.test(m.observedAtLocal)) out.observedAtLocal = m.observedAtLocal;
   if (m.provenance.speaker !== undefined) out.speaker = m.provenance.speaker;
   if (m.provenance.sessionId !== undefined) out.sessionId = m.provenance.sessionId;
   if (m.timeRefs.length > 0) out.timeRefs = m.timeRefs.map((t) => ({ text: t.text, when: t.when }));
-  if (m.supersededAtLocal !== undefined || m.supersededAt !== undefined) out.supersededAt = m.supersededAtLocal ?? m.supersededAt;
+  if (m.supersededAt !== undefined) out.supersededAt = m.supersededAt;
   if (m.provenance.metadata !== undefined && Object.keys(m.provenance.metadata).length > 0) out.metadata = m.provenance.metadata;
   return out;
 }
@@ -345,7 +351,7 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       title: 'Recall',
       description:
         'Search long-term memory for what is relevant to a question, before answering anything that may depend on earlier conversations (the user\'s name, preferences, plans, past events). ' +
-        'Returns {memories, trace}: memories best first, each {id, text, score, relevance, status, observedAt, speaker, timeRefs, metadata}; ' +
+        'Returns {memories, trace}: memories best first, each {id, text, score, relevance, status, observedAt (UTC), observedAtLocal (the writer\'s local time, when not UTC), speaker, timeRefs, metadata}; ' +
         'relevance is the calibrated probability in [0,1] that the memory answers the query (score only orders the results); ' +
         'status "superseded" marks an older version that a later memory replaced (prefer the active one; history shows all versions). ' +
         'trace says how the search went (graph views used, depth, why it stopped). Memories can be unrelated when nothing relevant is stored: judge them by their text and relevance. ' +

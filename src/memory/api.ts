@@ -198,9 +198,12 @@ export interface Memory {
    * written; then chunks of `chunkSize` are committed atomically one after another. On a failure,
    * the chunks already committed stay (they were reported by `onProgress`), the failing chunk
    * leaves nothing, and the error carries `details.committed` (the number of observations
-   * committed, a multiple of `chunkSize`).
-   * @throws JevMemError add's errors, naming `observations[i]…` (`observations[i].expiresAt`
-   *   for an expiry at or before the write time; nothing written).
+   * committed, a multiple of `chunkSize`, or all of them when it failed after the last chunk).
+   * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field, `observations[i]…`
+   *   (`observations[i].expiresAt` for an expiry at or before the write time; nothing written),
+   *   `STORAGE_FAILED` / `QUOTA_EXCEEDED`, `ABORTED` (`options.signal`; also when
+   *   `options.onProgress` throws: field `options.onProgress`, the callback's error as `cause`),
+   *   `CLOSED`; each with `details.committed` once a chunk was attempted.
    */
   addMany(observations: Array<Observation | ChatMessageInput>, options?: AddManyOptions): Promise<AddResult[]>;
   /**
@@ -258,7 +261,8 @@ export interface Memory {
    * ```
    * @throws JevMemError `INVALID_INPUT` (`options.limit` outside 1..1000, `options.cursor`
    *   not a list cursor of this namespace, `options.filter…` / `options.scope…` naming the bad
-   *   part), `INVALID_OPTION` (unknown option), `CLOSED`.
+   *   part), `INVALID_OPTION` (unknown option), `ABORTED` (`options.signal`, checked before
+   *   any work and before each batch of nodes read), `CLOSED`.
    */
   list(options?: ListOptions): Promise<ListPage>;
   /**
@@ -271,16 +275,16 @@ export interface Memory {
    * @throws JevMemError `NOT_FOUND` (field `id`) when the namespace holds no such memory (or it
    *   expired, or it is outside `options.scope`: the same error, so another scope's memories
    *   cannot be probed), `INVALID_INPUT` (field `id`; `options.scope…`), `INVALID_OPTION` (an
-   *   unknown option, naming it), `CLOSED`.
+   *   unknown option, naming it), `ABORTED` (`options.signal`, checked before any work), `CLOSED`.
    */
   history(id: string, options?: ScopedCallOptions): Promise<ListedMemory[]>;
   /**
    * One node by id (a copy), or `undefined` (also for an id of another namespace, for an
    * expired memory, and for a memory outside `options.scope`).
-   * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `CLOSED`.
+   * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `ABORTED` (`options.signal`, checked before any work), `CLOSED`.
    */
   get(id: string, options?: ScopedCallOptions): Promise<MemoryNode | undefined>;
-  /** Edges touching a node (both directions; copies). With `options.scope`, a node outside it answers as an unknown id (`[]`) and an edge whose other end is outside it is left out. @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `CLOSED`. */
+  /** Edges touching a node (both directions; copies). With `options.scope`, a node outside it answers as an unknown id (`[]`) and an edge whose other end is outside it is left out. @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option, naming it), `ABORTED` (`options.signal`, checked before any work), `CLOSED`. */
   edges(id: string, options?: ScopedCallOptions): Promise<MemoryEdge[]>;
   /**
    * Writes `observation` as the newer version of node `id` (issue 7 item 1), in one atomic
@@ -381,7 +385,8 @@ export interface Memory {
    * erased are left out, as get/list/recall leave them out, with the version chains through them
    * relinked as their erasure will relink them.
    * @throws JevMemError `INVALID_INPUT` (namespace name, `options.scope…`, `options.filter…`,
-   *   also for `{}`), `INVALID_OPTION` (an unknown option, naming it), `STORAGE_FAILED`, `ABORTED`, `CLOSED`.
+   *   also for `{}`), `INVALID_OPTION` (an unknown option, naming it), `STORAGE_FAILED`, `ABORTED` (`options.signal`, checked before any work and between the
+   *   steps of the export), `CLOSED`.
    */
   export(options?: ExportOptions): Promise<MemoryExport>;
   /**
@@ -406,8 +411,10 @@ export interface Memory {
   /** Namespaces that hold data. */
   namespaces(): Promise<string[]>;
   /**
-   * Releases storage handles, indexes and the fallback. The encoder and `options.systemOne` are
-   * the caller's and stay open (close them yourself). Further calls throw `CLOSED`.
+   * Waits for every call already started (reads included; their results and errors go to their
+   * callers), then releases storage handles, indexes and the fallback. The encoder and
+   * `options.systemOne` are the caller's and stay open (close them yourself). Calls started
+   * after `close()` throw `CLOSED`.
    */
   close(): Promise<void>;
 }

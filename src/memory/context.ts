@@ -15,6 +15,7 @@ import type { SystemOneBackend } from '../system-one/wire.js';
 import type { SystemTwo } from '../system-two/types.js';
 import type { Logger } from '../util/logger.js';
 import type { Memory } from './api.js';
+import type { CallTracker } from './calls.js';
 import type { NamespaceCaches } from './concurrency.js';
 import type { ExpiryOnOpen } from './expiry.js';
 import type { PlattParameters } from './relevance.js';
@@ -77,6 +78,14 @@ export interface MemoryContext {
   notFound(id: unknown, ns: string): JevMemError;
   /** Drops the process caches of erased texts (all of them for `undefined`). */
   evictTexts(texts: readonly string[] | undefined): void;
-  /** The memory object itself: calls that go through another method (answer → recall, reset → forget). */
+  /** The memory object itself (answerStream → answer: a call of its own, refused once closed). */
   self(): Memory;
+  /**
+   * The methods one call runs as part of itself (answer → recall, reset → forget): counted in
+   * {@link calls}, and refused (`CLOSED`) only once `close()` released the store, so a call that
+   * started before `close()` finishes instead of failing half-way.
+   */
+  internal(): Pick<Memory, 'recall' | 'forget'>;
+  /** The calls in flight; `close()` waits for them (memory/calls.ts). */
+  readonly calls: CallTracker;
 }

@@ -22,11 +22,12 @@ export type LifecycleMethods = Pick<Memory, 'maintain' | 'stats' | 'namespaces' 
  *   already was, so a second `close()` does nothing.
  */
 export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean): LifecycleMethods {
-  const { storage, encoder, systemOne, fallback, logger, caches, writes, expiry, ensureOpen, nsOf, heldNsOf } = ctx;
+  const { storage, encoder, systemOne, fallback, logger, caches, writes, expiry, calls, ensureOpen, nsOf, heldNsOf } = ctx;
   return {
     async maintain(o) {
       ensureOpen();
       checkOptionKeys(o, CALL_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       // The pass of the open, run now (it also records the next expiry; memory/expiry.ts).
       const expired = await expiry.eraseDue(ns, o?.signal);
@@ -36,6 +37,7 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
     async stats(o) {
       ensureOpen();
       checkOptionKeys(o, CALL_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = await heldNsOf(o?.namespace);
       await expiry.open(ns);
       // Memories that fell due since the open are erased first (as maintain() does), so the counts
@@ -88,6 +90,9 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
 
     async close() {
       if (markClosed()) return;
+      // Every call already started finishes first, reads included (a call still opening its
+      // namespace would otherwise read the closed store: STORAGE_FAILED); later calls get CLOSED.
+      await calls.settle();
       await caches.settle(); // writes still planning outside the lock finish first
       // A checkpoint of each namespace this memory changed, so the next open restores it
       // instead of replaying or rescanning (issue 13). Failures are logged inside.

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { describeValue, invalidInput, JevMemError } from '../errors.js';
+import { describeValue, invalidInput, JevMemError, throwIfAborted } from '../errors.js';
 import { quoteVisible } from '../util/invisible.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { compileNodeFilter, isoMs, type NodePredicate } from '../read/filter.js';
@@ -140,47 +140,44 @@ export function checkLimit(limit: unknown): number {
   return limit;
 }
 
-/** Stored ids after `afterSeq`, in ascending `seq` (from the resident directory, no body read). */
-function idsAfter(state: NamespaceState, afterSeq: number): string[] {
-  const rows: Array<[number, string]> = [];
-  for (const status of ['active', 'superseded'] as const) {
-    for (const id of state.idsWithStatus(status)) {
-      const seq = state.seqOf(id);
-      if (seq !== undefined && seq > afterSeq) rows.push([seq, id]);
-    }
-  }
-  rows.sort((a, b) => a[0] - b[0]);
-  return rows.map((r) => r[1]);
-}
-
 /**
  * One page of `list` over a namespace's resident state (call inside `caches.reading`).
  * @param keep - The filter/scope predicate, or undefined for every memory.
  * @param nowMs - The memory's clock: expired memories are left out.
+ * @param signal - The caller's signal, checked before each batch of nodes is read.
+ * @throws JevMemError `ABORTED` when `signal` fired; the storage errors.
  */
-export async function listPage(state: NamespaceState, ns: string, afterSeq: number, limit: number, keep: NodePredicate | undefined, nowMs: number): Promise<ListPage> {
-  const ids = idsAfter(state, afterSeq);
+export async function listPage(state: NamespaceState, ns: string, afterSeq: number, limit: number, keep: NodePredicate | undefined, nowMs: number, signal?: AbortSignal): Promise<ListPage> {
+  // The ids after the cursor in seq order, from the directory's kept order: O(log n) to start,
+  // so paging a whole namespace costs O(n) in all, not a sort of the namespace per page.
+  const ids = state.idsAfterSeq(afterSeq);
+  let next = ids.next();
   const memories: ListedMemory[] = [];
   let lastSeq = afterSeq;
   let scanned = 0;
-  let i = 0;
-  while (i < ids.length && memories.length < limit && scanned < LIST_SCAN_LIMIT) {
+  let unread = 0; // ids of the last batch left unread (the page filled first)
+  while (!next.done && memories.length < limit && scanned < LIST_SCAN_LIMIT) {
     // Without a filter a page needs exactly its own nodes; with one, read ahead in batches.
-    const want = keep === undefined ? limit - memories.length : BATCH;
-    const batch = ids.slice(i, i + Math.min(want, LIST_SCAN_LIMIT - scanned));
+    const want = Math.min(keep === undefined ? limit - memories.length : BATCH, LIST_SCAN_LIMIT - scanned);
+    const batch: string[] = [];
+    for (; !next.done && batch.length < want; next = ids.next()) batch.push(next.value);
+    throwIfAborted(signal);
     await state.loadNodes(batch);
-    for (const id of batch) {
-      i++;
+    for (let k = 0; k < batch.length; k++) {
+      const id = batch[k] as string;
       scanned++;
       const n = state.nodes.get(id);
       lastSeq = state.seqOf(id) ?? lastSeq;
       if (n === undefined || isExpired(n, nowMs) || (keep !== undefined && !keep(n))) continue;
       memories.push(listed(n));
-      if (memories.length === limit) break;
+      if (memories.length === limit) {
+        unread = batch.length - k - 1;
+        break;
+      }
     }
   }
   const page: ListPage = { memories };
-  if (i < ids.length) page.cursor = encodeCursor(ns, lastSeq);
+  if (unread > 0 || !next.done) page.cursor = encodeCursor(ns, lastSeq);
   return page;
 }
 

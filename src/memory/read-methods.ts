@@ -34,11 +34,12 @@ export type ReadMethods = Pick<Memory, 'recall' | 'answer' | 'answerStream' | 'l
 
 /** The read methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function readMethods(ctx: MemoryContext): ReadMethods {
-  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, openScoped, notFound, self } = ctx;
+  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, openScoped, notFound, self, internal } = ctx;
   return {
     async recall(query, o) {
       ensureOpen();
       const window = checkRecall(query, o);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       const callParams = o?.parameters === undefined ? params : resolveParameters({ ...params, ...o.parameters }, 'options.parameters');
@@ -81,7 +82,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
       const { now: given, onToken, ...recallOptions } = o ?? {};
       const today = checkAnswerNow(given);
       if (onToken !== undefined && typeof onToken !== 'function') throw invalidInput('options.onToken', `expected a function (token) => void, got ${describeValue(onToken)}`);
-      const r = await self().recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE });
+      const r = await internal().recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE });
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
         evidence: r.memories.map((m) => {
@@ -108,22 +109,25 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     async list(o) {
       ensureOpen();
       checkOptionKeys(o, LIST_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const limit = checkLimit(o?.limit);
       const afterSeq = o?.cursor === undefined ? 0 : decodeCursor(o.cursor, ns);
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       await expiry.open(ns);
-      return caches.reading(ns, (state) => listPage(state, ns, afterSeq, limit, keep, now().getTime()));
+      return caches.reading(ns, (state) => listPage(state, ns, afterSeq, limit, keep, now().getTime(), o?.signal));
     },
 
     async history(id, o) {
       ensureOpen();
       checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
       const ns = nsOf(o);
       const keep = scopePredicate(o?.scope);
       await expiry.open(ns);
       const versions = await caches.reading(ns, async (state) => {
+        throwIfAborted(o?.signal);
         const nowMs = now().getTime();
         await state.loadNodes([id]);
         const n = state.nodes.get(id);
@@ -145,6 +149,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     async get(id, o) {
       const { ns, keep } = await openScoped(o);
       return caches.reading(ns, async (state) => {
+        throwIfAborted(o?.signal);
         await state.loadNodes([id]);
         const n = state.nodes.get(id);
         if (n === undefined || isExpired(n, now().getTime()) || (keep !== undefined && !keep(n))) return undefined;
@@ -154,7 +159,10 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
 
     async edges(id, o) {
       const { ns, keep } = await openScoped(o);
-      return caches.reading(ns, (state) => scopedEdgesOf(state, id, keep));
+      return caches.reading(ns, (state) => {
+        throwIfAborted(o?.signal);
+        return scopedEdgesOf(state, id, keep);
+      });
     },
   };
 }

@@ -86,13 +86,17 @@ export function withoutExpired(ns: string, nodes: readonly MemoryNode[], edges: 
  * erasure would leave them ({@link withoutExpired}).
  * @param keep - When given (a scope and/or filter), only the nodes it keeps, the edges between
  *   two of them, and the pending-maintenance ids among them are exported.
- * @throws the storage errors.
+ * @param signal - The caller's signal, checked before each step (open, load, damage list).
+ * @throws JevMemError `ABORTED` when `signal` fired; the storage errors.
  */
-export async function exportNamespace(deps: TransferDeps, ns: string, keep?: NodePredicate): Promise<MemoryExport> {
+export async function exportNamespace(deps: TransferDeps, ns: string, keep?: NodePredicate, signal?: AbortSignal): Promise<MemoryExport> {
   const { storage, caches, encoder } = deps;
+  throwIfAborted(signal);
   // Through the state, so the file holds migrated data and this encoder's embeddings.
   await caches.fresh(ns, true);
+  throwIfAborted(signal);
   const snap = await storage.load(ns);
+  throwIfAborted(signal);
   const now = deps.now();
   let { nodes, edges } = withoutExpired(ns, snap.nodes, snap.edges, now.getTime(), now.toISOString());
   const meta: Record<string, unknown> = {};

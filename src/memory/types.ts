@@ -36,7 +36,11 @@ export interface AddOptions extends CallOptions {
 
 /** Options of `Memory.addMany`. */
 export interface AddManyOptions extends AddOptions {
-  /** Called after each committed chunk. */
+  /**
+   * Called after each committed chunk. When it throws, `addMany` stops there: it rejects with
+   * JevMemError `ABORTED` (field `options.onProgress`, `details.committed` the observations
+   * committed, the thrown error as `cause`).
+   */
   onProgress?: (p: WriteProgress) => void;
   /**
    * Observations per atomic storage commit, a positive integer (else JevMemError `INVALID_INPUT`,

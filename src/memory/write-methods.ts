@@ -52,7 +52,7 @@ export type WriteMethods = Pick<Memory, 'add' | 'addMany' | 'update' | 'delete' 
 
 /** The write methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function writeMethods(ctx: MemoryContext): WriteMethods {
-  const { defaultNamespace, storage, params, now, caches, writes, expiry, transfer, ensureOpen, nsOf, heldNsOf, openScoped, notFound, evictTexts, self } = ctx;
+  const { defaultNamespace, storage, params, now, caches, writes, expiry, transfer, ensureOpen, nsOf, heldNsOf, openScoped, notFound, evictTexts, internal } = ctx;
   /** Deletes (exactly, one commit each) every node of `ns` that `select` keeps; found by one scan of the store. */
   const eraseWhere = async (ns: string, select: (n: MemoryNode) => boolean, signal?: AbortSignal): Promise<number> => {
     const ids: string[] = [];
@@ -69,6 +69,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async add(observation, o) {
       ensureOpen();
       checkOptionKeys(o, ADD_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const checked = checkObservation(toObservation(observation, 'observation', o?.scope), 'observation', params.maxTextChars);
       refuseDue(checked.provenance, now().getTime(), 'observation', NEVER_SHOWN);
@@ -80,6 +81,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async addMany(observations, o) {
       ensureOpen();
       checkOptionKeys(o, ADD_MANY_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const inputs = Array.isArray(observations) ? observations.map((x, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
       const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
       const nowMs = now().getTime();
@@ -91,6 +93,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async update(id, observation, o) {
       ensureOpen();
       checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const keep = scopePredicate(o?.scope);
       const checked = checkObservation(toObservation(observation, 'observation', undefined, o?.scope), 'observation', params.maxTextChars);
@@ -134,13 +137,14 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async reset(o) {
       ensureOpen();
       checkOptionKeys(o, RESET_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       refuseEmptySelection(o?.filter, 'options.filter');
       refuseEmptySelection(o?.scope, 'options.scope');
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       if (keep === undefined) {
         const ns = await heldNsOf(o?.namespace);
         const { nodes } = await storage.counts(ns);
-        await self().forget(ns);
+        await internal().forget(ns);
         return { deleted: nodes };
       }
       const ns = nsOf(o);
@@ -150,15 +154,17 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async export(o) {
       ensureOpen();
       checkOptionKeys(o, EXPORT_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       const keep = selection(o?.filter, o?.scope, 'options.filter', 'options.scope');
       const ns = await heldNsOf(o?.namespace);
       await expiry.open(ns);
-      return caches.exclusive(ns, () => exportNamespace(transfer, ns, keep), o?.signal);
+      return caches.exclusive(ns, () => exportNamespace(transfer, ns, keep, o?.signal), o?.signal);
     },
 
     async import(data, o) {
       ensureOpen();
       checkOptionKeys(o, IMPORT_OPTION_KEYS);
+      throwIfAborted(o?.signal);
       return importNamespace(transfer, data, o);
     },
   };

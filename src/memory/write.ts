@@ -444,7 +444,14 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         results.push(...done.results);
         for (const log of done.logs) countDecisions(ns, log); // committed: now they count
         const elapsedMs = performance.now() - started;
-        opts.onProgress?.({ done: results.length, total: checked.length, elapsedMs, perSecond: elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0 });
+        if (opts.onProgress !== undefined) {
+          try {
+            opts.onProgress({ done: results.length, total: checked.length, elapsedMs, perSecond: elapsedMs > 0 ? (results.length * 1000) / elapsedMs : 0 });
+          } catch (e) {
+            // The caller's callback ended the call: like an abort, what was committed stays and is counted.
+            throw new JevMemError('ABORTED', `options.onProgress threw (${errorText(e)}); the write stopped after ${results.length} of ${checked.length} observation(s) were committed`, { field: 'options.onProgress', committed: results.length, cause: e });
+          }
+        }
         let pending = 0;
         try {
           pending = pendingOf(await caches.stateOf(ns)).length;
@@ -460,6 +467,12 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           try {
             await maintain(ns, opts.signal, readings);
           } catch (e) {
+            // The caller's abort is no maintenance failure: the call ends ABORTED, the chunk stays committed.
+            if (opts.signal?.aborted) {
+              const err = isJevMemError(e, 'ABORTED') ? e : new JevMemError('ABORTED', 'the operation was aborted by the caller', { cause: opts.signal.reason });
+              err.details.committed = results.length;
+              throw err;
+            }
             tally(ns).maintenanceFailures++;
             const left = await caches.stateOf(ns).then(
               (s) => pendingOf(s).length,

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InMemoryStore, type BaseStore } from '@langchain/langgraph-checkpoint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runGraphExample } from '../../examples/langgraph/graph.js';
 import { createJevMemStore, indexText, namespaceOf, tupleOf } from '../../src/integrations/langgraph.js';
@@ -78,6 +79,31 @@ describe('jev-mem/langgraph', () => {
       expect(got?.value).toEqual({ text: 'Bob has a cat.' });
       expect(missing).toBeNull();
       expect(found.map((i) => i.key)).toEqual(['pet']);
+    } finally {
+      await memory.close();
+    }
+  }, 30_000);
+
+  it("a search without a query keeps LangGraph InMemoryStore's order: a re-put key keeps its place, a deleted then re-put key goes last", async () => {
+    const memory = await createNodeMemory({ store: join(dir, 'order'), systemOne: 'heuristic', create: true });
+    try {
+      const ours = await createJevMemStore(memory);
+      const theirs = new InMemoryStore();
+      const run = async (store: BaseStore): Promise<string[][]> => {
+        await store.put(['o'], 'a', { text: 'Ana likes tea.', n: 1 });
+        await store.put(['o'], 'b', { text: 'Ben rides a bike.', n: 2 });
+        await store.put(['o'], 'c', { text: 'Cleo paints birds.', n: 1 });
+        await store.put(['o'], 'a', { text: 'Ana now likes coffee.', n: 1 });
+        await store.delete(['o'], 'b');
+        await store.put(['o'], 'b', { text: 'Ben walks to work.', n: 2 });
+        await store.put(['o'], 'd', { text: 'Dan plays the cello.', n: 1 });
+        await store.put(['o'], 'c', { text: 'Cleo paints boats.', n: 1 });
+        const keys = (items: Array<{ key: string }>) => items.map((i) => i.key);
+        return [keys(await store.search(['o'])), keys(await store.search(['o'], { limit: 2 })), keys(await store.search(['o'], { offset: 1, limit: 2 })), keys(await store.search(['o'], { filter: { n: 1 } })), keys(await store.search(['o'], { filter: { n: 1 }, limit: 2 }))];
+      };
+      const expected = [['a', 'c', 'b', 'd'], ['a', 'c'], ['c', 'b'], ['a', 'c', 'd'], ['a', 'c']];
+      expect(await run(theirs)).toEqual(expected);
+      expect(await run(ours)).toEqual(expected);
     } finally {
       await memory.close();
     }

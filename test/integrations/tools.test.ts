@@ -52,6 +52,25 @@ describe('memory tools', () => {
     expect((await memory.get(a.id as string))?.status).toBe('superseded');
   });
 
+  it('recall gives observedAt in UTC ISO as list and history do, with the local time beside it only for a non-UTC writer', async () => {
+    const m = await createNodeMemory({ systemOne: 'heuristic' });
+    try {
+      const t = memoryTools({ source: 'test' });
+      const a = await runMemoryTool(t, m, 'remember', { text: 'I fixed the heron statue.', observedAt: '2025-05-03T10:00:00+02:00' });
+      await runMemoryTool(t, m, 'remember', { text: 'The heron statue is in the garden.', observedAt: '2025-05-04T10:00:00Z' });
+      const r = await runMemoryTool(t, m, 'recall', { query: 'heron statue', k: 2 });
+      const byId = new Map((r.memories as Array<{ id: string; observedAt?: string; observedAtLocal?: string }>).map((x) => [x.id, [x.observedAt, x.observedAtLocal]]));
+      const listed = await runMemoryTool(t, m, 'list', {});
+      const listedAt = (listed.memories as Array<{ id: string; observedAt?: string }>).map((x) => [x.id, x.observedAt]);
+      expect(listedAt).toEqual([...byId.entries()].sort((x, y) => (x[1][0]! < y[1][0]! ? -1 : 1)).map(([id, [at]]) => [id, at]));
+      expect(byId.get(a.id as string)).toEqual(['2025-05-03T08:00:00.000Z', '2025-05-03T10:00:00+02:00']);
+      expect([...byId.values()].map((v) => v[0]).sort()).toEqual(['2025-05-03T08:00:00.000Z', '2025-05-04T10:00:00.000Z']);
+      expect([...byId.values()].filter((v) => v[1] === undefined)).toHaveLength(1);
+    } finally {
+      await m.close();
+    }
+  });
+
   it('remember stores scope, metadata and expiry; recall and list select by filter and scope; history lists the versions', async () => {
     const m = await createNodeMemory({ store: join(dir, 'scoped'), systemOne: 'heuristic', create: true });
     try {

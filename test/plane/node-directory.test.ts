@@ -36,6 +36,28 @@ describe('NodeDirectory', () => {
     expect([...d.liveVectors()].map(([id]) => id).sort()).toEqual(['b', 'c', 'd']);
   });
 
+  it('idsAfterSeq lists active and superseded ids above a seq in seq order, through out-of-order adds, removes, seq changes and a restore (issue 22: the order is kept, not sorted per list page)', () => {
+    const d = new NodeDirectory(2);
+    const v = [0, 0];
+    for (const [id, seq] of [['a', 1], ['b', 2], ['c', 3], ['d', 4]] as const) d.add(node(id, seq, undefined, v), 0, undefined);
+    expect([...d.idsAfterSeq(0)]).toEqual(['a', 'b', 'c', 'd']);
+    expect([...d.idsAfterSeq(2)]).toEqual(['c', 'd']);
+    d.remove('b'); // kept in order: b's slot leaves the order
+    d.add(node('e', 5, undefined, v), 0, undefined); // takes b's slot, appended at seq 5
+    expect([...d.idsAfterSeq(0)]).toEqual(['a', 'c', 'd', 'e']);
+    d.add(node('f', 0.5, undefined, v), 0, undefined); // out of order: the order is rebuilt on next use
+    expect([...d.idsAfterSeq(0)]).toEqual(['f', 'a', 'c', 'd', 'e']);
+    d.update(node('a', 9, undefined, v, 'superseded')); // a seq change moves it
+    expect([...d.idsAfterSeq(1)]).toEqual(['c', 'd', 'e', 'a']);
+    d.add(node('g', 10, undefined, v, 'deleted'), 0, undefined); // a deleted node is never listed
+    expect([...d.idsAfterSeq(4)]).toEqual(['e', 'a']);
+    expect([...d.idsAfterSeq(10)]).toEqual([]);
+    const { header, parts } = d.toParts();
+    const r = new NodeDirectory(2);
+    r.restore(JSON.parse(JSON.stringify(header)), parts);
+    expect([...r.idsAfterSeq(0)]).toEqual(['f', 'a', 'c', 'd', 'e'].sort((x, y) => (r.seq(x) as number) - (r.seq(y) as number)));
+  });
+
   it('gives back exactly what it held after toParts → restore', () => {
     const d = new NodeDirectory(4);
     for (let i = 1; i <= 50; i++) d.add(node(`n${i}`, i, `s${i % 3}`, quantizeVector([i, -i / 2, 1, (i % 7) - 3]), i % 5 === 0 ? 'superseded' : 'active'), hash53(`n${i}`), i % 2 ? 'en' : 'fr');

@@ -166,10 +166,7 @@ export class NamespaceState {
     this.#changedSinceCheckpoint = 0;
   }
 
-  /**
-   * Batches applied to this state since it was built (issue 22): a write planned outside the
-   * namespace lock compares it at commit to tell whether anything changed under its plan.
-   */
+  /** Batches applied to this state since it was built (issue 22): a write planned outside the namespace lock compares it at commit to tell whether anything changed under its plan. */
   get revision(): number {
     return this.#revision;
   }
@@ -179,10 +176,7 @@ export class NamespaceState {
     return this.#report;
   }
 
-  /**
-   * Why the switch to the approximate index failed (`undefined` while none failed). The exact
-   * index is kept, and the switch is not tried again by this state (a rebuilt state tries anew).
-   */
+  /** Why the switch to the approximate index failed (`undefined` while none failed). The exact index is kept, and the switch is not tried again by this state (a rebuilt state tries anew). */
   get vectorUpgradeError(): unknown {
     return this.#core.vectors.upgradeError;
   }
@@ -337,6 +331,11 @@ export class NamespaceState {
   /** Sequence number of a node from the directory (no load), or undefined. */
   seqOf(id: string): number | undefined {
     return this.#core.dir.seq(id);
+  }
+
+  /** Ids of the active and superseded nodes with a seq above `afterSeq`, ascending (no load; O(log n) to start, O(1) per id); iterate under the read gate. */
+  idsAfterSeq(afterSeq: number): IterableIterator<string> {
+    return this.#core.dir.idsAfterSeq(afterSeq);
   }
 
   /** Ids of the nodes with this status (a directory scan; no load). */

@@ -89,6 +89,12 @@ export class NodeDirectory {
   #sessionIndex = new Map<string, number>();
   #langNames: string[] = [];
   #langIndex = new Map<string, number>();
+  /**
+   * Slots of the held nodes in ascending seq (issue 22: a `list` page costs O(log n + page), not
+   * a sort of the namespace). Built on first use; kept by an add in seq order (the usual case)
+   * and a remove; dropped (rebuilt on next use) by an add out of order, a seq change, a restore.
+   */
+  #order: number[] | undefined;
 
   constructor(readonly dimension: number) {}
 
@@ -157,6 +163,11 @@ export class NodeDirectory {
     } else this.#ids[slot] = n.id;
     this.#slotOf.set(n.id, slot);
     this.#seq[slot] = n.seq;
+    if (this.#order !== undefined) {
+      const last = this.#order[this.#order.length - 1];
+      if (last === undefined || (this.#seq[last] as number) < n.seq) this.#order.push(slot);
+      else this.#order = undefined;
+    }
     this.#status[slot] = STATUS_CODE[n.status] ?? 1;
     this.#session[slot] = this.#intern(this.#sessionNames, this.#sessionIndex, n.provenance.sessionId);
     this.#hash[slot] = hash;
@@ -168,6 +179,7 @@ export class NodeDirectory {
   update(n: MemoryNode): void {
     const slot = this.#slotOf.get(n.id);
     if (slot === undefined) return;
+    if (this.#seq[slot] !== n.seq) this.#order = undefined;
     this.#seq[slot] = n.seq;
     this.#status[slot] = STATUS_CODE[n.status] ?? 1;
     this.#setVector(slot, n.embedding.vector);
@@ -177,6 +189,14 @@ export class NodeDirectory {
   remove(id: string): void {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return;
+    if (this.#order !== undefined) {
+      const order = this.#order;
+      const seq = this.#seq[slot] as number;
+      let at = this.#firstAfter(order, seq) - 1; // the last slot at or below `seq`; equal seqs sit together
+      while (at >= 0 && order[at] !== slot && this.#seq[order[at] as number] === seq) at--;
+      if (at >= 0 && order[at] === slot) order.splice(at, 1);
+      else this.#order = undefined;
+    }
     this.#slotOf.delete(id);
     this.#ids[slot] = undefined;
     // Erasure (issue 22): nothing of the node stays in the slot, so no checkpoint holds it.
@@ -255,6 +275,44 @@ export class NodeDirectory {
       const id = this.#ids[slot];
       if (id === undefined || this.#status[slot] === STATUS_CODE.deleted) continue;
       yield [id, this.#vectorAt(slot)];
+    }
+  }
+
+  /** {@link #order}, built when dropped: O(n log n) once, then kept. */
+  #sorted(): number[] {
+    if (this.#order === undefined) {
+      const order: number[] = [];
+      for (let slot = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) order.push(slot);
+      order.sort((a, b) => (this.#seq[a] as number) - (this.#seq[b] as number));
+      this.#order = order;
+    }
+    return this.#order;
+  }
+
+  /** Index in `order` of the first slot whose seq is above `seq` (binary search). */
+  #firstAfter(order: readonly number[], seq: number): number {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.#seq[order[mid] as number] as number) <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Ids of the active and superseded nodes whose seq is above `afterSeq`, in ascending seq,
+   * lazily: O(log n) to start, O(1) per id (after a one-off O(n log n) sort when the order was
+   * dropped). Iterate it only while the directory does not change.
+   */
+  *idsAfterSeq(afterSeq: number): IterableIterator<string> {
+    const order = this.#sorted();
+    for (let i = this.#firstAfter(order, afterSeq); i < order.length; i++) {
+      const slot = order[i] as number;
+      const id = this.#ids[slot];
+      const st = this.#status[slot];
+      if (id !== undefined && (st === STATUS_CODE.active || st === STATUS_CODE.superseded)) yield id;
     }
   }
 
@@ -368,6 +426,7 @@ export class NodeDirectory {
     }
     if (!Array.isArray(h.ids) || h.ids.length !== n) throw new Error('checkpoint directory ids do not match its count');
     this.#grow(n);
+    this.#order = undefined;
     // Each part is copied once, into the directory's own arrays (read through a view of the part).
     this.#seq.set(viewOf(Float64Array, parts['dir.seq'] as Uint8Array));
     this.#status.set(parts['dir.status'] as Uint8Array);
