@@ -9,6 +9,8 @@
  */
 import type { MemoryNode, NodeStatus } from '../../types.js';
 import { hash53 } from '../../util/hash.js';
+import { VEC_ROW_PART, bytesOf, copyRows, rowNumbers, viewOf } from './directory-parts.js';
+import { SeqOrder } from './seq-order.js';
 
 /** Status codes of the directory (0 = free slot). */
 export const STATUS_CODE: Readonly<Record<NodeStatus, number>> = Object.freeze({ active: 1, superseded: 2, deleted: 3 });
@@ -49,28 +51,10 @@ export interface DirectoryHeader {
  * Checkpoint part (@3, issue 22) that replaces `dir.vec` when the vector index's bytes hold every
  * row: int32 per slot, the row's number in that index's int8 row block (−1 for a zero row).
  */
-export const VEC_ROW_PART = 'dir.vecrow';
+export { VEC_ROW_PART };
 
 const PARTS = ['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale'] as const;
 
-function bytesOf(a: ArrayBufferView, length: number): Uint8Array {
-  return new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + length));
-}
-
-/** A typed array constructor the directory restores a part into. */
-type TypedArrayOf<T> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; new (buffer: ArrayBuffer): T; readonly BYTES_PER_ELEMENT: number };
-
-/**
- * The elements of `part` (platform byte order, as {@link NodeDirectory.toParts} wrote them) as a
- * `Type` array: a view over the part's bytes when they are aligned for `Type` (no copy), else a
- * copy of them (a part at an odd offset of a larger buffer). The caller copies it into its own
- * array, so the part is never shared.
- */
-function viewOf<T>(Type: TypedArrayOf<T>, part: Uint8Array): T {
-  const size = Type.BYTES_PER_ELEMENT;
-  if (part.byteOffset % size === 0) return new Type(part.buffer as ArrayBuffer, part.byteOffset, part.byteLength / size);
-  return new Type(part.slice().buffer);
-}
 
 /** The resident per-node table of one namespace. */
 export class NodeDirectory {
@@ -89,12 +73,11 @@ export class NodeDirectory {
   #sessionIndex = new Map<string, number>();
   #langNames: string[] = [];
   #langIndex = new Map<string, number>();
-  /**
-   * Slots of the held nodes in ascending seq (issue 22: a `list` page costs O(log n + page), not
-   * a sort of the namespace). Built on first use; kept by an add in seq order (the usual case)
-   * and a remove; dropped (rebuilt on next use) by an add out of order, a seq change, a restore.
-   */
-  #order: number[] | undefined;
+  /** Slots of the held nodes in ascending seq ({@link SeqOrder}). */
+  #order = new SeqOrder(
+    (slot) => this.#seq[slot] as number,
+    () => this.#heldSlots(),
+  );
 
   constructor(readonly dimension: number) {}
 
@@ -163,11 +146,7 @@ export class NodeDirectory {
     } else this.#ids[slot] = n.id;
     this.#slotOf.set(n.id, slot);
     this.#seq[slot] = n.seq;
-    if (this.#order !== undefined) {
-      const last = this.#order[this.#order.length - 1];
-      if (last === undefined || (this.#seq[last] as number) < n.seq) this.#order.push(slot);
-      else this.#order = undefined;
-    }
+    this.#order.added(slot, n.seq);
     this.#status[slot] = STATUS_CODE[n.status] ?? 1;
     this.#session[slot] = this.#intern(this.#sessionNames, this.#sessionIndex, n.provenance.sessionId);
     this.#hash[slot] = hash;
@@ -179,7 +158,7 @@ export class NodeDirectory {
   update(n: MemoryNode): void {
     const slot = this.#slotOf.get(n.id);
     if (slot === undefined) return;
-    if (this.#seq[slot] !== n.seq) this.#order = undefined;
+    if (this.#seq[slot] !== n.seq) this.#order.drop();
     this.#seq[slot] = n.seq;
     this.#status[slot] = STATUS_CODE[n.status] ?? 1;
     this.#setVector(slot, n.embedding.vector);
@@ -189,14 +168,7 @@ export class NodeDirectory {
   remove(id: string): void {
     const slot = this.#slotOf.get(id);
     if (slot === undefined) return;
-    if (this.#order !== undefined) {
-      const order = this.#order;
-      const seq = this.#seq[slot] as number;
-      let at = this.#firstAfter(order, seq) - 1; // the last slot at or below `seq`; equal seqs sit together
-      while (at >= 0 && order[at] !== slot && this.#seq[order[at] as number] === seq) at--;
-      if (at >= 0 && order[at] === slot) order.splice(at, 1);
-      else this.#order = undefined;
-    }
+    this.#order.removed(slot);
     this.#slotOf.delete(id);
     this.#ids[slot] = undefined;
     // Erasure (issue 22): nothing of the node stays in the slot, so no checkpoint holds it.
@@ -278,27 +250,9 @@ export class NodeDirectory {
     }
   }
 
-  /** {@link #order}, built when dropped: O(n log n) once, then kept. */
-  #sorted(): number[] {
-    if (this.#order === undefined) {
-      const order: number[] = [];
-      for (let slot = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) order.push(slot);
-      order.sort((a, b) => (this.#seq[a] as number) - (this.#seq[b] as number));
-      this.#order = order;
-    }
-    return this.#order;
-  }
-
-  /** Index in `order` of the first slot whose seq is above `seq` (binary search). */
-  #firstAfter(order: readonly number[], seq: number): number {
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.#seq[order[mid] as number] as number) <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  /** The slots that hold a node. */
+  *#heldSlots(): IterableIterator<number> {
+    for (let slot = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) yield slot;
   }
 
   /**
@@ -307,9 +261,7 @@ export class NodeDirectory {
    * dropped). Iterate it only while the directory does not change.
    */
   *idsAfterSeq(afterSeq: number): IterableIterator<string> {
-    const order = this.#sorted();
-    for (let i = this.#firstAfter(order, afterSeq); i < order.length; i++) {
-      const slot = order[i] as number;
+    for (const slot of this.#order.slotsAfter(afterSeq)) {
       const id = this.#ids[slot];
       const st = this.#status[slot];
       if (id !== undefined && (st === STATUS_CODE.active || st === STATUS_CODE.superseded)) yield id;
@@ -370,7 +322,7 @@ export class NodeDirectory {
       }
       session[slot] = i < 0 ? -1 : (renumber.get(i) as number);
     }
-    const rowParts = rows === undefined ? undefined : this.#rowNumbers(rows);
+    const rowParts = rows === undefined ? undefined : rowNumbers(this.#vec, this.#ids, this.dimension, rows);
     const ids = this.#ids.map((id, slot) => (id === undefined ? null : rowParts !== undefined && (rowParts[slot] as number) >= 0 ? 0 : id));
     return {
       header: { count: n, ids, sessions, languages: this.#langNames },
@@ -384,27 +336,6 @@ export class NodeDirectory {
         'dir.scale': bytesOf(this.#scale, n * 4),
       },
     };
-  }
-
-  /** For each slot, the number of the equal row in `rows.rows` (−1 for a zero row), or undefined when some row has none. */
-  #rowNumbers({ rows, rowOf }: { rows: Int8Array; rowOf: (id: string) => number }): Int32Array | undefined {
-    const n = this.#ids.length;
-    const d = this.dimension;
-    const out = new Int32Array(n).fill(-1);
-    const vec = this.#vec;
-    for (let slot = 0; slot < n; slot++) {
-      const base = slot * d;
-      let zero = true;
-      for (let i = 0; i < d && zero; i++) zero = vec[base + i] === 0;
-      if (zero) continue;
-      const id = this.#ids[slot];
-      const r = id === undefined ? -1 : rowOf(id);
-      if (r < 0 || (r + 1) * d > rows.length) return undefined;
-      const at = r * d;
-      for (let i = 0; i < d; i++) if (rows[at + i] !== vec[base + i]) return undefined;
-      out[slot] = r;
-    }
-    return out;
   }
 
   /**
@@ -426,7 +357,7 @@ export class NodeDirectory {
     }
     if (!Array.isArray(h.ids) || h.ids.length !== n) throw new Error('checkpoint directory ids do not match its count');
     this.#grow(n);
-    this.#order = undefined;
+    this.#order.drop();
     // Each part is copied once, into the directory's own arrays (read through a view of the part).
     this.#seq.set(viewOf(Float64Array, parts['dir.seq'] as Uint8Array));
     this.#status.set(parts['dir.status'] as Uint8Array);
@@ -434,7 +365,7 @@ export class NodeDirectory {
     this.#hash.set(viewOf(Float64Array, parts['dir.hash'] as Uint8Array));
     this.#lang.set(viewOf(Int16Array, parts['dir.lang'] as Uint8Array));
     const numbers = byRow ? viewOf(Int32Array, parts[VEC_ROW_PART] as Uint8Array) : undefined;
-    if (numbers !== undefined) this.#copyRows(numbers, rows?.rows);
+    if (numbers !== undefined) copyRows(this.#vec, d, numbers, rows?.rows);
     else this.#vec.set(viewOf(Int8Array, parts['dir.vec'] as Uint8Array));
     this.#scale.set(viewOf(Float32Array, parts['dir.scale'] as Uint8Array));
     this.#sessionNames = [...h.sessions];
@@ -452,18 +383,6 @@ export class NodeDirectory {
       const id = this.#ids[slot];
       if (id === undefined) this.#free.push(slot);
       else this.#slotOf.set(id, slot);
-    }
-  }
-
-  /** Fills the slots' int8 rows from `rows` by their row numbers (−1: a zero row). */
-  #copyRows(numbers: Int32Array, rows: Int8Array | undefined): void {
-    const d = this.dimension;
-    const count = rows === undefined ? 0 : rows.length / d;
-    for (let slot = 0; slot < numbers.length; slot++) {
-      const r = numbers[slot] as number;
-      if (r < 0) continue;
-      if (rows === undefined || r >= count) throw new Error(`checkpoint part ${VEC_ROW_PART} names row ${r} of the vector index, which has ${count}`);
-      this.#vec.set(rows.subarray(r * d, (r + 1) * d), slot * d);
     }
   }
 }
