@@ -18,6 +18,7 @@
  * @module
  */
 import { JevMemError } from '../errors.js';
+import { filterScopeConflict } from '../integrations/tool-scope.js';
 import type { BoundScope } from './env.js';
 import type { Operation, Scoped } from './routes.js';
 
@@ -58,30 +59,10 @@ function checkObservation(o: unknown, bound: Readonly<BoundScope>, field: string
   }
 }
 
-/** The filter keys that name a scope field (read/filter.ts: `userId` is `provenance.metadata.userId`). */
-const FILTER_KEYS: Record<string, (typeof BOUND_KEYS)[number]> = { userId: 'userId', agentId: 'agentId', 'metadata.userId': 'userId', 'metadata.agentId': 'agentId' };
-
-/**
- * Refuses a filter condition that selects another value of a bound scope field: a literal, an
- * `$eq` or an `$in` value, at any depth of `$and` / `$or` / `$not`. (The filter is ANDed with
- * the bound scope anyway; naming another user is refused rather than answered empty.)
- */
+/** Refuses a filter condition selecting another value of a bound field (tool-scope.ts {@link filterScopeConflict}). */
 function checkFilter(filter: unknown, bound: Readonly<BoundScope>, field: string): void {
-  if (Array.isArray(filter)) {
-    filter.forEach((f, i) => checkFilter(f, bound, `${field}[${i}]`));
-    return;
-  }
-  if (!isObject(filter)) return;
-  for (const [k, v] of Object.entries(filter)) {
-    if (k === '$and' || k === '$or' || k === '$not') {
-      checkFilter(v, bound, `${field}.${k}`);
-      continue;
-    }
-    const key = FILTER_KEYS[k];
-    if (key === undefined) continue;
-    const values = isObject(v) ? [v.$eq, ...(Array.isArray(v.$in) ? v.$in : [])] : [v];
-    for (const value of values) sameOrAbsent(value, key, bound, `${field}.${k}`);
-  }
+  const c = filterScopeConflict(filter, bound, field);
+  if (c !== undefined) throw forbidden(c.field, `this token acts only for ${c.key} ${JSON.stringify(bound[c.key as keyof BoundScope])}; a filter cannot select another ${c.key}`);
 }
 
 function describe(bound: Readonly<BoundScope>): string {

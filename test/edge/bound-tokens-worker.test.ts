@@ -138,6 +138,8 @@ describe('a token bound to alice, in workerd', () => {
       const t = await tool('alice-t', name, args);
       expect([name, t.isError, t.text]).toEqual([name, true, 'INVALID_INPUT: userId: these tools act only for userId "alice"; omit userId or pass that value']);
     }
+    const byFilter = await tool('alice-t', 'list', { filter: { userId: 'bob' } });
+    expect([byFilter.isError, byFilter.text]).toEqual([true, 'INVALID_INPUT: filter.userId: these tools act only for userId "alice"; a filter cannot select another userId']);
     // Bob's memory is intact, and an unbound token's tools still reach it.
     const his = await tool('admin-t', 'list', { userId: 'bob' });
     expect([his.isError, (his.data.memories as Array<{ id: string }>).map((m) => m.id)]).toEqual([false, [bobId]]);
