@@ -32,6 +32,7 @@ import { quoteVisible } from './util/invisible.js';
  * | `ABORTED` | the caller's `AbortSignal` fired |
  * | `CLOSED` | the memory was used after `close()` |
  * | `TOO_LARGE` | a text or body is over its documented limit |
+ * | `FORBIDDEN` | the caller's credentials do not allow the call: a Worker token bound to one user (`JEV_MEM_TOKENS`) naming another scope, or asking for a whole-namespace operation (HTTP 403) |
  * | `STORE_DAMAGED` | stored records failed their checksum or SQLite reports the file malformed; writes are refused until `jev-mem repair` (`details.ids` names the damaged node ids) |
  */
 export type JevMemErrorCode =
@@ -55,6 +56,7 @@ export type JevMemErrorCode =
   | 'ABORTED'
   | 'CLOSED'
   | 'TOO_LARGE'
+  | 'FORBIDDEN'
   | 'STORE_DAMAGED';
 
 /** Every code, for validation and documentation. */
@@ -79,6 +81,7 @@ export const ERROR_CODES: readonly JevMemErrorCode[] = Object.freeze([
   'ABORTED',
   'CLOSED',
   'TOO_LARGE',
+  'FORBIDDEN',
   'STORE_DAMAGED',
 ] as const);
 

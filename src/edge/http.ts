@@ -19,12 +19,15 @@
  *
  * The query parameters `userId`, `agentId`, `sessionId` are the memory's `options.scope`
  * (`MemoryScope`): a memory of another scope answers exactly as an unknown id (404), so a server
- * that keeps several users in one namespace passes the user's scope on every call. Any other
+ * that keeps several users in one namespace passes the user's scope on every call, or gives each
+ * user a token bound to their scope, which then acts only inside it (bound-scope.ts). Any other
  * query parameter, a parameter given twice, and a body on a route that takes none are refused
  * (400 naming it): an ignored `?userId=` would act on every user's memories.
  *
  * Errors are `{error: {code, message, field?}}` with the JevMemError code: 400 bad JSON or input
- * (the field named), 401 missing or wrong token, 404 unknown route or memory, 405 wrong method
+ * (the field named), 401 missing or wrong token, 403 a token bound to one user (`JEV_MEM_TOKENS`
+ * `{token, userId, agentId?}`) naming another scope or asking for `stats` / the namespace's
+ * `DELETE` (bound-scope.ts), 404 unknown route or memory, 405 wrong method
  * (with `Allow`), 413 body over `JEV_MEM_MAX_BODY_BYTES` or batch over `JEV_MEM_MAX_BATCH`, 501
  * `/answer` without System Two, 502/504 System Two failed, 500 anything else. A response never
  * carries a stack trace: unexpected errors answer "internal error" and go to the Worker's log.
@@ -35,7 +38,8 @@
  * @module
  */
 import { JevMemError, isJevMemError, type JevMemErrorCode } from '../errors.js';
-import { readEdgeConfig, tokensFor, type EdgeConfig, type EdgeEnv } from './env.js';
+import { bindOperation } from './bound-scope.js';
+import { boundTokensFor, hasNoToken, readEdgeConfig, tokensFor, type BoundScope, type EdgeConfig, type EdgeEnv } from './env.js';
 import { checkNamespace, parseJsonBody, readBody, refuseBody, toOperation } from './http-input.js';
 import { matchRoute } from './routes.js';
 
@@ -51,6 +55,7 @@ const STATUS: Partial<Record<JevMemErrorCode, number>> = {
   CONFLICT: 409,
   ENCODER_MISMATCH: 409,
   SCHEMA_MISMATCH: 409,
+  FORBIDDEN: 403,
   TOO_LARGE: 413,
   SYSTEM_TWO_NOT_CONFIGURED: 501,
   SYSTEM_TWO_HTTP: 502,
@@ -106,23 +111,64 @@ async function digest(text: string): Promise<Uint8Array> {
 }
 
 /**
- * True when the request's `Authorization: Bearer <token>` matches one of `tokens`. Compares
- * SHA-256 digests byte by byte without an early exit, so the time does not depend on where a
- * wrong token differs.
+ * The index in `tokens` of the request's `Authorization: Bearer <token>`, or -1 when it has none
+ * or it matches none. Compares SHA-256 digests byte by byte against every token without an early
+ * exit, so the time does not depend on where a wrong token differs.
  */
-export async function bearerMatches(request: Request, tokens: readonly string[]): Promise<boolean> {
+async function bearerIndex(request: Request, tokens: readonly string[]): Promise<number> {
   const header = request.headers.get('authorization');
   const m = header === null ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  if (m === null || tokens.length === 0) return false;
+  if (m === null || tokens.length === 0) return -1;
   const given = await digest(m[1] as string);
-  let ok = false;
-  for (const token of tokens) {
-    const want = await digest(token);
+  let found = -1;
+  for (let t = 0; t < tokens.length; t++) {
+    const want = await digest(tokens[t] as string);
     let diff = 0;
     for (let i = 0; i < want.length; i++) diff |= (want[i] as number) ^ (given[i] as number);
-    ok = ok || diff === 0;
+    if (diff === 0 && found < 0) found = t;
   }
-  return ok;
+  return found;
+}
+
+/**
+ * True when the request's `Authorization: Bearer <token>` matches one of `tokens` (compared in
+ * constant time over the digests, see {@link authenticate}).
+ */
+export async function bearerMatches(request: Request, tokens: readonly string[]): Promise<boolean> {
+  return (await bearerIndex(request, tokens)) >= 0;
+}
+
+/** Who a request is: authenticated for the namespace, with the scope of its token when it is bound. */
+export interface Caller {
+  /** The scope of a bound token (`JEV_MEM_TOKENS` `{token, userId, agentId?}`); absent for an unbound one. */
+  scope?: Readonly<BoundScope>;
+}
+
+/**
+ * Authenticates a request for `namespace` against every token it accepts (`JEV_MEM_TOKEN`, the
+ * namespace's unbound and bound `JEV_MEM_TOKENS`), each compared in constant time.
+ * @returns the caller (with the bound scope of a bound token), or undefined when the bearer
+ *   token is missing or matches none.
+ */
+export async function authenticate(request: Request, config: EdgeConfig, namespace: string): Promise<Caller | undefined> {
+  const plain = tokensFor(config, namespace);
+  const bound = boundTokensFor(config, namespace);
+  const at = await bearerIndex(request, [...plain, ...bound.map((b) => b.token)]);
+  if (at < 0) return undefined;
+  return at < plain.length ? {} : { scope: (bound[at - plain.length] as (typeof bound)[number]).scope };
+}
+
+/**
+ * The 401 of a request {@link authenticate} refused, or the 500 of a Worker with no token at all
+ * (it fails closed).
+ * @throws JevMemError `INVALID_OPTION` (HTTP 500, field `JEV_MEM_TOKEN`) when no token is configured.
+ */
+export function unauthorized(request: Request, config: EdgeConfig, namespace: string): Response {
+  if (hasNoToken(config)) {
+    throw new JevMemError('INVALID_OPTION', 'the Worker has no token configured: set the JEV_MEM_TOKEN secret (or JEV_MEM_TOKENS)', { field: 'JEV_MEM_TOKEN', httpStatus: 500 });
+  }
+  const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
+  return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
 }
 
 /** The part of a Durable Object namespace binding the front uses. */
@@ -190,21 +236,16 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}): { fetch(req
       const route = match.route;
       const config = configOf(env);
       const namespace = checkNamespace(route.namespace);
-      const tokens = tokensFor(config, namespace);
-      if (tokens.length === 0 && config.globalTokens.length === 0 && config.namespaceTokens.size === 0) {
-        throw new JevMemError('INVALID_OPTION', 'the Worker has no token configured: set the JEV_MEM_TOKEN secret (or JEV_MEM_TOKENS)', { field: 'JEV_MEM_TOKEN', httpStatus: 500 });
-      }
-      if (!(await bearerMatches(request, tokens))) {
-        const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
-        return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
-      }
+      const caller = await authenticate(request, config, namespace);
+      if (caller === undefined) return unauthorized(request, config, namespace);
       const hasBody = route.name === 'add' || route.name === 'updateMemory' || route.name === 'recall' || route.name === 'answer';
       const text = await readBody(request, config.maxBodyBytes);
       // A body on a route that takes none (a DELETE with {"userId": …}) would be ignored, and the
       // call would act on every user's memory: refused, pointing at the query parameters.
       if (!hasBody) refuseBody(route.name, text);
       const body = hasBody ? parseJsonBody(text) : undefined;
-      const operation = toOperation(route, namespace, body, config.maxBatch, url.searchParams);
+      // A bound token's request stays inside its scope (403 naming a field that names another).
+      const operation = bindOperation(toOperation(route, namespace, body, config.maxBatch, url.searchParams), caller.scope);
       const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
       if (binding === undefined || typeof binding.idFromName !== 'function') {
         throw new JevMemError('INVALID_OPTION', `the Worker has no Durable Object binding ${bindingName}; declare it in wrangler.toml [[durable_objects.bindings]]`, { field: 'binding', httpStatus: 500 });

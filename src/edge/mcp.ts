@@ -10,7 +10,9 @@
  * | `OPTIONS` on it | 204; the CORS preflight grant for an origin in `JEV_MEM_CORS_ORIGINS`, as the HTTP API's |
  *
  * Auth is the HTTP API's: `Authorization: Bearer <token>` valid for the namespace
- * (`JEV_MEM_TOKENS[ns]` or `JEV_MEM_TOKEN`), 401 otherwise; the body limit is
+ * (`JEV_MEM_TOKENS[ns]` or `JEV_MEM_TOKEN`), 401 otherwise. A token bound to a scope (`{token,
+ * userId, agentId?}`) ties every tool to it (`memoryTools({ scope })`, tool-scope.ts): a tool
+ * argument naming another `userId` / `agentId` is a tool error; the body limit is
  * `JEV_MEM_MAX_BODY_BYTES`. The server is stateless (no `Mcp-Session-Id`): every POST is
  * answered on its own, which is what a Worker in front of per-namespace Durable Objects wants.
  * Methods: `initialize`, `ping`, `tools/list`, `tools/call`; others answer JSON-RPC -32601.
@@ -28,14 +30,20 @@ import { JevMemError, isJevMemError } from '../errors.js';
 import type { Memory } from '../memory.js';
 import { MCP_INSTRUCTIONS } from '../integrations/mcp/server.js';
 import { memoryTools, type MemoryTool } from '../integrations/tools.js';
-import type { EdgeConfig, EdgeEnv } from './env.js';
-import { tokensFor } from './env.js';
-import { bearerMatches, checkNamespace, configOf, corsHeaders, errorResponse, jsonResponse, OPERATION_URL, readBody, type DurableObjectNamespaceLike } from './http.js';
+import type { BoundScope, EdgeConfig, EdgeEnv } from './env.js';
+import { authenticate, checkNamespace, configOf, corsHeaders, errorResponse, jsonResponse, OPERATION_URL, readBody, unauthorized, type DurableObjectNamespaceLike } from './http.js';
 
 /** The path of a namespace's MCP endpoint; group 1 is the namespace segment. */
 export const MCP_PATH = /^\/v1\/namespaces\/([^/]+)\/mcp\/?$/;
 /** Header on the front's request to the Durable Object that marks an MCP exchange and names its namespace. */
 export const MCP_NAMESPACE_HEADER = 'x-jev-mem-mcp-namespace';
+/**
+ * Header on the front's request to the Durable Object with the scope of a bound token
+ * (URI-encoded JSON `{userId, agentId?}`): the tools are tied to it (`memoryTools({ scope })`).
+ * Only the front sets it: the object is reachable through the front alone, which builds its
+ * request afresh, so a client's own header never reaches the object.
+ */
+export const MCP_SCOPE_HEADER = 'x-jev-mem-mcp-scope';
 /** MCP protocol revisions this endpoint speaks, newest first (the SDK client's list). */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 /** `serverInfo.version` of the endpoint: the version of the tool set (names, arguments, results). */
@@ -75,20 +83,17 @@ export function withMcp(handler: Handler, options: { binding?: string; log?: (me
       }
       const config = configOf(env);
       const namespace = checkNamespace(segment);
-      if (config.globalTokens.length === 0 && config.namespaceTokens.size === 0) {
-        throw new JevMemError('INVALID_OPTION', 'the Worker has no token configured: set the JEV_MEM_TOKEN secret (or JEV_MEM_TOKENS)', { field: 'JEV_MEM_TOKEN', httpStatus: 500 });
-      }
-      if (!(await bearerMatches(request, tokensFor(config, namespace)))) {
-        const message = request.headers.has('authorization') ? `the bearer token is not valid for namespace ${JSON.stringify(namespace)}` : 'missing Authorization: Bearer <token> header';
-        return jsonResponse(401, { error: { code: 'UNAUTHORIZED', message } }, { 'www-authenticate': 'Bearer realm="jev-mem"' });
-      }
+      const caller = await authenticate(request, config, namespace);
+      if (caller === undefined) return unauthorized(request, config, namespace);
       const body = await readBody(request, config.maxBodyBytes);
       const binding = env[bindingName] as DurableObjectNamespaceLike | undefined;
       if (binding === undefined || typeof binding.idFromName !== 'function') {
         throw new JevMemError('INVALID_OPTION', `the Worker has no Durable Object binding ${bindingName}; declare it in wrangler.toml [[durable_objects.bindings]]`, { field: 'binding', httpStatus: 500 });
       }
       const stub = binding.get(binding.idFromName(namespace) as never);
-      const got = await stub.fetch(new Request(OPERATION_URL, { method: 'POST', headers: { 'content-type': 'application/json', [MCP_NAMESPACE_HEADER]: namespace }, body }));
+      const headers: Record<string, string> = { 'content-type': 'application/json', [MCP_NAMESPACE_HEADER]: namespace };
+      if (caller.scope !== undefined) headers[MCP_SCOPE_HEADER] = encodeURIComponent(JSON.stringify(caller.scope));
+      const got = await stub.fetch(new Request(OPERATION_URL, { method: 'POST', headers, body }));
       return new Response(got.body, { status: got.status, headers: new Headers(got.headers) });
     } catch (e) {
       return errorResponse(e, options.log);
@@ -102,18 +107,34 @@ type JsonRpcResponse = { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { js
 const rpcError = (id: JsonRpcId, code: number, message: string): JsonRpcResponse => ({ jsonrpc: '2.0', id, error: { code, message } });
 
 /**
+ * The bound scope the front put on an MCP request ({@link MCP_SCOPE_HEADER}), or undefined.
+ * @throws JevMemError `INVALID_INPUT` (field `scope`) when the header is not URI-encoded JSON.
+ */
+export function mcpScopeOf(request: Request): Readonly<BoundScope> | undefined {
+  const raw = request.headers.get(MCP_SCOPE_HEADER);
+  if (raw === null) return undefined;
+  try {
+    return JSON.parse(decodeURIComponent(raw)) as BoundScope;
+  } catch {
+    throw new JevMemError('INVALID_INPUT', `scope: the ${MCP_SCOPE_HEADER} header is not URI-encoded JSON`, { field: 'scope' });
+  }
+}
+
+/**
  * Answers one MCP POST body inside the namespace's Durable Object.
  * @param memoryFor - the object's memory of a namespace.
  * @param config - the Worker's configuration (System Two configured → the `answer` tool).
+ * @param scope - a bound token's scope: every tool acts inside it (`memoryTools({ scope })`), and
+ *   a tool argument naming another `userId` / `agentId` is a tool error (`INVALID_INPUT` naming it).
  */
-export async function answerMcp(body: string, namespace: string, memoryFor: (namespace: string) => Promise<Memory>, config: EdgeConfig, log?: (message: string, error: unknown) => void): Promise<Response> {
+export async function answerMcp(body: string, namespace: string, memoryFor: (namespace: string) => Promise<Memory>, config: EdgeConfig, log?: (message: string, error: unknown) => void, scope?: Readonly<BoundScope>): Promise<Response> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch (e) {
     return jsonResponse(400, rpcError(null, -32700, `parse error: ${e instanceof Error ? e.message : String(e)}`));
   }
-  const tools = memoryTools({ answer: config.systemTwo !== undefined, source: 'mcp' });
+  const tools = memoryTools({ answer: config.systemTwo !== undefined, source: 'mcp', ...(scope !== undefined ? { scope: { ...scope } } : {}) });
   const batch = Array.isArray(parsed);
   const messages = batch ? (parsed as unknown[]) : [parsed];
   const responses: JsonRpcResponse[] = [];

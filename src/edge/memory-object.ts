@@ -21,7 +21,7 @@ import { createLocalSystemOne } from '../system-one/local.js';
 import { createRemoteSystemOne } from '../system-one/remote.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import { createEdgeAssetLoader, type EdgeModelFiles } from './assets.js';
-import { answerMcp, MCP_NAMESPACE_HEADER } from './mcp.js';
+import { answerMcp, MCP_NAMESPACE_HEADER, mcpScopeOf } from './mcp.js';
 import { createDurableObjectStorage, type DurableObjectStorageLike } from './do-storage.js';
 import type { EdgeEnv, EdgeSystemOneKind } from './env.js';
 import { configOf, errorResponse, jsonResponse, type Operation, type Scoped, type Selection } from './http.js';
@@ -180,7 +180,7 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
       try {
         // An MCP exchange the front (mcp.ts) has checked: JSON-RPC over the same memory.
         const mcpNamespace = request.headers.get(MCP_NAMESPACE_HEADER);
-        if (mcpNamespace !== null) return await answerMcp(await request.text(), mcpNamespace, (ns) => this.memoryFor(ns), configOf(this.env), log);
+        if (mcpNamespace !== null) return await answerMcp(await request.text(), mcpNamespace, (ns) => this.memoryFor(ns), configOf(this.env), log, mcpScopeOf(request));
         const op = (await request.json()) as Operation;
         return await this.run(op);
       } catch (e) {
@@ -193,7 +193,9 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
       switch (op.op) {
         case 'add': {
           const memory = await this.memoryFor(ns);
-          const results = op.single ? [await memory.add(op.observations[0] as (typeof op.observations)[0], { namespace: ns })] : await memory.addMany(op.observations, { namespace: ns });
+          // A bound token's scope (bound-scope.ts) is the write's options.scope: each memory belongs to it.
+          const o = scopedOptions(ns, op);
+          const results = op.single ? [await memory.add(op.observations[0] as (typeof op.observations)[0], o)] : await memory.addMany(op.observations, o);
           return jsonResponse(201, { namespace: ns, added: results.filter((r) => !r.deduplicated).length, results });
         }
         case 'recall': {

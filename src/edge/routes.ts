@@ -27,7 +27,7 @@ export type RouteMatch = { route: Route } | { status: 404 } | { status: 405; all
  * `single` marks a write of one observation (the answer still lists one result).
  */
 export type Operation =
-  | { op: 'add'; namespace: string; observations: Observation[]; single: boolean }
+  | ({ op: 'add'; namespace: string; observations: Observation[]; single: boolean } & Scoped)
   | ({ op: 'list'; namespace: string; limit?: number; cursor?: string; filter?: Record<string, unknown> } & Scoped)
   | ({ op: 'getMemory'; namespace: string; id: string } & Scoped)
   | ({ op: 'updateMemory'; namespace: string; id: string; observation: Observation } & Scoped)
@@ -41,7 +41,8 @@ export type Operation =
 
 /**
  * The scope of a route that takes it in its query (`userId`, `agentId`, `sessionId`, each checked
- * as the write path checks a scope value): passed to the memory as `options.scope`.
+ * as the write path checks a scope value): passed to the memory as `options.scope`. On `add` it
+ * is set only by a token bound to a scope (bound-scope.ts): `options.scope` of `add` / `addMany`.
  */
 export interface Scoped {
   scope?: { userId?: string; agentId?: string; sessionId?: string };

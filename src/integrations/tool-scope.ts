@@ -39,12 +39,60 @@ export function checkToolScope(scope: unknown): Readonly<MemoryScope> | undefine
   return Object.freeze(out);
 }
 
+/** The filter keys that name a scope field (read/filter.ts: `userId` is `provenance.metadata.userId`). */
+const FILTER_SCOPE_KEYS: Readonly<Record<string, 'userId' | 'agentId' | 'sessionId'>> = {
+  userId: 'userId',
+  agentId: 'agentId',
+  sessionId: 'sessionId',
+  'metadata.userId': 'userId',
+  'metadata.agentId': 'agentId',
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * The first condition of a `MemoryFilter` (read/filter.ts) that selects another value of a
+ * fixed scope field: a literal, `$eq` or `$in` value on `userId`, `agentId`, `sessionId` (or
+ * `metadata.userId` / `metadata.agentId`), at any depth of `$and` / `$or` / `$not`. A filter is
+ * ANDed with the scope anyway, so it cannot reach another scope's memories; naming one is
+ * refused rather than answered empty. Malformed filters are left to the memory's own check.
+ * @param field - the path of `filter` in the messages (`filter`).
+ * @returns the condition's path (`filter.$or[0].userId`) and the scope field, or undefined.
+ */
+export function filterScopeConflict(filter: unknown, scope: Readonly<MemoryScope>, field: string): { field: string; key: (typeof SCOPE_KEYS)[number] } | undefined {
+  if (Array.isArray(filter)) {
+    for (let i = 0; i < filter.length; i++) {
+      const c = filterScopeConflict(filter[i], scope, `${field}[${i}]`);
+      if (c !== undefined) return c;
+    }
+    return undefined;
+  }
+  if (!isObject(filter)) return undefined;
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === '$and' || k === '$or' || k === '$not') {
+      const c = filterScopeConflict(v, scope, `${field}.${k}`);
+      if (c !== undefined) return c;
+      continue;
+    }
+    const key = FILTER_SCOPE_KEYS[k];
+    const want = key === undefined ? undefined : scope[key];
+    if (key === undefined || want === undefined) continue;
+    const values = isObject(v) ? [v.$eq, ...(Array.isArray(v.$in) ? v.$in : [])] : [v];
+    if (values.some((x) => x !== undefined && x !== null && x !== want)) return { field: `${field}.${k}`, key };
+  }
+  return undefined;
+}
+
 /**
  * The arguments of one tool call with the fixed scope in them: each scope field the model gave
  * must equal the fixed one; one it left out is set (the tools read the fields they use:
  * `remember` stores them, the reads select by them, `update` / `forget` / `history` act only on
- * a memory of the scope).
- * @throws JevMemError `INVALID_INPUT` naming the argument, when it differs from the scope.
+ * a memory of the scope). A `filter` condition selecting another value of a fixed scope field
+ * ({@link filterScopeConflict}) is refused too.
+ * @throws JevMemError `INVALID_INPUT` naming the argument (or the filter condition), when it
+ *   differs from the scope.
  */
 export function bindScope(args: Record<string, unknown>, scope: Readonly<MemoryScope> | undefined): Record<string, unknown> {
   if (scope === undefined) return args;
@@ -56,5 +104,7 @@ export function bindScope(args: Record<string, unknown>, scope: Readonly<MemoryS
     if (given !== undefined && given !== null && given !== want) throw invalidInput(key, `these tools act only for ${key} ${JSON.stringify(want)}; omit ${key} or pass that value`);
     out[key] = want;
   }
+  const c = filterScopeConflict(out.filter, scope, 'filter');
+  if (c !== undefined) throw invalidInput(c.field, `these tools act only for ${c.key} ${JSON.stringify(scope[c.key])}; a filter cannot select another ${c.key}`);
   return out;
 }

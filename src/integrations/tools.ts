@@ -72,7 +72,8 @@ export interface MemoryToolsOptions {
    * stores in it, `recall` / `answer` / `list` select in it, and `update` / `forget` / `history`
    * act only on a memory of it (another scope's memory is `NOT_FOUND`, as an unknown id). A
    * model-supplied scope argument that differs is refused as a tool error (`INVALID_INPUT`
-   * naming it); the same value is accepted. Without it the scope arguments are the model's to
+   * naming it), and so is a `filter` condition selecting another value of a fixed field
+   * (`INVALID_INPUT` naming the condition, `filter.userId`); the same value is accepted. Without it the scope arguments are the model's to
    * give, so a model can read or change any user's memories: set it when one memory serves
    * several users.
    * @throws JevMemError `INVALID_OPTION` (`scope`, `scope.userId`, …) from {@link memoryTools}

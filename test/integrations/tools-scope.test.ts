@@ -29,6 +29,17 @@ describe('tools tied to a scope', () => {
         runMemoryTool(tools, m, 'update', { id: bob, text: 'x', userId: 'bob' }),
       ];
       for (const p of refused) await expect(p).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'userId' });
+      // A filter selecting another user is refused too, naming the condition; alice's own value is fine.
+      await expect(runMemoryTool(tools, m, 'list', { filter: { userId: 'bob' } })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'filter.userId',
+        message: 'filter.userId: these tools act only for userId "alice"; a filter cannot select another userId',
+      });
+      await expect(runMemoryTool(tools, m, 'recall', { query: 'flying', filter: { $or: [{ speaker: 'x' }, { 'metadata.userId': { $in: ['alice', 'bob'] } }] } })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'filter.$or[1].metadata.userId',
+      });
+      expect(texts(await runMemoryTool(tools, m, 'list', { filter: { userId: { $eq: 'alice' } } }))).toEqual(['I am flying to Tokyo in April.', 'I like sushi.']);
       // Reads without a userId see alice's memories only.
       expect(texts(await runMemoryTool(tools, m, 'recall', { query: 'Where am I flying in April?', k: 10 }))).toEqual(['I am flying to Tokyo in April.', 'I like sushi.']);
       expect(texts(await runMemoryTool(tools, m, 'list', {}))).toEqual(['I am flying to Tokyo in April.', 'I like sushi.']);
