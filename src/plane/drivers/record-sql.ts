@@ -129,10 +129,10 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       return there.length === 0 ? undefined : new Uint8Array(0);
     }
   }
-  /** A stored value decoded; a BLOB that does not decode is a damaged record ({@link damagedValue}). */
-  function readValue(table: RecordTable, blob: StoredBytes): unknown {
+  /** The value stored under `key`, decoded; a BLOB that does not decode is a damaged record ({@link damagedValue}). */
+  function readValue(table: RecordTable, blob: StoredBytes, key: RecordKey): unknown {
     try {
-      return decodeRecordValue(blob);
+      return decodeRecordValue(blob, key);
     } catch {
       return damagedValue(table);
     }
@@ -289,11 +289,11 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         const known = overlay.answer(table, ns, key);
         if (known === 'absent') return undefined;
         const blob = known === undefined ? await reader.get(table, ns, key) : known.blob;
-        return blob === undefined ? undefined : readValue(table, blob);
+        return blob === undefined ? undefined : readValue(table, blob, key);
       },
       put(table, ns, key, value) {
         writable();
-        overlay.add({ kind: 'put', table, ns, key, blob: encodeRecordValue(value), value });
+        overlay.add({ kind: 'put', table, ns, key, blob: encodeRecordValue(value, key), value });
       },
       delete(table, ns, key) {
         writable();
@@ -304,7 +304,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         overlay.add({ kind: 'range', table, ns, upTo });
       },
       async scan(table, ns, after, limit) {
-        if (!overlay.touches(table, ns)) return readScan(table, ns, after, limit).map(([k, blob]): KeyedRecord => [k, readValue(table, blob)]);
+        if (!overlay.touches(table, ns)) return readScan(table, ns, after, limit).map(([k, blob]): KeyedRecord => [k, readValue(table, blob, k)]);
         const keys = new Map<string, RecordKey>();
         for (const [k] of readScan(table, ns, after, Infinity)) keys.set(`${typeof k}:${k}`, k);
         for (const k of overlay.putKeys(table, ns, after)) keys.set(`${typeof k}:${k}`, k);
@@ -312,7 +312,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         for (const k of [...keys.values()].sort(compareSqlKeys)) {
           if (out.length >= limit) break;
           const blob = get(table, ns, k);
-          if (blob !== undefined) out.push([k, readValue(table, blob)]);
+          if (blob !== undefined) out.push([k, readValue(table, blob, k)]);
         }
         return out;
       },
