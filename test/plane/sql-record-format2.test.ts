@@ -47,6 +47,8 @@ describe('a SQLite store written by BASE f54a82d (JSON record values)', () => {
     expect(await store.changesSince(A, 0)).toEqual(expected.changesSince0);
     expect(store.lexicalIndex(A)!.search('Lisbon', 5)).toEqual(expected.lexical);
     expect((await store.damaged(A)).ids).toEqual([]);
+    const version = (): unknown => conn.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value;
+    expect(version()).toBe('5'); // read as it is: a read-only store opens too
     const before = formats(conn);
     expect(new Set(Object.values(before))).toEqual(new Set([1]));
 
@@ -54,6 +56,9 @@ describe('a SQLite store written by BASE f54a82d (JSON record values)', () => {
     const fresh = makeNode(A, 'c1d2e3f4-0000-4000-8000-000000000001', 10, 'A new note about Lisbon.');
     const edge: MemoryEdge = makeEdge(A, `${fresh.id}>${OLD}:temporal:precedes`, fresh.id, OLD, 0.57);
     await store.commit(A, { putNodes: [fresh], putEdges: [edge], change: 2 });
+    // The first write marks the layout 6: a build of layout 5 now refuses the store (SCHEMA_MISMATCH)
+    // instead of reading its format 2 records as damaged.
+    expect(version()).toBe('6');
     const after = formats(conn);
     const rewritten = Object.keys(after).filter((k) => after[k] === 2).sort();
     expect(rewritten).toEqual([`0 ${fresh.id}`, `1 ${OLD}`, `1 ${fresh.id}`]);

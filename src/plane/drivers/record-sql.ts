@@ -10,7 +10,8 @@
  * {@link RECORD_CHUNK_BYTES} (under the Durable Object's 2 MB value limit; chunk 0 first). The
  * row id of a node record's chunk 0 stays with the record while it is replaced (an upsert), and
  * is its row in the namespace's FTS5 table (`record-sql-lexical.ts`). Table `<p>schema` holds
- * `('version', '5')`; a store of the SQL store's layouts 1–4 is imported at the first
+ * `('version', '6')` ({@link RECORD_SQL_VERSION}; a store of layout 5 is read as it is and marked
+ * 6 by its first write); a store of the SQL store's layouts 1–4 is imported at the first
  * transaction by `options.importLegacy`, in the transaction that creates these tables.
  *
  * Transactions run one at a time per driver (a queue). Reads go to the database (a read of a
@@ -67,8 +68,18 @@ export interface SqlRecordDriver extends RecordDriver {
 /** Largest chunk of a stored value in bytes (the Durable Object refuses values over 2 MB). */
 export const RECORD_CHUNK_BYTES = 1 << 20;
 
-/** Layout version of the record table (after the SQL store's 1–4). */
-export const RECORD_SQL_VERSION = '5';
+/**
+ * Layout version of the record table (after the SQL store's 1–4). 6 (stop 33): values may be of
+ * format 2 (`record-sql-binary.ts`) and adjacency entries of format 2, which a build of layout 5
+ * would read as damaged records, so such a build refuses the store (`SCHEMA_MISMATCH`) instead.
+ * A store of layout 5 is read as it is (its values are of format 1, still read) and marked 6 by
+ * its first write transaction, in the SQL transaction of that write; its records are rewritten
+ * in format 2 as they are next put (lazily; nothing rewrites the others).
+ */
+export const RECORD_SQL_VERSION = '6';
+
+/** The layout this build reads as it is and marks {@link RECORD_SQL_VERSION} at its first write. */
+const LAYOUT_5 = '5';
 
 /** How long a read transaction that meets another process's lock is run again (ms). */
 export const BUSY_RETRY_MS = 15_000;
@@ -112,6 +123,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   const lexical = createSqlLexical(q, { prefix, rec, fts: options.lexical === 'fts5', nodeCode: code('node'), read: readValue, transaction: (fn) => db.transaction(fn) });
   let closed = false;
   let setUp = false;
+  /** The store is of layout 5: the next write transaction marks it 6. */
+  let layout5 = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -222,7 +235,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   async function runSetup(): Promise<void> {
     await db.ready('read');
     let version = readVersion();
-    if (version === RECORD_SQL_VERSION) {
+    if (version === RECORD_SQL_VERSION || version === LAYOUT_5) {
+      layout5 = version === LAYOUT_5;
       setUp = true;
       return;
     }
@@ -243,9 +257,6 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         { field: 'schema.version', found: version, expected: RECORD_SQL_VERSION },
       );
     }
-    const setVersion = (): void => {
-      q(`INSERT INTO ${schema} (key, value) VALUES ('version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [RECORD_SQL_VERSION]);
-    };
     db.transaction(() => {
       q(`CREATE TABLE IF NOT EXISTS ${schema} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
       q(`CREATE TABLE IF NOT EXISTS ${rec} (id INTEGER PRIMARY KEY, tbl INTEGER NOT NULL, ns BLOB NOT NULL, k NOT NULL, chunk INTEGER NOT NULL, v BLOB NOT NULL)`);
@@ -266,6 +277,9 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       if (options.vacuum) q('VACUUM');
     }
     setUp = true;
+  }
+  function setVersion(): void {
+    q(`INSERT INTO ${schema} (key, value) VALUES ('version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [RECORD_SQL_VERSION]);
   }
   function readVersion(): string | undefined {
     if (q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [schema]).length === 0) return undefined;
@@ -342,7 +356,11 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         const result = await work(txOf(mode, overlay));
         if (overlay.ops.length > 0) {
           try {
-            db.transaction(() => apply(overlay));
+            db.transaction(() => {
+              apply(overlay);
+              if (layout5) setVersion();
+            });
+            layout5 = false;
           } catch (e) {
             lexical.forget();
             throw e;
