@@ -34,7 +34,7 @@ import type { LexicalIndex } from '../indexes/indexes.js';
 import { isCorruptError, sqlError } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
-import { type StoredBytes, decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { type StoredBytes, damagedValue, decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -69,17 +69,15 @@ export interface SqlRecordDriver extends RecordDriver {
 export const RECORD_CHUNK_BYTES = 1 << 20;
 
 /**
- * Layout version of the record table (after the SQL store's 1–4). 6 (stop 33): values may be of
- * format 2 (`record-sql-binary.ts`) and adjacency entries of format 2, which a build of layout 5
- * would read as damaged records, so such a build refuses the store (`SCHEMA_MISMATCH`) instead.
- * A store of layout 5 is read as it is (its values are of format 1, still read) and marked 6 by
- * its first write transaction, in the SQL transaction of that write; its records are rewritten
+ * Layout version of the record table (after the SQL store's 1–4). 6 (stop 33): values and
+ * adjacency entries may be of format 2, which a build of layout 5 would read as damaged records,
+ * so such a build refuses the store (`SCHEMA_MISMATCH`). A store of layout 5 is read as it is
+ * and marked 6 by its first write (in that write's SQL transaction); its records are rewritten
  * in format 2 as they are next put (lazily; nothing rewrites the others).
  */
 export const RECORD_SQL_VERSION = '6';
 
-/** The layout this build reads as it is and marks {@link RECORD_SQL_VERSION} at its first write. */
-const LAYOUT_5 = '5';
+const LAYOUT_5 = '5'; // read as it is, marked RECORD_SQL_VERSION at its first write
 
 /** How long a read transaction that meets another process's lock is run again (ms). */
 export const BUSY_RETRY_MS = 15_000;
@@ -123,8 +121,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   const lexical = createSqlLexical(q, { prefix, rec, fts: options.lexical === 'fts5', nodeCode: code('node'), read: readValue, transaction: (fn) => db.transaction(fn) });
   let closed = false;
   let setUp = false;
-  /** The store is of layout 5: the next write transaction marks it 6. */
-  let layout5 = false;
+  let layout5 = false; // a store of layout 5: the next write transaction marks it 6
   let queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -399,17 +396,4 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       });
     },
   };
-}
-
-/**
- * What a record that does not decode (or lies on a damaged page) reads as: a value each reader
- * of the store finds damaged (a node record without its checksum, a checkpoint whose part fails
- * its sum), an adjacency without edges, an empty change list; in the other tables, an empty object.
- */
-function damagedValue(table: RecordTable): unknown {
-  if (table === 'checkpoints') return { change: 0, format: '', parts: { unreadable: new Uint8Array(0) }, sums: {} };
-  if (table === 'node') return { unreadable: true };
-  if (table === 'adj') return { s: [], b: new Uint8Array(0) }; // its edges are lost
-  if (table === 'changes') return [];
-  return {};
 }
