@@ -109,7 +109,15 @@ export interface MemoryStats {
   supersededNodes: number;
   edges: number;
   edgesByView: Record<View, number>;
-  /** Bytes used in storage, when the adapter can tell. */
+  /**
+   * Estimated bytes of the namespace's records, kept by every commit (`record-counters.ts`): each
+   * record's namespace, key and value as data (strings as UTF-8, numbers 8 bytes, byte arrays at
+   * their length, object member names included; adjacency records at their packed size), plus
+   * the checkpoint record. The same measure in every store kind, so namespaces and stores compare;
+   * it is not the size of a file: a SQLite file stores values more compactly than this counts
+   * them (`record-sql-binary.ts`) but adds the key index, page slack and the FTS5 index
+   * (`docs/bench/scale/PROFILE.md`, "100k bytes"). Undefined when the adapter cannot tell.
+   */
   storageBytes?: number;
   encoder: string;
   systemOne: string;

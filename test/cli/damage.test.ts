@@ -17,13 +17,18 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** Offset of the stored text of the node with this text (`{…"text":"<text>"…`, record-sql-codec.ts). */
+/**
+ * Offset of the stored text of the node with this text (record-sql-binary.ts: member key `text`
+ * (dictionary word 1: varint 4), string tag 6, the UTF-8 length under 128, the text).
+ */
 function textOffset(file: Buffer, text: string): number {
-  const needle = Buffer.from(`"text":${JSON.stringify(text)}`, 'utf8');
+  const utf8 = Buffer.from(text, 'utf8');
+  expect(utf8.length).toBeLessThan(128);
+  const needle = Buffer.concat([Buffer.from([4, 6, utf8.length]), utf8]);
   const at = file.indexOf(needle);
   expect(at).toBeGreaterThanOrEqual(0);
   expect(file.indexOf(needle, at + 1)).toBe(-1);
-  return at + 8;
+  return at + 3;
 }
 
 describe('jev-mem check / repair / export on a damaged store', () => {
@@ -43,7 +48,7 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     const path = join(store, SQLITE_FILE_NAME);
     const file = readFileSync(path);
     const at = textOffset(file, victim.text) + 2;
-    file[at] = file[at]! ^ 0x20; // flips the case of a letter: the JSON still parses
+    file[at] = file[at]! ^ 0x20; // flips the case of a letter: the value still decodes
     writeFileSync(path, file);
 
     const check = await cli(['check', '--store', store]);

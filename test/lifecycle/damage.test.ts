@@ -49,18 +49,30 @@ async function filledStore(turns: Observation[] = TURNS): Promise<{ dir: string;
 }
 
 /** Byte offsets of every occurrence of `needle` in `hay`. */
-function occurrences(hay: Uint8Array, needle: string): number[] {
-  const n = Buffer.from(needle, 'utf8');
+function occurrences(hay: Uint8Array, needle: string | Buffer): number[] {
+  const n = typeof needle === 'string' ? Buffer.from(needle, 'utf8') : needle;
   const out: number[] = [];
   for (let at = Buffer.from(hay).indexOf(n); at >= 0; at = Buffer.from(hay).indexOf(n, at + 1)) out.push(at);
   return out;
 }
 
-/** Offset of the stored text of the node with this text (`{…"text":"<text>"…`, record-sql-codec.ts). */
+/**
+ * The bytes a node record stores its text as (record-sql-binary.ts): member key `text`
+ * (dictionary word 1: varint 4), string tag 6, the UTF-8 length (one byte under 128), the text.
+ */
+function textBytes(text: string): Buffer {
+  const utf8 = Buffer.from(text, 'utf8');
+  expect(utf8.length).toBeLessThan(128);
+  return Buffer.concat([Buffer.from([4, 6, utf8.length]), utf8]);
+}
+
+/** Offset of the stored text of the node with this text (`textBytes`). */
 function bodyOffset(file: Uint8Array, text: string): number {
-  const at = occurrences(file, `"text":${JSON.stringify(text)}`);
+  const n = textBytes(text);
+  const at: number[] = [];
+  for (let i = Buffer.from(file).indexOf(n); i >= 0; i = Buffer.from(file).indexOf(n, i + 1)) at.push(i);
   expect(at).toHaveLength(1);
-  return at[0]! + 8; // first byte of the text itself
+  return at[0]! + 3; // first byte of the text itself
 }
 
 async function open(dir: string, logs: LogEntry[] = []): Promise<Memory> {
@@ -145,9 +157,11 @@ describe('a SQLite store with a damaged page of adjacency records', () => {
     const path = join(dir, SQLITE_FILE_NAME);
     const file = readFileSync(path);
     const pageSize = file.readUInt16BE(16) === 1 ? 65536 : file.readUInt16BE(16);
-    // A table leaf page that holds adjacency records (`{"s":[…`, record-sql-codec.ts) and no node record.
-    const pages = [...new Set(occurrences(file, '{"s":[').map((at) => Math.floor(at / pageSize)))];
-    const page = pages.find((p) => file[p * pageSize] === 0x0d && !file.subarray(p * pageSize, (p + 1) * pageSize).includes(Buffer.from('"text":')));
+    // A table leaf page that holds adjacency records (record-sql-binary.ts: an object of 2 members,
+    // key `s` (word 29: varint 116), an array) and no node record (key `id` (word 0), the record's
+    // key (tag 9), key `text` (word 1: varint 4), a string (tag 6)).
+    const pages = [...new Set(occurrences(file, Buffer.from([0x0c, 2, 116, 0x0b])).map((at) => Math.floor(at / pageSize)))];
+    const page = pages.find((p) => file[p * pageSize] === 0x0d && !file.subarray(p * pageSize, (p + 1) * pageSize).includes(Buffer.from([0, 9, 4, 6])));
     expect(page).toBeDefined();
     file[page! * pageSize] = 0x42; // no page type: SQLite calls the file malformed when it reads this page
     writeFileSync(path, file);
@@ -353,7 +367,7 @@ describe('a SQLite store of schema v2 (before checksums)', () => {
     expect((await upgraded.damaged('alpha')).ids).toEqual([]);
     await upgraded.close();
     const check = openNodeSqlDriver(path);
-    expect(check.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('5');
+    expect(check.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('6');
     expect(check.query(`SELECT name FROM sqlite_master WHERE name = 'jev_mem_node'`)).toEqual([]);
     check.close();
 

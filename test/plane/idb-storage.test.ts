@@ -100,9 +100,11 @@ describe('IndexedDB storage', () => {
     await s.dropNamespace('ns');
     await s.commit('ns', { putEdges: [makeEdge('ns', 'a>b:temporal:precedes', 'a', 'b')] });
     // Two adjacency records, each key 3 + s: ["b"|"a","temporal","precedes","rule","consecutive-turns"] 1+38
-    // + b: flags, peer, view, subtype, kind, by (1 byte each), weight 8, time 8 → 1+22: 65 each (the id is not stored);
+    // + b (adjacency format 2): format 1, classes 1+4 (view, subtype, kind, by), times 1+6 (ms as a
+    // varint), entry: flags, class, peer, weight in hundredths, time index (1 byte each) → 1+18: 61 each
+    // (the id is not stored);
     // spaces record: key 2 + {nodes 5+8, bytes 5+8, checkpointBytes 15+8, edges 5+8, byView 6+(8+8), explicit 8+8, floor 5+8} = 115.
-    expect(await s.sizeBytes!('ns')).toBe(65 + 65 + 115);
+    expect(await s.sizeBytes!('ns')).toBe(61 + 61 + 115);
     await s.close();
   });
 

@@ -58,3 +58,49 @@ describe('adjacency records', () => {
     expect(() => decodeAdjacency('ns', A, cut, 'contradicts')).toThrow(/ends early/);
   });
 });
+
+describe('adjacency records, format 2 (stop 33)', () => {
+  const edges = [
+    edge(A, B, 'precedes', { weight: 0.64, createdAt: '2026-12-03T08:09:22.162Z' }),
+    edge(A, 'named-peer', 'contradicts', { weight: 0.1 + 0.2, createdAt: '1969-12-31T23:59:59.999Z' }),
+    edge(B, A, 'same_session', { id: 'custom-id', weight: -0, createdAt: '+020000-01-01T00:00:00.000Z' }),
+    edge('named-peer', A, 'precedes', { weight: 1e-9, createdAt: '2026-12-03T08:09:22.162Z', origin: { kind: 'system-one', by: 'jev-mem/system-one@1.2.0' } }),
+    edge(A, A, 'precedes', { weight: 100, createdAt: '2026-12-03T08:09:22.100Z' }),
+  ];
+  const adjacency: Adjacency = { out: new Map(), in: new Map() };
+  for (const e of edges) {
+    if (e.from === A) adjacency.out.set(e.id, e);
+    if (e.to === A && e.from !== A) adjacency.in.set(e.id, e);
+  }
+  const record = encodeAdjacency(A, adjacency)!;
+
+  it('gives back every weight and time exactly (hundredths, other floats, -0, times before 1970 and past year 37 000)', () => {
+    const back = decodeAdjacency('ns', A, record);
+    expect([...back.out.values()]).toEqual([edges[0], edges[1], edges[4]]);
+    expect([...back.in.values()]).toEqual([edges[2], edges[3]]); // a self-loop is kept once, in out
+    expect(Object.is([...back.in.values()][0]!.weight, -0)).toBe(true);
+    expect([...decodeAdjacency('ns', A, record, 'precedes').in.values()]).toEqual([edges[3]]);
+    expect([...decodeAdjacency('ns', A, record, 'precedes').out.values()]).toEqual([edges[0], edges[4]]);
+  });
+
+  it('stores a class (view, subtype, origin) and a time once per record: 20 bytes an entry with a UUID peer', () => {
+    expect(record.b[0]).toBe(0x82);
+    const many: Adjacency = { out: new Map(), in: new Map() };
+    for (let i = 0; i < 30; i++) {
+      const to = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;
+      const e = edge(A, to, 'precedes', { weight: 0.57, createdAt: '2026-12-03T08:09:22.162Z' });
+      many.out.set(e.id, e);
+    }
+    const packed = encodeAdjacency(A, many)!;
+    // header 1, classes 1 + 4, times 1 + 6, then 30 × (flags, class, 16 peer bytes, weight, time)
+    expect(packed.b.length).toBe(1 + 5 + 7 + 30 * 20);
+    expect(packed.s).toEqual(['temporal', 'precedes', 'rule', 'consecutive-turns']);
+  });
+
+  it('fails on a record cut inside an entry or naming a class or time it lacks', () => {
+    expect(() => decodeAdjacency('ns', A, { s: record.s, b: record.b.subarray(0, record.b.length - 1) })).toThrow(/ends early/);
+    const bad = record.b.slice();
+    bad[1] = 0; // no classes: the first entry names class 0
+    expect(() => decodeAdjacency('ns', A, { s: record.s, b: bad })).toThrow();
+  });
+});

@@ -5,7 +5,11 @@
  *
  * Values: what the record store puts is JSON-safe data (node records, adjacency, edge ids, meta,
  * change lists, checkpoint and bookkeeping records) plus byte arrays (vectors, packed adjacency,
- * checkpoint parts). A value is stored as
+ * checkpoint parts). Since stop 33 a value is written in format 2, `record-sql-binary.ts` (its
+ * structure as tagged binary: about half the bytes of a node record, a tenth of an adjacency
+ * record's string table). Format 1, which stores written before hold and which is still read
+ * (a record is rewritten in format 2 when it is next put; nothing rewrites the others: they
+ * stay readable as they are), is
  * `[u32 BE json length][JSON, UTF-8][per byte array: u32 BE length, its bytes]`, the JSON holding
  * each byte array as the string `"\u0000b<i>"` (the i-th array) or `"\u0000t<Type>:<i>"` for
  * another typed array (its bytes, read back as that type). A string of the value that begins with
@@ -23,7 +27,8 @@
  *
  * @module
  */
-import type { RecordKey } from './record-driver.js';
+import type { RecordKey, RecordTable } from './record-driver.js';
+import { BINARY_FORMAT, cloneError, decodeBinaryStructure, encodeBinaryValue } from './record-sql-binary.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -40,16 +45,20 @@ const TYPED: Record<string, new (buffer: ArrayBuffer) => ArrayBufferView> = {
   Float64Array,
 };
 
-/** The error structured clone gives for a value it cannot copy (the store maps it to `STORAGE_FAILED`). */
-function cloneError(what: string): Error {
-  return new DOMException(`the SQL record driver cannot store ${what}`, 'DataCloneError');
+/**
+ * One value as a BLOB in format 2 (see the module); `key`, the record's key, lets a string of
+ * the value equal to it be stored as one byte (then give the same key to {@link decodeRecordValue}).
+ * @throws DOMException `DataCloneError` for a function, symbol or BigInt inside it.
+ */
+export function encodeRecordValue(value: unknown, key?: RecordKey): Uint8Array {
+  return encodeBinaryValue(value, key);
 }
 
 /**
- * One value as a BLOB (see the module).
+ * One value as a BLOB in format 1 (before stop 33; kept for the tests of reading old stores).
  * @throws DOMException `DataCloneError` for a function, symbol or BigInt inside it.
  */
-export function encodeRecordValue(value: unknown): Uint8Array {
+export function encodeRecordValueV1(value: unknown): Uint8Array {
   const arrays: Uint8Array[] = [];
   const json = JSON.stringify(value === undefined ? null : value, function (this: unknown, key: string, after: unknown): unknown {
     // The value before its toJSON (a Buffer's would turn it into an object of numbers).
@@ -85,12 +94,13 @@ export function encodeRecordValue(value: unknown): Uint8Array {
 export type StoredBytes = Uint8Array | readonly Uint8Array[];
 
 /**
- * The value a BLOB of {@link encodeRecordValue} holds (a fresh copy: its byte arrays own their
- * bytes), given whole or as its chunks in order (a value over {@link joinChunks}' one chunk is
- * then not copied twice, once to join and once per array).
+ * The value a BLOB of {@link encodeRecordValue} (format 2) or of format 1 holds (a fresh copy:
+ * its byte arrays own their bytes), given whole or as its chunks in order (a value over
+ * {@link joinChunks}' one chunk is then not copied twice, once to join and once per array);
+ * `key`, the record's key, as given when it was encoded.
  * @throws Error when the BLOB is not such a value (a damaged record).
  */
-export function decodeRecordValue(stored: StoredBytes): unknown {
+export function decodeRecordValue(stored: StoredBytes, key?: RecordKey): unknown {
   const chunks = stored instanceof Uint8Array ? [stored] : stored;
   let size = 0;
   for (const c of chunks) size += c.byteLength;
@@ -115,6 +125,7 @@ export function decodeRecordValue(stored: StoredBytes): unknown {
     const b = bytes(at, at + 4, false);
     return new DataView(b.buffer, b.byteOffset, 4).getUint32(0);
   };
+  if (size > 0 && (chunks[0] as Uint8Array)[0] === BINARY_FORMAT) return decodeFormat2(size, bytes, key);
   if (size < 4) throw new Error('record value shorter than its header');
   const length = u32(0);
   if (4 + length > size) throw new Error('record value shorter than its JSON');
@@ -137,6 +148,39 @@ export function decodeRecordValue(stored: StoredBytes): unknown {
   // the text there is nothing to restore. Restoring by a walk rather than a JSON.parse reviver
   // (V8 calls a reviver for every value, several times slower on the store's records).
   return text.includes('\\u0000') ? restore(value, arrayAt) : value;
+}
+
+/** A varint of `bytes` at `at`: its value and the position after it. */
+function varintAt(bytes: (start: number, end: number, fresh: boolean) => Uint8Array, size: number, at: number): [number, number] {
+  const head = bytes(at, Math.min(size, at + 8), false);
+  let x = 0;
+  let scale = 1;
+  for (let i = 0; i < head.length; i++) {
+    const c = head[i] as number;
+    x += (c & 0x7f) * scale;
+    if (c < 0x80) return [x, at + i + 1];
+    scale *= 128;
+  }
+  throw new Error('record value cut inside a length');
+}
+
+/** A format 2 value (`record-sql-binary.ts`) of `size` bytes read through `bytes`. */
+function decodeFormat2(size: number, bytes: (start: number, end: number, fresh: boolean) => Uint8Array, key: RecordKey | undefined): unknown {
+  const [length, start] = varintAt(bytes, size, 1);
+  if (start + length > size) throw new Error('record value shorter than its structure');
+  const arrays: Uint8Array[] = [];
+  for (let at = start + length; at < size; ) {
+    const [n, from] = varintAt(bytes, size, at);
+    if (from + n > size) throw new Error('record value cut inside an array');
+    arrays.push(bytes(from, from + n, true));
+    at = from + n;
+  }
+  const arrayAt = (i: number): Uint8Array => {
+    const a = arrays[i];
+    if (a === undefined) throw new Error(`record value refers to array ${i}, which it lacks`);
+    return a;
+  };
+  return decodeBinaryStructure(bytes(start, start + length, false), arrayAt, key);
 }
 
 /** A string of a decoded value as the codec wrote it (see the module): an array, or the string without its escape. */
@@ -196,4 +240,17 @@ export function joinChunks(chunks: readonly Uint8Array[]): Uint8Array | undefine
     at += c.byteLength;
   }
   return out;
+}
+
+/**
+ * What a record that does not decode (or lies on a damaged page) reads as: a value each reader
+ * of the store finds damaged (a node record without its checksum, a checkpoint whose part fails
+ * its sum), an adjacency without edges, an empty change list; in the other tables, an empty object.
+ */
+export function damagedValue(table: RecordTable): unknown {
+  if (table === 'checkpoints') return { change: 0, format: '', parts: { unreadable: new Uint8Array(0) }, sums: {} };
+  if (table === 'node') return { unreadable: true };
+  if (table === 'adj') return { s: [], b: new Uint8Array(0) }; // its edges are lost
+  if (table === 'changes') return [];
+  return {};
 }

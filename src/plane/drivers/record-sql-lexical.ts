@@ -19,7 +19,7 @@ import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
 import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsMatch, ftsSearch, ftsTableName } from '../indexes/sql-lexical.js';
 import type { LanguageCode } from '../text/language.js';
 import { type NodeRecord, nodeRecordSound } from '../store/record-codec.js';
-import type { RecordTable } from './record-driver.js';
+import type { RecordKey, RecordTable } from './record-driver.js';
 import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
 
 type Query = (sql: string, params?: readonly (string | number | Uint8Array | null)[]) => Array<Record<string, unknown>>;
@@ -33,8 +33,8 @@ export interface SqlLexicalContext {
   fts: boolean;
   /** The `tbl` code of node records. */
   nodeCode: number;
-  /** Decodes a stored value (a damaged one reads as a record that fails its checksum). */
-  read(table: RecordTable, blob: Uint8Array): unknown;
+  /** Decodes the value stored under `key` (a damaged one reads as a record that fails its checksum). */
+  read(table: RecordTable, blob: Uint8Array, key: RecordKey): unknown;
   /** Runs `fn` in one SQL transaction. */
   transaction<T>(fn: () => T): T;
 }
@@ -84,7 +84,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
         const parts = q(`SELECT v FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [c.nodeCode, sqlKey(ns), r.k as Uint8Array]).map((p) => p.v as Uint8Array);
         blob = joinChunks(parts) ?? blob;
       }
-      return { id: Number(r.id), value: c.read('node', blob) };
+      return { id: Number(r.id), value: c.read('node', blob, keyOfSql(r.k)) };
     });
   /** Drops the namespace's tables and builds the current one from its sound records; returns its name. */
   const build = (ns: string): string => {
@@ -152,7 +152,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
           ensure(ns);
           const rows = q(`SELECT id, v FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [c.nodeCode, sqlKey(ns), sqlKey(key)]);
           if (rows.length === 0) return;
-          const value = c.read('node', joinChunks(rows.map((r) => r.v as Uint8Array)) as Uint8Array);
+          const value = c.read('node', joinChunks(rows.map((r) => r.v as Uint8Array)) as Uint8Array, key);
           if (!nodeRecordSound(value as NodeRecord)) rebuild.add(ns);
           else old = { id: Number(rows[0]?.id), doc: nodeDoc(value) };
         },

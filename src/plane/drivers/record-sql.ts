@@ -10,7 +10,8 @@
  * {@link RECORD_CHUNK_BYTES} (under the Durable Object's 2 MB value limit; chunk 0 first). The
  * row id of a node record's chunk 0 stays with the record while it is replaced (an upsert), and
  * is its row in the namespace's FTS5 table (`record-sql-lexical.ts`). Table `<p>schema` holds
- * `('version', '5')`; a store of the SQL store's layouts 1–4 is imported at the first
+ * `('version', '6')` ({@link RECORD_SQL_VERSION}; a store of layout 5 is read as it is and marked
+ * 6 by its first write); a store of the SQL store's layouts 1–4 is imported at the first
  * transaction by `options.importLegacy`, in the transaction that creates these tables.
  *
  * Transactions run one at a time per driver (a queue). Reads go to the database (a read of a
@@ -33,7 +34,7 @@ import type { LexicalIndex } from '../indexes/indexes.js';
 import { isCorruptError, sqlError } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
-import { type StoredBytes, decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { type StoredBytes, damagedValue, decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -67,8 +68,16 @@ export interface SqlRecordDriver extends RecordDriver {
 /** Largest chunk of a stored value in bytes (the Durable Object refuses values over 2 MB). */
 export const RECORD_CHUNK_BYTES = 1 << 20;
 
-/** Layout version of the record table (after the SQL store's 1–4). */
-export const RECORD_SQL_VERSION = '5';
+/**
+ * Layout version of the record table (after the SQL store's 1–4). 6 (stop 33): values and
+ * adjacency entries may be of format 2, which a build of layout 5 would read as damaged records,
+ * so such a build refuses the store (`SCHEMA_MISMATCH`). A store of layout 5 is read as it is
+ * and marked 6 by its first write (in that write's SQL transaction); its records are rewritten
+ * in format 2 as they are next put (lazily; nothing rewrites the others).
+ */
+export const RECORD_SQL_VERSION = '6';
+
+const LAYOUT_5 = '5'; // read as it is, marked RECORD_SQL_VERSION at its first write
 
 /** How long a read transaction that meets another process's lock is run again (ms). */
 export const BUSY_RETRY_MS = 15_000;
@@ -112,6 +121,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   const lexical = createSqlLexical(q, { prefix, rec, fts: options.lexical === 'fts5', nodeCode: code('node'), read: readValue, transaction: (fn) => db.transaction(fn) });
   let closed = false;
   let setUp = false;
+  let layout5 = false; // a store of layout 5: the next write transaction marks it 6
   let queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -129,10 +139,10 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       return there.length === 0 ? undefined : new Uint8Array(0);
     }
   }
-  /** A stored value decoded; a BLOB that does not decode is a damaged record ({@link damagedValue}). */
-  function readValue(table: RecordTable, blob: StoredBytes): unknown {
+  /** The value stored under `key`, decoded; a BLOB that does not decode is a damaged record ({@link damagedValue}). */
+  function readValue(table: RecordTable, blob: StoredBytes, key: RecordKey): unknown {
     try {
-      return decodeRecordValue(blob);
+      return decodeRecordValue(blob, key);
     } catch {
       return damagedValue(table);
     }
@@ -222,7 +232,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   async function runSetup(): Promise<void> {
     await db.ready('read');
     let version = readVersion();
-    if (version === RECORD_SQL_VERSION) {
+    if (version === RECORD_SQL_VERSION || version === LAYOUT_5) {
+      layout5 = version === LAYOUT_5;
       setUp = true;
       return;
     }
@@ -243,9 +254,6 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         { field: 'schema.version', found: version, expected: RECORD_SQL_VERSION },
       );
     }
-    const setVersion = (): void => {
-      q(`INSERT INTO ${schema} (key, value) VALUES ('version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [RECORD_SQL_VERSION]);
-    };
     db.transaction(() => {
       q(`CREATE TABLE IF NOT EXISTS ${schema} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
       q(`CREATE TABLE IF NOT EXISTS ${rec} (id INTEGER PRIMARY KEY, tbl INTEGER NOT NULL, ns BLOB NOT NULL, k NOT NULL, chunk INTEGER NOT NULL, v BLOB NOT NULL)`);
@@ -266,6 +274,9 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       if (options.vacuum) q('VACUUM');
     }
     setUp = true;
+  }
+  function setVersion(): void {
+    q(`INSERT INTO ${schema} (key, value) VALUES ('version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [RECORD_SQL_VERSION]);
   }
   function readVersion(): string | undefined {
     if (q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [schema]).length === 0) return undefined;
@@ -289,11 +300,11 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         const known = overlay.answer(table, ns, key);
         if (known === 'absent') return undefined;
         const blob = known === undefined ? await reader.get(table, ns, key) : known.blob;
-        return blob === undefined ? undefined : readValue(table, blob);
+        return blob === undefined ? undefined : readValue(table, blob, key);
       },
       put(table, ns, key, value) {
         writable();
-        overlay.add({ kind: 'put', table, ns, key, blob: encodeRecordValue(value), value });
+        overlay.add({ kind: 'put', table, ns, key, blob: encodeRecordValue(value, key), value });
       },
       delete(table, ns, key) {
         writable();
@@ -304,7 +315,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         overlay.add({ kind: 'range', table, ns, upTo });
       },
       async scan(table, ns, after, limit) {
-        if (!overlay.touches(table, ns)) return readScan(table, ns, after, limit).map(([k, blob]): KeyedRecord => [k, readValue(table, blob)]);
+        if (!overlay.touches(table, ns)) return readScan(table, ns, after, limit).map(([k, blob]): KeyedRecord => [k, readValue(table, blob, k)]);
         const keys = new Map<string, RecordKey>();
         for (const [k] of readScan(table, ns, after, Infinity)) keys.set(`${typeof k}:${k}`, k);
         for (const k of overlay.putKeys(table, ns, after)) keys.set(`${typeof k}:${k}`, k);
@@ -312,7 +323,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         for (const k of [...keys.values()].sort(compareSqlKeys)) {
           if (out.length >= limit) break;
           const blob = get(table, ns, k);
-          if (blob !== undefined) out.push([k, readValue(table, blob)]);
+          if (blob !== undefined) out.push([k, readValue(table, blob, k)]);
         }
         return out;
       },
@@ -342,7 +353,11 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         const result = await work(txOf(mode, overlay));
         if (overlay.ops.length > 0) {
           try {
-            db.transaction(() => apply(overlay));
+            db.transaction(() => {
+              apply(overlay);
+              if (layout5) setVersion();
+            });
+            layout5 = false;
           } catch (e) {
             lexical.forget();
             throw e;
@@ -381,17 +396,4 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       });
     },
   };
-}
-
-/**
- * What a record that does not decode (or lies on a damaged page) reads as: a value each reader
- * of the store finds damaged (a node record without its checksum, a checkpoint whose part fails
- * its sum), an adjacency without edges, an empty change list; in the other tables, an empty object.
- */
-function damagedValue(table: RecordTable): unknown {
-  if (table === 'checkpoints') return { change: 0, format: '', parts: { unreadable: new Uint8Array(0) }, sums: {} };
-  if (table === 'node') return { unreadable: true };
-  if (table === 'adj') return { s: [], b: new Uint8Array(0) }; // its edges are lost
-  if (table === 'changes') return [];
-  return {};
 }

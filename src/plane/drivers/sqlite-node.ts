@@ -30,8 +30,8 @@
  * Strings are bound as C strings: node-sqlite3-wasm passes a string parameter to SQLite only up
  * to its first U+0000, and reads text back the same way. So the SQL store checks what it looks
  * up by name (a namespace name read back must equal the one asked for) and refuses a NUL in the
- * ids and keys it binds: the SQL record driver binds names, ids and keys as UTF-8 BLOBs (record-sql-codec.ts), and a node's text and speaker travel inside its value's JSON, where a
- * NUL is written as `\u0000` (only the FTS5 index sees a text up to its first NUL).
+ * ids and keys it binds: the SQL record driver binds names, ids and keys as UTF-8 BLOBs (record-sql-codec.ts), and a node's text and speaker travel inside its value's BLOB, where a
+ * NUL is kept whole (record-sql-binary.ts; only the FTS5 index sees a text up to its first NUL).
  *
  * @module
  */

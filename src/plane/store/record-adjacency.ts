@@ -6,7 +6,9 @@
  * index key and the primary key, and Chromium stores string keys as UTF-16, so an edge record
  * with two indexes on `[namespace, from]` / `[namespace, to]` costs ~700 bytes of keys before
  * its value, times ~17 edges per node. Packed in the records of both its ends, an edge costs
- * 2 × ~37 bytes (UUID peers as 16 bytes, weight and time as float64, names by string-table index).
+ * 2 × ~20 bytes (format 2, stop 33: UUID peers as 16 bytes, the view, subtype and origin as one
+ * index into the record's classes, the weight in hundredths, the time as an index into the
+ * record's times; format 1, which older records hold and which is still read, took 2 × ~37).
  *
  * Edge ids: the write path names an edge `${from}>${to}:${view}:${subtype}`
  * ({@link canonicalEdgeId}); such an id is not stored, it is rebuilt from the entry. Any other id
@@ -16,6 +18,7 @@
  * @module
  */
 import type { EdgeSubtype, MemoryEdge, View } from '../../types.js';
+import { Reader, UUID, Writer } from './record-adjacency-bytes.js';
 
 /** The id the write path gives an edge (src/write/plan.ts). */
 export function canonicalEdgeId(from: string, to: string, view: string, subtype: string): string {
@@ -65,101 +68,12 @@ const IN = 1;
 const EXPLICIT_ID = 2;
 const TIME_AS_STRING = 4;
 const PEER_UUID = 8;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-class Writer {
-  bytes = new Uint8Array(256);
-  length = 0;
-  readonly #f64 = new DataView(new ArrayBuffer(8));
-  #room(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
-    next.set(this.bytes.subarray(0, this.length));
-    this.bytes = next;
-  }
-  byte(b: number): void {
-    this.#room(1);
-    this.bytes[this.length++] = b;
-  }
-  varint(n: number): void {
-    while (n >= 0x80) {
-      this.byte((n & 0x7f) | 0x80);
-      n = Math.floor(n / 128);
-    }
-    this.byte(n);
-  }
-  f64(x: number): void {
-    this.#f64.setFloat64(0, x, true);
-    this.#room(8);
-    this.bytes.set(new Uint8Array(this.#f64.buffer), this.length);
-    this.length += 8;
-  }
-  /** Writes a lower-case UUID (checked by the caller) as its 16 bytes. */
-  uuid(id: string): void {
-    this.#room(16);
-    for (let i = 0; i < 36; i++) {
-      if (i === 8 || i === 13 || i === 18 || i === 23) continue;
-      this.bytes[this.length++] = (nibble(id.charCodeAt(i)) << 4) | nibble(id.charCodeAt(++i));
-    }
-  }
-  done(): Uint8Array {
-    return this.bytes.slice(0, this.length);
-  }
-}
-
-/** The two hex digits of each byte value. */
-const HEX = Array.from({ length: 256 }, (_, b) => (b < 16 ? '0' : '') + b.toString(16));
-
-/** The value of one lower-case hex digit's char code. */
-function nibble(c: number): number {
-  return c <= 57 ? c - 48 : c - 87;
-}
-
-class Reader {
-  pos = 0;
-  readonly #view: DataView;
-  constructor(readonly bytes: Uint8Array) {
-    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  byte(): number {
-    if (this.pos >= this.bytes.length) throw new Error('adjacency record ends early');
-    return this.bytes[this.pos++] as number;
-  }
-  varint(): number {
-    let n = 0;
-    let scale = 1;
-    for (;;) {
-      const b = this.byte();
-      n += (b & 0x7f) * scale;
-      if (b < 0x80) return n;
-      scale *= 128;
-    }
-  }
-  f64(): number {
-    if (this.pos + 8 > this.bytes.length) throw new Error('adjacency record ends early');
-    const x = this.#view.getFloat64(this.pos, true);
-    this.pos += 8;
-    return x;
-  }
-  uuid(): string {
-    if (this.pos + 16 > this.bytes.length) throw new Error('adjacency record ends early');
-    const b = this.bytes;
-    const p = this.pos;
-    this.pos += 16;
-    // (no helper function: this runs for every edge read)
-    let out = '';
-    for (let i = 0; i < 16; i++) {
-      if (i === 4 || i === 6 || i === 8 || i === 10) out += '-';
-      out += HEX[b[p + i] as number] as string;
-    }
-    return out;
-  }
-  /** Moves past `n` bytes. */
-  skip(n: number): void {
-    if (this.pos + n > this.bytes.length) throw new Error('adjacency record ends early');
-    this.pos += n;
-  }
-}
+/** Format 2: the weight is stored as hundredths (a varint), not as a float64. */
+const WEIGHT_CENTI = 16;
+/** First byte of a format 2 entry list (a format 1 list starts with an entry's flags, below 16). */
+const FORMAT_2 = 0x82;
+/** Times further than this from 1970 (ms, year ±37 000) are kept as text, so deltas stay exact. */
+const TIME_LIMIT = 2 ** 50;
 
 /**
  * The last time converted each way: the edges of one record, and of one commit, mostly share
@@ -186,11 +100,20 @@ function isoOf(ms: number): string {
   return lastTime.toIso;
 }
 
+/** Hundredths of a weight when they give it back exactly (`m / 100 === weight`), else undefined. */
+function centi(weight: number): number | undefined {
+  const m = Math.round(weight * 100);
+  return m >= 0 && m <= 0xffffffff && m / 100 === weight && !Object.is(weight, -0) ? m : undefined;
+}
+
 /**
  * Packs the adjacency of one node, or undefined when it holds no edge (the record is then
- * deleted). Entry: flags (in / explicit id / time as string / UUID peer), peer (16 bytes or
- * string index), view, subtype, origin kind, origin by (string indexes, varint), weight (float64),
- * createdAt (ms as float64, or string index), [id (string index)].
+ * deleted). Format 2 (stop 33): byte {@link FORMAT_2}; the classes, `(view, subtype, origin
+ * kind, origin by)` as four string indexes each (varints, after their count); the times, ms
+ * since 1970 as zigzag varint deltas from the one before (after their count); then the entries:
+ * flags (in / explicit id / time as string / UUID peer / weight in hundredths), class index,
+ * peer (16 bytes or string index), weight (hundredths as a varint, or float64), time (index in
+ * the times, or string index), [id (string index)]. About 20 bytes an entry where format 1 took 37.
  */
 export function encodeAdjacency(node: string, adjacency: Adjacency): AdjacencyRecord | undefined {
   if (adjacency.out.size === 0 && adjacency.in.size === 0) return undefined;
@@ -205,32 +128,68 @@ export function encodeAdjacency(node: string, adjacency: Adjacency): AdjacencyRe
     }
     return i;
   };
+  const classes = new Map<string, number>();
+  const classList: number[] = [];
+  const times = new Map<number, number>();
+  const timeList: number[] = [];
   const w = new Writer();
   const put = (edge: MemoryEdge, incoming: boolean): void => {
     const peer = incoming ? edge.from : edge.to;
-    const ms = exactMs(edge.createdAt);
+    let ms = exactMs(edge.createdAt);
+    if (ms !== undefined && Math.abs(ms) >= TIME_LIMIT) ms = undefined;
     const explicit = !isCanonicalEdge(edge);
     const uuid = UUID.test(peer);
-    w.byte((incoming ? IN : 0) | (explicit ? EXPLICIT_ID : 0) | (ms === undefined ? TIME_AS_STRING : 0) | (uuid ? PEER_UUID : 0));
+    const hundredths = centi(edge.weight);
+    w.byte((incoming ? IN : 0) | (explicit ? EXPLICIT_ID : 0) | (ms === undefined ? TIME_AS_STRING : 0) | (uuid ? PEER_UUID : 0) | (hundredths === undefined ? 0 : WEIGHT_CENTI));
+    const parts = [ref(edge.view), ref(edge.subtype), ref(edge.origin.kind), ref(edge.origin.by)];
+    const name = parts.join(',');
+    let c = classes.get(name);
+    if (c === undefined) {
+      c = classes.size;
+      classes.set(name, c);
+      classList.push(...parts);
+    }
+    w.varint(c);
     if (uuid) w.uuid(peer);
     else w.varint(ref(peer));
-    w.varint(ref(edge.view));
-    w.varint(ref(edge.subtype));
-    w.varint(ref(edge.origin.kind));
-    w.varint(ref(edge.origin.by));
-    w.f64(edge.weight);
+    if (hundredths === undefined) w.f64(edge.weight);
+    else w.varint(hundredths);
     if (ms === undefined) w.varint(ref(edge.createdAt));
-    else w.f64(ms);
+    else {
+      let t = times.get(ms);
+      if (t === undefined) {
+        t = timeList.length;
+        times.set(ms, t);
+        timeList.push(ms);
+      }
+      w.varint(t);
+    }
     if (explicit) w.varint(ref(edge.id));
   };
   for (const edge of adjacency.out.values()) put(edge, false);
   for (const edge of adjacency.in.values()) if (edge.from !== node || edge.to !== node) put(edge, true);
-  return { s: strings, b: w.done() };
+  const head = new Writer();
+  head.byte(FORMAT_2);
+  head.varint(classes.size);
+  for (const i of classList) head.varint(i);
+  head.varint(timeList.length);
+  let last = 0;
+  for (const ms of timeList) {
+    const d = ms - last;
+    head.varint(d >= 0 ? d * 2 : -d * 2 - 1);
+    last = ms;
+  }
+  const out = new Uint8Array(head.length + w.length);
+  out.set(head.bytes.subarray(0, head.length));
+  out.set(w.bytes.subarray(0, w.length), head.length);
+  return { s: strings, b: out };
 }
 
 /**
  * The adjacency a record packs (`undefined` record: no edge); with `subtype`, its edges of that
- * subtype only (the others are skipped undecoded).
+ * subtype only (the others are skipped undecoded). Reads format 2 ({@link encodeAdjacency}) and
+ * format 1, which records written before stop 33 hold (they are rewritten in format 2 when next
+ * written).
  * @throws Error on a malformed record (the adapter reports it as `STORAGE_FAILED`).
  */
 export function decodeAdjacency(namespace: string, node: string, record: AdjacencyRecord | undefined, subtype?: EdgeSubtype): Adjacency {
@@ -242,6 +201,63 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
     if (v === undefined) throw new Error(`adjacency record of ${JSON.stringify(node)} refers to string ${i} of ${s.length}`);
     return v;
   };
+  if (b[0] !== FORMAT_2) {
+    decodeFormat1(namespace, node, b, str, adjacency, subtype);
+    return adjacency;
+  }
+  const r = new Reader(b);
+  r.pos = 1;
+  const classCount = r.varint();
+  const classes: Array<[View, EdgeSubtype, MemoryEdge['origin']['kind'], string]> = [];
+  for (let i = 0; i < classCount; i++) classes.push([str(r.varint()) as View, str(r.varint()) as EdgeSubtype, str(r.varint()) as MemoryEdge['origin']['kind'], str(r.varint())]);
+  const timeCount = r.varint();
+  const times: string[] = [];
+  for (let i = 0, ms = 0; i < timeCount; i++) {
+    const z = r.varint();
+    ms += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    times.push(isoOf(ms));
+  }
+  while (r.pos < b.length) {
+    const flags = r.byte();
+    const c = r.varint();
+    const cls = classes[c];
+    if (cls === undefined) throw new Error(`adjacency record of ${JSON.stringify(node)} refers to class ${c} of ${classes.length}`);
+    const [view, sub, kind, by] = cls;
+    if (subtype !== undefined && sub !== subtype) {
+      if (flags & PEER_UUID) r.skip(16);
+      else r.varint();
+      if (flags & WEIGHT_CENTI) r.varint();
+      else r.skip(8);
+      r.varint(); // time
+      if (flags & EXPLICIT_ID) r.varint();
+      continue;
+    }
+    const peer = flags & PEER_UUID ? r.uuid() : str(r.varint());
+    const weight = flags & WEIGHT_CENTI ? r.varint() / 100 : r.f64();
+    let createdAt: string;
+    if (flags & TIME_AS_STRING) createdAt = str(r.varint());
+    else {
+      const t = r.varint();
+      const iso = times[t];
+      if (iso === undefined) throw new Error(`adjacency record of ${JSON.stringify(node)} refers to time ${t} of ${times.length}`);
+      createdAt = iso;
+    }
+    const incoming = (flags & IN) !== 0;
+    const from = incoming ? peer : node;
+    const to = incoming ? node : peer;
+    const id = flags & EXPLICIT_ID ? str(r.varint()) : canonicalEdgeId(from, to, view, sub);
+    const edge: MemoryEdge = { id, namespace, from, to, view, subtype: sub, weight, origin: { kind, by }, createdAt };
+    (incoming ? adjacency.in : adjacency.out).set(id, edge);
+  }
+  return adjacency;
+}
+
+/**
+ * Format 1 (before stop 33), entry by entry: flags (in / explicit id / time as string / UUID
+ * peer), peer (16 bytes or string index), view, subtype, origin kind, origin by (string indexes,
+ * varint), weight (float64), createdAt (ms as float64, or string index), [id (string index)].
+ */
+function decodeFormat1(namespace: string, node: string, b: Uint8Array, str: (i: number) => string, adjacency: Adjacency, subtype: EdgeSubtype | undefined): void {
   const r = new Reader(b);
   while (r.pos < b.length) {
     const flags = r.byte();
@@ -274,5 +290,4 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
     const edge: MemoryEdge = { id, namespace, from, to, view, subtype: sub, weight, origin: { kind, by }, createdAt };
     (incoming ? adjacency.in : adjacency.out).set(id, edge);
   }
-  return adjacency;
 }

@@ -1,7 +1,7 @@
 /**
  * The Node store (CLI, `createNodeMemory({ store })`): one SQLite database `jev-mem.sqlite` in a
  * directory, through node-sqlite3-wasm, holding the one record store (`record-store.ts`, issue
- * 22) over the SQL record driver (`../drivers/record-sql.ts`, layout 5: one record table and an
+ * 22) over the SQL record driver (`../drivers/record-sql.ts`, layout 6: one record table and an
  * FTS5 index per namespace). A database of the SQL store's layouts 1–4 is imported at the first
  * open (`sql-legacy-import.ts`, one transaction, then VACUUM). Node only.
  *
