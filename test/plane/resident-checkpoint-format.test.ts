@@ -3,6 +3,10 @@
  * (`fixtures/checkpoint-27aa880.json`, made by `fixtures/make-checkpoint-27aa880.ts` from that
  * commit's sources) still load with today's code, and today's code writes the same bytes: the
  * split changed no byte of the checkpoint format (parts, names, header, book, indexes).
+ *
+ * One addition since (issue 22/24): `book.json` of a namespace built by today's code ends with
+ * the per-scope bookkeeping (`scopes`, plane/resident/scopes.ts); without that key the bytes
+ * are 27aa880's. A book restored from 27aa880's checkpoint has no `scopes` and writes none.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +42,9 @@ const fixture = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/chec
   auto: Namespace;
 };
 const STAGE1 = 3;
+/** `book.json`'s `scopes` after stage 1 and stage 2: one unscoped scope holding every node, its 8 latest ids kept (no seqs: a lone scope's are every node's). */
+const SCOPES1 = (kind: string): unknown => [['[null,null]', 7, [0, 1, 2, 4, 5, 6, 7].map((i) => `${kind}-n${i}`)]]; // 8 put, n3 deleted
+const SCOPES2 = (kind: string): unknown => [['[null,null]', 10, [2, 4, 5, 6, 7, 8, 9, 10].map((i) => `${kind}-n${i}`)]];
 
 function factoriesOf(kind: 'flat' | 'auto'): IndexFactories {
   return {
@@ -50,6 +57,18 @@ function factoriesOf(kind: 'flat' | 'auto'): IndexFactories {
 
 const decoded = (cp: StoredCheckpoint): Checkpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])) });
 const encoded = (cp: Checkpoint): StoredCheckpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) });
+/**
+ * `cp` with `scopes` taken out of its `book.json` (checked against `scopes` first): what
+ * 27aa880 wrote for the same state.
+ */
+function withoutScopes(cp: Checkpoint, scopes: unknown): StoredCheckpoint {
+  const out = encoded(cp);
+  const book = JSON.parse(Buffer.from(out.parts['book.json'] as string, 'base64').toString('utf8')) as Record<string, unknown>;
+  expect(book['scopes']).toEqual(scopes);
+  delete book['scopes'];
+  out.parts['book.json'] = Buffer.from(JSON.stringify(book)).toString('base64');
+  return out;
+}
 const open = (kind: 'flat' | 'auto', storage: StorageAdapter): Promise<NamespaceState> =>
   NamespaceState.open({ namespace: kind, storage, factories: factoriesOf(kind), dimension: fixture.dimension, encoder: fixture.encoder });
 
@@ -102,9 +121,9 @@ describe('checkpoints written by commit 27aa880', () => {
           await storage.commit(kind, batch);
           await s.maybeUpgradeVector();
         });
-        if (i + 1 === STAGE1) expect(encoded(await s.checkpoint(STAGE1, fixture.encoder))).toEqual(fixture[kind].checkpoint1);
+        if (i + 1 === STAGE1) expect(withoutScopes(await s.checkpoint(STAGE1, fixture.encoder), SCOPES1(kind))).toEqual(fixture[kind].checkpoint1);
       }
-      expect(encoded(await s.checkpoint(commits.length, fixture.encoder))).toEqual(fixture[kind].checkpoint2);
+      expect(withoutScopes(await s.checkpoint(commits.length, fixture.encoder), SCOPES2(kind))).toEqual(fixture[kind].checkpoint2);
       expect(answersOf(s, kind)).toEqual(fixture[kind].answers);
       s.dispose();
     });

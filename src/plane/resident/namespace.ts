@@ -29,6 +29,7 @@ import type { SessionInfo } from './book.js';
 import { BodyCache } from './body-cache.js';
 import { applyBatch } from './apply.js';
 import { hash53, STATUS_CODE } from './node-directory.js';
+import { scopeKeyOf } from './scopes.js';
 import { openResident, type OpenedResident } from './open.js';
 import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type OpenOptions, type OpenReport } from './options.js';
 import type { ResidentCore } from './resident-core.js';
@@ -154,6 +155,31 @@ export class NamespaceState {
   /** Id of the node with the highest seq. */
   get lastId(): string | undefined {
     return this.#core.book.lastId;
+  }
+
+  /**
+   * Id of the latest node of a scope (issue 22/24): `scope` is the `provenance.metadata` whose
+   * `userId` / `agentId` name it (undefined: the unscoped one). The namespace's {@link lastId}
+   * in a namespace of one scope; see `NamespaceBook.lastIdOf` (book.ts) for the rest. The
+   * caller still tests the returned node's scope (it may be another's when none is kept).
+   */
+  lastIdOf(scope: Readonly<Record<string, unknown>> | undefined): string | undefined {
+    return this.#core.book.lastIdOf(scopeKeyOf(scope));
+  }
+
+  /**
+   * In a namespace of several scopes, the `seqGap` (write/signals.ts) a pair of the node about to
+   * be written in scope `scope` (a `provenance.metadata`) and a held node of seq `seq` of that
+   * scope would have in a namespace of the scope alone: the scope's nodes after it, plus one.
+   * Undefined when the scopes are unknown (a checkpoint written before they were kept).
+   */
+  scopeSeqGap(scope: Readonly<Record<string, unknown>> | undefined, seq: number): number | undefined {
+    return this.#core.book.scopeGapAfter(scopeKeyOf(scope), seq);
+  }
+
+  /** True when every node of the namespace is known to share the scope of `scope` (a `provenance.metadata`), or it holds none. */
+  onlyScope(scope: Readonly<Record<string, unknown>> | undefined): boolean {
+    return this.#core.book.onlyScope(scopeKeyOf(scope));
   }
 
   /** Node ids changed since the last checkpoint (the memory checkpoints when it grows). */
