@@ -243,18 +243,21 @@ async function bothWays(inner: SystemOneBackend, bulk: boolean): Promise<{ alone
 
 describe('a shared namespace builds each user the graph of a namespace of their own', () => {
   for (const name of ['heuristic', 'local'] as const) {
-    it(`${name} System One, I^lex searching nothing: the 42 + 42 turns interleaved give each user every edge and relation request written alone`, async () => {
+    it(`${name} System One, I^lex searching nothing: the 42 + 42 turns interleaved give each user every edge and relation request written alone (per write and in one addMany)`, async () => {
       const inner = await createSystemOneFromName(name, { env: {} });
       lexicalOff.on = true;
       try {
-        const r = await bothWays(inner, false);
-        expect(r.askedAlone.size).toBe(82); // every turn but each user's first has candidates
-        expect([...r.askedShared].sort()).toEqual([...r.askedAlone].sort());
-        for (const user of ['alice', 'bob']) {
-          expect(r.shared.get(user)).toEqual(r.alone.get(user));
-          expect((r.alone.get(user) ?? []).length).toBeGreaterThan(100);
-          // The consecutive-turn and previous-session rules link every turn but the first.
-          expect(rules(r.alone.get(user)).filter((e) => e.startsWith('precedes temporal')).length).toBe(41);
+        // One add per turn, then one addMany of all the turns (planned chunk by chunk).
+        for (const bulk of [false, true]) {
+          const r = await bothWays(inner, bulk);
+          expect(r.askedAlone.size).toBe(82); // every turn but each user's first has candidates
+          expect([...r.askedShared].sort()).toEqual([...r.askedAlone].sort());
+          for (const user of ['alice', 'bob']) {
+            expect(r.shared.get(user)).toEqual(r.alone.get(user));
+            expect((r.alone.get(user) ?? []).length).toBeGreaterThan(100);
+            // The consecutive-turn and previous-session rules link every turn but the first.
+            expect(rules(r.alone.get(user)).filter((e) => e.startsWith('precedes temporal')).length).toBe(41);
+          }
         }
       } finally {
         lexicalOff.on = false;
