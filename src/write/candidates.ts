@@ -27,19 +27,26 @@ export interface CandidateScope {
   keep(id: string): boolean;
   /** Loads the bodies of these ids (so `keep` can read them). */
   load(ids: readonly string[]): Promise<void>;
+  /** Nodes the scope holds (the most in-scope hits a ranking can give), when known. */
+  size?: number;
 }
+
+/** Most hits a ranking is widened to for a scoped write, in multiples of K_w (bounds the bodies loaded). */
+export const SCOPED_WIDEN_MAX = 64;
 
 /**
  * Finds at most `kw` candidates for a new observation.
  *
  * With `scope` (a namespace shared by several scopes, issue 22/24), each ranking is retrieved
  * within the scope: the vector, lexical and entity rankings are asked for `kw`, then 2·`kw`,
- * 4·`kw`… hits until each holds `kw` in-scope hits or has no more to give (its pool is
- * exhausted), the out-of-scope hits are dropped from each ranking before the fusion, and the
- * "previous turn" is the scope's last node. So a scoped write gets its K_w candidates however
- * many other users' memories outrank them, ranked as in a namespace of the scope alone (up to
- * the lexical scores, whose term statistics are the namespace's). Cost: the bodies of the hits
- * retrieved are loaded, O(kw · 2^rounds); without `scope`, as before.
+ * 4·`kw`… hits until each holds `kw` in-scope hits, has no more to give (its pool is
+ * exhausted) or holds every node of the scope (`scope.size`), the out-of-scope hits are dropped
+ * from each ranking before the fusion, and the "previous turn" is the scope's last node. So a
+ * scoped write gets its K_w candidates however many other users' memories outrank them, ranked
+ * as in a namespace of the scope alone (up to the lexical scores, whose term statistics are the
+ * namespace's). Cost: the bodies of the hits retrieved are loaded, at most
+ * {@link SCOPED_WIDEN_MAX}·`kw` per ranking (beyond that a scope drowned in other scopes'
+ * memories gets fewer candidates); without `scope`, as before.
  * @param state The namespace.
  * @param text Text of the new observation.
  * @param vector Its embedding (L2-normalised).
@@ -84,12 +91,14 @@ export async function discoverCandidates(
     for (let limit = kw; ; ) {
       await scope.load([...new Set(ranked.flat().map((h) => h.id))]);
       const kept = ranked.map((r) => r.filter((h) => state.nodes.has(h.id) && scope.keep(h.id)));
-      // A ranking is done when it holds kw in-scope hits or gave fewer hits than asked.
-      if (ranked.every((r, i) => r.length < limit || (kept[i] as IndexHit[]).length >= kw) || limit >= state.size) {
+      // A ranking is done when it holds kw in-scope hits, every node of the scope, or fewer hits than asked.
+      const full = (n: number): boolean => n >= kw || (scope.size !== undefined && n >= scope.size);
+      const cap = Math.min(state.size, SCOPED_WIDEN_MAX * kw);
+      if (ranked.every((r, i) => r.length < limit || full((kept[i] as IndexHit[]).length)) || limit >= cap) {
         ranked = kept.map((r) => r.slice(0, kw));
         break;
       }
-      limit = Math.min(limit * 2, state.size);
+      limit = Math.min(limit * 2, cap);
       ranked = rankings(limit);
     }
   }

@@ -142,7 +142,8 @@ export async function prepareWrite(namespace: string, input: WriteInputs, state:
   // In a namespace of several scopes, candidates are retrieved within the node's scope (topped
   // up to K_w, issue 22/24) and the "previous turn" is the scope's last node.
   const shared = !state.onlyScope(node.provenance.metadata);
-  const scope = shared ? { keep: inScope, load: (ids: readonly string[]) => state.loadNodes(ids) } : undefined;
+  const size = state.scopeCount(node.provenance.metadata);
+  const scope = shared ? { keep: inScope, load: (ids: readonly string[]) => state.loadNodes(ids), ...(size !== undefined ? { size } : {}) } : undefined;
   const lastId = state.lastIdOf(node.provenance.metadata);
   const prev = lastId !== undefined && (!shared || inScope(lastId)) ? lastId : undefined;
   const discovered = await discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf, scope, prev);

@@ -94,6 +94,11 @@ export class NamespaceBook {
     return this.#scopes.gapAfter(key, seq);
   }
 
+  /** Number of nodes of scope `key` (`ScopeBook.countOf`); undefined when unknown. */
+  scopeCount(key: string): number | undefined {
+    return this.#scopes.countOf(key);
+  }
+
   /** True when every node of the namespace is known to be in scope `key` (or it holds none). */
   onlyScope(key: string): boolean {
     return this.#scopes.single(key, this.#dir.size);

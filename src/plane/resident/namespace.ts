@@ -177,6 +177,11 @@ export class NamespaceState {
     return this.#core.book.scopeGapAfter(scopeKeyOf(scope), seq);
   }
 
+  /** Number of nodes (any status) of the scope of `scope` (a `provenance.metadata`); undefined when unknown. */
+  scopeCount(scope: Readonly<Record<string, unknown>> | undefined): number | undefined {
+    return this.#core.book.scopeCount(scopeKeyOf(scope));
+  }
+
   /** True when every node of the namespace is known to share the scope of `scope` (a `provenance.metadata`), or it holds none. */
   onlyScope(scope: Readonly<Record<string, unknown>> | undefined): boolean {
     return this.#core.book.onlyScope(scopeKeyOf(scope));

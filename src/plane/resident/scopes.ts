@@ -64,6 +64,11 @@ export class ScopeBook {
     return this.#known && (total === 0 || this.#scopes.get(key)?.count === total);
   }
 
+  /** Number of nodes of scope `key` (any status; undefined when the scopes are unknown). */
+  countOf(key: string): number | undefined {
+    return this.#known ? (this.#scopes.get(key)?.count ?? 0) : undefined;
+  }
+
   /** The scope's latest kept id (highest seq), or undefined when none is kept. */
   lastOf(key: string): string | undefined {
     const r = this.#scopes.get(key)?.recent;
