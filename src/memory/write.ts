@@ -629,7 +629,8 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           if (i === 0 && spec !== undefined && spec.state === state && spec.revision === state.revision && spec.vector === state.vector && spec.plan.node.id === id) {
             // Nothing changed since the plan: it is what planning here would give. What it read
             // is loaded (pinned) again for the apply below.
-            await state.loadNodes([...(state.lastId !== undefined ? [state.lastId] : []), ...spec.plan.candidates, ...spec.plan.superseded.map((n) => n.id)]);
+            const lastIds = [state.lastId, state.scopes.lastIdOf(spec.plan.node.provenance.metadata)].filter((x): x is string => x !== undefined);
+            await state.loadNodes([...lastIds, ...spec.plan.candidates, ...spec.plan.superseded.map((n) => n.id)]);
             log.push(...spec.records);
             plannedWrite = spec.plan;
           } else {

@@ -19,7 +19,35 @@ export interface WriteCandidate {
 }
 
 /**
+ * The scope a write's candidates must share (issue 22/24): `keep` tests a loaded id, `load`
+ * loads bodies first. See {@link discoverCandidates}.
+ */
+export interface CandidateScope {
+  /** True when the (loaded) node of `id` is in the new observation's scope. */
+  keep(id: string): boolean;
+  /** Loads the bodies of these ids (so `keep` can read them). */
+  load(ids: readonly string[]): Promise<void>;
+  /** Nodes the scope holds (the most in-scope hits a ranking can give), when known. */
+  size?: number;
+}
+
+/** Most hits a ranking is widened to for a scoped write, in multiples of K_w (bounds the bodies loaded). */
+export const SCOPED_WIDEN_MAX = 64;
+
+/**
  * Finds at most `kw` candidates for a new observation.
+ *
+ * With `scope` (a namespace shared by several scopes, issue 22/24), each ranking is retrieved
+ * within the scope: the vector, lexical and entity rankings are asked for `kw`, then 2·`kw`,
+ * 4·`kw`… hits until each holds `kw` in-scope hits, has no more to give (its pool is
+ * exhausted) or holds every node of the scope (`scope.size`), the out-of-scope hits are dropped
+ * from each ranking before the fusion, and the "previous turn" is the scope's last node. So a
+ * scoped write gets its K_w candidates however many other users' memories outrank them, ranked
+ * as in a namespace of the scope alone (up to the lexical scores, whose term statistics are the
+ * namespace's). Cost: the bodies of the hits retrieved are loaded, at most
+ * {@link SCOPED_WIDEN_MAX}·`kw` per ranking (beyond that a scope drowned in other scopes'
+ * memories gets fewer candidates); without `scope`, as before.
+ * @param state The namespace.
  * @param text Text of the new observation.
  * @param vector Its embedding (L2-normalised).
  * @param entities Its canonical entities.
@@ -27,8 +55,10 @@ export interface WriteCandidate {
  * @param kappa κ of the fusion.
  * @param keywords Its keywords (the probe's terms once the namespace is large).
  * @param probeMaxDf `writeProbeMaxDf` (config.ts): most nodes a probe term may occur in.
+ * @param scope The scope to retrieve within; absent: every node (a namespace of one scope).
+ * @param lastId The "previous turn" ranking: the scope's last node (default: the namespace's).
  */
-export function discoverCandidates(
+export async function discoverCandidates(
   state: NamespaceState,
   text: string,
   vector: Float32Array,
@@ -37,18 +67,43 @@ export function discoverCandidates(
   kappa: number,
   keywords: readonly string[] = [],
   probeMaxDf: number = DEFAULT_PARAMETERS.writeProbeMaxDf,
-): WriteCandidate[] {
+  scope?: CandidateScope,
+  lastId: string | undefined = state.lastId,
+): Promise<WriteCandidate[]> {
   if (state.size === 0 || kw <= 0) return [];
-  const vec = state.vector.size > 0 ? state.vector.search(vector, kw) : [];
   const probe = lexicalProbe(state, text, keywords, probeMaxDf);
-  const lex = probe === '' ? [] : state.lexical.search(probe, kw);
-  const ent: IndexHit[] = [];
-  for (const e of entities) {
-    const ids = state.mentions.get(e);
-    if (!ids) continue;
-    for (let i = ids.length - 1; i >= 0 && ent.length < kw; i--) ent.push({ id: ids[i] as string, score: 1 });
+  const entityHits = (limit: number): IndexHit[] => {
+    const ent: IndexHit[] = [];
+    for (const e of entities) {
+      const ids = state.mentions.get(e);
+      if (!ids) continue;
+      for (let i = ids.length - 1; i >= 0 && ent.length < limit; i--) ent.push({ id: ids[i] as string, score: 1 });
+    }
+    return ent;
+  };
+  const rankings = (limit: number): IndexHit[][] => [
+    state.vector.size > 0 ? state.vector.search(vector, limit) : [],
+    probe === '' ? [] : state.lexical.search(probe, limit),
+    entityHits(limit),
+  ];
+  let ranked = rankings(kw);
+  if (scope !== undefined) {
+    for (let limit = kw; ; ) {
+      await scope.load([...new Set(ranked.flat().map((h) => h.id))]);
+      const kept = ranked.map((r) => r.filter((h) => state.nodes.has(h.id) && scope.keep(h.id)));
+      // A ranking is done when it holds kw in-scope hits, every node of the scope, or fewer hits than asked.
+      const full = (n: number): boolean => n >= kw || (scope.size !== undefined && n >= scope.size);
+      const cap = Math.min(state.size, SCOPED_WIDEN_MAX * kw);
+      if (ranked.every((r, i) => r.length < limit || full((kept[i] as IndexHit[]).length)) || limit >= cap) {
+        ranked = kept.map((r) => r.slice(0, kw));
+        break;
+      }
+      limit = Math.min(limit * 2, cap);
+      ranked = rankings(limit);
+    }
   }
-  const prev: IndexHit[] = state.lastId !== undefined ? [{ id: state.lastId, score: 1 }] : [];
+  const [vec, lex, ent] = ranked as [IndexHit[], IndexHit[], IndexHit[]];
+  const prev: IndexHit[] = lastId !== undefined ? [{ id: lastId, score: 1 }] : [];
   const best = lex[0]?.score ?? 0;
   const lexScore = new Map(lex.map((h) => [h.id, best > 0 ? h.score / best : 0]));
   return reciprocalRankFusion([vec, lex, ent, prev], kappa)

@@ -20,7 +20,7 @@ import { discoverCandidates } from './candidates.js';
 import { extractEntities, type KnownEntities } from './entities.js';
 import { relationEdges, relationRequest, type RelationPair } from './relations.js';
 import { pairSignals, sideOf, type PairSide } from './signals.js';
-import { deterministicEdges, finishEdge, structureReads, type EdgeDraft } from './structure.js';
+import { deterministicEdges, finishEdge, loadScopeMentions, structureReads, type EdgeDraft } from './structure.js';
 import { planStateUpdates, sameScope, superseders } from './state-updates.js';
 import type { CheckedObservation } from './validate.js';
 
@@ -136,9 +136,17 @@ export async function prepareWrite(namespace: string, input: WriteInputs, state:
     return other !== undefined && sameScope(node, other);
   };
   await state.loadNodes(structureReads(node, state));
+  await loadScopeMentions(node, state, inScope);
   const drafts = deterministicEdges(node, state, params.closeInTimeMs, inScope);
   await state.lexical.ready?.(); // a store-kept index takes its lock now, without blocking
-  const discovered = discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf);
+  // In a namespace of several scopes, candidates are retrieved within the node's scope (topped
+  // up to K_w, issue 22/24) and the "previous turn" is the scope's last node.
+  const shared = !state.scopes.only(node.provenance.metadata);
+  const size = state.scopes.count(node.provenance.metadata);
+  const scope = shared ? { keep: inScope, load: (ids: readonly string[]) => state.loadNodes(ids), ...(size !== undefined ? { size } : {}) } : undefined;
+  const lastId = state.scopes.lastIdOf(node.provenance.metadata);
+  const prev = lastId !== undefined && (!shared || inScope(lastId)) ? lastId : undefined;
+  const discovered = await discoverCandidates(state, node.text, input.vector, node.entities, params.writeCandidates, params.rrfK, node.keywords, params.writeProbeMaxDf, scope, prev);
   await state.loadNodes(discovered.map((c) => c.id));
   const found = discovered.filter((c) => inScope(c.id));
   const candidateIds = found.map((c) => c.id);
@@ -150,6 +158,8 @@ export async function prepareWrite(namespace: string, input: WriteInputs, state:
   for (const c of found) {
     const other = state.nodes.get(c.id) as MemoryNode;
     const signals = pairSignals(newSide, sideOf(other, state.vectors.get(c.id) as Float32Array), c.lexical);
+    // Shared namespace: the turn distance within the scope, as in a namespace of its own.
+    if (shared) signals.seqGap = state.scopes.seqGap(node.provenance.metadata, other.seq) ?? signals.seqGap;
     pairs.push({ candidate: stateMemory(other), signals, ordered: node.observedAt !== undefined && other.observedAt !== undefined });
   }
   const exactEntity = new Set(drafts.filter((d) => d.view === 'entity').map((d) => d.to));

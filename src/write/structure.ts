@@ -5,6 +5,12 @@
  * (`precedes`, weaker), turns close in time across sessions (`close_in_time`), and exact shared
  * entities (`same_entity`, weight 1). Reads only bookkeeping maps of the namespace: O(1) per write.
  *
+ * Scopes (issue 22/24): the rules that look at "the last node" (consecutive observations, the
+ * previous session, close in time) read the last node of the new node's own scope
+ * (`NamespaceState.lastIdOf`: same `userId` / `agentId`), so in a namespace shared by several
+ * users each user's turns get the consecutive edges they would get in a namespace of their own;
+ * in a namespace of one scope that is the namespace's last node, as before.
+ *
  * @module
  */
 import type { NamespaceState } from '../plane/resident/namespace.js';
@@ -25,15 +31,40 @@ export const ENTITY_LINKS_PER_ENTITY = 2;
 /** Upper bound of deterministic entity edges per write. */
 export const MAX_ENTITY_EDGES = 6;
 
-/** Ids whose bodies {@link deterministicEdges} reads to test their scope: the session's ends, the last node, and the latest {@link MENTION_WINDOW} mentions of each entity of `node`. */
+/** Ids whose bodies {@link deterministicEdges} reads to test their scope: the session's ends, the scope's last node, and the latest {@link MENTION_WINDOW} mentions of each entity of `node`. */
 export function structureReads(node: MemoryNode, state: NamespaceState): string[] {
   const ids: string[] = [];
   const sid = node.provenance.sessionId;
   const session = sid !== undefined ? state.sessions.get(sid) : undefined;
   if (session !== undefined) ids.push(session.lastId, session.firstId);
-  if (state.lastId !== undefined) ids.push(state.lastId);
+  const last = state.scopes.lastIdOf(node.provenance.metadata);
+  if (last !== undefined) ids.push(last);
   for (const ent of node.entities) ids.push(...(state.mentions.get(ent) ?? []).slice(-MENTION_WINDOW));
   return ids;
+}
+
+/**
+ * In a namespace of several scopes, loads older mentions of each entity of `node` (after
+ * {@link structureReads}), {@link MENTION_WINDOW} at a time, until {@link MENTION_WINDOW} of the
+ * loaded ones are in `node`'s scope or the kept mentions (`MENTIONS_KEPT`, book.ts) run out, so
+ * the entity walk of {@link deterministicEdges} sees as many of the scope's own mentions as it
+ * would alone (issue 22/24). A no-op in a namespace of one scope.
+ * @param inScope As for {@link deterministicEdges}; called on loaded ids only.
+ */
+export async function loadScopeMentions(node: MemoryNode, state: NamespaceState, inScope: (id: string) => boolean): Promise<void> {
+  if (state.scopes.only(node.provenance.metadata)) return;
+  for (const ent of node.entities) {
+    const ids = state.mentions.get(ent) ?? [];
+    let from = Math.max(0, ids.length - MENTION_WINDOW);
+    let found = ids.slice(from).filter((id) => state.nodes.has(id) && inScope(id)).length;
+    while (found < MENTION_WINDOW && from > 0) {
+      const next = Math.max(0, from - MENTION_WINDOW);
+      const more = ids.slice(next, from);
+      await state.loadNodes(more);
+      found += more.filter((id) => state.nodes.has(id) && inScope(id)).length;
+      from = next;
+    }
+  }
 }
 
 /**
@@ -50,8 +81,9 @@ export const MENTION_WINDOW = ENTITY_LINKS_PER_ENTITY + MAX_ENTITY_EDGES;
  * @param closeInTimeMs Turns of different sessions closer than this get `close_in_time`.
  * @param inScope Whether the node of an id is in `node`'s scope (same `userId` and `agentId`,
  *   `sameScope` of write/state-updates.ts): no edge joins `node` to a node it rejects, so two
- *   users' interleaved observations in one namespace are never linked (a rejected session turn,
- *   last node or mention is skipped, the next mention of the entity taken instead). Default:
+ *   users' interleaved observations in one namespace are never linked (a rejected session turn
+ *   or mention is skipped, the next mention of the entity taken instead; the last node read is
+ *   the scope's own, see the module note). Default:
  *   every id (an unscoped namespace, where every node is in one scope).
  */
 export function deterministicEdges(node: MemoryNode, state: NamespaceState, closeInTimeMs: number, inScope: (id: string) => boolean = () => true): EdgeDraft[] {
@@ -60,13 +92,15 @@ export function deterministicEdges(node: MemoryNode, state: NamespaceState, clos
   const t = node.observedAt !== undefined ? Date.parse(node.observedAt) : undefined;
   const sid = node.provenance.sessionId;
   const session = sid !== undefined ? state.sessions.get(sid) : undefined;
+  // The last node of `node`'s scope (the namespace's last in a namespace of one scope).
+  const lastId = state.scopes.lastIdOf(node.provenance.metadata);
   if (session !== undefined) {
     if (inScope(session.lastId)) out.push({ from: session.lastId, to: node.id, view: 'temporal', subtype: 'precedes', weight: 1, origin: rule('consecutive-turns') });
     if (session.firstId !== session.lastId && inScope(session.firstId)) {
       out.push({ from: node.id, to: session.firstId, view: 'temporal', subtype: 'same_session', weight: 0.5, origin: rule('session-start') });
     }
-  } else if (state.lastId !== undefined && inScope(state.lastId)) {
-    const last = state.nodes.get(state.lastId) as MemoryNode;
+  } else if (lastId !== undefined && inScope(lastId)) {
+    const last = state.nodes.get(lastId) as MemoryNode;
     const lastT = last.observedAt !== undefined ? Date.parse(last.observedAt) : undefined;
     if (sid === undefined && last.provenance.sessionId === undefined) {
       // A stream without sessions: consecutive observations precede each other.
@@ -76,8 +110,8 @@ export function deterministicEdges(node: MemoryNode, state: NamespaceState, clos
       out.push({ from: last.id, to: node.id, view: 'temporal', subtype: 'precedes', weight: 0.5, origin: rule('previous-session') });
     }
   }
-  if (t !== undefined && state.lastId !== undefined && inScope(state.lastId)) {
-    const last = state.nodes.get(state.lastId) as MemoryNode;
+  if (t !== undefined && lastId !== undefined && inScope(lastId)) {
+    const last = state.nodes.get(lastId) as MemoryNode;
     if (last.provenance.sessionId !== sid && last.observedAt !== undefined && !out.some((e) => e.from === last.id)) {
       const gap = Math.abs(t - Date.parse(last.observedAt));
       if (gap <= closeInTimeMs) {

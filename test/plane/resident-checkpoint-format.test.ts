@@ -9,6 +9,10 @@
  * repeat keys move from `book.json` to the binary `book.dedup` (hash, directory slot); the rows
  * the directory points at are exactly 27aa880's `dir.vec`, the keys exactly its `dedup` pairs. An @2 checkpoint opens stale, so it is
  * rewritten as @3 at the next checkpoint.
+ *
+ * One addition since (issue 22/24): `book.json` of a namespace built by today's code ends with
+ * the per-scope bookkeeping (`scopes`, plane/resident/scopes.ts); it is checked, then taken out
+ * before the comparison. A book restored from 27aa880's checkpoint has no `scopes` and writes none.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +49,9 @@ const fixture = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/chec
   auto: Namespace;
 };
 const STAGE1 = 3;
+/** `book.json`'s `scopes` after stage 1 and stage 2: one unscoped scope holding every node, its 8 latest ids kept (no seqs: a lone scope's are every node's). */
+const SCOPES1 = (kind: string): unknown => [['[null,null]', 7, [0, 1, 2, 4, 5, 6, 7].map((i) => `${kind}-n${i}`)]]; // 8 put, n3 deleted
+const SCOPES2 = (kind: string): unknown => [['[null,null]', 10, [2, 4, 5, 6, 7, 8, 9, 10].map((i) => `${kind}-n${i}`)]];
 
 function factoriesOf(kind: 'flat' | 'auto'): IndexFactories {
   return {
@@ -104,9 +111,24 @@ function withoutExact(cp: StoredCheckpoint): StoredCheckpoint {
   return { ...cp, parts };
 }
 
-/** A checkpoint of this build matches 27aa880's `expected`, read as @2 (see the module). */
-const sameAs = (cp: Checkpoint, expected: StoredCheckpoint): void => expect(asPrevious(encoded(cp))).toEqual(withoutExact(expected));
+/**
+ * A checkpoint of this build matches 27aa880's `expected`, read as @2 (see the module), once its
+ * per-scope bookkeeping (checked against `scopes` first; none for a book restored from 27aa880) is taken out.
+ */
+const sameAs = (cp: Checkpoint, expected: StoredCheckpoint, scopes?: unknown): void => expect(asPrevious(withoutScopes(cp, scopes))).toEqual(withoutExact(expected));
 
+/**
+ * `cp` with `scopes` taken out of its `book.json` (checked against `scopes` first): what
+ * 27aa880 wrote for the same state.
+ */
+function withoutScopes(cp: Checkpoint, scopes: unknown): StoredCheckpoint {
+  const out = encoded(cp);
+  const book = JSON.parse(Buffer.from(out.parts['book.json'] as string, 'base64').toString('utf8')) as Record<string, unknown>;
+  expect(book['scopes']).toEqual(scopes);
+  delete book['scopes'];
+  out.parts['book.json'] = Buffer.from(JSON.stringify(book)).toString('base64');
+  return out;
+}
 const open = (kind: 'flat' | 'auto', storage: StorageAdapter): Promise<NamespaceState> =>
   NamespaceState.open({ namespace: kind, storage, factories: factoriesOf(kind), dimension: fixture.dimension, encoder: fixture.encoder });
 
@@ -160,9 +182,9 @@ describe('checkpoints written by commit 27aa880', () => {
           await storage.commit(kind, batch);
           await s.maybeUpgradeVector();
         });
-        if (i + 1 === STAGE1) sameAs(await s.checkpoint(STAGE1, fixture.encoder), fixture[kind].checkpoint1);
+        if (i + 1 === STAGE1) sameAs(await s.checkpoint(STAGE1, fixture.encoder), fixture[kind].checkpoint1, SCOPES1(kind));
       }
-      sameAs(await s.checkpoint(commits.length, fixture.encoder), fixture[kind].checkpoint2);
+      sameAs(await s.checkpoint(commits.length, fixture.encoder), fixture[kind].checkpoint2, SCOPES2(kind));
       expect(answersOf(s, kind)).toEqual(fixture[kind].answers);
       s.dispose();
     });

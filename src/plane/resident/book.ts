@@ -15,6 +15,7 @@ import type { MemoryNode } from '../../types.js';
 import type { LanguageCode } from '../text/language.js';
 import { hash53, type NodeDirectory } from './node-directory.js';
 import { nodeDedupKey, speakerKey } from './keys.js';
+import { ScopeBook, scopeKeyOf, type ScopesJson } from './scopes.js';
 
 /** One session's bookkeeping. */
 export interface SessionInfo {
@@ -38,6 +39,8 @@ export interface BookJson {
   languages: Array<[LanguageCode, number]>;
   seq: number;
   lastId?: string;
+  /** Per-scope counts and latest ids (scopes.ts); absent in checkpoints written before they were kept. */
+  scopes?: ScopesJson;
 }
 
 /**
@@ -64,9 +67,41 @@ export class NamespaceBook {
   readonly #languages = new Map<LanguageCode, number>();
   #seq = 0;
   #lastId: string | undefined;
+  readonly #scopes: ScopeBook;
 
   constructor(dir: NodeDirectory) {
     this.#dir = dir;
+    this.#scopes = new ScopeBook((id) => dir.seq(id));
+  }
+
+  /**
+   * Id of the latest node (highest seq) of the scope with key `key` (`scopeKeyOf`, scopes.ts),
+   * as the write path's consecutive-observation rules read it (issue 22/24): the namespace's
+   * latest ({@link NamespaceBook.lastId}) when that is the scope's (always so in a namespace of
+   * one scope, so an unscoped namespace reads exactly its last node), else the latest of the
+   * scope's kept ids, else — none kept (all removed, or a checkpoint written before scopes were
+   * kept) — the namespace's latest, which the caller tests for its scope.
+   */
+  lastIdOf(key: string): string | undefined {
+    const last = this.#lastId;
+    if (last === undefined) return undefined;
+    if (this.#scopes.single(key, this.#dir.size) || this.#scopes.holds(key, last)) return last;
+    return this.#scopes.lastOf(key) ?? last;
+  }
+
+  /** Turn distance within scope `key` from a held node of seq `seq` to the scope's next node (`ScopeBook.gapAfter`, scopes.ts); undefined when unknown. */
+  scopeGapAfter(key: string, seq: number): number | undefined {
+    return this.#scopes.gapAfter(key, seq);
+  }
+
+  /** Number of nodes of scope `key` (`ScopeBook.countOf`); undefined when unknown. */
+  scopeCount(key: string): number | undefined {
+    return this.#scopes.countOf(key);
+  }
+
+  /** True when every node of the namespace is known to be in scope `key` (or it holds none). */
+  onlyScope(key: string): boolean {
+    return this.#scopes.single(key, this.#dir.size);
   }
 
   /** Session id → its ordinal and its first and last node (by seq). */
@@ -144,6 +179,7 @@ export class NamespaceBook {
       this.#speakerCount.set(key, (this.#speakerCount.get(key) ?? 0) + 1);
     }
     for (const e of n.entities) this.#mention(e, n.id, n.seq);
+    this.#scopes.add(scopeKeyOf(n.provenance.metadata), n.id, n.seq);
     const key = hash53(nodeDedupKey(n));
     const prev = this.#dedup.get(key);
     if (prev === undefined || (this.#dir.seq(prev) ?? -Infinity) <= n.seq) this.#dedup.set(key, n.id);
@@ -210,11 +246,13 @@ export class NamespaceBook {
         }
       }
     }
+    this.#scopes.remove(scopeKeyOf(n.provenance.metadata), id, n.seq);
     if (this.#lastId === id) this.#lastId = this.#dir.latest();
   }
 
   /** The maps as the checkpoint's `book.json`. */
   toJSON(): BookJson {
+    const scopes = this.#scopes.toJSON();
     return {
       sessions: [...this.#sessions],
       mentions: [...this.#mentions],
@@ -224,6 +262,7 @@ export class NamespaceBook {
       languages: [...this.#languages],
       seq: this.#seq,
       ...(this.#lastId !== undefined ? { lastId: this.#lastId } : {}),
+      ...(scopes !== undefined ? { scopes } : {}),
     };
   }
 
@@ -266,6 +305,7 @@ export class NamespaceBook {
     for (const [k, v] of b.languages) this.#languages.set(k, v);
     this.#seq = b.seq;
     this.#lastId = b.lastId;
+    this.#scopes.restore(b.scopes, () => this.#dir.allSeqs());
     if (dedup !== undefined) this.#restoreDedupPart(dedup);
     else this.#restoreDedup(b.dedup);
   }

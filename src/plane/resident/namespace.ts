@@ -29,27 +29,18 @@ import type { SessionInfo } from './book.js';
 import { BodyCache } from './body-cache.js';
 import { applyBatch } from './apply.js';
 import { hash53, STATUS_CODE } from './node-directory.js';
+import { ScopeView } from './scopes.js';
 import { openResident, type OpenedResident } from './open.js';
-import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type OpenOptions, type OpenReport } from './options.js';
+import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type NodeView, type OpenOptions, type OpenReport } from './options.js';
 import type { ResidentCore } from './resident-core.js';
 
 export type { SessionInfo } from './book.js';
 export { CHECKPOINT_FORMAT } from './checkpoint-format.js';
 export { dedupKey, dedupScopeOf, nodeDedupKey } from './keys.js';
-export { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type OpenOptions, type OpenReport } from './options.js';
+export { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type NodeView, type OpenOptions, type OpenReport } from './options.js';
 
 /** Distinct words whose stems one namespace keeps memoised ({@link NamespaceState.memoStem}). */
 export const STEM_MEMO_WORDS = 16_384;
-
-/** Read-only map-like access to the node bodies (see the module note on loading). */
-export interface NodeView {
-  /** The node, when it exists; `undefined` when it does not. @throws JevMemError when it exists but was not loaded. */
-  get(id: string): MemoryNode | undefined;
-  /** True when the namespace holds a node with this id (no load needed). */
-  has(id: string): boolean;
-  /** Number of nodes (any status). */
-  readonly size: number;
-}
 
 /**
  * The live state of one namespace. Changed only through {@link NamespaceState.apply} (the
@@ -63,6 +54,7 @@ export class NamespaceState {
   readonly #report: OpenReport;
   #changedSinceCheckpoint: number;
   #revision = 0;
+  #scopes: ScopeView | undefined;
 
   /**
    * word → its content stem (`false` for a stop word), for {@link NamespaceState.memoStem}. An LRU
@@ -154,6 +146,11 @@ export class NamespaceState {
   /** Id of the node with the highest seq. */
   get lastId(): string | undefined {
     return this.#core.book.lastId;
+  }
+
+  /** The per-scope bookkeeping, asked by a node's `provenance.metadata` (issue 22/24; {@link ScopeView}). */
+  get scopes(): ScopeView {
+    return (this.#scopes ??= new ScopeView(this.#core.book));
   }
 
   /** Node ids changed since the last checkpoint (the memory checkpoints when it grows). */

@@ -289,6 +289,13 @@ export class NodeDirectory {
     return first < 0 ? undefined : { firstId: this.#ids[first] as string, lastId: this.#ids[last] as string };
   }
 
+  /** The seq of every held node, ascending. */
+  allSeqs(): number[] {
+    const out: number[] = [];
+    for (let slot = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) out.push(this.#seq[slot] as number);
+    return out.sort((a, b) => a - b);
+  }
+
   /** Id of the node with the highest seq, or undefined when empty. */
   latest(): string | undefined {
     let best = -1;

@@ -6,6 +6,7 @@
  */
 import type { LexicalIndex, VectorIndex } from '../indexes/indexes.js';
 import type { StorageAdapter } from '../store/storage.js';
+import type { MemoryNode } from '../../types.js';
 
 /** Node bodies kept in the LRU cache of one namespace. */
 export const NODE_CACHE_SIZE = 16_384;
@@ -72,4 +73,14 @@ export interface OpenReport {
   checkpointDamaged?: boolean;
   /** Milliseconds the open took. */
   ms: number;
+}
+
+/** Read-only map-like access to the node bodies (see the note on loading in namespace.ts). */
+export interface NodeView {
+  /** The node, when it exists; `undefined` when it does not. @throws JevMemError when it exists but was not loaded. */
+  get(id: string): MemoryNode | undefined;
+  /** True when the namespace holds a node with this id (no load needed). */
+  has(id: string): boolean;
+  /** Number of nodes (any status). */
+  readonly size: number;
 }
