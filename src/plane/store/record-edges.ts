@@ -8,24 +8,31 @@
  */
 import type { MemoryEdge } from '../../types.js';
 import type { RecordTx } from '../drivers/record-driver.js';
-import { type Adjacency, type AdjacencyRecord, decodeAdjacency, edgeIdCandidates, encodeAdjacency, isCanonicalEdge } from './record-adjacency.js';
+import { type Adjacency, type AdjacencyRecord, appendAdjacency, decodeAdjacency, edgeIdCandidates, encodeAdjacency, isCanonicalEdge } from './record-adjacency.js';
 import type { SpaceRecord } from './record-codec.js';
 
 /**
  * Applies edge deletes, then edge puts, to the adjacency records of one namespace inside `tx`:
  * reads the records of the ends involved (all gets issued at once), changes them in memory and
- * puts them (an emptied record is deleted), with the `edge-ids` records; the counters of `space`
- * are changed in place (the caller puts it). Awaits only reads of `tx`. Cost: the degree of the
- * nodes touched, never the size of the store.
+ * puts them (an emptied record is deleted; a record that only gains edges is appended to,
+ * `appendAdjacency`, not encoded again whole), with the `edge-ids` records; the counters of
+ * `space` are changed in place (the caller puts it). Awaits only reads of `tx`. Cost: the degree
+ * of the nodes touched (read and decoded), never the size of the store.
  * @throws Error on a malformed adjacency record (the caller's transaction then fails whole).
  */
 export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRecord, deleteIds: readonly string[], puts: readonly MemoryEdge[]): Promise<void> {
   if (deleteIds.length === 0 && puts.length === 0) return;
   const loaded = new Map<string, Adjacency>();
+  /** The records as read, by node (undefined: the node had no edge). */
+  const stored = new Map<string, AdjacencyRecord | undefined>();
   const load = async (ids: Iterable<string>): Promise<void> => {
     const list = [...new Set(ids)].filter((id) => !loaded.has(id));
     const records = await Promise.all(list.map((id) => tx.get('adj', namespace, id)));
-    list.forEach((id, i) => loaded.set(id, decodeAdjacency(namespace, id, records[i] as AdjacencyRecord | undefined)));
+    list.forEach((id, i) => {
+      const record = records[i] as AdjacencyRecord | undefined;
+      loaded.set(id, decodeAdjacency(namespace, id, record));
+      stored.set(id, record);
+    });
   };
   const wanted: string[] = [];
   const addCandidates = (id: string): void => {
@@ -47,6 +54,19 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
   }
   const idWrites = new Map<string, [string, string] | null>();
   const touched = new Set<string>();
+  // Nodes whose record only GAINS edges are appended to (appendAdjacency: their old entries are
+  // not decoded and encoded again, the cost that grew with the degree); a node that loses or
+  // replaces an edge is encoded whole.
+  const added = new Map<string, { out: MemoryEdge[]; in: MemoryEdge[] }>();
+  const rewritten = new Set<string>();
+  const addedTo = (node: string): { out: MemoryEdge[]; in: MemoryEdge[] } => {
+    let a = added.get(node);
+    if (a === undefined) {
+      a = { out: [], in: [] };
+      added.set(node, a);
+    }
+    return a;
+  };
   const adjacencyOf = (node: string): Adjacency => {
     const a = loaded.get(node);
     if (a === undefined) throw new Error(`internal: adjacency of ${JSON.stringify(node)} was not read`);
@@ -66,6 +86,7 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
       adjacencyOf(from).out.delete(id);
       adjacencyOf(edge.to).in.delete(id);
       touched.add(from).add(edge.to);
+      rewritten.add(from).add(edge.to);
       count(edge.view, -1);
       if (!isCanonicalEdge(edge)) {
         space.explicit--;
@@ -79,7 +100,11 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
   for (const edge of puts) {
     remove(edge.id);
     adjacencyOf(edge.from).out.set(edge.id, edge);
-    if (edge.from !== edge.to) adjacencyOf(edge.to).in.set(edge.id, edge);
+    addedTo(edge.from).out.push(edge);
+    if (edge.from !== edge.to) {
+      adjacencyOf(edge.to).in.set(edge.id, edge);
+      addedTo(edge.to).in.push(edge);
+    }
     touched.add(edge.from).add(edge.to);
     count(edge.view, 1);
     if (!isCanonicalEdge(edge)) {
@@ -89,7 +114,10 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
     }
   }
   for (const node of touched) {
-    const record = encodeAdjacency(node, adjacencyOf(node));
+    const old = stored.get(node);
+    const gained = added.get(node);
+    const record =
+      (old !== undefined && gained !== undefined && !rewritten.has(node) ? appendAdjacency(node, old, gained.out, gained.in) : undefined) ?? encodeAdjacency(node, adjacencyOf(node));
     if (record === undefined) tx.delete('adj', namespace, node);
     else tx.put('adj', namespace, node, record);
   }

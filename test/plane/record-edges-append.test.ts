@@ -1,0 +1,150 @@
+/**
+ * Edge writes that only add edges to a node append to its adjacency record (stop 33,
+ * `appendAdjacency`): the record keeps its old entries as they were and decodes to exactly what
+ * encoding the whole grown adjacency gives (same edges, same order), across puts, re-puts,
+ * deletes, explicit ids, named peers, self-loops and strings new to the record.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RecordTable, RecordTx } from '../../src/plane/drivers/record-driver.js';
+import { type Adjacency, type AdjacencyRecord, appendAdjacency, canonicalEdgeId, decodeAdjacency, encodeAdjacency } from '../../src/plane/store/record-adjacency.js';
+import type { SpaceRecord } from '../../src/plane/store/record-codec.js';
+import { applyEdges } from '../../src/plane/store/record-edges.js';
+import type { EdgeSubtype, MemoryEdge, View } from '../../src/types.js';
+
+/** A transaction over plain maps (gets, puts, deletes only). */
+function mapTx(): { tx: RecordTx; data: Map<string, unknown> } {
+  const data = new Map<string, unknown>();
+  const k = (t: RecordTable, ns: string, key: string | number): string => `${t}\u0000${ns}\u0000${key}`;
+  const tx = {
+    get: async (t: RecordTable, ns: string, key: string | number) => data.get(k(t, ns, key)),
+    put: (t: RecordTable, ns: string, key: string | number, v: unknown) => void data.set(k(t, ns, key), v),
+    delete: (t: RecordTable, ns: string, key: string | number) => void data.delete(k(t, ns, key)),
+  } as unknown as RecordTx;
+  return { tx, data };
+}
+
+const space = (): SpaceRecord => ({ nodes: 0, bytes: 0, checkpointBytes: 0, edges: 0, byView: {}, explicit: 0, floor: 0 });
+
+const uuid = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+const SUBTYPES: Array<[View, EdgeSubtype]> = [
+  ['temporal', 'precedes'],
+  ['semantic', 'related'],
+  ['semantic', 'updates'],
+  ['entity', 'same_entity'],
+  ['causal', 'leads_to'],
+];
+
+/** A deterministic pseudo-random stream (LCG), so the test is the same every run. */
+function rng(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
+}
+
+describe('adjacency records that only gain edges are appended to', () => {
+  it('keeps the old entries byte for byte: new outgoing entries before the incoming ones, new incoming ones last', () => {
+    const A = uuid(1);
+    const e = (from: string, to: string, subtype: EdgeSubtype, extra: Partial<MemoryEdge> = {}): MemoryEdge => ({
+      id: canonicalEdgeId(from, to, 'temporal', subtype),
+      namespace: 'ns',
+      from,
+      to,
+      view: 'temporal',
+      subtype,
+      weight: 0.5,
+      origin: { kind: 'rule', by: 'r' },
+      createdAt: '2024-01-01T00:00:00.000Z',
+      ...extra,
+    });
+    const old: Adjacency = { out: new Map(), in: new Map() };
+    const o1 = e(A, uuid(2), 'precedes');
+    const i1 = e(uuid(3), A, 'precedes');
+    old.out.set(o1.id, o1);
+    old.in.set(i1.id, i1);
+    const record = encodeAdjacency(A, old) as AdjacencyRecord;
+    const o2 = e(A, 'named', 'follows', { origin: { kind: 'system-one', by: 'model-x' } });
+    const i2 = e(uuid(4), A, 'overlaps', { id: 'explicit-id' });
+    const appended = appendAdjacency(A, record, [o2], [i2]) as AdjacencyRecord;
+    // Entries are 1 + 16 + 4 + 8 + 8 = 37 bytes for a UUID peer with strings 0-3.
+    expect(record.b.length).toBe(74);
+    expect([...appended.b.subarray(0, 37)]).toEqual([...record.b.subarray(0, 37)]);
+    expect(appended.s).toEqual(['temporal', 'precedes', 'rule', 'r', 'named', 'follows', 'system-one', 'model-x', 'overlaps', 'explicit-id']);
+    const back = decodeAdjacency('ns', A, appended);
+    expect([...back.out.values()]).toEqual([o1, o2]);
+    expect([...back.in.values()]).toEqual([i1, i2]);
+    const grown: Adjacency = { out: new Map([[o1.id, o1], [o2.id, o2]]), in: new Map([[i1.id, i1], [i2.id, i2]]) };
+    expect(decodeAdjacency('ns', A, encodeAdjacency(A, grown))).toEqual(back);
+  });
+
+  it('gives the records a whole re-encoding gives, over 40 random edge batches', async () => {
+    const { tx, data } = mapTx();
+    const sp = space();
+    const nodes = [...Array.from({ length: 12 }, (_, i) => uuid(i + 1)), 'named-a', 'named-b'];
+    // The model: each node's adjacency as applyEdges must leave it (Map order included).
+    const model = new Map<string, Adjacency>(nodes.map((n) => [n, { out: new Map(), in: new Map() }]));
+    const all = new Map<string, MemoryEdge>();
+    const random = rng(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+    let explicitN = 0;
+    let appendsSeen = 0;
+    for (let round = 0; round < 40; round++) {
+      const deletes: string[] = [];
+      const puts: MemoryEdge[] = [];
+      const known = [...all.keys()];
+      if (known.length > 0 && random() < 0.3) deletes.push(pick(known));
+      const n = 1 + Math.floor(random() * 6);
+      for (let j = 0; j < n; j++) {
+        if (known.length > 0 && random() < 0.1) {
+          puts.push({ ...(all.get(pick(known)) as MemoryEdge), weight: random() }); // a re-put
+          continue;
+        }
+        const from = pick(nodes);
+        const to = random() < 0.05 ? from : pick(nodes);
+        const [view, subtype] = pick(SUBTYPES);
+        const explicit = random() < 0.15;
+        puts.push({
+          id: explicit ? `explicit-${explicitN++}` : canonicalEdgeId(from, to, view, subtype),
+          namespace: 'ns',
+          from,
+          to,
+          view,
+          subtype,
+          weight: Math.round(random() * 1000) / 1000,
+          origin: { kind: random() < 0.5 ? 'rule' : 'system-one', by: `by-${round % 4}` },
+          createdAt: random() < 0.1 ? '2024-01-01T00:00:00Z' : new Date(Date.UTC(2024, 0, 1 + round)).toISOString(),
+        });
+      }
+      const before = new Map([...data].filter(([k]) => k.startsWith('adj')));
+      await applyEdges(tx, 'ns', sp, deletes, puts);
+      const drop = (id: string): void => {
+        const e = all.get(id);
+        if (e === undefined) return;
+        model.get(e.from)?.out.delete(id);
+        model.get(e.to)?.in.delete(id);
+        all.delete(id);
+      };
+      for (const id of deletes) drop(id);
+      for (const p of puts) {
+        drop(p.id);
+        (model.get(p.from) as Adjacency).out.set(p.id, p);
+        if (p.from !== p.to) (model.get(p.to) as Adjacency).in.set(p.id, p);
+        all.set(p.id, p);
+      }
+      for (const node of nodes) {
+        const stored = data.get(`adj\u0000ns\u0000${node}`) as AdjacencyRecord | undefined;
+        const want = model.get(node) as Adjacency;
+        const got = decodeAdjacency('ns', node, stored);
+        expect([...got.out.values()]).toEqual([...want.out.values()]);
+        expect([...got.in.values()]).toEqual([...want.in.values()]);
+        expect(got).toEqual(decodeAdjacency('ns', node, encodeAdjacency(node, want)));
+        const was = before.get(`adj\u0000ns\u0000${node}`) as AdjacencyRecord | undefined;
+        // An appended record starts with the old one's outgoing entries, unchanged.
+        if (was !== undefined && stored !== undefined && stored !== was && stored.s.length >= was.s.length && was.s.every((x, i) => stored.s[i] === x) && stored.b.length > was.b.length) appendsSeen++;
+      }
+      expect(sp.edges).toBe(all.size);
+    }
+    expect(appendsSeen).toBeGreaterThan(20);
+  });
+});
