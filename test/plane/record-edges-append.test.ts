@@ -78,6 +78,14 @@ describe('adjacency records that only gain edges are appended to', () => {
     expect(decodeAdjacency('ns', A, encodeAdjacency(A, grown))).toEqual(back);
   });
 
+  it('refuses a malformed record as a decode does', () => {
+    const A = uuid(1);
+    const e: MemoryEdge = { id: canonicalEdgeId(A, uuid(2), 'temporal', 'precedes'), namespace: 'ns', from: A, to: uuid(2), view: 'temporal', subtype: 'precedes', weight: 1, origin: { kind: 'rule', by: 'r' }, createdAt: '2024-01-01T00:00:00.000Z' };
+    const record = encodeAdjacency(A, { out: new Map([[e.id, e]]), in: new Map() }) as AdjacencyRecord;
+    expect(() => appendAdjacency(A, { s: record.s.slice(0, 2), b: record.b }, [], [])).toThrow('refers to string 2 of 2');
+    expect(() => appendAdjacency(A, { s: record.s, b: record.b.subarray(0, 20) }, [], [])).toThrow('ends early');
+  });
+
   it('gives the records a whole re-encoding gives, over 40 random edge batches', async () => {
     const { tx, data } = mapTx();
     const sp = space();

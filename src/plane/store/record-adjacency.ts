@@ -241,11 +241,16 @@ function writeEntry(w: Writer, edge: MemoryEdge, incoming: boolean, ref: (s: str
  * whole adjacency). Self-loops (from = to = node) go in `out` only, as in {@link encodeAdjacency}.
  * Undefined when the record does not hold its outgoing entries before its incoming ones (never
  * the case of a record this module wrote): the caller then encodes the whole adjacency.
- * @throws Error on a malformed record.
+ * @throws Error on a malformed record (one that ends early or refers to a string it lacks).
  */
 export function appendAdjacency(node: string, record: AdjacencyRecord, out: readonly MemoryEdge[], incoming: readonly MemoryEdge[]): AdjacencyRecord | undefined {
   const { b } = record;
   const r = new Reader(b);
+  // Walked whole, its string references checked, so a malformed record fails as a decode would.
+  const str = (): void => {
+    const i = r.varint();
+    if (i >= record.s.length) throw new Error(`adjacency record of ${JSON.stringify(node)} refers to string ${i} of ${record.s.length}`);
+  };
   let boundary = -1;
   while (r.pos < b.length) {
     const at = r.pos;
@@ -254,15 +259,15 @@ export function appendAdjacency(node: string, record: AdjacencyRecord, out: read
       if (boundary < 0) boundary = at;
     } else if (boundary >= 0) return undefined; // an outgoing entry after an incoming one
     if (flags & PEER_UUID) r.skip(16);
-    else r.varint();
-    r.varint(); // view
-    r.varint(); // subtype
-    r.varint(); // origin kind
-    r.varint(); // origin by
+    else str();
+    str(); // view
+    str(); // subtype
+    str(); // origin kind
+    str(); // origin by
     r.skip(8); // weight
-    if (flags & TIME_AS_STRING) r.varint();
+    if (flags & TIME_AS_STRING) str();
     else r.skip(8);
-    if (flags & EXPLICIT_ID) r.varint();
+    if (flags & EXPLICIT_ID) str();
   }
   if (boundary < 0) boundary = b.length;
   const strings = [...record.s];

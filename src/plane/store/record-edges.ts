@@ -22,17 +22,18 @@ import type { SpaceRecord } from './record-codec.js';
  */
 export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRecord, deleteIds: readonly string[], puts: readonly MemoryEdge[]): Promise<void> {
   if (deleteIds.length === 0 && puts.length === 0) return;
-  const loaded = new Map<string, Adjacency>();
   /** The records as read, by node (undefined: the node had no edge). */
   const stored = new Map<string, AdjacencyRecord | undefined>();
+  /**
+   * The adjacencies decoded so far, as changed. A record is decoded only when this call must
+   * look into it (an edge removed or replaced there, an edge from its node put, or a record
+   * encoded whole): the far end of a new edge is only appended to.
+   */
+  const loaded = new Map<string, Adjacency>();
   const load = async (ids: Iterable<string>): Promise<void> => {
-    const list = [...new Set(ids)].filter((id) => !loaded.has(id));
+    const list = [...new Set(ids)].filter((id) => !stored.has(id));
     const records = await Promise.all(list.map((id) => tx.get('adj', namespace, id)));
-    list.forEach((id, i) => {
-      const record = records[i] as AdjacencyRecord | undefined;
-      loaded.set(id, decodeAdjacency(namespace, id, record));
-      stored.set(id, record);
-    });
+    list.forEach((id, i) => stored.set(id, records[i] as AdjacencyRecord | undefined));
   };
   const wanted: string[] = [];
   const addCandidates = (id: string): void => {
@@ -67,9 +68,17 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
     }
     return a;
   };
+  /** The node's adjacency as this call has changed it so far (decoded now when it was not yet: the record, then the edges added to it). */
   const adjacencyOf = (node: string): Adjacency => {
-    const a = loaded.get(node);
-    if (a === undefined) throw new Error(`internal: adjacency of ${JSON.stringify(node)} was not read`);
+    let a = loaded.get(node);
+    if (a === undefined) {
+      if (!stored.has(node)) throw new Error(`internal: adjacency of ${JSON.stringify(node)} was not read`);
+      a = decodeAdjacency(namespace, node, stored.get(node));
+      // Until now only additions reached it (a removal decodes first).
+      for (const e of added.get(node)?.out ?? []) a.out.set(e.id, e);
+      for (const e of added.get(node)?.in ?? []) a.in.set(e.id, e);
+      loaded.set(node, a);
+    }
     return a;
   };
   const count = (view: string, by: number): void => {
@@ -81,7 +90,8 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
     const pair = ends.get(id);
     if (pair) froms.add(pair[0]);
     for (const from of froms) {
-      const edge = loaded.get(from)?.out.get(id);
+      if (!stored.has(from)) continue;
+      const edge = adjacencyOf(from).out.get(id);
       if (edge === undefined) continue;
       adjacencyOf(from).out.delete(id);
       adjacencyOf(edge.to).in.delete(id);
@@ -102,7 +112,7 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
     adjacencyOf(edge.from).out.set(edge.id, edge);
     addedTo(edge.from).out.push(edge);
     if (edge.from !== edge.to) {
-      adjacencyOf(edge.to).in.set(edge.id, edge);
+      loaded.get(edge.to)?.in.set(edge.id, edge); // else replayed if it is decoded later
       addedTo(edge.to).in.push(edge);
     }
     touched.add(edge.from).add(edge.to);
