@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordTable, RecordTx } from '../../src/plane/drivers/record-driver.js';
-import { type Adjacency, type AdjacencyRecord, appendAdjacency, canonicalEdgeId, decodeAdjacency, encodeAdjacency } from '../../src/plane/store/record-adjacency.js';
+import { type Adjacency, type AdjacencyRecord, appendAdjacency, canonicalEdgeId, decodeAdjacency, encodeAdjacency, hasCanonicalOut } from '../../src/plane/store/record-adjacency.js';
 import type { SpaceRecord } from '../../src/plane/store/record-codec.js';
 import { applyEdges } from '../../src/plane/store/record-edges.js';
 import type { EdgeSubtype, MemoryEdge, View } from '../../src/types.js';
@@ -76,6 +76,36 @@ describe('adjacency records that only gain edges are appended to', () => {
     expect([...back.in.values()]).toEqual([i1, i2]);
     const grown: Adjacency = { out: new Map([[o1.id, o1], [o2.id, o2]]), in: new Map([[i1.id, i1], [i2.id, i2]]) };
     expect(decodeAdjacency('ns', A, encodeAdjacency(A, grown))).toEqual(back);
+  });
+
+  it('finds an edge put twice in one call, and a stored canonical entry, without decoding the record', async () => {
+    const { tx, data } = mapTx();
+    const sp = space();
+    const [A, B, C] = [uuid(1), uuid(2), uuid(3)];
+    const e = (from: string, to: string, weight: number, subtype: EdgeSubtype = 'related'): MemoryEdge => ({
+      id: canonicalEdgeId(from, to, 'semantic', subtype),
+      namespace: 'ns',
+      from,
+      to,
+      view: 'semantic',
+      subtype,
+      weight,
+      origin: { kind: 'rule', by: 'r' },
+      createdAt: '2024-01-01T00:00:00.000Z',
+    });
+    await applyEdges(tx, 'ns', sp, [], [e(A, B, 0.1), e(A, 'named', 0.2)]);
+    const recordA = data.get(`adj\u0000ns\u0000${A}`) as AdjacencyRecord;
+    expect(hasCanonicalOut(recordA, B, 'semantic', 'related')).toBe(true);
+    expect(hasCanonicalOut(recordA, 'named', 'semantic', 'related')).toBe(true);
+    expect(hasCanonicalOut(recordA, C, 'semantic', 'related')).toBe(false);
+    expect(hasCanonicalOut(recordA, B, 'semantic', 'updates')).toBe(false);
+    expect(hasCanonicalOut(data.get(`adj\u0000ns\u0000${B}`) as AdjacencyRecord, A, 'semantic', 'related')).toBe(false); // B holds it incoming
+    // One call: A→C twice (the second replaces the first), A→B again (replaces the stored one).
+    await applyEdges(tx, 'ns', sp, [], [e(A, C, 0.3), e(A, C, 0.4), e(A, B, 0.5)]);
+    const back = decodeAdjacency('ns', A, data.get(`adj\u0000ns\u0000${A}`) as AdjacencyRecord);
+    expect([...back.out.values()].map((x) => [x.to, x.weight])).toEqual([['named', 0.2], [C, 0.4], [B, 0.5]]);
+    expect([...decodeAdjacency('ns', C, data.get(`adj\u0000ns\u0000${C}`) as AdjacencyRecord).in.values()].map((x) => x.weight)).toEqual([0.4]);
+    expect(sp.edges).toBe(3);
   });
 
   it('refuses a malformed record as a decode does', () => {

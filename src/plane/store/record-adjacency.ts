@@ -231,6 +231,65 @@ function writeEntry(w: Writer, edge: MemoryEdge, incoming: boolean, ref: (s: str
 }
 
 /**
+ * True when `record` holds an outgoing entry to `to` of `view` and `subtype` whose id is not
+ * stored (the write path's canonical id `${node}>${to}:${view}:${subtype}`, {@link canonicalEdgeId}),
+ * read without decoding the record: what an edge put asks of its `from` end before it is
+ * appended to (stop 33). An entry with a stored id is not matched (its id is another).
+ * @throws Error on a malformed record.
+ */
+export function hasCanonicalOut(record: AdjacencyRecord | undefined, to: string, view: string, subtype: string): boolean {
+  if (record === undefined) return false;
+  const { s, b } = record;
+  const str = (i: number): string => {
+    const v = s[i];
+    if (v === undefined) throw new Error(`adjacency record refers to string ${i} of ${s.length}`);
+    return v;
+  };
+  // The peer's 16 bytes when it is a UUID (as the writer packs it), compared byte for byte.
+  let want: Uint8Array | undefined;
+  if (UUID.test(to)) {
+    const w = new Writer();
+    w.uuid(to);
+    want = w.done();
+  }
+  const r = new Reader(b);
+  while (r.pos < b.length) {
+    const flags = r.byte();
+    const out = !(flags & IN);
+    let peer = false;
+    if (flags & PEER_UUID) {
+      const at = r.pos;
+      r.skip(16);
+      if (out && want !== undefined) {
+        peer = true;
+        for (let i = 0; i < 16; i++) {
+          if (b[at + i] !== want[i]) {
+            peer = false;
+            break;
+          }
+        }
+      }
+    } else {
+      const i = r.varint();
+      peer = out && str(i) === to;
+    }
+    const v = str(r.varint());
+    const st = str(r.varint());
+    r.varint(); // origin kind
+    r.varint(); // origin by
+    r.skip(8); // weight
+    if (flags & TIME_AS_STRING) r.varint();
+    else r.skip(8);
+    if (flags & EXPLICIT_ID) {
+      r.varint();
+      continue;
+    }
+    if (peer && v === view && st === subtype) return true;
+  }
+  return false;
+}
+
+/**
  * The record of `node` after edges are ADDED to it (stop 33: a write at 100k added ~19 edges and
  * re-encoded the whole records of both ends of each, ~350 entries a write, the largest cost
  * that grew with the namespace): the entries of `record` kept as they are, the new outgoing

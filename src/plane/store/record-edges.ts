@@ -8,7 +8,7 @@
  */
 import type { MemoryEdge } from '../../types.js';
 import type { RecordTx } from '../drivers/record-driver.js';
-import { type Adjacency, type AdjacencyRecord, appendAdjacency, decodeAdjacency, edgeIdCandidates, encodeAdjacency, isCanonicalEdge } from './record-adjacency.js';
+import { type Adjacency, type AdjacencyRecord, appendAdjacency, decodeAdjacency, edgeIdCandidates, encodeAdjacency, hasCanonicalOut, isCanonicalEdge } from './record-adjacency.js';
 import type { SpaceRecord } from './record-codec.js';
 
 /**
@@ -26,8 +26,8 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
   const stored = new Map<string, AdjacencyRecord | undefined>();
   /**
    * The adjacencies decoded so far, as changed. A record is decoded only when this call must
-   * look into it (an edge removed or replaced there, an edge from its node put, or a record
-   * encoded whole): the far end of a new edge is only appended to.
+   * change what it holds (an edge removed or replaced there) or encode it whole; the ends of a
+   * new edge are only appended to (its `from` end searched for the edge's id undecoded).
    */
   const loaded = new Map<string, Adjacency>();
   const load = async (ids: Iterable<string>): Promise<void> => {
@@ -86,11 +86,15 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
     space.byView[view] = (space.byView[view] ?? 0) + by;
   };
   const remove = (id: string): void => {
-    const froms = new Set(edgeIdCandidates(id).map((c) => c.from));
+    const candidates = edgeIdCandidates(id);
+    const froms = new Set(candidates.map((c) => c.from));
     const pair = ends.get(id);
     if (pair) froms.add(pair[0]);
     for (const from of froms) {
       if (!stored.has(from)) continue;
+      // No edge of the namespace has `id` stored (`pair` unset): only an entry with the canonical
+      // id can be it, looked for in the record without decoding it, or an edge this call added.
+      if (!pair && !loaded.has(from) && !candidates.some((c) => c.from === from && hasCanonicalOut(stored.get(from), c.to, c.view, c.subtype)) && !(added.get(from)?.out.some((e) => e.id === id) ?? false)) continue;
       const edge = adjacencyOf(from).out.get(id);
       if (edge === undefined) continue;
       adjacencyOf(from).out.delete(id);
@@ -109,7 +113,7 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
   for (const id of deleteIds) remove(id);
   for (const edge of puts) {
     remove(edge.id);
-    adjacencyOf(edge.from).out.set(edge.id, edge);
+    loaded.get(edge.from)?.out.set(edge.id, edge); // else replayed if it is decoded later
     addedTo(edge.from).out.push(edge);
     if (edge.from !== edge.to) {
       loaded.get(edge.to)?.in.set(edge.id, edge); // else replayed if it is decoded later
