@@ -85,7 +85,7 @@ describe('adjacency records that only gain edges are appended to', () => {
     old.out.set(o1.id, o1);
     old.in.set(i1.id, i1);
     const record = encodeAdjacency(A, old) as AdjacencyRecord;
-    const o2 = e(A, 'named', 'follows', { origin: { kind: 'system-one', by: 'model-x' } });
+    const o2 = e(A, 'named', 'same_session', { origin: { kind: 'system-one', by: 'model-x' } });
     const i2 = e(uuid(4), A, 'overlaps', { id: 'explicit-id' });
     const appended = appendAdjacency(A, record, [o2], [i2]) as AdjacencyRecord;
     // Format 2: 0x82, 1 class (4 string indexes), 1 time (a 6-byte varint), then two entries of
@@ -104,7 +104,7 @@ describe('adjacency records that only gain edges are appended to', () => {
     expect(record.b.length).toBe(53);
     // The appended record: its tables grown at their ends (3 classes, still 1 time), the old
     // outgoing entry, the new one, the old incoming entry, the new one.
-    expect(appended.s).toEqual(['temporal', 'precedes', 'rule', 'r', 'follows', 'system-one', 'model-x', 'named', 'overlaps', 'explicit-id']);
+    expect(appended.s).toEqual(['temporal', 'precedes', 'rule', 'r', 'same_session', 'system-one', 'model-x', 'named', 'overlaps', 'explicit-id']);
     expect([...appended.b.subarray(0, 21)]).toEqual([0x82, 3, 0, 1, 2, 3, 0, 4, 5, 6, 0, 8, 2, 3, 1, ...timeBytes]);
     expect([...appended.b.subarray(21, 41)]).toEqual([...record.b.subarray(13, 33)]);
     expect([...appended.b.subarray(41, 46)]).toEqual([16, 1, 7, 50, 0]); // hundredths, class 1, peer 'named', 0.5, time 0
