@@ -1,14 +1,27 @@
 /**
  * Profiles a bulk `addMany` (issue 25): N observations of the scale recipe written through
- * `addMany` into a fresh file store with the shipped local System One, timed end to end. Run it
- * under the V8 profiler to see where the time of a write goes:
+ * `addMany` with the shipped local System One, timed end to end. Run it under the V8 profiler to
+ * see where the time of a write goes:
  *
- * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/scale/profile-write.ts [N=10000] [chunkSize=64]`
+ * `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/scale/profile-write.ts [N=10000] [chunkSize=64] [--append <store dir>]`
  *
  * then summarise the profile with `node --import tsx bench/scale/profile-summary.ts <file.cpuprofile>`.
- * Prints one line: observations, seconds, observations/s, and the load-independent counts per
- * observation (`profile-counters.ts`: takes of SQLite's lock directory, fsyncs) and the heap
- * after the call (after a GC when node runs with `--expose-gc`).
+ *
+ * Without `--append` the observations go into a FRESH file store (a temporary folder, removed
+ * after). With `--append <store dir>` (stop 33: writes at 100k) they are appended to the existing
+ * store at `<store dir>`, namespace `scale` (`bench scale`'s; `--namespace <name>` for another):
+ * the store is opened and loaded first (one recall, not timed), then the N observations of the
+ * scale recipe that FOLLOW its existing nodes (observations `nodes … nodes+N-1`, so a 100k store
+ * built by `bench scale` gets the writes it would get next) are written through one `addMany`.
+ * The store is changed in place: run it on a copy (`cp -r`), a fresh copy for each run that is
+ * compared.
+ *
+ * The LoCoMo file is `$JEV_MEM_LOCOMO_DATA` when set, else the default path (`bench/lib/data.ts`).
+ * Prints one line: observations, seconds, observations/s, the process CPU time of the call (user +
+ * system ms, in all and per observation: less sensitive than wall time to other load on the
+ * machine), the nodes before, the load-independent counts per observation
+ * (`profile-counters.ts`: takes of SQLite's lock directory, fsyncs) and the heap after the call
+ * (after a GC when node runs with `--expose-gc`).
  *
  * @module
  */
@@ -22,31 +35,52 @@ import { defaultLocomoPath, loadLocomo } from '../lib/data.js';
 import { scaleObservations } from './scale.js';
 import { countFsCalls, since } from './profile-counters.js';
 
-const n = Number(process.argv[2] ?? 10_000);
-const chunkSize = Number(process.argv[3] ?? 64);
-const data = await loadLocomo(defaultLocomoPath());
-const observations = scaleObservations(data.conversations, n);
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (v === undefined) throw new Error(`${name} needs a value`);
+  args.splice(i, 2);
+  return v;
+};
+const appendDir = flag('--append');
+const namespace = flag('--namespace') ?? (appendDir === undefined ? 'profile' : 'scale');
+const n = Number(args[0] ?? 10_000);
+const chunkSize = Number(args[1] ?? 64);
+const data = await loadLocomo(process.env.JEV_MEM_LOCOMO_DATA || defaultLocomoPath());
 const encoder = await createDefaultNodeEncoder();
 const systemOne = await createSystemOneFromName('local', { env: process.env });
-const work = await mkdtemp(join(tmpdir(), 'jev-mem-profile-write-'));
+const work = appendDir === undefined ? await mkdtemp(join(tmpdir(), 'jev-mem-profile-write-')) : undefined;
 const fsCounts = countFsCalls();
 try {
-  const memory = await createNodeMemory({ store: join(work, 'store'), namespace: 'profile', encoder, systemOne, vectorIndex: 'auto' });
+  const store = appendDir ?? join(work as string, 'store');
+  const memory = await createNodeMemory({ store, namespace, encoder, systemOne, vectorIndex: 'auto' });
+  let first = 0;
+  if (appendDir !== undefined) {
+    await memory.recall('what did they do', { k: 20 }); // loads the namespace, not timed
+    first = (await memory.stats()).nodes;
+  }
+  const observations = scaleObservations(data.conversations, first + n).slice(first);
   const before = { ...fsCounts };
+  const cpu0 = process.cpuUsage();
   const t = performance.now();
   await memory.addMany(observations, { chunkSize });
   const s = (performance.now() - t) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const c = since(fsCounts, before);
   const stats = await memory.stats();
   (globalThis as { gc?: () => void }).gc?.();
   const heap = process.memoryUsage().heapUsed / 2 ** 20;
   console.log(
-    `profile-write: ${n} observations in ${s.toFixed(1)} s = ${(n / s).toFixed(0)}/s (chunk ${chunkSize}); ${stats.nodes} nodes, ${stats.edges} edges; ` +
+    `profile-write: ${n} observations${appendDir === undefined ? '' : ` appended after ${first} nodes`} in ${s.toFixed(1)} s = ${(n / s).toFixed(0)}/s (chunk ${chunkSize}); ` +
+      `CPU ${cpuMs.toFixed(0)} ms (${(cpuMs / n).toFixed(1)} ms per observation); ${stats.nodes} nodes, ${stats.edges} edges; ` +
       `per observation: ${(c.lockTakes / n).toFixed(2)} lock takes (${c.lockBusy} busy in all), ${(c.fsyncs / n).toFixed(2)} fsyncs; heap ${heap.toFixed(0)} MiB`,
   );
   await memory.close();
 } finally {
   await systemOne.close?.();
   await encoder.close?.();
-  await rm(work, { recursive: true, force: true });
+  if (work !== undefined) await rm(work, { recursive: true, force: true });
 }

@@ -53,6 +53,12 @@ export class Writer {
       this.bytes[this.length++] = (nibble(id.charCodeAt(i)) << 4) | nibble(id.charCodeAt(++i));
     }
   }
+  /** Writes `b` as it is. */
+  raw(b: Uint8Array): void {
+    this.#room(b.length);
+    this.bytes.set(b, this.length);
+    this.length += b.length;
+  }
   done(): Uint8Array {
     return this.bytes.slice(0, this.length);
   }

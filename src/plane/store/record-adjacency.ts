@@ -64,14 +64,18 @@ export interface AdjacencyRecord {
   b: Uint8Array;
 }
 
-const IN = 1;
-const EXPLICIT_ID = 2;
-const TIME_AS_STRING = 4;
-const PEER_UUID = 8;
+/** Entry flags (internal to the adjacency codec and its append, `record-adjacency-append.ts`): an incoming entry. */
+export const IN = 1;
+/** Entry flag: the edge's id is stored (not canonical). */
+export const EXPLICIT_ID = 2;
+/** Entry flag: the time is a string index, not a time-table index (format 2) or float64 ms (format 1). */
+export const TIME_AS_STRING = 4;
+/** Entry flag: the peer is a UUID, stored as 16 bytes. */
+export const PEER_UUID = 8;
 /** Format 2: the weight is stored as hundredths (a varint), not as a float64. */
-const WEIGHT_CENTI = 16;
+export const WEIGHT_CENTI = 16;
 /** First byte of a format 2 entry list (a format 1 list starts with an entry's flags, below 16). */
-const FORMAT_2 = 0x82;
+export const FORMAT_2 = 0x82;
 /** Times further than this from 1970 (ms, year ±37 000) are kept as text, so deltas stay exact. */
 const TIME_LIMIT = 2 ** 50;
 
@@ -117,23 +121,66 @@ function centi(weight: number): number | undefined {
  */
 export function encodeAdjacency(node: string, adjacency: Adjacency): AdjacencyRecord | undefined {
   if (adjacency.out.size === 0 && adjacency.in.size === 0) return undefined;
-  const strings: string[] = [];
-  const index = new Map<string, number>();
-  const ref = (s: string): number => {
-    let i = index.get(s);
+  const t = new EntryTables([], [], 0, []);
+  const w = new Writer();
+  for (const edge of adjacency.out.values()) t.write(w, edge, false);
+  for (const edge of adjacency.in.values()) if (edge.from !== node || edge.to !== node) t.write(w, edge, true);
+  const head = new Writer();
+  head.byte(FORMAT_2);
+  t.writeHead(head, new Uint8Array(0), new Uint8Array(0), 0);
+  const out = new Uint8Array(head.length + w.length);
+  out.set(head.bytes.subarray(0, head.length));
+  out.set(w.bytes.subarray(0, w.length), head.length);
+  return { s: t.strings, b: out };
+}
+
+/**
+ * The string, class and time tables of one format 2 record as its entries are written
+ * ({@link encodeAdjacency}; `record-adjacency-append.ts` starts them from a stored record's
+ * tables and appends to them): a string, class or time already there is referred to by its
+ * index, a new one is added at the end. Internal to the adjacency codec.
+ */
+export class EntryTables {
+  readonly #index = new Map<string, number>();
+  readonly #classes = new Map<string, number>();
+  /** The string indexes of the classes added here, four a class. */
+  readonly #newClasses: number[] = [];
+  readonly #times = new Map<number, number>();
+  /** The times (ms) added here, in order. */
+  readonly #newTimes: number[] = [];
+  /**
+   * @param strings The record's string table (grown in place).
+   * @param classes The record's classes, as `view,subtype,kind,by` string indexes joined by commas.
+   * @param timeCount How many times the record holds.
+   * @param times The record's times (ms), by index.
+   */
+  constructor(readonly strings: string[], classes: readonly string[], timeCount: number, times: readonly number[]) {
+    strings.forEach((s, i) => {
+      if (!this.#index.has(s)) this.#index.set(s, i);
+    });
+    classes.forEach((c, i) => {
+      if (!this.#classes.has(c)) this.#classes.set(c, i);
+    });
+    this.#classCount = classes.length;
+    this.#timeCount = timeCount;
+    times.forEach((ms, i) => {
+      if (!this.#times.has(ms)) this.#times.set(ms, i);
+    });
+  }
+  #classCount: number;
+  #timeCount: number;
+  /** The index of string `s`, added at the end when new. */
+  ref(s: string): number {
+    let i = this.#index.get(s);
     if (i === undefined) {
-      i = strings.length;
-      strings.push(s);
-      index.set(s, i);
+      i = this.strings.length;
+      this.strings.push(s);
+      this.#index.set(s, i);
     }
     return i;
-  };
-  const classes = new Map<string, number>();
-  const classList: number[] = [];
-  const times = new Map<number, number>();
-  const timeList: number[] = [];
-  const w = new Writer();
-  const put = (edge: MemoryEdge, incoming: boolean): void => {
+  }
+  /** Writes one entry (layout: {@link encodeAdjacency}). */
+  write(w: Writer, edge: MemoryEdge, incoming: boolean): void {
     const peer = incoming ? edge.from : edge.to;
     let ms = exactMs(edge.createdAt);
     if (ms !== undefined && Math.abs(ms) >= TIME_LIMIT) ms = undefined;
@@ -141,48 +188,49 @@ export function encodeAdjacency(node: string, adjacency: Adjacency): AdjacencyRe
     const uuid = UUID.test(peer);
     const hundredths = centi(edge.weight);
     w.byte((incoming ? IN : 0) | (explicit ? EXPLICIT_ID : 0) | (ms === undefined ? TIME_AS_STRING : 0) | (uuid ? PEER_UUID : 0) | (hundredths === undefined ? 0 : WEIGHT_CENTI));
-    const parts = [ref(edge.view), ref(edge.subtype), ref(edge.origin.kind), ref(edge.origin.by)];
+    const parts = [this.ref(edge.view), this.ref(edge.subtype), this.ref(edge.origin.kind), this.ref(edge.origin.by)];
     const name = parts.join(',');
-    let c = classes.get(name);
+    let c = this.#classes.get(name);
     if (c === undefined) {
-      c = classes.size;
-      classes.set(name, c);
-      classList.push(...parts);
+      c = this.#classCount++;
+      this.#classes.set(name, c);
+      this.#newClasses.push(...parts);
     }
     w.varint(c);
     if (uuid) w.uuid(peer);
-    else w.varint(ref(peer));
+    else w.varint(this.ref(peer));
     if (hundredths === undefined) w.f64(edge.weight);
     else w.varint(hundredths);
-    if (ms === undefined) w.varint(ref(edge.createdAt));
+    if (ms === undefined) w.varint(this.ref(edge.createdAt));
     else {
-      let t = times.get(ms);
+      let t = this.#times.get(ms);
       if (t === undefined) {
-        t = timeList.length;
-        times.set(ms, t);
-        timeList.push(ms);
+        t = this.#timeCount++;
+        this.#times.set(ms, t);
+        this.#newTimes.push(ms);
       }
       w.varint(t);
     }
-    if (explicit) w.varint(ref(edge.id));
-  };
-  for (const edge of adjacency.out.values()) put(edge, false);
-  for (const edge of adjacency.in.values()) if (edge.from !== node || edge.to !== node) put(edge, true);
-  const head = new Writer();
-  head.byte(FORMAT_2);
-  head.varint(classes.size);
-  for (const i of classList) head.varint(i);
-  head.varint(timeList.length);
-  let last = 0;
-  for (const ms of timeList) {
-    const d = ms - last;
-    head.varint(d >= 0 ? d * 2 : -d * 2 - 1);
-    last = ms;
+    if (explicit) w.varint(this.ref(edge.id));
   }
-  const out = new Uint8Array(head.length + w.length);
-  out.set(head.bytes.subarray(0, head.length));
-  out.set(w.bytes.subarray(0, w.length), head.length);
-  return { s: strings, b: out };
+  /**
+   * Writes the class and time tables (after the format byte): their counts, the stored tables'
+   * bytes `oldClasses` / `oldTimes` as they are, then the classes and times added here (the
+   * first time's delta from `lastMs`, the stored record's last time, 0 when it has none).
+   */
+  writeHead(head: Writer, oldClasses: Uint8Array, oldTimes: Uint8Array, lastMs: number): void {
+    head.varint(this.#classCount);
+    head.raw(oldClasses);
+    for (const i of this.#newClasses) head.varint(i);
+    head.varint(this.#timeCount);
+    head.raw(oldTimes);
+    let last = lastMs;
+    for (const ms of this.#newTimes) {
+      const d = ms - last;
+      head.varint(d >= 0 ? d * 2 : -d * 2 - 1);
+      last = ms;
+    }
+  }
 }
 
 /**
