@@ -290,14 +290,23 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
       if (iso === undefined) throw new Error(`adjacency record of ${JSON.stringify(node)} refers to time ${t} of ${times.length}`);
       createdAt = iso;
     }
-    const incoming = (flags & IN) !== 0;
-    const from = incoming ? peer : node;
-    const to = incoming ? node : peer;
-    const id = flags & EXPLICIT_ID ? str(r.varint()) : canonicalEdgeId(from, to, view, sub);
-    const edge: MemoryEdge = { id, namespace, from, to, view, subtype: sub, weight, origin: { kind, by }, createdAt };
-    (incoming ? adjacency.in : adjacency.out).set(id, edge);
+    fileEdge(adjacency, namespace, node, flags, peer, flags & EXPLICIT_ID ? str(r.varint()) : undefined, view, sub, weight, { kind, by }, createdAt);
   }
   return adjacency;
+}
+
+/**
+ * Files one decoded entry of `node`'s record in `adjacency` (either format): the edge runs from
+ * `node` to `peer` (to `node` from `peer` when the entry is incoming); its id is `explicitId` or
+ * the canonical one.
+ */
+function fileEdge(adjacency: Adjacency, namespace: string, node: string, flags: number, peer: string, explicitId: string | undefined, view: View, sub: EdgeSubtype, weight: number, origin: MemoryEdge['origin'], createdAt: string): void {
+  const incoming = (flags & IN) !== 0;
+  const from = incoming ? peer : node;
+  const to = incoming ? node : peer;
+  const id = explicitId ?? canonicalEdgeId(from, to, view, sub);
+  const edge: MemoryEdge = { id, namespace, from, to, view, subtype: sub, weight, origin, createdAt };
+  (incoming ? adjacency.in : adjacency.out).set(id, edge);
 }
 
 /**
@@ -331,11 +340,6 @@ function decodeFormat1(namespace: string, node: string, b: Uint8Array, str: (i: 
     const by = str(r.varint());
     const weight = r.f64();
     const createdAt = flags & TIME_AS_STRING ? str(r.varint()) : isoOf(r.f64());
-    const incoming = (flags & IN) !== 0;
-    const from = incoming ? peer : node;
-    const to = incoming ? node : peer;
-    const id = flags & EXPLICIT_ID ? str(r.varint()) : canonicalEdgeId(from, to, view, sub);
-    const edge: MemoryEdge = { id, namespace, from, to, view, subtype: sub, weight, origin: { kind, by }, createdAt };
-    (incoming ? adjacency.in : adjacency.out).set(id, edge);
+    fileEdge(adjacency, namespace, node, flags, peer, flags & EXPLICIT_ID ? str(r.varint()) : undefined, view, sub, weight, { kind, by }, createdAt);
   }
 }
