@@ -22,7 +22,7 @@
  * The guard (guard.ts) adds μ·m̃(v) to G, m̃ the taste rescaled against the best among the
  * candidates. Measured on the chats bench's preference dev part (`bench/chats/prefs.ts`): among
  * the user's turns, the evidence turn is in the top 10 by m for 27 of 32 questions, by the whole
- * turn's cosine for 20 (statements of every person: 27; every sentence: 19).
+ * turn's cosine for 20, by the best of all its sentences (questions included) for 19.
  *
  * @module
  */
