@@ -50,4 +50,23 @@ describe('a recommendation request finds the taste stated in passing (issue 24, 
       await memory.close();
     }
   });
+
+  it('leaves a history of short turns between named people alone (g = 0: no taste step, as on LoCoMo)', async () => {
+    const memory = await createNodeMemory({ store: 'unused-in-memory', storage: createMemoryStorage() });
+    try {
+      const turns: Array<[string, string]> = [
+        ['Ana', "I've been really into Thai food lately, and I'm vegetarian."],
+        ['Ben', 'What should I cook for a dinner party this weekend?'],
+        ['Ana', 'Maybe a big pot of soup, everyone likes that.'],
+        ['Ben', 'My oven runs hot, so baking is out.'],
+      ];
+      let t = Date.parse('2024-03-01T10:00:00Z');
+      for (const [speaker, text] of turns) await memory.add({ text, speaker, observedAt: new Date((t += 60_000)).toISOString(), sessionId: 's1' });
+      const r = await memory.recall('Any ideas for a meal I would love?', { k: 4 });
+      expect(r.trace.guard).toBe(0);
+      expect(r.trace.taste).toBeUndefined();
+    } finally {
+      await memory.close();
+    }
+  });
 });
