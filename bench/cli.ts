@@ -12,7 +12,7 @@
  *   state-update heads by kind on held-out generated and hand-written pairs, and end to end)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
- * - `npm run bench -- chats [--part dev|heldout|novel|all] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]`
+ * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]`
  *   (generated user/assistant histories, recall of the evidence turns by question kind; issue 24)
  * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
  *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
@@ -52,7 +52,7 @@ export const BENCH_USAGE = `Usage:
   npm run bench -- multilingual [--system-one <name>] [--out <dir>]
                                           (recall@1 and @5 per language of test/fixtures/multilingual,
                                           default Node encoder; writes <out>/multilingual.json)
-  npm run bench -- chats [--part dev|heldout|novel|all] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]
+  npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]
                                           (issue-24 generated user/assistant histories: recall@5/10 of
                                           the evidence turns by question kind; writes <out>/chats.json,
                                           chats.md; --trace writes every question's rankings as JSON lines)
@@ -300,8 +300,8 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       const { chatsTables, parseChatSystems, runChatsBench } = await import('./chats/chats.js');
       const { mkdir, writeFile, appendFile } = await import('node:fs/promises');
       const part = str(values.part) ?? 'all';
-      if (!['dev', 'heldout', 'novel', 'all'].includes(part)) {
-        io.err(`bench chats: --part must be dev, heldout, novel or all, got ${JSON.stringify(part)}\n\n${BENCH_USAGE}`);
+      if (!['dev', 'heldout', 'novel', 'all', 'prefdev', 'prefheld', 'prefs'].includes(part)) {
+        io.err(`bench chats: --part must be dev, heldout, novel, all, prefdev, prefheld or prefs, got ${JSON.stringify(part)}\n\n${BENCH_USAGE}`);
         return 2;
       }
       let systems;
@@ -314,7 +314,7 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       const trace = str(values.trace);
       if (trace !== undefined) await writeFile(resolve(trace), '');
       const results = await runChatsBench({
-        parts: part === 'all' ? ['dev', 'heldout', 'novel'] : [part as 'dev' | 'heldout' | 'novel'],
+        parts: part === 'all' ? ['dev', 'heldout', 'novel'] : part === 'prefs' ? ['prefdev', 'prefheld'] : [part as 'dev' | 'heldout' | 'novel' | 'prefdev' | 'prefheld'],
         systems,
         ...(systemOne !== undefined ? { systemOne } : {}),
         log: (l) => io.err(l),

@@ -20,13 +20,18 @@ import { KS, meanScore, scoreQuestion, type GroupScore, type QuestionScore } fro
 import { CHAT_KINDS } from './episodes.js';
 import { categoryKind, CHATS_DEV_SEEDS, CHATS_DEV_SHORT_SEEDS, CHATS_HELDOUT_SEEDS, generateHistory, type ChatHistory } from './generate.js';
 import { CHATS_NOVEL_SEEDS, generateNovelHistory } from './novel.js';
+import { preferenceHistories, preferenceSeeds } from './prefs.js';
 
 /** Systems of the chats bench. */
 export const CHAT_SYSTEMS = ['jev-mem', 'bm25', 'hybrid'] as const;
 /** One of {@link CHAT_SYSTEMS}. */
 export type ChatSystem = (typeof CHAT_SYSTEMS)[number];
-/** Parts of the chats bench: dev (tune on it), held-out (same templates, other seeds) and novel (new templates and styles); the last two are reported only. */
-export const CHAT_PARTS = ['dev', 'heldout', 'novel'] as const;
+/**
+ * Parts of the chats bench: dev (tune on it), held-out (same templates, other seeds) and novel
+ * (new templates and styles), reported only; and the preference set (`prefs.ts`): prefdev (tune
+ * on it) and prefheld (reported only).
+ */
+export const CHAT_PARTS = ['dev', 'heldout', 'novel', 'prefdev', 'prefheld'] as const;
 /** One of {@link CHAT_PARTS}. */
 export type ChatPart = (typeof CHAT_PARTS)[number];
 
@@ -38,11 +43,13 @@ export type ChatPart = (typeof CHAT_PARTS)[number];
 export function partHistories(part: ChatPart): Array<() => ChatHistory> {
   if (part === 'dev') return [...CHATS_DEV_SEEDS.map((s) => () => generateHistory(s)), ...CHATS_DEV_SHORT_SEEDS.map((s) => () => generateHistory(s, { short: true }))];
   if (part === 'heldout') return CHATS_HELDOUT_SEEDS.map((s) => () => generateHistory(s));
+  if (part === 'prefdev' || part === 'prefheld') return preferenceHistories(part);
   return CHATS_NOVEL_SEEDS.map((s) => () => generateNovelHistory(s));
 }
 
 /** Seeds of a part (in {@link partHistories} order). */
 export function partSeeds(part: ChatPart): readonly number[] {
+  if (part === 'prefdev' || part === 'prefheld') return preferenceSeeds(part);
   return part === 'dev' ? [...CHATS_DEV_SEEDS, ...CHATS_DEV_SHORT_SEEDS] : part === 'heldout' ? CHATS_HELDOUT_SEEDS : CHATS_NOVEL_SEEDS;
 }
 
@@ -111,7 +118,7 @@ export async function runChatsBench(o: ChatsBenchOptions = {}): Promise<ChatsRes
   const backend = systems.includes('jev-mem') ? await createSystemOneFromName(o.systemOne ?? 'local', { env: process.env }) : undefined;
   const root = await mkdtemp(join(tmpdir(), 'jev-mem-chats-'));
   const seeds = Object.fromEntries(CHAT_PARTS.map((p) => [p, partSeeds(p)])) as Record<ChatPart, readonly number[]>;
-  const results: ChatsResults = { format: 'jev-mem/bench-chats', seeds, histories: { dev: { turns: 0, questions: 0 }, heldout: { turns: 0, questions: 0 }, novel: { turns: 0, questions: 0 } }, systems: {} };
+  const results: ChatsResults = { format: 'jev-mem/bench-chats', seeds, histories: {}, systems: {} };
   const maxK = Math.max(...KS);
   try {
     for (const part of parts) {
@@ -167,7 +174,7 @@ function pct(x: number | undefined): string {
 export function chatsTables(r: ChatsResults): string[] {
   const systems = Object.keys(r.systems);
   const lines: string[] = [];
-  const title: Record<ChatPart, string> = { dev: 'Dev part', heldout: 'Held-out part', novel: 'Novel part' };
+  const title: Record<ChatPart, string> = { dev: 'Dev part', heldout: 'Held-out part', novel: 'Novel part', prefdev: 'Preference dev part', prefheld: 'Preference held-out part' };
   for (const part of CHAT_PARTS) {
     if (!systems.some((s) => r.systems[s]?.[part])) continue;
     lines.push(`### ${title[part]} (${r.histories[part]?.questions ?? 0} questions, ${r.histories[part]?.turns ?? 0} turns, seeds ${(r.seeds[part] ?? []).join(',')})`, '');
@@ -177,6 +184,7 @@ export function chatsTables(r: ChatsResults): string[] {
     for (const k of rows) {
       const first = r.systems[systems[0] as string]?.[part];
       const n = k === 'overall' ? first?.overall.n : first?.byKind[k]?.n;
+      if (n === undefined) continue; // a kind the part does not ask (the preference parts ask one)
       const cells = systems.map((s) => {
         const g = k === 'overall' ? r.systems[s]?.[part]?.overall : r.systems[s]?.[part]?.byKind[k];
         return `${pct(g?.recall[5])} | ${pct(g?.recall[10])}`;

@@ -32,6 +32,8 @@ export interface HistoryOptions {
   fillers?: number;
   /** Short assistant replies (one or two sentences) instead of long answers: no turn is long. @default false */
   short?: boolean;
+  /** The questions and their plants; absent: `episodes(r, perKind)` of `episodes.ts` (every kind). */
+  episodes?: (r: Rng) => Episode[];
 }
 
 /** Category number of a kind (1-based index in {@link CHAT_KINDS}). */
@@ -129,7 +131,7 @@ function questionWords(q: string): string[] {
  */
 export function generateHistory(seed: number, o: HistoryOptions = {}): ChatHistory {
   const r = rng(seed);
-  const eps: Episode[] = episodes(r, o.perKind ?? 3);
+  const eps: Episode[] = o.episodes !== undefined ? o.episodes(r) : episodes(r, o.perKind ?? 3);
   type Slot = { key: number; make: () => Turn[] };
   const slots: Slot[] = [];
   eps.forEach((e, ei) =>

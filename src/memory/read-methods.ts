@@ -61,6 +61,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
         if (o?.signal) input.signal = o.signal;
         if (o?.switches) input.switches = o.switches;
         if (encoder.termVectors) input.termVectors = (words) => encoder.termVectors!(words);
+        input.embedPassages = (texts) => encoder.embed(texts, o?.signal);
         if (encoder.languages !== undefined) input.vectorLanguages = encoder.languages;
         if (keep !== undefined) input.keep = keep;
         const out = await runRecall(state, controller, callParams, input);

@@ -25,7 +25,10 @@
  * turns), and t̃ the position in time among the candidates, used only when the question asks
  * for the current state ("now", "currently", "these days"). When the user asks for a suggestion
  * ({@link asksSuggestion}), G is also multiplied by 1 + π·τ(v), τ the memory's preference type
- * weight (the typing head's `type.preference`), since a good suggestion rests on stated tastes.
+ * weight (the typing head's `type.preference`), since a good suggestion rests on stated tastes,
+ * and, when the read path measured the user's tastes (taste.ts), μ·m̃(v) is added inside the
+ * bracket: m̃ the best first-person statement's cosine with the query, rescaled against the best
+ * candidate's.
  *
  * @module
  */
@@ -55,10 +58,15 @@ export const GUARD_ROLE_WEIGHT = 0.3;
 export const GUARD_PASSAGE_WEIGHT = 0.8;
 /** Boost π of a turn typed as a preference when the user asks for a suggestion (chosen on the chats bench's dev part: 0.5 over 0.25 and 1). */
 export const GUARD_PREFERENCE = 0.5;
+/** Weight μ of the rescaled taste m̃ (taste.ts: the best statement's cosine) in G when the user asks for a suggestion. */
+export const GUARD_TASTE = 1.0;
+/** Taste span below the best taste that m̃ maps to [0,1]. */
+export const GUARD_TASTE_SPAN = 0.5;
 
 /** Speakers that are roles, not names. */
 const ROLES = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);
-const ASSISTANT_ROLES = new Set(['assistant', 'ai', 'bot', 'system']);
+/** Roles of an assistant (every other role is the user's). */
+export const ASSISTANT_ROLES: ReadonlySet<string> = new Set(['assistant', 'ai', 'bot', 'system']);
 const CURRENT = new Set(['now', 'currently', 'current', 'nowadays', 'latest', 'anymore', 'still', 'today']);
 const PAST_SAY = new Set(['said', 'told', 'suggested', 'recommended', 'mentioned', 'gave', 'proposed', 'advised', 'wrote', 'listed', 'explained', 'described', 'provided', 'shared']);
 
@@ -141,17 +149,22 @@ export function questionRole(query: string): 'user' | 'assistant' {
 }
 
 const SUGGEST = new Set(['recommend', 'recommendation', 'recommendations', 'suggest', 'suggestion', 'suggestions', 'idea', 'ideas', 'tips', 'advice']);
+const CHOOSE = new Set(['pick', 'choose', 'find', 'decide', 'select', 'plan']);
+const SUIT = new Set(['suit', 'suits', 'suited', 'fit', 'fits']);
 
 /**
  * True when a question asks for a suggestion ("recommend", "suggest", "any ideas", "tips",
- * "advice", or "should / could / can I / we …"); whatever is suggested should fit the user's
- * stated tastes.
+ * "advice", "should / could / can I / we …", "help me / us pick, choose, find, decide, select,
+ * plan …", "… would suit / fit me / us"); whatever is suggested should fit the user's stated
+ * tastes.
  */
 export function asksSuggestion(query: string): boolean {
   const w = tokenize(query);
   for (let i = 0; i < w.length; i++) {
     if (SUGGEST.has(w[i] as string)) return true;
     if ((w[i] === 'should' || w[i] === 'could' || w[i] === 'can') && (w[i + 1] === 'i' || w[i + 1] === 'we')) return true;
+    if (w[i] === 'help' && (w[i + 1] === 'me' || w[i + 1] === 'us') && CHOOSE.has(w[i + 2] as string)) return true;
+    if (SUIT.has(w[i] as string) && (w[i + 1] === 'me' || w[i + 1] === 'us')) return true;
   }
   return false;
 }
@@ -185,6 +198,11 @@ export interface GuardOptions {
    * `signals.ts` `namespaceIdf`); absent: every stem weighs 1.
    */
   idf?: (stem: string) => number;
+  /**
+   * The user's tastes m(v) by node id (taste.ts `tasteScores`: best cosine of the query with a
+   * first-person statement of the turn), used when the user asks for a suggestion; absent: none.
+   */
+  taste?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -201,6 +219,9 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
   const tastes = wanted === 'user' && asksSuggestion(query);
   let bestCos = -1;
   for (const c of cands) if (c.cosine > bestCos) bestCos = c.cosine;
+  const taste = tastes ? o.taste : undefined;
+  let bestTaste = -Infinity;
+  if (taste !== undefined) for (const c of cands) bestTaste = Math.max(bestTaste, taste.get(c.node.id) ?? -Infinity);
   let t0 = Infinity;
   let t1 = -Infinity;
   if (current) {
@@ -219,7 +240,9 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
     }
     const z = Math.max(0, Math.min(1, (c.cosine - (bestCos - GUARD_COSINE_SPAN)) / GUARD_COSINE_SPAN));
     const p = passageScore(pq, c.node.text).score;
-    let gv = rho * ((1 - GUARD_PASSAGE_WEIGHT) * c.lexical + GUARD_PASSAGE_WEIGHT * p + GUARD_COSINE_WEIGHT * z);
+    const m = taste?.get(c.node.id);
+    const mt = m === undefined ? 0 : Math.max(0, Math.min(1, (m - (bestTaste - GUARD_TASTE_SPAN)) / GUARD_TASTE_SPAN));
+    let gv = rho * ((1 - GUARD_PASSAGE_WEIGHT) * c.lexical + GUARD_PASSAGE_WEIGHT * p + GUARD_COSINE_WEIGHT * z + GUARD_TASTE * mt);
     if (tastes) gv *= 1 + GUARD_PREFERENCE * Math.max(0, Math.min(1, c.node.types?.preference ?? 0));
     if (current && t1 > t0) {
       const t = c.node.observedAt !== undefined ? Date.parse(c.node.observedAt) : c.node.seq;

@@ -24,10 +24,12 @@ import { centroidOf, estimateStop, reassess, REASSESS_TOP, scoreCandidates, topB
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { proposeNeighbours, type Proposal, type Walk } from './expand.js';
 import { gatherQuery } from './gather.js';
+import { asksSuggestion, guardWeight, questionRole } from './guard.js';
 import { runHop } from './hop.js';
 import { finalRanking } from './recalled.js';
 import type { TermVectorLookup } from './signals.js';
 import { stopDecision, type StopReason } from './stop.js';
+import { isUserRole, tastePool, tasteScores, type EmbedTexts } from './taste.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 
 /** The `hops` signal of a node the hop found: one step from its seeds (the dev runs of docs/bench/HOP.md saw no difference with 0). */
@@ -78,6 +80,11 @@ export interface RecallInput {
   vectorLanguages?: readonly string[];
   /** Word vectors of the encoder (`Encoder.termVectors`, src/encoder/encoder.ts); without them `softWindowOverlap` is 0. */
   termVectors?: TermVectorLookup;
+  /**
+   * The encoder's `embed` (unit sentence vectors), for the passage-level tastes of a
+   * recommendation request (`taste.ts`); absent: that step does not run.
+   */
+  embedPassages?: EmbedTexts;
 }
 
 /** What a recall returns. */
@@ -277,6 +284,13 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     },
   );
   checkAbort();
+  // ---- tastes (taste.ts): a recommendation request in a history whose speakers are roles (the
+  // guard's range, g > 0) draws the user's turns and measures each by its first-person statements
+  const taste = await userTastes(state, input, scored, visited, anchorNodes, vectorEvidence, passes, async (nodes) => {
+    const got = await scoreCandidates(nodes.map((node) => ({ node, hops: HOP_HOPS, pg: 1, edge: undefined })), q, state, controller, ctx, params, undefined);
+    for (const [id, s] of got) scored.set(id, s);
+  });
+  checkAbort();
   // ---- reassess (26): one more assessment of the best candidates, now that their neighbours
   // have been assessed too (an answer is often the turn next to a relevant one).
   if (scored.size > 0 && ctx.callsLeft > 0 && Date.now() <= input.deadline) {
@@ -296,6 +310,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     passes,
     k,
     sessionRepeatFactor: params.sessionRepeatFactor,
+    ...(taste !== undefined ? { taste: taste.scores } : {}),
   });
   const trace: RecallTrace = {
     query: input.query,
@@ -323,5 +338,31 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     coverage,
     hop,
   };
+  if (taste !== undefined) trace.taste = { drawn: taste.drawn, scored: taste.scores.size };
   return { memories, trace };
+}
+
+/**
+ * The user's tastes m(v) (taste.ts) when the query asks the user's suggestion, the guard is on
+ * (g > 0 on the anchors), the query vector carries evidence and an encoder is given: draws the
+ * user-role turns of the taste pool that are not yet candidates (`score` scores them as
+ * candidates), then measures every user-role candidate, nearest by cosine first.
+ */
+async function userTastes(
+  state: NamespaceState,
+  input: RecallInput,
+  scored: Map<string, Scored>,
+  visited: Set<string>,
+  anchorNodes: readonly MemoryNode[],
+  vectorEvidence: boolean,
+  passes: (n: MemoryNode) => boolean,
+  score: (nodes: MemoryNode[]) => Promise<void>,
+): Promise<{ scores: Map<string, number>; drawn: number } | undefined> {
+  const embed = input.embedPassages;
+  if (embed === undefined || !vectorEvidence || !asksSuggestion(input.query) || questionRole(input.query) !== 'user' || guardWeight(anchorNodes) <= 0) return undefined;
+  const drawn = await tastePool(state, input.queryVector, new Set(scored.keys()), passes);
+  for (const n of drawn) visited.add(n.id);
+  if (drawn.length > 0) await score(drawn);
+  const users = [...scored.values()].filter((s) => isUserRole(s.node)).sort((a, b) => b.parts.z - a.parts.z);
+  return { scores: await tasteScores(input.queryVector, users.map((s) => s.node), embed), drawn: drawn.length };
 }

@@ -96,6 +96,8 @@ export interface FinalRankingInput {
    * 1 or absent: off.
    */
   sessionRepeatFactor?: number;
+  /** The user's tastes by node id (taste.ts), for the guard; absent: none. */
+  taste?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -118,7 +120,7 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     all.map((s) => ({ node: s.node, score: s.score, lexical: q.lexical.get(s.node.id)?.score ?? 0, cosine: s.parts.z })),
     input.query,
     g,
-    { idf: namespaceIdf(state) },
+    input.taste !== undefined ? { idf: namespaceIdf(state), taste: input.taste } : { idf: namespaceIdf(state) },
   );
   const ranked = all.map((s, i) => {
     let score = guarded[i] as number;

@@ -107,4 +107,10 @@ export interface RecallTrace {
    * traces written before it existed.
    */
   hop?: TraceHop;
+  /**
+   * The user's tastes for a recommendation request (`taste.ts`, issue 24): how many user turns
+   * the read path drew into the pool and how many it scored by their statements; absent when the
+   * step did not run.
+   */
+  taste?: { drawn: number; scored: number };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksCurrent, asksSuggestion, GUARD_COSINE_SPAN, GUARD_COSINE_WEIGHT, GUARD_LONG_WEIGHT, GUARD_OTHER_ROLE, GUARD_PASSAGE_WEIGHT, GUARD_PREFERENCE, GUARD_RECENCY, GUARD_ROLE_WEIGHT, guardedScores, guardReading, guardWeight, isRole, LONG_TURN_WORDS, questionRole, type GuardCandidate } from '../../src/read/guard.js';
+import { asksCurrent, asksSuggestion, GUARD_COSINE_SPAN, GUARD_COSINE_WEIGHT, GUARD_LONG_WEIGHT, GUARD_OTHER_ROLE, GUARD_PASSAGE_WEIGHT, GUARD_PREFERENCE, GUARD_RECENCY, GUARD_ROLE_WEIGHT, GUARD_TASTE, GUARD_TASTE_SPAN, guardedScores, guardReading, guardWeight, isRole, LONG_TURN_WORDS, questionRole, type GuardCandidate } from '../../src/read/guard.js';
 import type { MemoryNode } from '../../src/types.js';
 
 function node(id: string, text: string, speaker: string | undefined, observedAt: string, seq = 0): MemoryNode {
@@ -80,6 +80,11 @@ describe('asksSuggestion', () => {
     expect(asksSuggestion('Any ideas for what to bake this weekend?')).toBe(true);
     expect(asksSuggestion('What should I put on at the dinner party tonight?')).toBe(true);
     expect(asksSuggestion('What could we play at game night?')).toBe(true);
+    expect(asksSuggestion('Could you help me pick a restaurant for Saturday?')).toBe(true);
+    expect(asksSuggestion('Can you help us choose a plant for the desk?')).toBe(true);
+    expect(asksSuggestion('What kind of dog would suit me?')).toBe(true);
+    expect(asksSuggestion('Can you help me understand my rent contract?')).toBe(false);
+    expect(asksSuggestion('Does the blue jacket suit the occasion?')).toBe(false);
     expect(asksSuggestion('What breed is my dog?')).toBe(false);
     expect(asksSuggestion('Where do I live now?')).toBe(false);
   });
@@ -150,5 +155,22 @@ describe('guardedScores', () => {
     expect(s[1]).toBeCloseTo(1, 10);
     expect(s[0]).toBeCloseTo(base / top, 10);
     expect(s[2]).toBeCloseTo((GUARD_COSINE_WEIGHT * (1 + (GUARD_RECENCY * 31) / 60)) / top, 10); // 1 Feb is 31 of the 60 days
+  });
+
+  it("adds μ·m̃ (the user's taste, rescaled against the best) inside G for a suggestion request only", () => {
+    // Same lexical, passage (query stems absent from 'zzz') and cosine: only the taste differs.
+    // Tastes: best 0.9 → m̃ = 1; 0.9 − span/2 → m̃ = 1/2; none → 0.
+    const t = (id: string): GuardCandidate => c(node(id, 'zzz', 'user', '2024-01-01T00:00:00Z'), 0, 0, 0.5);
+    const list = [t('a'), t('b'), t('c')];
+    const taste = new Map([['a', 0.9 - GUARD_TASTE_SPAN / 2], ['b', 0.9]]);
+    const base = GUARD_COSINE_WEIGHT; // z̃ = 1 for all: every cosine is the best
+    const s = guardedScores(list, 'Could you recommend a restaurant?', 1, { taste });
+    const top = base + GUARD_TASTE;
+    expect(s[1]).toBeCloseTo(1, 10);
+    expect(s[0]).toBeCloseTo((base + GUARD_TASTE / 2) / top, 10);
+    expect(s[2]).toBeCloseTo(base / top, 10);
+    // A question about a fact, or about what "you" suggested, ignores the tastes.
+    expect(guardedScores(list, 'Where is the restaurant?', 1, { taste })).toEqual([1, 1, 1]);
+    expect(guardedScores(list, 'Which restaurant did you suggest?', 1, { taste })).toEqual([1, 1, 1]);
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * The user's stated tastes for a recommendation request (issue 24, preference questions). When
+ * the user asks for a suggestion ("Can you recommend a show for tonight?", "What should I cook
+ * this weekend?"), a good answer rests on what the user said of themselves in an earlier session,
+ * often in passing inside a long request for help ("I'm looking for a new recipe; I've been
+ * really into Thai food lately, and I'm vegetarian"). Neither the whole turn's words nor its
+ * whole vector find it well: the assistant's long answers share more words with the question, and
+ * the user's own short requests ("What should I look for in headphones?") are closer in meaning to
+ * a question than any statement is. So the read path, on such a request in a history whose
+ * speakers are roles:
+ *
+ * 1. draws the asker's turns into the candidate pool ({@link tastePool}: the user-role turns
+ *    among the {@link TASTE_POOL} nearest turns by the stored vectors), and
+ * 2. scores each user turn by meaning at passage level ({@link tasteScores}):
+ *
+ *      m(v) = max over statements s of v  cos(e(q), e(s)),
+ *
+ *    where the statements are the turn's sentences that do not end with "?" and say something in
+ *    the first person (I, my, we, our, …): a taste is stated, not asked. e is the encoder's
+ *    sentence vector. A turn without a statement has no m.
+ *
+ * The guard (guard.ts) adds μ·m̃(v) to G, m̃ the taste rescaled against the best among the
+ * candidates. Measured on the chats bench's preference dev part (`bench/chats/prefs.ts`): among
+ * the user's turns, the evidence turn is in the top 10 by m for 27 of 32 questions, by the whole
+ * turn's cosine for 20, by the best of all its sentences (questions included) for 19.
+ *
+ * @module
+ */
+import type { NamespaceState } from '../plane/resident/namespace.js';
+import { tokenize } from '../plane/text/text.js';
+import type { MemoryNode } from '../types.js';
+import { dot } from '../util/vector.js';
+import { ASSISTANT_ROLES, isRole } from './guard.js';
+import { splitSentences } from './passage.js';
+
+/** Depth of the vector search that draws the user's turns for a recommendation request. */
+export const TASTE_POOL = 300;
+/** At most this many statements are embedded in one recall (the most similar turns first keep theirs). */
+export const TASTE_MAX_STATEMENTS = 1200;
+
+/** Embeds texts with the namespace's encoder (unit vectors, as `Encoder.embed` gives them). */
+export type EmbedTexts = (texts: string[]) => Promise<Float32Array[]>;
+
+const FIRST_PERSON = new Set(['i', "i'm", "i've", "i'd", "i'll", 'im', 'ive', 'my', 'me', 'mine', 'myself', 'we', "we're", "we've", 'our', 'ours', 'us']);
+
+/** True when a turn's speaker is the user's role (a role that is not an assistant's). */
+export function isUserRole(n: MemoryNode): boolean {
+  const s = n.provenance.speaker;
+  return isRole(s) && !ASSISTANT_ROLES.has((s as string).trim().toLowerCase());
+}
+
+/**
+ * The statements of a text: its sentences (passage.ts `splitSentences`) that do not end with
+ * "?" and hold a first-person word (I, I'm, my, me, we, our, us, …), in order.
+ */
+export function statements(text: string): string[] {
+  return splitSentences(text).filter((s) => !s.endsWith('?') && tokenize(s).some((w) => FIRST_PERSON.has(w)));
+}
+
+/**
+ * The user-role turns among the {@link TASTE_POOL} nearest turns to the query vector that
+ * `keep` keeps and that are not in `seen`, nearest first (their bodies loaded).
+ */
+export async function tastePool(state: NamespaceState, queryVector: Float32Array, seen: ReadonlySet<string>, keep: (n: MemoryNode) => boolean): Promise<MemoryNode[]> {
+  if (state.vector.size === 0) return [];
+  const hits = state.vector.search(queryVector, TASTE_POOL).filter((h) => !seen.has(h.id));
+  await state.loadNodes(hits.map((h) => h.id));
+  const out: MemoryNode[] = [];
+  for (const h of hits) {
+    const n = state.nodes.get(h.id);
+    if (n !== undefined && isUserRole(n) && keep(n)) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * m(v) of each node (module comment): the best cosine of the query vector with the node's
+ * statements, embedded with `embed`. Nodes are taken in the given order until
+ * {@link TASTE_MAX_STATEMENTS} statements; a node without statements (or past the cap) is absent
+ * from the result.
+ */
+export async function tasteScores(queryVector: Float32Array, nodes: readonly MemoryNode[], embed: EmbedTexts): Promise<Map<string, number>> {
+  const texts: string[] = [];
+  const owner: string[] = [];
+  for (const n of nodes) {
+    const st = statements(n.text);
+    if (texts.length + st.length > TASTE_MAX_STATEMENTS) break;
+    for (const s of st) {
+      texts.push(s);
+      owner.push(n.id);
+    }
+  }
+  const out = new Map<string, number>();
+  if (texts.length === 0) return out;
+  const qn = Math.sqrt(dot(queryVector, queryVector)) || 1;
+  const vs = await embed(texts);
+  vs.forEach((v, i) => {
+    const vn = Math.sqrt(dot(v, v));
+    const c = vn > 0 ? dot(queryVector, v) / (qn * vn) : 0;
+    const id = owner[i] as string;
+    const prev = out.get(id);
+    if (prev === undefined || c > prev) out.set(id, c);
+  });
+  return out;
+}
