@@ -402,9 +402,31 @@ export function readStateSide(side: StateSide, memo: StateReadings | undefined):
  * holds it): the state-update ceiling's per-pair bound (`state-update-ceiling.ts`, issue 25).
  */
 export function pairSubstitution(newer: StateSide, older: StateSide, memo: StateReadings | undefined): number {
-  const hit = memo?.get(`${older.speaker ?? ''}\u0000${older.text}`);
-  const olderWords = hit?.frameWords ?? words(withoutVocatives(body(statements(older.text))));
-  return substitution(readSide(newer, memo).frameWords, olderWords, speakersOf(newer, older));
+  return substitution(readSide(newer, memo).frameWords, frameWordsOf(older, memo), speakersOf(newer, older));
+}
+
+/**
+ * Frame words of the sides {@link pairSubstitution} read without a whole reading, per readings
+ * memo (they go with it), at most {@link FRAME_WORDS_MAX} per memo (the oldest added dropped
+ * first): a neighbour is an older side of many pairs in one write call.
+ */
+const FRAME_WORDS = new WeakMap<StateReadings, Map<string, Set<string>>>();
+const FRAME_WORDS_MAX = 4096;
+
+function frameWordsOf(side: StateSide, memo: StateReadings | undefined): Set<string> {
+  const key = `${side.speaker ?? ''}\u0000${side.text}`;
+  const hit = memo?.get(key);
+  if (hit !== undefined) return hit.frameWords;
+  let cache = memo === undefined ? undefined : FRAME_WORDS.get(memo);
+  if (memo !== undefined && cache === undefined) FRAME_WORDS.set(memo, (cache = new Map()));
+  const kept = cache?.get(key);
+  if (kept !== undefined) return kept;
+  const out = words(withoutVocatives(body(statements(side.text))));
+  if (cache !== undefined) {
+    cache.set(key, out);
+    if (cache.size > FRAME_WORDS_MAX) cache.delete(cache.keys().next().value as string);
+  }
+  return out;
 }
 
 function readSide(side: StateSide, memo: StateReadings | undefined): SideReading {
