@@ -305,18 +305,33 @@ function endsAState(text: string): boolean {
 
 const LEXICON_KINDS = Object.keys(STATE_LEXICON);
 
+/**
+ * Word → its score in each kind of {@link STATE_LEXICON} (0 where the kind lacks it), in
+ * {@link LEXICON_KINDS} order: one map lookup per word instead of one object lookup per word and
+ * kind (issue 25, a write reads each new text and its candidates' texts). Built from the
+ * lexicon's own entries, so an inherited key ("constructor") is no word of it, as before.
+ */
+const TOPIC_SCORES: ReadonlyMap<string, readonly number[]> = (() => {
+  const out = new Map<string, number[]>();
+  LEXICON_KINDS.forEach((k, j) => {
+    for (const [w, s] of Object.entries(STATE_LEXICON[k] as Readonly<Record<string, number>>)) {
+      let row = out.get(w);
+      if (row === undefined) out.set(w, (row = new Array<number>(LEXICON_KINDS.length).fill(0)));
+      row[j] = s;
+    }
+  });
+  return out;
+})();
+
 /** t_k(text) for every kind of {@link STATE_LEXICON}: the best lexicon score of the text's words. */
 function topics(text: string): number[] {
-  const ws = tokenize(body(text));
-  return LEXICON_KINDS.map((k) => {
-    const lex = STATE_LEXICON[k] as Readonly<Record<string, number>>;
-    let best = 0;
-    for (const w of ws) {
-      const s = lex[w];
-      if (s !== undefined && s > best) best = s;
-    }
-    return best;
-  });
+  const best = new Array<number>(LEXICON_KINDS.length).fill(0);
+  for (const w of tokenize(body(text))) {
+    const row = TOPIC_SCORES.get(w);
+    if (row === undefined) continue;
+    for (let j = 0; j < row.length; j++) if ((row[j] as number) > (best[j] as number)) best[j] = row[j] as number;
+  }
+  return best;
 }
 
 const GREETING = ['hey', 'hi', 'hello', 'thanks', 'thank you', 'wow', 'oh', 'aww', 'go', 'sure', 'sure thing', 'yes', 'yeah', 'sorry', 'congrats', 'congratulations', 'dear', 'bye', 'way to go', 'no worries', 'right', 'good job', 'well done', 'great', 'awesome', 'cool', 'ok', 'okay']
@@ -379,6 +394,39 @@ function leadSubject(text: string, speaker: string | undefined): string {
  */
 export function readStateSide(side: StateSide, memo: StateReadings | undefined): SideReading {
   return readSide(side, memo);
+}
+
+/**
+ * The `substitution` feature's value for the pair (before the feature's own gate, which can only
+ * make it 0), reading of the older side only its frame words (the whole reading when `memo`
+ * holds it): the state-update ceiling's per-pair bound (`state-update-ceiling.ts`, issue 25).
+ */
+export function pairSubstitution(newer: StateSide, older: StateSide, memo: StateReadings | undefined): number {
+  return substitution(readSide(newer, memo).frameWords, frameWordsOf(older, memo), speakersOf(newer, older));
+}
+
+/**
+ * Frame words of the sides {@link pairSubstitution} read without a whole reading, per readings
+ * memo (they go with it), at most {@link FRAME_WORDS_MAX} per memo (the oldest added dropped
+ * first): a neighbour is an older side of many pairs in one write call.
+ */
+const FRAME_WORDS = new WeakMap<StateReadings, Map<string, Set<string>>>();
+const FRAME_WORDS_MAX = 4096;
+
+function frameWordsOf(side: StateSide, memo: StateReadings | undefined): Set<string> {
+  const key = `${side.speaker ?? ''}\u0000${side.text}`;
+  const hit = memo?.get(key);
+  if (hit !== undefined) return hit.frameWords;
+  let cache = memo === undefined ? undefined : FRAME_WORDS.get(memo);
+  if (memo !== undefined && cache === undefined) FRAME_WORDS.set(memo, (cache = new Map()));
+  const kept = cache?.get(key);
+  if (kept !== undefined) return kept;
+  const out = words(withoutVocatives(body(statements(side.text))));
+  if (cache !== undefined) {
+    cache.set(key, out);
+    if (cache.size > FRAME_WORDS_MAX) cache.delete(cache.keys().next().value as string);
+  }
+  return out;
 }
 
 function readSide(side: StateSide, memo: StateReadings | undefined): SideReading {

@@ -21,6 +21,7 @@
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { decideStateUpdate, type StateReadings, type StateUpdateHead } from '../system-one/state-update.js';
+import { stateUpdateCeiling, type StateUpdateCeiling } from '../system-one/state-update-ceiling.js';
 import { finishEdge } from './structure.js';
 
 /**
@@ -112,6 +113,7 @@ export function planStateUpdates(
   const t = stateTimeOf(node);
   const memo: StateReadings = readings ?? new Map(); // each text read once for all its pairs
   const seen = new Set<string>();
+  let ceiling: StateUpdateCeiling | undefined; // of the node as the newer side (its text and speaker)
   const side = (n: MemoryNode, timeMs: number) => ({ text: n.text, speaker: n.provenance.speaker, timeMs });
   const link = (newer: MemoryNode, older: MemoryNode, p: number, model: string): void => {
     const e = finishEdge(state.namespace, { from: newer.id, to: older.id, view: 'semantic', subtype: 'updates', weight: p, origin: { kind: 'system-one', by: model } }, nowIso);
@@ -136,7 +138,16 @@ export function planStateUpdates(
       return r !== undefined && stateTimeOf(r) > t;
     }))) continue;
     if (tOther <= t) {
-      const d = decideStateUpdate(side(self, tOther === t ? t + 1 : t), side(other, tOther), memo, head);
+      const newer = side(self, tOther === t ? t + 1 : t);
+      const older = side(other, tOther);
+      if (head === 'logistic') {
+        // Issue 25: a pair the logistic head cannot decide at or above the threshold is not read
+        // (state-update-ceiling.ts: a bound from the newer side, then from the older side's frame
+        // words); every pair that could reach it is decided as before.
+        ceiling ??= stateUpdateCeiling(newer, memo);
+        if (ceiling.ceiling < threshold || ceiling.pair(older) < threshold) continue;
+      }
+      const d = decideStateUpdate(newer, older, memo, head);
       if (d.probability >= threshold) link(self, other, d.probability, d.model);
     } else {
       const d = decideStateUpdate(side(other, tOther), side(self, t), memo, head);
