@@ -52,31 +52,46 @@ export const DICTIONARY: readonly string[] = Object.freeze([
 
 const WORD = new Map(DICTIONARY.map((w, i) => [w, i]));
 
-const NULL = 0;
-const FALSE = 1;
-const TRUE = 2;
-const INT = 3;
-const DECIMAL = 4;
-const F64 = 5;
-const STR = 6;
-const STR16 = 7;
-const WORD_TAG = 8;
-const KEY = 9;
-const TIME = 10;
-const ARRAY = 11;
-const OBJECT = 12;
-const BYTES = 13;
-const TYPED_TAG = 14;
+/** Tag of null (the reader: `record-sql-binary-read.ts`). */
+export const NULL = 0;
+/** Tag of false (the reader: `record-sql-binary-read.ts`). */
+export const FALSE = 1;
+/** Tag of true (the reader: `record-sql-binary-read.ts`). */
+export const TRUE = 2;
+/** Tag of an integer (zigzag varint) (the reader: `record-sql-binary-read.ts`). */
+export const INT = 3;
+/** Tag of a decimal (scale byte, zigzag varint) (the reader: `record-sql-binary-read.ts`). */
+export const DECIMAL = 4;
+/** Tag of a float64 (8 bytes LE) (the reader: `record-sql-binary-read.ts`). */
+export const F64 = 5;
+/** Tag of a string (varint UTF-8 length, bytes) (the reader: `record-sql-binary-read.ts`). */
+export const STR = 6;
+/** Tag of a string with a lone surrogate (varint length, UTF-16 LE units) (the reader: `record-sql-binary-read.ts`). */
+export const STR16 = 7;
+/** Tag of a dictionary word (varint index) (the reader: `record-sql-binary-read.ts`). */
+export const WORD_TAG = 8;
+/** Tag of the record's key (the reader: `record-sql-binary-read.ts`). */
+export const KEY = 9;
+/** Tag of an ISO time (zigzag varint ms) (the reader: `record-sql-binary-read.ts`). */
+export const TIME = 10;
+/** Tag of an array (varint count, values) (the reader: `record-sql-binary-read.ts`). */
+export const ARRAY = 11;
+/** Tag of an object (varint count, key and value per member) (the reader: `record-sql-binary-read.ts`). */
+export const OBJECT = 12;
+/** Tag of a byte array (varint index) (the reader: `record-sql-binary-read.ts`). */
+export const BYTES = 13;
+/** Tag of another typed array (type byte, varint index) (the reader: `record-sql-binary-read.ts`). */
+export const TYPED_TAG = 14;
 
 /** Typed arrays the codec carries besides Uint8Array, by type byte (APPEND ONLY). */
 export const TYPED_NAMES: readonly string[] = ['Int8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array'];
 const TYPED_CODE = new Map(TYPED_NAMES.map((n, i) => [n, i]));
-const POW10 = Array.from({ length: 10 }, (_, i) => 10 ** i);
+/** 10^0 … 10^9: the scales of a decimal. */
+export const POW10 = Array.from({ length: 10 }, (_, i) => 10 ** i);
 /** Times further than this from 1970 (ms) are kept as text, so their zigzag varint stays exact. */
 const TIME_LIMIT = 2 ** 50;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** The error structured clone gives for a value it cannot copy (the store maps it to `STORAGE_FAILED`). */
 export function cloneError(what: string): Error {
@@ -146,7 +161,8 @@ function wellFormed(s: string): boolean {
 }
 
 const zigzag = (x: number): number => (x >= 0 ? x * 2 : -x * 2 - 1);
-const unzigzag = (z: number): number => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+/** The integer a zigzag varint value stands for. */
+export const unzigzag = (z: number): number => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
 
 /**
  * `value` in format 2 (see the module); `key`, the record's key, when a string equal to it is to
@@ -273,156 +289,4 @@ export function encodeBinaryValue(value: unknown, key?: string | number): Uint8A
     whole.n += a.byteLength;
   }
   return whole.b.subarray(0, whole.n); // (`size` is an upper bound by at most 8 bytes an array: no second copy)
-}
-
-/** Type of a typed array by its type byte (resolved once: `globalThis` holds them all). */
-const TYPED_CTORS: ReadonlyArray<(new (buffer: ArrayBuffer) => ArrayBufferView) | undefined> = TYPED_NAMES.map(
-  (n) => (globalThis as unknown as Record<string, new (buffer: ArrayBuffer) => ArrayBufferView>)[n],
-);
-
-/**
- * Reads one format 2 structure: a class rather than closures made per value, since a recall
- * decodes a few hundred records and every closure made per record was a measurable part of it
- * (issue 25).
- */
-class StructureReader {
-  pos = 0;
-  constructor(
-    readonly b: Uint8Array,
-    readonly arrays: readonly Uint8Array[],
-    readonly key: string | number | undefined,
-  ) {}
-
-  arrayAt(i: number): Uint8Array {
-    const a = this.arrays[i];
-    if (a === undefined) throw new Error(`record value refers to array ${i}, which it lacks`);
-    return a;
-  }
-
-  byte(): number {
-    if (this.pos >= this.b.length) throw new Error('record value cut inside its structure');
-    return this.b[this.pos++] as number;
-  }
-
-  varint(): number {
-    const b = this.b;
-    const end = b.length;
-    let x = 0;
-    let scale = 1;
-    for (;;) {
-      if (this.pos >= end) throw new Error('record value cut inside its structure');
-      const c = b[this.pos++] as number;
-      x += (c & 0x7f) * scale;
-      if (c < 0x80) return x;
-      scale *= 128;
-      if (scale > 2 ** 56) throw new Error('record value holds an overlong varint');
-    }
-  }
-
-  utf8(n: number): string {
-    const b = this.b;
-    const pos = this.pos;
-    const stop = pos + n;
-    if (stop > b.length) throw new Error('record value cut inside a string');
-    let ascii = n < 64;
-    for (let i = pos; ascii && i < stop; i++) if ((b[i] as number) >= 0x80) ascii = false;
-    const s = ascii ? String.fromCharCode.apply(null, b.subarray(pos, stop) as unknown as number[]) : decoder.decode(b.subarray(pos, stop));
-    this.pos = stop;
-    return s;
-  }
-
-  utf16(n: number): string {
-    const b = this.b;
-    if (this.pos + 2 * n > b.length) throw new Error('record value cut inside a string');
-    let s = '';
-    for (let i = 0; i < n; i++, this.pos += 2) s += String.fromCharCode((b[this.pos] as number) | ((b[this.pos + 1] as number) << 8));
-    return s;
-  }
-
-  word(i: number): string {
-    const w = DICTIONARY[i];
-    if (w === undefined) throw new Error(`record value refers to word ${i}, which this build lacks`);
-    return w;
-  }
-
-  read(): unknown {
-    const tag = this.byte();
-    switch (tag) {
-      case NULL:
-        return null;
-      case FALSE:
-        return false;
-      case TRUE:
-        return true;
-      case INT:
-        return unzigzag(this.varint());
-      case DECIMAL: {
-        const p = POW10[this.byte()];
-        if (p === undefined) throw new Error('record value holds a bad decimal scale');
-        return unzigzag(this.varint()) / p;
-      }
-      case F64: {
-        const b = this.b;
-        if (this.pos + 8 > b.length) throw new Error('record value cut inside a number');
-        const x = new DataView(b.buffer, b.byteOffset + this.pos, 8).getFloat64(0, true);
-        this.pos += 8;
-        return x;
-      }
-      case STR:
-        return this.utf8(this.varint());
-      case STR16:
-        return this.utf16(this.varint());
-      case WORD_TAG:
-        return this.word(this.varint());
-      case KEY:
-        if (typeof this.key !== 'string') throw new Error('record value refers to its key, which was not given');
-        return this.key;
-      case TIME:
-        return new Date(unzigzag(this.varint())).toISOString();
-      case ARRAY: {
-        const n = this.varint();
-        if (n > this.b.length - this.pos) throw new Error('record value holds an array longer than itself');
-        const a = new Array<unknown>(n);
-        for (let i = 0; i < n; i++) a[i] = this.read();
-        return a;
-      }
-      case OBJECT: {
-        const n = this.varint();
-        const o: Record<string, unknown> = {};
-        for (let i = 0; i < n; i++) {
-          const k = this.varint();
-          const name = k % 4 === 0 ? this.word(k / 4) : k % 4 === 1 ? this.utf8((k - 1) / 4) : k % 4 === 2 ? this.utf16((k - 2) / 4) : undefined;
-          if (name === undefined) throw new Error('record value holds a bad member key');
-          const v = this.read();
-          // defineProperty, as JSON.parse does: a plain assignment to `__proto__` would set the prototype
-          if (name === '__proto__') Object.defineProperty(o, name, { value: v, writable: true, enumerable: true, configurable: true });
-          else o[name] = v;
-        }
-        return o;
-      }
-      case BYTES:
-        return this.arrayAt(this.varint());
-      case TYPED_TAG: {
-        const code = this.byte();
-        const Type = TYPED_CTORS[code];
-        if (Type === undefined) throw new Error('record value holds an unknown array type');
-        return new Type(this.arrayAt(this.varint()).buffer as ArrayBuffer); // arrayAt gives a fresh copy: its buffer is its bytes
-      }
-      default:
-        throw new Error(`record value holds an unknown tag ${tag}`);
-    }
-  }
-}
-
-/**
- * The structure of a format 2 value read from `b` (its bytes after the length), with its byte
- * arrays `arrays` (a fresh copy each: a typed array other than Uint8Array takes its buffer) and
- * `key` the record's key.
- * @throws Error on bytes that are not such a structure (a damaged record).
- */
-export function decodeBinaryStructure(b: Uint8Array, arrays: readonly Uint8Array[], key: string | number | undefined): unknown {
-  const r = new StructureReader(b, arrays, key);
-  const value = r.read();
-  if (r.pos !== b.length) throw new Error('record value has bytes after its structure');
-  return value;
 }

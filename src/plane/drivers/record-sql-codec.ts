@@ -28,7 +28,8 @@
  * @module
  */
 import type { RecordKey, RecordTable } from './record-driver.js';
-import { BINARY_FORMAT, cloneError, decodeBinaryStructure, encodeBinaryValue } from './record-sql-binary.js';
+import { BINARY_FORMAT, cloneError, encodeBinaryValue } from './record-sql-binary.js';
+import { decodeBinaryStructure } from './record-sql-binary-read.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
