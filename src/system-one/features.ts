@@ -698,7 +698,7 @@ function candidateRow(cues: CueReader, state: CandidateState, ref: string | unde
     temporal_x_date: qf.temporal * hasDate,
     query_multi_hop: qf.multi,
     query_hypothetical: qf.hypothetical,
-    cand_question: known ? cues(cand.text).questionMark : 0,
+    cand_question: known ? cc.questionMark : 0,
     lexical_top10: flag((sig.lexicalTop10 ?? 0) >= 1),
     neighbour_of_hit: flag((sig.neighbourOfHit ?? 0) >= 1),
     cosine_gap: Math.max(0, Math.min(2, (sig.cosineGap ?? 0))),
