@@ -334,8 +334,24 @@ function intersectionSize(a: ReadonlySet<string>, b: ReadonlySet<string>): numbe
 
 /** The first candidate whose `ref` equals `ref` (undefined ref: none). */
 function findCandidate<C extends { ref: string }>(candidates: readonly C[], ref: string | undefined): C | undefined {
-  return ref === undefined ? undefined : candidates.find((c) => c.ref === ref);
+  if (ref === undefined) return undefined;
+  if (candidates.length < 16) return candidates.find((c) => c.ref === ref);
+  // A row per candidate of a long list (a recall asks about ~100 at once, issue 25): index the
+  // list once by its first entry per ref, as `find` would pick it.
+  let known = REF_INDEX.get(candidates);
+  if (known === undefined || known.length !== candidates.length) {
+    const index = new Map<string, { ref: string }>();
+    for (const c of candidates) if (!index.has(c.ref)) index.set(c.ref, c);
+    known = { length: candidates.length, index };
+    REF_INDEX.set(candidates, known);
+  }
+  const hit = known.index.get(ref) as C | undefined;
+  // (a list changed in place since: searched as before)
+  return hit !== undefined && hit.ref === ref ? hit : candidates.find((c) => c.ref === ref);
 }
+
+/** The ref index of each long candidate list {@link findCandidate} searched, with the list's length when it was built. */
+const REF_INDEX = new WeakMap<readonly { ref: string }[], { length: number; index: Map<string, { ref: string }> }>();
 
 /** Reads the text cues of a text: {@link textCues}, memoised or not. */
 type CueReader = (text: string) => TextCues;
