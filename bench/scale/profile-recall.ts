@@ -20,9 +20,16 @@
  * (`profile-counters.ts`: takes of SQLite's lock directory), and the heap after the recalls
  * (after a GC with `--expose-gc`). The store is left in place for the next run.
  *
+ * To profile the recalls alone (not the start, the open and the first recall, which `--cpu-prof`
+ * also records), set `JEV_MEM_PROFILE_CPU=<file.cpuprofile>` (V8's CPU profiler through
+ * `node:inspector`, for `profile-summary.ts`) or `JEV_MEM_PROFILE_HEAP=<file.heapprofile>` (V8's
+ * sampling heap profiler, every 32 KiB, counting objects the GC has already collected too, so it
+ * shows where the bytes a recall allocates come from; `profile-summary.ts` reads it as well).
+ *
  * @module
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import { createNodeMemory } from '../../src/node.js';
 import { createSystemOneFromName } from '../../src/system-one/from-name.js';
@@ -52,6 +59,19 @@ try {
   const before = { ...fsCounts };
   const ms: number[] = [];
   const ids: Array<{ question: string; ids: string[] }> = [];
+  const cpuFile = process.env.JEV_MEM_PROFILE_CPU || undefined;
+  const heapFile = process.env.JEV_MEM_PROFILE_HEAP || undefined;
+  const session = cpuFile !== undefined || heapFile !== undefined ? new Session() : undefined;
+  session?.connect();
+  if (cpuFile !== undefined) {
+    await session?.post('Profiler.enable');
+    await session?.post('Profiler.setSamplingInterval', { interval: 250 });
+    await session?.post('Profiler.start');
+  }
+  if (heapFile !== undefined) {
+    await session?.post('HeapProfiler.enable');
+    await session?.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   const cpu0 = process.cpuUsage();
   for (let r = 0; r < rounds; r++) {
     for (const q of questions) {
@@ -62,6 +82,9 @@ try {
     }
   }
   const cpu = process.cpuUsage(cpu0);
+  if (cpuFile !== undefined) writeFileSync(cpuFile, JSON.stringify((await session?.post('Profiler.stop'))?.profile));
+  if (heapFile !== undefined) writeFileSync(heapFile, JSON.stringify((await session?.post('HeapProfiler.stopSampling'))?.profile));
+  session?.disconnect();
   if (idsFile !== undefined) writeFileSync(idsFile, `${JSON.stringify(ids, null, 1)}\n`);
   const cpuMs = (cpu.user + cpu.system) / 1000;
   const c = since(fsCounts, before);

@@ -4,6 +4,10 @@
  *
  * `node --import tsx bench/scale/profile-summary.ts <file.cpuprofile> [top=25]`
  *
+ * A `.heapprofile` (V8's sampling heap profiler: `JEV_MEM_PROFILE_HEAP` of `profile-recall.ts`)
+ * is summarised the same way in sampled bytes allocated, by the function that allocated them
+ * (self) and by every function on its stack (inclusive).
+ *
  * @module
  */
 import { readFile } from 'node:fs/promises';
@@ -25,7 +29,12 @@ interface CpuProfile {
 const file = process.argv[2];
 if (file === undefined) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]');
 const top = Number(process.argv[3] ?? 25);
-const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+const parsed = JSON.parse(await readFile(file, 'utf8')) as CpuProfile | HeapProfile;
+if ('head' in parsed) {
+  summariseHeap(parsed);
+  process.exit(0);
+}
+const profile = parsed;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const selfUs = new Map<number, number>();
 profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -56,3 +65,36 @@ for (const [id, us] of selfUs) {
 show('self time by file', byFile);
 show('self time by function', byFn);
 show('inclusive time by function', inclusive);
+
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+interface HeapProfile {
+  head: HeapNode;
+}
+
+/** Prints the sampled allocation of a heap profile by function, self and inclusive (MiB). */
+function summariseHeap(heap: HeapProfile): void {
+  const label = (n: HeapNode): string =>
+    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^file:\/\//, '').replace(/^.*\/(src|bench|node_modules)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+  const self = new Map<string, number>();
+  const incl = new Map<string, number>();
+  let total = 0;
+  const walk = (n: HeapNode, stack: string[]): number => {
+    const k = label(n);
+    self.set(k, (self.get(k) ?? 0) + n.selfSize);
+    total += n.selfSize;
+    let sum = n.selfSize;
+    for (const c of n.children) sum += walk(c, [...stack, k]);
+    if (!stack.includes(k)) incl.set(k, (incl.get(k) ?? 0) + sum);
+    return sum;
+  };
+  walk(heap.head, []);
+  const mib = (b: number): string => (b / 2 ** 20).toFixed(1).padStart(8);
+  for (const [title, m] of [['allocation by function, self', self], ['allocation by function, inclusive', incl]] as const) {
+    console.log(`\n${title} (of ${(total / 2 ** 20).toFixed(1)} MiB sampled)`);
+    for (const [k, b] of [...m].sort((a, c) => c[1] - a[1]).slice(0, top)) console.log(`${mib(b)} MiB ${((100 * b) / total).toFixed(1).padStart(5)}%  ${k}`);
+  }
+}

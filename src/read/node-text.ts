@@ -74,7 +74,16 @@ export class NodeTextFacts {
 
   /** Distinct `contentTerms(matchText(n))`. */
   get terms(): ReadonlySet<string> {
-    return (this.#terms ??= new Set(contentTerms(this.text, undefined, this.#tokenize())));
+    return this.termsWith(undefined);
+  }
+
+  /**
+   * {@link terms}, its English stems taken from `stemOf` (`contentTerms`' memo, the namespace's
+   * `memoStem`: a recall stems the words of a few hundred candidates, most of them seen before;
+   * issue 25). The same set either way.
+   */
+  termsWith(stemOf: ((word: string) => string | false) | undefined): ReadonlySet<string> {
+    return (this.#terms ??= new Set(contentTerms(this.text, undefined, this.#tokenize(), stemOf)));
   }
 
   /** Distinct `tokenize(matchText(n))`, in first-occurrence order. */

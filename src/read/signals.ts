@@ -10,10 +10,10 @@ import type { CandidateSignals } from '../system-one/catalogue.js';
 import type { MemoryNode } from '../types.js';
 import { dot } from '../util/vector.js';
 import { nodeTextFacts } from './node-text.js';
-import type { SoftQuery } from './soft-query.js';
+import { namespaceStemOf, type SoftQuery } from './soft-query.js';
 
 export { matchText, NodeTextFacts, nodeTextFacts, nodeWords } from './node-text.js';
-export { namespaceIdf, SoftQuery, softQuery, type StemOf, type TermVectorLookup } from './soft-query.js';
+export { namespaceIdf, namespaceStemOf, SoftQuery, softQuery, type StemOf, type TermVectorLookup } from './soft-query.js';
 
 /** Everything about the query that every candidate is compared with. */
 export interface QueryContext {
@@ -172,7 +172,8 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   const facts = nodeTextFacts(n);
   let overlap = 0;
   if (q.terms.size > 0) {
-    for (const t of q.terms) if (facts.terms.has(t)) overlap++;
+    const terms = facts.termsWith(namespaceStemOf(state));
+    for (const t of q.terms) if (terms.has(t)) overlap++;
     overlap /= q.terms.size;
   }
   const speaker = n.provenance.speaker?.normalize('NFC').toLowerCase();

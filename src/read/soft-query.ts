@@ -22,6 +22,18 @@ function contentStem(word: string): string | false {
 /** The content stem of a word, `false` for a stop word (the namespace's memo, `NamespaceState.memoStem`, or {@link contentStem}). */
 export type StemOf = (word: string) => string | false;
 
+const STEM_OF = new WeakMap<NamespaceState, StemOf>();
+
+/** The {@link StemOf} of a namespace: its memo (`NamespaceState.memoStem`) over {@link contentStem}, one function per namespace state. */
+export function namespaceStemOf(state: NamespaceState): StemOf {
+  let f = STEM_OF.get(state);
+  if (f === undefined) {
+    f = (w) => state.memoStem(w, contentStem);
+    STEM_OF.set(state, f);
+  }
+  return f;
+}
+
 /**
  * The query side of soft term matching: the query's distinct content words t (tokens that are not
  * stop words) with IDF weights g_t, and a per-query cache of s(t, w) for the candidate words w
@@ -164,7 +176,7 @@ export function softQuery(query: string, state: NamespaceState, lookup: TermVect
   const words = [...new Set(tokenize(query))].filter((w) => !isStopWord(w));
   if (words.length === 0) return undefined;
   const idf = namespaceIdf(state);
-  return new SoftQuery(words, words.map((w) => idf(stem(w))), lookup, (w) => state.memoStem(w, contentStem));
+  return new SoftQuery(words, words.map((w) => idf(stem(w))), lookup, namespaceStemOf(state));
 }
 
 /**

@@ -182,6 +182,54 @@ function capitalisedNames(text: string): { count: number; names: Set<string> } {
 }
 
 /**
+ * The cues of a text that a candidate row reads of the candidate's text (answer evidence: a
+ * name, a number, a time), the same counts as {@link TextCues} has for them.
+ */
+export interface AnswerCues {
+  questionMark: number;
+  dateWords: number;
+  months: number;
+  years: number;
+  weekdays: number;
+  numbers: number;
+  agoLast: number;
+  /** Capitalised words that do not start a sentence (names), "I" excluded; computed at its first read. */
+  readonly capitalised: number;
+}
+
+/** Adds the answer cues of token `i` of `tokens` to `c` ({@link AnswerCues}); true when the token holds a digit. */
+function countAnswerToken(c: Omit<AnswerCues, 'capitalised' | 'questionMark'>, tokens: readonly string[], i: number): boolean {
+  const t = tokens[i] as string;
+  if (DATE_WORDS.has(t)) c.dateWords++;
+  if (MONTHS.has(t) || (AMBIGUOUS_MONTHS.has(t) && (isNumberToken(tokens[i - 1]) || isNumberToken(tokens[i + 1])))) c.months++;
+  if (/^(19|20)\d\d$/.test(t)) c.years++;
+  if (WEEKDAYS.has(t)) c.weekdays++;
+  if (AGO_LAST.has(t)) c.agoLast++;
+  if (!hasDigit(t)) return false;
+  c.numbers++;
+  return true;
+}
+
+/**
+ * The {@link AnswerCues} of `text`: what {@link textCues} counts of them, without its other
+ * twenty-odd word lists (a recall builds a row for a few hundred candidates; issue 25).
+ * @param text - any text; non-strings read as `''`.
+ */
+export function answerCues(text: string): AnswerCues {
+  const raw = typeof text === 'string' ? text : '';
+  const tokens = tokenize(raw);
+  let names: { count: number; names: Set<string> } | undefined;
+  const c: AnswerCues = {
+    questionMark: raw.includes('?') ? 1 : 0, dateWords: 0, months: 0, years: 0, weekdays: 0, numbers: 0, agoLast: 0,
+    get capitalised(): number {
+      return (names ??= capitalisedNames(raw)).count;
+    },
+  };
+  for (let i = 0; i < tokens.length; i++) countAnswerToken(c, tokens, i);
+  return c;
+}
+
+/**
  * Counts the cues of {@link TextCues} in `text`. The token counts are taken at once; the parts
  * that need their own pass over the text (`capitalised` and `nameSet`: {@link midSentenceCapitalised};
  * `termSet`: stemmed {@link contentTerms}) are computed at their first read and kept (issue 25,
@@ -222,15 +270,7 @@ export function textCues(text: string): TextCues {
     if (FIRST_PERSON.has(t)) c.firstPerson++;
     if (SECOND_PERSON.has(t)) c.secondPerson++;
     if (PAST_IRREGULAR.has(t) || (t.length >= 5 && t.endsWith('ed'))) c.past++;
-    if (DATE_WORDS.has(t)) c.dateWords++;
-    if (MONTHS.has(t) || (AMBIGUOUS_MONTHS.has(t) && (isNumberToken(prev) || isNumberToken(next)))) c.months++;
-    if (/^(19|20)\d\d$/.test(t)) c.years++;
-    if (WEEKDAYS.has(t)) c.weekdays++;
-    if (hasDigit(t)) {
-      c.numbers++;
-      numbers.add(t);
-    }
-    if (AGO_LAST.has(t)) c.agoLast++;
+    if (countAnswerToken(c, tokens, i)) numbers.add(t);
     if (ORDER_WORDS.has(t)) c.order++;
     if (t === 'how' && (next === 'long' || (next === 'many' && HOW_LONG_UNITS.has(tokens[i + 2] ?? '')))) c.howLong++;
     if (CAUSAL.has(t)) c.causal++;
@@ -294,11 +334,29 @@ function intersectionSize(a: ReadonlySet<string>, b: ReadonlySet<string>): numbe
 
 /** The first candidate whose `ref` equals `ref` (undefined ref: none). */
 function findCandidate<C extends { ref: string }>(candidates: readonly C[], ref: string | undefined): C | undefined {
-  return ref === undefined ? undefined : candidates.find((c) => c.ref === ref);
+  if (ref === undefined) return undefined;
+  if (candidates.length < 16) return candidates.find((c) => c.ref === ref);
+  // A row per candidate of a long list (a recall asks about ~100 at once, issue 25): index the
+  // list once by its first entry per ref, as `find` would pick it.
+  let known = REF_INDEX.get(candidates);
+  if (known === undefined || known.length !== candidates.length) {
+    const index = new Map<string, { ref: string }>();
+    for (const c of candidates) if (!index.has(c.ref)) index.set(c.ref, c);
+    known = { length: candidates.length, index };
+    REF_INDEX.set(candidates, known);
+  }
+  const hit = known.index.get(ref) as C | undefined;
+  // (a list changed in place since: searched as before)
+  return hit !== undefined && hit.ref === ref ? hit : candidates.find((c) => c.ref === ref);
 }
+
+/** The ref index of each long candidate list {@link findCandidate} searched, with the list's length when it was built. */
+const REF_INDEX = new WeakMap<readonly { ref: string }[], { length: number; index: Map<string, { ref: string }> }>();
 
 /** Reads the text cues of a text: {@link textCues}, memoised or not. */
 type CueReader = (text: string) => TextCues;
+/** Reads the answer cues of a candidate's text: {@link answerCues}, memoised or not. */
+type AnswerCueReader = (text: string) => AnswerCues;
 
 function terms(text: string): Set<string> {
   return new Set(contentTerms(text));
@@ -649,7 +707,7 @@ const HOW_COUNT = /\bhow (many|much|often|old)\b/;
  * @param ref - the candidate's ref; unknown / absent gives `has_candidate` = 0 and zeros.
  */
 export function candidateFeatures(state: CandidateState, ref: string | undefined): Float32Array {
-  return candidateRow(textCues, state, ref);
+  return candidateRow(textCues, answerCues, state, ref);
 }
 
 /** Every candidate signal 0: what a ref that names no candidate reads. */
@@ -658,7 +716,7 @@ const NO_CANDIDATE_SIGNALS: Readonly<CandidateSignals> = Object.freeze({
   edgeWeight: 0, neighbourLexical: 0, sessionDistance: 0, evidenceCosine: 0, hasDate: 0, words: 0, image: 0,
 });
 
-function candidateRow(cues: CueReader, state: CandidateState, ref: string | undefined): Float32Array {
+function candidateRow(cues: CueReader, answer: AnswerCueReader, state: CandidateState, ref: string | undefined): Float32Array {
   const qc = cues(state.query);
   const qf = queryFlags(qc);
   const cand = findCandidate(state.candidates, ref);
@@ -670,7 +728,7 @@ function candidateRow(cues: CueReader, state: CandidateState, ref: string | unde
   const hops = sig.hops;
   const hasDate = flag(sig.hasDate >= 1);
   const qword = qc.qword < 0 ? '' : QUESTION_WORDS[qc.qword];
-  const cc = cues(cand?.text ?? '');
+  const cc = answer(cand?.text ?? '');
   return writeCandidateRow({
     has_candidate: flag(known),
     cosine: Math.max(-1, Math.min(1, sig.cosine)),
@@ -698,7 +756,7 @@ function candidateRow(cues: CueReader, state: CandidateState, ref: string | unde
     temporal_x_date: qf.temporal * hasDate,
     query_multi_hop: qf.multi,
     query_hypothetical: qf.hypothetical,
-    cand_question: known ? cues(cand.text).questionMark : 0,
+    cand_question: known ? cc.questionMark : 0,
     lexical_top10: flag((sig.lexicalTop10 ?? 0) >= 1),
     neighbour_of_hit: flag((sig.neighbourOfHit ?? 0) >= 1),
     cosine_gap: Math.max(0, Math.min(2, (sig.cosineGap ?? 0))),
@@ -900,18 +958,18 @@ export type FeatureName<G extends HeadGroup> = {
 /** One featurizer per head group, each reading its group's typed state. */
 type FeaturizerTable = { readonly [G in HeadGroup]: (state: GroupStates[G], ref: string | undefined) => Float32Array };
 
-function featurizerTable(cues: CueReader): FeaturizerTable {
+function featurizerTable(cues: CueReader, answer: AnswerCueReader): FeaturizerTable {
   return {
     typing: (state) => typingRow(cues, state),
     relation: (state, ref) => relationRow(cues, state, ref),
     routing: (state) => routingRow(cues, state),
-    candidates: (state, ref) => candidateRow(cues, state, ref),
+    candidates: (state, ref) => candidateRow(cues, answer, state, ref),
     stop: (state) => stopRow(cues, state),
     maintenance: (state, ref) => maintenanceRow(cues, state, ref),
   };
 }
 
-const PLAIN = featurizerTable(textCues);
+const PLAIN = featurizerTable(textCues, answerCues);
 
 /**
  * The row of `group` for a typed state and ref (dispatches to the featurizer of that group; no
@@ -936,12 +994,14 @@ export interface Featurizer {
 
 /**
  * Featurizers that memoise {@link textCues} per text in an LRU of at most `cueCacheSize`
- * entries (default {@link CUE_CACHE_MAX}), keyed by {@link textKey} (never the text; issue 22);
- * the cache lives and dies with the returned object, and `evict(texts)` drops entries.
+ * entries (default {@link CUE_CACHE_MAX}), and a candidate's {@link answerCues} in a second one of
+ * the same size, keyed by {@link textKey} (never the text; issue 22); the caches live and die
+ * with the returned object, and `evict(texts)` drops the entries of both.
  * @param options.cueCacheSize - max cached texts, a positive integer.
  */
 export function createFeaturizer(options: { cueCacheSize?: number } = {}): Featurizer {
   const cache = new LRUCache<string, TextCues>({ max: options.cueCacheSize ?? CUE_CACHE_MAX });
+  const answers = new LRUCache<string, AnswerCues>({ max: options.cueCacheSize ?? CUE_CACHE_MAX });
   const cues: CueReader = (text) => {
     const key = textKey(text);
     let c = cache.get(key);
@@ -951,12 +1011,29 @@ export function createFeaturizer(options: { cueCacheSize?: number } = {}): Featu
     }
     return c;
   };
-  const table = featurizerTable(cues);
+  const answer: AnswerCueReader = (text) => {
+    const key = textKey(text);
+    let c = answers.get(key);
+    if (c === undefined) {
+      c = answerCues(text);
+      answers.set(key, c);
+    }
+    return c;
+  };
+  const table = featurizerTable(cues, answer);
   return {
     features: (group, state, ref) => (table[group] as FeaturizerTable[typeof group])(state, ref),
     evict: (texts) => {
-      if (texts === undefined) cache.clear();
-      else for (const t of texts) cache.delete(textKey(t));
+      if (texts === undefined) {
+        cache.clear();
+        answers.clear();
+      } else {
+        for (const t of texts) {
+          const key = textKey(t);
+          cache.delete(key);
+          answers.delete(key);
+        }
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crc32, nodeRowSum, partSum, recordSum } from '../../src/plane/store/checksum.js';
+import { crc32, crc32Text, nodeRowSum, partSum, recordSum } from '../../src/plane/store/checksum.js';
 
 const utf8 = new TextEncoder();
 
@@ -64,5 +64,17 @@ describe('crc32 (slicing-by-8)', () => {
     expect(recordSum(['abc', 12, null])).toBe(crc32Bytewise(utf8.encode('abc\u000012\u0000\u0001\u0000')));
     expect(partSum('dir.vec', bytesOf(4_096, 5))).toBe(crc32Bytewise(new Uint8Array([...utf8.encode('dir.vec'), 0, ...bytesOf(4_096, 5), 0])));
     expect(nodeRowSum('n1', 3, 'body text', new Uint8Array([1, 2, 3]))).toBe(crc32Bytewise(new Uint8Array([...utf8.encode('n1'), 0, ...utf8.encode('3'), 0, ...utf8.encode('body text'), 0, 1, 2, 3, 0])));
+  });
+});
+
+describe('crc32Text', () => {
+  it('is the CRC of the text’s UTF-8 as TextEncoder writes it, lone surrogates and long texts included (issue 25: no array per field)', () => {
+    const texts = ['', 'a', 'Caroline went to the LGBTQ support group.', 'café 我的猫 🐈', 'lone \ud800 high, lone \udc00 low', 'x'.repeat(5000), '€'.repeat(3000)];
+    for (const t of texts) {
+      expect(crc32Text(t)).toBe(crc32Bytewise(utf8.encode(t)));
+      expect(crc32Text(t, 0x1234)).toBe(crc32(utf8.encode(t), 0x1234));
+    }
+    // a short text after a long one reads only its own bytes from the reused buffer
+    expect(crc32Text('ab')).toBe(crc32Bytewise(utf8.encode('ab')));
   });
 });

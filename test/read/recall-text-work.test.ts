@@ -60,6 +60,27 @@ describe('NodeTextFacts', () => {
     });
   }
 
+  it('takes the English stems from the namespace memo when given one, with the same terms (issue 25)', () => {
+    for (const [, n] of cases) {
+      const asked: string[] = [];
+      const memo = (w: string): string | false => {
+        asked.push(w);
+        return real.isStopWord(w) ? false : real.stem(w);
+      };
+      const want = [...new Set(real.contentTerms(matchText(n)))];
+      expect([...new NodeTextFacts(n).termsWith(memo)]).toEqual(want);
+    }
+    // English in ASCII: every content word is stemmed through the memo, none by the stemmer
+    const asked: string[] = [];
+    const facts = new NodeTextFacts(node('I went camping with the kids in June.', 'Melanie'));
+    const terms = facts.termsWith((w) => {
+      asked.push(w);
+      return `memo:${w}`;
+    });
+    expect([...terms]).toEqual(['memo:melanie', 'memo:went', 'memo:camping', 'memo:kids', 'memo:june']);
+    expect(asked).toEqual(['melanie', 'went', 'camping', 'kids', 'june']);
+  });
+
   it('tokenizes a candidate’s text once for its terms, token count and words', () => {
     const n = node('I went camping with the kids in June.', 'Melanie');
     const facts = new NodeTextFacts(n);

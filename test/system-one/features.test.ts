@@ -157,6 +157,19 @@ describe('candidateFeatures', () => {
     });
   });
 
+  it('finds each candidate of a long list by its ref, the first of a repeated ref, none for an unknown one (issue 25: indexed lists)', () => {
+    const c = candidateState.candidates[0] as CandidateState['candidates'][number];
+    const many: CandidateState = {
+      ...candidateState,
+      candidates: Array.from({ length: 30 }, (_, i) => ({ ...c, ref: `c${i % 25}`, signals: { ...c.signals, cosine: i / 100 } })),
+    };
+    for (const i of [0, 7, 24]) expect(named('candidates', candidateFeatures(many, `c${i}`)).cosine).toBeCloseTo(i / 100, 6);
+    expect(named('candidates', candidateFeatures(many, 'c3')).cosine).toBeCloseTo(0.03, 6); // c3 is at 3 and 28: the first
+    expect(named('candidates', candidateFeatures(many, 'c99')).has_candidate).toBe(0);
+    many.candidates.push({ ...c, ref: 'late', signals: { ...c.signals, cosine: 0.9 } }); // a list grown in place
+    expect(named('candidates', candidateFeatures(many, 'late')).cosine).toBeCloseTo(0.9, 6);
+  });
+
   it('gives a query-only row for a ref that names no candidate', () => {
     expectRow('candidates', candidateFeatures(candidateState, 'missing'), { query_temporal: 1 });
   });

@@ -52,31 +52,46 @@ export const DICTIONARY: readonly string[] = Object.freeze([
 
 const WORD = new Map(DICTIONARY.map((w, i) => [w, i]));
 
-const NULL = 0;
-const FALSE = 1;
-const TRUE = 2;
-const INT = 3;
-const DECIMAL = 4;
-const F64 = 5;
-const STR = 6;
-const STR16 = 7;
-const WORD_TAG = 8;
-const KEY = 9;
-const TIME = 10;
-const ARRAY = 11;
-const OBJECT = 12;
-const BYTES = 13;
-const TYPED_TAG = 14;
+/** Tag of null (the reader: `record-sql-binary-read.ts`). */
+export const NULL = 0;
+/** Tag of false (the reader: `record-sql-binary-read.ts`). */
+export const FALSE = 1;
+/** Tag of true (the reader: `record-sql-binary-read.ts`). */
+export const TRUE = 2;
+/** Tag of an integer (zigzag varint) (the reader: `record-sql-binary-read.ts`). */
+export const INT = 3;
+/** Tag of a decimal (scale byte, zigzag varint) (the reader: `record-sql-binary-read.ts`). */
+export const DECIMAL = 4;
+/** Tag of a float64 (8 bytes LE) (the reader: `record-sql-binary-read.ts`). */
+export const F64 = 5;
+/** Tag of a string (varint UTF-8 length, bytes) (the reader: `record-sql-binary-read.ts`). */
+export const STR = 6;
+/** Tag of a string with a lone surrogate (varint length, UTF-16 LE units) (the reader: `record-sql-binary-read.ts`). */
+export const STR16 = 7;
+/** Tag of a dictionary word (varint index) (the reader: `record-sql-binary-read.ts`). */
+export const WORD_TAG = 8;
+/** Tag of the record's key (the reader: `record-sql-binary-read.ts`). */
+export const KEY = 9;
+/** Tag of an ISO time (zigzag varint ms) (the reader: `record-sql-binary-read.ts`). */
+export const TIME = 10;
+/** Tag of an array (varint count, values) (the reader: `record-sql-binary-read.ts`). */
+export const ARRAY = 11;
+/** Tag of an object (varint count, key and value per member) (the reader: `record-sql-binary-read.ts`). */
+export const OBJECT = 12;
+/** Tag of a byte array (varint index) (the reader: `record-sql-binary-read.ts`). */
+export const BYTES = 13;
+/** Tag of another typed array (type byte, varint index) (the reader: `record-sql-binary-read.ts`). */
+export const TYPED_TAG = 14;
 
 /** Typed arrays the codec carries besides Uint8Array, by type byte (APPEND ONLY). */
 export const TYPED_NAMES: readonly string[] = ['Int8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array'];
 const TYPED_CODE = new Map(TYPED_NAMES.map((n, i) => [n, i]));
-const POW10 = Array.from({ length: 10 }, (_, i) => 10 ** i);
+/** 10^0 … 10^9: the scales of a decimal. */
+export const POW10 = Array.from({ length: 10 }, (_, i) => 10 ** i);
 /** Times further than this from 1970 (ms) are kept as text, so their zigzag varint stays exact. */
 const TIME_LIMIT = 2 ** 50;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** The error structured clone gives for a value it cannot copy (the store maps it to `STORAGE_FAILED`). */
 export function cloneError(what: string): Error {
@@ -146,7 +161,8 @@ function wellFormed(s: string): boolean {
 }
 
 const zigzag = (x: number): number => (x >= 0 ? x * 2 : -x * 2 - 1);
-const unzigzag = (z: number): number => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+/** The integer a zigzag varint value stands for. */
+export const unzigzag = (z: number): number => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
 
 /**
  * `value` in format 2 (see the module); `key`, the record's key, when a string equal to it is to
@@ -273,118 +289,4 @@ export function encodeBinaryValue(value: unknown, key?: string | number): Uint8A
     whole.n += a.byteLength;
   }
   return whole.b.subarray(0, whole.n); // (`size` is an upper bound by at most 8 bytes an array: no second copy)
-}
-
-/**
- * The structure of a format 2 value read from `b` (its bytes after the length), with its byte
- * arrays given by `arrayAt` (a fresh copy each) and `key` the record's key.
- * @throws Error on bytes that are not such a structure (a damaged record).
- */
-export function decodeBinaryStructure(b: Uint8Array, arrayAt: (i: number) => Uint8Array, key: string | number | undefined): unknown {
-  let pos = 0;
-  const end = b.length;
-  const byte = (): number => {
-    if (pos >= end) throw new Error('record value cut inside its structure');
-    return b[pos++] as number;
-  };
-  const varint = (): number => {
-    let x = 0;
-    let scale = 1;
-    for (;;) {
-      const c = byte();
-      x += (c & 0x7f) * scale;
-      if (c < 0x80) return x;
-      scale *= 128;
-      if (scale > 2 ** 56) throw new Error('record value holds an overlong varint');
-    }
-  };
-  const utf8 = (n: number): string => {
-    const stop = pos + n;
-    if (stop > end) throw new Error('record value cut inside a string');
-    let ascii = n < 64;
-    for (let i = pos; ascii && i < stop; i++) if ((b[i] as number) >= 0x80) ascii = false;
-    const s = ascii ? String.fromCharCode.apply(null, b.subarray(pos, stop) as unknown as number[]) : decoder.decode(b.subarray(pos, stop));
-    pos = stop;
-    return s;
-  };
-  const utf16 = (n: number): string => {
-    if (pos + 2 * n > end) throw new Error('record value cut inside a string');
-    let s = '';
-    for (let i = 0; i < n; i++, pos += 2) s += String.fromCharCode((b[pos] as number) | ((b[pos + 1] as number) << 8));
-    return s;
-  };
-  const word = (i: number): string => {
-    const w = DICTIONARY[i];
-    if (w === undefined) throw new Error(`record value refers to word ${i}, which this build lacks`);
-    return w;
-  };
-  const read = (): unknown => {
-    const tag = byte();
-    switch (tag) {
-      case NULL:
-        return null;
-      case FALSE:
-        return false;
-      case TRUE:
-        return true;
-      case INT:
-        return unzigzag(varint());
-      case DECIMAL: {
-        const p = POW10[byte()];
-        if (p === undefined) throw new Error('record value holds a bad decimal scale');
-        return unzigzag(varint()) / p;
-      }
-      case F64: {
-        if (pos + 8 > end) throw new Error('record value cut inside a number');
-        const x = new DataView(b.buffer, b.byteOffset + pos, 8).getFloat64(0, true);
-        pos += 8;
-        return x;
-      }
-      case STR:
-        return utf8(varint());
-      case STR16:
-        return utf16(varint());
-      case WORD_TAG:
-        return word(varint());
-      case KEY:
-        if (typeof key !== 'string') throw new Error('record value refers to its key, which was not given');
-        return key;
-      case TIME:
-        return new Date(unzigzag(varint())).toISOString();
-      case ARRAY: {
-        const n = varint();
-        if (n > end - pos) throw new Error('record value holds an array longer than itself');
-        const a = new Array<unknown>(n);
-        for (let i = 0; i < n; i++) a[i] = read();
-        return a;
-      }
-      case OBJECT: {
-        const n = varint();
-        const o: Record<string, unknown> = {};
-        for (let i = 0; i < n; i++) {
-          const k = varint();
-          const name = k % 4 === 0 ? word(k / 4) : k % 4 === 1 ? utf8((k - 1) / 4) : k % 4 === 2 ? utf16((k - 2) / 4) : undefined;
-          if (name === undefined) throw new Error('record value holds a bad member key');
-          const v = read();
-          // defineProperty, as JSON.parse does: a plain assignment to `__proto__` would set the prototype
-          if (name === '__proto__') Object.defineProperty(o, name, { value: v, writable: true, enumerable: true, configurable: true });
-          else o[name] = v;
-        }
-        return o;
-      }
-      case BYTES:
-        return arrayAt(varint());
-      case TYPED_TAG: {
-        const typeName = TYPED_NAMES[byte()];
-        const Type = typeName === undefined ? undefined : (globalThis as unknown as Record<string, new (buffer: ArrayBuffer) => ArrayBufferView>)[typeName];
-        if (Type === undefined) throw new Error('record value holds an unknown array type');
-        return new Type(arrayAt(varint()).buffer as ArrayBuffer); // arrayAt gives a fresh copy: its buffer is its bytes
-      }
-      default:
-        throw new Error(`record value holds an unknown tag ${tag}`);
-    }
-  };
-  const value = read();
-  if (pos !== end) throw new Error('record value has bytes after its structure');
-  return value;
 }

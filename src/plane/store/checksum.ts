@@ -80,10 +80,25 @@ export function recordSum(fields: readonly SumField[]): number {
   for (const f of fields) {
     if (f === null || f === undefined) crc = crc32(ABSENT, crc);
     else if (f instanceof Uint8Array) crc = crc32(f, crc);
-    else crc = crc32(utf8.encode(typeof f === 'number' ? String(f) : f), crc);
+    else crc = crc32Text(typeof f === 'number' ? String(f) : f, crc);
     crc = crc32(SEPARATOR, crc);
   }
   return crc;
+}
+
+/** Scratch space for {@link crc32Text} (grown as needed; the sums run synchronously, one at a time). */
+let scratch = new Uint8Array(4096);
+
+/**
+ * Continues a CRC-32 over the UTF-8 of `text`, the same value as `crc32(utf8.encode(text), crc)`,
+ * encoded into a reused buffer rather than a new array per field (a recall checks a few hundred
+ * node records, issue 25).
+ */
+export function crc32Text(text: string, crc = 0): number {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit.
+  if (scratch.length < text.length * 3) scratch = new Uint8Array(Math.max(text.length * 3, scratch.length * 2));
+  const { written } = utf8.encodeInto(text, scratch);
+  return crc32(scratch.subarray(0, written), crc);
 }
 
 /**

@@ -249,9 +249,13 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
  * `["carolin", "go", "lgbtq", "support", "group"]`.
  * @param tokens - `tokenize(text)` when the caller has it already (not copied, not changed);
  *   the result is the same as without it.
+ * @param stemOf - the content stem of a lower-case word, `false` for a stop word, as
+ *   `isStopWord(w) ? false : stem(w)` gives it, memoised by the caller (the namespace's memo,
+ *   issue 25); used for English words in ASCII. The result is the same as without it.
  */
-export function contentTerms(text: string, fallback?: LanguageCode, tokens?: readonly string[]): string[] {
+export function contentTerms(text: string, fallback?: LanguageCode, tokens?: readonly string[], stemOf?: (word: string) => string | false): string[] {
   const words = tokens ?? tokenize(text);
+  const english = stemOf === undefined ? stemmer : (word: string): string => stemOf(word) || stemmer(word);
   if (ASCII_TEXT.test(text)) {
     // The common case, English in ASCII, in one pass: its terms while counting the stop words
     // that make it English for identifyLanguage (runs per candidate per query).
@@ -260,7 +264,7 @@ export function contentTerms(text: string, fallback?: LanguageCode, tokens?: rea
     for (const word of words) {
       if (STOP_WORDS.has(word)) {
         if (word.length >= 3) stops += 1;
-      } else out.push(stemmer(word));
+      } else out.push(english(word));
     }
     if (words.length > 0 && stops >= ENGLISH_STOP_SHARE * words.length) return out;
   }
@@ -269,7 +273,7 @@ export function contentTerms(text: string, fallback?: LanguageCode, tokens?: rea
   for (const word of words) {
     if (lang === 'en' && !NON_ASCII.test(word)) {
       // termsOf's English ASCII case, without its array: this runs per candidate per query.
-      if (!STOP_WORDS.has(word)) out.push(stemmer(word));
+      if (!STOP_WORDS.has(word)) out.push(english(word));
       continue;
     }
     for (const t of termsOf(word, lang)) out.push(t);
