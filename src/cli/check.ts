@@ -41,6 +41,8 @@ export interface NamespaceCheck {
   ids: string[];
   /** The checkpoint is damaged (the next open rebuilds it). */
   checkpoint: boolean;
+  /** The damaged records other than node records (`DamageReport.records`: `adj:<id>`, `meta:<key>`, `spaces:` …); absent when none. */
+  records?: string[];
 }
 
 /**
@@ -55,8 +57,10 @@ export async function runCheck(store: string, namespace: string | undefined, io:
     const namespaces: NamespaceCheck[] = [];
     for (const ns of names) {
       const d = await storage.damaged(ns);
-      const found: NamespaceCheck = { namespace: ns, count: d.ids.length + (d.unreadable ?? 0), ids: d.ids, checkpoint: d.checkpoint };
+      const records = d.records ?? [];
+      const found: NamespaceCheck = { namespace: ns, count: d.ids.length + (d.unreadable ?? 0) + records.length, ids: d.ids, checkpoint: d.checkpoint };
       if (d.unreadable !== undefined && d.unreadable > 0) found.unreadable = d.unreadable;
+      if (records.length > 0) found.records = records;
       namespaces.push(found);
     }
     const sqlite = quickCheck(join(store, SQLITE_FILE_NAME));
@@ -66,6 +70,7 @@ export async function runCheck(store: string, namespace: string | undefined, io:
       for (const n of namespaces) {
         if (n.ids.length > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.ids.length} damaged node record(s): ${n.ids.join(', ')}`);
         if ((n.unreadable ?? 0) > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.unreadable} records unreadable (the store counts them, but no read reaches them: a damaged index hides them)`);
+        if ((n.records ?? []).length > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.records!.length} damaged record(s) besides node records: ${n.records!.join(', ')}`);
         if (n.checkpoint) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: the checkpoint is damaged (rebuilt from the rows at the next open)`);
       }
       for (const line of sqlite.slice(0, 10)) io.err(`jev-mem: SQLite quick_check: ${line}`);
@@ -149,7 +154,7 @@ async function repairedProblems(store: string): Promise<string[]> {
     const found: string[] = [];
     for (const ns of await storage.namespaces()) {
       const d = await storage.damaged(ns);
-      if (d.ids.length + (d.unreadable ?? 0) > 0 || d.checkpoint) found.push(`namespace ${JSON.stringify(ns)} is damaged`);
+      if (d.ids.length + (d.unreadable ?? 0) + (d.records ?? []).length > 0 || d.checkpoint) found.push(`namespace ${JSON.stringify(ns)} is damaged`);
     }
     return [...found, ...quickCheck(join(store, SQLITE_FILE_NAME))];
   } finally {

@@ -106,6 +106,14 @@ export interface DamageReport {
   /** The namespace's checkpoint failed its checksum or could not be read (it is rebuilt from the rows). */
   checkpoint: boolean;
   /**
+   * The other damaged records (issue 22: every record kind is sealed), sorted, each named
+   * `<table>:<key>`: `adj:<node id>` (an adjacency record: the node's edges kept on its own
+   * record are lost until a repair rebuilds them from the other ends), `edge-ids:<edge id>`,
+   * `meta:<key>` (`meta:schemaVersion`: the namespace record), `changes:<n>` (a change list),
+   * `spaces:` (the kept counters: counted again from the records). Absent when none.
+   */
+  records?: string[];
+  /**
    * Node records the store counts (its kept counter, SQL store schema v4, issue 25) that its
    * full pass could not reach at all, so their ids are unknown: a damaged index hides them.
    * Absent or 0 when every counted record was read.
@@ -121,6 +129,7 @@ export class DamageLog {
   readonly #ids = new Map<string, Set<string>>();
   readonly #checkpoint = new Set<string>();
   readonly #verified = new Set<string>();
+  readonly #records = new Map<string, Set<string>>();
 
   /**
    * Whether every record of `namespace` was verified by this connection. Later commits of this
@@ -143,6 +152,29 @@ export class DamageLog {
     set.add(id);
   }
 
+  /** Records that the record under `key` of `table` (not a node record) of `namespace` is damaged. */
+  record(namespace: string, table: string, key: string | number): void {
+    let set = this.#records.get(namespace);
+    if (set === undefined) this.#records.set(namespace, (set = new Set()));
+    set.add(`${table}:${key}`);
+  }
+
+  /** Forgets the damage of the record under `key` of `table` (a commit wrote or deleted it). */
+  rewritten(namespace: string, table: string, key: string | number): void {
+    this.#records.get(namespace)?.delete(`${table}:${key}`);
+  }
+
+  /** Whether the record under `key` of `table` of `namespace` is known damaged. */
+  hasRecord(namespace: string, table: string, key: string | number): boolean {
+    const set = this.#records.get(namespace);
+    return set !== undefined && set.size > 0 && set.has(`${table}:${key}`);
+  }
+
+  /** The damaged records of `namespace` but its node records, named `<table>:<key>`, sorted. */
+  records(namespace: string): string[] {
+    return [...(this.#records.get(namespace) ?? [])].sort();
+  }
+
   /** Records that the checkpoint of `namespace` is damaged. */
   checkpoint(namespace: string): void {
     this.#checkpoint.add(namespace);
@@ -156,6 +188,7 @@ export class DamageLog {
   /** Forgets a whole namespace (dropped). */
   drop(namespace: string): void {
     this.#ids.delete(namespace);
+    this.#records.delete(namespace);
     this.#checkpoint.delete(namespace);
     this.#verified.delete(namespace);
   }
@@ -167,6 +200,9 @@ export class DamageLog {
 
   /** What is known about `namespace`. */
   report(namespace: string): DamageReport {
-    return { ids: this.ids(namespace), checkpoint: this.#checkpoint.has(namespace) };
+    const records = this.records(namespace);
+    const report: DamageReport = { ids: this.ids(namespace), checkpoint: this.#checkpoint.has(namespace) };
+    if (records.length > 0) report.records = records;
+    return report;
   }
 }

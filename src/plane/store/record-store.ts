@@ -23,6 +23,7 @@ import { recordCommit } from './record-commit.js';
 import type { StoreWords } from './record-errors.js';
 import { namespaceMethods } from './record-namespaces.js';
 import { readMethods } from './record-reads.js';
+import { screenedDriver } from './record-screen.js';
 import type { StorageAdapter } from './storage.js';
 
 /** What a record store is called, in `kind` and in its messages. */
@@ -52,9 +53,11 @@ type NamespacedMethod = Exclude<keyof StorageAdapter, 'kind' | 'namespaces' | 'l
  * and `readCheckpoint` `STORE_DAMAGED` (field `checkpoint`) for a checkpoint that fails its sums.
  * `close()` closes the driver (idempotent).
  */
-export function createRecordStore(driver: RecordDriver, options: RecordStoreOptions): StorageAdapter {
+export function createRecordStore(raw: RecordDriver, options: RecordStoreOptions): StorageAdapter {
   const words: StoreWords = { label: options.label, quotaRemedy: options.quotaRemedy };
   const damage = new DamageLog();
+  // Every read of every method passes the screen: damaged records are skipped, logged and named.
+  const driver = screenedDriver(raw, damage);
   let closed = false;
   const live = (): void => {
     if (closed) throw new JevMemError('CLOSED', `the ${options.kind === 'indexeddb' ? 'IndexedDB' : options.kind} storage adapter was used after close()`);

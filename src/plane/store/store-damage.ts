@@ -74,7 +74,8 @@ export function refuseDamagedWrite(damage: DamageLog, namespace: string, batch: 
 
 /**
  * The damage of one namespace (`StorageAdapter.damaged`): the first call of a connection reads
- * every node record (`scanNodes`, which logs the damaged ones) and the checkpoint (a
+ * every node record (`scanNodes`, which logs the damaged ones), every other record
+ * (`scanOthers`, the same) and the checkpoint (a
  * `STORE_DAMAGED` answer is logged, not thrown), then marks the namespace verified; later calls
  * answer from the log, which reads keep up to date.
  * @throws whatever `scanNodes` or `readCheckpoint` throw but `STORE_DAMAGED` of the checkpoint.
@@ -84,11 +85,13 @@ export async function verifyDamage(
   namespace: string,
   scanNodes: () => AsyncIterable<unknown>,
   readCheckpoint: () => Promise<unknown>,
+  scanOthers: () => Promise<void> = async () => undefined,
 ): Promise<DamageReport> {
   if (!damage.verified(namespace)) {
     for await (const _ of scanNodes()) {
       // the scan checks every record and logs the damaged ones
     }
+    await scanOthers();
     await readCheckpoint().catch((e: unknown) => {
       if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
     });
@@ -105,6 +108,8 @@ export interface DamagePassReads {
   readCheckpoint(namespace: string): Promise<unknown>;
   /** The store's kept node counter of the namespace (issue 25), or undefined when it keeps none. */
   keptNodes(namespace: string): Promise<number | undefined>;
+  /** Reads every other record of the namespace (adjacency, meta, bookkeeping …); the damaged ones are logged. */
+  scanOthers(namespace: string): Promise<void>;
 }
 
 /**
@@ -134,7 +139,7 @@ export function damagedMethod(damage: DamageLog, reads: DamagePassReads): (names
         yield batch;
       }
     };
-    const report = await verifyDamage(damage, namespace, counted, () => reads.readCheckpoint(namespace));
+    const report = await verifyDamage(damage, namespace, counted, () => reads.readCheckpoint(namespace), () => reads.scanOthers(namespace));
     const kept = await reads.keptNodes(namespace);
     const short = kept === undefined ? 0 : kept - read - report.ids.length;
     if (short > 0) unreadable.set(namespace, short);
