@@ -10,12 +10,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
+import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import type { MemoryEdge } from '../../src/types.js';
-import { cli, lifecycleFixture, recallView, TURNS } from './helpers.js';
+import { cli, errorOf, lifecycleFixture, recallView, TURNS } from './helpers.js';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('damage-records', (e) => (encoder = e));
@@ -97,6 +98,10 @@ describe('a SQLite store with one damaged record besides the node records', () =
     expect((await recallView(m, 'What did Biscuit chew?')).length).toBeGreaterThan(0);
     expect((await m.export()).nodes).toHaveLength(nodes.length);
     expect((await m.stats()).damaged.records).toEqual([`adj:${victim}`]);
+    // A put would write over what a repair rebuilds: refused, naming the record.
+    const refused = await errorOf(m.add({ text: 'Theo: a new note after the damage.', observedAt: '2023-05-01T10:00:00Z' }));
+    expect(isJevMemError(refused, 'STORE_DAMAGED')).toBe(true);
+    expect((refused as { details: { records: string[] } }).details.records).toEqual([`adj:${victim}`]);
     expect(await m.delete(victim)).toBe(true);
     const left = await m.export();
     expect(left.nodes.map((n) => n.id)).not.toContain(victim);

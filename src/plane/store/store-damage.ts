@@ -57,18 +57,24 @@ export interface DamageWords {
 }
 
 /**
- * Refuses a batch that puts nodes or edges into a namespace whose damaged node records are known
- * (deletes alone pass: they are how damage is cleaned up).
- * @throws JevMemError `STORE_DAMAGED` (field `namespace`, `ids`: the damaged ids), naming up to ten ids.
+ * Refuses a batch that puts nodes or edges into a namespace whose damaged node records, or
+ * damaged adjacency or edge-id records, are known (deletes alone pass: they are how damage is
+ * cleaned up). A put would write over what a repair still rebuilds: the edges a damaged adjacency
+ * record held are read from their other ends until then. Damaged meta, counters and change lists
+ * do not refuse: a write stores them sound again.
+ * @throws JevMemError `STORE_DAMAGED` (field `namespace`, `ids`: the damaged node ids, `records`:
+ *   the other damaged records named `<table>:<key>`), naming up to ten of them.
  */
 export function refuseDamagedWrite(damage: DamageLog, namespace: string, batch: WriteBatch, words: DamageWords): void {
   const ids = damage.ids(namespace);
-  if (ids.length === 0 || ((batch.putNodes ?? []).length === 0 && (batch.putEdges ?? []).length === 0)) return;
-  const shown = ids.slice(0, 10).map((id) => JSON.stringify(id)).join(', ') + (ids.length > 10 ? `, … (${ids.length} in all)` : '');
+  const records = damage.records(namespace).filter((r) => r.startsWith('adj:') || r.startsWith('edge-ids:'));
+  if (ids.length + records.length === 0 || ((batch.putNodes ?? []).length === 0 && (batch.putEdges ?? []).length === 0)) return;
+  const all = [...ids.map((id) => JSON.stringify(id)), ...records.map((r) => `${r.slice(0, r.indexOf(':'))} record of ${JSON.stringify(r.slice(r.indexOf(':') + 1))}`)];
+  const shown = all.slice(0, 10).join(', ') + (all.length > 10 ? `, … (${all.length} in all)` : '');
   throw new JevMemError(
     'STORE_DAMAGED',
-    `${words.store}: namespace ${words.namespace} holds damaged node record(s) ${shown}; writes are refused (nothing was written). ${words.remedy}`,
-    { field: 'namespace', ids },
+    `${words.store}: namespace ${words.namespace} holds damaged record(s) ${shown}; writes are refused (nothing was written). ${words.remedy}`,
+    records.length > 0 ? { field: 'namespace', ids, records } : { field: 'namespace', ids },
   );
 }
 
