@@ -24,6 +24,7 @@ import { openNodeSqlDriver } from '../plane/drivers/sqlite-node.js';
 import { isReadOnlyStore, readOnlyStoreError } from '../plane/drivers/sqlite-read-only.js';
 import type { Memory } from '../memory.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
+import { writeDamageFile } from '../plane/store/damage-file.js';
 import { removeSalvageBackup, salvageSqliteStore } from '../plane/store/sql-salvage.js';
 import type { CliIO } from './io.js';
 
@@ -65,6 +66,11 @@ export async function runCheck(store: string, namespace: string | undefined, io:
     }
     const sqlite = quickCheck(join(store, SQLITE_FILE_NAME));
     const clean = sqlite.length === 0 && namespaces.every((n) => n.count === 0 && !n.checkpoint);
+    // Every later process knows what this pass found (stats().damaged, puts refused) until a
+    // check finds the store clean or a repair; a store this user may only read keeps no file.
+    if (namespace === undefined && !isReadOnlyStore(store, join(store, SQLITE_FILE_NAME))) {
+      writeDamageFile(store, { namespaces: namespaces.map((n) => ({ namespace: n.namespace, ids: n.ids, records: n.records ?? [] })), sqlite });
+    }
     io.out(JSON.stringify({ store, clean, namespaces, sqlite }));
     if (!clean) {
       for (const n of namespaces) {
@@ -122,6 +128,8 @@ function quickCheck(path: string): string[] {
 export async function runRepair(store: string, io: CliIO, open: (namespace: string) => Promise<Memory>, keepBackup = false): Promise<number> {
   if (isReadOnlyStore(store, join(store, SQLITE_FILE_NAME))) throw readOnlyStoreError(resolve(store), 'repair it');
   const report = await salvageSqliteStore(store);
+  // The repaired file is new: what a check found in the damaged one no longer holds.
+  writeDamageFile(store, { namespaces: [], sqlite: [] });
   for (const n of report.namespaces) {
     const memory = await open(n.namespace);
     try {

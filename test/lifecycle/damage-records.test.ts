@@ -7,6 +7,7 @@
  * skipped, named (`stats().damaged.records`, `check` exit 3) and rebuilt (the adjacency from the
  * edges its other ends keep, the counters by counting, the meta as never written).
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
@@ -14,6 +15,7 @@ import { isJevMemError } from '../../src/errors.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
+import { DAMAGE_FILE_NAME } from '../../src/plane/store/damage-file.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import type { MemoryEdge } from '../../src/types.js';
 import { cli, errorOf, lifecycleFixture, recallView, TURNS } from './helpers.js';
@@ -159,5 +161,64 @@ describe('a SQLite store with one damaged record besides the node records', () =
     expect(after.edges).toBe(edgesNow);
     await m.close();
     expect((await cli(['check', '--store', dir])).code).toBe(0);
+  });
+});
+
+/** Offset of the stored text `text` in the file (record-sql-binary.ts: key `text` varint 4, string tag 6, its length under 128). */
+function textAt(file: Buffer, text: string): number {
+  const bytes = Buffer.from(text, 'utf8');
+  const at = file.indexOf(Buffer.concat([Buffer.from([4, 6, bytes.length]), bytes]));
+  expect(at).toBeGreaterThan(0);
+  return at + 3;
+}
+
+describe('what jev-mem check found is known to the next process', () => {
+  it('a damaged node record: stats() in a new process names it and puts are refused; deleting it works; a clean check forgets it', async () => {
+    const { dir, nodes } = await filledStore();
+    const m0 = await open(dir);
+    const victim = (await m0.export()).nodes.find((n) => n.text === TURNS[3]!.text)!.id;
+    await m0.close();
+    const path = join(dir, SQLITE_FILE_NAME);
+    const file = readFileSync(path);
+    const at = textAt(file, TURNS[3]!.text) + 2;
+    file[at] = file[at]! ^ 0x20;
+    writeFileSync(path, file);
+    expect((await cli(['check', '--store', dir])).code).toBe(3);
+    expect(existsSync(join(dir, DAMAGE_FILE_NAME))).toBe(true);
+
+    const m = await open(dir);
+    expect((await m.stats()).damaged).toEqual({ count: 1, ids: [victim], checkpoint: false });
+    const refused = await errorOf(m.add({ text: 'Maya: a note after the check.', observedAt: '2023-05-01T10:00:00Z' }));
+    expect(isJevMemError(refused, 'STORE_DAMAGED')).toBe(true);
+    expect(await m.delete(victim)).toBe(true);
+    expect((await m.stats()).damaged.count).toBe(0);
+    expect((await m.export()).nodes).toHaveLength(nodes.length - 1);
+    await m.close();
+    expect((await cli(['check', '--store', dir])).code).toBe(0);
+    expect(existsSync(join(dir, DAMAGE_FILE_NAME))).toBe(false);
+  });
+
+  it('a file SQLite calls malformed refuses puts into every namespace, not only the damaged one; deletes still work', async () => {
+    const { dir } = await filledStore();
+    const other = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }), namespace: 'other' });
+    const kept = (await other.add({ text: 'Ines: the kiln reaches 1200 degrees.', observedAt: '2023-05-01T09:00:00Z' })).id;
+    await other.close();
+    const path = join(dir, SQLITE_FILE_NAME);
+    const file = readFileSync(path);
+    const pageSize = file.readUInt16BE(16) === 1 ? 65536 : file.readUInt16BE(16);
+    const page = Math.floor(textAt(file, TURNS[0]!.text) / pageSize);
+    expect(file[page * pageSize]).toBe(0x0d); // a table leaf page
+    file[page * pageSize] = 0x42; // no page type: SQLite calls the file malformed
+    writeFileSync(path, file);
+    const check = await cli(['check', '--store', dir]);
+    expect(check.code).toBe(3);
+    expect(JSON.parse(check.out[0]!).sqlite.length).toBeGreaterThan(0);
+
+    const m = await createMemory({ encoder, storage: await createSqliteFileStorage({ dir }), namespace: 'other' });
+    const refused = await errorOf(m.add({ text: 'Ines: glazes need a second firing.', observedAt: '2023-05-02T09:00:00Z' }));
+    expect(isJevMemError(refused, 'STORE_DAMAGED')).toBe(true);
+    expect(String((refused as Error).message)).toContain('malformed');
+    expect(await m.delete(kept)).toBe(true);
+    await m.close();
   });
 });

@@ -121,6 +121,14 @@ export interface DamageReport {
   unreadable?: number;
 }
 
+/** Damage a full pass found, as `jev-mem check` keeps it beside the store (`damage-file.ts`). */
+export interface KnownDamage {
+  /** Per namespace: damaged node ids and other damaged records ({@link DamageReport.records}). */
+  namespaces: Array<{ namespace: string; ids: string[]; records: string[] }>;
+  /** SQLite's `PRAGMA quick_check` findings (empty when the file is sound). */
+  sqlite: string[];
+}
+
 /**
  * Damage seen by one store connection, per namespace: ids skipped by reads and checkpoints
  * found damaged. Every store keeps one; `StorageAdapter.damaged` reports it.
@@ -130,6 +138,27 @@ export class DamageLog {
   readonly #checkpoint = new Set<string>();
   readonly #verified = new Set<string>();
   readonly #records = new Map<string, Set<string>>();
+  #malformed: readonly string[] = [];
+
+  /**
+   * Starts the log from damage an earlier full pass found (`damage-file.ts`): node ids and other
+   * records per namespace, and SQLite's findings of a malformed file (`malformed`).
+   */
+  seed(known: KnownDamage): void {
+    for (const n of known.namespaces) {
+      for (const id of n.ids) this.node(n.namespace, id);
+      for (const r of n.records) {
+        const at = r.indexOf(':');
+        if (at > 0) this.record(n.namespace, r.slice(0, at), r.slice(at + 1));
+      }
+    }
+    this.#malformed = [...known.sqlite];
+  }
+
+  /** What SQLite's own check said of a malformed store file (empty: nothing known). */
+  malformed(): readonly string[] {
+    return this.#malformed;
+  }
 
   /**
    * Whether every record of `namespace` was verified by this connection. Later commits of this
@@ -138,6 +167,16 @@ export class DamageLog {
    */
   verified(namespace: string): boolean {
     return this.#verified.has(namespace);
+  }
+
+  /**
+   * Forgets the damaged node ids and records of `namespace` before a full pass, which finds
+   * again every one still damaged (damage seeded from an earlier pass may be gone: deleted,
+   * rewritten or repaired since).
+   */
+  startPass(namespace: string): void {
+    this.#ids.delete(namespace);
+    this.#records.delete(namespace);
   }
 
   /** Records that every record of `namespace` was verified. */

@@ -16,7 +16,7 @@
 import { JevMemError } from '../../errors.js';
 import type { RecordDriver } from '../drivers/record-driver.js';
 import type { LexicalIndex } from '../indexes/indexes.js';
-import { DamageLog } from './checksum.js';
+import { DamageLog, type KnownDamage } from './checksum.js';
 import { checkExistingNamespaceName } from './names.js';
 import { checkpointMethods } from './record-checkpoint.js';
 import { recordCommit } from './record-commit.js';
@@ -36,6 +36,8 @@ export interface RecordStoreOptions extends StoreWords {
    * undefined and the memory keeps MiniSearch in its checkpoints.
    */
   lexicalIndex?: (namespace: string) => LexicalIndex | undefined;
+  /** Damage an earlier full pass found (`damage-file.ts`): the damage log starts from it. */
+  knownDamage?: KnownDamage | undefined;
 }
 
 /** Methods of the port that take a namespace first (checked, and refused after `close()`). */
@@ -56,6 +58,7 @@ type NamespacedMethod = Exclude<keyof StorageAdapter, 'kind' | 'namespaces' | 'l
 export function createRecordStore(raw: RecordDriver, options: RecordStoreOptions): StorageAdapter {
   const words: StoreWords = { label: options.label, quotaRemedy: options.quotaRemedy };
   const damage = new DamageLog();
+  if (options.knownDamage !== undefined) damage.seed(options.knownDamage);
   // Every read of every method passes the screen: damaged records are skipped, logged and named.
   const driver = screenedDriver(raw, damage);
   let closed = false;

@@ -62,10 +62,22 @@ export interface DamageWords {
  * cleaned up). A put would write over what a repair still rebuilds: the edges a damaged adjacency
  * record held are read from their other ends until then. Damaged meta, counters and change lists
  * do not refuse: a write stores them sound again.
+ * A store whose file SQLite found malformed (`DamageLog.malformed`, from `jev-mem check`)
+ * refuses puts into every namespace.
  * @throws JevMemError `STORE_DAMAGED` (field `namespace`, `ids`: the damaged node ids, `records`:
- *   the other damaged records named `<table>:<key>`), naming up to ten of them.
+ *   the other damaged records named `<table>:<key>`), naming up to ten of them; for a malformed
+ *   file field `store` and `sqlite`, SQLite's findings.
  */
 export function refuseDamagedWrite(damage: DamageLog, namespace: string, batch: WriteBatch, words: DamageWords): void {
+  const puts = (batch.putNodes ?? []).length + (batch.putEdges ?? []).length > 0;
+  const malformed = damage.malformed();
+  if (puts && malformed.length > 0) {
+    throw new JevMemError(
+      'STORE_DAMAGED',
+      `${words.store}: SQLite found the store file malformed (${malformed[0]}); writes are refused (nothing was written), deletes and forget still work. Run jev-mem repair`,
+      { field: 'store', ids: [], sqlite: [...malformed] },
+    );
+  }
   const ids = damage.ids(namespace);
   const records = damage.records(namespace).filter((r) => r.startsWith('adj:') || r.startsWith('edge-ids:'));
   if (ids.length + records.length === 0 || ((batch.putNodes ?? []).length === 0 && (batch.putEdges ?? []).length === 0)) return;
@@ -94,6 +106,7 @@ export async function verifyDamage(
   scanOthers: () => Promise<void> = async () => undefined,
 ): Promise<DamageReport> {
   if (!damage.verified(namespace)) {
+    damage.startPass(namespace);
     for await (const _ of scanNodes()) {
       // the scan checks every record and logs the damaged ones
     }
