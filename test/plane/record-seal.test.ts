@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
-import { SEALED, encodeRecordValue, sealValue } from '../../src/plane/drivers/record-sql-codec.js';
+import { encodeRecordValue } from '../../src/plane/drivers/record-sql-codec.js';
+import { SEALED, sealValue } from '../../src/plane/drivers/record-sql-seal.js';
 import { createSqlRecordStore } from '../../src/plane/store/sql-record-store.js';
 import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { makeEdge, makeNode } from './fixtures.js';
