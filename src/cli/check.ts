@@ -24,6 +24,7 @@ import { openNodeSqlDriver } from '../plane/drivers/sqlite-node.js';
 import { isReadOnlyStore, readOnlyStoreError } from '../plane/drivers/sqlite-read-only.js';
 import type { Memory } from '../memory.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
+import { writeDamageFile } from '../plane/store/damage-file.js';
 import { removeSalvageBackup, salvageSqliteStore } from '../plane/store/sql-salvage.js';
 import type { CliIO } from './io.js';
 
@@ -41,6 +42,8 @@ export interface NamespaceCheck {
   ids: string[];
   /** The checkpoint is damaged (the next open rebuilds it). */
   checkpoint: boolean;
+  /** The damaged records other than node records (`DamageReport.records`: `adj:<id>`, `meta:<key>`, `spaces:` …); absent when none. */
+  records?: string[];
 }
 
 /**
@@ -55,17 +58,25 @@ export async function runCheck(store: string, namespace: string | undefined, io:
     const namespaces: NamespaceCheck[] = [];
     for (const ns of names) {
       const d = await storage.damaged(ns);
-      const found: NamespaceCheck = { namespace: ns, count: d.ids.length + (d.unreadable ?? 0), ids: d.ids, checkpoint: d.checkpoint };
+      const records = d.records ?? [];
+      const found: NamespaceCheck = { namespace: ns, count: d.ids.length + (d.unreadable ?? 0) + records.length, ids: d.ids, checkpoint: d.checkpoint };
       if (d.unreadable !== undefined && d.unreadable > 0) found.unreadable = d.unreadable;
+      if (records.length > 0) found.records = records;
       namespaces.push(found);
     }
     const sqlite = quickCheck(join(store, SQLITE_FILE_NAME));
     const clean = sqlite.length === 0 && namespaces.every((n) => n.count === 0 && !n.checkpoint);
+    // Every later process knows what this pass found (stats().damaged, puts refused) until a
+    // check finds the store clean or a repair; a store this user may only read keeps no file.
+    if (namespace === undefined && !isReadOnlyStore(store, join(store, SQLITE_FILE_NAME))) {
+      writeDamageFile(store, { namespaces: namespaces.map((n) => ({ namespace: n.namespace, ids: n.ids, records: n.records ?? [] })), sqlite });
+    }
     io.out(JSON.stringify({ store, clean, namespaces, sqlite }));
     if (!clean) {
       for (const n of namespaces) {
         if (n.ids.length > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.ids.length} damaged node record(s): ${n.ids.join(', ')}`);
         if ((n.unreadable ?? 0) > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.unreadable} records unreadable (the store counts them, but no read reaches them: a damaged index hides them)`);
+        if ((n.records ?? []).length > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.records!.length} damaged record(s) besides node records: ${n.records!.join(', ')}`);
         if (n.checkpoint) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: the checkpoint is damaged (rebuilt from the rows at the next open)`);
       }
       for (const line of sqlite.slice(0, 10)) io.err(`jev-mem: SQLite quick_check: ${line}`);
@@ -117,6 +128,8 @@ function quickCheck(path: string): string[] {
 export async function runRepair(store: string, io: CliIO, open: (namespace: string) => Promise<Memory>, keepBackup = false): Promise<number> {
   if (isReadOnlyStore(store, join(store, SQLITE_FILE_NAME))) throw readOnlyStoreError(resolve(store), 'repair it');
   const report = await salvageSqliteStore(store);
+  // The repaired file is new: what a check found in the damaged one no longer holds.
+  writeDamageFile(store, { namespaces: [], sqlite: [] });
   for (const n of report.namespaces) {
     const memory = await open(n.namespace);
     try {
@@ -149,7 +162,7 @@ async function repairedProblems(store: string): Promise<string[]> {
     const found: string[] = [];
     for (const ns of await storage.namespaces()) {
       const d = await storage.damaged(ns);
-      if (d.ids.length + (d.unreadable ?? 0) > 0 || d.checkpoint) found.push(`namespace ${JSON.stringify(ns)} is damaged`);
+      if (d.ids.length + (d.unreadable ?? 0) + (d.records ?? []).length > 0 || d.checkpoint) found.push(`namespace ${JSON.stringify(ns)} is damaged`);
     }
     return [...found, ...quickCheck(join(store, SQLITE_FILE_NAME))];
   } finally {

@@ -157,9 +157,12 @@ export interface MemoryStats {
    * the damaged node records (`ids`, sorted: failed their checksum or could not be decoded; reads
    * skip them and puts are refused with `STORE_DAMAGED` until `jev-mem repair`) plus those the
    * store counts but no read could reach (no id known); `checkpoint`: the checkpoint was found
-   * damaged (at this open, rebuilt from the rows and logged as `CHECKPOINT_DAMAGED`, or since).
+   * damaged (at this open, rebuilt from the rows and logged as `CHECKPOINT_DAMAGED`, or since);
+   * `records` (absent when none, counted in `count`): the other damaged records, named
+   * `<table>:<key>` (`adj:<node id>`: its edges are read from their other ends; `meta:<key>`:
+   * read as never written; `spaces:`: the counters, counted again from the records).
    */
-  damaged: { count: number; ids: string[]; checkpoint: boolean };
+  damaged: { count: number; ids: string[]; checkpoint: boolean; records?: string[] };
 }
 
 /** The live memory object returned by {@link createMemory}. */

@@ -77,7 +77,9 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
       });
       // The damage already known (issue 25: no full pass per session; `jev-mem check` makes it).
       const damage = await storage.damaged(ns, { scan: false });
-      out.damaged = { count: damage.ids.length + (damage.unreadable ?? 0), ids: damage.ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
+      const records = damage.records ?? [];
+      out.damaged = { count: damage.ids.length + (damage.unreadable ?? 0) + records.length, ids: damage.ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
+      if (records.length > 0) out.damaged.records = records;
       const bytes = await storage.sizeBytes(ns);
       if (bytes !== undefined) out.storageBytes = bytes;
       return out;

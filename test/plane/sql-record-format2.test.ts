@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BINARY_FORMAT } from '../../src/plane/drivers/record-sql-binary.js';
 import { decodeRecordValue, keyOfSql } from '../../src/plane/drivers/record-sql-codec.js';
+import { unsealValue } from '../../src/plane/drivers/record-sql-seal.js';
 import { createSqlRecordStore } from '../../src/plane/store/sql-record-store.js';
 import type { MemoryEdge } from '../../src/types.js';
 import { makeEdge, makeNode } from './fixtures.js';
@@ -26,7 +27,7 @@ const OLD = '0b0e7a52-3f1c-4d6e-9a8b-1c2d3e4f5a6b';
 function formats(conn: ReturnType<typeof memorySqlConnection>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of conn.query(`SELECT tbl, k, v FROM jev_mem_rec WHERE tbl IN (0, 1) ORDER BY tbl, k`)) {
-    out[`${String(r.tbl)} ${String(keyOfSql(r.k))}`] = (r.v as Uint8Array)[0] === BINARY_FORMAT ? 2 : 1;
+    out[`${String(r.tbl)} ${String(keyOfSql(r.k))}`] = (unsealValue(r.v as Uint8Array) as Uint8Array)[0] === BINARY_FORMAT ? 2 : 1;
   }
   return out;
 }
@@ -56,9 +57,9 @@ describe('a SQLite store written by BASE f54a82d (JSON record values)', () => {
     const fresh = makeNode(A, 'c1d2e3f4-0000-4000-8000-000000000001', 10, 'A new note about Lisbon.');
     const edge: MemoryEdge = makeEdge(A, `${fresh.id}>${OLD}:temporal:precedes`, fresh.id, OLD, 0.57);
     await store.commit(A, { putNodes: [fresh], putEdges: [edge], change: 2 });
-    // The first write marks the layout 6: a build of layout 5 now refuses the store (SCHEMA_MISMATCH)
-    // instead of reading its format 2 records as damaged.
-    expect(version()).toBe('6');
+    // The first write marks the layout 7: a build of layout 5 or 6 now refuses the store
+    // (SCHEMA_MISMATCH) instead of reading its format 2 (sealed) records as damaged.
+    expect(version()).toBe('7');
     const after = formats(conn);
     const rewritten = Object.keys(after).filter((k) => after[k] === 2).sort();
     expect(rewritten).toEqual([`0 ${fresh.id}`, `1 ${OLD}`, `1 ${fresh.id}`]);
@@ -67,7 +68,7 @@ describe('a SQLite store written by BASE f54a82d (JSON record values)', () => {
     expect(again.nodes.find((n) => n.id === fresh.id)).toEqual(fresh);
     expect(again.edges.find((e) => e.id === edge.id)).toEqual(edge);
     // Every stored value of either format still decodes.
-    for (const r of conn.query(`SELECT k, v FROM jev_mem_rec`)) expect(() => decodeRecordValue(r.v as Uint8Array, keyOfSql(r.k))).not.toThrow();
+    for (const r of conn.query(`SELECT k, v FROM jev_mem_rec`)) expect(() => decodeRecordValue(unsealValue(r.v as Uint8Array), keyOfSql(r.k))).not.toThrow();
     await store.close();
   });
 });

@@ -36,6 +36,23 @@ export const ONE = '' as const;
  */
 export type RecordKey = string | number;
 
+/**
+ * What a driver answers for a stored record whose bytes fail their checksum or cannot be decoded
+ * (issue 22, "damage stays local"), in the tables other than `node` and `checkpoints` (whose
+ * readers check their own sums: there a damaged record reads as a value that fails them). The
+ * store skips such a record, logs and names it (`record-screen.ts`), and never decodes it.
+ * Drivers that keep values as live objects (memory, IndexedDB) never answer one.
+ */
+export class DamagedRecord {
+  /** @param reason - what failed, for messages (`checksum`, `decode`, `page`). */
+  constructor(readonly reason: string) {}
+}
+
+/** Whether `value` is a {@link DamagedRecord}. */
+export function isDamagedRecord(value: unknown): value is DamagedRecord {
+  return value instanceof DamagedRecord;
+}
+
 /** One record of a scan: its key and its value. */
 export type KeyedRecord = readonly [key: RecordKey, value: unknown];
 

@@ -267,16 +267,3 @@ export function joinChunks(chunks: readonly Uint8Array[]): Uint8Array | undefine
   }
   return out;
 }
-
-/**
- * What a record that does not decode (or lies on a damaged page) reads as: a value each reader
- * of the store finds damaged (a node record without its checksum, a checkpoint whose part fails
- * its sum), an adjacency without edges, an empty change list; in the other tables, an empty object.
- */
-export function damagedValue(table: RecordTable): unknown {
-  if (table === 'checkpoints') return { change: 0, format: '', parts: { unreadable: new Uint8Array(0) }, sums: {} };
-  if (table === 'node') return { unreadable: true };
-  if (table === 'adj') return { s: [], b: new Uint8Array(0) }; // its edges are lost
-  if (table === 'changes') return [];
-  return {};
-}

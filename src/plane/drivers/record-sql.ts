@@ -10,8 +10,8 @@
  * {@link RECORD_CHUNK_BYTES} (under the Durable Object's 2 MB value limit; chunk 0 first). The
  * row id of a node record's chunk 0 stays with the record while it is replaced (an upsert), and
  * is its row in the namespace's FTS5 table (`record-sql-lexical.ts`). Table `<p>schema` holds
- * `('version', '6')` ({@link RECORD_SQL_VERSION}; a store of layout 5 is read as it is and marked
- * 6 by its first write); a store of the SQL store's layouts 1–4 is imported at the first
+ * `('version', '7')` ({@link RECORD_SQL_VERSION}; a store of layout 5 or 6 is read as it is and
+ * marked 7 by its first write); a store of the SQL store's layouts 1–4 is imported at the first
  * transaction by `options.importLegacy`, in the transaction that creates these tables.
  *
  * Transactions run one at a time per driver (a queue). Reads go to the database (a read of a
@@ -34,7 +34,8 @@ import type { LexicalIndex } from '../indexes/indexes.js';
 import { isCorruptError, sqlError } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
-import { type StoredBytes, damagedValue, decodeRecordValue, encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { readRecordValue, sealValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -70,14 +71,15 @@ export const RECORD_CHUNK_BYTES = 1 << 20;
 
 /**
  * Layout version of the record table (after the SQL store's 1–4). 6 (stop 33): values and
- * adjacency entries may be of format 2, which a build of layout 5 would read as damaged records,
- * so such a build refuses the store (`SCHEMA_MISMATCH`). A store of layout 5 is read as it is
- * and marked 6 by its first write (in that write's SQL transaction); its records are rewritten
- * in format 2 as they are next put (lazily; nothing rewrites the others).
+ * adjacency entries may be of format 2. 7 (issue 22): values may be sealed with their CRC-32
+ * (`record-sql-codec.ts` `sealValue`). An older build would read either as damaged records, so
+ * it refuses the store (`SCHEMA_MISMATCH`). A store of layout 5 or 6 is read as it is and marked
+ * 7 by its first write (in that write's SQL transaction); its records are rewritten (format 2,
+ * sealed) as they are next put (lazily; the others stay unsealed, and are trusted as they are).
  */
-export const RECORD_SQL_VERSION = '6';
+export const RECORD_SQL_VERSION = '7';
 
-const LAYOUT_5 = '5'; // read as it is, marked RECORD_SQL_VERSION at its first write
+const OLDER_LAYOUTS = ['5', '6']; // read as they are, marked RECORD_SQL_VERSION at the first write
 
 /** How long a read transaction that meets another process's lock is run again (ms). */
 export const BUSY_RETRY_MS = 15_000;
@@ -118,10 +120,10 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   const rec = `${prefix}rec`;
   const schema = `${prefix}schema`;
   const q = (sql: string, params: readonly SqlParam[] = []): SqlRow[] => db.query(sql, params);
-  const lexical = createSqlLexical(q, { prefix, rec, fts: options.lexical === 'fts5', nodeCode: code('node'), read: readValue, transaction: (fn) => db.transaction(fn) });
+  const lexical = createSqlLexical(q, { prefix, rec, fts: options.lexical === 'fts5', nodeCode: code('node'), read: readRecordValue, transaction: (fn) => db.transaction(fn) });
   let closed = false;
   let setUp = false;
-  let layout5 = false; // a store of layout 5: the next write transaction marks it 6
+  let older = false; // a store of layout 5 or 6: the next write transaction marks it 7
   let queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -139,14 +141,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       return there.length === 0 ? undefined : new Uint8Array(0);
     }
   }
-  /** The value stored under `key`, decoded; a BLOB that does not decode is a damaged record ({@link damagedValue}). */
-  function readValue(table: RecordTable, blob: StoredBytes, key: RecordKey): unknown {
-    try {
-      return decodeRecordValue(blob, key);
-    } catch {
-      return damagedValue(table);
-    }
-  }
+
   /**
    * Records of `(table, ns)` after `after` in key order, from the database (chunks joined). When
    * SQLite finds a page damaged, the keys are read from the index alone and each value by its
@@ -232,8 +227,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   async function runSetup(): Promise<void> {
     await db.ready('read');
     let version = readVersion();
-    if (version === RECORD_SQL_VERSION || version === LAYOUT_5) {
-      layout5 = version === LAYOUT_5;
+    if (version === RECORD_SQL_VERSION || OLDER_LAYOUTS.includes(version ?? '')) {
+      older = version !== RECORD_SQL_VERSION;
       setUp = true;
       return;
     }
@@ -300,11 +295,11 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         const known = overlay.answer(table, ns, key);
         if (known === 'absent') return undefined;
         const blob = known === undefined ? await reader.get(table, ns, key) : known.blob;
-        return blob === undefined ? undefined : readValue(table, blob, key);
+        return blob === undefined ? undefined : readRecordValue(table, blob, key);
       },
       put(table, ns, key, value) {
         writable();
-        overlay.add({ kind: 'put', table, ns, key, blob: encodeRecordValue(value, key), value });
+        overlay.add({ kind: 'put', table, ns, key, blob: sealValue(encodeRecordValue(value, key)), value });
       },
       delete(table, ns, key) {
         writable();
@@ -315,7 +310,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         overlay.add({ kind: 'range', table, ns, upTo });
       },
       async scan(table, ns, after, limit) {
-        if (!overlay.touches(table, ns)) return readScan(table, ns, after, limit).map(([k, blob]): KeyedRecord => [k, readValue(table, blob, k)]);
+        if (!overlay.touches(table, ns)) return readScan(table, ns, after, limit).map(([k, blob]): KeyedRecord => [k, readRecordValue(table, blob, k)]);
         const keys = new Map<string, RecordKey>();
         for (const [k] of readScan(table, ns, after, Infinity)) keys.set(`${typeof k}:${k}`, k);
         for (const k of overlay.putKeys(table, ns, after)) keys.set(`${typeof k}:${k}`, k);
@@ -323,7 +318,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         for (const k of [...keys.values()].sort(compareSqlKeys)) {
           if (out.length >= limit) break;
           const blob = get(table, ns, k);
-          if (blob !== undefined) out.push([k, readValue(table, blob, k)]);
+          if (blob !== undefined) out.push([k, readRecordValue(table, blob, k)]);
         }
         return out;
       },
@@ -355,9 +350,9 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
           try {
             db.transaction(() => {
               apply(overlay);
-              if (layout5) setVersion();
+              if (older) setVersion();
             });
-            layout5 = false;
+            older = false;
           } catch (e) {
             lexical.forget();
             throw e;

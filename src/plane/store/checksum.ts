@@ -121,11 +121,27 @@ export interface DamageReport {
   /** The namespace's checkpoint failed its checksum or could not be read (it is rebuilt from the rows). */
   checkpoint: boolean;
   /**
+   * The other damaged records (issue 22: every record kind is sealed), sorted, each named
+   * `<table>:<key>`: `adj:<node id>` (an adjacency record: the node's edges kept on its own
+   * record are lost until a repair rebuilds them from the other ends), `edge-ids:<edge id>`,
+   * `meta:<key>` (`meta:schemaVersion`: the namespace record), `changes:<n>` (a change list),
+   * `spaces:` (the kept counters: counted again from the records). Absent when none.
+   */
+  records?: string[];
+  /**
    * Node records the store counts (its kept counter, SQL store schema v4, issue 25) that its
    * full pass could not reach at all, so their ids are unknown: a damaged index hides them.
    * Absent or 0 when every counted record was read.
    */
   unreadable?: number;
+}
+
+/** Damage a full pass found, as `jev-mem check` keeps it beside the store (`damage-file.ts`). */
+export interface KnownDamage {
+  /** Per namespace: damaged node ids and other damaged records ({@link DamageReport.records}). */
+  namespaces: Array<{ namespace: string; ids: string[]; records: string[] }>;
+  /** SQLite's `PRAGMA quick_check` findings (empty when the file is sound). */
+  sqlite: string[];
 }
 
 /**
@@ -136,6 +152,28 @@ export class DamageLog {
   readonly #ids = new Map<string, Set<string>>();
   readonly #checkpoint = new Set<string>();
   readonly #verified = new Set<string>();
+  readonly #records = new Map<string, Set<string>>();
+  #malformed: readonly string[] = [];
+
+  /**
+   * Starts the log from damage an earlier full pass found (`damage-file.ts`): node ids and other
+   * records per namespace, and SQLite's findings of a malformed file (`malformed`).
+   */
+  seed(known: KnownDamage): void {
+    for (const n of known.namespaces) {
+      for (const id of n.ids) this.node(n.namespace, id);
+      for (const r of n.records) {
+        const at = r.indexOf(':');
+        if (at > 0) this.record(n.namespace, r.slice(0, at), r.slice(at + 1));
+      }
+    }
+    this.#malformed = [...known.sqlite];
+  }
+
+  /** What SQLite's own check said of a malformed store file (empty: nothing known). */
+  malformed(): readonly string[] {
+    return this.#malformed;
+  }
 
   /**
    * Whether every record of `namespace` was verified by this connection. Later commits of this
@@ -144,6 +182,16 @@ export class DamageLog {
    */
   verified(namespace: string): boolean {
     return this.#verified.has(namespace);
+  }
+
+  /**
+   * Forgets the damaged node ids and records of `namespace` before a full pass, which finds
+   * again every one still damaged (damage seeded from an earlier pass may be gone: deleted,
+   * rewritten or repaired since).
+   */
+  startPass(namespace: string): void {
+    this.#ids.delete(namespace);
+    this.#records.delete(namespace);
   }
 
   /** Records that every record of `namespace` was verified. */
@@ -156,6 +204,29 @@ export class DamageLog {
     let set = this.#ids.get(namespace);
     if (set === undefined) this.#ids.set(namespace, (set = new Set()));
     set.add(id);
+  }
+
+  /** Records that the record under `key` of `table` (not a node record) of `namespace` is damaged. */
+  record(namespace: string, table: string, key: string | number): void {
+    let set = this.#records.get(namespace);
+    if (set === undefined) this.#records.set(namespace, (set = new Set()));
+    set.add(`${table}:${key}`);
+  }
+
+  /** Forgets the damage of the record under `key` of `table` (a commit wrote or deleted it). */
+  rewritten(namespace: string, table: string, key: string | number): void {
+    this.#records.get(namespace)?.delete(`${table}:${key}`);
+  }
+
+  /** Whether the record under `key` of `table` of `namespace` is known damaged. */
+  hasRecord(namespace: string, table: string, key: string | number): boolean {
+    const set = this.#records.get(namespace);
+    return set !== undefined && set.size > 0 && set.has(`${table}:${key}`);
+  }
+
+  /** The damaged records of `namespace` but its node records, named `<table>:<key>`, sorted. */
+  records(namespace: string): string[] {
+    return [...(this.#records.get(namespace) ?? [])].sort();
   }
 
   /** Records that the checkpoint of `namespace` is damaged. */
@@ -171,6 +242,7 @@ export class DamageLog {
   /** Forgets a whole namespace (dropped). */
   drop(namespace: string): void {
     this.#ids.delete(namespace);
+    this.#records.delete(namespace);
     this.#checkpoint.delete(namespace);
     this.#verified.delete(namespace);
   }
@@ -182,6 +254,9 @@ export class DamageLog {
 
   /** What is known about `namespace`. */
   report(namespace: string): DamageReport {
-    return { ids: this.ids(namespace), checkpoint: this.#checkpoint.has(namespace) };
+    const records = this.records(namespace);
+    const report: DamageReport = { ids: this.ids(namespace), checkpoint: this.#checkpoint.has(namespace) };
+    if (records.length > 0) report.records = records;
+    return report;
   }
 }

@@ -10,6 +10,7 @@ import { ONE, type RecordDriver, type RecordTx } from '../drivers/record-driver.
 import { type DamageLog, partSum } from './checksum.js';
 import { validateCheckpoint } from './record-batch.js';
 import { type CheckpointRecord, type SpaceRecord, emptySpace } from './record-codec.js';
+import { countAgain } from './record-screen.js';
 import { addTally, countingTx, recordBytes } from './record-counters.js';
 import { type StoreWords, guarded, nsText } from './record-errors.js';
 import type { Checkpoint, StorageAdapter } from './storage.js';
@@ -55,6 +56,8 @@ export function dropCheckpointIn(tx: RecordTx, namespace: string, space: SpaceRe
 /** The namespace's bookkeeping in `tx` (an empty one when none is stored). */
 export async function spaceOf(tx: RecordTx, namespace: string): Promise<SpaceRecord> {
   const stored = (await tx.get('spaces', namespace, ONE)) as Partial<SpaceRecord> | undefined;
+  // A record the screen counted again is whole, and keeps its identity (record-screen.ts countAgain).
+  if (stored !== undefined && countAgain(stored) !== undefined) return stored as SpaceRecord;
   return { ...emptySpace(), ...(stored ?? {}) };
 }
 
@@ -110,7 +113,8 @@ export function checkpointMethods(driver: RecordDriver, damage: DamageLog, words
       return guarded(words, `read the change log of namespace ${nsText(namespace)}`, () =>
         driver.transaction(['changes', 'spaces'], 'read', async (tx) => {
           const [space, lists] = await Promise.all([spaceOf(tx, namespace), tx.scan('changes', namespace, after, Infinity)]);
-          if (after < space.floor) return undefined;
+          // A damaged change list (record-screen.ts): which nodes it changed is unknown.
+      if (after < space.floor || lists.some(([, ids]) => !Array.isArray(ids))) return undefined;
           return [...new Set(lists.flatMap(([, ids]) => ids as string[]))];
         }),
       );

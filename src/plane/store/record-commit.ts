@@ -19,6 +19,7 @@ import { applyEdges } from './record-edges.js';
 import { type StoreWords, guarded, nsText } from './record-errors.js';
 import { changedNodeIds, validateBatch } from './record-batch.js';
 import { checkNamespaceName, namespaceNameProblem } from './names.js';
+import { countAgain } from './record-screen.js';
 import { refuseDamagedWrite } from './store-damage.js';
 import { CHANGED_ELSEWHERE, type StorageAdapter, type WriteBatch } from './storage.js';
 
@@ -71,6 +72,14 @@ export async function writeBatch(raw: RecordTx, namespace: string, batch: WriteB
   if (batch.checkpoint === null) dropCheckpointIn(tx, namespace, space);
   else if (batch.checkpoint !== undefined) putCheckpoint(tx, namespace, checkpointRecord(batch.checkpoint), space);
   addTally(space, await counting.settle());
+  // A damaged bookkeeping record was counted again (record-screen.ts): count the namespace as
+  // this batch leaves it, the first count may have seen some of its writes.
+  const again = countAgain(space);
+  if (again !== undefined) {
+    const counted = await again();
+    tx.put('spaces', namespace, ONE, { ...counted, floor: Math.max(counted.floor, space.floor), checkpointBytes: space.checkpointBytes });
+    return;
+  }
   tx.put('spaces', namespace, ONE, space);
 }
 

@@ -74,7 +74,12 @@ export async function applyEdges(tx: RecordTx, namespace: string, space: SpaceRe
     let a = loaded.get(node);
     if (a === undefined) {
       if (!stored.has(node)) throw new Error(`internal: adjacency of ${JSON.stringify(node)} was not read`);
-      a = decodeAdjacency(namespace, node, stored.get(node));
+      try {
+        a = decodeAdjacency(namespace, node, stored.get(node));
+      } catch {
+        // A record from before the seal that does not decode: rewritten with what this batch leaves.
+        a = { out: new Map(), in: new Map() };
+      }
       // Until now only additions reached it (a removal decodes first).
       for (const e of added.get(node)?.out ?? []) a.out.set(e.id, e);
       for (const e of added.get(node)?.in ?? []) a.in.set(e.id, e);

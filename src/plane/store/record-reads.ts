@@ -11,10 +11,11 @@ import { invalidInput } from '../../errors.js';
 import type { MemoryEdge, MemoryNode } from '../../types.js';
 import { ONE, type RecordDriver, type RecordKey, type RecordTx } from '../drivers/record-driver.js';
 import type { DamageLog } from './checksum.js';
-import { type AdjacencyRecord, decodeAdjacency } from './record-adjacency.js';
+import type { AdjacencyRecord } from './record-adjacency.js';
 import { emptyNamespaceState, toSnapshot } from './record-batch.js';
 import { type NodeRecord, type SpaceRecord, fromNodeRecord, nodeRecordSound } from './record-codec.js';
 import { type StoreWords, guarded, nsText, storageError } from './record-errors.js';
+import { adjacencyOrDamage, scanOtherRecords } from './record-screen.js';
 import { damagedMethod, soundNodes } from './store-damage.js';
 import type { NamespaceCounts, StorageAdapter } from './storage.js';
 
@@ -66,8 +67,17 @@ export function readMethods(driver: RecordDriver, damage: DamageLog, words: Stor
   const nodeBatches = (namespace: string, size: number): AsyncGenerator<MemoryNode[]> =>
     scan(`scan nodes of namespace ${nsText(namespace)}`, 'node', namespace, size, size, (keys, values) => nodesOf(namespace, values as NodeRecord[], keys));
 
-  const edgesOf = (namespace: string, keys: RecordKey[], values: unknown[]): MemoryEdge[] =>
-    keys.flatMap((key, i) => [...decodeAdjacency(namespace, String(key), values[i] as AdjacencyRecord).out.values()]);
+  /**
+   * The edges of adjacency records: each record's out-entries, and the in-entries whose other end
+   * has a damaged adjacency record (its out-entries are lost there; this end still holds them).
+   */
+  const edgesOf = (namespace: string, keys: RecordKey[], values: unknown[]): MemoryEdge[] => {
+    const decoded = keys.map((key, i) => adjacencyOrDamage(damage, namespace, String(key), values[i] as AdjacencyRecord));
+    const out: MemoryEdge[] = [];
+    for (const a of decoded) for (const e of a.out.values()) out.push(e);
+    if (damage.records(namespace).length > 0) for (const a of decoded) for (const e of a.in.values()) if (damage.hasRecord(namespace, 'adj', e.from)) out.push(e);
+    return out;
+  };
 
   const spaceOf = async (tx: RecordTx, namespace: string): Promise<Partial<SpaceRecord> | undefined> => (await tx.get('spaces', namespace, ONE)) as Partial<SpaceRecord> | undefined;
 
@@ -112,7 +122,7 @@ export function readMethods(driver: RecordDriver, damage: DamageLog, words: Stor
         unique.forEach((id, i) => {
           const record = records[i] as AdjacencyRecord | undefined;
           if (record === undefined) return;
-          const a = decodeAdjacency(namespace, id, record, subtype);
+          const a = adjacencyOrDamage(damage, namespace, id, record, subtype);
           // One adjacency record per node holds all its edges: the filter saves decoding work only
           // (decodeAdjacency skips the entries of other subtypes).
           for (const e of a.out.values()) if (subtype === undefined || e.subtype === subtype) edges.set(e.id, e);
@@ -144,6 +154,7 @@ export function readMethods(driver: RecordDriver, damage: DamageLog, words: Stor
       // nodeBatches checks every record and logs the damaged ones
       scanNodes: (namespace) => nodeBatches(namespace, 500),
       readCheckpoint,
+      scanOthers: (namespace) => guarded(words, `read the records of namespace ${nsText(namespace)}`, () => scanOtherRecords(driver, damage, namespace)),
       keptNodes: (namespace) =>
         guarded(words, `count namespace ${nsText(namespace)}`, async () => {
           const space = await driver.transaction(['spaces'], 'read', (tx) => spaceOf(tx, namespace));

@@ -16,13 +16,14 @@
 import { JevMemError } from '../../errors.js';
 import type { RecordDriver } from '../drivers/record-driver.js';
 import type { LexicalIndex } from '../indexes/indexes.js';
-import { DamageLog } from './checksum.js';
+import { DamageLog, type KnownDamage } from './checksum.js';
 import { checkExistingNamespaceName } from './names.js';
 import { checkpointMethods } from './record-checkpoint.js';
 import { recordCommit } from './record-commit.js';
 import type { StoreWords } from './record-errors.js';
 import { namespaceMethods } from './record-namespaces.js';
 import { readMethods } from './record-reads.js';
+import { screenedDriver } from './record-screen.js';
 import type { StorageAdapter } from './storage.js';
 
 /** What a record store is called, in `kind` and in its messages. */
@@ -35,6 +36,8 @@ export interface RecordStoreOptions extends StoreWords {
    * undefined and the memory keeps MiniSearch in its checkpoints.
    */
   lexicalIndex?: (namespace: string) => LexicalIndex | undefined;
+  /** Damage an earlier full pass found (`damage-file.ts`): the damage log starts from it. */
+  knownDamage?: KnownDamage | undefined;
 }
 
 /** Methods of the port that take a namespace first (checked, and refused after `close()`). */
@@ -52,9 +55,12 @@ type NamespacedMethod = Exclude<keyof StorageAdapter, 'kind' | 'namespaces' | 'l
  * and `readCheckpoint` `STORE_DAMAGED` (field `checkpoint`) for a checkpoint that fails its sums.
  * `close()` closes the driver (idempotent).
  */
-export function createRecordStore(driver: RecordDriver, options: RecordStoreOptions): StorageAdapter {
+export function createRecordStore(raw: RecordDriver, options: RecordStoreOptions): StorageAdapter {
   const words: StoreWords = { label: options.label, quotaRemedy: options.quotaRemedy };
   const damage = new DamageLog();
+  if (options.knownDamage !== undefined) damage.seed(options.knownDamage);
+  // Every read of every method passes the screen: damaged records are skipped, logged and named.
+  const driver = screenedDriver(raw, damage);
   let closed = false;
   const live = (): void => {
     if (closed) throw new JevMemError('CLOSED', `the ${options.kind === 'indexeddb' ? 'IndexedDB' : options.kind} storage adapter was used after close()`);

@@ -9,7 +9,7 @@
  * @module
  */
 import { type SqlConnection, createSqlRecordDriver } from '../drivers/record-sql.js';
-import { createRecordStore } from './record-store.js';
+import { type RecordStoreOptions, createRecordStore } from './record-store.js';
 import { importLegacySql } from './sql-legacy-import.js';
 import type { StorageAdapter } from './storage.js';
 
@@ -34,6 +34,8 @@ export interface SqlRecordStoreOptions {
   lexical: 'fts5' | 'minisearch';
   /** VACUUM after importing an older layout (Node: no page of the old tables stays in the file). */
   vacuum: boolean;
+  /** Damage an earlier `jev-mem check` found (`damage-file.ts`; Node). */
+  knownDamage?: RecordStoreOptions['knownDamage'];
 }
 
 /**
@@ -56,5 +58,6 @@ export function createSqlRecordStore(db: SqlConnection, options: SqlRecordStoreO
     label: options.label,
     quotaRemedy: options.quotaRemedy,
     lexicalIndex: (namespace) => driver.lexicalIndex(namespace),
+    knownDamage: options.knownDamage,
   });
 }

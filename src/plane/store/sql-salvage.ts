@@ -43,6 +43,13 @@ export interface SalvagedNamespace {
   damaged: string[];
   /** True when an edge page could not be read: the edges after it were not copied. */
   edgesLost: boolean;
+  /**
+   * The damaged records other than node records (`DamageReport.records`: `adj:<id>`, `meta:<key>`,
+   * `spaces:` …), left behind and rebuilt in the copy: an adjacency from the edges its other ends
+   * keep, the counters by counting, a lost meta key not at all (a lost `schemaVersion` is version 1).
+   * Absent when none.
+   */
+  records?: string[];
 }
 
 /** The result of {@link salvageSqliteStore}. */
@@ -86,6 +93,8 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
     into = await createSqliteFileStorage({ dir: temp, create: true, logger: quiet });
     for (const namespace of await from.namespaces()) {
       const out: SalvagedNamespace = { namespace, nodes: 0, edges: 0, edgesDropped: 0, damaged: [], edgesLost: false };
+      // The full pass first: the edges a damaged adjacency record held are then read from their other ends.
+      await from.damaged(namespace);
       const copied = new Set<string>();
       for await (const nodes of from.scanNodes(namespace, SALVAGE_BATCH)) {
         await into.commit(namespace, { putNodes: nodes });
@@ -105,7 +114,9 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
         out.edgesLost = true;
       }
       await into.commit(namespace, { meta: await from.loadMeta(namespace) });
-      out.damaged = (await from.damaged(namespace)).ids;
+      const damage = await from.damaged(namespace);
+      out.damaged = damage.ids;
+      if (damage.records !== undefined && damage.records.length > 0) out.records = damage.records;
       namespaces.push(out);
     }
     await into.close();

@@ -34,6 +34,7 @@ import { isReadOnlyStore, readOnlyStoreError } from '../drivers/sqlite-read-only
 import { sqlError } from './sql-errors.js';
 import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { createSqlRecordStore } from './sql-record-store.js';
+import { readDamageFile } from './damage-file.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
 
@@ -250,6 +251,8 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     quotaRemedy: 'Free disk space and write again; a delete or forget needs free space too (SQLite copies the pages it changes into its rollback journal before it commits: about as much as the database file is enough).',
     lexical,
     vacuum: true,
+    // What the last jev-mem check found: stats() knows it at once, and puts are refused.
+    knownDamage: readDamageFile(dir),
   });
   let closing: Promise<void> | undefined;
   const adapter: StorageAdapter = {

@@ -57,24 +57,43 @@ export interface DamageWords {
 }
 
 /**
- * Refuses a batch that puts nodes or edges into a namespace whose damaged node records are known
- * (deletes alone pass: they are how damage is cleaned up).
- * @throws JevMemError `STORE_DAMAGED` (field `namespace`, `ids`: the damaged ids), naming up to ten ids.
+ * Refuses a batch that puts nodes or edges into a namespace whose damaged node records, or
+ * damaged adjacency or edge-id records, are known (deletes alone pass: they are how damage is
+ * cleaned up). A put would write over what a repair still rebuilds: the edges a damaged adjacency
+ * record held are read from their other ends until then. Damaged meta, counters and change lists
+ * do not refuse: a write stores them sound again.
+ * A store whose file SQLite found malformed (`DamageLog.malformed`, from `jev-mem check`)
+ * refuses puts into every namespace.
+ * @throws JevMemError `STORE_DAMAGED` (field `namespace`, `ids`: the damaged node ids, `records`:
+ *   the other damaged records named `<table>:<key>`), naming up to ten of them; for a malformed
+ *   file field `store` and `sqlite`, SQLite's findings.
  */
 export function refuseDamagedWrite(damage: DamageLog, namespace: string, batch: WriteBatch, words: DamageWords): void {
+  const puts = (batch.putNodes ?? []).length + (batch.putEdges ?? []).length > 0;
+  const malformed = damage.malformed();
+  if (puts && malformed.length > 0) {
+    throw new JevMemError(
+      'STORE_DAMAGED',
+      `${words.store}: SQLite found the store file malformed (${malformed[0]}); writes are refused (nothing was written), deletes and forget still work. Run jev-mem repair`,
+      { field: 'store', ids: [], sqlite: [...malformed] },
+    );
+  }
   const ids = damage.ids(namespace);
-  if (ids.length === 0 || ((batch.putNodes ?? []).length === 0 && (batch.putEdges ?? []).length === 0)) return;
-  const shown = ids.slice(0, 10).map((id) => JSON.stringify(id)).join(', ') + (ids.length > 10 ? `, … (${ids.length} in all)` : '');
+  const records = damage.records(namespace).filter((r) => r.startsWith('adj:') || r.startsWith('edge-ids:'));
+  if (ids.length + records.length === 0 || ((batch.putNodes ?? []).length === 0 && (batch.putEdges ?? []).length === 0)) return;
+  const all = [...ids.map((id) => JSON.stringify(id)), ...records.map((r) => `${r.slice(0, r.indexOf(':'))} record of ${JSON.stringify(r.slice(r.indexOf(':') + 1))}`)];
+  const shown = all.slice(0, 10).join(', ') + (all.length > 10 ? `, … (${all.length} in all)` : '');
   throw new JevMemError(
     'STORE_DAMAGED',
-    `${words.store}: namespace ${words.namespace} holds damaged node record(s) ${shown}; writes are refused (nothing was written). ${words.remedy}`,
-    { field: 'namespace', ids },
+    `${words.store}: namespace ${words.namespace} holds damaged record(s) ${shown}; writes are refused (nothing was written). ${words.remedy}`,
+    records.length > 0 ? { field: 'namespace', ids, records } : { field: 'namespace', ids },
   );
 }
 
 /**
  * The damage of one namespace (`StorageAdapter.damaged`): the first call of a connection reads
- * every node record (`scanNodes`, which logs the damaged ones) and the checkpoint (a
+ * every node record (`scanNodes`, which logs the damaged ones), every other record
+ * (`scanOthers`, the same) and the checkpoint (a
  * `STORE_DAMAGED` answer is logged, not thrown), then marks the namespace verified; later calls
  * answer from the log, which reads keep up to date.
  * @throws whatever `scanNodes` or `readCheckpoint` throw but `STORE_DAMAGED` of the checkpoint.
@@ -84,11 +103,14 @@ export async function verifyDamage(
   namespace: string,
   scanNodes: () => AsyncIterable<unknown>,
   readCheckpoint: () => Promise<unknown>,
+  scanOthers: () => Promise<void> = async () => undefined,
 ): Promise<DamageReport> {
   if (!damage.verified(namespace)) {
+    damage.startPass(namespace);
     for await (const _ of scanNodes()) {
       // the scan checks every record and logs the damaged ones
     }
+    await scanOthers();
     await readCheckpoint().catch((e: unknown) => {
       if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
     });
@@ -105,6 +127,8 @@ export interface DamagePassReads {
   readCheckpoint(namespace: string): Promise<unknown>;
   /** The store's kept node counter of the namespace (issue 25), or undefined when it keeps none. */
   keptNodes(namespace: string): Promise<number | undefined>;
+  /** Reads every other record of the namespace (adjacency, meta, bookkeeping …); the damaged ones are logged. */
+  scanOthers(namespace: string): Promise<void>;
 }
 
 /**
@@ -134,7 +158,7 @@ export function damagedMethod(damage: DamageLog, reads: DamagePassReads): (names
         yield batch;
       }
     };
-    const report = await verifyDamage(damage, namespace, counted, () => reads.readCheckpoint(namespace));
+    const report = await verifyDamage(damage, namespace, counted, () => reads.readCheckpoint(namespace), () => reads.scanOthers(namespace));
     const kept = await reads.keptNodes(namespace);
     const short = kept === undefined ? 0 : kept - read - report.ids.length;
     if (short > 0) unreadable.set(namespace, short);

@@ -1,0 +1,82 @@
+/**
+ * The seal of the SQL record driver's values (layout 7, issue 22, "damage stays local"): every
+ * value the driver writes is stored as `[SEALED][CRC-32 of the rest, u32 BE][the value's BLOB]`
+ * ({@link sealValue}), and checked over the stored bytes when it is read
+ * ({@link readRecordValue}): a changed byte of any record (node, adjacency, edge ids, meta, change
+ * log, counters, checkpoint) makes it a damaged record ({@link damagedValue}) instead of a wrong
+ * value or a failure of the whole namespace. A value without the seal (layouts 5 and 6) is
+ * trusted as it is, and sealed when it is next put.
+ *
+ * @module
+ */
+import { crc32 } from '../store/checksum.js';
+import { DamagedRecord, type RecordKey, type RecordTable } from './record-driver.js';
+import { type StoredBytes, decodeRecordValue, joinChunks } from './record-sql-codec.js';
+
+/**
+ * What a record that does not decode, fails its seal or lies on a damaged page reads as: in the
+ * tables `node` and `checkpoints`, a value their readers find damaged (a node record without its
+ * checksum, a checkpoint whose part fails its sum); in the others a {@link DamagedRecord}, which
+ * the store skips and names.
+ */
+export function damagedValue(table: RecordTable, reason = 'decode'): unknown {
+  if (table === 'checkpoints') return { change: 0, format: '', parts: { unreadable: new Uint8Array(0) }, sums: {} };
+  if (table === 'node') return { unreadable: true };
+  return new DamagedRecord(reason);
+}
+
+/**
+ * First byte of a sealed value (layout 7, issue 22): `[SEALED][CRC-32 of the rest, u32 BE][the
+ * value's BLOB, format 2]`. Every value the driver writes is sealed, so a changed byte of any
+ * stored record (adjacency, meta, counters, change log, edge ids as well as nodes) is found when
+ * it is read, over the stored bytes (nothing is re-serialised). A value without the seal (written
+ * before layout 7) is trusted as it is and sealed when it is next put.
+ */
+export const SEALED = 0xb2;
+
+/** Bytes of the seal before the value. */
+const SEAL_BYTES = 5;
+
+/** `blob` sealed: {@link SEALED}, its CRC-32, then its bytes. */
+export function sealValue(blob: Uint8Array): Uint8Array {
+  const out = new Uint8Array(SEAL_BYTES + blob.byteLength);
+  out[0] = SEALED;
+  out.set(blob, SEAL_BYTES);
+  new DataView(out.buffer).setUint32(1, crc32(blob));
+  return out;
+}
+
+/**
+ * The value's BLOB inside a stored value: without its seal when it has one that holds, as it is
+ * when it has none (a record from before layout 7); chunks are joined.
+ * @throws Error `'checksum'` when the seal does not hold (a changed byte).
+ */
+export function unsealValue(stored: StoredBytes): StoredBytes {
+  const first = stored instanceof Uint8Array ? stored : stored[0];
+  if (first === undefined || first[0] !== SEALED) return stored;
+  const whole = stored instanceof Uint8Array ? stored : (joinChunks(stored) as Uint8Array);
+  if (whole.byteLength < SEAL_BYTES) throw new Error('checksum');
+  const inner = whole.subarray(SEAL_BYTES);
+  const sum = new DataView(whole.buffer, whole.byteOffset, SEAL_BYTES).getUint32(1);
+  if (crc32(inner) !== sum) throw new Error('checksum');
+  return inner;
+}
+
+/**
+ * The value stored under `key` of `table`, its seal checked and its bytes decoded; a BLOB whose
+ * seal fails, that does not decode or that lies on a damaged page (empty) is a damaged record
+ * ({@link damagedValue}).
+ */
+export function readRecordValue(table: RecordTable, blob: StoredBytes, key: RecordKey): unknown {
+  let inner: StoredBytes;
+  try {
+    inner = unsealValue(blob);
+  } catch {
+    return damagedValue(table, 'checksum');
+  }
+  try {
+    return decodeRecordValue(inner, key);
+  } catch {
+    return damagedValue(table, blob instanceof Uint8Array && blob.byteLength === 0 ? 'page' : 'decode');
+  }
+}
