@@ -19,11 +19,7 @@ const STATUS_NAME: readonly (NodeStatus | undefined)[] = [undefined, 'active', '
 /** {@link hash53} moved to `util/hash.ts`; re-exported for the modules that import it here. */
 export { hash53 } from '../../util/hash.js';
 
-/**
- * Slots a directory takes at its first node; it doubles from there. Small, so an open namespace
- * of a few nodes costs a few hundred bytes here, not 1,024 slots (~130 KB at 100 dimensions;
- * issue 22).
- */
+/** Slots a directory takes at its first node, doubled from there: an open namespace of a few nodes costs a few hundred bytes here (issue 22). */
 export const MIN_SLOTS = 16;
 
 /**
@@ -54,7 +50,6 @@ export interface DirectoryHeader {
 export { VEC_ROW_PART };
 
 const PARTS = ['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale'] as const;
-
 
 /** The resident per-node table of one namespace. */
 export class NodeDirectory {
@@ -250,6 +245,14 @@ export class NodeDirectory {
     }
   }
 
+  /** Calls `fn(id, q, at, scale)` for each node {@link NodeDirectory.liveVectors} yields, in its order, with no allocation: the vector is `q[at .. at + d) · scale` (`q` valid during the call only). */
+  forEachLiveRow(fn: (id: string, q: Int8Array, at: number, scale: number) => void): void {
+    for (let slot = 0; slot < this.#ids.length; slot++) {
+      const id = this.#ids[slot];
+      if (id !== undefined && this.#status[slot] !== STATUS_CODE.deleted) fn(id, this.#vec, slot * this.dimension, this.#scale[slot] as number);
+    }
+  }
+
   /** The slots that hold a node. */
   *#heldSlots(): IterableIterator<number> {
     for (let slot = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) yield slot;
@@ -291,9 +294,9 @@ export class NodeDirectory {
 
   /** The seq of every held node, ascending. */
   allSeqs(): number[] {
-    const out: number[] = [];
-    for (let slot = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) out.push(this.#seq[slot] as number);
-    return out.sort((a, b) => a - b);
+    const out = new Float64Array(this.#slotOf.size); // a typed sort: numeric, no comparator calls
+    for (let slot = 0, n = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) out[n++] = this.#seq[slot] as number;
+    return Array.from(out.sort());
   }
 
   /** Id of the node with the highest seq, or undefined when empty. */
