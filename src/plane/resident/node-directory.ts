@@ -294,9 +294,9 @@ export class NodeDirectory {
 
   /** The seq of every held node, ascending. */
   allSeqs(): number[] {
-    const out = new Float64Array(this.#slotOf.size); // a typed sort: numeric, no comparator calls
-    for (let slot = 0, n = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) out[n++] = this.#seq[slot] as number;
-    return Array.from(out.sort());
+    const out: number[] = [];
+    for (let slot = 0; slot < this.#ids.length; slot++) if (this.#ids[slot] !== undefined) out.push(this.#seq[slot] as number);
+    return out.sort((a, b) => a - b);
   }
 
   /** Id of the node with the highest seq, or undefined when empty. */
