@@ -257,8 +257,10 @@ describe('flat vector index: addGridRow (an exact open builds I^vec from the nod
   it('files a directory row exactly as add(id, its vector): same bytes, same hits', () => {
     const dim = 24;
     // Entries of many magnitudes (1e-30 .. 1e6), exact zeros, a one-hot and an all-zero vector,
-    // through the encoder's quantisation or raw: every kind of row a directory can hold.
-    const entry = fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: -1e-30, max: 1e-30, noNaN: true }), fc.constant(0), fc.integer({ min: -3, max: 3 }));
+    // through the encoder's quantisation or raw: every kind of row a directory can hold. No
+    // subnormal entries: quantizeVector gives NaN for a vector of them, which neither path takes.
+    const normal = (x: number): boolean => x === 0 || Math.abs(x) >= 1e-300;
+    const entry = fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter(normal), fc.double({ min: -1e-30, max: 1e-30, noNaN: true }).filter(normal), fc.constant(0), fc.integer({ min: -3, max: 3 }));
     const vector = fc.oneof(fc.array(entry, { minLength: dim, maxLength: dim }), fc.integer({ min: 0, max: dim - 1 }).map((i) => Array.from({ length: dim }, (_, j) => (j === i ? -2.5 : 0))));
     fc.assert(
       fc.property(fc.array(fc.tuple(vector, fc.boolean(), fc.constantFrom<MemoryNode['status']>('active', 'superseded', 'deleted')), { minLength: 1, maxLength: 40 }), fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: dim, maxLength: dim }), (rows, query) => {
