@@ -59,6 +59,15 @@ describe('crc32 (slicing-by-8)', () => {
     expect(crc32(data.subarray(500), crc32(data.subarray(0, 500)))).toBe(crc32(data));
   });
 
+  it('continues a running value across pieces of every size, large ones (the native CRC-32 in Node) and small ones alike', () => {
+    const data = bytesOf(50_000, 13);
+    const cuts = [0, 3, 4_096, 4_100, 12_000, 12_001, 30_000, 50_000];
+    let crc = 0;
+    for (let i = 1; i < cuts.length; i++) crc = crc32(data.subarray(cuts[i - 1], cuts[i]), crc);
+    expect(crc).toBe(crc32Bytewise(data));
+    expect(crc32(data.subarray(7, 20_007), 0xdeadbeef)).toBe(crc32Bytewise(data.subarray(7, 20_007), 0xdeadbeef));
+  });
+
   it('keeps the record sums stored before it (same values)', () => {
     // Values computed with the byte-by-byte CRC-32 of the stored format (BASE 75c67a0).
     expect(recordSum(['abc', 12, null])).toBe(crc32Bytewise(utf8.encode('abc\u000012\u0000\u0001\u0000')));

@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import { TopK, createFlatVectorIndex, restoreFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { NodeDirectory } from '../../src/plane/resident/node-directory.js';
+import type { MemoryNode } from '../../src/types.js';
+import { makeNode } from './fixtures.js';
 import { cosine, prng, randomUnit } from './vectors.js';
 
 const v = (...xs: number[]): Float32Array => Float32Array.from(xs);
@@ -245,5 +248,61 @@ describe('flat vector index: serialize / restore', () => {
     fails(good.subarray(0, good.length - 1), 'STORAGE_FAILED', /needs 36 bytes, got 35/);
     fails(with_(24, 0x7b), 'STORAGE_FAILED', /id list/); // '[' → '{'
     expect(() => restoreFlatVectorIndex('JVIX' as unknown as Uint8Array)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', field: 'bytes' }));
+  });
+});
+
+describe('flat vector index: addGridRow (an exact open builds I^vec from the node directory, issue 22)', () => {
+  const bytesOf = (index: { serialize(): Uint8Array }): number[] => Array.from(index.serialize());
+
+  it('files a directory row exactly as add(id, its vector): same bytes, same hits', () => {
+    const dim = 24;
+    // Entries of many magnitudes (1e-30 .. 1e6), exact zeros, a one-hot and an all-zero vector,
+    // through the encoder's quantisation or raw: every kind of row a directory can hold. No
+    // subnormal entries: quantizeVector gives NaN for a vector of them, which neither path takes.
+    const normal = (x: number): boolean => x === 0 || Math.abs(x) >= 1e-300;
+    const entry = fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter(normal), fc.double({ min: -1e-30, max: 1e-30, noNaN: true }).filter(normal), fc.constant(0), fc.integer({ min: -3, max: 3 }));
+    const vector = fc.oneof(fc.array(entry, { minLength: dim, maxLength: dim }), fc.integer({ min: 0, max: dim - 1 }).map((i) => Array.from({ length: dim }, (_, j) => (j === i ? -2.5 : 0))));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(vector, fc.boolean(), fc.constantFrom<MemoryNode['status']>('active', 'superseded', 'deleted')), { minLength: 1, maxLength: 40 }), fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: dim, maxLength: dim }), (rows, query) => {
+        const dir = new NodeDirectory(dim);
+        rows.forEach(([v, quantized, status], i) => {
+          const n = makeNode('ns', `n${i}`, i);
+          n.embedding = { encoder: 'e', vector: quantized ? quantizeVector(v) : v };
+          n.status = status;
+          dir.add(n, i, 'en');
+        });
+        const byAdd = createFlatVectorIndex(dim);
+        for (const [id, vec] of dir.liveVectors()) byAdd.add(id, vec);
+        const byRow = createFlatVectorIndex(dim);
+        dir.forEachLiveRow((id, q, at, scale) => byRow.addGridRow?.(id, q, at, scale));
+        expect(byRow.size).toBe(rows.filter(([, , s]) => s !== 'deleted').length);
+        expect(bytesOf(byRow)).toEqual(bytesOf(byAdd));
+        expect(byRow.search(Float32Array.from(query), 10)).toEqual(byAdd.search(Float32Array.from(query), 10));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a row without a ±127 entry, a zero row and a replaced id take the same path as add', () => {
+    const q = Int8Array.from([0, 0, 0, 0, 5, -3, 2, 0, 100, -20, 7, 1, -127, 4, 0, 9]); // rows of 4 at 0, 4, 8, 12
+    const byRow = createFlatVectorIndex(4);
+    const byAdd = createFlatVectorIndex(4);
+    const rows: Array<[string, number, number]> = [['a', 4, 0.01], ['z', 0, 0.5], ['b', 8, 2 ** -7], ['c', 12, 2 ** -110], ['a', 8, 3], ['d', 12, 0.3]];
+    for (const [id, at, scale] of rows) {
+      byRow.addGridRow?.(id, q, at, scale);
+      byAdd.add(id, Float32Array.from(q.subarray(at, at + 4), (x) => x * scale));
+    }
+    expect(byRow.size).toBe(5);
+    expect(bytesOf(byRow)).toEqual(bytesOf(byAdd));
+    expect(byRow.vectorOf('z')).toEqual(new Float32Array(4));
+  });
+
+  it('a row outside q, a non-finite scale or an empty id is INVALID_INPUT naming the field', () => {
+    const index = createFlatVectorIndex(4);
+    const q = new Int8Array(8);
+    expect(() => index.addGridRow?.('a', q, 5, 1)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', field: 'vector' }));
+    expect(() => index.addGridRow?.('a', q, 0, Number.NaN)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', field: 'vector' }));
+    expect(() => index.addGridRow?.('', q, 0, 1)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', field: 'id' }));
+    expect(index.size).toBe(0);
   });
 });

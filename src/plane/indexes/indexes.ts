@@ -89,6 +89,13 @@ export interface VectorIndex {
   gridRowOf?(id: string): number;
   /** With {@link VectorIndex.gridRowOf}: the id whose int8 row is number `row`, or undefined (a free or unknown row). */
   gridRowId?(row: number): string | undefined;
+  /**
+   * Optional (the flat index): adds or replaces the vector of `id` given on an int8 grid, the
+   * `dimension` entries `q[at ..]` times `scale` (a node directory's row, `node-directory.ts`),
+   * exactly as `add(id, Float32Array.from(those entries, (x) => x * scale))` would, without
+   * building that array (an exact open builds I^vec from the directory's 20,000+ rows; issue 22).
+   */
+  addGridRow?(id: string, q: Int8Array, at: number, scale: number): void;
   /** Frees native / wasm memory. */
   dispose(): void;
 }

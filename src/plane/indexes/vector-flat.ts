@@ -132,6 +132,9 @@ export class TopK {
  */
 const GRID_TOLERANCE = 2 ** -20;
 
+/** Smallest scale `addGridRow` takes its fast path for (far from float32's subnormals, where the error bound above fails). */
+const MIN_GRID_SCALE = 2 ** -100;
+
 /**
  * The int8 grid form (q, s) of a unit vector: s = fround(max|u_i| / 127), q_i = round(u_i / s),
  * as in `vector-codec.ts`; or `undefined` when `unit` is not on such a grid (within
@@ -219,6 +222,8 @@ class FlatVectorIndex implements FlatVectorIndexApi {
   readonly #rowOf = new Map<string, number>();
   /** Scratch grid row for `add`. */
   readonly #scratch: Int8Array;
+  /** Scratch unit vector for `addGridRow`. */
+  readonly #unit: Float32Array;
 
   constructor(dimension: number) {
     checkDimension(dimension);
@@ -228,6 +233,7 @@ class FlatVectorIndex implements FlatVectorIndexApi {
     this.#norm = new Float32Array(INITIAL_CAPACITY);
     this.#f32 = new Float32Array(0);
     this.#scratch = new Int8Array(dimension);
+    this.#unit = new Float32Array(dimension);
   }
 
   get size(): number {
@@ -241,7 +247,44 @@ class FlatVectorIndex implements FlatVectorIndexApi {
 
   add(id: string, vector: Float32Array): void {
     if (typeof id !== 'string' || id.length === 0) throw invalidInput('id', `expected a non-empty string, got ${JSON.stringify(id)}`);
-    const unit = normalizedCopy(vector, this.dimension);
+    this.#addUnit(id, normalizedCopy(vector, this.dimension));
+  }
+
+  addGridRow(id: string, q: Int8Array, at: number, scale: number): void {
+    if (typeof id !== 'string' || id.length === 0) throw invalidInput('id', `expected a non-empty string, got ${JSON.stringify(id)}`);
+    const dim = this.dimension;
+    if (!(at >= 0 && at + dim <= q.length) || !Number.isFinite(scale)) throw invalidInput('vector', `expected ${dim} grid entries at ${at} of ${q.length} with a finite scale, got scale ${scale}`);
+    // normalizedCopy's sum over the float32 entries v_i = q_i · scale, and the largest |q_i|.
+    let norm2 = 0;
+    let top = 0;
+    for (let i = 0; i < dim; i++) {
+      const k = q[at + i] as number;
+      const v = Math.fround(k * scale);
+      norm2 += v * v;
+      if (k > top) top = k;
+      else if (-k > top) top = -k;
+    }
+    if (top === 127 && scale >= MIN_GRID_SCALE) {
+      // A row whose largest entry is ±127 (every row the directory quantises, vector-codec.ts) is
+      // on the grid of its unit vector with the same q: gridForm's u_i / s' = q_i within
+      // ~5·2⁻²⁴ relative, far inside half a step and GRID_TOLERANCE. Its scale s' is gridForm's:
+      // fround(max|u_i| / 127), the largest |u_i| being that of an entry ±127.
+      const uMax = Math.fround(Math.fround(127 * scale) * (1 / Math.sqrt(norm2)));
+      this.remove(id);
+      this.#pushInt8(id, q, Math.fround(uMax / 127), at);
+      return;
+    }
+    const unit = this.#unit;
+    for (let i = 0; i < dim; i++) unit[i] = (q[at + i] as number) * scale;
+    if (norm2 > 0) {
+      const inv = 1 / Math.sqrt(norm2);
+      for (let i = 0; i < dim; i++) unit[i] = (unit[i] as number) * inv;
+    }
+    this.#addUnit(id, unit);
+  }
+
+  /** Files a unit vector (copied): on the int8 grid when it is on one, else as float32. */
+  #addUnit(id: string, unit: Float32Array): void {
     const s = gridForm(unit, this.#scratch);
     this.remove(id);
     if (s !== undefined) this.#pushInt8(id, this.#scratch, s);
@@ -406,7 +449,8 @@ class FlatVectorIndex implements FlatVectorIndexApi {
     this.#rowOf.clear();
   }
 
-  #pushInt8(id: string, q: Int8Array, s: number): void {
+  /** Appends int8 row `q[at .. at + d)` with scale `s`. */
+  #pushInt8(id: string, q: Int8Array, s: number, at = 0): void {
     const dim = this.dimension;
     const row = this.#qIds.length;
     if (row >= this.#scale.length) {
@@ -415,7 +459,7 @@ class FlatVectorIndex implements FlatVectorIndexApi {
       this.#scale = grown(this.#scale, capacity);
       this.#norm = grown(this.#norm, capacity);
     }
-    this.#q.set(q, row * dim);
+    this.#q.set(at === 0 && q.length === dim ? q : q.subarray(at, at + dim), row * dim);
     this.#scale[row] = s;
     this.#norm[row] = int8Norm(this.#q, row, dim);
     this.#qIds.push(id);

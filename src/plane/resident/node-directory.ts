@@ -19,11 +19,7 @@ const STATUS_NAME: readonly (NodeStatus | undefined)[] = [undefined, 'active', '
 /** {@link hash53} moved to `util/hash.ts`; re-exported for the modules that import it here. */
 export { hash53 } from '../../util/hash.js';
 
-/**
- * Slots a directory takes at its first node; it doubles from there. Small, so an open namespace
- * of a few nodes costs a few hundred bytes here, not 1,024 slots (~130 KB at 100 dimensions;
- * issue 22).
- */
+/** Slots a directory takes at its first node, doubled from there: an open namespace of a few nodes costs a few hundred bytes here (issue 22). */
 export const MIN_SLOTS = 16;
 
 /**
@@ -54,7 +50,6 @@ export interface DirectoryHeader {
 export { VEC_ROW_PART };
 
 const PARTS = ['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale'] as const;
-
 
 /** The resident per-node table of one namespace. */
 export class NodeDirectory {
@@ -247,6 +242,14 @@ export class NodeDirectory {
       const id = this.#ids[slot];
       if (id === undefined || this.#status[slot] === STATUS_CODE.deleted) continue;
       yield [id, this.#vectorAt(slot)];
+    }
+  }
+
+  /** Calls `fn(id, q, at, scale)` for each node {@link NodeDirectory.liveVectors} yields, in its order, with no allocation: the vector is `q[at .. at + d) · scale` (`q` valid during the call only). */
+  forEachLiveRow(fn: (id: string, q: Int8Array, at: number, scale: number) => void): void {
+    for (let slot = 0; slot < this.#ids.length; slot++) {
+      const id = this.#ids[slot];
+      if (id !== undefined && this.#status[slot] !== STATUS_CODE.deleted) fn(id, this.#vec, slot * this.dimension, this.#scale[slot] as number);
     }
   }
 

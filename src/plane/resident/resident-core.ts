@@ -91,7 +91,9 @@ export class ResidentCore {
 
   /** Adds every live vector of the directory to I^vec (when the checkpoint's index was not restored). */
   indexDirectoryVectors(): void {
-    for (const [id, v] of this.dir.liveVectors()) this.vectors.index.add(id, v);
+    const index = this.vectors.index;
+    if (index.addGridRow !== undefined) this.dir.forEachLiveRow((id, q, at, scale) => (index.addGridRow as NonNullable<typeof index.addGridRow>).call(index, id, q, at, scale));
+    else for (const [id, v] of this.dir.liveVectors()) index.add(id, v);
   }
 
   /**

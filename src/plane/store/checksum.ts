@@ -5,7 +5,8 @@
  * every read; a record whose sum differs (a flipped byte in its text, its vector, its id) is
  * damaged, and the store skips and names it instead of serving it.
  *
- * Pure functions, isomorphic (no Node or browser API beyond `TextEncoder`).
+ * Pure functions, isomorphic (no Node or browser API beyond `TextEncoder`; Node's `zlib.crc32`
+ * is used for large inputs when `process.getBuiltinModule` gives it, with the same values).
  *
  * @module
  */
@@ -35,13 +36,33 @@ const TABLES: Uint32Array = (() => {
 const utf8 = new TextEncoder();
 
 /**
+ * Inputs of this many bytes or more go to the runtime's own CRC-32 when it has one (Node's
+ * `zlib.crc32`, from 20.15 / 22.2: the same values, ~5x faster on a checkpoint's megabytes, read
+ * at every open); shorter ones stay in {@link crc32} (a native call costs more than it saves).
+ */
+const NATIVE_FROM = 4096;
+
+/** `zlib.crc32(data, value)` where the runtime gives it synchronously (`process.getBuiltinModule`), else undefined (browsers, workerd without it). */
+const nativeCrc32: ((data: Uint8Array, value: number) => number) | undefined = (() => {
+  try {
+    const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+    const zlib = typeof get === 'function' ? (get('node:zlib') as { crc32?: unknown } | undefined) : undefined;
+    return typeof zlib?.crc32 === 'function' ? (zlib.crc32 as (data: Uint8Array, value: number) => number) : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
  * Continues a CRC-32 over `bytes` (slicing-by-8: eight bytes per step, then byte by byte; the
- * same values as the byte-by-byte table form).
+ * same values as the byte-by-byte table form; from {@link NATIVE_FROM} bytes the runtime's own
+ * CRC-32 where it has one).
  * @param bytes - the bytes to feed, any length (a view of a larger buffer is fine).
  * @param crc - the running value as {@link crc32} returns it (0 to start).
  * @returns the CRC-32 of everything fed so far, an unsigned 32-bit integer.
  */
 export function crc32(bytes: Uint8Array, crc = 0): number {
+  if (nativeCrc32 !== undefined && bytes.length >= NATIVE_FROM) return nativeCrc32(bytes, crc) >>> 0;
   const t = TABLES;
   let c = ~crc;
   const n = bytes.length;
