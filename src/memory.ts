@@ -116,7 +116,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger, evictText: evictTexts });
   // Expired memories are erased when a namespace is first touched (issue 22; memory/expiry.ts).
   const expiry = createExpiryOnOpen({ storage, caches, writes, now, logger });
-  const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now };
+  const transfer: TransferDeps = { storage, caches, writes, encoder, systemOneModel: systemOne.modelId, factories, now, maxTextChars: params.maxTextChars };
   let closed = false;
   /** Set once close() released the store: even a call's own inner calls are refused then. */
   let released = false;

@@ -8,7 +8,7 @@
  * @module
  */
 import { rejectUnknownKeys } from '../config.js';
-import { describeValue, invalidOption } from '../errors.js';
+import { describeValue, invalidInput, invalidOption } from '../errors.js';
 import type { NodePredicate } from '../read/filter.js';
 import { selection } from './list.js';
 
@@ -38,6 +38,31 @@ export function checkOptionKeys(o: unknown, allowed: readonly string[]): void {
   if (o === undefined) return;
   if (o === null || typeof o !== 'object' || Array.isArray(o)) throw invalidOption('options', `expected an object of options, got ${describeValue(o)}`);
   rejectUnknownKeys(o, allowed, 'options');
+  checkSignal((o as { signal?: unknown }).signal);
+}
+
+/**
+ * Checks `options.signal` of a call: absent, or an `AbortSignal` (any object with a boolean
+ * `aborted` and `addEventListener`, so a signal of another realm or a polyfill passes). A
+ * string or a plain object would otherwise be accepted and never abort.
+ * @throws JevMemError `INVALID_OPTION` naming `options.signal`.
+ */
+export function checkSignal(signal: unknown): void {
+  if (signal === undefined) return;
+  const s = signal as { aborted?: unknown; addEventListener?: unknown } | null;
+  if (s === null || typeof s !== 'object' || typeof s.aborted !== 'boolean' || typeof s.addEventListener !== 'function') {
+    throw invalidOption('options.signal', `expected an AbortSignal (e.g. AbortSignal.timeout(5000) or an AbortController's signal), got ${describeValue(signal)}`);
+  }
+}
+
+/**
+ * Checks the `id` argument of an id-addressed call (`get`, `delete`, `history`, `update`,
+ * `edges`): a non-empty string. A number or another value would otherwise read as an unknown
+ * id (`delete(5)` returned false).
+ * @throws JevMemError `INVALID_INPUT` naming `id`.
+ */
+export function checkIdArgument(id: unknown): asserts id is string {
+  if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
 }
 
 /**

@@ -15,7 +15,7 @@ import { openAnswerStream } from './answer-stream.js';
 import type { MemoryContext } from './context.js';
 import { scopedEdgesOf } from './edges.js';
 import { checkLimit, decodeCursor, historyOf, isExpired, listPage, selection } from './list.js';
-import { ANSWER_EXTRA_OPTION_KEYS, CALL_OPTION_KEYS, LIST_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkOptionKeys, scopePredicate } from './options.js';
+import { ANSWER_EXTRA_OPTION_KEYS, CALL_OPTION_KEYS, LIST_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkIdArgument, checkOptionKeys, scopePredicate } from './options.js';
 import { calibratedRelevance } from './relevance.js';
 import { RECALL_OPTION_KEYS, checkAnswerNow, checkRecall } from './validate.js';
 
@@ -123,7 +123,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
       ensureOpen();
       checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
       throwIfAborted(o?.signal);
-      if (typeof id !== 'string' || id === '') throw invalidInput('id', `expected a non-empty string, got ${describeValue(id)}`);
+      checkIdArgument(id);
       const ns = nsOf(o);
       const keep = scopePredicate(o?.scope);
       await expiry.open(ns);
@@ -148,6 +148,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     },
 
     async get(id, o) {
+      checkIdArgument(id);
       const { ns, keep } = await openScoped(o);
       return caches.reading(ns, async (state) => {
         throwIfAborted(o?.signal);
@@ -159,6 +160,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
     },
 
     async edges(id, o) {
+      checkIdArgument(id);
       const { ns, keep } = await openScoped(o);
       return caches.reading(ns, (state) => {
         throwIfAborted(o?.signal);

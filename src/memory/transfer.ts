@@ -22,6 +22,8 @@ import type { ImportOptions } from './types.js';
 import type { NodePredicate } from '../read/filter.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { isExpired } from './list.js';
+import { toObservation } from './input.js';
+import { checkObservation } from './validate.js';
 import { planRelink } from './relink.js';
 import { MAINTENANCE_PENDING_META_KEY, type WritePath } from './write.js';
 
@@ -35,6 +37,8 @@ export interface TransferDeps {
   systemOneModel: string;
   factories: IndexFactories;
   now: () => Date;
+  /** Longest text `add` accepts (`parameters.maxTextChars`): an imported text is held to it too. */
+  maxTextChars: number;
 }
 
 /** Result of an import. */
@@ -149,6 +153,8 @@ function fileNamespace(name: unknown): string {
 export async function importNamespace(deps: TransferDeps, data: unknown, o: ImportOptions | undefined): Promise<ImportResult> {
   const { storage, caches, encoder } = deps;
   const file = checkExport(data);
+  // Every record meets add's rules (one validator), or the whole file is refused before any write.
+  file.nodes.forEach((n, i) => checkImportedNode(n, `export.nodes[${i}]`, deps.maxTextChars));
   const ns = o?.namespace !== undefined ? checkNamespaceName(o.namespace, 'options.namespace') : fileNamespace(file.namespace);
   // The file's records as a snapshot of the target namespace, brought to this build's schema.
   const asStored: NamespaceSnapshot = {
@@ -202,4 +208,37 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
     },
     o?.signal,
   );
+}
+
+/** Where a field of the observation `add` takes lies in a stored node (the provenance's). */
+const NODE_PATHS: Record<string, string> = { speaker: 'provenance.speaker', source: 'provenance.source', sessionId: 'provenance.sessionId', turnId: 'provenance.turnId', metadata: 'provenance.metadata' };
+
+/**
+ * Holds one node of an export file to the input rules of `add` (issue 22: an edited file must not
+ * slip past them): its text (a string with a visible character, at most `maxTextChars`), its
+ * `observedAt` and `timeZone`, its provenance strings (`speaker` and `sessionId` without control
+ * characters) and its metadata (JSON-safe, at most 16 KiB, the scope keys `userId` / `agentId` /
+ * `role` and `expiresAt` as add checks them) — through add's own validator (memory/input.ts
+ * `toObservation`, then `checkObservation`), with the error's field named as the node's
+ * (`export.nodes[3].provenance.metadata`).
+ * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the record and field.
+ */
+export function checkImportedNode(n: MemoryNode, field: string, maxTextChars: number): void {
+  const p = n.provenance;
+  const input: Record<string, unknown> = { text: n.text };
+  if (n.observedAt !== undefined) input['observedAt'] = n.observedAt;
+  if (n.timeZone !== undefined) input['timeZone'] = n.timeZone;
+  for (const k of ['speaker', 'source', 'sessionId', 'turnId', 'metadata'] as const) if (p[k] !== undefined) input[k] = p[k];
+  try {
+    checkObservation(toObservation(input, field), field, maxTextChars);
+  } catch (e) {
+    if (!isJevMemError(e)) throw e;
+    const at = typeof e.details.field === 'string' ? e.details.field : field;
+    const key = at.startsWith(`${field}.`) ? at.slice(field.length + 1).split('.')[0] ?? '' : '';
+    const path = NODE_PATHS[key];
+    if (path === undefined) throw e;
+    const renamed = `${field}.${path}${at.slice(field.length + 1 + key.length)}`;
+    const message = e.message.startsWith(at) ? renamed + e.message.slice(at.length) : e.message;
+    throw new JevMemError(e.code, message, { ...e.details, field: renamed, cause: e });
+  }
 }

@@ -14,7 +14,10 @@ export interface CallOptions {
    * NFC, nothing invisible, no white space at either end). @default the memory's namespace
    */
   namespace?: string;
-  /** Cancels the call (JevMemError `ABORTED`). */
+  /**
+   * Cancels the call (JevMemError `ABORTED`). Anything but an AbortSignal (a string, a plain
+   * object, null) is refused: JevMemError `INVALID_OPTION`, field `options.signal`.
+   */
   signal?: AbortSignal;
 }
 

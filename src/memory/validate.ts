@@ -12,6 +12,7 @@ import { isBlankText, quoteVisible } from '../util/invisible.js';
 import { checkExistingNamespaceName, checkNamespaceName } from '../plane/store/names.js';
 import { validateObservation, type CheckedObservation } from '../write/validate.js';
 import type { CallOptions } from './types.js';
+import { checkSignal } from './options.js';
 
 /** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
 const MAX_TIME_MS = 8.64e15;
@@ -166,13 +167,15 @@ export function checkDurationMs(value: unknown, field: string): void {
  * @returns the window in epoch ms (each bound only when given).
  * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.minScore`, `options.after`, `options.before`),
  *   `TOO_LARGE` (field `query`: over {@link MAX_QUERY_CHARS} characters),
- *   `INVALID_OPTION` (an unknown option, naming it; `options.deadlineMs` negative, NaN or infinite).
+ *   `INVALID_OPTION` (an unknown option, naming it; `options.deadlineMs` negative, NaN or infinite;
+ *   `options.signal` not an AbortSignal).
  */
 export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown; minScore?: unknown; deadlineMs?: unknown } | undefined): { afterMs?: number; beforeMs?: number } {
   if (typeof query !== 'string' || isBlankText(query)) throw invalidInput('query', `expected a string with a visible character, got ${typeof query === 'string' ? quoteVisible(query, 40) : describeValue(query)}`);
   if (query.length > MAX_QUERY_CHARS) throw new JevMemError('TOO_LARGE', `query: ${query.length} characters is over the limit of ${MAX_QUERY_CHARS} (MAX_QUERY_CHARS); ask a shorter question`, { field: 'query' });
   if (o !== undefined && (o === null || typeof o !== 'object' || Array.isArray(o))) throw invalidOption('options', `expected an object of options, got ${describeValue(o)}`);
   if (o !== undefined) rejectUnknownKeys(o, RECALL_OPTION_KEYS, 'options');
+  checkSignal((o as { signal?: unknown } | undefined)?.signal);
   checkDurationMs(o?.deadlineMs, 'options.deadlineMs');
   if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
   if (o?.k !== undefined && (o.k as number) > MAX_RECALL_K) throw invalidInput('options.k', `expected at most ${MAX_RECALL_K} (MAX_RECALL_K), got ${describeValue(o.k)}`);

@@ -12,7 +12,7 @@ import type { Memory } from './api.js';
 import type { MemoryContext } from './context.js';
 import { toObservation } from './input.js';
 import { isExpired, refuseStaleVersion, selection } from './list.js';
-import { ADD_MANY_OPTION_KEYS, ADD_OPTION_KEYS, EXPORT_OPTION_KEYS, IMPORT_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkOptionKeys, scopePredicate } from './options.js';
+import { ADD_MANY_OPTION_KEYS, ADD_OPTION_KEYS, EXPORT_OPTION_KEYS, IMPORT_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkIdArgument, checkOptionKeys, scopePredicate } from './options.js';
 import { exportNamespace, importNamespace } from './transfer.js';
 import type { AddResult } from './types.js';
 import { checkAddMany, checkObservation } from './validate.js';
@@ -93,6 +93,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     async update(id, observation, o) {
       ensureOpen();
       checkOptionKeys(o, SCOPED_ID_OPTION_KEYS);
+      checkIdArgument(id);
       throwIfAborted(o?.signal);
       const ns = nsOf(o);
       const keep = scopePredicate(o?.scope);
@@ -119,6 +120,7 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
     },
 
     async delete(id, o) {
+      checkIdArgument(id);
       const { ns, keep } = await openScoped(o);
       return caches.exclusive(ns, () => writes.remove(ns, id, o?.signal, keep), o?.signal);
     },

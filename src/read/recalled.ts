@@ -139,19 +139,103 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     );
     inside.forEach((x, i) => (x.score = adjusted[i] as number));
   }
-  // A superseded memory ranks below the memory that replaced it whenever both are recalled.
-  const finalScore = new Map(ranked.map((x) => [x.s.node.id, x.score]));
-  for (const x of ranked) {
-    if (x.s.node.status !== 'superseded') continue;
-    for (const by of x.s.node.supersededBy) {
-      const newer = finalScore.get(by);
-      if (newer !== undefined && x.score >= newer) x.score = Math.max(0, newer - 1e-6);
-    }
-  }
-  ranked.sort((a, b) => b.score - a.score || a.s.node.seq - b.s.node.seq);
+  // A superseded memory ranks below every memory that replaced it, directly or along the chain,
+  // whenever both are recalled (supersessionCaps).
+  await loadChains(state, ranked.map((x) => x.s.node));
+  const capped = supersessionCaps(
+    ranked.map((x) => ({ node: x.s.node, score: x.score })),
+    (id) => state.nodes.get(id),
+  );
+  ranked.forEach((x, i) => (x.score = (capped[i] as { score: number }).score));
+  const depth = new Map(ranked.map((x, i) => [x.s.node.id, (capped[i] as { depth: number }).depth]));
+  ranked.sort((a, b) => b.score - a.score || (depth.get(a.s.node.id) ?? 0) - (depth.get(b.s.node.id) ?? 0) || a.s.node.seq - b.s.node.seq);
   const inWindow = !windowed ? ranked : ranked.filter((x) => passes(x.s.node));
   // A superseded memory reports when it was replaced: read the replacing node's time.
   await state.loadNodes(inWindow.slice(0, k).flatMap(({ s }) => (s.node.status === 'superseded' ? s.node.supersededBy.slice(0, 1) : [])));
   const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => ({ ...toRecalled(s.node, score, state), relevance: s.relevance }));
   return { memories, g, coverage: f };
+}
+
+/** At most this many chain links beyond the recalled memories are read per recall. */
+const CHAIN_READ_LIMIT = 2048;
+
+/**
+ * Loads the memories that replaced the recalled superseded ones, and those that replaced them,
+ * to the ends of their chains (at most {@link CHAIN_READ_LIMIT} nodes), so that
+ * {@link supersessionCaps} can follow a chain through versions that were not recalled.
+ * @throws JevMemError `STORAGE_FAILED` and the adapter's errors.
+ */
+async function loadChains(state: NamespaceState, nodes: readonly MemoryNode[]): Promise<void> {
+  const seen = new Set(nodes.map((n) => n.id));
+  let frontier = nodes;
+  let read = 0;
+  while (frontier.length > 0 && read < CHAIN_READ_LIMIT) {
+    const next = [...new Set(frontier.flatMap((n) => (n.status === 'superseded' ? n.supersededBy : [])))].filter((id) => !seen.has(id)).slice(0, CHAIN_READ_LIMIT - read);
+    if (next.length === 0) return;
+    next.forEach((id) => seen.add(id));
+    read += next.length;
+    await state.loadNodes(next);
+    frontier = next.flatMap((id) => state.nodes.get(id) ?? []);
+  }
+}
+
+/** The gap a superseded memory is kept below the lowest memory that replaced it. */
+const SUPERSEDED_GAP = 1e-6;
+
+/**
+ * Caps the scores of superseded memories so that each ranks below every memory that replaced it,
+ * directly or through a chain (a → b → c: a below b and c, whether or not b was recalled), for
+ * explicit updates and System One's supersessions alike. A memory's cap is the lowest final
+ * score among the recalled memories downstream of it, less {@link SUPERSEDED_GAP} (never below 0
+ * unless that score is itself negative). `depth` (how many recalled replacements lie below a
+ * memory along its longest chain; 0 when none) breaks the ties the floor leaves: sorted by score,
+ * then depth ascending, every replaced memory comes after its replacements. Cycles (never written,
+ * but a damaged store could hold one) are cut where met.
+ * @param items the recalled memories with their scores before the cap
+ * @param nodeOf a loaded node by id (undefined when not loaded or gone): the chain's links that
+ *   were not recalled are followed through it
+ * @returns per item, in order, the capped score and the depth
+ */
+export function supersessionCaps(
+  items: ReadonlyArray<{ node: MemoryNode; score: number }>,
+  nodeOf: (id: string) => MemoryNode | undefined,
+): Array<{ score: number; depth: number }> {
+  const recalled = new Map(items.map((x) => [x.node.id, x]));
+  type Downstream = { below: number; depth: number };
+  const none: Downstream = { below: Infinity, depth: 0 };
+  const memo = new Map<string, Downstream>();
+  const visiting = new Set<string>();
+  const capped = (score: number, after: Downstream): number => {
+    if (score < after.below - SUPERSEDED_GAP) return score;
+    return after.below - SUPERSEDED_GAP >= 0 ? after.below - SUPERSEDED_GAP : Math.min(after.below, 0);
+  };
+  // The lowest final score of a recalled memory downstream of `id` (Infinity: none) and its depth.
+  const downstream = (id: string): Downstream => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const node = recalled.get(id)?.node ?? nodeOf(id);
+    if (visiting.has(id) || node === undefined || node.status !== 'superseded') return none;
+    visiting.add(id);
+    let below = Infinity;
+    let depth = 0;
+    for (const by of node.supersededBy) {
+      const after = downstream(by);
+      const own = recalled.get(by);
+      if (own !== undefined) {
+        below = Math.min(below, capped(own.score, after));
+        depth = Math.max(depth, after.depth + 1);
+      } else if (after.below < Infinity) {
+        below = Math.min(below, after.below);
+        depth = Math.max(depth, after.depth);
+      }
+    }
+    visiting.delete(id);
+    const out = { below, depth };
+    memo.set(id, out);
+    return out;
+  };
+  return items.map((x) => {
+    const after = downstream(x.node.id);
+    return { score: capped(x.score, after), depth: after.depth };
+  });
 }

@@ -46,6 +46,19 @@ export function checkSessionId(v: unknown, field: string): string {
   return v;
 }
 
+/**
+ * Checks a `speaker` as it is written (`add`, `addMany`, `update`, a chat message's `name` or
+ * `role`, an imported node): no control character (`"bob\u0000evil"` would print as "bob" and
+ * match another speaker's name in logs and exports), as namespace names and scope ids.
+ * @returns the value, unchanged.
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
+ */
+export function checkSpeaker(v: string, field: string): string {
+  const cc = v.match(/\p{Cc}/u)?.[0];
+  if (cc !== undefined) throw invalidInput(field, `contains a control character (U+${(cc.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); give a name without one`);
+  return v;
+}
+
 export { ISO_DAY, MAX_UTC_OFFSET_MINUTES, checkIsoCalendar } from '../util/date-input.js';
 /**
  * The fields an observation may have (any other is refused), as JSON input (JSONL ingest, the
@@ -78,7 +91,8 @@ export const INPUT_FIELDS: readonly string[] = [...new Set<string>([...OBSERVATI
  * @param maxTextChars Longest accepted text (UTF-16 code units).
  * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string, or blank:
  *   empty, white space or invisible characters only (util/invisible.ts);
- *   a `sessionId` that is blank or holds a control character ({@link checkSessionId});
+ *   a `sessionId` that is blank or holds a control character ({@link checkSessionId}); a
+ *   `speaker` with a control character ({@link checkSpeaker});
  *   observedAt unparseable, an invalid Date, a day that does not exist or a UTC offset outside
  *   ±14:00 ({@link checkIsoCalendar}); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe
  *   or nested deeper than 16 levels) or `TOO_LARGE` (text longer than `maxTextChars`, metadata
@@ -133,7 +147,7 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') throw invalidInput(`${field}.${key}`, `expected a string, got ${typeof v}`);
     if (v.length > MAX_PROVENANCE_CHARS) throw invalidInput(`${field}.${key}`, `expected at most ${MAX_PROVENANCE_CHARS} characters, got ${v.length}`);
-    out.provenance[key] = key === 'sessionId' ? checkSessionId(v, `${field}.sessionId`) : v;
+    out.provenance[key] = key === 'sessionId' ? checkSessionId(v, `${field}.sessionId`) : key === 'speaker' ? checkSpeaker(v, `${field}.speaker`) : v;
   }
   if (o.metadata !== undefined && o.metadata !== null) out.provenance.metadata = checkMetadata(o.metadata, `${field}.metadata`);
   return out;

@@ -51,7 +51,13 @@ describe('arbitrary Unicode', () => {
           expect(await errorOf(memory.add({ text }))).toMatchObject({ code: 'INVALID_INPUT', field: 'observation.text' });
           return;
         }
-        const { id } = await memory.add({ text, speaker: text.slice(0, 10), source: 'fuzz' });
+        const speaker = text.slice(0, 10);
+        // A speaker with a control character is refused (write/validate.ts checkSpeaker).
+        if (/\p{Cc}/u.test(speaker)) {
+          expect(await errorOf(memory.add({ text, speaker, source: 'fuzz' }))).toMatchObject({ code: 'INVALID_INPUT', field: 'observation.speaker' });
+          return;
+        }
+        const { id } = await memory.add({ text, speaker, source: 'fuzz' });
         const node = await memory.get(id);
         expect(node?.text).toBe(text);
         const r = await memory.recall(text, { k: 3 });
@@ -232,6 +238,13 @@ describe('ids, namespaces and options from a hostile caller', () => {
     const { id: keep } = await memory.add({ text: 'keep me safe' });
     await fc.assert(
       fc.asyncProperty(fc.anything(), async (id) => {
+        // An id that is not a non-empty string is INVALID_INPUT naming it (memory/options.ts checkIdArgument).
+        if (typeof id !== 'string' || id === '') {
+          for (const call of [() => memory.get(id as string), () => memory.edges(id as string), () => memory.delete(id as string), () => memory.update(id as string, { text: 'replacement' })]) {
+            expect(await errorOf(call())).toMatchObject({ code: 'INVALID_INPUT', field: 'id' });
+          }
+          return;
+        }
         expect(await memory.get(id as string)).toBeUndefined();
         expect(await memory.edges(id as string)).toEqual([]);
         expect(await memory.delete(id as string)).toBe(false);

@@ -103,9 +103,22 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
     known.set(ns, name);
     return name;
   };
+  /**
+   * The table found for `ns` this session, when it is still the namespace's: another connection
+   * (a second process, or a second store on the same file) may have dropped it (`forget`) and
+   * given its number to another namespace since. One primary-key read of `<p>rec_lex`.
+   */
+  const current = (ns: string): string | undefined => {
+    const cached = known.get(ns);
+    if (cached === undefined) return undefined;
+    const n = stored(ns);
+    if (n !== undefined && cached === ftsTableName(tablePrefix, n)) return cached;
+    known.delete(ns);
+    return undefined;
+  };
   /** The namespace's current FTS table, built when missing (inside a transaction). */
   const ensure = (ns: string): string => {
-    const cached = known.get(ns);
+    const cached = current(ns);
     if (cached !== undefined) return cached;
     const n = stored(ns);
     if (n !== undefined && exists(ftsTableName(tablePrefix, n))) {
@@ -183,6 +196,9 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
       const table = (): string | undefined => {
         hooks.live();
         try {
+          // A table found this session may since have been dropped by another connection's
+          // `forget` (`reading` then looks again) or given to another namespace (the reads join
+          // the hits to this namespace's records only).
           const cached = known.get(namespace);
           if (cached !== undefined) return cached;
           if (!exists(lex)) return undefined; // a store with no table yet holds nothing
@@ -198,13 +214,15 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
           throw hooks.error(e);
         }
       };
-      const reading = <T>(fn: (name: string) => T, none: T): T => {
+      const reading = <T>(fn: (name: string) => T, none: T, again = true): T => {
         const name = table();
         if (name === undefined) return none;
         try {
           return fn(name);
         } catch (e) {
           known.delete(namespace);
+          // Another connection dropped the table between the look-up and the read (its `forget`): look again once.
+          if (again && e instanceof Error && /no such table/i.test(e.message)) return reading(fn, none, false);
           throw hooks.error(e);
         }
       };
@@ -236,8 +254,8 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
             try {
               const rows = q(
                 `SELECT t.slot AS slot, t.s AS s, r.k AS k FROM (SELECT rowid AS slot, bm25(${name}) AS s FROM ${name} WHERE ${name} MATCH ? ORDER BY s, rowid LIMIT ?) AS t ` +
-                  `LEFT JOIN ${c.rec} AS r ON r.id = t.slot ORDER BY t.s, t.slot`,
-                [match, k],
+                  `LEFT JOIN ${c.rec} AS r ON r.id = t.slot AND r.ns = ? ORDER BY t.s, t.slot`,
+                [match, k, sqlKey(namespace)],
               );
               return rows.flatMap((r) => (r.k === null || r.k === undefined ? [] : [{ id: String(keyOfSql(r.k)), score: -Number(r.s) }]));
             } catch (e) {
@@ -250,7 +268,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
             // A hit whose record lies on a damaged page is left out (damage stays local).
             const keysOf = (run: number[]): void => {
               try {
-                for (const r of q(`SELECT id, k FROM ${c.rec} WHERE id IN (${run.map(() => '?').join(', ')})`, run)) keys.set(Number(r.id), String(keyOfSql(r.k)));
+                for (const r of q(`SELECT id, k FROM ${c.rec} WHERE ns = ? AND id IN (${run.map(() => '?').join(', ')})`, [sqlKey(namespace), ...run])) keys.set(Number(r.id), String(keyOfSql(r.k)));
               } catch (e) {
                 if (run.length === 1 || !isCorruptError(e)) {
                   if (isCorruptError(e)) return;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { JevMemError, invalidInput } from '../../errors.js';
+import { JevMemError, describeValue, invalidInput } from '../../errors.js';
 import { VIEWS, type EdgeSubtype, type MemoryEdge, type MemoryNode } from '../../types.js';
 
 /** Format tag of export files. */
@@ -87,7 +87,9 @@ function checkProvenance(p: unknown, field: string): void {
 function checkNode(n: unknown, field: string): void {
   if (!isObject(n)) throw invalidInput(field, 'expected a node object');
   if (!isId(n.id)) throw invalidInput(`${field}.id`, 'expected a non-empty string of at most 1000 characters');
-  if (typeof n.text !== 'string' || n.text.trim() === '') throw invalidInput(`${field}.text`, 'expected non-empty text');
+  // The rest of the text's rules (blank, length), and those of the provenance and metadata, are
+  // add's own, applied by the import (memory/transfer.ts `checkImportedNode`).
+  if (typeof n.text !== 'string') throw invalidInput(`${field}.text`, `expected a string, got ${describeValue(n.text)}`);
   if (n.observedAt !== undefined && !isTime(n.observedAt)) throw invalidInput(`${field}.observedAt`, `expected an ISO-8601 time, got ${JSON.stringify(n.observedAt)}`);
   if (n.utcOffsetMinutes !== undefined && !(Number.isInteger(n.utcOffsetMinutes) && Math.abs(n.utcOffsetMinutes as number) <= 18 * 60)) throw invalidInput(`${field}.utcOffsetMinutes`, `expected whole minutes within ±1080, got ${JSON.stringify(n.utcOffsetMinutes)}`);
   if (n.timeZone !== undefined && typeof n.timeZone !== 'string') throw invalidInput(`${field}.timeZone`, `expected an IANA zone name, got ${JSON.stringify(n.timeZone)}`);

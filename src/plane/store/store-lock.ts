@@ -81,7 +81,8 @@ async function createWhole(path: string, content: string): Promise<void> {
  *   been cut short: the caller may clean up after it).
  * @throws JevMemError `STORAGE_FAILED` (field `store`, `details.lock` the path) when a live
  *   process (or an unreadable lock file) holds the lock or the lock file cannot be written;
- *   `QUOTA_EXCEEDED` is not distinguished here (the lock file is tiny).
+ *   `QUOTA_EXCEEDED` (same fields) when the file system answers ENOSPC or EDQUOT (a full disk:
+ *   a delete, whose commit would free space, cannot even begin).
  */
 export async function takeStoreLock(dir: string, lockPath: string): Promise<{ tookOver: boolean }> {
   const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
@@ -91,7 +92,11 @@ export async function takeStoreLock(dir: string, lockPath: string): Promise<{ to
       await createWhole(lockPath, mine);
       return { tookOver };
     } catch (e) {
-      if (errnoCode(e) !== 'EEXIST') throw new JevMemError('STORAGE_FAILED', `could not create the lock file ${lockPath}: ${String(e)}`, { cause: e, field: 'store', lock: lockPath });
+      const code = errnoCode(e);
+      if (code === 'ENOSPC' || code === 'EDQUOT') {
+        throw new JevMemError('QUOTA_EXCEEDED', `the disk refused to create the lock file ${lockPath} for lack of space (${code}); nothing was written. Free disk space and try again`, { cause: e, field: 'store', lock: lockPath });
+      }
+      if (code !== 'EEXIST') throw new JevMemError('STORAGE_FAILED', `could not create the lock file ${lockPath}: ${String(e)}`, { cause: e, field: 'store', lock: lockPath });
     }
     const holder = await lockHolder(lockPath);
     if (holder !== undefined) {
