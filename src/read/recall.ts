@@ -25,6 +25,7 @@ import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.
 import { proposeNeighbours, type Proposal, type Walk } from './expand.js';
 import { gatherQuery } from './gather.js';
 import { runHop } from './hop.js';
+import { widerPool, type TracePool } from './pool.js';
 import { finalRanking } from './recalled.js';
 import type { TermVectorLookup } from './signals.js';
 import { stopDecision, type StopReason } from './stop.js';
@@ -47,6 +48,12 @@ export interface RecallSwitches {
    * `no-hop`). @default true
    */
   hop?: boolean;
+  /**
+   * The wider pool of multi-hop questions (issue 24, `pool.ts`): up to `poolAnchors` more anchors
+   * when h(q) ≥ θ_pool (`poolThreshold`); off = the anchors of eq. (16) only. Has no effect while
+   * `poolAnchors` is 0 (its default). @default true
+   */
+  pool?: boolean;
 }
 
 /** Inputs of one recall. */
@@ -93,7 +100,7 @@ function emptyViews(): Record<View, number> {
 /** Runs the read path over one namespace. */
 export async function runRecall(state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, input: RecallInput): Promise<RecallOutput> {
   const t0 = performance.now();
-  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false, hop: input.switches?.hop !== false };
+  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false, hop: input.switches?.hop !== false, pool: input.switches?.pool !== false };
   const decisions: DecisionRecord[] = [];
   const ctx: DecisionContext = { callsLeft: params.maxControllerCalls, deadline: input.deadline, log: decisions };
   if (input.signal) ctx.signal = input.signal;
@@ -144,7 +151,25 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // ---- anchors, eq. (16) ----------------------------------------------------------------------
   const tAnchors = performance.now();
   const fused = reciprocalRankFusion([vecHits.slice(0, params.anchors), lexHits.slice(0, params.anchors)], params.rrfK).slice(0, params.anchors);
+  // The wider pool (pool.ts): more anchors for a multi-hop question, and as much more room to visit.
+  const pool: TracePool = { ran: false, h, threshold: params.poolThreshold, softQuery: '', added: [] };
+  let maxVisited = params.maxVisited;
+  if (sw.pool && params.poolAnchors > 0 && h >= params.poolThreshold) {
+    const wide = await widerPool(state, params, { query: input.query, speakers, vecHits, lexHits, anchors: new Set(fused.map((f) => f.id)), termVectors: input.termVectors, language });
+    await state.loadNodes(wide.hits.map((f) => f.id));
+    for (const f of wide.hits) {
+      const n = state.nodes.get(f.id);
+      if (pool.added.length >= params.poolAnchors || n === undefined || !passes(n)) continue;
+      pool.added.push(f.id);
+      fused.push({ id: f.id, rrf: f.rrf, ranks: f.ranks.slice(0, 2) });
+    }
+    pool.ran = true;
+    pool.softQuery = wide.softQuery;
+    maxVisited += pool.added.length;
+  }
   for (const f of fused) q.rrf.set(f.id, f.rrf);
+  // the expansion and the hop read maxVisited from the parameters: the pool's room goes with them
+  const readParams: Readonly<MemoryParameters> = maxVisited === params.maxVisited ? params : { ...params, maxVisited };
   // The anchors are the first bodies this recall reads from the store (issue 13); the pools'
   // other hits are read through the directory (sessions) and the index scores only.
   await state.loadNodes(fused.map((f) => f.id));
@@ -226,7 +251,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
       break;
     }
     // expand along active views within b_g and the global limits
-    const { proposals, limit } = await proposeNeighbours(state, beam, walk, params);
+    const { proposals, limit } = await proposeNeighbours(state, beam, walk, readParams);
     reached = d + 1;
     if (proposals.length === 0) {
       stopReason = limit ?? (active.every((g) => used[g] >= given[g]) ? 'budget' : 'frontier-empty');
@@ -243,7 +268,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   }
   // ---- hop (issue 24, hop.ts): a second retrieval round seeded by the best evidence so far
   const hop = await runHop(
-    { state, params, query: input.query, queryVector: vectorEvidence ? input.queryVector : undefined, speakersNamed: speakers, scored, visited, passes, language },
+    { state, params: readParams, query: input.query, queryVector: vectorEvidence ? input.queryVector : undefined, speakersNamed: speakers, scored, visited, passes, language },
     {
       on: sw.hop,
       h,
@@ -267,7 +292,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
         const round = rounds.length;
         let expanded = 0;
         if (maxDepth > 0 && ctx.callsLeft > 0 && Date.now() <= input.deadline) {
-          const { proposals } = await proposeNeighbours(state, hopBeam, walk, params);
+          const { proposals } = await proposeNeighbours(state, hopBeam, walk, readParams);
           if (proposals.length > 0) await scoreExpansions(proposals, round, centroidOf(hopBeam, state));
           expanded = proposals.length;
         }
@@ -310,7 +335,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     stopReason,
     limits: {
       visited: visited.size,
-      maxVisited: params.maxVisited,
+      maxVisited,
       edgesInspected: walk.edgesInspected,
       maxEdgesInspected: params.maxEdgesInspected,
       controllerCalls: params.maxControllerCalls - ctx.callsLeft,
@@ -322,6 +347,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     guard: g,
     coverage,
     hop,
+    pool,
   };
   return { memories, trace };
 }

@@ -11,8 +11,10 @@ import type { View } from '../types.js';
 import type { ScoreParts } from './score.js';
 import type { StopEstimates, StopReason } from './stop.js';
 import type { TraceHop } from './hop.js';
+import type { TracePool } from './pool.js';
 
 export type { TraceHop, HopAdded, HopReason } from './hop.js';
+export type { TracePool } from './pool.js';
 
 /** An anchor of the read loop (eq. (16)). */
 export interface TraceAnchor {
@@ -107,4 +109,9 @@ export interface RecallTrace {
    * traces written before it existed.
    */
   hop?: TraceHop;
+  /**
+   * The wider pool of multi-hop questions (issue 24, `pool.ts`): whether it was built (h ≥ θ_pool,
+   * `poolAnchors` > 0, `switches.pool` on), its soft query and the extra anchors.
+   */
+  pool?: TracePool;
 }
