@@ -101,17 +101,18 @@ export interface MemoryParameters {
    */
   hopAnchors: number;
   /**
-   * θ_pool: the wider candidate pool (issue 24, read/pool.ts) is built when System One's
-   * multi-hop probability h(q) (`route.multi_hop`) is at least this and `poolAnchors` > 0; set
-   * `switches.pool: false` on a recall to turn it off. docs/bench/HOP.md ("The wider pool").
-   * @default 0.5
+   * θ_pool: the wider candidate pool (issue 24, read/pool.ts) is built when `poolAnchors` > 0 and
+   * either System One's multi-hop probability h(q) (`route.multi_hop`) is at least this or the
+   * out-of-distribution guard's weight g (read/guard.ts) is above 0; 1 leaves only the guard's
+   * reading (h = 1 aside). Set `switches.pool: false` on a recall to turn it off.
+   * docs/bench/HOP.md ("The wider pool"). @default 1
    */
   poolThreshold: number;
   /**
-   * Extra anchors of the wider pool: how many nodes beyond `anchors` a multi-hop question
-   * (h ≥ θ_pool) scores, from deeper in the vector and lexical lists and from the soft lexical
-   * list (read/pool.ts); `maxVisited` grows by the same number for that question. 0 = off.
-   * Measured on LoCoMo dev and the chats bench's dev part (docs/bench/HOP.md). @default 0
+   * Extra anchors of the wider pool: how many nodes beyond `anchors` a question that gets the pool
+   * scores, from deeper in the vector and lexical lists and from the soft lexical list
+   * (read/pool.ts); `maxVisited` grows by the same number for that question. 0 = off.
+   * Chosen on LoCoMo dev and the chats bench's dev part (docs/bench/HOP.md). @default 60
    */
   poolAnchors: number;
   /**
@@ -167,8 +168,8 @@ export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   hopThreshold: 0.5,
   hopSeeds: 3,
   hopAnchors: 20,
-  poolThreshold: 0.5,
-  poolAnchors: 0,
+  poolThreshold: 1,
+  poolAnchors: 60,
   sessionRepeatFactor: 0.5,
 });
 

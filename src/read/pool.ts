@@ -1,15 +1,19 @@
 /**
- * The wider candidate pool of multi-hop questions (issue 24): when System One's multi-hop route
- * probability h(q) (`route.multi_hop`, eq. (15)) reaches θ_pool (`poolThreshold`), the anchors of
- * eq. (16) get up to `poolAnchors` more nodes, taken from deeper in the same two lists (vector and
- * lexical) and from a third, *soft* lexical list: the question's content words replaced by their
- * nearest words in the namespace's own vocabulary by word vector ("instruments" → guitar, piano,
- * violin; "pets" → dog, cat), searched through the lexical index. The three lists are fused by
- * reciprocal rank (κ = `rrfK`); nodes already among the anchors are dropped before ranking. The extra nodes are
- * scored as anchors (one System-One candidate call) and `maxVisited` grows by the same number, so
- * the graph expansion keeps its room. Single-hop questions (h < θ_pool) pay nothing.
+ * The wider candidate pool (issue 24). When System One's multi-hop route probability h(q)
+ * (`route.multi_hop`, eq. (15)) reaches θ_pool (`poolThreshold`), or when the out-of-distribution
+ * guard (guard.ts) reads the anchors as outside System One's fitted range (g > 0: long turns, role
+ * speakers), the anchors of eq. (16) get up to `poolAnchors` more nodes, taken from deeper in the
+ * same two lists (vector and lexical) and from a third, *soft* lexical list: the question's
+ * content words replaced by their nearest words in the namespace's own vocabulary by word vector
+ * ("instruments" → guitar, piano, violin; "pets" → dog, cat), searched through the lexical index.
+ * The three lists are fused by reciprocal rank (κ = `rrfK`), each ranked from its first node that
+ * is not already an anchor. The extra nodes are scored as anchors (one System-One candidate call)
+ * and `maxVisited` grows by the same number, so the graph expansion keeps its room. Other
+ * questions pay nothing.
  *
- * docs/bench/HOP.md ("The wider pool") gives the ablation; the parameters default to off.
+ * Defaults (θ_pool 1, 60 extra anchors) and the ablation: docs/bench/HOP.md ("The wider pool").
+ * On LoCoMo dev, building it for multi-hop questions (h ≥ 0.5) brought more of their evidence into
+ * the pool but lowered their R@10, so at θ_pool 1 only the guard's reading builds it.
  *
  * @module
  */
@@ -18,6 +22,7 @@ import { reciprocalRankFusion, type FusedHit } from '../plane/indexes/fusion.js'
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { isStopWord, tokenize } from '../plane/text/text.js';
 import type { IndexHit } from '../plane/indexes/indexes.js';
+import type { MemoryNode } from '../types.js';
 import type { TermVectorLookup } from './signals.js';
 
 /** Least cosine of a vocabulary word to a question word for the soft list. */
@@ -87,11 +92,13 @@ export interface PoolInput {
 
 /** The extra anchors of a multi-hop question and what chose them (trace `pool`). */
 export interface TracePool {
-  /** True when h ≥ θ_pool and `poolAnchors` > 0 and the switch is on. */
+  /** True when it was built: the switch on, `poolAnchors` > 0, and h ≥ θ_pool or g > 0. */
   ran: boolean;
   /** h(q) and θ_pool. */
   h: number;
   threshold: number;
+  /** The guard's weight g read from the anchors (guard.ts): > 0 builds the pool whatever h. */
+  g: number;
   /** The soft query's stand-in terms ('' when none). */
   softQuery: string;
   /** Ids of the extra anchors, fused order. */
@@ -126,4 +133,40 @@ export async function widerPool(state: NamespaceState, params: Readonly<MemoryPa
     hits.push(f);
   }
   return { hits, softQuery };
+}
+
+/** What {@link extendAnchors} reads besides {@link PoolInput}'s lists. */
+export interface ExtendInput extends Omit<PoolInput, 'anchors'> {
+  /** `switches.pool`. */
+  on: boolean;
+  /** h(q), `route.multi_hop`. */
+  h: number;
+  /** g of the out-of-distribution guard over the anchors (guard.ts `guardWeight`). */
+  g: number;
+  /** The recall's window and filter test: a node it rejects is never added. */
+  passes: (n: MemoryNode) => boolean;
+}
+
+/**
+ * System One's decision and the pool: when the switch is on, `poolAnchors` > 0 and either h(q) ≥
+ * θ_pool (the question asks for several pieces of evidence) or g > 0 (the history is outside
+ * System One's fitted range, so the final order leans on the lexical and vector evidence the wider
+ * lists hold), appends up to `poolAnchors` nodes of {@link widerPool} that pass the recall's
+ * window and filter to `fused` (their bodies loaded). The caller grows `maxVisited` by as many.
+ * @returns the trace of the pool, also when it was not built.
+ */
+export async function extendAnchors(state: NamespaceState, params: Readonly<MemoryParameters>, input: ExtendInput, fused: FusedHit[]): Promise<TracePool> {
+  const trace: TracePool = { ran: false, h: input.h, threshold: params.poolThreshold, g: input.g, softQuery: '', added: [] };
+  if (!input.on || params.poolAnchors === 0 || (input.h < params.poolThreshold && !(input.g > 0))) return trace;
+  const wide = await widerPool(state, params, { ...input, anchors: new Set(fused.map((f) => f.id)) });
+  await state.loadNodes(wide.hits.map((f) => f.id));
+  for (const f of wide.hits) {
+    const n = state.nodes.get(f.id);
+    if (trace.added.length >= params.poolAnchors || n === undefined || !input.passes(n)) continue;
+    trace.added.push(f.id);
+    fused.push({ id: f.id, rrf: f.rrf, ranks: f.ranks.slice(0, 2) });
+  }
+  trace.ran = true;
+  trace.softQuery = wide.softQuery;
+  return trace;
 }

@@ -25,7 +25,8 @@ import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.
 import { proposeNeighbours, type Proposal, type Walk } from './expand.js';
 import { gatherQuery } from './gather.js';
 import { runHop } from './hop.js';
-import { widerPool, type TracePool } from './pool.js';
+import { guardWeight } from './guard.js';
+import { extendAnchors } from './pool.js';
 import { finalRanking } from './recalled.js';
 import type { TermVectorLookup } from './signals.js';
 import { stopDecision, type StopReason } from './stop.js';
@@ -151,28 +152,17 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // ---- anchors, eq. (16) ----------------------------------------------------------------------
   const tAnchors = performance.now();
   const fused = reciprocalRankFusion([vecHits.slice(0, params.anchors), lexHits.slice(0, params.anchors)], params.rrfK).slice(0, params.anchors);
-  // The wider pool (pool.ts): more anchors for a multi-hop question, and as much more room to visit.
-  const pool: TracePool = { ran: false, h, threshold: params.poolThreshold, softQuery: '', added: [] };
-  let maxVisited = params.maxVisited;
-  if (sw.pool && params.poolAnchors > 0 && h >= params.poolThreshold) {
-    const wide = await widerPool(state, params, { query: input.query, speakers, vecHits, lexHits, anchors: new Set(fused.map((f) => f.id)), termVectors: input.termVectors, language });
-    await state.loadNodes(wide.hits.map((f) => f.id));
-    for (const f of wide.hits) {
-      const n = state.nodes.get(f.id);
-      if (pool.added.length >= params.poolAnchors || n === undefined || !passes(n)) continue;
-      pool.added.push(f.id);
-      fused.push({ id: f.id, rrf: f.rrf, ranks: f.ranks.slice(0, 2) });
-    }
-    pool.ran = true;
-    pool.softQuery = wide.softQuery;
-    maxVisited += pool.added.length;
-  }
-  for (const f of fused) q.rrf.set(f.id, f.rrf);
-  // the expansion and the hop read maxVisited from the parameters: the pool's room goes with them
-  const readParams: Readonly<MemoryParameters> = maxVisited === params.maxVisited ? params : { ...params, maxVisited };
   // The anchors are the first bodies this recall reads from the store (issue 13); the pools'
   // other hits are read through the directory (sessions) and the index scores only.
   await state.loadNodes(fused.map((f) => f.id));
+  // The guard's reading (guard.ts) is taken from these anchors, before any wider pool.
+  const guardAnchors = fused.map((f) => state.nodes.get(f.id)).filter((n): n is MemoryNode => n !== undefined);
+  // The wider pool (pool.ts): more anchors when h(q) ≥ θ_pool or the guard's g > 0, and as much more room to visit.
+  const pool = await extendAnchors(state, params, { on: sw.pool, h, g: guardWeight(guardAnchors), query: input.query, speakers, vecHits, lexHits, termVectors: input.termVectors, language, passes }, fused);
+  for (const f of fused) q.rrf.set(f.id, f.rrf);
+  // the expansion and the hop read maxVisited from the parameters: the pool's room goes with them
+  const readParams: Readonly<MemoryParameters> = pool.added.length === 0 ? params : { ...params, maxVisited: params.maxVisited + pool.added.length };
+  const maxVisited = readParams.maxVisited;
   const bestAnchor = fused[0] ? state.nodes.get(fused[0].id) : undefined;
   const bestSid = bestAnchor?.provenance.sessionId;
   q.bestSession = bestSid !== undefined ? state.sessions.get(bestSid)?.ordinal : undefined;
@@ -314,7 +304,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const { memories, g, coverage } = await finalRanking(state, {
     query: input.query,
     scored,
-    anchorNodes,
+    anchorNodes: guardAnchors,
     q,
     r,
     windowed,

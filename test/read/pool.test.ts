@@ -49,20 +49,23 @@ describe('the wider pool of a multi-hop question (issue 24)', () => {
   ];
   const guitar = turns[2]![1];
 
-  async function run(parameters: Record<string, number>, pool = true) {
+  async function run(parameters: Record<string, number>, pool = true, roles = false) {
     const memory = await createNodeMemory({ store: 'unused-in-memory', storage: createMemoryStorage() });
     try {
       let t = Date.parse('2024-03-01T10:00:00Z');
-      for (const [speaker, text] of turns) await memory.add({ text, speaker, observedAt: new Date((t += 60_000)).toISOString(), sessionId: 's1' });
-      return await memory.recall('Which instruments does Melanie play?', { k: 8, switches: { graph: false, stopping: false, hop: false, pool }, parameters: { anchors: 1, maxVisited: 40, poolThreshold: 0, ...parameters } });
+      for (const [name, text] of turns) {
+        const speaker = roles ? (name === 'Melanie' ? 'user' : 'assistant') : name;
+        await memory.add({ text, speaker, observedAt: new Date((t += 60_000)).toISOString(), sessionId: 's1' });
+      }
+      return await memory.recall(roles ? 'Which instruments do I play?' : 'Which instruments does Melanie play?', { k: 8, switches: { graph: false, stopping: false, hop: false, pool }, parameters: { anchors: 1, maxVisited: 40, poolThreshold: 0, ...parameters } });
     } finally {
       await memory.close();
     }
   }
 
-  it('is off by default (poolAnchors 0) and when switched off', async () => {
-    expect(DEFAULT_PARAMETERS.poolAnchors).toBe(0);
-    for (const r of [await run({}), await run({ poolAnchors: 1 }, false)]) {
+  it('defaults to 60 extra anchors at θ_pool 1 (the guard reading decides), and is off at poolAnchors 0 or switched off', async () => {
+    expect([DEFAULT_PARAMETERS.poolAnchors, DEFAULT_PARAMETERS.poolThreshold]).toEqual([60, 1]);
+    for (const r of [await run({ poolAnchors: 0 }), await run({ poolAnchors: 1 }, false)]) {
       expect(r.trace.pool?.ran).toBe(false);
       expect(r.trace.anchors).toHaveLength(1);
       expect(r.memories.map((m) => m.text)).toEqual([turns[0]![1]]); // the one anchor: it says "instruments"
@@ -76,11 +79,19 @@ describe('the wider pool of a multi-hop question (issue 24)', () => {
     expect(r.memories.map((m) => m.text)).toContain(guitar);
     expect(r.trace.limits.maxVisited).toBe(41); // the recall's 40, plus the one extra anchor
   });
-  it('is not built below θ_pool', async () => {
+  it('is not built below θ_pool on named speakers’ short turns (g = 0)', async () => {
     const r = await run({ poolAnchors: 1, poolThreshold: 1 });
     expect(r.trace.pool?.ran).toBe(false);
     expect(r.trace.pool?.h).toBeLessThan(1);
+    expect(r.trace.pool?.g).toBe(0);
     expect(r.memories.map((m) => m.text)).not.toContain(guitar);
+  });
+  it('is built below θ_pool when the guard reads the history as out of range (role speakers: g = 0.3)', async () => {
+    const r = await run({ poolAnchors: 1, poolThreshold: 1 }, true, true);
+    expect(r.trace.pool?.h).toBeLessThan(1);
+    expect(r.trace.pool?.g).toBeCloseTo(0.3, 10); // GUARD_ROLE_WEIGHT × the one anchor's role share 1
+    expect(r.trace.pool?.ran).toBe(true);
+    expect(r.memories.map((m) => m.text)).toContain(guitar);
   });
   it('validates its parameters', () => {
     expect(() => resolveParameters({ poolThreshold: 1.5 })).toThrow(/poolThreshold/);
