@@ -50,9 +50,9 @@ export interface RecallSwitches {
    */
   hop?: boolean;
   /**
-   * The wider pool of multi-hop questions (issue 24, `pool.ts`): up to `poolAnchors` more anchors
-   * when h(q) ≥ θ_pool (`poolThreshold`); off = the anchors of eq. (16) only. Has no effect while
-   * `poolAnchors` is 0 (its default). @default true
+   * The wider pool (issue 24, `pool.ts`): up to `poolAnchors` more anchors when h(q) ≥ θ_pool
+   * (`poolThreshold`) or the out-of-distribution guard's g > 0; off = the anchors of eq. (16)
+   * only. @default true
    */
   pool?: boolean;
 }

@@ -110,8 +110,9 @@ export interface RecallTrace {
    */
   hop?: TraceHop;
   /**
-   * The wider pool of multi-hop questions (issue 24, `pool.ts`): whether it was built (h ≥ θ_pool,
-   * `poolAnchors` > 0, `switches.pool` on), its soft query and the extra anchors.
+   * The wider pool (issue 24, `pool.ts`): whether it was built (`switches.pool` on, `poolAnchors`
+   * > 0, and h ≥ θ_pool or the guard's g > 0), h, θ_pool, g, its soft query and the extra anchors
+   * (also listed in `anchors`). Absent in traces written before it existed.
    */
   pool?: TracePool;
 }
