@@ -103,8 +103,9 @@ export interface MemoryParameters {
   /**
    * θ_pool: the wider candidate pool (issue 24, read/pool.ts) is built when `poolAnchors` > 0 and
    * either System One's multi-hop probability h(q) (`route.multi_hop`) is at least this or the
-   * out-of-distribution guard's weight g (read/guard.ts) is above 0; 1 leaves only the guard's
-   * reading (h = 1 aside). Set `switches.pool: false` on a recall to turn it off.
+   * out-of-distribution guard's weight g (read/guard.ts) is above 0; 1 turns the h route off and
+   * leaves only the guard's reading (so the h = 1 of a recall with `switches.routing: false` does
+   * not build it). Set `switches.pool: false` on a recall to turn it off.
    * docs/bench/HOP.md ("The wider pool"). @default 1
    */
   poolThreshold: number;

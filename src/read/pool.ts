@@ -92,7 +92,7 @@ export interface PoolInput {
 
 /** The extra anchors of a multi-hop question and what chose them (trace `pool`). */
 export interface TracePool {
-  /** True when it was built: the switch on, `poolAnchors` > 0, and h ≥ θ_pool or g > 0. */
+  /** True when it was built: the switch on, `poolAnchors` > 0, and h ≥ θ_pool < 1 or g > 0. */
   ran: boolean;
   /** h(q) and θ_pool. */
   h: number;
@@ -149,7 +149,8 @@ export interface ExtendInput extends Omit<PoolInput, 'anchors'> {
 
 /**
  * System One's decision and the pool: when the switch is on, `poolAnchors` > 0 and either h(q) ≥
- * θ_pool (the question asks for several pieces of evidence) or g > 0 (the history is outside
+ * θ_pool < 1 (the question asks for several pieces of evidence; θ_pool = 1 turns this route off,
+ * so the h = 1 of a recall without routing does not build it) or g > 0 (the history is outside
  * System One's fitted range, so the final order leans on the lexical and vector evidence the wider
  * lists hold), appends up to `poolAnchors` nodes of {@link widerPool} that pass the recall's
  * window and filter to `fused` (their bodies loaded). The caller grows `maxVisited` by as many.
@@ -157,7 +158,8 @@ export interface ExtendInput extends Omit<PoolInput, 'anchors'> {
  */
 export async function extendAnchors(state: NamespaceState, params: Readonly<MemoryParameters>, input: ExtendInput, fused: FusedHit[]): Promise<TracePool> {
   const trace: TracePool = { ran: false, h: input.h, threshold: params.poolThreshold, g: input.g, softQuery: '', added: [] };
-  if (!input.on || params.poolAnchors === 0 || (input.h < params.poolThreshold && !(input.g > 0))) return trace;
+  const byRoute = params.poolThreshold < 1 && input.h >= params.poolThreshold;
+  if (!input.on || params.poolAnchors === 0 || !(byRoute || input.g > 0)) return trace;
   const wide = await widerPool(state, params, { ...input, anchors: new Set(fused.map((f) => f.id)) });
   await state.loadNodes(wide.hits.map((f) => f.id));
   for (const f of wide.hits) {

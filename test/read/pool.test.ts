@@ -49,7 +49,7 @@ describe('the wider pool of a multi-hop question (issue 24)', () => {
   ];
   const guitar = turns[2]![1];
 
-  async function run(parameters: Record<string, number>, pool = true, roles = false) {
+  async function run(parameters: Record<string, number>, pool = true, roles = false, routing = true) {
     const memory = await createNodeMemory({ store: 'unused-in-memory', storage: createMemoryStorage() });
     try {
       let t = Date.parse('2024-03-01T10:00:00Z');
@@ -57,7 +57,7 @@ describe('the wider pool of a multi-hop question (issue 24)', () => {
         const speaker = roles ? (name === 'Melanie' ? 'user' : 'assistant') : name;
         await memory.add({ text, speaker, observedAt: new Date((t += 60_000)).toISOString(), sessionId: 's1' });
       }
-      return await memory.recall(roles ? 'Which instruments do I play?' : 'Which instruments does Melanie play?', { k: 8, switches: { graph: false, stopping: false, hop: false, pool }, parameters: { anchors: 1, maxVisited: 40, poolThreshold: 0, ...parameters } });
+      return await memory.recall(roles ? 'Which instruments do I play?' : 'Which instruments does Melanie play?', { k: 8, switches: { graph: false, stopping: false, hop: false, pool, routing }, parameters: { anchors: 1, maxVisited: 40, poolThreshold: 0, ...parameters } });
     } finally {
       await memory.close();
     }
@@ -85,6 +85,12 @@ describe('the wider pool of a multi-hop question (issue 24)', () => {
     expect(r.trace.pool?.h).toBeLessThan(1);
     expect(r.trace.pool?.g).toBe(0);
     expect(r.memories.map((m) => m.text)).not.toContain(guitar);
+  });
+  it('is not built by the h = 1 of a recall without routing when θ_pool = 1 (that route is off)', async () => {
+    const r = await run({ poolAnchors: 1, poolThreshold: 1 }, true, false, false);
+    expect(r.trace.routing.h).toBe(1);
+    expect(r.trace.pool?.ran).toBe(false);
+    expect((await run({ poolAnchors: 1, poolThreshold: 0.99 }, true, false, false)).trace.pool?.ran).toBe(true);
   });
   it('is built below θ_pool when the guard reads the history as out of range (role speakers: g = 0.3)', async () => {
     const r = await run({ poolAnchors: 1, poolThreshold: 1 }, true, true);
