@@ -101,6 +101,22 @@ export interface MemoryParameters {
    */
   hopAnchors: number;
   /**
+   * θ_pool: the wider candidate pool (issue 24, read/pool.ts) is built when `poolAnchors` > 0 and
+   * either System One's multi-hop probability h(q) (`route.multi_hop`) is at least this or the
+   * out-of-distribution guard's weight g (read/guard.ts) is above 0; 1 turns the h route off and
+   * leaves only the guard's reading (so the h = 1 of a recall with `switches.routing: false` does
+   * not build it). Set `switches.pool: false` on a recall to turn it off.
+   * docs/bench/HOP.md ("The wider pool"). @default 1
+   */
+  poolThreshold: number;
+  /**
+   * Extra anchors of the wider pool: how many nodes beyond `anchors` a question that gets the pool
+   * scores, from deeper in the vector and lexical lists and from the soft lexical list
+   * (read/pool.ts); `maxVisited` grows by the same number for that question. 0 = off.
+   * Chosen on LoCoMo dev and the chats bench's dev part (docs/bench/HOP.md). @default 60
+   */
+  poolAnchors: number;
+  /**
    * δ of the session coverage step of the final ranking (issue 24, read/coverage.ts): for a
    * question that asks for several things ("how many…", "which countries have I…", "in total"),
    * each memory's score is multiplied by f = 1 − g·(1 − δ) once per memory of its own session
@@ -153,10 +169,12 @@ export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   hopThreshold: 0.5,
   hopSeeds: 3,
   hopAnchors: 20,
+  poolThreshold: 1,
+  poolAnchors: 60,
   sessionRepeatFactor: 0.5,
 });
 
-const PROBABILITIES: Array<keyof MemoryParameters> = ['thetaRel', 'thetaAct', 'thetaSuff', 'thetaCont', 'maintenanceThreshold', 'hopThreshold', 'sessionRepeatFactor'];
+const PROBABILITIES: Array<keyof MemoryParameters> = ['thetaRel', 'thetaAct', 'thetaSuff', 'thetaCont', 'maintenanceThreshold', 'hopThreshold', 'poolThreshold', 'sessionRepeatFactor'];
 const POSITIVE_INTS: Array<keyof MemoryParameters> = [
   'budget',
   'maxDepth',
@@ -177,6 +195,7 @@ const POSITIVE_INTS: Array<keyof MemoryParameters> = [
 const NON_NEGATIVE: Array<keyof MemoryParameters> = [
   'minPerView',
   'maintenanceInterval',
+  'poolAnchors',
   'rrfK',
   'readDeadlineMs',
   'closeInTimeMs',
@@ -217,6 +236,7 @@ export function resolveParameters(overrides: Partial<MemoryParameters> | undefin
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalidOption(`${path}.${key}`, `expected a non-negative number, got ${describeValue(v)}`);
   }
   if (out.stateUpdateHead !== 'logistic' && out.stateUpdateHead !== 'mlp') throw invalidOption(`${path}.stateUpdateHead`, `expected 'logistic' or 'mlp', got ${describeValue(out.stateUpdateHead)}`);
+  if (!Number.isInteger(out.poolAnchors)) throw invalidOption(`${path}.poolAnchors`, `expected an integer, got ${describeValue(out.poolAnchors)}`);
   if (!Number.isInteger(out.minPerView)) throw invalidOption(`${path}.minPerView`, `expected an integer, got ${describeValue(out.minPerView)}`);
   const l = out.lambdas;
   if (!Array.isArray(l) || l.length !== 5 || l.some((x) => typeof x !== 'number' || !(x >= 0)) || l.reduce((a, b) => a + b, 0) <= 0) {

@@ -26,6 +26,7 @@ import { proposeNeighbours, type Proposal, type Walk } from './expand.js';
 import { gatherQuery } from './gather.js';
 import { asksSuggestion, guardWeight, questionRole } from './guard.js';
 import { runHop } from './hop.js';
+import { extendAnchors } from './pool.js';
 import { finalRanking } from './recalled.js';
 import type { TermVectorLookup } from './signals.js';
 import { stopDecision, type StopReason } from './stop.js';
@@ -49,6 +50,12 @@ export interface RecallSwitches {
    * `no-hop`). @default true
    */
   hop?: boolean;
+  /**
+   * The wider pool (issue 24, `pool.ts`): up to `poolAnchors` more anchors when h(q) ≥ θ_pool
+   * (`poolThreshold`) or the out-of-distribution guard's g > 0; off = the anchors of eq. (16)
+   * only. @default true
+   */
+  pool?: boolean;
 }
 
 /** Inputs of one recall. */
@@ -100,7 +107,7 @@ function emptyViews(): Record<View, number> {
 /** Runs the read path over one namespace. */
 export async function runRecall(state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, input: RecallInput): Promise<RecallOutput> {
   const t0 = performance.now();
-  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false, hop: input.switches?.hop !== false };
+  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false, hop: input.switches?.hop !== false, pool: input.switches?.pool !== false };
   const decisions: DecisionRecord[] = [];
   const ctx: DecisionContext = { callsLeft: params.maxControllerCalls, deadline: input.deadline, log: decisions };
   if (input.signal) ctx.signal = input.signal;
@@ -151,10 +158,17 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // ---- anchors, eq. (16) ----------------------------------------------------------------------
   const tAnchors = performance.now();
   const fused = reciprocalRankFusion([vecHits.slice(0, params.anchors), lexHits.slice(0, params.anchors)], params.rrfK).slice(0, params.anchors);
-  for (const f of fused) q.rrf.set(f.id, f.rrf);
   // The anchors are the first bodies this recall reads from the store (issue 13); the pools'
   // other hits are read through the directory (sessions) and the index scores only.
   await state.loadNodes(fused.map((f) => f.id));
+  // The guard's reading (guard.ts) is taken from these anchors, before any wider pool.
+  const guardAnchors = fused.map((f) => state.nodes.get(f.id)).filter((n): n is MemoryNode => n !== undefined);
+  // The wider pool (pool.ts): more anchors when h(q) ≥ θ_pool or the guard's g > 0, and as much more room to visit.
+  const pool = await extendAnchors(state, params, { on: sw.pool, h, g: guardWeight(guardAnchors), query: input.query, speakers, vecHits, lexHits, termVectors: input.termVectors, language, passes }, fused);
+  for (const f of fused) q.rrf.set(f.id, f.rrf);
+  // the expansion and the hop read maxVisited from the parameters: the pool's room goes with them
+  const readParams: Readonly<MemoryParameters> = pool.added.length === 0 ? params : { ...params, maxVisited: params.maxVisited + pool.added.length };
+  const maxVisited = readParams.maxVisited;
   const bestAnchor = fused[0] ? state.nodes.get(fused[0].id) : undefined;
   const bestSid = bestAnchor?.provenance.sessionId;
   q.bestSession = bestSid !== undefined ? state.sessions.get(bestSid)?.ordinal : undefined;
@@ -233,7 +247,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
       break;
     }
     // expand along active views within b_g and the global limits
-    const { proposals, limit } = await proposeNeighbours(state, beam, walk, params);
+    const { proposals, limit } = await proposeNeighbours(state, beam, walk, readParams);
     reached = d + 1;
     if (proposals.length === 0) {
       stopReason = limit ?? (active.every((g) => used[g] >= given[g]) ? 'budget' : 'frontier-empty');
@@ -250,7 +264,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   }
   // ---- hop (issue 24, hop.ts): a second retrieval round seeded by the best evidence so far
   const hop = await runHop(
-    { state, params, query: input.query, queryVector: vectorEvidence ? input.queryVector : undefined, speakersNamed: speakers, scored, visited, passes, language },
+    { state, params: readParams, query: input.query, queryVector: vectorEvidence ? input.queryVector : undefined, speakersNamed: speakers, scored, visited, passes, language },
     {
       on: sw.hop,
       h,
@@ -274,7 +288,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
         const round = rounds.length;
         let expanded = 0;
         if (maxDepth > 0 && ctx.callsLeft > 0 && Date.now() <= input.deadline) {
-          const { proposals } = await proposeNeighbours(state, hopBeam, walk, params);
+          const { proposals } = await proposeNeighbours(state, hopBeam, walk, readParams);
           if (proposals.length > 0) await scoreExpansions(proposals, round, centroidOf(hopBeam, state));
           expanded = proposals.length;
         }
@@ -303,7 +317,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const { memories, g, coverage } = await finalRanking(state, {
     query: input.query,
     scored,
-    anchorNodes,
+    anchorNodes: guardAnchors,
     q,
     r,
     windowed,
@@ -325,7 +339,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     stopReason,
     limits: {
       visited: visited.size,
-      maxVisited: params.maxVisited,
+      maxVisited,
       edgesInspected: walk.edgesInspected,
       maxEdgesInspected: params.maxEdgesInspected,
       controllerCalls: params.maxControllerCalls - ctx.callsLeft,
@@ -337,6 +351,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     guard: g,
     coverage,
     hop,
+    pool,
   };
   if (taste !== undefined) trace.taste = { drawn: taste.drawn, scored: taste.scores.size };
   return { memories, trace };

@@ -11,8 +11,10 @@ import type { View } from '../types.js';
 import type { ScoreParts } from './score.js';
 import type { StopEstimates, StopReason } from './stop.js';
 import type { TraceHop } from './hop.js';
+import type { TracePool } from './pool.js';
 
 export type { TraceHop, HopAdded, HopReason } from './hop.js';
+export type { TracePool } from './pool.js';
 
 /** An anchor of the read loop (eq. (16)). */
 export interface TraceAnchor {
@@ -113,4 +115,10 @@ export interface RecallTrace {
    * step did not run.
    */
   taste?: { drawn: number; scored: number };
+  /**
+   * The wider pool (issue 24, `pool.ts`): whether it was built (`switches.pool` on, `poolAnchors`
+   * > 0, and h ≥ θ_pool or the guard's g > 0), h, θ_pool, g, its soft query and the extra anchors
+   * (also listed in `anchors`). Absent in traces written before it existed.
+   */
+  pool?: TracePool;
 }
