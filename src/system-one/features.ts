@@ -992,6 +992,19 @@ export interface Featurizer {
   evict?(texts: readonly string[] | undefined): void;
 }
 
+/** A reader of `compute(text)` memoised in `cache` under {@link textKey} (never the text itself; issue 22). */
+function memoised<T extends object>(cache: LRUCache<string, T>, compute: (text: string) => T): (text: string) => T {
+  return (text) => {
+    const key = textKey(text);
+    let c = cache.get(key);
+    if (c === undefined) {
+      c = compute(text);
+      cache.set(key, c);
+    }
+    return c;
+  };
+}
+
 /**
  * Featurizers that memoise {@link textCues} per text in an LRU of at most `cueCacheSize`
  * entries (default {@link CUE_CACHE_MAX}), and a candidate's {@link answerCues} in a second one of
@@ -1002,24 +1015,8 @@ export interface Featurizer {
 export function createFeaturizer(options: { cueCacheSize?: number } = {}): Featurizer {
   const cache = new LRUCache<string, TextCues>({ max: options.cueCacheSize ?? CUE_CACHE_MAX });
   const answers = new LRUCache<string, AnswerCues>({ max: options.cueCacheSize ?? CUE_CACHE_MAX });
-  const cues: CueReader = (text) => {
-    const key = textKey(text);
-    let c = cache.get(key);
-    if (c === undefined) {
-      c = textCues(text);
-      cache.set(key, c);
-    }
-    return c;
-  };
-  const answer: AnswerCueReader = (text) => {
-    const key = textKey(text);
-    let c = answers.get(key);
-    if (c === undefined) {
-      c = answerCues(text);
-      answers.set(key, c);
-    }
-    return c;
-  };
+  const cues: CueReader = memoised(cache, textCues);
+  const answer: AnswerCueReader = memoised(answers, answerCues);
   const table = featurizerTable(cues, answer);
   return {
     features: (group, state, ref) => (table[group] as FeaturizerTable[typeof group])(state, ref),
