@@ -258,9 +258,8 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   /**
    * An erasure (a delete-only batch, a dropped namespace) runs `erase`; afterwards what check
    * kept beside the store no longer names what it erased (issue 22). When SQLite refuses to
-   * change a page it calls malformed, the error says what to run to erase all the same: a repair
-   * copies the readable records into a fresh file and wipes the damaged one, and the erasure
-   * then runs on the fresh file.
+   * change a page it calls malformed, the error says what to run to erase all the same: the
+   * CLI's delete or forget, which builds the erasure as a copy (`cli/erase-copy.ts`).
    */
   const erasing = async (namespace: string, ids: readonly string[] | undefined, erase: () => Promise<void>): Promise<void> => {
     try {
@@ -268,11 +267,11 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     } catch (e) {
       if (!isJevMemError(e, 'STORE_DAMAGED') || e.field !== undefined) throw e;
       const ns = JSON.stringify(namespace);
-      const again = ids === undefined ? `jev-mem forget --store ${JSON.stringify(dir)} --namespace ${ns}` : ids.map((id) => `jev-mem delete ${JSON.stringify(id)} --store ${JSON.stringify(dir)} --namespace ${ns}`).join(' and ');
+      const run = ids === undefined ? [`jev-mem forget --store ${JSON.stringify(dir)} --namespace ${ns}`] : ids.map((id) => `jev-mem delete ${JSON.stringify(id)} --store ${JSON.stringify(dir)} --namespace ${ns}`);
       throw new JevMemError(
         'STORE_DAMAGED',
-        `${e.message.replace(/ Run `jev-mem check` and `jev-mem repair`$/, '')}. To erase it all the same, run jev-mem repair --store ${JSON.stringify(dir)} (it copies the readable records into a fresh file and wipes the damaged one), then ${again}`,
-        { cause: e, ids: [], field: 'store', run: [`jev-mem repair --store ${JSON.stringify(dir)}`, again] },
+        `${e.message.replace(/ Run `jev-mem check` and `jev-mem repair`$/, '')}. To erase all the same, close this memory and run ${run.join(', then ')}: it copies every other readable record into a fresh file, as jev-mem repair does, and overwrites the damaged file with zeros before removing it`,
+        { cause: e, ids: [], field: 'store', run },
       );
     }
     if (!readOnly) forgetInDamageFile(dir, namespace, ids);
