@@ -270,7 +270,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       const run = ids === undefined ? [`jev-mem forget --store ${JSON.stringify(dir)} --namespace ${ns}`] : ids.map((id) => `jev-mem delete ${JSON.stringify(id)} --store ${JSON.stringify(dir)} --namespace ${ns}`);
       throw new JevMemError(
         'STORE_DAMAGED',
-        `${e.message.replace(/ Run `jev-mem check` and `jev-mem repair`$/, '')}. To erase all the same, close this memory and run ${run.join(', then ')}: it copies every other readable record into a fresh file, as jev-mem repair does, and overwrites the damaged file with zeros before removing it`,
+        `${e.message.replace(/ Run `jev-mem check` and `jev-mem repair`$/, '')} To erase all the same, close this memory and run ${run.join(', then ')}: it copies every other readable record into a fresh file, as jev-mem repair does, and overwrites the damaged file with zeros before removing it`,
         { cause: e, ids: [], field: 'store', run },
       );
     }
