@@ -34,6 +34,7 @@ import { BENCH_MOVED, commandUsage, parseCommandLine, dateOption, positiveIntOpt
 import { filterOption, runHistory, runList } from './browse.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
 import { EXIT_DAMAGED, runCheck, runRepair, warnRepairBackups } from './check.js';
+import { eraseByCopy, erasureRefused } from './erase-copy.js';
 import { findPackage } from './package-info.js';
 import { ingestSummary } from './ingest-summary.js';
 import { byLine, erasureOnFullDisk, jsonlLines } from './error-words.js';
@@ -359,13 +360,18 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         const id = pos[0];
         if (!id) throw new UsageError('delete needs a node id');
         memory = await openMemory(v);
+        const ns = memory.namespace;
         // As Memory.delete (false for an id the namespace does not hold) and forget: idempotent
         // (exit 0), with a warning, since an unknown id is most often a typo or another namespace.
-        const deleted = await memory.delete(id).catch((e: unknown) => {
-          throw isJevMemError(e, 'QUOTA_EXCEEDED') ? erasureOnFullDisk('delete', need(v.store, 'store'), e) : e;
+        const deleted = await memory.delete(id).catch(async (e: unknown) => {
+          if (!erasureRefused(e)) throw isJevMemError(e, 'QUOTA_EXCEEDED') ? erasureOnFullDisk('delete', need(v.store, 'store'), e) : e;
+          await memory?.close();
+          memory = undefined;
+          await eraseByCopy(need(v.store, 'store'), { namespace: ns, ids: [id] }, io, (namespace) => openMemory({ ...v, namespace }));
+          return true;
         });
         io.out(JSON.stringify({ deleted, id }));
-        if (!deleted) io.err(`jev-mem: warning: namespace ${quoteVisible(memory.namespace)} holds no node ${quoteVisible(id)}; nothing was deleted`);
+        if (!deleted) io.err(`jev-mem: warning: namespace ${quoteVisible(ns)} holds no node ${quoteVisible(id)}; nothing was deleted`);
         warnRepairBackups(need(v.store, 'store'), io);
         return 0;
       }
@@ -403,8 +409,11 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         // Forgetting is idempotent (exit 0), but a name the store does not hold is most often a
         // typo: say so, so that it is not mistaken for an erasure.
         const existed = (await memory.namespaces()).includes(ns);
-        await memory.forget(ns).catch((e: unknown) => {
-          throw isJevMemError(e, 'QUOTA_EXCEEDED') ? erasureOnFullDisk('forget', need(v.store, 'store'), e) : e;
+        await memory.forget(ns).catch(async (e: unknown) => {
+          if (!erasureRefused(e)) throw isJevMemError(e, 'QUOTA_EXCEEDED') ? erasureOnFullDisk('forget', need(v.store, 'store'), e) : e;
+          await memory?.close();
+          memory = undefined;
+          await eraseByCopy(need(v.store, 'store'), { namespace: ns }, io, (namespace) => openMemory({ ...v, namespace }));
         });
         io.out(JSON.stringify({ forgotten: ns, existed }));
         if (!existed) io.err(`jev-mem: warning: the store held no namespace ${quoteVisible(ns)}; nothing was erased`);

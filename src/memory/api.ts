@@ -348,7 +348,9 @@ export interface Memory {
    * @returns false when no such node exists in the namespace, or it is outside `options.scope`
    *   (nothing changes; the two cases are not told apart).
    * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option,
-   *   naming it), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing changed), `ABORTED`, `CLOSED`.
+   *   naming it), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing changed), `ABORTED`, `CLOSED`;
+   *   `STORE_DAMAGED` (nothing changed) when SQLite refuses to change a malformed page of the
+   *   store file: `details.run` is the `jev-mem delete` that erases it by a copy (issue 22).
    */
   delete(id: string, options?: ScopedCallOptions): Promise<boolean>;
   /**
@@ -356,7 +358,9 @@ export interface Memory {
    * namespace rule (plane/store/names.ts), except that a name the store already holds from before
    * the rule is accepted, so it can be cleaned up.
    * @throws JevMemError `INVALID_INPUT` (a name the rule refuses and the store does not hold),
-   *   `STORAGE_FAILED`, `CLOSED`.
+   *   `STORAGE_FAILED`, `CLOSED`; `STORE_DAMAGED` (nothing changed) when SQLite refuses to
+   *   change a malformed page of the store file: `details.run` is the `jev-mem forget` that
+   *   erases the namespace by a copy (issue 22).
    */
   forget(namespace: string): Promise<void>;
   /**

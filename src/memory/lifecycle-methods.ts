@@ -50,14 +50,18 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
         const c = await storage.counts(ns);
         edges = c.edges;
         for (const v of VIEWS) byView[v] = c.edgesByView[v] ?? 0;
-        const superseded = state.idsWithStatus('superseded').length;
+        // A damaged node the checkpoint still holds is no memory list, export or recall returns (issue 22).
+        const lost = (await storage.damaged(ns, { scan: false })).ids.filter((id) => state.nodes.has(id));
+        const supersededIds = state.idsWithStatus('superseded');
+        const supersededSet = lost.length === 0 ? undefined : new Set(supersededIds);
+        const superseded = supersededIds.length - lost.filter((id) => supersededSet?.has(id) === true).length;
         const counts = writes.counts(ns);
         const systemOneWrites: MemoryStats['systemOneWrites'] = { calls: counts.systemOneCalls, fallbacks: counts.systemOneFallbacks };
         if (counts.lastFallbackReason !== undefined) systemOneWrites.lastFallbackReason = counts.lastFallbackReason;
         const s: MemoryStats = {
           namespace: ns,
-          nodes: state.nodes.size,
-          activeNodes: state.nodes.size - superseded,
+          nodes: state.nodes.size - lost.length,
+          activeNodes: state.nodes.size - lost.length - superseded,
           supersededNodes: superseded,
           edges,
           edgesByView: byView,

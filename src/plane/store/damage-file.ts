@@ -57,3 +57,24 @@ export function writeDamageFile(dir: string, found: KnownDamage): void {
   if (!damaged) rmSync(path, { force: true });
   else writeFileSync(path, JSON.stringify({ namespaces: found.namespaces.filter((n) => n.ids.length + n.records.length > 0), sqlite: found.sqlite }));
 }
+
+/**
+ * Takes erased records out of the file in `dir` (issue 22: it names what is damaged, not what
+ * was erased): node ids `ids` of `namespace`, with their adjacency records, or, with `ids`
+ * undefined, the whole namespace. The file is removed when nothing damaged is left; no file,
+ * nothing to do. A failure to write it is not an error (the next `jev-mem check` writes it anew).
+ */
+export function forgetInDamageFile(dir: string, namespace: string, ids: readonly string[] | undefined): void {
+  const known = readDamageFile(dir);
+  if (known === undefined) return;
+  const gone = new Set(ids ?? []);
+  const namespaces = known.namespaces
+    .filter((n) => ids !== undefined || n.namespace !== namespace)
+    .map((n) => (n.namespace !== namespace ? n : { ...n, ids: n.ids.filter((id) => !gone.has(id)), records: n.records.filter((r) => !(r.startsWith('adj:') && gone.has(r.slice(4)))) }));
+  if (JSON.stringify(namespaces) === JSON.stringify(known.namespaces)) return;
+  try {
+    writeDamageFile(dir, { namespaces, sqlite: known.sqlite });
+  } catch {
+    // kept as it was: it names one erased id too many until the next check
+  }
+}

@@ -61,6 +61,14 @@ export interface SalvageReport {
   namespaces: SalvagedNamespace[];
 }
 
+/** What a salvage leaves out on purpose: an erasure built as a copy (issue 22). */
+export interface SalvageOmit {
+  /** The namespace erased whole, or the one whose nodes `ids` are erased. */
+  namespace: string;
+  /** The node ids erased (their edges go with them); absent: the whole namespace. */
+  ids?: readonly string[];
+}
+
 /**
  * Copies every readable record of the store at `dir` into a fresh database and puts it in place
  * of the damaged one, which is kept as `jev-mem.sqlite.damaged-<ISO time>` in the same directory.
@@ -68,11 +76,13 @@ export interface SalvageReport {
  * does while a writer holds it).
  *
  * @param now - the time in the backup's name. @default new Date()
+ * @param omit - records not copied (an erasure SQLite refused to run on the damaged file): the
+ *   namespace, or its nodes `omit.ids` with their edges; they are in no report.
  * @throws JevMemError `STORE_MISSING` (no store at `dir`), `STORAGE_FAILED` / `STORE_DAMAGED` when
  *   the damaged file cannot be read at all (its list of namespaces or ids is on a damaged page);
  *   the damaged store is then left untouched.
  */
-export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date = new Date()): Promise<SalvageReport> {
+export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date = new Date(), omit?: SalvageOmit): Promise<SalvageReport> {
   const root = resolve(dir);
   const temp = join(root, '.repair');
   await rm(temp, { recursive: true, force: true });
@@ -92,11 +102,15 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
   try {
     into = await createSqliteFileStorage({ dir: temp, create: true, logger: quiet });
     for (const namespace of await from.namespaces()) {
+      if (omit?.namespace === namespace && omit.ids === undefined) continue;
+      const erased = new Set(omit?.namespace === namespace ? omit.ids : []);
       const out: SalvagedNamespace = { namespace, nodes: 0, edges: 0, edgesDropped: 0, damaged: [], edgesLost: false };
       // The full pass first: the edges a damaged adjacency record held are then read from their other ends.
       await from.damaged(namespace);
       const copied = new Set<string>();
-      for await (const nodes of from.scanNodes(namespace, SALVAGE_BATCH)) {
+      for await (const all of from.scanNodes(namespace, SALVAGE_BATCH)) {
+        const nodes = erased.size === 0 ? all : all.filter((n) => !erased.has(n.id));
+        if (nodes.length === 0) continue;
         await into.commit(namespace, { putNodes: nodes });
         for (const n of nodes) copied.add(n.id);
         out.nodes += nodes.length;
@@ -115,7 +129,7 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
       }
       await into.commit(namespace, { meta: await from.loadMeta(namespace) });
       const damage = await from.damaged(namespace);
-      out.damaged = damage.ids;
+      out.damaged = damage.ids.filter((id) => !erased.has(id));
       if (damage.records !== undefined && damage.records.length > 0) out.records = damage.records;
       namespaces.push(out);
     }

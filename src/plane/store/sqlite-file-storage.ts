@@ -24,7 +24,7 @@
 import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { JevMemError } from '../../errors.js';
+import { JevMemError, isJevMemError } from '../../errors.js';
 import { expandHomePath } from '../../util/home-path.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
 import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
@@ -34,7 +34,7 @@ import { isReadOnlyStore, readOnlyStoreError } from '../drivers/sqlite-read-only
 import { sqlError } from './sql-errors.js';
 import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { createSqlRecordStore } from './sql-record-store.js';
-import { readDamageFile } from './damage-file.js';
+import { forgetInDamageFile, readDamageFile } from './damage-file.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
 
@@ -255,8 +255,34 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     knownDamage: readDamageFile(dir),
   });
   let closing: Promise<void> | undefined;
+  /**
+   * An erasure (a delete-only batch, a dropped namespace) runs `erase`; afterwards what check
+   * kept beside the store no longer names what it erased (issue 22). When SQLite refuses to
+   * change a page it calls malformed, the error says what to run to erase all the same: the
+   * CLI's delete or forget, which builds the erasure as a copy (`cli/erase-copy.ts`).
+   */
+  const erasing = async (namespace: string, ids: readonly string[] | undefined, erase: () => Promise<void>): Promise<void> => {
+    try {
+      await erase();
+    } catch (e) {
+      if (!isJevMemError(e, 'STORE_DAMAGED') || e.field !== undefined) throw e;
+      const ns = JSON.stringify(namespace);
+      const run = ids === undefined ? [`jev-mem forget --store ${JSON.stringify(dir)} --namespace ${ns}`] : ids.map((id) => `jev-mem delete ${JSON.stringify(id)} --store ${JSON.stringify(dir)} --namespace ${ns}`);
+      throw new JevMemError(
+        'STORE_DAMAGED',
+        `${e.message.replace(/ Run `jev-mem check` and `jev-mem repair`$/, '')} To erase all the same, close this memory and run ${run.join(', then ')}: it copies every other readable record into a fresh file, as jev-mem repair does, and overwrites the damaged file with zeros before removing it`,
+        { cause: e, ids: [], field: 'store', run },
+      );
+    }
+    if (!readOnly) forgetInDamageFile(dir, namespace, ids);
+  };
   const adapter: StorageAdapter = {
     ...inner,
+    commit: (namespace, batch) => {
+      const erasure = batch !== null && typeof batch === 'object' && (batch.putNodes ?? []).length + (batch.putEdges ?? []).length === 0 && (batch.deleteNodeIds ?? []).length > 0;
+      return erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch);
+    },
+    dropNamespace: (namespace) => erasing(namespace, undefined, () => inner.dropNamespace(namespace)),
     close: () =>
       (closing ??= (async () => {
         if (idleTimer !== undefined) clearTimeout(idleTimer);
