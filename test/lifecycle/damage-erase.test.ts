@@ -5,7 +5,8 @@
  * node the checkpoint holds was still counted by `stats().nodes`; and the file `check` keeps
  * beside the store named a deleted id until the next check.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
@@ -14,6 +15,7 @@ import { createMemory, type Memory } from '../../src/memory.js';
 import { DAMAGE_FILE_NAME } from '../../src/plane/store/damage-file.js';
 import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import type { Observation } from '../../src/types.js';
+import { shellQuote } from '../../src/util/shell-quote.js';
 import { cli, errorOf, lifecycleFixture, TURNS } from './helpers.js';
 
 let encoder: Encoder;
@@ -50,8 +52,9 @@ function holding(dir: string, text: string): string[] {
  * start of the page that holds the text of `NOTES[target]` (its page header and cell pointers:
  * SQLite calls the file malformed when it changes that page).
  */
-async function damagedStore(target: number): Promise<{ dir: string; ids: string[]; keep: string[] }> {
-  const dir = tempDir();
+async function damagedStore(target: number, folder?: string): Promise<{ dir: string; ids: string[]; keep: string[] }> {
+  const dir = folder === undefined ? tempDir() : join(tempDir(), folder);
+  mkdirSync(dir, { recursive: true });
   const m = await open(dir);
   const ids = (await m.addMany(NOTES)).map((r) => r.id);
   const keep = (await m.addMany(TURNS, { namespace: 'keep' })).map((r) => r.id);
@@ -68,19 +71,23 @@ async function damagedStore(target: number): Promise<{ dir: string; ids: string[
 }
 
 /** The words of a command line as a shell splits it (JSON-quoted words unquoted), without `jev-mem`. */
+/** The arguments after `jev-mem` of a command line, split and unquoted by a real POSIX shell. */
 function shellWords(line: string): string[] {
-  return line.split(' ').slice(1).map((a) => (a.startsWith('"') ? (JSON.parse(a) as string) : a));
+  expect(line.startsWith('jev-mem ')).toBe(true);
+  const out = execFileSync('sh', ['-c', `printf '%s\\0' ${line.slice('jev-mem '.length)}`], { encoding: 'utf8' });
+  return out.split('\0').slice(0, -1);
 }
 
 describe('erasure in a SQLite file with a malformed page', () => {
   it('Memory.forget that SQLite refuses names the jev-mem forget to run; that builds the erasure as a copy: no byte of the namespace is left in the directory, the other namespace is intact', async () => {
-    const { dir, keep } = await damagedStore(30);
+    // A folder name a shell would expand or split if the command quoted it in double quotes.
+    const { dir, keep } = await damagedStore(30, "it's $HOME `id` a b");
     const m = await open(dir);
     const refused = await errorOf(m.forget('chat'));
     await m.close();
     expect(isJevMemError(refused, 'STORE_DAMAGED'), String((refused as Error).stack)).toBe(true);
     const run = (refused as { details: { run: string[] } }).details.run;
-    expect(run).toEqual([`jev-mem forget --store ${JSON.stringify(dir)} --namespace "chat"`]);
+    expect(run).toEqual([`jev-mem forget --store ${shellQuote(dir)} --namespace chat`]);
     expect((refused as Error).message).toContain(run[0]);
     // What the message says to run, as a user would (arguments unquoted as a shell does).
     const r = await cli(shellWords(run[0]!));
@@ -102,7 +109,7 @@ describe('erasure in a SQLite file with a malformed page', () => {
     await m.close();
     expect(isJevMemError(refused, 'STORE_DAMAGED'), String((refused as Error).stack)).toBe(true);
     const run = (refused as { details: { run: string[] } }).details.run;
-    expect(run).toEqual([`jev-mem delete ${JSON.stringify(ids[30])} --store ${JSON.stringify(dir)} --namespace "chat"`]);
+    expect(run).toEqual([`jev-mem delete ${ids[30]} --store ${shellQuote(dir)} --namespace chat`]);
     const r = await cli(shellWords(run[0]!));
     expect(r.code, r.err.join('\n')).toBe(0);
     expect(JSON.parse(r.out[0]!)).toEqual({ deleted: true, id: ids[30] });

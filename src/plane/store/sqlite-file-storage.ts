@@ -37,6 +37,7 @@ import { createSqlRecordStore } from './sql-record-store.js';
 import { forgetInDamageFile, readDamageFile } from './damage-file.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
+import { shellQuote } from '../../util/shell-quote.js';
 
 /** File name of the database inside the store directory. */
 export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
@@ -266,8 +267,8 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       await erase();
     } catch (e) {
       if (!isJevMemError(e, 'STORE_DAMAGED') || e.field !== undefined) throw e;
-      const ns = JSON.stringify(namespace);
-      const run = ids === undefined ? [`jev-mem forget --store ${JSON.stringify(dir)} --namespace ${ns}`] : ids.map((id) => `jev-mem delete ${JSON.stringify(id)} --store ${JSON.stringify(dir)} --namespace ${ns}`);
+      const ns = shellQuote(namespace);
+      const run = ids === undefined ? [`jev-mem forget --store ${shellQuote(dir)} --namespace ${ns}`] : ids.map((id) => `jev-mem delete ${shellQuote(id)} --store ${shellQuote(dir)} --namespace ${ns}`);
       throw new JevMemError(
         'STORE_DAMAGED',
         `${e.message.replace(/ Run `jev-mem check` and `jev-mem repair`$/, '')} To erase all the same, close this memory and run ${run.join(', then ')}: it copies every other readable record into a fresh file, as jev-mem repair does, and overwrites the damaged file with zeros before removing it`,
