@@ -25,7 +25,7 @@ import { isReadOnlyStore, readOnlyStoreError } from '../plane/drivers/sqlite-rea
 import type { Memory } from '../memory.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
 import { writeDamageFile } from '../plane/store/damage-file.js';
-import { removeSalvageBackup, salvageSqliteStore } from '../plane/store/sql-salvage.js';
+import { removeSalvageBackup, salvageSqliteStore, type SalvageReport } from '../plane/store/sql-salvage.js';
 import type { CliIO } from './io.js';
 
 /** Exit code of a command that found the store damaged (`check`, `export` without `--skip-damaged`, a write refused with `STORE_DAMAGED`). */
@@ -113,6 +113,24 @@ function quickCheck(path: string): string[] {
 }
 
 /**
+ * After a salvage wrote a fresh file (`repair`, and the CLI's erasure by copy): clears what a
+ * check found in the damaged file (the fresh one holds none of it) and opens each salvaged
+ * namespace once, so that its indexes and checkpoint are rebuilt before the next user.
+ * @throws JevMemError what opening a namespace throws (STORAGE_FAILED, STORE_DAMAGED).
+ */
+export async function settleSalvagedStore(store: string, report: SalvageReport, open: (namespace: string) => Promise<Memory>): Promise<void> {
+  writeDamageFile(store, { namespaces: [], sqlite: [] });
+  for (const n of report.namespaces) {
+    const memory = await open(n.namespace);
+    try {
+      await memory.stats({ namespace: n.namespace });
+    } finally {
+      await memory.close();
+    }
+  }
+}
+
+/**
  * Runs `jev-mem repair` on the store at `store`: salvage (`sql-salvage.ts`), then one open of each
  * namespace through `open` (which rebuilds the indexes and, at close, writes the checkpoint), then
  * a check of every record of the repaired store. The damaged file is the backup of the salvage
@@ -128,16 +146,7 @@ function quickCheck(path: string): string[] {
 export async function runRepair(store: string, io: CliIO, open: (namespace: string) => Promise<Memory>, keepBackup = false): Promise<number> {
   if (isReadOnlyStore(store, join(store, SQLITE_FILE_NAME))) throw readOnlyStoreError(resolve(store), 'repair it');
   const report = await salvageSqliteStore(store);
-  // The repaired file is new: what a check found in the damaged one no longer holds.
-  writeDamageFile(store, { namespaces: [], sqlite: [] });
-  for (const n of report.namespaces) {
-    const memory = await open(n.namespace);
-    try {
-      await memory.stats({ namespace: n.namespace });
-    } finally {
-      await memory.close();
-    }
-  }
+  await settleSalvagedStore(store, report, open);
   const problems = keepBackup ? [] : await repairedProblems(store);
   const remove = !keepBackup && problems.length === 0;
   if (remove) await removeSalvageBackup(report.backup);

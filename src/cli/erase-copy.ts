@@ -13,8 +13,8 @@
  */
 import { isJevMemError } from '../errors.js';
 import type { Memory } from '../memory.js';
-import { writeDamageFile } from '../plane/store/damage-file.js';
 import { removeSalvageBackup, salvageSqliteStore, type SalvageOmit } from '../plane/store/sql-salvage.js';
+import { settleSalvagedStore } from './check.js';
 import type { CliIO } from './io.js';
 
 /**
@@ -36,16 +36,7 @@ export function erasureRefused(e: unknown): boolean {
 export async function eraseByCopy(store: string, omit: SalvageOmit, io: CliIO, open: (namespace: string) => Promise<Memory>): Promise<void> {
   const report = await salvageSqliteStore(store, undefined, new Date(), omit);
   await removeSalvageBackup(report.backup);
-  // The fresh file holds none of the damage a check found in the old one.
-  writeDamageFile(store, { namespaces: [], sqlite: [] });
-  for (const n of report.namespaces) {
-    const memory = await open(n.namespace);
-    try {
-      await memory.stats({ namespace: n.namespace });
-    } finally {
-      await memory.close();
-    }
-  }
+  await settleSalvagedStore(store, report, open);
   const kept = report.namespaces.reduce((k, n) => k + n.nodes, 0);
   const lost = report.namespaces.reduce((k, n) => k + n.damaged.length, 0);
   io.err(`jev-mem: SQLite could not change the damaged store file, so the erasure was made as a copy: ${kept} other node(s) copied into a fresh ${store}/jev-mem.sqlite, ${lost} damaged node(s) could not be read and were left out (as jev-mem repair does); the damaged file was overwritten with zeros and removed`);

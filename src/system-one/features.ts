@@ -185,17 +185,7 @@ function capitalisedNames(text: string): { count: number; names: Set<string> } {
  * The cues of a text that a candidate row reads of the candidate's text (answer evidence: a
  * name, a number, a time), the same counts as {@link TextCues} has for them.
  */
-export interface AnswerCues {
-  questionMark: number;
-  dateWords: number;
-  months: number;
-  years: number;
-  weekdays: number;
-  numbers: number;
-  agoLast: number;
-  /** Capitalised words that do not start a sentence (names), "I" excluded; computed at its first read. */
-  readonly capitalised: number;
-}
+export type AnswerCues = Pick<TextCues, 'questionMark' | 'dateWords' | 'months' | 'years' | 'weekdays' | 'numbers' | 'agoLast' | 'capitalised'>;
 
 /** Adds the answer cues of token `i` of `tokens` to `c` ({@link AnswerCues}); true when the token holds a digit. */
 function countAnswerToken(c: Omit<AnswerCues, 'capitalised' | 'questionMark'>, tokens: readonly string[], i: number): boolean {
