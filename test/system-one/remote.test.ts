@@ -285,7 +285,9 @@ describe('remote System One over HTTP', () => {
     jev.enqueue({ hang: true });
     const controller = new AbortController();
     const pending = make().decide(REQUEST, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // abort once the server holds the request (a fixed 50 ms could fire before it arrived on a loaded machine)
+    await vi.waitFor(() => expect(jev.requests).toHaveLength(1), { timeout: 5000, interval: 5 });
+    controller.abort();
     const e = await failure(pending);
     expect(e.code).toBe('ABORTED');
     expect(jev.requests).toHaveLength(1);
