@@ -111,6 +111,25 @@ describe('the seal of the IndexedDB record values', () => {
     await store.close();
   });
 
+  it('a flipped bit in an adjacency record and in the bookkeeping at once: the counts again include the edges the damaged record held', async () => {
+    const factory = new IDBFactory();
+    const sound = await createIdbStorage({ indexedDB: factory, persist: false });
+    await fill(sound);
+    const counts = await sound.counts(A);
+    await sound.close();
+    await rawChange(factory, 'adj', 'a', (stored) => {
+      if (!(stored instanceof Uint8Array)) stored.s[0] = String.fromCharCode(stored.s[0].charCodeAt(0) ^ 0x10) + stored.s[0].slice(1);
+      else stored[stored.length >> 1] = stored[stored.length >> 1]! ^ 0x10;
+      return stored;
+    });
+    await rawChange(factory, 'spaces', ONE, flipBit('edges'));
+    const store = await createIdbStorage({ indexedDB: factory, persist: false });
+    // a's two out-edges (a → b, a → c) are on b's and c's records as in-entries.
+    expect(await store.counts(A)).toEqual(counts);
+    expect((await store.damaged(A)).records).toEqual(['adj:a', 'spaces:']);
+    await store.close();
+  });
+
   it('a flipped bit in an edge-id record, a meta value or a change list is named; meta reads as never written, the change log as not whole', async () => {
     const factory = new IDBFactory();
     const sound = await createIdbStorage({ indexedDB: factory, persist: false });

@@ -64,10 +64,15 @@ export async function recount(tx: RecordTx, damage: DamageLog, namespace: string
   const tally = await measure(tx, namespace);
   space.nodes = tally.nodes;
   space.bytes = tally.bytes;
-  for await (const [key, value] of all(tx, 'adj', namespace)) {
-    for (const e of adjacencyOrDamage(damage, namespace, String(key), value as AdjacencyRecord).out.values()) {
-      space.edges++;
-      space.byView[e.view] = (space.byView[e.view] ?? 0) + 1;
+  const count = (e: MemoryEdge): void => {
+    space.edges++;
+    space.byView[e.view] = (space.byView[e.view] ?? 0) + 1;
+  };
+  for await (const [key, value] of all(tx, 'adj', namespace)) for (const e of adjacencyOrDamage(damage, namespace, String(key), value as AdjacencyRecord).out.values()) count(e);
+  // The edges of a damaged adjacency record, from the in-entries at their other ends.
+  if (damage.records(namespace).some((r) => r.startsWith('adj:'))) {
+    for await (const [key, value] of all(tx, 'adj', namespace)) {
+      for (const e of adjacencyOrDamage(damage, namespace, String(key), value as AdjacencyRecord).in.values()) if (e.from !== String(key) && damage.hasRecord(namespace, 'adj', e.from)) count(e);
     }
   }
   for await (const _ of all(tx, 'edge-ids', namespace)) space.explicit++;
