@@ -25,7 +25,9 @@ import { isReadOnlyStore, readOnlyStoreError } from '../plane/drivers/sqlite-rea
 import type { Memory } from '../memory.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
 import { writeDamageFile } from '../plane/store/damage-file.js';
+import { rowsReadableByPages } from '../plane/store/sql-page-salvage.js';
 import { removeSalvageBackup, salvageSqliteStore, type SalvageReport } from '../plane/store/sql-salvage.js';
+import { shellQuote } from '../util/shell-quote.js';
 import type { CliIO } from './io.js';
 
 /** Exit code of a command that found the store damaged (`check`, `export` without `--skip-damaged`, a write refused with `STORE_DAMAGED`). */
@@ -150,9 +152,10 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   const problems = keepBackup ? [] : await repairedProblems(store);
   const remove = !keepBackup && problems.length === 0;
   if (remove) await removeSalvageBackup(report.backup);
-  io.out(JSON.stringify({ store, backup: remove ? null : report.backup, removed: remove ? report.backup : null, namespaces: report.namespaces }));
+  io.out(JSON.stringify({ store, backup: remove ? null : report.backup, removed: remove ? report.backup : null, namespaces: report.namespaces, ...(report.pages !== undefined ? { pages: report.pages } : {}) }));
   const kept = report.namespaces.reduce((k, n) => k + n.nodes, 0);
   const lost = report.namespaces.reduce((k, n) => k + n.damaged.length, 0);
+  if (report.pages !== undefined) io.err(pagesLine(report));
   const head = `jev-mem: repaired ${store}: ${kept} node(s) kept, ${lost} damaged left out`;
   if (remove) {
     io.err(`${head}; the damaged file ${report.backup} was removed (the repaired store checks clean; pass --keep-backup to keep it)`);
@@ -162,6 +165,15 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
     io.err(`${head}; the damaged file is kept as ${report.backup}, because the repaired store does not check clean (${problems.slice(0, 3).join('; ')}): run jev-mem check --store ${store}`);
   }
   return 0;
+}
+
+/** What a repair that read the damaged file page by page says it lost (`SalvageReport.pages`). */
+function pagesLine(report: SalvageReport): string {
+  const p = report.pages!;
+  const missing = report.namespaces.reduce((k, n) => k + (n.missing?.length ?? 0), 0);
+  const uncounted = report.namespaces.reduce((k, n) => k + (n.unreadable ?? 0), 0);
+  const named = report.namespaces.filter((n) => (n.missing ?? []).length > 0).map((n) => `${JSON.stringify(n.namespace)}: ${n.missing!.slice(0, 5).join(', ')}${n.missing!.length > 5 ? ', …' : ''}`);
+  return `jev-mem: SQLite could not read the damaged file, so its records were read page by page: ${p.rows} record row(s) from ${p.pages} page(s); lost: ${p.pagesMissing} page(s) of the record table (past the end of the file or overwritten) and ${p.rowsLost} row(s) cut off; ${uncounted} memory record(s) the kept counts hold were not found${missing > 0 ? `, ${missing} of them named by surviving edges (${named.join('; ')}; all in "missing" of the report)` : ''}`;
 }
 
 /** What a check of every namespace of the repaired store finds (empty when clean). */
@@ -198,11 +210,16 @@ export function warnRepairBackups(store: string, io: CliIO): void {
 
 /**
  * What `check` or `repair` says after the store's `STORE_DAMAGED` error of its own (the file
- * cannot be opened or its namespaces listed): repair can salvage nothing from it, so the error's
- * advice to run check and repair does not help.
+ * cannot be opened or its namespaces listed). When its record table can still be read page by
+ * page (`sql-page-salvage.ts`), check says how many rows and points to repair, which salvages
+ * them; otherwise (and after a repair that failed all the same) repair can salvage nothing, so
+ * the error's advice to run check and repair does not help.
  */
-export function unreadableStoreHint(store: string): string {
-  return `jev-mem: ${join(store, SQLITE_FILE_NAME)} cannot be read at all (SQLite cannot open it or list its namespaces), so repair can salvage nothing from it; restore the store from an export, or try SQLite's own \`sqlite3 ${join(store, SQLITE_FILE_NAME)} .recover\``;
+export function unreadableStoreHint(store: string, cmd: string): string {
+  const file = join(store, SQLITE_FILE_NAME);
+  const rows = cmd === 'check' ? rowsReadableByPages(store) : 0;
+  if (rows > 0) return `jev-mem: SQLite cannot open ${file} or list its namespaces (a truncated or overwritten file), but ${rows} row(s) of its record table can still be read page by page: jev-mem repair --store ${shellQuote(store)} salvages every record whose pages are still there, and says what was lost`;
+  return `jev-mem: ${file} cannot be read at all (SQLite cannot open it or list its namespaces), so repair can salvage nothing from it; restore the store from an export, or try SQLite's own \`sqlite3 ${file} .recover\``;
 }
 
 /** Whether `e` is the error of a damaged store (exit {@link EXIT_DAMAGED}). */

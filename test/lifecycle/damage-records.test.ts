@@ -110,6 +110,25 @@ describe('a SQLite store with one damaged record besides the node records', () =
     await m.close();
   });
 
+  it("adjacency: getEdges of the node it belongs to answers every edge of the node, read from the other ends, before any full read or repair", async () => {
+    const { dir, edges } = await filledStore();
+    const victim = edges[0]!.from;
+    const touching = edges.filter((e) => e.from === victim || e.to === victim);
+    expect(touching.length).toBeGreaterThan(1);
+    damage(dir, 'adj', victim, (v) => v.fill(0xff, v.length >> 1, (v.length >> 1) + 8));
+    const storage = await createSqliteFileStorage({ dir });
+    try {
+      // The first read of the damaged record, in a fresh process: no load, scan or check before it.
+      expect(byId(await storage.getEdges('chat', [victim]))).toEqual(byId(touching));
+      expect((await storage.damaged('chat', { scan: false })).records).toEqual([`adj:${victim}`]);
+      const precedes = touching.filter((e) => e.subtype === 'precedes');
+      expect(precedes.length).toBeGreaterThan(0);
+      expect(byId(await storage.getEdges('chat', [victim], { subtype: 'precedes' }))).toEqual(byId(precedes));
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('namespace record (meta schemaVersion): check exits 3 naming it; recall, export and repair work (read as version 1)', async () => {
     const { dir, nodes, edges } = await filledStore();
     damage(dir, 'meta', 'schemaVersion', (v) => (v[v.length - 1] = v[v.length - 1]! ^ 0x01));

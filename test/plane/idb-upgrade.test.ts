@@ -98,7 +98,7 @@ describe('an IndexedDB database written by commit 446c1c5 (version 3)', () => {
     expect(sizes.every((n) => n > 0)).toBe(true);
     const raw = await request(factory.open('jev-mem'));
     expect(raw.version).toBe(DB_VERSION);
-    expect(DB_VERSION).toBe(4);
+    expect(DB_VERSION).toBe(5);
     raw.close();
   });
 

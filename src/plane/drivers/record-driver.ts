@@ -41,7 +41,8 @@ export type RecordKey = string | number;
  * (issue 22, "damage stays local"), in the tables other than `node` and `checkpoints` (whose
  * readers check their own sums: there a damaged record reads as a value that fails them). The
  * store skips such a record, logs and names it (`record-screen.ts`), and never decodes it.
- * Drivers that keep values as live objects (memory, IndexedDB) never answer one.
+ * The SQL driver (`record-sql-seal.ts`) and the IndexedDB driver (`record-idb-seal.ts`) seal
+ * what they store; the memory driver keeps live objects and never answers one.
  */
 export class DamagedRecord {
   /** @param reason - what failed, for messages (`checksum`, `decode`, `page`). */

@@ -1,11 +1,14 @@
 /**
  * The IndexedDB record driver (issue 22), through `idb`: the tables of `record-driver.ts` are
  * object stores of the same names, keyed `[namespace, key]` (out of line), except `meta`, whose
- * records are `{ namespace, key, value }` under the in-line key path `['namespace', 'key']`, and
+ * records are `{ namespace, key, sealed }` (before version 5 `{ namespace, key, value }`) under the
+ * in-line key path `['namespace', 'key']`, and
  * `checkpoints` / `spaces`, keyed by the namespace alone. This is the layout of database version
  * 2 and later, so a namespace is one key range and databases written before issue 22 open as
- * they are. A transaction awaits nothing but its own requests; a write transaction is aborted
- * when its work throws, so nothing of it is kept. The data steps of an upgrade are the store's
+ * they are. Values of the tables but `node` and `checkpoints` are sealed with their CRC-32
+ * (version 5, `record-idb-seal.ts`): a changed byte reads as a `DamagedRecord`. A transaction
+ * awaits nothing but its own requests; a write transaction is aborted when its work throws, so
+ * nothing of it is kept. The data steps of an upgrade are the store's
  * (`record-idb-upgrade.ts`); this module creates the object stores.
  *
  * @module
@@ -13,6 +16,7 @@
 import { type IDBPDatabase, type IDBPTransaction, wrap } from 'idb';
 import { JevMemError } from '../../errors.js';
 import type { KeyedRecord, RecordDriver, RecordKey, RecordTable, RecordTx } from './record-driver.js';
+import { fromStored, toStored } from './record-idb-seal.js';
 
 /** A raw `idb` transaction over any stores (a driver's, or the version change of an upgrade). */
 export type RawTx = IDBPTransaction<any, string[], 'readonly' | 'readwrite' | 'versionchange'>;
@@ -54,14 +58,14 @@ export function idbRecordTx(tx: RawTx, ops: Promise<unknown>[]): RecordTx {
   return {
     get(table, namespace, key) {
       return handled((async () => {
-        const v: unknown = await os(table).get(fullKey(table, namespace, key));
-        return table === 'meta' && v !== undefined ? (v as { value: unknown }).value : v;
+        return fromStored(table, key, await os(table).get(fullKey(table, namespace, key)));
       })());
     },
     put(table, namespace, key, value) {
       const store = os(table);
-      if (table === 'meta') ops.push(store.put!({ namespace, key, value }));
-      else ops.push(store.put!(value, fullKey(table, namespace, key)));
+      const stored = toStored(table, namespace, key, value);
+      if (table === 'meta') ops.push(store.put!(stored));
+      else ops.push(store.put!(stored, fullKey(table, namespace, key)));
     },
     delete(table, namespace, key) {
       ops.push(os(table).delete!(fullKey(table, namespace, key)));
@@ -81,13 +85,16 @@ export function idbRecordTx(tx: RawTx, ops: Promise<unknown>[]): RecordTx {
   async function scanRange(table: RecordTable, namespace: string, from: RecordKey | undefined, limit: number): Promise<KeyedRecord[]> {
     if (SINGLE.has(table)) {
       const v: unknown = from === undefined ? await os(table).get(namespace) : undefined;
-      return v === undefined ? [] : [['', v]];
+      return v === undefined ? [] : [['', fromStored(table, '', v)]];
     }
     const store = os(table);
     const range = after(namespace, from);
     const count = Number.isFinite(limit) ? limit : undefined;
     const [keys, values] = await Promise.all([store.getAllKeys(range, count), store.getAll(range, count)]);
-    return keys.map((k, i): KeyedRecord => [(k as [string, RecordKey])[1], table === 'meta' ? (values[i] as { value: unknown }).value : values[i]]);
+    return keys.map((k, i): KeyedRecord => {
+      const key = (k as [string, RecordKey])[1];
+      return [key, fromStored(table, key, values[i])];
+    });
   }
 
   async function namespacesOf(table: RecordTable): Promise<string[]> {

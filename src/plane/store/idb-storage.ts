@@ -68,7 +68,10 @@ export interface IdbStorage extends StorageAdapter {
  * (compact node records with checksums, vectors as bytes, `record-codec.ts`), `adj` (one record
  * per node packing every edge that touches it, `record-adjacency.ts`), `edge-ids` (ends of edges
  * whose id is not the write path's), `meta`, `changes` (change log), `checkpoints`, `spaces`
- * (the kept node and edge counters and the change-log floor). Every
+ * (the kept node and edge counters and the change-log floor). The values of `adj`, `edge-ids`,
+ * `meta`, `changes` and `spaces` are sealed with their CRC-32 (version 5,
+ * `../drivers/record-idb-seal.ts`): a changed byte is a damaged record, skipped, named in
+ * `damaged().records` and rebuilt (`record-screen.ts`). Every
  * key starts with the namespace, so a namespace is a key range: no `by-namespace` index, and no
  * operation but `load` and `sizeBytes` reads a whole namespace.
  *
@@ -84,7 +87,7 @@ export interface IdbStorage extends StorageAdapter {
  *   the record it replaces (the kept counters), in the same transaction. A commit costs what it
  *   writes and the degree of the nodes it touches, not the size of the store.
  * - `writeCheckpoint` replaces the checkpoint and prunes the change log in one transaction.
- * - A database of an earlier version (1, 2, 3) is upgraded at open (`record-idb-upgrade.ts`); a
+ * - A database of an earlier version (1 to 4) is upgraded at open (`record-idb-upgrade.ts`); a
  *   failed upgrade leaves it untouched and the open fails with `STORAGE_FAILED`.
  * - `namespaces` lists namespaces with at least one node, edge or meta key.
  * - `sizeBytes` is an estimate kept as a counter (O(1)): the bytes of the namespace's keys and

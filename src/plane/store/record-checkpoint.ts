@@ -7,7 +7,7 @@
  */
 import { JevMemError, invalidInput } from '../../errors.js';
 import { ONE, type RecordDriver, type RecordTx } from '../drivers/record-driver.js';
-import { type DamageLog, partSum } from './checksum.js';
+import { type DamageLog, partSum, recordSum } from './checksum.js';
 import { validateCheckpoint } from './record-batch.js';
 import { type CheckpointRecord, type SpaceRecord, emptySpace } from './record-codec.js';
 import { countAgain } from './record-screen.js';
@@ -23,6 +23,15 @@ export function partSums(parts: Record<string, Uint8Array>): Record<string, numb
 }
 
 /**
+ * The checksum of a checkpoint record's head (issue 22): its change number, its format and the
+ * sum of each part (so, with the part sums, every byte of the record is covered: a changed
+ * `change` would make the memory skip changes the checkpoint does not hold).
+ */
+export function checkpointHeadSum(record: Pick<CheckpointRecord, 'change' | 'format' | 'sums'>): number {
+  return recordSum([JSON.stringify([record.change, record.format, record.sums ?? null])]);
+}
+
+/**
  * The record that stores `checkpoint`, with the sum of each part; a part that is a view of a
  * larger buffer is copied (the whole buffer would be stored otherwise).
  * @throws JevMemError `INVALID_INPUT` naming the field at fault (`record-batch.ts` `validateCheckpoint`).
@@ -33,7 +42,9 @@ export function checkpointRecord(checkpoint: Checkpoint): CheckpointRecord {
   for (const [name, part] of Object.entries(checkpoint.parts)) {
     parts[name] = part.byteOffset === 0 && part.byteLength === part.buffer.byteLength ? part : part.slice();
   }
-  return { change: checkpoint.change, format: checkpoint.format, parts, sums: partSums(parts) };
+  const record: CheckpointRecord = { change: checkpoint.change, format: checkpoint.format, parts, sums: partSums(parts) };
+  record.head = checkpointHeadSum(record);
+  return record;
 }
 
 /**
@@ -75,6 +86,11 @@ export function checkpointMethods(driver: RecordDriver, damage: DamageLog, words
         driver.transaction(['checkpoints'], 'read', (tx) => tx.get('checkpoints', namespace, ONE)),
       )) as CheckpointRecord | undefined;
       if (record === undefined) return undefined;
+      // A record from before the head sum has none: its parts are still checked.
+      if (record.head !== undefined && record.head !== checkpointHeadSum(record)) {
+        damage.checkpoint(namespace);
+        throw new JevMemError('STORE_DAMAGED', `${words.label}: the head (change number, format, part sums) of the checkpoint of namespace ${nsText(namespace)} fails its checksum; it is rebuilt from the node records`, { field: 'checkpoint', ids: [] });
+      }
       for (const [name, data] of Object.entries(record.parts ?? {})) {
         const sum = record.sums?.[name];
         if (!(data instanceof Uint8Array) || sum !== partSum(name, data)) {

@@ -91,4 +91,9 @@ export interface CheckpointRecord {
   parts: Record<string, Uint8Array>;
   /** Checksum of each part (`checksum.ts` `partSum`); absent on records from before version 3. */
   sums?: Record<string, number>;
+  /**
+   * Checksum of `change`, `format` and `sums` (`record-checkpoint.ts` `checkpointHeadSum`, issue
+   * 22); absent on records written before it (then only the parts are checked).
+   */
+  head?: number;
 }

@@ -8,7 +8,11 @@
  * - 2 → 3: the checksum of every node record and checkpoint part (issue 22);
  * - 3 → 4: the kept counters of every namespace (`spaces.nodes`, `spaces.bytes`,
  *   `spaces.checkpointBytes`: the one record store's O(1) counts and size, issue 22 / 25),
- *   counted once here.
+ *   counted once here;
+ * - 4 → 5: no data step: the values of the tables but `node` and `checkpoints` are sealed with
+ *   their CRC-32 as they are next put (`../drivers/record-idb-seal.ts`); a value from before is
+ *   trusted as it is. The version is raised so that a build of version 4, which would read a
+ *   sealed value as a broken record, refuses the database (`SCHEMA_MISMATCH`) instead.
  * Steps never drop user data.
  *
  * @module
@@ -26,9 +30,11 @@ import { CHANGE_META_KEY } from './storage.js';
  * Schema version of the IndexedDB database. 1: one JSON-like record per node and per edge;
  * 2: compact nodes, adjacency records, change log, checkpoints (issue 13); 3: a checksum on every
  * node record (`sum`) and checkpoint part (`sums`) (issue 22); 4: the kept counters in `spaces`
- * (node records, bytes; issue 22, the one record store; issue 25, O(1) counts and size).
+ * (node records, bytes; issue 22, the one record store; issue 25, O(1) counts and size); 5: the
+ * values of `adj`, `edge-ids`, `meta`, `changes` and `spaces` sealed with their CRC-32 when
+ * written (issue 22, damage stays local for every record).
  */
-export const IDB_VERSION = 4;
+export const IDB_VERSION = 5;
 
 /** Awaits the write requests issued so far; throws the first real failure. */
 async function flush(ops: Promise<unknown>[]): Promise<void> {

@@ -15,7 +15,7 @@ import type { AdjacencyRecord } from './record-adjacency.js';
 import { emptyNamespaceState, toSnapshot } from './record-batch.js';
 import { type NodeRecord, type SpaceRecord, fromNodeRecord, nodeRecordSound } from './record-codec.js';
 import { type StoreWords, guarded, nsText, storageError } from './record-errors.js';
-import { adjacencyOrDamage, scanOtherRecords } from './record-screen.js';
+import { adjacencyOrDamage, edgesAtOtherEnds, scanOtherRecords } from './record-screen.js';
 import { damagedMethod, soundNodes } from './store-damage.js';
 import type { NamespaceCounts, StorageAdapter } from './storage.js';
 
@@ -128,6 +128,9 @@ export function readMethods(driver: RecordDriver, damage: DamageLog, words: Stor
           for (const e of a.out.values()) if (subtype === undefined || e.subtype === subtype) edges.set(e.id, e);
           for (const e of a.in.values()) if (subtype === undefined || e.subtype === subtype) edges.set(e.id, e);
         });
+        // A node whose adjacency record is damaged: its edges are read from their other ends.
+        const lost = new Set(damage.records(namespace).length === 0 ? [] : unique.filter((id) => damage.hasRecord(namespace, 'adj', id)));
+        if (lost.size > 0) for (const e of await edgesAtOtherEnds(driver, damage, namespace, lost, subtype)) edges.set(e.id, e);
         return [...edges.values()];
       });
     },

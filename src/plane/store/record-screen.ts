@@ -19,8 +19,8 @@
  *
  * @module
  */
-import type { EdgeSubtype } from '../../types.js';
-import { ONE, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx, isDamagedRecord } from '../drivers/record-driver.js';
+import type { EdgeSubtype, MemoryEdge } from '../../types.js';
+import { ONE, RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx, isDamagedRecord } from '../drivers/record-driver.js';
 import type { DamageLog } from './checksum.js';
 import { type Adjacency, type AdjacencyRecord, decodeAdjacency } from './record-adjacency.js';
 import { type SpaceRecord, emptySpace } from './record-codec.js';
@@ -64,10 +64,15 @@ export async function recount(tx: RecordTx, damage: DamageLog, namespace: string
   const tally = await measure(tx, namespace);
   space.nodes = tally.nodes;
   space.bytes = tally.bytes;
-  for await (const [key, value] of all(tx, 'adj', namespace)) {
-    for (const e of adjacencyOrDamage(damage, namespace, String(key), value as AdjacencyRecord).out.values()) {
-      space.edges++;
-      space.byView[e.view] = (space.byView[e.view] ?? 0) + 1;
+  const count = (e: MemoryEdge): void => {
+    space.edges++;
+    space.byView[e.view] = (space.byView[e.view] ?? 0) + 1;
+  };
+  for await (const [key, value] of all(tx, 'adj', namespace)) for (const e of adjacencyOrDamage(damage, namespace, String(key), value as AdjacencyRecord).out.values()) count(e);
+  // The edges of a damaged adjacency record, from the in-entries at their other ends.
+  if (damage.records(namespace).some((r) => r.startsWith('adj:'))) {
+    for await (const [key, value] of all(tx, 'adj', namespace)) {
+      for (const e of adjacencyOrDamage(damage, namespace, String(key), value as AdjacencyRecord).in.values()) if (e.from !== String(key) && damage.hasRecord(namespace, 'adj', e.from)) count(e);
     }
   }
   for await (const _ of all(tx, 'edge-ids', namespace)) space.explicit++;
@@ -139,12 +144,36 @@ function screenedTx(tx: RecordTx, damage: DamageLog): RecordTx {
   return screened;
 }
 
-/** `driver` with every transaction's reads screened for damaged records (see the module). */
+/**
+ * `driver` with every transaction's reads screened for damaged records (see the module). A
+ * transaction over the bookkeeping (`spaces`) spans every table: a damaged bookkeeping record is
+ * counted again from the others inside it (an IndexedDB transaction reaches only its own stores).
+ */
 export function screenedDriver(driver: RecordDriver, damage: DamageLog): RecordDriver {
   return {
-    transaction: (tables, mode, work) => driver.transaction(tables, mode, (tx) => work(screenedTx(tx, damage))),
+    transaction: (tables, mode, work) => driver.transaction(tables.includes('spaces') ? RECORD_TABLES : tables, mode, (tx) => work(screenedTx(tx, damage))),
     close: () => driver.close(),
   };
+}
+
+/**
+ * The edges touching the nodes `lost` (whose adjacency records are damaged), read from the
+ * adjacency records at their other ends: every other adjacency record of the namespace is read
+ * once through `driver` (a screened one), so this costs a pass over the namespace's edges; the
+ * store asks it only while such damage is known (until repair rewrites the records). A self-loop
+ * of a lost node is kept on its record only, and is lost with it. With `subtype`, only edges of
+ * that subtype.
+ */
+export async function edgesAtOtherEnds(driver: RecordDriver, damage: DamageLog, namespace: string, lost: ReadonlySet<string>, subtype?: EdgeSubtype): Promise<MemoryEdge[]> {
+  const found: MemoryEdge[] = [];
+  await driver.transaction(['adj'], 'read', async (tx) => {
+    for await (const [key, value] of all(tx, 'adj', namespace)) {
+      if (lost.has(String(key))) continue;
+      const a = adjacencyOrDamage(damage, namespace, String(key), value as AdjacencyRecord, subtype);
+      for (const side of [a.out, a.in]) for (const e of side.values()) if ((lost.has(e.from) || lost.has(e.to)) && (subtype === undefined || e.subtype === subtype)) found.push(e);
+    }
+  });
+  return found;
 }
 
 /**

@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { isJevMemError } from '../../errors.js';
 import type { Logger } from '../../util/logger.js';
 import type { MemoryEdge } from '../../types.js';
+import { type PagesRead, storeFromPages } from './sql-page-salvage.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from './sqlite-file-storage.js';
 import type { StorageAdapter } from './storage.js';
 import { releaseStoreLock, takeStoreLock } from './store-lock.js';
@@ -44,6 +45,16 @@ export interface SalvagedNamespace {
   /** True when an edge page could not be read: the edges after it were not copied. */
   edgesLost: boolean;
   /**
+   * Ids of memories that surviving edges name but whose records were not found at all (on pages
+   * lost from the file: a truncated file read page by page), sorted; absent when none.
+   */
+  missing?: string[];
+  /**
+   * Node records the namespace's kept counter holds that were not found at all (lost pages),
+   * when the counter itself was read; absent when none.
+   */
+  unreadable?: number;
+  /**
    * The damaged records other than node records (`DamageReport.records`: `adj:<id>`, `meta:<key>`,
    * `spaces:` …), left behind and rebuilt in the copy: an adjacency from the edges its other ends
    * keep, the counters by counting, a lost meta key not at all (a lost `schemaVersion` is version 1).
@@ -59,6 +70,12 @@ export interface SalvageReport {
   /** Path of the damaged database, kept as it was. */
   backup: string;
   namespaces: SalvagedNamespace[];
+  /**
+   * Present when SQLite could not open the damaged file or list its namespaces (a truncated
+   * file): its record table was then read page by page (`sql-page-salvage.ts`), and this says
+   * how many pages it had and how many of the table's pages and rows were lost.
+   */
+  pages?: PagesRead;
 }
 
 /** What a salvage leaves out on purpose: an erasure built as a copy (issue 22). */
@@ -88,26 +105,56 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
   await rm(temp, { recursive: true, force: true });
   const quiet: Logger = logger ?? (() => undefined);
   const lockPath = join(root, 'lock');
+  const pagesDir = join(root, '.repair-pages');
   // The store's writer lock for the whole copy and swap: nobody writes the damaged file meanwhile
   // (the adapter below only reads, so it never takes the lock itself).
-  const from = await createSqliteFileStorage({ dir: root, create: false, logger: quiet });
+  let from: StorageAdapter;
+  let listed: string[] | undefined;
+  let pages: PagesRead | undefined;
   try {
-    await takeStoreLock(root, lockPath);
+    from = await createSqliteFileStorage({ dir: root, create: false, logger: quiet });
   } catch (e) {
-    await from.close().catch(() => undefined);
-    throw e;
+    if (!unreadable(e)) throw e;
+    await takeStoreLock(root, lockPath);
+    const read = await storeFromPages(root, pagesDir, quiet).catch(async (cause: unknown) => {
+      await releaseStoreLock(root, lockPath).catch(() => undefined);
+      throw cause;
+    });
+    if (read === undefined) {
+      await releaseStoreLock(root, lockPath).catch(() => undefined);
+      throw e;
+    }
+    ({ store: from, read: pages } = read);
+  }
+  if (pages === undefined) {
+    try {
+      await takeStoreLock(root, lockPath);
+    } catch (e) {
+      await from.close().catch(() => undefined);
+      throw e;
+    }
+    // A file SQLite opens but cannot list: read page by page as well.
+    listed = await from.namespaces().catch(async (e: unknown) => {
+      if (!unreadable(e)) return undefined;
+      const read = await storeFromPages(root, pagesDir, quiet);
+      if (read === undefined) return undefined;
+      await from.close().catch(() => undefined);
+      ({ store: from, read: pages } = read);
+      return undefined;
+    });
   }
   let into: StorageAdapter | undefined;
   const namespaces: SalvagedNamespace[] = [];
   try {
     into = await createSqliteFileStorage({ dir: temp, create: true, logger: quiet });
-    for (const namespace of await from.namespaces()) {
+    for (const namespace of listed ?? (await from.namespaces())) {
       if (omit?.namespace === namespace && omit.ids === undefined) continue;
       const erased = new Set(omit?.namespace === namespace ? omit.ids : []);
       const out: SalvagedNamespace = { namespace, nodes: 0, edges: 0, edgesDropped: 0, damaged: [], edgesLost: false };
       // The full pass first: the edges a damaged adjacency record held are then read from their other ends.
       await from.damaged(namespace);
       const copied = new Set<string>();
+      const ends = new Set<string>();
       for await (const all of from.scanNodes(namespace, SALVAGE_BATCH)) {
         const nodes = erased.size === 0 ? all : all.filter((n) => !erased.has(n.id));
         if (nodes.length === 0) continue;
@@ -116,9 +163,10 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
         out.nodes += nodes.length;
       }
       try {
-        for await (const edges of from.scanEdges(namespace, SALVAGE_BATCH)) {
+        for await (const edges of pages === undefined ? from.scanEdges(namespace, SALVAGE_BATCH) : edgesFromEitherEnd(from, namespace, copied)) {
           // An edge of a node left behind would point at nothing: counts and exports would disagree.
           const pending: MemoryEdge[] = edges.filter((e) => copied.has(e.from) && copied.has(e.to));
+          for (const e of edges) for (const end of [e.from, e.to]) if (!copied.has(end)) ends.add(end);
           out.edgesDropped += edges.length - pending.length;
           if (pending.length > 0) await into.commit(namespace, { putEdges: pending });
           out.edges += pending.length;
@@ -131,6 +179,9 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
       const damage = await from.damaged(namespace);
       out.damaged = damage.ids.filter((id) => !erased.has(id));
       if (damage.records !== undefined && damage.records.length > 0) out.records = damage.records;
+      const missing = [...ends].filter((id) => !erased.has(id) && !damage.ids.includes(id)).sort();
+      if (missing.length > 0) out.missing = missing;
+      if (damage.unreadable !== undefined && damage.unreadable > 0) out.unreadable = damage.unreadable;
       namespaces.push(out);
     }
     await into.close();
@@ -140,6 +191,7 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
     await from.close().catch(() => undefined);
     await releaseStoreLock(root, lockPath).catch(() => undefined);
     await rm(temp, { recursive: true, force: true });
+    await removePagesCopy(pagesDir);
     throw e;
   }
   const backup = join(root, `${SQLITE_FILE_NAME}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`);
@@ -149,7 +201,35 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
   await from.close();
   await releaseStoreLock(root, lockPath);
   await rm(temp, { recursive: true, force: true });
-  return { dir: root, backup, namespaces };
+  await removePagesCopy(pagesDir);
+  return { dir: root, backup, namespaces, ...(pages !== undefined ? { pages } : {}) };
+}
+
+/**
+ * The edges touching the nodes `ids` of a store read page by page, in batches, each once: an
+ * edge is read from the adjacency record of either end, since the record of one end may be on a
+ * lost page (where it is absent, not damaged: `scanEdges` would read the edge from its start
+ * only). Edges between two lost nodes are not reached.
+ */
+async function* edgesFromEitherEnd(from: StorageAdapter, namespace: string, ids: ReadonlySet<string>): AsyncGenerator<MemoryEdge[]> {
+  const seen = new Set<string>();
+  const all = [...ids];
+  for (let i = 0; i < all.length; i += SALVAGE_BATCH) {
+    const batch = (await from.getEdges(namespace, all.slice(i, i + SALVAGE_BATCH))).filter((e) => !seen.has(e.id));
+    for (const e of batch) seen.add(e.id);
+    if (batch.length > 0) yield batch;
+  }
+}
+
+/** Whether `e` says SQLite cannot read the store file (damaged, or failing as a damaged file does). */
+function unreadable(e: unknown): boolean {
+  return isJevMemError(e, 'STORE_DAMAGED') || isJevMemError(e, 'STORAGE_FAILED');
+}
+
+/** Removes the page-by-page copy of a damaged file (it holds the same text): zeroed, then unlinked. */
+async function removePagesCopy(dir: string): Promise<void> {
+  await removeSalvageBackup(join(dir, SQLITE_FILE_NAME));
+  await rm(dir, { recursive: true, force: true });
 }
 
 /** Bytes overwritten per write by {@link removeSalvageBackup}. */

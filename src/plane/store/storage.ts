@@ -157,7 +157,9 @@ export interface StorageAdapter {
    * Every edge touching any of `nodeIds` (either end), each edge once, in no set order. With
    * `filter.subtype`, only the edges of that subtype: the read path asks a candidate for its
    * window (`precedes`) or the kept set for `contradicts`, not for the ~20 edges a node has
-   * (SPEC 6). The memory filters again, so an adapter may return more.
+   * (SPEC 6). The memory filters again, so an adapter may return more. The edges of a node
+   * whose adjacency record is damaged (issue 22) are read from the records at their other ends
+   * (a pass over the namespace's adjacency records, while such damage is known).
    * @throws JevMemError `STORAGE_FAILED`.
    */
   getEdges(namespace: string, nodeIds: readonly string[], filter?: EdgeFilter): Promise<MemoryEdge[]>;
