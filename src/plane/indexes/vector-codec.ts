@@ -27,6 +27,8 @@ export function quantizeVector(x: ArrayLike<number>): number[] {
   for (let i = 0; i < x.length; i++) max = Math.max(max, Math.abs(x[i] as number));
   if (max === 0 || !Number.isFinite(max)) return Array.from(x, (v) => (Number.isFinite(v) ? 0 : v));
   const s = Math.fround(max / 127);
+  // every entry below float32's range (max < ~1.8e-43): the float32 vector is all zeros, not NaN
+  if (s === 0) return Array.from(x, () => 0);
   const out = new Array<number>(x.length);
   // `+ 0` turns −0 into 0, so a JSON round trip (which writes −0 as 0) gives the same numbers.
   for (let i = 0; i < x.length; i++) out[i] = Math.max(-127, Math.min(127, Math.round((x[i] as number) / s))) * s + 0;
