@@ -11,6 +11,11 @@ describe('vector codec', () => {
     expect(Object.is(v[3], -0)).toBe(false); // −0 becomes 0, as a JSON round trip would
   });
 
+  it('a vector whose entries are all below float32 range quantises to zeros, not NaN (the property seed -372928382 found it)', () => {
+    // fround(1e-300 / 127) is 0 in float32: the scale underflows, so the float32 vector is all zeros
+    expect(quantizeVector([1e-300, -1e-300, 0])).toEqual([0, 0, 0]);
+  });
+
   it('stores a grid vector in d + 5 bytes and any other vector exactly in 8 bytes an entry', () => {
     const grid = quantizeVector([0.3, -0.1, 0.2]);
     expect(encodeVector(grid).length).toBe(3 + 5);
