@@ -26,13 +26,13 @@ const SENTENCE_END = /[.!?\n]/;
 const SPACE = /\s/;
 
 /** The last position in (lo, at] just after a sentence end, else after white space, else `at`. */
-function cutBefore(text: string, at: number, lo: number): number {
+export function cutBefore(text: string, at: number, lo: number): number {
   for (const re of [SENTENCE_END, SPACE]) for (let i = at; i > lo; i--) if (re.test(text[i - 1] as string)) return i;
   return at;
 }
 
 /** The first position in [at, hi) just after a sentence end, else after white space, else `hi`. */
-function cutAfter(text: string, at: number, hi: number): number {
+export function cutAfter(text: string, at: number, hi: number): number {
   for (const re of [SENTENCE_END, SPACE]) for (let i = at; i < hi; i++) if (re.test(text[i - 1] as string)) return i;
   return hi;
 }
