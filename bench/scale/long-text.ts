@@ -16,6 +16,8 @@
  * - `typing`: the typing request's feature row (local System One's typing head reads these);
  * - `relation`: the relation rows of the text against 8 LoCoMo turns (K_w candidates);
  * - `maint`: the maintenance rows of the text against 8 turns;
+ *   (these three through one featurizer whose text-cue cache lives for the run, as the local
+ *   System One's does: the text's cues are computed by `typing` and read from the cache after);
  * - `state`: the state-update head, the text as the newer side against 8 older turns (fresh
  *   readings: each text read once), its ceiling included;
  * - `query`: candidate discovery's lexical query over an index of the N turns (its probe as
@@ -35,7 +37,7 @@ import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
 import type { NamespaceState } from '../../src/plane/resident/namespace.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import type { MaintenanceState, PairSignals, RelationState } from '../../src/system-one/catalogue.js';
-import { featuresFor } from '../../src/system-one/features.js';
+import { createFeaturizer } from '../../src/system-one/features.js';
 import { createSystemOneFromName } from '../../src/system-one/from-name.js';
 import { stateUpdateCeiling } from '../../src/system-one/state-update-ceiling.js';
 import { decideStateUpdate } from '../../src/system-one/state-update.js';
@@ -95,6 +97,8 @@ const keywordDf = new Map<string, number>();
 for (const o of stored) for (const k of keywordsOf(o.text)) keywordDf.set(k, (keywordDf.get(k) ?? 0) + 1);
 const probeState = { size: nodes, keywordDf } as unknown as NamespaceState;
 const turns = stored.slice(-8).map((o, i) => ({ ref: `c${i}`, text: o.text, speaker: o.speaker as string, observedAt: SAID }));
+// One featurizer with its text-cue cache for the whole run, as the local System One keeps one.
+const featurizer = createFeaturizer();
 const signals: PairSignals = { cosine: 0.5, lexical: 0.5, sharedEntities: 1, sharedKeywords: 1, gapDays: 0, sameSession: 1, sameSpeaker: 0, seqGap: 3 };
 
 const cpu = (f: () => unknown): number => {
@@ -119,14 +123,14 @@ const stageCpu = (text: string): Record<(typeof STAGES)[number], number> => {
     time: cpu(() => extractTimeRefs(text, SAID_MS)),
     entities: cpu(() => extractEntities(text, { has: () => false })),
     keywords: cpu(() => keywordsOf(text)),
-    typing: cpu(() => featuresFor('typing', typingRequest(passageOf(text), 'Caroline', SAID).state as never, undefined)),
+    typing: cpu(() => featurizer.features('typing', typingRequest(passageOf(text), 'Caroline', SAID).state as never, undefined)),
     relation: cpu(() => {
       const state: RelationState = { kind: 'relation', observation: obs, candidates: turns.map((t) => ({ ...t, signals })) };
-      for (const t of turns) featuresFor('relation', state, t.ref);
+      for (const t of turns) featurizer.features('relation', state, t.ref);
     }),
     maint: cpu(() => {
       const state: MaintenanceState = { kind: 'maintenance', node: obs, candidates: turns.map((t) => ({ ...t, signals })) };
-      for (const t of turns) featuresFor('maintenance', state, t.ref);
+      for (const t of turns) featurizer.features('maintenance', state, t.ref);
     }),
     state: cpu(() => {
       const memo = new Map();
