@@ -198,6 +198,11 @@ export interface Memory {
    * 20,000 words). Longer texts are refused with `TOO_LARGE`, not chunked: a node is one
    * observation kept verbatim, and only the caller knows where its text may be split without
    * losing meaning (split it into several observations with the same provenance).
+   * The cost of an add is linear in its text (issue 22/25; `bench/scale/long-text.ts`): the
+   * embedding, the lexical index, the entities and the time references (chrono in windows of
+   * 2,000 characters) read the whole text; System One's typing, relation and maintenance
+   * requests, the state-update head and the keywords read a text longer than 4,000 characters as
+   * its first ~3,000 and last ~800 (`write/passage.ts`).
    * @throws JevMemError `INVALID_INPUT` / `TOO_LARGE` naming the field (nothing written; field
    *   `observation.expiresAt` for an expiry already due), `STORAGE_FAILED` / `QUOTA_EXCEEDED`
    *   (nothing written), `INVALID_OPTION` (`newId` returned an id in use; nothing written),

@@ -29,6 +29,7 @@ import { errorText, type Logger } from '../util/logger.js';
 import { planMaintenance, type MaintenancePlan } from '../write/maintenance.js';
 import { finishWrite, planWrite, prepareWrite, type PlannedWrite, type PreparedWrite, type WriteInputs } from '../write/plan.js';
 import { finishEdge } from '../write/structure.js';
+import { passageOf } from '../write/passage.js';
 import { typesFrom, typingRequest } from '../write/typing.js';
 import type { CheckedObservation } from '../write/validate.js';
 import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './concurrency.js';
@@ -496,7 +497,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     );
     const typing = await controller.askMany(
       'typing',
-      chunk.map((c) => typingRequest(c.text, c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
+      chunk.map((c) => typingRequest(passageOf(c.text), c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
       writeCtx(opts.signal),
     );
     const memo = new DecisionMemo();

@@ -906,7 +906,7 @@ function maintenanceRow(cues: CueReader, state: MaintenanceState, ref: string | 
     same_session: p.sameSession,
     same_speaker: p.sameSpeaker,
     term_jaccard: p.jaccard,
-    text_equal: flag(known && sameTokens(p.aText, p.bText)),
+    text_equal: flag(known && p.a.words === p.b.words && sameTokens(p.aText, p.bText)), // equal tokens: equal counts first
     node_newer: flag(known && nodeNewer),
     negation_mismatch: flag(known && (p.a.negation > 0) !== (p.b.negation > 0)),
     number_mismatch: flag(numberMismatch),

@@ -27,6 +27,7 @@
  */
 import * as chrono from 'chrono-node';
 import type { TimeRef } from '../types.js';
+import { textWindows } from './text-windows.js';
 
 /** Milliseconds in a day. */
 export const DAY_MS = 86_400_000;
@@ -199,12 +200,19 @@ export function isArrangement(sentence: string): boolean {
  */
 export const CERTAINTY = Object.freeze({ explicit: 1, relative: 0.9, yearlessTensed: 0.75, yearlessUntensed: 0.5, weekdayTensed: 0.7, weekdayUntensed: 0.5 });
 
-/** The sentence of `text` around character `index` (split on . ! ? and line breaks). */
+/** Most characters {@link sentenceAt} reads on each side of an index (a sentence longer is cut there). */
+const SENTENCE_SCAN = 1000;
+
+/**
+ * The sentence of `text` around character `index` (split on . ! ? and line breaks), at most
+ * {@link SENTENCE_SCAN} characters on each side (so a text without punctuation costs O(1) per
+ * expression, not O(text)).
+ */
 function sentenceAt(text: string, index: number): string {
   let a = index;
-  while (a > 0 && !/[.!?\n]/.test(text[a - 1] as string)) a--;
+  while (a > 0 && index - a < SENTENCE_SCAN && !/[.!?\n]/.test(text[a - 1] as string)) a--;
   let b = index;
-  while (b < text.length && !/[.!?\n]/.test(text[b] as string)) b++;
+  while (b < text.length && b - index < SENTENCE_SCAN && !/[.!?\n]/.test(text[b] as string)) b++;
   return text.slice(a, b);
 }
 
@@ -239,26 +247,55 @@ const WEEKDAY_MODIFIER = /\b(last|next|this|coming|past|previous)\b/i;
  * (see the module notes). Each reference gets an interval — the hour when the hour is given, else
  * the local day, week (Monday–Sunday), weekend (Saturday–Sunday), month or year it names — with `end` the interval's last millisecond, and a
  * `certainty` ({@link CERTAINTY}). Without a reference time, only absolute expressions resolve.
+ *
+ * Cost O(text length): a text longer than {@link TIME_WINDOW_CHARS} is read by chrono in windows
+ * of that many characters cut at sentence ends, each with {@link TIME_WINDOW_OVERLAP} characters
+ * of the text around it (an expression across a window's edge is read whole by the window it
+ * starts in); the references are those of one pass over the whole text (test/time/windows.test.ts).
+ * @param windowChars Characters per window (tests compare with `Infinity`: one pass).
  */
-export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0, timeZone?: string): TimeRef[] {
+export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0, timeZone?: string, windowChars: number = TIME_WINDOW_CHARS): TimeRef[] {
   const ref = { instant: new Date(referenceMs ?? 0), timezone: offsetMinutes };
   const out: TimeRef[] = [];
-  for (const r of chrono.parse(text, ref)) {
-    if (isGreeting(text, r.index, r.text)) continue;
-    const certain = (['year', 'month', 'day', 'hour'] as const).filter((k) => r.start.isCertain(k));
-    // Without τ only expressions that write their year resolve (chrono would read "yesterday" against 1970).
-    if (referenceMs === undefined && (!certain.includes('year') || !WRITTEN_YEAR.test(r.text))) continue;
-    const tr = resolve(r, text, referenceMs, offsetMinutes, [...certain]);
-    out.push(timeZone === undefined || certain.includes('hour') ? tr : inZone(tr, offsetMinutes, timeZone));
+  // chrono reads a long text window by window (issue 22/25): its refiners match end-anchored
+  // patterns against all the text before each result, quadratic in one pass over 100k characters.
+  for (const w of textWindows(text, windowChars, TIME_WINDOW_OVERLAP)) {
+    const part = w.start === 0 && w.end === text.length ? text : text.slice(w.start, w.end);
+    for (const r of chrono.parse(part, ref)) {
+      const at = w.start + r.index; // where the expression starts in `text`
+      if (at < w.from || at >= w.to) continue; // the window before or after keeps it
+      if (isGreeting(text, at, r.text)) continue;
+      const certain = (['year', 'month', 'day', 'hour'] as const).filter((k) => r.start.isCertain(k));
+      // Without τ only expressions that write their year resolve (chrono would read "yesterday" against 1970).
+      if (referenceMs === undefined && (!certain.includes('year') || !WRITTEN_YEAR.test(r.text))) continue;
+      const tr = resolve(r, text, at, referenceMs, offsetMinutes, [...certain]);
+      out.push(timeZone === undefined || certain.includes('hour') ? tr : inZone(tr, offsetMinutes, timeZone));
+    }
   }
-  // Bare years ("in 2022") are not parsed by chrono: add them as whole-year spans.
+  // Bare years ("in 2022") are not parsed by chrono: add them as whole-year spans, unless a
+  // reference already writes that year (the four-digit runs of the references found so far).
+  const written = new Set<string>();
+  const note = (s: string): void => {
+    for (let i = 0; i + 4 <= s.length; i++) if (/^\d{4}$/.test(s.slice(i, i + 4))) written.add(s.slice(i, i + 4));
+  };
+  for (const t of out) note(t.text);
   for (const m of text.matchAll(YEAR_RE)) {
     const year = Number(m[1]);
-    if (out.some((t) => t.text.includes(String(year)))) continue;
+    if (written.has(String(year))) continue;
     out.push({ text: m[0], start: `${year}-01-01T00:00:00.000Z`, end: `${year}-12-31T23:59:59.999Z`, certain: ['year'], certainty: CERTAINTY.explicit });
+    note(m[0]);
   }
   return out;
 }
+
+/**
+ * Characters of a text chrono reads in one window (`util/text-windows.ts`); a text of at most
+ * {@link TIME_WINDOW_CHARS} + {@link TIME_WINDOW_OVERLAP} characters (every LoCoMo turn) is read
+ * in one pass, as before windows.
+ */
+export const TIME_WINDOW_CHARS = 2000;
+/** Characters each window of {@link extractTimeRefs} reads past its part on each side (a time expression is shorter). */
+export const TIME_WINDOW_OVERLAP = 200;
 
 /**
  * Moves the local-midnight bounds of a day, week, month or year span from the offset in force at
@@ -287,11 +324,18 @@ const PART_OF_DAY = /^(?:good\s+)?(?:morning|afternoon|evening|night)$/i;
  */
 function isGreeting(text: string, index: number, match: string): boolean {
   if (!PART_OF_DAY.test(match.trim())) return false;
-  const before = text.slice(0, index);
-  const atStart = /(?:^|[.!?\n]|^[^\s:]{1,40}:)\s*$/.test(before);
-  const after = text.slice(index + match.length);
+  // The patterns read the end of the text before the match: its last GREETING_CONTEXT characters
+  // (plus one, for the word boundary), and all of it only when it is that short or blank, so
+  // a long text costs O(1) per match (issue 22/25).
+  const before = index <= GREETING_CONTEXT + 1 ? text.slice(0, index) : text.slice(index - GREETING_CONTEXT - 1, index);
+  const whole = index <= GREETING_CONTEXT + 1 || /^\s*$/.test(before);
+  const atStart = /[.!?\n]\s*$/.test(before) || (whole && /^(?:[^\s:]{1,40}:)?\s*$/.test(text.slice(0, index)));
+  const after = text.slice(index + match.length, index + match.length + GREETING_CONTEXT);
   return atStart || /^\s*(?:[,!]|\p{Lu})/u.test(after) && !/\b(?:this|that|the|in|on|at|every|last|next|each|one|yesterday|tomorrow|tonight|sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s*$/i.test(before);
 }
+
+/** Characters before a part of the day that {@link isGreeting} reads. */
+const GREETING_CONTEXT = 256;
 
 /** Day-level words: an expression naming one of them is not a whole month / year / week. */
 const DAY_WORDS = /\b(?:days?|hours?|minutes?|seconds?|today|tonight|tomorrow|yesterday|morning|afternoon|evening|night|noon|midnight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
@@ -346,9 +390,9 @@ const WEEKEND_MODIFIER = /\b(this|last|next|coming|past|previous)\s+(?:\w+\s+)?$
  * Certainty: with a modifier 0.9 (relative); a bare "the weekend" is a guess like a bare weekday
  * (0.7 with a tense, 0.5 without).
  */
-function resolveWeekend(r: chrono.ParsedResult, text: string, referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
-  const modifier = (WEEKDAY_MODIFIER.exec(r.text) ?? WEEKEND_MODIFIER.exec(text.slice(Math.max(0, r.index - 24), r.index)))?.[1]?.toLowerCase();
-  const tense = tenseOf(sentenceAt(text, r.index));
+function resolveWeekend(r: chrono.ParsedResult, text: string, at: number, referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
+  const modifier = (WEEKDAY_MODIFIER.exec(r.text) ?? WEEKEND_MODIFIER.exec(text.slice(Math.max(0, at - 24), at)))?.[1]?.toLowerCase();
+  const tense = tenseOf(sentenceAt(text, at));
   const monday = localMonday(referenceMs, off);
   const weekday = (localFields(referenceMs, off).wd + 6) % 7; // 0 = Monday … 6 = Sunday
   let saturday = monday + 5 * DAY_MS;
@@ -380,11 +424,11 @@ function resolveMonthOrYear(r: chrono.ParsedResult, unit: 'month' | 'year', refe
 }
 
 /** One chrono result as a {@link TimeRef}: tense rules for year-less dates and weekdays, then the interval. */
-function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | undefined, off: number, certain: TimeRef['certain']): TimeRef {
+function resolve(r: chrono.ParsedResult, text: string, at: number, referenceMs: number | undefined, off: number, certain: TimeRef['certain']): TimeRef {
   const unit = referenceMs === undefined ? undefined : relativeUnit(r);
   if (unit !== undefined && referenceMs !== undefined) {
     if (unit === 'week') return resolveWeek(r, referenceMs, off, certain);
-    if (unit === 'weekend') return resolveWeekend(r, text, referenceMs, off, certain);
+    if (unit === 'weekend') return resolveWeekend(r, text, at, referenceMs, off, certain);
     return resolveMonthOrYear(r, unit, referenceMs, off, certain);
   }
   const s = r.start;
@@ -393,7 +437,7 @@ function resolve(r: chrono.ParsedResult, text: string, referenceMs: number | und
   const span: 'hour' | 'day' | 'month' = s.isCertain('hour') ? 'hour' : s.isCertain('month') && !s.isCertain('day') && !s.isCertain('weekday') ? 'month' : 'day';
   let certainty: number = CERTAINTY.explicit;
   if (referenceMs !== undefined && !s.isCertain('year')) {
-    const sentence = sentenceAt(text, r.index);
+    const sentence = sentenceAt(text, at);
     const said = tenseOf(sentence);
     // A present-tense arrangement reads as the coming date; its certainty stays untensed.
     const tense = said === 'none' && isArrangement(sentence) ? 'future' : said;

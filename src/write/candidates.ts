@@ -11,6 +11,7 @@ import type { NamespaceState } from '../plane/resident/namespace.js';
 import { reciprocalRankFusion } from '../plane/indexes/fusion.js';
 import type { IndexHit } from '../plane/indexes/indexes.js';
 import { DEFAULT_PARAMETERS } from '../config.js';
+import { passageOf } from './passage.js';
 
 /** A discovered candidate with the lexical score it got (normalised to [0,1] by the best hit). */
 export interface WriteCandidate {
@@ -118,7 +119,8 @@ export const PROBE_KEYWORDS = 6;
 export const PROBE_FROM_NODES = 2000;
 
 /**
- * The lexical query of candidate discovery: the whole text while the namespace is small, else
+ * The lexical query of candidate discovery: the whole text (a long one's passage, write/passage.ts)
+ * while the namespace is small, else
  * its {@link PROBE_KEYWORDS} rarest keywords (lowest document frequency) among those in at most
  * min(`maxDf`, max({@link PROBE_MAX_DF_FLOOR}, 1% of the nodes)) nodes. Rare terms have short
  * posting lists, so the lexical lookup of a write stays cheap as the memory grows (its cost is
@@ -127,7 +129,8 @@ export const PROBE_FROM_NODES = 2000;
  * @param maxDf `writeProbeMaxDf` (config.ts).
  */
 export function lexicalProbe(state: NamespaceState, text: string, keywords: readonly string[], maxDf: number = DEFAULT_PARAMETERS.writeProbeMaxDf): string {
-  if (state.size < PROBE_FROM_NODES || keywords.length === 0) return text;
+  // A long text's query is its passage (write/passage.ts): a bounded bag of terms, whatever its length.
+  if (state.size < PROBE_FROM_NODES || keywords.length === 0) return passageOf(text);
   // Terms in more than 1% of the nodes (at least PROBE_MAX_DF_FLOOR, at most maxDf) carry little
   // BM25 weight and long posting lists: leave them out. A turn made only of such words ("Thanks,
   // Melanie!") gets its candidates from the vector index, its entities and the previous turn.

@@ -19,7 +19,7 @@ import { CATALOGUE, questionKey, type MaintenanceState } from '../system-one/cat
 import { probability, type Controller, type DecisionContext } from '../system-one/controller.js';
 import type { Question, SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
-import { stateMemory } from '../system-one/state.js';
+import { passageMemory } from './passage.js';
 import { finishEdge } from './structure.js';
 import { holdsNoState, planStateUpdates, sameScope, superseders } from './state-updates.js';
 import type { StateReadings, StateUpdateHead } from '../system-one/state-update.js';
@@ -87,11 +87,11 @@ export async function planMaintenance(
       .slice(0, MAINTENANCE_NEIGHBOURS + 1)
       .filter((h) => h.id !== id && state.nodes.get(h.id)?.status === 'active');
     if (near.length === 0) continue;
-    const st: MaintenanceState = { kind: 'maintenance', node: stateMemory(node), candidates: [] };
+    const st: MaintenanceState = { kind: 'maintenance', node: passageMemory(node), candidates: [] };
     const questions: Record<string, Question> = {};
     for (const h of near.slice(0, MAINTENANCE_NEIGHBOURS)) {
       const other = state.nodes.get(h.id) as MemoryNode;
-      st.candidates.push({ ...stateMemory(other), signals: pairSignals(sideOf(node, v), sideOf(other, state.vectors.get(h.id) as Float32Array), 0) });
+      st.candidates.push({ ...passageMemory(other), signals: pairSignals(sideOf(node, v), sideOf(other, state.vectors.get(h.id) as Float32Array), 0) });
       for (const q of ['maint.redundant', 'maint.contradiction', 'maint.obsolete', 'maint.link'] as const) questions[questionKey(q, h.id)] = CATALOGUE[q];
     }
     requests.push({ state: st, questions });

@@ -10,7 +10,6 @@ import { quantizeVector } from '../plane/indexes/vector-codec.js';
 import type { MemoryParameters } from '../config.js';
 import { contentTerms } from '../plane/text/text.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
-import { stateMemory } from '../system-one/state.js';
 import type { Controller, DecisionContext } from '../system-one/controller.js';
 import type { StateReadings } from '../system-one/state-update.js';
 import type { SystemOneRequest, SystemOneResponse } from '../system-one/wire.js';
@@ -19,6 +18,7 @@ import { extractTimeRefs, toIso } from '../util/time.js';
 import { discoverCandidates } from './candidates.js';
 import { extractEntities, type KnownEntities } from './entities.js';
 import { relationEdges, relationRequest, type RelationPair } from './relations.js';
+import { passageMemory, passageOf } from './passage.js';
 import { pairSignals, sideOf, type PairSide } from './signals.js';
 import { deterministicEdges, finishEdge, loadScopeMentions, structureReads, type EdgeDraft } from './structure.js';
 import { planStateUpdates, sameScope, superseders } from './state-updates.js';
@@ -58,9 +58,13 @@ export function storedVector(v: Float32Array): number[] {
   return quantizeVector(v);
 }
 
-/** Most salient content terms of a text, at most 16, in order of first appearance. */
+/**
+ * Most salient content terms of a text, at most 16, in order of first appearance. A long text's
+ * are read from its passage (write/passage.ts; the first 16 terms lie in its first sentences), so
+ * they cost O(1) in its length.
+ */
 export function keywordsOf(text: string): string[] {
-  return [...new Set(contentTerms(text))].slice(0, 16);
+  return [...new Set(contentTerms(passageOf(text)))].slice(0, 16);
 }
 
 /** Builds the node of a write (no edges). */
@@ -160,7 +164,7 @@ export async function prepareWrite(namespace: string, input: WriteInputs, state:
     const signals = pairSignals(newSide, sideOf(other, state.vectors.get(c.id) as Float32Array), c.lexical);
     // Shared namespace: the turn distance within the scope, as in a namespace of its own.
     if (shared) signals.seqGap = state.scopes.seqGap(node.provenance.metadata, other.seq) ?? signals.seqGap;
-    pairs.push({ candidate: stateMemory(other), signals, ordered: node.observedAt !== undefined && other.observedAt !== undefined });
+    pairs.push({ candidate: passageMemory(other), signals, ordered: node.observedAt !== undefined && other.observedAt !== undefined });
   }
   const exactEntity = new Set(drafts.filter((d) => d.view === 'entity').map((d) => d.to));
   // Facts that change, decided when written (issue 14): the state-update head on the same ≤ K_w
@@ -172,7 +176,7 @@ export async function prepareWrite(namespace: string, input: WriteInputs, state:
   const self = planned.get(node.id) ?? node;
   planned.delete(node.id);
   const out: PreparedWrite = { node: self, drafts, pairs, exactEntity, candidates: candidateIds, updateEdges: updates.edges, superseded: [...planned.values()] };
-  if (pairs.length > 0) out.request = relationRequest(stateMemory(node), pairs);
+  if (pairs.length > 0) out.request = relationRequest(passageMemory(node), pairs);
   return out;
 }
 

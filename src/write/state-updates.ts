@@ -22,6 +22,7 @@ import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { decideStateUpdate, type StateReadings, type StateUpdateHead } from '../system-one/state-update.js';
 import { stateUpdateCeiling, type StateUpdateCeiling } from '../system-one/state-update-ceiling.js';
+import { passageOf } from './passage.js';
 import { finishEdge } from './structure.js';
 
 /**
@@ -114,7 +115,8 @@ export function planStateUpdates(
   const memo: StateReadings = readings ?? new Map(); // each text read once for all its pairs
   const seen = new Set<string>();
   let ceiling: StateUpdateCeiling | undefined; // of the node as the newer side (its text and speaker)
-  const side = (n: MemoryNode, timeMs: number) => ({ text: n.text, speaker: n.provenance.speaker, timeMs });
+  // A long text is read as its passage (write/passage.ts): its reading costs O(1) in its length.
+  const side = (n: MemoryNode, timeMs: number) => ({ text: passageOf(n.text), speaker: n.provenance.speaker, timeMs });
   const link = (newer: MemoryNode, older: MemoryNode, p: number, model: string): void => {
     const e = finishEdge(state.namespace, { from: newer.id, to: older.id, view: 'semantic', subtype: 'updates', weight: p, origin: { kind: 'system-one', by: model } }, nowIso);
     if (!state.hasEdge(e)) out.edges.push(e);
