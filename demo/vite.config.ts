@@ -96,7 +96,10 @@ export default defineConfig({
   server: { host: '127.0.0.1', port, strictPort: true },
   preview: { host: '127.0.0.1', port, strictPort: true },
   // Pre-bundled up front so the dev server does not reload the page when the worker first asks for it.
-  optimizeDeps: { include: ['onnxruntime-web', 'comlink', 'idb', 'minisearch', 'chrono-node'] },
+  // The dependency scan starts from the page's own entry only: by default Vite scans every HTML
+  // file under the root, the extension's popup.html / offscreen.html included, whose scripts
+  // (popup.js, offscreen.js) exist only once the extension is built ("Failed to run dependency scan").
+  optimizeDeps: { entries: ['index.html'], include: ['onnxruntime-web', 'comlink', 'idb', 'minisearch', 'chrono-node'] },
   worker: { format: 'es' },
   build: { outDir: join(demoDir, 'dist'), emptyOutDir: true, target: 'es2022', reportCompressedSize: false },
   plugins: [staticAssets()],

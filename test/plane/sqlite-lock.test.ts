@@ -6,7 +6,7 @@
  * waits nor reads half-written pages.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ function makeDb(name: string, rows: number): string {
   return path;
 }
 
-function child(path: string, mode: 'hold' | 'crash'): ChildProcess {
+function child(path: string, mode: 'hold' | 'store' | 'crash'): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', CHILD, path, mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 const exited = (c: ChildProcess): Promise<unknown> => new Promise((done) => c.once('close', (code, signal) => done(code ?? signal)));
@@ -120,6 +120,49 @@ describe('the SQLite lock of a process whose pid was reused', () => {
       c.kill('SIGKILL');
       await exited(c);
       d.close();
+    }
+  });
+});
+
+describe('the locks of a store folder copied while another process holds them', () => {
+  it('belong to the folder they were taken in: the copy is read and written at once, the original stays locked', async () => {
+    const original = join(dir, 'held-store');
+    mkdirSync(original);
+    const rows = makeDb(join('held-store', 'jev-mem.sqlite'), 3);
+    const c = child(rows, 'store');
+    try {
+      await printed(c, 'held');
+      // `cp -r` while the child holds both locks: the copy carries the SQLite lock directory, the
+      // child's registration in `<file>.holders/` and the writer lock file, all naming a live pid.
+      const copy = join(dir, 'held-store-copy');
+      cpSync(original, copy, { recursive: true });
+      const copied = join(copy, 'jev-mem.sqlite');
+      expect(existsSync(`${copied}.lock`)).toBe(true);
+      expect(readdirSync(`${copied}.holders`).some((n) => n.startsWith(`${c.pid}-`))).toBe(true);
+      expect(JSON.parse(readFileSync(join(copy, 'lock'), 'utf8'))).toMatchObject({ pid: c.pid });
+      // The copy: a synchronous read goes through (it cannot wait), without the child's
+      // uncommitted row; the writer lock is taken over.
+      const d = openNodeSqlDriver(copied);
+      try {
+        expect(d.read(() => d.query('SELECT COUNT(*) AS n FROM t'))).toEqual([{ n: 3 }]);
+      } finally {
+        d.close();
+      }
+      expect(await takeStoreLock(copy, join(copy, 'lock'))).toEqual({ tookOver: true });
+      expect(JSON.parse(readFileSync(join(copy, 'lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+      // The original is still the child's.
+      const o = openNodeSqlDriver(rows);
+      try {
+        expect(() => o.read(() => o.query('SELECT COUNT(*) AS n FROM t'))).toThrow(/database is locked/);
+      } finally {
+        o.close();
+      }
+      const refused = await takeStoreLock(original, join(original, 'lock')).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'STORAGE_FAILED' });
+      expect((refused as Error).message).toContain(`process ${c.pid}`);
+    } finally {
+      c.kill('SIGKILL');
+      await exited(c);
     }
   });
 });

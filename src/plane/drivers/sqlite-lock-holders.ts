@@ -1,18 +1,37 @@
 /**
  * Who may hold the lock directory `<file>.lock` of a node-sqlite3-wasm database: every open
- * connection registers itself in `<file>.holders/` (one file `{pid, host, since}`, written aside
- * and renamed into place; removed at close and at process exit). The lock is taken over only
+ * connection registers itself in `<file>.holders/` (one file `{pid, host, since, folder}`, written
+ * aside and renamed into place; removed at close and at process exit). The lock is taken over only
  * when its holder is gone (`sqlite-node.ts`).
+ *
+ * A registration belongs to the store folder it was written in: `folder` is that folder's
+ * identity (device and inode). A store folder copied while a process holds its lock (`cp -r`)
+ * carries the lock directory and the registration of that live process; in the copy the
+ * registration names another folder, so it holds nothing there and the copied lock is taken
+ * over at once (issue 22, h-break5: the copy waited for the live process and failed as locked).
  *
  * @module
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { rollBackHotJournal } from '../store/sqlite-hot-journal.js';
 
 function errnoCode(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
+}
+
+/**
+ * The identity of the folder holding `file` (`<dev>:<ino>`, which a copy of the folder does not
+ * share and a rename keeps), or `undefined` when it cannot be read.
+ */
+export function folderIdentity(file: string): string | undefined {
+  try {
+    const s = statSync(dirname(file), { bigint: true });
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Registration files of this process's open connections (removed at process exit too). */
@@ -38,7 +57,7 @@ export function registerHolder(file: string): string | undefined {
     mkdirSync(dir, { recursive: true });
     const name = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     const temp = join(dir, `.${name}`);
-    writeFileSync(temp, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+    writeFileSync(temp, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), folder: folderIdentity(file) }));
     renameSync(temp, join(dir, name));
     if (registrations.size === 0) process.once('exit', onExit);
     registrations.add(join(dir, name));
@@ -64,12 +83,14 @@ export function unregisterHolder(registration: string | undefined): void {
   }
 }
 
-/** One registered connection: `<file>.holders/<name>` holds `{pid, host, since}`. */
+/** One registered connection: `<file>.holders/<name>` holds `{pid, host, since, folder}`. */
 interface Holder {
   file: string;
   pid: number;
   host: string;
   since: string | undefined;
+  /** {@link folderIdentity} of the store folder it registered in (absent: written by an older build, or unreadable then). */
+  folder: string | undefined;
 }
 
 /** The connections registered for a database, unreadable registrations left out. */
@@ -83,8 +104,10 @@ function holdersOf(dir: string): Holder[] {
   const out: Holder[] = [];
   for (const name of names) {
     try {
-      const h = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: unknown; host?: unknown; since?: unknown };
-      if (typeof h.pid === 'number' && typeof h.host === 'string') out.push({ file: join(dir, name), pid: h.pid, host: h.host, since: typeof h.since === 'string' ? h.since : undefined });
+      const h = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: unknown; host?: unknown; since?: unknown; folder?: unknown };
+      if (typeof h.pid === 'number' && typeof h.host === 'string') {
+        out.push({ file: join(dir, name), pid: h.pid, host: h.host, since: typeof h.since === 'string' ? h.since : undefined, folder: typeof h.folder === 'string' ? h.folder : undefined });
+      }
     } catch {
       // a registration being written (rename makes it whole) or removed
     }
@@ -131,7 +154,8 @@ export function processAlive(pid: number, since?: string): boolean {
 
 /**
  * Takes over the lock directory `<file>.lock` when its holder is gone: every connection
- * registered by another process is on this host and dead (the caller ended this process's own
+ * registered by another process is on this host and dead, or registered in another folder (the
+ * lock and its registrations were copied with the folder: {@link folderIdentity}; the caller ended this process's own
  * leases first, so none of its connections holds the lock); `registered` is whether the caller's
  * connection is registered (without that, an empty registry proves nothing). The dead writer's
  * rollback journal is played back before anything reads the file (`sqlite-hot-journal.ts`).
@@ -146,7 +170,10 @@ export function takeOverDeadHolder(file: string, registered: boolean): boolean {
   } catch {
     return true; // released meanwhile
   }
-  const others = holdersOf(`${file}.holders`).filter((h) => !(h.pid === process.pid && h.host === host));
+  const here = folderIdentity(file);
+  const listed = holdersOf(`${file}.holders`).filter((h) => !(h.pid === process.pid && h.host === host));
+  // A registration written in another folder (this one is a copy) holds nothing here.
+  const others = listed.filter((h) => h.folder === undefined || here === undefined || h.folder === here);
   if (others.some((h) => h.host !== host || processAlive(h.pid, h.since))) return false;
   if (others.length === 0 && !registered) return false; // cannot tell who holds it
   // While the dead holder's lock is still there no live connection touches the file: play
@@ -170,7 +197,7 @@ export function takeOverDeadHolder(file: string, registered: boolean): boolean {
       renameSync(aside, lockDir); // a fresh lock of a live process: put it back
       return false;
     }
-    for (const h of others) {
+    for (const h of listed) {
       try {
         unlinkSync(h.file);
       } catch {

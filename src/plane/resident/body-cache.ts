@@ -216,6 +216,23 @@ export class BodyCache {
     return list;
   }
 
+  /**
+   * True when the namespace holds the edge `e` (by id). An edge is listed under both its ends, so
+   * the loaded list of either end answers, its whole list or its list of `e.subtype` (issue 22:
+   * the other end of a state update, a stored newer turn, is often not loaded after a reopen);
+   * an end the namespace does not hold (a node being written) holds no stored edge.
+   * @throws JevMemError `STORAGE_FAILED` when both ends are held and neither's edges were loaded.
+   */
+  hasEdge(e: Pick<MemoryEdge, 'id' | 'from' | 'to' | 'subtype'>): boolean {
+    if (!this.has(e.from) || !this.has(e.to)) return false;
+    for (const end of [e.from, e.to]) {
+      const key = kindKey(e.subtype, end);
+      const list = this.#edgeList(end) ?? this.#pinnedKinds.get(key) ?? this.#kindCache.peek(key);
+      if (list !== undefined) return list.some((x) => x.id === e.id);
+    }
+    throw notLoaded('edges', e.from, this.namespace);
+  }
+
   /** The loaded edges of one subtype of a held node, in id order. @throws JevMemError when neither its whole list nor that subtype was loaded. */
   edgesOfKind(id: string, subtype: EdgeSubtype): readonly MemoryEdge[] {
     const whole = this.#pinnedEdges.get(id) ?? this.#edgeCache.get(id);

@@ -308,9 +308,9 @@ export class NamespaceState {
     return this.#core.dir.has(id) ? this.#bodies.edgesOfKind(id, subtype) : [];
   }
 
-  /** True when the loaded edges of `e.from` hold an edge with `e.id`. */
-  hasEdge(e: Pick<MemoryEdge, 'id' | 'from'>): boolean {
-    return this.edgesOf(e.from).some((x) => x.id === e.id);
+  /** True when the namespace holds the edge `e`: see {@link BodyCache.hasEdge}. @throws JevMemError when neither end's edges were loaded. */
+  hasEdge(e: Pick<MemoryEdge, 'id' | 'from' | 'to' | 'subtype'>): boolean {
+    return this.#bodies.hasEdge(e);
   }
 
   // ---------------------------------------------------------------- directory reads (no load)

@@ -4,12 +4,16 @@
  * a store at a time; readers need no lock. The lock file holds `{pid, host, since}`, written
  * aside and hard-linked into place (never seen half-written); a lock of a process that is gone
  * (same host, `kill(pid, 0)` fails with ESRCH) is taken over, never one because of its age.
+ * The lock file also names the store folder it was taken in (`folder`, its device and inode:
+ * `folderIdentity`): a lock file copied with the folder (`cp -r` while a process writes) names
+ * another folder, holds nothing in the copy, and is taken over at once (issue 22, h-break5).
  *
  * @module
  */
 import { link, open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { JevMemError, WRITER_ELSEWHERE } from '../../errors.js';
+import { folderIdentity } from '../drivers/sqlite-lock-holders.js';
 
 /**
  * Kept for the legacy v1 store's re-export; no longer used: a lock file is written whole before
@@ -24,19 +28,24 @@ function errnoCode(e: unknown): string | undefined {
 
 /**
  * The process holding the lock at `path`, or `undefined` when the lock is stale: its holder is a
- * process of this host that is gone (`kill(pid, 0)` fails with ESRCH). A holder on another host
+ * process of this host that is gone (`kill(pid, 0)` fails with ESRCH), or it was taken in another
+ * folder (a copy of the store folder: its `folder` differs from this folder's identity). A holder on another host
  * cannot be checked and counts as alive; so does an unreadable lock file (whatever its age: it
  * is never taken over, and the error names the file to delete).
  */
 export async function lockHolder(path: string): Promise<{ pid: number; host: string } | undefined> {
-  let holder: { pid?: unknown; host?: unknown };
+  let holder: { pid?: unknown; host?: unknown; folder?: unknown };
   try {
-    holder = JSON.parse((await readFile(path)).toString('utf8')) as { pid?: unknown; host?: unknown };
+    holder = JSON.parse((await readFile(path)).toString('utf8')) as { pid?: unknown; host?: unknown; folder?: unknown };
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return undefined; // released meanwhile
     return { pid: -1, host: 'unknown (the lock file cannot be read)' };
   }
   if (typeof holder.pid !== 'number' || typeof holder.host !== 'string') return { pid: -1, host: 'unknown (the lock file names no process)' };
+  if (typeof holder.folder === 'string') {
+    const here = folderIdentity(path);
+    if (here !== undefined && here !== holder.folder) return undefined; // copied with the folder
+  }
   if (holder.host !== hostname()) return { pid: holder.pid, host: holder.host }; // cannot check: assume alive
   try {
     process.kill(holder.pid, 0);
@@ -76,7 +85,7 @@ async function createWhole(path: string, content: string): Promise<void> {
 }
 
 /**
- * Takes the writer lock `<dir>/lock` for this process. The lock file holds `{pid, host, since}`.
+ * Takes the writer lock `<dir>/lock` for this process. The lock file holds `{pid, host, since, folder}`.
  * @returns whether a stale lock of a process that is gone was taken over (its writes may have
  *   been cut short: the caller may clean up after it).
  * @throws JevMemError `STORAGE_FAILED` (field `store`, `details.lock` the path) when a live
@@ -85,7 +94,7 @@ async function createWhole(path: string, content: string): Promise<void> {
  *   a delete, whose commit would free space, cannot even begin).
  */
 export async function takeStoreLock(dir: string, lockPath: string): Promise<{ tookOver: boolean }> {
-  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
+  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), folder: folderIdentity(lockPath) });
   let tookOver = false;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
