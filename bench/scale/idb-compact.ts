@@ -19,7 +19,7 @@ import { CHROMIUM_ARGS } from '../lib/chromium.js';
 
 const SECRET = 'Vexmorrow';
 const sizes = process.argv.slice(2).map(Number);
-const server = await createServer({ configFile: fileURLToPath(new URL('../../demo/vite.config.ts', import.meta.url)), logLevel: 'warn', server: { host: '127.0.0.1', port: 0 } });
+const server = await createServer({ configFile: fileURLToPath(new URL('../../demo/vite.config.ts', import.meta.url)), logLevel: 'warn', server: { host: '127.0.0.1', port: 0, watch: null, hmr: false } });
 await server.listen();
 const url = server.resolvedUrls?.local[0] ?? '';
 

@@ -46,7 +46,7 @@ function scan(dir: string, words: string[]): string[] {
 let server: ViteDevServer;
 let url: string;
 beforeAll(async () => {
-  server = await createServer({ configFile, logLevel: 'warn', server: { host: '127.0.0.1', port: 0, strictPort: false } });
+  server = await createServer({ configFile, logLevel: 'warn', server: { host: '127.0.0.1', port: 0, strictPort: false, watch: null, hmr: false } });
   await server.listen();
   url = server.resolvedUrls?.local[0] ?? '';
 }, 120_000);

@@ -172,9 +172,11 @@ export async function recoverIdbCompaction(factory: IDBFactory, dbName: string):
 /**
  * Rebuilds IndexedDB database `dbName` so that no byte of what was deleted from it stays in the
  * browser's files (Chromium's LevelDB log and table files; see the module). Run it after
- * `delete` / `forget` / `reset`, with the memory closed: open connections to `dbName` (other
- * tabs of jev-mem) are closed by the version change and fail with `STORAGE_FAILED` until
- * reloaded; a connection that does not close on `versionchange` makes this wait.
+ * `delete` / `forget` / `reset`, with the memory closed and no other tab or worker of the origin
+ * using it: it takes no lock, so a write another tab commits while the records are copied is
+ * lost. Connections still open to `dbName` (other tabs of jev-mem) are closed by the deletion
+ * and fail with `STORAGE_FAILED` until reloaded; a connection that does not close on
+ * `versionchange` makes this wait.
  *
  * Cost: every record is read and written twice (O(size of the database), all namespaces), plus
  * two short scratch databases. Measured on a loaded 2-core machine, Chromium 156: see the README's
