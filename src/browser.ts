@@ -276,7 +276,8 @@ export async function createBrowserMemory(options: BrowserMemoryOptions = {}): P
 }
 
 // The browser's building blocks, for apps that assemble their own memory.
-export { createIdbStorage } from './plane/store/idb-storage.js';
+export { compactIdbDatabase, createIdbStorage } from './plane/store/idb-storage.js';
+export type { IdbCompaction } from './plane/store/idb-compact.js';
 export type { IdbStorageOptions } from './plane/store/idb-storage.js';
 export { createWorkerSystemOne } from './system-one/worker-backend.js';
 export type { WorkerSystemOne, WorkerSystemOneOptions } from './system-one/worker-backend.js';

@@ -356,6 +356,13 @@ export interface Memory {
    *   naming it), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing changed), `ABORTED`, `CLOSED`;
    *   `STORE_DAMAGED` (nothing changed) when SQLite refuses to change a malformed page of the
    *   store file: `details.run` is the `jev-mem delete` that erases it by a copy (issue 22).
+   *
+   * Bytes: Node's SQLite file store and the memory store keep no byte of the text when this
+   * returns (`test/lifecycle/erasure.test.ts` scans them). IndexedDB in Chromium (LevelDB) keeps the deleted values in its log
+   * and table files until a compaction drops them, which a page cannot ask for: run
+   * `compactIdbDatabase()` (`jev-mem/browser`) with the memory closed to rebuild the database
+   * so that none stays (README, Erasure; issue 22). Firefox's and Safari's IndexedDB (SQLite)
+   * are untested.
    */
   delete(id: string, options?: ScopedCallOptions): Promise<boolean>;
   /**
@@ -366,6 +373,9 @@ export interface Memory {
    *   `STORAGE_FAILED`, `CLOSED`; `STORE_DAMAGED` (nothing changed) when SQLite refuses to
    *   change a malformed page of the store file: `details.run` is the `jev-mem forget` that
    *   erases the namespace by a copy (issue 22).
+   *
+   * Bytes: as {@link Memory.delete}: in a browser's IndexedDB (Chromium) the namespace's
+   * records stay in LevelDB's files until `compactIdbDatabase()` rebuilds the database.
    */
   forget(namespace: string): Promise<void>;
   /**

@@ -9,6 +9,7 @@
 import { JevMemError } from '../../errors.js';
 import { errorName, openIdbRecordDriver } from '../drivers/record-idb.js';
 import type { RecordDriver } from '../drivers/record-driver.js';
+import { recoverIdbCompaction } from './idb-compact.js';
 import { type PersistenceState, requestPersistence } from './idb-persistence.js';
 import { IDB_VERSION, upgradeRecords } from './record-idb-upgrade.js';
 import { createRecordStore } from './record-store.js';
@@ -16,6 +17,7 @@ import { storageError } from './record-errors.js';
 import type { StorageAdapter } from './storage.js';
 
 export { type PersistenceState, requestPersistence } from './idb-persistence.js';
+export { compactIdbDatabase, type IdbCompaction } from './idb-compact.js';
 export type { CheckpointRecord, NodeRecord, SpaceRecord } from './record-codec.js';
 
 /** Schema version of the IndexedDB database (see `record-idb-upgrade.ts` for the steps). */
@@ -96,6 +98,8 @@ export interface IdbStorage extends StorageAdapter {
  * - When another tab opens a newer schema version, this connection closes itself; further calls
  *   fail with `STORAGE_FAILED`.
  * - `loadMeta` reads one namespace's meta only (one key range).
+ * - A compaction (`compactIdbDatabase`) interrupted by a closed page is finished (or its
+ *   incomplete copy dropped) before the database opens (`recoverIdbCompaction`).
  * - Unless `persist: false`, it asks once for persistent storage (see
  *   {@link IdbStorageOptions.persist}); the answer is in `persistence`.
  *
@@ -128,6 +132,8 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     );
   }
 
+  // A compaction (`compactIdbDatabase`) that a closed page left half done is finished first.
+  await recoverIdbCompaction(factory, dbName);
   let driver: RecordDriver;
   try {
     driver = await openIdbRecordDriver(factory, dbName, DB_VERSION, upgradeRecords);

@@ -1,0 +1,111 @@
+/**
+ * Erasure in Chromium's IndexedDB files (issue 22): a real Chromium with a persistent profile on
+ * disk, the page drives `createBrowserMemory` (add, update, delete of both versions,
+ * `reset({ scope })`, `forget`), closes it, runs `compactIdbDatabase()`, and after the browser
+ * has closed, every file of the profile is scanned for the erased texts, terms and speaker
+ * names (UTF-8, UTF-16LE). Without the compaction they stay in LevelDB's log / table files
+ * (measured on Chromium 156; the reviewer's finding). The kept memories must survive the
+ * rebuild and stay recallable after a reopen. The page is the demo served by Vite's dev server,
+ * so it can import `jev-mem/browser` by name.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS } from '../../bench/lib/chromium.js';
+import { CHROMIUM } from './harness.js';
+
+const configFile = fileURLToPath(new URL('../../demo/vite.config.ts', import.meta.url));
+const ERASED = ['Vexmorrow', 'Quandalin', 'Brambleworth', 'Glimmerpox', 'Yarrowstan', 'grumblewick', 'Zanthor', 'Ophelius', 'Plumbuckle', 'Orrington', 'Quessa'];
+const KEPT = 'Keptwillow';
+
+/**
+ * The HTTP and code caches hold the responses the page fetched (the demo's scripts, the encoder's
+ * vocabulary, which has ordinary words and names such as "orrington"), not anything it stored.
+ */
+const FETCHED = /^Default\/(Cache|Code Cache|GPUCache)\//;
+
+/** Every file under `dir` (but the caches of fetched files) that holds one of `words` (lower-cased too), as `file: word`. */
+function scan(dir: string, words: string[]): string[] {
+  const hits: string[] = [];
+  for (const f of readdirSync(dir, { recursive: true }) as string[]) {
+    if (FETCHED.test(f)) continue;
+    const p = join(dir, f);
+    if (!statSync(p, { throwIfNoEntry: false })?.isFile()) continue;
+    const buf = readFileSync(p);
+    for (const w of words.flatMap((x) => [x, x.toLowerCase()])) {
+      for (const enc of ['utf8', 'utf16le'] as const) if (buf.includes(Buffer.from(w, enc))) hits.push(`${f}: ${w} (${enc})`);
+    }
+  }
+  return [...new Set(hits)];
+}
+
+let server: ViteDevServer;
+let url: string;
+beforeAll(async () => {
+  server = await createServer({ configFile, logLevel: 'warn', server: { host: '127.0.0.1', port: 0, strictPort: false, watch: null, hmr: false } });
+  await server.listen();
+  url = server.resolvedUrls?.local[0] ?? '';
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('IndexedDB erasure in Chromium files (issue 22)', () => {
+  it('leaves no byte of deleted, updated, reset or forgotten memories in the profile after compactIdbDatabase()', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'jev-mem-idb-erasure-'));
+    let context: BrowserContext | undefined;
+    try {
+      context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
+      let page = await context.newPage();
+      await page.goto(url);
+      const out = await page.evaluate(async (kept) => {
+        const { createBrowserMemory, compactIdbDatabase } = await (new Function("return import('/@id/jev-mem/browser')")() as Promise<typeof import('jev-mem/browser')>);
+        const m = await createBrowserMemory({ namespace: 'probe', systemOne: 'heuristic', persist: false });
+        for (let i = 0; i < 20; i++) await m.add({ text: `filler browser note ${i} about cycling and tea`, speaker: 'user' });
+        await m.add({ text: `The garden gate code is ${kept} seven`, speaker: 'user' });
+        const a = await m.add({ text: 'My bank PIN hint is Vexmorrow Quandalin and my nurse is Thessaly Brambleworth', speaker: 'Ophelius' });
+        const u = await m.update(a.id, { text: 'My bank PIN hint is Glimmerpox Yarrowstan' });
+        await m.add({ text: 'scoped secret grumblewick', speaker: 'Zanthor', userId: 'u9' });
+        const deleted = [await m.delete(a.id), await m.delete(u.id)];
+        const reset = await m.reset({ scope: { userId: 'u9' } });
+        const m2 = await createBrowserMemory({ namespace: 'other', systemOne: 'heuristic', persist: false });
+        await m2.add({ text: 'Other namespace secret Plumbuckle Orrington', speaker: 'Quessa' });
+        await m2.forget('other');
+        await m2.close();
+        const before = (await m.list({ limit: 100 })).memories.length;
+        await m.close();
+        const compaction = await compactIdbDatabase();
+        return { deleted, reset, before, compaction };
+      }, KEPT);
+      expect(out.deleted).toEqual([true, true]);
+      expect(out.before).toBe(21);
+      expect(out.compaction.records).toBeGreaterThan(21);
+      await context.close();
+      expect(scan(profile, ERASED)).toEqual([]);
+      expect(scan(profile, [KEPT]).length).toBeGreaterThan(0); // the scan does see what is kept
+
+      // Reopened: the kept memories are all there and recallable.
+      context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
+      page = await context.newPage();
+      await page.goto(url);
+      const after = await page.evaluate(async () => {
+        const { createBrowserMemory } = await (new Function("return import('/@id/jev-mem/browser')")() as Promise<typeof import('jev-mem/browser')>);
+        const m = await createBrowserMemory({ namespace: 'probe', systemOne: 'heuristic', persist: false });
+        const n = (await m.list({ limit: 100 })).memories.length;
+        const top = (await m.recall('What is the garden gate code?')).memories[0]?.text;
+        await m.close();
+        return { n, top };
+      });
+      await context.close();
+      expect(after.n).toBe(21);
+      expect(after.top).toContain(KEPT);
+    } finally {
+      await context?.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
