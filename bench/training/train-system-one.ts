@@ -2,7 +2,7 @@
  * Trains the System-One heads on the LoCoMo development split (conv-26, 30, 41, 42, 43) and writes
  * models/system-one/weights.json, then builds the quantized ONNX files with build-system-one.ts.
  *
- *   npx tsx bench/training/train-system-one.ts [--data ../shared/data/locomo10.json] [--no-build] [--dev-only]
+ *   npx tsx bench/training/train-system-one.ts [--data ../shared/data/locomo10.json] [--no-build]
  *
  * How the training data is made (gold answers are never used; gold *evidence* of the development
  * split labels the rows):
@@ -51,15 +51,6 @@ const { values } = parseArgs({
   options: {
     data: { type: 'string', default: resolve(root, '..', 'shared', 'data', 'locomo10.json') },
     'no-build': { type: 'boolean', default: false },
-    // Skip the test split (its rows only feed the model card's held-out figures; the weights are
-    // fitted on the development split alone, so they are the same with or without it).
-    'dev-only': { type: 'boolean', default: false },
-    // Collection in parallel processes (the same rows, so the same fit as one process): `--only
-    // conv-26 --rows-out a.json` collects one conversation's rows and exits; `--rows-in a.json,b.json`
-    // fits on rows so collected (read in the order given: keep the data file's order).
-    only: { type: 'string' },
-    'rows-out': { type: 'string' },
-    'rows-in': { type: 'string' },
     backend: { type: 'string', default: 'heuristic' },
     // Read parameters chosen on the development split with bench/training/tune-dev.ts; shipped with the model.
     // Chosen on the development split (bench/training/tune-dev.ts, model 1.0.0 with features@2):
@@ -70,15 +61,11 @@ const { values } = parseArgs({
   },
 });
 
-/** Version of the trained model this trainer writes (1.3.0: candidate features@6, rows from the wider pool). */
-const MODEL_VERSION = '1.3.0';
+/** Version of the trained model this trainer writes (1.2.0: candidate features@5). */
+const MODEL_VERSION = '1.2.0';
 
-/**
- * Wider read limits while logging, so the rows cover the candidates a calibrated run can reach;
- * θ_pool 0 builds the wider pool (read/pool.ts) for every question, so the relevance head also
- * learns from the deeper vector / lexical / soft-list candidates it ranks at read time (issue 24).
- */
-const EXPLORE = { thetaSuff: 1, thetaCont: 0, maintenanceInterval: 0, anchors: 60, maxVisited: 200, budget: 200, maxControllerCalls: 24, poolThreshold: 0 };
+/** Wider read limits while logging, so the rows cover the candidates a calibrated run can reach. */
+const EXPLORE = { thetaSuff: 1, thetaCont: 0, maintenanceInterval: 0, anchors: 60, maxVisited: 200, budget: 200, maxControllerCalls: 24 };
 
 /** Wraps a backend and logs every request while `on`. */
 function recorder(inner: SystemOneBackend): SystemOneBackend & { log: SystemOneRequest[]; on: boolean } {
@@ -247,32 +234,12 @@ async function main(): Promise<void> {
   console.log(`collecting with the ${backend.modelId} backend`);
   const all: Record<string, Row[]> = { relation: [], routingT: [], routingM: [], cand: [], suff: [], cont: [] };
   const test: Record<string, Row[]> = { relation: [], routingT: [], routingM: [], cand: [], suff: [], cont: [] };
-  const only = values.only?.split(',');
-  type Saved = { dev: boolean; rows: Record<string, Array<{ x: number[]; y: number; conv: string; q?: string }>> };
-  if (values['rows-in'] !== undefined) {
-    for (const file of values['rows-in'].split(',')) {
-      for (const saved of JSON.parse(await readFile(file, 'utf8')) as Saved[]) {
-        for (const [k, v] of Object.entries(saved.rows)) (saved.dev ? all : test)[k]?.push(...v.map((r) => ({ ...r, x: Float32Array.from(r.x) })));
-      }
-    }
-  } else {
-    const saved: Saved[] = [];
-    for (const s of samples) {
-      const isDev = LOCOMO_DEV.includes(s.sample_id);
-      if (!isDev && (values['dev-only'] || !LOCOMO_TEST.includes(s.sample_id))) continue;
-      if (only !== undefined && !only.includes(s.sample_id)) continue;
-      const rows = await collect(locomoConversation(s), encoder, backend);
-      for (const [k, v] of Object.entries(rows)) (isDev ? all : test)[k]?.push(...v);
-      if (values['rows-out'] !== undefined) saved.push({ dev: isDev, rows: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, v.map((r) => ({ ...r, x: [...r.x] }))])) });
-      console.log(`${s.sample_id} (${isDev ? 'dev' : 'test, held out'}): ${Object.entries(rows).map(([k, v]) => `${k} ${v.length}/${v.filter((r) => r.y === 1).length}+`).join(', ')}`);
-    }
-    if (values['rows-out'] !== undefined) {
-      await writeFile(values['rows-out'], JSON.stringify(saved));
-      console.log(`wrote the rows to ${values['rows-out']}`);
-      await backend.close();
-      await encoder.close?.();
-      return;
-    }
+  for (const s of samples) {
+    const isDev = LOCOMO_DEV.includes(s.sample_id);
+    if (!isDev && !LOCOMO_TEST.includes(s.sample_id)) continue;
+    const rows = await collect(locomoConversation(s), encoder, backend);
+    for (const [k, v] of Object.entries(rows)) (isDev ? all : test)[k]?.push(...v);
+    console.log(`${s.sample_id} (${isDev ? 'dev' : 'test, held out'}): ${Object.entries(rows).map(([k, v]) => `${k} ${v.length}/${v.filter((r) => r.y === 1).length}+`).join(', ')}`);
   }
   const W = (g: HeadGroup) => FEATURE_NAMES[g].length;
   console.log('fitting (development split only):');
@@ -350,10 +317,9 @@ async function main(): Promise<void> {
     return { auc: rocAuc(p, y), ece: expectedCalibrationError(p, y) };
   };
   const report = (name: string, rows: Row[], t: ReturnType<typeof select>, group: HeadGroup) => {
-    metrics[`${name}.dev_loco_auc`] = Math.round(t.auc * 1e4) / 1e4;
-    if (rows.length === 0) return; // --dev-only
     const m = evalRows(rows, t);
     const h = standIn(group, name, rows);
+    metrics[`${name}.dev_loco_auc`] = Math.round(t.auc * 1e4) / 1e4;
     metrics[`${name}.test_auc`] = Math.round(m.auc * 1e4) / 1e4;
     metrics[`${name}.test_ece`] = Math.round(m.ece * 1e4) / 1e4;
     metrics[`${name}.test_auc_keyword_standin`] = Math.round(h.auc * 1e4) / 1e4;

@@ -111,7 +111,7 @@ export interface TracePool {
  * from its first node that is not an anchor), less deleted nodes, in fused order, at most 3 × `poolAnchors` (the caller keeps the first `poolAnchors` that
  * pass its window and filter). Reads no node body.
  */
-export async function widerPool(state: NamespaceState, params: Readonly<MemoryParameters>, input: PoolInput): Promise<{ hits: FusedHit[]; softQuery: string; soft: IndexHit[] }> {
+export async function widerPool(state: NamespaceState, params: Readonly<MemoryParameters>, input: PoolInput): Promise<{ hits: FusedHit[]; softQuery: string }> {
   const depth = params.anchors + params.poolAnchors;
   const maxDf = Math.min(params.recallQueryMaxDf, Math.max(2, Math.floor(SOFT_MAX_SHARE * state.size)));
   const softQuery = softQueryText(input.query, input.speakers, state.keywordDf, maxDf, input.termVectors);
@@ -132,7 +132,7 @@ export async function widerPool(state: NamespaceState, params: Readonly<MemoryPa
     if (status === undefined || status === 'deleted') continue;
     hits.push(f);
   }
-  return { hits, softQuery, soft };
+  return { hits, softQuery };
 }
 
 /** What {@link extendAnchors} reads besides {@link PoolInput}'s lists. */
@@ -154,31 +154,19 @@ export interface ExtendInput extends Omit<PoolInput, 'anchors'> {
  * System One's fitted range, so the final order leans on the lexical and vector evidence the wider
  * lists hold), appends up to `poolAnchors` nodes of {@link widerPool} that pass the recall's
  * window and filter to `fused` (their bodies loaded). The caller grows `maxVisited` by as many.
- * Each added node carries the eq. (16) RRF of its ranks in the question's own vector and lexical
- * lists (`vecHits`, `lexHits`; 0 for a list it is not in), the score every anchor carries.
- * @param softRanks - when given and the pool is built, filled with each node of the soft lexical
- *   list → its 1-based rank there (the `softRank` candidate signal, features@6).
  * @returns the trace of the pool, also when it was not built.
  */
-export async function extendAnchors(state: NamespaceState, params: Readonly<MemoryParameters>, input: ExtendInput, fused: FusedHit[], softRanks?: Map<string, number>): Promise<TracePool> {
+export async function extendAnchors(state: NamespaceState, params: Readonly<MemoryParameters>, input: ExtendInput, fused: FusedHit[]): Promise<TracePool> {
   const trace: TracePool = { ran: false, h: input.h, threshold: params.poolThreshold, g: input.g, softQuery: '', added: [] };
   const byRoute = params.poolThreshold < 1 && input.h >= params.poolThreshold;
   if (!input.on || params.poolAnchors === 0 || !(byRoute || input.g > 0)) return trace;
   const wide = await widerPool(state, params, { ...input, anchors: new Set(fused.map((f) => f.id)) });
-  wide.soft.forEach((h, i) => softRanks?.set(h.id, i + 1));
   await state.loadNodes(wide.hits.map((f) => f.id));
-  // An extra anchor carries the eq. (16) RRF of its ranks in the question's own vector and lexical
-  // lists (what every anchor carries), not its rank among the extra ones: the latter would read as
-  // a first-place anchor for a node ranked 61st.
-  const rankIn = (list: readonly IndexHit[]): Map<string, number> => new Map(list.map((h, i) => [h.id, i + 1]));
-  const vecRank = rankIn(input.vecHits);
-  const lexRank = rankIn(input.lexHits);
   for (const f of wide.hits) {
     const n = state.nodes.get(f.id);
     if (trace.added.length >= params.poolAnchors || n === undefined || !input.passes(n)) continue;
     trace.added.push(f.id);
-    const ranks = [vecRank.get(f.id) ?? 0, lexRank.get(f.id) ?? 0];
-    fused.push({ id: f.id, rrf: ranks.reduce((a, r) => a + (r > 0 ? 1 / (params.rrfK + r) : 0), 0), ranks });
+    fused.push({ id: f.id, rrf: f.rrf, ranks: f.ranks.slice(0, 2) });
   }
   trace.ran = true;
   trace.softQuery = wide.softQuery;

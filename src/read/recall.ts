@@ -164,12 +164,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // The guard's reading (guard.ts) is taken from these anchors, before any wider pool.
   const guardAnchors = fused.map((f) => state.nodes.get(f.id)).filter((n): n is MemoryNode => n !== undefined);
   // The wider pool (pool.ts): more anchors when h(q) ≥ θ_pool or the guard's g > 0, and as much more room to visit.
-  const softRanks = new Map<string, number>();
-  const pool = await extendAnchors(state, params, { on: sw.pool, h, g: guardWeight(guardAnchors), query: input.query, speakers, vecHits, lexHits, termVectors: input.termVectors, language, passes }, fused, softRanks);
-  if (pool.ran) {
-    q.softRank = softRanks;
-    q.pooled = new Set(pool.added);
-  }
+  const pool = await extendAnchors(state, params, { on: sw.pool, h, g: guardWeight(guardAnchors), query: input.query, speakers, vecHits, lexHits, termVectors: input.termVectors, language, passes }, fused);
   for (const f of fused) q.rrf.set(f.id, f.rrf);
   // the expansion and the hop read maxVisited from the parameters: the pool's room goes with them
   const readParams: Readonly<MemoryParameters> = pool.added.length === 0 ? params : { ...params, maxVisited: params.maxVisited + pool.added.length };

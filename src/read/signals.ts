@@ -58,10 +58,6 @@ export interface QueryContext {
    * `softWindowOverlap`), so a scoped recall's scores never read another scope's memories.
    */
   keep?: (node: MemoryNode) => boolean;
-  /** The wider pool's soft lexical list (read/pool.ts): id → 1-based rank; absent when the pool was not built. */
-  softRank?: Map<string, number>;
-  /** Ids of the wider pool's extra anchors; absent when the pool was not built. */
-  pooled?: Set<string>;
 }
 
 /**
@@ -245,7 +241,5 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     sessionLexical: sid !== undefined ? (q.sessionLexical?.get(sid) ?? 0) : 0,
     entityMatch,
     softWindowOverlap: q.soft !== undefined ? q.soft.overlapNodes(window) : 0,
-    softRank: q.softRank?.get(n.id) ?? 0,
-    pooled: q.pooled?.has(n.id) === true ? 1 : 0,
   };
 }

@@ -254,14 +254,6 @@ export interface CandidateSignals {
    * (features@5).
    */
   softWindowOverlap?: number;
-  /**
-   * 1-based rank of the candidate in the wider pool's soft lexical list (the question's content
-   * words replaced by their nearest index terms by word vector, read/pool.ts), 0 when it is not
-   * in that list or the pool was not built for the query (features@6).
-   */
-  softRank?: number;
-  /** 1 when the candidate is an extra anchor of the wider pool (read/pool.ts), else 0 (features@6). */
-  pooled?: number;
 }
 
 /** State of a candidate-scoring request. */

@@ -47,7 +47,7 @@ import type {
  * manifest and in each ONNX file's metadata; `createLocalSystemOne` refuses a model whose
  * version differs.
  */
-export const FEATURE_VERSION = 'jev-mem/system-one-features@6';
+export const FEATURE_VERSION = 'jev-mem/system-one-features@5';
 
 /** The six head groups; each has one featurizer and one network. */
 export const HEAD_GROUPS = ['typing', 'relation', 'routing', 'candidates', 'stop', 'maintenance'] as const;
@@ -683,8 +683,6 @@ export const CANDIDATE_FEATURES = [
   'answer_count', // "how many / much / often / old" query · the text holds a number
   'answer_when', // "when" query · the text holds a date word, month, year, weekday or ago/last
   'soft_window_overlap', // IDF-weighted soft term match over it and its neighbour turns, [0,1] (features@5; 0 without word vectors)
-  'inv_soft_rank', // 1/softRank: its rank in the wider pool's soft lexical list (read/pool.ts), 0 when absent (features@6)
-  'pooled', // an extra anchor of the wider pool (features@6)
 ] as const;
 
 const writeCandidateRow = rowWriter(CANDIDATE_FEATURES);
@@ -693,7 +691,7 @@ const writeCandidateRow = rowWriter(CANDIDATE_FEATURES);
 const HOW_COUNT = /\bhow (many|much|often|old)\b/;
 
 /**
- * Candidate features (48 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
+ * Candidate features (46 values, names in {@link CANDIDATE_FEATURES}) of the candidate whose `ref`
  * is `ref` in a {@link CandidateState}.
  * @param state - `{kind: 'candidates', query, candidates}`.
  * @param ref - the candidate's ref; unknown / absent gives `has_candidate` = 0 and zeros.
@@ -768,8 +766,6 @@ function candidateRow(cues: CueReader, answer: AnswerCueReader, state: Candidate
     answer_count: flag(known && HOW_COUNT.test(state.query.toLowerCase()) && cc.numbers > 0),
     answer_when: flag(known && qword === 'when' && cc.dateWords + cc.months + cc.years + cc.weekdays + cc.agoLast > 0),
     soft_window_overlap: Math.max(0, Math.min(1, (sig.softWindowOverlap ?? 0))),
-    inv_soft_rank: (sig.softRank ?? 0) >= 1 ? 1 / (sig.softRank as number) : 0,
-    pooled: flag((sig.pooled ?? 0) >= 1),
   });
 }
 

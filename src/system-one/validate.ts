@@ -283,7 +283,7 @@ function candidateSignals(v: unknown): Required<CandidateSignals> {
     sameSessionAsBest: num(s.sameSessionAsBest), monthMatch: num(s.monthMatch), yearMatch: num(s.yearMatch),
     reassess: num(s.reassess), priorRelevance: num(s.priorRelevance), neighbourRelevance: num(s.neighbourRelevance),
     neighbourCosine: num(s.neighbourCosine), windowLexical: num(s.windowLexical), sessionLexical: num(s.sessionLexical),
-    entityMatch: num(s.entityMatch), softWindowOverlap: num(s.softWindowOverlap), softRank: num(s.softRank), pooled: num(s.pooled),
+    entityMatch: num(s.entityMatch), softWindowOverlap: num(s.softWindowOverlap),
   };
 }
 

@@ -3,9 +3,6 @@ import { DEFAULT_PARAMETERS, resolveParameters } from '../../src/config.js';
 import { createNodeMemory } from '../../src/node.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { softQueryText } from '../../src/read/pool.js';
-import type { CandidateState } from '../../src/system-one/catalogue.js';
-import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
-import type { SystemOneBackend, SystemOneRequest } from '../../src/system-one/wire.js';
 
 describe('softQueryText: the question words replaced by their nearest vocabulary terms', () => {
   // Two-dimensional unit vectors: cos(instruments, ·) = x.
@@ -52,8 +49,8 @@ describe('the wider pool of a multi-hop question (issue 24)', () => {
   ];
   const guitar = turns[2]![1];
 
-  async function run(parameters: Record<string, number>, pool = true, roles = false, routing = true, systemOne?: SystemOneBackend) {
-    const memory = await createNodeMemory({ store: 'unused-in-memory', storage: createMemoryStorage(), ...(systemOne !== undefined ? { systemOne } : {}) });
+  async function run(parameters: Record<string, number>, pool = true, roles = false, routing = true) {
+    const memory = await createNodeMemory({ store: 'unused-in-memory', storage: createMemoryStorage() });
     try {
       let t = Date.parse('2024-03-01T10:00:00Z');
       for (const [name, text] of turns) {
@@ -81,41 +78,6 @@ describe('the wider pool of a multi-hop question (issue 24)', () => {
     expect(r.trace.anchors).toHaveLength(2);
     expect(r.memories.map((m) => m.text)).toContain(guitar);
     expect(r.trace.limits.maxVisited).toBe(41); // the recall's 40, plus the one extra anchor
-  });
-  it('gives an extra anchor the eq. (16) RRF of its ranks in the question’s own lists, not of its rank among the extra ones', async () => {
-    const r = await run({ poolAnchors: 1 });
-    const added = r.trace.anchors.find((a) => a.id === r.trace.pool?.added[0]);
-    expect(added).toBeDefined();
-    const [first] = r.trace.anchors;
-    // The one anchor holds a first place; the extra one is ranked after it in the vector list (5
-    // turns, all with vectors), so a rank of 1 there would be its rank among the non-anchors.
-    expect(added!.vectorRank).toBeGreaterThanOrEqual(2);
-    const kappa = DEFAULT_PARAMETERS.rrfK;
-    const own = [added!.vectorRank, added!.lexicalRank].reduce((a, rank) => a + (rank > 0 ? 1 / (kappa + rank) : 0), 0);
-    expect(added!.rrf).toBeCloseTo(own, 12); // no soft-list term: 1/(κ + 1) more before the fix
-    expect(added!.rrf).toBeLessThan(first!.rrf);
-  });
-  it('tells System One which candidates are extra anchors and their soft-list rank (signals softRank, pooled)', async () => {
-    const inner = createHeuristicSystemOne();
-    const log: SystemOneRequest[] = [];
-    const recorder: SystemOneBackend = {
-      kind: inner.kind,
-      modelId: inner.modelId,
-      decide: (req, o) => (log.push(req), inner.decide(req, o)),
-      decideMany: (reqs, o) => (log.push(...reqs), inner.decideMany(reqs, o)),
-      close: () => inner.close(),
-    };
-    const r = await run({ poolAnchors: 1 }, true, false, true, recorder);
-    const signalsOf = new Map<string, CandidateState['candidates'][number]['signals']>();
-    for (const req of log) {
-      const st = req.state as unknown as CandidateState;
-      if (st.kind === 'candidates') for (const c of st.candidates) if (!signalsOf.has(c.text)) signalsOf.set(c.text, c.signals);
-    }
-    expect(r.trace.pool?.ran).toBe(true);
-    expect(signalsOf.get(guitar)?.pooled).toBe(1);
-    expect(signalsOf.get(guitar)?.softRank).toBe(1); // the only soft-list hit: "guitar"
-    expect(signalsOf.get(turns[0]![1])?.pooled).toBe(0); // the first-round anchor
-    expect(signalsOf.get(turns[0]![1])?.softRank).toBe(0); // not in the soft list
   });
   it('is not built below θ_pool on named speakers’ short turns (g = 0)', async () => {
     const r = await run({ poolAnchors: 1, poolThreshold: 1 });

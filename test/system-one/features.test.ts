@@ -32,7 +32,7 @@ function expectRow(group: keyof typeof FEATURE_NAMES, row: Float32Array, expecte
 describe('feature lists', () => {
   it('have the documented lengths per group', () => {
     expect(Object.fromEntries(HEAD_GROUPS.map((g) => [g, FEATURE_NAMES[g].length]))).toEqual({
-      typing: 19, relation: 24, routing: 29, candidates: 48, stop: 17, maintenance: 22,
+      typing: 19, relation: 24, routing: 29, candidates: 46, stop: 17, maintenance: 22,
     });
   });
 
@@ -41,7 +41,7 @@ describe('feature lists', () => {
   });
 
   it('carry a version string', () => {
-    expect(FEATURE_VERSION).toBe('jev-mem/system-one-features@6');
+    expect(FEATURE_VERSION).toBe('jev-mem/system-one-features@5');
   });
 });
 
@@ -195,17 +195,6 @@ describe('candidateFeatures', () => {
     expect(withSoft(0.42)).toBeCloseTo(0.42, 6);
     expect(withSoft(1.3)).toBe(1);
     expect(withSoft(undefined)).toBe(0);
-  });
-
-  it('reads softRank as 1/rank and pooled as a flag (features@6), 0 without them', () => {
-    const c = candidateState.candidates[0] as CandidateState['candidates'][number];
-    const row = (signals: Partial<CandidateState['candidates'][number]['signals']>) =>
-      named('candidates', candidateFeatures({ ...candidateState, candidates: [{ ...c, signals: { ...c.signals, ...signals } }] }, 'c1'));
-    expect(row({ softRank: 4, pooled: 1 }).inv_soft_rank).toBeCloseTo(0.25, 6);
-    expect(row({ softRank: 4, pooled: 1 }).pooled).toBe(1);
-    expect(row({ softRank: 0, pooled: 0 }).inv_soft_rank).toBe(0);
-    expect(row({}).inv_soft_rank).toBe(0);
-    expect(row({}).pooled).toBe(0);
   });
 
   it('sets answer_when for a "when" query whose candidate holds a date word ("yesterday")', () => {
