@@ -8,7 +8,7 @@
  * `src/memory/relevance.ts` keeps per System-One model, and prints the same tables for the
  * calibrated values. Usage:
  *
- *   nice -n 10 npx tsx bench/locomo/relevance-calibration.ts [local|heuristic] [questionsPerConversation]
+ *   nice -n 10 npx tsx bench/locomo/relevance-calibration.ts [local|heuristic] [questionsPerConversation] [locomo10.json]
  */
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import { createNodeAssetLoader } from '../../src/encoder/assets-node.js';
@@ -22,7 +22,7 @@ import { relevanceLogit } from '../../src/memory/relevance.js';
 
 const backendName = process.argv[2] ?? 'local';
 const perConv = Number(process.argv[3] ?? 60);
-const data = await loadLocomo();
+const data = await loadLocomo(process.argv[4]); // optional path of locomo10.json (default ../shared/data)
 const encoder = await createDefaultNodeEncoder();
 const inner = backendName === 'heuristic' ? createHeuristicSystemOne() : await createLocalSystemOne({ load: createNodeAssetLoader(), engine: 'ts' });
 // Under a model id with no calibration, so recall reports the raw a_v (memory/relevance.ts).

@@ -4,7 +4,7 @@
  * and writes every logged candidate request (query, candidate text, signals, via) with the gold
  * evidence turns and the returned ranking, as JSON lines.
  *
- *   npx tsx bench/training/dump-candidates.ts --out /tmp/jev/dump.jsonl [--explore]
+ *   npx tsx bench/training/dump-candidates.ts --out /tmp/jev/dump.jsonl [--explore] [--parameters '{"poolThreshold":0.5}']
  *
  * @module
  */
@@ -25,6 +25,8 @@ const { values } = parseArgs({
     data: { type: 'string', default: resolve(root, '..', 'shared', 'data', 'locomo10.json') },
     out: { type: 'string', default: '/tmp/jev/dump.jsonl' },
     explore: { type: 'boolean', default: false },
+    // read parameters over the defaults (and over --explore), e.g. '{"poolThreshold":0.5}'
+    parameters: { type: 'string', default: '{}' },
   },
 });
 const EXPLORE = { thetaSuff: 1, thetaCont: 0, maintenanceInterval: 0, anchors: 60, maxVisited: 200, budget: 200, maxControllerCalls: 24 };
@@ -43,7 +45,8 @@ const backend: SystemOneBackend = {
 const lines: string[] = [];
 for (const s of samples) {
   const conv = locomoConversation(s);
-  const memory = await createMemory({ encoder, systemOne: backend, ...(values.explore ? { parameters: EXPLORE } : {}) });
+  const parameters = { ...(values.explore ? EXPLORE : {}), ...(JSON.parse(values.parameters as string) as Record<string, number>) };
+  const memory = await createMemory({ encoder, systemOne: backend, parameters });
   const added = await memory.addMany(conv.observations);
   const turnOf = new Map(added.map((a, i) => [a.id, conv.observations[i]?.turnId as string]));
   for (const q of conv.questions) {

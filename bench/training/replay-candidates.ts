@@ -49,6 +49,8 @@ const EXTRA: Record<string, (e: Entry, q: Q) => number> = {
   idf_overlap: (e) => e.signals.idfOverlap ?? 0,
   prior_rank: () => 0,
   session_prior: () => 0,
+  inv_soft_rank: (e) => ((e.signals.softRank ?? 0) >= 1 ? 1 / (e.signals.softRank as number) : 0),
+  pooled: (e) => e.signals.pooled ?? 0,
   when_dateword: (e, q) => { const c = qc(q.question); const d = qc(e.text); return c.qword === 0 && (d.dateWords + d.months + d.years + d.weekdays + d.agoLast) > 0 ? 1 : 0; },
 };
 // ---- soft term matching prototypes (GloVe word vectors; features@5 ships soft_window_kdf as
@@ -64,7 +66,7 @@ const words = (t: string) => tokenize(t).filter((w) => !isStopWord(w));
 const turnText = new Map<string, string>();
 const df = new Map<string, Map<string, number>>();
 const nTurns = new Map<string, number>();
-for (const smp of parseLocomo(readFileSync(new URL('../../../shared/data/locomo10.json', import.meta.url), 'utf8')).filter((x) => LOCOMO_DEV.includes(x.sample_id))) {
+for (const smp of parseLocomo(readFileSync((cfg as { data?: string }).data ?? new URL('../../../shared/data/locomo10.json', import.meta.url), 'utf8')).filter((x) => LOCOMO_DEV.includes(x.sample_id))) {
   const conv = locomoConversation(smp); const d = new Map<string, number>();
   for (const o of conv.observations) { turnText.set(`${conv.sampleId}|${o.turnId}`, o.text); for (const w of new Set(words(o.text))) d.set(w, (d.get(w) ?? 0) + 1); for (const k of keywordsOf(o.text)) d.set(`#${k}`, (d.get(`#${k}`) ?? 0) + 1); }
   df.set(conv.sampleId, d); nTurns.set(conv.sampleId, conv.observations.length);
