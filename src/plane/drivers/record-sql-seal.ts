@@ -10,6 +10,7 @@
  * @module
  */
 import { crc32 } from '../store/checksum.js';
+import { markSealHeld } from '../store/record-codec.js';
 import { DamagedRecord, type RecordKey, type RecordTable } from './record-driver.js';
 import { type StoredBytes, decodeRecordValue, joinChunks } from './record-sql-codec.js';
 
@@ -65,7 +66,8 @@ export function unsealValue(stored: StoredBytes): StoredBytes {
 /**
  * The value stored under `key` of `table`, its seal checked and its bytes decoded; a BLOB whose
  * seal fails, that does not decode or that lies on a damaged page (empty) is a damaged record
- * ({@link damagedValue}).
+ * ({@link damagedValue}). A node record whose seal held is marked so (`record-codec.ts`
+ * `SEAL_HELD`), and its readers skip re-serialising it to check its `sum`.
  */
 export function readRecordValue(table: RecordTable, blob: StoredBytes, key: RecordKey): unknown {
   let inner: StoredBytes;
@@ -75,7 +77,10 @@ export function readRecordValue(table: RecordTable, blob: StoredBytes, key: Reco
     return damagedValue(table, 'checksum');
   }
   try {
-    return decodeRecordValue(inner, key);
+    const value = decodeRecordValue(inner, key);
+    // A node record of sealed bytes: its sum is not recomputed by the reader (record-codec.ts SEAL_HELD).
+    if (table === 'node' && inner !== blob) markSealHeld(value);
+    return value;
   } catch {
     return damagedValue(table, blob instanceof Uint8Array && blob.byteLength === 0 ? 'page' : 'decode');
   }
