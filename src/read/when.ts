@@ -66,6 +66,13 @@ function monthSpan(m0: number, months: number, nowMs: number, past: boolean): [n
   return [start, Date.UTC(y, m0 + months, 1) - 1];
 }
 
+/** The same UTC calendar instant a year later. */
+function yearLater(ms: number): number {
+  const d = new Date(ms);
+  d.setUTCFullYear(d.getUTCFullYear() + 1);
+  return d.getTime();
+}
+
 /** One side of a range, or a whole question: its intervals (chrono, then bare month and season words). */
 function spans(text: string, nowMs: number, past: boolean): QuestionWindow[] {
   const out: QuestionWindow[] = [];
@@ -102,7 +109,8 @@ export function questionWindow(query: string, nowMs: number): QuestionWindow | u
   let found: QuestionWindow[] = [];
   if (range) {
     const a = spans(range[1] as string, nowMs, past);
-    const b = spans(range[2] as string, nowMs, past);
+    // the range's end is the first such time at or after its start ("between May and June" said in mid-May: this June)
+    const b = spans(range[2] as string, nowMs, past).map((x) => (a[0] !== undefined && x.startMs < a[0].startMs ? { ...x, startMs: yearLater(x.startMs), endMs: yearLater(x.endMs + 1) - 1 } : x));
     if (a.length > 0 && b.length > 0) found = [...a, ...b];
   }
   if (found.length === 0) found = spans(query, nowMs, past);
