@@ -33,13 +33,14 @@ describe('recall of time-named and present-state questions over a user/assistant
   });
 
   for (const q of WHEN_QUESTIONS) {
-    it(`"${q.question}" (now ${q.now.slice(0, 10)}): ${q.gold.join(', ')} within the top ${q.within}`, async () => {
+    it(`"${q.question}" (now ${q.now.slice(0, 10)}): ${q.gold.join(', ')} within the top ${q.within}${q.above !== undefined ? `, above ${q.above}` : ''}`, async () => {
       clock = Date.parse(q.now);
       const r = await m.recall(q.question, { k: 20 });
       const ids = r.memories.map((x) => x.provenance.turnId);
       const ranks = q.gold.map((g) => ids.indexOf(g) + 1);
       for (const [i, g] of q.gold.entries()) expect(ranks[i], `${g} in ${ids.slice(0, 8).join(' ')}`).toBeGreaterThan(0);
       for (const [i, g] of q.gold.entries()) expect(ranks[i], `${g} in ${ids.slice(0, 8).join(' ')}`).toBeLessThanOrEqual(q.within);
+      if (q.above !== undefined) for (const [i, g] of q.gold.entries()) expect(ranks[i], `${g} above ${q.above} in ${ids.slice(0, 8).join(' ')}`).toBeLessThan(ids.indexOf(q.above) + 1 || Infinity);
     });
   }
 

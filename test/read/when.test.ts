@@ -62,7 +62,7 @@ describe('presentLift', () => {
       { node: node('2024-06-01T00:00:00Z'), score: 0.05, vector: v(0, 1) }, // cos 0 and 0.6 to the two above: another subject
       { node: node('2024-06-01T00:00:00Z', 'assistant'), score: 0.3, vector: v(1, 0) }, // same subject, other speaker
     ];
-    expect(presentLift(items)).toEqual([0.6, 0.6 * 1.3, 0.05, 0.3]);
+    expect(presentLift(items)).toEqual([0.6, 0.6 * 1.01, 0.05, 0.3]); // β_p = 0.01: just above the old fact
   });
   it('changes nothing when no newer memory is on the subject (the only match keeps its place)', () => {
     const items = [
