@@ -56,6 +56,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
           deadline: Date.now() + (o?.deadlineMs ?? o?.parameters?.readDeadlineMs ?? params.readDeadlineMs),
         };
         if (o?.k !== undefined) input.k = o.k;
+        input.nowMs = now().getTime();
         if (window.afterMs !== undefined) input.afterMs = window.afterMs;
         if (window.beforeMs !== undefined) input.beforeMs = window.beforeMs;
         if (o?.signal) input.signal = o.signal;

@@ -32,6 +32,7 @@ import type { TermVectorLookup } from './signals.js';
 import { stopDecision, type StopReason } from './stop.js';
 import { isUserRole, tastePool, tasteScores, type EmbedTexts } from './taste.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
+import { questionTime } from './when.js';
 
 /** The `hops` signal of a node the hop found: one step from its seeds (the dev runs of docs/bench/HOP.md saw no difference with 0). */
 const HOP_HOPS = 1;
@@ -92,6 +93,8 @@ export interface RecallInput {
    * recommendation request (`taste.ts`); absent: that step does not run.
    */
   embedPassages?: EmbedTexts;
+  /** The recall's clock (the memory's `now`), epoch ms: a time the question names is read against it (when.ts); absent: none is read. */
+  nowMs?: number;
 }
 
 /** What a recall returns. */
@@ -165,9 +168,12 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   const guardAnchors = fused.map((f) => state.nodes.get(f.id)).filter((n): n is MemoryNode => n !== undefined);
   // The wider pool (pool.ts): more anchors when h(q) ≥ θ_pool or the guard's g > 0, and as much more room to visit.
   const pool = await extendAnchors(state, params, { on: sw.pool, h, g: guardWeight(guardAnchors), query: input.query, speakers, vecHits, lexHits, termVectors: input.termVectors, language, passes }, fused);
+  // The question's time (when.ts): a window it names draws in-window memories into the anchors.
+  const when = await questionTime(state, { query: input.query, nowMs: input.nowMs, temporal: p.temporal, queryVector: vectorEvidence ? input.queryVector : undefined, lexHits, passes }, fused);
   for (const f of fused) q.rrf.set(f.id, f.rrf);
   // the expansion and the hop read maxVisited from the parameters: the pool's room goes with them
-  const readParams: Readonly<MemoryParameters> = pool.added.length === 0 ? params : { ...params, maxVisited: params.maxVisited + pool.added.length };
+  const extra = pool.added.length + when.trace.drawn.length;
+  const readParams: Readonly<MemoryParameters> = extra === 0 ? params : { ...params, maxVisited: params.maxVisited + extra };
   const maxVisited = readParams.maxVisited;
   const bestAnchor = fused[0] ? state.nodes.get(fused[0].id) : undefined;
   const bestSid = bestAnchor?.provenance.sessionId;
@@ -325,6 +331,8 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     k,
     sessionRepeatFactor: params.sessionRepeatFactor,
     ...(taste !== undefined ? { taste: taste.scores } : {}),
+    ...(when.window !== undefined ? { window: when.window } : {}),
+    present: when.present,
   });
   const trace: RecallTrace = {
     query: input.query,
@@ -352,6 +360,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     coverage,
     hop,
     pool,
+    when: when.trace,
   };
   if (taste !== undefined) trace.taste = { drawn: taste.drawn, scored: taste.scores.size };
   return { memories, trace };

@@ -13,6 +13,7 @@ import { asksAggregate, coverageFactor, sessionCoverage } from './coverage.js';
 import { guardedScores, guardWeight } from './guard.js';
 import { recencyAdjusted, recencyFactor } from './score.js';
 import { namespaceIdf, type QueryContext } from './signals.js';
+import { presentLift, WINDOW_BOOST, windowWeight, type QuestionWindow } from './when.js';
 
 /** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */
 export const SUPERSEDED_FACTOR = 0.8;
@@ -98,6 +99,10 @@ export interface FinalRankingInput {
   sessionRepeatFactor?: number;
   /** The user's tastes by node id (taste.ts), for the guard; absent: none. */
   taste?: ReadonlyMap<string, number>;
+  /** The time the question names (when.ts): scores + β_w·w(v)·(best guarded score); absent: none. */
+  window?: QuestionWindow;
+  /** The question asks about the present (when.ts `asksPresent`): newer memories on the best ones' subjects lifted (`presentLift`). */
+  present?: boolean;
 }
 
 /**
@@ -122,12 +127,20 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     g,
     input.taste !== undefined ? { idf: namespaceIdf(state), taste: input.taste } : { idf: namespaceIdf(state) },
   );
+  const top = Math.max(0, ...guarded);
   const ranked = all.map((s, i) => {
     let score = guarded[i] as number;
     if (r > 0 && s.node.observedAt && Number.isFinite(newest)) score = recencyAdjusted(score, r, recencyFactor(newest, Date.parse(s.node.observedAt))); // (25)
+    // the question's time window and the present (when.ts): bounded factors, so they reorder
+    // near-equal memories and never drop the only match
+    if (input.window !== undefined) score += WINDOW_BOOST * top * windowWeight(s.node, input.window);
     if (s.node.status === 'superseded') score *= SUPERSEDED_FACTOR;
     return { s, score };
   });
+  if (input.present === true) {
+    const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: state.vectors.get(x.s.node.id) })));
+    ranked.forEach((x, i) => (x.score = lifted[i] as number));
+  }
   // Coverage across sessions for questions that ask for several things (coverage.ts): f = 1 on
   // histories in System One's range (g = 0) and when the parameter is 1.
   const f = input.sessionRepeatFactor !== undefined && asksAggregate(input.query) ? coverageFactor(g, input.sessionRepeatFactor) : 1;

@@ -12,9 +12,11 @@ import type { ScoreParts } from './score.js';
 import type { StopEstimates, StopReason } from './stop.js';
 import type { TraceHop } from './hop.js';
 import type { TracePool } from './pool.js';
+import type { TraceWhen } from './when.js';
 
 export type { TraceHop, HopAdded, HopReason } from './hop.js';
 export type { TracePool } from './pool.js';
+export type { TraceWhen } from './when.js';
 
 /** An anchor of the read loop (eq. (16)). */
 export interface TraceAnchor {
@@ -121,4 +123,10 @@ export interface RecallTrace {
    * (also listed in `anchors`). Absent in traces written before it existed.
    */
   pool?: TracePool;
+  /**
+   * The question's time (issue 24, `when.ts`): the window it names (read against the memory's
+   * clock) and the memories drawn for it, or whether it asks about the present; route.temporal
+   * beside it.
+   */
+  when?: TraceWhen;
 }
