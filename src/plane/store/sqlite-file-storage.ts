@@ -130,8 +130,12 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  *
  * - Every method of the storage port, by the record store over the SQL record driver; a commit
  *   is one SQLite transaction (rollback journal, synced).
- * - Erasure: `PRAGMA secure_delete = ON` and the rollback journal in DELETE mode, so a deleted
- *   node's text is in no file of the store once `commit` returns.
+ * - Erasure: `PRAGMA secure_delete = ON` and the rollback journal in DELETE mode zero a deleted
+ *   node where it lives when `commit` returns; an older copy that a b-tree rebalance left in
+ *   another page's unused space goes when the file is rewritten (`vacuum`, issue 22): every
+ *   erasure is counted in `<dir>/erasures-pending` (`pendingErasures`), `settleErasures` (the
+ *   end of the memory's delete / forget / reset / maintain) rewrites a file of at most
+ *   `vacuumBytes`, and `close()` rewrites whatever is pending when this adapter erased or wrote.
  * - One process writes a store at a time: a write takes `<dir>/lock`, waiting up to
  *   `WRITER_WAIT_MS` (15 s) for another live process to give it back; it is given back after
  *   `WRITER_IDLE_MS` (1 s) without a write, and by `close()` (a lock left by a dead process on
@@ -363,8 +367,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       (closing ??= (async () => {
         if (idleTimer !== undefined) clearTimeout(idleTimer);
         await inner.close();
-        // The erasures still pending: the file is rewritten now, whatever its size.
-        await vacuum().catch((e: unknown) => logger('warn', `erasures left pending at close (${errorText(e)}); the next maintain() or close() rewrites the file`, { code: 'VACUUM_FAILED' }));
+        // The erasures still pending, when this adapter erased or writes: the file is rewritten
+        // now, whatever its size (a reader does not wait here for another process's writer lock).
+        if (unsettled > 0 || lockHeld) await vacuum().catch((e: unknown) => logger('warn', `erasures left pending at close (${errorText(e)}); the next maintain() or close() rewrites the file`, { code: 'VACUUM_FAILED' }));
         await lock?.catch(() => undefined);
         db.close();
         if (lockHeld) {
