@@ -168,6 +168,17 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     calls,
   };
   const t = calls.wrap.bind(calls);
+  /**
+   * An erasing call ends by making the file clean of the erased records' older copies (the Node
+   * SQLite store rewrites a small file now, and counts a large one's erasures as pending; issue 22).
+   */
+  const erasing = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    try {
+      return await fn(...args);
+    } finally {
+      await storage.settleErasures();
+    }
+  };
   // The inner calls of a call already counted (answer → recall, reset → forget): not refused
   // while close() waits for that call.
   const innerCtx: MemoryContext = { ...ctx, ensureOpen: ensureUsable };
@@ -203,9 +214,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     get: t(read.get),
     edges: t(read.edges),
     update: t(write.update),
-    delete: t(write.delete),
-    forget: t(write.forget),
-    reset: t(write.reset),
+    delete: t(erasing(write.delete)),
+    forget: t(erasing(write.forget)),
+    reset: t(erasing(write.reset)),
     maintain: t(life.maintain),
     export: t(write.export),
     import: t(write.import),

@@ -119,6 +119,13 @@ export interface MemoryStats {
    * (`docs/bench/scale/PROFILE.md`, "100k bytes"). Undefined when the adapter cannot tell.
    */
   storageBytes?: number;
+  /**
+   * Erasures (deletes, forgets, expiries) of the whole store whose older copies its file may
+   * still hold until it is rewritten (`VACUUM` by `maintain()`, `close()`, or an erasing call on
+   * a file of at most 32 MiB; issue 22, README "Erasure"). Always 0 in a store other than
+   * the Node SQLite store, which rewrites no file (see the README).
+   */
+  erasuresPending: number;
   encoder: string;
   systemOne: string;
   vectorIndex: string;
@@ -357,12 +364,17 @@ export interface Memory {
    *   `STORE_DAMAGED` (nothing changed) when SQLite refuses to change a malformed page of the
    *   store file: `details.run` is the `jev-mem delete` that erases it by a copy (issue 22).
    *
-   * Bytes: Node's SQLite file store and the memory store keep no byte of the text when this
-   * returns (`test/lifecycle/erasure.test.ts` scans them). IndexedDB in Chromium (LevelDB) keeps the deleted values in its log
-   * and table files until a compaction drops them, which a page cannot ask for: run
-   * `compactIdbDatabase()` (`jev-mem/browser`) with the memory closed to rebuild the database
-   * so that none stays (README, Erasure; issue 22). Firefox's and Safari's IndexedDB (SQLite)
-   * are untested.
+   * Bytes on disk (issue 22, README "Erasure"): the Node SQLite store zeroes the record where it
+   * lives when the commit returns (`secure_delete`), and an older copy that SQLite left in a
+   * page's unused space when it moved the record between pages is cleared by a rewrite of the
+   * file (`VACUUM`): before this call returns when the file is at most 32 MiB
+   * (`createSqliteFileStorage({ vacuumBytes })`), else at `maintain()` or `close()` (counted in
+   * `stats().erasuresPending` meanwhile; the CLI's commands close the store); the memory store
+   * keeps no byte (`test/lifecycle/erasure.test.ts`). IndexedDB in Chromium (LevelDB) keeps the
+   * deleted values in its log and table files until a compaction drops them, which a page cannot
+   * ask for: run `compactIdbDatabase()` (`jev-mem/browser`) with the memory closed to rebuild the
+   * database so that none stays; Firefox's and Safari's IndexedDB (SQLite) are untested. Durable
+   * Object SQL cannot VACUUM: its freed pages may keep the bytes (README, Erasure).
    */
   delete(id: string, options?: ScopedCallOptions): Promise<boolean>;
   /**
@@ -374,8 +386,14 @@ export interface Memory {
    *   change a malformed page of the store file: `details.run` is the `jev-mem forget` that
    *   erases the namespace by a copy (issue 22).
    *
-   * Bytes: as {@link Memory.delete}: in a browser's IndexedDB (Chromium) the namespace's
-   * records stay in LevelDB's files until `compactIdbDatabase()` rebuilds the database.
+   * Bytes on disk (issue 22, README "Erasure"): the Node SQLite store zeroes the namespace's records where they
+   * live when the commit returns (`secure_delete`), and an older copy that SQLite left in a
+   * page's unused space when it moved a record between pages is cleared by a rewrite of the
+   * file (`VACUUM`): before this call returns when the file is at most 32 MiB
+   * (`createSqliteFileStorage({ vacuumBytes })`), else at `maintain()` or `close()` (counted in
+   * `stats().erasuresPending` meanwhile; the CLI's commands close the store). In a browser's
+   * IndexedDB (Chromium) the namespace's records stay in LevelDB's files until
+   * `compactIdbDatabase()` rebuilds the database; Durable Object SQL as {@link Memory.delete}.
    */
   forget(namespace: string): Promise<void>;
   /**
@@ -397,7 +415,11 @@ export interface Memory {
    * there a failed pass does not fail the acknowledged write, and its nodes stay pending.
    * Maintenance adds edges and marks superseded nodes; the only memories it deletes are expired
    * ones (`expiresAt` at or before the memory's clock; counted in `expired`), found by one scan
-   * of the namespace's nodes and erased like `delete`.
+   * of the namespace's nodes and erased like `delete`. Last, a store that counts erasures not yet
+   * rewritten (`stats().erasuresPending`: the Node SQLite store) rewrites its file (`VACUUM`,
+   * O(file size)) whatever its size, so no older copy of an erased record stays in it: the way to
+   * force that rewrite.
+   * @throws also JevMemError `STORAGE_FAILED` when the rewrite failed (the erasures stay pending).
    */
   maintain(options?: CallOptions): Promise<{ redundant: number; contradiction: number; obsolete: number; link: number; expired: number }>;
   /**

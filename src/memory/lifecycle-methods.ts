@@ -31,7 +31,10 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
       const ns = nsOf(o);
       // The pass of the open, run now (it also records the next expiry; memory/expiry.ts).
       const expired = await expiry.eraseDue(ns, o?.signal);
-      return { ...(await writes.maintain(ns, o?.signal)), expired };
+      const counts = { ...(await writes.maintain(ns, o?.signal)), expired };
+      // Every erasure still pending, of any namespace and any file size (issue 22).
+      await storage.vacuum();
+      return counts;
     },
 
     async stats(o) {
@@ -75,6 +78,7 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
           opened: { ...state.openReport },
           damaged: { count: 0, ids: [], checkpoint: state.openReport.checkpointDamaged === true },
           openNamespaces: caches.openCount,
+          erasuresPending: 0,
         };
         if (state.vectorUpgradeError !== undefined) s.vectorIndexError = state.vectorUpgradeError instanceof Error ? state.vectorUpgradeError.message : String(state.vectorUpgradeError);
         return s;
@@ -84,6 +88,7 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
       const records = damage.records ?? [];
       out.damaged = { count: damage.ids.length + (damage.unreadable ?? 0) + records.length, ids: damage.ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
       if (records.length > 0) out.damaged.records = records;
+      out.erasuresPending = storage.pendingErasures();
       const bytes = await storage.sizeBytes(ns);
       if (bytes !== undefined) out.storageBytes = bytes;
       return out;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -171,4 +171,70 @@ describe('sqlite file storage', () => {
     await expect(createSqliteFileStorage({ dir })).rejects.toMatchObject({ code: 'INVALID_OPTION', field: 'dir' });
   });
   // The import of a v1 file store: test/plane/legacy-v1-import.test.ts.
+});
+
+describe('sqlite file storage: the file is rewritten after an erasure (issue 22)', () => {
+  /** Nodes of varying size (tens to thousands of bytes), so that the b-tree pages split as they are written. */
+  const varied = (from: number, to: number, marker = ''): ReturnType<typeof makeNode>[] =>
+    Array.from({ length: to - from }, (_, k) => {
+      const i = from + k;
+      return makeNode('ns', `n${i}`, i + 1, `${i === from ? marker : ''} note ${i} ${'word '.repeat(10 + ((i * 37) % 400))}`);
+    });
+
+  it('an erasure is counted as pending until vacuum() rewrites the file: free pages go, the text is in no file', async () => {
+    const dir = freshDir();
+    const s = await createSqliteFileStorage({ dir, vacuumBytes: 0 });
+    const gone = 'MARKER-rebalanced-5d1e9a';
+    for (let i = 0; i < 200; i += 20) await s.commit('ns', { putNodes: varied(i, i + 20, i === 100 ? gone : '') });
+    const file = join(dir, 'jev-mem.sqlite');
+    const full = (await stat(file)).size;
+    expect(s.pendingErasures?.()).toBe(0);
+    // Two erasures: most nodes (one batch), then the marked one.
+    await s.commit('ns', { deleteNodeIds: Array.from({ length: 150 }, (_, i) => `n${i}`).filter((id) => id !== 'n100') });
+    await s.commit('ns', { deleteNodeIds: ['n100'] });
+    expect(s.pendingErasures?.()).toBe(2);
+    expect(await readFile(join(dir, 'erasures-pending'), 'utf8')).toBe('2');
+    // secure_delete zeroed the freed pages, which stay in the file until it is rewritten.
+    expect((await stat(file)).size).toBe(full);
+    await s.settleErasures?.(); // vacuumBytes 0: left pending
+    expect(s.pendingErasures?.()).toBe(2);
+    expect(await s.vacuum?.()).toBe(2);
+    expect(s.pendingErasures?.()).toBe(0);
+    expect(existsSync(join(dir, 'erasures-pending'))).toBe(false);
+    // 150 of 200 nodes (about 3/4 of the text bytes) gone: the file is rewritten at under half its size.
+    expect((await stat(file)).size).toBeLessThan(full / 2);
+    expect(await holds(dir, gone)).toBe(false);
+    expect((await s.load('ns')).nodes.length).toBe(50);
+    await s.close();
+  });
+
+  it('close() rewrites the file when erasures are pending; a memory rewrites a small file within delete, a large one at maintain()', async () => {
+    const axes: Encoder = { fingerprint: 'test/axes@4', dimension: 4, embed: async (texts) => texts.map((t) => Float32Array.from([0, 1, 2, 3], (i) => (i === t.length % 4 ? 1 : 0))) };
+    const dir = freshDir();
+    const s = await createSqliteFileStorage({ dir, vacuumBytes: 0 });
+    for (let i = 0; i < 100; i += 20) await s.commit('ns', { putNodes: varied(i, i + 20) });
+    await s.commit('ns', { deleteNodeIds: Array.from({ length: 80 }, (_, i) => `n${i}`) });
+    const file = join(dir, 'jev-mem.sqlite');
+    const before = (await stat(file)).size;
+    await s.close();
+    expect((await stat(file)).size).toBeLessThan(before / 2);
+    expect(existsSync(join(dir, 'erasures-pending'))).toBe(false);
+
+    for (const [vacuumBytes, pendingAfterDelete] of [[Infinity, 0], [0, 1]] as const) {
+      const mdir = freshDir();
+      const memory = await createMemory({ encoder: axes, storage: await createSqliteFileStorage({ dir: mdir, vacuumBytes }), logger: () => undefined });
+      const added = await memory.addMany(Array.from({ length: 12 }, (_, i) => ({ text: `Ana note ${i} ${'about the garden '.repeat(5 + i * 9)}` })));
+      const kept = await memory.add({ text: 'MARKER-kept-6c2f Ana keeps bees.' });
+      const gone = await memory.add({ text: 'MARKER-gone-3e8b Ana told her passport number.' });
+      for (const a of added.slice(0, 10)) expect(await memory.delete(a.id)).toBe(true);
+      expect(await memory.delete(gone.id)).toBe(true);
+      expect((await memory.stats()).erasuresPending, `vacuumBytes ${vacuumBytes}`).toBe(pendingAfterDelete === 0 ? 0 : 11);
+      expect((await memory.maintain()).expired).toBe(0);
+      expect((await memory.stats()).erasuresPending).toBe(0);
+      expect((await memory.get(kept.id))?.text).toContain('MARKER-kept-6c2f');
+      await memory.close();
+      expect(await holds(mdir, 'MARKER-gone-3e8b')).toBe(false);
+      expect(await holds(mdir, 'MARKER-kept-6c2f')).toBe(true);
+    }
+  });
 });

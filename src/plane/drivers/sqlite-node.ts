@@ -77,13 +77,8 @@ export interface NodeSqlDriverOptions { leaseMs?: number; readOnly?: boolean }
  * waits).
  */
 const openLeases = new Map<() => boolean, string>();
-const onExit = (): void => {
-  for (const end of openLeases.keys()) end();
-};
-const forget = (end: () => boolean): void => {
-  openLeases.delete(end);
-  if (openLeases.size === 0) process.off('exit', onExit);
-};
+const onExit = (): void => openLeases.forEach((_, end) => end());
+const forget = (end: () => boolean): void => void (openLeases.delete(end) && openLeases.size === 0 && process.off('exit', onExit));
 
 /** A {@link SqlDriver} that owns its database handle. */
 export interface NodeSqlDriver extends SqlConnection {
@@ -98,6 +93,14 @@ export interface NodeSqlDriver extends SqlConnection {
    *   than {@link BUSY_WAIT_MS}.
    */
   ready(mode: 'read' | 'write'): Promise<void>;
+  /**
+   * Rewrites the database file (`VACUUM`): every page is written afresh, so no unused space of a
+   * page keeps an older copy of a cell that SQLite moved while rebalancing the b-tree (which
+   * `secure_delete` does not reach; issue 22). Ends this connection's lease and waits for the
+   * lock as {@link NodeSqlDriver.ready} does; O(file size).
+   * @throws Error (`database is locked`) as `ready` does; `SQLITE_FULL` without the space for the copy.
+   */
+  vacuum(): Promise<void>;
   /** Finalizes the statements and closes the database. Idempotent. */
   close(): void;
 }
@@ -126,6 +129,8 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
     release();
     throw e;
   }
+  /** Rolls back; nothing was begun on disk, or SQLite rolled back on its own (e.g. after SQLITE_FULL). */
+  const rollback = (): void => { try { db.exec('ROLLBACK'); } catch { /* nothing to roll back */ } };
   const statements = new Map<string, Statement>();
   let inTransaction = false;
   /** When the open lease began (`performance.now()`), or undefined when none is open. */
@@ -135,21 +140,15 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
   let used = false;
   /** Ends the open lease, if any (COMMIT releases the lock); true when one was open. */
   const endLease = (): boolean => {
-    if (leaseCheck !== undefined) {
-      clearImmediate(leaseCheck);
-      leaseCheck = undefined;
-    }
+    if (leaseCheck !== undefined) clearImmediate(leaseCheck);
+    leaseCheck = undefined;
     if (leaseSince === undefined) return false;
     leaseSince = undefined;
     inTransaction = false;
     try {
       db.exec('COMMIT');
     } catch {
-      try {
-        db.exec('ROLLBACK');
-      } catch {
-        // nothing was begun on disk
-      }
+      rollback();
     }
     return true;
   };
@@ -209,11 +208,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       return s.all(params as SqlParam[]) as SqlRow[];
     } catch (e) {
       statements.delete(sql);
-      try {
-        s.finalize();
-      } catch {
-        // finalize reports the step's failure again
-      }
+      try { s.finalize(); } catch { /* finalize reports the step's failure again */ }
       throw e;
     }
   };
@@ -262,11 +257,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       db.exec('COMMIT');
       return out;
     } catch (e) {
-      try {
-        db.exec('ROLLBACK');
-      } catch {
-        // nothing was begun on disk, or SQLite rolled back on its own (e.g. after SQLITE_FULL)
-      }
+      rollback();
       throw reported(e);
     } finally {
       inTransaction = false;
@@ -282,11 +273,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
         try {
           db.exec('PRAGMA schema_version'); // reads page 1: takes the lock
         } catch (e) {
-          try {
-            db.exec('ROLLBACK');
-          } catch {
-            // nothing was begun on disk
-          }
+          rollback();
           throw e;
         }
       }
@@ -364,6 +351,19 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       } catch (e) {
         endLease();
         throw e;
+      }
+    },
+    async vacuum(): Promise<void> {
+      // VACUUM cannot run inside a transaction: take the lock, drop the lease, VACUUM in the same turn.
+      for (const start = performance.now(); db.isOpen; ) {
+        await this.ready('write');
+        endLease();
+        try {
+          freeing(() => db.exec('VACUUM'));
+          return;
+        } catch (e) {
+          if (!isBusy(e) || performance.now() - start > BUSY_WAIT_MS) throw reported(e);
+        }
       }
     },
     async ready(mode: 'read' | 'write'): Promise<void> {

@@ -41,7 +41,7 @@ export interface RecordStoreOptions extends StoreWords {
 }
 
 /** Methods of the port that take a namespace first (checked, and refused after `close()`). */
-type NamespacedMethod = Exclude<keyof StorageAdapter, 'kind' | 'namespaces' | 'lexicalIndex' | 'close'>;
+type NamespacedMethod = Exclude<keyof StorageAdapter, 'kind' | 'namespaces' | 'lexicalIndex' | 'close' | 'pendingErasures' | 'vacuum' | 'settleErasures'>;
 
 /**
  * A {@link StorageAdapter} over `driver` (see the module). Every method throws JevMemError
@@ -108,6 +108,10 @@ export function createRecordStore(raw: RecordDriver, options: RecordStoreOptions
     damaged: scoped('damaged'),
     /** The driver's own index, or none: the memory then keeps MiniSearch in its checkpoint. */
     lexicalIndex: (namespace) => options.lexicalIndex?.(namespace),
+    // Only the Node SQLite store rewrites its file after an erasure (sqlite-file-storage.ts).
+    pendingErasures: () => 0,
+    vacuum: async () => 0,
+    settleErasures: async () => undefined,
     async close() {
       if (closed) return;
       closed = true;

@@ -222,6 +222,32 @@ export interface StorageAdapter {
    * @throws JevMemError `STORAGE_FAILED`, `CLOSED`.
    */
   damaged(namespace: string, options?: DamageOptions): Promise<DamageReport>;
+  /**
+   * The erasures (deletes, dropped
+   * namespaces) committed since the file was last rewritten whose older copies the file may
+   * still hold in the unused space of its pages (SQLite moves cells between pages as the b-tree
+   * splits and merges, and `secure_delete` zeroes a record only where it lives; issue 22). Kept
+   * in the store, so it survives a crash or a close that could not rewrite the file. Only the
+   * Node SQLite store (`sqlite-file-storage.ts`) counts them; every other store answers 0.
+   * @throws nothing
+   */
+  pendingErasures(): number;
+  /**
+   * Rewrites the file (SQLite `VACUUM`, O(file size))
+   * when any erasure is pending, or always with `force`, under the writer lock, and clears the
+   * pending count. Resolves to the pending erasures it cleared (0, doing nothing, in a store
+   * other than the Node SQLite store).
+   * @throws JevMemError `STORAGE_FAILED` (another process held the lock too long, no space for the copy).
+   */
+  vacuum(options?: { force?: boolean }): Promise<number>;
+  /**
+   * The end of an erasing call (delete, forget, reset,
+   * maintain): rewrites the file now when erasures of this adapter are pending and the file is
+   * small enough (the adapter's bound), else leaves them pending for `vacuum`, `close` or the
+   * CLI (nothing in a store other than the Node SQLite store). Never throws: a failed rewrite
+   * leaves them pending and is logged.
+   */
+  settleErasures(): Promise<void>;
   /** Flushes and releases handles. Idempotent. */
   close(): Promise<void>;
 }
