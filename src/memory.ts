@@ -171,13 +171,13 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   /**
    * An erasing call ends by making the file clean of the erased records' older copies (the Node
    * SQLite store rewrites a small file now, and counts a large one's erasures as pending; issue 22).
+   * Only after the call succeeded: a refused or aborted call touches no store, and what a failed
+   * call erased stays counted as pending, which maintain() and close() rewrite.
    */
   const erasing = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    try {
-      return await fn(...args);
-    } finally {
-      await storage.settleErasures();
-    }
+    const result = await fn(...args);
+    await storage.settleErasures();
+    return result;
   };
   // The inner calls of a call already counted (answer → recall, reset → forget): not refused
   // while close() waits for that call.
