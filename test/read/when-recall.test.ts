@@ -57,6 +57,17 @@ describe('recall of time-named and present-state questions over a user/assistant
     await expect(m.recall('What did I do last weekend?', { now: 'last Tuesday' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'options.now' });
   });
 
+  // A known miss (issue 24, round eight; docs/bench/CHATS.md): the move ("I moved out of
+  // Harbourside into a small house in Eastfield") shares no word with the question, System One's
+  // relevance is flat on this history, and the encoder ranks it 17th by cosine; no newer turn
+  // on the subject of a top memory is there to lift. `it.fails` turns red once recall finds it.
+  it.fails('known miss: "Where am I living at the moment?" finds the move to Eastfield within the top 3', async () => {
+    clock = Date.parse('2024-06-16T12:00:00Z');
+    const ids = (await m.recall('Where am I living at the moment?', { k: 20 })).memories.map((x) => x.provenance.turnId);
+    expect(ids.indexOf('flat2') + 1).toBeGreaterThan(0);
+    expect(ids.indexOf('flat2') + 1).toBeLessThanOrEqual(3);
+  });
+
   it('the trace names the window read against the memory clock, and the present', async () => {
     clock = Date.parse('2024-04-15T09:00:00Z'); // a Monday
     const w = (await m.recall('What did I do last weekend?')).trace.when;
