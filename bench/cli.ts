@@ -12,7 +12,7 @@
  *   state-update heads by kind on held-out generated and hand-written pairs, and end to end)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
- * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]`
+ * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]`
  *   (generated user/assistant histories, recall of the evidence turns by question kind; issue 24)
  * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
  *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
@@ -52,10 +52,12 @@ export const BENCH_USAGE = `Usage:
   npm run bench -- multilingual [--system-one <name>] [--out <dir>]
                                           (recall@1 and @5 per language of test/fixtures/multilingual,
                                           default Node encoder; writes <out>/multilingual.json)
-  npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs] [--systems jev-mem,bm25,hybrid] [--trace <file>] [--out <dir>]
+  npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]
                                           (issue-24 generated user/assistant histories: recall@5/10 of
                                           the evidence turns by question kind; writes <out>/chats.json,
-                                          chats.md; --trace writes every question's rankings as JSON lines)
+                                          chats.md; --trace writes every question's rankings as JSON lines;
+                                          --clock: jev-mem recalls at the question's date, the day after
+                                          the last turn (default), or at the machine clock)
   npm run bench -- answers [--split test] [--systems jev-mem,bm25,hybrid] [--k 10] [--limit N] [--out <dir>]
                                           (answer accuracy by LLM-as-a-judge; needs JEV_MEM_LLM_BASE_URL,
                                           JEV_MEM_LLM_MODEL, optional JEV_MEM_LLM_API_KEY and
@@ -311,11 +313,17 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
         io.err(`bench chats: ${(e as Error).message}\n\n${BENCH_USAGE}`);
         return 2;
       }
+      const clock = str(values.clock) ?? 'question';
+      if (clock !== 'question' && clock !== 'machine') {
+        io.err(`bench chats: --clock must be question or machine, got ${JSON.stringify(clock)}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
       const trace = str(values.trace);
       if (trace !== undefined) await writeFile(resolve(trace), '');
       const results = await runChatsBench({
         parts: part === 'all' ? ['dev', 'heldout', 'novel'] : part === 'prefs' ? ['prefdev', 'prefheld'] : [part as 'dev' | 'heldout' | 'novel' | 'prefdev' | 'prefheld'],
         systems,
+        clock,
         ...(systemOne !== undefined ? { systemOne } : {}),
         log: (l) => io.err(l),
         ...(trace !== undefined ? { onQuestion: (x) => void appendFile(resolve(trace), `${JSON.stringify(x)}\n`) } : {}),
@@ -449,6 +457,7 @@ const BENCH_OPTIONS = {
   'vector-index': { type: 'string' },
   store: { type: 'string' },
   part: { type: 'string' },
+  clock: { type: 'string' },
   trace: { type: 'string' },
   'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },

@@ -59,6 +59,14 @@ export interface ChatsBenchOptions {
   parts?: readonly ChatPart[];
   /** Systems. @default all of {@link CHAT_SYSTEMS} */
   systems?: readonly ChatSystem[];
+  /**
+   * The clock jev-mem's recalls read a time the question names against (`RecallOptions.now`):
+   * `question`, the history's question date ({@link questionDate}: the day after its last turn),
+   * as benchmarks of this style date each question; `machine`, the real clock (the bench before
+   * issue 24's round eight: the 2023 histories then lie years before "last month").
+   * @default 'question'
+   */
+  clock?: 'question' | 'machine';
   /** System-One backend of jev-mem. @default 'local' */
   systemOne?: string;
   /** Progress lines. */
@@ -108,6 +116,18 @@ function memoised(inner: Encoder): Encoder {
   };
 }
 
+/**
+ * The date a history's questions are asked: one day after its last turn (the generators ask
+ * every question after the last session; benchmarks of this style give each question such a
+ * date). ISO-8601 instant.
+ * @throws Error when no turn has an `observedAt`.
+ */
+export function questionDate(h: Pick<ChatHistory, 'observations'>): string {
+  const last = Math.max(...h.observations.map((o) => (o.observedAt === undefined ? -Infinity : new Date(o.observedAt).getTime())));
+  if (!Number.isFinite(last)) throw new Error('chats: a history without dated turns has no question date');
+  return new Date(last + 86_400_000).toISOString();
+}
+
 /** Runs the chats bench. */
 export async function runChatsBench(o: ChatsBenchOptions = {}): Promise<ChatsResults> {
   const log = o.log ?? (() => undefined);
@@ -131,7 +151,8 @@ export async function runChatsBench(o: ChatsBenchOptions = {}): Promise<ChatsRes
         const wantFlat = systems.includes('bm25') || systems.includes('hybrid');
         const index = wantFlat ? await buildConversationIndex(h, encoder) : undefined;
         const build = backend ? await buildJevMemory(h, { encoder, backend, store: join(root, h.sampleId), storeKind: 'memory' }) : undefined;
-        log(`chats: ${part} ${h.sampleId}: ${h.observations.length} turns, ${h.questions.length} questions`);
+        const asked = o.clock === 'machine' ? undefined : questionDate(h);
+        log(`chats: ${part} ${h.sampleId}: ${h.observations.length} turns, ${h.questions.length} questions${asked !== undefined ? `, asked ${asked.slice(0, 10)}` : ''}`);
         try {
           for (const q of h.questions) {
             const ranked: Record<string, string[]> = {};
@@ -140,7 +161,7 @@ export async function runChatsBench(o: ChatsBenchOptions = {}): Promise<ChatsRes
               const [vector] = await encoder.embed([q.question]);
               ranked.hybrid = hybridRanking(index, { text: q.question, vector: vector as Float32Array }, maxK);
             }
-            if (build) ranked['jev-mem'] = (await recallJev(build.memory, q.question, 'jev-mem', maxK)).ranked.map((x) => (typeof x === 'string' ? x : (x[0] as string)));
+            if (build) ranked['jev-mem'] = (await recallJev(build.memory, q.question, 'jev-mem', maxK, undefined, asked)).ranked.map((x) => (typeof x === 'string' ? x : (x[0] as string)));
             for (const s of systems) scores.get(s)?.push(scoreQuestion(ranked[s] ?? [], q.evidence, q.category));
             o.onQuestion?.({ part, history: h.sampleId, question: q.question, kind: categoryKind(q.category), evidence: q.evidence, ranked });
           }

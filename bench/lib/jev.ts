@@ -123,10 +123,11 @@ export interface JevRecall {
   stopReason: string;
 }
 
-/** Recalls the top `k` for a question with the system's switches; items are turn ids. */
-export async function recallJev(memory: Memory, question: string, system: JevSystemName, k: number, signal?: AbortSignal): Promise<JevRecall> {
+/** Recalls the top `k` for a question with the system's switches; items are turn ids. `now`: the question's date (`RecallOptions.now`), else the memory's clock. */
+export async function recallJev(memory: Memory, question: string, system: JevSystemName, k: number, signal?: AbortSignal, now?: string): Promise<JevRecall> {
   const opts: RecallOptions = { k, switches: JEV_SWITCHES[system] };
   if (signal) opts.signal = signal;
+  if (now !== undefined) opts.now = now;
   const t = performance.now();
   const r = await memory.recall(question, opts);
   const latencyMs = performance.now() - t;

@@ -72,11 +72,27 @@ export interface RecallOptions extends CallOptions {
    * @throws JevMemError `INVALID_INPUT` (`options.minScore`) outside [0,1].
    */
   minScore?: number;
+  /**
+   * When the question is asked: the clock that a time the question names ("last weekend", "two
+   * weeks ago", "in March") and a question about the present are read against (read/when.ts).
+   * For an app that replays or imports old chats, or asks about a history as of a past day, pass
+   * that day: a question asked on 2023-05-30 about "last month" means May 2023. Only the
+   * question's time is read against it: expiry, `list` and the write path keep the memory's
+   * clock. An ISO-8601 date or instant, a `Date` or epoch ms (the date parser of `after`).
+   * @default the memory's clock (`now` of `createMemory`, default the machine clock)
+   * @throws JevMemError `INVALID_INPUT` (`options.now`) when it cannot be read.
+   */
+  now?: string | Date | number;
 }
 
 /** Options of {@link Memory.answer} and {@link Memory.answerStream}. */
 export interface AnswerOptions extends RecallOptions {
-  /** "Today" of the prompt: a Date (written as ISO-8601 UTC) or a string written as given. @default the memory's clock */
+  /**
+   * "Today" of the prompt: a Date (written as ISO-8601 UTC) or a string written as given. When
+   * it is a Date or an ISO-8601 date / instant it is also the recall's `now` (the time the
+   * question's "last month" is read against); a free-form string only goes to the prompt.
+   * @default the memory's clock
+   */
   now?: Date | string;
   /**
    * Receives the answer's text pieces as System Two streams them (the request is sent with

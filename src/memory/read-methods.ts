@@ -9,6 +9,7 @@
 import { resolveParameters } from '../config.js';
 import { JevMemError, describeValue, invalidInput, throwIfAborted } from '../errors.js';
 import { runRecall } from '../read/recall.js';
+import { strictIsoMs } from '../util/date-input.js';
 import type { EvidenceItem, SystemTwo } from '../system-two/types.js';
 import type { AnswerOptions, Memory } from './api.js';
 import { openAnswerStream } from './answer-stream.js';
@@ -56,7 +57,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
           deadline: Date.now() + (o?.deadlineMs ?? o?.parameters?.readDeadlineMs ?? params.readDeadlineMs),
         };
         if (o?.k !== undefined) input.k = o.k;
-        input.nowMs = now().getTime();
+        input.nowMs = window.nowMs ?? now().getTime(); // the question's clock: options.now, else the memory's
         if (window.afterMs !== undefined) input.afterMs = window.afterMs;
         if (window.beforeMs !== undefined) input.beforeMs = window.beforeMs;
         if (o?.signal) input.signal = o.signal;
@@ -84,7 +85,9 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
       const { now: given, onToken, ...recallOptions } = o ?? {};
       const today = checkAnswerNow(given);
       if (onToken !== undefined && typeof onToken !== 'function') throw invalidInput('options.onToken', `expected a function (token) => void, got ${describeValue(onToken)}`);
-      const r = await internal().recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE });
+      // a dated "today" is also the recall's clock (the question's "last month"); free text only goes to the prompt
+      const askedAt = today instanceof Date ? today : typeof today === 'string' ? strictIsoMs(today.trim()) : undefined;
+      const r = await internal().recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE, ...(askedAt !== undefined ? { now: askedAt } : {}) });
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
         evidence: r.memories.map((m) => {

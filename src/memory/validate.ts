@@ -27,7 +27,7 @@ const MAX_TIME_MS = 8.64e15;
 export const MAX_QUERY_CHARS = 4000;
 
 /** Keys accepted by `Memory.recall` (others are refused with `INVALID_OPTION`). */
-export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters', 'after', 'before', 'filter', 'scope', 'minScore'] as const;
+export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'switches', 'parameters', 'after', 'before', 'filter', 'scope', 'minScore', 'now'] as const;
 
 /**
  * Checks the options object of `createMemory`: an object, only known keys, an encoder.
@@ -163,14 +163,15 @@ export function checkDurationMs(value: unknown, field: string): void {
 /**
  * Checks a recall's query and options: a query with a visible character (util/invisible.ts), only known option keys, an
  * integer `k` from 1 to {@link MAX_RECALL_K}, `minScore` in [0,1], `deadlineMs` a finite number ≥ 0, and the time window
- * (`after` ≤ `before`, each an ISO date/instant, a Date or epoch ms: {@link windowBound}).
- * @returns the window in epoch ms (each bound only when given).
- * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.minScore`, `options.after`, `options.before`),
+ * (`after` ≤ `before`, each an ISO date/instant, a Date or epoch ms: {@link windowBound}) and the
+ * question's clock `now` (read the same way).
+ * @returns the window and the question's clock in epoch ms (each only when given).
+ * @throws JevMemError `INVALID_INPUT` (query, `options.k`, `options.minScore`, `options.after`, `options.before`, `options.now`),
  *   `TOO_LARGE` (field `query`: over {@link MAX_QUERY_CHARS} characters),
  *   `INVALID_OPTION` (an unknown option, naming it; `options.deadlineMs` negative, NaN or infinite;
  *   `options.signal` not an AbortSignal).
  */
-export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown; minScore?: unknown; deadlineMs?: unknown } | undefined): { afterMs?: number; beforeMs?: number } {
+export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; before?: unknown; minScore?: unknown; deadlineMs?: unknown } | undefined): { afterMs?: number; beforeMs?: number; nowMs?: number } {
   if (typeof query !== 'string' || isBlankText(query)) throw invalidInput('query', `expected a string with a visible character, got ${typeof query === 'string' ? quoteVisible(query, 40) : describeValue(query)}`);
   if (query.length > MAX_QUERY_CHARS) throw new JevMemError('TOO_LARGE', `query: ${query.length} characters is over the limit of ${MAX_QUERY_CHARS} (MAX_QUERY_CHARS); ask a shorter question`, { field: 'query' });
   if (o !== undefined && (o === null || typeof o !== 'object' || Array.isArray(o))) throw invalidOption('options', `expected an object of options, got ${describeValue(o)}`);
@@ -180,11 +181,13 @@ export function checkRecall(query: unknown, o: { k?: unknown; after?: unknown; b
   if (o?.k !== undefined && (!Number.isInteger(o.k) || (o.k as number) < 1)) throw invalidInput('options.k', `expected a positive integer, got ${describeValue(o.k)}`);
   if (o?.k !== undefined && (o.k as number) > MAX_RECALL_K) throw invalidInput('options.k', `expected at most ${MAX_RECALL_K} (MAX_RECALL_K), got ${describeValue(o.k)}`);
   if (o?.minScore !== undefined && (typeof o.minScore !== 'number' || !(o.minScore >= 0 && o.minScore <= 1))) throw invalidInput('options.minScore', `expected a number in [0, 1], got ${describeValue(o.minScore)}`);
-  const out: { afterMs?: number; beforeMs?: number } = {};
+  const out: { afterMs?: number; beforeMs?: number; nowMs?: number } = {};
   const after = windowBound(o?.after, 'options.after');
   const before = windowBound(o?.before, 'options.before');
   if (after !== undefined) out.afterMs = after;
   if (before !== undefined) out.beforeMs = before;
   if (after !== undefined && before !== undefined && after > before) throw invalidInput('options.before', `must not be earlier than options.after (${new Date(after).toISOString()})`);
+  const now = windowBound((o as { now?: unknown } | undefined)?.now, 'options.now');
+  if (now !== undefined) out.nowMs = now;
   return out;
 }

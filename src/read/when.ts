@@ -3,9 +3,11 @@
  *
  * - {@link questionWindow}: the time a question names ("in March", "last weekend", "two weeks
  *   ago", "in 2023", "yesterday", "between May and June", "in the spring"), read by chrono-node
- *   through `extractTimeRefs` (util/time.ts) against the recall's clock (the memory's `now`), in
- *   the same calendar and tense rules as the memories' own time references: a year-less month in
- *   a past-tense question is the last one before now.
+ *   through `extractTimeRefs` (util/time.ts) against the recall's clock (`RecallOptions.now`, else
+ *   the memory's `now`), in the same calendar and tense rules as the memories' own time
+ *   references: a year-less month in a past-tense question is the last one before now. A request
+ *   for a suggestion names no window (its time is the plan's: "a series to start this weekend"),
+ *   and in a window after the clock only event times weigh, not observation times.
  * - {@link windowWeight}: how far a memory's time (its event times, and its `observedAt`) lies
  *   from that window: 1 inside, falling off as exp(−d/σ) outside, σ a thirtieth of the window's
  *   length (at least half a day: a day for a month, twelve for a year), 0 below {@link WINDOW_FLOOR}.
@@ -21,6 +23,7 @@
  * @module
  */
 import { extractTimeRefs } from '../util/time.js';
+import { asksSuggestion } from './guard.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryNode } from '../types.js';
 
@@ -42,6 +45,12 @@ export interface QuestionWindow {
   startMs: number;
   /** Last instant (inclusive), epoch ms. */
   endMs: number;
+  /**
+   * True when the window starts after the clock it was read against ("next weekend", "tomorrow"):
+   * no memory is observed then, so only memories whose event times (time references) fall in
+   * or near it weigh ({@link windowWeight}). Absent: false.
+   */
+  future?: boolean;
 }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -115,17 +124,18 @@ export function questionWindow(query: string, nowMs: number): QuestionWindow | u
   }
   if (found.length === 0) found = spans(query, nowMs, past);
   if (found.length === 0) return undefined;
-  return {
-    text: found.map((w) => w.text).join(' … '),
-    startMs: Math.min(...found.map((w) => w.startMs)),
-    endMs: Math.max(...found.map((w) => w.endMs)),
-  };
+  const startMs = Math.min(...found.map((w) => w.startMs));
+  const out: QuestionWindow = { text: found.map((w) => w.text).join(' … '), startMs, endMs: Math.max(...found.map((w) => w.endMs)) };
+  if (startMs > nowMs) out.future = true;
+  return out;
 }
 
 /**
  * The weight of a memory's time for a window: the best, over its event times (time references,
  * each at the middle of its interval: "in February" is not at the edge of March) and its
- * observation time, of 1 inside [start, end] and exp(−d/σ) at distance d outside, σ =
+ * observation time (not for a {@link QuestionWindow.future} window: what was said before the
+ * question is not said in the week after it), of 1 inside [start, end] and exp(−d/σ) at
+ * distance d outside, σ =
  * max(½ day, (end − start)/30); 0 when below {@link WINDOW_FLOOR} or the memory has no time.
  */
 export function windowWeight(n: Pick<MemoryNode, 'timeRefs' | 'observedAt'>, w: QuestionWindow): number {
@@ -140,7 +150,7 @@ export function windowWeight(n: Pick<MemoryNode, 'timeRefs' | 'observedAt'>, w: 
     const a = Date.parse(t.start);
     best = Math.max(best, at(t.end === undefined ? a : (a + Date.parse(t.end)) / 2));
   }
-  if (n.observedAt !== undefined) best = Math.max(best, at(Date.parse(n.observedAt)));
+  if (n.observedAt !== undefined && w.future !== true) best = Math.max(best, at(Date.parse(n.observedAt)));
   return best >= WINDOW_FLOOR ? best : 0;
 }
 
@@ -230,7 +240,8 @@ export interface QuestionTimeInput {
 }
 
 /**
- * The question's time for one recall: its window (relative to `nowMs`) or, without one, whether
+ * The question's time for one recall: its window (relative to `nowMs`; none for a request for a
+ * suggestion, guard.ts `asksSuggestion`, whose times are those of the plan) or, without one, whether
  * it asks about the present; with a window, the in-window memories {@link drawWindow} finds in
  * the vector list ({@link WINDOW_VECTOR_DEPTH} deep) and the lexical pool are appended to
  * `fused` as anchors (rrf 0, ranks 0).
@@ -240,7 +251,9 @@ export async function questionTime(
   input: QuestionTimeInput,
   fused: Array<{ id: string; rrf: number; ranks: number[] }>,
 ): Promise<{ window?: QuestionWindow; present: boolean; trace: TraceWhen }> {
-  const w = input.nowMs === undefined ? undefined : questionWindow(input.query, input.nowMs);
+  // A request for a suggestion names the time of what it plans ("a series I could start this
+  // weekend", "dinner tonight"), not the time its evidence was said: no window.
+  const w = input.nowMs === undefined || asksSuggestion(input.query) ? undefined : questionWindow(input.query, input.nowMs);
   const present = w === undefined && asksPresent(input.query);
   const trace: TraceWhen = { present, temporal: input.temporal, drawn: [] };
   if (w === undefined) return { present, trace };

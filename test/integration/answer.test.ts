@@ -40,6 +40,17 @@ describe('answer() = recall + one System-Two call (eq. (27))', () => {
     expect(user).toContain("Who teaches Maya's pottery class?");
   });
 
+  it('a dated now is also the recall\'s clock ("last weekend" read against it); a free-form one only goes to the prompt (issue 24, round eight)', async () => {
+    server.enqueue({ kind: 'ok', content: 'ok' });
+    const dated = await memory.answer('What did I do last weekend?', { now: '2024-04-15T09:00:00Z', minScore: 0 });
+    expect(dated.trace.when?.window).toEqual({ text: 'last weekend', start: '2024-04-13T00:00:00.000Z', end: '2024-04-14T23:59:59.999Z' });
+    server.enqueue({ kind: 'ok', content: 'ok' });
+    const free = await memory.answer('What did I do last weekend?', { now: 'the Monday after Easter', minScore: 0 });
+    expect(free.trace.when?.window?.start).not.toBe('2024-04-13T00:00:00.000Z'); // the machine clock's last weekend
+    const user = (server.requests.at(-1)?.body as { messages: Array<{ role: string; content: string }> }).messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(`${user}${JSON.stringify(server.requests.at(-1)?.body)}`).toContain('the Monday after Easter');
+  });
+
   it('turns a non-200 status into SYSTEM_TWO_HTTP', async () => {
     server.enqueue({ kind: 'status', status: 503, body: 'overloaded' });
     const err = await memory.answer('What did Biscuit eat?').catch((e: unknown) => e);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksPresent, presentLift, questionWindow, windowWeight, WINDOW_FLOOR } from '../../src/read/when.js';
+import { asksPresent, presentLift, questionTime, questionWindow, windowWeight, WINDOW_FLOOR } from '../../src/read/when.js';
 
 const MON = Date.parse('2024-05-13T12:00:00Z'); // a Monday
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -42,6 +42,26 @@ describe('windowWeight', () => {
     const ref = { text: 'March 10', start: '2024-03-10T00:00:00.000Z', end: '2024-03-10T23:59:59.999Z', certain: ['month', 'day'], certainty: 1 };
     expect(windowWeight({ timeRefs: [ref] as never, observedAt: '2024-06-01T00:00:00Z' }, march)).toBe(1);
     expect(windowWeight({ timeRefs: [] }, march)).toBe(0);
+  });
+});
+
+describe('windows after the question (issue 24, round eight)', () => {
+  it('marks a window that starts after the clock as future; there only event times weigh, not when a memory was said', () => {
+    const next = questionWindow('What am I doing this weekend?', MON) as NonNullable<ReturnType<typeof questionWindow>>;
+    expect([iso(next.startMs), next.future]).toEqual(['2024-05-18T00:00:00.000Z', true]);
+    expect(questionWindow('What did I do last weekend?', MON)?.future).toBeUndefined();
+    // said on the Friday evening before it, four hours before the window: the observation time counted exp(−4 h / 12 h) = 0.72 before
+    expect(windowWeight({ timeRefs: [], observedAt: '2024-05-17T20:00:00Z' }, next)).toBe(0);
+    const ref = { text: 'next Saturday', start: '2024-05-18T00:00:00.000Z', end: '2024-05-18T23:59:59.999Z', certain: ['day'], certainty: 1 };
+    expect(windowWeight({ timeRefs: [ref] as never, observedAt: '2024-05-10T09:00:00Z' }, next)).toBe(1);
+  });
+
+  it('reads no window in a request for a suggestion: its time is the plan\'s ("a series to start this weekend"), not the evidence\'s', async () => {
+    const state = { loadNodes: async () => undefined, nodes: new Map(), vector: { size: 0 } } as never;
+    const ask = (query: string) => questionTime(state, { query, nowMs: MON, temporal: 1, queryVector: undefined, lexHits: [], passes: () => true }, []);
+    expect((await ask('Can you recommend a series I could start this weekend?')).window).toBeUndefined();
+    expect((await ask('What should I cook for dinner tonight?')).window).toBeUndefined();
+    expect((await ask('What did I cook last weekend?')).window?.text).toBe('last weekend');
   });
 });
 
