@@ -12,8 +12,9 @@
  *   backup beside it while it runs (`sql-salvage.ts`), then opens each namespace once so that the
  *   memory rebuilds its indexes and checkpoint from the rows, checks the result, and removes the
  *   damaged file (unless `--keep-backup`, or the result does not check clean); prints `{ store,
- *   backup, removed, namespaces: [{ namespace, nodes, edges, edgesDropped, damaged, edgesLost }] }` and exits 0
- *   (`edgesDropped`: edges of a damaged node, left out with it).
+ *   backup, removed, namespaces: [{ namespace, nodes, edges, edgesDropped, damaged, edgesLost, edgesUnread? }] }`
+ *   and exits 0 (`edgesDropped`: edges of a damaged node, left out with it; `edgesLost`: any
+ *   other edge is gone, `edgesUnread` of them counted by the store but found by no read).
  *
  * @module
  */
@@ -156,7 +157,12 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   const kept = report.namespaces.reduce((k, n) => k + n.nodes, 0);
   const lost = report.namespaces.reduce((k, n) => k + n.damaged.length, 0);
   if (report.pages !== undefined) io.err(pagesLine(report));
-  const head = `jev-mem: repaired ${store}: ${kept} node(s) kept, ${lost} damaged left out`;
+  const edges = report.namespaces.reduce((k, n) => k + n.edges, 0);
+  const dropped = report.namespaces.reduce((k, n) => k + n.edgesDropped, 0);
+  const unread = report.namespaces.reduce((k, n) => k + (n.edgesUnread ?? 0), 0);
+  const edgesLost = report.namespaces.some((n) => n.edgesLost);
+  const gone = !edgesLost ? '' : unread > 0 ? `, ${unread} edge(s) the store counted found by no read (lost)` : ', the edges after an unreadable edge page lost';
+  const head = `jev-mem: repaired ${store}: ${kept} node(s) and ${edges} edge(s) kept, ${lost} damaged node(s) left out${dropped > 0 ? ` with their ${dropped} edge(s)` : ''}${gone}`;
   if (remove) {
     io.err(`${head}; the damaged file ${report.backup} was removed (the repaired store checks clean; pass --keep-backup to keep it)`);
   } else if (keepBackup) {

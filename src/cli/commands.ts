@@ -94,6 +94,7 @@ export const COMMANDS = {
   import: { args: '<file.json>', summary: 'an export into an empty namespace; makes the store when missing; a node text edited in the file since the export is embedded again (counted in textEdited)', options: [...OPEN, 'reembed'], required: STORE },
   delete: { args: '<id>', summary: 'remove one memory (node) and its edges; prints {"deleted": true|false, "id"} (false, with a warning, for an id the namespace does not hold; exit 0)', options: OPEN, required: STORE },
   forget: { args: '', summary: 'remove a whole namespace', options: OPEN, required: ['store', 'namespace'] },
+  maintain: { args: '', summary: 'run the maintenance pass on a namespace, then rewrite the store file when erasures are pending (also those a crash left); prints the counts and erasuresPending (JSON)', options: OPEN, required: STORE },
   check: { args: '', summary: 'verify every stored record against its checksum (JSON); exit 3 when damaged, 0 when clean', options: ['store', 'namespace'], required: STORE },
   mcp: { args: '', summary: 'serve the memory to an MCP client over stdio (tools remember, recall, answer, update, forget, list, history; needs @modelcontextprotocol/sdk); makes the store when missing', options: [...OPEN, 'user', 'agent'], required: STORE },
   repair: { args: '', summary: 'copy every readable record into a fresh store file, rebuild the indexes, then remove the damaged file (--keep-backup keeps it)', options: ['store', 'keep-backup'], required: STORE },

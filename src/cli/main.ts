@@ -1,6 +1,6 @@
 /**
  * The `jev-mem` command (Node). Commands: ingest, recall, answer, list, history (browse.ts),
- * decide, stats, export, import, delete, forget, mcp (the MCP server over stdio: integrations/mcp/stdio.ts; the table and the help are in commands.ts). Results on stdout (JSON, or text),
+ * decide, stats, export, import, delete, forget, maintain (maintain.ts), mcp (the MCP server over stdio: integrations/mcp/stdio.ts; the table and the help are in commands.ts). Results on stdout (JSON, or text),
  * progress, hints and errors on stderr. This module runs a command line: the parsing, usage and
  * help are in commands.ts, opening the memory in open.ts, the recall output in recall-output.ts,
  * and a failed command's message and exit code in failure.ts.
@@ -44,6 +44,7 @@ import { loadMcpSdk, serveMcpStdio } from '../integrations/mcp/stdio.js';
 import { checkToolScope } from '../integrations/tool-scope.js';
 import { join } from 'node:path';
 import { failureExit } from './failure.js';
+import { runMaintain } from './maintain.js';
 import { closeOpenedBackends, need, openForCleanup, openMemory, requireMemories } from './open.js';
 import { printRecallText, recallJson } from './recall-output.js';
 
@@ -398,6 +399,11 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
           process.off('SIGTERM', onSignal);
         }
         return 0;
+      }
+      case 'maintain': {
+        const opened = await openForCleanup(v);
+        memory = opened.memory;
+        return await runMaintain(memory, opened.namespace, io);
       }
       case 'check':
         return await runCheck(need(v.store, 'store'), v.namespace, io);

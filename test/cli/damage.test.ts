@@ -78,7 +78,7 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     expect(report.backup).toBeNull();
     expect(report.removed).toMatch(new RegExp(`^${store.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/jev-mem\\.sqlite\\.damaged-`));
     expect(existsSync(report.removed!)).toBe(false);
-    expect(repair.err).toEqual([`jev-mem: repaired ${store}: ${before.nodes.length - 1} node(s) kept, 1 damaged left out; the damaged file ${report.removed} was removed (the repaired store checks clean; pass --keep-backup to keep it)`]);
+    expect(repair.err).toEqual([`jev-mem: repaired ${store}: ${before.nodes.length - 1} node(s) and ${before.edges.length - victimEdges} edge(s) kept, 1 damaged node(s) left out with their ${victimEdges} edge(s); the damaged file ${report.removed} was removed (the repaired store checks clean; pass --keep-backup to keep it)`]);
     expect(readdirSync(store).filter((n) => n.includes('.damaged-') || n === '.repair')).toEqual([]);
 
     const after = await cli(['check', '--store', store]);

@@ -116,18 +116,27 @@ function screenedTx(tx: RecordTx, damage: DamageLog): RecordTx {
       return undefined;
     },
     async scan(table, namespace, after, limit) {
-      const rows = await tx.scan(table, namespace, after, limit);
+      let asked = limit;
+      let rows = await tx.scan(table, namespace, after, asked);
       if (!rows.some((r) => isDamagedRecord(r[1]))) return rows;
       const out: KeyedRecord[] = [];
-      for (const [key, value] of rows) {
-        if (!isDamagedRecord(value)) out.push([key, value]);
-        else {
-          damage.record(namespace, table, key);
-          if (table === 'changes') out.push([key, value]);
-          else if (table === 'spaces') out.push([key, await recounted(screened, damage, namespace)]);
+      // A damaged record taken out leaves the answer short of `limit`, which every caller reads as
+      // the end of the table: the scan reads on past it until `limit` records or the end, so the
+      // records after a damaged one are not lost (repair kept only the edges before it).
+      for (;;) {
+        for (const [key, value] of rows) {
+          if (!isDamagedRecord(value)) out.push([key, value]);
+          else {
+            damage.record(namespace, table, key);
+            if (table === 'changes') out.push([key, value]);
+            else if (table === 'spaces') out.push([key, await recounted(screened, damage, namespace)]);
+          }
         }
+        if (rows.length < asked || out.length >= limit) return out;
+        after = (rows[rows.length - 1] as KeyedRecord)[0];
+        asked = limit - out.length;
+        rows = await tx.scan(table, namespace, after, asked);
       }
-      return out;
     },
     put: (table, namespace, key, value) => {
       tx.put(table, namespace, key, value);

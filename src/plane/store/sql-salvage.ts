@@ -7,7 +7,10 @@
  *
  * What is lost: the node records that fail their checksum or lie on pages SQLite cannot read
  * (named in the report) with their edges (counted as `edgesDropped`), and the edges after a
- * damaged edge page (`edgesLost`). The
+ * damaged edge page or that no read reaches (`edgesLost`, `edgesUnread` against the store's kept
+ * edge counter). Every edge a read of the damaged store answers (`load`, `getEdges`, so
+ * `export --skip-damaged`) is copied: a damaged adjacency record's edges are read from their
+ * other ends. The
  * change log is not copied (the fresh store has no checkpoint to replay it onto).
  *
  * The damaged file is the backup of the copy only: `jev-mem repair` removes it
@@ -42,8 +45,17 @@ export interface SalvagedNamespace {
   edgesDropped: number;
   /** Ids of the node records left behind (damaged), sorted. */
   damaged: string[];
-  /** True when an edge page could not be read: the edges after it were not copied. */
+  /**
+   * True when any edge of the damaged store was not copied other than those in `edgesDropped`:
+   * an edge page could not be read (the edges after it were not copied), or the store's kept edge
+   * counter holds more edges than every read reached (`edgesUnread`).
+   */
   edgesLost: boolean;
+  /**
+   * Edges the damaged store's kept counter holds that no read reached (a self-loop kept only on a
+   * damaged adjacency record, an edge between two nodes lost with their pages); absent when none.
+   */
+  edgesUnread?: number;
   /**
    * Ids of memories that surviving edges name but whose records were not found at all (on pages
    * lost from the file: a truncated file read page by page), sorted; absent when none.
@@ -175,6 +187,13 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
         if (!isJevMemError(e, 'STORE_DAMAGED')) throw e;
         out.edgesLost = true;
       }
+      // Every edge read was copied or counted as dropped; what the kept counter holds beyond
+      // that, no read reached: lost too, and said so.
+      const unread = (await countedEdges(from, namespace)) - out.edges - out.edgesDropped;
+      if (unread > 0) {
+        out.edgesUnread = unread;
+        out.edgesLost = true;
+      }
       await into.commit(namespace, { meta: await from.loadMeta(namespace) });
       const damage = await from.damaged(namespace);
       out.damaged = damage.ids.filter((id) => !erased.has(id));
@@ -218,6 +237,16 @@ async function* edgesFromEitherEnd(from: StorageAdapter, namespace: string, ids:
     const batch = (await from.getEdges(namespace, all.slice(i, i + SALVAGE_BATCH))).filter((e) => !seen.has(e.id));
     for (const e of batch) seen.add(e.id);
     if (batch.length > 0) yield batch;
+  }
+}
+
+/** The edges the store's kept counter holds in `namespace` (0 when it cannot be read: nothing to compare with). */
+async function countedEdges(from: StorageAdapter, namespace: string): Promise<number> {
+  try {
+    return (await from.counts(namespace)).edges;
+  } catch (e) {
+    if (unreadable(e)) return 0;
+    throw e;
   }
 }
 

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JevMemError, isJevMemError } from '../../errors.js';
@@ -35,6 +35,7 @@ import { sqlError } from './sql-errors.js';
 import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { createSqlRecordStore } from './sql-record-store.js';
 import { forgetInDamageFile, readDamageFile } from './damage-file.js';
+import { readPendingErasures } from './pending-erasures-file.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
 import { shellQuote } from '../../util/shell-quote.js';
@@ -307,14 +308,8 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     if (!readOnly) forgetInDamageFile(dir, namespace, ids);
   };
   const pendingPath = join(dir, PENDING_ERASURES_FILE);
-  const pendingErasures = (): number => {
-    try {
-      const n = Number(readFileSync(pendingPath, 'utf8'));
-      return Number.isInteger(n) && n > 0 ? n : 0;
-    } catch {
-      return 0;
-    }
-  };
+  // A file that does not hold a count reads as pending (pending-erasures-file.ts).
+  const pendingErasures = (): number => readPendingErasures(pendingPath);
   /** Erasures of this adapter not yet rewritten: {@link settleErasures} looks at them. */
   let unsettled = 0;
   const setPending = (n: number): void => {
