@@ -15,7 +15,7 @@ import { quoteVisible } from './util/invisible.js';
  * | `INVALID_INPUT` | an observation, query or argument is malformed (the `field` names it) |
  * | `INVALID_OPTION` | an option is unknown or has a bad value (the `field` names it) |
  * | `NOT_FOUND` | a node, namespace or store does not exist |
- * | `CONFLICT` | the call contradicts what is stored: `update` of a version that a newer version already replaced (`details.activeId` names the version to update) |
+ * | `CONFLICT` | the call contradicts what is stored: `update` of a version that a newer version already replaced (`details.activeId` names the version to update); `compactIdbDatabase()` while a memory on that IndexedDB database is open in the origin (`details.inUse`, field `dbName`; nothing changed) |
  * | `STORE_MISSING` | the store directory / database is missing and `create` was not allowed |
  * | `STORAGE_FAILED` | the storage adapter failed; nothing was written |
  * | `QUOTA_EXCEEDED` | the browser or disk refused the write for lack of space; nothing was written |

@@ -108,4 +108,60 @@ describe('IndexedDB erasure in Chromium files (issue 22)', () => {
       rmSync(profile, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('compactIdbDatabase() refuses with CONFLICT while a memory is open in another tab, and a tab that opens meanwhile waits: no write is lost (Web Locks)', async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
+    try {
+      const context = await browser.newContext();
+      const [a, b] = [await context.newPage(), await context.newPage()];
+      await Promise.all([a.goto(url), b.goto(url)]);
+      const load = "return import('/@id/jev-mem/browser')";
+      // Tab A keeps a memory open.
+      await a.evaluate(async (load) => {
+        const { createBrowserMemory } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        const m = await createBrowserMemory({ namespace: 'tabs', systemOne: 'heuristic', persist: false });
+        await m.add({ text: 'Tab A note one about the lighthouse', speaker: 'user' });
+        (globalThis as { held?: unknown }).held = m;
+      }, load);
+      // Tab B asks for a compaction: refused, nothing changed.
+      const refused = await b.evaluate(async (load) => {
+        const { compactIdbDatabase } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        return compactIdbDatabase().then(
+          () => 'ran',
+          (e: { code?: string; field?: string }) => `${e.code} ${e.field}`,
+        );
+      }, load);
+      expect(refused).toBe('CONFLICT dbName');
+      // Tab A's connection was left alone: it writes on, then closes.
+      await a.evaluate(async () => {
+        const m = (globalThis as { held?: import('jev-mem/browser').BrowserMemory }).held!;
+        await m.add({ text: 'Tab A note two about the harbour', speaker: 'user' });
+        await m.close();
+      });
+      // Tab B compacts; tab A opens during it, waits, and writes three notes.
+      await b.evaluate(async (load) => {
+        const { compactIdbDatabase } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        (globalThis as { compaction?: Promise<unknown> }).compaction = compactIdbDatabase();
+      }, load);
+      const wrote = await a.evaluate(async (load) => {
+        const { createBrowserMemory } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        const m = await createBrowserMemory({ namespace: 'tabs', systemOne: 'heuristic', persist: false });
+        for (let i = 0; i < 3; i++) await m.add({ text: `Tab A racing note ${i} about the ferry`, speaker: 'user' });
+        await m.close();
+        return 3;
+      }, load);
+      const compacted = await b.evaluate(async () => ((await (globalThis as { compaction?: Promise<{ records: number }> }).compaction!).records > 0));
+      expect([wrote, compacted]).toEqual([3, true]);
+      const texts = await b.evaluate(async (load) => {
+        const { createBrowserMemory } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        const m = await createBrowserMemory({ namespace: 'tabs', systemOne: 'heuristic', persist: false });
+        const list = (await m.list({ limit: 100 })).memories.map((x) => x.text).sort();
+        await m.close();
+        return list;
+      }, load);
+      expect(texts).toEqual(['Tab A note one about the lighthouse', 'Tab A note two about the harbour', 'Tab A racing note 0 about the ferry', 'Tab A racing note 1 about the ferry', 'Tab A racing note 2 about the ferry']);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });
