@@ -133,7 +133,11 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  * - Erasure: `PRAGMA secure_delete = ON` and the rollback journal in DELETE mode zero a deleted
  *   node where it lives when `commit` returns; an older copy that a b-tree rebalance left in
  *   another page's unused space goes when the file is rewritten (`vacuum`, issue 22): every
- *   erasure is counted in `<dir>/erasures-pending` (`pendingErasures`), `settleErasures` (the
+ *   erasure is counted in `<dir>/erasures-pending` (`pendingErasures`), under the writer lock:
+ *   the file is read once per hold of the lock, written before the first erasure's commit when
+ *   none was pending (so a crash leaves the erasures pending) and given the exact count when
+ *   the lock is given back (a crash meanwhile leaves a count ≥ 1 but maybe lower), not read or
+ *   written per erasure; `settleErasures` (the
  *   end of the memory's delete / forget / reset / maintain) rewrites a file of at most
  *   `vacuumBytes`, and `close()` rewrites whatever is pending when this adapter erased or wrote.
  * - One process writes a store at a time: a write takes `<dir>/lock`, waiting up to
@@ -225,6 +229,11 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       void held.then(async () => {
         if (lock !== held || !lockHeld) return;
         lock = undefined;
+        try {
+          flushPending();
+        } catch (e) {
+          logger('warn', `could not write ${PENDING_ERASURES_FILE} (${errorText(e)}); it says erasures are pending, with a lower count`, { code: 'VACUUM_FAILED' });
+        }
         lockHeld = false;
         await releaseStoreLock(dir, lockPath).catch((e: unknown) => logger('warn', errorText(e), { code: 'LOCK_RELEASE_FAILED' }));
       }, () => undefined);
@@ -307,7 +316,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     if (!readOnly) forgetInDamageFile(dir, namespace, ids);
   };
   const pendingPath = join(dir, PENDING_ERASURES_FILE);
-  const pendingErasures = (): number => {
+  const readPending = (): number => {
     try {
       const n = Number(readFileSync(pendingPath, 'utf8'));
       return Number.isInteger(n) && n > 0 ? n : 0;
@@ -315,32 +324,58 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       return 0;
     }
   };
+  /**
+   * The pending count while this adapter holds the writer lock (only the lock's holder changes
+   * the file, so it is read once per hold), else undefined (the file is read); `filed`: what
+   * the file says, as this adapter last read or wrote it during the hold.
+   */
+  let pending: number | undefined;
+  let filed = 0;
   /** Erasures of this adapter not yet rewritten: {@link settleErasures} looks at them. */
   let unsettled = 0;
-  const setPending = (n: number): void => {
+  const writePending = (n: number): void => {
     if (n > 0) writeFileSync(pendingPath, String(n));
     else rmSync(pendingPath, { force: true });
+    filed = n;
   };
-  /** Counts an erasure as pending before it commits (a crash after the commit leaves it counted). */
+  /** The count, under the writer lock (read from the file at the first use of a hold). */
+  const heldPending = (): number => {
+    if (pending === undefined) filed = pending = readPending();
+    return pending;
+  };
+  const pendingErasures = (): number => pending ?? readPending();
+  /**
+   * Counts an erasure as pending before it commits; the caller holds the writer lock. The file
+   * is written only when the pending state changes (none → some), so a crash after the commit
+   * leaves it pending; the exact count is written when the lock is given back ({@link flushPending}).
+   */
   const markErasure = (): void => {
     if (readOnly) return;
-    setPending(pendingErasures() + 1);
     unsettled++;
+    if (!lockHeld) return writePending(readPending() + 1); // not expected: counted exactly, as one-off I/O
+    pending = heldPending() + 1;
+    if (filed === 0) writePending(pending);
+  };
+  /** Writes the exact count before the writer lock is given back; the next hold reads it again. */
+  const flushPending = (): void => {
+    if (pending !== undefined && pending !== filed) writePending(pending);
+    pending = undefined;
   };
   const vacuum = async (force = false): Promise<number> => {
-    const pending = pendingErasures();
-    if ((pending === 0 && !force) || readOnly) return 0;
+    if (readOnly || (pendingErasures() === 0 && !force)) return 0;
     await writerLock();
     releaseWhenIdle();
+    const cleared = heldPending();
     try {
       await db.vacuum();
     } catch (e) {
       throw sqlError(`the store at ${dir}`, 'rewrite the database file after an erasure (VACUUM)', e);
     }
     // Erasures counted while this one ran stay pending.
-    setPending(pendingErasures() - pending);
+    pending = heldPending() - cleared;
+    if (pending === 0 || filed === 0) writePending(pending);
     unsettled = 0;
-    return pending;
+    return cleared;
   };
   const fileBytes = (): number => {
     try {
@@ -357,12 +392,21 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       if (unsettled === 0 || closing !== undefined || fileBytes() > vacuumBytes) return;
       await vacuum().catch((e: unknown) => logger('warn', `erasures left pending (${errorText(e)}); maintain() or close() rewrites the file`, { code: 'VACUUM_FAILED' }));
     },
-    commit: (namespace, batch) => {
-      if (batch !== null && typeof batch === 'object' && (batch.deleteNodeIds ?? []).length > 0) markErasure();
+    async commit(namespace, batch) {
+      if (batch !== null && typeof batch === 'object' && (batch.deleteNodeIds ?? []).length > 0 && !readOnly && closing === undefined) {
+        await writerLock();
+        markErasure();
+      }
       const erasure = batch !== null && typeof batch === 'object' && (batch.putNodes ?? []).length + (batch.putEdges ?? []).length === 0 && (batch.deleteNodeIds ?? []).length > 0;
       return erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch);
     },
-    dropNamespace: (namespace) => (markErasure(), erasing(namespace, undefined, () => inner.dropNamespace(namespace))),
+    async dropNamespace(namespace) {
+      if (!readOnly && closing === undefined) {
+        await writerLock();
+        markErasure();
+      }
+      return erasing(namespace, undefined, () => inner.dropNamespace(namespace));
+    },
     close: () =>
       (closing ??= (async () => {
         if (idleTimer !== undefined) clearTimeout(idleTimer);
@@ -373,6 +417,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
         await lock?.catch(() => undefined);
         db.close();
         if (lockHeld) {
+          flushPending();
           lockHeld = false;
           await releaseStoreLock(dir, lockPath);
         }
