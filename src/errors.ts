@@ -33,7 +33,7 @@ import { quoteVisible } from './util/invisible.js';
  * | `CLOSED` | the memory was used after `close()` |
  * | `TOO_LARGE` | a text or body is over its documented limit |
  * | `FORBIDDEN` | the caller's credentials do not allow the call: a Worker token bound to one user (`JEV_MEM_TOKENS`) naming another scope, or asking for a whole-namespace operation (HTTP 403) |
- * | `STORE_DAMAGED` | stored records failed their checksum or SQLite reports the file malformed; writes are refused until `jev-mem repair` (`details.ids` names the damaged node ids); a delete or forget SQLite refuses on a malformed page names in `details.run` the `jev-mem delete` / `forget` command that erases by a copy |
+ * | `STORE_DAMAGED` | stored records failed their checksum or SQLite reports the file malformed; writes are refused until `jev-mem repair` (`details.ids` names the damaged node ids); a delete, forget or reset SQLite refuses on a malformed page erases nothing more, names what is still stored in `details.stillStored` (`{namespace, ids?}`) and in `details.run` the `jev-mem delete` / `forget` commands that erase it by a copy |
  */
 export type JevMemErrorCode =
   | 'INVALID_INPUT'

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JevMemError, isJevMemError } from '../../errors.js';
@@ -35,9 +35,9 @@ import { sqlError } from './sql-errors.js';
 import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { createSqlRecordStore } from './sql-record-store.js';
 import { forgetInDamageFile, readDamageFile } from './damage-file.js';
+import { erasureRefusal, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
-import { shellQuote } from '../../util/shell-quote.js';
 
 /** File name of the database inside the store directory. */
 export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
@@ -53,8 +53,7 @@ export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
  */
 export const VACUUM_INLINE_BYTES = 32 * 1024 * 1024;
 
-/** File in the store directory that counts the erasures not yet followed by a VACUUM. */
-export const PENDING_ERASURES_FILE = 'erasures-pending';
+export { PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 
 /** Records (nodes or edges) per transaction when a v1 store is imported. */
 export const MIGRATION_CHUNK = 2000;
@@ -230,7 +229,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
         if (lock !== held || !lockHeld) return;
         lock = undefined;
         try {
-          flushPending();
+          pending.release();
         } catch (e) {
           logger('warn', `could not write ${PENDING_ERASURES_FILE} (${errorText(e)}); it says erasures are pending, with a lower count`, { code: 'VACUUM_FAILED' });
         }
@@ -297,83 +296,42 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   /**
    * An erasure (a delete-only batch, a dropped namespace) runs `erase`; afterwards what check
    * kept beside the store no longer names what it erased (issue 22). When SQLite refuses to
-   * change a page it calls malformed, the error says what to run to erase all the same: the
-   * CLI's delete or forget, which builds the erasure as a copy (`cli/erase-copy.ts`).
+   * change a page it calls malformed, nothing is erased, and the error says exactly what is
+   * still stored (`details.stillStored`) and what to run to erase it: the CLI's delete or
+   * forget, which builds the erasure as a copy (`cli/erase-copy.ts`). The library does not make
+   * that copy itself: the copy also leaves out every record on the damaged pages, which the
+   * caller did not ask to erase, so it is run only on the user's word (the command says so).
    */
   const erasing = async (namespace: string, ids: readonly string[] | undefined, erase: () => Promise<void>): Promise<void> => {
     try {
       await erase();
     } catch (e) {
       if (!isJevMemError(e, 'STORE_DAMAGED') || e.field !== undefined) throw e;
-      const ns = shellQuote(namespace);
-      const run = ids === undefined ? [`jev-mem forget --store ${shellQuote(dir)} --namespace ${ns}`] : ids.map((id) => `jev-mem delete ${shellQuote(id)} --store ${shellQuote(dir)} --namespace ${ns}`);
-      throw new JevMemError(
-        'STORE_DAMAGED',
-        `${e.message.replace(/ Run `jev-mem check` and `jev-mem repair`$/, '')} To erase all the same, close this memory and run ${run.join(', then ')}: it copies every other readable record into a fresh file, as jev-mem repair does, and overwrites the damaged file with zeros before removing it`,
-        { cause: e, ids: [], field: 'store', run },
-      );
+      throw erasureRefusal(dir, file, namespace, ids, e);
     }
     if (!readOnly) forgetInDamageFile(dir, namespace, ids);
   };
-  const pendingPath = join(dir, PENDING_ERASURES_FILE);
-  const readPending = (): number => {
-    try {
-      const n = Number(readFileSync(pendingPath, 'utf8'));
-      return Number.isInteger(n) && n > 0 ? n : 0;
-    } catch {
-      return 0;
-    }
-  };
-  /**
-   * The pending count while this adapter holds the writer lock (only the lock's holder changes
-   * the file, so it is read once per hold), else undefined (the file is read); `filed`: what
-   * the file says, as this adapter last read or wrote it during the hold.
-   */
-  let pending: number | undefined;
-  let filed = 0;
+  const pending = new PendingErasures(dir);
   /** Erasures of this adapter not yet rewritten: {@link settleErasures} looks at them. */
   let unsettled = 0;
-  const writePending = (n: number): void => {
-    if (n > 0) writeFileSync(pendingPath, String(n));
-    else rmSync(pendingPath, { force: true });
-    filed = n;
-  };
-  /** The count, under the writer lock (read from the file at the first use of a hold). */
-  const heldPending = (): number => {
-    if (pending === undefined) filed = pending = readPending();
-    return pending;
-  };
-  const pendingErasures = (): number => pending ?? readPending();
-  /**
-   * Counts an erasure as pending before it commits; the caller holds the writer lock. The file
-   * is written only when the pending state changes (none → some), so a crash after the commit
-   * leaves it pending; the exact count is written when the lock is given back ({@link flushPending}).
-   */
+  /** Counts an erasure as pending before it commits (the caller took the writer lock). */
   const markErasure = (): void => {
     if (readOnly) return;
     unsettled++;
-    if (!lockHeld) return writePending(readPending() + 1); // not expected: counted exactly, as one-off I/O
-    pending = heldPending() + 1;
-    if (filed === 0) writePending(pending);
-  };
-  /** Writes the exact count before the writer lock is given back; the next hold reads it again. */
-  const flushPending = (): void => {
-    if (pending !== undefined && pending !== filed) writePending(pending);
-    pending = undefined;
+    pending.mark(lockHeld);
   };
   const vacuum = async (force = false): Promise<number> => {
-    if (readOnly || (pendingErasures() === 0 && !force)) return 0;
+    if (readOnly || (pending.count() === 0 && !force)) return 0;
     await writerLock();
     releaseWhenIdle();
-    const cleared = heldPending();
+    const cleared = pending.beforeRewrite();
     try {
       await db.vacuum();
     } catch (e) {
       throw sqlError(`the store at ${dir}`, 'rewrite the database file after an erasure (VACUUM)', e);
     }
     // Erasures counted while this one ran stay pending.
-    pending = heldPending() - cleared;
-    if (pending === 0 || filed === 0) writePending(pending);
+    pending.afterRewrite(cleared);
     unsettled = 0;
     return cleared;
   };
@@ -386,7 +344,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   };
   const adapter: StorageAdapter = {
     ...inner,
-    pendingErasures,
+    pendingErasures: () => pending.count(),
     vacuum: (o) => vacuum(o?.force === true),
     async settleErasures() {
       if (unsettled === 0 || closing !== undefined || fileBytes() > vacuumBytes) return;
@@ -417,7 +375,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
         await lock?.catch(() => undefined);
         db.close();
         if (lockHeld) {
-          flushPending();
+          pending.release();
           lockHeld = false;
           await releaseStoreLock(dir, lockPath);
         }
