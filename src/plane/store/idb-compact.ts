@@ -210,7 +210,7 @@ export async function compactIdbDatabase(options: { dbName?: string; indexedDB?:
   try {
     return await compactHeld(factory, dbName);
   } finally {
-    release();
+    await release();
   }
 }
 

@@ -19,8 +19,8 @@
 /** Prefix of the Web Lock of one IndexedDB database: `jev-mem-idb-database:<dbName>` (namespace write locks are `jev-mem:<namespace>`, so the names never meet). */
 export const DATABASE_LOCK_PREFIX = 'jev-mem-idb-database:' as const;
 
-/** Gives a held lock back. Idempotent. */
-export type Release = () => void;
+/** Gives a held lock back; resolves once the lock manager has released it (so a request made next sees it free). Idempotent. */
+export type Release = () => Promise<void>;
 
 type LockMode = 'shared' | 'exclusive';
 
@@ -93,20 +93,31 @@ function hold(locks: LockManagerLike, name: string, mode: LockMode, ifAvailable:
   return new Promise((resolve, reject) => {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    locks
-      .request(name, { mode, ifAvailable }, async (lock) => {
-        if (lock === null) return resolve(undefined);
-        resolve(release);
-        await released;
-      })
-      .catch(reject);
+    let granted = false;
+    // The request settles once the callback has returned and the lock is given back.
+    const request = locks.request(name, { mode, ifAvailable }, async (lock) => {
+      if (lock === null) return resolve(undefined);
+      granted = true;
+      resolve(() => {
+        release();
+        return ended;
+      });
+      await released;
+    });
+    const ended = request.then(
+      () => undefined,
+      () => undefined,
+    );
+    request.catch((e: unknown) => {
+      if (!granted) reject(e);
+    });
   });
 }
 
 /**
  * Holds database `dbName` of `factory` shared (an open store), waiting while a compaction holds
  * it exclusive.
- * @returns the release (call it when the store closes).
+ * @returns the release (call and await it when the store closes).
  * @throws what the lock manager throws (a document that is no longer active).
  */
 export async function holdDatabaseShared(factory: IDBFactory, dbName: string): Promise<Release> {
@@ -136,6 +147,6 @@ export async function withRecoveryLock<T>(factory: IDBFactory, dbName: string, f
   try {
     return await fn();
   } finally {
-    release();
+    await release();
   }
 }

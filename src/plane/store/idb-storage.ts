@@ -145,7 +145,7 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     await withRecoveryLock(factory, dbName, () => recoverIdbCompaction(factory, dbName));
     driver = await openIdbRecordDriver(factory, dbName, DB_VERSION, upgradeRecords);
   } catch (cause) {
-    release();
+    await release();
     if (cause instanceof JevMemError) throw cause;
     if (errorName(cause) === 'VersionError') {
       throw new JevMemError(
@@ -163,16 +163,16 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
       persistence = state;
     });
   }
-  const opened = driver;
-  const held: RecordDriver = {
-    transaction: (tables, mode, work) => opened.transaction(tables, mode, work),
-    close() {
-      opened.close();
-      release();
-    },
+  const store = createRecordStore(driver, { kind: 'indexeddb', ...WORDS });
+  // close() resolves once the database is given back, so a compaction called next can run.
+  const close = async (): Promise<void> => {
+    try {
+      await store.close();
+    } finally {
+      await release();
+    }
   };
-  const store = createRecordStore(held, { kind: 'indexeddb', ...WORDS });
-  return Object.defineProperty({ ...store, kind: 'indexeddb' as const }, 'persistence', {
+  return Object.defineProperty({ ...store, kind: 'indexeddb' as const, close }, 'persistence', {
     get: () => persistence,
     enumerable: true,
   }) as IdbStorage;
