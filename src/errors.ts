@@ -15,7 +15,7 @@ import { quoteVisible } from './util/invisible.js';
  * | `INVALID_INPUT` | an observation, query or argument is malformed (the `field` names it) |
  * | `INVALID_OPTION` | an option is unknown or has a bad value (the `field` names it) |
  * | `NOT_FOUND` | a node, namespace or store does not exist |
- * | `CONFLICT` | the call contradicts what is stored: `update` of a version that a newer version already replaced (`details.activeId` names the version to update) |
+ * | `CONFLICT` | the call contradicts what is stored: `update` of a version that a newer version already replaced (`details.activeId` names the version to update); `compactIdbDatabase()` while a memory on that IndexedDB database is open in the origin (`details.inUse`, field `dbName`; nothing changed) |
  * | `STORE_MISSING` | the store directory / database is missing and `create` was not allowed |
  * | `STORAGE_FAILED` | the storage adapter failed; nothing was written |
  * | `QUOTA_EXCEEDED` | the browser or disk refused the write for lack of space; nothing was written |
@@ -33,7 +33,7 @@ import { quoteVisible } from './util/invisible.js';
  * | `CLOSED` | the memory was used after `close()` |
  * | `TOO_LARGE` | a text or body is over its documented limit |
  * | `FORBIDDEN` | the caller's credentials do not allow the call: a Worker token bound to one user (`JEV_MEM_TOKENS`) naming another scope, or asking for a whole-namespace operation (HTTP 403) |
- * | `STORE_DAMAGED` | stored records failed their checksum or SQLite reports the file malformed; writes are refused until `jev-mem repair` (`details.ids` names the damaged node ids); a delete or forget SQLite refuses on a malformed page names in `details.run` the `jev-mem delete` / `forget` command that erases by a copy |
+ * | `STORE_DAMAGED` | stored records failed their checksum or SQLite reports the file malformed; writes are refused until `jev-mem repair` (`details.ids` names the damaged node ids); a delete, forget or reset SQLite refuses on a malformed page erases nothing more, names what is still stored in `details.stillStored` (`{namespace, ids?}`) and in `details.run` the `jev-mem delete` / `forget` commands that erase it by a copy |
  */
 export type JevMemErrorCode =
   | 'INVALID_INPUT'

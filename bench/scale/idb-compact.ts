@@ -37,6 +37,9 @@ function idbFolder(profile: string): { bytes: number; found: boolean } {
   return { bytes, found };
 }
 
+/** The probe's database: the demo page keeps its own memory open on `jev-mem`, and a compaction refuses to run while one is open. */
+const PROBE_DB = 'jev-mem-compact-probe';
+
 async function run(n: number, compact: boolean): Promise<{ records: number; ms: number; before: ReturnType<typeof idbFolder> }> {
   const profile = mkdtempSync(join(tmpdir(), 'jev-mem-idb-compact-'));
   const launch = () => chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS] });
@@ -44,9 +47,9 @@ async function run(n: number, compact: boolean): Promise<{ records: number; ms: 
     let context = await launch();
     let page = await context.newPage();
     await page.goto(url);
-    await page.evaluate(async ({ n, secret }) => {
+    await page.evaluate(async ({ n, secret, dbName }) => {
       const { createBrowserMemory } = await (new Function("return import('/@id/jev-mem/browser')")() as Promise<typeof import('jev-mem/browser')>);
-      const m = await createBrowserMemory({ namespace: 'probe', systemOne: 'heuristic', persist: false });
+      const m = await createBrowserMemory({ namespace: 'probe', systemOne: 'heuristic', persist: false, dbName });
       const topics = ['cycling', 'tea', 'gardens', 'weather', 'trains', 'music', 'cooking', 'books'];
       for (let i = 0; i < n; i += 500) {
         const batch = [];
@@ -56,18 +59,18 @@ async function run(n: number, compact: boolean): Promise<{ records: number; ms: 
       const a = await m.add({ text: `The locker code is ${secret} 4411`, speaker: 'user' });
       await m.delete(a.id);
       await m.close();
-    }, { n, secret: SECRET });
+    }, { n, secret: SECRET, dbName: PROBE_DB });
     await context.close();
     const before = idbFolder(profile);
     context = await launch();
     page = await context.newPage();
     await page.goto(url);
-    const out = await page.evaluate(async (compact) => {
+    const out = await page.evaluate(async ({ compact, dbName }) => {
       const { compactIdbDatabase } = await (new Function("return import('/@id/jev-mem/browser')")() as Promise<typeof import('jev-mem/browser')>);
       const t0 = performance.now();
-      const r = compact ? await compactIdbDatabase() : { records: 0 };
+      const r = compact ? await compactIdbDatabase({ dbName }) : { records: 0 };
       return { records: r.records, ms: performance.now() - t0 };
-    }, compact);
+    }, { compact, dbName: PROBE_DB });
     await context.close();
     const after = idbFolder(profile);
     console.log(`N=${n} compact=${compact} records=${out.records} ms=${out.ms.toFixed(0)} idbBytes ${before.bytes} -> ${after.bytes} secretFound ${before.found} -> ${after.found}`);

@@ -912,7 +912,7 @@ function renderScaleBrowserMarkdown(b: ScaleResults['browser']): string[] {
     '',
     `- ${b.chromium}, cross-origin isolated: ${b.crossOriginIsolated ? 'yes' : 'no'}; ${b.setup}`,
     `- System One ${b.systemOneModel} loaded in the worker in ${b.modelLoadMs.systemOne.toFixed(0)} ms; encoder ${b.encoder} (${b.modelLoadMs.encoder.toFixed(0)} ms); run ${(b.durationMs / 1000).toFixed(1)} s`,
-    `- Reopen: close, open and load the namespace; one \`stats()\` is timed apart (its \`storageBytes\` reads the whole IndexedDB namespace): ${b.points.map((p) => (p.reopen.statsMs === undefined ? '—' : `${p.reopen.statsMs.toFixed(0)} ms`)).join(', ')}.`,
+    `- Reopen: close, open and load the namespace; one \`stats()\` is timed apart (O(1): its \`storageBytes\` is the store's kept byte counter, one read): ${b.points.map((p) => (p.reopen.statsMs === undefined ? '—' : `${p.reopen.statsMs.toFixed(0)} ms`)).join(', ')}.`,
     '- Same recipe and questions as above. Heap is the page\'s `performance.memory.usedJSHeapSize` (the worker\'s is not included; a page cannot see RSS); stored bytes are `navigator.storage.estimate().usage`. Default sizes 1k and 10k; 100k (`bench scale 1000,10000,100000 --browser`) takes about 15 min of IndexedDB writes on a 2-core machine (the write rate falls from ~240/s to ~60/s as the store grows), in a fresh on-disk profile (an incognito context\'s quota runs out at ~80k nodes).',
     '',
     '| size | edges | bulk import/s | writes/s | System-One calls/write | System-One ms/write | recall p50 ms | p95 ms | max ms | heap MiB | stored MiB | bytes/node | reopen ms | first recall ms |',

@@ -378,7 +378,10 @@ export interface Memory {
    * @throws JevMemError `INVALID_INPUT` (`options.scope…`), `INVALID_OPTION` (an unknown option,
    *   naming it), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing changed), `ABORTED`, `CLOSED`;
    *   `STORE_DAMAGED` (nothing changed) when SQLite refuses to change a malformed page of the
-   *   store file: `details.run` is the `jev-mem delete` that erases it by a copy (issue 22).
+   *   store file: the message says the memory is still stored, whole (`details.stillStored`:
+   *   `{ namespace, ids }`), and `details.run` is the `jev-mem delete` that erases it by a copy
+   *   (which also leaves out the records on the damaged pages, so it runs on the user's word;
+   *   issue 22).
    *
    * Bytes on disk (issue 22, README "Erasure"): the Node SQLite store zeroes the record where it
    * lives when the commit returns (`secure_delete`), and an older copy that SQLite left in a
@@ -399,8 +402,9 @@ export interface Memory {
    * the rule is accepted, so it can be cleaned up.
    * @throws JevMemError `INVALID_INPUT` (a name the rule refuses and the store does not hold),
    *   `STORAGE_FAILED`, `CLOSED`; `STORE_DAMAGED` (nothing changed) when SQLite refuses to
-   *   change a malformed page of the store file: `details.run` is the `jev-mem forget` that
-   *   erases the namespace by a copy (issue 22).
+   *   change a malformed page of the store file: the whole namespace is still stored
+   *   (`details.stillStored`: `{ namespace }`), and `details.run` is the `jev-mem forget` that
+   *   erases it by a copy (issue 22).
    *
    * Bytes on disk (issue 22, README "Erasure"): the Node SQLite store zeroes the namespace's records where they
    * live when the commit returns (`secure_delete`), and an older copy that SQLite left in a
@@ -422,7 +426,11 @@ export interface Memory {
    * @returns how many memories were erased.
    * @throws JevMemError `INVALID_INPUT` (`options.filter…`, `options.scope…` — also for `{}` —,
    *   `options.namespace`),
-   *   `INVALID_OPTION` (unknown option), `STORAGE_FAILED`, `ABORTED`, `CLOSED`.
+   *   `INVALID_OPTION` (unknown option), `STORAGE_FAILED`, `ABORTED`, `CLOSED`;
+   *   `STORE_DAMAGED` when SQLite refuses to change a malformed page of the store file: without
+   *   `scope` / `filter` as {@link Memory.forget}; with them, the memories erased before the
+   *   refusal stay erased, the message says how many, `details.stillStored.ids` names the
+   *   selected ones still stored, and `details.run` holds a `jev-mem delete` for each (issue 22).
    */
   reset(options?: ResetOptions): Promise<{ deleted: number }>;
   /**

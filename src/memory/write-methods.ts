@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { describeValue, invalidInput, throwIfAborted } from '../errors.js';
+import { JevMemError, describeValue, invalidInput, isJevMemError, throwIfAborted } from '../errors.js';
+import { shellQuote } from '../util/shell-quote.js';
 import type { MemoryNode, Provenance } from '../types.js';
 import type { Memory } from './api.js';
 import type { MemoryContext } from './context.js';
@@ -48,6 +49,27 @@ function refuseDue(provenance: Provenance, nowMs: number, field: string, why: st
 }
 
 /** The write methods of {@link Memory}, over one memory's shared state. */
+/**
+ * The error of a `reset` whose `delete` of `left[0]` the store refused on a malformed page
+ * (`STORE_DAMAGED` with `details.run`, `plane/store/sqlite-erasures.ts`): says how many it
+ * erased and which selected memories are still stored (`details.stillStored.ids`: `left`), with
+ * a `jev-mem delete` per memory in `details.run`. Any other error is returned as it is.
+ */
+function resetRefused(e: unknown, ns: string, left: readonly string[], deleted: number, selected: number): unknown {
+  const run = isJevMemError(e, 'STORE_DAMAGED') ? (e.details as { run?: unknown }).run : undefined;
+  if (!isJevMemError(e) || !Array.isArray(run) || typeof run[0] !== 'string') return e;
+  const head = `jev-mem delete ${shellQuote(left[0]!)}`;
+  const first = run[0];
+  if (!first.startsWith(head)) return e;
+  const commands = left.map((id) => `jev-mem delete ${shellQuote(id)}${first.slice(head.length)}`);
+  return new JevMemError(
+    'STORE_DAMAGED',
+    `reset erased ${deleted} of the ${selected} memories it selected in namespace ${JSON.stringify(ns)}, then stopped: ${left.length} selected memories are still stored (details.stillStored.ids). ${e.message.replace(/ To erase all the same, .*$/s, '')} ` +
+      `To erase them all the same, close this memory (and every other process using the store) and run the ${commands.length} jev-mem delete command(s) of details.run (the first: ${commands[0]}); each erases by a copy, as jev-mem repair does (records on the damaged pages are not copied)`,
+    { cause: e, ids: [], field: 'store', run: commands, stillStored: { namespace: ns, ids: [...left] } },
+  );
+}
+
 export type WriteMethods = Pick<Memory, 'add' | 'addMany' | 'update' | 'delete' | 'forget' | 'reset' | 'export' | 'import'>;
 
 /** The write methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
@@ -61,7 +83,13 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       for (const n of batch) if (n.status !== 'deleted' && select(n)) ids.push(n.id);
     }
     let deleted = 0;
-    for (const id of ids) if (await caches.exclusive(ns, () => writes.remove(ns, id, signal), signal)) deleted++;
+    for (const [i, id] of ids.entries()) {
+      try {
+        if (await caches.exclusive(ns, () => writes.remove(ns, id, signal), signal)) deleted++;
+      } catch (e) {
+        throw resetRefused(e, ns, ids.slice(i), deleted, ids.length);
+      }
+    }
     return deleted;
   };
 

@@ -86,9 +86,10 @@ describe('the storage adapters', () => {
   /** Issue 22 acceptance: no storage adapter file over 400 lines; each module holds one job. */
   const MAX_LINES = 400;
   const root = join(import.meta.dirname, '../..');
-  const folders = ['src/plane/store', 'src/plane/drivers', 'src/plane/resident'];
+  // src/plane/indexes is not held to it yet: vector-flat.ts (533), vector-ann.ts (643) and vector-hnsw.ts (652 lines) are over.
+  const folders = ['src/plane/store', 'src/plane/drivers', 'src/plane/resident', 'src/plane/text'];
 
-  it(`keep every module of the stores, drivers and resident state at ${MAX_LINES} lines or fewer`, () => {
+  it(`keep every module of the stores, drivers, resident state and text at ${MAX_LINES} lines or fewer`, () => {
     const files = folders.flatMap((f) => readdirSync(join(root, f)).filter((n) => n.endsWith('.ts')).map((n) => `${f}/${n}`));
     files.push('src/edge/do-storage.ts');
     expect(files.length).toBeGreaterThan(20);

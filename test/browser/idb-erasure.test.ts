@@ -21,6 +21,11 @@ import { CHROMIUM } from './harness.js';
 const configFile = fileURLToPath(new URL('../../demo/vite.config.ts', import.meta.url));
 const ERASED = ['Vexmorrow', 'Quandalin', 'Brambleworth', 'Glimmerpox', 'Yarrowstan', 'grumblewick', 'Zanthor', 'Ophelius', 'Plumbuckle', 'Orrington', 'Quessa'];
 const KEPT = 'Keptwillow';
+/**
+ * The probes' database: the demo page keeps its own memory open on the default `jev-mem`, and a
+ * compaction refuses to run while any memory of the origin has its database open.
+ */
+const PROBE_DB = 'jev-mem-erasure-probe';
 
 /**
  * The HTTP and code caches hold the responses the page fetched (the demo's scripts, the encoder's
@@ -62,9 +67,9 @@ describe('IndexedDB erasure in Chromium files (issue 22)', () => {
       context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
       let page = await context.newPage();
       await page.goto(url);
-      const out = await page.evaluate(async (kept) => {
+      const out = await page.evaluate(async ({ kept, dbName }) => {
         const { createBrowserMemory, compactIdbDatabase } = await (new Function("return import('/@id/jev-mem/browser')")() as Promise<typeof import('jev-mem/browser')>);
-        const m = await createBrowserMemory({ namespace: 'probe', systemOne: 'heuristic', persist: false });
+        const m = await createBrowserMemory({ namespace: 'probe', systemOne: 'heuristic', persist: false, dbName });
         for (let i = 0; i < 20; i++) await m.add({ text: `filler browser note ${i} about cycling and tea`, speaker: 'user' });
         await m.add({ text: `The garden gate code is ${kept} seven`, speaker: 'user' });
         const a = await m.add({ text: 'My bank PIN hint is Vexmorrow Quandalin and my nurse is Thessaly Brambleworth', speaker: 'Ophelius' });
@@ -72,15 +77,15 @@ describe('IndexedDB erasure in Chromium files (issue 22)', () => {
         await m.add({ text: 'scoped secret grumblewick', speaker: 'Zanthor', userId: 'u9' });
         const deleted = [await m.delete(a.id), await m.delete(u.id)];
         const reset = await m.reset({ scope: { userId: 'u9' } });
-        const m2 = await createBrowserMemory({ namespace: 'other', systemOne: 'heuristic', persist: false });
+        const m2 = await createBrowserMemory({ namespace: 'other', systemOne: 'heuristic', persist: false, dbName });
         await m2.add({ text: 'Other namespace secret Plumbuckle Orrington', speaker: 'Quessa' });
         await m2.forget('other');
         await m2.close();
         const before = (await m.list({ limit: 100 })).memories.length;
         await m.close();
-        const compaction = await compactIdbDatabase();
+        const compaction = await compactIdbDatabase({ dbName });
         return { deleted, reset, before, compaction };
-      }, KEPT);
+      }, { kept: KEPT, dbName: PROBE_DB });
       expect(out.deleted).toEqual([true, true]);
       expect(out.before).toBe(21);
       expect(out.compaction.records).toBeGreaterThan(21);
@@ -92,20 +97,76 @@ describe('IndexedDB erasure in Chromium files (issue 22)', () => {
       context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
       page = await context.newPage();
       await page.goto(url);
-      const after = await page.evaluate(async () => {
+      const after = await page.evaluate(async (dbName) => {
         const { createBrowserMemory } = await (new Function("return import('/@id/jev-mem/browser')")() as Promise<typeof import('jev-mem/browser')>);
-        const m = await createBrowserMemory({ namespace: 'probe', systemOne: 'heuristic', persist: false });
+        const m = await createBrowserMemory({ namespace: 'probe', systemOne: 'heuristic', persist: false, dbName });
         const n = (await m.list({ limit: 100 })).memories.length;
         const top = (await m.recall('What is the garden gate code?')).memories[0]?.text;
         await m.close();
         return { n, top };
-      });
+      }, PROBE_DB);
       await context.close();
       expect(after.n).toBe(21);
       expect(after.top).toContain(KEPT);
     } finally {
       await context?.close().catch(() => undefined);
       rmSync(profile, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('compactIdbDatabase() refuses with CONFLICT while a memory is open in another tab, and a tab that opens meanwhile waits: no write is lost (Web Locks)', async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
+    try {
+      const context = await browser.newContext();
+      const [a, b] = [await context.newPage(), await context.newPage()];
+      await Promise.all([a.goto(url), b.goto(url)]);
+      const load = "return import('/@id/jev-mem/browser')";
+      // Tab A keeps a memory open.
+      await a.evaluate(async ({ load, dbName }) => {
+        const { createBrowserMemory } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        const m = await createBrowserMemory({ namespace: 'tabs', systemOne: 'heuristic', persist: false, dbName });
+        await m.add({ text: 'Tab A note one about the lighthouse', speaker: 'user' });
+        (globalThis as { held?: unknown }).held = m;
+      }, { load, dbName: PROBE_DB });
+      // Tab B asks for a compaction: refused, nothing changed.
+      const refused = await b.evaluate(async ({ load, dbName }) => {
+        const { compactIdbDatabase } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        return compactIdbDatabase({ dbName }).then(
+          () => 'ran',
+          (e: { code?: string; field?: string }) => `${e.code} ${e.field}`,
+        );
+      }, { load, dbName: PROBE_DB });
+      expect(refused).toBe('CONFLICT dbName');
+      // Tab A's connection was left alone: it writes on, then closes.
+      await a.evaluate(async () => {
+        const m = (globalThis as { held?: import('jev-mem/browser').BrowserMemory }).held!;
+        await m.add({ text: 'Tab A note two about the harbour', speaker: 'user' });
+        await m.close();
+      });
+      // Tab B compacts; tab A opens during it, waits, and writes three notes.
+      await b.evaluate(async ({ load, dbName }) => {
+        const { compactIdbDatabase } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        (globalThis as { compaction?: Promise<unknown> }).compaction = compactIdbDatabase({ dbName });
+      }, { load, dbName: PROBE_DB });
+      const wrote = await a.evaluate(async ({ load, dbName }) => {
+        const { createBrowserMemory } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        const m = await createBrowserMemory({ namespace: 'tabs', systemOne: 'heuristic', persist: false, dbName });
+        for (let i = 0; i < 3; i++) await m.add({ text: `Tab A racing note ${i} about the ferry`, speaker: 'user' });
+        await m.close();
+        return 3;
+      }, { load, dbName: PROBE_DB });
+      const compacted = await b.evaluate(async () => ((await (globalThis as { compaction?: Promise<{ records: number }> }).compaction!).records > 0));
+      expect([wrote, compacted]).toEqual([3, true]);
+      const texts = await b.evaluate(async ({ load, dbName }) => {
+        const { createBrowserMemory } = await (new Function(load)() as Promise<typeof import('jev-mem/browser')>);
+        const m = await createBrowserMemory({ namespace: 'tabs', systemOne: 'heuristic', persist: false, dbName });
+        const list = (await m.list({ limit: 100 })).memories.map((x) => x.text).sort();
+        await m.close();
+        return list;
+      }, { load, dbName: PROBE_DB });
+      expect(texts).toEqual(['Tab A note one about the lighthouse', 'Tab A note two about the harbour', 'Tab A racing note 0 about the ferry', 'Tab A racing note 1 about the ferry', 'Tab A racing note 2 about the ferry']);
+    } finally {
+      await browser.close();
     }
   }, 180_000);
 });

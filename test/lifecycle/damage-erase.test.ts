@@ -52,11 +52,11 @@ function holding(dir: string, text: string): string[] {
  * start of the page that holds the text of `NOTES[target]` (its page header and cell pointers:
  * SQLite calls the file malformed when it changes that page).
  */
-async function damagedStore(target: number, folder?: string): Promise<{ dir: string; ids: string[]; keep: string[] }> {
+async function damagedStore(target: number, folder?: string, userId?: string): Promise<{ dir: string; ids: string[]; keep: string[] }> {
   const dir = folder === undefined ? tempDir() : join(tempDir(), folder);
   mkdirSync(dir, { recursive: true });
   const m = await open(dir);
-  const ids = (await m.addMany(NOTES)).map((r) => r.id);
+  const ids = (await m.addMany(userId === undefined ? NOTES : NOTES.map((n) => ({ ...n, userId })))).map((r) => r.id);
   const keep = (await m.addMany(TURNS, { namespace: 'keep' })).map((r) => r.id);
   await m.close();
   const path = join(dir, SQLITE_FILE_NAME);
@@ -100,6 +100,37 @@ describe('erasure in a SQLite file with a malformed page', () => {
     expect((await kept.export()).nodes.map((n) => n.id).sort()).toEqual([...keep].sort());
     expect(await kept.namespaces()).toEqual(['keep']);
     await kept.close();
+  });
+
+  it('a refused delete, forget or reset says exactly what is still stored (details.stillStored) and that nothing more was erased (issue 22)', async () => {
+    const { dir, ids } = await damagedStore(30, undefined, 'u1');
+    const file = join(dir, SQLITE_FILE_NAME);
+    const m = await open(dir);
+    const refusedDelete = await errorOf(m.delete(ids[30]!));
+    expect(isJevMemError(refusedDelete, 'STORE_DAMAGED'), String((refusedDelete as Error).stack)).toBe(true);
+    expect((refusedDelete as { details: { stillStored?: unknown } }).details.stillStored).toEqual({ namespace: 'chat', ids: [ids[30]] });
+    expect((refusedDelete as Error).message).toContain(`Nothing was erased: memory ${JSON.stringify(ids[30])} of namespace "chat" is still stored in ${file}`);
+    const refusedForget = await errorOf(m.forget('chat'));
+    expect((refusedForget as { details: { stillStored?: unknown } }).details.stillStored).toEqual({ namespace: 'chat' });
+    expect((refusedForget as Error).message).toContain(`Nothing was erased: every memory of namespace "chat" is still stored in ${file}`);
+    // reset({ scope }) erases one memory at a time: those before the refusal are gone, the rest are named.
+    const refusedReset = await errorOf(m.reset({ scope: { userId: 'u1' } }));
+    expect(isJevMemError(refusedReset, 'STORE_DAMAGED'), String((refusedReset as Error).stack)).toBe(true);
+    const details = (refusedReset as { details: { stillStored: { namespace: string; ids: string[] }; run: string[] } }).details;
+    const left = details.stillStored.ids;
+    expect(details.stillStored.namespace).toBe('chat');
+    expect(left.length).toBeGreaterThan(0);
+    expect(details.run).toEqual(left.map((id) => `jev-mem delete ${shellQuote(id)} --store ${shellQuote(dir)} --namespace chat`));
+    const [done, selected] = ((refusedReset as Error).message.match(/^reset erased (\d+) of the (\d+) memories it selected in namespace "chat"/) ?? []).slice(1).map(Number);
+    expect(done! + left.length).toBe(selected);
+    expect(done).toBeGreaterThan(0);
+    await m.close();
+    // What the error names as still stored is: each id named is in the store, each readable one not named is gone.
+    const after = await open(dir);
+    const stored = new Set((await after.export()).nodes.map((n) => n.id));
+    await after.close();
+    expect(left.filter((id) => !stored.has(id))).toEqual([]);
+    expect([...stored].filter((id) => !left.includes(id))).toEqual([]);
   });
 
   it('Memory.delete that SQLite refuses names the jev-mem delete to run; that erases by a copy: the text is in no file, the readable others stay', async () => {

@@ -116,6 +116,81 @@ describe('compactIdbDatabase (issue 22)', () => {
     expect((await factory.databases()).map((d) => d.name)).toEqual(['jev-mem']);
   });
 
+  it('refuses with CONFLICT while a memory on the database is open, changing nothing: the open memory goes on writing (issue 22)', async () => {
+    const factory = new IDBFactory();
+    await filled(factory);
+    const memory = await createMemory({ encoder, storage: await createIdbStorage({ indexedDB: factory, persist: false }), logger: quietLogger });
+    const bytes = await dump(factory, 'jev-mem');
+    const refused = await compactIdbDatabase({ indexedDB: factory }).catch((e: unknown) => e);
+    expect(isJevMemError(refused) && [refused.code, refused.field, refused.details.inUse]).toEqual(['CONFLICT', 'dbName', true]);
+    expect((refused as Error).message).toContain('Close every memory on it');
+    expect(await dump(factory, 'jev-mem')).toEqual(bytes);
+    // The open memory's connection was not closed under it: its next write commits.
+    await memory.add({ text: 'The kayak is stored in the red shed by the mill pond', speaker: 'user' });
+    await memory.close();
+    // Once every memory is closed the compaction runs (close() resolves once the database is given back), and again right after.
+    expect((await compactIdbDatabase({ indexedDB: factory })).stores).toBe(Object.keys(bytes.stores).length);
+    expect((await compactIdbDatabase({ indexedDB: factory })).stores).toBe(Object.keys(bytes.stores).length);
+    expect((await factory.databases()).map((d) => d.name)).toEqual(['jev-mem']);
+    const after = await reopened(factory);
+    expect(after.kept).toHaveLength(13);
+    expect(after.kept).toContain('The kayak is stored in the red shed by the mill pond');
+  });
+
+  it('writes racing a compaction lose nothing: a memory opened meanwhile waits for it, every write that resolved is in the rebuilt database (issue 22)', async () => {
+    const factory = new IDBFactory();
+    const before = await filled(factory);
+    const compaction = compactIdbDatabase({ indexedDB: factory });
+    const notes = Array.from({ length: 8 }, (_, i) => `Kayak ${i} is stored in the red shed number ${i}`);
+    const written: string[] = [];
+    const writer = (async () => {
+      const memory = await createMemory({ encoder, storage: await createIdbStorage({ indexedDB: factory, persist: false }), logger: quietLogger });
+      try {
+        for (const text of notes) {
+          await memory.add({ text, speaker: 'user' });
+          written.push(text);
+        }
+      } finally {
+        await memory.close().catch(() => undefined);
+      }
+    })();
+    const [compacted, wrote] = await Promise.allSettled([compaction, writer]);
+    expect(compacted.status, String((compacted as PromiseRejectedResult).reason)).toBe('fulfilled');
+    expect(wrote.status, String((wrote as PromiseRejectedResult).reason)).toBe('fulfilled');
+    expect((await factory.databases()).map((d) => d.name)).toEqual(['jev-mem']);
+    const after = await reopened(factory);
+    expect(written).toEqual(notes);
+    expect(after.kept).toEqual([...before.kept, ...notes].sort());
+    expect(after.other).toBe(1);
+  });
+
+  it('writes of a memory open before the compaction: each either lands or fails loudly, none resolves and is lost (issue 22)', async () => {
+    const factory = new IDBFactory();
+    const before = await filled(factory);
+    const memory = await createMemory({ encoder, storage: await createIdbStorage({ indexedDB: factory, persist: false }), logger: quietLogger });
+    const notes = Array.from({ length: 8 }, (_, i) => `Canoe ${i} is stored in the blue barn number ${i}`);
+    const written: string[] = [];
+    const writer = (async () => {
+      for (const text of notes) {
+        try {
+          await memory.add({ text, speaker: 'user' });
+          written.push(text);
+        } catch (e) {
+          expect(isJevMemError(e), String(e)).toBe(true);
+        }
+      }
+    })();
+    const compacted = await compactIdbDatabase({ indexedDB: factory }).then(
+      () => 'done',
+      (e: unknown) => (isJevMemError(e) ? e.code : String(e)),
+    );
+    await writer;
+    await memory.close().catch(() => undefined);
+    expect(['done', 'CONFLICT']).toContain(compacted);
+    const after = await reopened(factory);
+    expect(after.kept).toEqual([...before.kept, ...written].sort());
+  });
+
   it('names the field of a bad option', async () => {
     const e = await compactIdbDatabase({ dbName: '' }).catch((x: unknown) => x);
     expect(isJevMemError(e) && [e.code, e.field]).toEqual(['INVALID_OPTION', 'dbName']);

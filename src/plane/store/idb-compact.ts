@@ -20,7 +20,10 @@
  *
  * @module
  */
+import { wrap } from 'idb';
 import { JevMemError } from '../../errors.js';
+import type { RawDb } from '../drivers/record-idb.js';
+import { tryHoldDatabaseExclusive } from './idb-database-lock.js';
 
 /** Suffix of the copy's database name. */
 export const COMPACT_SUFFIX = '~compact';
@@ -39,45 +42,36 @@ export interface IdbCompaction {
   stores: number;
 }
 
-function request<T>(r: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-}
-
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
-  });
-}
-
-/** Opens `name` (at `version` when given), running `upgrade` in a version change. */
-function open(factory: IDBFactory, name: string, version?: number, upgrade?: (db: IDBDatabase, tx: IDBTransaction) => void): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const r = version === undefined ? factory.open(name) : factory.open(name, version);
-    r.onupgradeneeded = () => {
+/**
+ * Opens `name` of `factory` through `idb` (at `version` when given), running `upgrade` in the
+ * version change; a throw there aborts the version change and is what the open rejects with.
+ * (`idb`'s `openDB` / `deleteDB` always use the global `indexedDB`, so the request of the given
+ * factory is wrapped instead.)
+ */
+async function open(factory: IDBFactory, name: string, version?: number, upgrade?: (db: RawDb) => void): Promise<RawDb> {
+  const request = version === undefined ? factory.open(name) : factory.open(name, version);
+  let failure: unknown;
+  if (upgrade !== undefined) {
+    request.addEventListener('upgradeneeded', () => {
       try {
-        upgrade?.(r.result, r.transaction as IDBTransaction);
+        upgrade(wrap(request.result) as RawDb);
       } catch (e) {
-        r.transaction?.abort();
-        reject(e);
+        failure = e;
+        request.transaction?.abort();
       }
-    };
-    r.onsuccess = () => {
-      // Another tab's later open or delete must not wait on this short-lived connection.
-      r.result.onversionchange = () => r.result.close();
-      resolve(r.result);
-    };
-    r.onerror = () => reject(r.error);
+    });
+  }
+  const db = await (wrap(request) as unknown as Promise<RawDb>).catch((e: unknown) => {
+    throw failure ?? e;
   });
+  // Another tab's later open or delete must not wait on this short-lived connection.
+  db.addEventListener('versionchange', () => db.close());
+  return db;
 }
 
 /** Deletes database `name`; other jev-mem connections close themselves on the version change. */
-function remove(factory: IDBFactory, name: string): Promise<void> {
-  return request(factory.deleteDatabase(name) as IDBRequest<unknown>).then(() => undefined);
+async function remove(factory: IDBFactory, name: string): Promise<void> {
+  await wrap(factory.deleteDatabase(name));
 }
 
 async function exists(factory: IDBFactory, name: string): Promise<boolean | undefined> {
@@ -90,17 +84,16 @@ async function flushLog(factory: IDBFactory, dbName: string): Promise<void> {
   const name = dbName + FLUSH_SUFFIX;
   const db = await open(factory, name, 1, (d) => d.createObjectStore('x'));
   const tx = db.transaction('x', 'readwrite');
-  tx.objectStore('x').put(1, 1);
-  await done(tx);
+  await Promise.all([tx.store.put(1, 1), tx.done]);
   db.close();
   await remove(factory, name);
 }
 
 /** Copies every object store of `from` (but the marker) into a new database `to` at `version`. */
-async function copy(factory: IDBFactory, from: IDBDatabase, to: string, version: number, mark: boolean): Promise<IdbCompaction> {
+async function copy(factory: IDBFactory, from: RawDb, to: string, version: number, mark: boolean): Promise<IdbCompaction> {
   const stores = [...from.objectStoreNames].filter((s) => s !== DONE_STORE);
   const shapes = stores.map((s) => {
-    const os = from.transaction(s).objectStore(s);
+    const os = from.transaction(s).store;
     const indexes = [...os.indexNames].map((i) => os.index(i)).map((ix) => ({ name: ix.name, keyPath: ix.keyPath, unique: ix.unique, multiEntry: ix.multiEntry }));
     return { name: s, keyPath: os.keyPath, autoIncrement: os.autoIncrement, indexes };
   });
@@ -115,14 +108,12 @@ async function copy(factory: IDBFactory, from: IDBDatabase, to: string, version:
     for (const s of shapes) {
       let after: IDBValidKey | undefined;
       for (;;) {
-        const read = from.transaction(s.name).objectStore(s.name);
+        const read = from.transaction(s.name).store;
         const range = after === undefined ? undefined : IDBKeyRange.lowerBound(after, true);
-        const [keys, values] = await Promise.all([request(read.getAllKeys(range, BATCH)), request(read.getAll(range, BATCH))]);
+        const [keys, values] = await Promise.all([read.getAllKeys(range, BATCH), read.getAll(range, BATCH)]);
         if (keys.length === 0) break;
         const tx = target.transaction(s.name, 'readwrite');
-        const os = tx.objectStore(s.name);
-        keys.forEach((k, i) => (s.keyPath === null ? os.put(values[i], k) : os.put(values[i])));
-        await done(tx);
+        await Promise.all([...keys.map((k, i) => (s.keyPath === null ? tx.store.put!(values[i], k) : tx.store.put!(values[i]))), tx.done]);
         records += keys.length;
         after = keys[keys.length - 1];
         if (keys.length < BATCH) break;
@@ -144,7 +135,9 @@ function storageFailed(dbName: string, step: string, cause: unknown): JevMemErro
  * Finishes or drops a compaction of `dbName` that a closed page left half done: when
  * `<dbName>~compact` is marked complete, `dbName` is rebuilt from it; otherwise it is deleted
  * (`dbName` was not touched yet). Nothing is done when there is no copy, or when the factory
- * cannot list databases (`indexedDB.databases()`, absent in some older browsers).
+ * cannot list databases (`indexedDB.databases()`, absent in some older browsers). The caller
+ * holds the database exclusive (a compaction) or its recovery lock (`createIdbStorage`, holding
+ * it shared), so no compaction runs meanwhile and openers recover one at a time.
  * @returns whether a copy was found.
  * @throws JevMemError `STORAGE_FAILED` when a step fails (the copy is kept; the next open retries).
  */
@@ -172,11 +165,13 @@ export async function recoverIdbCompaction(factory: IDBFactory, dbName: string):
 /**
  * Rebuilds IndexedDB database `dbName` so that no byte of what was deleted from it stays in the
  * browser's files (Chromium's LevelDB log and table files; see the module). Run it after
- * `delete` / `forget` / `reset`, with the memory closed and no other tab or worker of the origin
- * using it: it takes no lock, so a write another tab commits while the records are copied is
- * lost. Connections still open to `dbName` (other tabs of jev-mem) are closed by the deletion
- * and fail with `STORAGE_FAILED` until reloaded; a connection that does not close on
- * `versionchange` makes this wait.
+ * `delete` / `forget` / `reset`, with every memory on the database closed, in this page and in
+ * every other tab, worker or extension page of the origin: it holds the database exclusive
+ * for the whole rebuild (`idb-database-lock.ts`: the Web Lock `jev-mem-idb-database:<dbName>`,
+ * which every open IndexedDB store holds shared), so it refuses to start while a store is open,
+ * and a store opened meanwhile waits for it to end. No write can therefore commit between the
+ * copy and the deletion of the original. (Without Web Locks, or with a factory other than the
+ * page's own `indexedDB`, the same holds for the stores of this page only.)
  *
  * Cost: every record is read and written twice (O(size of the database), all namespaces), plus
  * two short scratch databases. Measured on a loaded 2-core machine, Chromium 156: see the README's
@@ -189,9 +184,11 @@ export async function recoverIdbCompaction(factory: IDBFactory, dbName: string):
  * @param options.dbName database name (default `'jev-mem'`, as `createIdbStorage`).
  * @param options.indexedDB the factory (default `globalThis.indexedDB`).
  * @returns the records and object stores copied.
- * @throws JevMemError `INVALID_OPTION` (field `indexedDB`) without IndexedDB, `STORAGE_FAILED`
- *   when a step fails (what was copied is kept in `<dbName>~compact`; the next open finishes or
- *   drops it, so no record is lost).
+ * @throws JevMemError `INVALID_OPTION` (field `indexedDB`) without IndexedDB; `CONFLICT` (field
+ *   `dbName`, `details.inUse: true`) while a memory or store on the database is open (this page
+ *   or another tab) or another compaction of it runs: nothing was changed, close them and call
+ *   again; `STORAGE_FAILED` when a step fails (what was copied is kept in `<dbName>~compact`;
+ *   the next open finishes or drops it, so no record is lost).
  */
 export async function compactIdbDatabase(options: { dbName?: string; indexedDB?: IDBFactory } = {}): Promise<IdbCompaction> {
   const dbName = options.dbName ?? 'jev-mem';
@@ -202,6 +199,23 @@ export async function compactIdbDatabase(options: { dbName?: string; indexedDB?:
   if (factory === undefined || factory === null) {
     throw new JevMemError('INVALID_OPTION', 'option indexedDB: this environment has no IndexedDB', { field: 'indexedDB' });
   }
+  const release = await tryHoldDatabaseExclusive(factory, dbName);
+  if (release === undefined) {
+    throw new JevMemError(
+      'CONFLICT',
+      `IndexedDB database ${JSON.stringify(dbName)} is in use: a memory or store on it is open (in this page or another tab, worker or extension page of the origin), or another compaction runs; nothing was changed. Close every memory on it (memory.close()) and call compactIdbDatabase() again`,
+      { field: 'dbName', inUse: true },
+    );
+  }
+  try {
+    return await compactHeld(factory, dbName);
+  } finally {
+    await release();
+  }
+}
+
+/** {@link compactIdbDatabase} once the database is held exclusive. */
+async function compactHeld(factory: IDBFactory, dbName: string): Promise<IdbCompaction> {
   await recoverIdbCompaction(factory, dbName);
   if ((await exists(factory, dbName)) === false) return { records: 0, stores: 0 };
   const copyName = dbName + COMPACT_SUFFIX;

@@ -10,6 +10,7 @@ import { JevMemError } from '../../errors.js';
 import { errorName, openIdbRecordDriver } from '../drivers/record-idb.js';
 import type { RecordDriver } from '../drivers/record-driver.js';
 import { recoverIdbCompaction } from './idb-compact.js';
+import { holdDatabaseShared, withRecoveryLock } from './idb-database-lock.js';
 import { type PersistenceState, requestPersistence } from './idb-persistence.js';
 import { IDB_VERSION, upgradeRecords } from './record-idb-upgrade.js';
 import { createRecordStore } from './record-store.js';
@@ -98,6 +99,9 @@ export interface IdbStorage extends StorageAdapter {
  * - When another tab opens a newer schema version, this connection closes itself; further calls
  *   fail with `STORAGE_FAILED`.
  * - `loadMeta` reads one namespace's meta only (one key range).
+ * - The open store holds the database shared (the Web Lock `jev-mem-idb-database:<dbName>`,
+ *   `idb-database-lock.ts`) until `close()`: `compactIdbDatabase` refuses to run meanwhile, and
+ *   an open during a compaction waits for its end.
  * - A compaction (`compactIdbDatabase`) interrupted by a closed page is finished (or its
  *   incomplete copy dropped) before the database opens (`recoverIdbCompaction`).
  * - Unless `persist: false`, it asks once for persistent storage (see
@@ -132,12 +136,17 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     );
   }
 
-  // A compaction (`compactIdbDatabase`) that a closed page left half done is finished first.
-  await recoverIdbCompaction(factory, dbName);
+  // Held shared until close(): a compaction (`compactIdbDatabase`) refuses to start meanwhile,
+  // and this open waits for one that runs (`idb-database-lock.ts`).
+  const release = await holdDatabaseShared(factory, dbName);
   let driver: RecordDriver;
   try {
+    // A compaction that a closed page left half done is finished first.
+    await withRecoveryLock(factory, dbName, () => recoverIdbCompaction(factory, dbName));
     driver = await openIdbRecordDriver(factory, dbName, DB_VERSION, upgradeRecords);
   } catch (cause) {
+    await release();
+    if (cause instanceof JevMemError) throw cause;
     if (errorName(cause) === 'VersionError') {
       throw new JevMemError(
         'SCHEMA_MISMATCH',
@@ -155,7 +164,15 @@ export async function createIdbStorage(options: IdbStorageOptions = {}): Promise
     });
   }
   const store = createRecordStore(driver, { kind: 'indexeddb', ...WORDS });
-  return Object.defineProperty({ ...store, kind: 'indexeddb' as const }, 'persistence', {
+  // close() resolves once the database is given back, so a compaction called next can run.
+  const close = async (): Promise<void> => {
+    try {
+      await store.close();
+    } finally {
+      await release();
+    }
+  };
+  return Object.defineProperty({ ...store, kind: 'indexeddb' as const, close }, 'persistence', {
     get: () => persistence,
     enumerable: true,
   }) as IdbStorage;

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JevMemError, isJevMemError } from '../../errors.js';
@@ -35,10 +35,9 @@ import { sqlError } from './sql-errors.js';
 import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { createSqlRecordStore } from './sql-record-store.js';
 import { forgetInDamageFile, readDamageFile } from './damage-file.js';
-import { readPendingErasures } from './pending-erasures-file.js';
+import { erasureRefusal, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
-import { shellQuote } from '../../util/shell-quote.js';
 
 /** File name of the database inside the store directory. */
 export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
@@ -54,8 +53,7 @@ export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
  */
 export const VACUUM_INLINE_BYTES = 32 * 1024 * 1024;
 
-/** File in the store directory that counts the erasures not yet followed by a VACUUM. */
-export const PENDING_ERASURES_FILE = 'erasures-pending';
+export { PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 
 /** Records (nodes or edges) per transaction when a v1 store is imported. */
 export const MIGRATION_CHUNK = 2000;
@@ -134,7 +132,11 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  * - Erasure: `PRAGMA secure_delete = ON` and the rollback journal in DELETE mode zero a deleted
  *   node where it lives when `commit` returns; an older copy that a b-tree rebalance left in
  *   another page's unused space goes when the file is rewritten (`vacuum`, issue 22): every
- *   erasure is counted in `<dir>/erasures-pending` (`pendingErasures`), `settleErasures` (the
+ *   erasure is counted in `<dir>/erasures-pending` (`pendingErasures`), under the writer lock:
+ *   the file is read once per hold of the lock, written before the first erasure's commit when
+ *   none was pending (so a crash leaves the erasures pending) and given the exact count when
+ *   the lock is given back (a crash meanwhile leaves a count ≥ 1 but maybe lower), not read or
+ *   written per erasure; `settleErasures` (the
  *   end of the memory's delete / forget / reset / maintain) rewrites a file of at most
  *   `vacuumBytes`, and `close()` rewrites whatever is pending when this adapter erased or wrote.
  * - One process writes a store at a time: a write takes `<dir>/lock`, waiting up to
@@ -226,6 +228,11 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       void held.then(async () => {
         if (lock !== held || !lockHeld) return;
         lock = undefined;
+        try {
+          pending.release();
+        } catch (e) {
+          logger('warn', `could not write ${PENDING_ERASURES_FILE} (${errorText(e)}); it says erasures are pending, with a lower count`, { code: 'VACUUM_FAILED' });
+        }
         lockHeld = false;
         await releaseStoreLock(dir, lockPath).catch((e: unknown) => logger('warn', errorText(e), { code: 'LOCK_RELEASE_FAILED' }));
       }, () => undefined);
@@ -289,53 +296,44 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   /**
    * An erasure (a delete-only batch, a dropped namespace) runs `erase`; afterwards what check
    * kept beside the store no longer names what it erased (issue 22). When SQLite refuses to
-   * change a page it calls malformed, the error says what to run to erase all the same: the
-   * CLI's delete or forget, which builds the erasure as a copy (`cli/erase-copy.ts`).
+   * change a page it calls malformed, nothing is erased, and the error says exactly what is
+   * still stored (`details.stillStored`) and what to run to erase it: the CLI's delete or
+   * forget, which builds the erasure as a copy (`cli/erase-copy.ts`). The library does not make
+   * that copy itself: the copy also leaves out every record on the damaged pages, which the
+   * caller did not ask to erase, so it is run only on the user's word (the command says so).
    */
   const erasing = async (namespace: string, ids: readonly string[] | undefined, erase: () => Promise<void>): Promise<void> => {
     try {
       await erase();
     } catch (e) {
       if (!isJevMemError(e, 'STORE_DAMAGED') || e.field !== undefined) throw e;
-      const ns = shellQuote(namespace);
-      const run = ids === undefined ? [`jev-mem forget --store ${shellQuote(dir)} --namespace ${ns}`] : ids.map((id) => `jev-mem delete ${shellQuote(id)} --store ${shellQuote(dir)} --namespace ${ns}`);
-      throw new JevMemError(
-        'STORE_DAMAGED',
-        `${e.message.replace(/ Run `jev-mem check` and `jev-mem repair`$/, '')} To erase all the same, close this memory and run ${run.join(', then ')}: it copies every other readable record into a fresh file, as jev-mem repair does, and overwrites the damaged file with zeros before removing it`,
-        { cause: e, ids: [], field: 'store', run },
-      );
+      throw erasureRefusal(dir, file, namespace, ids, e);
     }
     if (!readOnly) forgetInDamageFile(dir, namespace, ids);
   };
-  const pendingPath = join(dir, PENDING_ERASURES_FILE);
-  // A file that does not hold a count reads as pending (pending-erasures-file.ts).
-  const pendingErasures = (): number => readPendingErasures(pendingPath);
+  const pending = new PendingErasures(dir);
   /** Erasures of this adapter not yet rewritten: {@link settleErasures} looks at them. */
   let unsettled = 0;
-  const setPending = (n: number): void => {
-    if (n > 0) writeFileSync(pendingPath, String(n));
-    else rmSync(pendingPath, { force: true });
-  };
-  /** Counts an erasure as pending before it commits (a crash after the commit leaves it counted). */
+  /** Counts an erasure as pending before it commits (the caller took the writer lock). */
   const markErasure = (): void => {
     if (readOnly) return;
-    setPending(pendingErasures() + 1);
     unsettled++;
+    pending.mark(lockHeld);
   };
   const vacuum = async (force = false): Promise<number> => {
-    const pending = pendingErasures();
-    if ((pending === 0 && !force) || readOnly) return 0;
+    if (readOnly || (pending.count() === 0 && !force)) return 0;
     await writerLock();
     releaseWhenIdle();
+    const cleared = pending.beforeRewrite();
     try {
       await db.vacuum();
     } catch (e) {
       throw sqlError(`the store at ${dir}`, 'rewrite the database file after an erasure (VACUUM)', e);
     }
     // Erasures counted while this one ran stay pending.
-    setPending(pendingErasures() - pending);
+    pending.afterRewrite(cleared);
     unsettled = 0;
-    return pending;
+    return cleared;
   };
   const fileBytes = (): number => {
     try {
@@ -346,18 +344,27 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   };
   const adapter: StorageAdapter = {
     ...inner,
-    pendingErasures,
+    pendingErasures: () => pending.count(),
     vacuum: (o) => vacuum(o?.force === true),
     async settleErasures() {
       if (unsettled === 0 || closing !== undefined || fileBytes() > vacuumBytes) return;
       await vacuum().catch((e: unknown) => logger('warn', `erasures left pending (${errorText(e)}); maintain() or close() rewrites the file`, { code: 'VACUUM_FAILED' }));
     },
-    commit: (namespace, batch) => {
-      if (batch !== null && typeof batch === 'object' && (batch.deleteNodeIds ?? []).length > 0) markErasure();
+    async commit(namespace, batch) {
+      if (batch !== null && typeof batch === 'object' && (batch.deleteNodeIds ?? []).length > 0 && !readOnly && closing === undefined) {
+        await writerLock();
+        markErasure();
+      }
       const erasure = batch !== null && typeof batch === 'object' && (batch.putNodes ?? []).length + (batch.putEdges ?? []).length === 0 && (batch.deleteNodeIds ?? []).length > 0;
       return erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch);
     },
-    dropNamespace: (namespace) => (markErasure(), erasing(namespace, undefined, () => inner.dropNamespace(namespace))),
+    async dropNamespace(namespace) {
+      if (!readOnly && closing === undefined) {
+        await writerLock();
+        markErasure();
+      }
+      return erasing(namespace, undefined, () => inner.dropNamespace(namespace));
+    },
     close: () =>
       (closing ??= (async () => {
         if (idleTimer !== undefined) clearTimeout(idleTimer);
@@ -368,6 +375,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
         await lock?.catch(() => undefined);
         db.close();
         if (lockHeld) {
+          pending.release();
           lockHeld = false;
           await releaseStoreLock(dir, lockPath);
         }
