@@ -21,6 +21,7 @@ export type {
   FilterLiteral,
   FilterOperators,
   ImportOptions,
+  ImportResult,
   ListedMemory,
   ListOptions,
   ListPage,

@@ -55,6 +55,7 @@ export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
 export type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { FilterLiteral, FilterOperators, MemoryFilter } from './read/filter.js';
+export type { ImportResult } from './memory/transfer.js';
 export type { ChatMessageInput } from './memory/input.js';
 export { RESERVED_METADATA_KEYS } from './memory/input.js';
 export { MAX_QUERY_CHARS } from './memory/validate.js';

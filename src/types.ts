@@ -48,7 +48,12 @@ export interface MemoryTypes {
 export interface Provenance {
   /** Free label of the source: `'chat'`, `'tool'`, `'note'`, a file name... */
   source?: string;
-  /** Who said or produced it. */
+  /**
+   * Who said or produced it. A speaker with no visible character (`''`, white space, invisible
+   * characters only) is taken as no speaker given (write/validate.ts): `add` writes none, and
+   * `update` keeps the old version's, as when `speaker` is left out. Stored, it would name
+   * nobody, yet match a `speaker: ''` filter and read as a name in logs and prompts.
+   */
   speaker?: string;
   /** Conversation session the observation belongs to. */
   sessionId?: string;

@@ -171,7 +171,9 @@ Exit codes:
   1    an error of jev-mem, its code printed (jev-mem: NOT_FOUND: …). recall, answer, list, stats
        and export on a namespace that holds no memories are NOT_FOUND, with the store's namespaces;
        also a failed write of the output (export > file on a full disk: ENOSPC), and a full disk
-       during ingest (QUOTA_EXCEEDED, with the count of observations written)
+       during ingest (QUOTA_EXCEEDED, with the count of observations written); an ingest stopped
+       by another error once it began writing (the store's lock held by another process) also
+       prints how many observations were committed
   2    usage: unknown command or option, missing or malformed argument
   3    the store is damaged (STORE_DAMAGED; check found damage; export of damaged records without
        --skip-damaged): jev-mem check names the records, jev-mem repair salvages the rest

@@ -7,7 +7,9 @@
  *
  * Exit codes (also in `jev-mem --help`):
  * - 0: success, also when the reader of stdout went away early (`jev-mem recall … | head -1`);
- * - 1: a JevMemError, printed with its code; also a failed write of stdout or stderr other than
+ * - 1: a JevMemError, printed with its code (an `ingest` it stopped after the write began, such
+ *   as another process holding the store's lock, first prints how many observations were
+ *   committed); also a failed write of stdout or stderr other than
  *   a closed pipe (`export > file` on a full disk: `ENOSPC`), printed on stderr. recall, answer, stats and export on a namespace that
  *   holds no memories fail with `NOT_FOUND` and list the store's namespaces with their counts: a
  *   script that mistyped the namespace stops instead of reading an empty result;
@@ -208,6 +210,16 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
               );
               return 1;
             }
+            // Any other failure after the write began (another process holding the store's lock,
+            // a storage error): what was committed stays, and is said, as for Ctrl-C and a full disk.
+            if (committed !== undefined) {
+              const code = isJevMemError(e) ? e.code : 'STORAGE_FAILED';
+              io.err(
+                `jev-mem: ${code}: ingest stopped: ${committed} of ${observations.length} observations committed to namespace ${JSON.stringify(opened.namespace)}` +
+                  (removed ? `; the new store ${v.store} was removed` : committed === 0 ? `; store ${v.store} was not changed` : `; they stay in store ${v.store}${committed < observations.length ? `, observations ${committed + 1}-${observations.length} were not written` : ''}`) +
+                  '; the cause follows',
+              );
+            }
             throw byLine(e, lines);
           }
           const secs = (performance.now() - t0) / 1000;
@@ -351,10 +363,17 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         }
         io.out(JSON.stringify(result));
         // Texts edited in the file since the export were embedded again (memory/text-edits.ts).
-        const edited = (result as { textEdited?: number }).textEdited ?? 0;
+        const edited = result.textEdited ?? 0;
         if (edited > 0) {
           io.err(`jev-mem: note: ${edited} node(s) of ${file} were edited since the export (their text differs from the export's textHashes); their embeddings, keywords, entities and time references were derived again from the new text (no --reembed needed); their memory types and edges were kept`);
         }
+        // What the import rebuilt across records (memory/import-repair.ts), said, not only counted.
+        const rebuilt = [
+          result.seqRenumbered ? `${result.seqRenumbered} node(s) shared a seq with another and were given the next free one (file order kept)` : '',
+          result.successorsDropped ? `${result.successorsDropped} node(s) named a newer version the file does not hold in supersededBy (dropped; a superseded node left without one was imported active)` : '',
+          result.edgesDropped ? `${result.edgesDropped} edge(s) joined a node the file does not hold and were left out` : '',
+        ].filter((x) => x !== '');
+        if (rebuilt.length > 0) io.err(`jev-mem: note: ${file}: ${rebuilt.join('; ')}`);
         return 0;
       }
       case 'delete': {

@@ -26,7 +26,7 @@
  */
 import type { BaseStore, GetOperation, Item, ListNamespacesOperation, Operation, OperationResults, PutOperation, SearchItem, SearchOperation } from '@langchain/langgraph-checkpoint';
 import { MAX_RECALL_K } from '../config.js';
-import { describeValue, invalidInput, JevMemError } from '../errors.js';
+import { describeValue, invalidInput, isJevMemError, JevMemError } from '../errors.js';
 import type { Memory } from '../memory.js';
 import type { ListedMemory } from '../memory/types.js';
 import { compileNodeFilter, type MemoryFilter } from '../read/filter.js';
@@ -92,11 +92,44 @@ function valueFilter(filter: Record<string, unknown> | undefined): MemoryFilter 
 }
 
 /**
+ * A search's `offset` or `limit`: a whole number ≥ 0. `slice` reads -1 as "the last one", so an
+ * offset of -1 returned the last item instead of an error.
+ * @throws JevMemError `INVALID_INPUT` naming `field`.
+ */
+function count(v: unknown, field: 'offset' | 'limit'): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw invalidInput(field, `expected a whole number ≥ 0, got ${describeValue(v)}`);
+  return v;
+}
+
+const VALUE_AT = 'observation.metadata.lgValue';
+
+/**
+ * An error of the memory about the observation `put` made, named as the caller gave it: a field
+ * of the value (`observation.metadata.lgValue.a` → `value.a`) or the metadata as a whole
+ * (`observation.metadata` → `value`: the value with the key and its bookkeeping over 16 KiB as
+ * JSON, or a NaN in it, the message giving the path inside as `value.score`). Other errors are
+ * returned as they are.
+ */
+function asValueError(e: unknown): unknown {
+  if (!isJevMemError(e) || typeof e.details.field !== 'string') return e;
+  const at = e.details.field;
+  const rest = at === VALUE_AT || at.startsWith(`${VALUE_AT}.`) || at.startsWith(`${VALUE_AT}[`) ? at.slice(VALUE_AT.length) : at === 'observation.metadata' ? '' : undefined;
+  if (rest === undefined) return e;
+  const field = `value${rest}`;
+  const head = e.message.startsWith(at) ? `${field}${e.code === 'TOO_LARGE' ? ' (with its key, as stored)' : ''}${e.message.slice(at.length)}` : e.message;
+  const message = head.split(VALUE_AT).join('value'); // a path inside the value (`at value.score`)
+  return new JevMemError(e.code, message, { ...e.details, field, cause: e });
+}
+
+/**
  * Creates the store over `memory`.
  * @throws JevMemError `DEPENDENCY_MISSING` (details `package`) when `@langchain/langgraph-checkpoint`
  *   is not installed; `INVALID_OPTION` (`recallSlack`) when it is not a non-negative integer. Its
- *   operations throw `INVALID_INPUT` naming a bad namespace, key or filter, or (`offset`) a search
- *   with a query whose `offset + limit` exceeds `MAX_RECALL_K` (1,000), and the memory's errors.
+ *   operations throw `INVALID_INPUT` naming a bad namespace, key (empty, or holding a control
+ *   character) or filter, an `offset` or `limit` that is not a whole number ≥ 0, or (`offset`) a
+ *   search with a query whose `offset + limit` exceeds `MAX_RECALL_K` (1,000); `TOO_LARGE`
+ *   naming `value` when a put's value (with its key) is over 16 KiB as JSON (the metadata
+ *   limit), and the memory's other errors.
  * @example
  * ```ts
  * const store = await createJevMemStore(memory);
@@ -151,6 +184,9 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
 
   function checkKey(key: unknown): string {
     if (typeof key !== 'string' || key === '') throw new JevMemError('INVALID_INPUT', `key: expected a non-empty string, got ${JSON.stringify(key)}`, { field: 'key' });
+    // As every id of the memory: a NUL or a newline would let two keys look alike ("a\u0000b" prints as "a").
+    const cc = key.match(/\p{Cc}/u)?.[0];
+    if (cc !== undefined) throw invalidInput('key', `contains a control character (U+${(cc.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}): ${JSON.stringify(key)}; give a key without one`);
     return key;
   }
 
@@ -166,7 +202,9 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
     const now = new Date().toISOString();
     const text = op.index === false ? key : indexText(op.value, op.index ?? fields) || key;
     const obs: Observation = { text, source: SOURCE, metadata: { lgKey: key, lgValue: op.value, lgCreatedAt: old?.metadata.lgCreatedAt ?? now, lgIndexed: op.index !== false } };
-    const r = old === undefined ? await memory.add(obs, { namespace: ns }) : await memory.update(old.id, obs, { namespace: ns });
+    const r = await (old === undefined ? memory.add(obs, { namespace: ns }) : memory.update(old.id, obs, { namespace: ns })).catch((e: unknown) => {
+      throw asValueError(e);
+    });
     remember(ns, key, r.id);
   }
 
@@ -221,8 +259,8 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
   }
 
   async function search(op: SearchOperation): Promise<SearchItem[]> {
-    const limit = op.limit ?? 10;
-    const offset = op.offset ?? 0;
+    const limit = count(op.limit ?? 10, 'limit');
+    const offset = count(op.offset ?? 0, 'offset');
     const filter = valueFilter(op.filter);
     const spaces = await namespacesUnder(op.namespacePrefix);
     const hits: SearchItem[] = [];
@@ -264,7 +302,8 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
       seen.set(JSON.stringify(t), t);
     }
     const all = [...seen.values()].sort((a, b) => a.join('/').localeCompare(b.join('/')));
-    return all.slice(op.offset, op.offset + op.limit);
+    const offset = count(op.offset, 'offset');
+    return all.slice(offset, offset + count(op.limit, 'limit'));
   }
 
   class JevMemStore extends lg.BaseStore {

@@ -17,6 +17,7 @@ import type { AnswerResult as SystemTwoAnswer } from '../system-two/types.js';
 import type { MemoryEdge, MemoryNode, Observation, RecalledMemory, View } from '../types.js';
 import type { StreamEvent } from './answer-stream.js';
 import type { ChatMessageInput } from './input.js';
+import type { ImportResult } from './transfer.js';
 import type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions } from './types.js';
 
 /** Options of {@link Memory.recall}. */
@@ -469,12 +470,19 @@ export interface Memory {
    * Imports an export into an empty namespace (the file's, or `options.namespace`), in one
    * atomic commit: the namespace gets the whole file or nothing. Recall over the import equals
    * recall over the exported memory (same encoder and System One). The file is checked record by
-   * record before anything is written; an older schema version is migrated.
-   * @throws JevMemError `INVALID_INPUT` (bad file, naming the field; or the namespace is not
+   * record before anything is written (ids without control characters; a node `active` or
+   * `superseded`: a deleted memory is never exported); an older schema version is migrated.
+   * What holds across records is rebuilt and counted in the result, never stored wrong
+   * (memory/import-repair.ts): nodes sharing a `seq` get the next free ones in file order
+   * (`seqRenumbered`), `supersededBy` ids naming no node of the file are dropped and a
+   * `superseded` node left without a newer version is imported `active` (`successorsDropped`),
+   * edges with an end outside the file are left out (`edgesDropped`).
+   * @returns The counts written and the namespace ({@link ImportResult}).
+   * @throws JevMemError `INVALID_INPUT` (bad file, naming the field as `export.nodes[3].status`; or the namespace is not
    *   empty), `SCHEMA_MISMATCH` (newer export or schema version), `ENCODER_MISMATCH` (embeddings
    *   of another encoder and `reembed` false), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written).
    */
-  import(data: unknown, options?: ImportOptions): Promise<{ nodes: number; edges: number; namespace: string }>;
+  import(data: unknown, options?: ImportOptions): Promise<ImportResult>;
   /**
    * Counts of a namespace (like `forget`, also of a name the store holds from before the namespace
    * rule). Memories that fell due since the namespace was opened are erased first, as `maintain()`

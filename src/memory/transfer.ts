@@ -25,6 +25,7 @@ import { isExpired } from './list.js';
 import { toObservation } from './input.js';
 import { checkObservation } from './validate.js';
 import { planRelink } from './relink.js';
+import { repairImport, type ImportRepairs } from './import-repair.js';
 import { MAINTENANCE_PENDING_META_KEY, type WritePath } from './write.js';
 
 /** What export and import need from the memory. */
@@ -56,6 +57,22 @@ export interface ImportResult {
    * without `textHashes`, written before that field, cannot tell).
    */
   textEdited?: number;
+  /**
+   * Nodes given a new `seq` because another node of the file had theirs (memory/import-repair.ts:
+   * the order of the file is kept; paging by `list` needs unique seqs). Present only when any.
+   */
+  seqRenumbered?: number;
+  /**
+   * Nodes whose `supersededBy` named a node the file does not hold (a scoped export may leave the
+   * newer version out): those ids were dropped, and a `superseded` node left without a newer
+   * version was imported `active`, as deleting that version would leave it. Present only when any.
+   */
+  successorsDropped?: number;
+  /**
+   * Edges of the file left out because their `from` or `to` is not a node of the file (a node the
+   * exporting store held damaged, or an edited file). Present only when any.
+   */
+  edgesDropped?: number;
 }
 
 /**
@@ -146,7 +163,9 @@ function fileNamespace(name: unknown): string {
  * is checked and its encoder compared before any lock is taken; the rest runs under the
  * namespace's write lock. Nodes whose text was edited in the file since the export (their
  * `textHashes` entry differs) get their embedding and text features derived again, without
- * `reembed` (memory/text-edits.ts); `textEdited` counts them.
+ * `reembed` (memory/text-edits.ts); `textEdited` counts them. Repeated seqs, `supersededBy` ids
+ * and edge ends naming no node of the file are rebuilt before the lock (memory/import-repair.ts)
+ * and counted (`seqRenumbered`, `successorsDropped`, `edgesDropped`).
  * @throws JevMemError `INVALID_INPUT` (bad file; namespace not empty; the file cannot be
  *   indexed; `textHashes` not an object of strings), `SCHEMA_MISMATCH`, `ENCODER_MISMATCH`, `STORAGE_FAILED` / `QUOTA_EXCEEDED`, `ABORTED`.
  */
@@ -155,11 +174,16 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
   const file = checkExport(data);
   // Every record meets add's rules (one validator), or the whole file is refused before any write.
   file.nodes.forEach((n, i) => checkImportedNode(n, `export.nodes[${i}]`, deps.maxTextChars));
+  // What holds across records (unique seqs, supersession and edge ends inside the file) is
+  // rebuilt before any write and counted in the result (import-repair.ts).
+  const repaired = repairImport(file.nodes, file.edges);
+  const notes: Partial<ImportResult> = {};
+  for (const [k, v] of Object.entries(repaired.repairs) as Array<[keyof ImportRepairs, number]>) if (v > 0) notes[k] = v;
   const ns = o?.namespace !== undefined ? checkNamespaceName(o.namespace, 'options.namespace') : fileNamespace(file.namespace);
   // The file's records as a snapshot of the target namespace, brought to this build's schema.
   const asStored: NamespaceSnapshot = {
-    nodes: file.nodes.map((n) => ({ ...n, namespace: ns })),
-    edges: file.edges.map((e) => ({ ...e, namespace: ns })),
+    nodes: repaired.nodes.map((n) => ({ ...n, namespace: ns })),
+    edges: repaired.edges.map((e) => ({ ...e, namespace: ns })),
     meta: { ...(file.meta ?? {}) },
   };
   const migrated = planMigrations(asStored, ns).snapshot;
@@ -204,7 +228,7 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
       built.dispose(); // it read the file, not the store: the memory reopens from the store
       await storage.commit(ns, batch);
       await caches.reload(ns);
-      return { nodes: nodes.length, edges: edges.length, namespace: ns, ...(edited.length > 0 ? { textEdited: edited.length } : {}) };
+      return { nodes: nodes.length, edges: edges.length, namespace: ns, ...(edited.length > 0 ? { textEdited: edited.length } : {}), ...notes };
     },
     o?.signal,
   );

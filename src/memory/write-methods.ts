@@ -110,7 +110,8 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       ensureOpen();
       checkOptionKeys(o, ADD_MANY_OPTION_KEYS);
       throwIfAborted(o?.signal);
-      const inputs = Array.isArray(observations) ? observations.map((x, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
+      // Array.from visits the holes of a sparse array (map skips them): `[, x]` names observations[0].
+      const inputs = Array.isArray(observations) ? Array.from(observations, (x: unknown, i) => toObservation(x, `observations[${i}]`, o?.scope)) : observations;
       const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
       const nowMs = now().getTime();
       checked.forEach((c, i) => refuseDue(c.provenance, nowMs, `observations[${i}]`, NEVER_SHOWN)); // before anything is written

@@ -32,7 +32,7 @@
  * @module
  */
 import { describeValue, invalidInput } from '../errors.js';
-import { parseDateInput, strictIsoMs } from '../util/date-input.js';
+import { ISO_DAY, parseDateInput, strictIsoMs } from '../util/date-input.js';
 import type { MemoryNode } from '../types.js';
 
 /** A literal a condition compares with. */
@@ -125,6 +125,11 @@ function compare(stored: unknown, b: Bound): number | undefined {
   return ms === undefined ? undefined : ms - b.value;
 }
 
+/** For a bound given as a string that reads as a number (`"3"`): how to compare with numbers. */
+function numericHint(arg: unknown): string {
+  return typeof arg === 'string' && arg.trim() !== '' && Number.isFinite(Number(arg)) ? `; to compare with stored numbers give a number (${Number(arg)}), not a string` : '';
+}
+
 interface Budget {
   terms: number;
 }
@@ -158,8 +163,10 @@ function compileField(key: string, cond: unknown, field: string, budget: Budget)
       let b: Bound;
       const timeField = (TIME_FILTER_FIELDS as readonly string[]).includes(key);
       if (typeof arg === 'number' && Number.isFinite(arg) && !timeField) b = { kind: 'number', value: arg };
-      else if (typeof arg === 'number' || typeof arg === 'string') b = { kind: 'time', value: parseDateInput(arg, f) };
-      else throw invalidInput(f, `expected a finite number or an ISO-8601 date/instant such as "2024-03-01", got ${describeValue(arg)}`);
+      // A time field takes a date or epoch ms (the date parser's own message); another field a
+      // string only when it reads as a date ("2024-02-30" is named as a day that does not exist).
+      else if (timeField ? typeof arg === 'number' || typeof arg === 'string' : typeof arg === 'string' && ISO_DAY.test(arg)) b = { kind: 'time', value: parseDateInput(arg, f) };
+      else throw invalidInput(f, `expected a finite number or an ISO-8601 date/instant such as "2024-03-01", got ${describeValue(arg)}${numericHint(arg)}`);
       const ok = op === '$gt' ? (d: number) => d > 0 : op === '$gte' ? (d: number) => d >= 0 : op === '$lt' ? (d: number) => d < 0 : (d: number) => d <= 0;
       tests.push((v) => {
         const d = compare(v, b);

@@ -92,7 +92,8 @@ export const INPUT_FIELDS: readonly string[] = [...new Set<string>([...OBSERVATI
  * @throws JevMemError `INVALID_INPUT` (not an object; unknown key; text not a string, or blank:
  *   empty, white space or invisible characters only (util/invisible.ts);
  *   a `sessionId` that is blank or holds a control character ({@link checkSessionId}); a
- *   `speaker` with a control character ({@link checkSpeaker});
+ *   `speaker` with a control character ({@link checkSpeaker}; one with no visible character
+ *   is taken as no speaker);
  *   observedAt unparseable, an invalid Date, a day that does not exist or a UTC offset outside
  *   ±14:00 ({@link checkIsoCalendar}); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe
  *   or nested deeper than 16 levels) or `TOO_LARGE` (text longer than `maxTextChars`, metadata
@@ -147,6 +148,7 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') throw invalidInput(`${field}.${key}`, `expected a string, got ${typeof v}`);
     if (v.length > MAX_PROVENANCE_CHARS) throw invalidInput(`${field}.${key}`, `expected at most ${MAX_PROVENANCE_CHARS} characters, got ${v.length}`);
+    if (key === 'speaker' && isBlankText(v)) continue; // names nobody: as absent (types.ts Provenance.speaker)
     out.provenance[key] = key === 'sessionId' ? checkSessionId(v, `${field}.sessionId`) : key === 'speaker' ? checkSpeaker(v, `${field}.speaker`) : v;
   }
   if (o.metadata !== undefined && o.metadata !== null) out.provenance.metadata = checkMetadata(o.metadata, `${field}.metadata`);

@@ -124,4 +124,39 @@ describe('jev-mem/langgraph', () => {
       await memory.close();
     }
   });
+  it('refuses a negative or fractional offset / limit, a key with a control character, and names the value when it is over 16 KiB (issue 22)', async () => {
+    const memory = await createNodeMemory({ store: join(dir, 'inputs'), systemOne: 'heuristic', create: true });
+    try {
+      const store = await createJevMemStore(memory);
+      await store.put(['w'], 'a', { text: 'Ada keeps a greenhouse.' });
+      await store.put(['w'], 'b', { text: 'Ben restores old radios.' });
+      const refusal = async (p: Promise<unknown>): Promise<{ code?: string; field?: string; message?: string }> =>
+        p.then(
+          () => ({}),
+          (e: { code?: string; field?: string; message?: string }) => ({ code: e.code, field: e.field, message: e.message }),
+        );
+      // slice(-1) read an offset of -1 as "the last item": it returned b.
+      expect(await refusal(store.search(['w'], { offset: -1 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'offset' });
+      expect(await refusal(store.search(['w'], { offset: 0.5 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'offset' });
+      expect(await refusal(store.search(['w'], { limit: -2 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'limit' });
+      expect(await refusal(store.search(['w'], { query: 'greenhouse', offset: -1 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'offset' });
+      expect(await refusal(store.listNamespaces({ offset: -1 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'offset' });
+      expect((await store.search(['w'], { limit: 0 })).length).toBe(0);
+      expect((await store.search(['w'], { offset: 1 })).map((i) => i.key)).toEqual(['b']);
+      // A key is an id: no NUL (it would print as "a"), on put and get alike.
+      expect(await refusal(store.put(['w'], 'a\u0000b', { text: 'x' }))).toMatchObject({ code: 'INVALID_INPUT', field: 'key', message: expect.stringContaining('U+0000') });
+      expect(await refusal(store.get(['w'], 'a\u0000b'))).toMatchObject({ code: 'INVALID_INPUT', field: 'key' });
+      // A value over the metadata limit is named as the value, not observation.metadata.
+      const big = await refusal(store.put(['w'], 'c', { text: 'big', blob: 'x'.repeat(17_000) }));
+      expect(big).toMatchObject({ code: 'TOO_LARGE', field: 'value' });
+      expect(big.message).toMatch(/^value \(with its key, as stored\): \d+ bytes as JSON is over the limit of 16384/);
+      // What add refuses inside the value is named there too.
+      const nan = await refusal(store.put(['w'], 'd', { text: 'nan', score: Number.NaN }));
+      expect(nan).toMatchObject({ code: 'INVALID_INPUT', field: 'value' });
+      expect(nan.message).toBe('value: must hold finite numbers only; got NaN (at value.score), which JSON stores as null');
+      expect((await store.search(['w'])).map((i) => i.key)).toEqual(['a', 'b']);
+    } finally {
+      await memory.close();
+    }
+  });
 });

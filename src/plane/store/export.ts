@@ -46,7 +46,7 @@ export interface MemoryExport {
   textHashes?: Record<string, string>;
 }
 
-const STATUSES = new Set(['active', 'superseded', 'deleted']);
+const STATUSES = new Set(['active', 'superseded']);
 const SUBTYPES = new Set<EdgeSubtype>([
   'precedes',
   'same_session',
@@ -72,6 +72,18 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 1000;
+
+/**
+ * Checks an id of the file (a node's `id`, an edge's `id`, `from`, `to`): a non-empty string of at
+ * most 1000 characters with no control character. The ids this library makes never hold one; a
+ * NUL or a newline in an edited file would let two ids look alike (`"a\u0000b"` prints as `"a"`),
+ * as every other text field of a record refuses them.
+ */
+function checkId(v: unknown, field: string): void {
+  if (!isId(v)) throw invalidInput(field, 'expected a non-empty string of at most 1000 characters');
+  const cc = v.match(/\p{Cc}/u)?.[0];
+  if (cc !== undefined) throw invalidInput(field, `contains a control character (U+${(cc.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}): ${JSON.stringify(v)}; an id this library writes never holds one`);
+}
 const isTime = (v: unknown): v is string => typeof v === 'string' && Number.isFinite(Date.parse(v));
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isProbability = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
@@ -86,7 +98,7 @@ function checkProvenance(p: unknown, field: string): void {
 
 function checkNode(n: unknown, field: string): void {
   if (!isObject(n)) throw invalidInput(field, 'expected a node object');
-  if (!isId(n.id)) throw invalidInput(`${field}.id`, 'expected a non-empty string of at most 1000 characters');
+  checkId(n.id, `${field}.id`);
   // The rest of the text's rules (blank, length), and those of the provenance and metadata, are
   // add's own, applied by the import (memory/transfer.ts `checkImportedNode`).
   if (typeof n.text !== 'string') throw invalidInput(`${field}.text`, `expected a string, got ${describeValue(n.text)}`);
@@ -107,7 +119,10 @@ function checkNode(n: unknown, field: string): void {
   if (!isObject(emb) || typeof emb.encoder !== 'string' || !Array.isArray(emb.vector) || !emb.vector.every((x) => typeof x === 'number' && Math.abs(x) <= FLOAT32_MAX)) {
     throw invalidInput(`${field}.embedding`, 'expected { encoder: string, vector: finite numbers within float32 range }');
   }
-  if (typeof n.status !== 'string' || !STATUSES.has(n.status)) throw invalidInput(`${field}.status`, `expected active, superseded or deleted, got ${JSON.stringify(n.status)}`);
+  // A deleted memory is erased from the store, never exported: 'deleted' in a file was written
+  // by hand, and such a node would be hidden from recall yet returned by get.
+  if (n.status === 'deleted') throw invalidInput(`${field}.status`, 'a deleted memory is never exported (delete erases it); remove the node from the file, or set "active"');
+  if (typeof n.status !== 'string' || !STATUSES.has(n.status)) throw invalidInput(`${field}.status`, `expected active or superseded, got ${JSON.stringify(n.status)}`);
   if (!isStringArray(n.supersededBy)) throw invalidInput(`${field}.supersededBy`, 'expected an array of node ids');
   if (typeof n.seq !== 'number' || !Number.isSafeInteger(n.seq) || n.seq < 1) throw invalidInput(`${field}.seq`, `expected a positive integer, got ${JSON.stringify(n.seq)}`);
   if (n.duplicates !== undefined) {
@@ -121,7 +136,7 @@ function checkNode(n: unknown, field: string): void {
 
 function checkEdge(e: unknown, field: string): void {
   if (!isObject(e)) throw invalidInput(field, 'expected an edge object');
-  for (const k of ['id', 'from', 'to'] as const) if (!isId(e[k])) throw invalidInput(`${field}.${k}`, 'expected a non-empty string of at most 1000 characters');
+  for (const k of ['id', 'from', 'to'] as const) checkId(e[k], `${field}.${k}`);
   if (typeof e.view !== 'string' || !(VIEWS as readonly string[]).includes(e.view)) throw invalidInput(`${field}.view`, `expected one of ${VIEWS.join(', ')}, got ${JSON.stringify(e.view)}`);
   if (typeof e.subtype !== 'string' || !SUBTYPES.has(e.subtype as EdgeSubtype)) throw invalidInput(`${field}.subtype`, `unknown subtype ${JSON.stringify(e.subtype)}`);
   if (!isProbability(e.weight)) throw invalidInput(`${field}.weight`, `expected a weight in [0,1], got ${JSON.stringify(e.weight)}`);
@@ -133,7 +148,10 @@ function checkEdge(e: unknown, field: string): void {
 
 /**
  * Checks that `value` is an export file this build can read: the header, then every node and
- * edge (shapes, ids, times, probabilities, finite vectors) and that node and edge ids are unique.
+ * edge (shapes, ids without control characters, times, probabilities, finite vectors, a node
+ * status `active` or `superseded`: a deleted memory is never exported) and that node and edge
+ * ids are unique. What holds across records (unique `seq`, `supersededBy` and edge ends naming
+ * nodes of the file) is the import's to rebuild (memory/import-repair.ts).
  * Cost: O(size of the file).
  * @returns `value`, typed.
  * @throws JevMemError `INVALID_INPUT` naming the first bad field (`export.nodes[3].seq`), or
