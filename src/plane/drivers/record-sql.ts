@@ -34,8 +34,8 @@ import type { LexicalIndex } from '../indexes/indexes.js';
 import { isCorruptError, sqlError } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
-import { encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
-import { readRecordValue, sealValue } from './record-sql-seal.js';
+import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { encodeSealed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -197,18 +197,17 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   function apply(overlay: Overlay): void {
     const upkeep = lexical.upkeep();
     for (const op of overlay.ops) {
-      const ns = sqlKey(op.ns);
       if (op.kind === 'put') {
         if (op.table === 'node') upkeep.before(op.ns, op.key);
         const id = writeBlob(op.table, op.ns, op.key, op.blob);
         if (op.table === 'node') upkeep.after(op.ns, id, nodeDoc(op.value));
       } else if (op.kind === 'delete') {
         if (op.table === 'node') upkeep.before(op.ns, op.key);
-        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ?`, [code(op.table), ns, sqlKey(op.key)]);
+        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ?`, [code(op.table), sqlKey(op.ns), sqlKey(op.key)]);
         if (op.table === 'node') upkeep.after(op.ns, -1, undefined);
       } else {
         const upTo = op.upTo === undefined ? [] : [sqlKey(op.upTo)];
-        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ?${op.upTo === undefined ? '' : ' AND k <= ?'}`, [code(op.table), ns, ...upTo]);
+        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ?${op.upTo === undefined ? '' : ' AND k <= ?'}`, [code(op.table), sqlKey(op.ns), ...upTo]);
         if (op.table === 'node') upkeep.cleared(op.ns, op.upTo === undefined);
       }
     }
@@ -299,7 +298,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       },
       put(table, ns, key, value) {
         writable();
-        overlay.add({ kind: 'put', table, ns, key, blob: sealValue(encodeRecordValue(value, key)), value });
+        overlay.add({ kind: 'put', table, ns, key, blob: encodeSealed(value, key), value });
       },
       delete(table, ns, key) {
         writable();
