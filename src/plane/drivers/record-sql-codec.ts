@@ -263,7 +263,15 @@ export function sqlKey(key: RecordKey): number | Uint8Array {
 export function keyOfSql(value: unknown): RecordKey {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
-  if (value instanceof Uint8Array) return decoder.decode(value);
+  if (value instanceof Uint8Array) {
+    // ASCII (ids, namespace names): the char codes are the bytes (TextDecoder costs more for keys this short).
+    if (value.length <= 64) {
+      let ascii = true;
+      for (let i = 0; i < value.length; i++) if ((value[i] as number) >= 0x80) ascii = false;
+      if (ascii) return String.fromCharCode.apply(null, value as unknown as number[]);
+    }
+    return decoder.decode(value);
+  }
   if (value instanceof ArrayBuffer) return decoder.decode(new Uint8Array(value));
   throw new Error(`a record key of type ${typeof value}`);
 }
