@@ -21,7 +21,8 @@ import fs, { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 
-const [repoArg, dirArg, nArg, mode = 'add'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--data');
+const [repoArg, dirArg, nArg, mode = 'add'] = positional;
 if (repoArg === undefined || dirArg === undefined || !['add', 'many'].includes(mode)) {
   throw new Error('usage: ab-write.ts <repo> <fresh store dir> [n=500] [add|many] [--sql] [--data locomo10.json]');
 }

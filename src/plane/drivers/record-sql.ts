@@ -298,8 +298,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         const known = overlay.answer(table, ns, key);
         if (known === 'absent') return undefined;
         const blob = known === undefined ? await reader.get(table, ns, key) : known.blob;
-        // In one chunk (or absent) in the database, and not written since the read was issued: a put of it has no later chunk to delete.
-        if (known === undefined && (blob === undefined || (blob instanceof Uint8Array && blob.byteLength > 0)) && overlay.answer(table, ns, key) === undefined) overlay.noteOneChunk(table, ns, key);
+        // In one chunk (or absent) in the database: a put of it has no later chunk to delete (the overlay's rule).
+        if (known === undefined && (blob === undefined || (blob instanceof Uint8Array && blob.byteLength > 0))) overlay.noteOneChunk(table, ns, key);
         return blob === undefined ? undefined : readRecordValue(table, blob, key);
       },
       put(table, ns, key, value) {
