@@ -18,8 +18,7 @@
  * @module
  */
 import { DamagedRecord, type RecordKey, type RecordTable } from './record-driver.js';
-import { encodeRecordValue } from './record-sql-codec.js';
-import { SEALED, readRecordValue, sealValue } from './record-sql-seal.js';
+import { SEALED, encodeSealed, readRecordValue } from './record-sql-seal.js';
 
 /** The tables whose values the IndexedDB driver seals (see the module). */
 export const IDB_SEALED_TABLES: ReadonlySet<RecordTable> = new Set(['adj', 'edge-ids', 'meta', 'changes', 'spaces']);
@@ -33,7 +32,7 @@ export const IDB_SEALED_TABLES: ReadonlySet<RecordTable> = new Set(['adj', 'edge
  */
 export function toStored(table: RecordTable, namespace: string, key: RecordKey, value: unknown): unknown {
   if (!IDB_SEALED_TABLES.has(table)) return value;
-  const sealed = sealValue(encodeRecordValue(value, key));
+  const sealed = encodeSealed(value, key);
   return table === 'meta' ? { namespace, key, sealed } : sealed;
 }
 

@@ -99,8 +99,12 @@ export function cloneError(what: string): Error {
 }
 
 class Out {
-  b = new Uint8Array(1024);
+  b: Uint8Array;
   n = 0;
+  /** A buffer of `size` bytes to begin with (it grows as needed). */
+  constructor(size = 1024) {
+    this.b = new Uint8Array(size);
+  }
   room(k: number): void {
     if (this.n + k <= this.b.length) return;
     const next = new Uint8Array(Math.max(this.b.length * 2, this.n + k));
@@ -167,9 +171,11 @@ export const unzigzag = (z: number): number => (z % 2 === 0 ? z / 2 : -(z + 1) /
 /**
  * `value` in format 2 (see the module); `key`, the record's key, when a string equal to it is to
  * be stored as one byte.
+ * `head` bytes (zeros) come first, before the value's bytes: room for a seal written in place
+ * (`record-sql-seal.ts` `encodeSealed`), so the value is not copied again.
  * @throws DOMException `DataCloneError` for a function, symbol, BigInt or an unknown typed array inside it.
  */
-export function encodeBinaryValue(value: unknown, key?: string | number): Uint8Array {
+export function encodeBinaryValue(value: unknown, key?: string | number, head = 0): Uint8Array {
   const out = new Out();
   const arrays: Uint8Array[] = [];
   const str = (s: string): void => {
@@ -275,10 +281,10 @@ export function encodeBinaryValue(value: unknown, key?: string | number): Uint8A
   };
   write(value === undefined ? null : value, '');
   const structure = out.n;
-  let size = 1 + 8 + structure;
+  let size = head + 1 + 8 + structure;
   for (const a of arrays) size += 8 + a.byteLength;
-  const whole = new Out();
-  whole.b = new Uint8Array(size);
+  const whole = new Out(size);
+  whole.n = head;
   whole.byte(BINARY_FORMAT);
   whole.varint(structure);
   whole.b.set(out.b.subarray(0, structure), whole.n);

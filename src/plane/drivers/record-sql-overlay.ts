@@ -45,6 +45,13 @@ export class Overlay {
   private readonly ranges: number[] = [];
   private readonly touched = new Set<string>();
   private readonly tables = new Set<RecordTable>();
+  /** Keys this transaction read from the database and found absent or held in one chunk, and never put in more. */
+  private readonly oneChunk = new Set<string>();
+  /** Keys this transaction put in more than one chunk. */
+  private readonly multi = new Set<string>();
+
+  /** @param chunkBytes - the size of a stored chunk: a put of a longer value is stored in more than one. */
+  constructor(private readonly chunkBytes = Infinity) {}
 
   /** Records a write. */
   add(op: OverlayOp): void {
@@ -52,7 +59,30 @@ export class Overlay {
     this.touched.add(spaceKey(op.table, op.ns));
     this.tables.add(op.table);
     if (op.kind !== 'range') this.points.set(pointKey(op.table, op.ns, op.key), this.ops.length - 1);
+    // From this put on, the key may hold more than one chunk: later puts of it delete the rest.
+    if (op.kind === 'put' && op.blob.byteLength > this.chunkBytes) {
+      this.multi.add(pointKey(op.table, op.ns, op.key));
+      this.oneChunk.delete(pointKey(op.table, op.ns, op.key));
+    }
     else this.ranges.push(this.ops.length - 1);
+  }
+
+  /**
+   * Notes that the database holds no chunk after the first of `(table, ns, key)` (a read of
+   * this transaction found it absent or in one chunk): a put of it then has no later chunk to
+   * remove ({@link hasOneChunk}). Nothing else writes the database while a write transaction
+   * runs (`record-sql.ts`), and a put of one chunk adds none, so what the read found is what
+   * the transaction's puts meet, unless this transaction puts the key in more than one chunk
+   * (before the read resolved or after: then every put of it deletes the rest).
+   */
+  noteOneChunk(table: RecordTable, ns: string, key: RecordKey): void {
+    const k = pointKey(table, ns, key);
+    if (!this.multi.has(k)) this.oneChunk.add(k);
+  }
+
+  /** Whether a read of this transaction found `(table, ns, key)` absent or in one chunk ({@link noteOneChunk}). */
+  hasOneChunk(table: RecordTable, ns: string, key: RecordKey): boolean {
+    return this.oneChunk.has(pointKey(table, ns, key));
   }
 
   /** Whether a write of this transaction touched `(table, ns)`. */

@@ -12,7 +12,7 @@
 import { crc32 } from '../store/checksum.js';
 import { markSealHeld } from '../store/record-codec.js';
 import { DamagedRecord, type RecordKey, type RecordTable } from './record-driver.js';
-import { type StoredBytes, decodeRecordValue, joinChunks } from './record-sql-codec.js';
+import { type StoredBytes, decodeRecordValue, encodeRecordValue, joinChunks } from './record-sql-codec.js';
 
 /**
  * What a record that does not decode, fails its seal or lies on a damaged page reads as: in the
@@ -44,6 +44,18 @@ export function sealValue(blob: Uint8Array): Uint8Array {
   out[0] = SEALED;
   out.set(blob, SEAL_BYTES);
   new DataView(out.buffer).setUint32(1, crc32(blob));
+  return out;
+}
+
+/**
+ * `value` encoded (format 2) and sealed as {@link sealValue} seals it, encoded once into one
+ * buffer with the seal's bytes in front (no second copy of the value).
+ * @throws DOMException `DataCloneError` for a function, symbol or BigInt inside it.
+ */
+export function encodeSealed(value: unknown, key: RecordKey): Uint8Array {
+  const out = encodeRecordValue(value, key, SEAL_BYTES);
+  out[0] = SEALED;
+  new DataView(out.buffer, out.byteOffset, SEAL_BYTES).setUint32(1, crc32(out.subarray(SEAL_BYTES)));
   return out;
 }
 

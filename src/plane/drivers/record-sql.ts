@@ -34,8 +34,8 @@ import type { LexicalIndex } from '../indexes/indexes.js';
 import { isCorruptError, sqlError } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
-import { encodeRecordValue, joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
-import { readRecordValue, sealValue } from './record-sql-seal.js';
+import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { encodeSealed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -179,8 +179,12 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     }
   }
 
-  /** Writes `blob` under `(table, ns, key)` in chunks; returns the row id of chunk 0. */
-  function writeBlob(table: RecordTable, ns: string, key: RecordKey, blob: Uint8Array): number {
+  /**
+   * Writes `blob` under `(table, ns, key)` in chunks; returns the row id of chunk 0. The chunks
+   * a longer value left after the new last one are deleted, unless `noTail` (the caller knows
+   * the key holds one chunk at most: one statement less per put, issue 22).
+   */
+  function writeBlob(table: RecordTable, ns: string, key: RecordKey, blob: Uint8Array, noTail = false): number {
     const head = [code(table), sqlKey(ns), sqlKey(key)] as const;
     let first = 0;
     let chunk = 0;
@@ -189,7 +193,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       const row = q(`INSERT INTO ${rec} (tbl, ns, k, chunk, v) VALUES (?, ?, ?, ?, ?) ON CONFLICT (tbl, ns, k, chunk) DO UPDATE SET v = excluded.v RETURNING id`, [...head, chunk, part])[0];
       if (chunk === 0) first = Number(row?.id);
     }
-    q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk >= ?`, [...head, chunk]);
+    if (!noTail) q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk >= ?`, [...head, chunk]);
     return first;
   }
 
@@ -197,18 +201,17 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   function apply(overlay: Overlay): void {
     const upkeep = lexical.upkeep();
     for (const op of overlay.ops) {
-      const ns = sqlKey(op.ns);
       if (op.kind === 'put') {
         if (op.table === 'node') upkeep.before(op.ns, op.key);
-        const id = writeBlob(op.table, op.ns, op.key, op.blob);
+        const id = writeBlob(op.table, op.ns, op.key, op.blob, overlay.hasOneChunk(op.table, op.ns, op.key));
         if (op.table === 'node') upkeep.after(op.ns, id, nodeDoc(op.value));
       } else if (op.kind === 'delete') {
         if (op.table === 'node') upkeep.before(op.ns, op.key);
-        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ?`, [code(op.table), ns, sqlKey(op.key)]);
+        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ?`, [code(op.table), sqlKey(op.ns), sqlKey(op.key)]);
         if (op.table === 'node') upkeep.after(op.ns, -1, undefined);
       } else {
         const upTo = op.upTo === undefined ? [] : [sqlKey(op.upTo)];
-        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ?${op.upTo === undefined ? '' : ' AND k <= ?'}`, [code(op.table), ns, ...upTo]);
+        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ?${op.upTo === undefined ? '' : ' AND k <= ?'}`, [code(op.table), sqlKey(op.ns), ...upTo]);
         if (op.table === 'node') upkeep.cleared(op.ns, op.upTo === undefined);
       }
     }
@@ -258,7 +261,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     });
     if (version !== undefined) {
       // The old layout stays whole until the transaction that applies the import drops it.
-      const overlay = new Overlay();
+      const overlay = new Overlay(RECORD_CHUNK_BYTES);
       const imported = await options.importLegacy(version, txOf('write', overlay));
       await db.ready('write');
       db.transaction(() => {
@@ -295,11 +298,13 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         const known = overlay.answer(table, ns, key);
         if (known === 'absent') return undefined;
         const blob = known === undefined ? await reader.get(table, ns, key) : known.blob;
+        // In one chunk (or absent) in the database: a put of it has no later chunk to delete (the overlay's rule).
+        if (known === undefined && (blob === undefined || (blob instanceof Uint8Array && blob.byteLength > 0))) overlay.noteOneChunk(table, ns, key);
         return blob === undefined ? undefined : readRecordValue(table, blob, key);
       },
       put(table, ns, key, value) {
         writable();
-        overlay.add({ kind: 'put', table, ns, key, blob: sealValue(encodeRecordValue(value, key)), value });
+        overlay.add({ kind: 'put', table, ns, key, blob: encodeSealed(value, key), value });
       },
       delete(table, ns, key) {
         writable();
@@ -343,7 +348,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     const start = performance.now();
     for (;;) {
       await db.ready(mode);
-      const overlay = new Overlay();
+      const overlay = new Overlay(RECORD_CHUNK_BYTES);
       try {
         const result = await work(txOf(mode, overlay));
         if (overlay.ops.length > 0) {
