@@ -94,7 +94,10 @@ describe.skipIf(!runnable)('a read-only store', () => {
     expect(del.err.startsWith(refused)).toBe(true);
     const ingest = asReader(['ingest', SAMPLE, '--store', store, '--system-one', 'heuristic']);
     expect(ingest.code).toBe(1);
-    expect(ingest.err.split('\n').find((l) => l.startsWith('jev-mem:'))?.startsWith(refused)).toBe(true);
+    // First the count (nothing committed), then the cause.
+    const lines = ingest.err.split('\n').filter((l) => l.startsWith('jev-mem:'));
+    expect(lines[0]).toContain('ingest stopped: 0 of 30 observations committed');
+    expect(lines[1]?.startsWith(refused)).toBe(true);
     const repair = asReader(['repair', '--store', store]);
     expect([repair.code, repair.out]).toEqual([1, '']);
     expect(repair.err.startsWith(`jev-mem: STORAGE_FAILED: the store at ${store} is read-only for this process (no write permission, or a read-only file system): cannot repair it;`)).toBe(true);
