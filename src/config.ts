@@ -56,7 +56,7 @@ export interface MemoryParameters {
   /**
    * The state-update head that decides supersession (`'logistic'`, the issue-14 head, or `'mlp'`,
    * the issue-24 MLP head; see `StateUpdateHead` in system-one/state-update.ts for the figures).
-   * @default 'logistic'
+   * @default 'mlp'
    */
   stateUpdateHead: 'logistic' | 'mlp';
   /** Two turns closer than this many ms get a temporal `close_in_time` edge. @default 3_600_000 (1 h) */
@@ -160,7 +160,7 @@ export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   readDeadlineMs: 15_000,
   maintenanceInterval: 20,
   maintenanceThreshold: 0.85,
-  stateUpdateHead: 'logistic',
+  stateUpdateHead: 'mlp',
   closeInTimeMs: 3_600_000,
   writeDeadlineMs: 5_000,
   maxTextChars: 100_000,

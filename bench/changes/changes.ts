@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- changes` (issue 24): how well facts that change are caught, by kind, for the
- * MLP head (`decideStateUpdate(…, 'mlp')`, opt-in through `parameters.stateUpdateHead`) and the
- * logistic head (`trainedStateUpdate`, the default), on pairs neither was fitted on:
+ * MLP head (`decideStateUpdate(…, 'mlp')`, a memory's default `parameters.stateUpdateHead`) and
+ * the logistic head (`trainedStateUpdate`, opt-in), on pairs neither was fitted on:
  *
  * - the held-out split of the broad grammar (bench/training/state-grammar.ts: template families,
  *   values and names never used in training), 360 updates and 360 non-updates;
@@ -136,14 +136,14 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
 
   const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(1)}`);
   const lines = [
-    `Facts that change (issue 24): updates caught and false supersessions at P ≥ ${CHANGES_THRESHOLD}, ROC AUC; the MLP head (opt-in, parameters.stateUpdateHead: 'mlp') vs the logistic head (the default).`,
+    `Facts that change (issue 24): updates caught and false supersessions at P ≥ ${CHANGES_THRESHOLD}, ROC AUC; the MLP head (the default, parameters.stateUpdateHead: 'mlp') vs the logistic head (opt-in: 'logistic').`,
     '',
     '| pairs | updates | non-updates | MLP caught % | MLP false % | MLP AUC | logistic caught % | logistic false % | logistic AUC |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...groups.map((g) => `| ${g.group} | ${g.mlp.updates} | ${g.mlp.nonUpdates} | ${pct(g.mlp.caught)} | ${pct(g.mlp.falseSupersessions)} | ${g.mlp.auc.toFixed(3)} | ${pct(g.logistic.caught)} | ${pct(g.logistic.falseSupersessions)} | ${g.logistic.auc.toFixed(3)} |`),
     '',
     `Held-out, updates caught where ≤ 2 % of non-updates pass (threshold chosen on these pairs): MLP ${pct(at2('mlp'))} %, logistic ${pct(at2('logistic'))} %.`,
-    `End to end (${e2e.length} held-out update pairs, older then newer written, the kind's question recalled): newer ranked above older in ${e2eFigures.mlp.newerAbove} (${pct(e2eFigures.mlp.share)} %) with the MLP head deciding, ${e2eFigures.logistic.newerAbove} (${pct(e2eFigures.logistic.share)} %) with the logistic head (the default).`,
+    `End to end (${e2e.length} held-out update pairs, older then newer written, the kind's question recalled): newer ranked above older in ${e2eFigures.mlp.newerAbove} (${pct(e2eFigures.mlp.share)} %) with the MLP head deciding, ${e2eFigures.logistic.newerAbove} (${pct(e2eFigures.logistic.share)} %) with the logistic head (opt-in).`,
     '',
     'Natural cases (hand-written, test/fixtures/state-changes.ts):',
     ...natural.map((n) => `- [${n.update ? 'update' : 'no'}] MLP ${n.mlp.toFixed(2)}${(n.mlp >= CHANGES_THRESHOLD) === n.update ? ' ✓' : ' ✗'} · logistic ${n.logistic.toFixed(2)}${(n.logistic >= CHANGES_THRESHOLD) === n.update ? ' ✓' : ' ✗'} — "${n.older}" → "${n.newer}"`),

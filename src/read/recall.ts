@@ -333,6 +333,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     ...(taste !== undefined ? { taste: taste.scores } : {}),
     ...(when.window !== undefined ? { window: when.window } : {}),
     present: when.present,
+    past: when.past,
   });
   const trace: RecallTrace = {
     query: input.query,

@@ -103,12 +103,38 @@ export interface FinalRankingInput {
   window?: QuestionWindow;
   /** The question asks about the present (when.ts `asksPresent`): newer memories on the best ones' subjects lifted (`presentLift`). */
   present?: boolean;
+  /** The question asks about the past or the whole history (when.ts `asksPast`): superseded memories are not demoted ({@link demotesSuperseded}). */
+  past?: boolean;
+}
+
+/**
+ * Whether a superseded memory is demoted for a question (issue 24): a replaced state still
+ * answers a question about the past, so it is demoted (× {@link SUPERSEDED_FACTOR}, and ranked
+ * below what replaced it, {@link supersessionCaps}) only for a question about the present or with
+ * no time. Never demoted: for a question about the past or the whole history (`past`: "Where did
+ * I live before?", "What has Melanie painted?"), nor for one whose window ends before the
+ * memory was replaced (the time of its earliest replacement, `supersededBy[0]`: "Where did I
+ * live in 2019?" keeps Porto, replaced in 2023). An active memory is never demoted.
+ * @param nodeOf a loaded node by id (the replacement; undefined when not loaded: demoted)
+ */
+export function demotesSuperseded(
+  node: Pick<MemoryNode, 'status' | 'supersededBy'>,
+  question: { past?: boolean; window?: QuestionWindow },
+  nodeOf: (id: string) => Pick<MemoryNode, 'observedAt' | 'ingestedAt'> | undefined,
+): boolean {
+  if (node.status !== 'superseded') return false;
+  if (question.past === true) return false;
+  if (question.window === undefined) return true;
+  const by = node.supersededBy[0] === undefined ? undefined : nodeOf(node.supersededBy[0]);
+  if (by === undefined) return true;
+  const replacedMs = Date.parse(by.observedAt ?? by.ingestedAt);
+  return !(Number.isFinite(replacedMs) && question.window.endMs < replacedMs);
 }
 
 /**
  * The final ranking with recency, eq. (24)-(25): the guarded scores (guard.ts), the recency
  * adjustment when r > 0, superseded memories below current ones (and below the memory that
- * replaced them), ties by `seq`; then the window and the top `k`, as recall returns them.
+ * replaced them) unless the question asks about the past ({@link demotesSuperseded}), ties by `seq`; then the window and the top `k`, as recall returns them.
  * For a question that asks for several things (coverage.ts `asksAggregate`), the scores of the
  * memories in the window are first re-ranked across sessions by `sessionCoverage` with the factor
  * f = 1 − g·(1 − δ) (δ = `sessionRepeatFactor`), so the returned `score` is the adjusted one.
@@ -128,13 +154,18 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     input.taste !== undefined ? { idf: namespaceIdf(state), taste: input.taste } : { idf: namespaceIdf(state) },
   );
   const top = Math.max(0, ...guarded);
+  // The replacements of the superseded candidates, along their chains (supersessionCaps, and
+  // the time a window is compared with in demotesSuperseded).
+  await loadChains(state, all.map((s) => s.node));
+  const nodeOf = (id: string): MemoryNode | undefined => state.nodes.get(id);
+  const demoted = new Set(all.filter((s) => demotesSuperseded(s.node, input, nodeOf)).map((s) => s.node.id));
   const ranked = all.map((s, i) => {
     let score = guarded[i] as number;
     if (r > 0 && s.node.observedAt && Number.isFinite(newest)) score = recencyAdjusted(score, r, recencyFactor(newest, Date.parse(s.node.observedAt))); // (25)
     // the question's time window and the present (when.ts): bounded factors, so they reorder
     // near-equal memories and never drop the only match
     if (input.window !== undefined) score += WINDOW_BOOST * top * windowWeight(s.node, input.window);
-    if (s.node.status === 'superseded') score *= SUPERSEDED_FACTOR;
+    if (demoted.has(s.node.id)) score *= SUPERSEDED_FACTOR;
     return { s, score };
   });
   if (input.present === true) {
@@ -153,11 +184,11 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     inside.forEach((x, i) => (x.score = adjusted[i] as number));
   }
   // A superseded memory ranks below every memory that replaced it, directly or along the chain,
-  // whenever both are recalled (supersessionCaps).
-  await loadChains(state, ranked.map((x) => x.s.node));
+  // whenever both are recalled (supersessionCaps), when it is demoted for this question.
   const capped = supersessionCaps(
     ranked.map((x) => ({ node: x.s.node, score: x.score })),
-    (id) => state.nodes.get(id),
+    nodeOf,
+    (n) => demoted.has(n.id),
   );
   ranked.forEach((x, i) => (x.score = (capped[i] as { score: number }).score));
   const depth = new Map(ranked.map((x, i) => [x.s.node.id, (capped[i] as { depth: number }).depth]));
@@ -202,16 +233,19 @@ const SUPERSEDED_GAP = 1e-6;
  * score among the recalled memories downstream of it, less {@link SUPERSEDED_GAP} (never below 0
  * unless that score is itself negative). `depth` (how many recalled replacements lie below a
  * memory along its longest chain; 0 when none) breaks the ties the floor leaves: sorted by score,
- * then depth ascending, every replaced memory comes after its replacements. Cycles (never written,
+ * then depth ascending, every replaced memory comes after its replacements. A memory `applies`
+ * refuses (not demoted for the question: {@link demotesSuperseded}) keeps its score and depth 0. Cycles (never written,
  * but a damaged store could hold one) are cut where met.
  * @param items the recalled memories with their scores before the cap
  * @param nodeOf a loaded node by id (undefined when not loaded or gone): the chain's links that
  *   were not recalled are followed through it
+ * @param applies whether an item's memory is capped (default: every one)
  * @returns per item, in order, the capped score and the depth
  */
 export function supersessionCaps(
   items: ReadonlyArray<{ node: MemoryNode; score: number }>,
   nodeOf: (id: string) => MemoryNode | undefined,
+  applies: (node: MemoryNode) => boolean = () => true,
 ): Array<{ score: number; depth: number }> {
   const recalled = new Map(items.map((x) => [x.node.id, x]));
   type Downstream = { below: number; depth: number };
@@ -235,7 +269,7 @@ export function supersessionCaps(
       const after = downstream(by);
       const own = recalled.get(by);
       if (own !== undefined) {
-        below = Math.min(below, capped(own.score, after));
+        below = Math.min(below, applies(own.node) ? capped(own.score, after) : own.score);
         depth = Math.max(depth, after.depth + 1);
       } else if (after.below < Infinity) {
         below = Math.min(below, after.below);
@@ -248,6 +282,7 @@ export function supersessionCaps(
     return out;
   };
   return items.map((x) => {
+    if (!applies(x.node)) return { score: x.score, depth: 0 };
     const after = downstream(x.node.id);
     return { score: capped(x.score, after), depth: after.depth };
   });

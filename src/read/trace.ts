@@ -125,8 +125,9 @@ export interface RecallTrace {
   pool?: TracePool;
   /**
    * The question's time (issue 24, `when.ts`): the window it names (read against the memory's
-   * clock) and the memories drawn for it, or whether it asks about the present; route.temporal
-   * beside it.
+   * clock) and the memories drawn for it, or whether it asks about the present, or about the
+   * past (then superseded memories are not demoted: recalled.ts `demotesSuperseded`);
+   * route.temporal beside it.
    */
   when?: TraceWhen;
 }

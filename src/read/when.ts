@@ -170,6 +170,23 @@ export function asksPresent(query: string): boolean {
   return PRESENT_STATE.test(query) && !PAST_OR_FUTURE.test(query);
 }
 
+/** Words of a question about the past: a past tense, "used to", "before", "first", "ago", … */
+const PAST_WORDS = /\b(?:did|was|were|had|used to|ago|before|first|originally|previous|previously|earlier|former|formerly|back then|at the time)\b/i;
+/** A present perfect over the whole history ("What has Melanie painted?", "Which events have they attended?"). */
+const PERFECT = /\b(?:has|have|'ve)\s+(?:\w+\s+){0,3}?(?:been|had|done|made|seen|gone|taken|read|written|\w{3,}ed)\b/i;
+
+/**
+ * True when the question asks about the past or the whole history, not about the present state
+ * (issue 24, h-update): a past tense or a word of the past ("When did I move?", "Where did Tom
+ * live before?", "What was my first job?", "… two years ago", "used to") or a present perfect
+ * ("What has Melanie painted?"), and not {@link asksPresent}. A state that was replaced still
+ * answers such a question: recall does not demote superseded memories for it (recalled.ts).
+ */
+export function asksPast(query: string): boolean {
+  if (asksPresent(query)) return false;
+  return PAST_WORDS.test(query) || PERFECT.test(query);
+}
+
 /**
  * ρ(v) for a question about the present: each memory's place in observation time among `nodes`,
  * by rank (0 the oldest … 1 the newest; ties share their mean place), so one very old memory does
@@ -189,6 +206,8 @@ export interface TraceWhen {
   window?: { text: string; start: string; end: string };
   /** True when the question asks about the present (and names no window). */
   present: boolean;
+  /** True when the question asks about the past or the whole history ({@link asksPast}; names no window): superseded memories are not demoted. */
+  past: boolean;
   /** System One's route.temporal p_temporal(q) (1 without routing), for comparison: the parser decides. */
   temporal: number;
   /** Memories in the window drawn from deeper in the pools into the anchors. */
@@ -250,18 +269,19 @@ export async function questionTime(
   state: Pick<NamespaceState, 'loadNodes' | 'nodes' | 'vector'>,
   input: QuestionTimeInput,
   fused: Array<{ id: string; rrf: number; ranks: number[] }>,
-): Promise<{ window?: QuestionWindow; present: boolean; trace: TraceWhen }> {
+): Promise<{ window?: QuestionWindow; present: boolean; past: boolean; trace: TraceWhen }> {
   // A request for a suggestion names the time of what it plans ("a series I could start this
   // weekend", "dinner tonight"), not the time its evidence was said: no window.
   const w = input.nowMs === undefined || asksSuggestion(input.query) ? undefined : questionWindow(input.query, input.nowMs);
   const present = w === undefined && asksPresent(input.query);
-  const trace: TraceWhen = { present, temporal: input.temporal, drawn: [] };
-  if (w === undefined) return { present, trace };
+  const past = w === undefined && !present && asksPast(input.query);
+  const trace: TraceWhen = { present, past, temporal: input.temporal, drawn: [] };
+  if (w === undefined) return { present, past, trace };
   trace.window = { text: w.text, start: new Date(w.startMs).toISOString(), end: new Date(w.endMs).toISOString() };
   const vec = input.queryVector !== undefined && state.vector.size > 0 ? state.vector.search(input.queryVector, WINDOW_VECTOR_DEPTH) : [];
   trace.drawn = await drawWindow(state, w, [vec, input.lexHits], new Set(fused.map((f) => f.id)), input.passes);
   for (const id of trace.drawn) fused.push({ id, rrf: 0, ranks: [0, 0] });
-  return { window: w, present, trace };
+  return { window: w, present, past, trace };
 }
 
 /** How many of the best candidates a question about the present looks past for newer versions. */

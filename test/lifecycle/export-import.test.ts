@@ -50,8 +50,12 @@ describe('export', () => {
     expect(JSON.parse(JSON.stringify(file))).toEqual(file);
   });
 
-  it('carries supersession and duplicate provenance', () => {
-    expect(file.nodes.filter((n) => n.status === 'superseded')).toHaveLength(1);
+  it('carries supersession and duplicate provenance', async () => {
+    // The explicit update replaced S2:4; the default (MLP) state-update head also reads the new
+    // Tokyo flights as replacing the Japan-in-autumn plan (S1:5, P 0.999).
+    const superseded = file.nodes.filter((n) => n.status === 'superseded');
+    expect(superseded.map((n) => n.provenance.turnId).sort()).toEqual(['S1:5', 'S2:4']);
+    expect(superseded).toHaveLength((await source.stats()).supersededNodes);
     expect(file.nodes.find((n) => n.provenance.turnId === 'S1:1')?.duplicates).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
+import type { MemoryParameters } from '../../src/config.js';
 import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import { lifecycleFixture } from './helpers.js';
 
@@ -22,7 +23,7 @@ const JOB = { text: 'Big change: I left Brightwave. I accepted an offer as an an
 const JOB_AGAIN = { ...JOB, text: `${JOB.text} (round 0 item 24)`, observedAt: '2024-05-03T09:00:00Z' };
 const FILLERS = ['I had pasta for dinner tonight.', 'The weather was rainy all week.', 'My brother called me about his new car.', 'I finished reading a mystery novel.'];
 
-async function open(dir: string, parameters: Record<string, number> = {}): Promise<Memory> {
+async function open(dir: string, parameters: Partial<MemoryParameters> = {}): Promise<Memory> {
   const storage = await createSqliteFileStorage({ dir });
   return createMemory({ encoder, storage, namespace: 'me', parameters: { maintenanceInterval: 0, ...parameters } });
 }
@@ -77,10 +78,11 @@ describe('an older-dated near-duplicate written after a reopen', () => {
   });
 
   it('maintain() in a new process decides a pending older turn against a stored newer neighbour', async () => {
-    // Written under a threshold no pair reaches, the older turn is left active and pending; the
-    // pass in a new process (threshold 0.85) decides it against its nearest, the newer among them.
+    // Written under a threshold the logistic head's pair does not reach, the older turn is left
+    // active and pending; the pass in a new process (the default MLP head, threshold 0.85) decides
+    // it against its nearest, the newer among them.
     const { dir, newerId } = await storeWithNewer();
-    const writer = await open(dir, { maintenanceThreshold: 0.999 });
+    const writer = await open(dir, { maintenanceThreshold: 0.999, stateUpdateHead: 'logistic' });
     const { id } = await writer.add(OLDER);
     expect((await writer.get(id))?.status).toBe('active'); // not decided when written
     await writer.close();

@@ -120,8 +120,9 @@ describe('explicit update', () => {
 });
 
 describe('maintenance (SPEC 4 step 7)', () => {
-  // A pair the state-update head leaves alone (P ≈ 0.18 < 0.85), so what these tests see is the
-  // configured System One's maintenance decision, not the write path's state-update link.
+  // A pair the logistic state-update head leaves alone (P ≈ 0.18 < 0.85; the MLP head, a memory's
+  // default, links it when written), so these tests ask for the logistic head: what they see is
+  // the configured System One's maintenance decision, not the write path's state-update link.
   const OLD = { text: 'Maya: The bakery on our street sells rye bread.', observedAt: '2023-01-10T09:00:00Z', speaker: 'Maya', source: 'chat', turnId: 'A:1' };
   const NEW = { text: 'Maya: The bakery on our street sells only sourdough now.', observedAt: '2023-06-02T09:00:00Z', speaker: 'Maya', source: 'chat', turnId: 'B:1' };
 
@@ -134,7 +135,7 @@ describe('maintenance (SPEC 4 step 7)', () => {
     });
 
   it('marks an older memory superseded when System One finds it obsolete, and deletes nothing', async () => {
-    const memory = await createMemory({ encoder, systemOne: obsoleteAll(), parameters: { maintenanceInterval: 2 } });
+    const memory = await createMemory({ encoder, systemOne: obsoleteAll(), parameters: { maintenanceInterval: 2, stateUpdateHead: 'logistic' } });
     const { id: oldId } = await memory.add(OLD);
     const { id: newId } = await memory.add(NEW); // the 2nd write triggers the pass
     const old = await memory.get(oldId);
@@ -147,7 +148,7 @@ describe('maintenance (SPEC 4 step 7)', () => {
   });
 
   it('never supersedes a memory newer in time than the one that would replace it', async () => {
-    const memory = await createMemory({ encoder, systemOne: obsoleteAll(), parameters: { maintenanceInterval: 2 } });
+    const memory = await createMemory({ encoder, systemOne: obsoleteAll(), parameters: { maintenanceInterval: 2, stateUpdateHead: 'logistic' } });
     const { id: laterId } = await memory.add(NEW); // written first, but says the newer thing
     await memory.add(OLD); // written second, with an older time
     expect((await memory.get(laterId))?.status).toBe('active');
@@ -155,7 +156,7 @@ describe('maintenance (SPEC 4 step 7)', () => {
   });
 
   it('runs on demand with maintain() and reports what it decided', async () => {
-    const memory = await createMemory({ encoder, systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0 } });
+    const memory = await createMemory({ encoder, systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0, stateUpdateHead: 'logistic' } });
     const { id: oldId } = await memory.add(OLD);
     await memory.add(NEW);
     expect((await memory.get(oldId))?.status).toBe('active'); // interval 0: no automatic pass
@@ -167,7 +168,7 @@ describe('maintenance (SPEC 4 step 7)', () => {
   });
 
   it('keeps an explicit update edge as it was when maintenance judges the same pair', async () => {
-    const memory = await createMemory({ encoder, systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0 } });
+    const memory = await createMemory({ encoder, systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0, stateUpdateHead: 'logistic' } });
     const { id: oldId } = await memory.add(OLD);
     const { id: newId } = await memory.update(oldId, NEW);
     await memory.add({ text: 'Theo: Porto has great bookshops.', observedAt: '2023-06-03T09:00:00Z', source: 'chat' });
@@ -179,11 +180,11 @@ describe('maintenance (SPEC 4 step 7)', () => {
 
   it.each(SHIPPED_STORES)('keeps the list of nodes awaiting maintenance in the store, so a restart loses none (%s store)', async (kind) => {
     const place = storePlace(kind, tempDir);
-    const first = await createMemory({ encoder, storage: await place.open(), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0 } });
+    const first = await createMemory({ encoder, storage: await place.open(), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0, stateUpdateHead: 'logistic' } });
     const { id: oldId } = await first.add(OLD);
     const { id: newId } = await first.add(NEW);
     await first.close();
-    const second = await createMemory({ encoder, storage: await place.open(), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0 } });
+    const second = await createMemory({ encoder, storage: await place.open(), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 0, stateUpdateHead: 'logistic' } });
     expect((await second.maintain()).obsolete).toBe(1);
     expect((await second.get(oldId))?.supersededBy).toEqual([newId]);
     await second.close();
@@ -191,7 +192,7 @@ describe('maintenance (SPEC 4 step 7)', () => {
 
   it('does not fail an acknowledged write when its maintenance pass fails; the nodes stay pending', async () => {
     const storage = faulty(createMemoryStorage());
-    const memory = await createMemory({ encoder, storage: keepOpen(storage), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 2 } });
+    const memory = await createMemory({ encoder, storage: keepOpen(storage), systemOne: obsoleteAll(), parameters: { maintenanceInterval: 2, stateUpdateHead: 'logistic' } });
     // Fail only the maintenance commit (the one that empties the pending list).
     storage.failIf = (b) => (b.meta?.[MAINTENANCE_PENDING_META_KEY] === null ? new Error('disk hiccup') : undefined);
     const { id: oldId } = await memory.add(OLD);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { supersessionCaps } from '../../src/read/recalled.js';
+import { demotesSuperseded, supersessionCaps } from '../../src/read/recalled.js';
 import { createLocalSystemOne } from '../../src/system-one/local.js';
 import { createNodeAssetLoader } from '../../src/encoder/assets-node.js';
 import type { MemoryNode } from '../../src/types.js';
@@ -61,6 +61,42 @@ describe('a chain of updates in recall', () => {
     } finally {
       await m.close();
     }
+  });
+});
+
+describe('a question about the past (issue 24): a replaced state is not demoted', () => {
+  it('"Which river did I live near?" ranks the replaced Porto flat first; "Which river do I live near?" ranks Vienna first', async () => {
+    const m = await createMemory({ encoder });
+    try {
+      const porto = await m.add({ text: 'user: I live in Porto, in a flat near the river.', speaker: 'user', observedAt: '2022-03-01T10:00:00Z' });
+      const vienna = await m.update(porto.id, { text: 'user: I moved to Vienna.', speaker: 'user', observedAt: '2023-06-01T10:00:00Z' });
+      const past = (await m.recall('Which river did I live near?')).memories;
+      expect(past.map((x) => x.id).slice(0, 2)).toEqual([porto.id, vienna.id]);
+      expect(past[0]).toMatchObject({ status: 'superseded', supersededAt: '2023-06-01T10:00:00.000Z' });
+      const now = (await m.recall('Which river do I live near?')).memories;
+      expect(now.map((x) => x.id).slice(0, 2)).toEqual([vienna.id, porto.id]);
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('demotesSuperseded (pure): the present and no time demote; the past, and a window that ends before the replacement, do not', () => {
+    const replaced = { status: 'superseded' as const, supersededBy: ['v'] };
+    const by = { observedAt: '2023-06-01T10:00:00.000Z', ingestedAt: '2024-01-01T00:00:00.000Z' };
+    const nodeOf = (id: string) => (id === 'v' ? by : undefined);
+    const year = (y: number) => ({ text: String(y), startMs: Date.parse(`${y}-01-01T00:00:00Z`), endMs: Date.parse(`${y + 1}-01-01T00:00:00Z`) - 1 });
+    expect(demotesSuperseded(replaced, {}, nodeOf)).toBe(true);
+    expect(demotesSuperseded(replaced, { past: true }, nodeOf)).toBe(false);
+    expect(demotesSuperseded(replaced, { window: year(2022) }, nodeOf)).toBe(false); // ends before 2023-06-01
+    expect(demotesSuperseded(replaced, { window: year(2023) }, nodeOf)).toBe(true); // reaches the replacement
+    expect(demotesSuperseded(replaced, { window: year(2022) }, () => undefined)).toBe(true); // replacement not loaded
+    expect(demotesSuperseded({ status: 'active', supersededBy: [] }, {}, nodeOf)).toBe(false);
+  });
+
+  it('supersessionCaps leaves a memory `applies` refuses at its score, depth 0', () => {
+    const a = { id: 'a', supersededBy: ['b'], status: 'superseded' } as unknown as MemoryNode;
+    const b = { id: 'b', supersededBy: [], status: 'active' } as unknown as MemoryNode;
+    expect(supersessionCaps([{ node: a, score: 0.9 }, { node: b, score: 0.5 }], () => undefined, (n) => n.id !== 'a')).toEqual([{ score: 0.9, depth: 0 }, { score: 0.5, depth: 0 }]);
   });
 });
 

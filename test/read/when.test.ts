@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksPresent, presentLift, questionTime, questionWindow, windowWeight, WINDOW_FLOOR } from '../../src/read/when.js';
+import { asksPast, asksPresent, presentLift, questionTime, questionWindow, windowWeight, WINDOW_FLOOR } from '../../src/read/when.js';
 
 const MON = Date.parse('2024-05-13T12:00:00Z'); // a Monday
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -69,6 +69,13 @@ describe('asksPresent', () => {
   it('is true for present markers and present-tense state questions, false for the past and the future', () => {
     for (const q of ['Where do I work now?', 'What city do I live in?', "What's my diet?", 'Am I vegetarian?', 'Which gym do I go to these days?', 'Is my sister still in Leeds?', 'What instrument am I learning at the moment?']) expect(asksPresent(q), q).toBe(true);
     for (const q of ['Where did I work before?', 'What was my first job?', 'Where will I live next year?', 'When did Caroline go to the support group?', 'What did I do now and then in 2022?']) expect(asksPresent(q), q).toBe(false);
+  });
+});
+
+describe('asksPast (issue 24: a replaced state still answers it)', () => {
+  it('is true for a past tense, a word of the past or a present perfect, false for the present and for questions with no time', () => {
+    for (const q of ['Where did I live before I moved?', 'When did Caroline go to the support group?', 'What was my first job?', 'Which city did Maya use to live in?', 'What has Melanie painted?', 'Which events have they attended?', 'Where was Jon working two years ago?']) expect(asksPast(q), q).toBe(true);
+    for (const q of ['Where do I live now?', 'What is my current 5k personal best?', 'Which company am I working for currently?', 'What is Caroline\'s relationship status?', 'Lisbon river', 'Where does Maya live?', 'What phone do I have now?']) expect(asksPast(q), q).toBe(false);
   });
 });
 

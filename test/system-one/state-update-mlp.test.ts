@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { rocAuc } from '../../bench/lib/logistic.js';
 import { GRAMMAR, generateGrammarPairs } from '../../bench/training/state-grammar.js';
-import { decideStateUpdate, mlpStateUpdate, STATE_UPDATE_FEATURES, stateMlpFeatureNames, stateMlpFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
+import { decideStateUpdate, MLP_OPERATING_SHIFT, mlpStateUpdate, STATE_UPDATE_FEATURES, stateMlpFeatureNames, stateMlpFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
 import { mlpProbability, STATE_UPDATE_MLP_ID } from '../../src/system-one/state-update-mlp.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from '../../src/system-one/state-update-mlp-weights.js';
 import { NATURAL_CASES } from '../fixtures/state-changes.js';
@@ -73,9 +73,12 @@ describe('mlpStateUpdate', () => {
     expect(mlpStateUpdate(side('I moved to Vienna.', 1), side('I live in Porto.', 2))).toEqual({ probability: 0, model: STATE_UPDATE_MLP_ID });
     const n = side('I moved to Vienna in the spring.', 2);
     const o = side('I live in Porto.', 1);
-    expect(decideStateUpdate(n, o, undefined, 'mlp')).toEqual(mlpStateUpdate(n, o));
+    // The decision reads the head at its default operating point: σ(logit(P) − δ), δ = MLP_OPERATING_SHIFT.
+    const raw = mlpStateUpdate(n, o).probability;
+    const logit = Math.log(raw / (1 - raw)) - MLP_OPERATING_SHIFT;
+    expect(decideStateUpdate(n, o, undefined, 'mlp').probability).toBeCloseTo(1 / (1 + Math.exp(-logit)), 12);
     expect(decideStateUpdate(n, o, undefined, 'mlp').model).toBe(STATE_UPDATE_MLP_ID);
-    // The default head stays the logistic one (issue 24: the MLP is opt-in below the LoCoMo gate).
+    // The function's own default is the logistic head; a memory's default is the MLP (parameters.stateUpdateHead).
     expect(decideStateUpdate(n, o)).toEqual(trainedStateUpdate(n, o));
   });
 

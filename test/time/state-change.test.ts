@@ -2,14 +2,14 @@
  * Issue 14, facts that change: maintenance links a newer state to the older one it updates with
  * an `updates` edge and marks the older `superseded` (with `supersededAt`), never deleted; "where
  * does she live?" ranks the new place first, "where did she live before?" still finds the old.
- * The decision is the state-update head of `parameters.stateUpdateHead` (the logistic head by
- * default; the MLP head of system-one/state-update-mlp.ts when asked), asked by the write
+ * The decision is the state-update head of `parameters.stateUpdateHead` (the MLP head of
+ * system-one/state-update-mlp.ts by default; the logistic head when asked), asked by the write
  * path on its candidates (linked when written) and by maintenance on the nearest neighbours.
  */
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { STATE_UPDATE_MODEL_ID, decideStateUpdate } from '../../src/system-one/state-update.js';
+import { decideStateUpdate } from '../../src/system-one/state-update.js';
 import { STATE_UPDATE_MLP_ID } from '../../src/system-one/state-update-mlp.js';
 import { lifecycleFixture } from '../lifecycle/helpers.js';
 
@@ -33,17 +33,24 @@ async function build(...obs: Array<typeof OLD>) {
 }
 
 describe('a state that changes', () => {
-  it('with parameters.stateUpdateHead "mlp" the MLP head decides: a quit job the logistic head misses is superseded', async () => {
+  it('by default the MLP head decides: a quit job the logistic head (parameters.stateUpdateHead "logistic") misses is superseded', async () => {
     const job = { text: 'I work as a designer at Acme.', observedAt: '2024-01-10T10:00:00Z', speaker: 'Ana' };
     const quit = { text: 'I quit Acme, the commute was too long.', observedAt: '2024-03-10T10:00:00Z', speaker: 'Ana' };
     const sides = [quit, job].map((o) => ({ text: o.text, speaker: o.speaker, timeMs: Date.parse(o.observedAt) })) as [{ text: string; speaker: string; timeMs: number }, { text: string; speaker: string; timeMs: number }];
-    expect(decideStateUpdate(sides[0], sides[1]).probability).toBeLessThan(0.85); // the default head misses it
-    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0, stateUpdateHead: 'mlp' } });
+    expect(decideStateUpdate(sides[0], sides[1], undefined, 'logistic').probability).toBeLessThan(0.85); // the logistic head misses it
+    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+    expect(memory.parameters.stateUpdateHead).toBe('mlp');
     const oldId = (await memory.add(job)).id;
     const newId = (await memory.add(quit)).id;
     expect((await memory.get(oldId))?.supersededBy).toEqual([newId]);
     const e = (await memory.edges(oldId)).find((x) => x.subtype === 'updates');
     expect(e).toMatchObject({ from: newId, to: oldId, origin: { kind: 'system-one', by: STATE_UPDATE_MLP_ID } });
+    await memory.close();
+    const logistic = await createMemory({ encoder, parameters: { maintenanceInterval: 0, stateUpdateHead: 'logistic' } });
+    const kept = (await logistic.add(job)).id;
+    await logistic.add(quit);
+    expect((await logistic.get(kept))?.status).toBe('active');
+    await logistic.close();
     await expect(createMemory({ encoder, parameters: { stateUpdateHead: 'gbm' as 'mlp' } })).rejects.toThrow(/parameters\.stateUpdateHead/);
   });
 
@@ -57,9 +64,9 @@ describe('a state that changes', () => {
     expect(old?.supersededBy).toEqual([newId]);
     expect(old?.text).toBe(OLD.text); // never deleted or rewritten
     const e = (await memory.edges(oldId)).find((x) => x.subtype === 'updates');
-    const p = decideStateUpdate({ text: NEW.text, speaker: 'Maya', timeMs: Date.parse(NEW.observedAt) }, { text: OLD.text, speaker: 'Maya', timeMs: Date.parse(OLD.observedAt) }).probability;
+    const p = decideStateUpdate({ text: NEW.text, speaker: 'Maya', timeMs: Date.parse(NEW.observedAt) }, { text: OLD.text, speaker: 'Maya', timeMs: Date.parse(OLD.observedAt) }, undefined, 'mlp').probability;
     expect(p).toBeGreaterThanOrEqual(0.85);
-    expect(e).toMatchObject({ from: newId, to: oldId, view: 'semantic', weight: p, origin: { kind: 'system-one', by: STATE_UPDATE_MODEL_ID } });
+    expect(e).toMatchObject({ from: newId, to: oldId, view: 'semantic', weight: p, origin: { kind: 'system-one', by: STATE_UPDATE_MLP_ID } });
     // A maintenance pass finds it linked already and adds nothing.
     expect((await memory.maintain()).obsolete).toBe(0);
     // The chatter is not touched.
