@@ -11,26 +11,23 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS } from '../../bench/lib/chromium.js';
+import { serveDemoDev, type DevDemo } from './dev-server.js';
 import { CHROMIUM } from './harness.js';
 
-const configFile = fileURLToPath(new URL('../../demo/vite.config.ts', import.meta.url));
 /** The probe's own database (the demo page keeps its memory open on the default one). */
 const DB = 'jev-mem-crash-probe';
 
-let server: ViteDevServer;
+let served: DevDemo | undefined;
 let url: string;
 beforeAll(async () => {
-  server = await createServer({ configFile, logLevel: 'warn', server: { host: '127.0.0.1', port: 0, strictPort: false, watch: null, hmr: false } });
-  await server.listen();
-  url = server.resolvedUrls?.local[0] ?? '';
+  served = await serveDemoDev();
+  url = served.url;
 }, 120_000);
 afterAll(async () => {
-  await server?.close();
+  await served?.close();
 });
 
 /** The pid of the browser process (not a renderer or helper) started on `profile`. */

@@ -11,14 +11,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS } from '../../bench/lib/chromium.js';
+import { serveDemoDev, type DevDemo } from './dev-server.js';
 import { CHROMIUM } from './harness.js';
 
-const configFile = fileURLToPath(new URL('../../demo/vite.config.ts', import.meta.url));
 const ERASED = ['Vexmorrow', 'Quandalin', 'Brambleworth', 'Glimmerpox', 'Yarrowstan', 'grumblewick', 'Zanthor', 'Ophelius', 'Plumbuckle', 'Orrington', 'Quessa'];
 const KEPT = 'Keptwillow';
 /**
@@ -48,15 +46,14 @@ function scan(dir: string, words: string[]): string[] {
   return [...new Set(hits)];
 }
 
-let server: ViteDevServer;
+let served: DevDemo | undefined;
 let url: string;
 beforeAll(async () => {
-  server = await createServer({ configFile, logLevel: 'warn', server: { host: '127.0.0.1', port: 0, strictPort: false, watch: null, hmr: false } });
-  await server.listen();
-  url = server.resolvedUrls?.local[0] ?? '';
+  served = await serveDemoDev();
+  url = served.url;
 }, 120_000);
 afterAll(async () => {
-  await server?.close();
+  await served?.close();
 });
 
 describe('IndexedDB erasure in Chromium files (issue 22)', () => {

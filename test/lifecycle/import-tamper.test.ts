@@ -136,7 +136,9 @@ describe('import of a tampered export', () => {
 
 describe('repairImport', () => {
   it('moves repeated seqs up in (seq, file) order, the next ones only as far as needed', () => {
-    const base = copy().nodes.slice(0, 5);
+    // Five nodes with no supersession between them (the source's state-update head may have linked
+    // some to nodes outside these five): this case counts seqs only.
+    const base = copy().nodes.slice(0, 5).map((n) => ({ ...n, status: 'active' as const, supersededBy: [] }));
     const seqs = [5, 5, 6, 9, 5];
     const nodes = base.map((n, i) => ({ ...n, seq: seqs[i] as number }));
     const out = repairImport(nodes, []);
