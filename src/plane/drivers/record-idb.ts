@@ -196,7 +196,10 @@ export async function openIdbRecordDriver(
     async transaction(tables, mode, work) {
       if (closed) throw new JevMemError('CLOSED', 'the IndexedDB storage adapter was used after close()');
       if (lost !== undefined) throw new JevMemError('STORAGE_FAILED', `IndexedDB: ${lost}`);
-      const tx = db.transaction([...tables], mode === 'write' ? 'readwrite' : 'readonly') as unknown as RawTx;
+      // A write is acknowledged only once it is on disk: Chromium's default durability is `relaxed`
+      // since 121 (complete fires while the data is still being written), and a real-Chromium
+      // SIGKILL test (test/browser/idb-crash) lost an add the page had seen resolve.
+      const tx = (mode === 'write' ? db.transaction([...tables], 'readwrite', { durability: 'strict' }) : db.transaction([...tables], 'readonly')) as unknown as RawTx;
       const ops: Promise<unknown>[] = [];
       if (mode === 'read') {
         const [result] = await Promise.all([work(idbRecordTx(tx, ops)), tx.done]);

@@ -83,7 +83,7 @@ async function exists(factory: IDBFactory, name: string): Promise<boolean | unde
 async function flushLog(factory: IDBFactory, dbName: string): Promise<void> {
   const name = dbName + FLUSH_SUFFIX;
   const db = await open(factory, name, 1, (d) => d.createObjectStore('x'));
-  const tx = db.transaction('x', 'readwrite');
+  const tx = db.transaction('x', 'readwrite', { durability: 'strict' });
   await Promise.all([tx.store.put(1, 1), tx.done]);
   db.close();
   await remove(factory, name);
@@ -112,7 +112,7 @@ async function copy(factory: IDBFactory, from: RawDb, to: string, version: numbe
         const range = after === undefined ? undefined : IDBKeyRange.lowerBound(after, true);
         const [keys, values] = await Promise.all([read.getAllKeys(range, BATCH), read.getAll(range, BATCH)]);
         if (keys.length === 0) break;
-        const tx = target.transaction(s.name, 'readwrite');
+        const tx = target.transaction(s.name, 'readwrite', { durability: 'strict' }); // on disk before the source is deleted
         await Promise.all([...keys.map((k, i) => (s.keyPath === null ? tx.store.put!(values[i], k) : tx.store.put!(values[i]))), tx.done]);
         records += keys.length;
         after = keys[keys.length - 1];
