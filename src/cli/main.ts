@@ -208,7 +208,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         await requireMemories(memory, opened.namespace);
         const exported = await memory.export({ namespace: opened.namespace });
         if (exported.damaged !== undefined && exported.damaged.length > 0) {
-          io.err(`jev-mem: ${exported.damaged.length} damaged node record(s) left out of the export: ${exported.damaged.join(', ')}`);
+          io.err(`jev-mem: ${exported.damaged.length} damaged node record(s) left out of the export${exported.edgesLeftOut ? `, with the ${exported.edgesLeftOut} edge(s) joining them` : ''}: ${exported.damaged.join(', ')}`);
           if (v['skip-damaged'] !== true) {
             io.err('jev-mem: nothing was printed; pass --skip-damaged to export the readable records, or run jev-mem check / jev-mem repair');
             return EXIT_DAMAGED;
