@@ -70,7 +70,8 @@ export { createMemoryStorage } from './plane/store/memory-storage.js';
 export { createLexicalIndex } from './plane/indexes/lexical.js';
 export { createFlatVectorIndex } from './plane/indexes/vector-flat.js';
 export { createAnnVectorIndex, restoreAnnVectorIndex, type AnnVectorIndexOptions } from './plane/indexes/vector-ann.js';
-export { createHnswVectorIndex, createVectorIndex } from './plane/indexes/vector-hnsw.js';
+export { createHnswVectorIndex } from './plane/indexes/vector-hnsw.js';
+export { createVectorIndex } from './plane/indexes/vector-factory.js';
 export { EXPORT_FORMAT, EXPORT_VERSION } from './plane/store/export.js';
 export type { MemoryExport } from './plane/store/export.js';
 

@@ -136,7 +136,7 @@ const stageCpu = (text: string): Record<(typeof STAGES)[number], number> => {
       const memo = new Map();
       const newer = { text: passage, speaker: 'Caroline', timeMs: SAID_MS + 1 };
       stateUpdateCeiling(newer, memo);
-      for (const t of turns) decideStateUpdate(newer, { text: t.text, speaker: t.speaker, timeMs: SAID_MS }, memo);
+      for (const t of turns) decideStateUpdate(newer, { text: t.text, speaker: t.speaker, timeMs: SAID_MS }, memo, 'logistic'); // the head the ceiling bounds
     }),
     query: cpu(() => lexical.search(lexicalProbe(probeState, text, keywordsOf(text)), 8)),
   };

@@ -48,7 +48,7 @@ function run(ceiling: boolean): { reached: number; read: number } {
     for (const j of olderOf[i] as number[]) {
       const older: StateSide = { ...(turns[j] as (typeof turns)[number]), timeMs: j };
       if (bound !== undefined && (bound.ceiling < threshold || bound.pair(older) < threshold)) continue;
-      if (decideStateUpdate(newer, older, memo).probability >= threshold) reached++;
+      if (decideStateUpdate(newer, older, memo, 'logistic').probability >= threshold) reached++;
     }
   });
   return { reached, read };

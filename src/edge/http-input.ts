@@ -12,6 +12,7 @@ import { MAX_RECALL_K } from '../config.js';
 import { JevMemError } from '../errors.js';
 import { checkScopeValue } from '../memory/input.js';
 import { checkNamespaceName } from '../plane/store/names.js';
+import { parseDateInput } from '../util/date-input.js';
 import { quoteVisible, showInvisible } from '../util/invisible.js';
 import type { Observation } from '../types.js';
 import type { Operation, Route, RouteName, Scoped, Selection } from './routes.js';
@@ -254,7 +255,7 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
     }
     case 'recall': {
       const obj = plainObject(body, 'body');
-      onlyKeys(obj, ['query', 'k', 'after', 'before', 'filter', 'scope', 'minScore'], 'body');
+      onlyKeys(obj, ['query', 'k', 'after', 'before', 'now', 'filter', 'scope', 'minScore'], 'body');
       const op: Operation & { op: 'recall' } = { op: 'recall', namespace, query: queryOf(obj), ...selectionOf(obj) };
       const k = kOf(obj);
       if (k !== undefined) op.k = k;
@@ -265,6 +266,8 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
         if (typeof b !== 'string' || b.trim() === '') throw invalid(key, `expected an ISO-8601 date or instant, got ${JSON.stringify(b)}`);
         op[key] = b;
       }
+      const now = questionDateOf(obj);
+      if (now !== undefined) op.now = now;
       return op;
     }
     case 'answer': {
@@ -273,8 +276,9 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
       const op: Operation = { op: 'answer', namespace, query: queryOf(obj), ...selectionOf(obj) };
       const k = kOf(obj);
       if (k !== undefined) op.k = k;
-      if (obj.now !== undefined) {
-        if (typeof obj.now !== 'string' || obj.now.trim() === '') throw invalid('now', `expected a date string, got ${JSON.stringify(obj.now)}`);
+      if (typeof obj.now === 'number') op.now = questionDateOf(obj) as number;
+      else if (obj.now !== undefined) {
+        if (typeof obj.now !== 'string' || obj.now.trim() === '') throw invalid('now', `expected a date string or epoch milliseconds, got ${JSON.stringify(obj.now)}`);
         op.now = obj.now;
       }
       return op;
@@ -288,6 +292,21 @@ export function toOperation(route: Route, namespace: string, body: unknown, maxB
     case 'deleteMemory':
       return { op: 'deleteMemory', namespace, id: idOf(route), ...scopeOfQuery(query) };
   }
+}
+
+/**
+ * The question's date `now` of a `/recall` or `/answer` body (`RecallOptions.now`: the clock
+ * "last month" and questions about the present are read against), as given: an ISO-8601 date or
+ * instant, or epoch milliseconds; `undefined` when absent.
+ * @throws JevMemError `INVALID_INPUT` (field `now`) on any other value, an impossible date or one
+ *   out of range (util/date-input.ts, the reader of `after` and `before`).
+ */
+function questionDateOf(obj: Record<string, unknown>): string | number | undefined {
+  const now = obj.now;
+  if (now === undefined) return undefined;
+  if (typeof now !== 'string' && typeof now !== 'number') throw invalid('now', `expected an ISO-8601 date or instant, or epoch milliseconds, got ${JSON.stringify(now)}`);
+  parseDateInput(now, 'now');
+  return now;
 }
 
 /**

@@ -10,8 +10,13 @@
  * | `GET /v1/namespaces/:ns/memories/:id?userId=&agentId=&sessionId=` | | 200 the memory without its embedding, 404 when absent or outside the scope |
  * | `PUT /v1/namespaces/:ns/memories/:id?userId=&agentId=&sessionId=` | an observation (the new version) | 200 `{namespace, result}` (`update`), 404 when absent or outside the scope |
  * | `GET /v1/namespaces/:ns/memories/:id/history?userId=&agentId=&sessionId=` | | 200 `{versions}` (`history`, oldest first), 404 as get |
- * | `POST /v1/namespaces/:ns/recall` | `{query, k?, after?, before?, filter?, scope?, minScore?}` | 200 `{memories, trace}` (each memory with `observedAtLocal` and resolved `timeRefs`) |
+ * | `POST /v1/namespaces/:ns/recall` | `{query, k?, after?, before?, now?, filter?, scope?, minScore?}` | 200 `{memories, trace}` (each memory with `observedAtLocal` and resolved `timeRefs`) |
  * | `POST /v1/namespaces/:ns/answer` | `{query, k?, now?, filter?, scope?, minScore?}` | 200 `{text, memories, trace, systemTwo}` |
+ *
+ * `now` is the question's date (`RecallOptions.now`): an ISO-8601 date or instant, or epoch ms,
+ * that "last month" and questions about the present are read against (default: the memory's
+ * clock); a bad one answers 400 naming `now`. `/answer` also takes a free-form string, which only
+ * goes to the prompt as "today".
  * | `GET /v1/namespaces/:ns/export?filter=&userId=&agentId=&sessionId=` | | 200 the export file (`jev-mem/export`) of the selection |
  * | `GET /v1/namespaces/:ns` or `GET /v1/namespaces/:ns/stats` | | 200 the namespace's counts (`stats`) |
  * | `DELETE /v1/namespaces/:ns/memories/:id?userId=&agentId=&sessionId=` | | 200 `{deleted: true, id}`, 404 when absent or outside the scope |

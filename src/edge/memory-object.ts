@@ -204,6 +204,7 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
           if (op.k !== undefined) o.k = op.k;
           if (op.after !== undefined) o.after = op.after;
           if (op.before !== undefined) o.before = op.before;
+          if (op.now !== undefined) o.now = op.now;
           selectInto(o, op);
           const r = await memory.recall(op.query, o);
           return jsonResponse(200, { memories: r.memories, trace: r.trace });
@@ -212,7 +213,8 @@ export function defineMemoryObject(options: MemoryObjectOptions): MemoryObjectCl
           const memory = await this.memoryFor(ns);
           const o: Parameters<Memory['answer']>[1] = { namespace: ns };
           if (op.k !== undefined) o.k = op.k;
-          if (op.now !== undefined) o.now = op.now;
+          // Epoch ms is the question's date as a Date (the prompt's "today" and the recall's `now`).
+          if (op.now !== undefined) o.now = typeof op.now === 'number' ? new Date(op.now) : op.now;
           selectInto(o, op);
           const a = await memory.answer(op.query, o);
           const { prompt: _prompt, ...systemTwo } = a.systemTwo as typeof a.systemTwo & { prompt?: unknown };

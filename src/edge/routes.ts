@@ -32,8 +32,8 @@ export type Operation =
   | ({ op: 'getMemory'; namespace: string; id: string } & Scoped)
   | ({ op: 'updateMemory'; namespace: string; id: string; observation: Observation } & Scoped)
   | ({ op: 'history'; namespace: string; id: string } & Scoped)
-  | ({ op: 'recall'; namespace: string; query: string; k?: number; after?: string; before?: string } & Selection)
-  | ({ op: 'answer'; namespace: string; query: string; k?: number; now?: string } & Selection)
+  | ({ op: 'recall'; namespace: string; query: string; k?: number; after?: string; before?: string; now?: string | number } & Selection)
+  | ({ op: 'answer'; namespace: string; query: string; k?: number; now?: string | number } & Selection)
   | ({ op: 'export'; namespace: string; filter?: Record<string, unknown> } & Scoped)
   | { op: 'stats'; namespace: string }
   | ({ op: 'deleteMemory'; namespace: string; id: string } & Scoped)

@@ -356,7 +356,7 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
         'relevance is the calibrated probability in [0,1] that the memory answers the query (score only orders the results); ' +
         'status "superseded" marks an older version that a later memory replaced (prefer the active one; history shows all versions). ' +
         'trace says how the search went (graph views used, depth, why it stopped). Memories can be unrelated when nothing relevant is stored: judge them by their text and relevance. ' +
-        'Narrow the search with filter, userId/agentId/sessionId, after/before, and minScore.',
+        'Narrow the search with filter, userId/agentId/sessionId, after/before, and minScore; now sets the date the question is asked on.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -365,6 +365,12 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
           before: { type: 'string', description: 'Only memories whose event or observation time is before this ISO-8601 date.' },
           ...SELECT_PROPS,
           minScore: MIN_SCORE,
+          now: {
+            type: 'string',
+            description:
+              'The date the question is asked on, ISO-8601 (e.g. "2023-05-30" or "2023-05-30T18:00:00Z"): "last month", "two weeks ago" and questions about the present are read against it. ' +
+              'Omit it for the current time; give it to ask about a past conversation as of its own day.',
+          },
         },
         required: ['query'],
         additionalProperties: false,
@@ -378,6 +384,12 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
         if (before !== undefined) o.before = before;
         const minScore = numArg(a, 'minScore', 0, 1);
         if (minScore !== undefined) o.minScore = minScore;
+        // RecallOptions.now: the memory reads the date (INVALID_INPUT options.now, named `now` here by asTool); epoch ms is taken too.
+        const asked = a['now'];
+        if (asked !== undefined && asked !== null) {
+          if (typeof asked !== 'string' && typeof asked !== 'number') throw bad('now', `expected an ISO-8601 date or instant, got ${JSON.stringify(asked)}`);
+          o.now = asked;
+        }
         const query = text(a, 'query', true);
         const r = await asTool(() => memory.recall(query, o));
         return { memories: r.memories.map(memoryView), trace: traceSummary(r) };

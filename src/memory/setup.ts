@@ -12,7 +12,7 @@ import { describeValue, invalidOption } from '../errors.js';
 import { createLexicalIndex } from '../plane/indexes/lexical.js';
 import { createAnnVectorIndex } from '../plane/indexes/vector-ann.js';
 import { createFlatVectorIndex } from '../plane/indexes/vector-flat.js';
-import { createVectorIndex, restoreVectorIndex } from '../plane/indexes/vector-hnsw.js';
+import { createVectorIndex, restoreVectorIndex } from '../plane/indexes/vector-factory.js';
 import { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories } from '../plane/resident/namespace.js';
 import type { StorageAdapter } from '../plane/store/storage.js';
 import type { SystemOneBackend } from '../system-one/wire.js';

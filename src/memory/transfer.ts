@@ -102,7 +102,8 @@ export function withoutExpired(ns: string, nodes: readonly MemoryNode[], edges: 
 
 /**
  * One versioned export of namespace `ns` (plane/store/export.ts). Run it inside `caches.exclusive`.
- * Damaged records (issue 22) are left out and their ids listed in `damaged`. Expired memories
+ * Damaged records (issue 22) are left out and their ids listed in `damaged`, and the edges to a
+ * node left out so are left out too and counted in `edgesLeftOut`. Expired memories
  * (due on the memory's clock but not yet erased: get, list and recall hide them) are left out as
  * erasure would leave them ({@link withoutExpired}).
  * @param keep - When given (a scope and/or filter), only the nodes it keeps, the edges between
@@ -125,8 +126,13 @@ export async function exportNamespace(deps: TransferDeps, ns: string, keep?: Nod
   for (const [k, v] of Object.entries(snap.meta)) if (k !== GENERATION_META_KEY && k !== CHANGE_META_KEY && k !== ENCODER_META_KEY && k !== EXPIRY_META_KEY) meta[k] = v;
   // The load left damaged records out; they are named instead of failing the export (issue 22).
   const { ids: damaged } = await storage.damaged(ns);
+  // An edge joins two nodes of the file: one whose other end the load left out (a damaged node,
+  // which repair drops with its edges; issue 22) is left out and counted. The edges `keep` leaves
+  // out with the memories it does not select are not counted.
+  const readable = new Set(nodes.map((n) => n.id));
+  const edgesLeftOut = edges.filter((e) => !readable.has(e.from) || !readable.has(e.to)).length;
   if (keep !== undefined) nodes = nodes.filter(keep);
-  if (keep !== undefined || nodes.length < snap.nodes.length) {
+  if (keep !== undefined || nodes.length < snap.nodes.length || damaged.length > 0 || edgesLeftOut > 0) {
     const ids = new Set(nodes.map((n) => n.id));
     edges = edges.filter((e) => ids.has(e.from) && ids.has(e.to));
     // Other memories' ids leave the meta too (the maintenance list names nodes).
@@ -135,6 +141,7 @@ export async function exportNamespace(deps: TransferDeps, ns: string, keep?: Nod
   }
   return {
     ...(damaged.length > 0 ? { damaged } : {}),
+    ...(edgesLeftOut > 0 ? { edgesLeftOut } : {}),
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     namespace: ns,

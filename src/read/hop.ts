@@ -29,7 +29,7 @@ import type { MemoryParameters } from '../config.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { reciprocalRankFusion } from '../plane/indexes/fusion.js';
 import type { IndexHit } from '../plane/indexes/indexes.js';
-import { normalizedCopy } from '../plane/indexes/vector-flat.js';
+import { normalizedCopy } from '../plane/indexes/vector-math.js';
 import { tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
 import { lexicalAnchorQuery } from './lexical-query.js';

@@ -544,14 +544,17 @@ export type StateUpdateHead = 'logistic' | 'mlp';
 
 /**
  * The decision maintenance (and the write path, on its K_w candidates) uses, by `head`: the
- * logistic head (this function's default) or the state-update MLP head ({@link mlpStateUpdate},
- * issue 24; a memory's default, `parameters.stateUpdateHead`), whose probability is read at the
- * operating point {@link MLP_OPERATING_SHIFT}. On the
- * 47 state pairs of bench/time/cases.ts (never used to fit it) the MLP answers all 47 at the 0.85
- * threshold; its held-out figures beside the logistic head's are in models/state-update/README.md
- * and `npm run bench -- changes`.
+ * state-update MLP head ({@link mlpStateUpdate}, issue 24; this function's default, as it is a
+ * memory's, `parameters.stateUpdateHead`), whose probability is read at the operating point
+ * {@link MLP_OPERATING_SHIFT}, or the logistic head ({@link trainedStateUpdate}, `'logistic'`,
+ * which the state-update ceiling of the write path bounds). On the 47 state pairs of
+ * bench/time/cases.ts (never used to fit it) the MLP answers 45 at the 0.85 threshold and its
+ * operating point (it misses "We cancelled the trip to Japan." and "We postponed the party." as
+ * updates of a plan; the logistic head answers all 47, and the time bench reads it); its held-out
+ * figures beside the logistic head's are in models/state-update/README.md and `npm run bench -- changes`.
+ * @param head - Which head decides. @default 'mlp' (`DEFAULT_PARAMETERS.stateUpdateHead`)
  */
-export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings, head: StateUpdateHead = 'logistic'): StateUpdateDecision {
+export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings, head: StateUpdateHead = 'mlp'): StateUpdateDecision {
   if (head === 'logistic') return trainedStateUpdate(newer, older, memo);
   // A question asserts no state: "Congrats on the new team. Which team did you sign with?"
   // updates nothing the listener said before. The head reads only the newer text's asserted

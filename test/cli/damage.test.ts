@@ -67,9 +67,14 @@ describe('jev-mem check / repair / export on a damaged store', () => {
 
     const skipped = await cli(['export', '--store', store, '--skip-damaged']);
     expect(skipped.code).toBe(0);
-    const partial = JSON.parse(skipped.out[0]!) as { nodes: Array<{ id: string }>; damaged: string[] };
+    const partial = JSON.parse(skipped.out[0]!) as { nodes: Array<{ id: string }>; damaged: string[]; edges: Array<{ id: string; from: string; to: string }>; edgesLeftOut?: number };
     expect(partial.damaged).toEqual([victim.id]);
     expect(partial.nodes.map((n) => n.id)).toEqual(before.nodes.map((n) => n.id).filter((id) => id !== victim.id));
+    // The edges of the damaged node are left out with it (repair drops them too) and counted.
+    expect(partial.edges.filter((e) => e.from === victim.id || e.to === victim.id)).toEqual([]);
+    expect(partial.edges).toHaveLength(before.edges.length - victimEdges);
+    expect(partial.edgesLeftOut).toBe(victimEdges);
+    expect(skipped.err).toContain(`jev-mem: 1 damaged node record(s) left out of the export, with the ${victimEdges} edge(s) joining them: ${victim.id}`);
 
     const repair = await cli(['repair', '--store', store]);
     expect(repair.code).toBe(0);
@@ -93,6 +98,8 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     const edges = (repaired as unknown as { edges: Array<{ from: string; to: string }> }).edges;
     expect(edges).toHaveLength(before.edges.length - victimEdges);
     expect(edges.filter((e) => e.from === victim.id || e.to === victim.id)).toEqual([]);
+    // What export --skip-damaged printed is what the repaired store holds.
+    expect((edges as Array<{ id: string }>).map((e) => e.id).sort()).toEqual(partial.edges.map((e) => e.id).sort());
     const stats = await cli(['stats', '--store', store]);
     expect(JSON.parse(stats.out[0]!)).toMatchObject({ nodes: before.nodes.length - 1, edges: before.edges.length - victimEdges });
     // The repaired store takes writes again.

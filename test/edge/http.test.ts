@@ -64,6 +64,19 @@ describe('toOperation', () => {
     expect(fails(() => toOperation(route('recall'), 'ns', ['q'], 10)).message).toContain('got an array');
   });
 
+  it("reads the question's date now (ISO date / instant or epoch ms) for recall and answer, and refuses anything else naming now", () => {
+    expect(toOperation(route('recall'), 'ns', { query: 'q', now: '2023-05-30' }, 10)).toEqual({ op: 'recall', namespace: 'ns', query: 'q', now: '2023-05-30' } satisfies Operation);
+    expect(toOperation(route('recall'), 'ns', { query: 'q', now: '2023-05-30T18:00:00+02:00' }, 10)).toMatchObject({ now: '2023-05-30T18:00:00+02:00' });
+    expect(toOperation(route('recall'), 'ns', { query: 'q', now: 1685404800000 }, 10)).toMatchObject({ now: 1685404800000 });
+    expect(toOperation(route('answer'), 'ns', { query: 'q', now: 1685404800000 }, 10)).toMatchObject({ op: 'answer', now: 1685404800000 });
+    // /answer keeps taking a free-form "today" string for its prompt.
+    expect(toOperation(route('answer'), 'ns', { query: 'q', now: 'Tuesday, 30 May 2023' }, 10)).toMatchObject({ now: 'Tuesday, 30 May 2023' });
+    for (const now of ['last Tuesday', '2023-02-30', '', true, [2023], { y: 2023 }, Number.MAX_VALUE]) {
+      expect(fails(() => toOperation(route('recall'), 'ns', { query: 'q', now }, 10)), JSON.stringify(now)).toMatchObject({ code: 'INVALID_INPUT', field: 'now' });
+    }
+    expect(fails(() => toOperation(route('answer'), 'ns', { query: 'q', now: Number.NaN }, 10))).toMatchObject({ code: 'INVALID_INPUT', field: 'now' });
+  });
+
   it('decodes a percent-encoded memory id and refuses a malformed one', () => {
     expect(toOperation(route('deleteMemory', 'a%2Fb'), 'ns', undefined, 10)).toEqual({ op: 'deleteMemory', namespace: 'ns', id: 'a/b' });
     expect(fails(() => toOperation(route('deleteMemory', '%E0%A4%A'), 'ns', undefined, 10)).field).toBe('id');

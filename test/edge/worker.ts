@@ -8,7 +8,7 @@ import edge, { JevMemObject } from '../../src/edge/worker.js';
 import { isJevMemError } from '../../src/errors.js';
 import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
-import { createVectorIndex, restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
+import { createVectorIndex, restoreVectorIndex } from '../../src/plane/indexes/vector-factory.js';
 import type { Checkpoint, StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
 import { prng } from '../helpers/prng.js';
 import { faultCommit, flipMarker, type FaultKind, type ProbeState } from './crash-probe.js';

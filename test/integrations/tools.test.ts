@@ -164,12 +164,40 @@ describe('memory tools', () => {
     }
   });
 
+  it("recall's now is the question's date (RecallOptions.now), given to the memory as is and refused by name when it is no date", async () => {
+    const schema = tools.find((t) => t.name === 'recall')?.inputSchema.properties['now'];
+    expect(schema?.['type']).toBe('string');
+    // What the memory is asked, through a memory that only records it.
+    const asked: unknown[] = [];
+    const recorder = { recall: async (_q: string, o: unknown) => (asked.push(o), { memories: [], trace: { routing: { active: [] }, depth: { reached: 0, max: 0 }, stopReason: 'empty', limits: { visited: 0, controllerCalls: 0 }, fallbacks: 0, timings: { totalMs: 0 } } }) } as unknown as Memory;
+    await runMemoryTool(tools, recorder, 'recall', { query: 'What did I do last weekend?', now: '2024-04-15' });
+    await runMemoryTool(tools, recorder, 'recall', { query: 'What did I do last weekend?', now: 1713171600000 });
+    await runMemoryTool(tools, recorder, 'recall', { query: 'What did I do last weekend?' });
+    expect(asked.map((o) => (o as { now?: unknown }).now)).toEqual(['2024-04-15', 1713171600000, undefined]);
+    // The real memory reads it: "last weekend" of 15 April 2024 is 13-14 April.
+    const m = await createNodeMemory({ store: mkdtempSync(join(tmpdir(), 'jev-mem-tools-now-')), systemOne: 'heuristic', create: true });
+    try {
+      await m.add({ text: 'I planted tomatoes in the garden.', observedAt: '2024-04-13T10:00:00Z' });
+      const direct = await m.recall('What did I do last weekend?', { now: '2024-04-15' });
+      expect(direct.trace.when?.window?.start).toBe('2024-04-13T00:00:00.000Z');
+      const viaTool = (await runMemoryTool(tools, m, 'recall', { query: 'What did I do last weekend?', now: '2024-04-15' })) as { memories: Array<{ text: string }> };
+      expect(viaTool.memories.map((x) => x.text)).toEqual(direct.memories.map((x) => x.text));
+      for (const bad of ['last Tuesday', '2024-02-30', true, { day: 1 }]) {
+        const e = await runMemoryTool(tools, m, 'recall', { query: 'x', now: bad }).then(() => undefined, (err: unknown) => err);
+        expect(e, JSON.stringify(bad)).toMatchObject({ code: 'INVALID_INPUT', field: 'now' });
+        expect((e as Error).message).not.toContain('options.');
+      }
+    } finally {
+      await m.close();
+    }
+  });
+
   it('refuses bad arguments by name, and every schema property is accepted', async () => {
     const fails = (name: string, args: unknown) => runMemoryTool(tools, memory, name, args).then(() => undefined, (e: unknown) => e);
     expect(await fails('recall', { query: 'x', kk: 3 })).toMatchObject({
       code: 'INVALID_INPUT',
       field: 'kk',
-      message: 'kk: unknown argument; expected query, k, after, before, filter, userId, agentId, sessionId, minScore',
+      message: 'kk: unknown argument; expected query, k, after, before, filter, userId, agentId, sessionId, minScore, now',
     });
     expect(await fails('recall', { query: 'x', minScore: 1.5 })).toMatchObject({ field: 'minScore', message: 'minScore: expected a number from 0 to 1, got 1.5' });
     expect(await fails('recall', { query: 'x', filter: 'topic=travel' })).toMatchObject({ field: 'filter', message: 'filter: expected a JSON object, got "topic=travel"' });

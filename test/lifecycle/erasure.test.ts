@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { normalizedCopy } from '../../src/plane/indexes/vector-flat.js';
+import { normalizedCopy } from '../../src/plane/indexes/vector-math.js';
 import { createIdbStorage, DEFAULT_DB_NAME } from '../../src/plane/store/idb-storage.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';

@@ -94,7 +94,7 @@ describe('NamespaceState open from a checkpoint, around the switch to HNSW', () 
   it('restores a checkpointed HNSW index from exactOpenBelow nodes; below it opens exact and restores HNSW (up to date) at the first upgrade', async () => {
     const { createMemoryStorage } = await import('../../src/plane/store/memory-storage.js');
     const { CHANGE_META_KEY } = await import('../../src/plane/store/storage.js');
-    const { restoreVectorIndex } = await import('../../src/plane/indexes/vector-hnsw.js');
+    const { restoreVectorIndex } = await import('../../src/plane/indexes/vector-factory.js');
     const storage = createMemoryStorage();
     const nodes = [node(1, [1, 0, 0]), node(2, [0, 1, 0]), node(3, [0, 0, 1])];
     await storage.commit('ns', { putNodes: nodes, meta: { [CHANGE_META_KEY]: 1 }, change: 1 });

@@ -23,7 +23,7 @@ import type { Checkpoint, StorageAdapter, WriteBatch } from '../../src/plane/sto
 import { createLexicalIndex } from '../../src/plane/indexes/lexical.js';
 import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
 import { createAnnVectorIndex } from '../../src/plane/indexes/vector-ann.js';
-import { restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
+import { restoreVectorIndex } from '../../src/plane/indexes/vector-factory.js';
 import { gridRowIdsOf, gridRowsOf } from '../../src/plane/indexes/vector-rows.js';
 
 interface StoredCheckpoint {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createAnnVectorIndex, restoreAnnVectorIndex, type AnnVectorIndex } from '../../src/plane/indexes/vector-ann.js';
 import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
 import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
-import { restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
+import { restoreVectorIndex } from '../../src/plane/indexes/vector-factory.js';
 import { cosine, prng, randomUnit } from './vectors.js';
 
 const D = 100;

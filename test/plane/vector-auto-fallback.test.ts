@@ -5,7 +5,7 @@ vi.mock('hnswlib-wasm/dist/hnswlib.js', () => ({
   loadHnswlib: () => Promise.reject(new Error('WebAssembly.instantiate(): Wasm code generation disallowed by embedder')),
 }));
 
-const { createVectorIndex } = await import('../../src/plane/indexes/vector-hnsw.js');
+const { createVectorIndex } = await import('../../src/plane/indexes/vector-factory.js');
 
 describe('createVectorIndex when hnswlib-wasm cannot load', () => {
   it("'auto' builds the pure-TypeScript HNSW, which needs no WebAssembly (issue 25)", async () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quantizeVector } from '../../src/plane/indexes/vector-codec.js';
-import { TopK, createFlatVectorIndex, restoreFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { createFlatVectorIndex, restoreFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
+import { TopK } from '../../src/plane/indexes/vector-math.js';
 import { NodeDirectory } from '../../src/plane/resident/node-directory.js';
 import type { MemoryNode } from '../../src/types.js';
 import { makeNode } from './fixtures.js';

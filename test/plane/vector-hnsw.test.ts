@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFlatVectorIndex } from '../../src/plane/indexes/vector-flat.js';
-import { createHnswVectorIndex, createVectorIndex, restoreHnswVectorIndex, restoreVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
+import { createVectorIndex, restoreVectorIndex } from '../../src/plane/indexes/vector-factory.js';
+import { createHnswVectorIndex, restoreHnswVectorIndex } from '../../src/plane/indexes/vector-hnsw.js';
 import { prng, randomUnit } from './vectors.js';
 
 const v = (...xs: number[]): Float32Array => Float32Array.from(xs);

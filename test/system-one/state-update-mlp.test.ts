@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { rocAuc } from '../../bench/lib/logistic.js';
 import { GRAMMAR, generateGrammarPairs } from '../../bench/training/state-grammar.js';
+import { DEFAULT_PARAMETERS } from '../../src/config.js';
 import { decideStateUpdate, MLP_OPERATING_SHIFT, mlpStateUpdate, STATE_UPDATE_FEATURES, stateMlpFeatureNames, stateMlpFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
 import { mlpProbability, STATE_UPDATE_MLP_ID } from '../../src/system-one/state-update-mlp.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from '../../src/system-one/state-update-mlp-weights.js';
@@ -78,8 +79,11 @@ describe('mlpStateUpdate', () => {
     const logit = Math.log(raw / (1 - raw)) - MLP_OPERATING_SHIFT;
     expect(decideStateUpdate(n, o, undefined, 'mlp').probability).toBeCloseTo(1 / (1 + Math.exp(-logit)), 12);
     expect(decideStateUpdate(n, o, undefined, 'mlp').model).toBe(STATE_UPDATE_MLP_ID);
-    // The function's own default is the logistic head; a memory's default is the MLP (parameters.stateUpdateHead).
-    expect(decideStateUpdate(n, o)).toEqual(trainedStateUpdate(n, o));
+    // The function's own default is a memory's default (parameters.stateUpdateHead): the MLP head.
+    expect(DEFAULT_PARAMETERS.stateUpdateHead).toBe('mlp');
+    expect(decideStateUpdate(n, o)).toEqual(decideStateUpdate(n, o, undefined, 'mlp'));
+    expect(decideStateUpdate(n, o).model).toBe(STATE_UPDATE_MLP_ID);
+    expect(decideStateUpdate(n, o, undefined, 'logistic')).toEqual(trainedStateUpdate(n, o));
   });
 
   it('on the hand-written natural cases: no false supersession, and more updates caught than the logistic head', () => {

@@ -53,7 +53,11 @@ const CHECKLIST = [
 ].join('\n');
 
 const at = (day: number) => `2023-04-${String(day).padStart(2, '0')}T15:10:00Z`;
-const p = (newer: string, older: string, speaker: string) => decideStateUpdate({ text: newer, speaker, timeMs: 2 }, { text: older, speaker, timeMs: 1 }).probability;
+// The logistic head: it links the assistant's pairs below, so the tests that write them with it
+// (stateUpdateHead 'logistic') see the rule. The MLP head (the default) does not link the
+// assistant's move (P ≈ 1.6e-11) on its own.
+const p = (newer: string, older: string, speaker: string) => decideStateUpdate({ text: newer, speaker, timeMs: 2 }, { text: older, speaker, timeMs: 1 }, undefined, 'logistic').probability;
+const LOGISTIC = { maintenanceInterval: 0, stateUpdateHead: 'logistic' } as const;
 
 describe('an assistant turn holds no state (issue 24)', () => {
   it('reads the assistant roles, trimmed and case-folded, and nothing else', () => {
@@ -75,7 +79,7 @@ describe('an assistant turn holds no state (issue 24)', () => {
   });
 
   it('a later assistant answer does not supersede the Denver recommendation (write path)', async () => {
-    const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+    const memory = await createMemory({ encoder, parameters: LOGISTIC });
     const { id: denver } = await memory.add({ text: DENVER, speaker: 'assistant', observedAt: at(11) });
     await memory.add({ text: 'Can you make that into a short checklist?', speaker: 'user', observedAt: at(18) });
     const { id: later } = await memory.add({ text: CHECKLIST, speaker: 'assistant', observedAt: at(18) });
@@ -90,7 +94,7 @@ describe('an assistant turn holds no state (issue 24)', () => {
 
   it('the same move by the assistant is not a state; by the user it supersedes the old home', async () => {
     for (const [speaker, expected] of [['assistant', 'active'], ['user', 'superseded'], ['Maya', 'superseded']] as const) {
-      const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+      const memory = await createMemory({ encoder, parameters: LOGISTIC });
       const { id: old } = await memory.add({ text: LISBON, speaker, observedAt: at(1) });
       const { id: now } = await memory.add({ text: PORTO, speaker, observedAt: at(20) });
       expect((await memory.get(old))?.status, speaker).toBe(expected);
@@ -108,7 +112,7 @@ describe('an assistant turn holds no state (issue 24)', () => {
       [(text: string, day: number) => ({ text, speaker: 'Bot', role: 'user', observedAt: at(day) }), 'superseded', 'user'],
     ] as const;
     for (const [make, expected, role] of inputs) {
-      const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
+      const memory = await createMemory({ encoder, parameters: LOGISTIC });
       const { id: old } = await memory.add(make(LISBON, 1));
       await memory.add(make(PORTO, 20));
       const node = await memory.get(old);

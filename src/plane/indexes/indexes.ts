@@ -75,7 +75,7 @@ export interface VectorIndex {
   /**
    * The whole index as bytes, for a checkpoint (issue 13): a 12-byte header (magic `JVIX`, kind,
    * format version, dimension; `vector-format.ts`) then the kind's body. Restore with
-   * `restoreVectorIndex` (`vector-hnsw.ts`). Synchronous for the flat and ann indexes; a promise for hnswlib's HNSW
+   * `restoreVectorIndex` (`vector-factory.ts`). Synchronous for the flat and ann indexes; a promise for hnswlib's HNSW
    * (hnswlib-wasm writes its file through its emscripten file system). Indexes that cannot be
    * serialised leave it out.
    * @throws JevMemError `STORAGE_FAILED` when the bytes cannot be produced; `CLOSED` after `dispose()`.

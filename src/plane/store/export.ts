@@ -38,6 +38,12 @@ export interface MemoryExport {
    */
   damaged?: string[];
   /**
+   * How many edges of the namespace were left out of `edges` because a node at one end is not
+   * in the file although it is no expired memory (a damaged node, listed in `damaged`: `jev-mem
+   * repair` drops its edges too; issue 22). Absent when none. Import ignores it.
+   */
+  edgesLeftOut?: number;
+  /**
    * The hash of each node's text when it was exported (node id → `textKey(text)`, util/hash.ts),
    * so an import can tell a text edited in the file since (memory/text-edits.ts: its embedding,
    * keywords, entities and time references are derived again). Absent in exports written before

@@ -45,7 +45,7 @@ function checkId(field: string, id: unknown): void {
 /**
  * Checks the shape of a batch before anything is written: arrays where arrays are expected,
  * non-empty string ids, every node and edge in `namespace`, `meta` a plain object. `namespace`
- * must be a non-empty string here; each store applies the rule of names.ts
+ * must be a non-empty string here; `change`, when given, a finite number. Each store applies the rule of names.ts
  * (`checkNamespaceName`) when a batch would create the namespace.
  *
  * @throws JevMemError `INVALID_INPUT` naming the field at fault (`batch.putNodes[2].namespace`).
@@ -75,6 +75,9 @@ export function validateBatch(namespace: string, batch: WriteBatch): void {
   if (batch.checkpoint !== undefined && batch.checkpoint !== null) validateCheckpoint(batch.checkpoint, 'batch.checkpoint');
   if (batch.meta !== undefined && (typeof batch.meta !== 'object' || batch.meta === null || Array.isArray(batch.meta))) {
     throw invalidInput('batch.meta', `expected a plain object or undefined, got ${Array.isArray(batch.meta) ? 'an array' : typeof batch.meta}`);
+  }
+  if (batch.change !== undefined && (typeof batch.change !== 'number' || !Number.isFinite(batch.change))) {
+    throw invalidInput('batch.change', `expected a finite number, got ${String(batch.change)}`);
   }
 }
 

@@ -129,9 +129,6 @@ export function recordCommit(driver: RecordDriver, damage: DamageLog, words: Sto
       namespace: nsText(namespace),
       remedy: 'Export the readable records and import them into a fresh namespace, or delete the damaged nodes',
     });
-    if (batch.change !== undefined && (typeof batch.change !== 'number' || !Number.isFinite(batch.change))) {
-      throw invalidInput('batch.change', `expected a finite number, got ${String(batch.change)}`);
-    }
     // A new namespace takes a name only under the rule of names.ts; one the store already
     // holds (written before the rule) is kept, so it can be cleaned up.
     if (namespaceNameProblem(namespace) !== undefined && !(await holds(namespace))) checkNamespaceName(namespace);

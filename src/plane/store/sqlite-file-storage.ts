@@ -33,6 +33,8 @@ import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js
 import { isReadOnlyStore, readOnlyStoreError } from '../drivers/sqlite-read-only.js';
 import { sqlError } from './sql-errors.js';
 import { inspectStoreDir, makeStoreDir } from './store-dir.js';
+import { checkExistingNamespaceName } from './names.js';
+import { validateBatch } from './record-batch.js';
 import { createSqlRecordStore } from './sql-record-store.js';
 import { forgetInDamageFile, readDamageFile } from './damage-file.js';
 import { erasureRefusal, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
@@ -352,6 +354,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     },
     async commit(namespace, batch) {
       if (batch !== null && typeof batch === 'object' && (batch.deleteNodeIds ?? []).length > 0 && !readOnly && closing === undefined) {
+        // Bad input fails first (INVALID_INPUT naming the field): it never waits for another
+        // process's lock, takes it, or counts an erasure in erasures-pending.
+        validateBatch(namespace, batch);
         await writerLock();
         markErasure();
       }
@@ -359,6 +364,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       return erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch);
     },
     async dropNamespace(namespace) {
+      checkExistingNamespaceName(namespace); // before the lock, as commit's validation
       if (!readOnly && closing === undefined) {
         await writerLock();
         markErasure();

@@ -1,0 +1,156 @@
+/**
+ * `jev-mem ingest <file>`: reads a JSONL, LoCoMo or MemoryBank file ({@link loadObservations}),
+ * writes it with `addMany` (progress on stderr), and prints the summary (ingest-summary.ts). What
+ * was committed is said on every way out: Ctrl-C (exit 130), a full disk (`QUOTA_EXCEEDED`),
+ * another failure after the write began; a store this command made and nothing was committed to
+ * is removed. Split out of main.ts (issue 22: modules under 400 lines).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { JevMemError, isJevMemError } from '../errors.js';
+import { parseJsonl, withoutBom } from '../formats/jsonl.js';
+import { locomoConversation, parseLocomo } from '../formats/locomo.js';
+import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
+import type { Memory } from '../memory.js';
+import type { Observation } from '../types.js';
+import { UsageError, type OptionValues } from './commands.js';
+import { byLine, jsonlLines } from './error-words.js';
+import { ingestSummary } from './ingest-summary.js';
+import type { CliIO } from './io.js';
+import { openMemory } from './open.js';
+
+type Values = OptionValues;
+
+/**
+ * The observations of `file` by `--format` (default: `jsonl`, or for a `.json` file MemoryBank or
+ * LoCoMo by its shape), with the namespace the file names (a LoCoMo sample, a MemoryBank user) and,
+ * for JSONL, the line of each observation.
+ * @throws JevMemError `NOT_FOUND` (field `file`: unreadable; field `sample`: no such sample or
+ *   user), `INVALID_OPTION` (field `sample`: several in the file and no `--sample`), the
+ *   readers' `INVALID_INPUT`; UsageError on an unknown `--format`.
+ */
+export async function loadObservations(file: string, v: Values): Promise<{ observations: Observation[]; namespace?: string; lines?: number[] }> {
+  const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
+  });
+  const text = withoutBom(raw);
+  const format = v.format ?? (file.endsWith('.json') ? detectJsonFormat(text) : 'jsonl');
+  if (format === 'jsonl') return { observations: parseJsonl(text), lines: jsonlLines(text) };
+  if (format === 'memorybank') {
+    const users = parseMemoryBank(text);
+    const ids = users.map((u) => u.id).join(', ');
+    if (v.sample === undefined && users.length > 1) {
+      throw new JevMemError('INVALID_OPTION', `${file} holds ${users.length} users; choose one with --sample <user> (${ids})`, { field: 'sample' });
+    }
+    const user = v.sample === undefined ? users[0] : users.find((u) => u.id === v.sample?.trim());
+    if (!user) throw new JevMemError('NOT_FOUND', `no user ${JSON.stringify(v.sample)} in ${file}; users: ${ids}`, { field: 'sample' });
+    return { observations: user.observations, namespace: user.id };
+  }
+  if (format !== 'locomo') throw new UsageError(`--format expects jsonl, locomo or memorybank, got ${JSON.stringify(format)}`);
+  const samples = parseLocomo(text);
+  // Several conversations and no --sample: refuse rather than silently take the first one.
+  if (v.sample === undefined && samples.length > 1) {
+    throw new JevMemError('INVALID_OPTION', `${file} holds ${samples.length} conversations; choose one with --sample <id> (${samples.map((s) => s.sample_id).join(', ')})`, { field: 'sample' });
+  }
+  const id = v.sample ?? samples[0]?.sample_id;
+  const sample = samples.find((s) => s.sample_id === id);
+  if (!sample) throw new JevMemError('NOT_FOUND', `no sample ${JSON.stringify(id)} in ${file}; samples: ${samples.map((s) => s.sample_id).join(', ')}`, { field: 'sample' });
+  return { observations: locomoConversation(sample).observations, namespace: sample.sample_id };
+}
+
+/** The format of a `.json` file: `memorybank` for an object of users with histories, else `locomo` (whose reader reports what is wrong). */
+function detectJsonFormat(text: string): string {
+  try {
+    return isMemoryBankHistory(JSON.parse(text)) ? 'memorybank' : 'locomo';
+  } catch {
+    return 'locomo';
+  }
+}
+
+/**
+ * Runs `jev-mem ingest <file>` (see the module comment); returns the exit code (0, 1 after a full
+ * disk, 130 after Ctrl-C).
+ * @param hold - Told the memory this command opened, and `undefined` once it closed it itself:
+ *   the caller closes a memory still held (after printing a failure).
+ * @throws what `loadObservations`, opening the store and `addMany` throw (the cause after the
+ *   committed count was printed; JSONL errors name their line).
+ */
+export async function runIngest(file: string, v: Values, io: CliIO, hold: (memory: Memory | undefined) => void): Promise<number> {
+  // Ctrl-C stops the write through its AbortSignal between chunks: what was committed stays
+  // and is counted, the store is closed (its lock file removed), and the exit code is 130.
+  // A second Ctrl-C finds no listener and ends the process at once.
+  const interrupt = new AbortController();
+  const onSigint = (): void => {
+    io.err('jev-mem: interrupted; stopping after the chunk being written (Ctrl-C again to kill at once)');
+    interrupt.abort(new Error('SIGINT'));
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    const { observations, namespace, lines } = await loadObservations(file, v);
+    const madeStore = v.store !== undefined && !existsSync(v.store);
+    const ns = v.namespace ?? namespace;
+    const opened = await openMemory({ ...v, ...(ns !== undefined ? { namespace: ns } : {}) }, false, true);
+    hold(opened);
+    const t0 = performance.now();
+    let lastPrint = 0;
+    let res;
+    try {
+      res = await opened.addMany(observations, {
+        signal: interrupt.signal,
+        onProgress: (p) => {
+          const t = performance.now();
+          if (t - lastPrint > 1000 || p.done === p.total) {
+            lastPrint = t;
+            io.err(`ingest: ${p.done}/${p.total} observations · ${p.perSecond.toFixed(0)} turns/s`);
+          }
+        },
+      });
+    } catch (e) {
+      const committed = isJevMemError(e) && typeof e.details.committed === 'number' ? e.details.committed : undefined;
+      // A store this command made and nothing was committed to (bad input is refused before
+      // any write; an early Ctrl-C) is removed; a store holding committed chunks is kept.
+      const removed = madeStore && (committed ?? (await opened.stats()).nodes) === 0;
+      hold(undefined);
+      await opened.close();
+      if (removed) await rm(v.store as string, { recursive: true, force: true });
+      if (interrupt.signal.aborted && isJevMemError(e, 'ABORTED')) {
+        const n = committed ?? 0;
+        const left = n < observations.length ? `; observations ${n + 1}-${observations.length} were not written` : '';
+        io.err(
+          `jev-mem: ingest interrupted: ${n} of ${observations.length} observations committed to namespace ${JSON.stringify(opened.namespace)}${left}; ` +
+            (removed ? `the new store ${v.store} was removed` : `store ${v.store} closed, lock released`),
+        );
+        return 130;
+      }
+      if (isJevMemError(e, 'QUOTA_EXCEEDED')) {
+        // Exactly what was committed: the chunks before the one the full disk refused.
+        const n = committed ?? 0;
+        const why = e.cause instanceof Error ? ` (${e.cause.message})` : '';
+        io.err(
+          `jev-mem: QUOTA_EXCEEDED: ingest stopped: disk full: ${n} of ${observations.length} observations written to namespace ${JSON.stringify(opened.namespace)}` +
+            (removed ? `; the new store ${v.store} was removed` : `; they stay in store ${v.store}${n < observations.length ? `, observations ${n + 1}-${observations.length} were not written` : ''}`) +
+            `; free some space and ingest the rest again${why}`,
+        );
+        return 1;
+      }
+      // Any other failure after the write began (another process holding the store's lock,
+      // a storage error): what was committed stays, and is said, as for Ctrl-C and a full disk.
+      if (committed !== undefined) {
+        const code = isJevMemError(e) ? e.code : 'STORAGE_FAILED';
+        io.err(
+          `jev-mem: ${code}: ingest stopped: ${committed} of ${observations.length} observations committed to namespace ${JSON.stringify(opened.namespace)}` +
+            (removed ? `; the new store ${v.store} was removed` : committed === 0 ? `; store ${v.store} was not changed` : `; they stay in store ${v.store}${committed < observations.length ? `, observations ${committed + 1}-${observations.length} were not written` : ''}`) +
+            '; the cause follows',
+        );
+      }
+      throw byLine(e, lines);
+    }
+    const secs = (performance.now() - t0) / 1000;
+    io.out(JSON.stringify(ingestSummary(res, await opened.stats(), secs)));
+    return 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
