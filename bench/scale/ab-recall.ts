@@ -18,7 +18,9 @@
  * With `ids.json`, the ranked ids and scores of every recall (one entry per round and
  * question) are written there, so two trees or two versions can be checked for identical
  * results (`cmp` the files). `JEV_MEM_PROFILE_CPU=<file.cpuprofile>` profiles round
- * `JEV_MEM_PROFILE_ROUND` (default 1, the cold one) alone, for `profile-summary.ts`.
+ * `JEV_MEM_PROFILE_ROUND` (default 1, the cold one) alone, for `profile-summary.ts`;
+ * `JEV_MEM_PROFILE_HEAP=<file.heapprofile>` samples what that round allocates (V8's sampling
+ * heap profiler, every 32 KiB, collected objects included) and prints the MiB per recall.
  *
  * @module
  */
@@ -67,11 +69,15 @@ try {
   await memory.recall(questions[0] as string, { k: 20 }); // loads the namespace
   console.log(`open + first recall: CPU ${cpuMs(c0).toFixed(0)} ms`);
   const profileFile = process.env.JEV_MEM_PROFILE_CPU || undefined;
+  const heapFile = process.env.JEV_MEM_PROFILE_HEAP || undefined;
   const profileRound = Number(process.env.JEV_MEM_PROFILE_ROUND ?? 1);
-  const session = profileFile === undefined ? undefined : new Session();
+  const session = profileFile === undefined && heapFile === undefined ? undefined : new Session();
   session?.connect();
-  await session?.post('Profiler.enable');
-  await session?.post('Profiler.setSamplingInterval', { interval: 250 });
+  if (profileFile !== undefined) {
+    await session?.post('Profiler.enable');
+    await session?.post('Profiler.setSamplingInterval', { interval: 250 });
+  }
+  if (heapFile !== undefined) await session?.post('HeapProfiler.enable');
   const ms: number[] = [];
   const perRound: number[] = [];
   const ids: Array<{ round: number; question: string; ids: string[] }> = [];
@@ -81,7 +87,10 @@ try {
       memory = await open();
       await memory.recall(questions[0] as string, { k: 20 });
     }
-    if (r === profileRound) await session?.post('Profiler.start');
+    if (r === profileRound && profileFile !== undefined) await session?.post('Profiler.start');
+    if (r === profileRound && heapFile !== undefined) {
+      await session?.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    }
     const c = process.cpuUsage();
     for (const q of questions) {
       const t = performance.now();
@@ -91,6 +100,17 @@ try {
     }
     perRound.push(cpuMs(c) / questions.length);
     if (r === profileRound && session !== undefined && profileFile !== undefined) writeFileSync(profileFile, JSON.stringify((await session.post('Profiler.stop')).profile));
+    if (r === profileRound && session !== undefined && heapFile !== undefined) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      writeFileSync(heapFile, JSON.stringify(profile));
+      let bytes = 0;
+      const walk = (node: { selfSize: number; children: Array<typeof node> }): void => {
+        bytes += node.selfSize;
+        for (const c of node.children) walk(c);
+      };
+      walk(profile.head);
+      console.log(`round ${r}: ${(bytes / 2 ** 20 / questions.length).toFixed(1)} MiB allocated per recall (sampled)`);
+    }
   }
   session?.disconnect();
   if (idsFile !== undefined) writeFileSync(idsFile, `${JSON.stringify(ids, null, 1)}\n`);
