@@ -103,4 +103,22 @@ describe('adjacency records, format 2 (stop 33)', () => {
     bad[1] = 0; // no classes: the first entry names class 0
     expect(() => decodeAdjacency('ns', A, { s: record.s, b: bad })).toThrow();
   });
+
+  it('fails on a time outside Date\'s range even where no entry read uses it (times are written as text only when used, issue 25)', () => {
+    const varint = (x: number): number[] => {
+      const out: number[] = [];
+      for (; x >= 128; x = Math.floor(x / 128)) out.push((x % 128) | 128);
+      out.push(x);
+      return out;
+    };
+    // one class; two times: 0 ms and 9e15 ms (past Date's ±8.64e15); one entry (out, named
+    // peer, weight in hundredths) at time 0
+    const bytes = (second: number): Uint8Array => new Uint8Array([0x82, 1, 0, 1, 2, 3, 2, 0, ...varint(2 * second), 16, 0, 4, 50, 0]);
+    const s = ['temporal', 'precedes', 'rule', 'consecutive-turns', 'named-peer'];
+    const fine = decodeAdjacency('ns', A, { s, b: bytes(8.64e15) }); // the last time a Date holds
+    expect([...fine.out.values()].map((e) => [e.to, e.weight, e.createdAt])).toEqual([['named-peer', 0.5, '1970-01-01T00:00:00.000Z']]);
+    expect(() => decodeAdjacency('ns', A, { s, b: bytes(9e15) })).toThrow(RangeError);
+    expect(() => decodeAdjacency('ns', A, { s, b: bytes(9e15) }, 'precedes')).toThrow(RangeError);
+    expect(() => decodeAdjacency('ns', A, { s, b: bytes(9e15) }, 'contradicts')).toThrow(RangeError);
+  });
 });

@@ -95,6 +95,9 @@ function exactMs(iso: string): number | undefined {
   return ms;
 }
 
+/** The largest |ms| a `Date` holds (±100,000,000 days from 1970); `toISOString` throws a RangeError past it. */
+const MAX_DATE_MS = 8.64e15;
+
 /** The ISO text of a time in milliseconds (as `new Date(ms).toISOString()`). */
 function isoOf(ms: number): string {
   if (ms !== lastTime.fromMs) {
@@ -259,11 +262,16 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
   const classes: Array<[View, EdgeSubtype, MemoryEdge['origin']['kind'], string]> = [];
   for (let i = 0; i < classCount; i++) classes.push([str(r.varint()) as View, str(r.varint()) as EdgeSubtype, str(r.varint()) as MemoryEdge['origin']['kind'], str(r.varint())]);
   const timeCount = r.varint();
-  const times: string[] = [];
+  // The times as ms; each is written as ISO text only when an entry decoded here uses it (a
+  // subtype read skips most entries, and `toISOString` was the decoder's largest cost, issue 25).
+  // A time outside Date's range fails the record here, as its eager conversion did.
+  const times: number[] = [];
+  const isoTimes: Array<string | undefined> = [];
   for (let i = 0, ms = 0; i < timeCount; i++) {
     const z = r.varint();
     ms += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-    times.push(isoOf(ms));
+    if (!(Math.abs(ms) <= MAX_DATE_MS)) throw new RangeError('Invalid time value');
+    times.push(ms);
   }
   while (r.pos < b.length) {
     const flags = r.byte();
@@ -286,8 +294,13 @@ export function decodeAdjacency(namespace: string, node: string, record: Adjacen
     if (flags & TIME_AS_STRING) createdAt = str(r.varint());
     else {
       const t = r.varint();
-      const iso = times[t];
-      if (iso === undefined) throw new Error(`adjacency record of ${JSON.stringify(node)} refers to time ${t} of ${times.length}`);
+      let iso = isoTimes[t];
+      if (iso === undefined) {
+        const ms = times[t];
+        if (ms === undefined) throw new Error(`adjacency record of ${JSON.stringify(node)} refers to time ${t} of ${times.length}`);
+        iso = isoOf(ms);
+        isoTimes[t] = iso;
+      }
       createdAt = iso;
     }
     fileEdge(adjacency, namespace, node, flags, peer, flags & EXPLICIT_ID ? str(r.varint()) : undefined, view, sub, weight, { kind, by }, createdAt);
