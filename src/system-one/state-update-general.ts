@@ -191,7 +191,7 @@ const stem = (x: string) => x.slice(0, 5);
 /**
  * The general feature row of one pair, in {@link STATE_GENERAL_FEATURES} order (all in [0,1]).
  * Deterministic and pure. `partial` leaves `g_masked_cos` and `g_value_pair_cos` at 0 (the MLP
- * head's ceiling bounds them instead: `mlpCeiling` of ./state-update-mlp.ts).
+ * head's ceiling bounds them instead: `mlpCeiling` of ./state-update-mlp-ceiling.ts).
  */
 export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideReading, newer: StateSide, older: StateSide, partial = false): number[] {
   const nb = n.body;

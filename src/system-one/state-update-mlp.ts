@@ -250,10 +250,10 @@ export function mlpFeatures(reader: StatePatternReader, newer: StateSide, older:
 }
 
 /**
- * The feature row, whole or (`partial`) without the columns of {@link partialRanges} (0 there)
- * and the pair vectors.
+ * The feature row, whole or (`partial`) without `g_masked_cos` and `g_value_pair_cos` (0 there:
+ * ./state-update-mlp-ceiling.ts bounds them) and the pair vectors.
  */
-function featureRow(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings, partial: boolean): number[] {
+export function featureRow(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings, partial: boolean): number[] {
   const s = wordSpace();
   const base = reader.features(newer, older, memo);
   const n = reader.side(newer, memo);
@@ -326,84 +326,30 @@ export function mlpProbability(w: StateMlpWeights, x: readonly number[]): number
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
-/**
- * The columns a partial row ({@link featureRow}) leaves out, each with the range it can take:
- * the two general features that sum and compare word vectors per pair (`g_masked_cos`, a cosine
- * of unit or zero vectors, at least 0; `g_value_pair_cos`, the best cosine of two word rows of
- * the table, at most the largest squared row norm / 127², 1 up to rounding), widened by 1e-9
- * against rounding. Chosen on LoCoMo conversation 0 (8,170 pairs of each turn with the 20 before
- * it): with these two left out the bound is below 0.85 for 98.3 % of the pairs; with the
- * `cos_delta` columns left out too, for 33 %.
- */
-function partialRanges(s: WordSpace): ReadonlyMap<string, readonly [number, number]> {
-  let top = 0;
-  for (let r = 0; r * s.dim < s.rows.length; r++) {
-    let n2 = 0;
-    for (let k = 0; k < s.dim; k++) n2 += (s.rows[r * s.dim + k] as number) ** 2;
-    top = Math.max(top, n2);
-  }
-  const e = 1e-9;
-  return new Map([
-    ['g_masked_cos', [0, 1 + e]],
-    ['g_value_pair_cos', [0, top / (127 * 127) + e]],
-  ]);
-}
-/** Per weight column: the range of a column a partial row leaves out, else undefined (read once). */
-let partialColumns: Array<readonly [number, number] | undefined> | undefined;
-
-/**
- * An upper bound of the MLP head's probability for one pair (h-writeperf): the row without the
- * costliest columns ({@link partialRanges}), each of those taken at whichever end of its range
- * raises the score most — per hidden unit, the highest pre-activation where its output weight is
- * positive, the lowest where it is negative (ReLU is monotone). A pair whose bound is below the
- * decision threshold cannot reach it, so it need not be read whole. 1 when the weights do not fit
- * (the fallback decides then); 0 for a time-reversed pair, as {@link mlpDecision}.
- */
-export function mlpCeiling(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings): number {
-  const w = STATE_UPDATE_MLP_WEIGHTS;
-  if (weightColumns === undefined) mlpColumns(reader);
-  if (weightColumns === null || weightColumns === undefined) return 1;
-  if (!(newer.timeMs >= older.timeMs)) return 0;
-  if (partialColumns === undefined) {
-    const ranges = partialRanges(wordSpace());
-    partialColumns = w.features.map((f) => ranges.get(f));
-  }
-  const cols = partialColumns;
-  const all = featureRow(reader, newer, older, memo, true);
-  const x = (weightColumns as number[]).map((c) => all[c] ?? 0);
-  const f = w.features.length;
-  let z = w.b2;
-  for (let h = 0; h < w.hidden; h++) {
-    let lo = w.b1[h] as number;
-    let hi = lo;
-    const off = h * f;
-    for (let j = 0; j < f; j++) {
-      const c = (w.w1[off + j] as number) / (w.scale[j] as number);
-      const m = w.mean[j] as number;
-      const range = cols[j];
-      if (range === undefined) {
-        const v = c * ((x[j] as number) - m);
-        lo += v;
-        hi += v;
-      } else {
-        const a = c * (range[0] - m);
-        const b = c * (range[1] - m);
-        lo += Math.min(a, b);
-        hi += Math.max(a, b);
-      }
-    }
-    const w2 = w.w2[h] as number;
-    z += w2 > 0 ? w2 * Math.max(0, hi) : w2 * Math.max(0, lo);
-  }
-  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
-}
-
 /** Reads which columns of the full row the weights take ({@link weightColumns}). */
 function mlpColumns(reader: StatePatternReader): void {
   const w = STATE_UPDATE_MLP_WEIGHTS;
   const names = mlpFeatureNames(reader.names);
   const cols = w.features.map((f) => names.indexOf(f));
   weightColumns = cols.every((c) => c >= 0) && w.w1.length === w.features.length * w.hidden ? cols : null;
+}
+
+/** The columns of the full row the shipped weights read, in their order; null when they do not fit the feature list (./state-update-mlp-ceiling.ts). */
+export function mlpWeightColumns(reader: StatePatternReader): readonly number[] | null {
+  if (weightColumns === undefined) mlpColumns(reader);
+  return weightColumns ?? null;
+}
+
+/** The largest cosine two word rows of the table can have: the largest squared row norm / 127² (1 up to rounding). */
+export function maxRowCos(): number {
+  const s = wordSpace();
+  let top = 0;
+  for (let r = 0; r * s.dim < s.rows.length; r++) {
+    let n2 = 0;
+    for (let k = 0; k < s.dim; k++) n2 += (s.rows[r * s.dim + k] as number) ** 2;
+    top = Math.max(top, n2);
+  }
+  return top / (127 * 127);
 }
 
 /**

@@ -34,7 +34,8 @@
 import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
-import { STATE_UPDATE_MLP_ID, mlpCeiling, mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
+import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
+import { mlpCeiling } from './state-update-mlp-ceiling.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -563,7 +564,7 @@ export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: Sta
  * {@link decideStateUpdate} of a pair that can reach `threshold`, or undefined — then its
  * probability is below `threshold` (h-writeperf): the MLP head reads a pair whole only when
  * an upper bound of its probability from the cheaper columns (`mlpCeiling` of
- * ./state-update-mlp.ts, at the operating point) reaches `threshold`; most pairs of a
+ * ./state-update-mlp-ceiling.ts, at the operating point) reaches `threshold`; most pairs of a
  * conversation are far from it. The logistic head decides every pair (its callers bound it with
  * ./state-update-ceiling.ts).
  */
