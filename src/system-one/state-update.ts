@@ -597,7 +597,10 @@ const DECIDED_MAX = 2048;
 function keptPair(newer: StateSide, older: StateSide, memo: StateReadings): { entry: { decision?: StateUpdateDecision; ceiling?: number } } {
   let pairs = DECIDED.get(memo);
   if (pairs === undefined) DECIDED.set(memo, (pairs = new Map()));
-  const key = `${newer.timeMs} ${older.timeMs} ${JSON.stringify([newer.speaker ?? null, older.speaker ?? null, newer.text, older.text])}`;
+  // Lengths first (-1: no speaker), then the strings: one key per pair of sides, no escaping.
+  const ns = newer.speaker;
+  const os = older.speaker;
+  const key = `${newer.timeMs} ${older.timeMs} ${ns?.length ?? -1} ${os?.length ?? -1} ${newer.text.length} ${ns ?? ''}${os ?? ''}${newer.text}${older.text}`;
   let entry = pairs.get(key);
   if (entry === undefined) {
     pairs.set(key, (entry = {}));
