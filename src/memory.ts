@@ -113,6 +113,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     evictTextCaches(texts);
     encoder.evict?.(texts);
     controller.evict(texts);
+    writes.evictReadings();
   };
   const writes = createWritePath({ storage, caches, encoder, controller, params, now, newId: options.newId ?? (() => globalThis.crypto.randomUUID()), logger, evictText: evictTexts });
   // Expired memories are erased when a namespace is first touched (issue 22; memory/expiry.ts).

@@ -69,7 +69,27 @@ export class RecentReadings extends Map<string, SideReading> {
     }
     return this;
   }
+
+  /** Drops the oldest readings until at most `keep` are left. */
+  trim(keep: number): void {
+    for (const key of this.keys()) {
+      if (this.size <= keep) return;
+      this.delete(key);
+    }
+  }
 }
+
+/**
+ * Most state-update side readings the write path keeps BETWEEN write calls (h-writeperf): a
+ * single `add` decides ~27 pairs (its K_w candidates, and every 20th add the maintenance pass over
+ * the last 20 nodes' nearest neighbours), whose sides are mostly the same recent turns from one add
+ * to the next; read again per call, they were ~15 readings (≈ 4 ms of CPU) per add. A reading
+ * depends on its speaker and text only, so the decisions are the same whatever is kept. ~3.7 MB at
+ * most (3.6 KB a reading); a call may hold up to {@link WRITE_READINGS_MAX} while it runs, and
+ * leaves this many. Dropped whole when a memory is erased (a delete or forget), so an erased text
+ * stays in no reading after the erasure commits.
+ */
+export const HELD_READINGS_MAX = 1024;
 
 /** Meta key listing the ids written since the last maintenance pass (persisted, so a restart loses none). */
 export const MAINTENANCE_PENDING_META_KEY = 'maintenancePending' as const;
@@ -192,6 +212,12 @@ export interface WritePath {
   counts(ns: string): WriteCounts;
   /** Writes the namespace's checkpoint if anything changed since the last one (failures are logged and counted). Run it inside `caches.exclusive`. */
   checkpoint(ns: string, state: NamespaceState): Promise<void>;
+  /**
+   * Drops the state-update side readings kept between write calls ({@link HELD_READINGS_MAX}):
+   * called when an erasure commits (a delete does it itself; `forget` through the memory's
+   * eviction of erased texts). A call already running keeps its own until it ends.
+   */
+  evictReadings(): void;
 }
 
 /** {@link WriteDecisions} of one write from its decision records. */
@@ -232,6 +258,11 @@ function refuseIfDamaged(ns: string, state: NamespaceState): void {
 
 export function createWritePath(deps: WritePathDeps): WritePath {
   const { storage, caches, encoder, controller, params, now, newId, logger } = deps;
+  /** Side readings kept between write calls ({@link HELD_READINGS_MAX}); replaced whole by an erasure. */
+  let held = new RecentReadings();
+  const evictReadings = (): void => {
+    held = new RecentReadings();
+  };
   const tallies = new Map<string, WriteCounts>();
   const tally = (ns: string): WriteCounts => {
     let t = tallies.get(ns);
@@ -330,7 +361,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
    * pending ids as they are then, answered from the plan, and committed. A request that changed
    * makes it plan again outside the lock ({@link MAX_REPLANS} times, then it asks under the lock).
    */
-  const maintain = async (ns: string, signal?: AbortSignal, readings?: StateReadings): Promise<MaintenanceCounts> =>
+  const maintain = async (ns: string, signal?: AbortSignal, readings: StateReadings = held): Promise<MaintenanceCounts> =>
     caches.track(ns, async () => {
       const memo = new DecisionMemo();
       let nowIso: string | undefined;
@@ -421,15 +452,25 @@ export function createWritePath(deps: WritePathDeps): WritePath {
    * request of its first observation (later ones are planned against the earlier ones, which only
    * the commit applies); then, under the lock, {@link commitChunk}.
    */
-  const write = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> =>
+  const write = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> => {
+    // Side readings of the state-update head (issue 25): each text is read once for the call's
+    // writes and maintenance passes (a recent turn is a candidate of many), at most
+    // WRITE_READINGS_MAX while the call runs and HELD_READINGS_MAX of them kept for the next call
+    // (h-writeperf); the decisions are the same without them.
+    const readings = held;
+    try {
+      return await writeWith(ns, checked, opts, supersedesId, readings);
+    } finally {
+      if (readings === held) held.trim(HELD_READINGS_MAX); // unless an erasure replaced them meanwhile
+    }
+  };
+
+  /** {@link write} with the call's side readings. */
+  const writeWith = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings): Promise<AddResult[]> =>
     caches.track(ns, async () => {
       const started = performance.now();
       const chunkSize = opts.chunkSize ?? 64;
       const results: AddResult[] = [];
-      // Side readings of the state-update head (issue 25): each text is read once for the call's
-      // writes and maintenance passes (a recent turn is a candidate of many). Held by this call
-      // only, at most WRITE_READINGS_MAX; the decisions are the same without it.
-      const readings: StateReadings = new RecentReadings();
       for (let start = 0; start < checked.length; start += chunkSize) {
         const chunk = checked.slice(start, start + chunkSize);
         let done: { results: AddResult[]; logs: DecisionRecord[][] };
@@ -777,6 +818,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         throw e;
       }
       await checkpoint(ns, await caches.reload(ns), true);
+      evictReadings();
       return true;
     }
     await commitErasing(ns, state, batch);
@@ -808,6 +850,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     } finally {
       release();
     }
+    evictReadings();
     deps.evictText?.(texts);
   };
 
@@ -819,6 +862,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     commit,
     checkpoint: (ns, state) => checkpoint(ns, state, true),
     counts: (ns) => ({ ...tally(ns) }),
+    evictReadings,
   };
 }
 

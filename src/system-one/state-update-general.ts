@@ -138,31 +138,66 @@ function dot(a: Float64Array, b: Float64Array): number {
 
 const CUES = [CHANGE_LEXICON.begin, CHANGE_LEXICON.end, CHANGE_LEXICON.now, CHANGE_LEXICON.repeat, CHANGE_LEXICON.history, CHANGE_LEXICON.addition, CHANGE_LEXICON.hypothetical];
 
+/**
+ * What the general features read of one side alone (its body), read once per reading
+ * (h-writeperf: a side is in ~30 pairs, and these regular expressions were a third of the
+ * features' cost): the lexicon's acts, a negation, and the content words with cue phrases masked.
+ */
+interface SideCues {
+  begin: boolean;
+  end: boolean;
+  now: boolean;
+  repeat: boolean;
+  history: boolean;
+  addition: boolean;
+  episode: boolean;
+  hypothetical: boolean;
+  negation: boolean;
+  /** Content words with cue phrases masked, before the pair's values and speakers are ({@link maskedWords}). */
+  content: string[];
+}
+const SIDE_CUES = new WeakMap<SideReading, SideCues>();
+
+function cuesOf(r: SideReading): SideCues {
+  const hit = SIDE_CUES.get(r);
+  if (hit !== undefined) return hit;
+  const L = CHANGE_LEXICON;
+  const b = r.body;
+  let text = b.toLowerCase();
+  for (const re of CUES) text = text.replace(new RegExp(re.source, 'gi'), ' ');
+  const out: SideCues = {
+    begin: asserted(L.begin, b),
+    end: asserted(L.end, b),
+    now: L.now.test(b),
+    repeat: L.repeat.test(b),
+    history: L.history.test(b),
+    addition: L.addition.test(b),
+    episode: L.episode.test(b),
+    hypothetical: L.hypothetical.test(b),
+    negation: /\b(?:not|never|no longer|no more|n't)\b/i.test(b),
+    content: (text.match(/[\p{L}'-]+/gu) ?? []).map((x) => x.replace(/'s$/, '')).filter((x) => x.length > 2 && !STOP_WORDS.has(x) && !OPENERS.has(x)),
+  };
+  SIDE_CUES.set(r, out);
+  return out;
+}
+
 /** Content words of a side with values, speakers and cue phrases masked. */
 function maskedWords(r: SideReading, drop: ReadonlySet<string>): string[] {
-  let text = r.body.toLowerCase();
-  for (const re of CUES) text = text.replace(new RegExp(re.source, 'gi'), ' ');
-  return (text.match(/[\p{L}'-]+/gu) ?? []).map((x) => x.replace(/'s$/, '')).filter((x) => x.length > 2 && !STOP_WORDS.has(x) && !drop.has(x) && !OPENERS.has(x));
+  return cuesOf(r).content.filter((x) => !drop.has(x));
 }
 
 const stem = (x: string) => x.slice(0, 5);
 
 /**
  * The general feature row of one pair, in {@link STATE_GENERAL_FEATURES} order (all in [0,1]).
- * Deterministic and pure.
+ * Deterministic and pure. `partial` leaves `g_masked_cos` and `g_value_pair_cos` at 0 (the MLP
+ * head's ceiling bounds them instead: `mlpCeiling` of ./state-update-mlp-ceiling.ts).
  */
-export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideReading, newer: StateSide, older: StateSide): number[] {
-  const L = CHANGE_LEXICON;
+export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideReading, newer: StateSide, older: StateSide, partial = false): number[] {
   const nb = n.body;
   const b01 = (x: boolean): number => (x ? 1 : 0);
-  const begin = asserted(L.begin, nb);
-  const end = asserted(L.end, nb);
-  const now = L.now.test(nb);
-  const repeat = L.repeat.test(nb);
-  const history = L.history.test(nb);
-  const addition = L.addition.test(nb);
-  const episode = L.episode.test(nb);
-  const hypothetical = L.hypothetical.test(nb);
+  const { begin, end, now, repeat, history, addition, episode, hypothetical } = cuesOf(n);
+  const oc = cuesOf(o);
   const ns = (newer.speaker ?? 'i').toLowerCase();
   const os = (older.speaker ?? 'i').toLowerCase();
   const speakers = new Set([ns, os]);
@@ -177,20 +212,21 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
   const drop = new Set([...speakers, ...oValues, ...nValues]);
   const nm = maskedWords(n, drop);
   const om = maskedWords(o, drop);
-  const masked = nm.length && om.length ? dot(space.vector(nm), space.vector(om)) : 0;
+  const masked = nm.length && om.length && !partial ? dot(space.vector(nm), space.vector(om)) : 0;
   const ns5 = new Set(nm.map(stem));
   const os5 = new Set(om.map(stem));
   let inter = 0;
   for (const s of ns5) if (os5.has(s)) inter++;
   const shared = ns5.size && os5.size ? inter / Math.min(ns5.size, os5.size) : 0;
   // A new value of the older value's type: the best cosine between an own word of each side.
-  const nOwn = new Set(n.tokens.filter((x) => !STOP_WORDS.has(x) && !speakers.has(x) && x.length > 2 && !o.tokens.includes(x)));
-  const oOwn = new Set(o.tokens.filter((x) => !STOP_WORDS.has(x) && !speakers.has(x) && x.length > 2 && !n.tokens.includes(x)));
   let pair = 0;
-  for (const a of nOwn) for (const b of oOwn) pair = Math.max(pair, space.cos(a, b) ?? 0);
+  if (!partial) {
+    const nOwn = new Set(n.tokens.filter((x) => !STOP_WORDS.has(x) && !speakers.has(x) && x.length > 2 && !o.tokens.includes(x)));
+    const oOwn = new Set(o.tokens.filter((x) => !STOP_WORDS.has(x) && !speakers.has(x) && x.length > 2 && !n.tokens.includes(x)));
+    for (const a of nOwn) for (const b of oOwn) pair = Math.max(pair, space.cos(a, b) ?? 0);
+  }
   const oldNamed = [...oValues].some((v) => n.tokens.includes(v) || nValues.has(v));
-  const negated = /\b(?:not|never|no longer|no more|n't)\b/i.test(nb) && oldNamed;
-  const ob = o.body;
+  const negated = cuesOf(n).negation && oldNamed;
   return [
     b01(begin),
     b01(end),
@@ -213,9 +249,9 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
     b01(oldNamed),
     b01(negated),
     b01([...nValues].some((v) => !oValues.has(v))),
-    b01(asserted(L.begin, ob) && L.now.test(ob)),
-    b01(L.history.test(ob)),
-    b01(L.hypothetical.test(ob)),
+    b01(oc.begin && oc.now),
+    b01(oc.history),
+    b01(oc.hypothetical),
     b01(valueSubject(nb, oValues)),
   ];
 }

@@ -246,6 +246,14 @@ function vectorsOf(s: WordSpace, r: SideReading): SideVectors {
  * pure; the trainer and the run time use it alike. `memo` reads each text once across a batch.
  */
 export function mlpFeatures(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings): number[] {
+  return featureRow(reader, newer, older, memo, false);
+}
+
+/**
+ * The feature row, whole or (`partial`) without `g_masked_cos` and `g_value_pair_cos` (0 there:
+ * ./state-update-mlp-ceiling.ts bounds them) and the pair vectors.
+ */
+export function featureRow(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings, partial: boolean): number[] {
   const s = wordSpace();
   const base = reader.features(newer, older, memo);
   const n = reader.side(newer, memo);
@@ -297,7 +305,8 @@ export function mlpFeatures(reader: StatePatternReader, newer: StateSide, older:
     b01([...nv.names].some((x) => !ov.names.has(x) && !speakers.has(x))),
     b01([...ov.names].some((x) => !nv.names.has(x) && !speakers.has(x))),
   ];
-  const general = generalFeatures(generalSpace(s), n, o, newer, older);
+  const general = generalFeatures(generalSpace(s), n, o, newer, older, partial);
+  if (partial) return [...base, ...slot, ...general];
   const absdiff = Array.from(nv.vec, (x, k) => Math.abs(x - (ov.vec[k] as number)));
   const prod = Array.from(nv.vec, (x, k) => x * (ov.vec[k] as number));
   return [...base, ...slot, ...general, ...absdiff, ...prod, ...dn];
@@ -317,6 +326,32 @@ export function mlpProbability(w: StateMlpWeights, x: readonly number[]): number
   return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
+/** Reads which columns of the full row the weights take ({@link weightColumns}). */
+function mlpColumns(reader: StatePatternReader): void {
+  const w = STATE_UPDATE_MLP_WEIGHTS;
+  const names = mlpFeatureNames(reader.names);
+  const cols = w.features.map((f) => names.indexOf(f));
+  weightColumns = cols.every((c) => c >= 0) && w.w1.length === w.features.length * w.hidden ? cols : null;
+}
+
+/** The columns of the full row the shipped weights read, in their order; null when they do not fit the feature list (./state-update-mlp-ceiling.ts). */
+export function mlpWeightColumns(reader: StatePatternReader): readonly number[] | null {
+  if (weightColumns === undefined) mlpColumns(reader);
+  return weightColumns ?? null;
+}
+
+/** The largest cosine two word rows of the table can have: the largest squared row norm / 127² (1 up to rounding). */
+export function maxRowCos(): number {
+  const s = wordSpace();
+  let top = 0;
+  for (let r = 0; r * s.dim < s.rows.length; r++) {
+    let n2 = 0;
+    for (let k = 0; k < s.dim; k++) n2 += (s.rows[r * s.dim + k] as number) ** 2;
+    top = Math.max(top, n2);
+  }
+  return top / (127 * 127);
+}
+
 /**
  * P(`newer` updates a state `older` holds about the same subject), answered by the MLP head
  * ({@link STATE_UPDATE_MLP_ID}) with the pattern reader `reader` (./state-update.ts hands it
@@ -327,12 +362,8 @@ export function mlpProbability(w: StateMlpWeights, x: readonly number[]): number
  */
 export function mlpDecision(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings): StateUpdateDecision {
   const w = STATE_UPDATE_MLP_WEIGHTS;
-  if (weightColumns === undefined) {
-    const names = mlpFeatureNames(reader.names);
-    const cols = w.features.map((f) => names.indexOf(f));
-    weightColumns = cols.every((c) => c >= 0) && w.w1.length === w.features.length * w.hidden ? cols : null;
-  }
-  if (weightColumns === null) return reader.fallback(newer, older, memo);
+  if (weightColumns === undefined) mlpColumns(reader);
+  if (weightColumns === null || weightColumns === undefined) return reader.fallback(newer, older, memo);
   if (!(newer.timeMs >= older.timeMs)) return { probability: 0, model: STATE_UPDATE_MLP_ID };
   const x = mlpFeatures(reader, newer, older, memo);
   const probability = mlpProbability(w, weightColumns.map((c) => x[c] as number));

@@ -35,6 +35,7 @@ import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
 import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
+import { mlpCeiling } from './state-update-mlp-ceiling.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -556,6 +557,63 @@ export type StateUpdateHead = 'logistic' | 'mlp';
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings, head: StateUpdateHead = 'mlp'): StateUpdateDecision {
   if (head === 'logistic') return trainedStateUpdate(newer, older, memo);
+  if (memo === undefined) return decideMlp(newer, older, memo);
+  const kept = keptPair(newer, older, memo);
+  kept.entry.decision ??= decideMlp(newer, older, memo);
+  return { ...kept.entry.decision };
+}
+
+/**
+ * {@link decideStateUpdate} of a pair that can reach `threshold`, or undefined — then its
+ * probability is below `threshold` (h-writeperf): the MLP head reads a pair whole only when
+ * an upper bound of its probability from the cheaper columns (`mlpCeiling` of
+ * ./state-update-mlp-ceiling.ts, at the operating point) reaches `threshold`; most pairs of a
+ * conversation are far from it. The logistic head decides every pair (its callers bound it with
+ * ./state-update-ceiling.ts).
+ */
+export function stateUpdateReaching(newer: StateSide, older: StateSide, memo: StateReadings, head: StateUpdateHead, threshold: number): StateUpdateDecision | undefined {
+  if (head === 'logistic') return trainedStateUpdate(newer, older, memo);
+  const { entry } = keptPair(newer, older, memo);
+  if (entry.decision === undefined) {
+    if (entry.ceiling === undefined) {
+      const asserted = assertedSentences(newer.text);
+      entry.ceiling = asserted === '' ? 0 : shiftedProbability(mlpCeiling(PATTERNS, asserted === newer.text ? newer : { ...newer, text: asserted }, older, memo), MLP_OPERATING_SHIFT);
+    }
+    // The margin covers the bound's other order of summation (rounding, ~1e-15).
+    if (entry.ceiling < threshold - 1e-9) return undefined;
+    entry.decision = decideMlp(newer, older, memo);
+  }
+  return { ...entry.decision };
+}
+
+/**
+ * MLP answers kept per readings memo ({@link decideStateUpdate}): a pair is often asked twice, by
+ * the write path on its candidates and by maintenance on the node's nearest neighbours
+ * (h-writeperf: 23 % of the pairs of 300 single adds). An answer depends on the two sides only
+ * (speakers, texts, times), so it is kept with the readings, at most {@link DECIDED_MAX} per memo
+ * (the oldest dropped), and goes with the memo, as its readings do.
+ */
+const DECIDED = new WeakMap<StateReadings, Map<string, { decision?: StateUpdateDecision; ceiling?: number }>>();
+const DECIDED_MAX = 2048;
+
+/** The kept answers of one pair ({@link DECIDED}), made empty when there are none yet. */
+function keptPair(newer: StateSide, older: StateSide, memo: StateReadings): { entry: { decision?: StateUpdateDecision; ceiling?: number } } {
+  let pairs = DECIDED.get(memo);
+  if (pairs === undefined) DECIDED.set(memo, (pairs = new Map()));
+  // Lengths first (-1: no speaker), then the strings: one key per pair of sides, no escaping.
+  const ns = newer.speaker;
+  const os = older.speaker;
+  const key = `${newer.timeMs} ${older.timeMs} ${ns?.length ?? -1} ${os?.length ?? -1} ${newer.text.length} ${ns ?? ''}${os ?? ''}${newer.text}${older.text}`;
+  let entry = pairs.get(key);
+  if (entry === undefined) {
+    pairs.set(key, (entry = {}));
+    if (pairs.size > DECIDED_MAX) pairs.delete(pairs.keys().next().value as string);
+  }
+  return { entry };
+}
+
+/** The MLP head's decision of one pair, read at its operating point ({@link decideStateUpdate}). */
+function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | undefined): StateUpdateDecision {
   // A question asserts no state: "Congrats on the new team. Which team did you sign with?"
   // updates nothing the listener said before. The head reads only the newer text's asserted
   // sentences; a text that is all questions answers 0 (LoCoMo dev conv-43's false supersessions).

@@ -20,7 +20,7 @@
  */
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
-import { decideStateUpdate, type StateReadings, type StateUpdateHead } from '../system-one/state-update.js';
+import { stateUpdateReaching, type StateReadings, type StateUpdateHead } from '../system-one/state-update.js';
 import { stateUpdateCeiling, type StateUpdateCeiling } from '../system-one/state-update-ceiling.js';
 import { passageOf } from './passage.js';
 import { finishEdge } from './structure.js';
@@ -149,11 +149,12 @@ export function planStateUpdates(
         ceiling ??= stateUpdateCeiling(newer, memo);
         if (ceiling.ceiling < threshold || ceiling.pair(older) < threshold) continue;
       }
-      const d = decideStateUpdate(newer, older, memo, head);
-      if (d.probability >= threshold) link(self, other, d.probability, d.model);
+      // A pair whose answer cannot reach the threshold is not read whole (stateUpdateReaching).
+      const d = stateUpdateReaching(newer, older, memo, head, threshold);
+      if (d !== undefined && d.probability >= threshold) link(self, other, d.probability, d.model);
     } else {
-      const d = decideStateUpdate(side(other, tOther), side(self, t), memo, head);
-      if (d.probability >= threshold) link(other, self, d.probability, d.model);
+      const d = stateUpdateReaching(side(other, tOther), side(self, t), memo, head, threshold);
+      if (d !== undefined && d.probability >= threshold) link(other, self, d.probability, d.model);
     }
   }
   return out;
