@@ -2,10 +2,12 @@
  * The pairs the state-update MLP head (issue 24) is fitted, calibrated and evaluated on:
  *
  * - `train`: the broad grammar's train split, fit families (bench/training/state-grammar.ts:
- *   train templates and values less every fourth template and the last third of each value list), the train split of the issue-14 pairs (bench/training/state-pairs.ts), and
+ *   train templates and values less every fourth template and the last third of each value list),
+ *   with `--talk` the chat grammar's fit families (bench/training/state-talk.ts, thirteen kinds), the train split of the issue-14 pairs (bench/training/state-pairs.ts), and
  *   non-update pairs from LoCoMo dev conversations conv-26, conv-30, conv-41, conv-42;
  * - `validation` (chooses the model and its operating point): the grammar's train split,
- *   validation families only (the templates and values the fit leaves out; other seed), and
+ *   validation families only (the templates and values the fit leaves out; other seed), with
+ *   `--talk` the chat grammar's validation families, and
  *   non-update pairs of LoCoMo dev conv-43;
  * - `heldout` (never used to fit or choose anything): the grammar's held-out split (held-out
  *   template families, values and names).
@@ -23,6 +25,7 @@ import type { StateSide } from '../../src/system-one/state-update.js';
 import { tokenize, STOP_WORDS } from '../../src/plane/text/text.js';
 import { generateGrammarPairs, type GrammarPair } from './state-grammar.js';
 import { generateStatePairs } from './state-pairs.js';
+import { generateTalkPairs, type TalkPair } from './state-talk.js';
 import { prng } from '../../test/helpers/prng.js';
 
 /** Seed of the random LoCoMo pairs. */
@@ -38,10 +41,14 @@ export interface LabelledPair {
 }
 
 const fromGrammar = (p: GrammarPair): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `grammar:${p.kind}:${p.family}` });
+const fromTalk = (p: TalkPair): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `talk:${p.kind}:${p.family}` });
+
+/** Update pairs per kind of the chat grammar (bench/training/state-talk.ts) in `train` and in `validation`. */
+export const TALK_PER_KIND = { fit: 250, validation: 60 } as const;
 
 /** Non-update pairs of the LoCoMo dev conversations `ids` (see the module doc). */
-export async function locomoNegatives(ids: readonly string[], perTurn = 3, randomPerTurn = 0): Promise<LabelledPair[]> {
-  const data = await loadLocomo();
+export async function locomoNegatives(ids: readonly string[], perTurn = 3, randomPerTurn = 0, dataPath?: string): Promise<LabelledPair[]> {
+  const data = await loadLocomo(dataPath);
   const out: LabelledPair[] = [];
   const rnd = prng(LOCOMO_SEED);
   for (const conv of data.conversations.filter((c) => ids.includes(c.sampleId))) {
@@ -68,17 +75,28 @@ export async function locomoNegatives(ids: readonly string[], perTurn = 3, rando
   return out;
 }
 
-/** The three sets of the module doc. */
-export async function statePairSets(): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
+/**
+ * The three sets of the module doc; `dataPath` is the LoCoMo file (default
+ * `<repo>/../shared/data/locomo10.json`); the held-out set is empty unless `withHeldout`; the chat
+ * grammar's pairs are added only with `withTalk` (the v5 candidate of h-update2, not shipped: the
+ * shipped v4 head is fitted without them, so `--check` reproduces it).
+ */
+export async function statePairSets(withHeldout = true, dataPath?: string, withTalk = false): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
   const train = [
     ...generateGrammarPairs({ split: 'train', perKind: 300, families: 'fit' }).map(fromGrammar),
+    ...(withTalk ? generateTalkPairs({ families: 'fit', perKind: TALK_PER_KIND.fit }).map(fromTalk) : []),
     ...generateStatePairs()
       .filter((p) => p.split === 'train')
       .map((p): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `pairs:${p.kind}:${p.family}` })),
-    ...(await locomoNegatives(['conv-26', 'conv-30', 'conv-41', 'conv-42'], 2, 2)),
+    ...(await locomoNegatives(['conv-26', 'conv-30', 'conv-41', 'conv-42'], 2, 2, dataPath)),
   ];
-  const validation = [...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99, families: 'validation' }).map(fromGrammar), ...(await locomoNegatives(['conv-43'], 2, 2))];
-  const heldout = heldoutGrammarPairs().map(fromGrammar);
+  const validation = [
+    ...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99, families: 'validation' }).map(fromGrammar),
+    ...(withTalk ? generateTalkPairs({ families: 'validation', perKind: TALK_PER_KIND.validation }).map(fromTalk) : []),
+    ...(await locomoNegatives(['conv-43'], 2, 2, dataPath)),
+  ];
+  // The held-out split is built only when asked (the trainer's final scoring, `bench changes`).
+  const heldout = withHeldout ? heldoutGrammarPairs().map(fromGrammar) : [];
   return { train, validation, heldout };
 }
 

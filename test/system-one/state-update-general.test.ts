@@ -4,7 +4,8 @@
  * validation families (the slice of TRAINING families the trainer chooses its model on).
  */
 import { describe, expect, it } from 'vitest';
-import { familyCut, generateGrammarPairs, valueCut } from '../../bench/training/state-grammar.js';
+import { familyCut, generateGrammarPairs, GRAMMAR, valueCut } from '../../bench/training/state-grammar.js';
+import { generateTalkPairs } from '../../bench/training/state-talk.js';
 import { CHANGE_LEXICON, STATE_GENERAL_FEATURES, subjectOf } from '../../src/system-one/state-update-general.js';
 import { stateMlpFeatureNames, stateMlpFeatures } from '../../src/system-one/state-update.js';
 
@@ -94,3 +95,31 @@ describe('validation families of the grammar', () => {
     expect(shared).toEqual([]);
   });
 });
+
+describe('the chat grammar (bench/training/state-talk.ts)', () => {
+  const strip = (t: string) => t.replace(/^\w+: /, '');
+  const fit = generateTalkPairs({ families: 'fit', perKind: 80 });
+  const val = generateTalkPairs({ families: 'validation', perKind: 30 });
+
+  it('has thirteen kinds, updates and non-updates in equal numbers', () => {
+    expect(new Set(fit.map((p) => p.kind)).size).toBe(13);
+    expect(fit.filter((p) => p.label === 1)).toHaveLength(13 * 80);
+    expect(fit.filter((p) => p.label === 0)).toHaveLength(13 * 80);
+    expect(new Set(fit.filter((p) => p.label === 0).map((p) => p.family))).toEqual(new Set(['addition', 'repeat', 'history', 'hypothetical', 'same-topic', 'other-subject', 'other-kind', 'small-talk']));
+  });
+
+  it('keeps validation update lines out of the fit pairs', () => {
+    const seen = new Set(fit.flatMap((p) => [strip(p.newer.text), strip(p.older.text)]));
+    // Update lines are drawn from validation templates only; a short line could coincide only if a
+    // fit template produced the same words, which none does.
+    expect(val.filter((p) => p.label === 1 && seen.has(strip(p.newer.text))).map((p) => p.newer.text)).toEqual([]);
+  });
+
+  it('uses no value of the held-out split of state-grammar.ts', () => {
+    const held = Object.values(GRAMMAR).flatMap((g) => g.values.heldout);
+    const text = [...fit, ...val].map((p) => `${p.older.text} ${p.newer.text}`).join('\n');
+    // Counted, not listed: the held-out values are not to be read while writing training data.
+    expect(held.filter((v) => new RegExp(`\\b${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text)).length).toBe(0);
+  });
+});
+
