@@ -41,7 +41,35 @@ export function checkMemoryOptions(options: unknown, allowed: readonly string[])
   const o = options as { encoder?: { embed?: unknown }; namespace?: unknown; logger?: unknown };
   if (!o.encoder || typeof o.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder())');
   if (o.logger !== undefined && typeof o.logger !== 'function') throw invalidOption('logger', `expected a function (level, message, entry), got ${describeValue(o.logger)}`);
+  checkStorageOption((options as { storage?: unknown }).storage);
   return checkNamespaceName(o.namespace ?? 'default', 'namespace');
+}
+
+/**
+ * Methods of a storage adapter (plane/store/storage.ts `StorageAdapter`) checked at creation: the
+ * ones every memory calls first, enough to tell an adapter from another value.
+ */
+const STORAGE_METHODS = ['load', 'commit', 'loadMeta', 'getNodes', 'close'] as const;
+
+/**
+ * Checks `storage` of `createMemory`: absent, or a storage adapter. The adapter factories are
+ * async (`createSqliteFileStorage`, `createIdbStorage`): a factory's Promise passed without
+ * `await` is refused here, naming the fix, instead of failing at the first write with a
+ * `TypeError` (h-break7 finding 6). The refused Promise's adapter, once it opens, is closed, so
+ * its lock is not left held.
+ * @throws JevMemError `INVALID_OPTION` (field `storage`).
+ */
+function checkStorageOption(storage: unknown): void {
+  if (storage === undefined) return;
+  if (storage !== null && typeof (storage as { then?: unknown }).then === 'function') {
+    (storage as Promise<{ close?: () => unknown } | undefined>).then(
+      (s) => s?.close?.(),
+      () => undefined,
+    );
+    throw invalidOption('storage', 'got a Promise: the storage factories are async, pass `await createSqliteFileStorage({ dir })` / `await createIdbStorage()`');
+  }
+  const missing = storage === null || typeof storage !== 'object' ? STORAGE_METHODS : STORAGE_METHODS.filter((m) => typeof (storage as Record<string, unknown>)[m] !== 'function');
+  if (missing.length > 0) throw invalidOption('storage', `expected a storage adapter (e.g. await createSqliteFileStorage({ dir })), got ${describeValue(storage)}${missing.length < STORAGE_METHODS.length ? ` without ${missing.join(', ')}` : ''}`);
 }
 
 /**
