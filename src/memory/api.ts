@@ -79,7 +79,11 @@ export interface RecallOptions extends CallOptions {
    * For an app that replays or imports old chats, or asks about a history as of a past day, pass
    * that day: a question asked on 2023-05-30 about "last month" means May 2023. Only the
    * question's time is read against it: expiry, `list` and the write path keep the memory's
-   * clock. An ISO-8601 date or instant, a `Date` or epoch ms (the date parser of `after`).
+   * clock. A memory observed after it is not "the present" for the question and replaces no
+   * state: a memory it superseded is not demoted (read/recalled.ts `demotesSuperseded`), and it is
+   * not lifted as the newer word on a subject (read/when.ts `presentLift`); it is still recalled
+   * (pass `before` to leave such memories out). An ISO-8601 date or instant, a `Date` or epoch ms
+   * (the date parser of `after`).
    * @default the memory's clock (`now` of `createMemory`, default the machine clock)
    * @throws JevMemError `INVALID_INPUT` (`options.now`) when it cannot be read.
    */

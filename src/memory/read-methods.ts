@@ -58,6 +58,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
         };
         if (o?.k !== undefined) input.k = o.k;
         input.nowMs = window.nowMs ?? now().getTime(); // the question's clock: options.now, else the memory's
+        if (window.nowMs !== undefined) input.asOfMs = window.nowMs; // a question asked at a given time: later memories do not replace earlier ones
         if (window.afterMs !== undefined) input.afterMs = window.afterMs;
         if (window.beforeMs !== undefined) input.beforeMs = window.beforeMs;
         if (o?.signal) input.signal = o.signal;

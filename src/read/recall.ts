@@ -95,6 +95,12 @@ export interface RecallInput {
   embedPassages?: EmbedTexts;
   /** The recall's clock (the memory's `now`), epoch ms: a time the question names is read against it (when.ts); absent: none is read. */
   nowMs?: number;
+  /**
+   * The time the question is asked at when the caller gave one (`RecallOptions.now`), epoch ms:
+   * a memory observed after it replaces no state and is not "the present" for the question
+   * (recalled.ts `demotesSuperseded`, when.ts `presentLift`). Absent: every memory counts.
+   */
+  asOfMs?: number;
 }
 
 /** What a recall returns. */
@@ -334,6 +340,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     ...(when.window !== undefined ? { window: when.window } : {}),
     present: when.present,
     past: when.past,
+    ...(input.asOfMs !== undefined ? { asOfMs: input.asOfMs } : {}),
   });
   const trace: RecallTrace = {
     query: input.query,

@@ -105,6 +105,12 @@ export interface FinalRankingInput {
   present?: boolean;
   /** The question asks about the past or the whole history (when.ts `asksPast`): superseded memories are not demoted ({@link demotesSuperseded}). */
   past?: boolean;
+  /**
+   * The time the question is asked at, epoch ms, when the caller gave one (`RecallOptions.now`):
+   * a replacement observed after it does not demote what it replaced, and a memory observed after
+   * it is not lifted as the present. Absent: every memory counts.
+   */
+  asOfMs?: number;
 }
 
 /**
@@ -114,21 +120,25 @@ export interface FinalRankingInput {
  * no time. Never demoted: for a question about the past or the whole history (`past`: "Where did
  * I live before?", "What has Melanie painted?"), nor for one whose window ends before the
  * memory was replaced (the time of its earliest replacement, `supersededBy[0]`: "Where did I
- * live in 2019?" keeps Porto, replaced in 2023). An active memory is never demoted.
+ * live in 2019?" keeps Porto, replaced in 2023), nor when the question is asked at a time
+ * (`asOfMs`, `RecallOptions.now`) before the replacement was observed. An active memory is never demoted.
  * @param nodeOf a loaded node by id (the replacement; undefined when not loaded: demoted)
  */
 export function demotesSuperseded(
   node: Pick<MemoryNode, 'status' | 'supersededBy'>,
-  question: { past?: boolean; window?: QuestionWindow },
+  question: { past?: boolean; window?: QuestionWindow; asOfMs?: number },
   nodeOf: (id: string) => Pick<MemoryNode, 'observedAt' | 'ingestedAt'> | undefined,
 ): boolean {
   if (node.status !== 'superseded') return false;
   if (question.past === true) return false;
-  if (question.window === undefined) return true;
+  if (question.window === undefined && question.asOfMs === undefined) return true;
   const by = node.supersededBy[0] === undefined ? undefined : nodeOf(node.supersededBy[0]);
   if (by === undefined) return true;
   const replacedMs = Date.parse(by.observedAt ?? by.ingestedAt);
-  return !(Number.isFinite(replacedMs) && question.window.endMs < replacedMs);
+  if (!Number.isFinite(replacedMs)) return true;
+  // Asked at a time before the replacement was said: the state still held then (h-break7 finding 3).
+  if (question.asOfMs !== undefined && question.asOfMs < replacedMs) return false;
+  return !(question.window !== undefined && question.window.endMs < replacedMs);
 }
 
 /**
@@ -169,7 +179,7 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     return { s, score };
   });
   if (input.present === true) {
-    const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: state.vectors.get(x.s.node.id) })));
+    const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: state.vectors.get(x.s.node.id) })), input.asOfMs);
     ranked.forEach((x, i) => (x.score = lifted[i] as number));
   }
   // Coverage across sessions for questions that ask for several things (coverage.ts): f = 1 on

@@ -300,9 +300,11 @@ export const SAME_SUBJECT_COSINE = 0.75;
  * {@link SAME_SUBJECT_COSINE} (a later word on the same subject) is raised to just above v's score
  * (v × (1 + β_p)), never lowered; v keeps its score, so old evidence still ranks, one place down.
  * @param items - the candidates with their scores and unit vectors (undefined: not compared).
+ * @param asOfMs - the time the question is asked at (`RecallOptions.now`), epoch ms: a memory
+ *   observed after it is not the present and is never lifted; absent: every memory counts.
  * @returns the new scores, in order.
  */
-export function presentLift(items: ReadonlyArray<{ node: Pick<MemoryNode, 'observedAt' | 'provenance'>; score: number; vector: Float32Array | undefined }>): number[] {
+export function presentLift(items: ReadonlyArray<{ node: Pick<MemoryNode, 'observedAt' | 'provenance'>; score: number; vector: Float32Array | undefined }>, asOfMs?: number): number[] {
   const out = items.map((x) => x.score);
   const order = items.map((_, i) => i).sort((a, b) => (items[b] as { score: number }).score - (items[a] as { score: number }).score);
   for (const i of order.slice(0, PRESENT_TOP)) {
@@ -312,7 +314,8 @@ export function presentLift(items: ReadonlyArray<{ node: Pick<MemoryNode, 'obser
     let best = -1;
     items.forEach((u, j) => {
       if (j === i || u.vector === undefined || u.node.observedAt === undefined || u.node.provenance.speaker !== v.node.provenance.speaker) return;
-      if (Date.parse(u.node.observedAt) <= tv) return;
+      const tu = Date.parse(u.node.observedAt);
+      if (tu <= tv || (asOfMs !== undefined && tu > asOfMs)) return;
       let c = 0;
       for (let x = 0; x < u.vector.length; x++) c += (u.vector[x] as number) * ((v.vector as Float32Array)[x] as number);
       if (c >= SAME_SUBJECT_COSINE && (best < 0 || u.score > (items[best] as { score: number }).score)) best = j;

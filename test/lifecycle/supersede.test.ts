@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, MAINTENANCE_PENDING_META_KEY } from '../../src/memory.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
+import { SUPERSEDED_FACTOR } from '../../src/read/recalled.js';
 import { codeOf, faulty, forcing, keepOpen, lifecycleFixture, stored } from './helpers.js';
 import { SHIPPED_STORES, storePlace } from './stores.js';
 
@@ -17,6 +18,24 @@ const OLD = { text: 'Maya: I live in Lisbon, near the river.', observedAt: '2023
 const NEW = { text: 'Maya: I moved, I live in Porto now.', observedAt: '2023-06-02T09:00:00Z', speaker: 'Maya', source: 'chat', turnId: 'B:1' };
 
 describe('explicit update', () => {
+  it('a recall asked at a time before the update (RecallOptions.now) does not demote the replaced state (h-break7 finding 3)', async () => {
+    const memory = await createMemory({ encoder });
+    const { id: oldId } = await memory.add(OLD);
+    const { id: newId } = await memory.update(oldId, NEW);
+    const scores = async (now?: string) => {
+      const got = (await memory.recall('Where does Maya live now?', now === undefined ? {} : { now })).memories;
+      return { old: got.find((m) => m.id === oldId)?.score ?? NaN, new: got.find((m) => m.id === newId)?.score ?? NaN };
+    };
+    const plain = await scores();
+    const after = await scores('2023-07-01');
+    const before = await scores('2023-03-01');
+    expect(plain.old).toBeLessThan(plain.new); // demoted and capped below its replacement
+    expect(after).toEqual(plain); // asked after the update: the same
+    // Porto was not said yet on 2023-03-01: Lisbon is not demoted (× 0.8) nor capped below it
+    expect(before.old).toBeCloseTo(plain.old / SUPERSEDED_FACTOR, 9);
+    expect(before.new).toBe(plain.new);
+    await memory.close();
+  });
   it('marks the old node superseded, links it from the new one, and keeps its text and provenance', async () => {
     const memory = await createMemory({ encoder });
     const { id: oldId } = await memory.add(OLD);

@@ -93,6 +93,15 @@ describe('a question about the past (issue 24): a replaced state is not demoted'
     expect(demotesSuperseded({ status: 'active', supersededBy: [] }, {}, nodeOf)).toBe(false);
   });
 
+  it('demotesSuperseded: a question asked (RecallOptions.now) before the replacement was observed keeps the replaced state (h-break7 finding 3)', () => {
+    const replaced = { status: 'superseded' as const, supersededBy: ['v'] };
+    const nodeOf = (id: string) => (id === 'v' ? { observedAt: '2023-06-01T10:00:00.000Z', ingestedAt: '2024-01-01T00:00:00.000Z' } : undefined);
+    expect(demotesSuperseded(replaced, { asOfMs: Date.parse('2023-05-31T23:59:59Z') }, nodeOf)).toBe(false);
+    expect(demotesSuperseded(replaced, { asOfMs: Date.parse('2023-06-01T10:00:00Z') }, nodeOf)).toBe(true); // said by then
+    expect(demotesSuperseded(replaced, { asOfMs: Date.parse('2025-01-01T00:00:00Z') }, nodeOf)).toBe(true);
+    expect(demotesSuperseded(replaced, { asOfMs: Date.parse('2022-01-01T00:00:00Z') }, () => undefined)).toBe(true); // replacement not loaded
+  });
+
   it('supersessionCaps leaves a memory `applies` refuses at its score, depth 0', () => {
     const a = { id: 'a', supersededBy: ['b'], status: 'superseded' } as unknown as MemoryNode;
     const b = { id: 'b', supersededBy: [], status: 'active' } as unknown as MemoryNode;

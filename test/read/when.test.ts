@@ -91,6 +91,14 @@ describe('presentLift', () => {
     ];
     expect(presentLift(items)).toEqual([0.6, 0.6 * 1.01, 0.05, 0.3]); // β_p = 0.01: just above the old fact
   });
+  it('lifts no memory observed after the time the question is asked at (asOfMs, RecallOptions.now)', () => {
+    const items = [
+      { node: node('2024-01-01T00:00:00Z'), score: 0.6, vector: v(1, 0) },
+      { node: node('2024-05-01T00:00:00Z'), score: 0.1, vector: v(0.8, 0.6) }, // the update, said after the question's time
+    ];
+    expect(presentLift(items, Date.parse('2024-03-01T00:00:00Z'))).toEqual([0.6, 0.1]);
+    expect(presentLift(items, Date.parse('2024-05-01T00:00:00Z'))).toEqual([0.6, 0.6 * 1.01]); // said by then
+  });
   it('changes nothing when no newer memory is on the subject (the only match keeps its place)', () => {
     const items = [
       { node: node('2024-05-01T00:00:00Z'), score: 0.6, vector: v(1, 0) },
