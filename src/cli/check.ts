@@ -138,7 +138,9 @@ export async function settleSalvagedStore(store: string, report: SalvageReport, 
  * namespace through `open` (which rebuilds the indexes and, at close, writes the checkpoint), then
  * a check of every record of the repaired store. The damaged file is the backup of the salvage
  * only: once the repaired store checks clean it is removed (issue 22: a kept copy would hold, for
- * good, the text of every memory the user erases later), unless `keepBackup`. Prints
+ * good, the text of every memory the user erases later), unless `keepBackup`, or unless pages of
+ * the file were lost (read page by page, `SalvageReport.pages`): what was on them cannot be
+ * counted, so the file is kept and the line on stderr says why. Prints
  * `{ store, backup, removed, namespaces }` (`backup`: the kept file or null; `removed`: the
  * removed one or null) and a line on stderr that says which.
  * @returns 0.
@@ -151,7 +153,11 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   const report = await salvageSqliteStore(store);
   await settleSalvagedStore(store, report, open);
   const problems = keepBackup ? [] : await repairedProblems(store);
-  const remove = !keepBackup && problems.length === 0;
+  // Pages of the record table lost (a truncated or overwritten file): what was on them cannot be
+  // counted, a namespace whose every record was there is not in the report at all (h-break7
+  // finding 2), so the damaged file is kept for the user to decide, never removed for them.
+  const pagesLost = report.pages !== undefined && (report.pages.pagesMissing > 0 || report.pages.rowsLost > 0);
+  const remove = !keepBackup && problems.length === 0 && !pagesLost;
   if (remove) await removeSalvageBackup(report.backup);
   io.out(JSON.stringify({ store, backup: remove ? null : report.backup, removed: remove ? report.backup : null, namespaces: report.namespaces, ...(report.pages !== undefined ? { pages: report.pages } : {}) }));
   const kept = report.namespaces.reduce((k, n) => k + n.nodes, 0);
@@ -165,6 +171,8 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   const head = `jev-mem: repaired ${store}: ${kept} node(s) and ${edges} edge(s) kept, ${lost} damaged node(s) left out${dropped > 0 ? ` with their ${dropped} edge(s)` : ''}${gone}`;
   if (remove) {
     io.err(`${head}; the damaged file ${report.backup} was removed (the repaired store checks clean; pass --keep-backup to keep it)`);
+  } else if (pagesLost && !keepBackup) {
+    io.err(`${head}; the damaged file is kept as ${report.backup}, because pages of it were lost: the memories on them cannot be counted, and a namespace whose every record was on them is not listed in the report (other tools may read more of it; remove the file once you have checked the store, since it also keeps every record as it was, after a later delete or forget too)`);
   } else if (keepBackup) {
     io.err(`${head}; the damaged file is kept as ${report.backup} (--keep-backup: it holds every record as it was, also after a later delete or forget: remove it once you have checked the store)`);
   } else {

@@ -7,7 +7,7 @@
  * surviving edges name). Which memories survive is computed from the file itself: those whose
  * text lies on a whole page before the cut.
  */
-import { readFileSync, truncateSync } from 'node:fs';
+import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
@@ -96,6 +96,12 @@ describe('a store file cut at 60 % of its length', () => {
     expect((chat!.missing ?? []).length).toBeGreaterThan(0);
     if (chat!.unreadable !== undefined) expect(chat!.unreadable).toBe(TURNS.length - expected.size);
     expect(repair.err.join('\n')).toContain('read page by page');
+    // Pages were lost: what was on them cannot be counted (a namespace lost whole would not even
+    // be listed), so the damaged file is kept, not removed (h-break7 finding 2).
+    const files = JSON.parse(repair.out[0]!) as { backup: string | null; removed: string | null };
+    expect(files.removed).toBeNull();
+    expect(files.backup !== null && existsSync(files.backup)).toBe(true);
+    expect(repair.err.join('\n')).toContain('because pages of it were lost');
 
     expect((await cli(['check', '--store', dir])).code).toBe(0);
     const repaired = await open(dir);
