@@ -190,6 +190,28 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
     return key;
   }
 
+  /**
+   * The calls on one key of one namespace, in the order they were issued (h-break7 finding 4):
+   * a put reads the key's current version and then updates it, so two puts of one key issued at
+   * once both found none and made two current items. Each put and get of a key waits for the
+   * ones issued before it in this store (a failed one does not stop the next); other keys run
+   * side by side. Within one process only: two processes putting one key at once are not ordered.
+   */
+  const keyTails = new Map<string, Promise<void>>();
+  function inKeyOrder<T>(ns: string, key: string, run: () => Promise<T>): Promise<T> {
+    const id = JSON.stringify([ns, key]);
+    const mine = (keyTails.get(id) ?? Promise.resolve()).then(run);
+    const tail = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    keyTails.set(id, tail);
+    void tail.then(() => {
+      if (keyTails.get(id) === tail) keyTails.delete(id);
+    });
+    return mine;
+  }
+
   async function put(op: PutOperation): Promise<void> {
     const ns = namespaceOf(prefix, op.namespace);
     const key = checkKey(op.key);
@@ -310,11 +332,13 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
     async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
       const results: unknown[] = [];
       for (const op of operations) {
-        if ('value' in op) results.push(await put(op));
+        if ('value' in op) results.push(await inKeyOrder(namespaceOf(prefix, op.namespace), checkKey(op.key), () => put(op)));
         else if ('namespacePrefix' in op) results.push(await search(op));
         else if ('key' in op) {
           const get = op as GetOperation;
-          const hit = await current(namespaceOf(prefix, get.namespace), checkKey(get.key));
+          const ns = namespaceOf(prefix, get.namespace);
+          const key = checkKey(get.key);
+          const hit = await inKeyOrder(ns, key, () => current(ns, key));
           results.push(hit === undefined ? null : itemOf([...get.namespace], hit.metadata, hit.ingestedAt));
         } else results.push(await listNamespaces(op));
       }

@@ -34,6 +34,26 @@ describe('jev-mem/langgraph', () => {
     expect(indexText({ text: 'hi', other: 'x' }, ['text'])).toBe('hi');
   });
 
+  it('puts of one key issued at once apply in issue order: one current item, the last put (h-break7 finding 4)', async () => {
+    const memory = await createNodeMemory({ store: join(dir, 'race'), systemOne: 'heuristic', create: true });
+    try {
+      const store = await createJevMemStore(memory);
+      await Promise.all([0, 1, 2, 3, 4].map((i) => store.put(['users', 'carol'], 'pet', { text: `My pet is animal number ${i}` })));
+      expect((await store.get(['users', 'carol'], 'pet'))?.value).toEqual({ text: 'My pet is animal number 4' });
+      expect((await store.search(['users', 'carol'])).map((it) => it.value)).toEqual([{ text: 'My pet is animal number 4' }]);
+      const listed = await memory.list({ namespace: 'langgraph/users/carol' });
+      expect(listed.memories.filter((m) => m.status === 'active')).toHaveLength(1);
+      // put, delete, put, delete issued at once: the last call wins, nothing is left.
+      await Promise.all([store.put(['users', 'carol'], 'car', { text: 'A red Toyota' }), store.delete(['users', 'carol'], 'car'), store.put(['users', 'carol'], 'car', { text: 'A blue Fiat' }), store.delete(['users', 'carol'], 'car')]);
+      expect(await store.get(['users', 'carol'], 'car')).toBeNull();
+      // A get issued after a put sees it, also without awaiting the put first.
+      const [, got] = await Promise.all([store.put(['users', 'carol'], 'pet', { text: 'A cat named Miso' }), store.get(['users', 'carol'], 'pet')]);
+      expect(got?.value).toEqual({ text: 'A cat named Miso' });
+    } finally {
+      await memory.close();
+    }
+  });
+
   it('put overwrites (one current item, history kept out of sight), filters, deletes, lists namespaces, batches', async () => {
     const memory = await createNodeMemory({ store: join(dir, 'ops'), systemOne: 'heuristic', create: true });
     try {
