@@ -157,8 +157,13 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
   }
   let into: StorageAdapter | undefined;
   const namespaces: SalvagedNamespace[] = [];
+  // Copied once through SQLite; when SQLite opened and listed the file but a page inside the
+  // record table is unreadable (a run of zeroed pages mid-file: h-break7 finding 1, where the
+  // whole repair then salvaged nothing), copied again from the page-by-page read.
+  for (;;) {
   try {
     into = await createSqliteFileStorage({ dir: temp, create: true, logger: quiet });
+    namespaces.length = 0;
     for (const namespace of listed ?? (await from.namespaces())) {
       if (omit?.namespace === namespace && omit.ids === undefined) continue;
       const erased = new Set(omit?.namespace === namespace ? omit.ids : []);
@@ -205,13 +210,25 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
     }
     await into.close();
     into = undefined;
+    break;
   } catch (e) {
     await into?.close().catch(() => undefined);
+    into = undefined;
+    await rm(temp, { recursive: true, force: true });
+    if (pages === undefined && unreadable(e)) {
+      const read = await storeFromPages(root, pagesDir, quiet).catch(() => undefined);
+      if (read !== undefined) {
+        await from.close().catch(() => undefined);
+        ({ store: from, read: pages } = read);
+        listed = undefined;
+        continue;
+      }
+    }
     await from.close().catch(() => undefined);
     await releaseStoreLock(root, lockPath).catch(() => undefined);
-    await rm(temp, { recursive: true, force: true });
     await removePagesCopy(pagesDir);
     throw e;
+  }
   }
   const backup = join(root, `${SQLITE_FILE_NAME}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`);
   // Swap while the damaged store's lock is still held, then release it.
