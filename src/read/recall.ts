@@ -95,11 +95,7 @@ export interface RecallInput {
   embedPassages?: EmbedTexts;
   /** The recall's clock (the memory's `now`), epoch ms: a time the question names is read against it (when.ts); absent: none is read. */
   nowMs?: number;
-  /**
-   * The time the question is asked at when the caller gave one (`RecallOptions.now`), epoch ms:
-   * a memory observed after it replaces no state and is not "the present" for the question
-   * (recalled.ts `demotesSuperseded`, when.ts `presentLift`). Absent: every memory counts.
-   */
+  /** The question's time when the caller gave one (`RecallOptions.now`), epoch ms: see recalled.ts `FinalRankingInput.asOfMs`. */
   asOfMs?: number;
 }
 
