@@ -74,26 +74,11 @@ export async function startNodeWorker(url: URL): Promise<Started> {
   } else {
     worker = new Worker(url);
   }
-  let dead: ((reason: string) => void) | undefined;
-  let reported = false;
-  const die = (reason: string): void => {
-    if (reported) return;
-    reported = true;
-    dead?.(reason);
-  };
-  worker.on('error', (e) => die(`the worker threw ${e instanceof Error ? e.message : String(e)}`));
-  worker.on('exit', (code) => die(`the worker exited with code ${code}`));
-  worker.on('messageerror', () => die('a message could not be deserialised'));
-  return {
-    endpoint: nodeEndpoint(worker),
-    terminate: () => {
-      reported = true;
-      void worker.terminate();
-    },
-    onDeath: (cb) => {
-      dead = cb;
-    },
-  };
+  return startedWorker(nodeEndpoint(worker), () => void worker.terminate(), (die) => {
+    worker.on('error', (e) => die(`the worker threw ${e instanceof Error ? e.message : String(e)}`));
+    worker.on('exit', (code) => die(`the worker exited with code ${code}`));
+    worker.on('messageerror', () => die('a message could not be deserialised'));
+  });
 }
 
 /** Starts the browser worker: `create()`, else a module worker of `url`, else the package's entry. */
@@ -104,20 +89,30 @@ export function startBrowserWorker(url: URL | undefined, create: (() => Worker) 
     : url === undefined
       ? new Worker(new URL('../../worker/system-one.worker.js', import.meta.url), { type: 'module' })
       : new Worker(url, { type: 'module' });
+  return startedWorker(worker, () => worker.terminate(), (die) => {
+    worker.addEventListener('error', (e) => die(`the worker threw ${(e as ErrorEvent).message ?? 'an error'}`));
+    worker.addEventListener('messageerror', () => die('a message could not be deserialised'));
+  });
+}
+
+/**
+ * A started worker whose death is reported once: `watch(die)` hooks the worker's events to
+ * `die(reason)`, which calls the callback given to `onDeath`; after `terminate()` (a stop, not a
+ * crash) nothing is reported.
+ */
+function startedWorker(endpoint: Comlink.Endpoint, terminate: () => void, watch: (die: (reason: string) => void) => void): Started {
   let dead: ((reason: string) => void) | undefined;
   let reported = false;
-  const die = (reason: string): void => {
+  watch((reason) => {
     if (reported) return;
     reported = true;
     dead?.(reason);
-  };
-  worker.addEventListener('error', (e) => die(`the worker threw ${(e as ErrorEvent).message ?? 'an error'}`));
-  worker.addEventListener('messageerror', () => die('a message could not be deserialised'));
+  });
   return {
-    endpoint: worker,
+    endpoint,
     terminate: () => {
       reported = true;
-      worker.terminate();
+      terminate();
     },
     onDeath: (cb) => {
       dead = cb;
