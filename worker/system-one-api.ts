@@ -9,7 +9,7 @@
  */
 import { JevMemError } from '../src/errors.js';
 import { createLocalSystemOne, urlAssetLoader, type LocalSystemOne, type LocalSystemOneOptions } from '../src/system-one/local.js';
-import { registerJevMemErrorTransfer, type SystemOneWorkerApi, type WorkerInitOptions } from '../src/system-one/worker-backend.js';
+import { registerJevMemErrorTransfer, type SystemOneWorkerApi, type WorkerInitOptions } from '../src/system-one/worker-protocol.js';
 
 /**
  * The worker API over one local backend.

@@ -16,12 +16,12 @@ import {
   MODEL_NAME,
   OPSET,
   WEIGHTS_FORMAT,
-  buildGroupOnnx,
   countGroupParams,
   validateWeights,
   type SystemOneManifest,
   type SystemOneWeights,
 } from '../../src/system-one/onnx-model.js';
+import { buildGroupOnnx } from '../../src/system-one/onnx-build.js';
 
 /** File name of the manifest inside the model directory. */
 export const MANIFEST_FILE = 'manifest.json';

@@ -18,14 +18,23 @@
  * memory's own field paths, `options.filter.…`, are renamed to the tool's argument, `filter.…`),
  * which the integrations return to the model as a tool error.
  *
+ * Split by job: the argument readers are in tool-args.ts, the shared schema pieces in
+ * tool-schema.ts, the result views in tool-views.ts and the fixed scope in tool-scope.ts; this
+ * module defines the tools and runs them.
+ *
  * @module
  */
 import { JevMemError } from '../errors.js';
-import { isJevMemError } from '../errors.js';
-import { MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope, type RecallResult } from '../memory.js';
-import type { Observation, RecalledMemory } from '../types.js';
+import type { Memory, MemoryScope } from '../memory.js';
 import { listedView, listPage } from './list.js';
+import { argsObject, asTool, bad, intArg, numArg, observationOf, ownerOf, selection, text } from './tool-args.js';
+import { DEFAULT_TOOL_K, ID, MAX_TOOL_K, MIN_SCORE, OWNER_PROPS, QUERY_PROPS, SELECT_PROPS, WHEN } from './tool-schema.js';
 import { bindScope, checkToolScope } from './tool-scope.js';
+import { memoryView, traceSummary } from './tool-views.js';
+
+export { DEFAULT_TOOL_K, MAX_TOOL_K } from './tool-schema.js';
+export { toolField } from './tool-args.js';
+export { memoryView, traceSummary } from './tool-views.js';
 
 /** A JSON Schema (draft 2020-12 / draft-07 subset) of a tool's arguments: always an object. */
 export interface ToolInputSchema {
@@ -82,154 +91,7 @@ export interface MemoryToolsOptions {
   scope?: MemoryScope;
 }
 
-/** Largest `k` a tool call may ask for: tool results go into a model's context. */
-export const MAX_TOOL_K = 50;
-/** `k` of `recall` and `answer` when the model gives none. */
-export const DEFAULT_TOOL_K = 8;
-
-function bad(field: string, message: string): JevMemError {
-  return new JevMemError('INVALID_INPUT', `${field}: ${message}`, { field });
-}
-
-function argsObject(args: unknown): Record<string, unknown> {
-  if (args === undefined || args === null) return {};
-  if (typeof args !== 'object' || Array.isArray(args)) throw bad('arguments', 'expected an object');
-  return args as Record<string, unknown>;
-}
-
-function onlyKeys(a: Record<string, unknown>, schema: ToolInputSchema): void {
-  for (const key of Object.keys(a)) {
-    if (!(key in schema.properties)) throw bad(key, `unknown argument; expected ${Object.keys(schema.properties).join(', ')}`);
-  }
-}
-
-function text(a: Record<string, unknown>, key: string, required: true): string;
-function text(a: Record<string, unknown>, key: string, required: false): string | undefined;
-function text(a: Record<string, unknown>, key: string, required: boolean): string | undefined {
-  const v = a[key];
-  if (v === undefined || v === null) {
-    if (required) throw bad(key, 'is required (a non-empty string)');
-    return undefined;
-  }
-  if (typeof v !== 'string' || v.trim() === '') throw bad(key, `expected a non-empty string, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-function intArg(a: Record<string, unknown>, key: string, min: number, max: number): number | undefined {
-  const v = a[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(key, `expected an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-function numArg(a: Record<string, unknown>, key: string, min: number, max: number): number | undefined {
-  const v = a[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw bad(key, `expected a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-function objectArg(a: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
-  const v = a[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw bad(key, `expected a JSON object, got ${JSON.stringify(v)}`);
-  return v as Record<string, unknown>;
-}
-
-/** The scope arguments (`userId`, `agentId`, `sessionId`) of a read, undefined when none is given. */
-function scopeOf(a: Record<string, unknown>): MemoryScope | undefined {
-  const scope: MemoryScope = {};
-  for (const key of ['userId', 'agentId', 'sessionId'] as const) {
-    const v = text(a, key, false);
-    if (v !== undefined) scope[key] = v;
-  }
-  return Object.keys(scope).length > 0 ? scope : undefined;
-}
-
-/** The scope of an id-addressed tool (`update`, `forget`, `history`): `userId` / `agentId` (and a fixed `sessionId`), as `{ scope }` when one is given. */
-function ownerOf(a: Record<string, unknown>): { scope?: MemoryScope } {
-  const scope: MemoryScope = {};
-  // sessionId is no argument of these tools: it is here only from MemoryToolsOptions.scope.
-  for (const key of ['userId', 'agentId', 'sessionId'] as const) {
-    const v = text(a, key, false);
-    if (v !== undefined) scope[key] = v;
-  }
-  return Object.keys(scope).length > 0 ? { scope } : {};
-}
-
-/** `filter` and scope of a read (recall, answer, list), as the memory's options. */
-function selection(a: Record<string, unknown>): { filter?: MemoryFilter; scope?: MemoryScope } {
-  const out: { filter?: MemoryFilter; scope?: MemoryScope } = {};
-  const filter = objectArg(a, 'filter');
-  if (filter !== undefined) out.filter = filter as MemoryFilter;
-  const scope = scopeOf(a);
-  if (scope !== undefined) out.scope = scope;
-  return out;
-}
-
-/**
- * The memory's field path as the tool's argument: `options.filter.$or[1]` → `filter.$or[1]`,
- * `options.scope.userId` and `observation.userId` → `userId`, `options.minScore` → `minScore`.
- */
-export function toolField(field: string): string {
-  return field.replace(/^options\.scope\./, '').replace(/^options\./, '').replace(/^observation\./, '');
-}
-
-/** Runs `f`, renaming the field of an `INVALID_INPUT` it throws to the tool's argument (see {@link toolField}). */
-async function asTool<T>(f: () => Promise<T>): Promise<T> {
-  try {
-    return await f();
-  } catch (e) {
-    if (!isJevMemError(e, 'INVALID_INPUT') || e.field === undefined || toolField(e.field) === e.field) throw e;
-    const field = toolField(e.field);
-    throw new JevMemError('INVALID_INPUT', e.message.split(e.field).join(field), { ...e.details, field, cause: e });
-  }
-}
-
-/**
- * The fields of a memory a model needs: no embedding, no types, no scores beyond 4 digits;
- * `observedAt` / `supersededAt` in UTC ISO-8601 (as `listedView` gives them), and
- * `observedAtLocal` (the writer's local time, with its offset) when the memory was observed at a
- * non-zero UTC offset;
- * `relevance` is the calibrated probability in [0,1] that the memory is evidence for the query
- * (absent when the recall had no System-One assessment of it), `metadata` the caller's metadata
- * with the scope fields and `expiresAt`.
- */
-export function memoryView(m: RecalledMemory): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: m.id, text: m.text, score: Math.round(m.score * 1e4) / 1e4, status: m.status };
-  if (m.relevance !== undefined) out.relevance = Math.round(m.relevance * 1e4) / 1e4;
-  // UTC ISO, as the list and history tools give it (one format per field across the tools); the
-  // writer's local time only beside it, when it was written at another offset.
-  if (m.observedAt !== undefined) out.observedAt = m.observedAt;
-  if (m.observedAtLocal !== undefined && !/(?:Z|[+-]00:?00)$/.test(m.observedAtLocal)) out.observedAtLocal = m.observedAtLocal;
-  if (m.provenance.speaker !== undefined) out.speaker = m.provenance.speaker;
-  if (m.provenance.sessionId !== undefined) out.sessionId = m.provenance.sessionId;
-  if (m.timeRefs.length > 0) out.timeRefs = m.timeRefs.map((t) => ({ text: t.text, when: t.when }));
-  if (m.supersededAt !== undefined) out.supersededAt = m.supersededAt;
-  if (m.provenance.metadata !== undefined && Object.keys(m.provenance.metadata).length > 0) out.metadata = m.provenance.metadata;
-  return out;
-}
-
-/** The trace of a recall in one line's worth of fields: why these memories (SPEC 6). */
-export function traceSummary(r: RecallResult): Record<string, unknown> {
-  const t = r.trace;
-  return {
-    views: t.routing.active,
-    depth: `${t.depth.reached}/${t.depth.max}`,
-    stopReason: t.stopReason,
-    visited: t.limits.visited,
-    systemOneCalls: t.limits.controllerCalls,
-    fallbacks: t.fallbacks,
-    ms: Math.round(t.timings.totalMs * 10) / 10,
-  };
-}
-
-const ID = { type: 'string', minLength: 1, description: 'The id of a memory, as returned by remember, recall or list.' };
-const WHEN = {
-  type: 'string',
-  description: 'When it was said or happened, ISO-8601 (e.g. "2025-03-10T07:30:00+09:00" or "2025-03-10"). Omit to use the current time. Relative dates in the text ("last Friday") are resolved against it.',
-};
-
+/** The `remember` tool but its run, which {@link memoryTools} adds (it needs the options' `source` and `now`). */
 const remember: Omit<MemoryTool, 'run'> = {
   name: 'remember',
   title: 'Remember',
@@ -267,62 +129,6 @@ const remember: Omit<MemoryTool, 'run'> = {
   },
   // Not idempotent: without observedAt each call is timed now, so a repeat is a new memory.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-};
-
-function observationOf(a: Record<string, unknown>, source: string, now: () => Date): Observation {
-  const o: Observation = { text: text(a, 'text', true), source, observedAt: text(a, 'observedAt', false) ?? now().toISOString() };
-  const speaker = text(a, 'speaker', false);
-  if (speaker !== undefined) o.speaker = speaker;
-  const session = text(a, 'sessionId', false);
-  if (session !== undefined) o.sessionId = session;
-  const role = text(a, 'role', false);
-  if (role !== undefined && role !== 'user' && role !== 'assistant') throw bad('role', `expected "user" or "assistant", got ${JSON.stringify(role)}`);
-  if (role !== undefined) o.role = role;
-  for (const key of ['userId', 'agentId', 'expiresAt'] as const) {
-    const v = text(a, key, false);
-    if (v !== undefined) o[key] = v;
-  }
-  const metadata = objectArg(a, 'metadata');
-  if (metadata !== undefined) o.metadata = metadata;
-  return o;
-}
-
-/** `userId` / `agentId` of the tools that address one memory by id. */
-const OWNER_PROPS = {
-  userId: { type: 'string', description: 'Act only on a memory of this user (as given to remember): a memory of another user is reported as not found.' },
-  agentId: { type: 'string', description: 'Act only on a memory of this agent (as given to remember): a memory of another agent is reported as not found.' },
-};
-
-const QUERY_PROPS = {
-  query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'A natural-language question or topic, e.g. "What is the user\'s dog called?" or "user\'s travel plans in May".' },
-  k: { type: 'integer', minimum: 1, maximum: MAX_TOOL_K, description: `How many memories to return, best first. Default ${DEFAULT_TOOL_K}.` },
-};
-
-/** The selection arguments of recall, answer and list: a metadata filter and the scope fields. */
-const SELECT_PROPS = {
-  filter: {
-    type: 'object',
-    description:
-      'Only memories matching this filter (MongoDB-like). Keys: speaker, source, sessionId, turnId, observedAt, ingestedAt, status ("active"/"superseded"), ' +
-      'userId, agentId, expiresAt, or any metadata key given to remember (metadata.a.b for a nested one). A value is an exact match, or an object of operators: ' +
-      '$eq, $ne, $in, $nin, $exists, $gt, $gte, $lt, $lte (numbers or ISO dates); combine with $and, $or, $not. ' +
-      'Example: {"speaker": "user", "topic": {"$in": ["travel", "work"]}, "observedAt": {"$gte": "2025-01-01"}}.',
-  },
-  userId: { type: 'string', description: 'Only the memories of this user (as given to remember).' },
-  agentId: { type: 'string', description: 'Only the memories of this agent (as given to remember).' },
-  sessionId: { type: 'string', description: 'Only the memories of this conversation session.' },
-};
-
-/** `minScore` of recall and answer. */
-const MIN_SCORE = {
-  type: 'number',
-  minimum: 0,
-  maximum: 1,
-  description:
-    'Leave out memories whose relevance is below this. relevance is a calibrated probability in [0,1] that the memory is evidence for the query ' +
-    '(0.1 means about one in ten such memories is). Most stored memories are unrelated to a given query, so useful values are small: ' +
-    'On conversation memory (LoCoMo), 0.01 drops about 70% of unrelated memories and keeps about 89% of the relevant ones; 0.1 drops about 97% of unrelated memories but keeps only about 61% of the relevant ones. ' +
-    'Default 0 for recall (no cut).',
 };
 
 /**
@@ -498,6 +304,13 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
 /** A tool before its arguments are checked: `run` gets the arguments object. */
 interface ToolSpec extends Omit<MemoryTool, 'run'> {
   run(memory: Memory, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** Refuses an argument the tool's schema does not name (`INVALID_INPUT` naming it). */
+function onlyKeys(a: Record<string, unknown>, schema: ToolInputSchema): void {
+  for (const key of Object.keys(a)) {
+    if (!(key in schema.properties)) throw bad(key, `unknown argument; expected ${Object.keys(schema.properties).join(', ')}`);
+  }
 }
 
 /**

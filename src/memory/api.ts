@@ -1,197 +1,24 @@
 /**
  * The public shape of a memory: the {@link Memory} interface that `createMemory()` (memory.ts)
- * returns, with the options and results of its read, answer and stats calls. Types only; the
- * factory in memory.ts re-exports every name, so `jev-mem` and `src/memory.js` keep their surface.
+ * returns. Types only; the options and results of its read and answer calls are in
+ * read-options.ts, its stats in memory-stats.ts, and this module re-exports them; the factory in
+ * memory.ts re-exports every name, so `jev-mem` and `src/memory.js` keep their surface.
  *
  * @module
  */
 import type { MemoryParameters } from '../config.js';
 import type { Encoder } from '../encoder/encoder.js';
 import type { MemoryExport } from '../plane/store/export.js';
-import type { OpenReport } from '../plane/resident/namespace.js';
-import type { MemoryFilter } from '../read/filter.js';
-import type { RecallSwitches } from '../read/recall.js';
-import type { RecallTrace } from '../read/trace.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
-import type { AnswerResult as SystemTwoAnswer } from '../system-two/types.js';
-import type { MemoryEdge, MemoryNode, Observation, RecalledMemory, View } from '../types.js';
-import type { StreamEvent } from './answer-stream.js';
+import type { MemoryEdge, MemoryNode, Observation } from '../types.js';
 import type { ChatMessageInput } from './input.js';
+import type { MemoryStats } from './memory-stats.js';
+import type { AnswerOptions, AnswerStreamEvent, MemoryAnswer, RecallOptions, RecallResult } from './read-options.js';
 import type { ImportResult } from './transfer.js';
-import type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions } from './types.js';
+import type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, ResetOptions, ScopedCallOptions } from './types.js';
 
-/** Options of {@link Memory.recall}. */
-export interface RecallOptions extends CallOptions {
-  /**
-   * How many memories to return: an integer from 1 to `MAX_RECALL_K` (1,000; config.ts).
-   * @default K (40), or K for multi-hop (50) when h(q) ≥ 0.5
-   * @throws JevMemError `INVALID_INPUT` (`options.k`) when not an integer in that range.
-   */
-  k?: number;
-  /**
-   * Time limit in ms, a finite number ≥ 0. @default parameters.readDeadlineMs
-   * @throws JevMemError `INVALID_OPTION` (`options.deadlineMs`) when negative, NaN or infinite.
-   */
-  deadlineMs?: number;
-  /** Ablation switches (graph expansion, routing, stopping). */
-  switches?: RecallSwitches;
-  /**
-   * Read parameters for this call only (budgets, limits, λ, thresholds), over the memory's.
-   * @throws JevMemError `INVALID_OPTION` naming the field, as in `createMemory`.
-   */
-  parameters?: Partial<MemoryParameters>;
-  /**
-   * Time window, inclusive start: keep only memories whose event time — any interval of their
-   * resolved `timeRefs` — overlaps [after, before), or, for memories without time references,
-   * whose `observedAt` lies in it. An ISO-8601 instant (no offset = UTC), an ISO date
-   * (`"2023-08-01"` = UTC midnight), a `Date` or epoch ms: the date parser of every option and
-   * filter date (util/date-input.ts), which refuses a day that does not exist (`"2024-02-30"`).
-   * Memories with no time at all are left out.
-   * The window filters the ranked candidates, so fewer than `k` may come back.
-   * @throws JevMemError `INVALID_INPUT` (`options.after`) when it cannot be read.
-   */
-  after?: string | Date | number;
-  /** Time window, exclusive end (see `after`). @throws JevMemError `INVALID_INPUT` (`options.before`), also when before `after`. */
-  before?: string | Date | number;
-  /**
-   * Metadata filter (issue 23; `MemoryFilter`, read/filter.ts: equality, `$in`, `$exists`,
-   * `$gt`/`$lt` on numbers and ISO dates, `$and`/`$or`/`$not`). Like the time window it chooses
-   * the anchors among the memories it keeps and filters the ranking, so fewer than `k` may come
-   * back. @throws JevMemError `INVALID_INPUT` naming the bad part (`options.filter.…`).
-   */
-  filter?: MemoryFilter;
-  /** Scope inside the namespace (`userId`, `agentId`, `sessionId`), ANDed with `filter`. */
-  scope?: MemoryScope;
-  /**
-   * Leave out memories whose calibrated `relevance` (the probability, in [0,1], that the memory
-   * is evidence for the query: System One's a_v through memory/relevance.ts) is below this. It
-   * compares with `relevance`, not `score`: `score` mixes in the cosine, the route and recency,
-   * and its level moves with the namespace and the other candidates, while a_v answers one fixed
-   * question per memory, calibrated per System-One model on LoCoMo DEV so that 0.1 means
-   * "about one in ten such memories is evidence" whichever model answered (figures in
-   * docs/api.md and {@link DEFAULT_ANSWER_MIN_SCORE}). @default 0 (recall keeps every ranked memory)
-   * @throws JevMemError `INVALID_INPUT` (`options.minScore`) outside [0,1].
-   */
-  minScore?: number;
-  /**
-   * When the question is asked: the clock that a time the question names ("last weekend", "two
-   * weeks ago", "in March") and a question about the present are read against (read/when.ts).
-   * For an app that replays or imports old chats, or asks about a history as of a past day, pass
-   * that day: a question asked on 2023-05-30 about "last month" means May 2023. Only the
-   * question's time is read against it: expiry, `list` and the write path keep the memory's
-   * clock. A memory observed after it is not "the present" for the question and replaces no
-   * state: a memory it superseded is not demoted (read/recalled.ts `demotesSuperseded`), and it is
-   * not lifted as the newer word on a subject (read/when.ts `presentLift`); it is still recalled
-   * (pass `before` to leave such memories out). An ISO-8601 date or instant, a `Date` or epoch ms
-   * (the date parser of `after`).
-   * @default the memory's clock (`now` of `createMemory`, default the machine clock)
-   * @throws JevMemError `INVALID_INPUT` (`options.now`) when it cannot be read.
-   */
-  now?: string | Date | number;
-}
-
-/** Options of {@link Memory.answer} and {@link Memory.answerStream}. */
-export interface AnswerOptions extends RecallOptions {
-  /**
-   * "Today" of the prompt: a Date (written as ISO-8601 UTC) or a string written as given. When
-   * it is a Date or an ISO-8601 date / instant it is also the recall's `now` (the time the
-   * question's "last month" is read against); a free-form string only goes to the prompt.
-   * @default the memory's clock
-   */
-  now?: Date | string;
-  /**
-   * Receives the answer's text pieces as System Two streams them (the request is sent with
-   * `stream: true`); the pieces joined equal the answer's `text`.
-   */
-  onToken?: (token: string) => void;
-}
-
-/** Result of a recall: the memories, best first, and the trace that explains them. */
-export interface RecallResult {
-  memories: RecalledMemory[];
-  trace: RecallTrace;
-}
-
-/** One event of {@link Memory.answerStream}: `{ type: 'token', token }` pieces, then `{ type: 'answer', answer }`. */
-export type AnswerStreamEvent = StreamEvent<MemoryAnswer>;
-
-/** Result of {@link Memory.answer}. */
-export interface MemoryAnswer extends RecallResult {
-  /** The System-Two answer text. */
-  text: string;
-  systemTwo: Omit<SystemTwoAnswer, 'text'>;
-}
-
-/** Counts of one namespace. */
-export interface MemoryStats {
-  namespace: string;
-  nodes: number;
-  activeNodes: number;
-  supersededNodes: number;
-  edges: number;
-  edgesByView: Record<View, number>;
-  /**
-   * Estimated bytes of the namespace's records, kept by every commit (`record-counters.ts`): each
-   * record's namespace, key and value as data (strings as UTF-8, numbers 8 bytes, byte arrays at
-   * their length, object member names included; adjacency records at their packed size), plus
-   * the checkpoint record. The same measure in every store kind, so namespaces and stores compare;
-   * it is not the size of a file: a SQLite file stores values more compactly than this counts
-   * them (`record-sql-binary.ts`) but adds the key index, page slack and the FTS5 index
-   * (`docs/bench/scale/PROFILE.md`, "100k bytes"). Undefined when the adapter cannot tell.
-   */
-  storageBytes?: number;
-  /**
-   * Erasures (deletes, forgets, expiries) of the whole store whose older copies its file may
-   * still hold until it is rewritten (`VACUUM` by `maintain()`, `close()`, or an erasing call on
-   * a file of at most 32 MiB; issue 22, README "Erasure"). Always 0 in a store other than
-   * the Node SQLite store, which rewrites no file (see the README).
-   */
-  erasuresPending: number;
-  encoder: string;
-  systemOne: string;
-  vectorIndex: string;
-  /**
-   * System-One requests of the writes this memory committed to this namespace since it was
-   * opened (add, addMany, update, and the maintenance passes they and `maintain()` ran; not
-   * persisted, per namespace), and how many of them the deterministic fallback answered because
-   * the configured backend failed, was late or hit the call cap. Each write's own counts are in
-   * its `AddResult.systemOne`. A failed write counts nothing (it is reported by its error).
-   */
-  systemOneWrites: { calls: number; fallbacks: number; lastFallbackReason?: string };
-  /** Automatic maintenance passes (run every J_c writes) that failed since open; their nodes stay pending. */
-  maintenanceFailures: number;
-  /** Checkpoints of the namespace that could not be written since open (issue 13; logged as `CHECKPOINT_FAILED`). */
-  checkpointFailures: number;
-  /**
-   * Writes and maintenance passes of this namespace since open whose System-One plan, made
-   * outside the namespace lock, was made again because the namespace changed before their commit
-   * (issue 22; see `memory/plan-commit.ts`).
-   */
-  replans: number;
-  /**
-   * Namespaces this memory holds open now, this one included (at most `maxOpenNamespaces` while
-   * some are idle; issue 22).
-   */
-  openNamespaces: number;
-  /** How the namespace was opened: from its checkpoint plus `replayed` logged node changes, or by a scan of the store; `ms` = wall time of the open. */
-  opened: OpenReport;
-  /** Why the vector index could not switch to HNSW (it stays exact: `vectorIndex` is `flat`), when it failed. */
-  vectorIndexError?: string;
-  /**
-   * Damaged records of the namespace already detected (issue 22; issue 25: `stats()` makes no
-   * full pass, it is O(1)): what this memory's reads met (an open by a scan reads every record;
-   * recall and writes read what they touch) and what an earlier full pass of its store found
-   * (`StorageAdapter.damaged`; `jev-mem check` makes that pass over the whole store). `count` is
-   * the damaged node records (`ids`, sorted: failed their checksum or could not be decoded; reads
-   * skip them and puts are refused with `STORE_DAMAGED` until `jev-mem repair`) plus those the
-   * store counts but no read could reach (no id known); `checkpoint`: the checkpoint was found
-   * damaged (at this open, rebuilt from the rows and logged as `CHECKPOINT_DAMAGED`, or since);
-   * `records` (absent when none, counted in `count`): the other damaged records, named
-   * `<table>:<key>` (`adj:<node id>`: its edges are read from their other ends; `meta:<key>`:
-   * read as never written; `spaces:`: the counters, counted again from the records).
-   */
-  damaged: { count: number; ids: string[]; checkpoint: boolean; records?: string[] };
-}
+export type { MemoryStats } from './memory-stats.js';
+export type { AnswerOptions, AnswerStreamEvent, MemoryAnswer, RecallOptions, RecallResult } from './read-options.js';
 
 /** The live memory object returned by {@link createMemory}. */
 export interface Memory {

@@ -13,7 +13,7 @@
  * @module
  */
 import { JevMemError } from '../errors.js';
-import { decodeOnnx, type DecodedModel, type DecodedNode } from './onnx-model.js';
+import { decodeOnnx, type DecodedModel, type DecodedNode } from './onnx-decode.js';
 
 /** A float32 tensor of rank ≤ 2 (rank-1 tensors broadcast as rows). */
 interface Tensor {

@@ -19,53 +19,16 @@
  *   `SYSTEM_ONE_FAILED`; in both cases the worker finishes the run and its answer is dropped.
  * - `close()` terminates the worker; pending calls and later calls reject with `CLOSED`.
  *
+ * The contract with the worker (its API, init options, error transfer) is in worker-protocol.ts,
+ * the start on each platform in worker-start.ts.
+ *
  * @module
  */
 import * as Comlink from 'comlink';
-import { JevMemError, describeValue, isJevMemError, type JevMemErrorCode } from '../errors.js';
-import type { LocalSystemOneOptions } from './local.js';
+import { JevMemError, describeValue, isJevMemError } from '../errors.js';
 import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from './wire.js';
-
-/** Imports a Node built-in without letting browser or edge bundlers try to resolve it. */
-function importNode<T>(specifier: string): Promise<T> {
-  return import(/* @vite-ignore */ specifier) as Promise<T>;
-}
-
-/**
- * Options the worker needs to load the model (structured-cloneable): those of
- * `createLocalSystemOne` (same meanings and defaults), with a URL instead of an asset loader.
- */
-export interface WorkerInitOptions extends Pick<LocalSystemOneOptions, 'engine' | 'executionProviders' | 'wasmPaths' | 'numThreads' | 'verify' | 'modelDir'> {
-  /** Base URL of the `models/` directory (`file:` in Node, http(s) in browsers), ending in `/`. */
-  modelBaseURL: string;
-  /** URLs of single model files by path under `models/` (bundled assets); used before `modelBaseURL`. */
-  modelFiles?: Record<string, string>;
-}
-
-/** What the worker reports after loading. */
-export interface WorkerInfo {
-  modelId: string;
-  engine: 'onnx' | 'ts';
-  executionProviders: string[];
-  /** Calibrated memory parameters of the loaded model (see `calibratedParameters`). */
-  parameters?: Record<string, unknown>;
-}
-
-/** The API the worker exposes through comlink (implemented by worker/system-one.worker.ts). */
-export interface SystemOneWorkerApi {
-  /**
-   * Loads the model. @throws JevMemError `MODEL_LOAD_FAILED` (code kept across the boundary).
-   */
-  init(options: WorkerInitOptions): Promise<WorkerInfo>;
-  /** Answers a batch in one model pass per head group. */
-  decideMany(requests: SystemOneRequest[]): Promise<SystemOneResponse[]>;
-  /** Drops the worker backend's cached cues of `texts`, or all when undefined (issue 22). */
-  evict(texts: readonly string[] | undefined): void;
-  /** Releases the model. */
-  close(): Promise<void>;
-  /** Test hook: makes the worker die at once (simulates a crash). */
-  crashForTest(): void;
-}
+import { registerJevMemErrorTransfer, type SystemOneWorkerApi, type WorkerInfo, type WorkerInitOptions } from './worker-protocol.js';
+import { defaultNodeModelBase, defaultNodeWorkerURL, isNode, startBrowserWorker, startNodeWorker, type Started } from './worker-start.js';
 
 /** Options of {@link createWorkerSystemOne}. */
 export interface WorkerSystemOneOptions {
@@ -121,154 +84,6 @@ export interface WorkerSystemOne extends SystemOneBackend {
   /** Test hook: asks the worker to die (see {@link SystemOneWorkerApi.crashForTest}). */
   crashForTest(): Promise<void>;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Error transfer
-// ---------------------------------------------------------------------------------------------
-
-interface SerializedThrow {
-  isError: boolean;
-  value: unknown;
-  jevMemError?: { code: JevMemErrorCode; message: string; field?: string; status?: number };
-}
-
-let registered = false;
-
-/**
- * Makes `JevMemError`s thrown across comlink keep their class, `code`, `field` and `status`
- * (comlink's own handler keeps only message and stack). Call on both sides of the worker
- * boundary; idempotent.
- */
-export function registerJevMemErrorTransfer(): void {
-  if (registered) return;
-  registered = true;
-  const base = Comlink.transferHandlers.get('throw') as Comlink.TransferHandler<{ value: unknown }, SerializedThrow>;
-  Comlink.transferHandlers.set('throw', {
-    canHandle: (v: unknown): v is { value: unknown } => base.canHandle(v),
-    serialize(thrown: { value: unknown }) {
-      if (thrown.value instanceof JevMemError) {
-        return [{ isError: true, value: { message: thrown.value.message, name: 'JevMemError' }, jevMemError: thrown.value.toJSON() }, []];
-      }
-      return base.serialize(thrown);
-    },
-    deserialize(s: SerializedThrow) {
-      if (s.jevMemError !== undefined) throw JevMemError.fromJSON(s.jevMemError);
-      return base.deserialize(s);
-    },
-  } satisfies Comlink.TransferHandler<{ value: unknown }, SerializedThrow>);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Worker start (platform specific)
-// ---------------------------------------------------------------------------------------------
-
-function isNode(): boolean {
-  const p = (globalThis as { process?: { versions?: { node?: string }; release?: { name?: string } } }).process;
-  return p?.versions?.node !== undefined && p.release?.name === 'node';
-}
-
-/** A started worker: its comlink endpoint, how to stop it, and how it reports death. */
-interface Started {
-  endpoint: Comlink.Endpoint;
-  terminate(): void;
-  /** Registers the crash callback (called at most once). */
-  onDeath(cb: (reason: string) => void): void;
-}
-
-async function exists(url: URL): Promise<boolean> {
-  const { access } = await importNode<typeof import('node:fs/promises')>('node:fs/promises');
-  return access(url).then(() => true, () => false);
-}
-
-async function defaultNodeWorkerURL(): Promise<URL> {
-  // Not a literal `new URL('…', import.meta.url)`: browser bundlers must not emit the Node entry.
-  const entry = '../../worker/system-one.node';
-  const js = new URL(entry + '.js', import.meta.url);
-  if (await exists(js)) return js;
-  return new URL(entry + '.ts', import.meta.url);
-}
-
-async function defaultNodeModelBase(): Promise<string> {
-  for (const rel of ['../../models/', '../../../models/']) {
-    const base = new URL(rel, import.meta.url);
-    if (await exists(new URL('system-one/manifest.json', base))) return base.href;
-  }
-  throw new JevMemError('MODEL_LOAD_FAILED', `the System-One model (models/system-one/manifest.json) is not found near ${import.meta.url}; set option modelBaseURL`);
-}
-
-async function startNodeWorker(url: URL): Promise<Started> {
-  const { Worker } = await importNode<typeof import('node:worker_threads')>('node:worker_threads');
-  const { default: nodeEndpoint } = (await import('comlink/dist/esm/node-adapter.mjs' as string)) as {
-    default: (nep: import('node:worker_threads').Worker) => Comlink.Endpoint;
-  };
-  let worker: import('node:worker_threads').Worker;
-  if (url.pathname.endsWith('.ts')) {
-    // A TypeScript entry (tests, tsx): Node 20 ignores `--import tsx` in a worker's execArgv, so
-    // a one-line bootstrap registers tsx's loader in the worker, then imports the entry.
-    const { createRequire } = await importNode<typeof import('node:module')>('node:module');
-    const { pathToFileURL } = await importNode<typeof import('node:url')>('node:url');
-    const { readFile } = await importNode<typeof import('node:fs/promises')>('node:fs/promises');
-    const tsxPackage = pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'));
-    const exportsMap = (JSON.parse(await readFile(tsxPackage, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
-    const tsxApi = new URL(exportsMap['./esm/api']?.import.default ?? './dist/esm/api/index.mjs', tsxPackage).href;
-    const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
-    worker = new Worker(bootstrap, { eval: true });
-  } else {
-    worker = new Worker(url);
-  }
-  let dead: ((reason: string) => void) | undefined;
-  let reported = false;
-  const die = (reason: string): void => {
-    if (reported) return;
-    reported = true;
-    dead?.(reason);
-  };
-  worker.on('error', (e) => die(`the worker threw ${e instanceof Error ? e.message : String(e)}`));
-  worker.on('exit', (code) => die(`the worker exited with code ${code}`));
-  worker.on('messageerror', () => die('a message could not be deserialised'));
-  return {
-    endpoint: nodeEndpoint(worker),
-    terminate: () => {
-      reported = true;
-      void worker.terminate();
-    },
-    onDeath: (cb) => {
-      dead = cb;
-    },
-  };
-}
-
-function startBrowserWorker(url: URL | undefined, create: (() => Worker) | undefined): Started {
-  // The literal `new Worker(new URL(...), {type: 'module'})` lets bundlers find and ship the entry.
-  const worker = create !== undefined
-    ? create()
-    : url === undefined
-      ? new Worker(new URL('../../worker/system-one.worker.js', import.meta.url), { type: 'module' })
-      : new Worker(url, { type: 'module' });
-  let dead: ((reason: string) => void) | undefined;
-  let reported = false;
-  const die = (reason: string): void => {
-    if (reported) return;
-    reported = true;
-    dead?.(reason);
-  };
-  worker.addEventListener('error', (e) => die(`the worker threw ${(e as ErrorEvent).message ?? 'an error'}`));
-  worker.addEventListener('messageerror', () => die('a message could not be deserialised'));
-  return {
-    endpoint: worker,
-    terminate: () => {
-      reported = true;
-      worker.terminate();
-    },
-    onDeath: (cb) => {
-      dead = cb;
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Backend
-// ---------------------------------------------------------------------------------------------
 
 const failed = (message: string, cause?: unknown): JevMemError =>
   new JevMemError('SYSTEM_ONE_FAILED', `System-One worker: ${message}`, cause === undefined ? {} : { cause });

@@ -23,171 +23,19 @@
  * local calendar; weekend expressions ("this / last / next weekend", "over the weekend") to its
  * Saturday–Sunday, chosen by the rules of `resolveWeekend` below.
  *
+ * Instants, offsets, zones and the local calendar are in instant.ts, the tense rules in tense.ts;
+ * this module re-exports their public names.
+ *
  * @module
  */
 import * as chrono from 'chrono-node';
 import type { TimeRef } from '../types.js';
+import { DAY_MS, MINUTE_MS, addMonths, localFields, localMidnight, shiftYears, toIso, ymd, zoneOffsetMinutes } from './instant.js';
+import { isArrangement, sentenceAt, tenseOf } from './tense.js';
 import { textWindows } from './text-windows.js';
 
-/** Milliseconds in a day. */
-export const DAY_MS = 86_400_000;
-
-const MINUTE_MS = 60_000;
-
-/**
- * Parses a caller-given timestamp: a `Date`, epoch milliseconds, an ISO-8601 string, or a
- * written date chrono-node understands in strict mode (`"1:56 pm on 8 May, 2023"`). Times without
- * a zone are read as UTC.
- * @returns epoch milliseconds, or `undefined` when the value cannot be parsed.
- */
-export function parseTimestamp(value: string | number | Date): number | undefined {
-  if (value instanceof Date) {
-    const t = value.getTime();
-    return Number.isFinite(t) ? t : undefined;
-  }
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string') return undefined;
-  const s = value.trim();
-  if (s === '') return undefined;
-  if (/^\d{4}-\d{2}-\d{2}/.test(s)) {
-    const iso = /[zZ]|[+-]\d{2}:?\d{2}$/.test(s) || s.length === 10 ? s : `${s}Z`;
-    const t = Date.parse(iso);
-    if (Number.isFinite(t)) return t;
-  }
-  // A written date must name year, month and day and cover the whole string: relative phrases
-  // ("the day after") are not timestamps.
-  const [r] = chrono.strict.parse(s, { instant: new Date(0), timezone: 0 });
-  if (r === undefined || r.text.length < s.replace(/[.,;\s]+$/u, '').length || !r.start.isCertain('year') || !r.start.isCertain('month') || !r.start.isCertain('day')) return undefined;
-  return r.start.date().getTime();
-}
-
-/**
- * The UTC offset written in an ISO-8601 timestamp: `+09:00` → 540, `-0330` → -210, `+05` → 300,
- * `2024-03-10 10:00+5:00` → 300, `Z` → 0 (the shapes of {@link ISO_OFFSET}).
- * @returns minutes east of UTC, or `undefined` when the value is not an ISO string with an
- *   explicit offset (a `Date`, epoch ms, or a time without a zone, which is read as UTC).
- */
-export function isoOffsetMinutes(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const s = value.trim();
-  if (!/^\d{4}-\d{2}-\d{2}[T\s]/.test(s)) return undefined;
-  if (/\d[zZ]$/.test(s)) return 0;
-  const m = ISO_OFFSET.exec(s);
-  if (m === null) return undefined;
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2] ?? m[4] ?? m[6]) * 60 + Number(m[3] ?? m[5] ?? 0));
-}
-
-/**
- * The written UTC offset at the end of an ISO-8601 date-time, in every shape the date parser
- * accepts: `+09:00`, `+0900`, `+9:00`, `+09`, `+9`, after `T` or a space. Groups: 1 the sign, then
- * hours and minutes in (2, 3), (4, 5) or (6) alone.
- */
-export const ISO_OFFSET = /\d{4}-\d{2}-\d{2}[T\s]\s*\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*([+-])(?:(\d{2}):?(\d{2})|(\d{1,2}):(\d{2})|(\d{1,2}))\s*$/;
-
-/** True when `zone` is an IANA time-zone name this runtime knows (`Europe/Lisbon`, `UTC`). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone.trim() !== '';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The UTC offset of an IANA zone at an instant (daylight saving included), in minutes east of
- * UTC: `Asia/Tokyo` → 540, `America/New_York` in July → -240.
- * @throws RangeError for an unknown zone (check with {@link isTimeZone} first).
- */
-export function zoneOffsetMinutes(zone: string, ms: number): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
-  const m = /GMT([+-])(\d{1,2}):?(\d{2})?/.exec(name);
-  if (m === null) return 0;
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
-}
-
-/** ISO-8601 (UTC) of epoch milliseconds. */
-export function toIso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-/** A UTC offset in minutes as written in ISO 8601: `+09:00`, `-03:30`, `Z` for 0. */
-export function offsetText(minutes: number): string {
-  if (minutes === 0) return 'Z';
-  const a = Math.abs(minutes);
-  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
-}
-
-/**
- * ISO-8601 in the local time of a UTC offset, to the second: `(2024-03-09T22:30:00Z, 540)` →
- * `2024-03-10T07:30:00+09:00`. With offset 0 it ends in `Z`.
- */
-export function toLocalIso(ms: number, offsetMinutes: number): string {
-  return `${new Date(ms + offsetMinutes * MINUTE_MS).toISOString().slice(0, 19)}${offsetText(offsetMinutes)}`;
-}
-
-/** The local calendar day `YYYY-MM-DD` of an instant at a UTC offset. */
-export function localDate(ms: number, offsetMinutes: number): string {
-  return new Date(ms + offsetMinutes * MINUTE_MS).toISOString().slice(0, 10);
-}
-
-/**
- * The tense of a sentence, by simple documented rules (English):
- * - `future` when it has `will`, `'ll`, `shall`, `going to`, `gonna`, `plan(ning) to` / `a` /
- *   `on`, `hope to`, `want to`, `would like to`, `intend to`, `next`, `soon`, `upcoming`,
- *   `coming up`, `looking forward`, `can't wait`, or a person's present progressive (`I am`,
- *   `we're`, `she is`... + a verb in `-ing`, not an adjective like `amazing`: "we're flying to
- *   Lisbon on 14 August" is an arrangement);
- * - otherwise `past` when it has a past auxiliary or common irregular past verb (`was`, `were`,
- *   `did`, `had`, `went`, `got`, `met`, `saw`, `came`, `made`, `took`, `bought`, `left`,
- *   `started`...), `ago`, `last`, `before`, a pronoun followed by a word in `-ed`
- *   (`we moved`, `she finished`), or a determiner's noun subject followed by one ("the course
- *   started", "my sister moved"; not after a form of *be*: "the talk is scheduled");
- * - otherwise `none` (present tense, or no verb at all).
- * Future wins when both kinds appear ("I was told we will go").
- */
-export function tenseOf(sentence: string): 'past' | 'future' | 'none' {
-  const s = ` ${sentence.toLowerCase().replace(/[’]/g, "'")} `;
-  if (
-    /\b(will|shall|gonna|upcoming|next|soon)\b|'ll\b|\bgoing to\b|\bplan(?:ning|s|ned)? (?:to|a|an|on|our|my)\b|\b(?:hop(?:e|es|ing)|want(?:s)?|would like|intend(?:s)?) to\b|\bcoming up\b|\blooking forward\b|\bcan'?t wait\b/.test(s) ||
-    // The present progressive of an arrangement: "we're flying to Lisbon on 14 August".
-    /\b(?:i am|i'm|we are|we're|they are|they're|you are|you're|he is|he's|she is|she's)\s+(?:(?:also|still|really|finally|just)\s+)?(?!going\b|(?:interest|amaz|excit|bor|annoy|stunn|relax|charm|will|miss|lov|confus|tir|worr|surpris|disappoint|embarrass|inspir|frustrat|terrify|thr?ill)ing\b)\w+ing\b/.test(s)
-  ) {
-    return 'future';
-  }
-  if (
-    /\b(was|were|did|had|went|got|met|saw|came|made|took|bought|sold|left|told|said|gave|ran|won|lost|found|began|flew|drove|ate|spent|held|heard|felt|kept|threw|wrote|ago|last|born|married)\b/.test(s) ||
-    /\b(i|we|you|he|she|they|it)\s+(?:\w+ly\s+)?\w+ed\b/.test(s) ||
-    // A noun subject with a regular past verb: "the course started", "the sale ended", "my sister moved";
-    // not a passive or an adjective after be ("the talk is scheduled", "the kids are excited").
-    /\b(?:the|a|an|my|our|his|her|their|your|its|this|that)\s+(?:(?!(?:is|are|am|be|been|being|was|were|'s|'re|so|very|really|too)\b)[\w']+\s+){0,2}(?!(?:excit|interest|tir|bor|worri|scar|detail|limit|advanc|relat|us|bas|suppos|need|feed|speed|seed|bleed|breed|proceed|exceed|succeed|hundr|gre|ste|twe|re|sl)ed\b)\w{2,}ed\b/.test(s)
-  ) {
-    return 'past';
-  }
-  return 'none';
-}
-
-/**
- * True when a sentence without tense ({@link tenseOf} `none`) states an arrangement in the present
- * tense, which speaks of a coming date (English, simple documented rules):
- * - a form of *be* followed by a preposition of time, optionally after `scheduled`, `planned`,
- *   `booked`, `set`, `due`, `fixed`: "the meeting is on Friday", "her party is in October", "the
- *   talk is scheduled for Monday";
- * - *have* / *has* with an object: "I have an exam on Friday", "we have a team dinner on Friday";
- * - a verb of schedules in the present simple (`start(s)`, `begin(s)`, `open(s)`, `close(s)`,
- *   `end(s)`, `finish(es)`, `arrive(s)`, `leave(s)`, `depart(s)`, `land(s)`, `return(s)`, `take(s)
- *   place`, `kick(s) off`, `launch(es)`, `come(s) out`), not as a noun after an article or a
- *   possessive ("the start of May" is no arrangement): "she arrives on Thursday".
- * A sentence with no verb ("dinner on Friday?") is no arrangement.
- */
-export function isArrangement(sentence: string): boolean {
-  const s = ` ${sentence.toLowerCase().replace(/[’]/g, "'")} `;
-  return (
-    /(?:\b(?:is|are)|'s|'re)\s+(?:(?:scheduled|planned|booked|set|due|fixed)\s+)?(?:on|in|at|for|from|this|next)\b/.test(s) ||
-    /(?:\b(?:have|has)|'ve)\s+(?:got\s+)?(?:a|an|the|my|our|his|her|their|your|this|that|some|another|one|two|three|\d+)\b/.test(s) ||
-    /(?<!\b(?:the|a|an|my|our|his|her|their|your|its)\s)\b(?:starts?|begins?|opens?|closes?|ends?|finish(?:es)?|arrives?|leaves|leave|departs?|lands?|returns?|takes? place|kicks? off|launch(?:es)?|comes? out)\b/.test(s)
-  );
-}
+export { DAY_MS, ISO_OFFSET, isTimeZone, isoOffsetMinutes, localDate, localWhen, offsetText, parseTimestamp, toIso, toLocalIso, zoneOffsetMinutes } from './instant.js';
+export { isArrangement, tenseOf } from './tense.js';
 
 /**
  * Certainty of a resolved time reference, in [0,1], by how it was resolved:
@@ -199,40 +47,6 @@ export function isArrangement(sentence: string): boolean {
  * explicit (others are dropped).
  */
 export const CERTAINTY = Object.freeze({ explicit: 1, relative: 0.9, yearlessTensed: 0.75, yearlessUntensed: 0.5, weekdayTensed: 0.7, weekdayUntensed: 0.5 });
-
-/** Most characters {@link sentenceAt} reads on each side of an index (a sentence longer is cut there). */
-const SENTENCE_SCAN = 1000;
-
-/**
- * The sentence of `text` around character `index` (split on . ! ? and line breaks), at most
- * {@link SENTENCE_SCAN} characters on each side (so a text without punctuation costs O(1) per
- * expression, not O(text)).
- */
-function sentenceAt(text: string, index: number): string {
-  let a = index;
-  while (a > 0 && index - a < SENTENCE_SCAN && !/[.!?\n]/.test(text[a - 1] as string)) a--;
-  let b = index;
-  while (b < text.length && b - index < SENTENCE_SCAN && !/[.!?\n]/.test(text[b] as string)) b++;
-  return text.slice(a, b);
-}
-
-/** UTC ms of local midnight of the local day (y, m 1-based, d) at an offset. */
-function localMidnight(y: number, m: number, d: number, offsetMinutes: number): number {
-  const t = new Date(Date.UTC(2000, m - 1, d));
-  t.setUTCFullYear(y);
-  return t.getTime() - offsetMinutes * MINUTE_MS;
-}
-
-/** Local calendar fields of an instant at an offset. */
-function localFields(ms: number, offsetMinutes: number): { y: number; m: number; d: number; wd: number } {
-  const t = new Date(ms + offsetMinutes * MINUTE_MS);
-  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), wd: t.getUTCDay() };
-}
-
-function addMonths(y: number, m: number, n: number): { y: number; m: number } {
-  const k = y * 12 + (m - 1) + n;
-  return { y: Math.floor(k / 12), m: (k % 12) + 1 };
-}
 
 const YEAR_RE = /\b(?:in|since|during|of|back in)\s+((?:19|20)\d{2})\b/gi;
 /** A year written in the expression itself (`2023`, `'23`). */
@@ -493,46 +307,10 @@ function resolve(r: chrono.ParsedResult, text: string, at: number, referenceMs: 
   return tr;
 }
 
-function ymd(ms: number, off: number): [number, number, number] {
-  const f = localFields(ms, off);
-  return [f.y, f.m, f.d];
-}
-
-function shiftYears(ms: number, years: number, off: number): number {
-  if (years === 0) return ms;
-  const [y, m, d] = ymd(ms, off);
-  return localMidnight(y + years, m, d, off) + (ms - localMidnight(y, m, d, off));
-}
-
 /**
  * Certainty of a stored reference: its `certainty`, or for references stored before it existed
  * 1 when the year was written and 0.5 otherwise.
  */
 export function certaintyOf(t: TimeRef): number {
   return t.certainty ?? (t.certain.includes('year') ? 1 : 0.5);
-}
-
-/**
- * The compact local form of an interval: `2024-03-10` (one day), `2024-03-10/2024-03-12` (days),
- * `2024-08` (a calendar month), `2023` (a calendar year), or `2024-03-10T07:00+09:00` (an hour).
- * A week is its range of days (`2024-03-11/2024-03-17`), not an ISO week number: the form is read
- * by System Two and people, who should not need week arithmetic. So is a weekend
- * (`2024-03-09/2024-03-10`).
- */
-export function localWhen(startIso: string, endIso: string | undefined, offsetMinutes: number, timeZone?: string): string {
-  const a = Date.parse(startIso);
-  const b = endIso === undefined ? a : Date.parse(endIso);
-  // With an IANA zone each bound is read at its own offset (a span across a daylight-saving change).
-  const la = toLocalIso(a, timeZone === undefined ? offsetMinutes : zoneOffsetMinutes(timeZone, a));
-  const lb = toLocalIso(b, timeZone === undefined ? offsetMinutes : zoneOffsetMinutes(timeZone, b));
-  const startsDay = la.slice(11, 19) === '00:00:00';
-  const endsDay = lb.slice(11, 19) === '23:59:59';
-  if (b - a < 3_600_000 && !(startsDay && endsDay)) return `${la.slice(0, 16)}${offsetText(offsetMinutes)}`;
-  if (startsDay && endsDay) {
-    if (la.slice(5, 10) === '01-01' && lb.slice(5, 10) === '12-31' && la.slice(0, 4) === lb.slice(0, 4)) return la.slice(0, 4);
-    const next = localDate(b + 1, timeZone === undefined ? offsetMinutes : zoneOffsetMinutes(timeZone, b + 1));
-    if (la.slice(8, 10) === '01' && next.slice(8, 10) === '01' && la.slice(0, 7) === lb.slice(0, 7)) return la.slice(0, 7);
-    return la.slice(0, 10) === lb.slice(0, 10) ? la.slice(0, 10) : `${la.slice(0, 10)}/${lb.slice(0, 10)}`;
-  }
-  return `${la.slice(0, 16)}${offsetText(offsetMinutes)}/${lb.slice(0, 16)}${offsetText(offsetMinutes)}`;
 }

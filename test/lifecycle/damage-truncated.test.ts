@@ -7,7 +7,7 @@
  * surviving edges name). Which memories survive is computed from the file itself: those whose
  * text lies on a whole page before the cut.
  */
-import { existsSync, readFileSync, truncateSync } from 'node:fs';
+import { existsSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
@@ -17,21 +17,18 @@ import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store
 import { RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 import type { MemoryNode, Observation } from '../../src/types.js';
-import { cli, lifecycleFixture } from './helpers.js';
+import { cli, lifecycleFixture, longTurns, writtenStoreFile } from './helpers.js';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('damage-truncated', (e) => (encoder = e));
 
-const PLACES = ['harbour', 'orchard', 'library', 'bakery', 'station', 'market', 'garden', 'museum'];
 /** 80 turns of distinct text, long enough that the records fill a few dozen pages. */
-const TURNS: Observation[] = Array.from({ length: 80 }, (_, i) => ({
-  text: `Maya: note ${i} about the ${PLACES[i % PLACES.length]} visit number ${i}, where we counted ${i * 7} lanterns and talked about the weather, the ferries and a long list of plans for next spring.`,
-  observedAt: new Date(Date.UTC(2023, 2, 1, 10, i)).toISOString(),
-  speaker: 'Maya',
-  sessionId: `s${Math.floor(i / 10)}`,
-  turnId: `T:${i}`,
-  source: 'chat',
-}));
+const TURNS: Observation[] = longTurns(80, {
+  text: (i, place) => `Maya: note ${i} about the ${place} visit number ${i}, where we counted ${i * 7} lanterns and talked about the weather, the ferries and a long list of plans for next spring.`,
+  startMs: Date.UTC(2023, 2, 1, 10, 0),
+  perSession: 10,
+  turnPrefix: 'T',
+});
 
 async function open(dir: string): Promise<Memory> {
   return createMemory({ encoder, storage: await createSqliteFileStorage({ dir }), namespace: 'chat' });
@@ -42,15 +39,7 @@ const byId = (nodes: readonly MemoryNode[]): MemoryNode[] => [...nodes].sort((a,
 describe('a store file cut at 60 % of its length', () => {
   it('repair keeps every memory whose record lies before the cut, exactly as it was, and names what it lost', async () => {
     const dir = tempDir();
-    const m = await open(dir);
-    await m.addMany(TURNS);
-    const before = await m.export();
-    await m.close();
-    expect(before.nodes).toHaveLength(TURNS.length);
-
-    const path = join(dir, SQLITE_FILE_NAME);
-    const file = readFileSync(path);
-    const pageSize = file.readUInt16BE(16);
+    const { before, path, file, pageSize } = await writtenStoreFile(dir, open, TURNS);
     const cut = Math.floor(file.length * 0.6);
     // The memories a page-by-page read can give back: their text (in the file once) on a page wholly before the cut.
     const expected = new Set(

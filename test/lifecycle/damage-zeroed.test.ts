@@ -7,28 +7,24 @@
  * back to the page-by-page read in `sql-salvage.ts`: checked on the reviewer's store, 0 → 756 of
  * 788 memories kept.)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createSqliteFileStorage, SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
+import { createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import type { MemoryNode, Observation } from '../../src/types.js';
-import { cli, lifecycleFixture } from './helpers.js';
+import { cli, lifecycleFixture, longTurns, writtenStoreFile } from './helpers.js';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('damage-zeroed', (e) => (encoder = e));
 
-const PLACES = ['harbour', 'orchard', 'library', 'bakery', 'station', 'market', 'garden', 'museum'];
 /** 160 turns of distinct text: the record table spans many pages. */
-const TURNS: Observation[] = Array.from({ length: 160 }, (_, i) => ({
-  text: `Maya: entry ${i} on the ${PLACES[i % PLACES.length]} trip number ${i}, where we saw ${i * 3} boats and wrote down a long list of things to bring next time, like maps and a thermos.`,
-  observedAt: new Date(Date.UTC(2023, 4, 1, 9, i)).toISOString(),
-  speaker: 'Maya',
-  sessionId: `s${Math.floor(i / 20)}`,
-  turnId: `Z:${i}`,
-  source: 'chat',
-}));
+const TURNS: Observation[] = longTurns(160, {
+  text: (i, place) => `Maya: entry ${i} on the ${place} trip number ${i}, where we saw ${i * 3} boats and wrote down a long list of things to bring next time, like maps and a thermos.`,
+  startMs: Date.UTC(2023, 4, 1, 9, 0),
+  perSession: 20,
+  turnPrefix: 'Z',
+});
 
 /** Ids in a fixed order, so the file's layout (and which records the zeroed pages hold) is the same every run. */
 async function open(dir: string): Promise<Memory> {
@@ -40,15 +36,7 @@ async function open(dir: string): Promise<Memory> {
 describe('a run of zeroed pages inside the store file', () => {
   it('repair keeps every memory whose record is on an intact page, as it was', async () => {
     const dir = tempDir();
-    const m = await open(dir);
-    await m.addMany(TURNS);
-    const before = await m.export();
-    await m.close();
-    expect(before.nodes).toHaveLength(TURNS.length);
-
-    const path = join(dir, SQLITE_FILE_NAME);
-    const file = readFileSync(path);
-    const pageSize = file.readUInt16BE(16);
+    const { before, path, file, pageSize } = await writtenStoreFile(dir, open, TURNS);
     const at = (page: number): number => (page - 1) * pageSize;
     // Zero the record table's leaf pages (type 13) holding turns 70-79, nothing else: the key
     // index, where the namespace list is read, stays whole, so SQLite opens the file and lists

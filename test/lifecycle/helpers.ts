@@ -1,16 +1,19 @@
 /**
  * Shared fixtures of the lifecycle tests (issue 7): a small conversation, storage wrappers that
- * inject faults or outlive a memory, a System One that forces chosen answers, and the CLI runner.
+ * inject faults or outlive a memory, a System One that forces chosen answers, the CLI runner, and
+ * a store file of long turns for the damage tests to damage.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { isJevMemError } from '../../src/errors.js';
 import type { Memory } from '../../src/memory.js';
+import type { MemoryExport } from '../../src/plane/store/export.js';
+import { SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import type { NamespaceSnapshot, StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
 import type { SystemOneBackend, SystemOneRequest, SystemOneResponse } from '../../src/system-one/wire.js';
@@ -191,4 +194,39 @@ export async function cli(args: string[]): Promise<{ code: number; out: string[]
   const err: string[] = [];
   const code = await main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
   return { code, out, err };
+}
+
+/** The places the damage tests' long turns name, in turn. */
+const PLACES = ['harbour', 'orchard', 'library', 'bakery', 'station', 'market', 'garden', 'museum'];
+
+/**
+ * `count` chat turns by Maya of distinct, long text, so that their records fill many pages of a
+ * store file: turn i says `text(i, place)` (the places taken in turn), at `startMs` + i minutes,
+ * in session `s⌊i / perSession⌋`, with turn id `<turnPrefix>:<i>`.
+ */
+export function longTurns(count: number, o: { text: (i: number, place: string) => string; startMs: number; perSession: number; turnPrefix: string }): Observation[] {
+  return Array.from({ length: count }, (_, i) => ({
+    text: o.text(i, PLACES[i % PLACES.length] as string),
+    observedAt: new Date(o.startMs + i * 60_000).toISOString(),
+    speaker: 'Maya',
+    sessionId: `s${Math.floor(i / o.perSession)}`,
+    turnId: `${o.turnPrefix}:${i}`,
+    source: 'chat',
+  }));
+}
+
+/**
+ * Writes `turns` with one `addMany` into a memory on the SQLite store file in `dir` (`open(dir)`),
+ * closes it and reads the file back, for a test to damage: the export before the damage (every
+ * turn in it, checked), the file's path, its bytes and its page size (header offset 16).
+ */
+export async function writtenStoreFile(dir: string, open: (dir: string) => Promise<Memory>, turns: Observation[]): Promise<{ before: MemoryExport; path: string; file: Buffer; pageSize: number }> {
+  const m = await open(dir);
+  await m.addMany(turns);
+  const before = await m.export();
+  await m.close();
+  expect(before.nodes).toHaveLength(turns.length);
+  const path = join(dir, SQLITE_FILE_NAME);
+  const file = readFileSync(path);
+  return { before, path, file, pageSize: file.readUInt16BE(16) };
 }

@@ -1,5 +1,5 @@
 /**
- * The runtime ONNX codec (src/system-one/onnx-model.ts, `@bufbuild/protobuf/wire`) against the
+ * The runtime ONNX codec (src/system-one/onnx-build.ts and onnx-decode.ts, `@bufbuild/protobuf/wire`) against the
  * reference onnx-proto classes (a devDependency only): for every shipped `.onnx` file the decoder
  * reads exactly the tensors, nodes, shapes and metadata onnx-proto reads, and rebuilding the
  * shipped weights gives the shipped bytes.
@@ -8,7 +8,9 @@ import { readFile } from 'node:fs/promises';
 import onnxProto from 'onnx-proto';
 import { describe, expect, it } from 'vitest';
 import { HEAD_GROUPS } from '../../src/system-one/features.js';
-import { buildGroupOnnx, decodeOnnx, validateWeights } from '../../src/system-one/onnx-model.js';
+import { buildGroupOnnx } from '../../src/system-one/onnx-build.js';
+import { decodeOnnx } from '../../src/system-one/onnx-decode.js';
+import { validateWeights } from '../../src/system-one/onnx-model.js';
 
 const { onnx } = onnxProto;
 const DIR = new URL('../../models/system-one/', import.meta.url);

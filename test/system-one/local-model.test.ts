@@ -13,7 +13,9 @@ import { GROUP_OUTPUTS } from '../../src/system-one/heads.js';
 import { runHeuristicGroup } from '../../src/system-one/heuristic.js';
 import { compileOnnx } from '../../src/system-one/kernels.js';
 import { createLocalSystemOne, urlAssetLoader, type LocalSystemOne } from '../../src/system-one/local.js';
-import { MAX_PARAMS, decodeOnnx, dequantize, quantizeColumns, validateWeights } from '../../src/system-one/onnx-model.js';
+import { decodeOnnx } from '../../src/system-one/onnx-decode.js';
+import { MAX_PARAMS, validateWeights } from '../../src/system-one/onnx-model.js';
+import { dequantize, quantizeColumns } from '../../src/system-one/onnx-quantize.js';
 import { runConformanceSuite } from './conformance.js';
 import { prng } from '../helpers/prng.js';
 

@@ -1,0 +1,46 @@
+/**
+ * What the memory tools (tools.ts) give back to a model: a recalled memory with only the fields a
+ * model needs ({@link memoryView}) and the trace of a recall in a few fields ({@link traceSummary}).
+ *
+ * @module
+ */
+import type { RecallResult } from '../memory.js';
+import type { RecalledMemory } from '../types.js';
+
+/**
+ * The fields of a memory a model needs: no embedding, no types, no scores beyond 4 digits;
+ * `observedAt` / `supersededAt` in UTC ISO-8601 (as `listedView` gives them), and
+ * `observedAtLocal` (the writer's local time, with its offset) when the memory was observed at a
+ * non-zero UTC offset;
+ * `relevance` is the calibrated probability in [0,1] that the memory is evidence for the query
+ * (absent when the recall had no System-One assessment of it), `metadata` the caller's metadata
+ * with the scope fields and `expiresAt`.
+ */
+export function memoryView(m: RecalledMemory): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: m.id, text: m.text, score: Math.round(m.score * 1e4) / 1e4, status: m.status };
+  if (m.relevance !== undefined) out.relevance = Math.round(m.relevance * 1e4) / 1e4;
+  // UTC ISO, as the list and history tools give it (one format per field across the tools); the
+  // writer's local time only beside it, when it was written at another offset.
+  if (m.observedAt !== undefined) out.observedAt = m.observedAt;
+  if (m.observedAtLocal !== undefined && !/(?:Z|[+-]00:?00)$/.test(m.observedAtLocal)) out.observedAtLocal = m.observedAtLocal;
+  if (m.provenance.speaker !== undefined) out.speaker = m.provenance.speaker;
+  if (m.provenance.sessionId !== undefined) out.sessionId = m.provenance.sessionId;
+  if (m.timeRefs.length > 0) out.timeRefs = m.timeRefs.map((t) => ({ text: t.text, when: t.when }));
+  if (m.supersededAt !== undefined) out.supersededAt = m.supersededAt;
+  if (m.provenance.metadata !== undefined && Object.keys(m.provenance.metadata).length > 0) out.metadata = m.provenance.metadata;
+  return out;
+}
+
+/** The trace of a recall in one line's worth of fields: why these memories (SPEC 6). */
+export function traceSummary(r: RecallResult): Record<string, unknown> {
+  const t = r.trace;
+  return {
+    views: t.routing.active,
+    depth: `${t.depth.reached}/${t.depth.max}`,
+    stopReason: t.stopReason,
+    visited: t.limits.visited,
+    systemOneCalls: t.limits.controllerCalls,
+    fallbacks: t.fallbacks,
+    ms: Math.round(t.timings.totalMs * 10) / 10,
+  };
+}
