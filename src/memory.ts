@@ -36,6 +36,7 @@ import { quoteVisible } from './util/invisible.js';
 import type { Memory } from './memory/api.js';
 import { CallTracker } from './memory/calls.js';
 import { NamespaceCaches } from './memory/concurrency.js';
+import { IssueOrder } from './memory/issue-order.js';
 import type { MemoryContext } from './memory/context.js';
 import { createExpiryOnOpen } from './memory/expiry.js';
 import { lifecycleMethods } from './memory/lifecycle-methods.js';
@@ -157,6 +158,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     systemTwo,
     caches,
     writes,
+    order: new IssueOrder(),
     expiry,
     transfer,
     ensureOpen,
