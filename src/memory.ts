@@ -54,7 +54,7 @@ import { writeMethods } from './memory/write-methods.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
-export type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions, WriteDecisions, WriteProgress } from './memory/types.js';
+export type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ImportProgress, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { FilterLiteral, FilterOperators, MemoryFilter } from './read/filter.js';
 export type { ImportResult } from './memory/transfer.js';
 export type { ChatMessageInput } from './memory/input.js';

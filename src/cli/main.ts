@@ -18,16 +18,16 @@
  * - 3: the store is damaged (issue 22): `check` found damage, `export` met damaged records
  *   without `--skip-damaged`, or any command failed with `STORE_DAMAGED` (see `check.ts`);
  * - 130: `ingest` interrupted by SIGINT (Ctrl-C): the write stops through its AbortSignal, the
- *   chunks committed so far stay, their count is printed and the store's lock is released.
+ *   chunks committed so far stay, their count is printed and the store's lock is released; also
+ *   `import` interrupted before its one atomic commit (nothing written; import.ts).
  *
  * @module
  */
-import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { parseQuestions, withoutBom } from '../formats/jsonl.js';
+import { parseQuestions } from '../formats/jsonl.js';
 import type { Memory } from '../memory.js';
-import { quoteVisible, showInvisible } from '../util/invisible.js';
+import { quoteVisible } from '../util/invisible.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, dateOption, positiveIntOption, unitOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { filterOption, runHistory, runList } from './browse.js';
@@ -35,6 +35,7 @@ import { isClosedPipe, processIO, type CliIO } from './io.js';
 import { EXIT_DAMAGED, runCheck, runRepair, warnRepairBackups } from './check.js';
 import { eraseByCopy, erasureRefused } from './erase-copy.js';
 import { findPackage } from './package-info.js';
+import { runImport } from './import.js';
 import { runIngest } from './ingest.js';
 import { erasureOnFullDisk } from './error-words.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
@@ -220,46 +221,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
       case 'import': {
         const file = pos[0];
         if (!file) throw new UsageError('import needs a file');
-        const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-          throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
-        });
-        let data: unknown;
-        try {
-          data = JSON.parse(withoutBom(raw));
-        } catch (e) {
-          throw new JevMemError('INVALID_INPUT', `${file} is not JSON (${showInvisible((e as Error).message)}); expected a jev-mem export`, { field: 'file' });
-        }
-        const madeStore = v.store !== undefined && !existsSync(v.store);
-        memory = await openMemory(v, false, true);
-        const opened = memory;
-        const o: Parameters<Memory['import']>[1] = { reembed: v.reembed === true };
-        if (v.namespace !== undefined) o.namespace = v.namespace;
-        let result;
-        try {
-          result = await opened.import(data, o);
-        } catch (e) {
-          // An import writes nothing when it fails (a bad export is refused before any write): a
-          // store this command made is removed, as ingest does, unless it holds any namespace.
-          const empty = madeStore && (await opened.namespaces().catch(() => ['?'])).length === 0;
-          memory = undefined;
-          await opened.close();
-          if (empty) await rm(v.store as string, { recursive: true, force: true });
-          throw e;
-        }
-        io.out(JSON.stringify(result));
-        // Texts edited in the file since the export were embedded again (memory/text-edits.ts).
-        const edited = result.textEdited ?? 0;
-        if (edited > 0) {
-          io.err(`jev-mem: note: ${edited} node(s) of ${file} were edited since the export (their text differs from the export's textHashes); their embeddings, keywords, entities and time references were derived again from the new text (no --reembed needed); their memory types and edges were kept`);
-        }
-        // What the import rebuilt across records (memory/import-repair.ts), said, not only counted.
-        const rebuilt = [
-          result.seqRenumbered ? `${result.seqRenumbered} node(s) shared a seq with another and were given the next free one (file order kept)` : '',
-          result.successorsDropped ? `${result.successorsDropped} node(s) named a newer version the file does not hold in supersededBy (dropped; a superseded node left without one was imported active)` : '',
-          result.edgesDropped ? `${result.edgesDropped} edge(s) joined a node the file does not hold and were left out` : '',
-        ].filter((x) => x !== '');
-        if (rebuilt.length > 0) io.err(`jev-mem: note: ${file}: ${rebuilt.join('; ')}`);
-        return 0;
+        return await runImport(file, v, io, (opened) => (memory = opened));
       }
       case 'delete': {
         const id = pos[0];
