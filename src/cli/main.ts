@@ -237,6 +237,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
           await eraseByCopy(need(v.store, 'store'), { namespace: ns, ids: [id] }, io, (namespace) => openMemory({ ...v, namespace }));
           return true;
         });
+        if (deleted) io.done?.(`node ${quoteVisible(id)} was erased from namespace ${quoteVisible(ns)} of store ${need(v.store, 'store')}`);
         io.out(JSON.stringify({ deleted, id }));
         if (!deleted) io.err(`jev-mem: warning: namespace ${quoteVisible(ns)} holds no node ${quoteVisible(id)}; nothing was deleted`);
         warnRepairBackups(need(v.store, 'store'), io);
@@ -287,6 +288,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
           memory = undefined;
           await eraseByCopy(need(v.store, 'store'), { namespace: ns }, io, (namespace) => openMemory({ ...v, namespace }));
         });
+        if (existed) io.done?.(`namespace ${quoteVisible(ns)} was erased from store ${need(v.store, 'store')}`);
         io.out(JSON.stringify({ forgotten: ns, existed }));
         if (!existed) io.err(`jev-mem: warning: the store held no namespace ${quoteVisible(ns)}; nothing was erased`);
         warnRepairBackups(need(v.store, 'store'), io);
