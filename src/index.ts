@@ -21,6 +21,7 @@ export type {
   FilterLiteral,
   FilterOperators,
   ImportOptions,
+  ImportProgress,
   ImportResult,
   ListedMemory,
   ListOptions,

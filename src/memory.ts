@@ -36,6 +36,7 @@ import { quoteVisible } from './util/invisible.js';
 import type { Memory } from './memory/api.js';
 import { CallTracker } from './memory/calls.js';
 import { NamespaceCaches } from './memory/concurrency.js';
+import { IssueOrder } from './memory/issue-order.js';
 import type { MemoryContext } from './memory/context.js';
 import { createExpiryOnOpen } from './memory/expiry.js';
 import { lifecycleMethods } from './memory/lifecycle-methods.js';
@@ -53,7 +54,7 @@ import { writeMethods } from './memory/write-methods.js';
 
 export { GENERATION_META_KEY, LOCK_PREFIX } from './memory/concurrency.js';
 export { MAINTENANCE_PENDING_META_KEY } from './memory/write.js';
-export type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions, WriteDecisions, WriteProgress } from './memory/types.js';
+export type { AddManyOptions, AddOptions, AddResult, CallOptions, ExportOptions, ImportOptions, ImportProgress, ListedMemory, ListOptions, ListPage, MemoryScope, ResetOptions, ScopedCallOptions, WriteDecisions, WriteProgress } from './memory/types.js';
 export type { FilterLiteral, FilterOperators, MemoryFilter } from './read/filter.js';
 export type { ImportResult } from './memory/transfer.js';
 export type { ChatMessageInput } from './memory/input.js';
@@ -157,6 +158,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     systemTwo,
     caches,
     writes,
+    order: new IssueOrder(),
     expiry,
     transfer,
     ensureOpen,

@@ -49,7 +49,7 @@ export const OPTIONS = {
   questions: { type: 'string', value: '<file>', help: 'one question a line (plain text or JSON with a "question" field); prints one JSON line each' },
   reembed: { type: 'boolean', help: 're-embed nodes whose embeddings come from another encoder instead of refusing' },
   'keep-backup': { type: 'boolean', help: 'repair: keep the damaged file beside the repaired store (it keeps every record as it was at the repair, text you erase later included; delete and forget warn about it) instead of removing it' },
-  'skip-damaged': { type: 'boolean', help: 'export: print the readable records of a damaged store (exit 0; the damaged ids are in "damaged") instead of exit 3' },
+  'skip-damaged': { type: 'boolean', help: 'export: print the readable records of a damaged store (exit 0; the damaged ids are in "damaged"; where SQLite cannot read through the damage, the file is read page by page as repair does and what was left out is said on stderr) instead of exit 3' },
   backend: { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend that answers the request (default: local)' },
   'system-one': { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend (default: local)' },
   'base-url': { type: 'string', value: '<url>', help: 'base URL of the remote System One (or JEV_MEM_SYSTEM_ONE_URL)' },

@@ -26,6 +26,13 @@ export interface CliIO {
    * when all went well). `main` calls it before it returns its exit code.
    */
   flush?(): Promise<unknown>;
+  /**
+   * Records what the command has already done to the store (`node "x" erased from namespace
+   * "y"`), before it prints its result: a failed write of stdout then says that only the output
+   * failed and the work is done, instead of leaving the user to guess (issue 22: `jev-mem delete
+   * … > /dev/full` still exits 1, with a truthful message).
+   */
+  done?(what: string): void;
 }
 
 /** True for the errors of a write to a pipe whose reader went away. */
@@ -64,10 +71,13 @@ export function processIO(): CliIO {
   let errClosed = false;
   /** The first write error that is not a closed pipe. */
   let failure: unknown;
+  /** What the command did before printing ({@link CliIO.done}). */
+  let did: string | undefined;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (!isClosedPipe(e)) {
       failure ??= e;
-      if (!errClosed && !closed.signal.aborted) process.stderr.write(`jev-mem: cannot write to stdout: ${e.code ?? e.message}; the output is incomplete\n`);
+      const what = did === undefined ? 'the output is incomplete' : `only the output failed: ${did} (that is done; the result line was not written)`;
+      if (!errClosed && !closed.signal.aborted) process.stderr.write(`jev-mem: cannot write to stdout: ${e.code ?? e.message}; ${what}\n`);
     }
     closed.abort(e);
   });
@@ -83,6 +93,9 @@ export function processIO(): CliIO {
       if (!errClosed) process.stderr.write(`${line}\n`);
     },
     outClosed: closed.signal,
+    done: (what) => {
+      did = what;
+    },
     flush: async () => {
       await Promise.all([drained(process.stdout), drained(process.stderr)]);
       // A failed write reports through an 'error' event, emitted on a later tick than its callback.

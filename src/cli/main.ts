@@ -18,23 +18,25 @@
  * - 3: the store is damaged (issue 22): `check` found damage, `export` met damaged records
  *   without `--skip-damaged`, or any command failed with `STORE_DAMAGED` (see `check.ts`);
  * - 130: `ingest` interrupted by SIGINT (Ctrl-C): the write stops through its AbortSignal, the
- *   chunks committed so far stay, their count is printed and the store's lock is released.
+ *   chunks committed so far stay, their count is printed and the store's lock is released; also
+ *   `import` interrupted before its one atomic commit (nothing written; import.ts).
  *
  * @module
  */
-import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { parseQuestions, withoutBom } from '../formats/jsonl.js';
+import { parseQuestions } from '../formats/jsonl.js';
 import type { Memory } from '../memory.js';
-import { quoteVisible, showInvisible } from '../util/invisible.js';
+import { quoteVisible } from '../util/invisible.js';
 import type { SystemOneBackend } from '../system-one/wire.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, dateOption, positiveIntOption, unitOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { filterOption, runHistory, runList } from './browse.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
 import { EXIT_DAMAGED, runCheck, runRepair, warnRepairBackups } from './check.js';
 import { eraseByCopy, erasureRefused } from './erase-copy.js';
+import { exportFromPages } from './export-damaged.js';
 import { findPackage } from './package-info.js';
+import { runImport } from './import.js';
 import { runIngest } from './ingest.js';
 import { erasureOnFullDisk } from './error-words.js';
 import { createSystemOneFromName } from '../system-one/from-name.js';
@@ -203,11 +205,25 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         return 0;
       }
       case 'export': {
-        const opened = await openForCleanup(v);
-        memory = opened.memory;
-        await requireMemories(memory, opened.namespace);
-        const exported = await memory.export({ namespace: opened.namespace });
-        if (exported.damaged !== undefined && exported.damaged.length > 0) {
+        let byPages = false;
+        let ns: string | undefined;
+        let exported: Awaited<ReturnType<Memory['export']>>;
+        try {
+          const opened = await openForCleanup(v);
+          memory = opened.memory;
+          ns = opened.namespace;
+          await requireMemories(memory, ns);
+          exported = await memory.export({ namespace: ns });
+        } catch (e) {
+          // SQLite cannot read through the damaged file: read it page by page (export-damaged.ts).
+          const name = ns ?? v.namespace;
+          if (v['skip-damaged'] !== true || !isJevMemError(e, 'STORE_DAMAGED') || name === undefined) throw e;
+          await memory?.close().catch(() => undefined);
+          memory = undefined;
+          byPages = true;
+          exported = await exportFromPages(need(v.store, 'store'), name, io, (dir) => openMemory({ ...v, store: dir, namespace: name }), e);
+        }
+        if (!byPages && exported.damaged !== undefined && exported.damaged.length > 0) {
           io.err(`jev-mem: ${exported.damaged.length} damaged node record(s) left out of the export${exported.edgesLeftOut ? `, with the ${exported.edgesLeftOut} edge(s) joining them` : ''}: ${exported.damaged.join(', ')}`);
           if (v['skip-damaged'] !== true) {
             io.err('jev-mem: nothing was printed; pass --skip-damaged to export the readable records, or run jev-mem check / jev-mem repair');
@@ -220,46 +236,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
       case 'import': {
         const file = pos[0];
         if (!file) throw new UsageError('import needs a file');
-        const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-          throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
-        });
-        let data: unknown;
-        try {
-          data = JSON.parse(withoutBom(raw));
-        } catch (e) {
-          throw new JevMemError('INVALID_INPUT', `${file} is not JSON (${showInvisible((e as Error).message)}); expected a jev-mem export`, { field: 'file' });
-        }
-        const madeStore = v.store !== undefined && !existsSync(v.store);
-        memory = await openMemory(v, false, true);
-        const opened = memory;
-        const o: Parameters<Memory['import']>[1] = { reembed: v.reembed === true };
-        if (v.namespace !== undefined) o.namespace = v.namespace;
-        let result;
-        try {
-          result = await opened.import(data, o);
-        } catch (e) {
-          // An import writes nothing when it fails (a bad export is refused before any write): a
-          // store this command made is removed, as ingest does, unless it holds any namespace.
-          const empty = madeStore && (await opened.namespaces().catch(() => ['?'])).length === 0;
-          memory = undefined;
-          await opened.close();
-          if (empty) await rm(v.store as string, { recursive: true, force: true });
-          throw e;
-        }
-        io.out(JSON.stringify(result));
-        // Texts edited in the file since the export were embedded again (memory/text-edits.ts).
-        const edited = result.textEdited ?? 0;
-        if (edited > 0) {
-          io.err(`jev-mem: note: ${edited} node(s) of ${file} were edited since the export (their text differs from the export's textHashes); their embeddings, keywords, entities and time references were derived again from the new text (no --reembed needed); their memory types and edges were kept`);
-        }
-        // What the import rebuilt across records (memory/import-repair.ts), said, not only counted.
-        const rebuilt = [
-          result.seqRenumbered ? `${result.seqRenumbered} node(s) shared a seq with another and were given the next free one (file order kept)` : '',
-          result.successorsDropped ? `${result.successorsDropped} node(s) named a newer version the file does not hold in supersededBy (dropped; a superseded node left without one was imported active)` : '',
-          result.edgesDropped ? `${result.edgesDropped} edge(s) joined a node the file does not hold and were left out` : '',
-        ].filter((x) => x !== '');
-        if (rebuilt.length > 0) io.err(`jev-mem: note: ${file}: ${rebuilt.join('; ')}`);
-        return 0;
+        return await runImport(file, v, io, (opened) => (memory = opened));
       }
       case 'delete': {
         const id = pos[0];
@@ -275,6 +252,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
           await eraseByCopy(need(v.store, 'store'), { namespace: ns, ids: [id] }, io, (namespace) => openMemory({ ...v, namespace }));
           return true;
         });
+        if (deleted) io.done?.(`node ${quoteVisible(id)} was erased from namespace ${quoteVisible(ns)} of store ${need(v.store, 'store')}`);
         io.out(JSON.stringify({ deleted, id }));
         if (!deleted) io.err(`jev-mem: warning: namespace ${quoteVisible(ns)} holds no node ${quoteVisible(id)}; nothing was deleted`);
         warnRepairBackups(need(v.store, 'store'), io);
@@ -325,6 +303,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
           memory = undefined;
           await eraseByCopy(need(v.store, 'store'), { namespace: ns }, io, (namespace) => openMemory({ ...v, namespace }));
         });
+        if (existed) io.done?.(`namespace ${quoteVisible(ns)} was erased from store ${need(v.store, 'store')}`);
         io.out(JSON.stringify({ forgotten: ns, existed }));
         if (!existed) io.err(`jev-mem: warning: the store held no namespace ${quoteVisible(ns)}; nothing was erased`);
         warnRepairBackups(need(v.store, 'store'), io);

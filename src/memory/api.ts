@@ -311,7 +311,10 @@ export interface Memory {
    * @returns The counts written and the namespace ({@link ImportResult}).
    * @throws JevMemError `INVALID_INPUT` (bad file, naming the field as `export.nodes[3].status`; or the namespace is not
    *   empty), `SCHEMA_MISMATCH` (newer export or schema version), `ENCODER_MISMATCH` (embeddings
-   *   of another encoder and `reembed` false), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written).
+   *   of another encoder and `reembed` false), `STORAGE_FAILED` / `QUOTA_EXCEEDED` (nothing written),
+   *   `INVALID_OPTION` (`options.onProgress` not a function), `ABORTED` (`options.signal` before the
+   *   commit, or `options.onProgress` threw; nothing written).
+   * Each step is told to `options.onProgress` as it begins ({@link ImportOptions.onProgress}).
    */
   import(data: unknown, options?: ImportOptions): Promise<ImportResult>;
   /**

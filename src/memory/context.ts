@@ -18,6 +18,7 @@ import type { Memory } from './api.js';
 import type { CallTracker } from './calls.js';
 import type { NamespaceCaches } from './concurrency.js';
 import type { ExpiryOnOpen } from './expiry.js';
+import type { IssueOrder } from './issue-order.js';
 import type { PlattParameters } from './relevance.js';
 import type { TransferDeps } from './transfer.js';
 import type { NodePredicate } from '../read/filter.js';
@@ -52,6 +53,8 @@ export interface MemoryContext {
   readonly caches: NamespaceCaches;
   /** The write path (memory/write.ts). */
   readonly writes: WritePath;
+  /** Issue order of `add` / `addMany` / `update` / `delete` per namespace (memory/issue-order.ts). */
+  readonly order: IssueOrder;
   /** The erasure of expired memories at open and by `maintain()` (memory/expiry.ts). */
   readonly expiry: ExpiryOnOpen;
   /** What export and import need (memory/transfer.ts). */

@@ -23,7 +23,7 @@ export const SCOPED_ID_OPTION_KEYS = [...CALL_OPTION_KEYS, 'scope'] as const;
 /** Keys of `export`. */
 export const EXPORT_OPTION_KEYS = [...CALL_OPTION_KEYS, 'scope', 'filter'] as const;
 /** Keys of `import`. */
-export const IMPORT_OPTION_KEYS = [...CALL_OPTION_KEYS, 'reembed'] as const;
+export const IMPORT_OPTION_KEYS = [...CALL_OPTION_KEYS, 'reembed', 'onProgress'] as const;
 /** Keys of `list`. */
 export const LIST_OPTION_KEYS = [...CALL_OPTION_KEYS, 'cursor', 'limit', 'filter', 'scope'] as const;
 /** Keys of `answer` beyond recall's (`RECALL_OPTION_KEYS`, memory/validate.ts). */

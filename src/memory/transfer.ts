@@ -7,7 +7,7 @@
  * @module
  */
 import type { Encoder } from '../encoder/encoder.js';
-import { JevMemError, invalidInput, isJevMemError, throwIfAborted } from '../errors.js';
+import { JevMemError, describeValue, invalidInput, isJevMemError, throwIfAborted } from '../errors.js';
 import { checkExport, EXPORT_FORMAT, EXPORT_VERSION, type MemoryExport } from '../plane/store/export.js';
 import { NamespaceState, type IndexFactories } from '../plane/resident/namespace.js';
 import { applyToSnapshot, planMigrations, SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
@@ -18,7 +18,7 @@ import { GENERATION_META_KEY, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, isForeign, reembed } from './migrate.js';
 import { editedNodes, rederive, textHashesOf } from './text-edits.js';
 import { EXPIRY_META_KEY } from './expiry-meta.js';
-import type { ImportOptions } from './types.js';
+import type { ImportOptions, ImportProgress } from './types.js';
 import type { NodePredicate } from '../read/filter.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { isExpired } from './list.js';
@@ -178,7 +178,19 @@ function fileNamespace(name: unknown): string {
  */
 export async function importNamespace(deps: TransferDeps, data: unknown, o: ImportOptions | undefined): Promise<ImportResult> {
   const { storage, caches, encoder } = deps;
+  const started = performance.now();
+  if (o?.onProgress !== undefined && typeof o.onProgress !== 'function') throw new JevMemError('INVALID_OPTION', `options.onProgress must be a function, got ${describeValue(o.onProgress)}`, { field: 'options.onProgress' });
   const file = checkExport(data);
+  /** Tells `onProgress` that `phase` begins (a callback that throws ends the call: ABORTED). */
+  const step = (phase: ImportProgress['phase']): void => {
+    if (o?.onProgress === undefined) return;
+    try {
+      o.onProgress({ phase, nodes: file.nodes.length, edges: file.edges.length, elapsedMs: performance.now() - started });
+    } catch (e) {
+      throw new JevMemError('ABORTED', `options.onProgress threw (${(e as Error)?.message ?? String(e)}); nothing was imported`, { field: 'options.onProgress', cause: e });
+    }
+  };
+  step('checking');
   // Every record meets add's rules (one validator), or the whole file is refused before any write.
   file.nodes.forEach((n, i) => checkImportedNode(n, `export.nodes[${i}]`, deps.maxTextChars));
   // What holds across records (unique seqs, supersession and edge ends inside the file) is
@@ -211,6 +223,7 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
       if (state.size > 0) throw invalidInput('options.namespace', `namespace ${quoteVisible(ns)} is not empty; import into an empty namespace or forget it first`);
       let nodes = migrated.nodes;
       if (foreign.length > 0 || edited.length > 0) {
+        step('embedding');
         const editedIds = new Set(edited.map((n) => n.id));
         const byId = new Map((await reembed(foreign.filter((n) => !editedIds.has(n.id)), encoder, o?.signal)).map((n) => [n.id, n]));
         for (const n of await rederive(edited, migrated.nodes, encoder, o?.signal)) byId.set(n.id, n);
@@ -225,6 +238,7 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
       // The caches are built before the commit, so a file the indexes cannot hold fails with
       // nothing written; then one atomic commit: the namespace gets the whole file or nothing.
       const batch = deps.writes.stamp(state, { putNodes: nodes, putEdges: edges, meta });
+      step('indexing');
       let built: NamespaceState;
       try {
         built = await NamespaceState.fromSnapshot(ns, applyToSnapshot({ nodes: [], edges: [], meta: state.meta }, batch), deps.factories, encoder.dimension);
@@ -233,7 +247,10 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
         throw invalidInput('export', `the file cannot be indexed: ${(e as Error)?.message ?? String(e)}`);
       }
       built.dispose(); // it read the file, not the store: the memory reopens from the store
+      throwIfAborted(o?.signal); // the last point where nothing is written
+      step('committing');
       await storage.commit(ns, batch);
+      step('opening');
       await caches.reload(ns);
       return { nodes: nodes.length, edges: edges.length, namespace: ns, ...(edited.length > 0 ? { textEdited: edited.length } : {}), ...notes };
     },

@@ -98,6 +98,29 @@ export interface AddResult {
 export interface ImportOptions extends CallOptions {
   /** Re-embed nodes whose embeddings come from another encoder instead of refusing. @default false */
   reembed?: boolean;
+  /**
+   * Told when each step of the import begins (issue 22: a 50,000-node file takes minutes), with
+   * the file's node and edge counts and the milliseconds since the call began. The steps, in
+   * order: `checking` (every record against add's rules), `embedding` (only when nodes are
+   * re-embedded or edited texts derived again), `indexing` (the namespace's indexes built from
+   * the file, before anything is written), `committing` (the one atomic commit: the call can no
+   * longer be aborted from here), `opening` (the namespace reopened from the store). Nothing is
+   * written before `committing`; an abort before it leaves the namespace as it was. A callback
+   * that throws ends the call as an abort does (`ABORTED`, field `options.onProgress`).
+   */
+  onProgress?: (p: ImportProgress) => void;
+}
+
+/** One step of an import ({@link ImportOptions.onProgress}). */
+export interface ImportProgress {
+  /** The step beginning now. */
+  phase: 'checking' | 'embedding' | 'indexing' | 'committing' | 'opening';
+  /** Nodes in the file. */
+  nodes: number;
+  /** Edges in the file. */
+  edges: number;
+  /** Milliseconds since the import began. */
+  elapsedMs: number;
 }
 
 /**

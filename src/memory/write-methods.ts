@@ -15,6 +15,7 @@ import { toObservation } from './input.js';
 import { isExpired, refuseStaleVersion, selection } from './list.js';
 import { ADD_MANY_OPTION_KEYS, ADD_OPTION_KEYS, EXPORT_OPTION_KEYS, IMPORT_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkIdArgument, checkOptionKeys, scopePredicate } from './options.js';
 import { exportNamespace, importNamespace } from './transfer.js';
+import type { Turn } from './issue-order.js';
 import type { AddResult } from './types.js';
 import { checkAddMany, checkObservation } from './validate.js';
 import { updateProvenance } from './write.js';
@@ -74,7 +75,19 @@ export type WriteMethods = Pick<Memory, 'add' | 'addMany' | 'update' | 'delete' 
 
 /** The write methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function writeMethods(ctx: MemoryContext): WriteMethods {
-  const { defaultNamespace, storage, params, now, caches, writes, expiry, transfer, ensureOpen, nsOf, heldNsOf, openScoped, notFound, evictTexts, internal } = ctx;
+  const { defaultNamespace, storage, params, now, caches, writes, order, expiry, transfer, ensureOpen, nsOf, heldNsOf, openScoped, notFound, evictTexts, internal } = ctx;
+  /**
+   * Runs `fn` with the next turn of `ns` in the issue order (memory/issue-order.ts), taken now,
+   * synchronously, and ended when `fn` settles (or earlier, by the write path).
+   */
+  const inTurn = async <T>(ns: string, fn: (turn: Turn) => Promise<T>): Promise<T> => {
+    const turn = order.take(ns);
+    try {
+      return await fn(turn);
+    } finally {
+      turn.done();
+    }
+  };
   /** Deletes (exactly, one commit each) every node of `ns` that `select` keeps; found by one scan of the store. */
   const eraseWhere = async (ns: string, select: (n: MemoryNode) => boolean, signal?: AbortSignal): Promise<number> => {
     const ids: string[] = [];
@@ -101,9 +114,12 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       const ns = nsOf(o);
       const checked = checkObservation(toObservation(observation, 'observation', o?.scope), 'observation', params.maxTextChars);
       refuseDue(checked.provenance, now().getTime(), 'observation', NEVER_SHOWN);
-      await expiry.open(ns);
-      // The write takes the namespace lock for its commit only (issue 22: plan, then commit).
-      return (await writes.write(ns, [checked], o ?? {}))[0] as AddResult;
+      return inTurn(ns, async (turn) => {
+        await expiry.open(ns);
+        // The write takes the namespace lock for its commit only (issue 22: plan, then commit),
+        // after the calls issued before it (its turn).
+        return (await writes.write(ns, [checked], o ?? {}, undefined, turn))[0] as AddResult;
+      });
     },
 
     async addMany(observations, o) {
@@ -115,8 +131,10 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       const { ns, checked } = checkAddMany(inputs, o, defaultNamespace, params.maxTextChars);
       const nowMs = now().getTime();
       checked.forEach((c, i) => refuseDue(c.provenance, nowMs, `observations[${i}]`, NEVER_SHOWN)); // before anything is written
-      await expiry.open(ns);
-      return writes.write(ns, checked, o ?? {});
+      return inTurn(ns, async (turn) => {
+        await expiry.open(ns);
+        return writes.write(ns, checked, o ?? {}, undefined, turn);
+      });
     },
 
     async update(id, observation, o) {
@@ -127,31 +145,47 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       const ns = nsOf(o);
       const keep = scopePredicate(o?.scope);
       const checked = checkObservation(toObservation(observation, 'observation', undefined, o?.scope), 'observation', params.maxTextChars);
-      await expiry.open(ns);
-      // The old node is read now; the write's commit checks again, under the lock, that it is still there.
-      const old = await caches.reading(ns, async (state) => {
-        if (!state.nodes.has(id)) throw notFound(id, ns);
-        await state.loadNodes([id]);
-        // A memory of another scope is answered as an unknown id (its existence is not shown).
-        if (keep !== undefined && !keep(state.nodes.get(id) as MemoryNode)) throw notFound(id, ns);
-        await refuseStaleVersion(state, id, ns); // CONFLICT before any encoding or System-One call
-        return state.nodes.get(id) as MemoryNode;
+      return inTurn(ns, async (turn) => {
+        await expiry.open(ns);
+        // The old node is read now; the write's commit checks again, under the lock, that it is still there.
+        const old = await caches.reading(ns, async (state) => {
+          if (!state.nodes.has(id)) throw notFound(id, ns);
+          await state.loadNodes([id]);
+          // A memory of another scope is answered as an unknown id (its existence is not shown).
+          if (keep !== undefined && !keep(state.nodes.get(id) as MemoryNode)) throw notFound(id, ns);
+          await refuseStaleVersion(state, id, ns); // CONFLICT before any encoding or System-One call
+          return state.nodes.get(id) as MemoryNode;
+        });
+        const provenance = updateProvenance(old.provenance, checked.provenance);
+        // A version stays in its memory's scope (issue 23): its `updates` edge and history would
+        // otherwise join two users' (or agents') memories.
+        for (const key of ['userId', 'agentId'] as const) {
+          const was = old.provenance.metadata?.[key];
+          if (provenance.metadata?.[key] !== was) throw invalidInput(`observation.${key}`, `differs from the memory's ${key} (${was === undefined ? 'none' : JSON.stringify(was)}): an update keeps the scope; add a new memory for another ${key === 'userId' ? 'user' : 'agent'}`);
+        }
+        refuseDue(provenance, now().getTime(), 'observation', 'the new version would hide itself and the old one; delete the memory instead');
+        return (await writes.write(ns, [{ ...checked, provenance }], o ?? {}, id, turn))[0] as AddResult;
       });
-      const provenance = updateProvenance(old.provenance, checked.provenance);
-      // A version stays in its memory's scope (issue 23): its `updates` edge and history would
-      // otherwise join two users' (or agents') memories.
-      for (const key of ['userId', 'agentId'] as const) {
-        const was = old.provenance.metadata?.[key];
-        if (provenance.metadata?.[key] !== was) throw invalidInput(`observation.${key}`, `differs from the memory's ${key} (${was === undefined ? 'none' : JSON.stringify(was)}): an update keeps the scope; add a new memory for another ${key === 'userId' ? 'user' : 'agent'}`);
-      }
-      refuseDue(provenance, now().getTime(), 'observation', 'the new version would hide itself and the old one; delete the memory instead');
-      return (await writes.write(ns, [{ ...checked, provenance }], o ?? {}, id))[0] as AddResult;
     },
 
     async delete(id, o) {
       checkIdArgument(id);
-      const { ns, keep } = await openScoped(o);
-      return caches.exclusive(ns, () => writes.remove(ns, id, o?.signal, keep), o?.signal);
+      // openScoped's checks run synchronously up to the namespace's first-touch expiry pass:
+      // the turn is taken right after them, so it is taken when delete is called.
+      const opened = openScoped(o);
+      let turn: Turn | undefined;
+      try {
+        turn = order.take(nsOf(o));
+      } catch {
+        // An invalid namespace: `opened` rejects with its error, thrown below.
+      }
+      try {
+        const { ns, keep } = await opened;
+        await turn?.ready;
+        return await caches.exclusive(ns, () => writes.remove(ns, id, o?.signal, keep), o?.signal);
+      } finally {
+        turn?.done();
+      }
     },
 
     async forget(namespace) {

@@ -36,6 +36,7 @@ import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './conc
 import { ENCODER_META_KEY, nextChange } from './migrate.js';
 import { expiryMeta } from './expiry-meta.js';
 import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
+import type { Turn } from './issue-order.js';
 import { refuseStaleVersion } from './list.js';
 import { planRelink } from './relink.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
@@ -193,8 +194,11 @@ export interface WritePath {
    * The write path over already validated observations, in chunks; `supersedesId` makes it an
    * explicit update (`NOT_FOUND` when that node is gone at commit). Takes the namespace lock
    * itself, per chunk, for the commit only: its System-One calls run before, outside it.
+   * With `turn` (the call's place in the issue order, memory/issue-order.ts), the first commit
+   * waits until the calls issued before it ended, and the turn ends once the last chunk is
+   * committed (before its maintenance pass) or the write failed.
    */
-  write(ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]>;
+  write(ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string, turn?: Turn): Promise<AddResult[]>;
   /** Removes a node and its edges in one commit; false when it does not exist, or `keep` (a call's scope) refuses it. Run it inside `caches.exclusive`. */
   remove(ns: string, id: string, signal?: AbortSignal, keep?: NodePredicate): Promise<boolean>;
   /** One maintenance pass over the pending ids; takes the namespace lock itself, for its commit only (its System-One request is planned before, outside it). */
@@ -452,21 +456,22 @@ export function createWritePath(deps: WritePathDeps): WritePath {
    * request of its first observation (later ones are planned against the earlier ones, which only
    * the commit applies); then, under the lock, {@link commitChunk}.
    */
-  const write = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string): Promise<AddResult[]> => {
+  const write = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string, turn?: Turn): Promise<AddResult[]> => {
     // Side readings of the state-update head (issue 25): each text is read once for the call's
     // writes and maintenance passes (a recent turn is a candidate of many), at most
     // WRITE_READINGS_MAX while the call runs and HELD_READINGS_MAX of them kept for the next call
     // (h-writeperf); the decisions are the same without them.
     const readings = held;
     try {
-      return await writeWith(ns, checked, opts, supersedesId, readings);
+      return await writeWith(ns, checked, opts, supersedesId, readings, turn);
     } finally {
+      turn?.done();
       if (readings === held) held.trim(HELD_READINGS_MAX); // unless an erasure replaced them meanwhile
     }
   };
 
   /** {@link write} with the call's side readings. */
-  const writeWith = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings): Promise<AddResult[]> =>
+  const writeWith = async (ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings, turn: Turn | undefined): Promise<AddResult[]> =>
     caches.track(ns, async () => {
       const started = performance.now();
       const chunkSize = opts.chunkSize ?? 64;
@@ -475,7 +480,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         const chunk = checked.slice(start, start + chunkSize);
         let done: { results: AddResult[]; logs: DecisionRecord[][] };
         try {
-          done = await writeChunk(ns, chunk, opts, supersedesId, readings);
+          done = await writeChunk(ns, chunk, opts, supersedesId, readings, turn);
         } catch (e) {
           const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
           const inChunk = err.details[CHUNK_COMMITTED];
@@ -485,6 +490,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         }
         results.push(...done.results);
         for (const log of done.logs) countDecisions(ns, log); // committed: now they count
+        if (start + chunkSize >= checked.length) turn?.done(); // all committed: the next call may commit during the maintenance pass
         const elapsedMs = performance.now() - started;
         if (opts.onProgress !== undefined) {
           try {
@@ -528,7 +534,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     });
 
   /** One chunk: its plan outside the lock, then its commit under it (re-planned while what it read changed). */
-  const writeChunk = async (ns: string, chunk: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
+  const writeChunk = async (ns: string, chunk: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings, turn: Turn | undefined): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
     const nowIso = now().toISOString();
     throwIfAborted(opts.signal);
     // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
@@ -564,6 +570,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         if (state.revision === revision && state.vector === vector) speculative.current = { state, revision, vector, plan: p, records };
       });
     await plan();
+    // Issue order: the calls of this namespace issued before this one commit first (their
+    // changes are what the commit below re-checks the plan against).
+    if (turn !== undefined) await turn.ready;
     const elsewhere = { left: MAX_CHANGED_ELSEWHERE };
     for (let attempt = 0; ; attempt++) {
       const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current, elsewhere, readings }, opts, supersedesId), opts.signal);

@@ -8,9 +8,12 @@
  * - `speaker`, `source`, `sessionId`, `turnId` (provenance), `observedAt`, `ingestedAt` (ISO
  *   strings), `status` (`'active'` / `'superseded'`): the node's own fields; `observedAt` is the
  *   memory's time, its `ingestedAt` when it was written without one (as the time window reads it);
- * - `metadata.a.b`: the path `a.b` inside `provenance.metadata`;
+ * - `metadata.a.b`: the path `a.b` inside `provenance.metadata` (the way to name a metadata key
+ *   that begins with `$`, which a bare key would read as an operator: `metadata.$x`);
  * - any other key `k`: `provenance.metadata[k]` (so the scope fields `userId`, `agentId` and the
  *   expiry `expiresAt`, kept in metadata by the memory, are filtered as `userId`, …).
+ * A key is read in Unicode form NFC, the form metadata keys are stored in (util/metadata.ts), so
+ * `"é"` typed decomposed (NFD) finds the key written composed.
  *
  * **Conditions.** A field's condition is a literal (string, number, boolean, null: equality; a
  * stored array matches when one element equals it) or an object of operators, all of which must
@@ -139,8 +142,11 @@ function checkLiteral(v: unknown, field: string): FilterLiteral {
   return v;
 }
 
-function compileField(key: string, cond: unknown, field: string, budget: Budget): NodePredicate {
-  if (key === '' || key.startsWith('$')) throw invalidInput(field, `unknown operator or empty field name ${JSON.stringify(key)}; use $and, $or, $not, or a field name`);
+function compileField(given: string, cond: unknown, field: string, budget: Budget): NodePredicate {
+  const key = given.normalize('NFC'); // stored metadata keys are NFC (util/metadata.ts)
+  if (key === '') throw invalidInput(field, 'empty field name; use $and, $or, $not, or a field name');
+  // A metadata key that begins with `$` (accepted on write) is named by its path: `metadata.$x`.
+  if (key.startsWith('$')) throw invalidInput(field, `unknown operator ${JSON.stringify(key)}; use $and, $or, $not, or a field name (a metadata key that begins with "$" is filtered by its path: ${JSON.stringify(`metadata.${key}`)})`);
   if (++budget.terms > MAX_FILTER_TERMS) throw invalidInput(field, `a filter holds at most ${MAX_FILTER_TERMS} conditions`);
   if (isLiteral(cond)) return (n) => equals(fieldValue(n, key), cond);
   if (cond === null || typeof cond !== 'object' || Array.isArray(cond)) throw invalidInput(field, `expected a literal or an object of operators ($eq, $in, $exists, $gt, …), got ${describeValue(cond)}`);

@@ -97,7 +97,9 @@ function checkNumber(field: string, v: number | undefined, fallback: number, rul
  *   `status`, for network errors once retries are spent;
  * - `SYSTEM_TWO_TIMEOUT` when an attempt (or the `complete` hook) runs past `timeoutMs`;
  * - `SYSTEM_TWO_BAD_RESPONSE` for a body that is not a chat completion (invalid JSON, no
- *   `choices[0].message.content` string, an unreadable stream) or a hook result that is not a string;
+ *   `choices[0].message.content` string, an unreadable stream, a stream that ends without
+ *   `[DONE]` and without a chunk carrying a `finish_reason`: a cut connection, the text partial)
+ *   or a hook result that is not a string;
  * - `ABORTED` when the request's `signal` fires; `INVALID_INPUT` for a bad query or evidence.
  * Errors thrown by a `complete` hook pass through unchanged. No message contains the API key.
  *
@@ -164,8 +166,15 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
   async function parseStream(body: ReadableStream<Uint8Array>, onToken: ((token: string) => void) | undefined): Promise<Completion> {
     const out: Completion = { text: '' };
     let chunks = 0;
+    // How the stream ended: `[DONE]`, or a chunk with a finish_reason (some servers send no
+    // `[DONE]`). Neither means the connection was cut mid-answer: the text is partial.
+    let done = false;
+    let finished = false;
     for await (const data of readEventStream(body)) {
-      if (data.trim() === '[DONE]') break;
+      if (data.trim() === '[DONE]') {
+        done = true;
+        break;
+      }
       let chunk: unknown;
       try {
         chunk = JSON.parse(data);
@@ -179,6 +188,7 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       const usage = readUsage(chunk.usage);
       if (usage) out.usage = usage;
       const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+      if (isRecord(choice) && typeof choice.finish_reason === 'string' && choice.finish_reason !== '') finished = true;
       const piece = isRecord(choice) && isRecord(choice.delta) ? choice.delta.content : undefined;
       if (typeof piece === 'string' && piece !== '') {
         out.text += piece;
@@ -186,6 +196,7 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       }
     }
     if (chunks === 0) throw badResponse('the stream held no completion chunks');
+    if (!done && !finished) throw badResponse(`the stream ended without [DONE] and without a finish_reason after ${out.text.length} characters: the connection was cut mid-answer, so the text is partial`);
     return out;
   }
 

@@ -40,12 +40,14 @@ function depthOf(value: unknown, field: string, path: string, ancestors: Set<obj
 }
 
 /**
- * Checks an observation's metadata and returns a JSON copy of it (what `JSON.stringify` keeps).
+ * Checks an observation's metadata and returns a JSON copy of it (what `JSON.stringify` keeps),
+ * its keys in Unicode form NFC ({@link nfcKeys}).
  * @param value - The caller's metadata: a plain object.
  * @param field - The path in errors (`observation.metadata`).
  * @throws JevMemError `INVALID_INPUT` naming `field` (the message gives the path inside it,
  *   `field.a.b[2]`) when it is not a plain object, refers to itself, is nested deeper than {@link MAX_METADATA_DEPTH}
- *   levels, holds a function, symbol, BigInt or non-finite number, or cannot be written as JSON; `TOO_LARGE` naming `field` when its JSON is over {@link MAX_METADATA_BYTES} bytes.
+ *   levels, holds a function, symbol, BigInt or non-finite number, or cannot be written as JSON, or has two
+ *   keys that differ only by Unicode normalisation; `TOO_LARGE` naming `field` when its JSON is over {@link MAX_METADATA_BYTES} bytes.
  */
 export function checkMetadata(value: unknown, field: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidInput(field, 'expected a plain object');
@@ -63,5 +65,34 @@ export function checkMetadata(value: unknown, field: string): Record<string, unk
   if (bytes > MAX_METADATA_BYTES) {
     throw new JevMemError('TOO_LARGE', `${field}: ${bytes} bytes as JSON is over the limit of ${MAX_METADATA_BYTES} (16 KiB); keep large data outside the memory and store a reference`, { field });
   }
-  return JSON.parse(json) as Record<string, unknown>;
+  return nfcKeys(JSON.parse(json), field, field) as Record<string, unknown>;
+}
+
+/**
+ * `value` (a JSON copy) with every object key in Unicode form NFC (issue 22): `"é"` typed as
+ * `e` + U+0301 (NFD, as macOS input and file names often give it) and as U+00E9 are one key, so
+ * a filter written either way finds it (the filter normalises its keys too, read/filter.ts).
+ * Values are kept as given. Changes `value` in place.
+ * @throws JevMemError `INVALID_INPUT` naming `field` (the message gives the path) when two keys
+ *   of one object differ only by normalisation.
+ */
+function nfcKeys(value: unknown, field: string, path: string): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => (value[i] = nfcKeys(v, field, `${path}[${i}]`)));
+    return value;
+  }
+  const o = value as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.every((k) => k.normalize('NFC') === k)) {
+    for (const k of keys) o[k] = nfcKeys(o[k], field, `${path}.${k}`);
+    return o;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    const nfc = k.normalize('NFC');
+    if (Object.hasOwn(out, nfc)) throw invalidInput(field, `holds two keys that are the same text in Unicode form NFC (${JSON.stringify(nfc)}) at ${path}; keep one`);
+    out[nfc] = nfcKeys(o[k], field, `${path}.${nfc}`);
+  }
+  return out;
 }

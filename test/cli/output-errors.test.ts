@@ -78,6 +78,38 @@ describe.skipIf(!existsSync('/dev/full'))('every command that prints, on a full 
   }, 60_000);
 });
 
+describe.skipIf(!existsSync('/dev/full'))('an erasure whose output fails', () => {
+  // Issue 22 (hostile review): `delete … > /dev/full` erased the memory, then said only "the
+  // output is incomplete". The exit stays 1 (the output failed); the message says what was done.
+  it('delete says the node was erased and only the output failed; the node is gone', async () => {
+    const id = await firstId();
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const r = await runWithStdout(['delete', id, '--store', store, '--namespace', 'sample'], fd);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`jev-mem: cannot write to stdout: ENOSPC; only the output failed: node "${id}" was erased from namespace "sample" of store ${store} (that is done; the result line was not written)`);
+    } finally {
+      closeSync(fd);
+    }
+    const left = await cli(['list', '--store', store, '--namespace', 'sample', '--json']);
+    expect((JSON.parse(left.out[0]!) as { memories: Array<{ id: string }> }).memories.map((m) => m.id)).not.toContain(id);
+  }, 60_000);
+
+  it('forget says the namespace was erased and only the output failed', async () => {
+    const other = join(dir, 'forget-store');
+    expect((await cli(['ingest', SAMPLE, '--store', other, '--namespace', 'gone', '--system-one', 'heuristic'])).code).toBe(0);
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const r = await runWithStdout(['forget', '--store', other, '--namespace', 'gone'], fd);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`only the output failed: namespace "gone" was erased from store ${other}`);
+    } finally {
+      closeSync(fd);
+    }
+    expect((await cli(['stats', '--store', other, '--namespace', 'gone'])).code).toBe(1); // NOT_FOUND: erased
+  }, 60_000);
+});
+
 /** The id of the first memory of the sample namespace. */
 async function firstId(): Promise<string> {
   const r = await cli(['list', '--store', store, '--namespace', 'sample', '--json']);

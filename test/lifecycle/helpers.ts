@@ -230,3 +230,61 @@ export async function writtenStoreFile(dir: string, open: (dir: string) => Promi
   const file = readFileSync(path);
   return { before, path, file, pageSize: file.readUInt16BE(16) };
 }
+
+/** What a request is about: `relation`, `typing`, `maintenance`... */
+export function kindOf(r: SystemOneRequest): string {
+  return (r.state as { kind?: string }).kind ?? '';
+}
+
+/**
+ * The heuristic System One, where the next request of an armed kind blocks until released;
+ * every request's kind is logged.
+ */
+export function holdingSystemOne(): {
+  backend: SystemOneBackend;
+  seen: SystemOneRequest[];
+  hold(kind: string): { entered: Promise<void>; release: () => void };
+} {
+  const inner = createHeuristicSystemOne();
+  const seen: SystemOneRequest[] = [];
+  let armed: { kind: string; enter: () => void; gate: Promise<void> } | undefined;
+  const backend: SystemOneBackend = {
+    kind: 'stub',
+    modelId: inner.modelId,
+    decide: async (r, o) => (await backend.decideMany([r], o))[0] as never,
+    decideMany: async (requests, o) => {
+      seen.push(...requests);
+      const a = armed;
+      if (a !== undefined && requests.some((r) => kindOf(r) === a.kind)) {
+        armed = undefined;
+        a.enter();
+        await a.gate;
+      }
+      return inner.decideMany(requests, o);
+    },
+    close: () => inner.close(),
+  };
+  return {
+    backend,
+    seen,
+    hold(kind) {
+      let enter!: () => void;
+      let release!: () => void;
+      const entered = new Promise<void>((r) => (enter = r));
+      const gate = new Promise<void>((r) => (release = r));
+      armed = { kind, enter, gate };
+      return { entered, release };
+    },
+  };
+}
+
+/**
+ * Resolves with `p`'s value, or with 'stalled' when it has not settled after 20 s: a watchdog
+ * for a call that would wait forever behind the held one (20 s is far above any real run).
+ */
+export function orStalled<T>(p: Promise<T>): Promise<T | 'stalled'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watchdog = new Promise<'stalled'>((r) => (timer = setTimeout(() => r('stalled'), 20_000)));
+  return Promise.race([p, watchdog]).finally(() => clearTimeout(timer));
+}
+

@@ -7,60 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory } from '../../src/memory.js';
-import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
-import type { SystemOneBackend, SystemOneRequest } from '../../src/system-one/wire.js';
+import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import type { MemoryEdge } from '../../src/types.js';
-import { lifecycleFixture, TURNS } from './helpers.js';
+import { holdingSystemOne, kindOf, lifecycleFixture, orStalled, TURNS } from './helpers.js';
 
 let encoder: Encoder;
 lifecycleFixture('plan-lock', (e) => (encoder = e));
-
-/** What a request is about: `relation`, `typing`, `maintenance`... */
-function kindOf(r: SystemOneRequest): string {
-  return (r.state as { kind?: string }).kind ?? '';
-}
-
-/**
- * The heuristic System One, where the next request of an armed kind blocks until released;
- * every request's kind is logged.
- */
-function holdingSystemOne(): {
-  backend: SystemOneBackend;
-  seen: SystemOneRequest[];
-  hold(kind: string): { entered: Promise<void>; release: () => void };
-} {
-  const inner = createHeuristicSystemOne();
-  const seen: SystemOneRequest[] = [];
-  let armed: { kind: string; enter: () => void; gate: Promise<void> } | undefined;
-  const backend: SystemOneBackend = {
-    kind: 'stub',
-    modelId: inner.modelId,
-    decide: async (r, o) => (await backend.decideMany([r], o))[0] as never,
-    decideMany: async (requests, o) => {
-      seen.push(...requests);
-      const a = armed;
-      if (a !== undefined && requests.some((r) => kindOf(r) === a.kind)) {
-        armed = undefined;
-        a.enter();
-        await a.gate;
-      }
-      return inner.decideMany(requests, o);
-    },
-    close: () => inner.close(),
-  };
-  return {
-    backend,
-    seen,
-    hold(kind) {
-      let enter!: () => void;
-      let release!: () => void;
-      const entered = new Promise<void>((r) => (enter = r));
-      const gate = new Promise<void>((r) => (release = r));
-      armed = { kind, enter, gate };
-      return { entered, release };
-    },
-  };
-}
 
 /**
  * A memory with a fixed clock and counted ids (so two memories draw the same ids), no automatic
@@ -73,20 +25,10 @@ async function open(systemOne: SystemOneBackend, ids?: string[]): Promise<Memory
   return createMemory({ encoder, systemOne, now: () => new Date('2024-01-01T00:00:00Z'), newId, parameters: { maintenanceInterval: 0, writeDeadlineMs: 600_000 } });
 }
 
-/**
- * Resolves with `p`'s value, or with 'stalled' when it has not settled after 20 s: a watchdog
- * for a call that would wait forever behind the held one (20 s is far above any real run).
- */
-function orStalled<T>(p: Promise<T>): Promise<T | 'stalled'> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const watchdog = new Promise<'stalled'>((r) => (timer = setTimeout(() => r('stalled'), 20_000)));
-  return Promise.race([p, watchdog]).finally(() => clearTimeout(timer));
-}
-
 const edgeView = (edges: readonly MemoryEdge[]): string[] => edges.map((e) => `${e.from}>${e.to} ${e.view}/${e.subtype} ${e.weight.toFixed(4)}`).sort();
 
 describe('System-One calls outside the namespace lock', () => {
-  it('a recall and another write of the same namespace complete while a write waits on its relation request', async () => {
+  it('a recall, a write of another namespace and the plan of a later write complete while a write waits on its relation request', async () => {
     const s1 = holdingSystemOne();
     const memory = await open(s1.backend);
     for (const t of TURNS.slice(0, 3)) await memory.add(t);
@@ -99,64 +41,76 @@ describe('System-One calls outside the namespace lock', () => {
     if (recalled === 'stalled') return;
     expect(recalled.memories.map((m) => m.text)).not.toContain(TURNS[3]!.text);
     expect(recalled.memories.map((m) => m.text)).toContain(TURNS[1]!.text);
-    // Another write commits before it.
-    const other = await orStalled(memory.add(TURNS[4]!));
+    // A later write of the same namespace plans now (its relation request is asked while the
+    // held one waits), but commits after it: calls apply in issue order (memory/issue-order.ts).
+    const relations = s1.seen.filter((r) => kindOf(r) === 'relation').length;
+    let laterSettled = false;
+    const later = memory.add(TURNS[4]!).finally(() => (laterSettled = true));
+    // A write of another namespace is not ordered after it, and commits.
+    const other = await orStalled(memory.add(TURNS[5]!, { namespace: 'other' }));
     expect(other).not.toBe('stalled');
-    expect((await memory.stats()).nodes).toBe(4);
+    for (let i = 0; i < 400 && s1.seen.filter((r) => kindOf(r) === 'relation').length === relations; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(s1.seen.filter((r) => kindOf(r) === 'relation').length).toBe(relations + 1);
+    expect(laterSettled).toBe(false);
+    expect((await memory.stats()).nodes).toBe(3);
     held.release();
     const r = await slow;
     expect(r.deduplicated).toBe(false);
+    await later;
     expect((await memory.stats()).nodes).toBe(5);
     await memory.close();
   });
 
-  it('a write planned before a concurrent change plans again and commits what a write after the change gives', async () => {
+  it('a write planned before an earlier-issued write committed plans again and commits what a write after it gives', async () => {
     const s1 = holdingSystemOne();
     const concurrent = await open(s1.backend);
     for (const t of TURNS.slice(0, 3)) await concurrent.add(t);
     const held = s1.hold('relation');
     const slow = concurrent.add(TURNS[3]!);
     await held.entered;
-    const first = await orStalled(concurrent.add(TURNS[4]!)); // commits between the slow write's plan and its commit
-    expect(first).not.toBe('stalled');
-    if (first === 'stalled') return;
     const relationsBefore = s1.seen.filter((r) => kindOf(r) === 'relation').length;
+    const laterWrite = concurrent.add(TURNS[4]!); // plans now, without the held write's node
+    for (let i = 0; i < 400 && s1.seen.filter((r) => kindOf(r) === 'relation').length === relationsBefore; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(JSON.stringify(s1.seen.filter((r) => kindOf(r) === 'relation').at(-1)!.state)).not.toContain(TURNS[3]!.text);
     held.release();
-    const late = await slow;
-    // Its first plan did not know TURNS[4] (the previous turn at its commit): it planned again, once.
+    const first = await slow;
+    const late = await laterWrite;
+    // Its first plan did not know TURNS[3] (the previous turn at its commit): it planned again, once.
     expect((await concurrent.stats()).replans).toBe(1);
-    expect(s1.seen.filter((r) => kindOf(r) === 'relation').length).toBe(relationsBefore + 1);
+    expect(s1.seen.filter((r) => kindOf(r) === 'relation').length).toBe(relationsBefore + 2);
     const replanned = s1.seen.filter((r) => kindOf(r) === 'relation').at(-1)!;
-    expect(JSON.stringify(replanned.state)).toContain(TURNS[4]!.text);
+    expect(JSON.stringify(replanned.state)).toContain(TURNS[3]!.text);
 
-    // Ids are drawn as writes plan: the held write drew n4, the one that committed first n5.
-    expect(late.id).toBe('n4');
-    expect(first.id).toBe('n5');
-    // The same writes made one after another, in commit order, by a memory given the same ids.
+    // Ids are drawn as writes plan: the held write drew n4, the later one n5.
+    expect(first.id).toBe('n4');
+    expect(late.id).toBe('n5');
+    // The same writes made one after another, in issue order, by a memory given the same ids.
     const s2 = holdingSystemOne();
-    const sequential = await open(s2.backend, ['n1', 'n2', 'n3', 'n5', 'n4']);
-    for (const t of [...TURNS.slice(0, 3), TURNS[4]!, TURNS[3]!]) await sequential.add(t);
+    const sequential = await open(s2.backend);
+    for (const t of TURNS.slice(0, 5)) await sequential.add(t);
     for (const id of ['n1', 'n2', 'n3', 'n4', 'n5']) {
       expect(edgeView(await concurrent.edges(id))).toEqual(edgeView(await sequential.edges(id)));
       const a = await concurrent.get(id);
       const b = await sequential.get(id);
       expect({ ...a, embedding: undefined }).toEqual({ ...b, embedding: undefined });
     }
-    expect(edgeView(await concurrent.edges('n4')).some((e) => e.startsWith('n4>n5 '))).toBe(true);
     expect(late.systemOne.calls).toBe(2); // typing + the relation request that committed: the discarded plan is not counted
     await concurrent.close();
     await sequential.close();
   });
 
-  it('an update whose node is deleted while it plans fails NOT_FOUND at its commit, writing nothing', async () => {
+  it('an update whose node an earlier-issued delete erases while it plans fails NOT_FOUND at its commit, writing nothing', async () => {
     const s1 = holdingSystemOne();
     const memory = await open(s1.backend);
     for (const t of TURNS.slice(0, 3)) await memory.add(t);
     const held = s1.hold('relation');
-    const updating = memory.update('n2', { text: 'Theo: I replaced the whole bike, not just the chain.', speaker: 'Theo' });
+    const slow = memory.add(TURNS[3]!); // holds the issue order: the delete waits behind it
     await held.entered;
-    expect(await orStalled(memory.delete('n2'))).toBe(true);
+    const deleting = memory.delete('n2');
+    const updating = memory.update('n2', { text: 'Theo: I replaced the whole bike, not just the chain.', speaker: 'Theo' });
     held.release();
+    expect((await slow).id).toBe('n4');
+    expect(await deleting).toBe(true);
     const err = await updating.then(
       () => undefined,
       (e: unknown) => e as { code?: string; details?: { field?: string } },
@@ -164,8 +118,8 @@ describe('System-One calls outside the namespace lock', () => {
     expect(err?.code).toBe('NOT_FOUND');
     expect(err?.details?.field).toBe('id');
     const stats = await memory.stats();
-    expect(stats.nodes).toBe(2);
-    expect(await memory.get('n4')).toBeUndefined();
+    expect(stats.nodes).toBe(3);
+    expect(await memory.get('n5')).toBeUndefined();
     await memory.close();
   });
 
