@@ -430,7 +430,26 @@ function frameWordsOf(side: StateSide, memo: StateReadings | undefined): Set<str
   return out;
 }
 
+/**
+ * The reading each side object was last given, per readings memo (h-writeperf2): one pair asks
+ * for the same two side objects four times or more (its features, its slot features, its kind),
+ * and each ask built the memo key (speaker and whole text) and hashed it. Kept with the text and
+ * speaker it was read for, so a side object changed since reads again.
+ */
+const READ_SIDES = new WeakMap<StateReadings, WeakMap<StateSide, { text: string; speaker: string | undefined; reading: SideReading }>>();
+
 function readSide(side: StateSide, memo: StateReadings | undefined): SideReading {
+  if (memo === undefined) return readSideOnce(side, memo);
+  let bySide = READ_SIDES.get(memo);
+  if (bySide === undefined) READ_SIDES.set(memo, (bySide = new WeakMap()));
+  const seen = bySide.get(side);
+  if (seen !== undefined && seen.text === side.text && seen.speaker === side.speaker) return seen.reading;
+  const reading = readSideOnce(side, memo);
+  bySide.set(side, { text: side.text, speaker: side.speaker, reading });
+  return reading;
+}
+
+function readSideOnce(side: StateSide, memo: StateReadings | undefined): SideReading {
   const key = `${side.speaker ?? ''}\u0000${side.text}`;
   const hit = memo?.get(key);
   if (hit !== undefined) return hit;
