@@ -21,7 +21,8 @@ const data = await loadLocomo(dataIndex > 0 ? (process.argv[dataIndex + 1] as st
 const rounds = Number(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--data') ?? 5);
 const conversations = data.conversations.slice(0, 5).map((c) =>
   c.observations.map((o, i): StateSide => {
-    const t = o.observedAt !== undefined ? Date.parse(o.observedAt) : NaN;
+    const at = o.observedAt;
+    const t = at === undefined ? NaN : typeof at === 'string' ? Date.parse(at) : new Date(at).getTime();
     const side: StateSide = { text: passageOf(o.text), timeMs: (Number.isFinite(t) ? t : 0) + i };
     if (o.speaker !== undefined) side.speaker = o.speaker;
     return side;
