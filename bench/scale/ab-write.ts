@@ -21,7 +21,7 @@ import fs, { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 
-const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--data');
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--data' && all[i - 1] !== '--every');
 const [repoArg, dirArg, nArg, mode = 'add'] = positional;
 if (repoArg === undefined || dirArg === undefined || !['add', 'many'].includes(mode)) {
   throw new Error('usage: ab-write.ts <repo> <fresh store dir> [n=500] [add|many] [--sql] [--data locomo10.json]');
@@ -101,8 +101,30 @@ await memory.add(observations[0] as Parameters<typeof memory.add>[0]); // opens 
 counting = true;
 const start = process.cpuUsage();
 const t0 = performance.now();
-if (mode === 'add') for (const o of observations.slice(1)) await memory.add(o);
-else await memory.addMany(observations.slice(1), { chunkSize: 64 });
+// `--every K`: the CPU of each K timed observations to stderr (K a multiple of 64 for `many`,
+// so the slices cut no chunk), to see how the cost per write grows with the store.
+const everyIndex = process.argv.indexOf('--every');
+const every = everyIndex > 0 ? Number(process.argv[everyIndex + 1]) : 0;
+const timedObs = observations.slice(1);
+let mark = process.cpuUsage();
+const segment = (done: number): void => {
+  if (every > 0 && (done % every === 0 || done === timedObs.length)) {
+    console.error(`segment ${done}: ${(cpuMs(mark) / (done % every || every)).toFixed(2)} ms/obs`);
+    mark = process.cpuUsage();
+  }
+};
+if (mode === 'add') {
+  for (let i = 0; i < timedObs.length; i++) {
+    await memory.add(timedObs[i] as (typeof timedObs)[number]);
+    segment(i + 1);
+  }
+} else if (every > 0) {
+  for (let i = 0; i < timedObs.length; i += every) {
+    const part = timedObs.slice(i, i + every);
+    await memory.addMany(part, { chunkSize: 64 });
+    segment(i + part.length);
+  }
+} else await memory.addMany(timedObs, { chunkSize: 64 });
 const cpu = cpuMs(start);
 const wallS = (performance.now() - t0) / 1000;
 counting = false;

@@ -88,30 +88,61 @@ const MONTHS_DAYS = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|
  * (the other side's values, the speakers). `self:<speaker>` when nothing is found.
  */
 export function subjectOf(body: string, speaker: string, exclude: ReadonlySet<string>): string {
+  return subjectFrom(subjectScan(body), speaker, exclude);
+}
+
+/**
+ * What {@link subjectOf} reads of a text whatever the pair (h-writeperf2: it was read again for
+ * every pair a side is in): the relative (`kin:…`) and its place, the place of the first
+ * first-person word that is not the relative's `my`, and the names that open a clause, in text
+ * order, before `exclude` is applied.
+ */
+interface SubjectScan {
+  kin: [number, string] | undefined;
+  self: number | undefined;
+  names: Array<[number, string]>;
+}
+
+function subjectScan(body: string): SubjectScan {
   const text = body.replace(/[’]/g, "'");
-  const cands: Array<[number, string]> = [];
   const kin = KIN.exec(text);
-  if (kin !== null) cands.push([kin.index, `kin:${(kin[1] as string).toLowerCase().replace(/^mum$/, 'mom')}`]);
+  const out: SubjectScan = { kin: kin === null ? undefined : [kin.index, `kin:${(kin[1] as string).toLowerCase().replace(/^mum$/, 'mom')}`], self: undefined, names: [] };
   for (const m of text.matchAll(new RegExp(SELF.source, 'gi'))) {
     if (kin !== null && m.index === kin.index) continue;
-    cands.push([m.index, `self:${speaker}`]);
+    out.self = m.index;
     break;
   }
   for (const m of text.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?(?=\s+(\S+))/gu)) {
     const name = (m[1] as string).toLowerCase();
-    if (name === 'i' || OPENERS.has(name) || STOP_WORDS.has(name) || MONTHS_DAYS.test(name) || exclude.has(name)) continue;
+    if (name === 'i' || OPENERS.has(name) || STOP_WORDS.has(name) || MONTHS_DAYS.test(name)) continue;
     const next = (m[2] as string).toLowerCase();
     const possessive = /'s$/.test(m[0]);
     // A name opens a clause when a verb-like word follows it: anything lower-case but a
     // preposition or determiner ("Yuki said", "Tom and", not "Home for", "Parked outside").
     const word = next.replace(/[,.!?;:]$/, '');
-    if (possessive || (/^\p{Ll}[\p{Ll}'-]*$/u.test(word) && !/^(?:for|of|in|on|at|to|the|a|an|with|from|by|outside|inside)$/.test(word))) {
-      cands.push([m.index, `name:${name}`]);
-      break;
-    }
+    if (possessive || (/^\p{Ll}[\p{Ll}'-]*$/u.test(word) && !/^(?:for|of|in|on|at|to|the|a|an|with|from|by|outside|inside)$/.test(word))) out.names.push([m.index, name]);
   }
+  return out;
+}
+
+/** {@link subjectOf} from a text's {@link SubjectScan}: the first clause-opening name not in `exclude`, the relative or the speaker, whichever comes first. */
+function subjectFrom(scan: SubjectScan, speaker: string, exclude: ReadonlySet<string>): string {
+  const cands: Array<[number, string]> = [];
+  if (scan.kin !== undefined) cands.push(scan.kin);
+  if (scan.self !== undefined) cands.push([scan.self, `self:${speaker}`]);
+  const name = scan.names.find(([, n]) => !exclude.has(n));
+  if (name !== undefined) cands.push([name[0], `name:${name[1]}`]);
   cands.sort((a, b) => a[0] - b[0]);
   return cands[0]?.[1] ?? `self:${speaker}`;
+}
+
+/** {@link SubjectScan} of a side's body, read once per reading. */
+const SUBJECT_SCANS = new WeakMap<SideReading, SubjectScan>();
+
+function scanOf(r: SideReading): SubjectScan {
+  let scan = SUBJECT_SCANS.get(r);
+  if (scan === undefined) SUBJECT_SCANS.set(r, (scan = subjectScan(r.body)));
+  return scan;
 }
 
 /** The text's clause is about the other side's value: "Acme opened an office", "Miso passed away". */
@@ -203,8 +234,8 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
   const speakers = new Set([ns, os]);
   const oValues = new Set([...o.values].filter((v) => !speakers.has(v)));
   const nValues = new Set([...n.values].filter((v) => !speakers.has(v)));
-  const oSubj = subjectOf(o.body, os, new Set([...speakers, ...[...nValues].filter((v) => !oValues.has(v))]));
-  const nSubj = subjectOf(nb, ns, new Set([...speakers, ...[...oValues].filter((v) => `name:${v}` !== oSubj)]));
+  const oSubj = subjectFrom(scanOf(o), os, new Set([...speakers, ...[...nValues].filter((v) => !oValues.has(v))]));
+  const nSubj = subjectFrom(scanOf(n), ns, new Set([...speakers, ...[...oValues].filter((v) => `name:${v}` !== oSubj)]));
   const same = nSubj === oSubj;
   const oName = oSubj.startsWith('name:') ? oSubj.slice(5) : oSubj.startsWith('kin:') ? oSubj.slice(4) : '';
   const olderNamed = oName !== '' && n.tokens.includes(oName);

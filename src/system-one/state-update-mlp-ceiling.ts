@@ -91,13 +91,22 @@ export function mlpCeiling(reader: StatePatternReader, newer: StateSide, older: 
   const layer = ceilingLayerOf(columns);
   const all = featureRow(reader, newer, older, memo, true);
   const n = layer.known.length;
+  // Only the nonzero columns are summed (most are 0/1 indicators, mostly 0): adding a product
+  // with 0 leaves a sum as it is, so each pre-activation is the same number as over all columns.
+  const at = new Int32Array(n);
   const x = new Float64Array(n);
-  for (let k = 0; k < n; k++) x[k] = all[layer.known[k] as number] as number;
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    const v = all[layer.known[k] as number] as number;
+    if (v === 0) continue;
+    at[m] = k;
+    x[m++] = v;
+  }
   let z = w.b2;
   for (let h = 0; h < w.hidden; h++) {
     let a = 0;
     const off = h * n;
-    for (let k = 0; k < n; k++) a += (layer.coef[off + k] as number) * (x[k] as number);
+    for (let i = 0; i < m; i++) a += (layer.coef[off + (at[i] as number)] as number) * (x[i] as number);
     const w2 = w.w2[h] as number;
     z += w2 > 0 ? w2 * Math.max(0, (layer.hi[h] as number) + a) : w2 * Math.max(0, (layer.lo[h] as number) + a);
   }

@@ -152,6 +152,30 @@ function sifVector(s: WordSpace, words: Iterable<string>): Float64Array {
   return v;
 }
 
+/**
+ * {@link sifVector} of the distinct tokens of `side` that are neither in `other` nor in `drop`,
+ * written into `out` (zeros), from the side's pre-scaled rows; returns how many such tokens there
+ * are (in the table or not). The same additions in the same order as `sifVector`, so the same
+ * vector bit for bit.
+ */
+function ownVector(s: WordSpace, side: SideVectors, other: ReadonlySet<string>, drop: ReadonlySet<string>, out: Float64Array): number {
+  let count = 0;
+  let at = -s.dim;
+  const scaled = side.scaled;
+  for (const w of side.distinct) {
+    at += s.dim;
+    if (other.has(w) || drop.has(w)) continue;
+    count++;
+    if (Number.isNaN(scaled[at] as number)) continue;
+    for (let k = 0; k < s.dim; k++) out[k] = (out[k] as number) + (scaled[at + k] as number);
+  }
+  let n = 0;
+  for (let k = 0; k < s.dim; k++) n += (out[k] as number) ** 2;
+  n = Math.sqrt(n);
+  if (n > 0) for (let k = 0; k < s.dim; k++) out[k] = (out[k] as number) / n;
+  return count;
+}
+
 let general: GeneralSpace | undefined;
 
 /** The word space as ./state-update-general.ts reads it. */
@@ -195,6 +219,10 @@ interface SideVectors {
   /** Capitalised words not opening a sentence (lower-cased): names of people, places, firms. */
   names: Set<string>;
   tense: 'past' | 'future' | 'none';
+  /** The reading's distinct tokens, in order of first occurrence (what `new Set(tokens)` iterates). */
+  distinct: Set<string>;
+  /** Per distinct token, its table row scaled by its SIF weight / 127 (`dim` numbers; NaN first where it has no row): each pair's own-word vector sums these. */
+  scaled: Float64Array;
 }
 const sideVectors = new WeakMap<SideReading, SideVectors>();
 
@@ -236,7 +264,19 @@ function vectorsOf(s: WordSpace, r: SideReading): SideVectors {
   const names = new Set<string>();
   for (const m of r.body.matchAll(/(?<=[\p{L}\p{N},;] )\p{Lu}[\p{L}'-]+/gu)) if (m[0] !== 'I' && !/^I'/.test(m[0])) names.add(m[0].toLowerCase().replace(/'s$/, ''));
   const first = /^(?:my|our)$/i.test(r.body.trim().split(/\s+/)[0] ?? '') ? !/^(?:my|our)\s+(?:sister|brother|mother|father|mom|mum|dad|son|daughter|friend|cousin|neighbou?r|colleague|boss|aunt|uncle|parents|wife|husband|partner|girlfriend|boyfriend)\b/i.test(r.body.trim()) : r.tokens.some((w) => FIRST.test(w));
-  const out = { vec: sifVector(s, r.tokens), changeLex, endLex, acts: [2, 3, 4, 5].map(best), kinds, first, names, tense: tenseOf(r.body) };
+  const distinct = new Set(r.tokens);
+  const scaled = new Float64Array(distinct.size * s.dim);
+  let at = 0;
+  for (const w of distinct) {
+    const row = s.index.get(w);
+    if (row === undefined) scaled[at] = Number.NaN;
+    else {
+      const c = (s.sif[row] as number) / 127;
+      for (let k = 0; k < s.dim; k++) scaled[at + k] = c * (s.rows[row * s.dim + k] as number);
+    }
+    at += s.dim;
+  }
+  const out = { vec: sifVector(s, r.tokens), changeLex, endLex, acts: [2, 3, 4, 5].map(best), kinds, first, names, tense: tenseOf(r.body), distinct, scaled };
   sideVectors.set(r, out);
   return out;
 }
@@ -263,12 +303,12 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
   const nv = vectorsOf(s, n);
   const ov = vectorsOf(s, o);
   const speakers = new Set([newer.speaker, older.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
-  const oTokens = new Set(o.tokens);
-  const nTokens = new Set(n.tokens);
-  const nOwn = [...nTokens].filter((w) => !oTokens.has(w) && !speakers.has(w));
-  const oOwn = [...oTokens].filter((w) => !nTokens.has(w) && !speakers.has(w));
-  const dn = sifVector(s, nOwn);
-  const dO = sifVector(s, oOwn);
+  // The words each side has and the other lacks ("own words"), as unit SIF vectors: sums of the
+  // sides' pre-scaled rows, in the order sifVector would add them (the same sums, bit for bit).
+  const dn = new Float64Array(s.dim);
+  const dO = new Float64Array(s.dim);
+  const nOwn = ownVector(s, nv, ov.distinct, speakers, dn);
+  const oOwn = ownVector(s, ov, nv.distinct, speakers, dO);
   const b01 = (x: boolean): number => (x ? 1 : 0);
   const nSpeaker = (newer.speaker ?? 'i').toLowerCase();
   const oSpeaker = (older.speaker ?? 'i').toLowerCase();
@@ -279,8 +319,8 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     dot(nv.vec, ov.vec),
     dot(dn, dO),
     dot(dn, ov.vec),
-    Math.min(1, nOwn.length / 10),
-    Math.min(1, oOwn.length / 10),
+    Math.min(1, nOwn / 10),
+    Math.min(1, oOwn / 10),
     nv.changeLex,
     nv.endLex,
     ov.changeLex,

@@ -430,7 +430,26 @@ function frameWordsOf(side: StateSide, memo: StateReadings | undefined): Set<str
   return out;
 }
 
+/**
+ * The reading each side object was last given, per readings memo (h-writeperf2): one pair asks
+ * for the same two side objects four times or more (its features, its slot features, its kind),
+ * and each ask built the memo key (speaker and whole text) and hashed it. Kept with the text and
+ * speaker it was read for, so a side object changed since reads again.
+ */
+const READ_SIDES = new WeakMap<StateReadings, WeakMap<StateSide, { text: string; speaker: string | undefined; reading: SideReading }>>();
+
 function readSide(side: StateSide, memo: StateReadings | undefined): SideReading {
+  if (memo === undefined) return readSideOnce(side, memo);
+  let bySide = READ_SIDES.get(memo);
+  if (bySide === undefined) READ_SIDES.set(memo, (bySide = new WeakMap()));
+  const seen = bySide.get(side);
+  if (seen !== undefined && seen.text === side.text && seen.speaker === side.speaker) return seen.reading;
+  const reading = readSideOnce(side, memo);
+  bySide.set(side, { text: side.text, speaker: side.speaker, reading });
+  return reading;
+}
+
+function readSideOnce(side: StateSide, memo: StateReadings | undefined): SideReading {
   const key = `${side.speaker ?? ''}\u0000${side.text}`;
   const hit = memo?.get(key);
   if (hit !== undefined) return hit;
@@ -576,8 +595,8 @@ export function stateUpdateReaching(newer: StateSide, older: StateSide, memo: St
   const { entry } = keptPair(newer, older, memo);
   if (entry.decision === undefined) {
     if (entry.ceiling === undefined) {
-      const asserted = assertedSentences(newer.text);
-      entry.ceiling = asserted === '' ? 0 : shiftedProbability(mlpCeiling(PATTERNS, asserted === newer.text ? newer : { ...newer, text: asserted }, older, memo), MLP_OPERATING_SHIFT);
+      const asserted = assertedSide(newer);
+      entry.ceiling = asserted === undefined ? 0 : shiftedProbability(mlpCeiling(PATTERNS, asserted, older, memo), MLP_OPERATING_SHIFT);
     }
     // The margin covers the bound's other order of summation (rounding, ~1e-15).
     if (entry.ceiling < threshold - 1e-9) return undefined;
@@ -617,11 +636,26 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
   // A question asserts no state: "Congrats on the new team. Which team did you sign with?"
   // updates nothing the listener said before. The head reads only the newer text's asserted
   // sentences; a text that is all questions answers 0 (LoCoMo dev conv-43's false supersessions).
-  const asserted = assertedSentences(newer.text);
-  if (asserted === '') return { probability: 0, model: STATE_UPDATE_MLP_ID };
-  const d = mlpStateUpdate(asserted === newer.text ? newer : { ...newer, text: asserted }, older, memo);
+  const asserted = assertedSide(newer);
+  if (asserted === undefined) return { probability: 0, model: STATE_UPDATE_MLP_ID };
+  const d = mlpStateUpdate(asserted, older, memo);
   return { ...d, probability: shiftedProbability(d.probability, MLP_OPERATING_SHIFT) };
 }
+
+/**
+ * `side` with only its asserted sentences ({@link assertedSentences}): `side` itself when it asks
+ * nothing, undefined when it only asks. One object per side object (h-writeperf2), kept with the
+ * text, speaker and time it was made from, so the head's per-side caches know it from pair to pair.
+ */
+function assertedSide(side: StateSide): StateSide | undefined {
+  const kept = ASSERTED.get(side);
+  if (kept !== undefined && kept.text === side.text && kept.speaker === side.speaker && kept.timeMs === side.timeMs) return kept.asserted;
+  const text = assertedSentences(side.text);
+  const asserted = text === '' ? undefined : text === side.text ? side : { ...side, text };
+  ASSERTED.set(side, { text: side.text, speaker: side.speaker, timeMs: side.timeMs, asserted });
+  return asserted;
+}
+const ASSERTED = new WeakMap<StateSide, { text: string; speaker: string | undefined; timeMs: number; asserted: StateSide | undefined }>();
 
 /**
  * The logit shift of the MLP head's default operating point (issue 24, h-update): P is read as

@@ -20,7 +20,7 @@
  */
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
-import { stateUpdateReaching, type StateReadings, type StateUpdateHead } from '../system-one/state-update.js';
+import { stateUpdateReaching, type StateReadings, type StateSide, type StateUpdateHead } from '../system-one/state-update.js';
 import { stateUpdateCeiling, type StateUpdateCeiling } from '../system-one/state-update-ceiling.js';
 import { passageOf } from './passage.js';
 import { finishEdge } from './structure.js';
@@ -116,7 +116,15 @@ export function planStateUpdates(
   const seen = new Set<string>();
   let ceiling: StateUpdateCeiling | undefined; // of the node as the newer side (its text and speaker)
   // A long text is read as its passage (write/passage.ts): its reading costs O(1) in its length.
-  const side = (n: MemoryNode, timeMs: number) => ({ text: passageOf(n.text), speaker: n.provenance.speaker, timeMs });
+  // One side object per node and time (h-writeperf2): the head's caches know a side they saw.
+  const sides = new Map<MemoryNode, StateSide>();
+  const side = (n: MemoryNode, timeMs: number): StateSide => {
+    const hit = sides.get(n);
+    if (hit !== undefined && hit.timeMs === timeMs) return hit;
+    const made: StateSide = { text: passageOf(n.text), speaker: n.provenance.speaker, timeMs };
+    sides.set(n, made);
+    return made;
+  };
   const link = (newer: MemoryNode, older: MemoryNode, p: number, model: string): void => {
     const e = finishEdge(state.namespace, { from: newer.id, to: older.id, view: 'semantic', subtype: 'updates', weight: p, origin: { kind: 'system-one', by: model } }, nowIso);
     if (!state.hasEdge(e)) out.edges.push(e);
