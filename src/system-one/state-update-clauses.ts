@@ -89,3 +89,18 @@ export function clausePairs<S extends { text: string }>(newer: S, older: S): Arr
   const os = [older, ...stateClauses(older.text, MAX_OLDER_CLAUSES).map((text) => ({ ...older, text }))];
   return ns.flatMap((n) => os.map((o): [S, S] => [n, o]));
 }
+
+/**
+ * The best answer over a pair's clause pairs ({@link clausePairs}): `score` of each, the highest
+ * probability kept (the first on a tie, so the whole pair wins ties). This is how a head fitted
+ * clause by clause reads a pair: a change told in one clause of a chatty message decides as that
+ * clause alone would, and a non-update passes only if none of its clause pairs does.
+ */
+export function bestClausePair<S extends { text: string }, D extends { probability: number }>(newer: S, older: S, score: (newer: S, older: S) => D): D {
+  let best: D | undefined;
+  for (const [n, o] of clausePairs(newer, older)) {
+    const d = score(n, o);
+    if (best === undefined || d.probability > best.probability) best = d;
+  }
+  return best as D;
+}

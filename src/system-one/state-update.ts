@@ -36,7 +36,8 @@ import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
 import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
 import { mlpCeiling } from './state-update-mlp-ceiling.js';
-import { clausePairs } from './state-update-clauses.js';
+import { bestClausePair } from './state-update-clauses.js';
+import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -577,9 +578,11 @@ export function stateUpdateReaching(newer: StateSide, older: StateSide, memo: St
   const { entry } = keptPair(newer, older, memo);
   if (entry.decision === undefined) {
     if (entry.ceiling === undefined) {
-      // A valid bound of the clause-by-clause decision: the largest bound of its clause pairs.
+      // Read clause by clause, the bound is the largest bound of the clause pairs (each bounds its pair).
       const asserted = assertedSentences(newer.text);
-      entry.ceiling = asserted === '' ? 0 : Math.max(...clausePairs(asserted === newer.text ? newer : { ...newer, text: asserted }, older).map(([n, o]) => shiftedProbability(mlpCeiling(PATTERNS, n, o, memo), MLP_OPERATING_SHIFT)));
+      const bound = (n: StateSide, o: StateSide) => ({ probability: mlpCeiling(PATTERNS, n, o, memo) });
+      const reading = asserted === newer.text ? newer : { ...newer, text: asserted };
+      entry.ceiling = asserted === '' ? 0 : shiftedProbability((STATE_UPDATE_MLP_WEIGHTS.clauses === true ? bestClausePair(reading, older, bound) : bound(reading, older)).probability, MLP_OPERATING_SHIFT);
     }
     // The margin covers the bound's other order of summation (rounding, ~1e-15).
     if (entry.ceiling < threshold - 1e-9) return undefined;
@@ -621,15 +624,12 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
   // sentences; a text that is all questions answers 0 (LoCoMo dev conv-43's false supersessions).
   const asserted = assertedSentences(newer.text);
   if (asserted === '') return { probability: 0, model: STATE_UPDATE_MLP_ID };
-  // Clause by clause (h-update3): a change inside a chatty message reads like a short one; the
-  // pair's answer is its best clause pair's (./state-update-clauses.ts).
+  // A head fitted clause by clause (h-update3) answers with the pair's best clause pair: a change
+  // inside a chatty message reads like a short one (./state-update-clauses.ts).
   const m = memo ?? new Map();
-  let d: StateUpdateDecision | undefined;
-  for (const [n, o] of clausePairs(asserted === newer.text ? newer : { ...newer, text: asserted }, older)) {
-    const c = mlpStateUpdate(n, o, m);
-    if (d === undefined || c.probability > d.probability) d = c;
-  }
-  const best = d as StateUpdateDecision;
+  const reading = asserted === newer.text ? newer : { ...newer, text: asserted };
+  const score = (n: StateSide, o: StateSide) => mlpStateUpdate(n, o, m);
+  const best = STATE_UPDATE_MLP_WEIGHTS.clauses === true ? bestClausePair(reading, older, score) : score(reading, older);
   return { ...best, probability: shiftedProbability(best.probability, MLP_OPERATING_SHIFT) };
 }
 
