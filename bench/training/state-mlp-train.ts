@@ -3,7 +3,7 @@
  * src/system-one/state-update-mlp-weights.ts and its model card figures as
  * models/state-update/card.json:
  *
- *   npx tsx bench/training/state-mlp-train.ts [--check] [--validation-only] [--talk] [--data <locomo10.json>]
+ *   npx tsx bench/training/state-mlp-train.ts [--check] [--validation-only] [--talk] [--clauses] [--data <locomo10.json>]
  *
  * Data: bench/training/state-data.ts (fit on `train`, choose the operating point on
  * `validation`, report on `heldout`). Model: {@link fitMlp} (hidden 32, 30 epochs, batch 32,
@@ -21,8 +21,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeOrCheckGenerated } from '../lib/generated.js';
 import { rocAuc } from '../lib/logistic.js';
-import { mlpProbability } from '../../src/system-one/state-update-mlp.js';
-import { STATE_UPDATE_FEATURES, stateMlpFeatureNames, stateMlpFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
+import { STATE_UPDATE_MLP_ID, mlpProbability } from '../../src/system-one/state-update-mlp.js';
+import { STATE_UPDATE_FEATURES, assertedSentences, stateMlpFeatureNames, stateMlpFeatures, trainedStateUpdate } from '../../src/system-one/state-update.js';
+import { clausePairs } from '../../src/system-one/state-update-clauses.js';
 import { fitMlp } from './state-mlp-fit.js';
 import { fitGbm, gbmProbability } from './state-gbm-fit.js';
 import { statePairSets, type LabelledPair } from './state-data.js';
@@ -48,12 +49,62 @@ const VALIDATION_ONLY = process.argv.includes('--validation-only');
 const dataAt = process.argv.indexOf('--data');
 /** `--talk`: add the chat grammar (bench/training/state-talk.ts) to the fit and validation sets (the v5 candidate; not shipped). */
 const sets = await statePairSets(!VALIDATION_ONLY, dataAt > 0 ? process.argv[dataAt + 1] : undefined, process.argv.includes('--talk'));
+/**
+ * `--clauses` (h-update3): a pair is read clause by clause, as the run time reads it
+ * (`decideStateUpdate`: the newer's questions dropped, then every pair of ./state-update-clauses.ts
+ * `clausePairs`, the best one answering). Its rows are the rows of those clause pairs; the fit is
+ * multiple-instance learning with max pooling, in two rounds: round 1 fits on each pair's whole
+ * row; round 2 refits on each update's best clause pair under round 1 (the clause that says the
+ * change) and each non-update's whole row plus its best clause pair (the hardest: the one the max
+ * would let through). Validation and held-out pairs are scored as the run time does, by their best
+ * clause pair. Without the flag each pair is one row of its whole texts (the shipped v4 fit).
+ */
+const CLAUSES = process.argv.includes('--clauses');
 const allNames = stateMlpFeatureNames();
-const rowsOf = (ps: LabelledPair[]) => ps.map((p) => stateMlpFeatures(p.newer, p.older, new Map()));
+/** Per pair, the rows of its units: one (the whole pair) without `--clauses`; none for a newer that is all questions. */
+const rowsOf = (ps: LabelledPair[]): number[][][] =>
+  ps.map((p) => {
+    if (!CLAUSES) return [stateMlpFeatures(p.newer, p.older, new Map())];
+    const asserted = assertedSentences(p.newer.text);
+    if (asserted === '') return [];
+    const memo = new Map();
+    return clausePairs(asserted === p.newer.text ? p.newer : { ...p.newer, text: asserted }, p.older).map(([n, o]) => stateMlpFeatures(n, o, memo));
+  });
 const fullTrain = rowsOf(sets.train);
 const fullVal = rowsOf(sets.validation);
 const fullHeld = rowsOf(sets.heldout);
-const pick = (rows: number[][], cols: number[]) => rows.map((r) => cols.map((c) => r[c] as number));
+const pick = (units: number[][][], cols: number[]) => units.map((rows) => rows.map((r) => cols.map((c) => r[c] as number)));
+/** A pair's score: its best unit's (0 with none). */
+const pairScore = (score: (x: number[]) => number, rows: readonly number[][]): number => rows.reduce((b, x) => Math.max(b, score(x)), 0);
+/**
+ * Fits `fit` on the units of the train pairs (see {@link CLAUSES}): round 1 on whole rows; with
+ * `--clauses` round 2 on the best clause pair of each update and the whole row and best clause
+ * pair of each non-update under round 1.
+ */
+function fitUnits<M>(units: number[][][], labels: readonly number[], fit: (rows: number[][], labels: number[]) => M, score: (m: M, x: number[]) => number): M {
+  const whole = units.flatMap((rows, i) => (rows.length > 0 ? [[rows[0] as number[], labels[i] as number] as const] : []));
+  const first = fit(whole.map(([x]) => x), whole.map(([, y]) => y));
+  if (!CLAUSES) return first;
+  const rows: number[][] = [];
+  const ys: number[] = [];
+  units.forEach((us, i) => {
+    if (us.length === 0) return;
+    let best = 0;
+    us.forEach((x, k) => {
+      if (score(first, x) > score(first, us[best] as number[])) best = k;
+    });
+    const y = labels[i] as number;
+    if (y === 0 || best === 0) {
+      rows.push(us[0] as number[]);
+      ys.push(y);
+    }
+    if (best !== 0) {
+      rows.push(us[best] as number[]);
+      ys.push(y);
+    }
+  });
+  return fit(rows, ys);
+}
 
 /**
  * The candidates compared on the validation families (never on the held-out split): which
@@ -105,8 +156,8 @@ const tried: Array<Record<string, number | string>> = [];
 let best: { c: (typeof CANDIDATES)[number]; cols: number[]; raw: ReturnType<typeof fitMlp>; op: ReturnType<typeof operatingPoint>; caught: number; auc: number } | undefined;
 for (const c of CANDIDATES) {
   const cols = allNames.map((n, i) => [n, i] as const).filter(([n]) => (GROUPS[c.group] as (n: string) => boolean)(n)).map(([, i]) => i);
-  const fit = fitMlp(pick(fullTrain, cols), sets.train.map((p) => p.label), cols.map((i) => allNames[i] as string), { ...OPTS, hidden: c.hidden, epochs: c.epochs });
-  const val = pick(fullVal, cols).map((x) => mlpProbability(fit, x));
+  const fit = fitUnits(pick(fullTrain, cols), sets.train.map((p) => p.label), (rows, ys) => fitMlp(rows, ys, cols.map((i) => allNames[i] as string), { ...OPTS, hidden: c.hidden, epochs: c.epochs }), mlpProbability);
+  const val = pick(fullVal, cols).map((rows) => pairScore((x) => mlpProbability(fit, x), rows));
   const op = operatingPoint(val);
   const caught = rates(val, valLabels, op.tStar).caught;
   const auc = rocAuc(val, valLabels);
@@ -119,8 +170,8 @@ if (best === undefined) throw new Error('no candidate');
 // Gradient-boosted trees on the same groups, compared on the same validation figures.
 for (const c of GBM_CANDIDATES) {
   const cols = allNames.map((n, i) => [n, i] as const).filter(([n]) => (GROUPS[c.group] as (n: string) => boolean)(n)).map(([, i]) => i);
-  const fit = fitGbm(pick(fullTrain, cols), sets.train.map((p) => p.label), cols.map((i) => allNames[i] as string), { rounds: c.rounds, depth: c.depth, lr: 0.1, lambda: 1, bins: 32, minChild: 5 });
-  const val = pick(fullVal, cols).map((x) => gbmProbability(fit, x));
+  const fit = fitUnits(pick(fullTrain, cols), sets.train.map((p) => p.label), (rows, ys) => fitGbm(rows, ys, cols.map((i) => allNames[i] as string), { rounds: c.rounds, depth: c.depth, lr: 0.1, lambda: 1, bins: 32, minChild: 5 }), gbmProbability);
+  const val = pick(fullVal, cols).map((rows) => pairScore((x) => gbmProbability(fit, x), rows));
   const opG = operatingPoint(val);
   const tStarG = opG.tStar;
   const caught = rates(val, valLabels, tStarG).caught;
@@ -140,7 +191,7 @@ const trainRows = pick(fullTrain, cols);
 const model = { ...raw, b2: raw.b2 + logit(THRESHOLD) - logit(tStar) };
 
 const heldLabels = sets.heldout.map((p) => p.label);
-const heldNew = pick(fullHeld, cols).map((x) => mlpProbability(model, x));
+const heldNew = pick(fullHeld, cols).map((rows) => pairScore((x) => mlpProbability(model, x), rows));
 const heldOld = sets.heldout.map((p) => trainedStateUpdate(p.newer, p.older).probability);
 const heldNeg = (s: number[]) => s.filter((_, i) => heldLabels[i] === 0);
 const figures = (s: number[]) => {
@@ -149,14 +200,15 @@ const figures = (s: number[]) => {
   return { auc: r4(rocAuc(s, heldLabels)), caughtAtFalse2pct: r4(at2.caught), caughtAt085: r4(at085.caught), falseAt085: r4(at085.falseRate) };
 };
 const card = {
-  model: 'jev-mem/state-update-mlp@4.0.0',
+  model: STATE_UPDATE_MLP_ID,
+  clauses: CLAUSES,
   seed: SEED,
   fit: { ...OPTS, hidden: best.c.hidden, epochs: best.c.epochs },
   features: best.c.group,
   candidates: tried,
   rows: { train: sets.train.length, trainPositives: sets.train.filter((p) => p.label === 1).length, validation: sets.validation.length, heldout: sets.heldout.length, heldoutPositives: heldLabels.filter((y) => y === 1).length },
   operatingPoint: { rawThresholdGrammar: r4(tGrammar), rawThresholdTalk: r4(tTalk), rawThresholdLocomo: r4(tLocomo), rawThreshold: r4(tStar), shippedThreshold: THRESHOLD },
-  trainAuc: r4(rocAuc(trainRows.map((x) => mlpProbability(model, x)), sets.train.map((p) => p.label))),
+  trainAuc: r4(rocAuc(trainRows.map((rows) => pairScore((x) => mlpProbability(model, x), rows)), sets.train.map((p) => p.label))),
   heldout: { mlp: figures(heldNew), logistic: figures(heldOld) },
 };
 console.log(JSON.stringify(card, null, 2));
@@ -188,7 +240,7 @@ export const STATE_UPDATE_MLP_WEIGHTS: StateMlpWeights = Object.freeze({
   b1: ${num(model.b1)},
   w2: ${num(model.w2)},
   b2: ${Number(model.b2.toPrecision(6))},
-});
+${CLAUSES ? '  clauses: true,\n' : ''}});
 `;
 const check = process.argv.includes('--check');
 await writeOrCheckGenerated(OUT, text, check, 'a fresh fit');

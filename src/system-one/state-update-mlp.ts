@@ -291,7 +291,9 @@ export function mlpFeatures(reader: StatePatternReader, newer: StateSide, older:
 
 /**
  * The feature row, whole or (`partial`) without `g_masked_cos` and `g_value_pair_cos` (0 there:
- * ./state-update-mlp-ceiling.ts bounds them) and the pair vectors.
+ * ./state-update-mlp-ceiling.ts bounds them). The pair vectors are in both (each side's vector is
+ * read once, the own-word vector is `cos_delta`'s): a head that reads them (the trainer's `all`
+ * group) is bounded as tightly as one that does not (h-update3).
  */
 export function featureRow(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings, partial: boolean): number[] {
   const s = wordSpace();
@@ -346,7 +348,6 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     b01([...ov.names].some((x) => !nv.names.has(x) && !speakers.has(x))),
   ];
   const general = generalFeatures(generalSpace(s), n, o, newer, older, partial);
-  if (partial) return [...base, ...slot, ...general];
   const absdiff = Array.from(nv.vec, (x, k) => Math.abs(x - (ov.vec[k] as number)));
   const prod = Array.from(nv.vec, (x, k) => x * (ov.vec[k] as number));
   return [...base, ...slot, ...general, ...absdiff, ...prod, ...dn];

@@ -80,6 +80,11 @@ export interface StateMlpWeights {
   readonly b1: readonly number[];
   readonly w2: readonly number[];
   readonly b2: number;
+  /**
+   * The head was fitted clause by clause (h-update3, the trainer's `--clauses`) and is read so: a
+   * pair's answer is its best clause pair's (./state-update-clauses.ts). Absent: the whole texts.
+   */
+  readonly clauses?: boolean;
 }
 
 /**

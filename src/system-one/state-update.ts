@@ -36,6 +36,8 @@ import { STATE_UPDATE_WEIGHTS } from './state-update-weights.js';
 import { STATE_LEXICON } from './state-lexicon.js';
 import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from './state-update-mlp.js';
 import { mlpCeiling } from './state-update-mlp-ceiling.js';
+import { bestClausePair } from './state-update-clauses.js';
+import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -595,8 +597,10 @@ export function stateUpdateReaching(newer: StateSide, older: StateSide, memo: St
   const { entry } = keptPair(newer, older, memo);
   if (entry.decision === undefined) {
     if (entry.ceiling === undefined) {
+      // Read clause by clause (h-update3), the bound is the largest bound of the clause pairs.
       const asserted = assertedSide(newer);
-      entry.ceiling = asserted === undefined ? 0 : shiftedProbability(mlpCeiling(PATTERNS, asserted, older, memo), MLP_OPERATING_SHIFT);
+      const bound = (n: StateSide, o: StateSide) => ({ probability: mlpCeiling(PATTERNS, n, o, memo) });
+      entry.ceiling = asserted === undefined ? 0 : shiftedProbability((STATE_UPDATE_MLP_WEIGHTS.clauses === true ? bestClausePair(asserted, older, bound) : bound(asserted, older)).probability, MLP_OPERATING_SHIFT);
     }
     // The margin covers the bound's other order of summation (rounding, ~1e-15).
     if (entry.ceiling < threshold - 1e-9) return undefined;
@@ -638,8 +642,11 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
   // sentences; a text that is all questions answers 0 (LoCoMo dev conv-43's false supersessions).
   const asserted = assertedSide(newer);
   if (asserted === undefined) return { probability: 0, model: STATE_UPDATE_MLP_ID };
-  const d = mlpStateUpdate(asserted, older, memo);
-  return { ...d, probability: shiftedProbability(d.probability, MLP_OPERATING_SHIFT) };
+  // A head fitted clause by clause (h-update3) answers with the pair's best clause pair: a change
+  // inside a chatty message reads like a short one (./state-update-clauses.ts).
+  const score = (n: StateSide, o: StateSide) => mlpStateUpdate(n, o, memo);
+  const best = STATE_UPDATE_MLP_WEIGHTS.clauses === true ? bestClausePair(asserted, older, score) : score(asserted, older);
+  return { ...best, probability: shiftedProbability(best.probability, MLP_OPERATING_SHIFT) };
 }
 
 /**

@@ -7,17 +7,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateGrammarPairs } from '../../bench/training/state-grammar.js';
+import { generateTalkPairs } from '../../bench/training/state-talk.js';
 import { decideStateUpdate, stateUpdateReaching, type StateSide } from '../../src/system-one/state-update.js';
 import { NATURAL_CASES } from '../fixtures/state-changes.js';
 
 const side = (text: string, timeMs: number, speaker = 'Maya'): StateSide => ({ text: `${speaker}: ${text}`, speaker, timeMs });
 
-/** The hand-written natural cases and held-out generated pairs, both ways round, and every case's newer line against every other case's older line. */
+/**
+ * The hand-written natural cases and held-out generated pairs, both ways round, every case's
+ * newer line against every other case's older line, and chat-grammar pairs (many newer and older
+ * lines of several clauses: the bound must hold for the best clause pair, h-update3).
+ */
 function pairs(): Array<[StateSide, StateSide]> {
   const out: Array<[StateSide, StateSide]> = [];
   for (const c of NATURAL_CASES) out.push([side(c.newer, 2, c.newerSpeaker ?? c.speaker), side(c.older, 1, c.speaker)]);
   for (const p of generateGrammarPairs({ split: 'heldout', perKind: 6 })) out.push([p.newer, p.older], [{ ...p.older, timeMs: p.newer.timeMs }, { ...p.newer, timeMs: p.older.timeMs }]);
   for (const a of NATURAL_CASES.slice(0, 25)) for (const b of NATURAL_CASES.slice(0, 25)) if (a !== b) out.push([side(a.newer, 2), side(b.older, 1)]);
+  for (const p of generateTalkPairs({ families: 'validation', perKind: 4 })) out.push([p.newer, p.older]);
   return out;
 }
 
