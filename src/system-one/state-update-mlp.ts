@@ -46,6 +46,7 @@ import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
 import { STATE_UPDATE_VECTORS } from './state-update-vectors.js';
 import { STATE_GENERAL_FEATURES, generalFeatures, type GeneralSpace } from './state-update-general.js';
+import { ADDITION, ADDITION_SEEDS, CHANGE_SEEDS, END_SEEDS, EXPERIENCE_SEEDS, FIRST, HISTORY_SEEDS, KIND_SEEDS, NEGATION, REPEAT_SEEDS } from './state-update-lexicon.js';
 import type { SideReading, StateMlpWeights, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { StateMlpWeights } from './state-update-types.js';
@@ -56,32 +57,6 @@ export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@4.0.0';
 
 /** Names of the slot features (group 2 of the module doc), in order. */
 export const STATE_MLP_SLOT_FEATURES = Object.freeze(['cos_all', 'cos_delta', 'cos_delta_older', 'delta_newer', 'delta_older', 'change_lex', 'end_lex', 'change_lex_older', 'negation', 'newer_future', 'older_future', 'newer_past', 'older_past', 'newer_first', 'older_first', 'same_speaker', 'other_named', 'newer_valueless', 'len_ratio', 'addition_lex', 'repeat_lex', 'history_lex', 'experience_lex', 'kind_agree', 'kind_same_top', 'kind_newer', 'first_both', 'first_mismatch', 'names_shared', 'names_new', 'names_lost'] as const);
-
-/** Seeds of `change_lex`: words that say a state became another. */
-const CHANGE_SEEDS = ['moved', 'relocated', 'switched', 'changed', 'joined', 'became', 'started', 'hired', 'adopted', 'bought', 'replaced', 'married', 'engaged', 'rescheduled', 'now', 'instead', 'new'];
-/** Seeds of `end_lex`: words that say a state ended. */
-const END_SEEDS = ['quit', 'resigned', 'sold', 'stopped', 'left', 'ended', 'retired', 'dropped', 'divorced', 'broke', 'gave', 'anymore', 'longer', 'lost', 'died', 'scrapped'];
-/** Seeds of the other acts a newer statement can be: an addition, a repeat, history, an experience. */
-const ADDITION_SEEDS = ['also', 'too', 'another', 'second', 'extra', 'additionally', 'besides'];
-const REPEAT_SEEDS = ['still', 'again', 'remains', 'always', 'usual', 'unchanged', 'same'];
-const HISTORY_SEEDS = ['used', 'ago', 'once', 'childhood', 'grew', 'decades', 'kid', 'youth'];
-const EXPERIENCE_SEEDS = ['visited', 'watched', 'saw', 'read', 'tried', 'enjoyed', 'talked', 'met'];
-/** Seeds of the kinds of state (`kind_*` features): where one lives, works, ... */
-const KIND_SEEDS: readonly string[][] = [
-  ['live', 'home', 'flat', 'apartment', 'house', 'city', 'rent', 'neighbourhood'],
-  ['work', 'job', 'employer', 'company', 'office', 'hired', 'colleagues', 'salary'],
-  ['profession', 'career', 'trade', 'teacher', 'nurse', 'engineer', 'lawyer', 'occupation'],
-  ['diet', 'vegan', 'vegetarian', 'eat', 'meat', 'eating', 'food', 'sugar'],
-  ['dating', 'partner', 'married', 'girlfriend', 'boyfriend', 'couple', 'relationship', 'wife', 'husband'],
-  ['car', 'drive', 'vehicle', 'truck', 'driving', 'owned', 'bike'],
-  ['dog', 'cat', 'pet', 'puppy', 'animal', 'kitten', 'rabbit'],
-  ['class', 'lesson', 'monday', 'weekly', 'schedule', 'session', 'rehearsal', 'weekends'],
-  ['favourite', 'favorite', 'love', 'enjoy', 'fan', 'prefer', 'taste', 'hobby'],
-];
-/** An addition word; `too` only where it closes a clause ("a cat too."), not "too long". */
-const ADDITION = /\b(?:also|as well|another|second|in addition|additionally|besides)\b|\btoo\b(?=\s*(?:[.,!?;]|$))/i;
-const FIRST = /^(?:i|me|my|mine|we|us|our|ours|myself)$/;
-const NEGATION = /\b(?:not|never|no|none|nobody|nothing|cannot)\b|n't\b/i;
 
 /** The full feature names: the pattern features `patternNames`, the slot features, the general features, then the three pair vectors. */
 export function mlpFeatureNames(patternNames: readonly string[]): string[] {
