@@ -15,16 +15,18 @@
  *    (observation time, else ingestion time).
  * 3. {@link orderNeighbours}: memories of the **same kind of state** on the asked side of t_a, of
  *    the same holder (the speaker the question names; for a first-person question, anyone but an
- *    assistant): the states the anchor replaced, or that replaced it (the supersession chain,
- *    semantic `updates` edges of the write path's state-update decision), and the anchor's
- *    nearest memories by vector with cosine ≥ {@link SAME_KIND_COSINE} (places lived, jobs, cars
- *    … are said in alike words); a later one that names the anchor only on the chain (its change:
- *    "I left Ironworks for Vertigo", not more talk of it: "Berlin is cold"). They are ranked by
- *    temporal proximity |t_v − t_a|, nearest first, the chain first among equals, at most
- *    {@link ORDER_NEIGHBOURS}.
- * 4. {@link orderLift} (final ranking): the nearest neighbour is raised just above the anchor
- *    evidence (score × (1 + β_o)), the others just below it, never lowered; so the anchor stays
- *    next to its answer and nothing else moves.
+ *    assistant), drawn from the anchor's and the question's nearest memories by vector and from
+ *    the supersession chain (semantic `updates` edges of the write path's state-update decision:
+ *    the states the anchor replaced, or that replaced it). The same kind is a score, κ(v) =
+ *    cos(v, a) + w(v) + ½·cos(v, q) + β_c·[on the chain] ≥ {@link KIND_FLOOR}: w(v) the value
+ *    similarity by word vectors ("Madrid" to "Berlin", "clarinet" to "cello": values of one slot
+ *    lie close), because places lived, jobs, cars … are said in alike words but not always. They
+ *    are ranked by κ(v) − λ_t·ln(1 + rank_t(v)), rank_t the place by temporal proximity
+ *    |t_v − t_a| (0 the nearest), at most {@link ORDER_NEIGHBOURS}, and drawn into the candidates
+ *    (scored by eq. (23) against the question, as the hop's).
+ * 4. {@link orderLift} (final ranking): the first neighbour is raised just above the best memory
+ *    naming the anchor (score × (1 + β_o)), the others just below the anchor evidence, never
+ *    lowered; so the anchor stays next to its answer and nothing else moves.
  *
  * The parser decides whether the question is one (as for a window, when.ts); System One's
  * route.temporal p_temporal(q) is recorded beside it in the trace.
@@ -63,7 +65,7 @@ const CUES: ReadonlyArray<[RegExp, OrderRelation]> = [
 ];
 const CUE = /(?:^|\s)(prior to|up until|until|till|before|antes del?|avant|prima d(?:i|el|ella)|after|following|since|despu[ée]s del?|depois d[eoa]|apr[èe]s|dopo)\s+(.+?)\s*[?？.!]*\s*$/i;
 /** Words that open a question asking for a thing, a place or a person. */
-const WH = /^[¿\s]*(?:what|which|where|who|whom|whose|qu[ée]|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n(?:es)?|qual|quais|onde|quem|o que|o[uù]|quel(?:le)?s?|qu'|que|qui|cosa|che|quale|quali|dove|chi)\b/i;
+const WH = /^[¿¡\s]*(?:qu['’]|(?:what|which|where|who|whom|whose|qu[ée]|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n(?:es)?|qual|quais|onde|quem|o que|o[uù]|quel(?:le)?s?|que|qui|cosa|che|quale|quali|dove|chi)(?=[\s,'’-]|$))/i;
 /** Frames that ask a duration, an amount, a manner or a reason, though they open with a wh-word. */
 const NOT_STATE = /\b(?:how|why|when|how long|how many|how much)\b/i;
 /** Words that measure the gap ("the week before", "right after", "two weeks before"): dropped from the frame's end. */
@@ -264,19 +266,25 @@ export async function orderNeighbours(state: NamespaceState, oq: OrderQuestion, 
 }
 
 /**
- * Raises the neighbours around the anchor evidence (step 4): ref = the best score among `items`
- * of the memories that name the anchor (`anchorIds`: {@link TraceOrder.named}; none: the best score of all); the nearest neighbour to
- * max(own, ref·(1 + β_o)), the i-th (i ≥ 1) to max(own, ref·(1 − β_o·i)). Never lowers a score.
+ * Raises the neighbours around the anchor (step 4): the first to max(own, r₁·(1 + β_o)), r₁ the
+ * best score among `items` of the memories that name the anchor (`named`: {@link TraceOrder.named},
+ * an assistant's "Congratulations on the cello!" too); the i-th (i ≥ 1) to max(own, r₂·(1 − β_o·i)),
+ * r₂ the best score of the anchor evidence itself (`anchors`, the holder's), so they stay below
+ * it. Without such a memory among the items, r₁ or r₂ is the best score of all. Never lowers a score.
  * @returns the new scores, in order.
  */
-export function orderLift(items: ReadonlyArray<{ id: string; score: number }>, anchorIds: readonly string[], neighbours: readonly string[]): number[] {
+export function orderLift(items: ReadonlyArray<{ id: string; score: number }>, order: { named: readonly string[]; anchors: readonly string[]; neighbours: readonly string[] }): number[] {
   const out = items.map((x) => x.score);
-  const own = items.filter((x) => anchorIds.includes(x.id)).map((x) => x.score);
-  const ref = own.length > 0 ? Math.max(...own) : Math.max(0, ...out);
-  if (ref <= 0) return out;
-  neighbours.forEach((id, i) => {
+  const best = (ids: readonly string[]): number => {
+    const own = items.filter((x) => ids.includes(x.id)).map((x) => x.score);
+    return own.length > 0 ? Math.max(...own) : Math.max(0, ...out);
+  };
+  const r1 = best(order.named);
+  const r2 = best(order.anchors);
+  order.neighbours.forEach((id, i) => {
     const j = items.findIndex((x) => x.id === id);
-    if (j >= 0) out[j] = Math.max(out[j] as number, ref * (i === 0 ? 1 + ORDER_BOOST : 1 - ORDER_BOOST * i));
+    const ref = i === 0 ? r1 * (1 + ORDER_BOOST) : r2 * (1 - ORDER_BOOST * i);
+    if (j >= 0 && ref > 0) out[j] = Math.max(out[j] as number, ref);
   });
   return out;
 }

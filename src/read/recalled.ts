@@ -112,8 +112,8 @@ export interface FinalRankingInput {
    * it is not lifted as the present. Absent: every memory counts.
    */
   asOfMs?: number;
-  /** A before/after question (order.ts): the anchor evidence and its neighbours, nearest in time first, lifted around it (`orderLift`). */
-  order?: { anchors: readonly string[]; neighbours: readonly string[] };
+  /** A before/after question (order.ts): the memories naming the anchor, the anchor evidence and its neighbours, best first, lifted around it (`orderLift`). */
+  order?: { named: readonly string[]; anchors: readonly string[]; neighbours: readonly string[] };
 }
 
 /**
@@ -186,7 +186,7 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     ranked.forEach((x, i) => (x.score = lifted[i] as number));
   }
   if (input.order !== undefined) {
-    const lifted = orderLift(ranked.map((x) => ({ id: x.s.node.id, score: x.score })), input.order.anchors, input.order.neighbours);
+    const lifted = orderLift(ranked.map((x) => ({ id: x.s.node.id, score: x.score })), input.order);
     ranked.forEach((x, i) => (x.score = lifted[i] as number));
   }
   // Coverage across sessions for questions that ask for several things (coverage.ts): f = 1 on
