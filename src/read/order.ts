@@ -63,7 +63,9 @@ const CUES: ReadonlyArray<[RegExp, OrderRelation]> = [
   [/^(?:prior to|up until|until|till|before|antes de|antes del|avant|prima di|prima del|prima della)$/i, 'before'],
   [/^(?:after|following|since|después de|despues de|después del|depois de|depois do|depois da|après|apres|dopo)$/i, 'after'],
 ];
-const CUE = /(?:^|\s)(prior to|up until|until|till|before|antes del?|avant|prima d(?:i|el|ella)|after|following|since|despu[ée]s del?|depois d[eoa]|apr[èe]s|dopo)\s+(.+?)\s*[?？.!]*\s*$/i;
+const CUE = /(?:^|\s)(prior to|up until|until|till|before|antes del?|avant|prima d(?:i|el|ella)|after|following(?=\s+(?:the|a|an|my|our|his|her|their|your)\s)|since|despu[ée]s del?|depois d[eoa]|apr[èe]s|dopo)\s+(.+?)\s*[?？.!]*\s*$/i;
+/** Anchors that are a length of time, not a fact ("after a long day", "before long"). */
+const SPAN = /^(?:(?:a|an|the|that|this|one|some)\s+)?(?:(?:long|short|few|couple|busy|hard|while)\s+)*(?:time|times|day|days|week|weeks|month|months|year|years|while|hour|hours|long|ages|that|this|then|now)(?:\s+of\s+\w+)?$/i;
 /** Words that open a question asking for a thing, a place or a person. */
 const WH = /^[¿¡\s]*(?:qu['’]|(?:what|which|where|who|whom|whose|qu[ée]|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n(?:es)?|qual|quais|onde|quem|o que|o[uù]|quel(?:le)?s?|que|qui|cosa|che|quale|quali|dove|chi)(?=[\s,'’-]|$))/i;
 /** Frames that ask a duration, an amount, a manner or a reason, though they open with a wh-word. */
@@ -86,10 +88,11 @@ export function orderQuestion(query: string): OrderQuestion | undefined {
   const anchor = (m[2] as string).trim();
   const frame = query.slice(0, m.index).replace(GAP, '').trim();
   if (relation === undefined || !WH.test(frame) || NOT_STATE.test(frame)) return undefined;
-  if (contentTerms(anchor).length === 0) return undefined;
-  // a date as the anchor names a time, not a fact (chrono-node through extractTimeRefs)
-  const dated = extractTimeRefs(anchor, 0).reduce((n, t) => n + t.text.length, 0);
-  if (dated >= anchor.replace(/^(?:the|a|an)\s+/i, '').length * 0.5) return undefined;
+  if (contentTerms(anchor).length === 0 || SPAN.test(anchor)) return undefined;
+  // a date as the anchor names a time, not a fact (chrono-node through extractTimeRefs): "before
+  // August 3, 2023 involving his kids" is a window (when.ts); "after getting his car fixed on 7 July" is not
+  const bare = anchor.replace(/^(?:the|a|an)\s+/i, '');
+  if (extractTimeRefs(bare, 0).some((t) => bare.startsWith(t.text))) return undefined;
   const firstPerson = tokenize(query).some((w) => FIRST_PERSON.has(w));
   return { relation, cue: m[1] as string, anchor, frame, firstPerson };
 }

@@ -45,6 +45,12 @@ describe('orderQuestion', () => {
     expect(orderQuestion('What is the name of the puppy she got two weeks before August 11, 2023?')).toBeUndefined();
     expect(orderQuestion('Where was Tim in the week before 16 November 2023?')).toBeUndefined();
     expect(orderQuestion('Where do I live?')).toBeUndefined();
+    expect(orderQuestion('What did John do the week before August 3, 2023 involving his kids?')).toBeUndefined();
+    expect(orderQuestion('What does Jolene enjoy doing with her partner after a long day?')).toBeUndefined();
+    expect(orderQuestion('Which activity did Sam resume after a long time?')).toBeUndefined();
+    expect(orderQuestion('What book left him hopeful about following dreams?')).toBeUndefined();
+    expect(orderQuestion('What was Calvin excited to do after getting his car fixed on 7 July, 2023?')).toMatchObject({ relation: 'after', anchor: 'getting his car fixed on 7 July, 2023' });
+    expect(orderQuestion('What happened following the wedding?')).toMatchObject({ relation: 'after', cue: 'following', anchor: 'the wedding' });
   });
 });
 
