@@ -10,6 +10,8 @@
  * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
  * - `npm run bench -- changes [--out <dir>]` (facts that change, issue 24: the MLP and logistic
  *   state-update heads by kind on held-out generated and hand-written pairs, and end to end)
+ * - `npm run bench -- order [--part dev|heldout|all]` (recall@1 and @5 of before/after questions over
+ *   generated histories; issue 24, docs/bench/ORDER.md)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
  * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]`
