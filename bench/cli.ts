@@ -10,6 +10,8 @@
  * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
  * - `npm run bench -- changes [--out <dir>]` (facts that change, issue 24: the MLP and logistic
  *   state-update heads by kind on held-out generated and hand-written pairs, and end to end)
+ * - `npm run bench -- order [--part dev|heldout|all]` (recall@1 and @5 of before/after questions over
+ *   generated histories; issue 24, docs/bench/ORDER.md)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
  * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]`
@@ -58,6 +60,10 @@ export const BENCH_USAGE = `Usage:
                                           chats.md; --trace writes every question's rankings as JSON lines;
                                           --clock: jev-mem recalls at the question's date, the day after
                                           the last turn (default), or at the machine clock)
+  npm run bench -- order [--part dev|heldout|all] [--trace <file>] [--out <dir>]
+                                          (issue-24 before/after questions over generated histories:
+                                          recall@1/@5 of jev-mem, its ablation no-order and bm25 by
+                                          relation and style; writes <out>/order.json, order.md)
   npm run bench -- answers [--split test] [--systems jev-mem,bm25,hybrid] [--k 10] [--limit N] [--out <dir>]
                                           (answer accuracy by LLM-as-a-judge; needs JEV_MEM_LLM_BASE_URL,
                                           JEV_MEM_LLM_MODEL, optional JEV_MEM_LLM_API_KEY and
@@ -335,6 +341,30 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       await writeFile(resolve(out, 'chats.json'), `${JSON.stringify(results, null, 2)}\n`);
       await writeFile(resolve(out, 'chats.md'), `${lines.join('\n')}\n`);
       io.err(`bench: wrote ${resolve(out, 'chats.json')}, ${resolve(out, 'chats.md')}`);
+      return 0;
+    }
+    if (sub === 'order') {
+      const { orderTables, runOrderBench } = await import('./order/order.js');
+      const { mkdir, writeFile, appendFile } = await import('node:fs/promises');
+      const part = str(values.part) ?? 'all';
+      if (!['dev', 'heldout', 'all'].includes(part)) {
+        io.err(`bench order: --part must be dev, heldout or all, got ${JSON.stringify(part)}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const trace = str(values.trace);
+      if (trace !== undefined) await writeFile(resolve(trace), '');
+      const results = await runOrderBench({
+        parts: part === 'all' ? ['dev', 'heldout'] : [part as 'dev' | 'heldout'],
+        log: (l) => io.err(l),
+        ...(trace !== undefined ? { onQuestion: (x: object) => void appendFile(resolve(trace), `${JSON.stringify(x)}\n`) } : {}),
+      });
+      const lines = orderTables(results);
+      for (const l of lines) io.out(l);
+      const out = resolve(str(values.out) ?? 'bench-out');
+      await mkdir(out, { recursive: true });
+      await writeFile(resolve(out, 'order.json'), `${JSON.stringify(results, null, 2)}\n`);
+      await writeFile(resolve(out, 'order.md'), `${lines.join('\n')}\n`);
+      io.err(`bench: wrote ${resolve(out, 'order.json')}, ${resolve(out, 'order.md')}`);
       return 0;
     }
     if (sub === 'answers') {

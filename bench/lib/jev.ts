@@ -20,7 +20,7 @@ import type { SystemOneBackend } from '../../src/system-one/wire.js';
 import type { RankedItem } from './metrics.js';
 
 /** The jev-mem systems of the harness: the full system and its ablations. */
-export type JevSystemName = 'jev-mem' | 'no-graph' | 'no-routing' | 'no-stop' | 'no-hop' | 'no-system-one';
+export type JevSystemName = 'jev-mem' | 'no-graph' | 'no-routing' | 'no-stop' | 'no-hop' | 'no-order' | 'no-system-one';
 
 /** Which backend a jev-mem system is built with: the configured System One, or the heuristic stand-in. */
 export const JEV_BACKEND: Readonly<Record<JevSystemName, 'configured' | 'heuristic'>> = Object.freeze({
@@ -29,6 +29,7 @@ export const JEV_BACKEND: Readonly<Record<JevSystemName, 'configured' | 'heurist
   'no-routing': 'configured',
   'no-stop': 'configured',
   'no-hop': 'configured',
+  'no-order': 'configured',
   'no-system-one': 'heuristic',
 });
 
@@ -39,6 +40,7 @@ export const JEV_SWITCHES: Readonly<Record<JevSystemName, RecallSwitches>> = Obj
   'no-routing': { routing: false },
   'no-stop': { stopping: false },
   'no-hop': { hop: false },
+  'no-order': { order: false },
   'no-system-one': {},
 });
 

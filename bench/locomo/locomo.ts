@@ -32,7 +32,7 @@ import { createRequire } from 'node:module';
 /** Largest K of the protocol: every system returns this many items per question. */
 const MAX_K = Math.max(...KS);
 
-const JEV_SYSTEMS: readonly JevSystemName[] = ['jev-mem', 'no-graph', 'no-routing', 'no-stop', 'no-hop', 'no-system-one'];
+const JEV_SYSTEMS: readonly JevSystemName[] = ['jev-mem', 'no-graph', 'no-routing', 'no-stop', 'no-hop', 'no-order', 'no-system-one'];
 
 function isJev(s: SystemName): s is JevSystemName {
   return (JEV_SYSTEMS as readonly string[]).includes(s);

@@ -11,7 +11,7 @@ import type { Aggregate, GroupScore, LatencySummary } from '../lib/metrics.js';
 import type { GitInfo, MachineInfo } from '../lib/resources.js';
 
 /** Every system of the harness, in report order. */
-export const SYSTEM_NAMES = Object.freeze(['jev-mem', 'bm25', 'dense', 'hybrid', 'flat-learned', 'orama', 'orama-tuned', 'minisearch-default', 'no-graph', 'no-routing', 'no-stop', 'no-hop', 'no-system-one'] as const);
+export const SYSTEM_NAMES = Object.freeze(['jev-mem', 'bm25', 'dense', 'hybrid', 'flat-learned', 'orama', 'orama-tuned', 'minisearch-default', 'no-graph', 'no-routing', 'no-stop', 'no-hop', 'no-order', 'no-system-one'] as const);
 
 /** One system name. */
 export type SystemName = (typeof SYSTEM_NAMES)[number];
@@ -36,6 +36,7 @@ export const SYSTEM_DESCRIPTIONS: Readonly<Record<SystemName, string>> = Object.
   'no-routing': 'jev-mem without routing (uniform view probabilities and budgets)',
   'no-stop': 'jev-mem without the stop rules (runs to depth, budget or limits)',
   'no-hop': 'jev-mem without the hop (one retrieval round; no second round seeded by the best evidence, issue 24)',
+  'no-order': 'jev-mem without the before/after step (no states next in time to a question\'s anchor drawn or lifted, issue 24)',
   'no-system-one': 'jev-mem built and recalled with the heuristic stand-in only (no model)',
 });
 

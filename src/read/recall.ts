@@ -33,6 +33,7 @@ import { stopDecision, type StopReason } from './stop.js';
 import { isUserRole, tastePool, tasteScores, type EmbedTexts } from './taste.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { questionTime } from './when.js';
+import { orderStep } from './order.js';
 
 /** The `hops` signal of a node the hop found: one step from its seeds (the dev runs of docs/bench/HOP.md saw no difference with 0). */
 const HOP_HOPS = 1;
@@ -57,6 +58,8 @@ export interface RecallSwitches {
    * only. @default true
    */
   pool?: boolean;
+  /** Before/after questions (issue 24, `order.ts`): the states next in time to the anchor drawn and lifted; off = the ablation `no-order`. @default true */
+  order?: boolean;
 }
 
 /** Inputs of one recall. */
@@ -105,14 +108,10 @@ export interface RecallOutput {
   trace: RecallTrace;
 }
 
-function emptyViews(): Record<View, number> {
-  return { causal: 0, entity: 0, semantic: 0, temporal: 0 };
-}
-
 /** Runs the read path over one namespace. */
 export async function runRecall(state: NamespaceState, controller: Controller, params: Readonly<MemoryParameters>, input: RecallInput): Promise<RecallOutput> {
   const t0 = performance.now();
-  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false, hop: input.switches?.hop !== false, pool: input.switches?.pool !== false };
+  const sw = { graph: input.switches?.graph !== false, routing: input.switches?.routing !== false, stopping: input.switches?.stopping !== false, hop: input.switches?.hop !== false, pool: input.switches?.pool !== false, order: input.switches?.order !== false };
   const decisions: DecisionRecord[] = [];
   const ctx: DecisionContext = { callsLeft: params.maxControllerCalls, deadline: input.deadline, log: decisions };
   if (input.signal) ctx.signal = input.signal;
@@ -154,7 +153,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   }
   const w = allocationWeights(p, active, params.gamma); // (13)
   const given = viewBudgets(w, active, params.budget, params.minPerView); // (14)
-  const used = emptyViews();
+  const used: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
   const maxDepth = sw.graph ? depthFor(h, params.maxDepth) : 0; // (15)
   const k = input.k ?? (h >= 0.5 ? params.kMultiHop : params.k);
   const routeMs = performance.now() - tRoute;
@@ -306,12 +305,16 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     },
   );
   checkAbort();
+  // scores drawn memories (eq. (23), one step away as the hop's) into the candidates, marked visited; those scored already are kept
+  const draw = async (nodes: MemoryNode[]): Promise<void> => {
+    const fresh = nodes.filter((n) => !scored.has(n.id) && visited.add(n.id));
+    for (const [id, s] of await scoreCandidates(fresh.map((node) => ({ node, hops: HOP_HOPS, pg: 1, edge: undefined })), q, state, controller, ctx, params, undefined)) scored.set(id, s);
+  };
+  // ---- before/after (order.ts): the states next in time to the anchor the question names
+  const order = await orderStep(state, { query: input.query, speakers, passes, language, maxDf: params.recallQueryMaxDf, on: sw.order, temporal: p.temporal, queryVector: vectorEvidence ? input.queryVector : undefined, termVectors: input.termVectors }, draw);
   // ---- tastes (taste.ts): a recommendation request in a history whose speakers are roles (the
   // guard's range, g > 0) draws the user's turns and measures each by its first-person statements
-  const taste = await userTastes(state, input, scored, visited, anchorNodes, vectorEvidence, passes, async (nodes) => {
-    const got = await scoreCandidates(nodes.map((node) => ({ node, hops: HOP_HOPS, pg: 1, edge: undefined })), q, state, controller, ctx, params, undefined);
-    for (const [id, s] of got) scored.set(id, s);
-  });
+  const taste = await userTastes(state, input, scored, anchorNodes, vectorEvidence, passes, draw);
   checkAbort();
   // ---- reassess (26): one more assessment of the best candidates, now that their neighbours
   // have been assessed too (an answer is often the turn next to a relevant one).
@@ -337,6 +340,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     present: when.present,
     past: when.past,
     ...(input.asOfMs !== undefined ? { asOfMs: input.asOfMs } : {}),
+    ...(order.reason === 'ran' ? { order: { named: order.named, anchors: order.anchors, neighbours: order.neighbours.map((x) => x.id) } } : {}),
   });
   const trace: RecallTrace = {
     query: input.query,
@@ -365,6 +369,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     hop,
     pool,
     when: when.trace,
+    order,
   };
   if (taste !== undefined) trace.taste = { drawn: taste.drawn, scored: taste.scores.size };
   return { memories, trace };
@@ -380,7 +385,6 @@ async function userTastes(
   state: NamespaceState,
   input: RecallInput,
   scored: Map<string, Scored>,
-  visited: Set<string>,
   anchorNodes: readonly MemoryNode[],
   vectorEvidence: boolean,
   passes: (n: MemoryNode) => boolean,
@@ -389,8 +393,7 @@ async function userTastes(
   const embed = input.embedPassages;
   if (embed === undefined || !vectorEvidence || !asksSuggestion(input.query) || questionRole(input.query) !== 'user' || guardWeight(anchorNodes) <= 0) return undefined;
   const drawn = await tastePool(state, input.queryVector, new Set(scored.keys()), passes);
-  for (const n of drawn) visited.add(n.id);
-  if (drawn.length > 0) await score(drawn);
+  if (drawn.length > 0) await score(drawn); // marks them visited
   const users = [...scored.values()].filter((s) => isUserRole(s.node)).sort((a, b) => b.parts.z - a.parts.z);
   return { scores: await tasteScores(input.queryVector, users.map((s) => s.node), embed), drawn: drawn.length };
 }

@@ -13,6 +13,7 @@ import { asksAggregate, coverageFactor, sessionCoverage } from './coverage.js';
 import { guardedScores, guardWeight } from './guard.js';
 import { recencyAdjusted, recencyFactor } from './score.js';
 import { namespaceIdf, type QueryContext } from './signals.js';
+import { orderLift } from './order.js';
 import { presentLift, WINDOW_BOOST, windowWeight, type QuestionWindow } from './when.js';
 
 /** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */
@@ -111,6 +112,8 @@ export interface FinalRankingInput {
    * it is not lifted as the present. Absent: every memory counts.
    */
   asOfMs?: number;
+  /** A before/after question (order.ts): the memories naming the anchor, the anchor evidence and its neighbours, best first, lifted around it (`orderLift`). */
+  order?: { named: readonly string[]; anchors: readonly string[]; neighbours: readonly string[] };
 }
 
 /**
@@ -180,6 +183,10 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
   });
   if (input.present === true) {
     const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: state.vectors.get(x.s.node.id) })), input.asOfMs);
+    ranked.forEach((x, i) => (x.score = lifted[i] as number));
+  }
+  if (input.order !== undefined) {
+    const lifted = orderLift(ranked.map((x) => ({ id: x.s.node.id, score: x.score })), input.order);
     ranked.forEach((x, i) => (x.score = lifted[i] as number));
   }
   // Coverage across sessions for questions that ask for several things (coverage.ts): f = 1 on

@@ -13,10 +13,12 @@ import type { StopEstimates, StopReason } from './stop.js';
 import type { TraceHop } from './hop.js';
 import type { TracePool } from './pool.js';
 import type { TraceWhen } from './when.js';
+import type { TraceOrder } from './order.js';
 
 export type { TraceHop, HopAdded, HopReason } from './hop.js';
 export type { TracePool } from './pool.js';
 export type { TraceWhen } from './when.js';
+export type { TraceOrder, OrderNeighbour, OrderQuestion, OrderReason } from './order.js';
 
 /** An anchor of the read loop (eq. (16)). */
 export interface TraceAnchor {
@@ -130,4 +132,11 @@ export interface RecallTrace {
    * route.temporal beside it.
    */
   when?: TraceWhen;
+  /**
+   * A question about what held before or after another fact (issue 24, `order.ts`): the question
+   * as read (relation, cue, anchor phrase), the anchor evidence and the neighbours drawn and
+   * lifted, nearest in time first, or why the step did not run; route.temporal beside it.
+   * Absent in traces written before it existed.
+   */
+  order?: TraceOrder;
 }
