@@ -171,6 +171,18 @@ export async function releaseStoreLock(dir: string, lockPath: string): Promise<v
   }
 }
 
+/**
+ * Refuses at once, without waiting, what needs the writer lock while another live process holds
+ * it (a reader's checkpoint at close: derived data that writer keeps).
+ * @throws JevMemError `STORAGE_FAILED` (field `store`, `details.lock`, and the holder as
+ *   {@link WRITER_ELSEWHERE}) when another live process holds the lock.
+ */
+export async function refuseIfWrittenElsewhere(dir: string, lockPath: string): Promise<void> {
+  const holder = await lockHolder(lockPath);
+  if (holder === undefined || (holder.pid === process.pid && holder.host === hostname())) return;
+  throw new JevMemError('STORAGE_FAILED', `the store at ${dir} is being written by process ${holder.pid} on ${holder.host}; its checkpoint is left to that writer`, { field: 'store', lock: lockPath, [WRITER_ELSEWHERE]: { pid: holder.pid, host: holder.host } });
+}
+
 /** How long a write waits for another live process to give the writer lock back (ms). */
 export const WRITER_WAIT_MS = 15_000;
 
