@@ -24,8 +24,8 @@
  * {@link LEASE_HOLD_MS} after it opened (a `ready` then lets one turn pass before the next), at a
  * write's COMMIT (the write runs inside it), at `close`, and at process exit. So another process
  * waits at most {@link LEASE_HOLD_MS} plus one synchronous turn for a gap (it looks every
- * {@link BUSY_BACKOFF_MAX_MS} at most; a gap of `YIELD_MS` while it announced that it waits:
- * sqlite-lock-waiters.ts), and a read never sees a commit of its own connection late.
+ * {@link BUSY_BACKOFF_MAX_MS} at most; sqlite-lock-waiters.ts), and a read never sees a commit
+ * of its own connection late. A wait that runs out names the processes connected to the file.
  * A failed write on a full device is reported as `SQLITE_FULL` (`sqlite-full-disk.ts`).
  *
  * Strings are bound as C strings: node-sqlite3-wasm passes a string parameter to SQLite only up
@@ -43,7 +43,7 @@ import { invalidOption } from '../../errors.js';
 import type { SqlConnection, SqlParam, SqlRow } from './record-sql.js';
 import { observeErrno } from './sqlite-errno.js';
 import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
-import { giveWay, waitForLock } from './sqlite-lock-waiters.js';
+import { waitForLock } from './sqlite-lock-waiters.js';
 import { fullDiskError } from './sqlite-full-disk.js';
 import { privateReadLink } from './sqlite-read-only.js';
 export { FULL_DISK_BYTES, fullDiskError } from './sqlite-full-disk.js';
@@ -373,18 +373,14 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       used = true;
       if (leaseSince !== undefined) {
         // A fresh lease serves a write too (the lock is this connection's: nothing was committed
-        // since its reads). An old one ends, and one turn (YIELD_MS while another process waits) lets others in.
+        // since its reads). An old one ends, and one turn lets other processes in between.
         if (performance.now() - leaseSince <= leaseMs) return;
         endLease();
-        await (giveWay(file) ?? new Promise<void>((done) => setImmediate(done)));
+        await new Promise<void>((done) => setImmediate(done));
         if (!db.isOpen) return;
-      } else if (!inTransaction) {
-        // Another process announced that it waits (sqlite-lock-waiters.ts): its turn first.
-        const way = giveWay(file);
-        if (way !== undefined && (await way, !db.isOpen)) return;
       }
       if (inTransaction) return; // inside a write transaction of this connection
-      // Looks every BUSY_BACKOFF_MAX_MS at most, announced as waiting (sqlite-lock-waiters.ts).
+      // Looks every BUSY_BACKOFF_MAX_MS at most (sqlite-lock-waiters.ts).
       const take = (): unknown => { try { openLease(mode); return undefined; } catch (e) { if (!isBusy(e)) throw reported(e); return e; } };
       await waitForLock(file, take, () => db.isOpen, BUSY_WAIT_MS, BUSY_BACKOFF_MAX_MS);
     },
