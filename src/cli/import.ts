@@ -18,6 +18,7 @@ import { showInvisible } from '../util/invisible.js';
 import type { OptionValues } from './commands.js';
 import type { CliIO } from './io.js';
 import { openMemory } from './open.js';
+import { onStopSignal, signalWords } from './stop-signals.js';
 
 /** What each step of an import does, for its progress line. */
 const STEP_WORDS: Record<ImportProgress['phase'], string> = {
@@ -51,8 +52,8 @@ function againCommand(file: string, v: OptionValues): string {
 }
 
 /**
- * Runs `jev-mem import <file>` (see the module comment); returns the exit code (0, 130 after a
- * Ctrl-C that stopped it before its commit).
+ * Runs `jev-mem import <file>` (see the module comment); returns the exit code (0; 130, 143 or
+ * 129 after a Ctrl-C, SIGTERM or SIGHUP that stopped it before its commit).
  * @param hold - Told the memory this command opened, and `undefined` once it closed it itself.
  * @throws what reading the file, opening the store and `Memory.import` throw (after removing a
  *   store this command made and left empty).
@@ -60,11 +61,12 @@ function againCommand(file: string, v: OptionValues): string {
 export async function runImport(file: string, v: OptionValues, io: CliIO, hold: (memory: Memory | undefined) => void): Promise<number> {
   const interrupt = new AbortController();
   let committing = false;
-  const onSigint = (): void => {
-    io.err(committing ? 'jev-mem: interrupted during the commit, which cannot be cut: the import completes (Ctrl-C again to kill at once)' : 'jev-mem: interrupted; stopping the import before anything is written (Ctrl-C again to kill at once)');
-    interrupt.abort(new Error('SIGINT'));
-  };
-  process.once('SIGINT', onSigint);
+  // Ctrl-C, SIGTERM and SIGHUP alike (stop-signals.ts); a second signal kills at once.
+  const signals = onStopSignal((s) => {
+    const by = s === 'SIGINT' ? '' : ` (${s})`;
+    io.err(committing ? `jev-mem: interrupted${by} during the commit, which cannot be cut: the import completes (${signalWords(s)} again to kill at once)` : `jev-mem: interrupted${by}; stopping the import before anything is written (${signalWords(s)} again to kill at once)`);
+    interrupt.abort(new Error(s));
+  });
   try {
     const t0 = performance.now();
     const bytes = await stat(file).then(
@@ -99,16 +101,16 @@ export async function runImport(file: string, v: OptionValues, io: CliIO, hold: 
       if (empty) await rm(v.store as string, { recursive: true, force: true });
       if (interrupt.signal.aborted && isJevMemError(e, 'ABORTED')) {
         io.err(
-          `jev-mem: import interrupted: nothing was committed (the import is one atomic commit); ` +
+          `jev-mem: import interrupted${signals.signal === 'SIGINT' ? '' : ` by ${signals.signal}`}: nothing was committed (the import is one atomic commit); ` +
             (empty ? `the new store ${v.store} was removed` : `store ${v.store} unchanged, closed, lock released`) +
             `; to import the file, run again: ${againCommand(file, v)}`,
         );
-        return 130;
+        return signals.exitCode;
       }
       throw e;
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    signals.off();
   }
 }
 

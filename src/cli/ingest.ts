@@ -20,6 +20,7 @@ import { byLine, jsonlLines } from './error-words.js';
 import { ingestSummary } from './ingest-summary.js';
 import type { CliIO } from './io.js';
 import { openMemory } from './open.js';
+import { onStopSignal, signalWords } from './stop-signals.js';
 
 type Values = OptionValues;
 
@@ -71,22 +72,21 @@ function detectJsonFormat(text: string): string {
 
 /**
  * Runs `jev-mem ingest <file>` (see the module comment); returns the exit code (0, 1 after a full
- * disk, 130 after Ctrl-C).
+ * disk, 130 after Ctrl-C, 143 after SIGTERM, 129 after SIGHUP).
  * @param hold - Told the memory this command opened, and `undefined` once it closed it itself:
  *   the caller closes a memory still held (after printing a failure).
  * @throws what `loadObservations`, opening the store and `addMany` throw (the cause after the
  *   committed count was printed; JSONL errors name their line).
  */
 export async function runIngest(file: string, v: Values, io: CliIO, hold: (memory: Memory | undefined) => void): Promise<number> {
-  // Ctrl-C stops the write through its AbortSignal between chunks: what was committed stays
-  // and is counted, the store is closed (its lock file removed), and the exit code is 130.
-  // A second Ctrl-C finds no listener and ends the process at once.
+  // Ctrl-C (SIGTERM, SIGHUP) stops the write through its AbortSignal between chunks: what was
+  // committed stays and is counted, the store is closed (its lock file removed), and the exit
+  // code is 128 + the signal's number. A second signal finds no listener and ends the process.
   const interrupt = new AbortController();
-  const onSigint = (): void => {
-    io.err('jev-mem: interrupted; stopping after the chunk being written (Ctrl-C again to kill at once)');
-    interrupt.abort(new Error('SIGINT'));
-  };
-  process.once('SIGINT', onSigint);
+  const signals = onStopSignal((s) => {
+    io.err(`jev-mem: interrupted${s === 'SIGINT' ? '' : ` (${s})`}; stopping after the chunk being written (${signalWords(s)} again to kill at once)`);
+    interrupt.abort(new Error(s));
+  });
   try {
     const { observations, namespace, lines } = await loadObservations(file, v);
     const madeStore = v.store !== undefined && !existsSync(v.store);
@@ -119,10 +119,10 @@ export async function runIngest(file: string, v: Values, io: CliIO, hold: (memor
         const n = committed ?? 0;
         const left = n < observations.length ? `; observations ${n + 1}-${observations.length} were not written` : '';
         io.err(
-          `jev-mem: ingest interrupted: ${n} of ${observations.length} observations committed to namespace ${JSON.stringify(opened.namespace)}${left}; ` +
+          `jev-mem: ingest interrupted${signals.signal === 'SIGINT' ? '' : ` by ${signals.signal}`}: ${n} of ${observations.length} observations committed to namespace ${JSON.stringify(opened.namespace)}${left}; ` +
             (removed ? `the new store ${v.store} was removed` : `store ${v.store} closed, lock released`),
         );
-        return 130;
+        return signals.exitCode;
       }
       if (isJevMemError(e, 'QUOTA_EXCEEDED')) {
         // Exactly what was committed: the chunks before the one the full disk refused.
@@ -151,6 +151,6 @@ export async function runIngest(file: string, v: Values, io: CliIO, hold: (memor
     io.out(JSON.stringify(ingestSummary(res, await opened.stats(), secs)));
     return 0;
   } finally {
-    process.off('SIGINT', onSigint);
+    signals.off();
   }
 }

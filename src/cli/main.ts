@@ -19,7 +19,8 @@
  *   without `--skip-damaged`, or any command failed with `STORE_DAMAGED` (see `check.ts`);
  * - 130: `ingest` interrupted by SIGINT (Ctrl-C): the write stops through its AbortSignal, the
  *   chunks committed so far stay, their count is printed and the store's lock is released; also
- *   `import` interrupted before its one atomic commit (nothing written; import.ts).
+ *   `import` interrupted before its one atomic commit (nothing written; import.ts);
+ * - 143 and 129: the same after SIGTERM and SIGHUP (128 + the signal's number; stop-signals.ts).
  *
  * @module
  */

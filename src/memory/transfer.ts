@@ -32,7 +32,7 @@ import { MAINTENANCE_PENDING_META_KEY, type WritePath } from './write.js';
 export interface TransferDeps {
   storage: StorageAdapter;
   caches: NamespaceCaches;
-  writes: Pick<WritePath, 'stamp'>;
+  writes: Pick<WritePath, 'stamp' | 'checkpoint'>;
   encoder: Encoder;
   /** Model id of the configured System One (recorded in the export). */
   systemOneModel: string;
@@ -251,7 +251,9 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
       step('committing');
       await storage.commit(ns, batch);
       step('opening');
-      await caches.reload(ns);
+      // The namespace is reopened by a scan of what was committed, and its checkpoint written now
+      // (as addMany's last chunk does), so the next open restores it instead of rescanning.
+      await deps.writes.checkpoint(ns, await caches.reload(ns));
       return { nodes: nodes.length, edges: edges.length, namespace: ns, ...(edited.length > 0 ? { textEdited: edited.length } : {}), ...notes };
     },
     o?.signal,

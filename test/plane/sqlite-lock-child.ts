@@ -1,4 +1,6 @@
-// A second process for sqlite-lock.test.ts. Usage: sqlite-lock-child.ts <db> hold|store|crash
+// A second process for sqlite-lock.test.ts. Usage: sqlite-lock-child.ts <db> hold|store|crash|greedy
+//   greedy: reads in a loop that never waits for anything but the lock (a busy server answering
+//          recalls back to back), printing "reading" once; killed by the test;
 //   store: takes the writer lock `<folder of db>/lock` of a store folder, then holds as `hold`;
 //   hold:  takes the database lock inside a write transaction, prints "held", and stays there
 //          (this test process may block: it is killed by the test);
@@ -13,7 +15,13 @@ import { takeStoreLock } from '../../src/plane/store/store-lock.js';
 const [path, mode] = process.argv.slice(2) as [string, string];
 if (mode === 'store') await takeStoreLock(dirname(path), join(dirname(path), 'lock'));
 const d = openNodeSqlDriver(path);
-if (mode === 'hold' || mode === 'store') {
+if (mode === 'greedy') {
+  for (let i = 0; ; i++) {
+    await d.ready('read');
+    d.query('SELECT count(*) AS n FROM t');
+    if (i === 0) writeSync(1, 'reading\n');
+  }
+} else if (mode === 'hold' || mode === 'store') {
   await d.ready('write');
   d.transaction(() => {
     d.query('INSERT INTO t (v) VALUES (?)', ['held']);

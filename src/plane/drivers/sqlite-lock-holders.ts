@@ -53,17 +53,59 @@ const onExit = (): void => {
  */
 export function registerHolder(file: string): string | undefined {
   const dir = `${file}.holders`;
+  const name = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const temp = join(dir, `.${name}`);
   try {
     mkdirSync(dir, { recursive: true });
-    const name = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const temp = join(dir, `.${name}`);
     writeFileSync(temp, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), folder: folderIdentity(file) }));
     renameSync(temp, join(dir, name));
+    // Only once this connection is registered: an unregistered one takes a dead holder's lock
+    // over only while the dead holder's registration is there (takeOverDeadHolder).
+    sweepDeadHolders(dir);
     if (registrations.size === 0) process.once('exit', onExit);
     registrations.add(join(dir, name));
     return join(dir, name);
   } catch {
+    // A full disk refuses the write after the file was made (issue 22): nothing stays behind.
+    removeQuietly(temp);
+    if (registrations.size === 0) removeFolderQuietly(dir);
     return undefined;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // not there
+  }
+}
+
+function removeFolderQuietly(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty (another connection is registered) or gone
+  }
+}
+
+/**
+ * Removes the registrations of processes of this host that are gone ({@link processAlive}), and
+ * the half-written ones (`.<pid>-…`, written aside) a dead process left (before issue 22, a full
+ * disk refused their write and they stayed): the next connection to the file cleans up after it.
+ */
+export function sweepDeadHolders(dir: string): void {
+  const host = hostname();
+  for (const h of holdersOf(dir)) if (h.host === host && !processAlive(h.pid, h.since)) removeQuietly(h.file);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^\.(\d+)-/.exec(name);
+    if (m !== null && !processAlive(Number(m[1]))) removeQuietly(join(dir, name));
   }
 }
 

@@ -24,7 +24,8 @@
  * {@link LEASE_HOLD_MS} after it opened (a `ready` then lets one turn pass before the next), at a
  * write's COMMIT (the write runs inside it), at `close`, and at process exit. So another process
  * waits at most {@link LEASE_HOLD_MS} plus one synchronous turn for a gap (it looks every
- * {@link BUSY_BACKOFF_MAX_MS} at most), and a read never sees a commit of its own connection late.
+ * {@link BUSY_BACKOFF_MAX_MS} at most; sqlite-lock-waiters.ts), and a read never sees a commit
+ * of its own connection late. A wait that runs out names the processes connected to the file.
  * A failed write on a full device is reported as `SQLITE_FULL` (`sqlite-full-disk.ts`).
  *
  * Strings are bound as C strings: node-sqlite3-wasm passes a string parameter to SQLite only up
@@ -42,6 +43,7 @@ import { invalidOption } from '../../errors.js';
 import type { SqlConnection, SqlParam, SqlRow } from './record-sql.js';
 import { observeErrno } from './sqlite-errno.js';
 import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
+import { waitForLock } from './sqlite-lock-waiters.js';
 import { fullDiskError } from './sqlite-full-disk.js';
 import { privateReadLink } from './sqlite-read-only.js';
 export { FULL_DISK_BYTES, fullDiskError } from './sqlite-full-disk.js';
@@ -378,21 +380,9 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
         if (!db.isOpen) return;
       }
       if (inTransaction) return; // inside a write transaction of this connection
-      const start = performance.now();
-      for (let wait = 1; ; wait = Math.min(wait * 2, BUSY_BACKOFF_MAX_MS)) {
-        try {
-          openLease(mode);
-          return;
-        } catch (e) {
-          if (!isBusy(e)) throw reported(e);
-          const waited = performance.now() - start;
-          if (waited > BUSY_WAIT_MS) {
-            throw new Error(`database is locked: another process held the lock of ${file} for ${Math.round(waited)} ms`, { cause: e });
-          }
-        }
-        await new Promise<void>((done) => setTimeout(done, wait));
-        if (!db.isOpen) return;
-      }
+      // Looks every BUSY_BACKOFF_MAX_MS at most (sqlite-lock-waiters.ts).
+      const take = (): unknown => { try { openLease(mode); return undefined; } catch (e) { if (!isBusy(e)) throw reported(e); return e; } };
+      await waitForLock(file, take, () => db.isOpen, BUSY_WAIT_MS, BUSY_BACKOFF_MAX_MS);
     },
     close,
   };

@@ -25,7 +25,7 @@ export interface OpenedResident {
   /** The namespace's meta as loaded. */
   meta: Record<string, unknown>;
   report: OpenReport;
-  /** Node ids changed since the checkpoint (replayed; on a rescan of a stale checkpoint ≥ 1, so it is replaced). */
+  /** Node ids changed since the checkpoint (replayed; on a rescan, every node of the namespace, so a checkpoint is written). */
   changedSinceCheckpoint: number;
 }
 
@@ -62,10 +62,12 @@ export async function openResident(opts: OpenOptions): Promise<OpenedResident> {
   await rebuild(core, opts);
   const report: OpenReport = { from: core.dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
   if (checkpointDamaged) report.checkpointDamaged = true;
-  // An unusable checkpoint (another format, e.g. one written before issue 22 that may hold an
-  // erased memory's vector or names) counts as stale, so the memory replaces it at its next
-  // checkpoint (at the latest on close).
-  return { core, meta: { ...meta }, report, changedSinceCheckpoint: cp !== undefined ? Math.max(1, core.dir.size) : 0 };
+  // A namespace rebuilt by a scan counts as changed since its checkpoint, whether the store had
+  // none (after an import, a repair, a maintain rewrite, a delete that dropped it) or an unusable
+  // one (another format, e.g. one written before issue 22 that may hold an erased memory's vector
+  // or names): the memory writes one at its next checkpoint (at the latest on close), so the next
+  // open restores it instead of rescanning again (issue 22: 14.5 s instead of about 1 s at 50k nodes).
+  return { core, meta: { ...meta }, report, changedSinceCheckpoint: core.dir.size };
 }
 
 /**

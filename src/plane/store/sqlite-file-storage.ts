@@ -39,7 +39,7 @@ import { createSqlRecordStore } from './sql-record-store.js';
 import { forgetInDamageFile, readDamageFile } from './damage-file.js';
 import { erasureRefusal, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
-import { releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
+import { refuseIfWrittenElsewhere, releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
 
 /** File name of the database inside the store directory. */
 export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
@@ -347,6 +347,8 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   const adapter: StorageAdapter = {
     ...inner,
     pendingErasures: () => pending.count(),
+    // A checkpoint is derived data: a process that does not write (a reader's close) never waits for another's writer lock for it.
+    writeCheckpoint: async (namespace, cp) => (lockHeld || readOnly || (await refuseIfWrittenElsewhere(dir, lockPath)), inner.writeCheckpoint(namespace, cp)),
     vacuum: (o) => vacuum(o?.force === true),
     async settleErasures() {
       if (unsettled === 0 || closing !== undefined || fileBytes() > vacuumBytes) return;

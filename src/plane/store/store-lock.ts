@@ -10,10 +10,11 @@
  *
  * @module
  */
-import { link, open, readFile, unlink } from 'node:fs/promises';
+import { link, open, readFile, readdir, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import { JevMemError, WRITER_ELSEWHERE } from '../../errors.js';
-import { folderIdentity } from '../drivers/sqlite-lock-holders.js';
+import { folderIdentity, processAlive } from '../drivers/sqlite-lock-holders.js';
 
 /**
  * Kept for the legacy v1 store's re-export; no longer used: a lock file is written whole before
@@ -55,32 +56,62 @@ export async function lockHolder(path: string): Promise<{ pid: number; host: str
   }
 }
 
-/** Places `path` holding `content` only if it does not exist (EEXIST otherwise), never half-written. */
+/** Places `path` holding `content` only if it does not exist (EEXIST otherwise), never half-written. The file written aside is removed whatever fails (a full disk refuses its write: issue 22). */
 async function createWhole(path: string, content: string): Promise<void> {
   const temp = `${path}.${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const handle = await open(temp, 'wx');
   try {
-    await handle.writeFile(content);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temp, path);
-  } catch (e) {
-    const code = errnoCode(e);
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
-    // A file system without hard links: create in place (a crash between create and write
-    // leaves an unreadable lock, which is refused with its path, not taken over).
-    const direct = await open(path, 'wx');
     try {
-      await direct.writeFile(content);
-      await direct.datasync();
+      await handle.writeFile(content);
+      await handle.datasync();
     } finally {
-      await direct.close();
+      await handle.close();
+    }
+    try {
+      await link(temp, path);
+    } catch (e) {
+      const code = errnoCode(e);
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+      // A file system without hard links: create in place (a crash between create and write
+      // leaves an unreadable lock, which is refused with its path, not taken over).
+      await createInPlace(path, content);
     }
   } finally {
     await unlink(temp).catch(() => undefined);
+  }
+}
+
+/** Creates `path` (EEXIST when it exists) holding `content`; removed again when its write fails. */
+async function createInPlace(path: string, content: string): Promise<void> {
+  const direct = await open(path, 'wx');
+  try {
+    await direct.writeFile(content);
+    await direct.datasync();
+  } catch (e) {
+    await direct.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw e;
+  }
+  await direct.close();
+}
+
+/**
+ * Removes the lock files written aside (`lock.<pid>-<random>`) that a process of this host left
+ * behind when it died (or, before issue 22, when a full disk refused their write): the pid in
+ * the name is not alive. A live process's file is left alone (it exists only while it is placed).
+ */
+async function sweepAsideFiles(dir: string, lockPath: string): Promise<void> {
+  const base = basename(lockPath);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^(\d+)-[a-z0-9]+$/.exec(name.startsWith(`${base}.`) ? name.slice(base.length + 1) : '');
+    if (m === null || processAlive(Number(m[1]))) continue;
+    await unlink(join(dir, name)).catch(() => undefined);
   }
 }
 
@@ -96,6 +127,7 @@ async function createWhole(path: string, content: string): Promise<void> {
 export async function takeStoreLock(dir: string, lockPath: string): Promise<{ tookOver: boolean }> {
   const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), folder: folderIdentity(lockPath) });
   let tookOver = false;
+  await sweepAsideFiles(dirname(lockPath), lockPath);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await createWhole(lockPath, mine);
@@ -137,6 +169,18 @@ export async function releaseStoreLock(dir: string, lockPath: string): Promise<v
       throw new JevMemError('STORAGE_FAILED', `the store at ${dir} was closed, but the lock file ${lockPath} could not be removed (${String(e)}); delete it before another process writes the store`, { field: 'store' });
     }
   }
+}
+
+/**
+ * Refuses at once, without waiting, what needs the writer lock while another live process holds
+ * it (a reader's checkpoint at close: derived data that writer keeps).
+ * @throws JevMemError `STORAGE_FAILED` (field `store`, `details.lock`, and the holder as
+ *   {@link WRITER_ELSEWHERE}) when another live process holds the lock.
+ */
+export async function refuseIfWrittenElsewhere(dir: string, lockPath: string): Promise<void> {
+  const holder = await lockHolder(lockPath);
+  if (holder === undefined || (holder.pid === process.pid && holder.host === hostname())) return;
+  throw new JevMemError('STORAGE_FAILED', `the store at ${dir} is being written by process ${holder.pid} on ${holder.host}; its checkpoint is left to that writer`, { field: 'store', lock: lockPath, [WRITER_ELSEWHERE]: { pid: holder.pid, host: holder.host } });
 }
 
 /** How long a write waits for another live process to give the writer lock back (ms). */

@@ -1,0 +1,54 @@
+/**
+ * The wait of a node-sqlite3-wasm connection for the lock directory `<file>.lock` that another
+ * process holds (`sqlite-node.ts`): on timers, so the event loop keeps running, and bounded; a
+ * wait that runs out names the processes registered as connected to the file
+ * (`sqlite-lock-holders.ts`), one of which holds the lock (issue 22, fresh-clone review: a CLI
+ * ingest beside a busy MCP server failed STORAGE_FAILED without saying who held the store).
+ *
+ * @module
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+
+/** Who may hold the lock of `file`, for an error: `another process (process 1234 on host (connected since …))`, the other processes registered as connected to it. */
+export function lockHoldersText(file: string): string {
+  const dir = `${file}.holders`;
+  const here = hostname();
+  const found: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // none registered
+  }
+  for (const name of names) {
+    try {
+      const h = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pid?: unknown; host?: unknown; since?: unknown };
+      if (typeof h.pid !== 'number' || (h.pid === process.pid && h.host === here)) continue;
+      found.push(`process ${h.pid} on ${String(h.host)}${typeof h.since === 'string' ? ` (connected since ${h.since})` : ''}`);
+    } catch {
+      // being written or removed
+    }
+  }
+  return found.length > 0 ? `another process (${[...new Set(found)].join(', ')})` : 'another process';
+}
+
+/**
+ * Calls `take` until it takes the lock of `file` (`undefined`) rather than finding it busy (the
+ * busy error), pausing 1, 2, 4 … up to `maxPauseMs` ms between looks on timers (the event loop
+ * keeps running). Returns early once `isOpen` says the connection was closed.
+ * @throws Error (`database is locked: another process (process 1234 on host …) held the lock of
+ *   <file> for <n> ms`) once it waited more than `limitMs`; what `take` throws.
+ */
+export async function waitForLock(file: string, take: () => unknown, isOpen: () => boolean, limitMs: number, maxPauseMs: number): Promise<void> {
+  const start = performance.now();
+  for (let wait = 1; ; wait = Math.min(wait * 2, maxPauseMs)) {
+    const busy = take();
+    if (busy === undefined) return;
+    const waited = performance.now() - start;
+    if (waited > limitMs) throw new Error(`database is locked: ${lockHoldersText(file)} held the lock of ${file} for ${Math.round(waited)} ms`, { cause: busy });
+    await new Promise<void>((done) => setTimeout(done, wait));
+    if (!isOpen()) return;
+  }
+}
