@@ -111,7 +111,9 @@ export interface SalvageOmit {
  *   namespace, or its nodes `omit.ids` with their edges; they are in no report.
  * @throws JevMemError `STORE_MISSING` (no store at `dir`), `STORAGE_FAILED` / `STORE_DAMAGED` when
  *   the damaged file cannot be read at all (its list of namespaces or ids is on a damaged page);
- *   the damaged store is then left untouched.
+ *   `STORE_DAMAGED` with `details.run` when `omit` is given and the copy would lose records it
+ *   cannot name (lost pages, counted records unread: the erasure waits for a repair). The
+ *   damaged store is then left untouched.
  */
 export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date = new Date(), omit?: SalvageOmit): Promise<SalvageReport> {
   const root = resolve(dir);
