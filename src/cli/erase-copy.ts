@@ -4,7 +4,8 @@
  * `jev-mem repair` builds one: every readable record but the erased ones goes into a fresh
  * file (`salvageSqliteStore` with `omit`), which takes the damaged file's place; the damaged
  * file is then overwritten with zeros and removed (`removeSalvageBackup`), whatever the copy
- * lost, since it holds the text the user asked to erase. Each namespace is opened once
+ * lost, since it holds the text the user asked to erase. A copy that would lose records it cannot
+ * name is refused before anything changes (`salvageSqliteStore`): `jev-mem repair` first. Each namespace is opened once
  * afterwards, so that its indexes and checkpoint are rebuilt from the rows.
  *
  * Node only.
@@ -31,7 +32,9 @@ export function erasureRefused(e: unknown): boolean {
  * ones it could not read.
  * @param open - opens a namespace of the repaired store (its indexes are rebuilt).
  * @throws JevMemError `STORE_DAMAGED` / `STORAGE_FAILED` when the damaged file cannot be read at
- *   all (nothing is then changed), and the file system's errors.
+ *   all, and `STORE_DAMAGED` with `details.run` = the `jev-mem repair` to run first when the copy
+ *   would lose records it cannot name (pages of the file lost, counted records unread: h-break9
+ *   finding 5); nothing is then changed. Also the file system's errors.
  */
 export async function eraseByCopy(store: string, omit: SalvageOmit, io: CliIO, open: (namespace: string) => Promise<Memory>): Promise<void> {
   const report = await salvageSqliteStore(store, undefined, new Date(), omit);

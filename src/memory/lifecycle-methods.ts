@@ -47,14 +47,17 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
       // are those of what list and recall can return; O(1) when the kept bound is not due.
       await expiry.sweep(ns);
       throwIfAborted(o?.signal);
+      let unread: string[] = [];
       const out = await caches.reading(ns, async (state) => {
         const byView: Record<View, number> = { causal: 0, entity: 0, semantic: 0, temporal: 0 };
         let edges = 0;
         const c = await storage.counts(ns);
         edges = c.edges;
         for (const v of VIEWS) byView[v] = c.edgesByView[v] ?? 0;
-        // A damaged node the checkpoint still holds is no memory list, export or recall returns (issue 22).
-        const lost = (await storage.damaged(ns, { scan: false })).ids.filter((id) => state.nodes.has(id));
+        // A damaged node the checkpoint still holds is no memory list, export or recall returns
+        // (issue 22), nor is one whose record a read of this memory could not get back.
+        unread = state.unreadableIds();
+        const lost = [...new Set([...(await storage.damaged(ns, { scan: false })).ids, ...unread])].filter((id) => state.nodes.has(id));
         const supersededIds = state.idsWithStatus('superseded');
         const supersededSet = lost.length === 0 ? undefined : new Set(supersededIds);
         const superseded = supersededIds.length - lost.filter((id) => supersededSet?.has(id) === true).length;
@@ -86,7 +89,8 @@ export function lifecycleMethods(ctx: MemoryContext, markClosed: () => boolean):
       // The damage already known (issue 25: no full pass per session; `jev-mem check` makes it).
       const damage = await storage.damaged(ns, { scan: false });
       const records = damage.records ?? [];
-      out.damaged = { count: damage.ids.length + (damage.unreadable ?? 0) + records.length, ids: damage.ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
+      const ids = unread.length === 0 ? damage.ids : [...new Set([...damage.ids, ...unread])].sort();
+      out.damaged = { count: ids.length + (damage.unreadable ?? 0) + records.length, ids, checkpoint: out.damaged.checkpoint || damage.checkpoint };
       if (records.length > 0) out.damaged.records = records;
       out.erasuresPending = storage.pendingErasures();
       const bytes = await storage.sizeBytes(ns);

@@ -67,7 +67,8 @@ export interface MemoryStats {
    * full pass, it is O(1)): what this memory's reads met (an open by a scan reads every record;
    * recall and writes read what they touch) and what an earlier full pass of its store found
    * (`StorageAdapter.damaged`; `jev-mem check` makes that pass over the whole store). `count` is
-   * the damaged node records (`ids`, sorted: failed their checksum or could not be decoded; reads
+   * the damaged node records (`ids`, sorted: failed their checksum, could not be decoded, or held
+   * by the namespace but not given back by the store, their page unreadable or gone; reads
    * skip them and puts are refused with `STORE_DAMAGED` until `jev-mem repair`) plus those the
    * store counts but no read could reach (no id known); `checkpoint`: the checkpoint was found
    * damaged (at this open, rebuilt from the rows and logged as `CHECKPOINT_DAMAGED`, or since);

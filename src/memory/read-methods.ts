@@ -35,7 +35,7 @@ export type ReadMethods = Pick<Memory, 'recall' | 'answer' | 'answerStream' | 'l
 
 /** The read methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function readMethods(ctx: MemoryContext): ReadMethods {
-  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, openScoped, notFound, self, internal } = ctx;
+  const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, openScoped, notFound, self, internal, logger } = ctx;
   return {
     async recall(query, o) {
       ensureOpen();
@@ -67,7 +67,15 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
         input.embedPassages = (texts) => encoder.embed(texts, o?.signal);
         if (encoder.languages !== undefined) input.vectorLanguages = encoder.languages;
         if (keep !== undefined) input.keep = keep;
+        const skipped = state.unreadableIds().length;
         const out = await runRecall(state, controller, callParams, input);
+        // Damage stays local (issue 22): records the store could not read were left out of the
+        // read path (expand.ts, gather); the recall answers from the rest and says how many.
+        const unreadable = state.unreadableIds().length;
+        if (unreadable > 0) out.trace.damaged = unreadable;
+        if (unreadable > skipped) {
+          logger('warn', `recall in namespace ${JSON.stringify(ns)} left out ${unreadable} memory record(s) the store could not read (damaged); it answered from the rest. Run \`jev-mem check\`, then \`jev-mem repair\``, { code: 'RECORDS_DAMAGED', namespace: ns });
+        }
         const nowMs = now().getTime();
         const minScore = o?.minScore ?? 0;
         out.memories = out.memories.filter((m) => !isExpired(m, nowMs));

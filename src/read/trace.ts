@@ -139,4 +139,11 @@ export interface RecallTrace {
    * Absent in traces written before it existed.
    */
   order?: TraceOrder;
+  /**
+   * Memories of the namespace that the store could not read back (damaged records, issue 22:
+   * "damage stays local"), known so far to this memory, all left out of this recall, which
+   * answered from the rest; absent when none. `stats().damaged` names them, `jev-mem check` and
+   * `jev-mem repair` find and salvage them.
+   */
+  damaged?: number;
 }

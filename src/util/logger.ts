@@ -17,7 +17,9 @@ export interface LogEntry {
    * `MAINTENANCE_FAILED`, `TRASH_NOT_EMPTIED`, `HANDLE_NOT_CLOSED`, `CHECKPOINT_FAILED`,
    * `CHECKPOINT_DAMAGED` (a checkpoint failed its checksum or could not be decoded, and the
    * namespace was rebuilt from its stored records; issue 22), `EXPIRY_DEFERRED` (the expired
-   * memories of a namespace could not be erased when it was opened; reads hide them).
+   * memories of a namespace could not be erased when it was opened; reads hide them),
+   * `RECORDS_DAMAGED` (a recall left out memory records the store could not read, and answered
+   * from the rest: `trace.damaged`, `stats().damaged`; issue 22).
    */
   code: string;
   /** Namespace concerned, when there is one. */

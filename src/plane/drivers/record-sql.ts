@@ -31,7 +31,7 @@
  */
 import { JevMemError } from '../../errors.js';
 import type { LexicalIndex } from '../indexes/indexes.js';
-import { isCorruptError, sqlError } from '../store/sql-errors.js';
+import { isCorruptError, sqlError, unlessCorrupt } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
 import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
@@ -136,9 +136,10 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       return joinChunks(rows.map((r) => r.v as Uint8Array));
     } catch (e) {
       if (!isCorruptError(e)) throw e;
-      // Is there such a record (its key is in the index)? Then it is damaged; else absent.
-      const there = q(`SELECT id FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk = 0`, [code(table), sqlKey(ns), sqlKey(key)]);
-      return there.length === 0 ? undefined : new Uint8Array(0);
+      // Is there such a record (its key is in the index)? Then it is damaged; else absent. With the
+      // index page damaged too, it reads as damaged (a caller asks for keys it knows, issue 22).
+      const there = unlessCorrupt(() => q(`SELECT id FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk = 0`, [code(table), sqlKey(ns), sqlKey(key)]), undefined);
+      return there?.length === 0 ? undefined : new Uint8Array(0);
     }
   }
 
@@ -158,13 +159,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     } catch (e) {
       if (!isCorruptError(e)) throw e;
       return q(`SELECT id, k FROM ${rec} ${where}`, params).map((r) => {
-        let blob: Uint8Array = new Uint8Array(0);
-        try {
-          blob = (q(`SELECT v FROM ${rec} WHERE id = ?`, [Number(r.id)])[0]?.v as Uint8Array | undefined) ?? blob;
-        } catch (inner) {
-          if (!isCorruptError(inner)) throw inner;
-        }
-        return whole(keyOfSql(r.k), blob);
+        const blob = unlessCorrupt(() => q(`SELECT v FROM ${rec} WHERE id = ?`, [Number(r.id)])[0]?.v as Uint8Array | undefined, undefined);
+        return whole(keyOfSql(r.k), blob ?? new Uint8Array(0));
       });
     }
   }

@@ -14,6 +14,19 @@ export function isCorruptError(cause: unknown): boolean {
 }
 
 /**
+ * `read()`, or `none` when SQLite finds a page it reads damaged (damage stays local: the caller
+ * reads the record as damaged or absent instead of failing the whole read); other errors throw.
+ */
+export function unlessCorrupt<T>(read: () => T, none: T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (!isCorruptError(e)) throw e;
+    return none;
+  }
+}
+
+/**
  * Maps a SQLite failure to the error family: a value over SQLite's size limit → `TOO_LARGE`, a
  * full store → `QUOTA_EXCEEDED`, a damaged file (`SQLITE_CORRUPT`, "malformed") →
  * `STORE_DAMAGED` (run `jev-mem repair`), anything else → `STORAGE_FAILED`; a JevMemError passes

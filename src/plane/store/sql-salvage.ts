@@ -21,13 +21,15 @@
  *
  * @module
  */
-import { open, rename, rm } from 'node:fs/promises';
+import { chmod, open, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isJevMemError } from '../../errors.js';
+import { JevMemError, isJevMemError } from '../../errors.js';
+import { shellQuote } from '../../util/shell-quote.js';
 import type { Logger } from '../../util/logger.js';
 import type { MemoryEdge } from '../../types.js';
 import { type PagesRead, storeFromPages } from './sql-page-salvage.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from './sqlite-file-storage.js';
+import { PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import type { StorageAdapter } from './storage.js';
 import { releaseStoreLock, takeStoreLock } from './store-lock.js';
 
@@ -109,7 +111,9 @@ export interface SalvageOmit {
  *   namespace, or its nodes `omit.ids` with their edges; they are in no report.
  * @throws JevMemError `STORE_MISSING` (no store at `dir`), `STORAGE_FAILED` / `STORE_DAMAGED` when
  *   the damaged file cannot be read at all (its list of namespaces or ids is on a damaged page);
- *   the damaged store is then left untouched.
+ *   `STORE_DAMAGED` with `details.run` when `omit` is given and the copy would lose records it
+ *   cannot name (lost pages, counted records unread: the erasure waits for a repair). The
+ *   damaged store is then left untouched.
  */
 export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date = new Date(), omit?: SalvageOmit): Promise<SalvageReport> {
   const root = resolve(dir);
@@ -230,15 +234,48 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
     throw e;
   }
   }
+  const refusal = omit === undefined ? undefined : erasureOverLostPages(root, omit, pages, namespaces);
+  if (refusal !== undefined) {
+    await from.close().catch(() => undefined);
+    await releaseStoreLock(root, lockPath).catch(() => undefined);
+    await rm(temp, { recursive: true, force: true });
+    await removePagesCopy(pagesDir);
+    throw refusal;
+  }
   const backup = join(root, `${SQLITE_FILE_NAME}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`);
+  // The fresh file keeps the damaged one's permissions (a store made 0600 stays private).
+  await chmod(join(temp, SQLITE_FILE_NAME), (await stat(join(root, SQLITE_FILE_NAME))).mode & 0o777);
   // Swap while the damaged store's lock is still held, then release it.
   await rename(join(root, SQLITE_FILE_NAME), backup);
   await rename(join(temp, SQLITE_FILE_NAME), join(root, SQLITE_FILE_NAME));
+  // The fresh file was only written into, so no page of it holds an erased record: no erasure is
+  // pending in it (the damaged file's are the backup's, removed or kept by the caller).
+  await rm(join(root, PENDING_ERASURES_FILE), { force: true });
   await from.close();
   await releaseStoreLock(root, lockPath);
   await rm(temp, { recursive: true, force: true });
   await removePagesCopy(pagesDir);
   return { dir: root, backup, namespaces, ...(pages !== undefined ? { pages } : {}) };
+}
+
+/**
+ * The refusal of an erasure by copy (`omit`) that would lose records besides the erased ones
+ * without being able to say which (h-break9 finding 5): pages of the file lost (read page by
+ * page), or node records the store counts that no read reached. Nothing is then changed: the
+ * user runs `jev-mem repair` first, which keeps the damaged file for what it could not read, and
+ * then the erasure again. Undefined when the copy lost only records it names (`damaged`).
+ */
+function erasureOverLostPages(root: string, omit: SalvageOmit, pages: PagesRead | undefined, namespaces: SalvagedNamespace[]): JevMemError | undefined {
+  const uncounted = namespaces.reduce((k, n) => k + (n.unreadable ?? 0) + (n.missing?.length ?? 0), 0);
+  const lostPages = pages !== undefined && (pages.pagesMissing > 0 || pages.rowsLost > 0);
+  if (!lostPages && uncounted === 0) return undefined;
+  const what = omit.ids === undefined ? `namespace ${JSON.stringify(omit.namespace)}` : `${omit.ids.length} memory record(s) of namespace ${JSON.stringify(omit.namespace)}`;
+  const lost = lostPages ? `${pages!.pagesMissing} page(s) of its record table are lost and ${pages!.rowsLost} row(s) cut off` : `${uncounted} memory record(s) it counts could not be read`;
+  return new JevMemError(
+    'STORE_DAMAGED',
+    `the store at ${root} is too damaged to erase ${what} by a copy: ${lost}, so the copy would lose memories it cannot name. Nothing was changed or erased. Run jev-mem repair --store ${shellQuote(root)} first (it keeps the damaged file, since pages were lost), then the erasure again, and remove the kept file once checked`,
+    { ids: omit.ids === undefined ? [] : [...omit.ids], run: [`jev-mem repair --store ${shellQuote(root)}`], stillStored: omit.ids === undefined ? { namespace: omit.namespace } : { namespace: omit.namespace, ids: [...omit.ids] } },
+  );
 }
 
 /**
