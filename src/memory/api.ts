@@ -305,7 +305,7 @@ export interface Memory {
    * `superseded`: a deleted memory is never exported); an older schema version is migrated.
    * What holds across records is rebuilt and counted in the result, never stored wrong
    * (memory/import-repair.ts): nodes sharing a `seq` get the next free ones in file order
-   * (`seqRenumbered`), `supersededBy` ids naming no node of the file are dropped and a
+   * (`seqShared` of them had another's seq; `seqRenumbered` were moved, later ones included), `supersededBy` ids naming no node of the file are dropped and a
    * `superseded` node left without a newer version is imported `active` (`successorsDropped`),
    * edges with an end outside the file are left out (`edgesDropped`).
    * @returns The counts written and the namespace ({@link ImportResult}).

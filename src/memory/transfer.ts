@@ -63,6 +63,11 @@ export interface ImportResult {
    */
   seqRenumbered?: number;
   /**
+   * Of {@link ImportResult.seqRenumbered}, the nodes whose `seq` another node of the file had
+   * (the rest moved up to make room for them). Present only when any.
+   */
+  seqShared?: number;
+  /**
    * Nodes whose `supersededBy` named a node the file does not hold (a scoped export may leave the
    * newer version out): those ids were dropped, and a `superseded` node left without a newer
    * version was imported `active`, as deleting that version would leave it. Present only when any.
