@@ -9,7 +9,7 @@
  */
 
 // the memory
-export { createMemory, DEFAULT_ANSWER_MIN_SCORE, DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT, RESERVED_METADATA_KEYS } from './memory.js';
+export { createMemory, DEFAULT_ANSWER_KEEP_TOP, DEFAULT_ANSWER_MIN_SCORE, DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT, RESERVED_METADATA_KEYS } from './memory.js';
 export type {
   AddManyOptions,
   AddOptions,

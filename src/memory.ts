@@ -64,7 +64,7 @@ export { DEFAULT_LIST_LIMIT, LIST_SCAN_LIMIT, MAX_HISTORY, MAX_LIST_LIMIT } from
 export type { Logger, LogEntry, LogLevel } from './util/logger.js';
 export type { AnswerOptions, AnswerStreamEvent, Memory, MemoryAnswer, MemoryStats, RecallOptions, RecallResult } from './memory/api.js';
 export { AUTO_HNSW_FROM, AUTO_HNSW_WORK, DEFAULT_MAX_OPEN_NAMESPACES, MEMORY_OPTION_KEYS, autoHnswFrom, type MemoryOptions } from './memory/setup.js';
-export { DEFAULT_ANSWER_MIN_SCORE } from './memory/read-methods.js';
+export { DEFAULT_ANSWER_KEEP_TOP, DEFAULT_ANSWER_MIN_SCORE } from './memory/read-methods.js';
 
 /**
  * Creates a memory.

@@ -124,7 +124,7 @@ function printResult(result: Awaited<ReturnType<Memory['import']>>, file: string
   }
   // What the import rebuilt across records (memory/import-repair.ts), said, not only counted.
   const rebuilt = [
-    result.seqRenumbered ? `${result.seqRenumbered} node(s) shared a seq with another and were given the next free one (file order kept)` : '',
+    result.seqRenumbered ? `${result.seqShared ?? result.seqRenumbered} node(s) shared a seq with another node; ${result.seqRenumbered} node(s) were given the next free seq (file order kept)` : '',
     result.successorsDropped ? `${result.successorsDropped} node(s) named a newer version the file does not hold in supersededBy (dropped; a superseded node left without one was imported active)` : '',
     result.edgesDropped ? `${result.edgesDropped} edge(s) joined a node the file does not hold and were left out` : '',
   ].filter((x) => x !== '');

@@ -19,6 +19,7 @@
  */
 import { JevMemError } from '../errors.js';
 import { filterScopeConflict } from '../integrations/tool-scope.js';
+import { sameNfc } from '../util/nfc.js';
 import type { BoundScope } from './env.js';
 import type { Operation, Scoped } from './routes.js';
 
@@ -36,7 +37,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Refuses `value` at `field` unless it is absent or the bound `key`'s value. */
 function sameOrAbsent(value: unknown, key: (typeof BOUND_KEYS)[number], bound: Readonly<BoundScope>, field: string): void {
   const want = bound[key];
-  if (want === undefined || value === undefined || value === null || value === want) return;
+  if (want === undefined || value === undefined || value === null || sameNfc(value, want)) return;
   throw forbidden(field, `this token acts only for ${key} ${JSON.stringify(want)}; omit ${key} or pass that value`);
 }
 

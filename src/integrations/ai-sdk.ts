@@ -18,7 +18,8 @@
 import type { LanguageModelMiddleware, Tool } from 'ai';
 import { MAX_RECALL_K } from '../config.js';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { DEFAULT_ANSWER_MIN_SCORE, MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope } from '../memory.js';
+import { MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope } from '../memory.js';
+import { answerEvidence } from '../memory/relevance.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { importOptional } from '../util/optional.js';
 import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './tools.js';
@@ -78,8 +79,10 @@ export interface MemoryMiddlewareOptions {
   /**
    * Only memories whose calibrated `relevance` (the probability, in [0,1], that the memory is
    * evidence for the user's message; memory/relevance.ts) is at least this go into the prompt,
-   * as `minScore` of `Memory.recall`. @default DEFAULT_ANSWER_MIN_SCORE (0.01, the default of
-   * `Memory.answer`: weak memories stay out of the prompt; 0 puts every recalled memory in)
+   * as `minScore` of `Memory.recall`; 0 puts every recalled memory in. @default none: as
+   * `Memory.answer`, the `DEFAULT_ANSWER_KEEP_TOP` (3) top-ranked memories and every other one
+   * with relevance ≥ `DEFAULT_ANSWER_MIN_SCORE` (0.01), so the best evidence is never cut for
+   * a low relevance and weak memories below the top stay out (memory/relevance.ts `answerEvidence`)
    */
   minScore?: number;
   /**
@@ -165,7 +168,7 @@ export function recallQueryOf(text: string): string {
  *
  * Before each call to the model (`generate` or `stream`): recalls `k` memories for the latest
  * user message (its last `MAX_QUERY_CHARS` characters when longer: {@link recallQueryOf}; within `scope` and `filter`; only those with calibrated relevance ≥ `minScore`,
- * by default `DEFAULT_ANSWER_MIN_SCORE` as in `Memory.answer`) and adds them as a system message
+ * by default the top-ranked ones and those above the default floor, as `Memory.answer` gives System Two) and adds them as a system message
  * after the prompt's own system messages; none are added when none pass. After a
  * call that ends a turn (the model wrote text and called no tool), remembers the user's message
  * and the model's text as two observations (speaker `user` and `assistant`, or the names of
@@ -177,12 +180,12 @@ export function recallQueryOf(text: string): string {
 export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOptions = {}): LanguageModelMiddleware {
   const k = options.k ?? 5;
   if (!Number.isInteger(k) || k < 1 || k > MAX_RECALL_K) throw new JevMemError('INVALID_OPTION', `option k: expected an integer from 1 to ${MAX_RECALL_K}, got ${JSON.stringify(k)}`, { field: 'k' });
-  const minScore = options.minScore ?? DEFAULT_ANSWER_MIN_SCORE;
-  if (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1)) throw new JevMemError('INVALID_OPTION', `option minScore: expected a number in [0,1], got ${JSON.stringify(minScore)}`, { field: 'minScore' });
+  const minScore = options.minScore;
+  if (minScore !== undefined && (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1))) throw new JevMemError('INVALID_OPTION', `option minScore: expected a number in [0,1], got ${JSON.stringify(minScore)}`, { field: 'minScore' });
   const format = options.format ?? formatMemories;
   const source = options.source ?? 'ai-sdk';
   const now = options.now ?? (() => new Date());
-  const recallOptions: Parameters<Memory['recall']>[1] = { k, minScore };
+  const recallOptions: Parameters<Memory['recall']>[1] = { k };
   if (options.scope !== undefined) recallOptions.scope = options.scope;
   const scope: MemoryScope = { ...options.scope };
   if (options.sessionId !== undefined) scope.sessionId = options.sessionId;
@@ -209,7 +212,7 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
     async transformParams({ params }) {
       const query = latestUserText(params.prompt);
       if (query === undefined || params.prompt.some((m) => m.role === 'system' && m.content.startsWith(MEMORY_MESSAGE_HEADER))) return params;
-      const recalled = (await memory.recall(recallQueryOf(query), recallOptions)).memories;
+      const recalled = answerEvidence((await memory.recall(recallQueryOf(query), recallOptions)).memories, minScore);
       if (recalled.length === 0) return params;
       const at = params.prompt.findIndex((m) => m.role !== 'system');
       const prompt = [...params.prompt];

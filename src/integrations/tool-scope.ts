@@ -8,6 +8,7 @@
  */
 import { invalidInput, invalidOption, isJevMemError } from '../errors.js';
 import { checkScopeValue } from '../memory/input.js';
+import { sameNfc } from '../util/nfc.js';
 import type { MemoryScope } from '../memory.js';
 
 /** Scope fields a tools' scope may fix. */
@@ -80,7 +81,7 @@ export function filterScopeConflict(filter: unknown, scope: Readonly<MemoryScope
     const want = key === undefined ? undefined : scope[key];
     if (key === undefined || want === undefined) continue;
     const values = isObject(v) ? [v.$eq, ...(Array.isArray(v.$in) ? v.$in : [])] : [v];
-    if (values.some((x) => x !== undefined && x !== null && x !== want)) return { field: `${field}.${k}`, key };
+    if (values.some((x) => x !== undefined && x !== null && !sameNfc(x, want))) return { field: `${field}.${k}`, key };
   }
   return undefined;
 }
@@ -101,7 +102,7 @@ export function bindScope(args: Record<string, unknown>, scope: Readonly<MemoryS
     const want = scope[key];
     if (want === undefined) continue;
     const given = out[key];
-    if (given !== undefined && given !== null && given !== want) throw invalidInput(key, `these tools act only for ${key} ${JSON.stringify(want)}; omit ${key} or pass that value`);
+    if (given !== undefined && given !== null && !sameNfc(given, want)) throw invalidInput(key, `these tools act only for ${key} ${JSON.stringify(want)}; omit ${key} or pass that value`);
     out[key] = want;
   }
   const c = filterScopeConflict(out.filter, scope, 'filter');

@@ -209,8 +209,8 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       description:
         'Answer a question from long-term memory in one step: recalls the relevant memories and has the configured language model write a short answer grounded in them. ' +
         'Use it for factual questions about the user\'s past ("When did I move to Berlin?"); use recall instead when you want the memories themselves. ' +
-        'Only memories with relevance at or above minScore (default 0.01) reach the language model. Returns {answer, model, memories} where memories are the ones the answer was based on.',
-      inputSchema: { type: 'object', properties: { ...QUERY_PROPS, ...SELECT_PROPS, minScore: { ...MIN_SCORE, description: MIN_SCORE.description.replace('Default 0 for recall (no cut).', 'Default 0.01 for answer.') } }, required: ['query'], additionalProperties: false },
+        'By default the 3 best-ranked memories and any other with relevance at or above 0.01 reach the language model; with minScore, only those at or above it. Returns {answer, model, memories} where memories are the ones the answer was based on.',
+      inputSchema: { type: 'object', properties: { ...QUERY_PROPS, ...SELECT_PROPS, minScore: { ...MIN_SCORE, description: MIN_SCORE.description.replace('Default 0 for recall (no cut).', 'Default for answer: none (the 3 best-ranked memories, whatever their relevance, and the others at or above 0.01).') } }, required: ['query'], additionalProperties: false },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       async run(memory, a) {
         const o: Parameters<Memory['answer']>[1] = { k: intArg(a, 'k', 1, MAX_TOOL_K) ?? DEFAULT_TOOL_K, ...selection(a) };

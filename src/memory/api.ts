@@ -92,9 +92,13 @@ export interface Memory {
   /**
    * Recall + one System-Two call (eq. (27)). The prompt always carries the current date:
    * `options.now` (a Date, written as ISO-8601 UTC, or a string written as given), else the
-   * memory's clock (`now` of `createMemory`, default the machine clock). Only memories with
-   * `relevance` ≥ `options.minScore` (default {@link DEFAULT_ANSWER_MIN_SCORE}) are given to
-   * System Two and returned; pass `minScore: 0` to give it every recalled memory.
+   * memory's clock (`now` of `createMemory`, default the machine clock). With
+   * `options.minScore`, only memories with calibrated `relevance` ≥ it are given to System Two
+   * and returned (`minScore: 0`: every recalled memory). Without it, the
+   * {@link DEFAULT_ANSWER_KEEP_TOP} (3) top-ranked memories whatever their relevance, and every
+   * other one with relevance ≥ {@link DEFAULT_ANSWER_MIN_SCORE} (0.01): the relevance has no
+   * signal for some questions (other languages, small stores), where a floor alone would give
+   * System Two nothing although recall ranked the evidence first (memory/relevance.ts `answerEvidence`).
    * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, `INVALID_INPUT` (field `options.now`: not a
    *   valid Date or a non-empty string), the System-Two errors, and recall's.
    */
@@ -305,7 +309,7 @@ export interface Memory {
    * `superseded`: a deleted memory is never exported); an older schema version is migrated.
    * What holds across records is rebuilt and counted in the result, never stored wrong
    * (memory/import-repair.ts): nodes sharing a `seq` get the next free ones in file order
-   * (`seqRenumbered`), `supersededBy` ids naming no node of the file are dropped and a
+   * (`seqShared` of them had another's seq; `seqRenumbered` were moved, later ones included), `supersededBy` ids naming no node of the file are dropped and a
    * `superseded` node left without a newer version is imported `active` (`successorsDropped`),
    * edges with an end outside the file are left out (`edgesDropped`).
    * @returns The counts written and the namespace ({@link ImportResult}).

@@ -25,7 +25,12 @@ import type { MemoryEdge, MemoryNode } from '../types.js';
 
 /** Counts of what {@link repairImport} rebuilt; each 0 for a file as this library writes it. */
 export interface ImportRepairs {
-  /** Nodes given a new `seq` (theirs was another node's). */
+  /** Nodes whose `seq` an earlier node (in seq order, then file order) already had. */
+  seqShared: number;
+  /**
+   * Nodes given a new `seq`: those of {@link ImportRepairs.seqShared} and the later ones moved up
+   * to make room (so at least `seqShared`).
+   */
   seqRenumbered: number;
   /** Nodes whose `supersededBy` named a node the file does not hold, the node itself or one node twice (dropped; `active` when no newer version is left), or `superseded` nodes without any newer version. */
   successorsDropped: number;
@@ -43,13 +48,16 @@ export interface ImportRepairs {
  *   moved up within the safe integers (the file's seqs reach 2^53 − 1).
  */
 export function repairImport(nodes: readonly MemoryNode[], edges: readonly MemoryEdge[], field = 'export.nodes'): { nodes: MemoryNode[]; edges: MemoryEdge[]; repairs: ImportRepairs } {
-  const repairs: ImportRepairs = { seqRenumbered: 0, successorsDropped: 0, edgesDropped: 0 };
+  const repairs: ImportRepairs = { seqShared: 0, seqRenumbered: 0, successorsDropped: 0, edgesDropped: 0 };
   const out = [...nodes];
   // Unique seqs: in (seq, file index) order, each takes its own seq or the one after the previous.
   const order = out.map((_, i) => i).sort((a, b) => (out[a] as MemoryNode).seq - (out[b] as MemoryNode).seq || a - b);
   let previous = 0;
+  let previousGiven: number | undefined; // the seq the file gave the node before (in this order)
   for (const i of order) {
     const n = out[i] as MemoryNode;
+    if (n.seq === previousGiven) repairs.seqShared++;
+    previousGiven = n.seq;
     const seq = Math.max(n.seq, previous + 1);
     if (!Number.isSafeInteger(seq)) throw invalidInput(`${field}[${i}].seq`, `seq ${n.seq} is another node's and no higher safe integer is free; give each node its own seq`);
     if (seq !== n.seq) {

@@ -15,6 +15,7 @@
 import { describeValue, invalidInput, isJevMemError } from '../errors.js';
 import { parseDateInput } from '../util/date-input.js';
 import { hasInvisible, quoteVisible } from '../util/invisible.js';
+import { sameNfc } from '../util/nfc.js';
 import { METADATA_INPUT_FIELDS, checkSessionId } from '../write/validate.js';
 import type { MemoryScope } from './types.js';
 
@@ -53,6 +54,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * mark, bidirectional overrides), line and paragraph separators, default-ignorable code points
  * and lone surrogates, the rule of namespace names (util/invisible.ts), since `"alice\u200B"`
  * looks like `"alice"` but is another scope.
+ * @returns the value in Unicode form NFC (util/nfc.ts), so `"Jose\u0301"` and `"José"` are one id.
  * @throws JevMemError `INVALID_INPUT` naming `field`, the value quoted with its invisible
  *   characters escaped.
  */
@@ -60,7 +62,7 @@ export function checkScopeValue(v: unknown, field: string): string {
   if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_SCOPE_VALUE_CHARS) throw invalidInput(field, `expected a non-empty string of at most ${MAX_SCOPE_VALUE_CHARS} characters, got ${describeValue(v)}`);
   if (/\p{Cc}/u.test(v)) throw invalidInput(field, `contains a control character (U+${(v.match(/\p{Cc}/u)?.[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); give an id without one`);
   if (hasInvisible(v)) throw invalidInput(field, `contains an invisible character (${quoteVisible(v)}); give an id without one`);
-  return v;
+  return v.normalize('NFC');
 }
 
 /**
@@ -164,7 +166,7 @@ function refuseOutside(o: Record<string, unknown>, meta: Record<string, unknown>
     if (want === undefined) continue;
     const given = key === 'sessionId' ? [o['sessionId']] : [extras[key], meta?.[key]];
     for (const v of given) {
-      if (v !== undefined && v !== null && v !== want) throw invalidInput(`${field}.${key}`, `differs from ${why.replace('KEY', key).replace('VALUE', () => describeValue(want))}`);
+      if (v !== undefined && v !== null && !sameNfc(v, want)) throw invalidInput(`${field}.${key}`, `differs from ${why.replace('KEY', key).replace('VALUE', () => describeValue(want))}`);
     }
   }
 }

@@ -87,7 +87,7 @@ export function scopeFilter(scope: unknown, field: string): Record<string, strin
     // rule may hold others, so a read refuses only an empty or non-string one and still matches them.
     if (k === 'sessionId') {
       if (typeof v !== 'string' || v.trim() === '') throw invalidInput(`${field}.${k}`, `expected a non-empty string, got ${describeValue(v)}`);
-      out[k] = v;
+      out[k] = v.normalize('NFC');
     } else out[k] = checkScopeValue(v, `${field}.${k}`);
   }
   return out;

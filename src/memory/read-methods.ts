@@ -17,18 +17,10 @@ import type { MemoryContext } from './context.js';
 import { scopedEdgesOf } from './edges.js';
 import { checkLimit, decodeCursor, historyOf, isExpired, listPage, selection } from './list.js';
 import { ANSWER_EXTRA_OPTION_KEYS, CALL_OPTION_KEYS, LIST_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkIdArgument, checkOptionKeys, scopePredicate } from './options.js';
-import { calibratedRelevance } from './relevance.js';
+import { answerEvidence, calibratedRelevance } from './relevance.js';
 import { RECALL_OPTION_KEYS, checkAnswerNow, checkRecall } from './validate.js';
 
-/**
- * Default `minScore` of {@link Memory.answer}: memories whose calibrated `relevance` is below it
- * are not put in the System-Two prompt. Chosen on LoCoMo DEV (`bench/locomo/relevance-calibration.ts`,
- * top 40 of 200 questions; docs/api.md): at 0.01 the trained System One keeps 89.3% of the gold
- * evidence turns recalled and drops 70.3% of the other memories (92.2% of questions keep one of
- * their recalled gold turns); the heuristic stand-in keeps 85.0%, drops 69.4% (88.0%). The
- * base rate is 2.7% (214 gold of 8,000), so 0.01 drops what is clearly less likely than average.
- */
-export const DEFAULT_ANSWER_MIN_SCORE = 0.01;
+export { DEFAULT_ANSWER_KEEP_TOP, DEFAULT_ANSWER_MIN_SCORE } from './relevance.js';
 
 /** The read methods of {@link Memory}, over one memory's shared state. */
 export type ReadMethods = Pick<Memory, 'recall' | 'answer' | 'answerStream' | 'list' | 'history' | 'get' | 'edges'>;
@@ -96,7 +88,9 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
       if (onToken !== undefined && typeof onToken !== 'function') throw invalidInput('options.onToken', `expected a function (token) => void, got ${describeValue(onToken)}`);
       // a dated "today" is also the recall's clock (the question's "last month"); free text only goes to the prompt
       const askedAt = today instanceof Date ? today : typeof today === 'string' ? strictIsoMs(today.trim()) : undefined;
-      const r = await internal().recall(query, { ...recallOptions, minScore: recallOptions.minScore ?? DEFAULT_ANSWER_MIN_SCORE, ...(askedAt !== undefined ? { now: askedAt } : {}) });
+      const r = await internal().recall(query, { ...recallOptions, ...(askedAt !== undefined ? { now: askedAt } : {}) });
+      // No minScore: the top-ranked memories and the others above the default floor (relevance.ts).
+      r.memories = answerEvidence(r.memories, recallOptions.minScore);
       const req: Parameters<SystemTwo['answer']>[0] = {
         query,
         evidence: r.memories.map((m) => {

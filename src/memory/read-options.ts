@@ -64,7 +64,7 @@ export interface RecallOptions extends CallOptions {
    * and its level moves with the namespace and the other candidates, while a_v answers one fixed
    * question per memory, calibrated per System-One model on LoCoMo DEV so that 0.1 means
    * "about one in ten such memories is evidence" whichever model answered (figures in
-   * docs/api.md and {@link DEFAULT_ANSWER_MIN_SCORE}). @default 0 (recall keeps every ranked memory)
+   * docs/api.md and {@link DEFAULT_ANSWER_MIN_SCORE}). @default 0 (recall keeps every ranked memory); `answer` without it keeps the top-ranked {@link DEFAULT_ANSWER_KEEP_TOP} and those ≥ {@link DEFAULT_ANSWER_MIN_SCORE}
    * @throws JevMemError `INVALID_INPUT` (`options.minScore`) outside [0,1].
    */
   minScore?: number;

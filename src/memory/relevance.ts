@@ -47,3 +47,38 @@ export function calibratedRelevance(a: number, c: Readonly<PlattParameters> | un
   if (c === undefined) return Math.min(1, Math.max(0, a));
   return 1 / (1 + Math.exp(-(c.alpha * relevanceLogit(a) + c.beta)));
 }
+
+/**
+ * Floor of the calibrated relevance for the evidence `answer` gives System Two when no
+ * `minScore` is given (with {@link DEFAULT_ANSWER_KEEP_TOP}; see {@link answerEvidence}). Chosen
+ * on LoCoMo DEV (`bench/locomo/relevance-calibration.ts`, top 40 of 200 questions; docs/api.md):
+ * at 0.01 the trained System One keeps 89.3% of the gold evidence turns recalled and drops 70.3%
+ * of the other memories; the base rate is 2.7% (214 gold of 8,000), so 0.01 drops what is
+ * clearly less likely than average.
+ */
+export const DEFAULT_ANSWER_MIN_SCORE = 0.01;
+
+/**
+ * The top-ranked memories `answer` always gives System Two when no `minScore` is given, whatever
+ * their calibrated relevance. The relevance a_v is System One's answer given to two decimals and
+ * calibrated on LoCoMo's English conversations: where it has no signal (a question in another
+ * language, a small store, a wording its features do not cover) every memory gets a_v ≈ 0
+ * (calibrated 0.001-0.008, all alike), and a floor alone would empty the prompt although the
+ * read path's final score still ranks the evidence first ("Where do I live?" / "Onde eu moro?"
+ * after "I live in Lisbon now"). On LoCoMo DEV (`bench/locomo/answer-floor.ts`, 200 questions,
+ * default k) keeping the top 3 as well changes the 0.01 floor's 88.4% / 70.6% / 92.2% (gold
+ * kept / other memories dropped / questions keeping a gold turn) to 88.9% / 70.4% / 92.2%, 12.7
+ * memories a question instead of 12.6.
+ */
+export const DEFAULT_ANSWER_KEEP_TOP = 3;
+
+/**
+ * The evidence `answer` (and the AI SDK middleware) gives System Two from the memories recall
+ * ranked, in their order: with `minScore` given, those whose calibrated `relevance` is at least
+ * `minScore` (an absolute floor; 0 keeps all); without it, the {@link DEFAULT_ANSWER_KEEP_TOP}
+ * top-ranked and every other one whose relevance is at least {@link DEFAULT_ANSWER_MIN_SCORE}.
+ */
+export function answerEvidence<T extends { relevance?: number }>(ranked: readonly T[], minScore: number | undefined): T[] {
+  if (minScore !== undefined) return ranked.filter((m) => (m.relevance ?? 0) >= minScore);
+  return ranked.filter((m, i) => i < DEFAULT_ANSWER_KEEP_TOP || (m.relevance ?? 0) >= DEFAULT_ANSWER_MIN_SCORE);
+}

@@ -63,6 +63,11 @@ export interface ImportResult {
    */
   seqRenumbered?: number;
   /**
+   * Of {@link ImportResult.seqRenumbered}, the nodes whose `seq` another node of the file had
+   * (the rest moved up to make room for them). Present only when any.
+   */
+  seqShared?: number;
+  /**
    * Nodes whose `supersededBy` named a node the file does not hold (a scoped export may leave the
    * newer version out): those ids were dropped, and a `superseded` node left without a newer
    * version was imported `active`, as deleting that version would leave it. Present only when any.
@@ -209,13 +214,7 @@ export async function importNamespace(deps: TransferDeps, data: unknown, o: Impo
   const foreign = migrated.nodes.filter((n) => isForeign(n, encoder));
   // Texts edited in the file since the export: derived again below, whatever `reembed` says.
   const edited = editedNodes(migrated.nodes, file.textHashes);
-  if (foreign.length > 0 && o?.reembed !== true) {
-    throw new JevMemError(
-      'ENCODER_MISMATCH',
-      `${foreign.length} node(s) were embedded by ${JSON.stringify(foreign[0]?.embedding.encoder)} (${foreign[0]?.embedding.vector.length} dimensions), this memory uses ${JSON.stringify(encoder.fingerprint)} (${encoder.dimension}); pass { reembed: true } (CLI: --reembed) to re-embed them from their texts`,
-      { field: 'export.encoder' },
-    );
-  }
+  if (foreign.length > 0 && o?.reembed !== true) throw encoderMismatch(foreign, migrated.nodes, encoder);
   return caches.exclusive(
     ns,
     async () => {
@@ -291,4 +290,31 @@ export function checkImportedNode(n: MemoryNode, field: string, maxTextChars: nu
     const message = e.message.startsWith(at) ? renamed + e.message.slice(at.length) : e.message;
     throw new JevMemError(e.code, message, { ...e.details, field: renamed, cause: e });
   }
+}
+
+/** At most this many ids of mismatched nodes in `details.ids`. */
+const MISMATCH_IDS = 20;
+
+/**
+ * The `ENCODER_MISMATCH` of an import whose `foreign` nodes (of `nodes`, the file's, in order)
+ * were embedded by another encoder, or carry a vector of another length than this encoder's (a
+ * truncated or edited vector): names the first node (its id and record) and, in `details.ids`, up
+ * to {@link MISMATCH_IDS} of them; `field` is `export.encoder` for another encoder,
+ * `export.nodes[i].embedding.vector` for a vector of the wrong length.
+ */
+function encoderMismatch(foreign: readonly MemoryNode[], nodes: readonly MemoryNode[], encoder: Encoder): JevMemError {
+  const first = foreign[0] as MemoryNode;
+  const at = nodes.indexOf(first);
+  const record = `export.nodes[${at}]`;
+  const sameEncoder = first.embedding.encoder === encoder.fingerprint;
+  const field = sameEncoder ? `${record}.embedding.vector` : 'export.encoder';
+  const got = first.embedding.vector.length;
+  const what = sameEncoder
+    ? `node ${JSON.stringify(first.id)} (${field}) has a vector of ${got} numbers where its encoder ${JSON.stringify(encoder.fingerprint)} gives ${encoder.dimension} (truncated or edited)`
+    : `node ${JSON.stringify(first.id)} (${record}) was embedded by ${JSON.stringify(first.embedding.encoder)} (${got} dimensions), this memory uses ${JSON.stringify(encoder.fingerprint)} (${encoder.dimension})`;
+  const others = foreign.length > 1 ? `, and ${foreign.length - 1} other node(s) likewise (details.ids)` : '';
+  return new JevMemError('ENCODER_MISMATCH', `${what}${others}; pass { reembed: true } (CLI: --reembed) to re-embed them from their texts`, {
+    field,
+    ids: foreign.slice(0, MISMATCH_IDS).map((n) => n.id),
+  });
 }

@@ -13,7 +13,8 @@
  * - any other key `k`: `provenance.metadata[k]` (so the scope fields `userId`, `agentId` and the
  *   expiry `expiresAt`, kept in metadata by the memory, are filtered as `userId`, …).
  * A key is read in Unicode form NFC, the form metadata keys are stored in (util/metadata.ts), so
- * `"é"` typed decomposed (NFD) finds the key written composed.
+ * `"é"` typed decomposed (NFD) finds the key written composed. String values are compared in NFC
+ * too (a `speaker` or `userId` typed either way, stored either way, is one value).
  *
  * **Conditions.** A field's condition is a literal (string, number, boolean, null: equality; a
  * stored array matches when one element equals it) or an object of operators, all of which must
@@ -37,6 +38,7 @@
 import { describeValue, invalidInput } from '../errors.js';
 import { ISO_DAY, parseDateInput, strictIsoMs } from '../util/date-input.js';
 import type { MemoryNode } from '../types.js';
+import { nfc } from '../util/nfc.js';
 
 /** A literal a condition compares with. */
 export type FilterLiteral = string | number | boolean | null;
@@ -114,9 +116,18 @@ function isLiteral(v: unknown): v is FilterLiteral {
   return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 }
 
+/**
+ * Equality of a stored value with a literal (given in NFC, {@link checkLiteral}): strings are
+ * compared in Unicode form NFC, so `"Jose\u0301"` stored by a version that kept ids as given
+ * matches a filter or scope `"José"`, and the other way round (util/nfc.ts).
+ */
 function equals(stored: unknown, lit: FilterLiteral): boolean {
-  if (Array.isArray(stored)) return stored.some((x) => x === lit);
-  return stored === lit;
+  if (Array.isArray(stored)) return stored.some((x) => same(x, lit));
+  return same(stored, lit);
+}
+
+function same(stored: unknown, lit: FilterLiteral): boolean {
+  return stored === lit || (typeof stored === 'string' && typeof lit === 'string' && stored.normalize('NFC') === lit);
 }
 
 /** A comparison bound: a number, or an ISO instant (compared in ms). */
@@ -139,7 +150,7 @@ interface Budget {
 
 function checkLiteral(v: unknown, field: string): FilterLiteral {
   if (!isLiteral(v)) throw invalidInput(field, `expected a string, a finite number, a boolean or null, got ${describeValue(v)}`);
-  return v;
+  return nfc(v);
 }
 
 function compileField(given: string, cond: unknown, field: string, budget: Budget): NodePredicate {
@@ -148,7 +159,10 @@ function compileField(given: string, cond: unknown, field: string, budget: Budge
   // A metadata key that begins with `$` (accepted on write) is named by its path: `metadata.$x`.
   if (key.startsWith('$')) throw invalidInput(field, `unknown operator ${JSON.stringify(key)}; use $and, $or, $not, or a field name (a metadata key that begins with "$" is filtered by its path: ${JSON.stringify(`metadata.${key}`)})`);
   if (++budget.terms > MAX_FILTER_TERMS) throw invalidInput(field, `a filter holds at most ${MAX_FILTER_TERMS} conditions`);
-  if (isLiteral(cond)) return (n) => equals(fieldValue(n, key), cond);
+  if (isLiteral(cond)) {
+    const lit = nfc(cond);
+    return (n) => equals(fieldValue(n, key), lit);
+  }
   if (cond === null || typeof cond !== 'object' || Array.isArray(cond)) throw invalidInput(field, `expected a literal or an object of operators ($eq, $in, $exists, $gt, …), got ${describeValue(cond)}`);
   const tests: Array<(v: unknown) => boolean> = [];
   for (const [op, arg] of Object.entries(cond)) {

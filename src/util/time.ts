@@ -23,6 +23,10 @@
  * local calendar; weekend expressions ("this / last / next weekend", "over the weekend") to its
  * Saturday–Sunday, chosen by the rules of `resolveWeekend` below.
  *
+ * A recurring expression ("every Monday", "each Friday", "on Tuesday evenings") names no one day:
+ * it gives no time reference (chrono alone would anchor it to the nearest such day). A reference's
+ * `text` is the expression as written, without the comma or colon chrono takes along.
+ *
  * Instants, offsets, zones and the local calendar are in instant.ts, the tense rules in tense.ts;
  * this module re-exports their public names.
  *
@@ -79,10 +83,12 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
       const at = w.start + r.index; // where the expression starts in `text`
       if (at < w.from || at >= w.to) continue; // the window before or after keeps it
       if (isGreeting(text, at, r.text)) continue;
+      if (isRecurring(text, at, r)) continue;
       const certain = (['year', 'month', 'day', 'hour'] as const).filter((k) => r.start.isCertain(k));
       // Without τ only expressions that write their year resolve (chrono would read "yesterday" against 1970).
       if (referenceMs === undefined && (!certain.includes('year') || !WRITTEN_YEAR.test(r.text))) continue;
       const tr = resolve(r, text, at, referenceMs, offsetMinutes, [...certain]);
+      tr.text = trimMatch(tr.text);
       out.push(timeZone === undefined || certain.includes('hour') ? tr : inZone(tr, offsetMinutes, timeZone));
     }
   }
@@ -126,6 +132,30 @@ function inZone(tr: TimeRef, offsetMinutes: number, zone: string): TimeRef {
   const moved: TimeRef = { ...tr, start: toIso(start) };
   if (tr.end !== undefined) moved.end = toIso(shift(Date.parse(tr.end) + 1) - 1);
   return moved;
+}
+
+/**
+ * chrono's match text without the punctuation it takes along at its end ("on Tuesday," in "on
+ * Tuesday, we met"): the expression as written, which the stored `timeRefs[].text` quotes.
+ */
+function trimMatch(match: string): string {
+  return match.replace(/[\s,;:]+$/u, '');
+}
+
+/** "every" / "each" (optionally "other") just before a match: "I swim every Monday". */
+const EVERY_BEFORE = /\b(?:every|each)\s+(?:other\s+)?$/iu;
+/** A plural right after a weekday match: "on Tuesday evenings", "on Mondays" (chrono reads "on Tuesday" / nothing). */
+const PLURAL_AFTER = /^(?:s\b|\s+(?:morning|afternoon|evening|night)s\b)/iu;
+
+/**
+ * True when chrono's match is a recurring expression ("every Monday", "each Friday", "on Tuesday
+ * evenings"): it names no one day, so it is not resolved to one (chrono would anchor it to the
+ * nearest Tuesday) and gives no time reference.
+ */
+function isRecurring(text: string, at: number, r: chrono.ParsedResult): boolean {
+  if (/^(?:every|each)\b/iu.test(r.text) || EVERY_BEFORE.test(text.slice(Math.max(0, at - 24), at))) return true;
+  const weekdayOnly = r.start.isCertain('weekday') && !r.start.isCertain('day');
+  return weekdayOnly && PLURAL_AFTER.test(text.slice(at + trimMatch(r.text).length, at + r.text.length + 24));
 }
 
 /** A bare part of the day, as chrono reads it: "morning", "Good evening", "night". */

@@ -22,6 +22,7 @@ import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { stateUpdateReaching, type StateReadings, type StateSide, type StateUpdateHead } from '../system-one/state-update.js';
 import { stateUpdateCeiling, type StateUpdateCeiling } from '../system-one/state-update-ceiling.js';
+import { sameNfc } from '../util/nfc.js';
 import { passageOf } from './passage.js';
 import { finishEdge } from './structure.js';
 
@@ -62,7 +63,7 @@ export function holdsNoState(n: Pick<MemoryNode, 'provenance'>): boolean {
 export function sameScope(a: Pick<MemoryNode, 'provenance'>, b: Pick<MemoryNode, 'provenance'>): boolean {
   const ma = a.provenance.metadata;
   const mb = b.provenance.metadata;
-  return ma?.['userId'] === mb?.['userId'] && ma?.['agentId'] === mb?.['agentId'];
+  return sameNfc(ma?.['userId'], mb?.['userId']) && sameNfc(ma?.['agentId'], mb?.['agentId']); // NFC: a store written before ids were stored in NFC (util/nfc.ts)
 }
 
 /** The time a node holds a state from: its observation time, else its ingestion time (epoch ms). */

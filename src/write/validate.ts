@@ -34,7 +34,7 @@ export const MAX_PROVENANCE_CHARS = 1000;
  * character (a NUL or a newline would let two ids look alike and break line-based logs and
  * exports). Reads (`options.scope.sessionId` of recall, list, export …) stay lenient, any
  * non-empty string, so sessions written before this rule still match.
- * @returns the value, unchanged.
+ * @returns the value in Unicode form NFC (util/nfc.ts).
  * @throws JevMemError `INVALID_INPUT` naming `field`.
  */
 export function checkSessionId(v: unknown, field: string): string {
@@ -43,20 +43,20 @@ export function checkSessionId(v: unknown, field: string): string {
   }
   const cc = v.match(/\p{Cc}/u)?.[0];
   if (cc !== undefined) throw invalidInput(field, `contains a control character (U+${(cc.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); give an id without one`);
-  return v;
+  return v.normalize('NFC');
 }
 
 /**
  * Checks a `speaker` as it is written (`add`, `addMany`, `update`, a chat message's `name` or
  * `role`, an imported node): no control character (`"bob\u0000evil"` would print as "bob" and
  * match another speaker's name in logs and exports), as namespace names and scope ids.
- * @returns the value, unchanged.
+ * @returns the value in Unicode form NFC (util/nfc.ts), so a speaker filter given either way finds it.
  * @throws JevMemError `INVALID_INPUT` naming `field`.
  */
 export function checkSpeaker(v: string, field: string): string {
   const cc = v.match(/\p{Cc}/u)?.[0];
   if (cc !== undefined) throw invalidInput(field, `contains a control character (U+${(cc.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}); give a name without one`);
-  return v;
+  return v.normalize('NFC');
 }
 
 export { ISO_DAY, MAX_UTC_OFFSET_MINUTES, checkIsoCalendar } from '../util/date-input.js';

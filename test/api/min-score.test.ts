@@ -1,11 +1,13 @@
 /**
  * Issue 23: calibrated relevance and minScore. The calibration is checked by hand; recall with
- * minScore leaves out what is below it; answer's default minScore keeps unrelated turns out of
- * the System-Two prompt after the memory that answered the question is deleted.
+ * minScore leaves out what is below it; answer's default gives System Two the top-ranked
+ * memories and the others above the 0.01 floor (issue 24: a floor alone cut the best evidence,
+ * test/api/answer-evidence.test.ts), so after the memory that answered the question is deleted
+ * only those few unrelated turns reach the prompt, and minScore 0.01 keeps them all out.
  */
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
-import { createMemory, DEFAULT_ANSWER_MIN_SCORE } from '../../src/memory.js';
+import { createMemory, DEFAULT_ANSWER_KEEP_TOP, DEFAULT_ANSWER_MIN_SCORE } from '../../src/memory.js';
 import { calibratedRelevance, calibrationOf, relevanceLogit } from '../../src/memory/relevance.js';
 import type { ChatMessage as PromptMessage } from '../../src/system-two/types.js';
 import { errorOf, lifecycleFixture, TURNS } from '../lifecycle/helpers.js';
@@ -44,19 +46,27 @@ describe('minScore', () => {
     await memory.close();
   });
 
-  it('answer: after the dog memory is deleted, no unrelated turn reaches the prompt', async () => {
+  it('answer: after the dog memory is deleted, only the top-ranked unrelated turns reach the prompt (none with minScore 0.01)', async () => {
     const prompts: PromptMessage[][] = [];
     const memory = await createMemory({ encoder, systemTwo: { model: 'm', complete: async (messages) => (prompts.push(messages), 'ok') } });
     expect(DEFAULT_ANSWER_MIN_SCORE).toBe(0.01);
+    expect(DEFAULT_ANSWER_KEEP_TOP).toBe(3);
     const results = await memory.addMany([...TURNS_NO_DOG, { role: 'user', content: 'My dog is called Rex.' }]);
     const before = await memory.answer('What is my dog called?');
-    expect(before.memories.map((m) => m.text)).toEqual(['My dog is called Rex.']);
+    expect(before.memories[0]?.text).toBe('My dog is called Rex.');
+    expect(before.memories.length).toBe(DEFAULT_ANSWER_KEEP_TOP); // the others are below 0.01
     expect(JSON.stringify(prompts[0])).toContain('My dog is called Rex.');
     await memory.delete(results[results.length - 1]!.id);
     const after = await memory.answer('What is my dog called?');
-    expect(after.memories).toEqual([]);
+    const top = (await memory.recall('What is my dog called?')).memories.slice(0, DEFAULT_ANSWER_KEEP_TOP);
+    expect(after.memories.map((m) => m.id)).toEqual(top.map((m) => m.id));
     const prompt = JSON.stringify(prompts[1]);
-    for (const t of TURNS_NO_DOG) expect(prompt).not.toContain(t.text.slice(6, 40));
+    expect(prompt).not.toContain('Rex');
+    const left = TURNS_NO_DOG.filter((t) => !top.some((m) => m.text === t.text));
+    expect(left).toHaveLength(TURNS_NO_DOG.length - DEFAULT_ANSWER_KEEP_TOP);
+    for (const t of left) expect(prompt).not.toContain(t.text.slice(6, 40));
+    // minScore 0.01 (the floor alone) keeps every unrelated turn out.
+    expect((await memory.answer('What is my dog called?', { minScore: DEFAULT_ANSWER_MIN_SCORE })).memories).toEqual([]);
     // minScore 0 gives System Two every recalled memory, as before.
     const open = await memory.answer('What is my dog called?', { minScore: 0 });
     expect(open.memories.length).toBe(TURNS_NO_DOG.length);

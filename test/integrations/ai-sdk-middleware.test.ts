@@ -1,14 +1,14 @@
 /**
  * memoryMiddleware (jev-mem/ai-sdk) in unit form, over the middleware's own hooks: its `format`
- * and `speakers` options, the default `minScore` (the one `answer()` uses, so that unrelated
- * memories stay out of the prompt), and `scope` (recall reads one user's memories, and the
+ * and `speakers` options, the default evidence (the one `answer()` uses: the top-ranked
+ * memories and the others above the 0.01 floor), and `scope` (recall reads one user's memories, and the
  * remembered turns carry the scope).
  */
 import { describe, expect, it } from 'vitest';
 import type { LanguageModelMiddleware } from 'ai';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { formatMemories, MEMORY_MESSAGE_HEADER, memoryMiddleware, recallQueryOf } from '../../src/integrations/ai-sdk.js';
-import { createMemory, MAX_QUERY_CHARS, type Memory } from '../../src/memory.js';
+import { createMemory, DEFAULT_ANSWER_KEEP_TOP, MAX_QUERY_CHARS, type Memory } from '../../src/memory.js';
 import { holdsNoState } from '../../src/write/state-updates.js';
 import { lifecycleFixture, TURNS } from '../lifecycle/helpers.js';
 
@@ -91,11 +91,15 @@ describe('memoryMiddleware options', () => {
     await other.close();
   });
 
-  it('minScore defaults to answer()\'s: with no memory about the question, no unrelated memory reaches the prompt', async () => {
+  it('minScore defaults to answer()\'s evidence: with no memory about the question, only the top-ranked ones reach the prompt', async () => {
     const memory = await fresh();
     await memory.addMany(TURNS.filter((t) => !/Biscuit/.test(t.text)));
-    // Every memory is below 0.01 for the dog question: no system message is added.
-    expect(system(await promptFor(memoryMiddleware(memory), 'What is my dog called?'))).toEqual(['Be brief.']);
+    // Every memory is below 0.01 for the dog question: the top DEFAULT_ANSWER_KEEP_TOP (3) of the k (5) come in.
+    const dflt = system(await promptFor(memoryMiddleware(memory), 'What is my dog called?'));
+    expect(dflt).toHaveLength(2);
+    expect(dflt[1]?.split('\n')).toHaveLength(1 + DEFAULT_ANSWER_KEEP_TOP);
+    // minScore 0.01, the floor alone: no system message is added.
+    expect(system(await promptFor(memoryMiddleware(memory, { minScore: 0.01 }), 'What is my dog called?'))).toEqual(['Be brief.']);
     // minScore 0 puts the k recalled memories in, whatever their relevance.
     const open = system(await promptFor(memoryMiddleware(memory, { minScore: 0, k: 4 }), 'What is my dog called?'));
     expect(open).toHaveLength(2);

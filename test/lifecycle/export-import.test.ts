@@ -119,6 +119,17 @@ describe('import', () => {
     await target.close();
   });
 
+  it('a truncated vector of this encoder fails ENCODER_MISMATCH naming the node and its record (issue 24)', async () => {
+    const cut = copy();
+    const victim = cut.nodes[3]!;
+    victim.embedding = { ...victim.embedding, vector: victim.embedding.vector.slice(0, 10) };
+    const target = await createMemory({ encoder });
+    const e = await errorOf(target.import(cut));
+    expect(e).toMatchObject({ code: 'ENCODER_MISMATCH', field: 'export.nodes[3].embedding.vector', details: { ids: [victim.id] } });
+    expect((e as Error).message).toContain(`node ${JSON.stringify(victim.id)} (export.nodes[3].embedding.vector) has a vector of 10 numbers where its encoder ${JSON.stringify(encoder.fingerprint)} gives ${encoder.dimension}`);
+    await target.close();
+  });
+
   it('re-embeds a foreign file on request: same vectors as a fresh embedding, same recall', async () => {
     const foreign = copy();
     for (const n of foreign.nodes) n.embedding = { encoder: 'other@1', vector: [1, 0, 0] };

@@ -134,6 +134,23 @@ describe('import of a tampered export', () => {
   });
 });
 
+describe('import of a file whose first node takes the second one\'s seq', () => {
+  it('the CLI says how many nodes shared a seq (1) apart from how many were moved up (all the others)', async () => {
+    const f = copy();
+    const n = f.nodes.length;
+    const seqs = f.nodes.map((x) => x.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b)); // consecutive in file order: every later node moves up
+    (f.nodes[0] as { seq: number }).seq = f.nodes[1]?.seq as number;
+    const dir = tempDir();
+    const path = join(dir, 'edited.json');
+    writeFileSync(path, JSON.stringify(f));
+    const r = await cli(['import', path, '--store', join(dir, 'store'), '--system-one', 'heuristic']);
+    expect(r.code, r.err.join('\n')).toBe(0);
+    expect(JSON.parse(r.out[0] as string)).toMatchObject({ seqShared: 1, seqRenumbered: n - 1 });
+    expect(r.err.join('\n')).toContain(`1 node(s) shared a seq with another node; ${n - 1} node(s) were given the next free seq`);
+  });
+});
+
 describe('repairImport', () => {
   it('moves repeated seqs up in (seq, file) order, the next ones only as far as needed', () => {
     // Five nodes with no supersession between them (the source's state-update head may have linked
@@ -144,7 +161,8 @@ describe('repairImport', () => {
     const out = repairImport(nodes, []);
     // In order: [0]=5, [1]=5→6, [4]=5→7, [2]=6→8, [3]=9 stays.
     expect(out.nodes.map((n) => n.seq)).toEqual([5, 6, 8, 9, 7]);
-    expect(out.repairs).toEqual({ seqRenumbered: 3, successorsDropped: 0, edgesDropped: 0 });
+    // Two nodes had a seq an earlier one had ([1] and [4]); [2] only moved up to make room.
+    expect(out.repairs).toEqual({ seqShared: 2, seqRenumbered: 3, successorsDropped: 0, edgesDropped: 0 });
     expect(out.nodes[0]).toBe(nodes[0]); // untouched records are the same objects
   });
 

@@ -44,7 +44,7 @@ export interface DedupScope {
 export function dedupScopeOf(metadata: Readonly<Record<string, unknown>> | undefined): DedupScope {
   const u = metadata?.['userId'];
   const a = metadata?.['agentId'];
-  return { userId: typeof u === 'string' ? u : undefined, agentId: typeof a === 'string' ? a : undefined };
+  return { userId: typeof u === 'string' ? u.normalize('NFC') : undefined, agentId: typeof a === 'string' ? a.normalize('NFC') : undefined };
 }
 
 /** {@link dedupKey} of a stored node: its text, time, source and scope. */

@@ -138,11 +138,13 @@ export class ScopeBook {
   }
 
   /**
-   * Restores the maps (into an empty book); `undefined` (an older `book.json`) leaves them
-   * unknown. `allSeqs` gives every held node's seq (ascending), the seqs of a lone scope.
+   * Restores the maps (into an empty book); `undefined` (an older `book.json`) or a key not in
+   * Unicode form NFC leaves them unknown. `allSeqs` gives every held node's seq (ascending), the seqs of a lone scope.
    */
   restore(json: ScopesJson | undefined, allSeqs: () => number[]): void {
-    if (json === undefined) {
+    // A key not in NFC was written before scope ids were stored in NFC (util/nfc.ts): the nodes
+    // are now filed under NFC keys, so its counts no longer match; read the scopes as unknown.
+    if (json === undefined || json.some(([k]) => k.normalize('NFC') !== k)) {
       this.#known = false;
       return;
     }
