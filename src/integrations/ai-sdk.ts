@@ -173,7 +173,9 @@ export function recallQueryOf(text: string): string {
  * call that ends a turn (the model wrote text and called no tool), remembers the user's message
  * and the model's text as two observations (speaker `user` and `assistant`, or the names of
  * `speakers`; role `user` and `assistant` whatever the names, kept in `metadata.role`;
- * `observedAt` now, with the scope's `userId` / `agentId` and the session id).
+ * `observedAt` now, with the scope's `userId` / `agentId` and the session id). The user's
+ * message is kept verbatim even when it only asks; recall ranks such a question below the
+ * statements answering it (read/request.ts), so it never crowds out the fact in a later prompt.
  * Calls that end in tool calls remember nothing: the turn ends in a later call.
  * @throws JevMemError `INVALID_OPTION` naming a bad option; the memory's errors at run time.
  */

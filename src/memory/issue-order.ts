@@ -10,6 +10,14 @@
  * then re-checks under the lock what those calls changed (memory/plan-commit.ts). A turn ends
  * when its call committed or failed, so a later call never commits before an earlier one.
  *
+ * A turn also carries the call's issue time ({@link Turn.at}): the default ingestion time of
+ * what it writes (`ingestedAt`, the time a node holds its state from when it has no
+ * `observedAt`). It is read from the memory's clock when the call is made, not when its plan
+ * starts (an `update` reads the old version first, so an `add` issued after it planned, and was
+ * stamped, earlier: `update(id, 'Vienna'); add('Rome')` kept Vienna), and it never goes back
+ * within a namespace while earlier turns are pending: `at` is at least the `at` of the turn
+ * before it. Equal times are ordered by `seq` (the commit order, which is the issue order).
+ *
  * Per namespace: calls on two namespaces do not wait for each other. Reads take no turn (they
  * see what is committed when they run). Writes of another process or tab are ordered by the
  * namespace's lock only (there is no issue order between processes).
@@ -19,6 +27,12 @@
 
 /** One call's place in its namespace's issue order. */
 export interface Turn {
+  /**
+   * The call's issue time, epoch ms on the memory's clock: the clock's reading when the turn
+   * was taken, raised to the `at` of the namespace's previous turn if that one is still pending
+   * and later (a clock that stepped back). Non-decreasing in issue order.
+   */
+  readonly at: number;
   /** Resolves once every call on the namespace issued before this one has ended (never rejects). */
   readonly ready: Promise<void>;
   /** Ends the turn: the next call may commit. Idempotent; call it on every path (`finally`). */
@@ -27,24 +41,32 @@ export interface Turn {
 
 /** The issue order of every namespace of one memory. */
 export class IssueOrder {
-  /** Per namespace, the promise that resolves when the last turn taken ends. */
-  readonly #tails = new Map<string, Promise<void>>();
+  /** Per namespace, the last turn taken: the promise that resolves when it ends, and its issue time. */
+  readonly #tails = new Map<string, { ended: Promise<void>; at: number }>();
 
-  /** Takes the next turn of `ns`. Call it synchronously when the call is made. */
-  take(ns: string): Turn {
-    const ready = this.#tails.get(ns) ?? Promise.resolve();
+  /**
+   * Takes the next turn of `ns`. Call it synchronously when the call is made.
+   * @param nowMs - The memory's clock now (epoch ms): the turn's issue time unless the previous
+   *   pending turn of `ns` has a later one.
+   */
+  take(ns: string, nowMs: number): Turn {
+    const tail = this.#tails.get(ns);
+    const ready = tail?.ended ?? Promise.resolve();
+    const at = tail !== undefined && tail.at > nowMs ? tail.at : nowMs;
     let end!: () => void;
     const ended = new Promise<void>((r) => (end = r));
-    this.#tails.set(ns, ended);
+    const mine = { ended, at };
+    this.#tails.set(ns, mine);
     let over = false;
     return {
+      at,
       ready,
       done: () => {
         if (over) return;
         over = true;
         end();
         // The last turn of `ns` ended: nothing waits on it (a later turn would be the tail).
-        if (this.#tails.get(ns) === ended) this.#tails.delete(ns);
+        if (this.#tails.get(ns) === mine) this.#tails.delete(ns);
       },
     };
   }

@@ -78,10 +78,11 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
   const { defaultNamespace, storage, params, now, caches, writes, order, expiry, transfer, ensureOpen, nsOf, heldNsOf, openScoped, notFound, evictTexts, internal } = ctx;
   /**
    * Runs `fn` with the next turn of `ns` in the issue order (memory/issue-order.ts), taken now,
-   * synchronously, and ended when `fn` settles (or earlier, by the write path).
+   * synchronously with the call's issue time (the default `ingestedAt` of what it writes), and
+   * ended when `fn` settles (or earlier, by the write path).
    */
   const inTurn = async <T>(ns: string, fn: (turn: Turn) => Promise<T>): Promise<T> => {
-    const turn = order.take(ns);
+    const turn = order.take(ns, now().getTime());
     try {
       return await fn(turn);
     } finally {
@@ -175,9 +176,9 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       const opened = openScoped(o);
       let turn: Turn | undefined;
       try {
-        turn = order.take(nsOf(o));
+        turn = order.take(nsOf(o), now().getTime());
       } catch {
-        // An invalid namespace: `opened` rejects with its error, thrown below.
+        // An invalid namespace: `opened` rejects with its error, thrown below (a failing clock: the write path's read of it throws).
       }
       try {
         const { ns, keep } = await opened;

@@ -196,7 +196,8 @@ export interface WritePath {
    * itself, per chunk, for the commit only: its System-One calls run before, outside it.
    * With `turn` (the call's place in the issue order, memory/issue-order.ts), the first commit
    * waits until the calls issued before it ended, and the turn ends once the last chunk is
-   * committed (before its maintenance pass) or the write failed.
+   * committed (before its maintenance pass) or the write failed; its issue time (`turn.at`) is
+   * the `ingestedAt` of every node it writes (without a turn: the clock when each chunk plans).
    */
   write(ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string, turn?: Turn): Promise<AddResult[]>;
   /** Removes a node and its edges in one commit; false when it does not exist, or `keep` (a call's scope) refuses it. Run it inside `caches.exclusive`. */
@@ -535,7 +536,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
 
   /** One chunk: its plan outside the lock, then its commit under it (re-planned while what it read changed). */
   const writeChunk = async (ns: string, chunk: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings, turn: Turn | undefined): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
-    const nowIso = now().toISOString();
+    // The call's issue time (issue 22): writes of a namespace are stamped in the order they were
+    // called, as they commit, whatever order their plans start in (memory/issue-order.ts).
+    const nowIso = turn !== undefined ? new Date(turn.at).toISOString() : now().toISOString();
     throwIfAborted(opts.signal);
     // Embedding and typing in one batch per chunk (SPEC 4 step 2: one typing request per observation, one round trip per chunk).
     const vectors = await encoder.embed(

@@ -14,6 +14,7 @@ import { guardedScores, guardWeight } from './guard.js';
 import { recencyAdjusted, recencyFactor } from './score.js';
 import { namespaceIdf, type QueryContext } from './signals.js';
 import { orderLift } from './order.js';
+import { asksAboutQuestions, isRequest, REQUEST_FACTOR } from './request.js';
 import { presentLift, WINDOW_BOOST, windowWeight, type QuestionWindow } from './when.js';
 
 /** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */
@@ -147,7 +148,8 @@ export function demotesSuperseded(
 /**
  * The final ranking with recency, eq. (24)-(25): the guarded scores (guard.ts), the recency
  * adjustment when r > 0, superseded memories below current ones (and below the memory that
- * replaced them) unless the question asks about the past ({@link demotesSuperseded}), ties by `seq`; then the window and the top `k`, as recall returns them.
+ * replaced them) unless the question asks about the past ({@link demotesSuperseded}), a user's
+ * question to an assistant × {@link REQUEST_FACTOR} (request.ts), ties by `seq`; then the window and the top `k`, as recall returns them.
  * For a question that asks for several things (coverage.ts `asksAggregate`), the scores of the
  * memories in the window are first re-ranked across sessions by `sessionCoverage` with the factor
  * f = 1 − g·(1 − δ) (δ = `sessionRepeatFactor`), so the returned `score` is the adjusted one.
@@ -172,6 +174,11 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
   await loadChains(state, all.map((s) => s.node));
   const nodeOf = (id: string): MemoryNode | undefined => state.nodes.get(id);
   const demoted = new Set(all.filter((s) => demotesSuperseded(s.node, input, nodeOf)).map((s) => s.node.id));
+  // A user's question to an assistant ranks below the statements answering it (request.ts),
+  // unless the query is about what was asked; it holds no state, so it is never lifted as the
+  // present either.
+  const requests = new Set(all.filter((s) => isRequest(s.node)).map((s) => s.node.id));
+  const demoteRequests = requests.size > 0 && !asksAboutQuestions(input.query);
   const ranked = all.map((s, i) => {
     let score = guarded[i] as number;
     if (r > 0 && s.node.observedAt && Number.isFinite(newest)) score = recencyAdjusted(score, r, recencyFactor(newest, Date.parse(s.node.observedAt))); // (25)
@@ -179,10 +186,11 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     // near-equal memories and never drop the only match
     if (input.window !== undefined) score += WINDOW_BOOST * top * windowWeight(s.node, input.window);
     if (demoted.has(s.node.id)) score *= SUPERSEDED_FACTOR;
+    if (demoteRequests && requests.has(s.node.id)) score *= REQUEST_FACTOR;
     return { s, score };
   });
   if (input.present === true) {
-    const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: state.vectors.get(x.s.node.id) })), input.asOfMs);
+    const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: requests.has(x.s.node.id) ? undefined : state.vectors.get(x.s.node.id) })), input.asOfMs);
     ranked.forEach((x, i) => (x.score = lifted[i] as number));
   }
   if (input.order !== undefined) {
