@@ -38,6 +38,7 @@ import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from '
 import { mlpCeiling } from './state-update-mlp-ceiling.js';
 import { bestClausePair } from './state-update-clauses.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
+import { SLOT_DISAGREE_CAP, slotsAgree } from './state-update-slots.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -577,7 +578,7 @@ export type StateUpdateHead = 'logistic' | 'mlp';
  * @param head - Which head decides. @default 'mlp' (`DEFAULT_PARAMETERS.stateUpdateHead`)
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings, head: StateUpdateHead = 'mlp'): StateUpdateDecision {
-  if (head === 'logistic') return trainedStateUpdate(newer, older, memo);
+  if (head === 'logistic') return slotGated(newer, older, memo, trainedStateUpdate(newer, older, memo));
   if (memo === undefined) return decideMlp(newer, older, memo);
   const kept = keptPair(newer, older, memo);
   kept.entry.decision ??= decideMlp(newer, older, memo);
@@ -593,7 +594,7 @@ export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: Sta
  * ./state-update-ceiling.ts).
  */
 export function stateUpdateReaching(newer: StateSide, older: StateSide, memo: StateReadings, head: StateUpdateHead, threshold: number): StateUpdateDecision | undefined {
-  if (head === 'logistic') return trainedStateUpdate(newer, older, memo);
+  if (head === 'logistic') return slotGated(newer, older, memo, trainedStateUpdate(newer, older, memo));
   const { entry } = keptPair(newer, older, memo);
   if (entry.decision === undefined) {
     if (entry.ceiling === undefined) {
@@ -646,7 +647,24 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
   // inside a chatty message reads like a short one (./state-update-clauses.ts).
   const score = (n: StateSide, o: StateSide) => mlpStateUpdate(n, o, memo);
   const best = STATE_UPDATE_MLP_WEIGHTS.clauses === true ? bestClausePair(asserted, older, score) : score(asserted, older);
-  return { ...best, probability: shiftedProbability(best.probability, MLP_OPERATING_SHIFT) };
+  return slotGated(newer, older, memo, { ...best, probability: shiftedProbability(best.probability, MLP_OPERATING_SHIFT) });
+}
+
+/**
+ * `d` with its probability capped at {@link SLOT_DISAGREE_CAP} when the two sides are about two
+ * different slots (./state-update-slots.ts `slotsAgree`, h-falsesup): "we bought a cabin" does not
+ * replace "I moved to Oslo", "we got married" not "I am learning Japanese". Read on the whole
+ * statements of both sides; a pair of one slot, or one the slot words cannot read, keeps `d`.
+ */
+function slotGated(newer: StateSide, older: StateSide, memo: StateReadings | undefined, d: StateUpdateDecision): StateUpdateDecision {
+  if (d.probability <= SLOT_DISAGREE_CAP) return d;
+  const n = readSide(newer, memo);
+  const o = readSide(older, memo);
+  const speakers = speakersOf(newer, older);
+  const newerTokens = new Set(n.tokens);
+  const endsNamed = n.end && [...o.values].some((v) => !speakers.has(v) && (n.values.has(v) || newerTokens.has(v)));
+  const cancelPlan = n.cancelWord && o.future;
+  return slotsAgree(n, o, endsNamed, cancelPlan) ? d : { ...d, probability: SLOT_DISAGREE_CAP };
 }
 
 /**
