@@ -658,13 +658,22 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
  */
 function slotGated(newer: StateSide, older: StateSide, memo: StateReadings | undefined, d: StateUpdateDecision): StateUpdateDecision {
   if (d.probability <= SLOT_DISAGREE_CAP) return d;
+  return sameStateSlot(newer, older, memo) ? d : { ...d, probability: SLOT_DISAGREE_CAP };
+}
+
+/**
+ * Whether two texts are about one slot of state (./state-update-slots.ts `slotsAgree`, rules 1-3;
+ * a pair the slot words cannot read counts as one slot): the slot gate of the decision, and the
+ * read path's test of whether a replacement answers what it replaced (read/recalled.ts).
+ */
+export function sameStateSlot(newer: StateSide, older: StateSide, memo?: StateReadings): boolean {
   const n = readSide(newer, memo);
   const o = readSide(older, memo);
   const speakers = speakersOf(newer, older);
   const newerTokens = new Set(n.tokens);
   const endsNamed = n.end && [...o.values].some((v) => !speakers.has(v) && (n.values.has(v) || newerTokens.has(v)));
   const cancelPlan = n.cancelWord && o.future;
-  return slotsAgree(n, o, endsNamed, cancelPlan) ? d : { ...d, probability: SLOT_DISAGREE_CAP };
+  return slotsAgree(n, o, endsNamed, cancelPlan);
 }
 
 /**
