@@ -13,7 +13,9 @@
  * bench/training/train-state-update.ts; weights in the generated ./state-update-weights.ts).
  * Since issue 24 maintenance decides with a third, the MLP head of ./state-update-mlp.ts
  * ({@link decideStateUpdate}, {@link mlpStateUpdate}), over these features and more. Every
- * edge says which model decided. The shipped ONNX heads are untouched.
+ * edge says which model decided. The shipped ONNX heads are untouched. Both heads' decisions pass
+ * the slot gate of ./state-update-slots.ts (h-falsesup): a pair about two different slots of state
+ * ("we bought a cabin" after "I moved to Oslo") answers at most 0.05.
  *
  * Rules (English, documented, deterministic):
  * 1. Each side's text is read into state claims `{kind, subject, key, value}` by the patterns of
