@@ -59,7 +59,13 @@ export interface Provenance {
   sessionId?: string;
   /** Caller's id of the turn, e.g. a LoCoMo `dia_id` (`"D3:7"`). */
   turnId?: string;
-  /** Free JSON-safe metadata. */
+  /**
+   * Free JSON-safe metadata. One field is read by the write path: `stateKey` (a string), the
+   * explicit key a key-value adapter wrote the memory under (the LangGraph store's item key).
+   * Memories with a `stateKey` are replaced only by memories of the same key, never by an
+   * inferred state update from a memory of another key or of none (write/state-updates.ts
+   * `sameStateKey`); `Memory.update` still replaces any memory.
+   */
   metadata?: Record<string, unknown>;
 }
 

@@ -5,7 +5,9 @@
  *
  * - the held-out split of the broad grammar (bench/training/state-grammar.ts: template families,
  *   values and names never used in training), 360 updates and 360 non-updates;
- * - the hand-written natural cases of test/fixtures/state-changes.ts (the issue's four included).
+ * - the hand-written natural cases of test/fixtures/state-changes.ts (the issue's four included);
+ * - unrelated facts of one person (test/fixtures/state-unrelated.ts, h-falsesup): non-updates only,
+ *   every pair of two kinds, the false supersessions of a head between unrelated facts.
  *
  * Per kind: updates caught at the shipped threshold (P ≥ 0.85, SPEC 8 maintenanceThreshold),
  * false supersessions (non-updates at P ≥ 0.85), ROC AUC; overall also the updates caught at the
@@ -23,6 +25,7 @@ import { rocAuc } from '../lib/logistic.js';
 import { heldoutGrammarPairs } from '../training/state-data.js';
 import { rates, thresholdAt } from '../training/state-metrics.js';
 import { NATURAL_CASES } from '../../test/fixtures/state-changes.js';
+import { UNRELATED_FACTS, UNRELATED_FACTS_LATER, unrelatedPairs } from '../../test/fixtures/state-unrelated.js';
 
 /** The decision threshold maintenance uses (SPEC 8). */
 export const CHANGES_THRESHOLD = 0.85;
@@ -102,6 +105,11 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
   }
   groups.push({ group: 'held-out all', mlp: figures(scored, 'mlp'), logistic: figures(scored, 'logistic') });
   groups.push({ group: 'natural (hand-written)', mlp: figures(natural, 'mlp'), logistic: figures(natural, 'logistic') });
+  // Unrelated facts of one person (h-falsesup; test/fixtures/state-unrelated.ts): non-updates only.
+  for (const [group, facts] of [['unrelated facts (48, 16 kinds)', UNRELATED_FACTS], ['unrelated facts, later set (26)', UNRELATED_FACTS_LATER]] as const) {
+    const ps = unrelatedPairs(facts).map((p) => score(p.newer.kind, 0, { text: p.newer.text, speaker: 'Ana', timeMs: 2 }, { text: p.older.text, speaker: 'Ana', timeMs: 1 }));
+    groups.push({ group, mlp: figures(ps, 'mlp'), logistic: figures(ps, 'logistic') });
+  }
   const at2 = (head: 'mlp' | 'logistic') => {
     const s = scored.map((p) => p[head]);
     const y = scored.map((p) => p.label);
@@ -140,7 +148,7 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     '',
     '| pairs | updates | non-updates | MLP caught % | MLP false % | MLP AUC | logistic caught % | logistic false % | logistic AUC |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...groups.map((g) => `| ${g.group} | ${g.mlp.updates} | ${g.mlp.nonUpdates} | ${pct(g.mlp.caught)} | ${pct(g.mlp.falseSupersessions)} | ${g.mlp.auc.toFixed(3)} | ${pct(g.logistic.caught)} | ${pct(g.logistic.falseSupersessions)} | ${g.logistic.auc.toFixed(3)} |`),
+    ...groups.map((g) => `| ${g.group} | ${g.mlp.updates} | ${g.mlp.nonUpdates} | ${pct(g.mlp.caught)} | ${pct(g.mlp.falseSupersessions)} | ${Number.isNaN(g.mlp.auc) ? '-' : g.mlp.auc.toFixed(3)} | ${pct(g.logistic.caught)} | ${pct(g.logistic.falseSupersessions)} | ${Number.isNaN(g.logistic.auc) ? '-' : g.logistic.auc.toFixed(3)} |`),
     '',
     `Held-out, updates caught where ≤ 2 % of non-updates pass (threshold chosen on these pairs): MLP ${pct(at2('mlp'))} %, logistic ${pct(at2('logistic'))} %.`,
     `End to end (${e2e.length} held-out update pairs, older then newer written, the kind's question recalled): newer ranked above older in ${e2eFigures.mlp.newerAbove} (${pct(e2eFigures.mlp.share)} %) with the MLP head deciding, ${e2eFigures.logistic.newerAbove} (${pct(e2eFigures.logistic.share)} %) with the logistic head (opt-in).`,

@@ -11,7 +11,9 @@
  * prefix is `options.prefix`). An item is one memory node: its text is the indexed text of the
  * value (one line per leaf: strings as written, numbers and booleans as `path: value`; of the
  * `index` fields given to `put`, else of `options.fields`), its `provenance.metadata` holds the key (`lgKey`), the value (`lgValue`) and the
- * creation time (`lgCreatedAt`). Putting a key again is jev-mem's `update`: the new version is
+ * creation time (`lgCreatedAt`), and `stateKey` holds the key too, so the inferred state-update
+ * decision never pairs items of two keys (write/state-updates.ts `sameStateKey`: a put of `home`
+ * never supersedes `pet`). Putting a key again is jev-mem's `update`: the new version is
  * the item, the old one is kept as superseded history (never returned by the store); deleting
  * a key deletes every version of it.
  *
@@ -26,6 +28,7 @@
  */
 import type { BaseStore, GetOperation, Item, ListNamespacesOperation, Operation, OperationResults, PutOperation, SearchItem, SearchOperation } from '@langchain/langgraph-checkpoint';
 import { MAX_RECALL_K } from '../config.js';
+import { STATE_KEY_METADATA } from '../write/state-updates.js';
 import { describeValue, invalidInput, isJevMemError, JevMemError } from '../errors.js';
 import type { Memory } from '../memory.js';
 import type { ListedMemory } from '../memory/types.js';
@@ -223,7 +226,7 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
     const old = await current(ns, key);
     const now = new Date().toISOString();
     const text = op.index === false ? key : indexText(op.value, op.index ?? fields) || key;
-    const obs: Observation = { text, source: SOURCE, metadata: { lgKey: key, lgValue: op.value, lgCreatedAt: old?.metadata.lgCreatedAt ?? now, lgIndexed: op.index !== false } };
+    const obs: Observation = { text, source: SOURCE, metadata: { lgKey: key, [STATE_KEY_METADATA]: key, lgValue: op.value, lgCreatedAt: old?.metadata.lgCreatedAt ?? now, lgIndexed: op.index !== false } };
     const r = await (old === undefined ? memory.add(obs, { namespace: ns }) : memory.update(old.id, obs, { namespace: ns })).catch((e: unknown) => {
       throw asValueError(e);
     });

@@ -15,10 +15,28 @@ import { recencyAdjusted, recencyFactor } from './score.js';
 import { namespaceIdf, type QueryContext } from './signals.js';
 import { orderLift } from './order.js';
 import { asksAboutQuestions, isRequest, REQUEST_FACTOR } from './request.js';
+import { sameStateSlot } from '../system-one/state-update.js';
 import { presentLift, WINDOW_BOOST, windowWeight, type QuestionWindow } from './when.js';
 
-/** Superseded memories keep their place in recall but rank below current ones (issue 7 item 1). */
+/**
+ * Superseded memories keep their place in recall, their score × this factor when demoted (issue 7
+ * item 1), and rank below what replaced them when it is about the same slot ({@link replacesSlot}).
+ */
 export const SUPERSEDED_FACTOR = 0.8;
+
+/**
+ * Whether `newer`, which replaced `older`, is about the same slot of state (system-one
+ * state-update.ts `sameStateSlot`: "We moved to Berlin" and "I live in Porto"; a pair the slot
+ * words cannot read counts as one). Only then does the replaced memory rank below it (h-falsesup,
+ * h-break9): a memory replaced by one about another slot ("I have two cats, Mika and Tuva" by
+ * "we bought a cabin near Lillehammer", a false supersession) keeps its score ×
+ * {@link SUPERSEDED_FACTOR}, so the query "cats" still finds it instead of ranking it below every
+ * memory the cabin outranks.
+ */
+export function replacesSlot(older: MemoryNode, newer: MemoryNode): boolean {
+  const side = (n: MemoryNode) => ({ text: n.text, speaker: n.provenance.speaker, timeMs: 0 });
+  return sameStateSlot(side(newer), side(older));
+}
 
 /**
  * True when a node's time meets the window [after, before): one of its time references'
@@ -147,9 +165,9 @@ export function demotesSuperseded(
 
 /**
  * The final ranking with recency, eq. (24)-(25): the guarded scores (guard.ts), the recency
- * adjustment when r > 0, superseded memories below current ones (and below the memory that
- * replaced them) unless the question asks about the past ({@link demotesSuperseded}), a user's
- * question to an assistant × {@link REQUEST_FACTOR} (request.ts), ties by `seq`; then the window and the top `k`, as recall returns them.
+ * adjustment when r > 0, superseded memories × {@link SUPERSEDED_FACTOR} and below the memory that
+ * replaced them when it is about the same slot ({@link replacesSlot}) unless the question asks about the past ({@link demotesSuperseded}),
+ * a user's question to an assistant × {@link REQUEST_FACTOR} (request.ts), ties by `seq`; then the window and the top `k`, as recall returns them.
  * For a question that asks for several things (coverage.ts `asksAggregate`), the scores of the
  * memories in the window are first re-ranked across sessions by `sessionCoverage` with the factor
  * f = 1 − g·(1 − δ) (δ = `sessionRepeatFactor`), so the returned `score` is the adjusted one.
@@ -209,11 +227,13 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     inside.forEach((x, i) => (x.score = adjusted[i] as number));
   }
   // A superseded memory ranks below every memory that replaced it, directly or along the chain,
-  // whenever both are recalled (supersessionCaps), when it is demoted for this question.
+  // whenever both are recalled (supersessionCaps), when it is demoted for this question and the
+  // replacement is about its slot (replacesSlot).
   const capped = supersessionCaps(
     ranked.map((x) => ({ node: x.s.node, score: x.score })),
     nodeOf,
     (n) => demoted.has(n.id),
+    replacesSlot,
   );
   ranked.forEach((x, i) => (x.score = (capped[i] as { score: number }).score));
   const depth = new Map(ranked.map((x, i) => [x.s.node.id, (capped[i] as { depth: number }).depth]));
@@ -265,12 +285,15 @@ const SUPERSEDED_GAP = 1e-6;
  * @param nodeOf a loaded node by id (undefined when not loaded or gone): the chain's links that
  *   were not recalled are followed through it
  * @param applies whether an item's memory is capped (default: every one)
+ * @param links whether a replacement link (older, newer) caps: a link it refuses is not followed
+ *   ({@link replacesSlot} in recall; default: every link)
  * @returns per item, in order, the capped score and the depth
  */
 export function supersessionCaps(
   items: ReadonlyArray<{ node: MemoryNode; score: number }>,
   nodeOf: (id: string) => MemoryNode | undefined,
   applies: (node: MemoryNode) => boolean = () => true,
+  links: (older: MemoryNode, newer: MemoryNode) => boolean = () => true,
 ): Array<{ score: number; depth: number }> {
   const recalled = new Map(items.map((x) => [x.node.id, x]));
   type Downstream = { below: number; depth: number };
@@ -291,6 +314,8 @@ export function supersessionCaps(
     let below = Infinity;
     let depth = 0;
     for (const by of node.supersededBy) {
+      const next = recalled.get(by)?.node ?? nodeOf(by);
+      if (next !== undefined && !links(node, next)) continue; // a replacement of another slot
       const after = downstream(by);
       const own = recalled.get(by);
       if (own !== undefined) {

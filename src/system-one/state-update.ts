@@ -13,7 +13,9 @@
  * bench/training/train-state-update.ts; weights in the generated ./state-update-weights.ts).
  * Since issue 24 maintenance decides with a third, the MLP head of ./state-update-mlp.ts
  * ({@link decideStateUpdate}, {@link mlpStateUpdate}), over these features and more. Every
- * edge says which model decided. The shipped ONNX heads are untouched.
+ * edge says which model decided. The shipped ONNX heads are untouched. Both heads' decisions pass
+ * the slot gate of ./state-update-slots.ts (h-falsesup): a pair about two different slots of state
+ * ("we bought a cabin" after "I moved to Oslo") answers at most 0.05.
  *
  * Rules (English, documented, deterministic):
  * 1. Each side's text is read into state claims `{kind, subject, key, value}` by the patterns of
@@ -38,6 +40,7 @@ import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from '
 import { mlpCeiling } from './state-update-mlp-ceiling.js';
 import { bestClausePair } from './state-update-clauses.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
+import { SLOT_DISAGREE_CAP, slotsAgree } from './state-update-slots.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -577,7 +580,7 @@ export type StateUpdateHead = 'logistic' | 'mlp';
  * @param head - Which head decides. @default 'mlp' (`DEFAULT_PARAMETERS.stateUpdateHead`)
  */
 export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: StateReadings, head: StateUpdateHead = 'mlp'): StateUpdateDecision {
-  if (head === 'logistic') return trainedStateUpdate(newer, older, memo);
+  if (head === 'logistic') return slotGated(newer, older, memo, trainedStateUpdate(newer, older, memo));
   if (memo === undefined) return decideMlp(newer, older, memo);
   const kept = keptPair(newer, older, memo);
   kept.entry.decision ??= decideMlp(newer, older, memo);
@@ -593,7 +596,7 @@ export function decideStateUpdate(newer: StateSide, older: StateSide, memo?: Sta
  * ./state-update-ceiling.ts).
  */
 export function stateUpdateReaching(newer: StateSide, older: StateSide, memo: StateReadings, head: StateUpdateHead, threshold: number): StateUpdateDecision | undefined {
-  if (head === 'logistic') return trainedStateUpdate(newer, older, memo);
+  if (head === 'logistic') return slotGated(newer, older, memo, trainedStateUpdate(newer, older, memo));
   const { entry } = keptPair(newer, older, memo);
   if (entry.decision === undefined) {
     if (entry.ceiling === undefined) {
@@ -646,7 +649,33 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
   // inside a chatty message reads like a short one (./state-update-clauses.ts).
   const score = (n: StateSide, o: StateSide) => mlpStateUpdate(n, o, memo);
   const best = STATE_UPDATE_MLP_WEIGHTS.clauses === true ? bestClausePair(asserted, older, score) : score(asserted, older);
-  return { ...best, probability: shiftedProbability(best.probability, MLP_OPERATING_SHIFT) };
+  return slotGated(newer, older, memo, { ...best, probability: shiftedProbability(best.probability, MLP_OPERATING_SHIFT) });
+}
+
+/**
+ * `d` with its probability capped at {@link SLOT_DISAGREE_CAP} when the two sides are about two
+ * different slots (./state-update-slots.ts `slotsAgree`, h-falsesup): "we bought a cabin" does not
+ * replace "I moved to Oslo", "we got married" not "I am learning Japanese". Read on the whole
+ * statements of both sides; a pair of one slot, or one the slot words cannot read, keeps `d`.
+ */
+function slotGated(newer: StateSide, older: StateSide, memo: StateReadings | undefined, d: StateUpdateDecision): StateUpdateDecision {
+  if (d.probability <= SLOT_DISAGREE_CAP) return d;
+  return sameStateSlot(newer, older, memo) ? d : { ...d, probability: SLOT_DISAGREE_CAP };
+}
+
+/**
+ * Whether two texts are about one slot of state (./state-update-slots.ts `slotsAgree`, rules 1-3;
+ * a pair the slot words cannot read counts as one slot): the slot gate of the decision, and the
+ * read path's test of whether a replacement answers what it replaced (read/recalled.ts).
+ */
+export function sameStateSlot(newer: StateSide, older: StateSide, memo?: StateReadings): boolean {
+  const n = readSide(newer, memo);
+  const o = readSide(older, memo);
+  const speakers = speakersOf(newer, older);
+  const newerTokens = new Set(n.tokens);
+  const endsNamed = n.end && [...o.values].some((v) => !speakers.has(v) && (n.values.has(v) || newerTokens.has(v)));
+  const cancelPlan = n.cancelWord && o.future;
+  return slotsAgree(n, o, endsNamed, cancelPlan);
 }
 
 /**

@@ -66,6 +66,33 @@ export function sameScope(a: Pick<MemoryNode, 'provenance'>, b: Pick<MemoryNode,
   return sameNfc(ma?.['userId'], mb?.['userId']) && sameNfc(ma?.['agentId'], mb?.['agentId']); // NFC: a store written before ids were stored in NFC (util/nfc.ts)
 }
 
+/**
+ * The `provenance.metadata` field that names the slot a memory was written to by an explicit key
+ * (`Observation.metadata.stateKey`, a string): the LangGraph store writes its item's key there.
+ * A key-value store changes a key's value by an explicit update (`Memory.update`), and one key's
+ * put never changes another key (issue 22, h-break9: putting `home` twice superseded the item of
+ * `pet`). So the inferred state-update decision only pairs memories of one key: two keyed
+ * memories of the same key, or two unkeyed ones ({@link sameStateKey}).
+ */
+export const STATE_KEY_METADATA = 'stateKey';
+
+/**
+ * True when two nodes may replace each other by inference: both carry the same
+ * {@link STATE_KEY_METADATA} string, or neither carries one. A keyed memory and an unkeyed one,
+ * or memories of two keys, are never paired (an explicit `Memory.update` still replaces any).
+ */
+export function sameStateKey(a: Pick<MemoryNode, 'provenance'>, b: Pick<MemoryNode, 'provenance'>): boolean {
+  const ka = keyOf(a);
+  const kb = keyOf(b);
+  return (typeof ka === 'string' ? ka : undefined) === (typeof kb === 'string' ? kb : undefined);
+}
+
+/** A node's explicit key: `stateKey`, else `lgKey` (LangGraph items written before `stateKey` was). */
+function keyOf(n: Pick<MemoryNode, 'provenance'>): unknown {
+  const m = n.provenance.metadata;
+  return m?.[STATE_KEY_METADATA] ?? m?.['lgKey'];
+}
+
 /** The time a node holds a state from: its observation time, else its ingestion time (epoch ms). */
 export function stateTimeOf(n: MemoryNode): number {
   return Date.parse(n.observedAt ?? n.ingestedAt);
@@ -91,7 +118,8 @@ export interface StateUpdatePlan {
  * the one a newer change updates), except an older superseded node all of whose replacements are
  * later than `node`: `node` goes in between, first in its `supersededBy`. The replacements must be
  * loaded (`superseders`). Nothing is planned for a pair where either side {@link holdsNoState}
- * (an assistant's turn), nor between nodes of different scopes ({@link sameScope}). `superseded` maps ids to the latest planned form of a node
+ * (an assistant's turn), nor between nodes of different scopes ({@link sameScope}) or of different
+ * explicit keys ({@link sameStateKey}). `superseded` maps ids to the latest planned form of a node
  * (read first, updated in place), so decisions of one batch accumulate; `node` is read from it too.
  * @param threshold Decision threshold in [0,1] (`maintenanceThreshold`, SPEC 8: 0.85).
  * @param head The state-update head that decides (`parameters.stateUpdateHead`).
@@ -140,7 +168,7 @@ export function planStateUpdates(
     const self = superseded.get(node.id) ?? node;
     if (self.status !== 'active') break; // superseded by a later history line: nothing more to replace
     const other = superseded.get(id) ?? state.nodes.get(id);
-    if (!other || other.id === node.id || other.seq >= node.seq || holdsNoState(other) || !sameScope(node, other)) continue;
+    if (!other || other.id === node.id || other.seq >= node.seq || holdsNoState(other) || !sameScope(node, other) || !sameStateKey(node, other)) continue;
     const tOther = stateTimeOf(other);
     // A superseded state is asked again only when every replacement of it is later than `node`
     // (a history written out of order: Porto, replaced by Madrid, gets Lisbon in between).

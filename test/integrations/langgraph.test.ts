@@ -54,6 +54,26 @@ describe('jev-mem/langgraph', () => {
     }
   });
 
+  it('a put changes only its own key: re-putting `home` never supersedes `pet`, after maintenance too (issue 22, h-break9)', async () => {
+    const memory = await createNodeMemory({ store: join(dir, 'keys'), create: true, logger: () => {} });
+    try {
+      const store = await createJevMemStore(memory);
+      await store.put(['users', 'alice'], 'home', { text: 'Alice lives in Lisbon', year: 2021 });
+      await store.put(['users', 'alice'], 'pet', { text: 'Alice has a parrot named Kiwi', year: 2023 });
+      await store.put(['users', 'alice'], 'home', { text: 'Alice moved to Madrid', year: 2024 });
+      // An unkeyed memory of the same namespace does not replace a keyed item either.
+      await memory.add({ text: 'Alice gave away her parrot and moved to Madrid', observedAt: '2030-01-01' }, { namespace: 'langgraph/users/alice' });
+      await memory.maintain({ namespace: 'langgraph/users/alice' });
+      expect((await store.get(['users', 'alice'], 'pet'))?.value).toEqual({ text: 'Alice has a parrot named Kiwi', year: 2023 });
+      expect((await store.get(['users', 'alice'], 'home'))?.value).toEqual({ text: 'Alice moved to Madrid', year: 2024 });
+      const listed = await memory.list({ namespace: 'langgraph/users/alice' });
+      const status = Object.fromEntries(listed.memories.map((m) => [m.text.split('\n')[0], m.status]));
+      expect(status).toEqual({ 'Alice lives in Lisbon': 'superseded', 'Alice has a parrot named Kiwi': 'active', 'Alice moved to Madrid': 'active', 'Alice gave away her parrot and moved to Madrid': 'active' });
+    } finally {
+      await memory.close();
+    }
+  }, 30_000);
+
   it('put overwrites (one current item, history kept out of sight), filters, deletes, lists namespaces, batches', async () => {
     const memory = await createNodeMemory({ store: join(dir, 'ops'), systemOne: 'heuristic', create: true });
     try {
