@@ -1,0 +1,95 @@
+/**
+ * Whether the anchor evidence of a before/after question answers it by itself (issue 24, hostile
+ * review of cbb897b): "Our dog Biscuit passed away in June … We adopted a rescue greyhound called
+ * Pepper" answers "Which dog did Priya have before Pepper?"; "I sold the Fiesta in August and
+ * bought a second-hand Nissan Leaf" answers "What car did Priya have before the Nissan Leaf?";
+ * "The week after the wedding I started a cooking class" answers "What did Marco start after the
+ * wedding?". A change told in one message names the other state on the asked side of the anchor
+ * (before it in the text for `before`, after it for `after`). Then the neighbours in time (order.ts)
+ * are only runners-up: they are lifted below that message, never above it.
+ *
+ * The test reads the text on the asked side of the anchor term's first mention (the same analysis
+ * as the index, `termsOf`) and holds when it
+ * 1. says what the question's frame asks for: one of the frame's content words ("dog", "sign
+ *    up", "start"; not the holder's name nor a light verb), by stem or by a word-vector cosine of
+ *    at least {@link FRAME_SIMILARITY} ("started" / "start", "puppy" / "dog"); or
+ * 2. (`before` only) names another thing: a capitalised word that does not open a sentence and is
+ *    not a speaker, the pronoun I, a month or a day ("sold the Fiesta … bought a Leaf", "moved out
+ *    of Leeds to Manchester"). Not for `after`: the words after an anchor are mostly where and
+ *    when it happened ("the wedding in Naples").
+ *
+ * @module
+ */
+import type { LanguageCode } from '../plane/text/language.js';
+import { contentTerms, STOP_WORDS, termsOf, tokenize } from '../plane/text/text.js';
+import type { MemoryNode } from '../types.js';
+import type { OrderQuestion } from './order.js';
+import type { TermVectorLookup } from './signals.js';
+
+/** Least word-vector cosine between a frame word and a word of the asked side to count as saying it (shipped GloVe: "started"/"start" 0.82, "signed"/"sign" 0.71, "puppy"/"dog" 0.72; "bought"/"car" 0.47). */
+export const FRAME_SIMILARITY = 0.7;
+
+/** Frame words that ask nothing of their own (light verbs, "thing"). */
+const LIGHT = new Set(['do', 'did', 'doe', 'done', 'have', 'had', 'get', 'got', 'happen', 'happened', 'thing', 'go', 'went', 'be', 'was', 'were', 'hacer', 'hizo', 'fazer', 'fez', 'faire', 'fait', 'fare', 'fatto']);
+/** Capitalised words that are times, not things (en and the Romance languages the cue list reads). */
+const TIME_WORDS = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|christmas|easter|today|yesterday|tomorrow)$/i;
+const WORD = /[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu;
+
+function unit(v: Float32Array | undefined): Float32Array | undefined {
+  if (v === undefined) return undefined;
+  let n = 0;
+  for (const x of v) n += x * x;
+  return n === 0 ? undefined : v.map((x) => x / Math.sqrt(n));
+}
+
+function cosine(a: Float32Array | undefined, b: Float32Array | undefined): number {
+  if (a === undefined || b === undefined || a.length !== b.length) return 0;
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
+  return s;
+}
+
+/**
+ * True when the memory's text answers the question by itself (module comment).
+ * @param term the anchor phrase's most specific term (order.ts `findOrderAnchors`)
+ * @param names lower-cased speaker names (the holder's and the others'), never things
+ */
+export function answersItself(n: Pick<MemoryNode, 'text'>, oq: Pick<OrderQuestion, 'relation' | 'frame' | 'anchor'>, term: string, o: { language: string; names: ReadonlySet<string>; termVectors?: TermVectorLookup | undefined }): boolean {
+  const lang = o.language as LanguageCode;
+  const text = n.text.normalize('NFC');
+  let at: { start: number; end: number } | undefined;
+  for (const m of text.matchAll(WORD)) {
+    if (termsOf(m[0].toLowerCase(), lang).includes(term)) {
+      at = { start: m.index, end: m.index + m[0].length };
+      break;
+    }
+  }
+  if (at === undefined) return false;
+  const side = oq.relation === 'before' ? text.slice(0, at.start) : text.slice(at.end);
+  // 1. the frame's own words
+  const frameWords = tokenize(oq.frame).filter((w) => !STOP_WORDS.has(w) && !LIGHT.has(w) && !o.names.has(w));
+  const frameTerms = new Set(contentTerms(frameWords.join(' '), lang));
+  if (frameTerms.size > 0 && contentTerms(side, lang).some((t) => frameTerms.has(t))) return true;
+  const sideWords = [...new Set(tokenize(side))].filter((w) => !STOP_WORDS.has(w) && !o.names.has(w) && w.length > 2);
+  if (o.termVectors !== undefined && frameWords.length > 0 && sideWords.length > 0) {
+    const fv = o.termVectors(frameWords).map(unit);
+    const sv = o.termVectors(sideWords).map(unit);
+    if (fv.some((f) => sv.some((s) => cosine(f, s) >= FRAME_SIMILARITY))) return true;
+  }
+  if (oq.relation !== 'before') return false;
+  // 2. another thing named before the anchor
+  const anchorWords = new Set(tokenize(oq.anchor));
+  // the capitalised words right before the anchor are its own name ("Alfa Romeo Giulietta")
+  const rest = side.replace(/(?:[\p{Lu}][\p{L}\p{M}\p{N}'’-]*\s+)+$/u, '');
+  for (const m of rest.matchAll(WORD)) {
+    const w = m[0];
+    const first = w[0] as string;
+    if (first === first.toLowerCase() || first === first.toUpperCase() && w.length > 1 && w === w.toUpperCase()) continue;
+    const lower = w.toLowerCase();
+    if (lower === 'i' || lower.startsWith("i'") || lower.startsWith('i’') || o.names.has(lower) || anchorWords.has(lower) || TIME_WORDS.test(w)) continue;
+    const before = rest.slice(0, m.index).trimEnd();
+    if (before === '' || /[.!?:;¿¡"“]$/.test(before)) continue; // opens a sentence (or follows "Priya:")
+    return true;
+  }
+  return false;
+}
