@@ -9,14 +9,16 @@
  * are only runners-up: they are lifted below that message, never above it.
  *
  * The test reads the text on the asked side of the anchor term's first mention (the same analysis
- * as the index, `termsOf`) and holds when it
- * 1. says what the question's frame asks for: one of the frame's content words ("dog", "sign
+ * as the index, `termsOf`) and holds when, for
+ * 1. `after`, it says what the question's frame asks for: one of the frame's content words ("sign
  *    up", "start"; not the holder's name nor a light verb), by stem or by a word-vector cosine of
- *    at least {@link FRAME_SIMILARITY} ("started" / "start", "puppy" / "dog"); or
- * 2. (`before` only) names another thing: a capitalised word that does not open a sentence and is
- *    not a speaker, the pronoun I, a month or a day ("sold the Fiesta … bought a Leaf", "moved out
- *    of Leeds to Manchester"). Not for `after`: the words after an anchor are mostly where and
- *    when it happened ("the wedding in Naples").
+ *    at least {@link FRAME_SIMILARITY} ("started" / "start"). Not a name: the words after an anchor
+ *    are mostly where and when it happened ("the wedding in Naples");
+ * 2. `before`, it names another thing: a capitalised word that does not open a sentence and is
+ *    not a speaker, the pronoun I, a month or a day ("Our dog Biscuit passed away … Pepper", "sold
+ *    the Fiesta … bought a Leaf", "moved out of Leeds to Manchester"), nor the anchor's own name
+ *    ("Alfa Romeo Giulietta"). Not the frame's words: before the anchor they name its kind ("took
+ *    a job at Brookfield" for "Where did I work before Brookfield?"), not the state before it.
  *
  * @module
  */
@@ -66,6 +68,7 @@ export function answersItself(n: Pick<MemoryNode, 'text'>, oq: Pick<OrderQuestio
   }
   if (at === undefined) return false;
   const side = oq.relation === 'before' ? text.slice(0, at.start) : text.slice(at.end);
+  if (oq.relation === 'before') return namesAnother(side, oq.anchor, o.names);
   // 1. the frame's own words
   const frameWords = tokenize(oq.frame).filter((w) => !STOP_WORDS.has(w) && !LIGHT.has(w) && !o.names.has(w));
   const frameTerms = new Set(contentTerms(frameWords.join(' '), lang));
@@ -76,9 +79,12 @@ export function answersItself(n: Pick<MemoryNode, 'text'>, oq: Pick<OrderQuestio
     const sv = o.termVectors(sideWords).map(unit);
     if (fv.some((f) => sv.some((s) => cosine(f, s) >= FRAME_SIMILARITY))) return true;
   }
-  if (oq.relation !== 'before') return false;
-  // 2. another thing named before the anchor
-  const anchorWords = new Set(tokenize(oq.anchor));
+  return false;
+}
+
+/** 2. Another thing named in `side` (the text before the anchor): a capitalised word that opens no sentence and is no speaker, I, month or day. */
+function namesAnother(side: string, anchor: string, names: ReadonlySet<string>): boolean {
+  const anchorWords = new Set(tokenize(anchor));
   // the capitalised words right before the anchor are its own name ("Alfa Romeo Giulietta")
   const rest = side.replace(/(?:[\p{Lu}][\p{L}\p{M}\p{N}'’-]*\s+)+$/u, '');
   for (const m of rest.matchAll(WORD)) {
@@ -86,7 +92,7 @@ export function answersItself(n: Pick<MemoryNode, 'text'>, oq: Pick<OrderQuestio
     const first = w[0] as string;
     if (first === first.toLowerCase() || first === first.toUpperCase() && w.length > 1 && w === w.toUpperCase()) continue;
     const lower = w.toLowerCase();
-    if (lower === 'i' || lower.startsWith("i'") || lower.startsWith('i’') || o.names.has(lower) || anchorWords.has(lower) || TIME_WORDS.test(w)) continue;
+    if (lower === 'i' || lower.startsWith("i'") || lower.startsWith('i’') || names.has(lower) || anchorWords.has(lower) || TIME_WORDS.test(w)) continue;
     const before = rest.slice(0, m.index).trimEnd();
     if (before === '' || /[.!?:;¿¡"“]$/.test(before)) continue; // opens a sentence (or follows "Priya:")
     return true;
