@@ -25,7 +25,6 @@
 import type { LanguageCode } from '../plane/text/language.js';
 import { contentTerms, STOP_WORDS, termsOf, tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
-import type { OrderQuestion } from './order.js';
 import type { TermVectorLookup } from './signals.js';
 
 /** Least word-vector cosine between a frame word and a word of the asked side to count as saying it (shipped GloVe: "started"/"start" 0.82, "signed"/"sign" 0.71, "puppy"/"dog" 0.72; "bought"/"car" 0.47). */
@@ -52,11 +51,12 @@ function cosine(a: Float32Array | undefined, b: Float32Array | undefined): numbe
 }
 
 /**
- * True when the memory's text answers the question by itself (module comment).
+ * True when the memory's text answers the question by itself (module comment); `oq` as order.ts
+ * `orderQuestion` reads it.
  * @param term the anchor phrase's most specific term (order.ts `findOrderAnchors`)
  * @param names lower-cased speaker names (the holder's and the others'), never things
  */
-export function answersItself(n: Pick<MemoryNode, 'text'>, oq: Pick<OrderQuestion, 'relation' | 'frame' | 'anchor'>, term: string, o: { language: string; names: ReadonlySet<string>; termVectors?: TermVectorLookup | undefined }): boolean {
+export function answersItself(n: Pick<MemoryNode, 'text'>, oq: { relation: 'before' | 'after'; frame: string; anchor: string }, term: string, o: { language: string; names: ReadonlySet<string>; termVectors?: TermVectorLookup | undefined }): boolean {
   const lang = o.language as LanguageCode;
   const text = n.text.normalize('NFC');
   let at: { start: number; end: number } | undefined;
