@@ -10,10 +10,13 @@
  *
  * The test reads the text on the asked side of the anchor term's first mention (the same analysis
  * as the index, `termsOf`) and holds when, for
- * 1. `after`, it says what the question's frame asks for: one of the frame's content words ("sign
- *    up", "start"; not the holder's name nor a light verb), by stem or by a word-vector cosine of
- *    at least {@link FRAME_SIMILARITY} ("started" / "start"). Not a name: the words after an anchor
- *    are mostly where and when it happened ("the wedding in Naples");
+ * 1. `after`, it says what came next ("Next I …", "now", "then"; or the message tells what came
+ *    after the anchor: "The week after the wedding …") and what the question's frame asks for: one
+ *    of the frame's content words ("sign up", "start"; not the holder's name nor a light verb), by
+ *    stem or by a word-vector cosine of at least {@link FRAME_SIMILARITY} ("started" / "start").
+ *    Not without the first: "Finally got the keys to the Civic, it drives like a dream" says no
+ *    car after it. Not a name: the words after an anchor are mostly where and when it happened
+ *    ("the wedding in Naples");
  * 2. `before`, it names another thing: a capitalised word that does not open a sentence and is
  *    not a speaker, the pronoun I, a month or a day ("Our dog Biscuit passed away … Pepper", "sold
  *    the Fiesta … bought a Leaf", "moved out of Leeds to Manchester"), nor the anchor's own name
@@ -34,6 +37,10 @@ export const FRAME_SIMILARITY = 0.7;
 const LIGHT = new Set(['do', 'did', 'doe', 'done', 'have', 'had', 'get', 'got', 'happen', 'happened', 'thing', 'go', 'went', 'be', 'was', 'were', 'hacer', 'hizo', 'fazer', 'fez', 'faire', 'fait', 'fare', 'fatto']);
 /** Capitalised words that are times, not things (en and the Romance languages the cue list reads). */
 const TIME_WORDS = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|christmas|easter|today|yesterday|tomorrow)$/i;
+/** Words that say what came next (en, es, pt, fr, it). */
+const SEQUENCE = /(?:^|[^\p{L}])(?:next|then|now|afterwards|later|since then|luego|después|ahora|depois|agora|ensuite|puis|maintenant|poi|dopo|ora)(?=[^\p{L}]|$)/iu;
+/** A cue of `after` right before the anchor's mention ("the week after the wedding"). */
+const AFTER_CUE = /(?:^|[^\p{L}])(?:after|following|después de|depois d[eoa]|après|dopo)(?:\s+(?:the|a|an|my|our|his|her|their|el|la|los|las|o|a|le|la|les|il|lo))?\s*$/iu;
 const WORD = /[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu;
 
 function unit(v: Float32Array | undefined): Float32Array | undefined {
@@ -69,7 +76,9 @@ export function answersItself(n: Pick<MemoryNode, 'text'>, oq: { relation: 'befo
   if (at === undefined) return false;
   const side = oq.relation === 'before' ? text.slice(0, at.start) : text.slice(at.end);
   if (oq.relation === 'before') return namesAnother(side, oq.anchor, o.names);
-  // 1. the frame's own words
+  // 1. the frame's own words, after a word that says what came next ("Next I signed up …") or in a
+  // message that tells what came after the anchor itself ("The week after the wedding I started …")
+  if (!SEQUENCE.test(side) && !AFTER_CUE.test(text.slice(Math.max(0, at.start - 24), at.start))) return false;
   const frameWords = tokenize(oq.frame).filter((w) => !STOP_WORDS.has(w) && !LIGHT.has(w) && !o.names.has(w));
   const frameTerms = new Set(contentTerms(frameWords.join(' '), lang));
   if (frameTerms.size > 0 && contentTerms(side, lang).some((t) => frameTerms.has(t))) return true;

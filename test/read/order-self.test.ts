@@ -31,6 +31,8 @@ describe('answersItself', () => {
     expect(self('I moved to Lisbon last week, still surrounded by boxes.', 'Which city did I move to after Lisbon?', 'lisbon')).toBe(false);
     expect(self('The movers dropped everything off, we relocated to Oslo on Saturday.', 'Where did I live after Oslo?', 'oslo')).toBe(false);
     expect(self("Marco: Went to my cousin's wedding in Naples, the food was incredible.", 'What did Marco start after the wedding?', 'wed')).toBe(false);
+    // the frame's word after the anchor, but nothing came next (order bench dev, seed 1)
+    expect(self('Finally got the keys to the Civic, it drives like a dream.', 'What car did Theo drive after the Civic?', 'civic')).toBe(false);
     expect(self('Marco: I bought a used Alfa Romeo Giulietta last weekend, the Panda went back to my uncle.', 'What car did Marco drive before the Giulietta?', 'giulietta')).toBe(false);
     expect(self('In June I started taking cello lessons.', 'What instrument did I play before the cello?', 'cello')).toBe(false);
     // before the anchor, the frame's kind word is no other state (test/fixtures/when-history.ts work2)
