@@ -10,7 +10,7 @@
  * - `npm run bench -- time [--out <dir>]` (the time-and-change test set of issue 14, by kind)
  * - `npm run bench -- changes [--out <dir>]` (facts that change, issue 24: the MLP and logistic
  *   state-update heads by kind on held-out generated and hand-written pairs, and end to end)
- * - `npm run bench -- order [--part dev|heldout|all]` (recall@1 and @5 of before/after questions over
+ * - `npm run bench -- order [--part dev|heldout|kinds|all]` (recall@1 and @5 of before/after questions over
  *   generated histories; issue 24, docs/bench/ORDER.md)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
@@ -60,7 +60,7 @@ export const BENCH_USAGE = `Usage:
                                           chats.md; --trace writes every question's rankings as JSON lines;
                                           --clock: jev-mem recalls at the question's date, the day after
                                           the last turn (default), or at the machine clock)
-  npm run bench -- order [--part dev|heldout|all] [--trace <file>] [--out <dir>]
+  npm run bench -- order [--part dev|heldout|kinds|all] [--trace <file>] [--out <dir>]
                                           (issue-24 before/after questions over generated histories:
                                           recall@1/@5 of jev-mem, its ablation no-order and bm25 by
                                           relation and style; writes <out>/order.json, order.md)
@@ -347,14 +347,14 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       const { orderTables, runOrderBench } = await import('./order/order.js');
       const { mkdir, writeFile, appendFile } = await import('node:fs/promises');
       const part = str(values.part) ?? 'all';
-      if (!['dev', 'heldout', 'all'].includes(part)) {
-        io.err(`bench order: --part must be dev, heldout or all, got ${JSON.stringify(part)}\n\n${BENCH_USAGE}`);
+      if (!['dev', 'heldout', 'kinds', 'all'].includes(part)) {
+        io.err(`bench order: --part must be dev, heldout, kinds or all, got ${JSON.stringify(part)}\n\n${BENCH_USAGE}`);
         return 2;
       }
       const trace = str(values.trace);
       if (trace !== undefined) await writeFile(resolve(trace), '');
       const results = await runOrderBench({
-        parts: part === 'all' ? ['dev', 'heldout'] : [part as 'dev' | 'heldout'],
+        parts: part === 'all' ? ['dev', 'heldout', 'kinds'] : [part as 'dev' | 'heldout' | 'kinds'],
         log: (l) => io.err(l),
         ...(trace !== undefined ? { onQuestion: (x: object) => void appendFile(resolve(trace), `${JSON.stringify(x)}\n`) } : {}),
       });

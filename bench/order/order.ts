@@ -15,12 +15,14 @@ import { createSystemOneFromName } from '../../src/system-one/from-name.js';
 import { bm25Hits, buildConversationIndex } from '../locomo/baselines.js';
 import { buildJevMemory, recallJev } from '../lib/jev.js';
 import { recallAtK } from '../lib/metrics.js';
-import { generateOrderHistory, ORDER_DEV_SEEDS, ORDER_HELDOUT_SEEDS } from './generate.js';
+import { generateOrderHistory, ORDER_DEV_SEEDS, ORDER_HELDOUT_SEEDS, type OrderHistory } from './generate.js';
+import { generateOrderKindsHistory, ORDER_KINDS_SEEDS } from './kinds.js';
 
 /** Systems of the order bench. */
 export const ORDER_SYSTEMS = ['jev-mem', 'no-order', 'bm25'] as const;
 /** Parts of the order bench. */
-export const ORDER_PARTS = ['dev', 'heldout'] as const;
+/** dev (tune on it), heldout (same generator, other seeds) and kinds (kinds.ts: answer in the anchor's message, chains of three, events; held out, report only). */
+export const ORDER_PARTS = ['dev', 'heldout', 'kinds'] as const;
 
 /** R@1 and R@5 (fractions) of one group of questions. */
 export interface OrderScore {
@@ -44,15 +46,16 @@ export async function runOrderBench(o: { parts?: ReadonlyArray<(typeof ORDER_PAR
   const encoder = await createDefaultNodeEncoder();
   const backend = await createSystemOneFromName('local', { env: process.env });
   const root = await mkdtemp(join(tmpdir(), 'jev-mem-order-'));
-  const seeds = { dev: ORDER_DEV_SEEDS, heldout: ORDER_HELDOUT_SEEDS };
+  const seeds = { dev: ORDER_DEV_SEEDS, heldout: ORDER_HELDOUT_SEEDS, kinds: ORDER_KINDS_SEEDS };
   const out: OrderResults = { format: 'jev-mem/bench-order', seeds, systems: {}, p50Ms: {} };
   try {
     for (const part of o.parts ?? ORDER_PARTS) {
-      const rows: Array<{ system: string; rel: string; style: string; r1: number; r5: number }> = [];
+      const rows: Array<{ system: string; rel: string; style: string; kind: string; r1: number; r5: number }> = [];
       const lat: number[] = [];
       for (const seed of seeds[part]) {
-        for (const style of ['first', 'third'] as const) {
-          const h = generateOrderHistory(seed, style);
+        const histories: OrderHistory[] = part === 'kinds' ? [generateOrderKindsHistory(seed)] : [generateOrderHistory(seed, 'first'), generateOrderHistory(seed, 'third')];
+        for (const h of histories) {
+          const style = h.style;
           const index = await buildConversationIndex(h, encoder);
           const build = await buildJevMemory(h, { encoder, backend, store: join(root, h.sampleId), storeKind: 'memory' });
           const asked = new Date(Date.parse(h.observations[h.observations.length - 1]?.observedAt as string) + 86_400_000).toISOString();
@@ -67,7 +70,7 @@ export async function runOrderBench(o: { parts?: ReadonlyArray<(typeof ORDER_PAR
               }
               ranked.bm25 = bm25Hits(index, q.question, 20).map((x) => x.id);
               const rel = q.category === 1 ? 'before' : 'after';
-              for (const system of ORDER_SYSTEMS) rows.push({ system, rel, style, r1: recallAtK(ranked[system] ?? [], q.evidence, 1), r5: recallAtK(ranked[system] ?? [], q.evidence, 5) });
+              for (const system of ORDER_SYSTEMS) rows.push({ system, rel, style, kind: /-(same|chain|event)#/.exec(q.id)?.[1] ?? '', r1: recallAtK(ranked[system] ?? [], q.evidence, 1), r5: recallAtK(ranked[system] ?? [], q.evidence, 5) });
               o.onQuestion?.({ part, history: h.sampleId, question: q.question, evidence: q.evidence, ranked });
             }
           } finally {
@@ -86,6 +89,7 @@ export async function runOrderBench(o: { parts?: ReadonlyArray<(typeof ORDER_PAR
           after: group((x) => x.rel === 'after'),
           first: group((x) => x.style === 'first'),
           third: group((x) => x.style === 'third'),
+          ...(part === 'kinds' ? { same: group((x) => x.kind === 'same'), chain: group((x) => x.kind === 'chain'), event: group((x) => x.kind === 'event') } : {}),
           overall: group(() => true),
         });
       }
@@ -103,11 +107,12 @@ export async function runOrderBench(o: { parts?: ReadonlyArray<(typeof ORDER_PAR
 /** Markdown tables: per part, one row per system, R@1 / R@5 per group. */
 export function orderTables(r: OrderResults): string[] {
   const lines: string[] = [];
-  const groups = ['before', 'after', 'first', 'third', 'overall'];
+  const base = ['before', 'after', 'first', 'third'];
   const pct = (x: number): string => (x * 100).toFixed(1);
   for (const part of ORDER_PARTS) {
     const first = r.systems['jev-mem']?.[part];
     if (first === undefined) continue;
+    const groups = [...base, ...(part === 'kinds' ? ['same', 'chain', 'event'] : []), 'overall'];
     lines.push(`### ${part} (seeds ${(r.seeds[part] ?? []).join(',')}; jev-mem p50 ${(r.p50Ms[part] ?? 0).toFixed(1)} ms)`, '');
     lines.push(`| system | ${groups.map((g) => `${g} (n ${first[g]?.n ?? 0}) R@1 / R@5`).join(' | ')} |`);
     lines.push(`|---|${groups.map(() => '---').join('|')}|`);

@@ -40,6 +40,7 @@ import type { MemoryNode } from '../types.js';
 import { extractTimeRefs } from '../util/time.js';
 import { holdsNoState } from '../write/state-updates.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
+import { answersItself } from './order-self.js';
 import type { TermVectorLookup } from './signals.js';
 
 /** Which side of the anchor a question asks about. */
@@ -285,24 +286,38 @@ export async function orderNeighbours(state: NamespaceState, oq: OrderQuestion, 
  * best score among `items` of the memories that name the anchor (`named`: {@link TraceOrder.named},
  * an assistant's "Congratulations on the cello!" too); the i-th (i ≥ 1) to max(own, r₂·(1 − β_o·i)),
  * r₂ the best score of the anchor evidence itself (`anchors`, the holder's), so they stay below
- * it. Without such a memory among the items, r₁ or r₂ is the best score of all. Never lowers a score.
+ * it. Without such a memory among the items, r₁ or r₂ is the best score of all.
+ * When anchor evidence answers by itself (`answers`, order-self.ts), the best of it is raised
+ * to max(own, r₁·(1 + β_o)) instead and every neighbour i (from 0) only to max(own, r_s·(1 −
+ * β_o·(i + 1))), r_s that raised score: a barely relevant neighbour never passes the message
+ * that answers. Never lowers a score, then divides every score by the largest when that exceeds
+ * 1 (scores stay in [0, 1], their order kept).
  * @returns the new scores, in order.
  */
-export function orderLift(items: ReadonlyArray<{ id: string; score: number }>, order: { named: readonly string[]; anchors: readonly string[]; neighbours: readonly string[] }): number[] {
+export function orderLift(items: ReadonlyArray<{ id: string; score: number }>, order: { named: readonly string[]; anchors: readonly string[]; neighbours: readonly string[]; answers?: readonly string[] | undefined }): number[] {
   const out = items.map((x) => x.score);
   const best = (ids: readonly string[]): number => {
     const own = items.filter((x) => ids.includes(x.id)).map((x) => x.score);
     return own.length > 0 ? Math.max(...own) : Math.max(0, ...out);
   };
   const r1 = best(order.named);
-  const r2 = best(order.anchors);
+  let r2 = best(order.anchors);
+  let shift = 0;
+  const answers = items.map((x, j) => ({ x, j })).filter(({ x }) => order.answers?.includes(x.id) === true);
+  if (answers.length > 0) {
+    const self = answers.reduce((a, b) => (b.x.score > a.x.score ? b : a));
+    out[self.j] = Math.max(self.x.score, r1 * (1 + ORDER_BOOST));
+    r2 = out[self.j] as number;
+    shift = 1;
+  }
   order.neighbours.forEach((id, i) => {
     const j = items.findIndex((x) => x.id === id);
-    if (i >= ORDER_LIFTED) return;
-    const ref = i === 0 ? r1 * (1 + ORDER_BOOST) : r2 * (1 - ORDER_BOOST * i);
+    if (i >= ORDER_LIFTED || answers.some(({ x }) => x.id === id)) return;
+    const ref = i + shift === 0 ? r1 * (1 + ORDER_BOOST) : r2 * (1 - ORDER_BOOST * (i + shift));
     if (j >= 0 && ref > 0) out[j] = Math.max(out[j] as number, ref);
   });
-  return out;
+  const top = Math.max(0, ...out);
+  return top > 1 ? out.map((x) => x / top) : out;
 }
 
 /** Why the before/after step ran or did not (`TraceOrder.reason`). */
@@ -319,6 +334,8 @@ export interface TraceOrder {
   anchors: string[];
   /** Every memory among the anchor phrase's hits that names that term, of any speaker: the neighbours are lifted around the best of them. */
   named: string[];
+  /** The anchor evidence that answers by itself (order-self.ts: the other state told in the same message); the neighbours are lifted below the best of it. */
+  answers: string[];
   term?: string;
   /** The neighbours drawn and lifted, nearest in time first. */
   neighbours: OrderNeighbour[];
@@ -330,7 +347,7 @@ export interface TraceOrder {
  * (those already scored are left as they are). Never throws on its own; `draw`'s errors pass.
  */
 export async function orderStep(state: NamespaceState, input: OrderInput & { on: boolean; temporal: number }, draw: (nodes: MemoryNode[]) => Promise<void>): Promise<TraceOrder> {
-  const trace: TraceOrder = { reason: 'ran', temporal: input.temporal, anchors: [], named: [], neighbours: [] };
+  const trace: TraceOrder = { reason: 'ran', temporal: input.temporal, anchors: [], named: [], answers: [], neighbours: [] };
   if (!input.on) return { ...trace, reason: 'switched-off' };
   const oq = orderQuestion(input.query);
   if (oq === undefined) return { ...trace, reason: 'not-order' };
@@ -341,6 +358,8 @@ export async function orderStep(state: NamespaceState, input: OrderInput & { on:
   trace.anchors = nodes.map((n) => n.id);
   trace.named = named;
   if (nodes.length === 0 || term === undefined) return { ...trace, reason: 'no-anchor' };
+  const names = new Set([...state.speakers.keys(), ...input.speakers, ...nodes.map((n) => canon(n.provenance.speaker) ?? '')].flatMap((x) => x.split(/\s+/)).filter((x) => x !== ''));
+  trace.answers = nodes.filter((n) => answersItself(n, oq, term, { language: input.language, names, termVectors: input.termVectors })).map((n) => n.id);
   trace.neighbours = await orderNeighbours(state, oq, nodes, term, input, holder);
   if (trace.neighbours.length === 0) return { ...trace, reason: 'no-neighbour' };
   await draw([...nodes, ...trace.neighbours.map((x) => state.nodes.get(x.id) as MemoryNode)]);

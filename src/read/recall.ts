@@ -340,7 +340,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     present: when.present,
     past: when.past,
     ...(input.asOfMs !== undefined ? { asOfMs: input.asOfMs } : {}),
-    ...(order.reason === 'ran' ? { order: { named: order.named, anchors: order.anchors, neighbours: order.neighbours.map((x) => x.id) } } : {}),
+    ...(order.reason === 'ran' ? { order: { named: order.named, anchors: order.anchors, answers: order.answers, neighbours: order.neighbours.map((x) => x.id) } } : {}),
   });
   const trace: RecallTrace = {
     query: input.query,

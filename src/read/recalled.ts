@@ -132,7 +132,7 @@ export interface FinalRankingInput {
    */
   asOfMs?: number;
   /** A before/after question (order.ts): the memories naming the anchor, the anchor evidence and its neighbours, best first, lifted around it (`orderLift`). */
-  order?: { named: readonly string[]; anchors: readonly string[]; neighbours: readonly string[] };
+  order?: { named: readonly string[]; anchors: readonly string[]; answers?: readonly string[]; neighbours: readonly string[] };
 }
 
 /**
