@@ -27,8 +27,8 @@
  * ({@link asksSuggestion}), G is also multiplied by 1 + π·τ(v), τ the memory's preference type
  * weight (the typing head's `type.preference`), since a good suggestion rests on stated tastes,
  * and, when the read path measured the user's tastes (taste.ts), μ·m̃(v) is added inside the
- * bracket: m̃ the best first-person statement's cosine with the query, rescaled against the best
- * candidate's.
+ * bracket: m̃ the best first-person statement's cosine with the query (the statements' common
+ * component removed, taste.ts), rescaled against the best candidate's.
  *
  * @module
  */
