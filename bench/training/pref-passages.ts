@@ -42,8 +42,8 @@ for (const make of partHistories(part)) {
   }
   const mean = new Float32Array(info[0]!.wv.length);
   let cnt = 0;
-  for (const x of info) x.sv.forEach((v, i) => { if (decl(x.ss[i]!) && firstPerson(x.ss[i]!)) { const n = Math.sqrt(dot(v, v)) || 1; for (let j = 0; j < v.length; j++) mean[j] += v[j]! / n; cnt++; } });
-  for (let j = 0; j < mean.length; j++) mean[j] /= Math.max(1, cnt);
+  for (const x of info) x.sv.forEach((v, i) => { if (decl(x.ss[i]!) && firstPerson(x.ss[i]!)) { const n = Math.sqrt(dot(v, v)) || 1; for (let j = 0; j < v.length; j++) mean[j] = mean[j]! + v[j]! / n; cnt++; } });
+  for (let j = 0; j < mean.length; j++) mean[j] = mean[j]! / Math.max(1, cnt);
   const centre = (v: Float32Array) => { const n = Math.sqrt(dot(v, v)) || 1; const o = new Float32Array(v.length); for (let j = 0; j < v.length; j++) o[j] = v[j]! / n - mean[j]!; return o; };
   for (const q of h.questions) {
     if (q.category !== 3) continue;
