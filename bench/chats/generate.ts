@@ -54,7 +54,7 @@ function topicOf(name: string): Topic {
   return t;
 }
 
-function fill(template: string, slots: Record<string, string>): string {
+export function fill(template: string, slots: Record<string, string>): string {
   return template.replace(/\{(\w)\}/g, (_, k: string) => slots[k] ?? k);
 }
 
@@ -63,7 +63,7 @@ function fill(template: string, slots: Record<string, string>): string {
  * session's) and words of other topics, sometimes as a numbered list; `inject` sentences are
  * put in at random places.
  */
-function answer(r: Rng, words: readonly string[], inject: readonly string[] = [], short = false): string {
+export function answer(r: Rng, words: readonly string[], inject: readonly string[] = [], short = false): string {
   const others = TOPICS.flatMap((t) => t.words);
   const n = short ? 1 + r.int(2) : 9 + r.int(12);
   const sentences: string[] = [];
@@ -87,7 +87,7 @@ interface Turn {
 }
 
 /** Words of a text for the assistant to talk about (its content words, at least 4 letters). */
-function echo(text: string, topic: Topic): string[] {
+export function echo(text: string, topic: Topic): string[] {
   const w = contentTerms(text).length > 0 ? text.toLowerCase().match(/[a-z][a-z-]{3,}/g) ?? [] : [];
   const keep = w.filter((x) => contentTerms(x).length > 0);
   return [...new Set([...keep, ...topic.words.slice(0, 4)])];
@@ -119,7 +119,7 @@ function session(r: Rng, topic: Topic, plant?: { p: Plant; episode: number; inde
 }
 
 /** Content words of a question (what a trap session repeats). */
-function questionWords(q: string): string[] {
+export function questionWords(q: string): string[] {
   return [...new Set((q.toLowerCase().match(/[a-z][a-z-]{2,}/g) ?? []).filter((w) => contentTerms(w).length > 0))];
 }
 

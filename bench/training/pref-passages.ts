@@ -3,10 +3,12 @@
  * h-pref; the measurement behind `src/read/taste.ts`): for each question of a part, the rank of
  * its evidence turn among the history's user turns by W (whole-turn cosine), P (best sentence),
  * D (best sentence not ending in "?"), F (best first-person statement: taste.ts's m), T / TF (D /
- * F with IDF-weighted means of word vectors) and WD (mean of W and D); prints how many rank in
- * the top 3 / 5 / 10 / 20. Encoder: the default GloVe-SIF.
+ * F with IDF-weighted means of word vectors), FC (F with the common component removed: the mean
+ * of the history's user statements subtracted from the query and every statement, taste.ts since
+ * round nine), FH (mean of F and FC) and WD (mean of W and D); prints how many rank in the top 3 /
+ * 5 / 10 / 20. Preference questions only (category 3). Encoder: the default GloVe-SIF.
  *
- * `npx tsx bench/training/pref-passages.ts [prefdev|prefheld|dev]`
+ * `npx tsx bench/training/pref-passages.ts [prefdev|prefheld|dev|wilddev]`
  *
  * @module
  */
@@ -38,7 +40,13 @@ for (const make of partHistories(part)) {
     const [wv] = await enc.embed([u.text]);
     info.push({ id: u.turnId!, ss, sv, wv: wv!, tvs: ss.map(tv) });
   }
+  const mean = new Float32Array(info[0]!.wv.length);
+  let cnt = 0;
+  for (const x of info) x.sv.forEach((v, i) => { if (decl(x.ss[i]!) && firstPerson(x.ss[i]!)) { const n = Math.sqrt(dot(v, v)) || 1; for (let j = 0; j < v.length; j++) mean[j] = mean[j]! + v[j]! / n; cnt++; } });
+  for (let j = 0; j < mean.length; j++) mean[j] = mean[j]! / Math.max(1, cnt);
+  const centre = (v: Float32Array) => { const n = Math.sqrt(dot(v, v)) || 1; const o = new Float32Array(v.length); for (let j = 0; j < v.length; j++) o[j] = v[j]! / n - mean[j]!; return o; };
   for (const q of h.questions) {
+    if (q.category !== 3) continue;
     const ev = q.evidence[0]!;
     const [qv] = await enc.embed([q.question]);
     const qt = tv(q.question);
@@ -49,6 +57,8 @@ for (const make of partHistories(part)) {
       F: (x) => Math.max(0, ...x.sv.map((v, i) => (decl(x.ss[i]!) && firstPerson(x.ss[i]!) ? cos(qv!, v) : 0))),
       T: (x) => Math.max(0, ...x.tvs.map((v, i) => (decl(x.ss[i]!) ? cos(qt, v) : 0))),
       TF: (x) => Math.max(0, ...x.tvs.map((v, i) => (decl(x.ss[i]!) && firstPerson(x.ss[i]!) ? cos(qt, v) : 0))),
+      FC: (x) => Math.max(-1, ...x.sv.map((v, i) => (decl(x.ss[i]!) && firstPerson(x.ss[i]!) ? cos(centre(qv!), centre(v)) : -1))),
+      FH: (x) => Math.max(-1, ...x.sv.map((v, i) => (decl(x.ss[i]!) && firstPerson(x.ss[i]!) ? 0.5 * cos(qv!, v) + 0.5 * cos(centre(qv!), centre(v)) : -1))),
       WD: (x) => 0.5 * cos(qv!, x.wv) + 0.5 * Math.max(0, ...x.sv.map((v, i) => (decl(x.ss[i]!) ? cos(qv!, v) : 0))),
     };
     for (const [k, f] of Object.entries(variants)) {

@@ -27,8 +27,8 @@
  * ({@link asksSuggestion}), G is also multiplied by 1 + π·τ(v), τ the memory's preference type
  * weight (the typing head's `type.preference`), since a good suggestion rests on stated tastes,
  * and, when the read path measured the user's tastes (taste.ts), μ·m̃(v) is added inside the
- * bracket: m̃ the best first-person statement's cosine with the query, rescaled against the best
- * candidate's.
+ * bracket: m̃ the best first-person statement's cosine with the query (the statements' common
+ * component removed, taste.ts), rescaled against the best candidate's.
  *
  * @module
  */
@@ -58,10 +58,10 @@ export const GUARD_ROLE_WEIGHT = 0.3;
 export const GUARD_PASSAGE_WEIGHT = 0.8;
 /** Boost π of a turn typed as a preference when the user asks for a suggestion (chosen on the chats bench's dev part: 0.5 over 0.25 and 1). */
 export const GUARD_PREFERENCE = 0.5;
-/** Weight μ of the rescaled taste m̃ (taste.ts: the best statement's cosine) in G when the user asks for a suggestion. */
-export const GUARD_TASTE = 1.0;
-/** Taste span below the best taste that m̃ maps to [0,1]. */
-export const GUARD_TASTE_SPAN = 0.5;
+/** Weight μ of the rescaled taste m̃ (taste.ts: the best statement's centred cosine) in G when the user asks for a suggestion (chosen on prefdev and wilddev: 1.5 over 1.0; round five had 1.0 with uncentred cosines). */
+export const GUARD_TASTE = 1.5;
+/** Taste span below the best taste that m̃ maps to [0,1] (centred cosines spread wider than raw ones: 1.0 chosen on prefdev and wilddev over 0.5, 0.8 and 1.2). */
+export const GUARD_TASTE_SPAN = 1.0;
 
 /** Speakers that are roles, not names. */
 const ROLES = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);

@@ -13,7 +13,7 @@
  *    among the {@link TASTE_POOL} nearest turns by the stored vectors), and
  * 2. scores each user turn by meaning at passage level ({@link tasteScores}):
  *
- *      m(v) = max over statements s of v  cos(e(q), e(s)),
+ *      m(v) = max over statements s of v  cos(e(q) − c̄, e(s) − c̄),
  *
  *    where the statements are the turn's sentences that do not end with "?" and say something in
  *    the first person (I, my, we, our, …): a taste is stated, not asked. e is the encoder's
@@ -92,14 +92,32 @@ export async function tasteScores(queryVector: Float32Array, nodes: readonly Mem
   }
   const out = new Map<string, number>();
   if (texts.length === 0) return out;
-  const qn = Math.sqrt(dot(queryVector, queryVector)) || 1;
   const vs = await embed(texts);
-  vs.forEach((v, i) => {
-    const vn = Math.sqrt(dot(v, v));
-    const c = vn > 0 ? dot(queryVector, v) / (qn * vn) : 0;
+  // The common component c̄ (mean of the unit statement vectors) is removed from the query and
+  // every statement before the cosine: generic first-person lines ("I've been meaning to ask you
+  // about this", "My partner and I keep arguing about this") are close to every question along
+  // c̄, a taste only along its own topic.
+  const dim = queryVector.length;
+  const mean = new Float32Array(dim);
+  const units = vs.map((v) => unit(v, undefined));
+  for (const u of units) for (let j = 0; j < dim; j++) mean[j] = (mean[j] as number) + (u[j] as number) / units.length;
+  const q = unit(queryVector, mean);
+  units.forEach((u0, i) => {
+    const c = dot(q, unit(u0, mean));
     const id = owner[i] as string;
     const prev = out.get(id);
     if (prev === undefined || c > prev) out.set(id, c);
   });
+  return out;
+}
+
+/** v/|v| − c, scaled to unit length (a zero vector stays zero); `c` absent: v/|v|. */
+function unit(v: Float32Array, c: Float32Array | undefined): Float32Array {
+  const n = Math.sqrt(dot(v, v)) || 1;
+  const out = new Float32Array(v.length);
+  for (let j = 0; j < v.length; j++) out[j] = (v[j] as number) / n - (c === undefined ? 0 : (c[j] as number));
+  if (c === undefined) return out;
+  const m = Math.sqrt(dot(out, out));
+  if (m > 0) for (let j = 0; j < out.length; j++) out[j] = (out[j] as number) / m;
   return out;
 }

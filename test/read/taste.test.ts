@@ -30,15 +30,29 @@ describe('tasteScores', () => {
   const VEC: Record<string, [number, number]> = { I: [1, 0], My: [0.6, 0.8], We: [0, 1] };
   const embed = async (texts: string[]): Promise<Float32Array[]> => texts.map((t) => Float32Array.from(VEC[t.split(' ')[0] as string] ?? [0, 0]));
 
-  it('gives each node the best cosine of the query with one of its statements; a node without statements is absent', async () => {
-    const q = Float32Array.from([3, 4]); // |q| = 5
+  it('gives each node the best cosine of the query with one of its statements, the common component removed; a node without statements is absent', async () => {
+    const q = Float32Array.from([3, 4]); // unit (0.6, 0.8)
     const a = node('a', 'I like tea. My cat is old. Any advice?');
     const b = node('b', 'We hike every week.');
     const c = node('c', 'What is a good hike?');
     const got = await tasteScores(q, [a, b, c], embed);
-    expect(got.get('a')).toBeCloseTo(1, 6); // max(cos((3,4),(1,0)) = 0.6, cos((3,4),(0.6,0.8)) = 1)
-    expect(got.get('b')).toBeCloseTo(0.8, 6); // cos((3,4),(0,1))
+    // c̄ = mean of (1,0), (0.6,0.8), (0,1) = (8/15, 3/5); q − c̄ = (1/15, 1/5) ∝ (1,3).
+    // a: "My …" − c̄ = (1/15, 1/5), the same direction → 1 ("I …" − c̄ ∝ (7,−9): −0.55).
+    // b: "We …" − c̄ = (−8/15, 2/5) ∝ (−4,3) → (−4 + 9)/(5·√10) = 1/√10.
+    expect(got.get('a')).toBeCloseTo(1, 6);
+    expect(got.get('b')).toBeCloseTo(1 / Math.sqrt(10), 6);
     expect(got.has('c')).toBe(false);
+  });
+
+  it('ranks a topical taste above generic first-person lines that are close to every question', async () => {
+    // Axis 0: the component every sentence shares; axis 1: the question's topic (shows); axis 2: another topic.
+    const V: Record<string, [number, number, number]> = { Generic: [1, 0, 0], Also: [1, 0, 0.1], Again: [1, 0.05, 0], Crime: [0.3, 0.95, 0] };
+    const emb = async (texts: string[]): Promise<Float32Array[]> => texts.map((t) => Float32Array.from(V[t.split(' ')[0] as string] ?? [0, 0, 0]));
+    const q = Float32Array.from([0.9, 0.436, 0]); // "Can you recommend a show?": mostly the shared component
+    const nodes = [node('g1', 'Generic I have been meaning to ask you.'), node('g2', 'Also my partner and I keep arguing.'), node('g3', 'Again I tried a few things already.'), node('t', 'Crime dramas are the only thing I finish.')];
+    const got = await tasteScores(q, nodes, emb);
+    // Raw cosines would put every generic line (≈ 0.9) above the taste (≈ 0.69).
+    for (const g of ['g1', 'g2', 'g3']) expect(got.get('t') as number).toBeGreaterThan((got.get(g) as number) + 0.5);
   });
 
   it(`embeds at most TASTE_MAX_STATEMENTS (${TASTE_MAX_STATEMENTS}) statements, whole nodes in the given order`, async () => {
