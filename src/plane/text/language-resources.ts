@@ -112,10 +112,16 @@ const HINDI_EXTRA_STOP = [
 ];
 
 /**
- * `stopword`'s Brazilian list holds "trabalho" (work), a content word: a turn about one's work
- * would lose it (issue 24).
+ * `stopword`'s Brazilian list holds content words: "trabalho" (work) and "viagem" (trip), and the
+ * forms of the full verbs fazer, ir / vir, dizer, ver and saber ("O que a Ana fez?" kept no term
+ * at all; "vai" / "vou" could not meet). A turn about one's work, a trip or what one did would
+ * lose them (issue 24). The auxiliaries (ser, estar, ter, haver, "foi") and the modals stay.
  */
-const PORTUGUESE_NOT_STOP = ['trabalho'];
+const PORTUGUESE_NOT_STOP = [
+  'trabalho', 'viagem',
+  'faço', 'faz', 'fazeis', 'fazem', 'fazemos', 'fazendo', 'fazer', 'fazes', 'fez',
+  'vai', 'vais', 'vão', 'vêm', 'vir', 'vindo', 'disse', 'diz', 'dizem', 'dizer', 'ver', 'sabe', 'sabem',
+];
 
 /** Resources per language code (English is absent: its path is `text.ts`'s Porter + stop list). Read-only; internal to the text pipeline. */
 export const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<LanguageCode, LanguageResources>([
