@@ -212,6 +212,10 @@ export function russianPersonKeys(word: string, stem: (w: string) => string): st
     const k = stem(word);
     if (/[кг]$/u.test(k)) out.push(k.slice(0, -1) + (k.endsWith('к') ? 'ч' : 'ж'));
   }
+  // … and their other persons the stem before ё / е ("печёт", "может" → "печ", "мож"), which
+  // Snowball leaves whole.
+  const e = /^(.{2,}[чж])(?:ёт|ет|ёшь|ешь|ём|ем|ёте|ете)$/u.exec(word);
+  if (e !== null) out.push(e[1] as string);
   return out;
 }
 

@@ -209,8 +209,8 @@ export function analyzeText(text: string, fallback?: LanguageCode): { words: str
  * - the diacritic-folded forms of those ({@link foldDiacritics}), so "malaga" finds "Málaga"
  *   while "málaga" matches the accented spelling on two terms;
  * - outside English, the unigrams and bigrams of the token's Han / kana / Hangul runs
- *   ({@link cjkNgrams}, issue 24), so "猫" matches "猫咪"; for Korean, of the word without its
- *   particle, else of its verb stem ("등산을" → "등", "산"; "읽었어요" → none beyond "읽"), so
+ *   ({@link cjkNgrams}, issue 24), so "猫" matches "猫咪"; for Korean, of the shortest of the
+ *   word without its particle and its verb stems ("등산을" → "등", "산"; "일했어요" → none beyond "일"), so
  *   particles and endings (은, 요, 어요) are not terms of their own (h-lang).
  * English ASCII words give exactly `[stem(word)]`; no English token gains an inflection key or
  * an n-gram.
@@ -240,7 +240,7 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
       if (stripped !== undefined) keys = [...keys, ...res.inflect(stripped)];
       for (const k of keys) add(k);
     }
-    if (lang === 'ko') grams = stripped ?? keys[0] ?? token;
+    if (lang === 'ko') for (const c of [stripped, ...keys]) if (c !== undefined && c.length > 0 && c.length < grams.length) grams = c;
   }
   const n = out.length;
   for (let i = 0; i < n; i += 1) add(foldDiacritics(out[i] as string));
