@@ -135,17 +135,5 @@ export function hebrewPersonKeys(word: string): string[] {
     else out.add(heNormalise(stem));
   }
   if (w.length === MIN_ROOT || w.length === 4) out.add(heNormalise(w));
-  // h-lang: the present (participle) of pi'el, pu'al, hif'il and huf'al starts with מ (the
-  // references above): "מבשלת" / "בישלתי" → "בשל", "מנגנת" / "ניגנה" → "נגנ".
-  if (w.startsWith('מ') && w.length >= 4) {
-    let rest = w.slice(1);
-    for (const s of ['ים', 'ות', 'ת', 'ה']) {
-      if (rest.endsWith(s) && rest.length - s.length >= MIN_ROOT) {
-        rest = rest.slice(0, -s.length);
-        break;
-      }
-    }
-    if (rest.length === MIN_ROOT || rest.length === 4) out.add(heNormalise(rest));
-  }
   return [...out].filter((k) => k.length >= MIN_ROOT);
 }
