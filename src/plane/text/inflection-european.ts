@@ -222,8 +222,9 @@ export function russianPersonKeys(word: string, stem: (w: string) => string): st
 /**
  * Person-neutral keys of a Spanish, Portuguese or Italian verb form: the Snowball stem of the
  * infinitive of a listed irregular form ("tengo", "tiene", "tuvo" → stem("tener") = "ten"), for
- * Spanish "-ió" preterites the stem + "i", the stem with g / c restored after j / ç ("dirijo" →
- * "dirig"), and a past participle's infinitive stem ("andata" → "andar", "dipinto" → "diping").
+ * Spanish "-ió" preterites the stem + "i", the stem with g restored after j ("dirijo" →
+ * "dirig"), and an Italian past participle's infinitive stem ("andata" → "andar", "dipinto" →
+ * "diping").
  * `[]` for every other word.
  * @param lang - `"es"`, `"pt"` or `"it"`.
  * @param word - lower-case, NFC.
@@ -234,30 +235,23 @@ export function romancePersonKeys(lang: string, word: string, stem: (w: string) 
   const lemmas = TABLES[lang]?.[word];
   if (lemmas !== undefined) for (const l of lemmas.split('|')) out.push(stem(l));
   if (lang === 'es' && word.length > 4 && word.endsWith('ió')) out.push(`${stem(word)}i`);
-  // h-lang, orthographic alternations of regular verbs (RAE, *Ortografía de la lengua española*
-  // 2010, the letters g and j; Cunha & Cintra ch. 13): "-gir" / "-ger" verbs write j before a and o ("dirijo" / "dirige"), and
-  // Portuguese "-cer" verbs ç ("conheço" / "conhece"): the stem gets g / c back.
-  if ((lang === 'es' || lang === 'pt') && /j[oa]s?$/u.test(word)) {
+  // h-lang, an orthographic alternation of regular verbs (RAE, *Ortografía de la lengua
+  // española* 2010, the letters g and j; Cunha & Cintra ch. 13): "-gir" / "-ger" verbs write j
+  // before a and o: a 1st singular "dirijo" gets the g of "dirige" back ("-jar" verbs such as
+  // "trabajo" gain a key no other word has).
+  if ((lang === 'es' || lang === 'pt') && word.endsWith('jo')) {
     const k = stem(word);
     if (k.endsWith('j')) out.push(`${k.slice(0, -1)}g`);
-  }
-  if (lang === 'pt' && /ç[oa]s?$/u.test(word)) {
-    const k = stem(word);
-    if (k.endsWith('ç')) out.push(`${k.slice(0, -1)}c`);
   }
   // h-lang, past participles: the stem of their infinitive, which Snowball does not reach on
   // short verbs ("andata" → "andat", "andare" → "andar"). Italian -ato / -uto / -ito of the three
   // conjugations, and -nto of the "-ngere" verbs ("dipinto" / "dipinge", "pianto" / "piange";
-  // Dardano & Trifone ch. 9); Spanish and Portuguese -ado / -ido.
+  // Dardano & Trifone ch. 9). Spanish and Portuguese ones need none: Snowball joins them.
   if (lang === 'it') {
     const p = /^(.{2,})([aui])t[oaie]$/u.exec(word);
     if (p !== null) out.push(stem(`${p[1]}${p[2] === 'a' ? 'are' : p[2] === 'u' ? 'ere' : 'ire'}`));
     const n = /^(.{2,}[iu])nt[oaie]$/u.exec(word);
     if (n !== null) out.push(stem(`${n[1]}ngere`));
-  }
-  if (lang === 'es' || lang === 'pt') {
-    const p = /^(.{2,})([ai])d[oa]s?$/u.exec(word);
-    if (p !== null) out.push(stem(`${p[1]}${p[2] === 'a' ? 'ar' : 'er'}`));
   }
   return out;
 }
