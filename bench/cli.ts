@@ -52,7 +52,8 @@ export const BENCH_USAGE = `Usage:
                                           supersessions / AUC by kind, MLP vs logistic head, and
                                           the end-to-end recall check; --out writes changes.json, .md)
   npm run bench -- multilingual [--system-one <name>] [--out <dir>]
-                                          (recall@1 and @5 per language of test/fixtures/multilingual,
+                                          (recall@1 and @5 per language of test/fixtures/multilingual
+                                          and of the dev / held-out person sets of multilingual-person,
                                           default Node encoder; writes <out>/multilingual.json)
   npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wild] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]
                                           (issue-24 generated user/assistant histories: recall@5/10 of
@@ -279,7 +280,7 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
         io.err(`bench multilingual: unexpected argument ${JSON.stringify(rest[0])}\n\n${BENCH_USAGE}`);
         return 2;
       }
-      const { loadMultilingualSets, multilingualTable, runMultilingualBench } = await import('./multilingual/multilingual.js');
+      const { loadMultilingualSets, loadPersonSets, multilingualTable, personTable, runMultilingualBench } = await import('./multilingual/multilingual.js');
       const { createDefaultNodeEncoder } = await import('../src/encoder/default-node.js');
       const { createSystemOneFromName } = await import('../src/system-one/from-name.js');
       const { mkdir, writeFile } = await import('node:fs/promises');
@@ -290,9 +291,15 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
         const results = await runMultilingualBench(loadMultilingualSets(), encoder, backend);
         io.out(multilingualTable(results));
         for (const r of results) for (const m of r.misses) io.err(`bench: ${r.language} miss@5: ${m.question} (expected ${m.expected}, got ${m.got.join(', ')})`);
+        const dev = await runMultilingualBench(loadPersonSets('dev'), encoder, backend);
+        const heldout = await runMultilingualBench(loadPersonSets('heldout'), encoder, backend);
+        io.out(`\nSecond person set (test/fixtures/multilingual-person; dev tuned on, held-out only measured):\n\n${personTable(dev, heldout)}`);
+        for (const [split, rs] of [['dev', dev], ['heldout', heldout]] as const) {
+          for (const r of rs) for (const m of [...(r.person?.misses1 ?? []), ...(r.short?.misses1 ?? [])]) io.err(`bench: ${split} ${r.language} miss@1: ${m.question} (expected ${m.expected}, got ${m.got.join(', ')})`);
+        }
         await mkdir(out, { recursive: true });
         const file = resolve(out, 'multilingual.json');
-        await writeFile(file, `${JSON.stringify({ format: 'jev-mem/bench-multilingual', encoder: encoder.fingerprint, systemOne: backend.modelId, results }, null, 2)}\n`);
+        await writeFile(file, `${JSON.stringify({ format: 'jev-mem/bench-multilingual', encoder: encoder.fingerprint, systemOne: backend.modelId, results, person: { dev, heldout } }, null, 2)}\n`);
         io.err(`bench: wrote ${file}`);
       } finally {
         await encoder.close?.();

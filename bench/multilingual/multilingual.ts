@@ -23,6 +23,43 @@ import type { SystemOneBackend } from '../../src/system-one/wire.js';
 /** Folder of the set: `test/fixtures/multilingual/<code>.json`. */
 export const MULTILINGUAL_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/multilingual');
 
+/**
+ * Folder of issue 24's second person set (h-lang): `test/fixtures/multilingual-person/<split>/<code>.json`,
+ * one more invented person per language and split, with natural first-person turns (present and
+ * past forms, irregular verbs), a distractor or two, a friend's third-person turn, and questions
+ * in the other person. `dev` is what the text rules were tuned on; `heldout` was written at the
+ * same time, from other sentences and verbs, and is only measured.
+ */
+export const PERSON_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/multilingual-person');
+
+/** The splits of {@link PERSON_DIR}. */
+export type PersonSplit = 'dev' | 'heldout';
+
+/** Reads the sets of one split of {@link PERSON_DIR}, sorted by code. */
+export function loadPersonSets(split: PersonSplit): MultilingualSet[] {
+  return loadMultilingualSets(join(PERSON_DIR, split));
+}
+
+/**
+ * The table of the second person set: per language, person-question and short-query R@1 / R@5 on
+ * the dev and the held-out split ("–" where a split has none).
+ */
+export function personTable(dev: readonly MultilingualResult[], heldout: readonly MultilingualResult[]): string {
+  const pct = (x: number): string => (x * 100).toFixed(1);
+  const g = (x: GroupResult | undefined): string => (x === undefined ? '– | – | –' : `${x.questions} | ${pct(x.recall1)} | ${pct(x.recall5)}`);
+  const codes = [...new Set([...dev, ...heldout].map((r) => r.language))].sort();
+  const rows = codes.map((c) => {
+    const d = dev.find((r) => r.language === c);
+    const h = heldout.find((r) => r.language === c);
+    return `| ${(d ?? h)?.name} (${c}) | ${g(d?.person)} | ${g(h?.person)} | ${g(d?.short)} | ${g(h?.short)} |`;
+  });
+  return [
+    '| language | dev person | R@1 % | R@5 % | held-out person | R@1 % | R@5 % | dev short | R@1 % | R@5 % | held-out short | R@1 % | R@5 % |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ].join('\n');
+}
+
 /** One language of the set, as stored. */
 export interface MultilingualSet {
   /** ISO 639-1 code. */
@@ -38,6 +75,8 @@ export interface MultilingualSet {
   personQuestions?: MultilingualQuestion[];
   /** Issue 24: one- or two-character CJK queries. */
   shortQuestions?: MultilingualQuestion[];
+  /** The split of a {@link PERSON_DIR} set. */
+  split?: PersonSplit;
 }
 
 /** One question and the id of the turn that answers it. */

@@ -180,6 +180,9 @@ export function germanPersonKeys(word: string, stem: (w: string) => string): str
   const lemmas = DE[word];
   if (lemmas !== undefined) for (const l of lemmas.split('|')) out.push(stem(l));
   let w = word;
+  // h-lang: the strong participle II, "ge-…-en" (Duden, *Die Grammatik*, as above): "gebacken" /
+  // "backe", "gelesen" / "lese", "gelaufen" / "laufe" meet on the Snowball stem of the root.
+  if (w.startsWith('ge') && w.endsWith('en') && w.length >= 7) out.push(stem(w.slice(2, -2)));
   if (w.startsWith('ge') && w.endsWith('t') && w.length >= 6) w = w.slice(2);
   const m = /^(.{3,}?)(?:est|et|st|t)$/u.exec(w);
   if (m !== null) {
@@ -201,13 +204,28 @@ export function russianPersonKeys(word: string, stem: (w: string) => string): st
   const lemmas = RU[word];
   if (lemmas !== undefined) for (const l of lemmas.split('|')) out.push(stem(l));
   if (word.includes('ё')) out.push(stem(word.replace(/ё/gu, 'е')));
+  // h-lang: verbs in "-чь" keep к / г only in the 1st singular and 3rd plural ("пеку" / "печёт",
+  // "могу" / "может"; Russian Grammar 1980, the sections above): those forms also get the stem
+  // with ч / ж.
+  const m = /^(.{2,})[кг](?:у|ут)$/u.exec(word);
+  if (m !== null) {
+    const k = stem(word);
+    if (/[кг]$/u.test(k)) out.push(k.slice(0, -1) + (k.endsWith('к') ? 'ч' : 'ж'));
+  }
+  // … and their other persons the stem before ё / е ("печёт", "может" → "печ", "мож"), which
+  // Snowball leaves whole.
+  const e = /^(.{2,}[чж])(?:ёт|ет|ёшь|ешь|ём|ем|ёте|ете)$/u.exec(word);
+  if (e !== null) out.push(e[1] as string);
   return out;
 }
 
 /**
  * Person-neutral keys of a Spanish, Portuguese or Italian verb form: the Snowball stem of the
- * infinitive of a listed irregular form ("tengo", "tiene", "tuvo" → stem("tener") = "ten"), and
- * for Spanish "-ió" preterites the stem + "i". `[]` for every other word.
+ * infinitive of a listed irregular form ("tengo", "tiene", "tuvo" → stem("tener") = "ten"), for
+ * Spanish "-ió" preterites the stem + "i", the stem with g restored after j ("dirijo" →
+ * "dirig"), and an Italian past participle's infinitive stem ("andata" → "andar", "dipinto" →
+ * "diping").
+ * `[]` for every other word.
  * @param lang - `"es"`, `"pt"` or `"it"`.
  * @param word - lower-case, NFC.
  * @param stem - the language's Snowball stemmer.
@@ -217,5 +235,23 @@ export function romancePersonKeys(lang: string, word: string, stem: (w: string) 
   const lemmas = TABLES[lang]?.[word];
   if (lemmas !== undefined) for (const l of lemmas.split('|')) out.push(stem(l));
   if (lang === 'es' && word.length > 4 && word.endsWith('ió')) out.push(`${stem(word)}i`);
+  // h-lang, an orthographic alternation of regular verbs (RAE, *Ortografía de la lengua
+  // española* 2010, the letters g and j; Cunha & Cintra ch. 13): "-gir" / "-ger" verbs write j
+  // before a and o: a 1st singular "dirijo" gets the g of "dirige" back ("-jar" verbs such as
+  // "trabajo" gain a key no other word has).
+  if ((lang === 'es' || lang === 'pt') && word.endsWith('jo')) {
+    const k = stem(word);
+    if (k.endsWith('j')) out.push(`${k.slice(0, -1)}g`);
+  }
+  // h-lang, past participles: the stem of their infinitive, which Snowball does not reach on
+  // short verbs ("andata" → "andat", "andare" → "andar"). Italian -ato / -uto / -ito of the three
+  // conjugations, and -nto of the "-ngere" verbs ("dipinto" / "dipinge", "pianto" / "piange";
+  // Dardano & Trifone ch. 9). Spanish and Portuguese ones need none: Snowball joins them.
+  if (lang === 'it') {
+    const p = /^(.{2,})([aui])t[oaie]$/u.exec(word);
+    if (p !== null) out.push(stem(`${p[1]}${p[2] === 'a' ? 'are' : p[2] === 'u' ? 'ere' : 'ire'}`));
+    const n = /^(.{2,}[iu])nt[oaie]$/u.exec(word);
+    if (n !== null) out.push(stem(`${n[1]}ngere`));
+  }
   return out;
 }

@@ -108,14 +108,15 @@ export function koreanPersonKeys(word: string): string[] {
 // Hindi (Y. Kachru, *Hindi*, ch. 4; M. C. Shapiro, *A Primer of Modern Standard Hindi*,
 // lessons 9–20). Person and gender sit in the participle endings (-ता/-ती/-ते habitual, -आ/-ई/-ए
 // perfective) and in the future (-ऊँगा 1st sg, -एगा/-एगी 3rd sg, -एँगे pl, -ओगे 2nd), with the
-// auxiliary हूँ / है / हैं / थी marking person. The light stemmer of `@orama/stemmers` strips the
+// auxiliary हूँ / है / हैं / थी marking person; a vowel-final stem takes the perfective with a
+// glide, -या / -यी / -ये ("बनाया" / "बनाती"; h-lang). The light stemmer of `@orama/stemmers` strips the
 // gendered endings ("पढ़ता", "पढ़ती" → "पढ़") but not the future and subjunctive ones; the key
 // is the stem without them. The auxiliaries are stop words (language.ts).
 // ---------------------------------------------------------------------------------------------
 
 const HINDI_SUFFIXES = [
   'ऊँगा', 'ऊँगी', 'ऊंगा', 'ऊंगी', 'एँगे', 'एंगे', 'एगा', 'एगी', 'ओगे', 'ओगी', 'ूँगा', 'ूँगी', 'ूंगा', 'ूंगी', 'ेंगे', 'ेंगी', 'ेगा', 'ेगी', 'ोगे', 'ोगी', 'ीजिए', 'िए', 'िये', 'कर', 'ना', 'ने', 'नी',
-  'ता', 'ती', 'ते', 'ूँ', 'ूं', 'ें', 'ा', 'ी', 'े', 'ो',
+  'ता', 'ती', 'ते', 'ूँ', 'ूं', 'ें', 'या', 'यी', 'ये', 'ा', 'ी', 'े', 'ो',
 ];
 
 /** Hindi: the verb stem without its person, gender, future or infinitive ending, "पढ़ूँगा" → "पढ़". */

@@ -109,13 +109,27 @@ const HINDI_EXTRA_STOP = [
   'मैं', 'मैंने', 'मुझे', 'मुझको', 'मेरा', 'मेरी', 'मेरे', 'हम', 'हमने', 'हमें', 'हमारा', 'हमारी', 'हमारे',
   'तुम', 'तुमने', 'तुम्हें', 'तुम्हारा', 'तुम्हारी', 'तुम्हारे', 'उसने', 'उसका', 'उसकी', 'उसके', 'वो',
   'हूँ', 'हूं', 'रहा', 'रही', 'रहे', 'करती', 'करूँगा', 'करूँगी', 'करेगा', 'करेगी', 'करेंगे',
+  // question words (h-lang; SPEC 10: "what", "where", "when" are stop words in English)
+  'क्या', 'कहाँ', 'कहां', 'कब', 'कैसे', 'क्यों', 'किसने', 'किससे', 'किसको', 'कितने', 'कितनी',
 ];
 
 /**
- * `stopword`'s Brazilian list holds "trabalho" (work), a content word: a turn about one's work
- * would lose it (issue 24).
+ * Korean question words that `stopword`'s list lacks, in the forms a question writes them
+ * (뭘 = 뭐를, 어디서 = 어디 + 에서): stop words as "what", "where", "who" are in English (h-lang).
  */
-const PORTUGUESE_NOT_STOP = ['trabalho'];
+const KOREAN_EXTRA_STOP = ['뭐', '뭘', '무엇을', '어디서', '어디에', '어디로', '누가'];
+
+/**
+ * `stopword`'s Brazilian list holds content words: "trabalho" (work) and "viagem" (trip), and the
+ * forms of the full verbs fazer, ir / vir, dizer, ver and saber ("O que a Ana fez?" kept no term
+ * at all; "vai" / "vou" could not meet). A turn about one's work, a trip or what one did would
+ * lose them (issue 24). The auxiliaries (ser, estar, ter, haver, "foi") and the modals stay.
+ */
+const PORTUGUESE_NOT_STOP = [
+  'trabalho', 'viagem',
+  'faço', 'faz', 'fazeis', 'fazem', 'fazemos', 'fazendo', 'fazer', 'fazes', 'fez',
+  'vai', 'vais', 'vão', 'vêm', 'vir', 'vindo', 'disse', 'diz', 'dizem', 'dizer', 'ver', 'sabe', 'sabem',
+];
 
 /** Resources per language code (English is absent: its path is `text.ts`'s Porter + stop list). Read-only; internal to the text pipeline. */
 export const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<LanguageCode, LanguageResources>([
@@ -133,7 +147,7 @@ export const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<L
   ['id', { stop: stopSet(ind), stem: indonesianStem }],
   ['it', { stop: stopSet(ita), stem: italianStem, inflect: (w) => romancePersonKeys('it', w, italianStem) }],
   ['ja', { stop: stopSet(jpn) }],
-  ['ko', { stop: stopSet(kor), strip: stripKorean, inflect: koreanPersonKeys }],
+  ['ko', { stop: stopSet(kor, KOREAN_EXTRA_STOP), strip: stripKorean, inflect: koreanPersonKeys }],
   ['nb', { stop: stopSet(nob), stem: norwegianStem }],
   ['nl', { stop: stopSet(nld), stem: dutchStem }],
   ['pl', { stop: stopSet(pol) }],

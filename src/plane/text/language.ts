@@ -135,8 +135,11 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   const accented = english === 0 && !ASCII.test(text);
   // A short one is decided by franc only without any English stop word and with a stop word of
   // another language (two when it has no accented letter): "Cultivo fresas en el balcón.",
-  // "Ela canta num coral da igreja."; else by the fallback.
-  const foreignEnough = english === 0 && foreign >= (accented ? 1 : 2);
+  // "Ela canta num coral da igreja."; else by the fallback. h-lang: without any English stop
+  // word, one stop word of three letters or more is enough ("Ich backe sonntags Brot."; "See
+  // ya, Calvin!" keeps English: "ya" is shorter).
+  const longForeign = english === 0 && words.some((w) => w.length >= 3 && LATIN_FOREIGN_STOP.has(w));
+  const foreignEnough = english === 0 && (foreign >= (accented ? 1 : 2) || longForeign);
   if (short && !(foreignEnough && letters >= MIN_LETTERS_FOR_SHORT_FRANC)) return latinFallback;
   if (foreign <= english && !accented) return latinFallback;
   let lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
@@ -212,27 +215,33 @@ function cyrillicLanguage(text: string, words: readonly string[]): LanguageCode 
 }
 
 /**
- * Issue 24: franc's pick when its stop list holds one of the text's words; else the Latin-script
- * language whose stop list holds the most distinct words of the text, at least two and more than
- * the English stop words among them (franc takes "Ela canta num coral da igreja." for Spanish,
+ * Issue 24: franc's pick, unless another Latin-script language's stop list holds more distinct
+ * words of the text than the pick's does: at least three when the pick's holds some, else two,
+ * or one of three letters or more when the text holds no English stop word ("ich"; h-lang;
+ * before, only when the pick's held none, and two), and more than the English stop words
+ * among them (franc takes "Ela canta num coral da igreja." for Spanish,
  * whose list holds none of its words; Portuguese holds "ela", "num", "da"). Called only for a
  * text without English stop words of three letters or more.
  */
 function bestStopExplained(words: readonly string[], pick: LanguageCode, english: number): LanguageCode {
   const distinct = [...new Set(words)];
-  const count = (l: LanguageCode): number => {
+  const count = (l: LanguageCode, minLength = 1): number => {
     const stop = RESOURCES.get(l)?.stop;
     let n = 0;
-    if (stop !== undefined) for (const w of distinct) if (stop.has(w)) n += 1;
+    if (stop !== undefined) for (const w of distinct) if (w.length >= minLength && stop.has(w)) n += 1;
     return n;
   };
-  if (count(pick) > 0) return pick;
+  // h-lang: franc's pick unless another language's list explains strictly more of the text
+  // (on a sentence franc takes Portuguese for Italian or Spanish: "Li um livro ótimo sobre a
+  // história do Brasil.", "Trabalho numa padaria perto de casa.").
   let best = pick;
-  let most = Math.max(1, english);
+  const own = count(pick);
+  let most = Math.max(english, own);
   for (const l of Object.values(FRANC_LATIN)) {
     if (l === 'en' || l === pick) continue;
     const n = count(l);
-    if (n > most) {
+    const enough = own > 0 ? n >= 3 : english > 0 || n >= 2 ? n >= 2 : count(l, 3) >= 1;
+    if (n > most && enough) {
       best = l;
       most = n;
     }

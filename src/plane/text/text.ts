@@ -209,7 +209,9 @@ export function analyzeText(text: string, fallback?: LanguageCode): { words: str
  * - the diacritic-folded forms of those ({@link foldDiacritics}), so "malaga" finds "Málaga"
  *   while "málaga" matches the accented spelling on two terms;
  * - outside English, the unigrams and bigrams of the token's Han / kana / Hangul runs
- *   ({@link cjkNgrams}, issue 24), so "猫" matches "猫咪".
+ *   ({@link cjkNgrams}, issue 24), so "猫" matches "猫咪"; for Korean, of the shortest of the
+ *   word without its particle and its verb stems ("등산을" → "등", "산"; "일했어요" → none beyond "일"), so
+ *   particles and endings (은, 요, 어요) are not terms of their own (h-lang).
  * English ASCII words give exactly `[stem(word)]`; no English token gains an inflection key or
  * an n-gram.
  */
@@ -223,6 +225,8 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
   const add = (t: string | undefined): void => {
     if (t !== undefined && t.length > 0 && !out.includes(t)) out.push(t);
   };
+  // Korean: the n-grams of the word's content part (h-lang), not of its particle or ending.
+  let grams = token;
   if (res !== undefined) {
     const stripped = res.strip?.(token);
     add(stripped);
@@ -230,15 +234,18 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
       add(res.stem(token));
       if (stripped !== undefined) add(res.stem(stripped));
     }
+    let keys: string[] = [];
     if (res.inflect !== undefined) {
-      for (const k of res.inflect(token)) add(k);
-      if (stripped !== undefined) for (const k of res.inflect(stripped)) add(k);
+      keys = res.inflect(token);
+      if (stripped !== undefined) keys = [...keys, ...res.inflect(stripped)];
+      for (const k of keys) add(k);
     }
+    if (lang === 'ko') for (const c of [stripped, ...keys]) if (c !== undefined && c.length > 0 && c.length < grams.length) grams = c;
   }
   const n = out.length;
   for (let i = 0; i < n; i += 1) add(foldDiacritics(out[i] as string));
   if (NON_ASCII.test(token)) add(stemmer(foldDiacritics(token)));
-  if (lang !== 'en' && hasCjk(token)) for (const g of cjkNgrams(token, res?.stop ?? EMPTY)) add(g);
+  if (lang !== 'en' && hasCjk(token)) for (const g of cjkNgrams(grams, res?.stop ?? EMPTY)) add(g);
   return out;
 }
 
