@@ -30,8 +30,11 @@ const OTHERS = [
   'I learned to knit a scarf.', 'I took a photography course.',
 ];
 // Questions whose top-3 recall holds the Lisbon memory with a calibrated relevance < 0.01 (the
-// trained model, system-one@1.2.0): measured 0.0013 / 0.0031 / 0.0031.
-const QUESTIONS = ['Which city am I in?', 'Onde eu moro?', 'Wo wohne ich?'];
+// trained model, system-one@1.2.0): measured 0.0013 / 0.0031. ("Wo wohne ich?" was a third:
+// Lisbon ranked 3rd only because two other memories, "My manager is very kind." and "I am
+// allergic to peanuts.", were falsely superseded and buried; with the slot gate (h-falsesup)
+// they stay current and Lisbon ranks 5th for the German question, which shares no signal.)
+const QUESTIONS = ['Which city am I in?', 'Onde eu moro?'];
 
 /** A memory on the trained System One whose System Two is a fake OpenAI-compatible endpoint; `prompts` holds each request body's messages. */
 async function lisbonMemory(prompts: string[]): Promise<Memory> {

@@ -68,8 +68,15 @@ describe('h-lang: stop words and Korean n-grams', () => {
 });
 
 describe('h-lang: the language of short turns', () => {
-  it('a stop word of three letters only another language has decides a short turn', () => {
-    expect(detectLanguage('Ich backe sonntags Brot.')).toBe('de');
+  it('English keyword text that holds one stop word of another language stays English', () => {
+    // "dog" is a Danish stop word, "hat" and "bin" German, "van" and "men" Dutch, "con" Spanish:
+    // one such word (without an accent) does not make a text foreign (a query "dog" × 1,000
+    // was read as Danish and recalled nothing). The cost: "Ich backe sonntags Brot." is read in
+    // the fallback language (English here), a known gap (docs/bench/MULTILINGUAL.md).
+    for (const t of ['dog training tips', 'hat size chart', 'Bin day schedule', 'van rental prices', 'men shoes sale', 'con artist movie', 'die cast models']) {
+      expect(detectLanguage(t), t).toBe('en');
+    }
+    expect(detectLanguage('dog '.repeat(1000))).toBe('en');
   });
 
   it('a stop list that explains clearly more than franc’s pick wins', () => {

@@ -135,11 +135,12 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   const accented = english === 0 && !ASCII.test(text);
   // A short one is decided by franc only without any English stop word and with a stop word of
   // another language (two when it has no accented letter): "Cultivo fresas en el balcón.",
-  // "Ela canta num coral da igreja."; else by the fallback. h-lang: without any English stop
-  // word, one stop word of three letters or more is enough ("Ich backe sonntags Brot."; "See
-  // ya, Calvin!" keeps English: "ya" is shorter).
-  const longForeign = english === 0 && words.some((w) => w.length >= 3 && LATIN_FOREIGN_STOP.has(w));
-  const foreignEnough = english === 0 && (foreign >= (accented ? 1 : 2) || longForeign);
+  // "Ela canta num coral da igreja."; else by the fallback. One stop word of another language is
+  // not enough without an accent, however long: English keyword text holds such words ("dog
+  // training tips": Danish "dog"; "hat size chart", "Bin day schedule": German; "van rental
+  // prices": Dutch), so "Ich backe sonntags Brot." stays with the fallback (h-lang tried one
+  // word of three letters; reverted at the merge for these).
+  const foreignEnough = english === 0 && foreign >= (accented ? 1 : 2);
   if (short && !(foreignEnough && letters >= MIN_LETTERS_FOR_SHORT_FRANC)) return latinFallback;
   if (foreign <= english && !accented) return latinFallback;
   let lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
@@ -216,9 +217,9 @@ function cyrillicLanguage(text: string, words: readonly string[]): LanguageCode 
 
 /**
  * Issue 24: franc's pick, unless another Latin-script language's stop list holds more distinct
- * words of the text than the pick's does: at least three when the pick's holds some, else two,
- * or one of three letters or more when the text holds no English stop word ("ich"; h-lang;
- * before, only when the pick's held none, and two), and more than the English stop words
+ * words of the text than the pick's does: at least three when the pick's holds some, else two
+ * (h-lang; before, only when the pick's held none; one word of three letters was tried and
+ * dropped: English keyword text, "dog training tips"), and more than the English stop words
  * among them (franc takes "Ela canta num coral da igreja." for Spanish,
  * whose list holds none of its words; Portuguese holds "ela", "num", "da"). Called only for a
  * text without English stop words of three letters or more.
@@ -240,7 +241,7 @@ function bestStopExplained(words: readonly string[], pick: LanguageCode, english
   for (const l of Object.values(FRANC_LATIN)) {
     if (l === 'en' || l === pick) continue;
     const n = count(l);
-    const enough = own > 0 ? n >= 3 : english > 0 || n >= 2 ? n >= 2 : count(l, 3) >= 1;
+    const enough = own > 0 ? n >= 3 : n >= 2;
     if (n > most && enough) {
       best = l;
       most = n;
