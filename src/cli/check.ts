@@ -156,7 +156,11 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   // Pages of the record table lost (a truncated or overwritten file): what was on them cannot be
   // counted, a namespace whose every record was there is not in the report at all (h-break7
   // finding 2), so the damaged file is kept for the user to decide, never removed for them.
-  const pagesLost = report.pages !== undefined && (report.pages.pagesMissing > 0 || report.pages.rowsLost > 0);
+  // So too when records the damaged store counted were not found (a damaged page of the key
+  // index and of the table together: the rowid walk skips the table page, the index cannot name
+  // its records), or surviving edges name records found nowhere.
+  const uncounted = report.namespaces.reduce((k, n) => k + (n.unreadable ?? 0) + (n.missing?.length ?? 0), 0);
+  const pagesLost = (report.pages !== undefined && (report.pages.pagesMissing > 0 || report.pages.rowsLost > 0)) || uncounted > 0;
   const remove = !keepBackup && problems.length === 0 && !pagesLost;
   if (remove) await removeSalvageBackup(report.backup);
   io.out(JSON.stringify({ store, backup: remove ? null : report.backup, removed: remove ? report.backup : null, namespaces: report.namespaces, ...(report.pages !== undefined ? { pages: report.pages } : {}) }));
@@ -168,7 +172,7 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   const unread = report.namespaces.reduce((k, n) => k + (n.edgesUnread ?? 0), 0);
   const edgesLost = report.namespaces.some((n) => n.edgesLost);
   const gone = !edgesLost ? '' : unread > 0 ? `, ${unread} edge(s) the store counted found by no read (lost)` : ', the edges after an unreadable edge page lost';
-  const head = `jev-mem: repaired ${store}: ${kept} node(s) and ${edges} edge(s) kept, ${lost} damaged node(s) left out${dropped > 0 ? ` with their ${dropped} edge(s)` : ''}${gone}`;
+  const head = `jev-mem: repaired ${store}: ${kept} node(s) and ${edges} edge(s) kept, ${lost} damaged node(s) left out${dropped > 0 ? ` with their ${dropped} edge(s)` : ''}${report.pages === undefined && uncounted > 0 ? `, ${uncounted} memory record(s) the store counted found by no read (lost: their ids are not known)` : ''}${gone}`;
   if (remove) {
     io.err(`${head}; the damaged file ${report.backup} was removed (the repaired store checks clean; pass --keep-backup to keep it)`);
   } else if (pagesLost && !keepBackup) {

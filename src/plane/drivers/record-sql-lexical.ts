@@ -14,7 +14,7 @@
  * @module
  */
 import { invalidInput } from '../../errors.js';
-import { isCorruptError } from '../store/sql-errors.js';
+import { isCorruptError, unlessCorrupt } from '../store/sql-errors.js';
 import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
 import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsMatch, ftsSearch, ftsTableName } from '../indexes/sql-lexical.js';
 import type { LanguageCode } from '../text/language.js';
@@ -235,7 +235,9 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
         },
         has(id: string): boolean {
           return reading((name) => {
-            const row = q(`SELECT id FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk = 0`, [c.nodeCode, sqlKey(namespace), sqlKey(id)])[0];
+            // A damaged page of the key index answers false (issue 22): `remove` is a no-op here,
+            // so the caller's erasure goes on to its commit, which says what SQLite refuses.
+            const row = unlessCorrupt(() => q(`SELECT id FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk = 0`, [c.nodeCode, sqlKey(namespace), sqlKey(id)])[0], undefined);
             return row !== undefined && q(`SELECT rowid FROM ${name} WHERE rowid = ?`, [Number(row.id)]).length > 0;
           }, false);
         },

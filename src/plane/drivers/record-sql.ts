@@ -34,7 +34,8 @@ import type { LexicalIndex } from '../indexes/indexes.js';
 import { isCorruptError, sqlError, unlessCorrupt } from '../store/sql-errors.js';
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
-import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import { sqlKey } from './record-sql-codec.js';
+import { RECORD_CHUNK_BYTES, sqlReads } from './record-sql-reads.js';
 import { encodeSealed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
@@ -66,8 +67,7 @@ export interface SqlRecordDriver extends RecordDriver {
   lexicalIndex(namespace: string): LexicalIndex | undefined;
 }
 
-/** Largest chunk of a stored value in bytes (the Durable Object refuses values over 2 MB). */
-export const RECORD_CHUNK_BYTES = 1 << 20;
+export { RECORD_CHUNK_BYTES } from './record-sql-reads.js';
 
 /**
  * Layout version of the record table (after the SQL store's 1–4). 6 (stop 33): values and
@@ -126,54 +126,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   let older = false; // a store of layout 5 or 6: the next write transaction marks it 7
   let queue: Promise<unknown> = Promise.resolve();
 
-  /**
-   * The value stored under `(table, ns, key)` as its chunks, or undefined; an empty BLOB (which
-   * reads as a damaged record) when SQLite finds its page damaged (damage stays local).
-   */
-  function readBlob(table: RecordTable, ns: string, key: RecordKey): Uint8Array | undefined {
-    try {
-      const rows = q(`SELECT v FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [code(table), sqlKey(ns), sqlKey(key)]);
-      return joinChunks(rows.map((r) => r.v as Uint8Array));
-    } catch (e) {
-      if (!isCorruptError(e)) throw e;
-      // Is there such a record (its key is in the index)? Then it is damaged; else absent. With the
-      // index page damaged too, it reads as damaged (a caller asks for keys it knows, issue 22).
-      const there = unlessCorrupt(() => q(`SELECT id FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? AND chunk = 0`, [code(table), sqlKey(ns), sqlKey(key)]), undefined);
-      return there?.length === 0 ? undefined : new Uint8Array(0);
-    }
-  }
-
-  /**
-   * Records of `(table, ns)` after `after` in key order, from the database (chunks joined). When
-   * SQLite finds a page damaged, the keys are read from the index alone and each value by its
-   * row, so a damaged table page costs the records on it only (each reads as damaged).
-   */
-  function readScan(table: RecordTable, ns: string, after: RecordKey | undefined, limit: number): Array<[RecordKey, Uint8Array]> {
-    const params: SqlParam[] = [code(table), sqlKey(ns)];
-    if (after !== undefined) params.push(sqlKey(after));
-    if (Number.isFinite(limit)) params.push(limit);
-    const where = `WHERE tbl = ? AND ns = ?${after === undefined ? '' : ' AND k > ?'} AND chunk = 0 ORDER BY k${Number.isFinite(limit) ? ' LIMIT ?' : ''}`;
-    const whole = (key: RecordKey, blob: Uint8Array): [RecordKey, Uint8Array] => [key, blob.byteLength === RECORD_CHUNK_BYTES ? (readBlob(table, ns, key) ?? blob) : blob];
-    try {
-      return q(`SELECT k, v FROM ${rec} ${where}`, params).map((r) => whole(keyOfSql(r.k), r.v as Uint8Array));
-    } catch (e) {
-      if (!isCorruptError(e)) throw e;
-      return q(`SELECT id, k FROM ${rec} ${where}`, params).map((r) => {
-        const blob = unlessCorrupt(() => q(`SELECT v FROM ${rec} WHERE id = ?`, [Number(r.id)])[0]?.v as Uint8Array | undefined, undefined);
-        return whole(keyOfSql(r.k), blob ?? new Uint8Array(0));
-      });
-    }
-  }
-  /** Namespaces holding a record in `table`, sorted by their stored bytes, one index seek each. */
-  function readNamespaces(table: RecordTable): string[] {
-    const out: string[] = [];
-    for (let last: Uint8Array | undefined; ; ) {
-      const row = q(`SELECT ns FROM ${rec} WHERE tbl = ?${last === undefined ? '' : ' AND ns > ?'} ORDER BY ns LIMIT 1`, last === undefined ? [code(table)] : [code(table), last])[0];
-      if (row === undefined) return out;
-      last = row.ns as Uint8Array;
-      out.push(keyOfSql(last) as string);
-    }
-  }
+  const { readBlob, readScan, readNamespaces, forget: forgetWalk } = sqlReads(q, rec, code);
 
   /**
    * Writes `blob` under `(table, ns, key)` in chunks; returns the row id of chunk 0. The chunks
@@ -195,6 +148,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
 
   /** Applies the writes of a transaction, in order, with the FTS5 upkeep (inside `db.transaction`). */
   function apply(overlay: Overlay): void {
+    forgetWalk();
     const upkeep = lexical.upkeep();
     for (const op of overlay.ops) {
       if (op.kind === 'put') {
