@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { readdirSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isJevMemError } from '../errors.js';
 import { openNodeSqlDriver } from '../plane/drivers/sqlite-node.js';
@@ -26,7 +26,7 @@ import { isReadOnlyStore, readOnlyStoreError } from '../plane/drivers/sqlite-rea
 import type { Memory } from '../memory.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
 import { writeDamageFile } from '../plane/store/damage-file.js';
-import { rowsReadableByPages } from '../plane/store/sql-page-salvage.js';
+import { headerlessRefusal, rowsReadableByPages } from '../plane/store/sql-page-salvage.js';
 import { removeSalvageBackup, salvageSqliteStore, type SalvageReport } from '../plane/store/sql-salvage.js';
 import { shellQuote } from '../util/shell-quote.js';
 import type { CliIO } from './io.js';
@@ -160,7 +160,7 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   // index and of the table together: the rowid walk skips the table page, the index cannot name
   // its records), or surviving edges name records found nowhere.
   const uncounted = report.namespaces.reduce((k, n) => k + (n.unreadable ?? 0) + (n.missing?.length ?? 0), 0);
-  const pagesLost = (report.pages !== undefined && (report.pages.pagesMissing > 0 || report.pages.rowsLost > 0)) || uncounted > 0;
+  const pagesLost = (report.pages !== undefined && (report.pages.pagesMissing > 0 || report.pages.rowsLost > 0 || report.pages.header === false)) || uncounted > 0;
   const remove = !keepBackup && problems.length === 0 && !pagesLost;
   if (remove) await removeSalvageBackup(report.backup);
   io.out(JSON.stringify({ store, backup: remove ? null : report.backup, removed: remove ? report.backup : null, namespaces: report.namespaces, ...(report.pages !== undefined ? { pages: report.pages } : {}) }));
@@ -176,7 +176,7 @@ export async function runRepair(store: string, io: CliIO, open: (namespace: stri
   if (remove) {
     io.err(`${head}; the damaged file ${report.backup} was removed (the repaired store checks clean; pass --keep-backup to keep it)`);
   } else if (pagesLost && !keepBackup) {
-    io.err(`${head}; the damaged file is kept as ${report.backup}, because pages of it were lost: the memories on them cannot be counted, and a namespace whose every record was on them is not listed in the report (other tools may read more of it; remove the file once you have checked the store, since it also keeps every record as it was, after a later delete or forget too)`);
+    io.err(`${head}; the damaged file is kept as ${report.backup}, because ${report.pages?.header === false ? 'its first page (SQLite\'s header and schema) was lost' : 'pages of it were lost'}: the memories on them cannot be counted, and a namespace whose every record was on them is not listed in the report (other tools may read more of it; remove the file once you have checked the store, since it also keeps every record as it was, after a later delete or forget too)`);
   } else if (keepBackup) {
     io.err(`${head}; the damaged file is kept as ${report.backup} (--keep-backup: it holds every record as it was, also after a later delete or forget: remove it once you have checked the store)`);
   } else {
@@ -191,7 +191,8 @@ function pagesLine(report: SalvageReport): string {
   const missing = report.namespaces.reduce((k, n) => k + (n.missing?.length ?? 0), 0);
   const uncounted = report.namespaces.reduce((k, n) => k + (n.unreadable ?? 0), 0);
   const named = report.namespaces.filter((n) => (n.missing ?? []).length > 0).map((n) => `${JSON.stringify(n.namespace)}: ${n.missing!.slice(0, 5).join(', ')}${n.missing!.length > 5 ? ', …' : ''}`);
-  return `jev-mem: SQLite could not read the damaged file, so its records were read page by page: ${p.rows} record row(s) from ${p.pages} page(s); lost: ${p.pagesMissing} page(s) of the record table (past the end of the file or overwritten) and ${p.rowsLost} row(s) cut off; ${uncounted} memory record(s) the kept counts hold were not found${missing > 0 ? `, ${missing} of them named by surviving edges (${named.join('; ')}; all in "missing" of the report)` : ''}`;
+  const header = p.header === false ? ' (its first page, SQLite\'s header and schema, is lost: the page size was guessed from the pages and every page holding record rows was read, so what else was lost cannot be counted)' : '';
+  return `jev-mem: SQLite could not read the damaged file, so its records were read page by page${header}: ${p.rows} record row(s) from ${p.pages} page(s); lost: ${p.pagesMissing} page(s) of the record table (past the end of the file or overwritten) and ${p.rowsLost} row(s) cut off; ${uncounted} memory record(s) the kept counts hold were not found${missing > 0 ? `, ${missing} of them named by surviving edges (${named.join('; ')}; all in "missing" of the report)` : ''}`;
 }
 
 /** What a check of every namespace of the repaired store finds (empty when clean). */
@@ -236,8 +237,26 @@ export function warnRepairBackups(store: string, io: CliIO): void {
 export function unreadableStoreHint(store: string, cmd: string): string {
   const file = join(store, SQLITE_FILE_NAME);
   const rows = cmd === 'check' ? rowsReadableByPages(store) : 0;
+  const refusal = rows > 0 && !headerReadable(file) ? headerlessRefusal(store) : undefined;
+  if (refusal !== undefined) return `jev-mem: ${rows} row(s) of its record table can still be read page by page, but jev-mem repair will not salvage them: ${refusal.message}`;
   if (rows > 0) return `jev-mem: SQLite cannot open ${file} or list its namespaces (a truncated or overwritten file), but ${rows} row(s) of its record table can still be read page by page: jev-mem repair --store ${shellQuote(store)} salvages every record whose pages are still there, and says what was lost`;
   return `jev-mem: ${file} cannot be read at all (SQLite cannot open it or list its namespaces), so repair can salvage nothing from it; restore the store from an export, or try SQLite's own \`sqlite3 ${file} .recover\``;
+}
+
+/** Whether the file at `file` starts with SQLite's header (false also when it cannot be read). */
+function headerReadable(file: string): boolean {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(16);
+      readSync(fd, head, 0, 16, 0);
+      return head.toString('latin1') === 'SQLite format 3\u0000';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `e` is the error of a damaged store (exit {@link EXIT_DAMAGED}). */

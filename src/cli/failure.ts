@@ -40,7 +40,8 @@ export function failureExit(e: unknown, cmd: string, store: string | undefined, 
   }
   if (isJevMemError(e)) {
     io.err(`jev-mem: ${e.code}: ${storeFlagMessage(e, store)}`);
-    if (isDamaged(e) && (cmd === 'check' || cmd === 'repair') && store !== undefined) io.err(unreadableStoreHint(store, cmd));
+    // (A refusal that says what to do itself, as a salvage refused over pending erasures, gets no hint.)
+    if (isDamaged(e) && (cmd === 'check' || cmd === 'repair') && store !== undefined && e.details.reason === undefined) io.err(unreadableStoreHint(store, cmd));
     return isDamaged(e) ? EXIT_DAMAGED : 1;
   }
   io.err(`jev-mem: unexpected error: ${(e as Error)?.stack ?? String(e)}`);

@@ -18,10 +18,13 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { JevMemError } from '../../errors.js';
 import type { Logger } from '../../util/logger.js';
 import { openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from './sqlite-file-storage.js';
 import { type PageValue, readTablePages } from './sqlite-pages.js';
+import { readPendingErasures } from './pending-erasures-file.js';
+import { PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import type { StorageAdapter } from './storage.js';
 
 /** The record table of the Node store (`sql-record-store.ts`, default prefix). */
@@ -37,6 +40,12 @@ export interface PagesRead {
   pagesMissing: number;
   /** Rows that could not be read (their overflow chain leaves the file, or the cell is broken). */
   rowsLost: number;
+  /**
+   * False when the file's first page (SQLite's header and schema) was lost: the page size was
+   * guessed and every leaf page of the record table's shape read; what was lost with the table's
+   * tree cannot be counted (`pagesMissing` is 0 for want of it). Absent when the header was read.
+   */
+  header?: false;
 }
 
 /** A row of `jev_mem_rec (id INTEGER PRIMARY KEY, tbl, ns, k, chunk, v)` as read: `[rowid, NULL, tbl, ns, k, chunk, v]`. */
@@ -51,26 +60,53 @@ function isRecordRow(row: PageValue[]): boolean {
  */
 export function rowsReadableByPages(root: string): number {
   try {
-    return readTablePages(join(root, SQLITE_FILE_NAME), RECORD_TABLE, isRecordRow).rows.length;
+    return readTablePages(join(root, SQLITE_FILE_NAME), RECORD_TABLE, isRecordRow, { headerless: true }).rows.length;
   } catch {
     return 0;
   }
 }
 
 /**
+ * The refusal of a salvage of a file whose first page is lost while erasures are pending in it
+ * (`<root>/erasures-pending` counts deletes and forgets the file was not yet rewritten after):
+ * without the header neither the table's tree nor the free-list is known, so every leaf page of
+ * the record table's shape is read, and one an erasure left behind would bring the erased
+ * memories back. Undefined when nothing is pending (the last rewrite left no such page).
+ */
+export function headerlessRefusal(root: string): JevMemError | undefined {
+  const pending = readPendingErasures(join(root, PENDING_ERASURES_FILE));
+  if (pending === 0) return undefined;
+  const file = join(root, SQLITE_FILE_NAME);
+  return new JevMemError(
+    'STORE_DAMAGED',
+    `the first page of ${file} (SQLite's header and schema) is lost, and ${pending} erasure(s) are pending in it (memories deleted or forgotten since the file was last rewritten), so its records could only be read page by page without knowing which pages are still in use: ` +
+      `that could bring back memories you erased, so jev-mem does not salvage it. Nothing was changed. Restore the store from your latest export (jev-mem import <file.json> --store <new dir>), then remove ${file}`,
+    { field: 'store', ids: [], reason: 'erasures-pending', pending },
+  );
+}
+
+/**
  * Reads the record table of the damaged store file in `root` page by page and writes the rows
  * into a fresh store in `dir` (replaced if present), opened read-only for the copy.
+ * A file whose first page is lost is read without it (`sqlite-pages.ts`, `headerless`), unless
+ * erasures are pending in the store ({@link headerlessRefusal}).
  * @returns the store over the rows, and what was read; undefined when the file is not a SQLite
- *   database of this layout, its first page is damaged, or no row could be read (nothing to salvage).
+ *   database of this layout or no row could be read (nothing to salvage).
+ * @throws JevMemError `STORE_DAMAGED` (field `store`, `details.reason: 'erasures-pending'`) for a
+ *   file whose first page is lost while erasures are pending; nothing is written then.
  */
 export async function storeFromPages(root: string, dir: string, logger: Logger): Promise<{ store: StorageAdapter; read: PagesRead } | undefined> {
   let found;
   try {
-    found = readTablePages(join(root, SQLITE_FILE_NAME), RECORD_TABLE, isRecordRow);
+    found = readTablePages(join(root, SQLITE_FILE_NAME), RECORD_TABLE, isRecordRow, { headerless: true });
   } catch {
     return undefined;
   }
   if (found.rows.length === 0) return undefined;
+  if (found.header === false) {
+    const refusal = headerlessRefusal(root);
+    if (refusal !== undefined) throw refusal;
+  }
   await rm(dir, { recursive: true, force: true });
   await (await createSqliteFileStorage({ dir, create: true, logger })).close();
   const db = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
@@ -82,5 +118,5 @@ export async function storeFromPages(root: string, dir: string, logger: Logger):
     db.close();
   }
   const store = await createSqliteFileStorage({ dir, create: false, logger });
-  return { store, read: { pages: found.pages, rows: found.rows.length, pagesMissing: found.pagesMissing, rowsLost: found.rowsLost } };
+  return { store, read: { pages: found.pages, rows: found.rows.length, pagesMissing: found.pagesMissing, rowsLost: found.rowsLost, ...(found.header === false ? { header: false as const } : {}) } };
 }

@@ -267,10 +267,10 @@ export async function salvageSqliteStore(dir: string, logger?: Logger, now: Date
  */
 function erasureOverLostPages(root: string, omit: SalvageOmit, pages: PagesRead | undefined, namespaces: SalvagedNamespace[]): JevMemError | undefined {
   const uncounted = namespaces.reduce((k, n) => k + (n.unreadable ?? 0) + (n.missing?.length ?? 0), 0);
-  const lostPages = pages !== undefined && (pages.pagesMissing > 0 || pages.rowsLost > 0);
+  const lostPages = pages !== undefined && (pages.pagesMissing > 0 || pages.rowsLost > 0 || pages.header === false);
   if (!lostPages && uncounted === 0) return undefined;
   const what = omit.ids === undefined ? `namespace ${JSON.stringify(omit.namespace)}` : `${omit.ids.length} memory record(s) of namespace ${JSON.stringify(omit.namespace)}`;
-  const lost = lostPages ? `${pages!.pagesMissing} page(s) of its record table are lost and ${pages!.rowsLost} row(s) cut off` : `${uncounted} memory record(s) it counts could not be read`;
+  const lost = lostPages ? (pages!.header === false ? 'its first page (SQLite\'s header and schema) is lost' : `${pages!.pagesMissing} page(s) of its record table are lost and ${pages!.rowsLost} row(s) cut off`) : `${uncounted} memory record(s) it counts could not be read`;
   return new JevMemError(
     'STORE_DAMAGED',
     `the store at ${root} is too damaged to erase ${what} by a copy: ${lost}, so the copy would lose memories it cannot name. Nothing was changed or erased. Run jev-mem repair --store ${shellQuote(root)} first (it keeps the damaged file, since pages were lost), then the erasure again, and remove the kept file once checked`,

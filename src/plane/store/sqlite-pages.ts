@@ -13,6 +13,11 @@
  * pages past the end of the file that the tree points to, the rows whose overflow chain leaves
  * the file, and the cells that do not parse. Pages are never written.
  *
+ * A file whose header is lost (page 1 zeroed or overwritten: no page size, no schema, no
+ * free-list) is read only when asked (`headerless`): the page size is guessed from the pages
+ * themselves ({@link guessPageSize}), and every leaf page whose rows have the table's shape is
+ * read, as for the orphan leaves above. What was lost cannot be counted then (`header: false`).
+ *
  * Node only (reads a whole file into memory).
  *
  * @module
@@ -34,6 +39,15 @@ export interface PageRows {
   rowsLost: number;
   /** Leaf pages read that no surviving interior page reached (their parent is lost). */
   orphanLeaves: number;
+  /**
+   * False when the file's header (page 1) was lost and the read went on without it (option
+   * `headerless`): the page size was guessed ({@link guessPageSize}), every leaf page of the
+   * table's shape was read, and neither the table's tree (so `pagesMissing`) nor the free-list
+   * is known. Absent when the header was read.
+   */
+  header?: false;
+  /** The guessed page size, with `header: false`. */
+  pageSize?: number;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -93,20 +107,24 @@ function decodeRecord(p: Uint8Array): PageValue[] {
 /**
  * The rows of table `table` in the SQLite database `file` (see the module). `shape` tells a row
  * of the table from rows of other tables, for leaf pages no interior page reaches.
- * @throws Error when the file is not a SQLite database, page 1 is damaged or the table is not in
- *   its schema (nothing can be read then).
+ * @param options.headerless - read a file whose header is lost (see the module). @default false
+ * @throws Error when the file is not a SQLite database, page 1 is damaged (unless `headerless`)
+ *   or the table is not in its schema (nothing can be read then).
  */
-export function readTablePages(file: string | Uint8Array, table: string, shape: (row: PageValue[]) => boolean): PageRows {
+export function readTablePages(file: string | Uint8Array, table: string, shape: (row: PageValue[]) => boolean, options: { headerless?: boolean } = {}): PageRows {
   const b = typeof file === 'string' ? new Uint8Array(readFileSync(file)) : file;
-  if (decoder.decode(b.subarray(0, 16)) !== 'SQLite format 3\u0000') throw new Error('not a SQLite database');
-  const raw = (b[16]! << 8) | b[17]!;
-  const pageSize = raw === 1 ? 65536 : raw;
-  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) throw new Error(`page size ${pageSize}`);
-  const usable = pageSize - b[20]!;
-  const pages = Math.floor(b.length / pageSize);
   const u32 = (at: number): number => ((b[at]! << 24) >>> 0) + (b[at + 1]! << 16) + (b[at + 2]! << 8) + b[at + 3]!;
   const u16 = (at: number): number => (b[at]! << 8) | b[at + 1]!;
-  if (u32(56) > 1) throw new Error('not a UTF-8 database');
+  const header = decoder.decode(b.subarray(0, 16)) === 'SQLite format 3\u0000';
+  if (!header && !options.headerless) throw new Error('not a SQLite database');
+  // Without the header (page 1 zeroed or overwritten): the page size that makes the most pages
+  // valid B-tree pages, no bytes reserved, UTF-8 (what this store writes).
+  const raw = header ? (b[16]! << 8) | b[17]! : guessPageSize(b);
+  const pageSize = raw === 1 ? 65536 : raw;
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) throw new Error(`page size ${pageSize}`);
+  const usable = pageSize - (header ? b[20]! : 0);
+  const pages = Math.floor(b.length / pageSize);
+  if (header && u32(56) > 1) throw new Error('not a UTF-8 database');
   const present = (page: number): boolean => page >= 1 && page <= pages;
   const base = (page: number): number => (page - 1) * pageSize;
   const headerAt = (page: number): number => base(page) + (page === 1 ? 100 : 0);
@@ -184,17 +202,18 @@ export function readTablePages(file: string | Uint8Array, table: string, shape: 
   };
 
   // The table's root page, from the schema table (page 1): rows (type, name, tbl_name, rootpage, sql).
+  // Without the header, page 1 is lost: every leaf of the table's shape is read as an orphan.
   let root: number | undefined;
-  for (const leaf of leavesOf(1)) {
+  for (const leaf of header ? leavesOf(1) : []) {
     for (const row of leafRows(leaf)) if (row[1] === 'table' && row[2] === table && typeof row[4] === 'number') root = row[4];
   }
-  if (root === undefined) throw new Error(`table ${table} is not in the schema`);
+  if (root === undefined && header) throw new Error(`table ${table} is not in the schema`);
   const rows = new Map<number, PageValue[]>();
-  for (const leaf of leavesOf(root)) for (const row of leafRows(leaf)) rows.set(row[0] as number, row);
+  for (const leaf of root === undefined ? [] : leavesOf(root)) for (const row of leafRows(leaf)) rows.set(row[0] as number, row);
 
   // Leaves whose parent is lost: every leaf table page not reached and not free, of the table's shape.
   const free = new Set<number>();
-  for (let trunk = u32(32), guard = 0; present(trunk) && !free.has(trunk) && guard < pages; guard++) {
+  for (let trunk = header ? u32(32) : 0, guard = 0; present(trunk) && !free.has(trunk) && guard < pages; guard++) {
     free.add(trunk);
     const count = u32(base(trunk) + 4);
     for (let i = 0; i < count && i < usable / 4; i++) free.add(u32(base(trunk) + 8 + 4 * i));
@@ -212,5 +231,50 @@ export function readTablePages(file: string | Uint8Array, table: string, shape: 
     orphanLeaves++;
     for (const row of found) if (!rows.has(row[0] as number)) rows.set(row[0] as number, row);
   }
-  return { rows: [...rows.values()], pages, pagesMissing, rowsLost, orphanLeaves };
+  return { rows: [...rows.values()], pages, pagesMissing, rowsLost, orphanLeaves, ...(header ? {} : { header: false as const, pageSize }) };
+}
+
+/** The page sizes SQLite allows, smallest first. */
+const PAGE_SIZES = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
+
+/**
+ * Whether the `size` bytes at `at` look like a B-tree page of that size: a page type SQLite
+ * writes (2, 5, 10, 13), at least one cell, the cell content area and the first free block
+ * inside the page past the cell pointers, and every cell pointer inside the content area.
+ */
+function btreePage(b: Uint8Array, at: number, size: number): boolean {
+  const type = b[at]!;
+  if (type !== 2 && type !== 5 && type !== 10 && type !== 13) return false;
+  const u16 = (x: number): number => (b[x]! << 8) | b[x + 1]!;
+  const head = type === 2 || type === 5 ? 12 : 8;
+  const cells = u16(at + 3);
+  const content = u16(at + 5) === 0 ? 65536 : u16(at + 5);
+  const freeblock = u16(at + 1);
+  if (cells === 0 || head + 2 * cells > content || content > size || b[at + 7]! > 60) return false;
+  if (freeblock !== 0 && (freeblock < content || freeblock + 4 > size)) return false;
+  for (let i = 0; i < cells; i++) {
+    const cell = u16(at + head + 2 * i);
+    if (cell < content || cell + 2 > size) return false;
+  }
+  return true;
+}
+
+/**
+ * The page size of a database file whose header is lost: of the sizes SQLite allows that divide
+ * the file, the one under which the most pages (page 1 left aside) are valid B-tree pages
+ * ({@link btreePage}). A larger size than the true one finds fewer (every other page, at best), a
+ * smaller one finds few (the cells of a real page lie past its end).
+ * @throws Error when no size finds a valid page (not a database this reader can read).
+ */
+export function guessPageSize(b: Uint8Array): number {
+  let best = 0;
+  let bestCount = 0;
+  for (const size of PAGE_SIZES) {
+    if (b.length < 2 * size) continue;
+    let count = 0;
+    for (let at = size; at + size <= b.length; at += size) if (btreePage(b, at, size)) count++;
+    if (count > bestCount) [best, bestCount] = [size, count];
+  }
+  if (best === 0) throw new Error('not a SQLite database: no page size makes B-tree pages of it');
+  return best === 65536 ? 1 : best;
 }
