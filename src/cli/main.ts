@@ -33,9 +33,9 @@ import type { SystemOneBackend } from '../system-one/wire.js';
 import { BENCH_MOVED, commandUsage, parseCommandLine, dateOption, positiveIntOption, unitOption, usage, UsageError, type CommandLine, type OptionValues } from './commands.js';
 import { filterOption, runHistory, runList } from './browse.js';
 import { isClosedPipe, processIO, type CliIO } from './io.js';
-import { EXIT_DAMAGED, runCheck, runRepair, warnRepairBackups } from './check.js';
+import { runCheck, runRepair, warnRepairBackups } from './check.js';
 import { eraseByCopy, erasureRefused } from './erase-copy.js';
-import { exportFromPages } from './export-damaged.js';
+import { runExport } from './export-damaged.js';
 import { findPackage } from './package-info.js';
 import { runImport } from './import.js';
 import { runIngest } from './ingest.js';
@@ -205,35 +205,8 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         io.out(JSON.stringify(await memory.stats({ namespace: opened.namespace })));
         return 0;
       }
-      case 'export': {
-        let byPages = false;
-        let ns: string | undefined;
-        let exported: Awaited<ReturnType<Memory['export']>>;
-        try {
-          const opened = await openForCleanup(v);
-          memory = opened.memory;
-          ns = opened.namespace;
-          await requireMemories(memory, ns);
-          exported = await memory.export({ namespace: ns });
-        } catch (e) {
-          // SQLite cannot read through the damaged file: read it page by page (export-damaged.ts).
-          const name = ns ?? v.namespace;
-          if (v['skip-damaged'] !== true || !isJevMemError(e, 'STORE_DAMAGED') || name === undefined) throw e;
-          await memory?.close().catch(() => undefined);
-          memory = undefined;
-          byPages = true;
-          exported = await exportFromPages(need(v.store, 'store'), name, io, (dir) => openMemory({ ...v, store: dir, namespace: name }), e);
-        }
-        if (!byPages && exported.damaged !== undefined && exported.damaged.length > 0) {
-          io.err(`jev-mem: ${exported.damaged.length} damaged node record(s) left out of the export${exported.edgesLeftOut ? `, with the ${exported.edgesLeftOut} edge(s) joining them` : ''}: ${exported.damaged.join(', ')}`);
-          if (v['skip-damaged'] !== true) {
-            io.err('jev-mem: nothing was printed; pass --skip-damaged to export the readable records, or run jev-mem check / jev-mem repair');
-            return EXIT_DAMAGED;
-          }
-        }
-        io.out(JSON.stringify(exported));
-        return 0;
-      }
+      case 'export':
+        return await runExport(v, io, (opened) => (memory = opened));
       case 'import': {
         const file = pos[0];
         if (!file) throw new UsageError('import needs a file');

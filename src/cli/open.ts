@@ -72,10 +72,20 @@ function memoriesCount(n: number): string {
  * Refuses a namespace that holds no memories (a mistyped `--namespace`, or a store filled under
  * another one): recall over it would print nothing and exit 0.
  * @throws JevMemError `NOT_FOUND` (field `namespace`) listing the store's namespaces with their
- *   counts in the message and in `details.namespaces`.
+ *   counts in the message and in `details.namespaces`; `STORE_DAMAGED` (field `namespace`,
+ *   `details.ids`) when it holds records but every one is damaged.
  */
 export async function requireMemories(memory: Memory, namespace = memory.namespace): Promise<void> {
-  if ((await memory.stats({ namespace })).nodes > 0) return;
+  const stats = await memory.stats({ namespace });
+  if (stats.nodes > 0) return;
+  // Every record damaged (a zeroed root page of the record table) is no empty namespace (issue 22).
+  if (stats.damaged.count > 0) {
+    throw new JevMemError(
+      'STORE_DAMAGED',
+      `namespace ${quoteVisible(namespace)} holds no readable memory: its ${stats.damaged.count} stored record(s) are damaged (${stats.damaged.ids.slice(0, 3).join(', ')}${stats.damaged.ids.length > 3 ? ', …' : ''}). Run jev-mem check, then jev-mem repair, which also reads the file page by page`,
+      { field: 'namespace', ids: stats.damaged.ids },
+    );
+  }
   const names = (await memory.namespaces()).filter((n) => n !== namespace);
   const held = await Promise.all(names.map(async (n) => ({ namespace: n, memories: (await memory.stats({ namespace: n })).nodes })));
   const listed = held.filter((h) => h.memories > 0);

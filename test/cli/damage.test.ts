@@ -64,6 +64,9 @@ describe('jev-mem check / repair / export on a damaged store', () => {
     expect(refused.code).toBe(3);
     expect(refused.out).toEqual([]);
     expect(refused.err.join('\n')).toContain(victim.id);
+    // It says how many, names them, and what --skip-damaged would write (issue 22, h-damage3 item 3).
+    expect(refused.err[0]).toBe(`jev-mem: namespace "default" holds 1 damaged memory record(s): ${victim.id}; the ${victimEdges} edge(s) joining them`);
+    expect(refused.err[1]).toContain(`nothing was printed (a backup without them would be silently partial); jev-mem export --skip-damaged writes the other ${before.nodes.length - 1} memories and ${before.edges.length - victimEdges} edges`);
 
     const skipped = await cli(['export', '--store', store, '--skip-damaged']);
     expect(skipped.code).toBe(0);

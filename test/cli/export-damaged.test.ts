@@ -40,21 +40,23 @@ describe('export --skip-damaged of a store with 64 KiB of zeros mid-file', () =>
     expect(pages).toBeGreaterThan(40);
     // Where the 16 zeroed pages fall depends on the ids (random): the first run of them after
     // the header that makes SQLite fail the plain export of a namespace as STORE_DAMAGED.
-    let found: { seek: number; ns: string; damaged: Buffer } | undefined;
+    // Without --skip-damaged that export prints nothing and says what --skip-damaged would write
+    // (issue 22, h-damage3 item 3: it failed with SQLite's error alone, saying neither).
+    let found: { seek: number; ns: string; damaged: Buffer; refused: { out: string[]; err: string[] } } | undefined;
     for (let seek = 6; seek + 16 < pages && found === undefined; seek += 4) {
       const damaged = Buffer.from(clean);
       damaged.fill(0, seek * 4096, (seek + 16) * 4096);
       writeFileSync(path, damaged);
       for (const ns of ['maya', 'theo']) {
         const r = await cli(['export', '--store', store, '--namespace', ns, ...H]);
-        if (r.code === 3 && r.err.some((l) => l.startsWith('jev-mem: STORE_DAMAGED'))) {
-          found = { seek, ns, damaged };
+        if (r.code === 3 && r.err.some((l) => l.startsWith(`jev-mem: SQLite could not read namespace "${ns}" through the damaged file`))) {
+          found = { seek, ns, damaged, refused: r };
           break;
         }
       }
     }
     expect(found).toBeDefined();
-    const { ns, damaged } = found!;
+    const { ns, damaged, refused } = found!;
     writeFileSync(path, damaged);
 
     const r = await cli(['export', '--store', store, '--namespace', ns, '--skip-damaged', ...H]);
@@ -74,6 +76,9 @@ describe('export --skip-damaged of a store with 64 KiB of zeros mid-file', () =>
     const left = original.nodes.length - out.nodes.length - (out.damaged?.length ?? 0);
     if (left > 0) expect(said).toContain(`${left} memory record(s) the store counted but no readable page holds`);
     expect(said).toContain('The store was not changed; run jev-mem repair to fix it');
+    expect(refused.out).toEqual([]);
+    expect(refused.err.join('\n')).toContain(`as jev-mem repair reads it: ${out.nodes.length} memories and ${out.edges.length} edges are readable; left out would be: `);
+    expect(refused.err.at(-1)).toBe(`jev-mem: nothing was printed (a backup that leaves records out is partial); jev-mem export --skip-damaged writes those ${out.nodes.length} memories and ${out.edges.length} edges, jev-mem repair salvages them into a fresh file`);
     // The damaged file is only read; the temporary copy is gone.
     expect(readFileSync(path).equals(damaged)).toBe(true);
     expect(existsSync(join(store, '.export-pages'))).toBe(false);
