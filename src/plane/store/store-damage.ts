@@ -137,7 +137,8 @@ export interface DamagePassReads {
  * what reads met (`damage`) and what the last full pass found. Otherwise the full pass
  * ({@link verifyDamage}) reads every node record and the checkpoint, and compares the records
  * it reached (sound or damaged) with the kept node counter: a shortfall is records the store
- * counts that no read reaches (`DamageReport.unreadable`; their ids are unknown). Dropping the
+ * counts that no read reaches (`DamageReport.unreadable`; their ids are unknown; none is claimed
+ * when the counter changed during the pass: another writer). Dropping the
  * namespace (`DamageLog.drop`) forgets the pass and its shortfall.
  * @throws whatever `reads` throw but `STORE_DAMAGED` of the checkpoint.
  */
@@ -158,9 +159,13 @@ export function damagedMethod(damage: DamageLog, reads: DamagePassReads): (names
         yield batch;
       }
     };
+    // The counter before and after the pass: the pass reads in several transactions, so another
+    // process's writes meanwhile (a changed counter) make the comparison meaningless; no
+    // shortfall is then claimed (an export during an ingest is no damaged store).
+    const keptBefore = await reads.keptNodes(namespace);
     const report = await verifyDamage(damage, namespace, counted, () => reads.readCheckpoint(namespace), () => reads.scanOthers(namespace));
     const kept = await reads.keptNodes(namespace);
-    const short = kept === undefined ? 0 : kept - read - report.ids.length;
+    const short = kept === undefined || kept !== keptBefore ? 0 : kept - read - report.ids.length;
     if (short > 0) unreadable.set(namespace, short);
     else unreadable.delete(namespace);
     return known(namespace);
