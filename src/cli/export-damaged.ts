@@ -113,6 +113,7 @@ export async function runExport(v: OptionValues, io: CliIO, hold: (memory: Memor
       unreadable > 0 ? `${unreadable} memory record(s) the store counts that no read reaches (a damaged page hides them; their ids are not known)` : '',
     ].filter((x) => x !== '');
     if (lost.length > 0 && exported.edgesLeftOut) lost.push(`the ${exported.edgesLeftOut} edge(s) joining them`);
+    if (exported.edgesUnread) lost.push(`${exported.edgesUnread} edge(s) the store counts that no read reaches (a damaged page hides them)`);
   } catch (e) {
     // SQLite cannot read through the damaged file: read it page by page.
     const name = ns ?? v.namespace;
@@ -138,7 +139,8 @@ export async function runExport(v: OptionValues, io: CliIO, hold: (memory: Memor
   }
   const ids = exported.damaged ?? [];
   if (ids.length > 0) io.err(`jev-mem: ${ids.length} damaged node record(s) left out of the export${exported.edgesLeftOut ? `, with the ${exported.edgesLeftOut} edge(s) joining them` : ''}: ${ids.join(', ')}`);
-  if (lost.length > 0 && lost.some((x) => x.includes('no read reaches'))) io.err(`jev-mem: also left out: ${lost.find((x) => x.includes('no read reaches'))}`);
+  const unread = lost.filter((x) => x.includes('no read reaches'));
+  if (unread.length > 0) io.err(`jev-mem: also left out: ${unread.join('; ')}`);
   io.out(JSON.stringify(exported));
   return 0;
 }

@@ -122,7 +122,13 @@ export async function exportNamespace(deps: TransferDeps, ns: string, keep?: Nod
   // Through the state, so the file holds migrated data and this encoder's embeddings.
   await caches.fresh(ns, true);
   throwIfAborted(signal);
+  // The kept edge counter around the load (issue 22): edges it holds that the load did not read
+  // (a flipped bit in a page of the key index hides an adjacency record) are counted, unless
+  // another writer changed the counter meanwhile.
+  const edgesBefore = (await storage.counts(ns)).edges;
   const snap = await storage.load(ns);
+  const edgesAfter = (await storage.counts(ns)).edges;
+  const edgesUnread = edgesBefore === edgesAfter ? Math.max(0, edgesAfter - snap.edges.length) : 0;
   throwIfAborted(signal);
   const now = deps.now();
   let { nodes, edges } = withoutExpired(ns, snap.nodes, snap.edges, now.getTime(), now.toISOString());
@@ -147,6 +153,7 @@ export async function exportNamespace(deps: TransferDeps, ns: string, keep?: Nod
   return {
     ...(damaged.length > 0 ? { damaged } : {}),
     ...(edgesLeftOut > 0 ? { edgesLeftOut } : {}),
+    ...(edgesUnread > 0 ? { edgesUnread } : {}),
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     namespace: ns,

@@ -72,3 +72,32 @@ describe('jev-mem export of a damaged store', () => {
     expect(skipped.err).toEqual([`jev-mem: also left out: ${onRecord.length} memory record(s) the store counts that no read reaches (a damaged page hides them; their ids are not known)`]);
   }, 180_000);
 });
+
+describe('jev-mem export of a store with one bit flipped in the key index', () => {
+  it('counts the edges it could not read against the kept counter: exit 3, not a silently partial export', async () => {
+    const dir = tempDir();
+    const { before, path, file, pageSize } = await writtenStoreFile(dir, (d) => openFixed(encoder, d), DAY_TURNS);
+    // The index entry (type-10 page) of the adjacency record (tbl 1: serial type 9) of turn 200's
+    // node: header [6, 9, 20, 84, 8, …] then 'chat' and the id. One bit of its chunk's serial type
+    // flipped (8, the constant 0, becomes 9, the constant 1: a random bit flip found this), so the
+    // index no longer has a chunk 0 of it and SQLite sees nothing wrong.
+    const id = before.nodes.find((n) => n.text === DAY_TURNS[200]!.text)!.id;
+    const entry = Buffer.concat([Buffer.from('chat'), Buffer.from(id)]);
+    let at = -1;
+    for (let x = file.indexOf(entry); x >= 0 && at < 0; x = file.indexOf(entry, x + 1)) if (file[Math.floor(x / pageSize) * pageSize] === 10 && file[x - 6] === 6 && file[x - 5] === 9 && file[x - 2] === 8) at = x - 2;
+    expect(at).toBeGreaterThan(0);
+    file[at] ^= 0x01;
+    writeFileSync(path, file);
+
+    const refused = await cli(['export', '--store', dir, '--namespace', 'chat']);
+    expect(refused.code, refused.err.join('\n')).toBe(3);
+    expect(refused.out).toEqual([]);
+    expect(refused.err[0]).toMatch(/^jev-mem: namespace "chat" holds \d+ edge\(s\) the store counts that no read reaches \(a damaged page hides them\)$/);
+    const skipped = await cli(['export', '--store', dir, '--namespace', 'chat', '--skip-damaged']);
+    expect(skipped.code).toBe(0);
+    const out = JSON.parse(skipped.out[0]!) as MemoryExport;
+    expect(out.nodes).toEqual(before.nodes);
+    expect(out.edges.length + out.edgesUnread!).toBe(before.edges.length);
+    expect(skipped.err).toEqual([`jev-mem: also left out: ${out.edgesUnread} edge(s) the store counts that no read reaches (a damaged page hides them)`]);
+  }, 180_000);
+});

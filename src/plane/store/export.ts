@@ -44,6 +44,11 @@ export interface MemoryExport {
    */
   edgesLeftOut?: number;
   /**
+   * Edges the store's kept counter holds that the export's read of the namespace did not reach
+   * (a damaged page hides their adjacency records; issue 22). Absent when none. Import ignores it.
+   */
+  edgesUnread?: number;
+  /**
    * The hash of each node's text when it was exported (node id → `textKey(text)`, util/hash.ts),
    * so an import can tell a text edited in the file since (memory/text-edits.ts: its embedding,
    * keywords, entities and time references are derived again). Absent in exports written before
