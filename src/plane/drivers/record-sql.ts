@@ -22,6 +22,9 @@
  * for that turn). A write transaction's writes are then applied in one synchronous
  * `connection.transaction`, with the FTS5 upkeep of the node records it puts and deletes.
  *
+ * Reads of the table, and what they do on a damaged page of it or of its key index (a rowid
+ * walk), are in `record-sql-reads.ts` and `record-sql-walk.ts`.
+ *
  * Failures: SQLite's damaged-file error becomes JevMemError `STORE_DAMAGED`, a value over
  * SQLite's limit `TOO_LARGE`, a full disk or store a `QuotaExceededError` (the store says
  * `QUOTA_EXCEEDED`); a read transaction that met SQLite's busy error (another process took the
