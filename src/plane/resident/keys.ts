@@ -2,7 +2,9 @@
  * Keys the resident bookkeeping files nodes under (issue 7 item 4, issue 15, issue 22): the
  * exact-repeat key of a node and the canonical form of a speaker's name. Pure functions; the
  * checkpoint's `book.json` holds values derived from them, so they must not change without a new
- * checkpoint format (`checkpoint-format.ts`).
+ * checkpoint format (`checkpoint-format.ts`). The repeat key gained the write's metadata (issue
+ * 22/25) without one: a key without metadata is unchanged, and the older key of a node with
+ * metadata ({@link legacyDedupKey}) is looked up too (memory/write.ts) and unfiled with the node.
  *
  * @module
  */
