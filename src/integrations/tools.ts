@@ -100,7 +100,7 @@ const remember: Omit<MemoryTool, 'run'> = {
     'Call it when the user tells you something worth keeping (who they are, what they like, plans, decisions, things that happened). ' +
     'Store one self-contained statement per call, in the words it was said, with its speaker; do not store greetings or your own reasoning. ' +
     'To correct something already stored, call update with its id instead. Give expiresAt for something temporary ("I am in Rome this week"). ' +
-    'Returns {id, deduplicated}: deduplicated is true when the same text at the same time was already stored.',
+    'Returns {id, deduplicated}: deduplicated is true when the same text at the same time, with the same scope and metadata, was already stored.',
   inputSchema: {
     type: 'object',
     properties: {

@@ -45,9 +45,13 @@ export interface Memory {
    * namespace after then (memory/expiry.ts). An `expiresAt` at or before the write time (the
    * memory's clock) is refused: the memory would be hidden at once.
    *
-   * Exact repeats (same text, same `observedAt`, same `source`) are not stored twice: the
-   * existing node gains the repeat's provenance in `duplicates` and its id is returned with
-   * `deduplicated: true` (issue 7 item 4).
+   * Exact repeats are not stored twice: a write with the same text (NFC, white space
+   * collapsed), the same `observedAt`, the same `source`, the same scope (`userId`, `agentId`)
+   * and the same other `metadata` (same keys and values, key order aside) as a stored node is
+   * merged into it: the node gains the repeat's provenance in `duplicates` and its id is
+   * returned with `deduplicated: true` (issue 7 item 4). `speaker`, `sessionId` and `turnId` are
+   * provenance and do not count; a write that differs in metadata (`{ project: 'A' }` and
+   * `{ project: 'B' }`) is a memory of its own (issue 22/25).
    *
    * Text limit: at most `parameters.maxTextChars` UTF-16 code units (default 100,000, about
    * 20,000 words). Longer texts are refused with `TOO_LARGE`, not chunked: a node is one

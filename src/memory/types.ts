@@ -86,7 +86,7 @@ export interface WriteDecisions {
 export interface AddResult {
   /** Id of the node (the existing one when the observation was an exact repeat). */
   id: string;
-  /** True when an exact repeat (same text, time and source) was merged into an existing node. */
+  /** True when an exact repeat (same text, time, source, scope and metadata; `Memory.add`) was merged into an existing node. */
   deduplicated: boolean;
   /** Edges written with the node. */
   edges: number;

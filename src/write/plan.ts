@@ -8,7 +8,7 @@
  */
 import { quantizeVector } from '../plane/indexes/vector-codec.js';
 import type { MemoryParameters } from '../config.js';
-import { contentTerms } from '../plane/text/text.js';
+import { contentTerms, normalizeText } from '../plane/text/text.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { Controller, DecisionContext } from '../system-one/controller.js';
 import type { StateReadings } from '../system-one/state-update.js';
@@ -159,12 +159,15 @@ export async function prepareWrite(namespace: string, input: WriteInputs, state:
   if (node.provenance.sessionId !== undefined) newSide.sessionId = node.provenance.sessionId;
   if (node.provenance.speaker !== undefined) newSide.speaker = node.provenance.speaker;
   const pairs: RelationPair[] = [];
+  const ownText = normalizeText(node.text);
   for (const c of found) {
     const other = state.nodes.get(c.id) as MemoryNode;
     const signals = pairSignals(newSide, sideOf(other, state.vectors.get(c.id) as Float32Array), c.lexical);
     // Shared namespace: the turn distance within the scope, as in a namespace of its own.
     if (shared) signals.seqGap = state.scopes.seqGap(node.provenance.metadata, other.seq) ?? signals.seqGap;
-    pairs.push({ candidate: passageMemory(other), signals, ordered: node.observedAt !== undefined && other.observedAt !== undefined });
+    const pair: RelationPair = { candidate: passageMemory(other), signals, ordered: node.observedAt !== undefined && other.observedAt !== undefined };
+    if (other.text === node.text || normalizeText(other.text) === ownText) pair.sameText = true;
+    pairs.push(pair);
   }
   const exactEntity = new Set(drafts.filter((d) => d.view === 'entity').map((d) => d.to));
   // Facts that change, decided when written (issue 14): the state-update head on the same ≤ K_w

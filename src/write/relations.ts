@@ -18,6 +18,12 @@ export interface RelationPair {
   signals: PairSignals;
   /** True when both sides carry timestamps (then no temporal choice is asked). */
   ordered: boolean;
+  /**
+   * True when the candidate's text equals the new observation's (`normalizeText`): a repeat at
+   * another time, scope or source. Such a pair gets no causal edge whatever P(causes) says: a
+   * sentence does not lead to itself (h-break10 finding 7); a repeat is `redundant` at most.
+   */
+  sameText?: boolean;
 }
 
 /** Builds the relation request (state kind `relation`). */
@@ -33,7 +39,8 @@ export function relationRequest(observation: StateMemory, pairs: readonly Relati
 }
 
 /**
- * Turns the answers into edge drafts (eq. (9): P(g | v,u) ≥ θ_rel).
+ * Turns the answers into edge drafts (eq. (9): P(g | v,u) ≥ θ_rel); no causal edge joins a
+ * pair of the same text ({@link RelationPair.sameText}).
  * @param newId Id of the new node v; candidates are u.
  * @param hasExactEntity Ids already joined to v by an exact-entity rule edge (no second entity edge).
  */
@@ -45,9 +52,9 @@ export function relationEdges(newId: string, pairs: readonly RelationPair[], res
     const P = (id: Parameters<typeof questionKey>[0]) => probability(response, questionKey(id, u), 0);
     const sem = P('rel.semantic');
     if (sem >= thetaRel) out.push({ from: newId, to: u, view: 'semantic', subtype: 'related', weight: sem, origin });
-    const causes = P('rel.causes');
+    const causes = p.sameText === true ? 0 : P('rel.causes');
     if (causes >= thetaRel) out.push({ from: newId, to: u, view: 'causal', subtype: 'leads_to', weight: causes, origin });
-    const causedBy = P('rel.caused_by');
+    const causedBy = p.sameText === true ? 0 : P('rel.caused_by');
     if (causedBy >= thetaRel) out.push({ from: u, to: newId, view: 'causal', subtype: 'leads_to', weight: causedBy, origin });
     const episode = P('rel.same_episode');
     if (episode >= thetaRel) out.push({ from: newId, to: u, view: 'temporal', subtype: 'overlaps', weight: episode, origin });

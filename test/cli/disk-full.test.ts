@@ -4,13 +4,13 @@
  * store then holds. The disk fills through a fault-injecting driver: from its Nth transaction on,
  * every transaction fails as SQLite does on a full disk (`database or disk is full`).
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cli } from './helpers.js';
 
-const fault = vi.hoisted(() => ({ transactions: 0, failFrom: Number.POSITIVE_INFINITY }));
+const fault = vi.hoisted(() => ({ transactions: 0, failFrom: Number.POSITIVE_INFINITY, vacuumFails: false }));
 vi.mock('../../src/plane/drivers/sqlite-node.js', async (importOriginal) => {
   const mod = await importOriginal<typeof import('../../src/plane/drivers/sqlite-node.js')>();
   return {
@@ -23,6 +23,8 @@ vi.mock('../../src/plane/drivers/sqlite-node.js', async (importOriginal) => {
           if (++fault.transactions >= fault.failFrom) throw new Error('database or disk is full');
           return d.transaction(fn);
         },
+        // On a full disk the rewrite of the file fails too (it needs a copy of the database).
+        vacuum: (): Promise<void> => (fault.vacuumFails ? Promise.reject(new Error('database or disk is full')) : d.vacuum()),
       };
     },
   };
@@ -89,9 +91,17 @@ describe('a full disk during delete and forget', () => {
     for (const [cmd, args] of [['delete', [id]], ['forget', ['--namespace', 'default']]] as const) {
       fault.transactions = 0;
       fault.failFrom = 1;
-      const r = await cli([cmd, ...args, '--store', store, '--system-one', 'heuristic']);
+      fault.vacuumFails = true;
+      const warned: string[] = [];
+      const warn = vi.spyOn(console, 'warn').mockImplementation((...a: unknown[]) => void warned.push(a.join(' ')));
+      const r = await cli([cmd, ...args, '--store', store, '--system-one', 'heuristic']).finally(() => warn.mockRestore());
       fault.failFrom = Number.POSITIVE_INFINITY;
+      fault.vacuumFails = false;
+      expect(warned.filter((w) => w.includes('VACUUM_FAILED'))).toEqual([]);
       expect([r.code, r.out]).toEqual([1, []]);
+      // Nothing was erased, so nothing is pending: no erasures-pending file, and no VACUUM_FAILED
+      // line saying erasures were left pending (h-break10 finding 6).
+      expect(existsSync(join(store, 'erasures-pending'))).toBe(false);
       expect(r.err).toEqual([
         `jev-mem: QUOTA_EXCEEDED: ${cmd} refused: the disk is full and nothing was erased. SQLite needs free space to commit an erasure too: it copies every page it changes into its rollback journal before it commits; free some space (${(bytes / 2 ** 20).toFixed(1)} MiB, the size of ${file}, is enough, usually far less) and run the same ${cmd} again`,
       ]);

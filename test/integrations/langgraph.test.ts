@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InMemoryStore as GraphInMemoryStore } from '@langchain/langgraph';
 import { InMemoryStore, type BaseStore } from '@langchain/langgraph-checkpoint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runGraphExample } from '../../examples/langgraph/graph.js';
@@ -199,4 +200,34 @@ describe('jev-mem/langgraph', () => {
       await memory.close();
     }
   });
+
+  it("keeps every key: two keys with the same value are two items, as in LangGraph's InMemoryStore (h-break10 finding 2)", async () => {
+    const memory = await createNodeMemory({ store: join(dir, 'same-value'), systemOne: 'heuristic', create: true });
+    try {
+      const ours = await createJevMemStore(memory);
+      // The review's lg.mjs sequence, against @langchain/langgraph's own InMemoryStore.
+      const run = async (store: BaseStore): Promise<unknown[]> => {
+        const out: unknown[] = [];
+        const item = (i: { key: string; value: unknown } | null) => (i === null ? null : { key: i.key, value: i.value });
+        await store.put(['t'], 'k1', { text: 'same text' });
+        await store.put(['t'], 'k2', { text: 'same text' });
+        out.push(item(await store.get(['t'], 'k1')), item(await store.get(['t'], 'k2')));
+        out.push((await store.search(['t'])).map(item));
+        await store.delete(['t'], 'k1');
+        out.push(item(await store.get(['t'], 'k1')), item(await store.get(['t'], 'k2')));
+        // k1 again with the value k2 holds: a third put of that value, its own item again.
+        await store.put(['t'], 'k1', { text: 'same text' });
+        out.push((await store.search(['t'])).map(item));
+        await store.delete(['t'], 'k2');
+        out.push((await store.search(['t'])).map(item));
+        return out;
+      };
+      const same = { text: 'same text' };
+      const expected = [{ key: 'k1', value: same }, { key: 'k2', value: same }, [{ key: 'k1', value: same }, { key: 'k2', value: same }], null, { key: 'k2', value: same }, [{ key: 'k2', value: same }, { key: 'k1', value: same }], [{ key: 'k1', value: same }]];
+      expect(await run(new GraphInMemoryStore())).toEqual(expected);
+      expect(await run(ours)).toEqual(expected);
+    } finally {
+      await memory.close();
+    }
+  }, 30_000);
 });

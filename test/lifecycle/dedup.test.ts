@@ -19,12 +19,12 @@ describe('exact repeats', () => {
   it('stores an exact repeat once and keeps its provenance in `duplicates`', async () => {
     const memory = await createMemory({ encoder, now: () => NOW });
     const first = await memory.add(BASE);
-    const second = await memory.add({ ...BASE, observedAt: '2023-03-01T11:01:00+01:00', turnId: 'copy-7', sessionId: 'import-2', metadata: { file: 'b.jsonl' } });
+    const second = await memory.add({ ...BASE, observedAt: '2023-03-01T11:01:00+01:00', turnId: 'copy-7', sessionId: 'import-2' });
     // A repeat still asks its typing request (1 call), answered by the default heuristic itself (no fallback).
     expect(second).toEqual({ id: first.id, deduplicated: true, edges: 0, systemOne: { calls: 1, fallbacks: 0, model: memory.systemOne.modelId } });
     const node = await memory.get(first.id);
     expect(node?.provenance).toEqual({ source: 'chat', speaker: 'Theo', turnId: 'S1:2' });
-    expect(node?.duplicates).toEqual([{ source: 'chat', speaker: 'Theo', turnId: 'copy-7', sessionId: 'import-2', metadata: { file: 'b.jsonl' }, ingestedAt: NOW.toISOString() }]);
+    expect(node?.duplicates).toEqual([{ source: 'chat', speaker: 'Theo', turnId: 'copy-7', sessionId: 'import-2', ingestedAt: NOW.toISOString() }]);
     expect((await memory.stats()).nodes).toBe(1);
     await memory.close();
   });
@@ -37,6 +37,8 @@ describe('exact repeats', () => {
     // A trailing space or another Unicode normalisation is the same text since issue 15
     // (test/integration/multilingual.test.ts); one letter more is another text.
     ['text that differs by one letter', { text: 'Theo: I replaced the chains on my bike.' }],
+    // Issue 22/25 (h-break10 finding 5): metadata is part of what a memory is.
+    ['metadata where it had none', { metadata: { file: 'b.jsonl' } }],
   ] as Array<[string, Partial<Observation>]>)('keeps a repeat with %s as its own node', async (_label, change) => {
     const memory = await createMemory({ encoder });
     const a = await memory.add(BASE);
@@ -98,6 +100,26 @@ describe('exact repeats', () => {
     await memory.add({ text: 'Maya: My teacher explains glazing clearly.', source: 'chat' });
     const { memories } = await memory.recall('What did Theo replace on his bike?');
     expect(memories.filter((m) => m.text === BASE.text)).toHaveLength(1);
+    await memory.close();
+  });
+
+  it('keeps the same text with other metadata as two memories, and merges the same metadata in any key order', async () => {
+    const memory = await createMemory({ encoder });
+    const a = await memory.add({ text: 'Meeting at 10', metadata: { project: 'A', tags: { room: 'B2', floor: 3 } } });
+    const b = await memory.add({ text: 'Meeting at 10', metadata: { project: 'B', tags: { room: 'B2', floor: 3 } } });
+    expect(b.deduplicated).toBe(false);
+    expect(b.id).not.toBe(a.id);
+    expect((await memory.list({ filter: { project: 'B' } })).memories.map((m) => m.id)).toEqual([b.id]);
+    expect((await memory.list({ filter: { project: 'A' } })).memories.map((m) => m.id)).toEqual([a.id]);
+    // The same metadata with its keys (nested ones too) in another order is the same memory.
+    const c = await memory.add({ text: 'Meeting at 10', metadata: { tags: { floor: 3, room: 'B2' }, project: 'A' } });
+    expect(c).toMatchObject({ id: a.id, deduplicated: true });
+    // Scope fields are the scope, not "other metadata": a scoped repeat still merges.
+    const u1 = await memory.add({ text: 'Meeting at 10', userId: 'u1', metadata: { project: 'A' } });
+    const u1again = await memory.add({ text: 'Meeting at 10', metadata: { project: 'A', userId: 'u1' } });
+    expect(u1again).toMatchObject({ id: u1.id, deduplicated: true });
+    expect(u1.id).not.toBe(a.id);
+    expect((await memory.stats()).nodes).toBe(3);
     await memory.close();
   });
 });

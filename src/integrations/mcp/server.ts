@@ -31,6 +31,9 @@ export interface JevMemMcpServer {
   idle(): Promise<void>;
 }
 
+/** JSON-RPC "Invalid params", the MCP error of a call of an unknown tool. */
+export const INVALID_PARAMS = -32602;
+
 /** What the server tells a client about itself (MCP `instructions`). */
 export const MCP_INSTRUCTIONS =
   'Long-term memory of the user across conversations (jev-mem). Call recall before answering anything that may depend on what the user said before; ' +
@@ -45,7 +48,8 @@ export const MCP_INSTRUCTIONS =
  * @param version - the server version reported at initialisation (jev-mem's).
  * Tool errors that are JevMemErrors (bad argument, unknown id, System Two failing) are returned
  * to the model as tool results with `isError: true` and `CODE: message`, so it can correct the
- * call; other errors are protocol errors.
+ * call; other errors are protocol errors, a call of an unknown tool JSON-RPC error -32602
+ * ({@link INVALID_PARAMS}) as the MCP specification says.
  *
  * Tool calls run one at a time, in the order they arrive (the SDK starts a handler for each
  * request as it is read, so pipelined requests would otherwise run at once): a `recall` sent
@@ -64,7 +68,10 @@ export function createMcpServer(sdk: McpSdk, memory: Memory, tools: readonly Mem
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => {
     const tool = tools.find((t) => t.name === request.params.name);
     if (tool === undefined) {
-      return { isError: true, content: [{ type: 'text' as const, text: `NOT_FOUND: no tool ${JSON.stringify(request.params.name)}; tools: ${tools.map((t) => t.name).join(', ')}` }] };
+      // A protocol error, not a tool result (MCP specification, server/tools "Error Handling":
+      // unknown tools are JSON-RPC errors, -32602 Invalid params). The SDK answers a handler's
+      // error with its numeric `code`.
+      throw Object.assign(new Error(`Unknown tool: ${JSON.stringify(request.params.name)}; tools: ${tools.map((t) => t.name).join(', ')}`), { code: INVALID_PARAMS });
     }
     // Queued at once, before any await, so calls keep their arrival order. A run that throws
     // before its first await (an unknown argument) is a tool error too.

@@ -15,7 +15,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { readPendingErasures } from './pending-erasures-file.js';
 import { join } from 'node:path';
-import { JevMemError } from '../../errors.js';
+import { isJevMemError, JevMemError } from '../../errors.js';
+import { forgetInDamageFile } from './damage-file.js';
 import { shellQuote } from '../../util/shell-quote.js';
 
 /** File in the store directory that counts the erasures not yet followed by a VACUUM. */
@@ -65,6 +66,17 @@ export class PendingErasures {
     if (this.#filed === 0) this.#write(this.#held);
   }
 
+  /**
+   * Takes back one {@link PendingErasures.mark} whose erasure did not commit (a full disk, a
+   * refused page: SQLite rolled it back, nothing was erased), so a failed erasure leaves no
+   * pending count, and no file when none other is pending.
+   */
+  unmark(lockHeld: boolean): void {
+    if (!lockHeld) return this.#write(Math.max(0, this.#read() - 1));
+    this.#held = Math.max(0, this.#hold() - 1);
+    if (this.#held === 0 && this.#filed !== 0) this.#write(0);
+  }
+
   /** Under the writer lock, before a rewrite: the erasures it will clear. */
   beforeRewrite(): number {
     return this.#hold();
@@ -106,4 +118,25 @@ export function erasureRefusal(dir: string, file: string, namespace: string, ids
       `To erase all the same, close this memory (and every other process using the store) and run ${run.join(', then ')}: it copies every other readable record into a fresh file, as jev-mem repair does (records on the damaged pages, which SQLite cannot read, are not copied), and overwrites the damaged file with zeros before removing it`,
     { cause, ids: [], field: 'store', run, stillStored: ids === undefined ? { namespace } : { namespace, ids: [...ids] } },
   );
+}
+
+/**
+ * An erasure (a delete-only batch, a dropped namespace) runs `erase`; afterwards what check
+ * kept beside the store no longer names what it erased (issue 22). When SQLite refuses to
+ * change a page it calls malformed, nothing is erased, and the error says exactly what is
+ * still stored (`details.stillStored`) and what to run to erase it: the CLI's delete or
+ * forget, which builds the erasure as a copy (`cli/erase-copy.ts`). The library does not make
+ * that copy itself: the copy also leaves out every record on the damaged pages, which the
+ * caller did not ask to erase, so it is run only on the user's word (the command says so).
+ * @param ids - the node ids of a delete, undefined for a dropped namespace.
+ * @throws what `erase` throws; {@link erasureRefusal} for a `STORE_DAMAGED` without a field.
+ */
+export async function eraseOrRefuse(store: { dir: string; file: string; readOnly: boolean }, namespace: string, ids: readonly string[] | undefined, erase: () => Promise<void>): Promise<void> {
+  try {
+    await erase();
+  } catch (e) {
+    if (!isJevMemError(e, 'STORE_DAMAGED') || e.field !== undefined) throw e;
+    throw erasureRefusal(store.dir, store.file, namespace, ids, e);
+  }
+  if (!store.readOnly) forgetInDamageFile(store.dir, namespace, ids);
 }

@@ -36,8 +36,8 @@ import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { checkExistingNamespaceName } from './names.js';
 import { validateBatch } from './record-batch.js';
 import { createSqlRecordStore } from './sql-record-store.js';
-import { forgetInDamageFile, readDamageFile } from './damage-file.js';
-import { erasureRefusal, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
+import { readDamageFile } from './damage-file.js';
+import { eraseOrRefuse, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { refuseIfWrittenElsewhere, releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
 
@@ -295,32 +295,26 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     knownDamage: readDamageFile(dir),
   });
   let closing: Promise<void> | undefined;
-  /**
-   * An erasure (a delete-only batch, a dropped namespace) runs `erase`; afterwards what check
-   * kept beside the store no longer names what it erased (issue 22). When SQLite refuses to
-   * change a page it calls malformed, nothing is erased, and the error says exactly what is
-   * still stored (`details.stillStored`) and what to run to erase it: the CLI's delete or
-   * forget, which builds the erasure as a copy (`cli/erase-copy.ts`). The library does not make
-   * that copy itself: the copy also leaves out every record on the damaged pages, which the
-   * caller did not ask to erase, so it is run only on the user's word (the command says so).
-   */
-  const erasing = async (namespace: string, ids: readonly string[] | undefined, erase: () => Promise<void>): Promise<void> => {
-    try {
-      await erase();
-    } catch (e) {
-      if (!isJevMemError(e, 'STORE_DAMAGED') || e.field !== undefined) throw e;
-      throw erasureRefusal(dir, file, namespace, ids, e);
-    }
-    if (!readOnly) forgetInDamageFile(dir, namespace, ids);
-  };
+  /** An erasure: `erase`, then `eraseOrRefuse`'s bookkeeping (sqlite-erasures.ts). */
+  const erasing = (namespace: string, ids: readonly string[] | undefined, erase: () => Promise<void>): Promise<void> => eraseOrRefuse({ dir, file, readOnly }, namespace, ids, erase);
   const pending = new PendingErasures(dir);
   /** Erasures of this adapter not yet rewritten: {@link settleErasures} looks at them. */
   let unsettled = 0;
   /** Counts an erasure as pending before it commits (the caller took the writer lock). */
-  const markErasure = (): void => {
-    if (readOnly) return;
+  const markErasure = (): boolean => {
+    if (readOnly) return false;
     unsettled++;
     pending.mark(lockHeld);
+    return true;
+  };
+  /** Runs a marked erasure; one SQLite rolled back (a full disk, a refused page) erased nothing, so its mark is taken back (h-break10 finding 6). */
+  const unlessRolledBack = async (marked: boolean, run: () => Promise<void>): Promise<void> => {
+    try {
+      await run();
+    } catch (e) {
+      if (marked && (isJevMemError(e, 'QUOTA_EXCEEDED') || isJevMemError(e, 'STORE_DAMAGED'))) (unsettled = Math.max(0, unsettled - 1)), pending.unmark(lockHeld);
+      throw e;
+    }
   };
   const vacuum = async (force = false): Promise<number> => {
     if (readOnly || (pending.count() === 0 && !force)) return 0;
@@ -355,23 +349,25 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       await vacuum().catch((e: unknown) => logger('warn', `erasures left pending (${errorText(e)}); maintain() or close() rewrites the file`, { code: 'VACUUM_FAILED' }));
     },
     async commit(namespace, batch) {
+      let marked = false;
       if (batch !== null && typeof batch === 'object' && (batch.deleteNodeIds ?? []).length > 0 && !readOnly && closing === undefined) {
         // Bad input fails first (INVALID_INPUT naming the field): it never waits for another
         // process's lock, takes it, or counts an erasure in erasures-pending.
         validateBatch(namespace, batch);
         await writerLock();
-        markErasure();
+        marked = markErasure();
       }
       const erasure = batch !== null && typeof batch === 'object' && (batch.putNodes ?? []).length + (batch.putEdges ?? []).length === 0 && (batch.deleteNodeIds ?? []).length > 0;
-      return erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch);
+      return unlessRolledBack(marked, () => (erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch)));
     },
     async dropNamespace(namespace) {
       checkExistingNamespaceName(namespace); // before the lock, as commit's validation
+      let marked = false;
       if (!readOnly && closing === undefined) {
         await writerLock();
-        markErasure();
+        marked = markErasure();
       }
-      return erasing(namespace, undefined, () => inner.dropNamespace(namespace));
+      return unlessRolledBack(marked, () => erasing(namespace, undefined, () => inner.dropNamespace(namespace)));
     },
     close: () =>
       (closing ??= (async () => {
