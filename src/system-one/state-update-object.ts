@@ -67,18 +67,30 @@ const TIME_WORDS = new Set(
     'january february march april june july august september october november december').split(' '),
 );
 
-/** A label and its number: "order 1042", "note #4", "flight BA370" (the label lower-cased). */
-const IDENTIFIER = /([\p{L}][\p{L}'-]*)\s+#?([\p{L}]{0,3}\d[\p{L}\p{N}-]*)/gu;
+/** A number that can name a thing: digits, with up to 3 letters before ("BA370") and letters or dashes after ("12b"). */
+const NUMBER = /^[\p{L}]{0,3}\d[\p{L}\p{N}-]*$/u;
+/** Words after which a word opens a noun phrase: determiners, possessives, prepositions, conjunctions. */
+const BEFORE_NOUN = new Set('the a an this that these those my our your his her their its of for to from in on at with about by into and or but no'.split(' '));
 
-/** Labelled identifiers of a text: label → its numbers. Stop words are no labels ("at 9", "in 2019"). */
+/**
+ * Labelled identifiers of a text: label → its numbers. A label is a word, no stop word, that opens
+ * a sentence or follows a determiner, possessive or preposition ("Order 1042 …", "… of note 4",
+ * "my flight BA370"), then the number; so "I run 5k", "I now earn 6000" (a quantity after a verb)
+ * and "at 9" name no identifier.
+ */
 function identifiers(text: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  for (const m of text.toLowerCase().matchAll(IDENTIFIER)) {
-    const label = m[1] as string;
-    if (STOP_WORDS.has(label) || TIME_WORDS.has(label) || MARKERS.has(label)) continue;
-    const set = out.get(label) ?? new Set<string>();
-    set.add(m[2] as string);
-    out.set(label, set);
+  for (const sentence of text.toLowerCase().split(/(?<=[.!?;:])\s+/)) {
+    const ws = (sentence.match(/[\p{L}\p{N}#'-]+/gu) ?? []).map((w) => w.replace(/^#/, ''));
+    for (let i = 0; i + 1 < ws.length; i++) {
+      const label = ws[i] as string;
+      const num = ws[i + 1] as string;
+      if (!NUMBER.test(num) || !/^\p{L}[\p{L}-]*$/u.test(label) || STOP_WORDS.has(label) || TIME_WORDS.has(label) || MARKERS.has(label)) continue;
+      if (i > 0 && !BEFORE_NOUN.has(ws[i - 1] as string)) continue;
+      const set = out.get(label) ?? new Set<string>();
+      set.add(num);
+      out.set(label, set);
+    }
   }
   return out;
 }

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decideStateUpdate, stateUpdateReaching, type StateSide } from '../../src/system-one/state-update.js';
-import { OBJECT_DISAGREE_CAP } from '../../src/system-one/state-update-object.js';
+import { OBJECT_DISAGREE_CAP, sameObject } from '../../src/system-one/state-update-object.js';
+import { readStateSide } from '../../src/system-one/state-update.js';
 import { UNRELATED_FACTS_LATER, unrelatedPairs } from '../fixtures/state-unrelated.js';
 
 const DAY = 864e5;
@@ -30,6 +31,14 @@ describe('state-update object gate', () => {
     expect(p('Order 1042 was cancelled', 'Order 1042 shipped to Madrid')).toBeGreaterThanOrEqual(0.85);
     for (const i of [0, 1, 2, 3, 5, 6]) expect(p('note 4 changed', `note ${i} about kiwi${i}`), `note ${i}`).toBeLessThanOrEqual(OBJECT_DISAGREE_CAP);
     expect(p('note 4 changed', 'note 4 about kiwi4')).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('an identifier is a label opening a noun phrase, then a number; a quantity after a verb is none', () => {
+    const same = (newer: string, older: string) => sameObject(readStateSide(side(newer, 2), undefined), readStateSide(side(older, 1), undefined), new Set(['user']));
+    expect(same('The flight BA370 was cancelled', 'My flight BA371 leaves on Monday')).toBe(false);
+    expect(same('Order #1042 was cancelled', 'Order #1042 ships on Monday')).toBe(true);
+    expect(same('I now run 10k every day', 'I run 5k every morning')).toBe(true); // "run" shared; 10k and 5k are distances
+    expect(same('I now earn 6000 a month', 'I earn 5000 a month')).toBe(true);
   });
 
   it('a changed schedule of melatonin is no change of ibuprofen, vitamin D or the dog walks', () => {
