@@ -1,6 +1,6 @@
 /**
  * The object gate of the state-update decision (h-endgate, issues 22 and 24; h-break10 finding
- * 1): an end or a change of a state replaces only a memory about **the same thing**. The MLP head
+ * 1): a newer state — an end or a change above all — replaces only a memory about **the same thing**. The MLP head
  * (./state-update-mlp.ts) reads "same holder + an end word" as an update, so one short "I stopped
  * taking melatonin" superseded "I take ibuprofen for my back", "I walk my dog every morning" and
  * "My favourite band is Muse"; "Order 1042 was cancelled" superseded order 1041. The slot gate
@@ -13,9 +13,10 @@
  * unrelated facts (test/fixtures/state-unrelated.ts) where asked of all it leaves 0.3 %, at the
  * same natural cases caught (`npm run bench -- changes`, h-endgate's report). Rules, in order
  * ({@link sameObject}; English, hand-written, deterministic):
- * 1. Identifiers: a label followed by a number ("order 1042", "note 4", "flight 370"). When the
- *    newer names one and the older names the same label with the same number, they are one thing;
- *    with the same label and only other numbers, two things ("order 1041" is not "order 1042").
+ * 1. Identifiers: a label opening a noun phrase, then a number ("Order 1042 …", "… of note 4",
+ *    "my flight BA370"; not a quantity after a verb: "I run 5k"). When the newer names one and the
+ *    older names the same label with the same number, they are one thing; with the same label and
+ *    only other numbers, two things ("order 1041" is not "order 1042").
  * 2. State claims (state-update.ts `stateClaims`) of one kind in both texts: one slot ("I moved to
  *    Berlin" after "I live in Porto"; "I work at a pharmacy now" after "I work at the hospital").
  * 3. Object words: the newer's content words (no stop word, no end/change/cancel marker, no light

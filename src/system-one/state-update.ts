@@ -657,15 +657,15 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
  * `d` with its probability capped at {@link SLOT_DISAGREE_CAP} when the two sides are about two
  * different slots (./state-update-slots.ts `slotsAgree`, h-falsesup): "we bought a cabin" does not
  * replace "I moved to Oslo", "we got married" not "I am learning Japanese"; and at
- * {@link OBJECT_DISAGREE_CAP} when the newer ends or changes a state of another thing
- * (./state-update-object.ts `sameObject`, h-endgate): "I stopped taking melatonin" does not end
+ * {@link OBJECT_DISAGREE_CAP} when the two sides are about two things (./state-update-object.ts
+ * `sameObject`, h-endgate): "I stopped taking melatonin" does not end
  * "I take ibuprofen", "Order 1042 was cancelled" not "Order 1041 shipped". Read on the whole
  * statements of both sides; a pair of one slot and one thing, or one the gates cannot read, keeps `d`.
  */
 function slotGated(newer: StateSide, older: StateSide, memo: StateReadings | undefined, d: StateUpdateDecision): StateUpdateDecision {
   if (d.probability <= SLOT_DISAGREE_CAP) return d;
   if (!sameStateSlot(newer, older, memo)) return { ...d, probability: SLOT_DISAGREE_CAP };
-  // An end or change replaces only a memory about the same thing (./state-update-object.ts).
+  // A newer state replaces only a memory about the same thing (./state-update-object.ts).
   return sameObject(readSide(newer, memo), readSide(older, memo), speakersOf(newer, older)) ? d : { ...d, probability: Math.min(d.probability, OBJECT_DISAGREE_CAP) };
 }
 
