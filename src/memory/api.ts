@@ -171,7 +171,11 @@ export interface Memory {
    * and a semantic `updates` edge (new → old, weight 1, origin rule `explicit-update`). Nothing is
    * destroyed: the old node keeps its text, provenance and edges, stays retrievable, and recall
    * ranks it below current memories with its "as of" limit in `supersededAt`. The update is
-   * never merged as a repeat, even when its text equals an existing node's.
+   * never merged as a repeat, even when its text equals an existing node's. The caller named what
+   * the new version replaces, so it supersedes nothing else: neither the write's state-update
+   * decision nor maintenance (its state-update pass or System One's `maint.obsolete`) infers a
+   * replacement of another memory by it (h-endgate; `update(a, 'note 4 changed')` replaces `a`,
+   * not note 4). A memory observed later than the new version can still supersede it.
    *
    * The new version keeps the old node's `speaker`, `sessionId` and `source` when `observation`
    * does not give them (who said it and where stay the same when only the text changes); it

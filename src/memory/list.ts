@@ -12,6 +12,7 @@ import { quoteVisible } from '../util/invisible.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import { compileNodeFilter, isoMs, type NodePredicate } from '../read/filter.js';
 import type { MemoryNode } from '../types.js';
+import { EXPLICIT_UPDATE } from '../write/state-updates.js';
 import { checkScopeValue } from './input.js';
 import type { ListedMemory, ListPage, MemoryScope } from './types.js';
 
@@ -26,8 +27,8 @@ export const MAX_HISTORY = 100;
 /** Nodes read per batch. */
 const BATCH = 256;
 
-/** The origin of the `updates` edges `Memory.update` writes (memory/write.ts). */
-export const EXPLICIT_UPDATE_RULE = 'explicit-update';
+/** The origin of the `updates` edges `Memory.update` writes (memory/write.ts; write/state-updates.ts `EXPLICIT_UPDATE`). */
+export const EXPLICIT_UPDATE_RULE = EXPLICIT_UPDATE;
 
 /** A node without its embedding (a deep copy: callers cannot change the cache). */
 export function listed(n: MemoryNode): ListedMemory {

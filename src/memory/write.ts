@@ -37,7 +37,7 @@ import { ENCODER_META_KEY, nextChange } from './migrate.js';
 import { expiryMeta } from './expiry-meta.js';
 import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
 import type { Turn } from './issue-order.js';
-import { refuseStaleVersion } from './list.js';
+import { EXPLICIT_UPDATE_RULE as EXPLICIT_UPDATE, refuseStaleVersion } from './list.js';
 import { planRelink } from './relink.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
@@ -706,7 +706,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           if (supersedes !== undefined) {
             // Explicit update (issue 7 item 1): the old node stays, marked superseded and linked.
             const old: MemoryNode = { ...supersedes, status: 'superseded', supersededBy: [...new Set([...supersedes.supersededBy, plannedWrite.node.id])] };
-            const e = finishEdge(ns, { from: plannedWrite.node.id, to: old.id, view: 'semantic', subtype: 'updates', weight: 1, origin: { kind: 'rule', by: 'explicit-update' } }, nowIso);
+            const e = finishEdge(ns, { from: plannedWrite.node.id, to: old.id, view: 'semantic', subtype: 'updates', weight: 1, origin: { kind: 'rule', by: EXPLICIT_UPDATE } }, nowIso);
             (b.putNodes as MemoryNode[]).push(old);
             (b.putEdges as MemoryEdge[]).push(e);
           }

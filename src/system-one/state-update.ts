@@ -41,6 +41,7 @@ import { mlpCeiling } from './state-update-mlp-ceiling.js';
 import { bestClausePair } from './state-update-clauses.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
 import { SLOT_DISAGREE_CAP, slotsAgree } from './state-update-slots.js';
+import { OBJECT_DISAGREE_CAP, sameObject } from './state-update-object.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -655,12 +656,17 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
 /**
  * `d` with its probability capped at {@link SLOT_DISAGREE_CAP} when the two sides are about two
  * different slots (./state-update-slots.ts `slotsAgree`, h-falsesup): "we bought a cabin" does not
- * replace "I moved to Oslo", "we got married" not "I am learning Japanese". Read on the whole
- * statements of both sides; a pair of one slot, or one the slot words cannot read, keeps `d`.
+ * replace "I moved to Oslo", "we got married" not "I am learning Japanese"; and at
+ * {@link OBJECT_DISAGREE_CAP} when the two sides are about two things (./state-update-object.ts
+ * `sameObject`, h-endgate): "I stopped taking melatonin" does not end
+ * "I take ibuprofen", "Order 1042 was cancelled" not "Order 1041 shipped". Read on the whole
+ * statements of both sides; a pair of one slot and one thing, or one the gates cannot read, keeps `d`.
  */
 function slotGated(newer: StateSide, older: StateSide, memo: StateReadings | undefined, d: StateUpdateDecision): StateUpdateDecision {
   if (d.probability <= SLOT_DISAGREE_CAP) return d;
-  return sameStateSlot(newer, older, memo) ? d : { ...d, probability: SLOT_DISAGREE_CAP };
+  if (!sameStateSlot(newer, older, memo)) return { ...d, probability: SLOT_DISAGREE_CAP };
+  // A newer state replaces only a memory about the same thing (./state-update-object.ts).
+  return sameObject(readSide(newer, memo), readSide(older, memo), speakersOf(newer, older)) ? d : { ...d, probability: Math.min(d.probability, OBJECT_DISAGREE_CAP) };
 }
 
 /**

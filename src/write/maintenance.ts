@@ -21,7 +21,7 @@ import type { Question, SystemOneRequest } from '../system-one/wire.js';
 import type { MemoryEdge, MemoryNode } from '../types.js';
 import { passageMemory } from './passage.js';
 import { finishEdge } from './structure.js';
-import { holdsNoState, planStateUpdates, sameScope, superseders } from './state-updates.js';
+import { holdsNoState, namesWhatItReplaces, planStateUpdates, sameScope, superseders } from './state-updates.js';
 import type { StateReadings, StateUpdateHead } from '../system-one/state-update.js';
 import { pairSignals, sideOf } from './signals.js';
 import type { EdgeDraft } from './structure.js';
@@ -117,7 +117,8 @@ export async function planMaintenance(
       const other = state.nodes.get(c.ref) as MemoryNode;
       const newer = (node.observedAt ?? node.ingestedAt) >= (other.observedAt ?? other.ingestedAt) && node.seq > other.seq;
       // Only a holder's statement replaces a state: never an assistant's answer, on either side.
-      if (obsolete >= threshold && newer && !holdsNoState(node) && !holdsNoState(other)) {
+      // An explicit update's version replaces only what it named (write/state-updates.ts namesWhatItReplaces).
+      if (obsolete >= threshold && newer && !holdsNoState(node) && !holdsNoState(other) && !namesWhatItReplaces(state, node.id)) {
         drafts.push({ from: node.id, to: c.ref, view: 'semantic', subtype: 'updates', weight: obsolete, origin });
         const prev = superseded.get(c.ref) ?? other;
         superseded.set(c.ref, { ...prev, status: 'superseded', supersededBy: [...new Set([...prev.supersededBy, node.id])] });
@@ -175,7 +176,7 @@ function planNeighbourStateUpdates(
     const node = state.nodes.get(id);
     if (!node || state.vectors.get(id) === undefined) continue;
     const hits = (neighbours.get(id) ?? []).slice(0, STATE_UPDATE_NEIGHBOURS + 1).map((h) => h.id);
-    const plan = planStateUpdates(state, node, hits, threshold, nowIso, superseded, head, readings);
+    const plan = planStateUpdates(state, node, hits, threshold, nowIso, superseded, head, readings, namesWhatItReplaces(state, id));
     (batch.putEdges as MemoryEdge[]).push(...plan.edges);
     counts.obsolete += plan.superseded.length;
   }

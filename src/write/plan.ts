@@ -174,7 +174,7 @@ export async function prepareWrite(namespace: string, input: WriteInputs, state:
   // candidates, already loaded; maintenance later looks wider.
   await state.loadNodes(superseders(state, candidateIds));
   const planned = new Map<string, MemoryNode>();
-  const updates = planStateUpdates(state, node, candidateIds.filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned, params.stateUpdateHead, readings);
+  const updates = planStateUpdates(state, node, candidateIds.filter((id) => id !== input.replaces), params.maintenanceThreshold, input.nowIso, planned, params.stateUpdateHead, readings, input.replaces !== undefined);
   // A history line written after the news that replaced it is born superseded.
   const self = planned.get(node.id) ?? node;
   planned.delete(node.id);

@@ -127,6 +127,10 @@ export interface StateUpdatePlan {
  * @param readings Side readings shared across calls (issue 25: a bulk write reads each text once
  *   for all its writes and its maintenance pass); a fresh map per call when absent. A reading
  *   depends on the speaker and text only, so the decisions are the same either way.
+ * @param replacesNamed `node` is a version written by an explicit update (`Memory.update`; see
+ *   {@link namesWhatItReplaces}): the user named the memory it replaces, so it is not asked as the
+ *   newer side of any other pair (h-endgate, issue 22: `update(n1, 'note 4 changed')` superseded
+ *   all seven notes). It can still be replaced by a memory later than it.
  */
 export function planStateUpdates(
   state: NamespaceState,
@@ -137,6 +141,7 @@ export function planStateUpdates(
   superseded: Map<string, MemoryNode>,
   head: StateUpdateHead = 'logistic',
   readings?: StateReadings,
+  replacesNamed = false,
 ): StateUpdatePlan {
   const out: StateUpdatePlan = { edges: [], superseded: [] };
   if (holdsNoState(node)) return out; // an assistant's answer neither replaces nor is replaced
@@ -177,6 +182,7 @@ export function planStateUpdates(
       return r !== undefined && stateTimeOf(r) > t;
     }))) continue;
     if (tOther <= t) {
+      if (replacesNamed) continue; // an explicit update replaces what it names, nothing more
       const newer = side(self, tOther === t ? t + 1 : t);
       const older = side(other, tOther);
       if (head === 'logistic') {
@@ -195,6 +201,19 @@ export function planStateUpdates(
     }
   }
   return out;
+}
+
+/** The `origin.by` of the `updates` edge an explicit update (`Memory.update`) writes from the new version to the old. */
+export const EXPLICIT_UPDATE = 'explicit-update';
+
+/**
+ * True when node `id` is a version written by an explicit update: it holds an `updates` edge
+ * of origin {@link EXPLICIT_UPDATE} to the memory it replaces. The user named what it replaces,
+ * so no other replacement is inferred for it (maintenance passes it as `replacesNamed` to
+ * {@link planStateUpdates}). Its edges must be loaded (`state.loadEdges`).
+ */
+export function namesWhatItReplaces(state: NamespaceState, id: string): boolean {
+  return state.edgesOf(id).some((e) => e.from === id && e.subtype === 'updates' && e.origin.kind === 'rule' && e.origin.by === EXPLICIT_UPDATE);
 }
 
 /** Ids of the nodes that replaced the superseded ones of `ids` (to load before {@link planStateUpdates}). */
