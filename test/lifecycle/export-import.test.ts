@@ -51,10 +51,11 @@ describe('export', () => {
   });
 
   it('carries supersession and duplicate provenance', async () => {
-    // The explicit update replaced S2:4; the default (MLP) state-update head also reads the new
-    // Tokyo flights as replacing the Japan-in-autumn plan (S1:5, P 0.999).
+    // The explicit update replaced S2:4, and only it: an update names what it replaces, so the
+    // new Tokyo flights supersede nothing else by inference (h-endgate; before, the MLP head also
+    // read them as replacing the Japan-in-autumn plan S1:5).
     const superseded = file.nodes.filter((n) => n.status === 'superseded');
-    expect(superseded.map((n) => n.provenance.turnId).sort()).toEqual(['S1:5', 'S2:4']);
+    expect(superseded.map((n) => n.provenance.turnId).sort()).toEqual(['S2:4']);
     expect(superseded).toHaveLength((await source.stats()).supersededNodes);
     expect(file.nodes.find((n) => n.provenance.turnId === 'S1:1')?.duplicates).toHaveLength(1);
   });
