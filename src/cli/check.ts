@@ -27,6 +27,7 @@ import type { Memory } from '../memory.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../plane/store/sqlite-file-storage.js';
 import { writeDamageFile } from '../plane/store/damage-file.js';
 import { headerlessRefusal, rowsReadableByPages } from '../plane/store/sql-page-salvage.js';
+import { hasSqliteHeader } from '../plane/store/sqlite-pages.js';
 import { removeSalvageBackup, salvageSqliteStore, type SalvageReport } from '../plane/store/sql-salvage.js';
 import { shellQuote } from '../util/shell-quote.js';
 import type { CliIO } from './io.js';
@@ -250,7 +251,7 @@ function headerReadable(file: string): boolean {
     try {
       const head = Buffer.alloc(16);
       readSync(fd, head, 0, 16, 0);
-      return head.toString('latin1') === 'SQLite format 3\u0000';
+      return hasSqliteHeader(head);
     } finally {
       closeSync(fd);
     }

@@ -104,6 +104,11 @@ function decodeRecord(p: Uint8Array): PageValue[] {
   return out;
 }
 
+/** Whether `head` (the first 16 or more bytes of a file) starts with SQLite's header string. */
+export function hasSqliteHeader(head: Uint8Array): boolean {
+  return decoder.decode(head.subarray(0, 16)) === 'SQLite format 3\u0000';
+}
+
 /**
  * The rows of table `table` in the SQLite database `file` (see the module). `shape` tells a row
  * of the table from rows of other tables, for leaf pages no interior page reaches.
@@ -115,7 +120,7 @@ export function readTablePages(file: string | Uint8Array, table: string, shape: 
   const b = typeof file === 'string' ? new Uint8Array(readFileSync(file)) : file;
   const u32 = (at: number): number => ((b[at]! << 24) >>> 0) + (b[at + 1]! << 16) + (b[at + 2]! << 8) + b[at + 3]!;
   const u16 = (at: number): number => (b[at]! << 8) | b[at + 1]!;
-  const header = decoder.decode(b.subarray(0, 16)) === 'SQLite format 3\u0000';
+  const header = hasSqliteHeader(b);
   if (!header && !options.headerless) throw new Error('not a SQLite database');
   // Without the header (page 1 zeroed or overwritten): the page size that makes the most pages
   // valid B-tree pages, no bytes reserved, UTF-8 (what this store writes).
