@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { NamespaceBook } from '../../src/plane/resident/book.js';
 import { dedupKey, nodeDedupKey } from '../../src/plane/resident/keys.js';
 import { hash53, NodeDirectory } from '../../src/plane/resident/node-directory.js';
-import { makeNode } from './fixtures.js';
+import { makeNode as makeFixtureNode } from './fixtures.js';
+
+/** A fixture node without metadata: its repeat key is the 3-element one (text, time, source). */
+function makeNode(namespace: string, id: string, seq: number, text: string): ReturnType<typeof makeFixtureNode> {
+  const n = makeFixtureNode(namespace, id, seq, text);
+  delete (n.provenance as { metadata?: unknown }).metadata;
+  return n;
+}
 
 /** A directory and book holding nodes n1..n5 (texts t1..t5), as a writer builds them. */
 function written(): { dir: NodeDirectory; book: NamespaceBook } {
