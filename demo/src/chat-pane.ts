@@ -47,13 +47,22 @@ export function mountChat(root: HTMLElement, app: App): void {
       : 'System Two is not configured: messages are stored in memory and nothing leaves this page. Use “Ask memory” to recall them.';
   };
 
+  // `aria-busy` while the log is rebuilt; `data-loaded` once it shows what memory holds (tests
+  // and assistive technology wait for it: the rebuild ends after the memory reports ready).
   const loadHistory = async (): Promise<void> => {
+    log.setAttribute('aria-busy', 'true');
+    delete log.dataset.loaded;
     log.replaceChildren();
     showHint();
-    const data = await app.memory.export();
-    const chat = (data.nodes as MemoryNode[]).filter((n) => n.provenance.source === CHAT_SOURCE).slice(-HISTORY);
-    for (const n of chat) log.append(entry(n.provenance.speaker === 'assistant' ? 'assistant' : 'user', n.text, n.observedAt));
-    log.scrollTop = log.scrollHeight;
+    try {
+      const data = await app.memory.export();
+      const chat = (data.nodes as MemoryNode[]).filter((n) => n.provenance.source === CHAT_SOURCE).slice(-HISTORY);
+      for (const n of chat) log.append(entry(n.provenance.speaker === 'assistant' ? 'assistant' : 'user', n.text, n.observedAt));
+      log.scrollTop = log.scrollHeight;
+      log.dataset.loaded = 'true';
+    } finally {
+      log.removeAttribute('aria-busy');
+    }
   };
 
   const write = async (role: Role, text: string, at: Date): Promise<string> => {

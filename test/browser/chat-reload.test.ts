@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ask, launch, nodeCount, openDemo, sendChat, shot, waitReady } from './harness.js';
+import { ask, chatLoaded, launch, nodeCount, openDemo, sendChat, shot, waitReady } from './harness.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -32,6 +32,8 @@ test('messages written in the chat are stored with their time, survive a reload 
   await page.reload();
   await waitReady(page, 1);
   expect(await nodeCount(page)).toBe(MESSAGES.length);
+  // The log is rebuilt from memory after the open is reported (CI once read it before).
+  await chatLoaded(page);
   const log = await page.$$eval('[data-testid="chat-message"] .msg-text', (xs) => xs.map((x) => x.textContent));
   expect(log).toEqual(MESSAGES);
 

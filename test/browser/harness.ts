@@ -68,6 +68,11 @@ export async function nodeCount(page: Page, expected?: number): Promise<number> 
   return Number(await page.getAttribute('[data-testid="memory-stats"]', 'data-nodes'));
 }
 
+/** Waits until the chat log has been rebuilt from memory after an open (`data-loaded`). */
+export async function chatLoaded(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid="chat-log"][data-loaded="true"]', { state: 'attached' });
+}
+
 /** Sends a chat message and waits until it is stored. */
 export async function sendChat(page: Page, text: string): Promise<void> {
   const before = await page.locator('[data-testid="chat-message"][data-role="user"][data-stored="true"]').count();

@@ -47,7 +47,7 @@ function flipBits(page: Page): Promise<string> {
           const db = open.result;
           const tx = db.transaction(['spaces', 'adj'], 'readwrite');
           const flip = (v: any, field: (v: any) => void): any => {
-            if (v instanceof Uint8Array) v[v.length >> 1] ^= 0x10;
+            if (v instanceof Uint8Array) v[v.length >> 1] = (v[v.length >> 1] ?? 0) ^ 0x10;
             else field(v);
             return v;
           };

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ask, launch, nodeCount, openDemo, sendChat, waitReady } from './harness.js';
+import { ask, chatLoaded, launch, nodeCount, openDemo, sendChat, waitReady } from './harness.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -52,9 +52,11 @@ test('each System-One backend shows what runs it and writes and recalls; namespa
 
   await applySettings(page, 5, { namespace: 'work' });
   await nodeCount(page, 0);
+  await chatLoaded(page);
   expect(await page.locator('[data-testid="chat-message"]').count()).toBe(0);
   await applySettings(page, 6, { namespace: 'demo', backend: 'worker', accelerator: 'auto' });
   await nodeCount(page, 2);
+  await chatLoaded(page);
   expect(await page.locator('[data-testid="chat-message"]').count()).toBe(2);
   expect(errors).toEqual([]);
   await context.close();
