@@ -126,7 +126,7 @@ function subjectScan(body: string): SubjectScan {
 }
 
 /** {@link subjectOf} from a text's {@link SubjectScan}: the first clause-opening name not in `exclude`, the relative or the speaker, whichever comes first. */
-function subjectFrom(scan: SubjectScan, speaker: string, exclude: ReadonlySet<string>): string {
+function subjectFrom(scan: SubjectScan, speaker: string, exclude: Pick<ReadonlySet<string>, 'has'>): string {
   const cands: Array<[number, string]> = [];
   if (scan.kin !== undefined) cands.push(scan.kin);
   if (scan.self !== undefined) cands.push([scan.self, `self:${speaker}`]);
@@ -146,7 +146,7 @@ function scanOf(r: SideReading): SubjectScan {
 }
 
 /** The text's clause is about the other side's value: "Acme opened an office", "Miso passed away". */
-function valueSubject(body: string, values: ReadonlySet<string>): boolean {
+function valueSubject(body: string, values: Pick<ReadonlySet<string>, 'has'>): boolean {
   for (const m of body.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?\s+(\p{Ll}[\p{Ll}'-]*)/gu)) {
     if (values.has((m[1] as string).toLowerCase()) && !/^(?:for|of|in|on|at|to|the|a|an|with|from|by|and|or)$/.test(m[2] as string)) return true;
   }
@@ -213,7 +213,7 @@ function cuesOf(r: SideReading): SideCues {
 }
 
 /** Content words of a side with values, speakers and cue phrases masked. */
-function maskedWords(r: SideReading, drop: ReadonlySet<string>): string[] {
+function maskedWords(r: SideReading, drop: Pick<ReadonlySet<string>, 'has'>): string[] {
   return cuesOf(r).content.filter((x) => !drop.has(x));
 }
 
@@ -231,16 +231,21 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
   const oc = cuesOf(o);
   const ns = (newer.speaker ?? 'i').toLowerCase();
   const os = (older.speaker ?? 'i').toLowerCase();
-  const speakers = new Set([ns, os]);
-  const oValues = new Set([...o.values].filter((v) => !speakers.has(v)));
-  const nValues = new Set([...n.values].filter((v) => !speakers.has(v)));
-  const oSubj = subjectFrom(scanOf(o), os, new Set([...speakers, ...[...nValues].filter((v) => !oValues.has(v))]));
-  const nSubj = subjectFrom(scanOf(n), ns, new Set([...speakers, ...[...oValues].filter((v) => `name:${v}` !== oSubj)]));
+  // The sets of the row are read only by membership, so they are tests, not copies (issue 25:
+  // this function runs for ~25 pairs per write, and its sets were most of its garbage):
+  // the speakers {ns, os}; the sides' values without the speakers (oValues, nValues).
+  const speakers = { has: (v: string): boolean => v === ns || v === os };
+  const oValues = { has: (v: string): boolean => o.values.has(v) && !speakers.has(v) };
+  const nValues = { has: (v: string): boolean => n.values.has(v) && !speakers.has(v) };
+  // speakers ∪ (nValues ∖ oValues), then speakers ∪ {v ∈ oValues : name:v ≠ oSubj}.
+  const oSubj = subjectFrom(scanOf(o), os, { has: (v) => speakers.has(v) || (nValues.has(v) && !oValues.has(v)) });
+  const nSubj = subjectFrom(scanOf(n), ns, { has: (v) => speakers.has(v) || (oValues.has(v) && `name:${v}` !== oSubj) });
   const same = nSubj === oSubj;
   const oName = oSubj.startsWith('name:') ? oSubj.slice(5) : oSubj.startsWith('kin:') ? oSubj.slice(4) : '';
   const olderNamed = oName !== '' && n.tokens.includes(oName);
   // Values and the words naming the subjects are masked; what is left is the slot.
-  const drop = new Set([...speakers, ...oValues, ...nValues]);
+  // speakers ∪ oValues ∪ nValues = speakers ∪ o.values ∪ n.values.
+  const drop = { has: (v: string): boolean => speakers.has(v) || o.values.has(v) || n.values.has(v) };
   const nm = maskedWords(n, drop);
   const om = maskedWords(o, drop);
   const masked = nm.length && om.length && !partial ? dot(space.vector(nm), space.vector(om)) : 0;
@@ -256,7 +261,10 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
     const oOwn = new Set(o.tokens.filter((x) => !STOP_WORDS.has(x) && !speakers.has(x) && x.length > 2 && !n.tokens.includes(x)));
     for (const a of nOwn) for (const b of oOwn) pair = Math.max(pair, space.cos(a, b) ?? 0);
   }
-  const oldNamed = [...oValues].some((v) => n.tokens.includes(v) || nValues.has(v));
+  let oldNamed = false; // some v of oValues named in the newer (its tokens or values)
+  for (const v of o.values) if (!speakers.has(v) && (n.tokens.includes(v) || n.values.has(v))) oldNamed = true;
+  let newValue = false; // some v of nValues not in oValues
+  for (const v of n.values) if (!speakers.has(v) && !o.values.has(v)) newValue = true;
   const negated = cuesOf(n).negation && oldNamed;
   return [
     b01(begin),
@@ -279,7 +287,7 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
     Math.max(0, pair),
     b01(oldNamed),
     b01(negated),
-    b01([...nValues].some((v) => !oValues.has(v))),
+    b01(newValue),
     b01(oc.begin && oc.now),
     b01(oc.history),
     b01(oc.hypothetical),

@@ -270,7 +270,7 @@ export function mlpFeatures(reader: StatePatternReader, newer: StateSide, older:
  * read once, the own-word vector is `cos_delta`'s): a head that reads them (the trainer's `all`
  * group) is bounded as tightly as one that does not (h-update3).
  */
-export function featureRow(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings, partial: boolean): number[] {
+export function featureRow(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings, partial: boolean, vectors = true): number[] {
   const s = wordSpace();
   const base = reader.features(newer, older, memo);
   const n = reader.side(newer, memo);
@@ -291,7 +291,17 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
   const oSpeaker = (older.speaker ?? 'i').toLowerCase();
   const nTense = nv.tense;
   const oTense = ov.tense;
-  const values = [...n.values].filter((v) => !speakers.has(v));
+  let valueless = true; // the newer names no value but the speakers
+  for (const v of n.values) if (!speakers.has(v)) valueless = false;
+  let namesShared = false;
+  let namesNew = false;
+  for (const x of nv.names) {
+    if (speakers.has(x)) continue;
+    if (ov.names.has(x)) namesShared = true;
+    else namesNew = true;
+  }
+  let namesLost = false;
+  for (const x of ov.names) if (!nv.names.has(x) && !speakers.has(x)) namesLost = true;
   const slot = [
     dot(nv.vec, ov.vec),
     dot(dn, dO),
@@ -310,7 +320,7 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     b01(o.lead === oSpeaker),
     b01(nSpeaker === oSpeaker),
     b01(n.lead !== o.lead && n.lead !== nSpeaker && o.lead !== oSpeaker),
-    b01(values.length === 0),
+    b01(valueless),
     n.tokens.length === 0 || o.tokens.length === 0 ? 0 : Math.min(n.tokens.length, o.tokens.length) / Math.max(n.tokens.length, o.tokens.length),
     ...nv.acts,
     nv.kinds.reduce((acc, k, i) => acc + Math.min(k, ov.kinds[i] as number), 0) / nv.kinds.length,
@@ -318,14 +328,28 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     Math.max(...nv.kinds),
     b01(nv.first && ov.first && nSpeaker === oSpeaker),
     b01(nv.first !== ov.first || (nv.first && nSpeaker !== oSpeaker)),
-    b01([...nv.names].some((x) => ov.names.has(x) && !speakers.has(x))),
-    b01([...nv.names].some((x) => !ov.names.has(x) && !speakers.has(x))),
-    b01([...ov.names].some((x) => !nv.names.has(x) && !speakers.has(x))),
+    b01(namesShared),
+    b01(namesNew),
+    b01(namesLost),
   ];
   const general = generalFeatures(generalSpace(s), n, o, newer, older, partial);
-  const absdiff = Array.from(nv.vec, (x, k) => Math.abs(x - (ov.vec[k] as number)));
-  const prod = Array.from(nv.vec, (x, k) => x * (ov.vec[k] as number));
-  return [...base, ...slot, ...general, ...absdiff, ...prod, ...dn];
+  const row = base.concat(slot, general);
+  if (!vectors) return row;
+  for (let k = 0; k < nv.vec.length; k++) row.push(Math.abs((nv.vec[k] as number) - (ov.vec[k] as number)));
+  for (let k = 0; k < nv.vec.length; k++) row.push((nv.vec[k] as number) * (ov.vec[k] as number));
+  for (let k = 0; k < dn.length; k++) row.push(dn[k] as number);
+  return row;
+}
+
+/**
+ * True when `columns` (indexes into the full row, {@link mlpWeightColumns}) read a pair-vector
+ * column (group 4 of the module: |u − v|, u ⊙ v, the own-word vector), which come last in the row.
+ * The shipped weights read none (78 named features), so the run time does not build the 3·d
+ * vector columns of each pair (issue 25: an array of ~150 numbers per pair, for nothing).
+ */
+export function readsPairVectors(reader: StatePatternReader, columns: readonly number[]): boolean {
+  const named = reader.names.length + STATE_MLP_SLOT_FEATURES.length + STATE_GENERAL_FEATURES.length;
+  return columns.some((c) => c >= named);
 }
 
 
@@ -381,7 +405,7 @@ export function mlpDecision(reader: StatePatternReader, newer: StateSide, older:
   if (weightColumns === undefined) mlpColumns(reader);
   if (weightColumns === null || weightColumns === undefined) return reader.fallback(newer, older, memo);
   if (!(newer.timeMs >= older.timeMs)) return { probability: 0, model: STATE_UPDATE_MLP_ID };
-  const x = mlpFeatures(reader, newer, older, memo);
+  const x = featureRow(reader, newer, older, memo, false, readsPairVectors(reader, weightColumns));
   const probability = mlpProbability(w, weightColumns.map((c) => x[c] as number));
   const kind = reader.kindOf(newer, older, memo, x[reader.names.indexOf('cancel_plan')] === 1);
   return kind === undefined ? { probability, model: STATE_UPDATE_MLP_ID } : { probability, kind, model: STATE_UPDATE_MLP_ID };
