@@ -127,13 +127,15 @@ function subjectScan(body: string): SubjectScan {
 
 /** {@link subjectOf} from a text's {@link SubjectScan}: the first clause-opening name not in `exclude`, the relative or the speaker, whichever comes first. */
 function subjectFrom(scan: SubjectScan, speaker: string, exclude: Pick<ReadonlySet<string>, 'has'>): string {
-  const cands: Array<[number, string]> = [];
-  if (scan.kin !== undefined) cands.push(scan.kin);
-  if (scan.self !== undefined) cands.push([scan.self, `self:${speaker}`]);
+  // The earliest of the kin, self and first unexcluded name mentions; on a tie the first in that
+  // order (what a stable sort of the three by position gives), without building the list.
+  let at = Infinity;
+  let subject: string | undefined;
+  if (scan.kin !== undefined) [at, subject] = scan.kin;
+  if (scan.self !== undefined && scan.self < at) [at, subject] = [scan.self, `self:${speaker}`];
   const name = scan.names.find(([, n]) => !exclude.has(n));
-  if (name !== undefined) cands.push([name[0], `name:${name[1]}`]);
-  cands.sort((a, b) => a[0] - b[0]);
-  return cands[0]?.[1] ?? `self:${speaker}`;
+  if (name !== undefined && name[0] < at) subject = `name:${name[1]}`;
+  return subject ?? `self:${speaker}`;
 }
 
 /** {@link SubjectScan} of a side's body, read once per reading. */
@@ -146,11 +148,28 @@ function scanOf(r: SideReading): SubjectScan {
 }
 
 /** The text's clause is about the other side's value: "Acme opened an office", "Miso passed away". */
-function valueSubject(body: string, values: Pick<ReadonlySet<string>, 'has'>): boolean {
-  for (const m of body.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?\s+(\p{Ll}[\p{Ll}'-]*)/gu)) {
-    if (values.has((m[1] as string).toLowerCase()) && !/^(?:for|of|in|on|at|to|the|a|an|with|from|by|and|or)$/.test(m[2] as string)) return true;
-  }
+function valueSubject(r: SideReading, values: Pick<ReadonlySet<string>, 'has'>): boolean {
+  for (const name of clauseSubjectsOf(r)) if (values.has(name)) return true;
   return false;
+}
+
+/**
+ * The capitalised words of a reading's body followed by a lower-case word that is no function
+ * word, lower-cased (what {@link valueSubject} tests), read once per reading (kept with it, so
+ * they go when the reading goes, as an erasure requires).
+ */
+const CLAUSE_SUBJECTS = new WeakMap<SideReading, readonly string[]>();
+
+function clauseSubjectsOf(r: SideReading): readonly string[] {
+  let out = CLAUSE_SUBJECTS.get(r);
+  if (out !== undefined) return out;
+  const found: string[] = [];
+  for (const m of r.body.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?\s+(\p{Ll}[\p{Ll}'-]*)/gu)) {
+    if (!/^(?:for|of|in|on|at|to|the|a|an|with|from|by|and|or)$/.test(m[2] as string)) found.push((m[1] as string).toLowerCase());
+  }
+  out = found;
+  CLAUSE_SUBJECTS.set(r, out);
+  return out;
 }
 
 /** Word-space helpers the general features need (handed in by the MLP module, which owns the table). */
@@ -225,7 +244,6 @@ const stem = (x: string) => x.slice(0, 5);
  * head's ceiling bounds them instead: `mlpCeiling` of ./state-update-mlp-ceiling.ts).
  */
 export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideReading, newer: StateSide, older: StateSide, partial = false): number[] {
-  const nb = n.body;
   const b01 = (x: boolean): number => (x ? 1 : 0);
   const { begin, end, now, repeat, history, addition, episode, hypothetical } = cuesOf(n);
   const oc = cuesOf(o);
@@ -291,6 +309,6 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
     b01(oc.begin && oc.now),
     b01(oc.history),
     b01(oc.hypothetical),
-    b01(valueSubject(nb, oValues)),
+    b01(valueSubject(n, oValues)),
   ];
 }

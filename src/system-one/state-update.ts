@@ -281,19 +281,24 @@ function words(text: string): Set<string> {
 
 /** The `substitution` feature (see {@link STATE_UPDATE_FEATURES}) from the two texts' frame words. */
 function substitution(newerWords: ReadonlySet<string>, olderWords: ReadonlySet<string>, speakers: ReadonlySet<string>): number {
-  const a = new Set([...newerWords].filter((w) => !speakers.has(w)));
-  const b = new Set([...olderWords].filter((w) => !speakers.has(w)));
+  // A and B are the two word sets less the speakers; counted in place, not copied (issue 25).
+  let sizeA = 0;
   let inter = 0;
-  for (const w of a) if (b.has(w)) inter++;
-  const onlyA = a.size - inter;
-  const onlyB = b.size - inter;
+  for (const w of newerWords) {
+    if (speakers.has(w)) continue;
+    sizeA++;
+    if (olderWords.has(w)) inter++;
+  }
+  let sizeB = 0;
+  for (const w of olderWords) if (!speakers.has(w)) sizeB++;
+  const onlyA = sizeA - inter;
+  const onlyB = sizeB - inter;
   if (onlyA < 1 || onlyA > 3 || onlyB < 1 || onlyB > 3) return 0;
-  return inter / (a.size + b.size - inter);
+  return inter / (sizeA + sizeB - inter);
 }
 
 
 const END = /\b(quit|quitting|left|leaving|broke up|split up|divorced|separated|sold|selling|gave away|given away|got rid of|moved out|moving out|moved away from|no longer|not any ?more|stopped|dropped out|ended|is over|are over|is gone|are gone|closed|deleted|shut down|dead|retired|resigned|done with|last day|stole|stolen|aren't together|not together|no more|passed away|died)\b/i;
-/** The two sides' speakers, lower-cased. */
 /** The lower-cased tokens of a reading as a set (read once per reading: a pair only tests membership). */
 const TOKEN_SETS = new WeakMap<SideReading, ReadonlySet<string>>();
 
@@ -303,6 +308,7 @@ function tokenSetOf(r: SideReading): ReadonlySet<string> {
   return set;
 }
 
+/** The two sides' speakers, lower-cased. */
 function speakersOf(a: StateSide, b: StateSide): Set<string> {
   return new Set([a.speaker, b.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
 }
