@@ -54,7 +54,6 @@ export type { StateMlpWeights } from './state-update-types.js';
 /** Model id of the MLP head's answers (edges it makes carry it as their origin). */
 export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@4.0.0';
 
-
 /** Names of the slot features (group 2 of the module doc), in order. */
 export const STATE_MLP_SLOT_FEATURES = Object.freeze(['cos_all', 'cos_delta', 'cos_delta_older', 'delta_newer', 'delta_older', 'change_lex', 'end_lex', 'change_lex_older', 'negation', 'newer_future', 'older_future', 'newer_past', 'older_past', 'newer_first', 'older_first', 'same_speaker', 'other_named', 'newer_valueless', 'len_ratio', 'addition_lex', 'repeat_lex', 'history_lex', 'experience_lex', 'kind_agree', 'kind_same_top', 'kind_newer', 'first_both', 'first_mismatch', 'names_shared', 'names_new', 'names_lost'] as const);
 
@@ -291,17 +290,11 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
   const oSpeaker = (older.speaker ?? 'i').toLowerCase();
   const nTense = nv.tense;
   const oTense = ov.tense;
-  let valueless = true; // the newer names no value but the speakers
-  for (const v of n.values) if (!speakers.has(v)) valueless = false;
-  let namesShared = false;
-  let namesNew = false;
-  for (const x of nv.names) {
-    if (speakers.has(x)) continue;
-    if (ov.names.has(x)) namesShared = true;
-    else namesNew = true;
-  }
-  let namesLost = false;
-  for (const x of ov.names) if (!nv.names.has(x) && !speakers.has(x)) namesLost = true;
+  // Membership tests over the sides' sets, not copies of them per pair (issue 25).
+  const some = (xs: ReadonlySet<string>, keep: (x: string) => boolean): boolean => {
+    for (const x of xs) if (!speakers.has(x) && keep(x)) return true;
+    return false;
+  };
   const slot = [
     dot(nv.vec, ov.vec),
     dot(dn, dO),
@@ -320,7 +313,7 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     b01(o.lead === oSpeaker),
     b01(nSpeaker === oSpeaker),
     b01(n.lead !== o.lead && n.lead !== nSpeaker && o.lead !== oSpeaker),
-    b01(valueless),
+    b01(!some(n.values, () => true)),
     n.tokens.length === 0 || o.tokens.length === 0 ? 0 : Math.min(n.tokens.length, o.tokens.length) / Math.max(n.tokens.length, o.tokens.length),
     ...nv.acts,
     nv.kinds.reduce((acc, k, i) => acc + Math.min(k, ov.kinds[i] as number), 0) / nv.kinds.length,
@@ -328,9 +321,9 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     Math.max(...nv.kinds),
     b01(nv.first && ov.first && nSpeaker === oSpeaker),
     b01(nv.first !== ov.first || (nv.first && nSpeaker !== oSpeaker)),
-    b01(namesShared),
-    b01(namesNew),
-    b01(namesLost),
+    b01(some(nv.names, (x) => ov.names.has(x))),
+    b01(some(nv.names, (x) => !ov.names.has(x))),
+    b01(some(ov.names, (x) => !nv.names.has(x))),
   ];
   const general = generalFeatures(generalSpace(s), n, o, newer, older, partial);
   const row = base.concat(slot, general);
@@ -341,12 +334,7 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
   return row;
 }
 
-/**
- * True when `columns` (indexes into the full row, {@link mlpWeightColumns}) read a pair-vector
- * column (group 4 of the module: |u − v|, u ⊙ v, the own-word vector), which come last in the row.
- * The shipped weights read none (78 named features), so the run time does not build the 3·d
- * vector columns of each pair (issue 25: an array of ~150 numbers per pair, for nothing).
- */
+/** True when `columns` (of the full row) read a pair-vector column (group 4, last in the row); the shipped weights read none, so the run time leaves them out (issue 25). */
 export function readsPairVectors(reader: StatePatternReader, columns: readonly number[]): boolean {
   const named = reader.names.length + STATE_MLP_SLOT_FEATURES.length + STATE_GENERAL_FEATURES.length;
   return columns.some((c) => c >= named);
