@@ -126,14 +126,16 @@ function subjectScan(body: string): SubjectScan {
 }
 
 /** {@link subjectOf} from a text's {@link SubjectScan}: the first clause-opening name not in `exclude`, the relative or the speaker, whichever comes first. */
-function subjectFrom(scan: SubjectScan, speaker: string, exclude: ReadonlySet<string>): string {
-  const cands: Array<[number, string]> = [];
-  if (scan.kin !== undefined) cands.push(scan.kin);
-  if (scan.self !== undefined) cands.push([scan.self, `self:${speaker}`]);
+function subjectFrom(scan: SubjectScan, speaker: string, exclude: Pick<ReadonlySet<string>, 'has'>): string {
+  // The earliest of the kin, self and first unexcluded name mentions; on a tie the first in that
+  // order (what a stable sort of the three by position gives), without building the list.
+  let at = Infinity;
+  let subject: string | undefined;
+  if (scan.kin !== undefined) [at, subject] = scan.kin;
+  if (scan.self !== undefined && scan.self < at) [at, subject] = [scan.self, `self:${speaker}`];
   const name = scan.names.find(([, n]) => !exclude.has(n));
-  if (name !== undefined) cands.push([name[0], `name:${name[1]}`]);
-  cands.sort((a, b) => a[0] - b[0]);
-  return cands[0]?.[1] ?? `self:${speaker}`;
+  if (name !== undefined && name[0] < at) subject = `name:${name[1]}`;
+  return subject ?? `self:${speaker}`;
 }
 
 /** {@link SubjectScan} of a side's body, read once per reading. */
@@ -146,11 +148,28 @@ function scanOf(r: SideReading): SubjectScan {
 }
 
 /** The text's clause is about the other side's value: "Acme opened an office", "Miso passed away". */
-function valueSubject(body: string, values: ReadonlySet<string>): boolean {
-  for (const m of body.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?\s+(\p{Ll}[\p{Ll}'-]*)/gu)) {
-    if (values.has((m[1] as string).toLowerCase()) && !/^(?:for|of|in|on|at|to|the|a|an|with|from|by|and|or)$/.test(m[2] as string)) return true;
-  }
+function valueSubject(r: SideReading, values: Pick<ReadonlySet<string>, 'has'>): boolean {
+  for (const name of clauseSubjectsOf(r)) if (values.has(name)) return true;
   return false;
+}
+
+/**
+ * The capitalised words of a reading's body followed by a lower-case word that is no function
+ * word, lower-cased (what {@link valueSubject} tests), read once per reading (kept with it, so
+ * they go when the reading goes, as an erasure requires).
+ */
+const CLAUSE_SUBJECTS = new WeakMap<SideReading, readonly string[]>();
+
+function clauseSubjectsOf(r: SideReading): readonly string[] {
+  let out = CLAUSE_SUBJECTS.get(r);
+  if (out !== undefined) return out;
+  const found: string[] = [];
+  for (const m of r.body.matchAll(/\b(\p{Lu}[\p{L}-]+)(?:'s)?\s+(\p{Ll}[\p{Ll}'-]*)/gu)) {
+    if (!/^(?:for|of|in|on|at|to|the|a|an|with|from|by|and|or)$/.test(m[2] as string)) found.push((m[1] as string).toLowerCase());
+  }
+  out = found;
+  CLAUSE_SUBJECTS.set(r, out);
+  return out;
 }
 
 /** Word-space helpers the general features need (handed in by the MLP module, which owns the table). */
@@ -213,7 +232,7 @@ function cuesOf(r: SideReading): SideCues {
 }
 
 /** Content words of a side with values, speakers and cue phrases masked. */
-function maskedWords(r: SideReading, drop: ReadonlySet<string>): string[] {
+function maskedWords(r: SideReading, drop: Pick<ReadonlySet<string>, 'has'>): string[] {
   return cuesOf(r).content.filter((x) => !drop.has(x));
 }
 
@@ -225,22 +244,26 @@ const stem = (x: string) => x.slice(0, 5);
  * head's ceiling bounds them instead: `mlpCeiling` of ./state-update-mlp-ceiling.ts).
  */
 export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideReading, newer: StateSide, older: StateSide, partial = false): number[] {
-  const nb = n.body;
   const b01 = (x: boolean): number => (x ? 1 : 0);
   const { begin, end, now, repeat, history, addition, episode, hypothetical } = cuesOf(n);
   const oc = cuesOf(o);
   const ns = (newer.speaker ?? 'i').toLowerCase();
   const os = (older.speaker ?? 'i').toLowerCase();
-  const speakers = new Set([ns, os]);
-  const oValues = new Set([...o.values].filter((v) => !speakers.has(v)));
-  const nValues = new Set([...n.values].filter((v) => !speakers.has(v)));
-  const oSubj = subjectFrom(scanOf(o), os, new Set([...speakers, ...[...nValues].filter((v) => !oValues.has(v))]));
-  const nSubj = subjectFrom(scanOf(n), ns, new Set([...speakers, ...[...oValues].filter((v) => `name:${v}` !== oSubj)]));
+  // The sets of the row are read only by membership, so they are tests, not copies (issue 25:
+  // this function runs for ~25 pairs per write, and its sets were most of its garbage):
+  // the speakers {ns, os}; the sides' values without the speakers (oValues, nValues).
+  const speakers = { has: (v: string): boolean => v === ns || v === os };
+  const oValues = { has: (v: string): boolean => o.values.has(v) && !speakers.has(v) };
+  const nValues = { has: (v: string): boolean => n.values.has(v) && !speakers.has(v) };
+  // speakers ∪ (nValues ∖ oValues), then speakers ∪ {v ∈ oValues : name:v ≠ oSubj}.
+  const oSubj = subjectFrom(scanOf(o), os, { has: (v) => speakers.has(v) || (nValues.has(v) && !oValues.has(v)) });
+  const nSubj = subjectFrom(scanOf(n), ns, { has: (v) => speakers.has(v) || (oValues.has(v) && `name:${v}` !== oSubj) });
   const same = nSubj === oSubj;
   const oName = oSubj.startsWith('name:') ? oSubj.slice(5) : oSubj.startsWith('kin:') ? oSubj.slice(4) : '';
   const olderNamed = oName !== '' && n.tokens.includes(oName);
   // Values and the words naming the subjects are masked; what is left is the slot.
-  const drop = new Set([...speakers, ...oValues, ...nValues]);
+  // speakers ∪ oValues ∪ nValues = speakers ∪ o.values ∪ n.values.
+  const drop = { has: (v: string): boolean => speakers.has(v) || o.values.has(v) || n.values.has(v) };
   const nm = maskedWords(n, drop);
   const om = maskedWords(o, drop);
   const masked = nm.length && om.length && !partial ? dot(space.vector(nm), space.vector(om)) : 0;
@@ -256,7 +279,10 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
     const oOwn = new Set(o.tokens.filter((x) => !STOP_WORDS.has(x) && !speakers.has(x) && x.length > 2 && !n.tokens.includes(x)));
     for (const a of nOwn) for (const b of oOwn) pair = Math.max(pair, space.cos(a, b) ?? 0);
   }
-  const oldNamed = [...oValues].some((v) => n.tokens.includes(v) || nValues.has(v));
+  let oldNamed = false; // some v of oValues named in the newer (its tokens or values)
+  for (const v of o.values) if (!speakers.has(v) && (n.tokens.includes(v) || n.values.has(v))) oldNamed = true;
+  let newValue = false; // some v of nValues not in oValues
+  for (const v of n.values) if (!speakers.has(v) && !o.values.has(v)) newValue = true;
   const negated = cuesOf(n).negation && oldNamed;
   return [
     b01(begin),
@@ -279,10 +305,10 @@ export function generalFeatures(space: GeneralSpace, n: SideReading, o: SideRead
     Math.max(0, pair),
     b01(oldNamed),
     b01(negated),
-    b01([...nValues].some((v) => !oValues.has(v))),
+    b01(newValue),
     b01(oc.begin && oc.now),
     b01(oc.history),
     b01(oc.hypothetical),
-    b01(valueSubject(nb, oValues)),
+    b01(valueSubject(n, oValues)),
   ];
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
-import { featureRow, maxRowCos, mlpWeightColumns } from './state-update-mlp.js';
+import { featureRow, maxRowCos, mlpWeightColumns, readsPairVectors } from './state-update-mlp.js';
 import type { StatePatternReader, StateReadings, StateSide } from './state-update-types.js';
 
 /**
@@ -89,7 +89,7 @@ export function mlpCeiling(reader: StatePatternReader, newer: StateSide, older: 
   if (columns === null) return 1;
   if (!(newer.timeMs >= older.timeMs)) return 0;
   const layer = ceilingLayerOf(columns);
-  const all = featureRow(reader, newer, older, memo, true);
+  const all = featureRow(reader, newer, older, memo, true, readsPairVectors(reader, columns));
   const n = layer.known.length;
   // Only the nonzero columns are summed (most are 0/1 indicators, mostly 0): adding a product
   // with 0 leaves a sum as it is, so each pre-activation is the same number as over all columns.

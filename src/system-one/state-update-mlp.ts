@@ -54,7 +54,6 @@ export type { StateMlpWeights } from './state-update-types.js';
 /** Model id of the MLP head's answers (edges it makes carry it as their origin). */
 export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@4.0.0';
 
-
 /** Names of the slot features (group 2 of the module doc), in order. */
 export const STATE_MLP_SLOT_FEATURES = Object.freeze(['cos_all', 'cos_delta', 'cos_delta_older', 'delta_newer', 'delta_older', 'change_lex', 'end_lex', 'change_lex_older', 'negation', 'newer_future', 'older_future', 'newer_past', 'older_past', 'newer_first', 'older_first', 'same_speaker', 'other_named', 'newer_valueless', 'len_ratio', 'addition_lex', 'repeat_lex', 'history_lex', 'experience_lex', 'kind_agree', 'kind_same_top', 'kind_newer', 'first_both', 'first_mismatch', 'names_shared', 'names_new', 'names_lost'] as const);
 
@@ -270,7 +269,7 @@ export function mlpFeatures(reader: StatePatternReader, newer: StateSide, older:
  * read once, the own-word vector is `cos_delta`'s): a head that reads them (the trainer's `all`
  * group) is bounded as tightly as one that does not (h-update3).
  */
-export function featureRow(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings, partial: boolean): number[] {
+export function featureRow(reader: StatePatternReader, newer: StateSide, older: StateSide, memo: StateReadings, partial: boolean, vectors = true): number[] {
   const s = wordSpace();
   const base = reader.features(newer, older, memo);
   const n = reader.side(newer, memo);
@@ -291,7 +290,11 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
   const oSpeaker = (older.speaker ?? 'i').toLowerCase();
   const nTense = nv.tense;
   const oTense = ov.tense;
-  const values = [...n.values].filter((v) => !speakers.has(v));
+  // Membership tests over the sides' sets, not copies of them per pair (issue 25).
+  const some = (xs: ReadonlySet<string>, keep: (x: string) => boolean): boolean => {
+    for (const x of xs) if (!speakers.has(x) && keep(x)) return true;
+    return false;
+  };
   const slot = [
     dot(nv.vec, ov.vec),
     dot(dn, dO),
@@ -310,7 +313,7 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     b01(o.lead === oSpeaker),
     b01(nSpeaker === oSpeaker),
     b01(n.lead !== o.lead && n.lead !== nSpeaker && o.lead !== oSpeaker),
-    b01(values.length === 0),
+    b01(!some(n.values, () => true)),
     n.tokens.length === 0 || o.tokens.length === 0 ? 0 : Math.min(n.tokens.length, o.tokens.length) / Math.max(n.tokens.length, o.tokens.length),
     ...nv.acts,
     nv.kinds.reduce((acc, k, i) => acc + Math.min(k, ov.kinds[i] as number), 0) / nv.kinds.length,
@@ -318,14 +321,23 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     Math.max(...nv.kinds),
     b01(nv.first && ov.first && nSpeaker === oSpeaker),
     b01(nv.first !== ov.first || (nv.first && nSpeaker !== oSpeaker)),
-    b01([...nv.names].some((x) => ov.names.has(x) && !speakers.has(x))),
-    b01([...nv.names].some((x) => !ov.names.has(x) && !speakers.has(x))),
-    b01([...ov.names].some((x) => !nv.names.has(x) && !speakers.has(x))),
+    b01(some(nv.names, (x) => ov.names.has(x))),
+    b01(some(nv.names, (x) => !ov.names.has(x))),
+    b01(some(ov.names, (x) => !nv.names.has(x))),
   ];
   const general = generalFeatures(generalSpace(s), n, o, newer, older, partial);
-  const absdiff = Array.from(nv.vec, (x, k) => Math.abs(x - (ov.vec[k] as number)));
-  const prod = Array.from(nv.vec, (x, k) => x * (ov.vec[k] as number));
-  return [...base, ...slot, ...general, ...absdiff, ...prod, ...dn];
+  const row = base.concat(slot, general);
+  if (!vectors) return row;
+  for (let k = 0; k < nv.vec.length; k++) row.push(Math.abs((nv.vec[k] as number) - (ov.vec[k] as number)));
+  for (let k = 0; k < nv.vec.length; k++) row.push((nv.vec[k] as number) * (ov.vec[k] as number));
+  for (let k = 0; k < dn.length; k++) row.push(dn[k] as number);
+  return row;
+}
+
+/** True when `columns` (of the full row) read a pair-vector column (group 4, last in the row); the shipped weights read none, so the run time leaves them out (issue 25). */
+export function readsPairVectors(reader: StatePatternReader, columns: readonly number[]): boolean {
+  const named = reader.names.length + STATE_MLP_SLOT_FEATURES.length + STATE_GENERAL_FEATURES.length;
+  return columns.some((c) => c >= named);
 }
 
 
@@ -381,7 +393,7 @@ export function mlpDecision(reader: StatePatternReader, newer: StateSide, older:
   if (weightColumns === undefined) mlpColumns(reader);
   if (weightColumns === null || weightColumns === undefined) return reader.fallback(newer, older, memo);
   if (!(newer.timeMs >= older.timeMs)) return { probability: 0, model: STATE_UPDATE_MLP_ID };
-  const x = mlpFeatures(reader, newer, older, memo);
+  const x = featureRow(reader, newer, older, memo, false, readsPairVectors(reader, weightColumns));
   const probability = mlpProbability(w, weightColumns.map((c) => x[c] as number));
   const kind = reader.kindOf(newer, older, memo, x[reader.names.indexOf('cancel_plan')] === 1);
   return kind === undefined ? { probability, model: STATE_UPDATE_MLP_ID } : { probability, kind, model: STATE_UPDATE_MLP_ID };

@@ -282,18 +282,33 @@ function words(text: string): Set<string> {
 
 /** The `substitution` feature (see {@link STATE_UPDATE_FEATURES}) from the two texts' frame words. */
 function substitution(newerWords: ReadonlySet<string>, olderWords: ReadonlySet<string>, speakers: ReadonlySet<string>): number {
-  const a = new Set([...newerWords].filter((w) => !speakers.has(w)));
-  const b = new Set([...olderWords].filter((w) => !speakers.has(w)));
+  // A and B are the two word sets less the speakers; counted in place, not copied (issue 25).
+  let sizeA = 0;
   let inter = 0;
-  for (const w of a) if (b.has(w)) inter++;
-  const onlyA = a.size - inter;
-  const onlyB = b.size - inter;
+  for (const w of newerWords) {
+    if (speakers.has(w)) continue;
+    sizeA++;
+    if (olderWords.has(w)) inter++;
+  }
+  let sizeB = 0;
+  for (const w of olderWords) if (!speakers.has(w)) sizeB++;
+  const onlyA = sizeA - inter;
+  const onlyB = sizeB - inter;
   if (onlyA < 1 || onlyA > 3 || onlyB < 1 || onlyB > 3) return 0;
-  return inter / (a.size + b.size - inter);
+  return inter / (sizeA + sizeB - inter);
 }
 
 
 const END = /\b(quit|quitting|left|leaving|broke up|split up|divorced|separated|sold|selling|gave away|given away|got rid of|moved out|moving out|moved away from|no longer|not any ?more|stopped|dropped out|ended|is over|are over|is gone|are gone|closed|deleted|shut down|dead|retired|resigned|done with|last day|stole|stolen|aren't together|not together|no more|passed away|died)\b/i;
+/** The lower-cased tokens of a reading as a set (read once per reading: a pair only tests membership). */
+const TOKEN_SETS = new WeakMap<SideReading, ReadonlySet<string>>();
+
+function tokenSetOf(r: SideReading): ReadonlySet<string> {
+  let set = TOKEN_SETS.get(r);
+  if (set === undefined) TOKEN_SETS.set(r, (set = new Set(r.tokens)));
+  return set;
+}
+
 /** The two sides' speakers, lower-cased. */
 function speakersOf(a: StateSide, b: StateSide): Set<string> {
   return new Set([a.speaker, b.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
@@ -516,11 +531,15 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, 
   const ta = n.topics;
   const tb = o.topics;
   const end = n.end;
-  const va = new Set([...n.values].filter((v) => !speakers.has(v)));
-  const vb = new Set([...o.values].filter((v) => !speakers.has(v)));
-  // The older value named anywhere in the newer, a sentence's first word too ("Milo passed away").
-  const newerTokens = new Set(n.tokens.filter((w) => !speakers.has(w)));
-  const oldInNewer = [...vb].some((v) => va.has(v) || newerTokens.has(v));
+  // The older value named anywhere in the newer, a sentence's first word too ("Milo passed away"):
+  // some v of vb (the older's values less the speakers) in va (the newer's, likewise) or in the
+  // newer's tokens less the speakers. Read by membership, without copying the sets per pair.
+  const newerTokens = tokenSetOf(n);
+  let oldInNewer = false;
+  for (const v of o.values) if (!speakers.has(v) && (n.values.has(v) || newerTokens.has(v))) oldInNewer = true;
+  // Some v of va not in vb.
+  let newValue = false;
+  for (const v of n.values) if (!speakers.has(v) && !o.values.has(v)) newValue = true;
   // The end is about the older state: its value named again, or the same slot with the same value
   // or none ("I quit my job"); "Tom and I broke up" does not end a marriage to Alex.
   // An end of another state of the same slot: "I quit Acme" after "I started at Globex".
@@ -529,7 +548,9 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, 
   const b01 = (x: boolean): number => (x ? 1 : 0);
   // The slot patterns' reading, when there is one, overrides the soft topic: a claim match is
   // the same topic, the same kind with another key is not ("favourite food" vs "favourite film").
-  const topicSame = match !== undefined ? 1 : kindMatch ? 0 : Math.max(...ta.map((t, k) => Math.min(t, tb[k] as number)));
+  let topicOverlap = -Infinity; // max_k min(ta[k], tb[k]), as Math.max(...) of the list
+  for (let k = 0; k < ta.length; k++) topicOverlap = Math.max(topicOverlap, Math.min(ta[k] as number, tb[k] as number));
+  const topicSame = match !== undefined ? 1 : kindMatch ? 0 : topicOverlap;
   return [
     b01(match !== undefined),
     // An end names the state that ends: "Tom and I broke up" ends Tom, not the marriage to Alex.
@@ -548,7 +569,7 @@ export function stateUpdateFeatures(newerSide: StateSide, olderSide: StateSide, 
     b01(end),
     b01(endsOld),
     b01(oldInNewer),
-    b01([...va].some((v) => !vb.has(v))),
+    b01(newValue),
     b01(n.lead === o.lead),
     kindMatch && match === undefined ? 0 : substitution(n.frameWords, o.frameWords, speakers),
     b01(n.history),
