@@ -39,6 +39,7 @@ import { encodeSealed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
+import type { LanguageCode } from '../text/language.js';
 
 export type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
 
@@ -63,7 +64,7 @@ export interface SqlRecordDriverOptions {
 /** A record driver over SQL, with the FTS5 index it keeps (undefined under `lexical: 'none'`). */
 export interface SqlRecordDriver extends RecordDriver {
   /** The store-kept lexical index of `namespace` (contract: `StorageAdapter.lexicalIndex`), or undefined under `'none'`. */
-  lexicalIndex(namespace: string): LexicalIndex | undefined;
+  lexicalIndex(namespace: string, language?: LanguageCode): LexicalIndex | undefined;
 }
 
 /** Largest chunk of a stored value in bytes (the Durable Object refuses values over 2 MB). */
@@ -378,7 +379,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     close() {
       closed = true;
     },
-    lexicalIndex(namespace) {
+    lexicalIndex(namespace, language) {
       if (options.lexical !== 'fts5') return undefined;
       return lexical.index(namespace, {
         live: () => {
@@ -389,7 +390,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
           await setup();
           await db.ready(mode);
         },
-      });
+      }, language);
     },
   };
 }
