@@ -16,6 +16,7 @@
  * or search builds one, dropping the old tables of the namespace first (their terms, erased
  * texts' included, do not outlive them). The index handle of a namespace asks for a language
  * (its `language` option): a table of another language is rebuilt at the handle's first use.
+ * The first build of any namespace drops every older-version table of the store.
  * The commits keep a table in the language its name holds, so rows are removed with the terms
  * they were inserted with. A rebuild reads every node record of the namespace and analyses its
  * text: about 8 s at 100k LoCoMo turns in Node (see `docs/bench/scale/PROFILE.md`, issue 22/24).
@@ -25,7 +26,7 @@
 import { invalidInput } from '../../errors.js';
 import { isCorruptError } from '../store/sql-errors.js';
 import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
-import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsMatch, ftsSearch, ftsTableLanguage, ftsTableName } from '../indexes/sql-lexical.js';
+import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsMatch, ftsSearch, ftsTableLanguage, ftsTableName, ftsTablePattern } from '../indexes/sql-lexical.js';
 import { LEXICAL_VERSION } from '../indexes/lexical.js';
 import type { LanguageCode } from '../text/language.js';
 import { type NodeRecord, nodeRecordSound } from '../store/record-codec.js';
@@ -108,7 +109,15 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
       }
       return { id: Number(r.id), value: c.read('node', blob, keyOfSql(r.k)) };
     });
-  /** Drops the namespace's tables and builds the current one from its sound records; returns its name. */
+  /** Drops the tables of an older `LEXICAL_VERSION`, of every namespace: their terms would outlive an erasure (each namespace's table is rebuilt at its first use). */
+  const dropOlder = (): void => {
+    const pattern = ftsTablePattern(tablePrefix);
+    for (const r of q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${tablePrefix}fts%`])) {
+      const m = pattern.exec(String(r.name));
+      if (m !== null && Number(m[1]) !== LEXICAL_VERSION) q(`DROP TABLE ${String(r.name)}`);
+    }
+  };
+  /** Drops the namespace's tables (and every table of an older version) and builds the current one from its sound records; returns its name. */
   const build = (ns: string): string => {
     let n = stored(ns);
     if (n === undefined) {
@@ -116,6 +125,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
       q(`INSERT INTO ${lex} (ns, n) VALUES (?, ?)`, [sqlKey(ns), n]);
     }
     dropAll(n);
+    dropOlder();
     const name = ftsTableName(tablePrefix, n, wanted.get(ns));
     createFtsTable(q as never, name);
     for (const { id, value } of records(ns)) {
