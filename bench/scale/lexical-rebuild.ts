@@ -6,7 +6,8 @@
  * (`lexical: 'minisearch'`); it is then opened with `lexical: 'fts5'` and the first `ready()` of
  * the namespace's index, which builds the table from every node record, is timed. Then the
  * MiniSearch side: the same texts added to an empty `createLexicalIndex()` (the lexical part of
- * a rescan; the rescan also rebuilds the directory and the vector index). Wall ms, one process.
+ * a rescan; the rescan also rebuilds the directory and the vector index). Wall and CPU ms
+ * (user + system of the process), one process.
  *
  *   nice -n 10 npx tsx bench/scale/lexical-rebuild.ts <size> [--data locomo10.json]
  *
@@ -49,17 +50,22 @@ try {
   }
   await storage.close();
   storage = await createSqliteFileStorage({ dir, lexical: 'fts5', logger: () => undefined });
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const lex = storage.lexicalIndex('ns');
   await lex?.ready?.();
   const t1 = performance.now();
+  const c1 = process.cpuUsage(c0);
   const hits = lex?.search('support group', 10).length;
   await storage.close();
+  const c2 = process.cpuUsage();
   const t2 = performance.now();
   const mini = createLexicalIndex();
   for (let i = 0; i < size; i += 1) mini.add({ id: `n${i}`, text: texts[i] as string, speaker: i % 2 === 0 ? 'Caroline' : 'Melanie' });
   const t3 = performance.now();
-  console.log(`${size} nodes: FTS5 table rebuild ${(t1 - t0).toFixed(0)} ms (${hits} hits after), MiniSearch rebuild ${(t3 - t2).toFixed(0)} ms`);
+  const c3 = process.cpuUsage(c2);
+  const cpu = (c: NodeJS.CpuUsage): string => ((c.user + c.system) / 1000).toFixed(0);
+  console.log(`${size} nodes: FTS5 table rebuild ${(t1 - t0).toFixed(0)} ms wall / ${cpu(c1)} ms CPU (${hits} hits after), MiniSearch rebuild ${(t3 - t2).toFixed(0)} ms wall / ${cpu(c3)} ms CPU`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -121,7 +121,8 @@ export interface MemoryOptions {
    * without the option reads it the same way; a namespace with none stored and no option reads
    * each text in its own language (English when too short to tell), questions in its dominant
    * one. Giving a namespace another language than the one its lexical index was built in
-   * rebuilds that index from its nodes at open (a full scan: see docs/bench/scale/PROFILE.md).
+   * rebuilds that index from its nodes (MiniSearch: a rescan at open; FTS5: at its first
+   * write or search, ~8.5 s of CPU at 100k nodes; docs/bench/scale/PROFILE.md).
    * Only the primary subtag matters; it must be English or a language the text pipeline has
    * resources for (`SUPPORTED_LANGUAGES`, memory/language-option.ts).
    * @default none

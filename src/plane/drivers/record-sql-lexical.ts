@@ -19,7 +19,8 @@
  * The first build of any namespace drops every older-version table of the store.
  * The commits keep a table in the language its name holds, so rows are removed with the terms
  * they were inserted with. A rebuild reads every node record of the namespace and analyses its
- * text: about 8 s at 100k LoCoMo turns in Node (see `docs/bench/scale/PROFILE.md`, issue 22/24).
+ * text: ~8.5 s of CPU at 100k LoCoMo turns in Node (`bench/scale/lexical-rebuild.ts`,
+ * docs/bench/scale/PROFILE.md, stop 40).
  *
  * @module
  */
