@@ -51,7 +51,7 @@ export const BENCH_USAGE = `Usage:
   npm run bench -- changes [--out <dir>]     (issue-24 facts that change: updates caught / false
                                           supersessions / AUC by kind, MLP vs logistic head, and
                                           the end-to-end recall check; --out writes changes.json, .md)
-  npm run bench -- multilingual [--system-one <name>] [--out <dir>]
+  npm run bench -- multilingual [--system-one <name>] [--no-language] [--out <dir>]
                                           (recall@1 and @5 per language of test/fixtures/multilingual
                                           and of the dev / held-out person sets of multilingual-person,
                                           default Node encoder; writes <out>/multilingual.json)
@@ -288,11 +288,13 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       const encoder = await createDefaultNodeEncoder();
       const backend = await createSystemOneFromName(systemOne ?? 'local', { env: process.env });
       try {
-        const results = await runMultilingualBench(loadMultilingualSets(), encoder, backend);
+        // --no-language: the namespaces without their `language` option (issue 24's before).
+        const opts = { language: values['no-language'] !== true };
+        const results = await runMultilingualBench(loadMultilingualSets(), encoder, backend, opts);
         io.out(multilingualTable(results));
         for (const r of results) for (const m of r.misses) io.err(`bench: ${r.language} miss@5: ${m.question} (expected ${m.expected}, got ${m.got.join(', ')})`);
-        const dev = await runMultilingualBench(loadPersonSets('dev'), encoder, backend);
-        const heldout = await runMultilingualBench(loadPersonSets('heldout'), encoder, backend);
+        const dev = await runMultilingualBench(loadPersonSets('dev'), encoder, backend, opts);
+        const heldout = await runMultilingualBench(loadPersonSets('heldout'), encoder, backend, opts);
         io.out(`\nSecond person set (test/fixtures/multilingual-person; dev tuned on, held-out only measured):\n\n${personTable(dev, heldout)}`);
         for (const [split, rs] of [['dev', dev], ['heldout', heldout]] as const) {
           for (const r of rs) for (const m of [...(r.person?.misses1 ?? []), ...(r.short?.misses1 ?? [])]) io.err(`bench: ${split} ${r.language} miss@1: ${m.question} (expected ${m.expected}, got ${m.got.join(', ')})`);
@@ -477,6 +479,7 @@ const BENCH_OPTIONS = {
   systems: { type: 'string' },
   out: { type: 'string' },
   quick: { type: 'boolean' },
+  'no-language': { type: 'boolean' },
   browser: { type: 'boolean' },
   edge: { type: 'boolean' },
   small: { type: 'string' },

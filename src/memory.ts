@@ -43,6 +43,7 @@ import { lifecycleMethods } from './memory/lifecycle-methods.js';
 import { openNamespace } from './memory/migrate.js';
 import { readMethods } from './memory/read-methods.js';
 import { calibrationOf } from './memory/relevance.js';
+import { checkLanguageOption } from './memory/language-option.js';
 import { MEMORY_OPTION_KEYS, checkCacheSizes, checkMaxOpen, indexFactories, type MemoryOptions } from './memory/setup.js';
 import type { TransferDeps } from './memory/transfer.js';
 import type { CallOptions, ScopedCallOptions } from './memory/types.js';
@@ -99,8 +100,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   }
   const cacheSizes = checkCacheSizes(options.cache);
   const maxOpen = checkMaxOpen(options.maxOpenNamespaces);
+  const languageOf = checkLanguageOption(options.language);
   const openState = async (ns: string): Promise<NamespaceState> => {
-    const state = await openNamespace(ns, storage, encoder, factories, cacheSizes);
+    const state = await openNamespace(ns, storage, encoder, factories, cacheSizes, languageOf(ns));
     if (state.openReport.checkpointDamaged === true) {
       logger('warn', `the checkpoint of namespace ${JSON.stringify(ns)} is damaged; the namespace was rebuilt from its stored records (${state.openReport.reason ?? 'no reason given'})`, { code: 'CHECKPOINT_DAMAGED', namespace: ns });
     }

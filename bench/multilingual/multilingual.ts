@@ -122,10 +122,12 @@ export function loadMultilingualSets(dir: string = MULTILINGUAL_DIR): Multilingu
 
 /**
  * Writes one language into a fresh in-memory namespace (one session, a turn a minute) and
- * recalls each question with k = 5.
+ * recalls each question with k = 5. `options.language` (default true): the namespace is given
+ * the set's language (the memory's `language` option, issue 24); false measures without it.
  */
-export async function runMultilingualSet(set: MultilingualSet, encoder: Encoder, systemOne: SystemOneBackend): Promise<MultilingualResult> {
-  const memory = await createMemory({ storage: createMemoryStorage(), encoder, systemOne, namespace: `multilingual-${set.language}` });
+export async function runMultilingualSet(set: MultilingualSet, encoder: Encoder, systemOne: SystemOneBackend, options: { language?: boolean } = {}): Promise<MultilingualResult> {
+  const language = options.language === false ? {} : { language: set.language };
+  const memory = await createMemory({ storage: createMemoryStorage(), encoder, systemOne, namespace: `multilingual-${set.language}`, ...language });
   try {
     const t0 = Date.UTC(2024, 4, 1, 9, 0, 0);
     await memory.addMany(
@@ -167,10 +169,10 @@ export async function runMultilingualSet(set: MultilingualSet, encoder: Encoder,
   }
 }
 
-/** Runs every language of `sets` in turn. */
-export async function runMultilingualBench(sets: MultilingualSet[], encoder: Encoder, systemOne: SystemOneBackend): Promise<MultilingualResult[]> {
+/** Runs every language of `sets` in turn ({@link runMultilingualSet}'s `options`). */
+export async function runMultilingualBench(sets: MultilingualSet[], encoder: Encoder, systemOne: SystemOneBackend, options: { language?: boolean } = {}): Promise<MultilingualResult[]> {
   const out: MultilingualResult[] = [];
-  for (const set of sets) out.push(await runMultilingualSet(set, encoder, systemOne));
+  for (const set of sets) out.push(await runMultilingualSet(set, encoder, systemOne, options));
   return out;
 }
 

@@ -12,6 +12,7 @@ import { CHANGE_META_KEY, type NamespaceSnapshot, type StorageAdapter, type Writ
 import type { MemoryNode } from '../types.js';
 import { storedVector } from '../write/plan.js';
 import { GENERATION_META_KEY, newGeneration } from './concurrency.js';
+import { type NamespaceLanguage, namespaceLanguage } from './language-option.js';
 
 /** Nodes re-embedded per batch when a namespace is opened with another encoder. */
 export const REEMBED_BATCH = 256;
@@ -83,9 +84,10 @@ export function nextChange(meta: Record<string, unknown>): number {
  * its meta, checkpoint and logged changes are. An older schema is migrated through a whole load
  * (migrations are whole-namespace by nature); nodes of another encoder are found by one scan
  * and re-embedded in batches of {@link REEMBED_BATCH}.
+ * `language`: what the memory's `language` option gives this namespace (else the stored one applies).
  * @throws JevMemError `SCHEMA_MISMATCH` (newer schema), and the storage and encoder errors.
  */
-export async function openNamespace(ns: string, storage: StorageAdapter, encoder: Encoder, factories: IndexFactories, cache?: { nodes: number; edges: number }): Promise<NamespaceState> {
+export async function openNamespace(ns: string, storage: StorageAdapter, encoder: Encoder, factories: IndexFactories, cache?: { nodes: number; edges: number }, language?: NamespaceLanguage): Promise<NamespaceState> {
   let meta = await storage.loadMeta(ns);
   const version = meta[SCHEMA_META_KEY];
   // A newer (or malformed) schema version throws here; an older one is migrated whole.
@@ -95,7 +97,17 @@ export async function openNamespace(ns: string, storage: StorageAdapter, encoder
     meta = await storage.loadMeta(ns);
   }
   if (meta[ENCODER_META_KEY] !== encoder.fingerprint) await reembedForeign(ns, storage, encoder, meta);
-  return NamespaceState.open({ namespace: ns, storage, factories, dimension: encoder.dimension, encoder: encoder.fingerprint, ...(cache !== undefined ? { cache } : {}) });
+  // The option's language, else the one stored with the namespace (stored by its next write: write.ts `stamp`).
+  const lang = namespaceLanguage(language, meta);
+  return NamespaceState.open({
+    namespace: ns,
+    storage,
+    factories,
+    dimension: encoder.dimension,
+    encoder: encoder.fingerprint,
+    ...(cache !== undefined ? { cache } : {}),
+    ...(lang !== undefined ? { language: lang.code, languageTag: lang.tag } : {}),
+  });
 }
 
 /**

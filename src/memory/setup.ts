@@ -109,6 +109,28 @@ export interface MemoryOptions {
    */
   maxOpenNamespaces?: number;
   /**
+   * The language of the namespaces' text (issue 24): a BCP 47 tag (`"it"`, `"pt-BR"`) for every
+   * namespace this memory opens, or one per namespace (`{ notes: 'de', diario: 'es' }`). The
+   * lexical index reads a text or question too short to tell its language from its own words
+   * in it: "Insegno storia in un liceo." is English to the language identifier, Italian in an
+   * Italian namespace, so "Dove insegna Giulia?" finds it through its stems and person keys.
+   * Longer texts, texts in a script that names its language, and English texts with English
+   * stop words keep their own language ("dog training tips" stays English).
+   *
+   * Stored with the namespace (meta key `language`) at its next write, so a memory opened later
+   * without the option reads it the same way; a namespace with none stored and no option reads
+   * each text in its own language (English when too short to tell), questions in its dominant
+   * one. Giving a namespace another language than the one its lexical index was built in
+   * rebuilds that index from its nodes (MiniSearch: a rescan at open; FTS5: at its first
+   * write or search, ~8.5 s of CPU at 100k nodes; docs/bench/scale/PROFILE.md).
+   * Only the primary subtag matters; it must be English or a language the text pipeline has
+   * resources for (`SUPPORTED_LANGUAGES`, memory/language-option.ts).
+   * @default none
+   * @throws JevMemError `INVALID_OPTION` (field `language` or `language.<namespace>`) for a tag
+   *   that is not well-formed BCP 47, or of a language without resources.
+   */
+  language?: string | Readonly<Record<string, string>>;
+  /**
    * The memory's clock: ingestion times (`ingestedAt`, hence the `supersededAt` of an update
    * given without `observedAt`), export times, and the current date `answer` gives System Two
    * when the call passes none. Must return a valid Date (else `INVALID_OPTION`, field `now`).
@@ -128,7 +150,7 @@ export interface MemoryOptions {
 }
 
 /** The keys {@link MemoryOptions} accepts (any other is refused with `INVALID_OPTION`). */
-export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger', 'maxOpenNamespaces'] as const satisfies readonly (keyof MemoryOptions)[];
+export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger', 'maxOpenNamespaces', 'language'] as const satisfies readonly (keyof MemoryOptions)[];
 
 /**
  * The vector-index wiring (the one place that picks index implementations): `flat` → exact,
@@ -141,7 +163,7 @@ export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne
 export function indexFactories(vectorKind: unknown): IndexFactories {
   if (vectorKind !== 'flat' && vectorKind !== 'hnsw' && vectorKind !== 'ann' && vectorKind !== 'auto') throw invalidOption('vectorIndex', `expected 'flat', 'hnsw', 'ann' or 'auto', got ${JSON.stringify(vectorKind)}`);
   return {
-    lexical: createLexicalIndex,
+    lexical: (options) => createLexicalIndex(options),
     vector: (dim) => (vectorKind === 'hnsw' || vectorKind === 'ann' ? createVectorIndex(vectorKind, dim) : createFlatVectorIndex(dim)),
     ...(vectorKind === 'auto' ? { upgrade: { threshold: AUTO_HNSW_FROM, exactOpenBelow: autoHnswFrom, create: async (dim: number) => createAnnVectorIndex({ dimension: dim }) } } : {}),
     // A checkpointed index of the kind this option asks for is restored, not rebuilt (issue 13).

@@ -34,6 +34,7 @@ import { typesFrom, typingRequest } from '../write/typing.js';
 import type { CheckedObservation } from '../write/validate.js';
 import { GENERATION_META_KEY, newGeneration, type NamespaceCaches } from './concurrency.js';
 import { ENCODER_META_KEY, nextChange } from './migrate.js';
+import { LANGUAGE_META_KEY } from './language-option.js';
 import { expiryMeta } from './expiry-meta.js';
 import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
 import type { Turn } from './issue-order.js';
@@ -298,6 +299,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     const meta: Record<string, unknown> = { ...batch.meta, [GENERATION_META_KEY]: newGeneration(), [CHANGE_META_KEY]: change };
     if (state.meta[SCHEMA_META_KEY] !== SCHEMA_VERSION) meta[SCHEMA_META_KEY] = SCHEMA_VERSION;
     if (state.meta[ENCODER_META_KEY] !== encoder.fingerprint) meta[ENCODER_META_KEY] = encoder.fingerprint;
+    if (state.languageTag !== undefined && state.meta[LANGUAGE_META_KEY] !== state.languageTag) meta[LANGUAGE_META_KEY] = state.languageTag; // issue 24
     Object.assign(meta, expiryMeta(state.meta, batch)); // the earliest expiry (expiry-meta.ts)
     // Compare-and-set (issue 22: two writers gave two nodes one seq): the store applies the batch
     // only if no other writer committed since this state was loaded (its generation is the store's).

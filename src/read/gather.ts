@@ -61,7 +61,7 @@ export interface GatheredQuery {
 /** The query context and the anchor pools of one recall (SPEC 6 step 1). */
 export async function gatherQuery(state: NamespaceState, params: Readonly<MemoryParameters>, input: GatherInput): Promise<GatheredQuery> {
   const { speakers, mentions } = speakersIn(input.query, state);
-  const language = state.dominantLanguage;
+  const language = state.language ?? state.dominantLanguage;
   const timed = input.afterMs !== undefined || input.beforeMs !== undefined;
   const windowed = timed || input.keep !== undefined;
   const passes = (n: MemoryNode): boolean => (!timed || withinWindow(n, input.afterMs ?? -Infinity, input.beforeMs ?? Infinity)) && (input.keep?.(n) ?? true);

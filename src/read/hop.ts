@@ -115,7 +115,7 @@ export interface HopContext {
   visited: Set<string>;
   /** Filter of the recall (time window, scope): nodes it rejects are never added. */
   passes: (n: MemoryNode) => boolean;
-  /** Language of the namespace (`dominantLanguage`). */
+  /** Language of a short question: the namespace's `language`, else its `dominantLanguage`. */
   language: string;
 }
 

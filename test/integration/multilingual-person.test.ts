@@ -59,9 +59,9 @@ describe('second person set (test/fixtures/multilingual-person)', () => {
     for (const r of results.get('dev') ?? []) expect(r.person?.recall5 ?? 1, r.language).toBeGreaterThanOrEqual(0.85);
   });
 
-  it('held-out: person questions recall@1 ≥ 80 % over all languages (measured, not tuned on)', () => {
+  it('held-out: person questions recall@1 ≥ 85 % over all languages, each namespace given its language (measured, not tuned on; 83.6 % without the language option)', () => {
     const p = pooled('heldout', 'person');
-    expect(p.r1, p.misses.join('\n')).toBeGreaterThanOrEqual(0.8);
+    expect(p.r1, p.misses.join('\n')).toBeGreaterThanOrEqual(0.85);
   });
 
   it('one- and two-character CJK queries: recall@1 ≥ 90 % on both splits', () => {

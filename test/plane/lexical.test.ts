@@ -101,3 +101,57 @@ describe('lexical index', () => {
     expect(() => index.search('kayak', -1)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', field: 'k' }));
   });
 });
+
+describe('lexical index: version 4 and the namespace language (issues 22, 24)', () => {
+  it('is version 4; its snapshot names its language and loads with it; a version-3 snapshot is refused', () => {
+    expect(LEXICAL_VERSION).toBe(4);
+    const it_ = createLexicalIndex({ language: 'it' });
+    it_.add({ id: 'a', text: 'Insegno storia in un liceo.' });
+    const snap = it_.toJSON() as { version: number; language: unknown };
+    expect([snap.version, snap.language]).toEqual([4, 'it']);
+    const back = loadLexicalIndex(JSON.stringify(snap));
+    expect(back.language).toBe('it');
+    expect(back.search('Cosa insegna Marco?', 5).map((h) => h.id)).toEqual(['a']);
+    expect((createLexicalIndex().toJSON() as { language: unknown }).language).toBeNull();
+    expect(() => loadLexicalIndex({ ...snap, version: 3 })).toThrow(expect.objectContaining({ code: 'SCHEMA_MISMATCH' }));
+  });
+
+  it('reads a short indexed text in the index language; without one the same text is English and the question misses', () => {
+    // "Insegno storia in un liceo." has no stop word English or Italian enough for the identifier:
+    // English terms insegno, storia, un, liceo; in Italian also the stems insegn, stor, lice.
+    const plain = createLexicalIndex();
+    const italian = createLexicalIndex({ language: 'it' });
+    for (const index of [plain, italian]) {
+      index.add({ id: 'teach', text: 'Insegno storia in un liceo.' });
+      index.add({ id: 'live', text: 'Abito a Torino vicino al fiume.' });
+    }
+    expect(plain.search('Cosa insegna Marco?', 5, 'it')).toEqual([]);
+    expect(italian.search('Cosa insegna Marco?', 5).map((h) => h.id)).toEqual(['teach']);
+  });
+
+  it('English text keeps its terms: English keyword text under no language or "en", and English sentences under any', () => {
+    const none = createLexicalIndex();
+    const en = createLexicalIndex({ language: 'en' });
+    const de = createLexicalIndex({ language: 'de' });
+    for (const t of ['dog training tips', 'hat size chart', 'Bin day schedule', 'van rental prices']) {
+      none.add({ id: t, text: t });
+      en.add({ id: t, text: t });
+    }
+    expect(JSON.stringify((en.toJSON() as { minisearch: unknown }).minisearch)).toBe(JSON.stringify((none.toJSON() as { minisearch: unknown }).minisearch));
+    // A sentence with English stop words stays English in a German namespace (same terms as without a language).
+    const sentence = 'I went to the dog training class with Biscuit yesterday.';
+    none.add({ id: 's', text: sentence });
+    de.add({ id: 's', text: sentence });
+    expect(de.search('dog training', 5).map((h) => h.id)).toEqual(['s']);
+    expect(de.search('dog training', 5)[0]!.score).toBeCloseTo(createLexicalIndexWith(sentence).search('dog training', 5)[0]!.score, 10);
+    // Short ambiguous keyword text in a German namespace is read as German, at write and query alike: it still matches.
+    de.add({ id: 'hat', text: 'hat size chart' });
+    expect(de.search('size chart', 5).map((h) => h.id)).toEqual(['hat']);
+  });
+});
+
+function createLexicalIndexWith(text: string) {
+  const index = createLexicalIndex();
+  index.add({ id: 's', text });
+  return index;
+}

@@ -13,6 +13,12 @@
  * One addition since (issue 22/24): `book.json` of a namespace built by today's code ends with
  * the per-scope bookkeeping (`scopes`, plane/resident/scopes.ts); it is checked, then taken out
  * before the comparison. A book restored from 27aa880's checkpoint has no `scopes` and writes none.
+ *
+ * Issue 22/24 (h-lexver): `LEXICAL_VERSION` 4. The fixture's `lexical.json` (version 3) is no
+ * longer restored: such a checkpoint opens from a scan (tested below). The other tests store
+ * the fixture's checkpoints with a version-4 header on the same MiniSearch index (what a
+ * version-4 build writes for these texts: their terms did not change) and compare this build's
+ * `lexical.json` with 27aa880's once its header is read back as version 3 (`language` null).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +68,20 @@ function factoriesOf(kind: 'flat' | 'auto'): IndexFactories {
   };
 }
 
+/** `lexical.json` of 27aa880 (version 3) with the header this build writes: version 4, no language. */
+function lexicalV4(bytes: Uint8Array): Uint8Array {
+  const { format, version, minisearch } = JSON.parse(Buffer.from(bytes).toString('utf8')) as { format: string; version: number; minisearch: unknown };
+  expect(version).toBe(3);
+  return new Uint8Array(Buffer.from(JSON.stringify({ format, version: 4, language: null, minisearch })));
+}
+/** This build's `lexical.json` (version 4, no language) as 27aa880 wrote the same index (version 3). */
+function lexicalV3(bytes: Uint8Array): Uint8Array {
+  const { format, version, language, minisearch } = JSON.parse(Buffer.from(bytes).toString('utf8')) as { format: string; version: number; language: unknown; minisearch: unknown };
+  expect([version, language]).toEqual([4, null]);
+  return new Uint8Array(Buffer.from(JSON.stringify({ format, version: 3, minisearch })));
+}
+/** 27aa880's checkpoint with its `lexical.json` under a version-4 header. */
+const withLexicalV4 = (cp: Checkpoint): Checkpoint => ({ ...cp, parts: { ...cp.parts, 'lexical.json': lexicalV4(cp.parts['lexical.json']!) } });
 const decoded = (cp: StoredCheckpoint): Checkpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])) });
 const encoded = (cp: Checkpoint): StoredCheckpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) });
 /**
@@ -100,6 +120,7 @@ function asPrevious(cp: StoredCheckpoint): StoredCheckpoint {
   for (const [name, bytes] of Object.entries(parts)) {
     if (name === 'dir.vecrow') out['dir.vec'] = new Uint8Array(vec.buffer);
     else if (name === 'book.json') out[name] = new Uint8Array(Buffer.from(JSON.stringify(book)));
+    else if (name === 'lexical.json') out[name] = lexicalV3(bytes);
     else if (name !== 'book.dedup') out[name] = name === 'header.json' ? new Uint8Array(Buffer.from(JSON.stringify(header))) : bytes;
   }
   return encoded({ change: cp.change, format: 'jev-mem/namespace-checkpoint@2', parts: out });
@@ -132,12 +153,12 @@ function withoutScopes(cp: Checkpoint, scopes: unknown): StoredCheckpoint {
 const open = (kind: 'flat' | 'auto', storage: StorageAdapter): Promise<NamespaceState> =>
   NamespaceState.open({ namespace: kind, storage, factories: factoriesOf(kind), dimension: fixture.dimension, encoder: fixture.encoder });
 
-/** A store holding the fixture's first `commits` commits and its checkpoint 1. */
-async function storeOf(kind: 'flat' | 'auto', commits: number): Promise<StorageAdapter> {
+/** A store holding the fixture's first `commits` commits and its checkpoint 1 (`asWritten`: its version-3 `lexical.json` as 27aa880 wrote it, else under a version-4 header). */
+async function storeOf(kind: 'flat' | 'auto', commits: number, asWritten = false): Promise<StorageAdapter> {
   const storage = createMemoryStorage();
   const f = fixture[kind];
   for (const batch of f.commits.slice(0, STAGE1)) await storage.commit(kind, batch);
-  await storage.writeCheckpoint(kind, decoded(f.checkpoint1));
+  await storage.writeCheckpoint(kind, asWritten ? decoded(f.checkpoint1) : withLexicalV4(decoded(f.checkpoint1)));
   for (const batch of f.commits.slice(STAGE1, commits)) await storage.commit(kind, batch);
   return storage;
 }
@@ -208,6 +229,30 @@ describe('checkpoints written by commit 27aa880', () => {
       expect(answersOf(again, kind)).toEqual(answersOf(fresh, kind));
       again.dispose();
       fresh.dispose();
+    });
+
+    it(`${kind}: a checkpoint whose lexical index is version 3 opens from a scan (not as damaged), with the same answers, and is replaced by a version-4 one`, async () => {
+      const storage = await storeOf(kind, fixture[kind].commits.length, true);
+      const s = await open(kind, storage);
+      expect(s.openReport.from).toBe('scan');
+      expect(s.openReport.reason).toMatch(/lexical index is of another version.*version 3.*version 4/);
+      expect(s.openReport.checkpointDamaged).toBeUndefined();
+      expect(s.changedSinceCheckpoint).toBe(s.size);
+      // The same answers as a state built by a scan of the same commits (a store without checkpoint).
+      const bare = createMemoryStorage();
+      for (const batch of fixture[kind].commits) await bare.commit(kind, batch);
+      const scanned = await open(kind, bare);
+      expect(scanned.openReport.from).toBe('scan');
+      await Promise.all([s.maybeUpgradeVector(), scanned.maybeUpgradeVector()]);
+      expect(answersOf(s, kind)).toEqual(answersOf(scanned, kind));
+      scanned.dispose();
+      const cp = await s.checkpoint(fixture[kind].commits.length, fixture.encoder);
+      expect(JSON.parse(Buffer.from(cp.parts['lexical.json']!).toString('utf8'))).toMatchObject({ version: 4, language: null });
+      s.dispose();
+      await storage.writeCheckpoint(kind, cp);
+      const again = await open(kind, storage);
+      expect([again.openReport.from, again.openReport.replayed, again.changedSinceCheckpoint]).toEqual(['checkpoint', 0, 0]);
+      again.dispose();
     });
 
     it(`${kind}: replays the 4 ids changed after checkpoint 1 into 27aa880's answers and checkpoint`, async () => {

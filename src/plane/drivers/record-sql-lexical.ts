@@ -1,7 +1,7 @@
 /**
  * The FTS5 lexical index the SQL record driver keeps (`record-sql.ts`, issue 13, issue 22): one
  * FTS5 table per namespace (`indexes/sql-lexical.ts`: hashed terms, contentless, secure-delete),
- * named `<p>rec_fts<LEXICAL_VERSION>_<n>` with `n` from table `<p>rec_lex(ns, n)`, whose row ids
+ * named `<p>rec_fts<LEXICAL_VERSION><lang>_<n>` with `n` from table `<p>rec_lex(ns, n)`, whose row ids
  * are the row ids of the namespace's node records. The driver keeps it in step inside the SQL
  * transaction that writes the node records: a node put is indexed with its text and speaker
  * (none when its status is `'deleted'`), the terms of the record it replaces or deletes are
@@ -11,12 +11,24 @@
  * its records at its first write or search; under `'none'` a table left is dropped at the first
  * write of its namespace (it would go stale and keep erased terms).
  *
+ * Versions and languages (issues 22, 24): a namespace whose table is of another
+ * `LEXICAL_VERSION` (a store written by an older build) has no current table, so its first write
+ * or search builds one, dropping the old tables of the namespace first (their terms, erased
+ * texts' included, do not outlive them). The index handle of a namespace asks for a language
+ * (its `language` option): a table of another language is rebuilt at the handle's first use.
+ * The first build of any namespace drops every older-version table of the store.
+ * The commits keep a table in the language its name holds, so rows are removed with the terms
+ * they were inserted with. A rebuild reads every node record of the namespace and analyses its
+ * text: ~8.5 s of CPU at 100k LoCoMo turns in Node (`bench/scale/lexical-rebuild.ts`,
+ * docs/bench/scale/PROFILE.md, stop 40).
+ *
  * @module
  */
 import { invalidInput } from '../../errors.js';
 import { isCorruptError, unlessCorrupt } from '../store/sql-errors.js';
 import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
-import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsMatch, ftsSearch, ftsTableName } from '../indexes/sql-lexical.js';
+import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsMatch, ftsSearch, ftsTableLanguage, ftsTableName, ftsTablePattern } from '../indexes/sql-lexical.js';
+import { LEXICAL_VERSION } from '../indexes/lexical.js';
 import type { LanguageCode } from '../text/language.js';
 import { type NodeRecord, nodeRecordSound } from '../store/record-codec.js';
 import type { RecordKey, RecordTable } from './record-driver.js';
@@ -64,12 +76,24 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
   const tablePrefix = `${c.rec}_`;
   /** Namespaces whose FTS table was found current this session (→ its name), or dropped under 'none'. */
   const known = new Map<string, string | undefined>();
+  /** The language each namespace's index handle asks for (`index`); a namespace not in it keeps its table's. */
+  const wanted = new Map<string, LanguageCode | undefined>();
 
   const stored = (ns: string): number | undefined => {
     const row = q(`SELECT n FROM ${lex} WHERE ns = ?`, [sqlKey(ns)])[0];
     return row === undefined ? undefined : Number(row.n);
   };
+  /** The current-version table of namespace number `n`, in whatever language, if there is one. */
+  const existing = (n: number): string | undefined => {
+    const pattern = new RegExp(`^${tablePrefix}fts${LEXICAL_VERSION}[a-z]*_${n}$`);
+    for (const r of q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${tablePrefix}fts${LEXICAL_VERSION}%`])) {
+      if (pattern.test(String(r.name))) return String(r.name);
+    }
+    return undefined;
+  };
   const exists = (name: string): boolean => q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [name]).length > 0;
+  /** True when `name` is a current-version table of namespace number `n`. */
+  const isTableOf = (name: string, n: number): boolean => new RegExp(`^${tablePrefix}fts${LEXICAL_VERSION}[a-z]*_${n}$`).test(name);
   const dropAll = (n: number): void => {
     const pattern = new RegExp(`^${tablePrefix}fts\\d+_${n}$`);
     for (const r of q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${tablePrefix}fts%`])) {
@@ -86,7 +110,15 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
       }
       return { id: Number(r.id), value: c.read('node', blob, keyOfSql(r.k)) };
     });
-  /** Drops the namespace's tables and builds the current one from its sound records; returns its name. */
+  /** Drops the tables of an older `LEXICAL_VERSION`, of every namespace: their terms would outlive an erasure (each namespace's table is rebuilt at its first use). */
+  const dropOlder = (): void => {
+    const pattern = ftsTablePattern(tablePrefix);
+    for (const r of q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${tablePrefix}fts%`])) {
+      const m = pattern.exec(String(r.name));
+      if (m !== null && Number(m[1]) !== LEXICAL_VERSION) q(`DROP TABLE ${String(r.name)}`);
+    }
+  };
+  /** Drops the namespace's tables (and every table of an older version) and builds the current one from its sound records; returns its name. */
   const build = (ns: string): string => {
     let n = stored(ns);
     if (n === undefined) {
@@ -94,7 +126,8 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
       q(`INSERT INTO ${lex} (ns, n) VALUES (?, ?)`, [sqlKey(ns), n]);
     }
     dropAll(n);
-    const name = ftsTableName(tablePrefix, n);
+    dropOlder();
+    const name = ftsTableName(tablePrefix, n, wanted.get(ns));
     createFtsTable(q as never, name);
     for (const { id, value } of records(ns)) {
       const doc = nodeRecordSound(value as NodeRecord) ? nodeDoc(value) : undefined;
@@ -112,18 +145,22 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
     const cached = known.get(ns);
     if (cached === undefined) return undefined;
     const n = stored(ns);
-    if (n !== undefined && cached === ftsTableName(tablePrefix, n)) return cached;
+    if (n !== undefined && isTableOf(cached, n)) return cached;
     known.delete(ns);
     return undefined;
   };
-  /** The namespace's current FTS table, built when missing (inside a transaction). */
-  const ensure = (ns: string): string => {
+  /**
+   * The namespace's current FTS table, built when missing (inside a transaction); with `asked`,
+   * also when the table's language is not the one its index handle asks for.
+   */
+  const ensure = (ns: string, asked = false): string => {
     const cached = current(ns);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined && (!asked || ftsTableLanguage(cached) === wanted.get(ns))) return cached;
     const n = stored(ns);
-    if (n !== undefined && exists(ftsTableName(tablePrefix, n))) {
-      known.set(ns, ftsTableName(tablePrefix, n));
-      return ftsTableName(tablePrefix, n);
+    const name = n === undefined ? undefined : existing(n);
+    if (name !== undefined && (!asked || ftsTableLanguage(name) === wanted.get(ns))) {
+      known.set(ns, name);
+      return name;
     }
     return build(ns);
   };
@@ -191,7 +228,10 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
       };
     },
     /** The index handle of `namespace` (contract: `StorageAdapter.lexicalIndex`). */
-    index(namespace: string, hooks: SqlLexicalHooks): LexicalIndex {
+    index(namespace: string, hooks: SqlLexicalHooks, language?: LanguageCode): LexicalIndex {
+      wanted.set(namespace, language);
+      /** True when table `name` reads short texts in the language this handle asks for. */
+      const fits = (name: string): boolean => ftsTableLanguage(name) === language;
       /** The table, found or (when the namespace has node records) built; undefined when it has none. */
       const table = (): string | undefined => {
         hooks.live();
@@ -200,15 +240,16 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
           // `forget` (`reading` then looks again) or given to another namespace (the reads join
           // the hits to this namespace's records only).
           const cached = known.get(namespace);
-          if (cached !== undefined) return cached;
+          if (cached !== undefined && fits(cached)) return cached;
           if (!exists(lex)) return undefined; // a store with no table yet holds nothing
           const n = stored(namespace);
-          if (n !== undefined && exists(ftsTableName(tablePrefix, n))) {
-            known.set(namespace, ftsTableName(tablePrefix, n));
-            return ftsTableName(tablePrefix, n);
+          const name = n === undefined ? undefined : existing(n);
+          if (name !== undefined && fits(name)) {
+            known.set(namespace, name);
+            return name;
           }
           if (q(`SELECT 1 FROM ${c.rec} WHERE tbl = ? AND ns = ? LIMIT 1`, [c.nodeCode, sqlKey(namespace)]).length === 0) return undefined;
-          return c.transaction(() => ensure(namespace));
+          return c.transaction(() => ensure(namespace, true));
         } catch (e) {
           known.delete(namespace);
           throw hooks.error(e);
@@ -241,14 +282,17 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
             return row !== undefined && q(`SELECT rowid FROM ${name} WHERE rowid = ?`, [Number(row.id)]).length > 0;
           }, false);
         },
+        get language(): LanguageCode | undefined {
+          return language;
+        },
         get size(): number {
           return reading((name) => Number(q(`SELECT COUNT(*) AS n FROM ${name}`)[0]?.n ?? 0), 0);
         },
-        search(query: string, k: number, language?: string): IndexHit[] {
+        search(query: string, k: number, lang?: string): IndexHit[] {
           if (!Number.isInteger(k) || k < 0) throw invalidInput('k', `expected a non-negative integer, got ${k}`);
           if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
           return reading((name) => {
-            const match = ftsMatch(query, language as LanguageCode | undefined);
+            const match = ftsMatch(query, (lang as LanguageCode | undefined) ?? ftsTableLanguage(name));
             if (match === undefined) return [];
             // One statement (issue 25): the best k rows (ranked as ftsSearch ranks them) joined to
             // their record keys. A damaged page fails it whole; the two-step search below then
@@ -263,7 +307,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
             } catch (e) {
               if (!isCorruptError(e)) throw e;
             }
-            const hits = ftsSearch(q as never, name, query, k, language as LanguageCode | undefined);
+            const hits = ftsSearch(q as never, name, query, k, lang as LanguageCode | undefined);
             if (hits.length === 0) return [];
             const keys = new Map<number, string>();
             // In runs of 90 bindings (the Durable Object allows 100 per statement).
@@ -291,10 +335,12 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
         },
         async ready(): Promise<void> {
           await hooks.ready('read');
-          if (known.has(namespace)) return;
+          const cached = known.get(namespace);
+          if (cached !== undefined && fits(cached)) return;
           // A first use may build the table (a write): take the write lock for it, then read.
           const n = stored(namespace);
-          if (n === undefined || !exists(ftsTableName(tablePrefix, n))) {
+          const name = n === undefined ? undefined : existing(n);
+          if (name === undefined || !fits(name)) {
             await hooks.ready('write');
             table();
             await hooks.ready('read');

@@ -43,6 +43,7 @@ import { encodeSealed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
+import type { LanguageCode } from '../text/language.js';
 
 export type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
 
@@ -67,7 +68,7 @@ export interface SqlRecordDriverOptions {
 /** A record driver over SQL, with the FTS5 index it keeps (undefined under `lexical: 'none'`). */
 export interface SqlRecordDriver extends RecordDriver {
   /** The store-kept lexical index of `namespace` (contract: `StorageAdapter.lexicalIndex`), or undefined under `'none'`. */
-  lexicalIndex(namespace: string): LexicalIndex | undefined;
+  lexicalIndex(namespace: string, language?: LanguageCode): LexicalIndex | undefined;
 }
 
 export { RECORD_CHUNK_BYTES } from './record-sql-reads.js';
@@ -335,7 +336,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     close() {
       closed = true;
     },
-    lexicalIndex(namespace) {
+    lexicalIndex(namespace, language) {
       if (options.lexical !== 'fts5') return undefined;
       return lexical.index(namespace, {
         live: () => {
@@ -346,7 +347,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
           await setup();
           await db.ready(mode);
         },
-      });
+      }, language);
     },
   };
 }

@@ -29,9 +29,15 @@ export interface LexicalIndex {
   has(id: string): boolean;
   /**
    * Best `k` hits for `query`, best first. Empty query or no match → `[]`. `language` is the
-   * language of a query too short to identify (the namespace's dominant one; default English).
+   * language of a query too short to identify (the namespace's `language` option, else its
+   * dominant one; default the index's {@link LexicalIndex.language}, else English).
    */
   search(query: string, k: number, language?: string): IndexHit[];
+  /**
+   * The language indexed texts too short to identify are read in (issue 24: the namespace's
+   * `language` option); `undefined` when each text's own (English when too short to tell).
+   */
+  readonly language?: string | undefined;
   readonly size: number;
   /** Versioned JSON snapshot (see MiniSearch `toJSON`). */
   toJSON(): unknown;

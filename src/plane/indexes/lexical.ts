@@ -20,13 +20,23 @@ export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;
  * 2: language-aware terms (issue 15); version 1 snapshots hold English-only terms.
  * 3: person-inflection keys and CJK character n-grams of non-English words (issue 24; English
  *    terms unchanged).
+ * 4: h-lang's rules (issue 24: short-text language identification, more person keys, stop
+ *    words) changed the terms of non-English text again without a new version, so stores
+ *    written before them kept terms today's queries do not produce; and the snapshot names the
+ *    index's {@link LexicalSnapshot.language}. English terms unchanged. A store holding an
+ *    older index rebuilds it from its nodes at open (`resident/open.ts`, `record-sql-lexical.ts`).
  */
-export const LEXICAL_VERSION = 3 as const;
+export const LEXICAL_VERSION = 4 as const;
 
 /** The snapshot written by {@link LexicalIndex.toJSON}. */
 export interface LexicalSnapshot {
   format: typeof LEXICAL_FORMAT;
   version: typeof LEXICAL_VERSION;
+  /**
+   * The language the index read short texts in (`createLexicalIndex`'s `language`), or `null`
+   * for none (each text's own language, English when too short to tell).
+   */
+  language: LanguageCode | null;
   /** MiniSearch's own serialisation (`MiniSearch#toJSON`). */
   minisearch: AsPlainObject;
 }
@@ -40,8 +50,11 @@ export interface LexicalSnapshot {
 class Analyzer {
   #lang: LanguageCode = 'en';
 
-  /** Tokens of `text` (`analyzeText`, text.ts); notes its language (`fallback` for a short text). */
-  tokenize(text: string, fallback?: LanguageCode): string[] {
+  /** @param language - the fallback of a short indexed text (the namespace's language), if any. */
+  constructor(readonly language?: LanguageCode) {}
+
+  /** Tokens of `text` (`analyzeText`, text.ts); notes its language (`fallback`, else the index's language, for a short text). */
+  tokenize(text: string, fallback: LanguageCode | undefined = this.language): string[] {
     const { words, language } = analyzeText(text, fallback);
     this.#lang = language;
     return words;
@@ -59,7 +72,7 @@ class Analyzer {
  * then {@link Analyzer.processTerm} per token, flattened, stop words dropped, repeats and order
  * kept. The store-kept FTS5 engine (`sql-lexical.ts`) indexes exactly these, so both engines see
  * the same terms. `language` is the fallback of a text too short to identify (queries pass the
- * `language` given to `search`; indexed fields pass none, as MiniSearch does).
+ * `language` given to `search`; indexed fields the index's own `language`, none by default).
  * `"Caroline's LGBTQ group"` → `["carolin", "lgbtq", "group"]`.
  */
 export function lexicalTerms(text: string, language?: LanguageCode): string[] {
@@ -132,12 +145,17 @@ class MiniSearchLexicalIndex implements LexicalIndex {
     if (this.#search.dirtCount > 0) await this.#search.vacuum();
   }
 
+  get language(): LanguageCode | undefined {
+    return this.#analyzer.language;
+  }
+
   search(query: string, k: number, language?: string): IndexHit[] {
     if (!Number.isInteger(k) || k < 0) {
       throw invalidInput('k', `expected a non-negative integer, got ${k}`);
     }
     if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
-    const results = this.#search.search(query, { tokenize: (text: string) => this.#analyzer.tokenize(text, language) });
+    const fallback = (language as LanguageCode | undefined) ?? this.#analyzer.language;
+    const results = this.#search.search(query, { tokenize: (text: string) => this.#analyzer.tokenize(text, fallback) });
     const hits: IndexHit[] = [];
     for (const r of results) {
       if (hits.length >= k) break;
@@ -147,7 +165,7 @@ class MiniSearchLexicalIndex implements LexicalIndex {
   }
 
   toJSON(): LexicalSnapshot {
-    return { format: LEXICAL_FORMAT, version: LEXICAL_VERSION, minisearch: this.#search.toJSON() };
+    return { format: LEXICAL_FORMAT, version: LEXICAL_VERSION, language: this.#analyzer.language ?? null, minisearch: this.#search.toJSON() };
   }
 }
 
@@ -156,8 +174,13 @@ class MiniSearchLexicalIndex implements LexicalIndex {
  * `speaker`, terms = `tokenize` → the text's language (`detectLanguage`) → `termsOf` per token
  * (`text.ts`: its stop words dropped → Porter stem plus, for other languages, their stems;
  * diacritic-folded twins); queries are processed the same way, a short one in the `language`
- * given to `search`. `search` returns MiniSearch's raw BM25+ score (unbounded, ≥ 0), best
- * first; a query of stop words only returns `[]`.
+ * given to `search`, else in `options.language`. `search` returns MiniSearch's raw BM25+ score
+ * (unbounded, ≥ 0), best first; a query of stop words only returns `[]`.
+ *
+ * @param options.language - the language of an indexed text too short to identify (a supported
+ *   {@link LanguageCode}, from the namespace's `language` option; issue 24): "Insegno storia in
+ *   un liceo." is read as Italian in an Italian namespace, as English without one. A text long
+ *   enough, or in a script that names its language, keeps its own; English text stays English.
  *
  * Errors: `add` throws JevMemError `INVALID_INPUT` (field `doc.id` / `doc.text` / `doc.speaker`)
  * on a malformed document; `search` throws `INVALID_INPUT` (field `k`) when `k` is not a
@@ -165,8 +188,8 @@ class MiniSearchLexicalIndex implements LexicalIndex {
  *
  * Source: SPEC 2 (lexical index), SPEC 10 (BM25 + Porter stemming + English stop words).
  */
-export function createLexicalIndex(): LexicalIndex {
-  const analyzer = new Analyzer();
+export function createLexicalIndex(options: { language?: LanguageCode | undefined } = {}): LexicalIndex {
+  const analyzer = new Analyzer(options.language);
   return new MiniSearchLexicalIndex(new MiniSearch<LexicalDoc>(miniSearchOptions(analyzer)), analyzer);
 }
 
@@ -203,7 +226,7 @@ export function loadLexicalIndex(json: unknown): LexicalIndex {
     );
   }
   let search: MiniSearch<LexicalDoc>;
-  const analyzer = new Analyzer();
+  const analyzer = new Analyzer(typeof snap.language === 'string' ? snap.language : undefined);
   try {
     search = MiniSearch.loadJS<LexicalDoc>(snap.minisearch as AsPlainObject, miniSearchOptions(analyzer));
   } catch (cause) {

@@ -11,7 +11,9 @@
  * ever sees `[a-z0-9]` words and splits nothing itself. The store thus holds no readable term
  * (a hash of a dictionary word can still be guessed by hashing the dictionary).
  *
- * Table `<prefix>fts<LEXICAL_VERSION>_<ns>` (`ns`: the namespace's integer id):
+ * Table `<prefix>fts<LEXICAL_VERSION><lang>_<ns>` (`ns`: the namespace's integer id, `lang` the
+ * index's language, issue 24: the namespace's `language` option, which short texts are read in;
+ * empty for none, e.g. `jev_mem_rec_fts4_1`, `jev_mem_rec_fts4it_1`):
  * `fts5(text, speaker, content='', detail=full)` with rowid = the node's slot. Contentless (no
  * copy of the text); `detail=full` because FTS5's `bm25()` needs term frequencies (with
  * `detail=column` or `none` it scores every row 0); `columnsize` kept (bm25 needs the lengths).
@@ -24,7 +26,9 @@
  *
  * The terms of a row must be recomputed identically at its delete: a change of the term
  * analysis (text.ts, language.ts, the stemmer or stop-word packages) must bump
- * `LEXICAL_VERSION` (lexical.ts), which names a new table, built afresh from the nodes.
+ * `LEXICAL_VERSION` (lexical.ts), which names a new table, built afresh from the nodes (the old
+ * tables of the namespace are dropped first); rows are always inserted and deleted in the
+ * language the table's name holds, and another language asked for builds a new table too.
  *
  * @module
  */
@@ -61,14 +65,21 @@ export function ftsField(text: string, language?: LanguageCode): string {
   return lexicalTerms(text, language).map(ftsToken).join(' ');
 }
 
-/** Name of the FTS table of namespace id `ns`. */
-export function ftsTableName(prefix: string, ns: number): string {
-  return `${prefix}fts${LEXICAL_VERSION}_${ns}`;
+/** Name of the FTS table of namespace id `ns` whose short texts are read in `language` (none: their own). */
+export function ftsTableName(prefix: string, ns: number, language?: LanguageCode): string {
+  if (language !== undefined && !/^[a-z]{2,3}$/.test(language)) throw new RangeError(`not a language code: ${JSON.stringify(language)}`);
+  return `${prefix}fts${LEXICAL_VERSION}${language ?? ''}_${ns}`;
 }
 
-/** Pattern of every FTS table name of `prefix` (any version): captures the version and the namespace id. */
+/** Pattern of every FTS table name of `prefix` (any version): captures the version, the language (may be empty) and the namespace id. */
 export function ftsTablePattern(prefix: string): RegExp {
-  return new RegExp(`^${prefix}fts(\\d+)_(\\d+)$`);
+  return new RegExp(`^${prefix}fts(\\d+)([a-z]*)_(\\d+)$`);
+}
+
+/** The language a table of {@link ftsTableName} reads short texts in; `undefined` for none. */
+export function ftsTableLanguage(name: string): LanguageCode | undefined {
+  const m = /fts\d+([a-z]*)_\d+$/.exec(name);
+  return m === null || m[1] === '' ? undefined : (m[1] as LanguageCode);
 }
 
 /** Creates the FTS table `table` (which must not exist) with secure-delete on. */
@@ -77,14 +88,16 @@ export function createFtsTable(q: Query, table: string): void {
   q(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
 }
 
-/** Indexes `doc` under `slot` (the slot must not be indexed). */
+/** Indexes `doc` under `slot` (the slot must not be indexed), short texts read in the table's language. */
 export function ftsInsert(q: Query, table: string, slot: number, doc: FtsDoc): void {
-  q(`INSERT INTO ${table} (rowid, text, speaker) VALUES (?, ?, ?)`, [slot, ftsField(doc.text), doc.speaker ? ftsField(doc.speaker) : '']);
+  const lang = ftsTableLanguage(table);
+  q(`INSERT INTO ${table} (rowid, text, speaker) VALUES (?, ?, ?)`, [slot, ftsField(doc.text, lang), doc.speaker ? ftsField(doc.speaker, lang) : '']);
 }
 
-/** Removes `slot`, which was indexed with exactly `doc` (FTS5's `'delete'` command needs its terms). */
+/** Removes `slot`, which was indexed with exactly `doc` (FTS5's `'delete'` command needs its terms, recomputed in the table's language). */
 export function ftsDelete(q: Query, table: string, slot: number, doc: FtsDoc): void {
-  q(`INSERT INTO ${table} (${table}, rowid, text, speaker) VALUES ('delete', ?, ?, ?)`, [slot, ftsField(doc.text), doc.speaker ? ftsField(doc.speaker) : '']);
+  const lang = ftsTableLanguage(table);
+  q(`INSERT INTO ${table} (${table}, rowid, text, speaker) VALUES ('delete', ?, ?, ?)`, [slot, ftsField(doc.text, lang), doc.speaker ? ftsField(doc.speaker, lang) : '']);
 }
 
 /**
@@ -101,12 +114,12 @@ export function ftsMatch(query: string, language?: LanguageCode): string | undef
 
 /**
  * Best `k` rows for `query`: its terms (analysed as MiniSearch analyses a query, `language` for a
- * short one) OR-ed, ranked by FTS5's `bm25()` (k1 = 1.2, b = 0.75, both columns weight 1; IDF
+ * short one, else the table's language) OR-ed, ranked by FTS5's `bm25()` (k1 = 1.2, b = 0.75, both columns weight 1; IDF
  * `ln((N − n + 0.5) / (n + 0.5))`, floored at 1e-6 by FTS5), best first, ties by slot. A repeated
  * query term counts once per repeat (as in MiniSearch). Empty or stop-word-only query → `[]`.
  */
 export function ftsSearch(q: Query, table: string, query: string, k: number, language?: LanguageCode): FtsHit[] {
-  const match = ftsMatch(query, language);
+  const match = ftsMatch(query, language ?? ftsTableLanguage(table));
   if (match === undefined || k <= 0) return [];
   return q(`SELECT rowid AS slot, bm25(${table}) AS s FROM ${table} WHERE ${table} MATCH ? ORDER BY s, rowid LIMIT ?`, [match, k]).map((r) => ({
     slot: Number(r.slot),

@@ -74,6 +74,10 @@ export class NamespaceState {
     readonly storage: StorageAdapter,
     opened: OpenedResident,
     sizes: { nodes: number; edges: number } = { nodes: NODE_CACHE_SIZE, edges: EDGE_CACHE_SIZE },
+    /** The namespace's language (issue 24: the `language` option, else stored with it): I^lex reads short texts and questions in it; `undefined`: each text's own. */
+    readonly language?: LanguageCode,
+    /** The BCP 47 tag {@link language} was given as (stored in the namespace's meta `language` by its next write). */
+    readonly languageTag?: string,
   ) {
     const core = opened.core;
     const dir = core.dir;
@@ -180,7 +184,7 @@ export class NamespaceState {
 
   /**
    * The language most nodes are written in (`"en"` for an empty namespace; ties go to the
-   * language seen first). The fallback of a question too short to identify (issue 15).
+   * language seen first). The fallback of a short question without a {@link language} (issue 15).
    */
   get dominantLanguage(): LanguageCode {
     let best: LanguageCode = 'en';
@@ -219,7 +223,7 @@ export class NamespaceState {
    * @throws JevMemError `STORAGE_FAILED` and the adapter's errors.
    */
   static async open(opts: OpenOptions): Promise<NamespaceState> {
-    return new NamespaceState(opts.namespace, opts.storage, await openResident(opts), opts.cache);
+    return new NamespaceState(opts.namespace, opts.storage, await openResident(opts), opts.cache, opts.language, opts.languageTag);
   }
 
   /**
@@ -239,7 +243,7 @@ export class NamespaceState {
    * keeps the lexical index itself (`storage.lexicalIndex`) gets no `lexical.json` part.
    */
   checkpoint(change: number, encoder?: string): Promise<Checkpoint> {
-    return this.#core.checkpoint(change, encoder, this.storage.lexicalIndex(this.namespace) === undefined);
+    return this.#core.checkpoint(change, encoder, this.storage.lexicalIndex(this.namespace, this.language) === undefined);
   }
 
   // ---------------------------------------------------------------- loading (body-cache.ts)

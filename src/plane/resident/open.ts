@@ -9,7 +9,7 @@
  */
 import { isJevMemError } from '../../errors.js';
 import type { MemoryNode } from '../../types.js';
-import type { VectorIndex } from '../indexes/indexes.js';
+import type { LexicalIndex, VectorIndex } from '../indexes/indexes.js';
 import { loadLexicalIndex } from '../indexes/lexical.js';
 import { CHANGE_META_KEY, type Checkpoint } from '../store/storage.js';
 import { BOOK_DEDUP_PART, EXACT_VECTORS_PART, bookOf, checkCheckpoint, lexicalTextOf, liveCount } from './checkpoint-format.js';
@@ -58,7 +58,7 @@ export async function openResident(opts: OpenOptions): Promise<OpenedResident> {
     if (typeof restored === 'string') reason = restored;
     else if (restored !== undefined) return { ...restored, meta: { ...meta }, report: { ...restored.report, ms: Date.now() - started } };
   }
-  const core = new ResidentCore(dimension, storage.lexicalIndex(namespace) ?? factories.lexical(), await factories.vector(dimension), factories);
+  const core = new ResidentCore(dimension, storage.lexicalIndex(namespace, opts.language) ?? factories.lexical({ language: opts.language }), await factories.vector(dimension), factories);
   await rebuild(core, opts);
   const report: OpenReport = { from: core.dir.size === 0 ? 'empty' : 'scan', replayed: 0, reason, ms: Date.now() - started };
   if (checkpointDamaged) report.checkpointDamaged = true;
@@ -102,10 +102,22 @@ async function fromCheckpoint(opts: OpenOptions, cp: Checkpoint, change: number)
   const changed = cp.change === change ? [] : opts.storage.changesSince ? await opts.storage.changesSince(opts.namespace, cp.change) : undefined;
   if (changed === undefined) return `the change log does not reach back to change ${cp.change}`;
   // A store-kept lexical index (storage.lexicalIndex) is current as of the store: nothing to restore.
-  const kept = opts.storage.lexicalIndex(opts.namespace);
+  const kept = opts.storage.lexicalIndex(opts.namespace, opts.language);
   const lexicalText = lexicalTextOf(cp);
   if (kept === undefined && lexicalText === undefined) return 'the checkpoint has no lexical index (written with a store-kept one)';
-  const lexical = kept ?? loadLexicalIndex(lexicalText as string);
+  // An index of older terms (another LEXICAL_VERSION: a store written by an older build) or of
+  // another language is rebuilt from the nodes with the rest: the rescan also reads each node's
+  // language anew (issues 22, 24). The next checkpoint replaces this one, old terms and all.
+  let lexical: LexicalIndex;
+  try {
+    lexical = kept ?? loadLexicalIndex(lexicalText as string);
+  } catch (e) {
+    if (isJevMemError(e, 'SCHEMA_MISMATCH')) return `the checkpoint's lexical index is of another version (${e.message})`;
+    throw e;
+  }
+  if (kept === undefined && lexical.language !== opts.language) {
+    return `the checkpoint's lexical index reads short texts in ${JSON.stringify(lexical.language ?? null)}, the namespace's language is ${JSON.stringify(opts.language ?? null)}`;
+  }
   let vector: VectorIndex | undefined;
   const bytes = cp.parts['vectors'];
   // Below `exactOpenBelow` the namespace opens on the exact index (restored from an @2

@@ -6,6 +6,7 @@
  */
 import type { LexicalIndex, VectorIndex } from '../indexes/indexes.js';
 import type { StorageAdapter } from '../store/storage.js';
+import type { LanguageCode } from '../text/language.js';
 import type { MemoryNode } from '../../types.js';
 
 /** Node bodies kept in the LRU cache of one namespace. */
@@ -19,7 +20,8 @@ export const LOAD_BATCH = 512;
 
 /** Factories of the derived indexes (injected so each platform picks its own). */
 export interface IndexFactories {
-  lexical(): LexicalIndex;
+  /** An empty I^lex reading short texts in `options.language` (the namespace's language, issue 24) when given. */
+  lexical(options?: { language?: LanguageCode | undefined }): LexicalIndex;
   vector(dimension: number): VectorIndex | Promise<VectorIndex>;
   /**
    * Optional switch to an approximate index when the namespace grows: once it holds
@@ -56,6 +58,15 @@ export interface OpenOptions {
   encoder?: string;
   /** LRU sizes: node bodies and edge lists. @default { nodes: NODE_CACHE_SIZE, edges: EDGE_CACHE_SIZE } */
   cache?: { nodes: number; edges: number };
+  /**
+   * The namespace's language (issue 24, the memory's `language` option): I^lex reads indexed
+   * texts and questions too short to identify in it. A checkpoint whose lexical index was built
+   * in another language (or by another `LEXICAL_VERSION`) is not restored: the namespace is
+   * rebuilt from its nodes.
+   */
+  language?: LanguageCode | undefined;
+  /** The BCP 47 tag `language` was given as (kept by the state for the namespace's meta). */
+  languageTag?: string | undefined;
 }
 
 /** How the resident state was obtained at open (shown in `stats()` and benchmarks). */

@@ -25,6 +25,7 @@ import { namespaceMethods } from './record-namespaces.js';
 import { readMethods } from './record-reads.js';
 import { screenedDriver } from './record-screen.js';
 import type { StorageAdapter } from './storage.js';
+import type { LanguageCode } from '../text/language.js';
 
 /** What a record store is called, in `kind` and in its messages. */
 export interface RecordStoreOptions extends StoreWords {
@@ -35,7 +36,7 @@ export interface RecordStoreOptions extends StoreWords {
    * answered by `lexicalIndex` (contract in `storage.ts`); without it `lexicalIndex` answers
    * undefined and the memory keeps MiniSearch in its checkpoints.
    */
-  lexicalIndex?: (namespace: string) => LexicalIndex | undefined;
+  lexicalIndex?: (namespace: string, language?: LanguageCode) => LexicalIndex | undefined;
   /** Damage an earlier full pass found (`damage-file.ts`): the damage log starts from it. */
   knownDamage?: KnownDamage | undefined;
 }
@@ -107,7 +108,7 @@ export function createRecordStore(raw: RecordDriver, options: RecordStoreOptions
     changesSince: scoped('changesSince'),
     damaged: scoped('damaged'),
     /** The driver's own index, or none: the memory then keeps MiniSearch in its checkpoint. */
-    lexicalIndex: (namespace) => options.lexicalIndex?.(namespace),
+    lexicalIndex: (namespace, language) => options.lexicalIndex?.(namespace, language),
     // Only the Node SQLite store rewrites its file after an erasure (sqlite-file-storage.ts).
     pendingErasures: () => 0,
     vacuum: async () => 0,

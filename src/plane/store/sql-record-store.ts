@@ -57,7 +57,7 @@ export function createSqlRecordStore(db: SqlConnection, options: SqlRecordStoreO
     kind: options.kind,
     label: options.label,
     quotaRemedy: options.quotaRemedy,
-    lexicalIndex: (namespace) => driver.lexicalIndex(namespace),
+    lexicalIndex: (namespace, language) => driver.lexicalIndex(namespace, language),
     knownDamage: options.knownDamage,
   });
 }

@@ -11,6 +11,7 @@ import { isJevMemError } from '../../errors.js';
 import type { EdgeSubtype, MemoryEdge, MemoryNode, View } from '../../types.js';
 import type { LexicalIndex } from '../indexes/indexes.js';
 import type { DamageReport } from './checksum.js';
+import type { LanguageCode } from '../text/language.js';
 
 export type { DamageReport } from './checksum.js';
 
@@ -202,8 +203,14 @@ export interface StorageAdapter {
    * does and ranks by BM25 (FTS5 `bm25()`), returning node ids with positive scores, best first,
    * ties in a fixed order; `toJSON()` is a small marker, not the index.
    * Its methods throw JevMemError `STORAGE_FAILED` on a SQL failure and `CLOSED` after `close()`.
+   *
+   * `language` (issue 24): the language the index reads short texts in (the namespace's
+   * `language` option; undefined: each text's own). An index kept in another language, or
+   * written by an older build (another `LEXICAL_VERSION`), is rebuilt from the namespace's
+   * nodes at its first use, its old terms dropped. Every call for a namespace should pass the
+   * same language.
    */
-  lexicalIndex(namespace: string): LexicalIndex | undefined;
+  lexicalIndex(namespace: string, language?: LanguageCode): LexicalIndex | undefined;
   /**
    * Verifies every node record and the checkpoint of one namespace against their checksums
    * (`checksum.ts`; a full read of the namespace's rows, O(namespace), done once per namespace
