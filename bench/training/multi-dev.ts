@@ -59,7 +59,7 @@ const encoder = sharedEncoder(await createDefaultNodeEncoder());
 const backend = await createSystemOneFromName('local', { env: process.env });
 if (values.dump) await writeFile(values.dump, '');
 
-const histories: Array<{ conv: LocomoConversation; questions: LocomoQuestion[] }> =
+const histories: Array<{ conv: LocomoConversation; questions: LocomoQuestion[]; asked: string | undefined }> =
   set === 'chats'
     ? partHistories(part).map((make) => {
         const h = make();
@@ -115,7 +115,7 @@ for (const { conv, questions, asked } of histories) {
       if (values.show) {
         const textOf = new Map(ex.nodes.map((n) => [n.provenance.turnId ?? n.id, n.text]));
         const line = (t: string, score?: number): string => `${t}|${sessionOfTurn.get(t)}|${speakerOfTurn.get(t)}${score === undefined ? '' : `|${score.toFixed(3)}`} ${(textOf.get(t) ?? '').replace(/\s+/g, ' ').slice(0, 110)}`;
-        process.stdout.write(`\n# ${id} ${q.question}  fates ${fates.join(',')}  g ${r.trace.guard.toFixed(2)} f ${r.trace.coverage.toFixed(2)}\n`);
+        process.stdout.write(`\n# ${id} ${q.question}  fates ${fates.join(',')}  g ${(r.trace.guard ?? 0).toFixed(2)} f ${(r.trace.coverage ?? 1).toFixed(2)}\n`);
         r.memories.slice(0, 10).forEach((m, j) => process.stdout.write(`  ${j + 1}${q.evidence.includes(ranked[j] as string) ? '*' : ' '} ${line(ranked[j] as string, m.score)}\n`));
         q.evidence.forEach((e, j) => { if ((fates[j] as number) < 1 || (fates[j] as number) > 10) process.stdout.write(`  miss(${fates[j]}) ${line(e, r.memories.find((m) => (m.provenance.turnId ?? m.id) === e)?.score)}\n`); });
       }
