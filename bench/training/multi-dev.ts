@@ -27,7 +27,7 @@ import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import type { RecallSwitches } from '../../src/read/recall.js';
 import { createSystemOneFromName } from '../../src/system-one/from-name.js';
 import { categoryKind } from '../chats/generate.js';
-import { partHistories } from '../chats/chats.js';
+import { partHistories, questionDate, type ChatPart } from '../chats/chats.js';
 import { loadLocomo, selectRun } from '../lib/data.js';
 import { scoreQuestion, type QuestionScore } from '../lib/metrics.js';
 
@@ -45,25 +45,32 @@ const { values } = parseArgs({
     dump: { type: 'string' },
     k: { type: 'string', default: '50' },
     data: { type: 'string', default: '/work/shared/data/locomo10.json' },
+    part: { type: 'string', default: 'dev' },
+    kind: { type: 'string' },
+    show: { type: 'boolean', default: false },
   },
 });
 const set = values.set as 'chats' | 'locomo';
+// tuning parts only: the held-out, novel and test parts are never looked at here
+const part = values.part as ChatPart;
+if (!['dev', 'wilddev', 'prefdev'].includes(part)) throw new Error(`multi-dev: --part must be dev, wilddev or prefdev (tuning parts), not ${part}`);
 const variants = (values.variant as string[]).map((v) => JSON.parse(v) as Variant);
 const encoder = sharedEncoder(await createDefaultNodeEncoder());
 const backend = await createSystemOneFromName('local', { env: process.env });
 if (values.dump) await writeFile(values.dump, '');
 
-const histories: Array<{ conv: LocomoConversation; questions: LocomoQuestion[] }> =
+const histories: Array<{ conv: LocomoConversation; questions: LocomoQuestion[]; asked: string | undefined }> =
   set === 'chats'
-    ? partHistories('dev').map((make) => {
+    ? partHistories(part).map((make) => {
         const h = make();
-        return { conv: h, questions: h.questions };
+        const asked = questionDate(h);
+        return { conv: h, questions: h.questions.filter((q) => values.kind === undefined || categoryKind(q.category) === values.kind), asked };
       })
-    : selectRun(await loadLocomo(values.data as string), 'dev', false).map((s) => ({ conv: s.conversation, questions: s.questions }));
+    : selectRun(await loadLocomo(values.data as string), 'dev', false).map((s) => ({ conv: s.conversation, questions: s.questions, asked: undefined }));
 
 const kindOf = (c: number): string => (set === 'chats' ? categoryKind(c) : `cat${c}`);
 const acc = variants.map(() => ({ scores: [] as QuestionScore[], fate: new Map<string, number[]>() }));
-for (const { conv, questions } of histories) {
+for (const { conv, questions, asked } of histories) {
   const id = conv.sampleId;
   let memory: Memory;
   if (set === 'chats') {
@@ -92,6 +99,7 @@ for (const { conv, questions } of histories) {
       const v = variants[i] as Variant;
       const a = acc[i] as (typeof acc)[number];
       const opts: RecallOptions = { k: Number(values.k) };
+      if (asked !== undefined) opts.now = asked; // the chats bench's question clock
       if (v.switches) opts.switches = v.switches;
       if (v.parameters) opts.parameters = v.parameters;
       const r = await memory.recall(q.question, opts);
@@ -104,6 +112,13 @@ for (const { conv, questions } of histories) {
         return at >= 0 ? at + 1 : pool.has(e) ? 0 : -1;
       });
       const key = kindOf(q.category);
+      if (values.show) {
+        const textOf = new Map(ex.nodes.map((n) => [n.provenance.turnId ?? n.id, n.text]));
+        const line = (t: string, score?: number): string => `${t}|${sessionOfTurn.get(t)}|${speakerOfTurn.get(t)}${score === undefined ? '' : `|${score.toFixed(3)}`} ${(textOf.get(t) ?? '').replace(/\s+/g, ' ').slice(0, 110)}`;
+        process.stdout.write(`\n# ${id} ${q.question}  fates ${fates.join(',')}  g ${(r.trace.guard ?? 0).toFixed(2)} f ${(r.trace.coverage ?? 1).toFixed(2)}\n`);
+        r.memories.slice(0, 10).forEach((m, j) => process.stdout.write(`  ${j + 1}${q.evidence.includes(ranked[j] as string) ? '*' : ' '} ${line(ranked[j] as string, m.score)}\n`));
+        q.evidence.forEach((e, j) => { if ((fates[j] as number) < 1 || (fates[j] as number) > 10) process.stdout.write(`  miss(${fates[j]}) ${line(e, r.memories.find((m) => (m.provenance.turnId ?? m.id) === e)?.score)}\n`); });
+      }
       a.fate.set(key, [...(a.fate.get(key) ?? []), ...fates]);
       if (values.dump) {
         await appendFile(

@@ -28,12 +28,16 @@
  * weight (the typing head's `type.preference`), since a good suggestion rests on stated tastes,
  * and, when the read path measured the user's tastes (taste.ts), μ·m̃(v) is added inside the
  * bracket: m̃ the best first-person statement's cosine with the query (the statements' common
- * component removed, taste.ts), rescaled against the best candidate's.
+ * component removed, taste.ts), rescaled against the best candidate's. When the user asks for
+ * several things about themselves ("What sports have I picked up…", taste.ts `statementMode`
+ * 'items'), m is instead the whole turn's centred cosine with the query (taste.ts `itemScores`),
+ * weighted μ_A = {@link GUARD_ITEMS}.
  *
  * @module
  */
 import { tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
+import { asksAggregate } from './coverage.js';
 import { passageQuery, passageScore } from './passage.js';
 
 /** A turn longer than this many words is outside the range System One was fitted on (LoCoMo's longest turn has 97). */
@@ -62,6 +66,15 @@ export const GUARD_PREFERENCE = 0.5;
 export const GUARD_TASTE = 1.5;
 /** Taste span below the best taste that m̃ maps to [0,1] (centred cosines spread wider than raw ones: 1.0 chosen on prefdev and wilddev over 0.5, 0.8 and 1.2). */
 export const GUARD_TASTE_SPAN = 1.0;
+/**
+ * Weight μ_A of the rescaled item match m̃ (taste.ts `itemScores`: the turn's centred cosine) in G
+ * when the question asks for several things about the user (taste.ts `statementMode` 'items'):
+ * the tastes' μ, chosen on the chats dev and wilddev parts over 0.5, 1 and 2 (docs/bench/CHATS.md,
+ * round ten).
+ */
+export const GUARD_ITEMS = GUARD_TASTE;
+/** Span below the best item match that m̃ maps to [0,1] (the tastes' span; 1.0 over 0.3 and 0.5 on dev and wilddev). */
+export const GUARD_ITEMS_SPAN = GUARD_TASTE_SPAN;
 
 /** Speakers that are roles, not names. */
 const ROLES = new Set(['user', 'assistant', 'human', 'ai', 'system', 'bot']);
@@ -217,9 +230,14 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
   const current = asksCurrent(query);
   // A suggestion for the user rests on the user's tastes: turns typed as preferences count more.
   const tastes = wanted === 'user' && asksSuggestion(query);
+  // A question asking for several things about the user: the items are named in the user's
+  // statements (taste.ts 'items'), often without the question's words.
+  const items = wanted === 'user' && !tastes && asksAggregate(query);
+  const mu = tastes ? GUARD_TASTE : GUARD_ITEMS;
+  const span = tastes ? GUARD_TASTE_SPAN : GUARD_ITEMS_SPAN;
   let bestCos = -1;
   for (const c of cands) if (c.cosine > bestCos) bestCos = c.cosine;
-  const taste = tastes ? o.taste : undefined;
+  const taste = tastes || items ? o.taste : undefined;
   let bestTaste = -Infinity;
   if (taste !== undefined) for (const c of cands) bestTaste = Math.max(bestTaste, taste.get(c.node.id) ?? -Infinity);
   let t0 = Infinity;
@@ -241,8 +259,8 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
     const z = Math.max(0, Math.min(1, (c.cosine - (bestCos - GUARD_COSINE_SPAN)) / GUARD_COSINE_SPAN));
     const p = passageScore(pq, c.node.text).score;
     const m = taste?.get(c.node.id);
-    const mt = m === undefined ? 0 : Math.max(0, Math.min(1, (m - (bestTaste - GUARD_TASTE_SPAN)) / GUARD_TASTE_SPAN));
-    let gv = rho * ((1 - GUARD_PASSAGE_WEIGHT) * c.lexical + GUARD_PASSAGE_WEIGHT * p + GUARD_COSINE_WEIGHT * z + GUARD_TASTE * mt);
+    const mt = m === undefined ? 0 : Math.max(0, Math.min(1, (m - (bestTaste - span)) / span));
+    let gv = rho * ((1 - GUARD_PASSAGE_WEIGHT) * c.lexical + GUARD_PASSAGE_WEIGHT * p + GUARD_COSINE_WEIGHT * z + mu * mt);
     if (tastes) gv *= 1 + GUARD_PREFERENCE * Math.max(0, Math.min(1, c.node.types?.preference ?? 0));
     if (current && t1 > t0) {
       const t = c.node.observedAt !== undefined ? Date.parse(c.node.observedAt) : c.node.seq;

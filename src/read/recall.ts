@@ -24,13 +24,13 @@ import { centroidOf, estimateStop, reassess, REASSESS_TOP, scoreCandidates, topB
 import { activeViews, allocationWeights, depthFor, viewBudgets } from './budget.js';
 import { proposeNeighbours, type Proposal, type Walk } from './expand.js';
 import { gatherQuery } from './gather.js';
-import { asksSuggestion, guardWeight, questionRole } from './guard.js';
+import { guardWeight } from './guard.js';
 import { runHop } from './hop.js';
 import { extendAnchors } from './pool.js';
 import { finalRanking } from './recalled.js';
 import type { TermVectorLookup } from './signals.js';
 import { stopDecision, type StopReason } from './stop.js';
-import { isUserRole, tastePool, tasteScores, type EmbedTexts } from './taste.js';
+import { userStatements, type EmbedTexts } from './taste.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { questionTime } from './when.js';
 import { orderStep } from './order.js';
@@ -312,9 +312,10 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   };
   // ---- before/after (order.ts): the states next in time to the anchor the question names
   const order = await orderStep(state, { query: input.query, speakers, passes, language, maxDf: params.recallQueryMaxDf, on: sw.order, temporal: p.temporal, queryVector: vectorEvidence ? input.queryVector : undefined, termVectors: input.termVectors }, draw);
-  // ---- tastes (taste.ts): a recommendation request in a history whose speakers are roles (the
-  // guard's range, g > 0) draws the user's turns and measures each by its first-person statements
-  const taste = await userTastes(state, input, scored, anchorNodes, vectorEvidence, passes, draw);
+  // ---- the user's statements (taste.ts): a recommendation request, or a question asking for
+  // several things about the user, in a history whose speakers are roles (the guard's range,
+  // g > 0) draws the user's turns and measures each by its statements
+  const taste = input.embedPassages === undefined || !vectorEvidence ? undefined : await userStatements(state, { query: input.query, queryVector: input.queryVector, g: guardWeight(anchorNodes), embed: input.embedPassages }, scored, passes, draw);
   checkAbort();
   // ---- reassess (26): one more assessment of the best candidates, now that their neighbours
   // have been assessed too (an answer is often the turn next to a relevant one).
@@ -371,29 +372,6 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     when: when.trace,
     order,
   };
-  if (taste !== undefined) trace.taste = { drawn: taste.drawn, scored: taste.scores.size };
+  if (taste !== undefined) trace.taste = { drawn: taste.drawn, scored: taste.scores.size, mode: taste.mode };
   return { memories, trace };
-}
-
-/**
- * The user's tastes m(v) (taste.ts) when the query asks the user's suggestion, the guard is on
- * (g > 0 on the anchors), the query vector carries evidence and an encoder is given: draws the
- * user-role turns of the taste pool that are not yet candidates (`score` scores them as
- * candidates), then measures every user-role candidate, nearest by cosine first.
- */
-async function userTastes(
-  state: NamespaceState,
-  input: RecallInput,
-  scored: Map<string, Scored>,
-  anchorNodes: readonly MemoryNode[],
-  vectorEvidence: boolean,
-  passes: (n: MemoryNode) => boolean,
-  score: (nodes: MemoryNode[]) => Promise<void>,
-): Promise<{ scores: Map<string, number>; drawn: number } | undefined> {
-  const embed = input.embedPassages;
-  if (embed === undefined || !vectorEvidence || !asksSuggestion(input.query) || questionRole(input.query) !== 'user' || guardWeight(anchorNodes) <= 0) return undefined;
-  const drawn = await tastePool(state, input.queryVector, new Set(scored.keys()), passes);
-  if (drawn.length > 0) await score(drawn); // marks them visited
-  const users = [...scored.values()].filter((s) => isUserRole(s.node)).sort((a, b) => b.parts.z - a.parts.z);
-  return { scores: await tasteScores(input.queryVector, users.map((s) => s.node), embed), drawn: drawn.length };
 }

@@ -30,11 +30,15 @@ import type { NamespaceState } from '../plane/resident/namespace.js';
 import { tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
 import { dot } from '../util/vector.js';
-import { ASSISTANT_ROLES, isRole } from './guard.js';
+import type { Scored } from './assess.js';
+import { asksAggregate } from './coverage.js';
+import { ASSISTANT_ROLES, asksSuggestion, isRole, questionRole } from './guard.js';
 import { splitSentences } from './passage.js';
 
 /** Depth of the vector search that draws the user's turns for a recommendation request. */
 export const TASTE_POOL = 300;
+/** Depth of the second, centred search of a question asking for several things ({@link tastePool}). */
+export const CENTRED_POOL = 300;
 /** At most this many statements are embedded in one recall (the most similar turns first keep theirs). */
 export const TASTE_MAX_STATEMENTS = 1200;
 
@@ -51,23 +55,103 @@ export function isUserRole(n: MemoryNode): boolean {
 
 /**
  * The statements of a text: its sentences (passage.ts `splitSentences`) that do not end with
- * "?" and hold a first-person word (I, I'm, my, me, we, our, us, …), in order.
+ * "?" and, when `firstPerson` (the default), hold a first-person word (I, I'm, my, me, we, our,
+ * us, …), in order.
  */
-export function statements(text: string): string[] {
-  return splitSentences(text).filter((s) => !s.endsWith('?') && tokenize(s).some((w) => FIRST_PERSON.has(w)));
+export function statements(text: string, firstPerson = true): string[] {
+  return splitSentences(text).filter((s) => !s.endsWith('?') && (!firstPerson || tokenize(s).some((w) => FIRST_PERSON.has(w))));
+}
+
+/**
+ * Which statements of the user's turns a question is matched against: `'taste'` for a
+ * suggestion the user asks for (guard.ts `asksSuggestion`; first-person statements), `'items'`
+ * for a question asking for several things about the user (coverage.ts `asksAggregate`: "What
+ * sports have I picked up…", "How many books have I finished…"; every statement, since a user
+ * names an item without "I" as often as with it: "Finally got through Middlemarch on the train").
+ * Undefined: neither, or the question is about the assistant's turns (guard.ts `questionRole`).
+ */
+export function statementMode(query: string): 'taste' | 'items' | undefined {
+  if (questionRole(query) !== 'user') return undefined;
+  if (asksSuggestion(query)) return 'taste';
+  return asksAggregate(query) && !asksDuration(query) ? 'items' : undefined;
+}
+
+/** Units of time: "how many" before one of them asks for a duration ("How many days passed between…"), not for items. */
+const TIME_UNITS = new Set(['seconds', 'minutes', 'hours', 'days', 'nights', 'weeks', 'months', 'years', 'decades']);
+
+/** True when an English question counts units of time ("How many days passed between …", "how many weeks since …"). */
+export function asksDuration(query: string): boolean {
+  const w = tokenize(query);
+  for (let i = 0; i + 2 < w.length; i++) if (w[i] === 'how' && w[i + 1] === 'many' && TIME_UNITS.has(w[i + 2] as string)) return true;
+  return false;
+}
+
+/** What {@link userStatements} needs of the recall. */
+export interface StatementsInput {
+  query: string;
+  queryVector: Float32Array;
+  /** The guard's weight on the anchors (guard.ts `guardWeight`): the step runs only when g > 0. */
+  g: number;
+  embed: EmbedTexts;
+}
+
+/**
+ * The user's statements m(v) (module comment) when the question is one of {@link statementMode}'s
+ * and the guard is on (g > 0: role speakers or long turns; never on LoCoMo): draws the user-role
+ * turns of the pool ({@link tastePool}) that are not yet candidates (`score` scores them as
+ * candidates), then measures every user-role candidate, nearest by cosine first.
+ * @returns the scores by node id, how many turns were drawn, and the mode; undefined when the
+ *   step does not run.
+ */
+export async function userStatements(
+  state: NamespaceState,
+  input: StatementsInput,
+  scored: ReadonlyMap<string, Scored>,
+  passes: (n: MemoryNode) => boolean,
+  score: (nodes: MemoryNode[]) => Promise<void>,
+): Promise<{ scores: Map<string, number>; drawn: number; mode: 'taste' | 'items' } | undefined> {
+  const mode = statementMode(input.query);
+  if (mode === undefined || input.g <= 0) return undefined;
+  const drawn = await tastePool(state, input.queryVector, new Set(scored.keys()), passes, mode === 'items');
+  if (drawn.length > 0) await score(drawn); // marks them visited
+  const users = [...scored.values()].filter((s) => isUserRole(s.node)).sort((a, b) => b.parts.z - a.parts.z);
+  if (mode === 'items') return { scores: itemScores(input.queryVector, users.map((s) => s.node), (id) => state.vectors.get(id)), drawn: drawn.length, mode };
+  return { scores: await tasteScores(input.queryVector, users.map((s) => s.node), input.embed, mode === 'taste'), drawn: drawn.length, mode };
 }
 
 /**
  * The user-role turns among the {@link TASTE_POOL} nearest turns to the query vector that
  * `keep` keeps and that are not in `seen`, nearest first (their bodies loaded).
  */
-export async function tastePool(state: NamespaceState, queryVector: Float32Array, seen: ReadonlySet<string>, keep: (n: MemoryNode) => boolean): Promise<MemoryNode[]> {
+export async function tastePool(state: NamespaceState, queryVector: Float32Array, seen: ReadonlySet<string>, keep: (n: MemoryNode) => boolean, centred = false): Promise<MemoryNode[]> {
   if (state.vector.size === 0) return [];
-  const hits = state.vector.search(queryVector, TASTE_POOL).filter((h) => !seen.has(h.id));
-  await state.loadNodes(hits.map((h) => h.id));
+  const near = state.vector.search(queryVector, TASTE_POOL);
+  let ids = near.map((h) => h.id);
+  if (centred && near.length > 1) {
+    // c̄ = the mean unit vector of the nearest turns (their common component); searching with
+    // e(q) − c̄ ranks by (e(q) − c̄)·e(v), the centred cosine's numerator (its other term,
+    // (e(q) − c̄)·c̄, is the same for every v): turns that share the question's own direction
+    const dim = queryVector.length;
+    const mean = new Float32Array(dim);
+    let n = 0;
+    for (const h of near) {
+      const v = state.vectors.get(h.id);
+      if (v === undefined) continue;
+      const u = unit(v, undefined);
+      for (let j = 0; j < dim; j++) mean[j] = (mean[j] as number) + (u[j] as number);
+      n++;
+    }
+    if (n > 0) {
+      for (let j = 0; j < dim; j++) mean[j] = (mean[j] as number) / n;
+      const extra = state.vector.search(unit(queryVector, mean), CENTRED_POOL).map((h) => h.id);
+      ids = [...new Set([...ids, ...extra])];
+    }
+  }
+  ids = ids.filter((id) => !seen.has(id));
+  await state.loadNodes(ids);
   const out: MemoryNode[] = [];
-  for (const h of hits) {
-    const n = state.nodes.get(h.id);
+  for (const id of ids) {
+    const n = state.nodes.get(id);
     if (n !== undefined && isUserRole(n) && keep(n)) out.push(n);
   }
   return out;
@@ -79,11 +163,11 @@ export async function tastePool(state: NamespaceState, queryVector: Float32Array
  * {@link TASTE_MAX_STATEMENTS} statements; a node without statements (or past the cap) is absent
  * from the result.
  */
-export async function tasteScores(queryVector: Float32Array, nodes: readonly MemoryNode[], embed: EmbedTexts): Promise<Map<string, number>> {
+export async function tasteScores(queryVector: Float32Array, nodes: readonly MemoryNode[], embed: EmbedTexts, firstPerson = true): Promise<Map<string, number>> {
   const texts: string[] = [];
   const owner: string[] = [];
   for (const n of nodes) {
-    const st = statements(n.text);
+    const st = statements(n.text, firstPerson);
     if (texts.length + st.length > TASTE_MAX_STATEMENTS) break;
     for (const s of st) {
       texts.push(s);
@@ -108,6 +192,33 @@ export async function tasteScores(queryVector: Float32Array, nodes: readonly Mem
     const prev = out.get(id);
     if (prev === undefined || c > prev) out.set(id, c);
   });
+  return out;
+}
+
+/**
+ * The item match of a question asking for several things about the user ('items' mode): the
+ * centred cosine of the query with each user turn's stored vector,
+ *
+ *   m(v) = cos(e(q) − c̄, e(v) − c̄),  c̄ = the mean unit vector of the given turns,
+ *
+ * whole turns, since the user names an item in one short turn ("I joined a Sunday five-a-side
+ * football team in February…") more often than inside a long one. A node without a stored vector
+ * is absent from the result.
+ * @param vectorOf the stored vector of a node (`NamespaceState.vectors`).
+ */
+export function itemScores(queryVector: Float32Array, nodes: readonly MemoryNode[], vectorOf: (id: string) => Float32Array | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  const units: Array<[string, Float32Array]> = [];
+  for (const n of nodes) {
+    const v = vectorOf(n.id);
+    if (v !== undefined) units.push([n.id, unit(v, undefined)]);
+  }
+  if (units.length === 0) return out;
+  const dim = queryVector.length;
+  const mean = new Float32Array(dim);
+  for (const [, u] of units) for (let j = 0; j < dim; j++) mean[j] = (mean[j] as number) + (u[j] as number) / units.length;
+  const q = unit(queryVector, mean);
+  for (const [id, u] of units) out.set(id, dot(q, unit(u, mean)));
   return out;
 }
 

@@ -118,7 +118,7 @@ export interface RecallTrace {
    * the read path drew into the pool and how many it scored by their statements; absent when the
    * step did not run.
    */
-  taste?: { drawn: number; scored: number };
+  taste?: { drawn: number; scored: number; mode?: 'taste' | 'items' };
   /**
    * The wider pool (issue 24, `pool.ts`): whether it was built (`switches.pool` on, `poolAnchors`
    * > 0, and h ≥ θ_pool or the guard's g > 0), h, θ_pool, g, its soft query and the extra anchors

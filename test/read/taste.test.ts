@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUserRole, statements, TASTE_MAX_STATEMENTS, tasteScores } from '../../src/read/taste.js';
+import { asksDuration, isUserRole, itemScores, statementMode, statements, TASTE_MAX_STATEMENTS, tasteScores } from '../../src/read/taste.js';
 import type { MemoryNode } from '../../src/types.js';
 
 function node(id: string, text: string, speaker?: string): MemoryNode {
@@ -65,5 +65,49 @@ describe('tasteScores', () => {
     const got = await tasteScores(Float32Array.from([1, 0]), [node('a', many), node('b', 'I swim. I cycle.'), node('c', 'I row.')], counting);
     expect(embedded).toBe(TASTE_MAX_STATEMENTS - 1); // b would pass the cap, so the loop stops there
     expect([...got.keys()]).toEqual(['a']);
+  });
+});
+
+describe('statementMode and asksDuration (issue 24: which statements a question is matched against)', () => {
+  it("reads a suggestion request as 'taste', a question for several things about the user as 'items', anything else as none", () => {
+    expect(statementMode('Can you recommend a show for tonight?')).toBe('taste');
+    expect(statementMode('What camera accessories would you suggest for me?')).toBe('taste'); // a suggestion first
+    expect(statementMode('What sports have I picked up since the start of the year?')).toBe('items');
+    expect(statementMode('How many books have I finished this month?')).toBe('items');
+    expect(statementMode('How many times have I been to the gym?')).toBe('items');
+    expect(statementMode('Where do I work now?')).toBeUndefined();
+    expect(statementMode('Which books did you recommend to me?')).toBeUndefined(); // the assistant's turns
+    expect(statementMode('How many days passed between my checkup and the interview?')).toBeUndefined(); // a duration
+  });
+
+  it('is true only for "how many" before a unit of time', () => {
+    expect(asksDuration('How many days passed between getting the tyres on and renewing my passport?')).toBe(true);
+    expect(asksDuration('how many weeks since I started?')).toBe(true);
+    expect(asksDuration('How many books have I read?')).toBe(false);
+    expect(asksDuration('How many times did I go running?')).toBe(false);
+    expect(asksDuration('How long ago was it?')).toBe(false);
+  });
+});
+
+describe('statements without the first-person filter', () => {
+  it('keeps every sentence that is not a question', () => {
+    expect(statements('Finally got through Middlemarch on the train. Is it weird that I cried?', false)).toEqual(['Finally got through Middlemarch on the train.']);
+    expect(statements('Finally got through Middlemarch on the train. Is it weird that I cried?')).toEqual([]);
+  });
+});
+
+describe('itemScores (the items mode: whole turns, centred cosine)', () => {
+  it('gives each node the cosine of the query with its stored vector after removing the mean of the given vectors; a node without a vector is absent', () => {
+    // Axis 0: the component every first-person turn shares; axis 1: the question's items.
+    const V: Record<string, number[]> = { g1: [1, 0], g2: [1, 0], g3: [1, 0], item: [0.6, 0.8] };
+    const nodes = ['g1', 'g2', 'g3', 'item', 'none'].map((id) => node(id, id, 'user'));
+    const q = Float32Array.from([0.8, 0.6]); // raw cosines: generic 0.8, item 0.96
+    const got = itemScores(q, nodes, (id) => (V[id] === undefined ? undefined : Float32Array.from(V[id] as number[])));
+    // c̄ = ((3 + 0.6)/4, 0.8/4) = (0.9, 0.2); q − c̄ = (−0.1, 0.4); generic − c̄ = (0.1, −0.2); item − c̄ = (−0.3, 0.6).
+    // cos(q − c̄, item − c̄) = (0.03 + 0.24)/(√0.17·√0.45) = 0.27/√0.0765; cos with generic = (−0.01 − 0.08)/(√0.17·√0.05).
+    expect(got.get('item')).toBeCloseTo(0.27 / Math.sqrt(0.0765), 5);
+    expect(got.get('g1')).toBeCloseTo(-0.09 / Math.sqrt(0.0085), 5);
+    expect(got.has('none')).toBe(false);
+    expect(itemScores(q, [], () => undefined).size).toBe(0);
   });
 });
