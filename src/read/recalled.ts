@@ -18,7 +18,7 @@ import { asksAboutQuestions, isRequest, REQUEST_FACTOR } from './request.js';
 import { presentLift, WINDOW_BOOST, windowWeight, type QuestionWindow } from './when.js';
 import { demotesSuperseded, liftReplacements, loadChains, questionLinks, replacedFor, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
 
-export { answersQuestion, demotesSuperseded, liftReplacements, questionLinks, questionSlots, replacedFor, replacesSlot, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
+export { answersQuestion, demotesSuperseded, namesQuestionSlot, liftReplacements, questionLinks, questionSlots, replacedFor, replacesSlot, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
 
 /**
  * True when a node's time meets the window [after, before): one of its time references'
@@ -149,7 +149,7 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
   // answers the slot the question names (supersession.ts `questionLinks`): "Who is my partner?"
   // does not demote a message whose partner fact nothing replaced.
   const links = questionLinks(input.query);
-  const demoted = new Set(all.filter((s) => demotesSuperseded(s.node, input, nodeOf) && replacedFor(s.node, nodeOf, links)).map((s) => s.node.id));
+  const demoted = new Set(all.filter((s) => demotesSuperseded(s.node, input, nodeOf) && replacedFor(s.node, nodeOf, links.caps)).map((s) => s.node.id));
   // A user's question to an assistant ranks below the statements answering it (request.ts),
   // unless the query is about what was asked; it holds no state, so it is never lifted as the
   // present either.
@@ -191,21 +191,25 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
   // then ranks below every memory that replaced it, directly or along the chain, whenever both
   // are recalled (supersessionCaps); both follow only the links that count (questionLinks).
   const isDemoted = (n: MemoryNode): boolean => demoted.has(n.id);
-  const raised = liftReplacements(ranked.map((x) => ({ node: x.s.node, score: x.score })), nodeOf, isDemoted, links);
+  const raised = liftReplacements(ranked.map((x) => ({ node: x.s.node, score: x.score })), nodeOf, isDemoted, links.lifts);
   ranked.forEach((x, i) => (x.score = raised[i] as number));
   const capped = supersessionCaps(
     ranked.map((x) => ({ node: x.s.node, score: x.score })),
     nodeOf,
     isDemoted,
-    links,
+    links.caps,
   );
   ranked.forEach((x, i) => (x.score = (capped[i] as { score: number }).score));
   const depth = new Map(ranked.map((x, i) => [x.s.node.id, (capped[i] as { depth: number }).depth]));
   ranked.sort((a, b) => b.score - a.score || (depth.get(a.s.node.id) ?? 0) - (depth.get(b.s.node.id) ?? 0) || a.s.node.seq - b.s.node.seq);
+  // The returned score stays on [0,1] and in rank order (h-break10 finding 4): a window or a lift
+  // can raise the best above 1, and then every score is divided by it (the order is kept).
+  const scale = Math.max(1, ranked[0]?.score ?? 0);
+  if (scale > 1) ranked.forEach((x) => (x.score /= scale));
   const inWindow = !windowed ? ranked : ranked.filter((x) => passes(x.s.node));
   // A superseded memory reports when it was replaced: read the replacing node's time.
   await state.loadNodes(inWindow.slice(0, k).flatMap(({ s }) => (s.node.status === 'superseded' ? s.node.supersededBy.slice(0, 1) : [])));
-  const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => ({ ...toRecalled(s.node, score, state), relevance: s.relevance }));
+  const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => ({ ...toRecalled(s.node, Math.max(0, score), state), relevance: s.relevance }));
   return { memories, g, coverage: f };
 }
 

@@ -69,28 +69,43 @@ export function questionSlots(query: string): ReadonlySet<string> {
 }
 
 /**
- * Whether a replacement answers the question for what it replaced (h-break10 finding 3): a
- * question that names slots of state ("Who is my partner?": partner) is answered by a
- * replacement that names one of them; a question naming none, or a replacement whose words name
- * none, counts as answered. A message of several facts ("I'm a developer at Ledgerly and I live
- * in Lisbon with my partner Tomás") replaced by a move and a new job still answers "Who is my
- * partner?": nothing replaced that fact, so it is not demoted for that question.
+ * Whether a replacement answers the question for what it replaced (h-break10 finding 3): when
+ * the question names slots of state ("Who is my partner?": partner) and the replaced memory
+ * names one of them, the replacement must name one of them too. A message of several facts ("I'm
+ * a developer at Ledgerly and I live in Lisbon with my partner Tomás") replaced by a move and a
+ * new job does not answer "Who is my partner?": nothing replaced that fact, so the message is not
+ * demoted for that question. A question naming no slot, a replaced memory naming none of the
+ * question's, or a replacement naming no slot at all: it counts as answered (demoted as before).
  */
-export function answersQuestion(newer: Pick<MemoryNode, 'text'>, slots: ReadonlySet<string>): boolean {
+export function answersQuestion(newer: Pick<MemoryNode, 'text'>, slots: ReadonlySet<string>, older?: Pick<MemoryNode, 'text'>): boolean {
   if (slots.size === 0) return true;
+  if (older !== undefined && !namesQuestionSlot(older, slots)) return true;
   const own = slotsOf(tokenize(newer.text));
   if (own.size === 0) return true;
   for (const s of own) if (slots.has(s)) return true;
   return false;
 }
 
+/** Whether a replacement names a slot the question names (both name one; {@link questionSlots}). */
+export function namesQuestionSlot(newer: Pick<MemoryNode, 'text'>, slots: ReadonlySet<string>): boolean {
+  if (slots.size === 0) return false;
+  for (const s of slotsOf(tokenize(newer.text))) if (slots.has(s)) return true;
+  return false;
+}
+
 /**
- * The replacement links recall follows for a question: a replacement about the replaced memory's
- * slot ({@link replacesSlot}) that answers the question ({@link answersQuestion}).
+ * The replacement links recall follows for a question. `caps`: a replacement about the replaced
+ * memory's slot ({@link replacesSlot}) that answers the question ({@link answersQuestion}): the
+ * replaced memory is demoted and ranked below it. `lifts`: of those, one that names a slot the
+ * question names ({@link namesQuestionSlot}; "Where do I live?" and "we're moving to Ireland"):
+ * it takes the replaced memory's place ({@link liftReplacements}). A replacement whose words name
+ * no slot is not lifted: false supersessions between small talk ("I am planning a birthday
+ * party" replaced by "I cooked curry for friends") would raise unrelated turns.
  */
-export function questionLinks(query: string): (older: MemoryNode, newer: MemoryNode) => boolean {
+export function questionLinks(query: string): { caps: (older: MemoryNode, newer: MemoryNode) => boolean; lifts: (older: MemoryNode, newer: MemoryNode) => boolean } {
   const slots = questionSlots(query);
-  return (older, newer) => replacesSlot(older, newer) && answersQuestion(newer, slots);
+  const caps = (older: MemoryNode, newer: MemoryNode): boolean => replacesSlot(older, newer) && answersQuestion(newer, slots, older);
+  return { caps, lifts: (older, newer) => caps(older, newer) && namesQuestionSlot(newer, slots) };
 }
 
 /**
@@ -107,9 +122,9 @@ export function replacedFor(node: MemoryNode, nodeOf: (id: string) => MemoryNode
 /**
  * The replacement takes the replaced memory's place (h-break10 finding 3): for each memory
  * `applies` accepts (demoted for the question), every recalled memory that replaced it, directly
- * or along a chain of links `links` accepts (through versions not recalled too), is raised to at
- * least the score the replaced memory would have without the demotion, its score ÷
- * {@link SUPERSEDED_FACTOR}. {@link supersessionCaps} then keeps the replaced memory below it:
+ * or along a chain of links `links` accepts (through versions not recalled too), and is not
+ * demoted itself (the current version, for the question), is raised to at least the score the
+ * replaced memory would have without the demotion, its score ÷ {@link SUPERSEDED_FACTOR}. {@link supersessionCaps} then keeps the replaced memory below it:
  * "Where do I live?" ranks "we're moving to Dublin" where "I live in Lisbon" ranked, and Lisbon
  * after it, instead of burying Lisbon under a replacement the question matched less well.
  * A replacement that was not recalled is not drawn in. Cycles are cut where met.
@@ -134,7 +149,7 @@ export function liftReplacements(
         if (by === undefined || seen.has(id) || !links(n, by)) continue;
         seen.add(id);
         const j = at.get(id);
-        if (j !== undefined) out[j] = Math.max(out[j] as number, undemoted);
+        if (j !== undefined && !applies(by)) out[j] = Math.max(out[j] as number, undemoted);
         walk(by);
       }
     };
