@@ -221,15 +221,25 @@ export interface RecalledMemory {
   timeZone?: string;
   /** Resolved time references of the text (event time), in text order. */
   timeRefs: RecalledTimeRef[];
-  /** Final score on the documented scale [0,1] (see read/score.ts). */
+  /**
+   * The final score, in [0,1], that recall orders the memories by (eq. (23)-(25) with the
+   * guard, the time window, supersession and the lifts of read/recalled.ts; divided by the best
+   * when a lift takes it above 1): it never rises down the list. `minScore` of recall and answer
+   * compares with it, so a cut keeps a prefix of the ranking. Its level depends on the namespace
+   * and the other candidates: compare it within one result.
+   */
   score: number;
   /**
-   * The probability, in [0,1], that this memory is evidence for the query: a_v of eq. (23)
-   * (System One's answer to `cand.relevance`, the last round's when it was reassessed) through
-   * the Platt calibration fitted for the configured System-One model on LoCoMo DEV
-   * (memory/relevance.ts; a model without a fit reports a_v as it is). Unlike `score`, it does
-   * not depend on the other candidates or the recency mix, so one threshold means the same in
-   * every namespace: `minScore` of recall and answer compares with it.
+   * System One's own estimate, in [0,1], that this memory alone is evidence for the query: a_v of
+   * eq. (23) (its answer to `cand.relevance`, the last round's when it was reassessed) through the
+   * Platt calibration fitted for the configured System-One model on LoCoMo DEV (memory/relevance.ts;
+   * a model without a fit reports a_v as it is). It is one term of `score`, not the ranking: it
+   * reads the memory with System One's features only, so it can be near 0 for the memory ranked
+   * first (a wording those features miss, another language, a replacement that names no part of
+   * the question: "Where do I live?" → "we're moving to Dublin", 0.003) and high for a memory
+   * ranked lower (a replaced one). Calibrated on LoCoMo's English conversations: elsewhere read it
+   * as an indication. No filter compares with it alone; `answer`'s default evidence reads it
+   * (memory/relevance.ts `answerEvidence`).
    */
   relevance?: number;
   provenance: Provenance;

@@ -45,7 +45,7 @@ export const OPTIONS = {
   limit: { type: 'string', value: '<N>', help: `list: memories per page, an integer from 1 to ${MAX_LIST_LIMIT} (default: 50)` },
   cursor: { type: 'string', value: '<C>', help: 'list: where to continue (printed with the previous page)' },
   filter: { type: 'string', value: '<json>', help: 'list, recall: only memories matching this filter, a JSON object (docs/api.md), e.g. \'{"speaker":"Maya","observedAt":{"$gte":"2023-05-01"}}\'' },
-  'min-score': { type: 'string', value: '<0..1>', help: 'recall: only memories whose calibrated relevance (probability of being evidence for the question) is at least this (default: 0)' },
+  'min-score': { type: 'string', value: '<0..1>', help: 'recall: only memories whose score (in [0,1], the order of the results) is at least this (default: 0)' },
   questions: { type: 'string', value: '<file>', help: 'one question a line (plain text or JSON with a "question" field); prints one JSON line each' },
   reembed: { type: 'boolean', help: 're-embed nodes whose embeddings come from another encoder instead of refusing' },
   'keep-backup': { type: 'boolean', help: 'repair: keep the damaged file beside the repaired store (it keeps every record as it was at the repair, text you erase later included; delete and forget warn about it) instead of removing it' },
@@ -84,7 +84,7 @@ const STORE = ['store'] as const satisfies readonly OptionName[];
 /** Every command of the CLI, in the order of the help. */
 export const COMMANDS = {
   ingest: { args: '<file>', summary: 'write a conversation (JSONL, LoCoMo or MemoryBank) into a store; makes the store when missing; prints the nodes and edges this ingest wrote, and the namespace\'s totals apart (namespaceTotals)', options: [...OPEN, 'format', 'sample'], required: STORE },
-  recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace; --json adds each one\'s calibrated relevance', options: [...OPEN, 'k', 'json', 'questions', 'after', 'before', 'filter', 'min-score'], required: STORE },
+  recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace; --json adds each one\'s score and calibrated relevance', options: [...OPEN, 'k', 'json', 'questions', 'after', 'before', 'filter', 'min-score'], required: STORE },
   answer: { args: '"<question>"', summary: 'recall + one System-Two call (needs JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL)', options: [...OPEN, 'k', 'json'], required: STORE },
   decide: { args: '', summary: 'answer one System-One request read as JSON from stdin', options: ['backend', 'base-url'] },
   list: { args: '', summary: 'one page of the stored memories in insertion order, one JSON line each (--json: one object); the next page\'s --cursor on stderr', options: [...OPEN, 'limit', 'cursor', 'filter', 'json'], required: STORE },

@@ -77,12 +77,11 @@ export interface MemoryMiddlewareOptions {
   /** Memories recalled into the prompt: an integer from 1 to `MAX_RECALL_K` (1,000). @default 5 */
   k?: number;
   /**
-   * Only memories whose calibrated `relevance` (the probability, in [0,1], that the memory is
-   * evidence for the user's message; memory/relevance.ts) is at least this go into the prompt,
-   * as `minScore` of `Memory.recall`; 0 puts every recalled memory in. @default none: as
-   * `Memory.answer`, the `DEFAULT_ANSWER_KEEP_TOP` (3) top-ranked memories and every other one
-   * with relevance ≥ `DEFAULT_ANSWER_MIN_SCORE` (0.01), so the best evidence is never cut for
-   * a low relevance and weak memories below the top stay out (memory/relevance.ts `answerEvidence`)
+   * Only memories whose final `score` (in [0,1], falling with rank) is at least this go into
+   * the prompt, as `minScore` of `Memory.recall`: always the best-ranked ones; 0 puts every
+   * recalled memory in. @default none: as `Memory.answer`, the `DEFAULT_ANSWER_KEEP_TOP` (3)
+   * top-ranked memories and, below them, every memory down to the lowest-ranked one with
+   * calibrated `relevance` ≥ `DEFAULT_ANSWER_MIN_SCORE` (0.01) (memory/relevance.ts `answerEvidence`)
    */
   minScore?: number;
   /**
@@ -167,8 +166,8 @@ export function recallQueryOf(text: string): string {
  * A middleware for `wrapLanguageModel({ model, middleware: memoryMiddleware(memory) })`.
  *
  * Before each call to the model (`generate` or `stream`): recalls `k` memories for the latest
- * user message (its last `MAX_QUERY_CHARS` characters when longer: {@link recallQueryOf}; within `scope` and `filter`; only those with calibrated relevance ≥ `minScore`,
- * by default the top-ranked ones and those above the default floor, as `Memory.answer` gives System Two) and adds them as a system message
+ * user message (its last `MAX_QUERY_CHARS` characters when longer: {@link recallQueryOf}; within `scope` and `filter`; only those with score ≥ `minScore`,
+ * by default the top-ranked ones down to the last one above the default relevance floor, as `Memory.answer` gives System Two) and adds them as a system message
  * after the prompt's own system messages; none are added when none pass. After a
  * call that ends a turn (the model wrote text and called no tool), remembers the user's message
  * and the model's text as two observations (speaker `user` and `assistant`, or the names of

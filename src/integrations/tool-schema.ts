@@ -53,8 +53,7 @@ export const MIN_SCORE = {
   minimum: 0,
   maximum: 1,
   description:
-    'Leave out memories whose relevance is below this. relevance is a calibrated probability in [0,1] that the memory is evidence for the query ' +
-    '(0.1 means about one in ten such memories is). Most stored memories are unrelated to a given query, so useful values are small: ' +
-    'On conversation memory (LoCoMo), 0.01 drops about 70% of unrelated memories and keeps about 89% of the relevant ones; 0.1 drops about 97% of unrelated memories but keeps only about 61% of the relevant ones. ' +
+    'Leave out memories whose score is below this. score is the final ranking score in [0,1] and falls with rank, so the cut keeps the best-ranked memories down to the first one below it ' +
+    '(never one ranked below a memory it leaves out). Its level depends on the store and the question: read it off the scores a recall returns. ' +
     'Default 0 for recall (no cut).',
 };

@@ -12,8 +12,8 @@ import type { RecalledMemory } from '../types.js';
  * `observedAt` / `supersededAt` in UTC ISO-8601 (as `listedView` gives them), and
  * `observedAtLocal` (the writer's local time, with its offset) when the memory was observed at a
  * non-zero UTC offset;
- * `relevance` is the calibrated probability in [0,1] that the memory is evidence for the query
- * (absent when the recall had no System-One assessment of it), `metadata` the caller's metadata
+ * `relevance` is System One's calibrated estimate in [0,1] that the memory is evidence for the
+ * query, which may disagree with the order (`score`; see `RecalledMemory.relevance`) (absent when the recall had no System-One assessment of it), `metadata` the caller's metadata
  * with the scope fields and `expiresAt`.
  */
 export function memoryView(m: RecalledMemory): Record<string, unknown> {

@@ -9,7 +9,7 @@
  * Tools: `remember`, `recall`, `answer` (only where System Two is configured), `update`, `forget`
  * (one memory), `list` and `history` (the versions of one memory). `recall`, `answer` and `list`
  * take the memory API's metadata `filter` and scope (`userId`, `agentId`, `sessionId`; docs/api.md),
- * `recall` and `answer` its `minScore` on the calibrated `relevance` (memory/relevance.ts). `update`,
+ * `recall` and `answer` its `minScore` on the final `score` (memory/relevance.ts `answerEvidence`). `update`,
  * `forget` and `history` take `userId` / `agentId` too: given, they act only on a memory of that
  * scope (another scope's memory is `NOT_FOUND`, as an unknown id). `MemoryToolsOptions.scope`
  * ties every tool to one scope instead, whatever the model passes (tool-scope.ts). A query holds at most
@@ -159,9 +159,9 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       description:
         'Search long-term memory for what is relevant to a question, before answering anything that may depend on earlier conversations (the user\'s name, preferences, plans, past events). ' +
         'Returns {memories, trace}: memories best first, each {id, text, score, relevance, status, observedAt (UTC), observedAtLocal (the writer\'s local time, when not UTC), speaker, timeRefs, metadata}; ' +
-        'relevance is the calibrated probability in [0,1] that the memory answers the query (score only orders the results); ' +
+        'score (in [0,1]) is what the results are ordered by; relevance is the memory-control model\'s own estimate, in [0,1], that the memory alone answers the query (calibrated on conversation data; it can miss evidence the ranking found, so it may disagree with the order); ' +
         'status "superseded" marks an older version that a later memory replaced (prefer the active one; history shows all versions). ' +
-        'trace says how the search went (graph views used, depth, why it stopped). Memories can be unrelated when nothing relevant is stored: judge them by their text and relevance. ' +
+        'trace says how the search went (graph views used, depth, why it stopped). Memories can be unrelated when nothing relevant is stored: judge them by their text. ' +
         'Narrow the search with filter, userId/agentId/sessionId, after/before, and minScore; now sets the date the question is asked on.',
       inputSchema: {
         type: 'object',
@@ -209,8 +209,8 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       description:
         'Answer a question from long-term memory in one step: recalls the relevant memories and has the configured language model write a short answer grounded in them. ' +
         'Use it for factual questions about the user\'s past ("When did I move to Berlin?"); use recall instead when you want the memories themselves. ' +
-        'By default the 3 best-ranked memories and any other with relevance at or above 0.01 reach the language model; with minScore, only those at or above it. Returns {answer, model, memories} where memories are the ones the answer was based on.',
-      inputSchema: { type: 'object', properties: { ...QUERY_PROPS, ...SELECT_PROPS, minScore: { ...MIN_SCORE, description: MIN_SCORE.description.replace('Default 0 for recall (no cut).', 'Default for answer: none (the 3 best-ranked memories, whatever their relevance, and the others at or above 0.01).') } }, required: ['query'], additionalProperties: false },
+        'By default the 3 best-ranked memories and, below them, every memory down to the last one with relevance at or above 0.01 reach the language model; with minScore, only those with score at or above it (always the best-ranked ones first). Returns {answer, model, memories} where memories are the ones the answer was based on.',
+      inputSchema: { type: 'object', properties: { ...QUERY_PROPS, ...SELECT_PROPS, minScore: { ...MIN_SCORE, description: MIN_SCORE.description.replace('Default 0 for recall (no cut).', 'Default for answer: none (the 3 best-ranked memories, and below them every memory down to the last one with relevance at or above 0.01).') } }, required: ['query'], additionalProperties: false },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       async run(memory, a) {
         const o: Parameters<Memory['answer']>[1] = { k: intArg(a, 'k', 1, MAX_TOOL_K) ?? DEFAULT_TOOL_K, ...selection(a) };

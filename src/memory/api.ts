@@ -83,8 +83,8 @@ export interface Memory {
   addMany(observations: Array<Observation | ChatMessageInput>, options?: AddManyOptions): Promise<AddResult[]>;
   /**
    * Recalls memories for a query through the read path (SPEC 6), with the trace. Each memory
-   * carries its calibrated `relevance`; `filter`, `scope` and the time window select among the
-   * candidates, `minScore` cuts by relevance, and expired memories are never returned (so fewer
+   * carries its final `score` (the order) and System One's calibrated `relevance`; `filter`, `scope` and the time window select among the
+   * candidates, `minScore` cuts by score (a prefix of the ranking), and expired memories are never returned (so fewer
    * than `k` may come back). The query holds at most {@link MAX_QUERY_CHARS} (4,000) characters.
    * @throws JevMemError `INVALID_INPUT` (empty query, `options.k` not an integer from 1 to
    *   `MAX_RECALL_K` (1,000), `options.minScore` outside [0,1],
@@ -97,12 +97,13 @@ export interface Memory {
    * Recall + one System-Two call (eq. (27)). The prompt always carries the current date:
    * `options.now` (a Date, written as ISO-8601 UTC, or a string written as given), else the
    * memory's clock (`now` of `createMemory`, default the machine clock). With
-   * `options.minScore`, only memories with calibrated `relevance` ≥ it are given to System Two
-   * and returned (`minScore: 0`: every recalled memory). Without it, the
-   * {@link DEFAULT_ANSWER_KEEP_TOP} (3) top-ranked memories whatever their relevance, and every
-   * other one with relevance ≥ {@link DEFAULT_ANSWER_MIN_SCORE} (0.01): the relevance has no
-   * signal for some questions (other languages, small stores), where a floor alone would give
-   * System Two nothing although recall ranked the evidence first (memory/relevance.ts `answerEvidence`).
+   * `options.minScore`, only memories with `score` ≥ it are given to System Two and returned
+   * (`minScore: 0`: every recalled memory). Without it, the {@link DEFAULT_ANSWER_KEEP_TOP} (3)
+   * top-ranked memories whatever their relevance, and below them every memory down to the last
+   * one with relevance ≥ {@link DEFAULT_ANSWER_MIN_SCORE} (0.01): the relevance has no signal for
+   * some questions (other languages, small stores), where a floor alone would give System Two
+   * nothing although recall ranked the evidence first. Either way the evidence is a prefix of the
+   * ranking (memory/relevance.ts `answerEvidence`).
    * @throws JevMemError `SYSTEM_TWO_NOT_CONFIGURED`, `INVALID_INPUT` (field `options.now`: not a
    *   valid Date or a non-empty string), the System-Two errors, and recall's.
    */

@@ -72,7 +72,8 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
         const minScore = o?.minScore ?? 0;
         out.memories = out.memories.filter((m) => !isExpired(m, nowMs));
         for (const m of out.memories) m.relevance = calibratedRelevance(m.relevance ?? 0, calibration);
-        if (minScore > 0) out.memories = out.memories.filter((m) => (m.relevance as number) >= minScore);
+        // on the final score, which is in rank order: the cut keeps a prefix of the ranking (h-break10 finding 4)
+        if (minScore > 0) out.memories = out.memories.filter((m) => m.score >= minScore);
         return out;
       });
     },

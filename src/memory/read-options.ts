@@ -58,13 +58,12 @@ export interface RecallOptions extends CallOptions {
   /** Scope inside the namespace (`userId`, `agentId`, `sessionId`), ANDed with `filter`. */
   scope?: MemoryScope;
   /**
-   * Leave out memories whose calibrated `relevance` (the probability, in [0,1], that the memory
-   * is evidence for the query: System One's a_v through memory/relevance.ts) is below this. It
-   * compares with `relevance`, not `score`: `score` mixes in the cosine, the route and recency,
-   * and its level moves with the namespace and the other candidates, while a_v answers one fixed
-   * question per memory, calibrated per System-One model on LoCoMo DEV so that 0.1 means
-   * "about one in ten such memories is evidence" whichever model answered (figures in
-   * docs/api.md and {@link DEFAULT_ANSWER_MIN_SCORE}). @default 0 (recall keeps every ranked memory); `answer` without it keeps the top-ranked {@link DEFAULT_ANSWER_KEEP_TOP} and those ≥ {@link DEFAULT_ANSWER_MIN_SCORE}
+   * Leave out memories whose final `score` (in [0,1], the order of the results) is below this.
+   * `score` never rises down the list, so the cut keeps a prefix of the ranking: no memory is
+   * left out while one ranked below it is kept (h-break10 finding 4; it compared with the
+   * calibrated `relevance` before, which dropped the top answer where System One's a_v missed
+   * it). Its level moves with the namespace and the other candidates: read it off the scores a
+   * recall returns (docs/api.md). @default 0 (recall keeps every ranked memory); `answer` without it keeps the top-ranked {@link DEFAULT_ANSWER_KEEP_TOP} and, below them, every memory down to the last one with relevance ≥ {@link DEFAULT_ANSWER_MIN_SCORE}
    * @throws JevMemError `INVALID_INPUT` (`options.minScore`) outside [0,1].
    */
   minScore?: number;

@@ -1,5 +1,6 @@
 /**
- * Calibration of `RecalledMemory.relevance` (issue 23, `minScore`): System One's relevance a_v
+ * Calibration of `RecalledMemory.relevance` (issue 23) and the evidence `answer` gives System Two
+ * ({@link answerEvidence}; `minScore` compares with the final score since h-break10): System One's relevance a_v
  * (question `cand.relevance`) mapped to the probability that the memory is evidence for the
  * question, P = σ(α·logit(a_v) + β) (Platt scaling), with (α, β) fitted per System-One model on
  * LoCoMo DEV only (conversations 0-4; `bench/locomo/relevance-calibration.ts`, labels: the gold
@@ -50,7 +51,8 @@ export function calibratedRelevance(a: number, c: Readonly<PlattParameters> | un
 
 /**
  * Floor of the calibrated relevance for the evidence `answer` gives System Two when no
- * `minScore` is given (with {@link DEFAULT_ANSWER_KEEP_TOP}; see {@link answerEvidence}). Chosen
+ * `minScore` is given: the evidence runs down to the lowest-ranked memory at or above it (with
+ * {@link DEFAULT_ANSWER_KEEP_TOP} at least; see {@link answerEvidence}). Chosen
  * on LoCoMo DEV (`bench/locomo/relevance-calibration.ts`, top 40 of 200 questions; docs/api.md):
  * at 0.01 the trained System One keeps 89.3% of the gold evidence turns recalled and drops 70.3%
  * of the other memories; the base rate is 2.7% (214 gold of 8,000), so 0.01 drops what is
@@ -74,11 +76,22 @@ export const DEFAULT_ANSWER_KEEP_TOP = 3;
 
 /**
  * The evidence `answer` (and the AI SDK middleware) gives System Two from the memories recall
- * ranked, in their order: with `minScore` given, those whose calibrated `relevance` is at least
- * `minScore` (an absolute floor; 0 keeps all); without it, the {@link DEFAULT_ANSWER_KEEP_TOP}
- * top-ranked and every other one whose relevance is at least {@link DEFAULT_ANSWER_MIN_SCORE}.
+ * ranked, in their order; always a prefix of the ranking, so no memory is left out while one
+ * ranked below it goes in (h-break10 finding 4). With `minScore` given, those whose final `score`
+ * is at least `minScore` (0 keeps all; `score` falls with rank, so this is a prefix). Without it,
+ * the {@link DEFAULT_ANSWER_KEEP_TOP} top-ranked, and below them every memory down to the
+ * lowest-ranked one whose calibrated `relevance` is at least {@link DEFAULT_ANSWER_MIN_SCORE}
+ * (the memories between come too): a superset of the former rule (the top 3 and, below them,
+ * only those at or above the floor), which dropped memories ranked above ones it kept.
  */
-export function answerEvidence<T extends { relevance?: number }>(ranked: readonly T[], minScore: number | undefined): T[] {
-  if (minScore !== undefined) return ranked.filter((m) => (m.relevance ?? 0) >= minScore);
-  return ranked.filter((m, i) => i < DEFAULT_ANSWER_KEEP_TOP || (m.relevance ?? 0) >= DEFAULT_ANSWER_MIN_SCORE);
+export function answerEvidence<T extends { score: number; relevance?: number }>(ranked: readonly T[], minScore: number | undefined): T[] {
+  if (minScore !== undefined) {
+    const cut = ranked.findIndex((m) => !(m.score >= minScore));
+    return cut < 0 ? [...ranked] : ranked.slice(0, cut);
+  }
+  let last = DEFAULT_ANSWER_KEEP_TOP - 1;
+  ranked.forEach((m, i) => {
+    if ((m.relevance ?? 0) >= DEFAULT_ANSWER_MIN_SCORE) last = Math.max(last, i);
+  });
+  return ranked.slice(0, last + 1);
 }

@@ -15,28 +15,10 @@ import { recencyAdjusted, recencyFactor } from './score.js';
 import { namespaceIdf, type QueryContext } from './signals.js';
 import { orderLift } from './order.js';
 import { asksAboutQuestions, isRequest, REQUEST_FACTOR } from './request.js';
-import { sameStateSlot } from '../system-one/state-update.js';
 import { presentLift, WINDOW_BOOST, windowWeight, type QuestionWindow } from './when.js';
+import { demotesSuperseded, liftReplacements, loadChains, questionLinks, replacedFor, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
 
-/**
- * Superseded memories keep their place in recall, their score × this factor when demoted (issue 7
- * item 1), and rank below what replaced them when it is about the same slot ({@link replacesSlot}).
- */
-export const SUPERSEDED_FACTOR = 0.8;
-
-/**
- * Whether `newer`, which replaced `older`, is about the same slot of state (system-one
- * state-update.ts `sameStateSlot`: "We moved to Berlin" and "I live in Porto"; a pair the slot
- * words cannot read counts as one). Only then does the replaced memory rank below it (h-falsesup,
- * h-break9): a memory replaced by one about another slot ("I have two cats, Mika and Tuva" by
- * "we bought a cabin near Lillehammer", a false supersession) keeps its score ×
- * {@link SUPERSEDED_FACTOR}, so the query "cats" still finds it instead of ranking it below every
- * memory the cabin outranks.
- */
-export function replacesSlot(older: MemoryNode, newer: MemoryNode): boolean {
-  const side = (n: MemoryNode) => ({ text: n.text, speaker: n.provenance.speaker, timeMs: 0 });
-  return sameStateSlot(side(newer), side(older));
-}
+export { answersQuestion, demotesSuperseded, namesQuestionSlot, liftReplacements, questionLinks, questionSlots, replacedFor, replacesSlot, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
 
 /**
  * True when a node's time meets the window [after, before): one of its time references'
@@ -136,34 +118,6 @@ export interface FinalRankingInput {
 }
 
 /**
- * Whether a superseded memory is demoted for a question (issue 24): a replaced state still
- * answers a question about the past, so it is demoted (× {@link SUPERSEDED_FACTOR}, and ranked
- * below what replaced it, {@link supersessionCaps}) only for a question about the present or with
- * no time. Never demoted: for a question about the past or the whole history (`past`: "Where did
- * I live before?", "What has Melanie painted?"), nor for one whose window ends before the
- * memory was replaced (the time of its earliest replacement, `supersededBy[0]`: "Where did I
- * live in 2019?" keeps Porto, replaced in 2023), nor when the question is asked at a time
- * (`asOfMs`, `RecallOptions.now`) before the replacement was observed. An active memory is never demoted.
- * @param nodeOf a loaded node by id (the replacement; undefined when not loaded: demoted)
- */
-export function demotesSuperseded(
-  node: Pick<MemoryNode, 'status' | 'supersededBy'>,
-  question: { past?: boolean; window?: QuestionWindow; asOfMs?: number },
-  nodeOf: (id: string) => Pick<MemoryNode, 'observedAt' | 'ingestedAt'> | undefined,
-): boolean {
-  if (node.status !== 'superseded') return false;
-  if (question.past === true) return false;
-  if (question.window === undefined && question.asOfMs === undefined) return true;
-  const by = node.supersededBy[0] === undefined ? undefined : nodeOf(node.supersededBy[0]);
-  if (by === undefined) return true;
-  const replacedMs = Date.parse(by.observedAt ?? by.ingestedAt);
-  if (!Number.isFinite(replacedMs)) return true;
-  // Asked at a time before the replacement was said: the state still held then (h-break7 finding 3).
-  if (question.asOfMs !== undefined && question.asOfMs < replacedMs) return false;
-  return !(question.window !== undefined && question.window.endMs < replacedMs);
-}
-
-/**
  * The final ranking with recency, eq. (24)-(25): the guarded scores (guard.ts), the recency
  * adjustment when r > 0, superseded memories × {@link SUPERSEDED_FACTOR} and below the memory that
  * replaced them when it is about the same slot ({@link replacesSlot}) unless the question asks about the past ({@link demotesSuperseded}),
@@ -191,7 +145,11 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
   // the time a window is compared with in demotesSuperseded).
   await loadChains(state, all.map((s) => s.node));
   const nodeOf = (id: string): MemoryNode | undefined => state.nodes.get(id);
-  const demoted = new Set(all.filter((s) => demotesSuperseded(s.node, input, nodeOf)).map((s) => s.node.id));
+  // A replacement counts for this question when it is about the replaced memory's slot and
+  // answers the slot the question names (supersession.ts `questionLinks`): "Who is my partner?"
+  // does not demote a message whose partner fact nothing replaced.
+  const links = questionLinks(input.query);
+  const demoted = new Set(all.filter((s) => demotesSuperseded(s.node, input, nodeOf) && replacedFor(s.node, nodeOf, links.caps)).map((s) => s.node.id));
   // A user's question to an assistant ranks below the statements answering it (request.ts),
   // unless the query is about what was asked; it holds no state, so it is never lifted as the
   // present either.
@@ -208,7 +166,10 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     return { s, score };
   });
   if (input.present === true) {
-    const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: requests.has(x.s.node.id) ? undefined : state.vectors.get(x.s.node.id) })), input.asOfMs);
+    // A replaced memory takes no part: what replaced it is known (liftReplacements below), and a
+    // fact of it nothing replaced ("Who is my partner?") is not read as updated by a later turn.
+    const still = (n: MemoryNode): boolean => !requests.has(n.id) && n.status !== 'superseded';
+    const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: still(x.s.node) ? state.vectors.get(x.s.node.id) : undefined })), input.asOfMs);
     ranked.forEach((x, i) => (x.score = lifted[i] as number));
   }
   if (input.order !== undefined) {
@@ -226,114 +187,29 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     );
     inside.forEach((x, i) => (x.score = adjusted[i] as number));
   }
-  // A superseded memory ranks below every memory that replaced it, directly or along the chain,
-  // whenever both are recalled (supersessionCaps), when it is demoted for this question and the
-  // replacement is about its slot (replacesSlot).
+  // A memory demoted for this question gives its place to what replaced it (liftReplacements),
+  // then ranks below every memory that replaced it, directly or along the chain, whenever both
+  // are recalled (supersessionCaps); both follow only the links that count (questionLinks).
+  const isDemoted = (n: MemoryNode): boolean => demoted.has(n.id);
+  const raised = liftReplacements(ranked.map((x) => ({ node: x.s.node, score: x.score })), nodeOf, isDemoted, links.lifts);
+  ranked.forEach((x, i) => (x.score = raised[i] as number));
   const capped = supersessionCaps(
     ranked.map((x) => ({ node: x.s.node, score: x.score })),
     nodeOf,
-    (n) => demoted.has(n.id),
-    replacesSlot,
+    isDemoted,
+    links.caps,
   );
   ranked.forEach((x, i) => (x.score = (capped[i] as { score: number }).score));
   const depth = new Map(ranked.map((x, i) => [x.s.node.id, (capped[i] as { depth: number }).depth]));
   ranked.sort((a, b) => b.score - a.score || (depth.get(a.s.node.id) ?? 0) - (depth.get(b.s.node.id) ?? 0) || a.s.node.seq - b.s.node.seq);
+  // The returned score stays on [0,1] and in rank order (h-break10 finding 4): a window or a lift
+  // can raise the best above 1, and then every score is divided by it (the order is kept).
+  const scale = Math.max(1, ranked[0]?.score ?? 0);
+  if (scale > 1) ranked.forEach((x) => (x.score /= scale));
   const inWindow = !windowed ? ranked : ranked.filter((x) => passes(x.s.node));
   // A superseded memory reports when it was replaced: read the replacing node's time.
   await state.loadNodes(inWindow.slice(0, k).flatMap(({ s }) => (s.node.status === 'superseded' ? s.node.supersededBy.slice(0, 1) : [])));
-  const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => ({ ...toRecalled(s.node, score, state), relevance: s.relevance }));
+  const memories: RecalledMemory[] = inWindow.slice(0, k).map(({ s, score }) => ({ ...toRecalled(s.node, Math.max(0, score), state), relevance: s.relevance }));
   return { memories, g, coverage: f };
 }
 
-/** At most this many chain links beyond the recalled memories are read per recall. */
-const CHAIN_READ_LIMIT = 2048;
-
-/**
- * Loads the memories that replaced the recalled superseded ones, and those that replaced them,
- * to the ends of their chains (at most {@link CHAIN_READ_LIMIT} nodes), so that
- * {@link supersessionCaps} can follow a chain through versions that were not recalled.
- * @throws JevMemError `STORAGE_FAILED` and the adapter's errors.
- */
-async function loadChains(state: NamespaceState, nodes: readonly MemoryNode[]): Promise<void> {
-  const seen = new Set(nodes.map((n) => n.id));
-  let frontier = nodes;
-  let read = 0;
-  while (frontier.length > 0 && read < CHAIN_READ_LIMIT) {
-    const next = [...new Set(frontier.flatMap((n) => (n.status === 'superseded' ? n.supersededBy : [])))].filter((id) => !seen.has(id)).slice(0, CHAIN_READ_LIMIT - read);
-    if (next.length === 0) return;
-    next.forEach((id) => seen.add(id));
-    read += next.length;
-    await state.loadNodes(next);
-    frontier = next.flatMap((id) => state.nodes.get(id) ?? []);
-  }
-}
-
-/** The gap a superseded memory is kept below the lowest memory that replaced it. */
-const SUPERSEDED_GAP = 1e-6;
-
-/**
- * Caps the scores of superseded memories so that each ranks below every memory that replaced it,
- * directly or through a chain (a → b → c: a below b and c, whether or not b was recalled), for
- * explicit updates and System One's supersessions alike. A memory's cap is the lowest final
- * score among the recalled memories downstream of it, less {@link SUPERSEDED_GAP} (never below 0
- * unless that score is itself negative). `depth` (how many recalled replacements lie below a
- * memory along its longest chain; 0 when none) breaks the ties the floor leaves: sorted by score,
- * then depth ascending, every replaced memory comes after its replacements. A memory `applies`
- * refuses (not demoted for the question: {@link demotesSuperseded}) keeps its score and depth 0. Cycles (never written,
- * but a damaged store could hold one) are cut where met.
- * @param items the recalled memories with their scores before the cap
- * @param nodeOf a loaded node by id (undefined when not loaded or gone): the chain's links that
- *   were not recalled are followed through it
- * @param applies whether an item's memory is capped (default: every one)
- * @param links whether a replacement link (older, newer) caps: a link it refuses is not followed
- *   ({@link replacesSlot} in recall; default: every link)
- * @returns per item, in order, the capped score and the depth
- */
-export function supersessionCaps(
-  items: ReadonlyArray<{ node: MemoryNode; score: number }>,
-  nodeOf: (id: string) => MemoryNode | undefined,
-  applies: (node: MemoryNode) => boolean = () => true,
-  links: (older: MemoryNode, newer: MemoryNode) => boolean = () => true,
-): Array<{ score: number; depth: number }> {
-  const recalled = new Map(items.map((x) => [x.node.id, x]));
-  type Downstream = { below: number; depth: number };
-  const none: Downstream = { below: Infinity, depth: 0 };
-  const memo = new Map<string, Downstream>();
-  const visiting = new Set<string>();
-  const capped = (score: number, after: Downstream): number => {
-    if (score < after.below - SUPERSEDED_GAP) return score;
-    return after.below - SUPERSEDED_GAP >= 0 ? after.below - SUPERSEDED_GAP : Math.min(after.below, 0);
-  };
-  // The lowest final score of a recalled memory downstream of `id` (Infinity: none) and its depth.
-  const downstream = (id: string): Downstream => {
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    const node = recalled.get(id)?.node ?? nodeOf(id);
-    if (visiting.has(id) || node === undefined || node.status !== 'superseded') return none;
-    visiting.add(id);
-    let below = Infinity;
-    let depth = 0;
-    for (const by of node.supersededBy) {
-      const next = recalled.get(by)?.node ?? nodeOf(by);
-      if (next !== undefined && !links(node, next)) continue; // a replacement of another slot
-      const after = downstream(by);
-      const own = recalled.get(by);
-      if (own !== undefined) {
-        below = Math.min(below, applies(own.node) ? capped(own.score, after) : own.score);
-        depth = Math.max(depth, after.depth + 1);
-      } else if (after.below < Infinity) {
-        below = Math.min(below, after.below);
-        depth = Math.max(depth, after.depth);
-      }
-    }
-    visiting.delete(id);
-    const out = { below, depth };
-    memo.set(id, out);
-    return out;
-  };
-  return items.map((x) => {
-    if (!applies(x.node)) return { score: x.score, depth: 0 };
-    const after = downstream(x.node.id);
-    return { score: capped(x.score, after), depth: after.depth };
-  });
-}

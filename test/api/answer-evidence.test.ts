@@ -52,13 +52,14 @@ async function lisbonMemory(prompts: string[]): Promise<Memory> {
 }
 
 describe('the default evidence of answer()', () => {
-  it('keeps the top-ranked memories whatever their relevance, and the others above the floor', () => {
-    const ranked = [0.002, 0.3, 0.001, 0.0005, 0.05, 0.009].map((relevance, i) => ({ id: `m${i}`, relevance }));
+  it('keeps a prefix of the ranking: the top 3, and down to the last memory above the relevance floor; minScore on the score', () => {
+    const ranked = [0.002, 0.3, 0.001, 0.0005, 0.05, 0.009].map((relevance, i) => ({ id: `m${i}`, relevance, score: 0.6 - 0.1 * i }));
     expect(DEFAULT_ANSWER_KEEP_TOP).toBe(3);
     expect(DEFAULT_ANSWER_MIN_SCORE).toBe(0.01);
-    expect(answerEvidence(ranked, undefined).map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm4']);
-    // a minScore given is an absolute floor, as before
-    expect(answerEvidence(ranked, 0.01).map((m) => m.id)).toEqual(['m1', 'm4']);
+    // m3 (relevance 0.0005) ranks above m4 (0.05), so it comes too (h-break10 finding 4); m5 (0.009) is below the last one kept
+    expect(answerEvidence(ranked, undefined).map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    // a minScore given compares the final score (0.6, 0.5, 0.4, …): a prefix whatever the relevance
+    expect(answerEvidence(ranked, 0.45).map((m) => m.id)).toEqual(['m0', 'm1']);
     expect(answerEvidence(ranked, 0)).toHaveLength(6);
   });
 

@@ -1,9 +1,10 @@
 /**
- * Issue 23: calibrated relevance and minScore. The calibration is checked by hand; recall with
+ * Issue 23: calibrated relevance and minScore (on the final score since h-break10). The calibration is checked by hand; recall with
  * minScore leaves out what is below it; answer's default gives System Two the top-ranked
- * memories and the others above the 0.01 floor (issue 24: a floor alone cut the best evidence,
- * test/api/answer-evidence.test.ts), so after the memory that answered the question is deleted
- * only those few unrelated turns reach the prompt, and minScore 0.01 keeps them all out.
+ * memories and, below them, those down to the last one above the 0.01 relevance floor (issue 24:
+ * a floor alone cut the best evidence, test/api/answer-evidence.test.ts), so after the memory that
+ * answered the question is deleted only those few unrelated turns reach the prompt; minScore cuts
+ * on the final score, a prefix of the ranking (h-break10 finding 4).
  */
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
@@ -31,14 +32,16 @@ describe('relevance calibration', () => {
 const TURNS_NO_DOG = TURNS.filter((t) => !/Biscuit/.test(t.text));
 
 describe('minScore', () => {
-  it('recall keeps only memories with relevance ≥ minScore; a bad minScore names the field', async () => {
+  it('recall keeps only memories with score ≥ minScore, a prefix of the ranking; a bad minScore names the field', async () => {
     const memory = await createMemory({ encoder });
     await memory.addMany(TURNS);
     const all = await memory.recall('What did Theo replace on his bike?');
     expect(all.memories.every((m) => typeof m.relevance === 'number' && m.relevance >= 0 && m.relevance <= 1)).toBe(true);
-    const cut = 0.1;
+    // scores in [0,1], never rising down the list (h-break10 finding 4)
+    expect(all.memories.every((m, i) => m.score >= 0 && m.score <= 1 && (i === 0 || m.score <= (all.memories[i - 1] as { score: number }).score))).toBe(true);
+    const cut = ((all.memories[1] as { score: number }).score + (all.memories[2] as { score: number }).score) / 2;
     const some = await memory.recall('What did Theo replace on his bike?', { minScore: cut });
-    expect(some.memories.map((m) => m.id)).toEqual(all.memories.filter((m) => (m.relevance as number) >= cut).map((m) => m.id));
+    expect(some.memories.map((m) => m.id)).toEqual(all.memories.slice(0, 2).map((m) => m.id));
     expect(some.memories[0]?.provenance.turnId).toBe('S1:2');
     expect(some.memories.length).toBeLessThan(all.memories.length);
     const e = (await errorOf(memory.recall('x?', { minScore: 1.5 }))) as { details: { field: string } };
@@ -46,7 +49,7 @@ describe('minScore', () => {
     await memory.close();
   });
 
-  it('answer: after the dog memory is deleted, only the top-ranked unrelated turns reach the prompt (none with minScore 0.01)', async () => {
+  it('answer: after the dog memory is deleted, only the top-ranked unrelated turns reach the prompt (one with minScore between the first two scores)', async () => {
     const prompts: PromptMessage[][] = [];
     const memory = await createMemory({ encoder, systemTwo: { model: 'm', complete: async (messages) => (prompts.push(messages), 'ok') } });
     expect(DEFAULT_ANSWER_MIN_SCORE).toBe(0.01);
@@ -65,8 +68,10 @@ describe('minScore', () => {
     const left = TURNS_NO_DOG.filter((t) => !top.some((m) => m.text === t.text));
     expect(left).toHaveLength(TURNS_NO_DOG.length - DEFAULT_ANSWER_KEEP_TOP);
     for (const t of left) expect(prompt).not.toContain(t.text.slice(6, 40));
-    // minScore 0.01 (the floor alone) keeps every unrelated turn out.
-    expect((await memory.answer('What is my dog called?', { minScore: DEFAULT_ANSWER_MIN_SCORE })).memories).toEqual([]);
+    // minScore compares the final score: between the 1st and 2nd, only the top-ranked turn reaches System Two.
+    const ranked = (await memory.recall('What is my dog called?')).memories;
+    const cut = ((ranked[0] as { score: number }).score + (ranked[1] as { score: number }).score) / 2;
+    expect((await memory.answer('What is my dog called?', { minScore: cut })).memories.map((m) => m.id)).toEqual([ranked[0]?.id]);
     // minScore 0 gives System Two every recalled memory, as before.
     const open = await memory.answer('What is my dog called?', { minScore: 0 });
     expect(open.memories.length).toBe(TURNS_NO_DOG.length);

@@ -39,7 +39,7 @@ export const MCP_INSTRUCTIONS =
   'Long-term memory of the user across conversations (jev-mem). Call recall before answering anything that may depend on what the user said before; ' +
   'call remember when the user tells you something worth keeping (facts about them, preferences, plans, events); use update to correct a memory and forget to delete one on request; ' +
   'list pages through everything stored and history shows the versions of one memory. recall and list take a metadata filter and userId/agentId/sessionId to select memories; ' +
-  'recall results carry relevance, a calibrated probability in [0,1] that the memory answers the query.';
+  'recall results are ordered by score (in [0,1]; minScore cuts on it) and carry relevance, the memory-control model\'s own calibrated estimate that the memory answers the query.';
 
 /**
  * Makes an MCP server whose tools run over `memory`.
