@@ -56,7 +56,7 @@ export const TALK_PER_KIND = { fit: 250, validation: 60 } as const;
  * updates. Their sources are `grammar:event:<kind>:<family>`: the validation ones count among the
  * grammar's validation non-updates of the operating point (≤ 2 % pass).
  */
-export const EVENTS_CROSS = { fit: 1800, validation: 360 } as const;
+export const EVENTS_CROSS = { fit: 900, validation: 180 } as const;
 
 /** Non-update pairs of the LoCoMo dev conversations `ids` (see the module doc). */
 export async function locomoNegatives(ids: readonly string[], perTurn = 3, randomPerTurn = 0, dataPath?: string): Promise<LabelledPair[]> {

@@ -52,7 +52,7 @@ import type { SideReading, StateMlpWeights, StatePatternReader, StateReadings, S
 export type { StateMlpWeights } from './state-update-types.js';
 
 /** Model id of the MLP head's answers (edges it makes carry it as their origin). */
-export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@4.0.0';
+export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@5.0.0';
 
 
 /** Names of the slot features (group 2 of the module doc), in order. */
