@@ -27,8 +27,8 @@ export function runTimeCase(c: TimeCase): TimeCaseResult {
   if (c.kind === 'state') {
     const speaker = c.speaker ?? 'Maya';
     // The logistic head, as before decideStateUpdate's default became the MLP (a memory's default):
-    // at its operating point the MLP v4 missed 2 of the 47 state pairs (the cancelled trip to Japan,
-    // the postponed party), which test/time/cases.test.ts would then fail (v5, h-retrain, answers all 47).
+    // at its operating point the MLP misses 2 of the 47 state pairs (the cancelled trip to Japan,
+    // the postponed party), which test/time/cases.test.ts would then fail.
     const d = decideStateUpdate({ text: c.newer, speaker: c.newerSpeaker ?? speaker, timeMs: 2 }, { text: c.older, speaker, timeMs: 1 }, undefined, 'logistic');
     const said = d.probability >= DEFAULT_PARAMETERS.maintenanceThreshold;
     return { case: c, ok: said === c.update, got: `${said ? 'update' : 'no update'} ${d.probability}`, probability: d.probability };

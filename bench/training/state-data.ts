@@ -3,13 +3,13 @@
  *
  * - `train`: the broad grammar's train split, fit families (bench/training/state-grammar.ts:
  *   train templates and values less every fourth template and the last third of each value list),
- *   the life events' fit families (bench/training/state-events.ts, v5: cross-kind non-updates,
- *   same-slot additions and updates; without them with `withEvents` false, the v4 data),
+ *   with `withEvents` the life events' fit families (bench/training/state-events.ts, the v5
+ *   candidate of h-retrain, not shipped: cross-kind non-updates, same-slot additions and updates),
  *   with `--talk` the chat grammar's fit families (bench/training/state-talk.ts, thirteen kinds), the train split of the issue-14 pairs (bench/training/state-pairs.ts), and
  *   non-update pairs from LoCoMo dev conversations conv-26, conv-30, conv-41, conv-42;
  * - `validation` (chooses the model and its operating point): the grammar's train split,
- *   validation families only (the templates and values the fit leaves out; other seed), the life
- *   events' validation families, with
+ *   validation families only (the templates and values the fit leaves out; other seed), with
+ *   `withEvents` the life events' validation families, with
  *   `--talk` the chat grammar's validation families, and
  *   non-update pairs of LoCoMo dev conv-43;
  * - `heldout` (never used to fit or choose anything): the grammar's held-out split (held-out
@@ -93,7 +93,7 @@ export async function locomoNegatives(ids: readonly string[], perTurn = 3, rando
  * grammar's pairs are added only with `withTalk` (the v5 candidate of h-update2, not shipped: the
  * shipped v4 head is fitted without them, so `--check` reproduces it).
  */
-export async function statePairSets(withHeldout = true, dataPath?: string, withTalk = false, withEvents = true): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
+export async function statePairSets(withHeldout = true, dataPath?: string, withTalk = false, withEvents = false): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
   const train = [
     ...generateGrammarPairs({ split: 'train', perKind: 300, families: 'fit' }).map(fromGrammar),
     ...(withEvents ? generateEventPairs({ split: 'train', cross: EVENTS_CROSS.fit, families: 'fit' }).map(fromGrammar) : []),
