@@ -7,7 +7,11 @@
  *   values and names never used in training), 360 updates and 360 non-updates;
  * - the hand-written natural cases of test/fixtures/state-changes.ts (the issue's four included);
  * - unrelated facts of one person (test/fixtures/state-unrelated.ts, h-falsesup): non-updates only,
- *   every pair of two kinds, the false supersessions of a head between unrelated facts.
+ *   every pair of two kinds, the false supersessions of a head between unrelated facts;
+ * - the fresh set of h-retrain (test/fixtures/state-fresh.ts): unrelated facts of other kinds
+ *   (first person, a third person, an assistant restating the user) and 44 true updates written
+ *   the same way. For the unrelated sets and the fresh updates the MLP head is also scored without
+ *   the slot gate (its own probability at the operating point: what the head alone decides).
  *
  * Per kind: updates caught at the shipped threshold (P ≥ 0.85, SPEC 8 maintenanceThreshold),
  * false supersessions (non-updates at P ≥ 0.85), ROC AUC; overall also the updates caught at the
@@ -20,12 +24,13 @@
  */
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import { createMemory } from '../../src/memory.js';
-import { decideStateUpdate, trainedStateUpdate, type StateSide } from '../../src/system-one/state-update.js';
+import { MLP_OPERATING_SHIFT, assertedSentences, decideStateUpdate, mlpStateUpdate, trainedStateUpdate, type StateSide } from '../../src/system-one/state-update.js';
 import { rocAuc } from '../lib/logistic.js';
 import { heldoutGrammarPairs } from '../training/state-data.js';
 import { rates, thresholdAt } from '../training/state-metrics.js';
 import { NATURAL_CASES } from '../../test/fixtures/state-changes.js';
 import { UNRELATED_FACTS, UNRELATED_FACTS_LATER, unrelatedPairs } from '../../test/fixtures/state-unrelated.js';
+import { FRESH_UPDATES, freshUnrelatedPairs } from '../../test/fixtures/state-fresh.js';
 
 /** The decision threshold maintenance uses (SPEC 8). */
 export const CHANGES_THRESHOLD = 0.85;
@@ -36,6 +41,14 @@ interface Scored {
   label: 0 | 1;
   mlp: number;
   logistic: number;
+}
+
+/** The MLP head's probability of a pair at its operating point without the slot gate (the head alone). */
+function mlpUngated(newer: StateSide, older: StateSide): number {
+  const text = assertedSentences(newer.text);
+  if (text === '') return 0;
+  const p = mlpStateUpdate({ ...newer, text }, older).probability;
+  return p <= 0 || p >= 1 ? p : 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) - MLP_OPERATING_SHIFT)));
 }
 
 /** Figures of one head on a group of pairs. */
@@ -63,6 +76,8 @@ export interface ChangesReport {
   /** Updates caught where ≤ 2 % of the held-out non-updates pass (the threshold chosen on them: an oracle operating point). */
   caughtAtFalse2pct: { mlp: number; logistic: number };
   natural: Array<{ kind: string; older: string; newer: string; update: boolean; mlp: number; logistic: number }>;
+  /** Per group of the unrelated and fresh sets: the share at P ≥ 0.85 (false supersessions, or updates caught) of the MLP head with and without the slot gate. */
+  gate: Array<{ group: string; pairs: number; gated: number; ungated: number }>;
   /** End to end, per head deciding (`parameters.stateUpdateHead`). */
   endToEnd: { mlp: EndToEnd; logistic: EndToEnd };
   lines: string[];
@@ -110,6 +125,24 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     const ps = unrelatedPairs(facts).map((p) => score(p.newer.kind, 0, { text: p.newer.text, speaker: 'Ana', timeMs: 2 }, { text: p.older.text, speaker: 'Ana', timeMs: 1 }));
     groups.push({ group, mlp: figures(ps, 'mlp'), logistic: figures(ps, 'logistic') });
   }
+  // The fresh set (h-retrain; test/fixtures/state-fresh.ts), and the MLP head with and without the slot gate.
+  const side = (text: string, speaker: string, timeMs: number): StateSide => ({ text, speaker, timeMs });
+  const fresh = freshUnrelatedPairs();
+  const gateGroups: Array<[string, 0 | 1, Array<[StateSide, StateSide]>]> = [
+    ['unrelated facts (48, 16 kinds)', 0, unrelatedPairs(UNRELATED_FACTS).map((p) => [side(p.newer.text, 'Ana', 2), side(p.older.text, 'Ana', 1)])],
+    ['unrelated facts, later set (26)', 0, unrelatedPairs(UNRELATED_FACTS_LATER).map((p) => [side(p.newer.text, 'Ana', 2), side(p.older.text, 'Ana', 1)])],
+    ...(['first', 'third', 'assistant'] as const).map((g): [string, 0 | 1, Array<[StateSide, StateSide]>] => [`fresh unrelated, ${g === 'first' ? 'first person (40)' : g === 'third' ? 'third person (16)' : 'assistant restating (16, and after the 40)'}`, 0, fresh.filter((p) => p.group === g).map((p) => [side(p.newer.text, p.newer.speaker, 2), side(p.older.text, p.older.speaker, 1)])]),
+    [`fresh true updates (${FRESH_UPDATES.length})`, 1, FRESH_UPDATES.map((c) => [side(c.newer, c.newerSpeaker ?? c.speaker ?? 'Ana', 2), side(c.older, c.speaker ?? 'Ana', 1)])],
+  ];
+  const gate: ChangesReport['gate'] = [];
+  for (const [group, label, ps] of gateGroups) {
+    const sc = ps.map(([n, o]) => ({ ...score(group, label, n, o), ungated: mlpUngated(n, o) }));
+    if (group.startsWith('fresh')) groups.push({ group, mlp: figures(sc, 'mlp'), logistic: figures(sc, 'logistic') });
+    const share = (xs: number[]) => xs.filter((x) => x >= CHANGES_THRESHOLD).length / Math.max(1, xs.length);
+    gate.push({ group, pairs: ps.length, gated: share(sc.map((x) => x.mlp)), ungated: share(sc.map((x) => x.ungated)) });
+  }
+  const freshMissed = FRESH_UPDATES.map((c) => ({ c, p: decideStateUpdate(side(c.newer, c.newerSpeaker ?? c.speaker ?? 'Ana', 2), side(c.older, c.speaker ?? 'Ana', 1), undefined, 'mlp').probability })).filter((x) => x.p < CHANGES_THRESHOLD);
+
   const at2 = (head: 'mlp' | 'logistic') => {
     const s = scored.map((p) => p[head]);
     const y = scored.map((p) => p.label);
@@ -153,6 +186,14 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     `Held-out, updates caught where ≤ 2 % of non-updates pass (threshold chosen on these pairs): MLP ${pct(at2('mlp'))} %, logistic ${pct(at2('logistic'))} %.`,
     `End to end (${e2e.length} held-out update pairs, older then newer written, the kind's question recalled): newer ranked above older in ${e2eFigures.mlp.newerAbove} (${pct(e2eFigures.mlp.share)} %) with the MLP head deciding, ${e2eFigures.logistic.newerAbove} (${pct(e2eFigures.logistic.share)} %) with the logistic head (opt-in).`,
     '',
+    'The MLP head with and without the slot gate (src/system-one/state-update-slots.ts), share at P ≥ 0.85 (false supersessions; for the true updates, caught):',
+    '',
+    '| pairs | n | with the gate % | the head alone % |',
+    '|---|---:|---:|---:|',
+    ...gate.map((g) => `| ${g.group} | ${g.pairs} | ${pct(g.gated)} | ${pct(g.ungated)} |`),
+    '',
+    `Fresh true updates the MLP head misses (P < ${CHANGES_THRESHOLD}): ${freshMissed.length === 0 ? 'none' : freshMissed.map((x) => `"${x.c.older}" → "${x.c.newer}" ${x.p.toFixed(2)}`).join('; ')}`,
+    '',
     'Natural cases (hand-written, test/fixtures/state-changes.ts):',
     ...natural.map((n) => `- [${n.update ? 'update' : 'no'}] MLP ${n.mlp.toFixed(2)}${(n.mlp >= CHANGES_THRESHOLD) === n.update ? ' ✓' : ' ✗'} · logistic ${n.logistic.toFixed(2)}${(n.logistic >= CHANGES_THRESHOLD) === n.update ? ' ✓' : ' ✗'} — "${n.older}" → "${n.newer}"`),
   ];
@@ -162,6 +203,7 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     caughtAtFalse2pct: { mlp: at2('mlp'), logistic: at2('logistic') },
     natural: natural.map((n) => ({ kind: n.kind, older: n.older, newer: n.newer, update: n.update, mlp: n.mlp, logistic: n.logistic })),
     endToEnd: e2eFigures,
+    gate,
     lines,
   };
 }

@@ -3,10 +3,13 @@
  *
  * - `train`: the broad grammar's train split, fit families (bench/training/state-grammar.ts:
  *   train templates and values less every fourth template and the last third of each value list),
+ *   with `withEvents` the life events' fit families (bench/training/state-events.ts, the v5
+ *   candidate of h-retrain, not shipped: cross-kind non-updates, same-slot additions and updates),
  *   with `--talk` the chat grammar's fit families (bench/training/state-talk.ts, thirteen kinds), the train split of the issue-14 pairs (bench/training/state-pairs.ts), and
  *   non-update pairs from LoCoMo dev conversations conv-26, conv-30, conv-41, conv-42;
  * - `validation` (chooses the model and its operating point): the grammar's train split,
  *   validation families only (the templates and values the fit leaves out; other seed), with
+ *   `withEvents` the life events' validation families, with
  *   `--talk` the chat grammar's validation families, and
  *   non-update pairs of LoCoMo dev conv-43;
  * - `heldout` (never used to fit or choose anything): the grammar's held-out split (held-out
@@ -24,6 +27,7 @@ import { loadLocomo } from '../lib/data.js';
 import type { StateSide } from '../../src/system-one/state-update.js';
 import { tokenize, STOP_WORDS } from '../../src/plane/text/text.js';
 import { generateGrammarPairs, type GrammarPair } from './state-grammar.js';
+import { generateEventPairs } from './state-events.js';
 import { generateStatePairs } from './state-pairs.js';
 import { generateTalkPairs, type TalkPair } from './state-talk.js';
 import { prng } from '../../test/helpers/prng.js';
@@ -45,6 +49,14 @@ const fromTalk = (p: TalkPair): LabelledPair => ({ newer: p.newer, older: p.olde
 
 /** Update pairs per kind of the chat grammar (bench/training/state-talk.ts) in `train` and in `validation`. */
 export const TALK_PER_KIND = { fit: 250, validation: 60 } as const;
+
+/**
+ * Cross-kind non-update pairs of the life events (bench/training/state-events.ts, h-retrain) in
+ * `train` and `validation`; each adds a quarter as many same-slot additions and as many same-slot
+ * updates. Their sources are `grammar:event:<kind>:<family>`: the validation ones count among the
+ * grammar's validation non-updates of the operating point (≤ 2 % pass).
+ */
+export const EVENTS_CROSS = { fit: 900, validation: 180 } as const;
 
 /** Non-update pairs of the LoCoMo dev conversations `ids` (see the module doc). */
 export async function locomoNegatives(ids: readonly string[], perTurn = 3, randomPerTurn = 0, dataPath?: string): Promise<LabelledPair[]> {
@@ -81,9 +93,10 @@ export async function locomoNegatives(ids: readonly string[], perTurn = 3, rando
  * grammar's pairs are added only with `withTalk` (the v5 candidate of h-update2, not shipped: the
  * shipped v4 head is fitted without them, so `--check` reproduces it).
  */
-export async function statePairSets(withHeldout = true, dataPath?: string, withTalk = false): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
+export async function statePairSets(withHeldout = true, dataPath?: string, withTalk = false, withEvents = false): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
   const train = [
     ...generateGrammarPairs({ split: 'train', perKind: 300, families: 'fit' }).map(fromGrammar),
+    ...(withEvents ? generateEventPairs({ split: 'train', cross: EVENTS_CROSS.fit, families: 'fit' }).map(fromGrammar) : []),
     ...(withTalk ? generateTalkPairs({ families: 'fit', perKind: TALK_PER_KIND.fit }).map(fromTalk) : []),
     ...generateStatePairs()
       .filter((p) => p.split === 'train')
@@ -92,6 +105,7 @@ export async function statePairSets(withHeldout = true, dataPath?: string, withT
   ];
   const validation = [
     ...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99, families: 'validation' }).map(fromGrammar),
+    ...(withEvents ? generateEventPairs({ split: 'train', cross: EVENTS_CROSS.validation, seed: 99, families: 'validation' }).map(fromGrammar) : []),
     ...(withTalk ? generateTalkPairs({ families: 'validation', perKind: TALK_PER_KIND.validation }).map(fromTalk) : []),
     ...(await locomoNegatives(['conv-43'], 2, 2, dataPath)),
   ];

@@ -24,7 +24,7 @@ import { prng } from '../../test/helpers/prng.js';
 export const GRAMMAR_SEED = 2424;
 
 /** Why a pair is labelled as it is: `update`, `end`, `end-unnamed` are updates (1), the rest not (0). */
-export type GrammarFamily = 'update' | 'end' | 'end-unnamed' | 'addition' | 'repeat' | 'same-topic' | 'other-subject' | 'history' | 'other-kind';
+export type GrammarFamily = 'update' | 'end' | 'end-unnamed' | 'addition' | 'repeat' | 'same-topic' | 'other-subject' | 'history' | 'other-kind' | 'cross-event';
 
 /** The families that are updates. */
 export const UPDATE_FAMILIES: readonly GrammarFamily[] = ['update', 'end', 'end-unnamed'];
@@ -44,7 +44,7 @@ export interface GrammarPair {
 }
 
 /** A list cut into its train part and its held-out part. */
-interface Split<T> {
+export interface Split<T> {
   train: T[];
   heldout: T[];
 }
@@ -56,7 +56,7 @@ interface Split<T> {
  * {P} becomes {Ps}), {he} subject pronoun, {O} object form (me/us/Tom), {V} the new value, {W}
  * the older value.
  */
-interface KindGrammar {
+export interface KindGrammar {
   values: Split<string>;
   /** Whether "we" can be the subject. */
   we?: boolean;
@@ -72,7 +72,7 @@ interface KindGrammar {
   history: Split<string>;
 }
 
-const sp = <T>(train: T[], heldout: T[]): Split<T> => ({ train, heldout });
+export const sp = <T>(train: T[], heldout: T[]): Split<T> => ({ train, heldout });
 
 /** The grammar, by kind. */
 export const GRAMMAR: Readonly<Record<string, KindGrammar>> = {
@@ -183,17 +183,17 @@ export const GRAMMAR: Readonly<Record<string, KindGrammar>> = {
 };
 
 /** Subjects: first person (the speaker) and third person (names and relatives), split. */
-const THIRD = sp<[string, 'his' | 'her', 'he' | 'she']>(
+export const THIRD = sp<[string, 'his' | 'her', 'he' | 'she']>(
   [['Tom', 'his', 'he'], ['Maria', 'her', 'she'], ['Daniel', 'his', 'he'], ['Priya', 'her', 'she'], ['my sister', 'her', 'she'], ['my brother', 'his', 'he'], ['Chen', 'his', 'he']],
   [['Grace', 'her', 'she'], ['Samuel', 'his', 'he'], ['my mother', 'her', 'she'], ['my cousin Ali', 'his', 'he'], ['Yuki', 'her', 'she']],
 );
 /** Words around a sentence, as a chat line has them (split like the templates). */
-const PREFIX = sp(['Guess what! ', 'Hey! ', 'Quick update. ', 'Big news! ', 'Oh wow. ', 'So yeah. ', 'Honestly? ', 'Hey, how are you? '], ['Anyway. ', 'Hi there! ', 'Fun fact: ']);
-const SUFFIX = sp([' It was a big decision.', ' Crazy times!', ' How are you doing?', ' I will tell you more later.', ' Feels good.', ' Not sure how I feel about it.', ' Anyway, how was your weekend?'], [' What a week.', ' Talk soon!', ' Life is funny.']);
-const SPEAKERS = sp(['Maya', 'Jon', 'Caroline', 'Andrew'], ['Gina', 'Nate', 'Evan']);
+export const PREFIX = sp(['Guess what! ', 'Hey! ', 'Quick update. ', 'Big news! ', 'Oh wow. ', 'So yeah. ', 'Honestly? ', 'Hey, how are you? '], ['Anyway. ', 'Hi there! ', 'Fun fact: ']);
+export const SUFFIX = sp([' It was a big decision.', ' Crazy times!', ' How are you doing?', ' I will tell you more later.', ' Feels good.', ' Not sure how I feel about it.', ' Anyway, how was your weekend?'], [' What a week.', ' Talk soon!', ' Life is funny.']);
+export const SPEAKERS = sp(['Maya', 'Jon', 'Caroline', 'Andrew'], ['Gina', 'Nate', 'Evan']);
 
 /** A subject's forms. */
-interface Subject {
+export interface Subject {
   S: string;
   s: string;
   es: string;
@@ -210,11 +210,11 @@ interface Subject {
   id: string;
 }
 
-const firstPerson = (we: boolean, speaker: string): Subject => (we ? { S: 'we', s: '', es: '', be: 'are', have: 'have', do: 'do', P: 'our', he: 'we', O: 'us', Ps: 'our', was: 'were', id: speaker } : { S: 'I', s: '', es: '', be: 'am', have: 'have', do: 'do', P: 'my', he: 'I', O: 'me', Ps: 'my', was: 'was', id: speaker });
-const thirdPerson = ([name, poss, he]: [string, string, string]): Subject => ({ S: name, s: 's', es: 'es', be: 'is', have: 'has', do: 'does', P: poss, he, O: name, Ps: `${name}'s`, was: 'was', id: name });
+export const firstPerson = (we: boolean, speaker: string): Subject => (we ? { S: 'we', s: '', es: '', be: 'are', have: 'have', do: 'do', P: 'our', he: 'we', O: 'us', Ps: 'our', was: 'were', id: speaker } : { S: 'I', s: '', es: '', be: 'am', have: 'have', do: 'do', P: 'my', he: 'I', O: 'me', Ps: 'my', was: 'was', id: speaker });
+export const thirdPerson = ([name, poss, he]: [string, string, string]): Subject => ({ S: name, s: 's', es: 'es', be: 'is', have: 'has', do: 'does', P: poss, he, O: name, Ps: `${name}'s`, was: 'was', id: name });
 
 /** How a question names a subject: the speaker for "I"/"we", `Maya's sister` for "my sister". */
-function whom(subj: Subject, speaker: string): string {
+export function whom(subj: Subject, speaker: string): string {
   if (subj.S === 'I' || subj.S === 'we') return speaker;
   return subj.S.startsWith('my ') ? `${speaker}'s ${subj.S.slice(3)}` : subj.S;
 }

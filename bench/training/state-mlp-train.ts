@@ -3,7 +3,7 @@
  * src/system-one/state-update-mlp-weights.ts and its model card figures as
  * models/state-update/card.json:
  *
- *   npx tsx bench/training/state-mlp-train.ts [--check] [--validation-only] [--talk] [--clauses] [--data <locomo10.json>]
+ *   npx tsx bench/training/state-mlp-train.ts [--check] [--validation-only] [--talk] [--clauses] [--events] [--data <locomo10.json>]
  *
  * Data: bench/training/state-data.ts (fit on `train`, choose the operating point on
  * `validation`, report on `heldout`). Model: {@link fitMlp} (hidden 32, 30 epochs, batch 32,
@@ -48,7 +48,8 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const VALIDATION_ONLY = process.argv.includes('--validation-only');
 const dataAt = process.argv.indexOf('--data');
 /** `--talk`: add the chat grammar (bench/training/state-talk.ts) to the fit and validation sets (the v5 candidate; not shipped). */
-const sets = await statePairSets(!VALIDATION_ONLY, dataAt > 0 ? process.argv[dataAt + 1] : undefined, process.argv.includes('--talk'));
+/** `--events`: add the life events (bench/training/state-events.ts) to the fit and validation sets (h-retrain's v5 candidate; not shipped: models/state-update/README.md). */
+const sets = await statePairSets(!VALIDATION_ONLY, dataAt > 0 ? process.argv[dataAt + 1] : undefined, process.argv.includes('--talk'), process.argv.includes('--events'));
 /**
  * `--clauses` (h-update3): a pair is read clause by clause, as the run time reads it
  * (`decideStateUpdate`: the newer's questions dropped, then every pair of ./state-update-clauses.ts
