@@ -38,6 +38,11 @@ describe('a writer beside a reader that reads back to back', () => {
         await w.ready('write');
         w.transaction(() => w.query('INSERT INTO t (v) VALUES (?)', [`write ${i}`]));
       }
+      // Each COMMIT ends the lease and lets the lock go, and the reader takes it whenever it is
+      // free: a statement outside a lease fails busy at once (sqlite-node.ts), so the count waits
+      // for the lock as a store's read does (h-lockflake: without it the count failed "database is
+      // locked" whenever this process was descheduled between the last COMMIT and the count).
+      await w.ready('read');
       expect(w.query("SELECT count(*) AS n FROM t WHERE v LIKE 'write %'")).toEqual([{ n: 8 }]);
       w.close();
       expect(reader.exitCode).toBeNull(); // still reading all along

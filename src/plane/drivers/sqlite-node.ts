@@ -22,7 +22,9 @@
  * It ends at the first turn in which this connection ran no statement (the lock is free while
  * the process waits for a model, the network, a timer), at a turn or a `ready` more than
  * {@link LEASE_HOLD_MS} after it opened (a `ready` then lets one turn pass before the next), at a
- * write's COMMIT (the write runs inside it), at `close`, and at process exit. So another process
+ * write's COMMIT (the write runs inside it), at `close`, and at process exit; and when SQLite rolled
+ * its transaction back on its own (after an I/O, full-disk or out-of-memory error of a statement in
+ * it, which lets the lock go): `ready`, `read` and `transaction` then take the lock afresh. So another process
  * waits at most {@link LEASE_HOLD_MS} plus one synchronous turn for a gap (it looks every
  * {@link BUSY_BACKOFF_MAX_MS} at most; sqlite-lock-waiters.ts), and a read never sees a commit
  * of its own connection late. A wait that runs out names the processes connected to the file.
@@ -154,6 +156,8 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
     }
     return true;
   };
+  /** Whether a lease is open and still holds its SQLite transaction (module note); a lost one is dropped. */
+  const leaseHeld = (): boolean => leaseSince !== undefined && (db.inTransaction || !endLease());
   openLeases.set(endLease, file);
   if (openLeases.size === 1) process.once('exit', onExit);
 
@@ -314,7 +318,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
     query,
     transaction<T>(fn: () => T): T {
       if (inTransaction && leaseSince === undefined) return fn();
-      if (leaseSince !== undefined) {
+      if (leaseHeld()) {
         // A lease holds the lock directory, which excludes every other connection: the
         // transaction runs inside it, and its COMMIT ends the lease.
         leaseSince = undefined;
@@ -337,7 +341,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       used = true;
       // An open lease is used whatever its age: ending it inside a turn would let another process
       // take the lock, and the synchronous reads that follow cannot wait for it. ready() renews it.
-      if (leaseSince !== undefined || inTransaction) {
+      if (leaseHeld() || inTransaction) {
         try {
           return fn();
         } catch (e) {
@@ -371,7 +375,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
     async ready(mode: 'read' | 'write'): Promise<void> {
       if (!db.isOpen) return;
       used = true;
-      if (leaseSince !== undefined) {
+      if (leaseHeld() && leaseSince !== undefined) {
         // A fresh lease serves a write too (the lock is this connection's: nothing was committed
         // since its reads). An old one ends, and one turn lets other processes in between.
         if (performance.now() - leaseSince <= leaseMs) return;
