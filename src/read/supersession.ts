@@ -74,14 +74,20 @@ export function questionSlots(query: string): ReadonlySet<string> {
  * names one of them, the replacement must name one of them too. A message of several facts ("I'm
  * a developer at Ledgerly and I live in Lisbon with my partner Tomás") replaced by a move and a
  * new job does not answer "Who is my partner?": nothing replaced that fact, so the message is not
- * demoted for that question. A question naming no slot, a replaced memory naming none of the
- * question's, or a replacement naming no slot at all: it counts as answered (demoted as before).
+ * demoted for that question. A question naming no slot, or a replaced memory naming none of the
+ * question's: it counts as answered (demoted as before). A replacement naming no slot at all
+ * answers only when `older` is not given; given, `older` names a slot the question names, and a
+ * replacement that names none ("Tiago and I broke up" for "My boyfriend Tiago and I have a dog
+ * named Lua", asked "Where is my dog?") does not answer it: the message is not demoted.
  */
 export function answersQuestion(newer: Pick<MemoryNode, 'text'>, slots: ReadonlySet<string>, older?: Pick<MemoryNode, 'text'>): boolean {
   if (slots.size === 0) return true;
   if (older !== undefined && !namesQuestionSlot(older, slots)) return true;
   const own = slotsOf(tokenize(newer.text));
-  if (own.size === 0) return true;
+  // The replaced memory names a slot the question asks about: a replacement that names no slot
+  // ("Tiago and I broke up" for "My boyfriend Tiago and I have a dog named Lua", asked "Where is
+  // my dog?") does not say that fact changed, so the message keeps its place (h-break11 finding 2).
+  if (own.size === 0) return older === undefined;
   for (const s of own) if (slots.has(s)) return true;
   return false;
 }

@@ -44,6 +44,18 @@ describe('a replaced memory and its replacement in recall', () => {
     expect(answersQuestion({ text: 'Now it is Dublin.' }, questionSlots('Who is my partner?'))).toBe(true);
   });
 
+  it('a replacement naming no slot does not answer for a replaced message that names the question\'s slot (h-break11 finding 2)', () => {
+    const dog = { text: 'My boyfriend Tiago and I have a dog named Lua.' };
+    const breakup = { text: 'Tiago and I broke up.' };
+    expect([...questionSlots('Where is my dog?')]).toEqual(['pet']);
+    // "broke up" is no slot word ("breakup" is): the breakup says nothing of the dog
+    expect(answersQuestion(breakup, questionSlots('Where is my dog?'), dog)).toBe(false);
+    // a replaced memory naming none of the question's slots: counts as answered, as before
+    expect(answersQuestion(breakup, questionSlots('Where do I live?'), dog)).toBe(true);
+    // a replacement naming the slot still answers
+    expect(answersQuestion({ text: 'We gave our dog Lua to my parents.' }, questionSlots('Where is my dog?'), dog)).toBe(true);
+  });
+
   it('liftReplacements: the replacements along the chain reach the undemoted score of the replaced memory', () => {
     const a = node('a', 'I live in Porto.', ['b']);
     const b = node('b', 'We moved to Berlin.', ['c']);
