@@ -56,7 +56,10 @@ const LIGHT_VERBS = new Set(
   ('take takes took taking taken buy buys bought buying have has had having get gets got getting gotten make makes made making use uses used using ' +
     'keep keeps kept keeping want wants wanted like likes liked need needs needed try tries tried trying feel feels felt ' +
     'think thought say says said tell told see saw seen come came coming goes went really also still just only even ' +
-    'thing things stuff lot bit kind sort way much many every each whole').split(' '),
+    'thing things stuff lot bit kind sort way much many every each whole ' +
+    // "number" labels identifiers of every sort ("order number 48213", "my phone number"): it
+    // names no object by itself (h-break11 finding 3); a contact claim or a contact slot does.
+    'number numbers').split(' '),
 );
 
 /** Time words: when a state holds, not what it is about ("every morning" joins no two facts). */
@@ -115,6 +118,19 @@ function objectStems(r: SideReading, speakers: ReadonlySet<string>): Set<string>
   return out;
 }
 
+/** Words before "number" that make it a contact channel ("my number", "phone number"). */
+const CONTACT_BEFORE = new Set('my your our his her their its new old phone mobile cell telephone contact home work office whatsapp'.split(' '));
+
+/**
+ * `tokens` without a "number" that labels something other than a contact channel ("order number
+ * 48213", "ticket number"), which the slot words would read as the contact slot (h-break11
+ * finding 3: it made an order number and a phone number one thing). A "number" first in a text,
+ * or after a possessive or a channel word, stays.
+ */
+function contactNumbersOnly(tokens: readonly string[]): readonly string[] {
+  return tokens.filter((t, i) => !((t === 'number' || t === 'numbers') && i > 0 && !CONTACT_BEFORE.has(tokens[i - 1] as string)));
+}
+
 /**
  * Rules 1-3 of the module: whether the state `newer` ends or changes is the thing `older` is about
  * (their side readings, state-update.ts `readStateSide`; `speakers` the two sides' speakers,
@@ -141,9 +157,9 @@ export function sameObject(newer: SideReading, older: SideReading, speakers: Rea
   if (mine.size === 0) return false;
   const theirs = objectStems(older, speakers);
   for (const s of mine) if (theirs.has(s)) return true;
-  const a = slotsOf(newer.tokens);
+  const a = slotsOf(contactNumbersOnly(newer.tokens));
   if (a.size === 0) return false;
-  const b = slotsOf(older.tokens);
+  const b = slotsOf(contactNumbersOnly(older.tokens));
   for (const s of a) if (b.has(s)) return true;
   return false;
 }

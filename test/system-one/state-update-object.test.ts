@@ -33,6 +33,16 @@ describe('state-update object gate', () => {
     expect(p('note 4 changed', 'note 4 about kiwi4')).toBeGreaterThanOrEqual(0.85);
   });
 
+  it('"number" names no object: an order number and a phone number are two things (h-break11 finding 3)', () => {
+    const order = 'I ordered a new laptop, order number 48213.';
+    const phone = 'My phone number changed to 0664 1234567.';
+    expect(p(phone, order)).toBeLessThanOrEqual(OBJECT_DISAGREE_CAP);
+    expect(p('The ticket number is 5531 now.', order)).toBeLessThanOrEqual(OBJECT_DISAGREE_CAP);
+    // a contact number still changes a contact number
+    expect(p(phone, 'My phone number is 0660 7654321.')).toBeGreaterThanOrEqual(0.85);
+    expect(p('My number changed to 0664 1234567.', 'My number is 0660 7654321.')).toBeGreaterThanOrEqual(0.85);
+  });
+
   it('an identifier is a label opening a noun phrase, then a number; a quantity after a verb is none', () => {
     const same = (newer: string, older: string) => sameObject(readStateSide(side(newer, 2), undefined), readStateSide(side(older, 1), undefined), new Set(['user']));
     expect(same('The flight BA370 was cancelled', 'My flight BA371 leaves on Monday')).toBe(false);
