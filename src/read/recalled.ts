@@ -10,6 +10,7 @@ import type { MemoryNode, RecalledMemory, RecalledTimeRef } from '../types.js';
 import { certaintyOf, localWhen, toLocalIso } from '../util/time.js';
 import type { Scored } from './assess.js';
 import { asksAggregate, coverageFactor, sessionCoverage } from './coverage.js';
+import { demoteRepeats } from './repeats.js';
 import { guardedScores, guardWeight } from './guard.js';
 import { recencyAdjusted, recencyFactor } from './score.js';
 import { namespaceIdf, type QueryContext } from './signals.js';
@@ -201,7 +202,17 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
   );
   ranked.forEach((x, i) => (x.score = (capped[i] as { score: number }).score));
   const depth = new Map(ranked.map((x, i) => [x.s.node.id, (capped[i] as { depth: number }).depth]));
-  ranked.sort((a, b) => b.score - a.score || (depth.get(a.s.node.id) ?? 0) - (depth.get(b.s.node.id) ?? 0) || a.s.node.seq - b.s.node.seq);
+  const order = (a: (typeof ranked)[number], b: (typeof ranked)[number]): number => b.score - a.score || (depth.get(a.s.node.id) ?? 0) - (depth.get(b.s.node.id) ?? 0) || a.s.node.seq - b.s.node.seq;
+  ranked.sort(order);
+  // A text said again at another time counts once near the top (repeats.ts), unless the question
+  // asks for several things.
+  if (!asksAggregate(input.query)) {
+    const once = demoteRepeats(ranked.map((x) => ({ text: x.s.node.text, score: x.score })));
+    if (once.some((v, i) => v !== ranked[i]?.score)) {
+      ranked.forEach((x, i) => (x.score = once[i] as number));
+      ranked.sort(order);
+    }
+  }
   // The returned score stays on [0,1] and in rank order (h-break10 finding 4): a window or a lift
   // can raise the best above 1, and then every score is divided by it (the order is kept).
   const scale = Math.max(1, ranked[0]?.score ?? 0);
