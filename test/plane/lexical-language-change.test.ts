@@ -37,9 +37,9 @@ const fresh = (): string => {
   return dir;
 };
 
-/** Opens the store's namespace "default" (FTS5 engine) with `language`, runs `fn`, closes. */
-async function withMemory(dir: string, language: string | undefined, fn: (m: Awaited<ReturnType<typeof createMemory>>) => Promise<void>): Promise<void> {
-  const storage = await createSqliteFileStorage({ dir, lexical: 'fts5', logger: () => undefined });
+/** Opens the store's namespace "default" (FTS5 engine unless `lexical`) with `language`, runs `fn`, closes. */
+async function withMemory(dir: string, language: string | undefined, fn: (m: Awaited<ReturnType<typeof createMemory>>) => Promise<void>, lexical: 'fts5' | 'minisearch' = 'fts5'): Promise<void> {
+  const storage = await createSqliteFileStorage({ dir, lexical, logger: () => undefined });
   const memory = await createMemory({ storage, encoder, systemOne: createHeuristicSystemOne(), logger: () => undefined, ...(language !== undefined ? { language } : {}) });
   try {
     await fn(memory);
@@ -151,5 +151,30 @@ describe('a namespace whose language changes (FTS5 store)', () => {
       });
       expect(ftsTables(dir)).toHaveLength(1);
     }
+  }, 120_000);
+
+  it('MiniSearch (its index in the checkpoint): the same sequence of opens reads and writes', async () => {
+    const dir = fresh();
+    const texts: string[] = [];
+    for (const [language, text, query] of [
+      ['es', SEVILLA, 'Sevilla'],
+      ['de', 'Ich spiele Gitarre im Orchester.', 'Gitarre'],
+      [undefined, 'Mi padre cultiva tomates.', 'tomates'],
+      ['es', 'Me gusta nadar en el mar.', 'nadar'],
+      [undefined, 'Mi abuela vive en Granada.', 'Granada'],
+    ] as const) {
+      await withMemory(
+        dir,
+        language,
+        async (m) => {
+          if (texts.length > 0) expect(await recallTexts(m, 'Sevilla')).toContain(SEVILLA);
+          await add(m, text);
+          texts.push(text);
+          expect(await recallTexts(m, query)).toContain(text);
+        },
+        'minisearch',
+      );
+    }
+    expect(ftsTables(dir)).toEqual([]);
   }, 120_000);
 });
