@@ -83,19 +83,25 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
     const row = q(`SELECT n FROM ${lex} WHERE ns = ?`, [sqlKey(ns)])[0];
     return row === undefined ? undefined : Number(row.n);
   };
-  /** The current-version table of namespace number `n`, in whatever language, if there is one. */
+  /**
+   * The current-version table of namespace number `n`, in whatever language, when there is
+   * exactly one. Several (a store written by 91c30ab, whose language change kept the old
+   * language's table beside the new one, stale since) count as none: the next use rebuilds the
+   * namespace's table and drops them all.
+   */
   const existing = (n: number): string | undefined => {
     const pattern = new RegExp(`^${tablePrefix}fts${LEXICAL_VERSION}[a-z]*_${n}$`);
-    for (const r of q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${tablePrefix}fts${LEXICAL_VERSION}%`])) {
-      if (pattern.test(String(r.name))) return String(r.name);
-    }
-    return undefined;
+    const found = q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${tablePrefix}fts${LEXICAL_VERSION}%`])
+      .map((r) => String(r.name))
+      .filter((name) => pattern.test(name));
+    return found.length === 1 ? found[0] : undefined;
   };
   const exists = (name: string): boolean => q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [name]).length > 0;
   /** True when `name` is a current-version table of namespace number `n`. */
   const isTableOf = (name: string, n: number): boolean => new RegExp(`^${tablePrefix}fts${LEXICAL_VERSION}[a-z]*_${n}$`).test(name);
+  /** Drops every table of namespace number `n`: any version, any language. */
   const dropAll = (n: number): void => {
-    const pattern = new RegExp(`^${tablePrefix}fts\\d+_${n}$`);
+    const pattern = new RegExp(`^${tablePrefix}fts\\d+[a-z]*_${n}$`);
     for (const r of q(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ?`, [`${tablePrefix}fts%`])) {
       if (pattern.test(String(r.name))) q(`DROP TABLE ${String(r.name)}`);
     }
