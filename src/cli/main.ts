@@ -242,7 +242,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         const toolScope = Object.keys(scope).length > 0 ? checkToolScope(scope) : undefined; // a bad --user before a store is made
         memory = await openMemory({ ...v, store: join(store) }, true, true);
         // stdout carries MCP messages only: the end of stdin (the client closed), SIGINT or
-        // SIGTERM stop the server once the calls in flight are done; the store is then closed.
+        // SIGTERM stop the server once every request read is answered (serveMcpStdio); the store is then closed.
         const stop = new AbortController();
         const onSignal = (): void => stop.abort();
         process.once('SIGINT', onSignal);

@@ -1,7 +1,8 @@
 /**
  * The line guard before the MCP SDK's stdio transport (src/integrations/mcp/lines.ts), in
  * process: which lines pass on unchanged and which are answered, with a line split across chunks,
- * CRLF, a last line without a newline, and a line over the limit (discarded up to its newline).
+ * CRLF, a last line without a newline, a line over the limit (discarded up to its newline), and an
+ * input destroyed without an end.
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +38,18 @@ describe('guardJsonRpcLines', () => {
     const { passed, replies } = await run(['{"jsonrpc":"2.0","method":"', 'x'.repeat(40), '"}\n{"jsonrpc":"2.0","id":1,"method":"y"}\n'], 40);
     expect(passed).toBe('{"jsonrpc":"2.0","id":1,"method":"y"}\n');
     expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line longer than 40 bytes' } }]);
+  });
+
+  it('ends when the input is destroyed without an end, after passing its last line on', async () => {
+    const input = new PassThrough();
+    const out = guardJsonRpcLines(input, { isMessage: () => true, reply: () => undefined });
+    let passed = '';
+    out.on('data', (d: Buffer) => (passed += d.toString()));
+    const ended = new Promise((resolve) => out.on('end', () => resolve('ended')));
+    input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    await new Promise((r) => setImmediate(r));
+    input.destroy();
+    expect(await Promise.race([ended, new Promise((r) => setTimeout(() => r('still open'), 1000))])).toBe('ended');
+    expect(passed).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
   });
 });

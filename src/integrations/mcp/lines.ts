@@ -48,8 +48,9 @@ function idOf(value: unknown): string | number | null {
  * - not JSON (or longer than `maxLineBytes`): `-32700` "Parse error", `id: null`;
  * - JSON that is not a JSON-RPC message: `-32600` "Invalid Request", with its `id` when that is
  *   a string or a number, else `null`.
- * Blank lines are skipped (they carry no message). The end of `input`, and its errors, are passed
- * on; a last line without a newline at the end is treated as a line.
+ * Blank lines are skipped (they carry no message). The end of `input` (or its close without an
+ * end), and its errors, are passed on; a last line without a newline at the end is treated as a
+ * line, before the end.
  */
 export function guardJsonRpcLines(input: Readable, options: JsonRpcLineGuardOptions): Readable {
   const max = options.maxLineBytes ?? MAX_LINE_BYTES;
@@ -108,10 +109,17 @@ export function guardJsonRpcLines(input: Readable, options: JsonRpcLineGuardOpti
     }
     if (buf.length > 0) append(buf);
   });
-  input.once('end', () => {
+  // The end of the input: its last line goes on, then the end. A stream closed without 'end'
+  // (destroyed) ends the same way, so the server behind it still stops.
+  let finished = false;
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
     if (pendingBytes > 0 || overlong) line(take());
     out.end();
-  });
+  };
+  input.once('end', finish);
+  input.once('close', finish);
   input.on('error', (e) => out.emit('error', e));
   return out;
 }
