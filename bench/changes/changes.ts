@@ -8,6 +8,8 @@
  * - the hand-written natural cases of test/fixtures/state-changes.ts (the issue's four included);
  * - unrelated facts of one person (test/fixtures/state-unrelated.ts, h-falsesup): non-updates only,
  *   every pair of two kinds, the false supersessions of a head between unrelated facts;
+ * - the h-v6 set (test/fixtures/state-changes-v6.ts): ages, habits that stop, cancellations, the
+ *   status of an order or ticket, schedule changes, and non-updates of the same kinds, by kind;
  * - the fresh set of h-retrain (test/fixtures/state-fresh.ts): unrelated facts of other kinds
  *   (first person, a third person, an assistant restating the user) and 44 true updates written
  *   the same way. For the unrelated sets and the fresh updates the MLP head is also scored without
@@ -31,6 +33,7 @@ import { rates, thresholdAt } from '../training/state-metrics.js';
 import { NATURAL_CASES } from '../../test/fixtures/state-changes.js';
 import { UNRELATED_FACTS, UNRELATED_FACTS_LATER, unrelatedPairs } from '../../test/fixtures/state-unrelated.js';
 import { FRESH_UPDATES, freshUnrelatedPairs } from '../../test/fixtures/state-fresh.js';
+import { V6_CASES, V6_KINDS } from '../../test/fixtures/state-changes-v6.js';
 
 /** The decision threshold maintenance uses (SPEC 8). */
 export const CHANGES_THRESHOLD = 0.85;
@@ -76,6 +79,8 @@ export interface ChangesReport {
   /** Updates caught where ≤ 2 % of the held-out non-updates pass (the threshold chosen on them: an oracle operating point). */
   caughtAtFalse2pct: { mlp: number; logistic: number };
   natural: Array<{ kind: string; older: string; newer: string; update: boolean; mlp: number; logistic: number }>;
+  /** The h-v6 set (test/fixtures/state-changes-v6.ts), pair by pair. */
+  v6: Array<{ kind: string; older: string; newer: string; update: boolean; mlp: number; logistic: number }>;
   /** Per group of the unrelated and fresh sets: the share at P ≥ 0.85 (false supersessions, or updates caught) of the MLP head with and without the slot gate. */
   gate: Array<{ group: string; pairs: number; gated: number; ungated: number }>;
   /** End to end, per head deciding (`parameters.stateUpdateHead`). */
@@ -113,6 +118,11 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     const ns = c.newerSpeaker ?? speaker;
     return { ...c, ...score(c.kind, c.update ? 1 : 0, { text: `${ns}: ${c.newer}`, speaker: ns, timeMs: 2 }, { text: `${speaker}: ${c.older}`, speaker, timeMs: 1 }) };
   });
+  const v6 = V6_CASES.map((c) => {
+    const speaker = c.speaker ?? 'Maya';
+    const ns = c.newerSpeaker ?? speaker;
+    return { ...c, ...score(c.kind, c.update ? 1 : 0, { text: `${ns}: ${c.newer}`, speaker: ns, timeMs: 2 }, { text: `${speaker}: ${c.older}`, speaker, timeMs: 1 }) };
+  });
   const groups: ChangesReport['groups'] = [];
   for (const k of Object.keys(QUESTION)) {
     const ps = scored.filter((p) => p.kind === k);
@@ -120,6 +130,11 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
   }
   groups.push({ group: 'held-out all', mlp: figures(scored, 'mlp'), logistic: figures(scored, 'logistic') });
   groups.push({ group: 'natural (hand-written)', mlp: figures(natural, 'mlp'), logistic: figures(natural, 'logistic') });
+  for (const k of V6_KINDS) {
+    const ps = v6.filter((p) => p.kind === k);
+    groups.push({ group: `h-v6 ${k}`, mlp: figures(ps, 'mlp'), logistic: figures(ps, 'logistic') });
+  }
+  groups.push({ group: 'h-v6 all (ages, habits, cancellations, status, schedules)', mlp: figures(v6, 'mlp'), logistic: figures(v6, 'logistic') });
   // Unrelated facts of one person (h-falsesup; test/fixtures/state-unrelated.ts): non-updates only.
   for (const [group, facts] of [['unrelated facts (48, 16 kinds)', UNRELATED_FACTS], ['unrelated facts, later set (26)', UNRELATED_FACTS_LATER]] as const) {
     const ps = unrelatedPairs(facts).map((p) => score(p.newer.kind, 0, { text: p.newer.text, speaker: 'Ana', timeMs: 2 }, { text: p.older.text, speaker: 'Ana', timeMs: 1 }));
@@ -196,12 +211,16 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     '',
     'Natural cases (hand-written, test/fixtures/state-changes.ts):',
     ...natural.map((n) => `- [${n.update ? 'update' : 'no'}] MLP ${n.mlp.toFixed(2)}${(n.mlp >= CHANGES_THRESHOLD) === n.update ? ' ✓' : ' ✗'} · logistic ${n.logistic.toFixed(2)}${(n.logistic >= CHANGES_THRESHOLD) === n.update ? ' ✓' : ' ✗'} — "${n.older}" → "${n.newer}"`),
+    '',
+    'The h-v6 set (test/fixtures/state-changes-v6.ts), the pairs the MLP head gets wrong at 0.85:',
+    ...v6.filter((n) => (n.mlp >= CHANGES_THRESHOLD) !== n.update).map((n) => `- [${n.kind}, ${n.update ? 'update' : 'no'}] MLP ${n.mlp.toFixed(2)} — "${n.older}" → "${n.newer}"`),
   ];
   return {
     threshold: CHANGES_THRESHOLD,
     groups,
     caughtAtFalse2pct: { mlp: at2('mlp'), logistic: at2('logistic') },
     natural: natural.map((n) => ({ kind: n.kind, older: n.older, newer: n.newer, update: n.update, mlp: n.mlp, logistic: n.logistic })),
+    v6: v6.map((n) => ({ kind: n.kind, older: n.older, newer: n.newer, update: n.update, mlp: n.mlp, logistic: n.logistic })),
     endToEnd: e2eFigures,
     gate,
     lines,
