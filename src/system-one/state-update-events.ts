@@ -308,7 +308,7 @@ function movesOf(cls: readonly string[][]): EventReading['moves'] {
 
 const READINGS = new WeakMap<SideReading, EventReading>();
 
-/** The events reading of a side, kept with its {@link SideReading}. */
+/** The events reading of a side (rules 1-4 read it), kept with its {@link SideReading}. */
 export function readEvents(r: SideReading): EventReading {
   const kept = READINGS.get(r);
   if (kept !== undefined) return kept;
@@ -360,34 +360,4 @@ export function changeEvent(newer: SideReading, older: SideReading, sameSpeaker:
     }
   }
   return undefined;
-}
-
-/**
- * Whether `newer` ends a named thing (rule 2's reading: "I don't drink coffee anymore", "I
- * cancelled my dentist appointment") that `older` does not name at all: then `newer` ends
- * something else and replaces nothing of `older` ("I drink green tea every afternoon", "I am a
- * member of the climbing club"). The caller asks this only of pairs whose slot words share no
- * slot (a job, a car, a flat named two ways) and whose older is no plan (a cancelled trip).
- */
-export function endsAnotherThing(newer: SideReading, older: SideReading): boolean {
-  const n = readEvents(newer);
-  if (n.ends.length === 0) return false;
-  const o = readEvents(older);
-  return n.ends.every((e) => !o.allStems.has(e.head) && !e.object.some((x) => o.allStems.has(x)));
-}
-
-/** Things a person does several of at once: two books, two series, two podcasts. */
-const PARALLEL = /\b(?:started|starting|began|begun|am|'m|is|are|now)\s+(?:also\s+|now\s+)?(reading|watching|listening)\b/i;
-/** Words that do end the older one ("I finished Dune and started Mistborn"). */
-const ENDS_OLDER = /\b(?:finished|finish|done with|instead|switched|quit|stopped|gave up|dropped|abandoned|put down|no longer|anymore)\b/i;
-
-/**
- * Whether `newer` begins an activity one holds several of at once (reading, watching, listening
- * to …) that `older` also tells, and ends nothing: "I started reading Mistborn" after "I'm
- * reading Dune" adds a second book and replaces neither (the review's finding; the head read 0.998).
- */
-export function parallelActivity(newer: SideReading, older: SideReading): boolean {
-  const m = PARALLEL.exec(newer.text);
-  if (m === null || ENDS_OLDER.test(newer.text)) return false;
-  return new RegExp(`\\b${(m[1] as string).toLowerCase()}\\b`, 'i').test(older.text);
 }

@@ -40,9 +40,9 @@ import { STATE_UPDATE_MLP_ID, mlpDecision, mlpFeatureNames, mlpFeatures } from '
 import { mlpCeiling } from './state-update-mlp-ceiling.js';
 import { bestClausePair } from './state-update-clauses.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
-import { SLOT_DISAGREE_CAP, slotsAgree, slotsOf } from './state-update-slots.js';
+import { SLOT_DISAGREE_CAP, slotsAgree } from './state-update-slots.js';
 import { OBJECT_DISAGREE_CAP, sameObject } from './state-update-object.js';
-import { CHANGE_EVENT_PROBABILITY, changeEvent, endsAnotherThing, parallelActivity } from './state-update-events.js';
+import { CHANGE_EVENT_PROBABILITY, eventDecision, hasChangeEvent } from './state-update-event-gate.js';
 import type { SideReading, StateClaim, StateKind, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { SideReading, StateClaim, StateKind, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
@@ -629,7 +629,7 @@ export function stateUpdateReaching(newer: StateSide, older: StateSide, memo: St
       entry.ceiling = asserted === undefined ? 0 : shiftedProbability((STATE_UPDATE_MLP_WEIGHTS.clauses === true ? bestClausePair(asserted, older, bound) : bound(asserted, older)).probability, MLP_OPERATING_SHIFT);
     }
     // The margin covers the bound's other order of summation (rounding, ~1e-15).
-    if (entry.ceiling < threshold - 1e-9 && !(threshold <= CHANGE_EVENT_PROBABILITY && hasChangeEvent(newer, older, memo))) return undefined;
+    if (entry.ceiling < threshold - 1e-9 && !(threshold <= CHANGE_EVENT_PROBABILITY && hasChangeEvent(readSide(newer, memo), readSide(older, memo), (newer.speaker ?? '') === (older.speaker ?? ''), newer.timeMs > older.timeMs))) return undefined;
     entry.decision = decideMlp(newer, older, memo);
   }
   return { ...entry.decision };
@@ -685,32 +685,13 @@ function decideMlp(newer: StateSide, older: StateSide, memo: StateReadings | und
  * statements of both sides; a pair of one slot and one thing, or one the gates cannot read, keeps `d`.
  */
 function slotGated(newer: StateSide, older: StateSide, memo: StateReadings | undefined, d: StateUpdateDecision): StateUpdateDecision {
-  // A change event (./state-update-events.ts, h-v6: an age, the end of a named thing, a new status of one identifier) decides by itself.
-  if (hasChangeEvent(newer, older, memo)) return d.probability >= CHANGE_EVENT_PROBABILITY ? d : { ...d, probability: CHANGE_EVENT_PROBABILITY };
+  // The change-event step (./state-update-event-gate.ts, h-v6): an age, an end, a status, a schedule; a second book.
+  const ev = eventDecision(readSide(newer, memo), readSide(older, memo), (newer.speaker ?? '') === (older.speaker ?? ''), newer.timeMs > older.timeMs, d.probability);
+  if (ev !== undefined) return ev === d.probability ? d : { ...d, probability: ev };
   if (d.probability <= SLOT_DISAGREE_CAP) return d;
   if (!sameStateSlot(newer, older, memo)) return { ...d, probability: SLOT_DISAGREE_CAP };
-  if (parallelActivity(readSide(newer, memo), readSide(older, memo))) return { ...d, probability: Math.min(d.probability, OBJECT_DISAGREE_CAP) };
-  if (endsUnnamed(newer, older, memo)) return { ...d, probability: Math.min(d.probability, OBJECT_DISAGREE_CAP) };
   // A newer state replaces only a memory about the same thing (./state-update-object.ts).
   return sameObject(readSide(newer, memo), readSide(older, memo), speakersOf(newer, older)) ? d : { ...d, probability: Math.min(d.probability, OBJECT_DISAGREE_CAP) };
-}
-
-/** Whether `newer` replaces `older` by a change event (./state-update-events.ts `changeEvent`); a time-reversed pair has none. */
-function hasChangeEvent(newer: StateSide, older: StateSide, memo: StateReadings | undefined): boolean {
-  if (!(newer.timeMs > older.timeMs)) return false;
-  const n = readSide(newer, memo);
-  return changeEvent(n, readSide(older, memo), (newer.speaker ?? '') === (older.speaker ?? '')) !== undefined;
-}
-
-/** The newer ends a named thing the older never names, the two share no slot word, and the older is no plan (./state-update-events.ts `endsAnotherThing`). */
-function endsUnnamed(newer: StateSide, older: StateSide, memo: StateReadings | undefined): boolean {
-  const n = readSide(newer, memo);
-  const o = readSide(older, memo);
-  if (o.future || !endsAnotherThing(n, o)) return false;
-  const a = slotsOf(n.tokens);
-  const b = slotsOf(o.tokens);
-  for (const x of a) if (b.has(x)) return false;
-  return true;
 }
 
 /**

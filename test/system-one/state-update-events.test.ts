@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decideStateUpdate, readStateSide, stateUpdateReaching, type StateSide } from '../../src/system-one/state-update.js';
-import { CHANGE_EVENT_PROBABILITY, changeEvent, eventStem, parallelActivity } from '../../src/system-one/state-update-events.js';
+import { CHANGE_EVENT_PROBABILITY, changeEvent, eventStem } from '../../src/system-one/state-update-events.js';
+import { parallelActivity } from '../../src/system-one/state-update-event-gate.js';
 
 const DAY = 864e5;
 const side = (text: string, day: number, speaker = 'Ana'): StateSide => ({ text, speaker, timeMs: day * DAY });
