@@ -8,7 +8,7 @@
  */
 import type { MemoryParameters } from '../config.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
-import { contentTerms, detectLanguage } from '../plane/text/text.js';
+import { contentTerms, detectLanguage, termsOf, tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
 import { withinWindow } from './recalled.js';
@@ -101,10 +101,32 @@ export async function gatherQuery(state: NamespaceState, params: Readonly<Memory
     vectorEvidence,
     ...datesNamed(input.query),
   };
+  if (language !== undefined && language !== 'en') {
+    q.language = language;
+    q.termGroups = termGroups(input.query, language);
+  }
   q.sessionLexical = sessionLexicalScores(q.lexical, state);
   q.names = queryNames(input.query, speakers);
   // Without vector evidence the soft match keeps its exact (same-stem) part only.
   const soft = softQuery(input.query, state, vectorEvidence || input.termVectors === undefined ? input.termVectors : (words) => words.map(() => undefined));
   if (soft !== undefined) q.soft = soft;
   return { q, lexHits, vecHits, speakers, mentions, language, windowed, passes, vectorEvidence };
+}
+
+/**
+ * The question's content words, each as the set of its terms in the question's language
+ * (`termsOf`), one set per distinct word, stop words left out (h-person2, issue 24:
+ * `QueryContext.termGroups`).
+ */
+function termGroups(query: string, fallback: string): Set<string>[] {
+  const lang = detectLanguage(query, fallback);
+  const seen = new Set<string>();
+  const out: Set<string>[] = [];
+  for (const w of tokenize(query)) {
+    if (seen.has(w)) continue;
+    seen.add(w);
+    const terms = termsOf(w, lang);
+    if (terms.length > 0) out.push(new Set(terms));
+  }
+  return out;
 }

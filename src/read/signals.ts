@@ -20,6 +20,15 @@ export interface QueryContext {
   query: string;
   vector: Float32Array;
   terms: Set<string>;
+  /**
+   * h-person2 (issue 24), only in a namespace whose language is not English: that language (node
+   * terms are read with it as their fallback) and the question's content words, each as the set
+   * of its terms (a word gains its stem, stripped form, person keys and folded forms: "נועה" has
+   * four). `overlap` is then the share of words with a term in the node, so a name's four forms
+   * do not outweigh the verb's one match. Absent: the share of {@link terms}, as before.
+   */
+  language?: string;
+  termGroups?: ReadonlyArray<ReadonlySet<string>>;
   /** Canonical (lower-case) speaker names the query mentions. */
   speakersNamed: Set<string>;
   /** Names of known speakers / entities mentioned (for the routing state). */
@@ -171,8 +180,19 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   const lex = q.lexical.get(n.id);
   const facts = nodeTextFacts(n);
   let overlap = 0;
-  if (q.terms.size > 0) {
-    const terms = facts.termsWith(namespaceStemOf(state));
+  if (q.termGroups !== undefined && q.termGroups.length > 0) {
+    const terms = facts.termsWith(namespaceStemOf(state), q.language);
+    for (const g of q.termGroups) {
+      for (const t of g) {
+        if (terms.has(t)) {
+          overlap++;
+          break;
+        }
+      }
+    }
+    overlap /= q.termGroups.length;
+  } else if (q.terms.size > 0) {
+    const terms = facts.termsWith(namespaceStemOf(state), q.language);
     for (const t of q.terms) if (terms.has(t)) overlap++;
     overlap /= q.terms.size;
   }
