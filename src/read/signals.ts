@@ -15,6 +15,17 @@ import { namespaceStemOf, type SoftQuery } from './soft-query.js';
 export { matchText, NodeTextFacts, nodeTextFacts, nodeWords } from './node-text.js';
 export { namespaceIdf, namespaceStemOf, SoftQuery, softQuery, type StemOf, type TermVectorLookup } from './soft-query.js';
 
+/**
+ * One content word of a question and its terms (`QueryContext.termGroups`, h-person2). `partial`:
+ * a Chinese, Japanese or Korean word, whose terms are mostly its character n-grams; it counts by
+ * the share of them a node holds (a shared character is not the word). Otherwise one term is
+ * enough.
+ */
+export interface TermGroup {
+  terms: ReadonlySet<string>;
+  partial: boolean;
+}
+
 /** Everything about the query that every candidate is compared with. */
 export interface QueryContext {
   query: string;
@@ -24,11 +35,11 @@ export interface QueryContext {
    * h-person2 (issue 24), only in a namespace whose language is not English: that language (node
    * terms are read with it as their fallback) and the question's content words, each as the set
    * of its terms (a word gains its stem, stripped form, person keys and folded forms: "נועה" has
-   * four). `overlap` is then the share of words with a term in the node, so a name's four forms
+   * four). `overlap` is then the share of words the node holds ({@link TermGroup}), so a name's four forms
    * do not outweigh the verb's one match. Absent: the share of {@link terms}, as before.
    */
   language?: string;
-  termGroups?: ReadonlyArray<ReadonlySet<string>>;
+  termGroups?: readonly TermGroup[];
   /** Canonical (lower-case) speaker names the query mentions. */
   speakersNamed: Set<string>;
   /** Names of known speakers / entities mentioned (for the routing state). */
@@ -183,12 +194,9 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   if (q.termGroups !== undefined && q.termGroups.length > 0) {
     const terms = facts.termsWith(namespaceStemOf(state), q.language);
     for (const g of q.termGroups) {
-      for (const t of g) {
-        if (terms.has(t)) {
-          overlap++;
-          break;
-        }
-      }
+      let held = 0;
+      for (const t of g.terms) if (terms.has(t)) held++;
+      overlap += g.partial ? held / g.terms.size : held > 0 ? 1 : 0;
     }
     overlap /= q.termGroups.length;
   } else if (q.terms.size > 0) {
