@@ -17,9 +17,10 @@ export { namespaceIdf, namespaceStemOf, SoftQuery, softQuery, type StemOf, type 
 
 /**
  * One content word of a question and its terms (`QueryContext.termGroups`, h-person2). `partial`:
- * a Chinese, Japanese or Korean word, whose terms are mostly its character n-grams; it counts by
- * the share of them a node holds (a shared character is not the word). Otherwise one term is
- * enough.
+ * a Chinese, Japanese or Korean word, whose terms are mostly its character n-grams: a node that
+ * holds one of its terms of two characters or more (the word, its stem, a bigram) holds the word;
+ * one that holds only single characters counts by their share (a shared character is not the
+ * word). Otherwise one term is enough.
  */
 export interface TermGroup {
   terms: ReadonlySet<string>;
@@ -195,8 +196,13 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
     const terms = facts.termsWith(namespaceStemOf(state), q.language);
     for (const g of q.termGroups) {
       let held = 0;
-      for (const t of g.terms) if (terms.has(t)) held++;
-      overlap += g.partial ? held / g.terms.size : held > 0 ? 1 : 0;
+      let word = false;
+      for (const t of g.terms) {
+        if (!terms.has(t)) continue;
+        held++;
+        if (t.length >= 2) word = true;
+      }
+      overlap += !g.partial || word ? (held > 0 ? 1 : 0) : held / g.terms.size;
     }
     overlap /= q.termGroups.length;
   } else if (q.terms.size > 0) {

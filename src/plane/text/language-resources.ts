@@ -153,6 +153,13 @@ const PORTUGUESE_NOT_STOP = [
  */
 const TURKISH_NOT_STOP = ['yapacak', 'yapmak', 'yaptı', 'yaptıkları', 'yaptığı', 'yaptığını', 'yapılan', 'yapılması', 'yapıyor'];
 
+/**
+ * h-person2: `stopword`'s Hindi list holds दिया, the perfective of the full verb देना (to give),
+ * as the Brazilian list held fazer's: "अंजलि ने क्या दिया?" kept no verb. लिए stays: it is also
+ * the postposition के लिए (for).
+ */
+const HINDI_NOT_STOP = ['दिया'];
+
 /** Resources per language code (English is absent: its path is `text.ts`'s Porter + stop list). Read-only; internal to the text pipeline. */
 export const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<LanguageCode, LanguageResources>([
   ['ar', { stop: stopSet(ara), stem: arabicStem, strip: stripArabic, inflect: arabicPersonKeys }],
@@ -164,7 +171,7 @@ export const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<L
   ['fi', { stop: stopSet(fin), stem: finnishStem }],
   ['fr', { stop: stopSet(fra), stem: frenchStem }],
   ['he', { stop: stopSet(heb), strip: stripHebrew, inflect: hebrewPersonKeys }],
-  ['hi', { stop: stopSet(hin, HINDI_EXTRA_STOP), stem: hindiStem, inflect: hindiPersonKeys }],
+  ['hi', { stop: without(stopSet(hin, HINDI_EXTRA_STOP), HINDI_NOT_STOP), stem: hindiStem, inflect: hindiPersonKeys }],
   ['hu', { stop: stopSet(hun), stem: hungarianStem }],
   ['id', { stop: stopSet(ind), stem: indonesianStem }],
   ['it', { stop: stopSet(ita), stem: italianStem, inflect: (w) => romancePersonKeys('it', w, italianStem) }],

@@ -232,7 +232,8 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
     // Korean: a stop word before its case particle is a stop word ("씨는" → "씨", "저는" → "저").
     // Not for Arabic and Hebrew, whose stop lists hold words that are content behind the article
     // ("المساء", the evening).
-    if (lang === 'ko' && stripped !== undefined && res.stop.has(stripped)) return [];
+    // A verb's polite 요 is no particle: "봐요" keeps its stem (보) though "봐" is a stop word.
+    if (lang === 'ko' && stripped !== undefined && !token.endsWith('요') && res.stop.has(stripped)) return [];
     add(stripped);
     if (res.stem !== undefined) {
       add(res.stem(token));
