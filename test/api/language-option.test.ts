@@ -75,7 +75,7 @@ describe('IndexedDB: a checkpoint with a version-3 lexical index', () => {
     // What a build of LEXICAL_VERSION 3 left: the same checkpoint, its lexical.json of version 3.
     const cp = (await storage.readCheckpoint!('n'))!;
     const lexical = JSON.parse(new TextDecoder().decode(cp.parts['lexical.json']!)) as { version: number; language?: unknown };
-    expect([lexical.version, lexical.language]).toEqual([4, 'it']);
+    expect([lexical.version, lexical.language]).toEqual([5, 'it']);
     const { language: _language, ...v3 } = { ...lexical, version: 3 };
     await storage.writeCheckpoint!('n', { ...cp, parts: { ...cp.parts, 'lexical.json': new TextEncoder().encode(JSON.stringify(v3)) } });
     await storage.close();

@@ -80,8 +80,9 @@ function arabicVerbKeys(w: string): string[] {
   // h-person2: doubled (geminate, مضاعف) verbs write their last two root letters once, with
   // shadda, in the imperfect (Wright vol. I §§ 120–122; Ryding ch. 24): "أحب" / "يحب" (ح ب ب),
   // "أعد" / "تعد" (ع د د) keep two letters after the person prefix. Their key is the root with
-  // the letter doubled again, "حبب", "عدد".
-  if (w.length === MIN_ROOT && AR_IMPERFECT_PREFIX.includes(w[0] as string)) out.push(arNormalise(w.slice(1) + w[2]));
+  // the letter doubled again, "حبب", "عدد". A weak letter (و ي ا) after the prefix marks a
+  // hollow root or a noun ("يوم", day), not a doubled one.
+  if (w.length === MIN_ROOT && AR_IMPERFECT_PREFIX.includes(w[0] as string) && !/[وياى]/u.test(w.slice(1))) out.push(arNormalise(w.slice(1) + w[2]));
   return out;
 }
 
