@@ -65,7 +65,7 @@ describe('the language option', () => {
 });
 
 describe('IndexedDB: a checkpoint with a version-3 lexical index', () => {
-  it('opens from a scan (not damaged), recalls, and is replaced by a version-4 checkpoint at close', async () => {
+  it('opens from a scan (not damaged), recalls, and is replaced by a checkpoint of this build's version at close', async () => {
     const indexedDB = new IDBFactory();
     let storage = await createIdbStorage({ indexedDB, dbName: 'lexver' });
     let memory = await createMemory({ storage, encoder, systemOne: createHeuristicSystemOne(), namespace: 'n', language: 'it' });
