@@ -53,7 +53,8 @@ export const BENCH_USAGE = `Usage:
                                           the end-to-end recall check; --out writes changes.json, .md)
   npm run bench -- multilingual [--system-one <name>] [--no-language] [--out <dir>]
                                           (recall@1 and @5 per language of test/fixtures/multilingual
-                                          and of the dev / held-out person sets of multilingual-person,
+                                          and of the dev / held-out / held-out 2 person sets of
+                                          multilingual-person,
                                           default Node encoder; writes <out>/multilingual.json)
   npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wild] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]
                                           (issue-24 generated user/assistant histories: recall@5/10 of
@@ -295,13 +296,14 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
         for (const r of results) for (const m of r.misses) io.err(`bench: ${r.language} miss@5: ${m.question} (expected ${m.expected}, got ${m.got.join(', ')})`);
         const dev = await runMultilingualBench(loadPersonSets('dev'), encoder, backend, opts);
         const heldout = await runMultilingualBench(loadPersonSets('heldout'), encoder, backend, opts);
-        io.out(`\nSecond person set (test/fixtures/multilingual-person; dev tuned on, held-out only measured):\n\n${personTable(dev, heldout)}`);
-        for (const [split, rs] of [['dev', dev], ['heldout', heldout]] as const) {
+        const heldout2 = await runMultilingualBench(loadPersonSets('heldout2'), encoder, backend, opts);
+        io.out(`\nSecond person set (test/fixtures/multilingual-person; dev tuned on, held-out and held-out 2 only measured):\n\n${personTable(dev, heldout, heldout2)}`);
+        for (const [split, rs] of [['dev', dev], ['heldout', heldout], ['heldout2', heldout2]] as const) {
           for (const r of rs) for (const m of [...(r.person?.misses1 ?? []), ...(r.short?.misses1 ?? [])]) io.err(`bench: ${split} ${r.language} miss@1: ${m.question} (expected ${m.expected}, got ${m.got.join(', ')})`);
         }
         await mkdir(out, { recursive: true });
         const file = resolve(out, 'multilingual.json');
-        await writeFile(file, `${JSON.stringify({ format: 'jev-mem/bench-multilingual', encoder: encoder.fingerprint, systemOne: backend.modelId, results, person: { dev, heldout } }, null, 2)}\n`);
+        await writeFile(file, `${JSON.stringify({ format: 'jev-mem/bench-multilingual', encoder: encoder.fingerprint, systemOne: backend.modelId, results, person: { dev, heldout, heldout2 } }, null, 2)}\n`);
         io.err(`bench: wrote ${file}`);
       } finally {
         await encoder.close?.();

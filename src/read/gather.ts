@@ -8,11 +8,12 @@
  */
 import type { MemoryParameters } from '../config.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
-import { contentTerms, detectLanguage } from '../plane/text/text.js';
+import { hasCjk } from '../plane/text/cjk.js';
+import { contentTerms, detectLanguage, termsOf, tokenize } from '../plane/text/text.js';
 import type { MemoryNode } from '../types.js';
 import { lexicalAnchorQuery } from './lexical-query.js';
 import { withinWindow } from './recalled.js';
-import { datesNamed, hasVectorEvidence, NEUTRAL_COSINE, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermVectorLookup } from './signals.js';
+import { datesNamed, hasVectorEvidence, NEUTRAL_COSINE, queryNames, sessionLexicalScores, softQuery, speakersIn, type QueryContext, type TermGroup, type TermVectorLookup } from './signals.js';
 
 const LEXICAL_POOL = 200;
 const VECTOR_POOL = 100;
@@ -101,10 +102,33 @@ export async function gatherQuery(state: NamespaceState, params: Readonly<Memory
     vectorEvidence,
     ...datesNamed(input.query),
   };
+  if (language !== undefined && language !== 'en') {
+    q.language = language;
+    q.termGroups = termGroups(input.query, language);
+  }
   q.sessionLexical = sessionLexicalScores(q.lexical, state);
   q.names = queryNames(input.query, speakers);
   // Without vector evidence the soft match keeps its exact (same-stem) part only.
   const soft = softQuery(input.query, state, vectorEvidence || input.termVectors === undefined ? input.termVectors : (words) => words.map(() => undefined));
   if (soft !== undefined) q.soft = soft;
   return { q, lexHits, vecHits, speakers, mentions, language, windowed, passes, vectorEvidence };
+}
+
+/**
+ * The question's content words, each as the set of its terms in the question's language
+ * (`termsOf`), one per distinct word, stop words left out; a Chinese, Japanese or Korean word's
+ * counts by the share of its terms (its character n-grams) a node holds (h-person2, issue 24:
+ * `QueryContext.termGroups`).
+ */
+function termGroups(query: string, fallback: string): TermGroup[] {
+  const lang = detectLanguage(query, fallback);
+  const seen = new Set<string>();
+  const out: TermGroup[] = [];
+  for (const w of tokenize(query)) {
+    if (seen.has(w)) continue;
+    seen.add(w);
+    const terms = termsOf(w, lang);
+    if (terms.length > 0) out.push({ terms: new Set(terms), partial: hasCjk(w) });
+  }
+  return out;
 }

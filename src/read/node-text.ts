@@ -37,6 +37,8 @@ export class NodeTextFacts {
   readonly #node: MemoryNode;
   #text: string | undefined;
   #terms: ReadonlySet<string> | undefined;
+  /** The language {@link termsWith} read `#terms` in (`undefined`: identified from the text alone). */
+  #termsLanguage: string | undefined;
   #words: readonly string[] | undefined;
   #wordSet: ReadonlySet<string> | undefined;
   #tokenCount: number | undefined;
@@ -81,9 +83,17 @@ export class NodeTextFacts {
    * {@link terms}, its English stems taken from `stemOf` (`contentTerms`' memo, the namespace's
    * `memoStem`: a recall stems the words of a few hundred candidates, most of them seen before;
    * issue 25). The same set either way.
+   * @param language - the namespace's language when it is not English (h-person2, issue 24): the
+   *   fallback of a text too short to identify, as the lexical index and the question read it
+   *   ("Pedro: Vi um jogo incrível no estádio." was read as Italian without it, so its "vi" never
+   *   met the question's "vê"). `undefined`: identified from the text alone, as before.
    */
-  termsWith(stemOf: ((word: string) => string | false) | undefined): ReadonlySet<string> {
-    return (this.#terms ??= new Set(contentTerms(this.text, undefined, this.#tokenize(), stemOf)));
+  termsWith(stemOf: ((word: string) => string | false) | undefined, language?: string): ReadonlySet<string> {
+    if (this.#terms === undefined || this.#termsLanguage !== language) {
+      this.#terms = new Set(contentTerms(this.text, language, this.#tokenize(), stemOf));
+      this.#termsLanguage = language;
+    }
+    return this.#terms;
   }
 
   /** Distinct `tokenize(matchText(n))`, in first-occurrence order. */

@@ -15,11 +15,32 @@ import { namespaceStemOf, type SoftQuery } from './soft-query.js';
 export { matchText, NodeTextFacts, nodeTextFacts, nodeWords } from './node-text.js';
 export { namespaceIdf, namespaceStemOf, SoftQuery, softQuery, type StemOf, type TermVectorLookup } from './soft-query.js';
 
+/**
+ * One content word of a question and its terms (`QueryContext.termGroups`, h-person2). `partial`:
+ * a Chinese, Japanese or Korean word, whose terms are mostly its character n-grams: a node that
+ * holds one of its terms of two characters or more (the word, its stem, a bigram) holds the word;
+ * one that holds only single characters counts by their share (a shared character is not the
+ * word). Otherwise one term is enough.
+ */
+export interface TermGroup {
+  terms: ReadonlySet<string>;
+  partial: boolean;
+}
+
 /** Everything about the query that every candidate is compared with. */
 export interface QueryContext {
   query: string;
   vector: Float32Array;
   terms: Set<string>;
+  /**
+   * h-person2 (issue 24), only in a namespace whose language is not English: that language (node
+   * terms are read with it as their fallback) and the question's content words, each as the set
+   * of its terms (a word gains its stem, stripped form, person keys and folded forms: "נועה" has
+   * four). `overlap` is then the share of words the node holds ({@link TermGroup}), so a name's four forms
+   * do not outweigh the verb's one match. Absent: the share of {@link terms}, as before.
+   */
+  language?: string;
+  termGroups?: readonly TermGroup[];
   /** Canonical (lower-case) speaker names the query mentions. */
   speakersNamed: Set<string>;
   /** Names of known speakers / entities mentioned (for the routing state). */
@@ -171,8 +192,21 @@ export function candidateSignals(n: MemoryNode, q: QueryContext, state: Namespac
   const lex = q.lexical.get(n.id);
   const facts = nodeTextFacts(n);
   let overlap = 0;
-  if (q.terms.size > 0) {
-    const terms = facts.termsWith(namespaceStemOf(state));
+  if (q.termGroups !== undefined && q.termGroups.length > 0) {
+    const terms = facts.termsWith(namespaceStemOf(state), q.language);
+    for (const g of q.termGroups) {
+      let held = 0;
+      let word = false;
+      for (const t of g.terms) {
+        if (!terms.has(t)) continue;
+        held++;
+        if (t.length >= 2) word = true;
+      }
+      overlap += !g.partial || word ? (held > 0 ? 1 : 0) : held / g.terms.size;
+    }
+    overlap /= q.termGroups.length;
+  } else if (q.terms.size > 0) {
+    const terms = facts.termsWith(namespaceStemOf(state), q.language);
     for (const t of q.terms) if (terms.has(t)) overlap++;
     overlap /= q.terms.size;
   }

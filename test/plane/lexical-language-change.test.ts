@@ -1,6 +1,6 @@
 /**
  * Issue 22 (h-langfix, a regression of h-lexver): changing a namespace's `language` rebuilds its
- * store-kept FTS5 table (`jev_mem_rec_fts4<lang>_<n>`) and drops the table of the old language in
+ * store-kept FTS5 table (`jev_mem_rec_fts5<lang>_<n>`) and drops the table of the old language in
  * the same transaction. 91c30ab's drop matched only language-less names, so the old language's
  * table stayed: the next open asking for the new language found the old table first, rebuilt,
  * and failed with "table … already exists" (STORAGE_FAILED) for good; the stale table also kept
@@ -68,9 +68,9 @@ describe('a namespace whose language changes (FTS5 store)', () => {
   it('es → de (write) → none → de → es → none: every open reads and writes, one table is left', async () => {
     const dir = fresh();
     await withMemory(dir, 'es', (m) => add(m, SEVILLA));
-    expect(ftsTables(dir)).toEqual(['jev_mem_rec_fts4es_1']);
+    expect(ftsTables(dir)).toEqual(['jev_mem_rec_fts5es_1']);
     await withMemory(dir, 'de', (m) => add(m, 'Ich habe eine Katze.'));
-    expect(ftsTables(dir)).toEqual(['jev_mem_rec_fts4de_1']);
+    expect(ftsTables(dir)).toEqual(['jev_mem_rec_fts5de_1']);
     const texts = [SEVILLA, 'Ich habe eine Katze.'];
     const steps = [
       [undefined, 'Mi padre cultiva tomates.', 'tomates'],
@@ -86,7 +86,7 @@ describe('a namespace whose language changes (FTS5 store)', () => {
         expect(await recallTexts(m, query)).toContain(text);
       });
       // Without the option the namespace keeps the language stored at its last write.
-      expect(ftsTables(dir)).toEqual([`jev_mem_rec_fts4${language ?? (texts.length <= 4 ? 'de' : 'es')}_1`]);
+      expect(ftsTables(dir)).toEqual([`jev_mem_rec_fts5${language ?? (texts.length <= 4 ? 'de' : 'es')}_1`]);
     }
     await withMemory(dir, undefined, async (m) => {
       expect((await m.list({ limit: 20 })).memories.map((x) => x.text).sort()).toEqual([...texts].sort());
@@ -99,7 +99,7 @@ describe('a namespace whose language changes (FTS5 store)', () => {
     await withMemory(dir, 'de', async (m) => {
       expect(await recallTexts(m, 'Sevilla')).toContain(SEVILLA);
     });
-    expect(ftsTables(dir)).toEqual(['jev_mem_rec_fts4de_1']);
+    expect(ftsTables(dir)).toEqual(['jev_mem_rec_fts5de_1']);
     await withMemory(dir, 'de', (m) => add(m, 'Ich habe eine Katze.'));
     await withMemory(dir, undefined, async (m) => {
       await add(m, 'Otra cosa.');
@@ -139,11 +139,11 @@ describe('a namespace whose language changes (FTS5 store)', () => {
     // What 91c30ab left after an 'es' store was written with 'de': the new table beside the old.
     const db = new sqlite.Database(join(dir, SQLITE_FILE_NAME));
     try {
-      createFtsTable((sql, params) => db.all(sql, params as never) as never, 'jev_mem_rec_fts4de_1');
+      createFtsTable((sql, params) => db.all(sql, params as never) as never, 'jev_mem_rec_fts5de_1');
     } finally {
       db.close();
     }
-    expect(ftsTables(dir).sort()).toEqual(['jev_mem_rec_fts4de_1', 'jev_mem_rec_fts4es_1']);
+    expect(ftsTables(dir).sort()).toEqual(['jev_mem_rec_fts5de_1', 'jev_mem_rec_fts5es_1']);
     for (const language of ['de', undefined, 'es']) {
       await withMemory(dir, language, async (m) => {
         expect(await recallTexts(m, 'Sevilla')).toContain(SEVILLA);

@@ -116,7 +116,7 @@ describe('a store written with LEXICAL_VERSION 3 (cbb897b)', () => {
       try {
         const tables = (db.all(`SELECT name FROM sqlite_master WHERE type = 'table'`) as Array<{ name: string }>).map((r) => r.name);
         expect(tables.filter((n) => /fts3/.test(n))).toEqual([]);
-        if (engine === 'fts5') expect(tables.filter((n) => /^jev_mem_rec_fts4_\d+$/.test(n)).length).toBeGreaterThan(0);
+        if (engine === 'fts5') expect(tables.filter((n) => /^jev_mem_rec_fts5_\d+$/.test(n)).length).toBeGreaterThan(0);
       } finally {
         db.close();
       }

@@ -116,7 +116,8 @@ describe('first and third person of one verb share a term (issue 24)', () => {
 describe('the rules, word by word', () => {
   it('Arabic: a noun whose root is too short gains no key; harakat are ignored', () => {
     expect(arabicPersonKeys('يوم')).toEqual(['يوم']); // bare three letters: its own key
-    expect(arabicPersonKeys('تحب')).toEqual(['تحب']); // ت + two letters: no imperfect reading
+    // ت + two letters: no imperfect reading of its own, but a doubled verb's (h-person2: تحبّ, ح ب ب)
+    expect(arabicPersonKeys('تحب')).toEqual(['تحب', 'حبب']);
     expect(arabicPersonKeys('أَدْرُسُ')).toEqual(['درس']);
   });
 
@@ -185,5 +186,67 @@ describe('language of short texts (issue 24)', () => {
     expect(detectLanguage('Сейчас я читаю роман о жизни моряков.')).toBe('ru');
     expect(detectLanguage('На балконе я выращиваю огурцы.')).toBe('ru');
     expect(detectLanguage('Я читаю книжку і п’ю каву щоранку.')).toBe('uk');
+  });
+});
+
+describe('h-person2 (issue 24, "every inflection"): rules from the grammars', () => {
+  const shared = (lang: string, a: string, b: string): string[] => {
+    const tb = new Set(termsOf(b, lang));
+    return termsOf(a, lang).filter((t) => tb.has(t));
+  };
+
+  it('Arabic doubled verbs: أحب / يحب and أعد / تعد meet on the doubled root', () => {
+    expect(arabicPersonKeys('أحب')).toContain('حبب');
+    expect(arabicPersonKeys('يحب')).toContain('حبب');
+    expect(shared('ar', 'أعد', 'تعد')).toContain('عدد');
+    expect(arabicPersonKeys('يوم')).toEqual(['يوم']); // a weak letter: no doubled reading
+  });
+
+  it('Hebrew hollow verbs: גרתי / גר and טסתי / טסה meet on the root with its ו', () => {
+    expect(hebrewPersonKeys('גרתי')).toContain('גור');
+    expect(hebrewPersonKeys('גר')).toContain('גור');
+    expect(shared('he', 'טסתי', 'טסה')).toContain('טוס');
+  });
+
+  it('German ablaut: Präteritum and participle II meet the present', () => {
+    expect(shared('de', 'trank', 'trinke').length).toBeGreaterThan(0);
+    expect(shared('de', 'schrieb', 'schreibe').length).toBeGreaterThan(0);
+    expect(shared('de', 'verlor', 'verloren').length).toBeGreaterThan(0);
+    expect(shared('de', 'verlor', 'verliere').length).toBeGreaterThan(0);
+    expect(shared('de', 'fuhr', 'fahre').length).toBeGreaterThan(0);
+    expect(shared('de', 'sang', 'singe').length).toBeGreaterThan(0);
+  });
+
+  it('Russian: past tense, perfective prefix and 1st-singular consonant alternation', () => {
+    expect(shared('ru', 'посмотрел', 'смотрит').length).toBeGreaterThan(0);
+    expect(shared('ru', 'прочитала', 'читает').length).toBeGreaterThan(0);
+    expect(shared('ru', 'отдыхала', 'отдыхает').length).toBeGreaterThan(0);
+    expect(shared('ru', 'ношу', 'носит').length).toBeGreaterThan(0);
+    expect(shared('ru', 'вожу', 'водит').length).toBeGreaterThan(0);
+    expect(shared('ru', 'плачу', 'платит').length).toBeGreaterThan(0);
+  });
+
+  it('Hindi: irregular perfectives meet their verb; दिया is no stop word', () => {
+    expect(hindiPersonKeys('दिया')).toEqual(['दे']);
+    expect(shared('hi', 'दिया', 'दी')).toContain('दे');
+    expect(shared('hi', 'पिया', 'पीती')).toContain('पी');
+    expect(shared('hi', 'लिया', 'लेती')).toContain('ले');
+  });
+
+  it('stop lists: Korean 씨 and Japanese さん are stop words, content verbs are not', () => {
+    expect(termsOf('씨는', 'ko')).toEqual([]);
+    expect(termsOf('さん', 'ja')).toEqual([]);
+    expect(termsOf('봐요', 'ko')).toContain('보'); // polite 요 is no particle
+    expect(shared('tr', 'yapıyorum', 'yapıyor')).toContain('yap');
+    expect(shared('pt', 'vendo', 'vende').length).toBeGreaterThan(0);
+  });
+
+  it('the namespace language decides a Turkish text English or Dutch trigrams misread; English stays English', () => {
+    expect(detectLanguage('Her sabah denizde yüzüyorum.', 'tr')).toBe('tr');
+    expect(detectLanguage('Üniversitede tarih okudum.', 'tr')).toBe('tr');
+    expect(detectLanguage('Can: Elif çok güzel resim yapıyor.', 'tr')).toBe('tr');
+    expect(detectLanguage('Her sister lives in Paris and she loves it.', 'tr')).toBe('en');
+    expect(detectLanguage('Her sabah denizde yüzüyorum.', 'en')).toBe('en');
+    expect(detectLanguage('Her sabah denizde yüzüyorum.')).toBe('en');
   });
 });

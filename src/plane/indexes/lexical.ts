@@ -25,8 +25,12 @@ export const LEXICAL_FORMAT = 'jev-mem/lexical' as const;
  *    written before them kept terms today's queries do not produce; and the snapshot names the
  *    index's {@link LexicalSnapshot.language}. English terms unchanged. A store holding an
  *    older index rebuilds it from its nodes at open (`resident/open.ts`, `record-sql-lexical.ts`).
+ * 5: h-person2's rules (issue 24: Arabic doubled and Hebrew hollow verbs, German ablaut, Russian
+ *    past tense / perfective prefixes / consonant alternation, Hindi irregular perfectives, stop
+ *    list changes in ko, ja, pt, tr, hi, and the namespace language deciding more short texts).
+ *    English terms unchanged.
  */
-export const LEXICAL_VERSION = 4 as const;
+export const LEXICAL_VERSION = 5 as const;
 
 /** The snapshot written by {@link LexicalIndex.toJSON}. */
 export interface LexicalSnapshot {

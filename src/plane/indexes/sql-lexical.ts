@@ -13,7 +13,7 @@
  *
  * Table `<prefix>fts<LEXICAL_VERSION><lang>_<ns>` (`ns`: the namespace's integer id, `lang` the
  * index's language, issue 24: the namespace's `language` option, which short texts are read in;
- * empty for none, e.g. `jev_mem_rec_fts4_1`, `jev_mem_rec_fts4it_1`):
+ * empty for none, e.g. `jev_mem_rec_fts5_1`, `jev_mem_rec_fts5it_1`):
  * `fts5(text, speaker, content='', detail=full)` with rowid = the node's slot. Contentless (no
  * copy of the text); `detail=full` because FTS5's `bm25()` needs term frequencies (with
  * `detail=column` or `none` it scores every row 0); `columnsize` kept (bm25 needs the lengths).

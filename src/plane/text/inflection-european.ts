@@ -138,6 +138,81 @@ wissen: weiß weißt
 `);
 
 /**
+ * h-person2: the Präteritum (1st and 3rd singular alike) and participle II of common strong and
+ * mixed German verbs, whose stem vowel changes by ablaut (Duden, *Die Grammatik*, §§ 640–660 and
+ * its list of strong and irregular verbs): "trank" / "getrunken" / "trinke", "schrieb" /
+ * "schreibe". Each form gains the Snowball stem of its infinitive, as {@link DE}'s do.
+ */
+const DE_ABLAUT = table(`
+trinken: trank trankst getrunken
+singen: sang sangst gesungen
+schwimmen: schwamm schwammst geschwommen
+finden: fand fandst gefunden
+beginnen: begann begannst begonnen
+gewinnen: gewann gewannst gewonnen
+schreiben: schrieb schriebst geschrieben
+bleiben: blieb bliebst geblieben
+steigen: stieg stiegst gestiegen
+treiben: trieb triebst getrieben
+leihen: lieh geliehen
+scheinen: schien geschienen
+schreien: schrie geschrien
+greifen: griff gegriffen
+reiten: ritt geritten
+streiten: stritt gestritten
+schneiden: schnitt geschnitten
+leiden: litt gelitten
+fliegen: flog flogst geflogen
+ziehen: zog zogst gezogen
+verlieren: verlor verlorst verloren
+frieren: fror gefroren
+schließen: schloss geschlossen
+lügen: log gelogen
+bieten: bot geboten
+fließen: floss geflossen
+riechen: roch gerochen
+sprechen: sprach sprachst gesprochen
+treffen: traf trafst getroffen
+nehmen: nahm nahmst genommen
+helfen: half halfst geholfen
+werfen: warf geworfen
+sterben: starb gestorben
+brechen: brach gebrochen
+stehlen: stahl gestohlen
+empfehlen: empfahl empfohlen
+lesen: las lasest
+sehen: sah sahst
+geben: gab gabst
+essen: aß aßt gegessen
+vergessen: vergaß vergessen
+sitzen: saß saßt gesessen
+liegen: lag lagst gelegen
+bitten: bat gebeten
+kommen: kam kamst
+fahren: fuhr fuhrst
+tragen: trug trugst
+schlagen: schlug geschlagen
+waschen: wusch gewaschen
+wachsen: wuchs gewachsen
+laufen: lief liefst
+schlafen: schlief schliefst
+fallen: fiel fielst
+halten: hielt hieltst
+lassen: ließ
+rufen: rief gerufen
+gehen: ging gingst gegangen
+stehen: stand standst gestanden
+tun: tat tatst getan
+sein: war warst gewesen
+bringen: brachte gebracht
+denken: dachte gedacht
+kennen: kannte gekannt
+nennen: nannte genannt
+rennen: rannte gerannt
+wissen: wusste gewusst
+`);
+
+/**
  * Russian verbs whose 1st singular mutates the stem consonant or whose stem alternates
  * (В. В. Виноградов et al., *Грамматика русского языка* / Russian Grammar 1980, §§ 1477–1520):
  * "хожу" / "ходит", "пишу" / "пишет", "люблю" / "любит", "пью" / "пьёт".
@@ -179,6 +254,8 @@ export function germanPersonKeys(word: string, stem: (w: string) => string): str
   const out: string[] = [];
   const lemmas = DE[word];
   if (lemmas !== undefined) for (const l of lemmas.split('|')) out.push(stem(l));
+  const ablaut = DE_ABLAUT[word];
+  if (ablaut !== undefined) for (const l of ablaut.split('|')) if (!out.includes(stem(l))) out.push(stem(l));
   let w = word;
   // h-lang: the strong participle II, "ge-…-en" (Duden, *Die Grammatik*, as above): "gebacken" /
   // "backe", "gelesen" / "lese", "gelaufen" / "laufe" meet on the Snowball stem of the root.
@@ -193,6 +270,9 @@ export function germanPersonKeys(word: string, stem: (w: string) => string): str
   }
   return out;
 }
+
+/** Perfectivising prefixes, longest first (Russian Grammar 1980, §§ 1410–1440). */
+const RU_PERFECTIVE_PREFIXES = ['пере', 'про', 'при', 'по', 'на', 'за', 'вы', 'от', 'с', 'у'];
 
 /**
  * Russian: the stem of the infinitive for the listed forms (consonant mutation, "ё"), and for
@@ -216,6 +296,37 @@ export function russianPersonKeys(word: string, stem: (w: string) => string): st
   // Snowball leaves whole.
   const e = /^(.{2,}[чж])(?:ёт|ет|ёшь|ешь|ём|ем|ёте|ете)$/u.exec(word);
   if (e !== null) out.push(e[1] as string);
+  // h-person2: the consonant alternation of the 1st singular of 2nd-conjugation verbs (Russian
+  // Grammar 1980, §§ 1477–1520): с → ш, з / д → ж, т → ч, ст → щ, and the epenthetic л after
+  // б п в м ф ("ношу" / "носит", "вожу" / "водит", "плачу" / "платит", "куплю" / "купит"). A 1st
+  // singular in -шу -жу -чу -щу -[бпвмф]лю also gets the stem of its other persons, one per
+  // consonant it may come from.
+  const alt = /^(.{2,}?)(ш|ж|ч|щ|[бпвмф]л)(?:у|ю)$/u.exec(word);
+  if (alt !== null) {
+    const head = alt[1] as string;
+    const c = alt[2] as string;
+    const back = c === 'ш' ? ['с'] : c === 'ж' ? ['з', 'д'] : c === 'ч' ? ['т'] : c === 'щ' ? ['ст'] : [c[0] as string];
+    for (const b of back) if (!out.includes(head + b)) out.push(head + b);
+  }
+  // h-person2: the past tense, the infinitive stem + л / ла / ло / ли (Russian Grammar 1980,
+  // §§ 1521–1530): "посмотрел" / "отдыхала" → "посмотре" / "отдыха", and for a 2nd-conjugation
+  // verb the present stem without its е / и ("посмотре" → "посмотр", as "смотрит" stems). A
+  // perfective made by a prefix (§§ 1410–1440: по-, про-, с-, на-, за-, вы-, при-, у-, от-, пере-)
+  // also gets the key without it, which its imperfective has ("прочитала" / "читает" → "чита").
+  const past = /^(.{3,}[аяеиоуы])л(?:а|о|и)?$/u.exec(word);
+  if (past !== null) {
+    const bases = [past[1] as string];
+    if (/[еи]$/u.test(bases[0] as string)) bases.push((bases[0] as string).slice(0, -1));
+    for (const b of bases) {
+      if (!out.includes(b)) out.push(b);
+      for (const p of RU_PERFECTIVE_PREFIXES) {
+        if (b.startsWith(p) && b.length - p.length >= 3) {
+          if (!out.includes(b.slice(p.length))) out.push(b.slice(p.length));
+          break;
+        }
+      }
+    }
+  }
   return out;
 }
 

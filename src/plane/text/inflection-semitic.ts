@@ -77,6 +77,12 @@ function arabicVerbKeys(w: string): string[] {
   }
   // A bare triliteral perfect (3rd sg masc, "درس") is its own key.
   if (w.length === MIN_ROOT) out.push(arNormalise(w));
+  // h-person2: doubled (geminate, مضاعف) verbs write their last two root letters once, with
+  // shadda, in the imperfect (Wright vol. I §§ 120–122; Ryding ch. 24): "أحب" / "يحب" (ح ب ب),
+  // "أعد" / "تعد" (ع د د) keep two letters after the person prefix. Their key is the root with
+  // the letter doubled again, "حبب", "عدد". A weak letter (و ي ا) after the prefix marks a
+  // hollow root or a noun ("يوم", day), not a doubled one.
+  if (w.length === MIN_ROOT && AR_IMPERFECT_PREFIX.includes(w[0] as string) && !/[وياى]/u.test(w.slice(1))) out.push(arNormalise(w.slice(1) + w[2]));
   return out;
 }
 
@@ -135,5 +141,18 @@ export function hebrewPersonKeys(word: string): string[] {
     else out.add(heNormalise(stem));
   }
   if (w.length === MIN_ROOT || w.length === 4) out.add(heNormalise(w));
+  // h-person2: hollow verbs (ע"ו, גזרת ע"ו: גור, טוס, רוץ; Glinert § 16, Coffin & Bolozky 4.4)
+  // keep two root letters in the past and present, "גרתי" / "גר", "טסתי" / "טסה": their key is
+  // the root with its middle ו, as the future "אגור" and infinitive "לגור" write it.
+  const hollow = (two: string): void => {
+    if (two.length === 2) out.add(heNormalise(`${two[0]}ו${two[1]}`));
+  };
+  if (w.length === 2) hollow(w);
+  for (const sfx of HE_PAST_SUFFIX) {
+    if (w.endsWith(sfx) && w.length - sfx.length === 2) {
+      hollow(w.slice(0, 2));
+      break;
+    }
+  }
   return [...out].filter((k) => k.length >= MIN_ROOT);
 }

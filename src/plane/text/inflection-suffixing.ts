@@ -119,8 +119,23 @@ const HINDI_SUFFIXES = [
   'ता', 'ती', 'ते', 'ूँ', 'ूं', 'ें', 'या', 'यी', 'ये', 'ा', 'ी', 'े', 'ो',
 ];
 
+/**
+ * h-person2: the verbs whose perfective participle is irregular (Kachru, *Hindi*, ch. 4; Shapiro
+ * lesson 13): देना → दिया / दी / दिए / दिये, लेना → लिया / ली / लिए / लिये, जाना → गया / गई / गए /
+ * गयी / गये, पीना → पिया / पी / पिए (their habitual forms, देती, reach the stem by rule). करना's
+ * forms are stop words.
+ */
+const HINDI_IRREGULAR: Readonly<Record<string, string>> = {
+  दिया: 'दे', दी: 'दे', दिए: 'दे', दिये: 'दे',
+  लिया: 'ले', ली: 'ले', लिए: 'ले', लिये: 'ले',
+  गया: 'जा', गई: 'जा', गए: 'जा', गयी: 'जा', गये: 'जा',
+  पिया: 'पी', पिए: 'पी', पिये: 'पी',
+};
+
 /** Hindi: the verb stem without its person, gender, future or infinitive ending, "पढ़ूँगा" → "पढ़". */
 export function hindiPersonKeys(word: string): string[] {
+  const irregular = HINDI_IRREGULAR[word];
+  if (irregular !== undefined) return [irregular];
   for (const s of HINDI_SUFFIXES) {
     if (word.endsWith(s) && word.length - s.length >= 2) return [word.slice(0, -s.length)];
   }

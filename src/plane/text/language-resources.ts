@@ -117,7 +117,20 @@ const HINDI_EXTRA_STOP = [
  * Korean question words that `stopword`'s list lacks, in the forms a question writes them
  * (뭘 = 뭐를, 어디서 = 어디 + 에서): stop words as "what", "where", "who" are in English (h-lang).
  */
-const KOREAN_EXTRA_STOP = ['뭐', '뭘', '무엇을', '어디서', '어디에', '어디로', '누가'];
+const KOREAN_EXTRA_STOP = ['뭐', '뭘', '무엇을', '어디서', '어디에', '어디로', '누가',
+  // h-person2: the bound nouns of address after a name, 씨 and 님 (Sohn Ho-min, *The Korean
+  // Language*, ch. 9, address terms), as English "Mr" / "Ms": "지은 씨는" names 지은, and a turn
+  // that says "지은 씨" is no nearer the question for it.
+  '씨', '님'];
+
+/**
+ * Japanese words `stopword`'s list lacks (h-person2, issue 24): the name suffixes of address
+ * さん, 様, ちゃん, くん (as Korean 씨), the question words 何, どこ, いつ, 誰 (SPEC 10: "what",
+ * "where" are stop words in English), and the pieces \`Intl.Segmenter\` cuts from the verb's
+ * te-form and polite / past auxiliaries (-って, -ている, -ました; S. Martin, *A Reference Grammar
+ * of Japanese*, ch. 4 and 6), which would otherwise join every verb in the te-form.
+ */
+const JAPANESE_EXTRA_STOP = ['さん', '様', 'ちゃん', 'くん', '何', 'どこ', 'いつ', '誰', 'って', 'っ', 'てい', 'てる', 'ま', 'した', 'でし', 'ませ'];
 
 /**
  * `stopword`'s Brazilian list holds content words: "trabalho" (work) and "viagem" (trip), and the
@@ -129,7 +142,23 @@ const PORTUGUESE_NOT_STOP = [
   'trabalho', 'viagem',
   'faço', 'faz', 'fazeis', 'fazem', 'fazemos', 'fazendo', 'fazer', 'fazes', 'fez',
   'vai', 'vais', 'vão', 'vêm', 'vir', 'vindo', 'disse', 'diz', 'dizem', 'dizer', 'ver', 'sabe', 'sabem',
+  // h-person2: "vendo" is the gerund of ver and the 1st singular of vender ("Vendo bolos na feira").
+  'vendo',
 ];
+
+/**
+ * h-person2: `stopword`'s Turkish list holds the forms of the full verb yapmak (to do, to make),
+ * as the Brazilian one held fazer's: "Elif çok güzel resim yapıyor" kept no verb, and "Ben ne
+ * yapıyorum?" could not meet it. etmek and olmak, the light verb and the copula, stay.
+ */
+const TURKISH_NOT_STOP = ['yapacak', 'yapmak', 'yaptı', 'yaptıkları', 'yaptığı', 'yaptığını', 'yapılan', 'yapılması', 'yapıyor'];
+
+/**
+ * h-person2: `stopword`'s Hindi list holds दिया, the perfective of the full verb देना (to give),
+ * as the Brazilian list held fazer's: "अंजलि ने क्या दिया?" kept no verb. लिए stays: it is also
+ * the postposition के लिए (for).
+ */
+const HINDI_NOT_STOP = ['दिया'];
 
 /** Resources per language code (English is absent: its path is `text.ts`'s Porter + stop list). Read-only; internal to the text pipeline. */
 export const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<LanguageCode, LanguageResources>([
@@ -142,11 +171,11 @@ export const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<L
   ['fi', { stop: stopSet(fin), stem: finnishStem }],
   ['fr', { stop: stopSet(fra), stem: frenchStem }],
   ['he', { stop: stopSet(heb), strip: stripHebrew, inflect: hebrewPersonKeys }],
-  ['hi', { stop: stopSet(hin, HINDI_EXTRA_STOP), stem: hindiStem, inflect: hindiPersonKeys }],
+  ['hi', { stop: without(stopSet(hin, HINDI_EXTRA_STOP), HINDI_NOT_STOP), stem: hindiStem, inflect: hindiPersonKeys }],
   ['hu', { stop: stopSet(hun), stem: hungarianStem }],
   ['id', { stop: stopSet(ind), stem: indonesianStem }],
   ['it', { stop: stopSet(ita), stem: italianStem, inflect: (w) => romancePersonKeys('it', w, italianStem) }],
-  ['ja', { stop: stopSet(jpn) }],
+  ['ja', { stop: stopSet(jpn, JAPANESE_EXTRA_STOP) }],
   ['ko', { stop: stopSet(kor, KOREAN_EXTRA_STOP), strip: stripKorean, inflect: koreanPersonKeys }],
   ['nb', { stop: stopSet(nob), stem: norwegianStem }],
   ['nl', { stop: stopSet(nld), stem: dutchStem }],
@@ -156,7 +185,7 @@ export const RESOURCES: ReadonlyMap<LanguageCode, LanguageResources> = new Map<L
   ['ru', { stop: stopSet(rus), stem: russianStem, inflect: (w) => russianPersonKeys(w, russianStem) }],
   ['sv', { stop: stopSet(swe), stem: swedishStem }],
   ['th', { stop: stopSet(tha) }],
-  ['tr', { stop: stopSet(tur), stem: turkishStem, inflect: turkishPersonKeys }],
+  ['tr', { stop: without(stopSet(tur), TURKISH_NOT_STOP), stem: turkishStem, inflect: turkishPersonKeys }],
   ['uk', { stop: stopSet(ukr), stem: ukrainianStem }],
   ['vi', { stop: stopSet(vie) }],
   ['zh', { stop: stopSet(zho) }],

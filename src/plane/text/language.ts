@@ -114,8 +114,15 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   }
   if (script !== 'latin') return script;
   if (fallbackExplains(words, isEnglishStop, fallback)) return fallback as LanguageCode;
-  if (englishByStopWords(words, isEnglishStop)) return 'en';
   const latinFallback = fallback !== undefined && Object.values(FRANC_LATIN).includes(fallback) ? fallback : 'en';
+  // h-person2, only in a namespace of another Latin-script language: letters only that language
+  // writes decide a text of any length ("Can: Elif çok güzel resim yapıyor."), and a text with
+  // letters English does not write is not English for a stop word the two languages share
+  // (Turkish "her", every: "Her sabah denizde yüzüyorum." was read as English).
+  const ownLetters = latinFallback !== 'en' && distinctiveLatin(text) === latinFallback;
+  if (ownLetters) return latinFallback;
+  if (latinFallback === 'en' && englishByStopWords(words, isEnglishStop)) return 'en';
+  if (latinFallback !== 'en' && englishByStopWords(words, isEnglishStop) && !/[\u00c0-\u024f]/u.test(text)) return 'en';
   const short = letters < MIN_LETTERS_FOR_IDENTIFICATION;
   if (short) {
     const distinct = distinctiveLatin(text);
@@ -145,7 +152,10 @@ export function identifyLanguage(text: string, words: readonly string[], isEngli
   if (foreign <= english && !accented) return latinFallback;
   let lang = FRANC_LATIN[cachedFranc(text, FRANC_LATIN_ONLY)] ?? latinFallback;
   if (lang === 'en') return lang;
-  if (accented && foreign === 0) return lang;
+  // h-person2: in a namespace of another Latin-script language, franc's pick on a text no stop
+  // list explains is a guess on a few trigrams ("Üniversitede tarih okudum." → Dutch): the
+  // namespace's language is taken instead.
+  if (accented && foreign === 0) return latinFallback !== 'en' ? latinFallback : lang;
   if (!words.some((w) => w.length >= 3 && isEnglishStop(w))) lang = bestStopExplained(words, lang, english);
   const stop = languageResources(lang)?.stop;
   const fallbackStop = latinFallback !== lang ? languageResources(latinFallback)?.stop : undefined;

@@ -229,6 +229,11 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
   let grams = token;
   if (res !== undefined) {
     const stripped = res.strip?.(token);
+    // Korean: a stop word before its case particle is a stop word ("씨는" → "씨", "저는" → "저").
+    // Not for Arabic and Hebrew, whose stop lists hold words that are content behind the article
+    // ("المساء", the evening).
+    // A verb's polite 요 is no particle: "봐요" keeps its stem (보) though "봐" is a stop word.
+    if (lang === 'ko' && stripped !== undefined && !token.endsWith('요') && res.stop.has(stripped)) return [];
     add(stripped);
     if (res.stem !== undefined) {
       add(res.stem(token));
@@ -240,7 +245,8 @@ export function termsOf(token: string, lang: LanguageCode = 'en'): string[] {
       if (stripped !== undefined) keys = [...keys, ...res.inflect(stripped)];
       for (const k of keys) add(k);
     }
-    if (lang === 'ko') for (const c of [stripped, ...keys]) if (c !== undefined && c.length > 0 && c.length < grams.length) grams = c;
+    // The verb stem before the particle-stripped form at equal length ("배워요": 배우, not 배워).
+    if (lang === 'ko') for (const c of [...keys, stripped]) if (c !== undefined && c.length > 0 && c.length < grams.length) grams = c;
   }
   const n = out.length;
   for (let i = 0; i < n; i += 1) add(foldDiacritics(out[i] as string));
