@@ -290,8 +290,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     label: `the store at ${dir}`,
     quotaRemedy: 'Free disk space and write again; a delete or forget needs free space too (SQLite copies the pages it changes into its rollback journal before it commits: about as much as the database file is enough).',
     lexical,
-    // After an import of layouts 1–4, under the database lock as every write (issue 22).
-    vacuum: () => rewriteAfterImport(),
+    vacuum: () => rewriteAfterImport(), // after an import of layouts 1–4, under the database lock (issue 22)
     // What the last jev-mem check found: stats() knows it at once, and puts are refused.
     knownDamage: readDamageFile(dir),
   });
