@@ -76,7 +76,7 @@ export function checkLanguageOption(option: unknown): (ns: string) => NamespaceL
  *   `details.stored`, `details.given`: the tags) when the option's language differs from the
  *   stored one and `change` is not set.
  */
-export function namespaceLanguage(fromOption: NamespaceLanguage | undefined, meta: Readonly<Record<string, unknown>>, ns = '', change = false): NamespaceLanguage | undefined {
+export function namespaceLanguage(fromOption: NamespaceLanguage | undefined, meta: Readonly<Record<string, unknown>>, ns: string, change = false): NamespaceLanguage | undefined {
   const tag = meta[LANGUAGE_META_KEY];
   let stored: NamespaceLanguage | undefined;
   try {
