@@ -21,6 +21,7 @@ import { quoteVisible } from './util/invisible.js';
  * | `QUOTA_EXCEEDED` | the browser or disk refused the write for lack of space; nothing was written |
  * | `SCHEMA_MISMATCH` | stored data has a schema version this build cannot read |
  * | `ENCODER_MISMATCH` | stored or imported embeddings come from another encoder |
+ * | `LANGUAGE_MISMATCH` | the `language` option gives a namespace another language than the one stored with it (`details.stored`, `details.given`; field `language` or `language.<namespace>`); pass `changeLanguage: true` to change it |
  * | `MODEL_LOAD_FAILED` | a model file is missing, corrupt or fails its checksum |
  * | `DEPENDENCY_MISSING` | an optional peer package is needed and not installed (`details.package` names it: `npm i <package>`) |
  * | `SYSTEM_ONE_FAILED` | a System-One backend failed (network, worker crash, bad answer) |
@@ -45,6 +46,7 @@ export type JevMemErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'SCHEMA_MISMATCH'
   | 'ENCODER_MISMATCH'
+  | 'LANGUAGE_MISMATCH'
   | 'MODEL_LOAD_FAILED'
   | 'DEPENDENCY_MISSING'
   | 'SYSTEM_ONE_FAILED'
@@ -70,6 +72,7 @@ export const ERROR_CODES: readonly JevMemErrorCode[] = Object.freeze([
   'QUOTA_EXCEEDED',
   'SCHEMA_MISMATCH',
   'ENCODER_MISMATCH',
+  'LANGUAGE_MISMATCH',
   'MODEL_LOAD_FAILED',
   'DEPENDENCY_MISSING',
   'SYSTEM_ONE_FAILED',

@@ -101,8 +101,9 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
   const cacheSizes = checkCacheSizes(options.cache);
   const maxOpen = checkMaxOpen(options.maxOpenNamespaces);
   const languageOf = checkLanguageOption(options.language);
+  if (options.changeLanguage !== undefined && typeof options.changeLanguage !== 'boolean') throw invalidOption('changeLanguage', `expected true or false, got ${describeValue(options.changeLanguage)}`);
   const openState = async (ns: string): Promise<NamespaceState> => {
-    const state = await openNamespace(ns, storage, encoder, factories, cacheSizes, languageOf(ns));
+    const state = await openNamespace(ns, storage, encoder, factories, cacheSizes, languageOf(ns), options.changeLanguage === true);
     if (state.openReport.checkpointDamaged === true) {
       logger('warn', `the checkpoint of namespace ${JSON.stringify(ns)} is damaged; the namespace was rebuilt from its stored records (${state.openReport.reason ?? 'no reason given'})`, { code: 'CHECKPOINT_DAMAGED', namespace: ns });
     }

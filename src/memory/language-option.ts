@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { describeValue, invalidOption } from '../errors.js';
+import { JevMemError, describeValue, invalidOption } from '../errors.js';
 import { RESOURCES, type LanguageCode } from '../plane/text/language-resources.js';
 
 /** Meta key of the namespace's language: the canonical BCP 47 tag it was given. */
@@ -19,6 +19,8 @@ export interface NamespaceLanguage {
   tag: string;
   /** The primary language subtag, a code of the text pipeline (`"no"` → `"nb"`). */
   code: LanguageCode;
+  /** The option that gave it (`language`, `language.<namespace>`); absent for a stored one. */
+  field?: string;
 }
 
 /** Primary subtags the text pipeline has resources for (English, and every language of `RESOURCES`). */
@@ -53,28 +55,42 @@ export function parseLanguageTag(tag: unknown, field: string): NamespaceLanguage
 export function checkLanguageOption(option: unknown): (ns: string) => NamespaceLanguage | undefined {
   if (option === undefined) return () => undefined;
   if (typeof option === 'string') {
-    const one = parseLanguageTag(option, 'language');
+    const one = { ...parseLanguageTag(option, 'language'), field: 'language' };
     return () => one;
   }
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
     throw invalidOption('language', `expected a BCP 47 tag or { [namespace]: tag }, got ${describeValue(option)}`);
   }
   const byNs = new Map<string, NamespaceLanguage>();
-  for (const [ns, tag] of Object.entries(option)) byNs.set(ns, parseLanguageTag(tag, `language.${ns}`));
+  for (const [ns, tag] of Object.entries(option)) byNs.set(ns, { ...parseLanguageTag(tag, `language.${ns}`), field: `language.${ns}` });
   return (ns) => byNs.get(ns);
 }
 
 /**
- * The language namespace `ns` is read in: the option's when it gives one, else the one stored in
- * its meta (a stored value this build cannot read counts as none).
+ * The language namespace `ns` is read in: the one stored in its meta when there is one (a stored
+ * value this build cannot read counts as none), else the option's. The stored one wins (one
+ * language per namespace, whichever process opens it): an option of another language is refused,
+ * unless `change` (the memory's `changeLanguage`), which makes the option's the namespace's; an
+ * option of the same language (another tag of it) reads it as stored.
+ * @throws JevMemError `LANGUAGE_MISMATCH` (field: the option's, `details.namespace`,
+ *   `details.stored`, `details.given`: the tags) when the option's language differs from the
+ *   stored one and `change` is not set.
  */
-export function namespaceLanguage(fromOption: NamespaceLanguage | undefined, meta: Readonly<Record<string, unknown>>): NamespaceLanguage | undefined {
-  if (fromOption !== undefined) return fromOption;
-  const stored = meta[LANGUAGE_META_KEY];
-  if (typeof stored !== 'string') return undefined;
+export function namespaceLanguage(fromOption: NamespaceLanguage | undefined, meta: Readonly<Record<string, unknown>>, ns: string, change = false): NamespaceLanguage | undefined {
+  const tag = meta[LANGUAGE_META_KEY];
+  let stored: NamespaceLanguage | undefined;
   try {
-    return parseLanguageTag(stored, LANGUAGE_META_KEY);
+    stored = typeof tag === 'string' ? parseLanguageTag(tag, LANGUAGE_META_KEY) : undefined;
   } catch {
-    return undefined;
+    stored = undefined;
   }
+  if (fromOption === undefined || stored === undefined || change) return fromOption ?? stored;
+  if (fromOption.code === stored.code) return stored;
+  const field = fromOption.field ?? 'language';
+  throw new JevMemError(
+    'LANGUAGE_MISMATCH',
+    `option ${field}: namespace ${JSON.stringify(ns)} is stored in language ${JSON.stringify(stored.tag)}, the option gives ${JSON.stringify(fromOption.tag)}; ` +
+      `open it without the option (or with ${JSON.stringify(stored.tag)}) to read it as stored, or pass changeLanguage: true to change its language (its lexical index is rebuilt in ${JSON.stringify(fromOption.tag)}, stored at its next write). Nothing was rebuilt or written`,
+    { field, namespace: ns, stored: stored.tag, given: fromOption.tag },
+  );
 }

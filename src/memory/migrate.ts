@@ -84,11 +84,14 @@ export function nextChange(meta: Record<string, unknown>): number {
  * its meta, checkpoint and logged changes are. An older schema is migrated through a whole load
  * (migrations are whole-namespace by nature); nodes of another encoder are found by one scan
  * and re-embedded in batches of {@link REEMBED_BATCH}.
- * `language`: what the memory's `language` option gives this namespace (else the stored one applies).
- * @throws JevMemError `SCHEMA_MISMATCH` (newer schema), and the storage and encoder errors.
+ * `language`: what the memory's `language` option gives this namespace (the stored one wins
+ * unless `changeLanguage`: language-option.ts `namespaceLanguage`).
+ * @throws JevMemError `LANGUAGE_MISMATCH` (before anything is migrated or rebuilt), `SCHEMA_MISMATCH`
+ *   (newer schema), and the storage and encoder errors.
  */
-export async function openNamespace(ns: string, storage: StorageAdapter, encoder: Encoder, factories: IndexFactories, cache?: { nodes: number; edges: number }, language?: NamespaceLanguage): Promise<NamespaceState> {
+export async function openNamespace(ns: string, storage: StorageAdapter, encoder: Encoder, factories: IndexFactories, cache?: { nodes: number; edges: number }, language?: NamespaceLanguage, changeLanguage = false): Promise<NamespaceState> {
   let meta = await storage.loadMeta(ns);
+  namespaceLanguage(language, meta, ns, changeLanguage); // a refused language changes nothing
   const version = meta[SCHEMA_META_KEY];
   // A newer (or malformed) schema version throws here; an older one is migrated whole.
   const planned = planMigrations({ nodes: [], edges: [], meta }, ns);
@@ -97,8 +100,8 @@ export async function openNamespace(ns: string, storage: StorageAdapter, encoder
     meta = await storage.loadMeta(ns);
   }
   if (meta[ENCODER_META_KEY] !== encoder.fingerprint) await reembedForeign(ns, storage, encoder, meta);
-  // The option's language, else the one stored with the namespace (stored by its next write: write.ts `stamp`).
-  const lang = namespaceLanguage(language, meta);
+  // The stored language, else the option's (stored by its next write: write.ts `stamp`).
+  const lang = namespaceLanguage(language, meta, ns, changeLanguage);
   return NamespaceState.open({
     namespace: ns,
     storage,

@@ -120,9 +120,14 @@ export interface MemoryOptions {
    * Stored with the namespace (meta key `language`) at its next write, so a memory opened later
    * without the option reads it the same way; a namespace with none stored and no option reads
    * each text in its own language (English when too short to tell), questions in its dominant
-   * one. Giving a namespace another language than the one its lexical index was built in
-   * rebuilds that index from its nodes (MiniSearch: a rescan at open; FTS5: at its first
-   * write or search, ~8.5 s of CPU at 100k nodes; docs/bench/scale/PROFILE.md).
+   * one. The stored language wins: an option of another language for a namespace that has one
+   * stored fails that namespace's first use with `LANGUAGE_MISMATCH` (nothing rebuilt or
+   * written; two processes opening one store with different options would otherwise rebuild its
+   * index against each other), unless {@link changeLanguage}; a tag of the same language (`pt`
+   * for a stored `pt-BR`) reads it as stored. Giving a namespace a language its lexical index was
+   * not built in (a first one, or a change) rebuilds that index from its nodes (MiniSearch: a
+   * rescan at open; FTS5: at its first write or search, ~8.5 s of CPU at 100k nodes;
+   * docs/bench/scale/PROFILE.md).
    * Only the primary subtag matters; it must be English or a language the text pipeline has
    * resources for (`SUPPORTED_LANGUAGES`, memory/language-option.ts).
    * @default none
@@ -130,6 +135,15 @@ export interface MemoryOptions {
    *   that is not well-formed BCP 47, or of a language without resources.
    */
   language?: string | Readonly<Record<string, string>>;
+  /**
+   * Changes the stored language of the namespaces {@link language} names when it differs: their
+   * lexical index is rebuilt in the option's language at open, and that language is stored at
+   * their next write (a process opened later with the old language then fails
+   * `LANGUAGE_MISMATCH`). Use it once, for the change; without it a differing option is refused.
+   * @default false
+   * @throws JevMemError `INVALID_OPTION` (field `changeLanguage`) when not a boolean.
+   */
+  changeLanguage?: boolean;
   /**
    * The memory's clock: ingestion times (`ingestedAt`, hence the `supersededAt` of an update
    * given without `observedAt`), export times, and the current date `answer` gives System Two
@@ -150,7 +164,7 @@ export interface MemoryOptions {
 }
 
 /** The keys {@link MemoryOptions} accepts (any other is refused with `INVALID_OPTION`). */
-export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger', 'maxOpenNamespaces', 'language'] as const satisfies readonly (keyof MemoryOptions)[];
+export const MEMORY_OPTION_KEYS = ['namespace', 'storage', 'encoder', 'systemOne', 'systemTwo', 'vectorIndex', 'cache', 'parameters', 'now', 'newId', 'logger', 'maxOpenNamespaces', 'language', 'changeLanguage'] as const satisfies readonly (keyof MemoryOptions)[];
 
 /**
  * The vector-index wiring (the one place that picks index implementations): `flat` → exact,

@@ -56,6 +56,39 @@ describe('repair of a store file whose first page is zeroed', () => {
     expect((await cli(['check', '--store', dir])).code).toBe(0);
   }, 180_000);
 
+  it('brings back no memory erased before the damage (the erasures settled: the file rewritten)', async () => {
+    // h-damage4: reading every leaf page without the free-list is safe once no erasure is pending:
+    // the rewrite (VACUUM) after the deletes left no page holding an erased record.
+    const dir = tempDir();
+    const m0 = await openFixed(encoder, dir);
+    await m0.addMany(DAY_TURNS);
+    const erased = (await m0.export()).nodes.filter((_, i) => i % 20 === 7); // 20 memories spread over the file
+    for (const n of erased) await m0.delete(n.id);
+    await m0.close();
+    expect(existsSync(join(dir, PENDING_ERASURES_FILE))).toBe(false);
+    const path = join(dir, SQLITE_FILE_NAME);
+    const file = readFileSync(path);
+    file.fill(0, 0, file.readUInt16BE(16));
+    writeFileSync(path, file);
+    const repair = await cli(['repair', '--store', dir]);
+    expect(repair.code, repair.err.join('\n')).toBe(0);
+    const report = JSON.parse(repair.out[0]!) as { backup: string; namespaces: Array<{ nodes: number; damaged: string[] }>; pages: { header?: boolean } };
+    expect(report.pages.header).toBe(false);
+    expect(report.namespaces.map((n) => [n.nodes, n.damaged])).toEqual([[380, []]]);
+    const m = await openFixed(encoder, dir);
+    try {
+      const ids = new Set((await m.export()).nodes.map((n) => n.id));
+      expect(erased.filter((n) => ids.has(n.id))).toEqual([]);
+    } finally {
+      await m.close();
+    }
+    // Neither the repaired file nor the kept damaged one holds an erased text.
+    for (const f of [path, report.backup]) {
+      const bytes = readFileSync(f);
+      expect(erased.filter((n) => bytes.includes(Buffer.from(n.text, 'utf8'))).map((n) => n.text)).toEqual([]);
+    }
+  }, 180_000);
+
   it('refuses while an erasure is pending, changing nothing, and says what to do', async () => {
     const dir = tempDir();
     const { path, file } = await headerZeroed(dir);

@@ -37,10 +37,14 @@ const fresh = (): string => {
   return dir;
 };
 
-/** Opens the store's namespace "default" (FTS5 engine unless `lexical`) with `language`, runs `fn`, closes. */
+/**
+ * Opens the store's namespace "default" (FTS5 engine unless `lexical`) with `language`, runs `fn`,
+ * closes. Each change here is deliberate: `changeLanguage: true` (without it another language
+ * than the stored one is refused, LANGUAGE_MISMATCH: test/api/language-mismatch.test.ts).
+ */
 async function withMemory(dir: string, language: string | undefined, fn: (m: Awaited<ReturnType<typeof createMemory>>) => Promise<void>, lexical: 'fts5' | 'minisearch' = 'fts5'): Promise<void> {
   const storage = await createSqliteFileStorage({ dir, lexical, logger: () => undefined });
-  const memory = await createMemory({ storage, encoder, systemOne: createHeuristicSystemOne(), logger: () => undefined, ...(language !== undefined ? { language } : {}) });
+  const memory = await createMemory({ storage, encoder, systemOne: createHeuristicSystemOne(), logger: () => undefined, ...(language !== undefined ? { language, changeLanguage: true } : {}) });
   try {
     await fn(memory);
   } finally {

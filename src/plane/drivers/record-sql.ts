@@ -61,8 +61,14 @@ export interface SqlRecordDriverOptions {
    * that drops the old tables, run in the SQL transaction that applies those writes.
    */
   importLegacy(version: string, tx: RecordTx): Promise<{ finish(): void }>;
-  /** VACUUM after an import, so no page of the old tables stays in the file (Node; a Durable Object cannot). */
-  vacuum: boolean;
+  /**
+   * Rewrites the file after an import, so no page of the old tables stays in it (Node; a Durable
+   * Object cannot): `false` never; `true` a plain `VACUUM` statement (a connection that no other
+   * connection shares, as the tests' in-memory one); a function runs instead of it (the Node
+   * store's, which takes the database lock as every other write does, waiting for another
+   * process's lease rather than failing on it: issue 22).
+   */
+  vacuum: boolean | (() => Promise<void>);
 }
 
 /** A record driver over SQL, with the FTS5 index it keeps (undefined under `lexical: 'none'`). */
@@ -214,8 +220,11 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       if (version === undefined) setVersion();
     });
     if (version !== undefined) {
-      // The old layout stays whole until the transaction that applies the import drops it.
+      // The old layout stays whole until the transaction that applies the import drops it. Its
+      // reads run under the database lock, in one turn as a write transaction's do (the COMMIT
+      // above let it go; a statement without it fails at once while another process reads).
       const overlay = new Overlay(RECORD_CHUNK_BYTES);
+      await db.ready('write');
       const imported = await options.importLegacy(version, txOf('write', overlay));
       await db.ready('write');
       db.transaction(() => {
@@ -223,7 +232,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         imported.finish();
         setVersion();
       });
-      if (options.vacuum) q('VACUUM');
+      if (typeof options.vacuum === 'function') await options.vacuum();
+      else if (options.vacuum) q('VACUUM');
     }
     setUp = true;
   }

@@ -32,8 +32,8 @@ export interface SqlRecordStoreOptions {
    * `'fts5'` is dropped at its namespace's next write).
    */
   lexical: 'fts5' | 'minisearch';
-  /** VACUUM after importing an older layout (Node: no page of the old tables stays in the file). */
-  vacuum: boolean;
+  /** Rewrites the file after importing an older layout (Node: no page of the old tables stays in it); as `SqlRecordDriverOptions.vacuum`. */
+  vacuum: boolean | (() => Promise<void>);
   /** Damage an earlier `jev-mem check` found (`damage-file.ts`; Node). */
   knownDamage?: RecordStoreOptions['knownDamage'];
 }

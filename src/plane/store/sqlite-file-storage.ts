@@ -3,7 +3,7 @@
  * directory, through node-sqlite3-wasm, holding the one record store (`record-store.ts`, issue
  * 22) over the SQL record driver (`../drivers/record-sql.ts`, layout 6: one record table and an
  * FTS5 index per namespace). A database of the SQL store's layouts 1–4 is imported at the first
- * open (`sql-legacy-import.ts`, one transaction, then VACUUM). Node only.
+ * open (`sql-legacy-import.ts`, one transaction, then VACUUM under the database lock). Node only.
  *
  * Layout under `dir`:
  * ```
@@ -290,7 +290,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     label: `the store at ${dir}`,
     quotaRemedy: 'Free disk space and write again; a delete or forget needs free space too (SQLite copies the pages it changes into its rollback journal before it commits: about as much as the database file is enough).',
     lexical,
-    vacuum: true,
+    vacuum: () => rewriteAfterImport(), // after an import of layouts 1–4, under the database lock (issue 22)
     // What the last jev-mem check found: stats() knows it at once, and puts are refused.
     knownDamage: readDamageFile(dir),
   });
@@ -330,6 +330,11 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     pending.afterRewrite(cleared);
     unsettled = 0;
     return cleared;
+  };
+  /** The old tables an import dropped count as an erasure until the rewrite; one that fails stays pending (maintain(), close()). */
+  const rewriteAfterImport = async (): Promise<void> => {
+    markErasure();
+    await vacuum().catch((e: unknown) => logger('warn', `the old tables of ${dir} are dropped but not yet rewritten (${errorText(e)}); maintain() or close() rewrites the file`, { code: 'VACUUM_FAILED' }));
   };
   const fileBytes = (): number => {
     try {
