@@ -20,6 +20,7 @@ import { createDurableObjectStorage, type DurableObjectStorageLike, type SqlValu
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory, type MemoryOptions } from '../../src/memory.js';
+import { LEXICAL_VERSION } from '../../src/plane/indexes/lexical.js';
 import { createIdbStorage } from '../../src/plane/store/idb-storage.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
@@ -193,12 +194,12 @@ describe('the FTS5 index of a SQLite namespace a second process opens in another
     };
     const a = await memory('de');
     await add(a, GERMAN[0]!);
-    expect(tables()).toEqual(['jev_mem_rec_fts4de_1']);
-    // On 62d7345 the Italian open rebuilt the index in Italian (jev_mem_rec_fts4it_1), and A's next use rebuilt it back.
+    expect(tables()).toEqual([`jev_mem_rec_fts${LEXICAL_VERSION}de_1`]);
+    // On 62d7345 the Italian open rebuilt the index in Italian (jev_mem_rec_fts4it_1 at lexical version 4), and A's next use rebuilt it back.
     const b = await memory('it');
     await mismatch(b.recall('Katze', { k: 1 }));
     await b.close();
-    expect(tables()).toEqual(['jev_mem_rec_fts4de_1']);
+    expect(tables()).toEqual([`jev_mem_rec_fts${LEXICAL_VERSION}de_1`]);
     expect((await a.recall('Katze', { k: 1 })).memories[0]?.text).toBe(GERMAN[0]);
     await a.close();
   }, 60_000);
