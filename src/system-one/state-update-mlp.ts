@@ -255,6 +255,24 @@ function vectorsOf(s: WordSpace, r: SideReading): SideVectors {
   return out;
 }
 
+/** The lexicon's addition and negation tests of a reading's body, once per reading (issue 25: they ran per pair). */
+const BODY_MARKS = new WeakMap<SideReading, { addition: boolean; negation: boolean }>();
+
+function bodyMarksOf(r: SideReading): { addition: boolean; negation: boolean } {
+  let hit = BODY_MARKS.get(r);
+  if (hit === undefined) BODY_MARKS.set(r, (hit = { addition: ADDITION.test(r.body), negation: NEGATION.test(r.body) }));
+  return hit;
+}
+
+/** Scratch own-word vectors of {@link featureRow} (issue 25), two of `dim` numbers. */
+let ownScratchRows: [Float64Array, Float64Array] = [new Float64Array(0), new Float64Array(0)];
+
+/** Scratch own-word vector `i` (0: the newer side's, 1: the older side's), `dim` zeros. */
+function ownScratch(dim: number, i: 0 | 1): Float64Array {
+  if (ownScratchRows[0].length !== dim) ownScratchRows = [new Float64Array(dim), new Float64Array(dim)];
+  return ownScratchRows[i].fill(0);
+}
+
 /**
  * The MLP head's feature row of one pair ({@link mlpFeatureNames} order). Deterministic and
  * pure; the trainer and the run time use it alike. `memo` reads each text once across a batch.
@@ -275,14 +293,17 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
   const n = reader.side(newer, memo);
   const o = reader.side(older, memo);
   const additionAt = reader.names.indexOf('addition_marker');
-  if (additionAt >= 0) base[additionAt] = ADDITION.test(n.body) ? 1 : 0;
+  const marks = bodyMarksOf(n);
+  if (additionAt >= 0) base[additionAt] = marks.addition ? 1 : 0;
   const nv = vectorsOf(s, n);
   const ov = vectorsOf(s, o);
   const speakers = new Set([newer.speaker, older.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
   // The words each side has and the other lacks ("own words"), as unit SIF vectors: sums of the
   // sides' pre-scaled rows, in the order sifVector would add them (the same sums, bit for bit).
-  const dn = new Float64Array(s.dim);
-  const dO = new Float64Array(s.dim);
+  // Without the pair-vector columns (`vectors` false: the shipped weights, and every ceiling)
+  // the own-word vectors are read here only: two zeroed scratch arrays instead of two per pair.
+  const dn = vectors ? new Float64Array(s.dim) : ownScratch(s.dim, 0);
+  const dO = vectors ? new Float64Array(s.dim) : ownScratch(s.dim, 1);
   const nOwn = ownVector(s, nv, ov.distinct, speakers, dn);
   const oOwn = ownVector(s, ov, nv.distinct, speakers, dO);
   const b01 = (x: boolean): number => (x ? 1 : 0);
@@ -304,7 +325,7 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     nv.changeLex,
     nv.endLex,
     ov.changeLex,
-    b01(NEGATION.test(n.body)),
+    b01(marks.negation),
     b01(nTense === 'future'),
     b01(oTense === 'future'),
     b01(nTense === 'past'),
