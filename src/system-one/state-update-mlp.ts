@@ -46,7 +46,8 @@ import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
 import { STATE_UPDATE_VECTORS } from './state-update-vectors.js';
 import { STATE_GENERAL_FEATURES, generalFeatures, type GeneralSpace } from './state-update-general.js';
-import { ADDITION, ADDITION_SEEDS, CHANGE_SEEDS, END_SEEDS, EXPERIENCE_SEEDS, FIRST, HISTORY_SEEDS, KIND_SEEDS, NEGATION, REPEAT_SEEDS } from './state-update-lexicon.js';
+import { ADDITION_SEEDS, CHANGE_SEEDS, END_SEEDS, EXPERIENCE_SEEDS, FIRST, HISTORY_SEEDS, KIND_SEEDS, REPEAT_SEEDS } from './state-update-lexicon.js';
+import { bodyMarksOf, ownScratch } from './state-update-pair-scratch.js';
 import type { SideReading, StateMlpWeights, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { StateMlpWeights } from './state-update-types.js';
@@ -255,24 +256,6 @@ function vectorsOf(s: WordSpace, r: SideReading): SideVectors {
   return out;
 }
 
-/** The lexicon's addition and negation tests of a reading's body, once per reading (issue 25: they ran per pair). */
-const BODY_MARKS = new WeakMap<SideReading, { addition: boolean; negation: boolean }>();
-
-function bodyMarksOf(r: SideReading): { addition: boolean; negation: boolean } {
-  let hit = BODY_MARKS.get(r);
-  if (hit === undefined) BODY_MARKS.set(r, (hit = { addition: ADDITION.test(r.body), negation: NEGATION.test(r.body) }));
-  return hit;
-}
-
-/** Scratch own-word vectors of {@link featureRow} (issue 25), two of `dim` numbers. */
-let ownScratchRows: [Float64Array, Float64Array] = [new Float64Array(0), new Float64Array(0)];
-
-/** Scratch own-word vector `i` (0: the newer side's, 1: the older side's), `dim` zeros. */
-function ownScratch(dim: number, i: 0 | 1): Float64Array {
-  if (ownScratchRows[0].length !== dim) ownScratchRows = [new Float64Array(dim), new Float64Array(dim)];
-  return ownScratchRows[i].fill(0);
-}
-
 /**
  * The MLP head's feature row of one pair ({@link mlpFeatureNames} order). Deterministic and
  * pure; the trainer and the run time use it alike. `memo` reads each text once across a batch.
@@ -293,16 +276,12 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
   const n = reader.side(newer, memo);
   const o = reader.side(older, memo);
   const additionAt = reader.names.indexOf('addition_marker');
-  const marks = bodyMarksOf(n);
-  if (additionAt >= 0) base[additionAt] = marks.addition ? 1 : 0;
+  if (additionAt >= 0) base[additionAt] = bodyMarksOf(n).addition ? 1 : 0; // once per reading
   const nv = vectorsOf(s, n);
   const ov = vectorsOf(s, o);
   const speakers = new Set([newer.speaker, older.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
-  // The words each side has and the other lacks ("own words"), as unit SIF vectors: sums of the
-  // sides' pre-scaled rows, in the order sifVector would add them (the same sums, bit for bit).
-  // Without the pair-vector columns (`vectors` false: the shipped weights, and every ceiling)
-  // the own-word vectors are read here only: two zeroed scratch arrays instead of two per pair.
-  const dn = vectors ? new Float64Array(s.dim) : ownScratch(s.dim, 0);
+  // Own words (each side's words the other lacks) as unit SIF vectors: the sides' pre-scaled rows summed in sifVector's order (the same sums, bit for bit).
+  const dn = vectors ? new Float64Array(s.dim) : ownScratch(s.dim, 0); // scratch when no pair-vector column is read (the row does not keep it)
   const dO = vectors ? new Float64Array(s.dim) : ownScratch(s.dim, 1);
   const nOwn = ownVector(s, nv, ov.distinct, speakers, dn);
   const oOwn = ownVector(s, ov, nv.distinct, speakers, dO);
@@ -325,7 +304,7 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     nv.changeLex,
     nv.endLex,
     ov.changeLex,
-    b01(marks.negation),
+    b01(bodyMarksOf(n).negation),
     b01(nTense === 'future'),
     b01(oTense === 'future'),
     b01(nTense === 'past'),
