@@ -42,6 +42,9 @@ interface CeilingLayer {
   hi: Float64Array;
 }
 let ceilingLayer: CeilingLayer | undefined;
+/** Scratch of {@link mlpCeiling}: the nonzero known columns of the pair being bounded and their values. */
+let scratchAt = new Int32Array(0);
+let scratchX = new Float64Array(0);
 
 function ceilingLayerOf(columns: readonly number[]): CeilingLayer {
   if (ceilingLayer !== undefined) return ceilingLayer;
@@ -93,8 +96,14 @@ export function mlpCeiling(reader: StatePatternReader, newer: StateSide, older: 
   const n = layer.known.length;
   // Only the nonzero columns are summed (most are 0/1 indicators, mostly 0): adding a product
   // with 0 leaves a sum as it is, so each pre-activation is the same number as over all columns.
-  const at = new Int32Array(n);
-  const x = new Float64Array(n);
+  // Two scratch arrays for every call (issue 25: two allocations per pair, ~30 pairs per write);
+  // entries past `m` are never read.
+  if (scratchAt.length < n) {
+    scratchAt = new Int32Array(n);
+    scratchX = new Float64Array(n);
+  }
+  const at = scratchAt;
+  const x = scratchX;
   let m = 0;
   for (let k = 0; k < n; k++) {
     const v = all[layer.known[k] as number] as number;

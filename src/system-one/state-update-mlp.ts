@@ -46,7 +46,8 @@ import { tenseOf } from '../util/time.js';
 import { STATE_UPDATE_MLP_WEIGHTS } from './state-update-mlp-weights.js';
 import { STATE_UPDATE_VECTORS } from './state-update-vectors.js';
 import { STATE_GENERAL_FEATURES, generalFeatures, type GeneralSpace } from './state-update-general.js';
-import { ADDITION, ADDITION_SEEDS, CHANGE_SEEDS, END_SEEDS, EXPERIENCE_SEEDS, FIRST, HISTORY_SEEDS, KIND_SEEDS, NEGATION, REPEAT_SEEDS } from './state-update-lexicon.js';
+import { ADDITION_SEEDS, CHANGE_SEEDS, END_SEEDS, EXPERIENCE_SEEDS, FIRST, HISTORY_SEEDS, KIND_SEEDS, REPEAT_SEEDS } from './state-update-lexicon.js';
+import { bodyMarksOf, ownScratch } from './state-update-pair-scratch.js';
 import type { SideReading, StateMlpWeights, StatePatternReader, StateReadings, StateSide, StateUpdateDecision } from './state-update-types.js';
 
 export type { StateMlpWeights } from './state-update-types.js';
@@ -275,14 +276,13 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
   const n = reader.side(newer, memo);
   const o = reader.side(older, memo);
   const additionAt = reader.names.indexOf('addition_marker');
-  if (additionAt >= 0) base[additionAt] = ADDITION.test(n.body) ? 1 : 0;
+  if (additionAt >= 0) base[additionAt] = bodyMarksOf(n).addition ? 1 : 0; // once per reading
   const nv = vectorsOf(s, n);
   const ov = vectorsOf(s, o);
   const speakers = new Set([newer.speaker, older.speaker].filter((x): x is string => typeof x === 'string' && x !== '').map((x) => x.toLowerCase()));
-  // The words each side has and the other lacks ("own words"), as unit SIF vectors: sums of the
-  // sides' pre-scaled rows, in the order sifVector would add them (the same sums, bit for bit).
-  const dn = new Float64Array(s.dim);
-  const dO = new Float64Array(s.dim);
+  // Own words (each side's words the other lacks) as unit SIF vectors: the sides' pre-scaled rows summed in sifVector's order (the same sums, bit for bit).
+  const dn = vectors ? new Float64Array(s.dim) : ownScratch(s.dim, 0); // scratch when no pair-vector column is read (the row does not keep it)
+  const dO = vectors ? new Float64Array(s.dim) : ownScratch(s.dim, 1);
   const nOwn = ownVector(s, nv, ov.distinct, speakers, dn);
   const oOwn = ownVector(s, ov, nv.distinct, speakers, dO);
   const b01 = (x: boolean): number => (x ? 1 : 0);
@@ -304,7 +304,7 @@ export function featureRow(reader: StatePatternReader, newer: StateSide, older: 
     nv.changeLex,
     nv.endLex,
     ov.changeLex,
-    b01(NEGATION.test(n.body)),
+    b01(bodyMarksOf(n).negation),
     b01(nTense === 'future'),
     b01(oTense === 'future'),
     b01(nTense === 'past'),

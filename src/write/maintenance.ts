@@ -106,6 +106,7 @@ export async function planMaintenance(
     return { batch, counts };
   }
   const decisions = await controller.askMany('maintenance', requests, ctx);
+  const planned = new Set<string>(); // ids of batch.putEdges (one look-up per edge, not a scan of the batch)
   decisions.forEach(({ response }, i) => {
     const node = owners[i] as MemoryNode;
     const st = (requests[i] as SystemOneRequest & { state: MaintenanceState }).state;
@@ -142,7 +143,10 @@ export async function planMaintenance(
       for (const d of drafts) {
         const e = finishEdge(state.namespace, d, nowIso);
         // An edge already stored (an explicit update, an earlier pass) keeps its weight and origin.
-        if (!state.hasEdge(e) && !(batch.putEdges as MemoryEdge[]).some((x) => x.id === e.id)) (batch.putEdges as MemoryEdge[]).push(e);
+        if (!state.hasEdge(e) && !planned.has(e.id)) {
+          planned.add(e.id);
+          (batch.putEdges as MemoryEdge[]).push(e);
+        }
       }
     }
   });
