@@ -135,15 +135,11 @@ export async function answerMcp(body: string, namespace: string, memoryFor: (nam
     return jsonResponse(400, rpcError(null, -32700, `parse error: ${e instanceof Error ? e.message : String(e)}`));
   }
   const tools = memoryTools({ answer: config.systemTwo !== undefined, source: 'mcp', ...(scope !== undefined ? { scope: { ...scope } } : {}) });
-  const batch = Array.isArray(parsed);
-  const messages = batch ? (parsed as unknown[]) : [parsed];
-  const responses: JsonRpcResponse[] = [];
-  for (const message of messages) {
-    const r = await answerMessage(message, tools, () => memoryFor(namespace), log);
-    if (r !== undefined) responses.push(r);
-  }
-  if (responses.length === 0) return new Response(null, { status: 202 });
-  return jsonResponse(200, batch ? responses : responses[0]);
+  // MCP 2025-06-18 removed JSON-RPC batching: a batch array is one Invalid Request, as on stdio.
+  if (Array.isArray(parsed)) return jsonResponse(400, rpcError(null, -32600, 'invalid request: a batch array; MCP 2025-06-18 removed JSON-RPC batching, send one message a request'));
+  const r = await answerMessage(parsed, tools, () => memoryFor(namespace), log);
+  if (r === undefined) return new Response(null, { status: 202 });
+  return jsonResponse(200, r);
 }
 
 async function answerMessage(message: unknown, tools: readonly MemoryTool[], memory: () => Promise<Memory>, log?: (message: string, error: unknown) => void): Promise<JsonRpcResponse | undefined> {
@@ -172,6 +168,9 @@ async function answerMessage(message: unknown, tools: readonly MemoryTool[], mem
       const tool = tools.find((t) => t.name === params.name);
       if (tool === undefined) return rpcError(id, -32602, `unknown tool ${JSON.stringify(params.name)}; tools: ${tools.map((t) => t.name).join(', ')}`);
       try {
+        if (params.arguments === null || (params.arguments !== undefined && (typeof params.arguments !== 'object' || Array.isArray(params.arguments)))) {
+          return rpcError(id, -32602, 'invalid params: tools/call arguments must be an object (or absent)');
+        }
         const result = await tool.run(await memory(), params.arguments ?? {});
         return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result } };
       } catch (e) {

@@ -22,7 +22,10 @@ import { MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope } fro
 import { answerEvidence } from '../memory/relevance.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { importOptional } from '../util/optional.js';
+import { splitTurnText, warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
 import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './tools.js';
+
+export { splitTurnText, warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
 
 /**
  * The memory tools as AI SDK tools, keyed by name (`remember`, `recall`, `update`, `forget`,
@@ -109,6 +112,13 @@ export interface MemoryMiddlewareOptions {
   sessionId?: string;
   /** How the recalled memories are written into the system message. @default {@link formatMemories} */
   format?: (memories: RecalledMemory[]) => string;
+  /**
+   * Called when remembering a finished exchange fails (a full or closed store, a refused
+   * observation…): the model's answer is returned all the same, and the call never rejects for
+   * its memory. Called with the error (a JevMemError as a rule) and the exchange; what it throws
+   * is ignored. @default {@link warnRememberFailed}: one `console.warn` line
+   */
+  onError?: (error: unknown, turn: RememberFailure) => void;
 }
 
 type Params = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
@@ -176,7 +186,18 @@ export function recallQueryOf(text: string): string {
  * message is kept verbatim even when it only asks; recall ranks such a question below the
  * statements answering it (read/request.ts), so it never crowds out the fact in a later prompt.
  * Calls that end in tool calls remember nothing: the turn ends in a later call.
- * @throws JevMemError `INVALID_OPTION` naming a bad option; the memory's errors at run time.
+ *
+ * What is kept depends on how the call ended (its `finishReason`): `stop` keeps both sides; a reply
+ * cut short (`length`, `content-filter`, `interrupted`, `other`) is kept with
+ * `metadata.finishReason` set to that reason; a call that ended in an error (`error`, an `error`
+ * part in the stream, a thrown error, an abort) keeps nothing, not even the user's message, which
+ * is kept when it is sent again. A side longer than the memory's `parameters.maxTextChars`
+ * (100,000 by default) is kept as several memories of at most that length, cut at sentence ends
+ * ({@link splitTurnText}), each with the turn's speaker, role and time and `metadata.part` (1, 2, …)
+ * and `metadata.parts` (their count). Remembering never fails the model call: a failed write goes
+ * to `options.onError` (default: one `console.warn` line) and the answer is returned.
+ * @throws JevMemError `INVALID_OPTION` naming a bad option; at run time, the recall's errors
+ *   before the model is called (nothing has been paid for then); never the remember step's.
  */
 export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOptions = {}): LanguageModelMiddleware {
   const k = options.k ?? 5;
@@ -192,20 +213,44 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
   if (options.sessionId !== undefined) scope.sessionId = options.sessionId;
   if (options.filter !== undefined) recallOptions.filter = options.filter;
 
-  async function rememberTurn(prompt: Prompt, reply: string): Promise<void> {
+  const onError = options.onError ?? warnRememberFailed;
+
+  /** One side of the exchange as observations: one, or its parts when longer than the memory's text limit. */
+  function sideOf(text: string, speaker: string, role: string, base: Partial<Observation>, marks: Record<string, unknown>): Observation[] {
+    const parts = splitTurnText(text, memory.parameters.maxTextChars);
+    return parts.map((part, i) => {
+      const metadata = parts.length > 1 ? { ...marks, part: i + 1, parts: parts.length } : marks;
+      return { ...base, text: part, speaker, role, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
+    });
+  }
+
+  async function rememberTurn(prompt: Prompt, reply: string, finish: TurnFinish | undefined): Promise<void> {
     if (options.remember === false) return;
+    // A turn that ended in an error (finishReason `error`, an error part in the stream) keeps
+    // nothing, as one that threw or was aborted: its text is no answer, and the user's message
+    // is stored when it is asked again (storing it now would keep it twice).
+    if (finish === 'error' || finish === 'tool-calls') return;
     const question = latestUserText(prompt);
     // An exchange is kept whole or not at all: a reply to no user text (a blank or system-only
     // prompt) is not a memory of the user's conversation.
     if (question === undefined) return;
-    const at = now().toISOString();
-    const turns: Observation[] = [];
-    const base: Partial<Observation> = { source, observedAt: at };
-    // The role is carried explicitly (metadata.role): a renamed assistant (speakers.assistant)
-    // is still an assistant, whose answers hold no state of the user (write/state-updates.ts).
-    turns.push({ ...base, text: question, speaker: options.speakers?.user ?? 'user', role: 'user' });
-    if (reply.trim() !== '') turns.push({ ...base, text: reply.trim(), speaker: options.speakers?.assistant ?? 'assistant', role: 'assistant' });
-    if (turns.length > 0) await memory.addMany(turns, Object.keys(scope).length > 0 ? { scope } : {});
+    try {
+      const base: Partial<Observation> = { source, observedAt: now().toISOString() };
+      // The role is carried explicitly (metadata.role): a renamed assistant (speakers.assistant)
+      // is still an assistant, whose answers hold no state of the user (write/state-updates.ts).
+      const turns = sideOf(question, options.speakers?.user ?? 'user', 'user', base, {});
+      // A reply the model did not finish (`length`: out of tokens; `content-filter`, `interrupted`,
+      // `other`) is kept, marked with its finishReason in the metadata.
+      const marks = finish !== undefined && finish !== 'stop' ? { finishReason: finish } : {};
+      if (reply.trim() !== '') turns.push(...sideOf(reply.trim(), options.speakers?.assistant ?? 'assistant', 'assistant', base, marks));
+      await memory.addMany(turns, Object.keys(scope).length > 0 ? { scope } : {});
+    } catch (e) {
+      try {
+        onError(e, { question, reply });
+      } catch {
+        // onError's own failure must not fail the model call either.
+      }
+    }
   }
 
   return {
@@ -223,7 +268,7 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
     async wrapGenerate({ doGenerate, params }): Promise<GenerateResult> {
       const result = await doGenerate();
       if (!result.content.some((c) => c.type === 'tool-call')) {
-        await rememberTurn(params.prompt, result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''));
+        await rememberTurn(params.prompt, result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''), result.finishReason?.unified);
       }
       return result;
     },
@@ -231,14 +276,18 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
       const result = await doStream();
       let text = '';
       let toolCall = false;
+      let finish: TurnFinish | undefined;
       const watch = new TransformStream<(typeof result.stream extends ReadableStream<infer P> ? P : never), (typeof result.stream extends ReadableStream<infer P> ? P : never)>({
         transform(part, controller) {
           if (part.type === 'text-delta') text += part.delta;
           else if (part.type === 'tool-call') toolCall = true;
+          else if (part.type === 'error') finish = 'error';
+          else if (part.type === 'finish' && finish !== 'error') finish = part.finishReason?.unified;
           controller.enqueue(part);
         },
+        // Not called when the stream errors or is cancelled (an abort): such a turn keeps nothing.
         async flush() {
-          if (!toolCall) await rememberTurn(params.prompt, text);
+          if (!toolCall) await rememberTurn(params.prompt, text, finish);
         },
       });
       return { ...result, stream: result.stream.pipeThrough(watch) };

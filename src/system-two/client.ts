@@ -97,8 +97,9 @@ function checkNumber(field: string, v: number | undefined, fallback: number, rul
  *   `status`, for network errors once retries are spent;
  * - `SYSTEM_TWO_TIMEOUT` when an attempt (or the `complete` hook) runs past `timeoutMs`;
  * - `SYSTEM_TWO_BAD_RESPONSE` for a body that is not a chat completion (invalid JSON, no
- *   `choices[0].message.content` string, an unreadable stream, a stream that ends without
- *   `[DONE]` and without a chunk carrying a `finish_reason`: a cut connection, the text partial)
+ *   `choices[0].message.content` string, an unreadable stream, a stream with no event carrying
+ *   `choices`, a stream that ends without `[DONE]` and without a chunk carrying a `finish_reason`,
+ *   or one whose connection breaks mid-answer: a cut connection, the text partial)
  *   or a hook result that is not a string;
  * - `ABORTED` when the request's `signal` fires; `INVALID_INPUT` for a bad query or evidence.
  * Errors thrown by a `complete` hook pass through unchanged. No message contains the API key.
@@ -170,7 +171,19 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
     // `[DONE]`). Neither means the connection was cut mid-answer: the text is partial.
     let done = false;
     let finished = false;
-    for await (const data of readEventStream(body)) {
+    const events = readEventStream(body);
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = await events.next();
+      } catch (e) {
+        // The body broke after the 2xx answer began (a reset socket): the text so far is partial.
+        // A timeout or abort is told apart by the caller (its signals), whatever this says.
+        const why = e instanceof Error ? e.message + (e.cause instanceof Error ? `: ${e.cause.message}` : '') : String(e);
+        throw badResponse(`the connection broke mid-answer after ${out.text.length} characters (${excerpt(why, secrets, 120)}), so the text is partial`, e);
+      }
+      if (next.done === true) break;
+      const data = next.value;
       if (data.trim() === '[DONE]') {
         done = true;
         break;
@@ -183,7 +196,8 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
       }
       if (!isRecord(chunk)) throw badResponse(`a stream event is not an object (${excerpt(data, secrets, 120)})`);
       if (chunk.error !== undefined) throw badResponse(`the stream reported an error (${excerpt(JSON.stringify(chunk.error), secrets, 160)})`);
-      chunks++;
+      // Only an event with `choices` is a chat-completion chunk (a usage-only last chunk has `choices: []`).
+      if (Array.isArray(chunk.choices)) chunks++;
       if (typeof chunk.model === 'string') out.model = chunk.model;
       const usage = readUsage(chunk.usage);
       if (usage) out.usage = usage;
@@ -195,7 +209,7 @@ export function createSystemTwo(options: SystemTwoOptions): SystemTwo {
         onToken?.(piece);
       }
     }
-    if (chunks === 0) throw badResponse('the stream held no completion chunks');
+    if (chunks === 0) throw badResponse('the stream held no chat-completion chunk (no event had `choices`)');
     if (!done && !finished) throw badResponse(`the stream ended without [DONE] and without a finish_reason after ${out.text.length} characters: the connection was cut mid-answer, so the text is partial`);
     return out;
   }

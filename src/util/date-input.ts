@@ -1,11 +1,15 @@
 /**
- * The one parser of the dates a caller gives as an option or a filter bound: recall's `after` /
- * `before`, an observation's `expiresAt` (also given as `metadata.expiresAt`), and the `$gt`,
- * `$gte`, `$lt`, `$lte` bounds of a filter over a time field. (An observation's `observedAt` also
- * takes written dates such as "8 May, 2023": write/validate.ts.)
+ * The one parser of the dates a caller gives: an observation's `observedAt` (write/validate.ts),
+ * recall's `after` / `before`, an observation's `expiresAt` (also given as `metadata.expiresAt`),
+ * and the `$gt`, `$gte`, `$lt`, `$lte` bounds of a filter over a time field, from every entry (the
+ * API, the CLI, the Worker's HTTP API, MCP and AI-SDK tools, imports).
  *
  * Accepted, everywhere: an ISO-8601 date or instant, a valid `Date`, and epoch milliseconds (a
- * finite number). ISO strings are read strictly: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`,
+ * finite number, 0 or at least {@link MIN_EPOCH_MS} from 0: a smaller one is refused as what is
+ * most likely epoch seconds, which would read as a day of 1970; 0 is the same instant in both). A written date ("March 1, 2024",
+ * "1/2/2024") is refused rather than read with a guessed meaning (day or month first, the time
+ * and zone); a reader of a format that writes dates so (the LoCoMo loader, formats/locomo.ts)
+ * parses them itself (chrono-node) and passes ISO. ISO strings are read strictly: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`,
  * `.fraction` (`T` or one space), and an offset `Z`, `±HH:MM`, `±HHMM` or `±HH` (none = UTC). The
  * day must exist (`2024-02-30` is refused, where `Date.parse` would read 1 March), hours 00-23,
  * minutes and seconds 00-59, the offset within ±14:00. Any instant within ±8.64e15 ms of 1970
@@ -51,6 +55,13 @@ export function checkIsoCalendar(value: string, field: string): void {
   }
 }
 
+/**
+ * Smallest |epoch ms| taken as a number (1e11 ms: 1973-03-03T09:46:40Z): epoch seconds of any
+ * date from 1973 to 5138 are below it, so a nonzero number under it is refused as seconds, not
+ * read as a day of 1970. Give a `Date` or an ISO string for a date that close to 1970.
+ */
+export const MIN_EPOCH_MS = 1e11;
+
 /** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
 export const MAX_TIME_MS = 8.64e15;
 
@@ -95,13 +106,18 @@ export function parseDateInput(value: unknown, field: string): number {
   let ms: number | undefined;
   if (value instanceof Date && Number.isNaN(value.getTime())) throw invalidInput(field, `expected a valid Date, got ${describeValue(value)}`);
   if (value instanceof Date) ms = value.getTime();
-  else if (typeof value === 'number') ms = value;
+  else if (typeof value === 'number') {
+    if (Number.isFinite(value) && value !== 0 && Math.abs(value) < MIN_EPOCH_MS) {
+      throw invalidInput(field, `${value} is read as epoch seconds (a number under ${MIN_EPOCH_MS} would be a day of 1970 as milliseconds); give epoch milliseconds (${value} s = ${value * 1000} ms), a Date or an ISO-8601 string`);
+    }
+    ms = value;
+  }
   else if (typeof value === 'string') {
     checkIsoCalendar(value.trim(), field); // names the day or the offset that does not exist
     ms = strictIsoMs(value.trim());
   }
   if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > MAX_TIME_MS) {
-    throw invalidInput(field, `expected an ISO-8601 date or instant of a day that exists ("2024-03-01", "2024-03-01T10:00:00+02:00"), a valid Date or epoch milliseconds, got ${describeValue(value)}`);
+    throw invalidInput(field, `expected an ISO-8601 date or instant of a day that exists ("2024-03-01", "2024-03-01T10:00:00+02:00"), a valid Date or epoch milliseconds, got ${describeValue(value)}${typeof value === 'string' && ISO_DAY.exec(value) === null ? ' (a written date is not read: its day/month order, time and zone would be guesses)' : ''}`);
   }
   return ms;
 }

@@ -15,6 +15,32 @@ export const MAX_METADATA_DEPTH = 16;
 const utf8 = new TextEncoder();
 
 /**
+ * The kind of a non-plain object (`Map`, `Set`, `Uint8Array`, a class instance's class name) that
+ * JSON would store changed (a Map or Set as `{}`, a typed array as an object of indexes), or
+ * `undefined` for a plain object (of any realm, or with a null prototype), an array or a `Date`
+ * (stored as its ISO-8601 UTC string, as JSON writes it).
+ */
+function notPlain(value: object): string | undefined {
+  if (Array.isArray(value)) return undefined;
+  const tag = Object.prototype.toString.call(value);
+  if (tag === '[object Date]') return undefined;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === null || Object.getPrototypeOf(proto) === null) return undefined;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== '' ? name : tag.slice(8, -1);
+}
+
+/** What JSON would make of `value` (for the message), or `'(unwritable)'`. */
+function safeJson(value: unknown): unknown {
+  try {
+    const s = JSON.stringify(value);
+    return s === undefined ? undefined : s.length > 40 ? `${s.slice(0, 40)}…` : JSON.parse(s);
+  } catch {
+    return '(unwritable)';
+  }
+}
+
+/**
  * Depth of objects and arrays under `value` (1 for `{}`), walking at most one level past
  * `limit`; refuses, with its path (`path`) in the message, a value JSON would change or drop without a word: a
  * function, a symbol, a BigInt, or a number that is not finite (`NaN` would come back `null`).
@@ -26,6 +52,10 @@ function depthOf(value: unknown, field: string, path: string, ancestors: Set<obj
   }
   if (typeof value === 'number' && !Number.isFinite(value)) throw invalidInput(field, `must hold finite numbers only; got ${String(value)}${at}, which JSON stores as null`);
   if (value === null || typeof value !== 'object') return 0;
+  const kind = notPlain(value);
+  if (kind !== undefined) {
+    throw invalidInput(field, `must hold plain objects, arrays, strings, numbers, booleans, null or Dates; got a ${kind}${at}, which JSON would store as ${JSON.stringify(safeJson(value))}; convert it first (Object.fromEntries(map), [...set], Array.from(bytes))`);
+  }
   if (ancestors.has(value)) throw invalidInput(field, `must be JSON-serialisable (it refers to itself${path === field ? '' : ` at ${path}`})`);
   if (ancestors.size >= limit) return ancestors.size + 1;
   ancestors.add(value);
@@ -40,13 +70,16 @@ function depthOf(value: unknown, field: string, path: string, ancestors: Set<obj
 }
 
 /**
- * Checks an observation's metadata and returns a JSON copy of it (what `JSON.stringify` keeps),
- * its keys in Unicode form NFC ({@link nfcKeys}).
+ * Checks an observation's metadata and returns a JSON copy of it (what `JSON.stringify` keeps:
+ * a `Date` becomes its ISO-8601 UTC string, and comes back as that string), its keys in Unicode
+ * form NFC ({@link nfcKeys}).
  * @param value - The caller's metadata: a plain object.
  * @param field - The path in errors (`observation.metadata`).
  * @throws JevMemError `INVALID_INPUT` naming `field` (the message gives the path inside it,
  *   `field.a.b[2]`) when it is not a plain object, refers to itself, is nested deeper than {@link MAX_METADATA_DEPTH}
- *   levels, holds a function, symbol, BigInt or non-finite number, or cannot be written as JSON, or has two
+ *   levels, holds a function, symbol, BigInt or non-finite number, or an object that is not a plain
+ *   object, an array or a Date (a Map, Set, typed array or class instance, which JSON would store
+ *   changed: a Map as `{}`), or cannot be written as JSON, or has two
  *   keys that differ only by Unicode normalisation; `TOO_LARGE` naming `field` when its JSON is over {@link MAX_METADATA_BYTES} bytes.
  */
 export function checkMetadata(value: unknown, field: string): Record<string, unknown> {

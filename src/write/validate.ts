@@ -8,8 +8,8 @@ import { JevMemError, describeValue, invalidInput } from '../errors.js';
 import type { Provenance } from '../types.js';
 import { isBlankText, quoteVisible } from '../util/invisible.js';
 import { checkMetadata } from '../util/metadata.js';
-import { checkIsoCalendar } from '../util/date-input.js';
-import { isoOffsetMinutes, isTimeZone, offsetText, parseTimestamp, zoneOffsetMinutes } from '../util/time.js';
+import { parseDateInput } from '../util/date-input.js';
+import { isoOffsetMinutes, isTimeZone, offsetText, zoneOffsetMinutes } from '../util/time.js';
 
 /** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
 export interface CheckedObservation {
@@ -94,8 +94,9 @@ export const INPUT_FIELDS: readonly string[] = [...new Set<string>([...OBSERVATI
  *   a `sessionId` that is blank or holds a control character ({@link checkSessionId}); a
  *   `speaker` with a control character ({@link checkSpeaker}; one with no visible character
  *   is taken as no speaker);
- *   observedAt unparseable, an invalid Date, a day that does not exist or a UTC offset outside
- *   ±14:00 ({@link checkIsoCalendar}); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe
+ *   observedAt not a strict ISO-8601 date / instant (a written date such as "March 1, 2024" is
+ *   refused), an invalid Date, a number under 1e11 (epoch seconds, not ms), a day that does not
+ *   exist or a UTC offset outside ±14:00 (util/date-input.ts `parseDateInput`); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe
  *   or nested deeper than 16 levels) or `TOO_LARGE` (text longer than `maxTextChars`, metadata
  *   over 16 KiB as JSON: util/metadata.ts), each naming the field.
  */
@@ -120,11 +121,8 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     if (typeof t !== 'string' && typeof t !== 'number' && !(t instanceof Date)) {
       throw invalidInput(`${field}.observedAt`, `expected an ISO-8601 string, a Date or epoch milliseconds, got ${describeValue(t)}`);
     }
-    if (t instanceof Date && Number.isNaN(t.getTime())) throw invalidInput(`${field}.observedAt`, `expected a valid Date, got ${describeValue(t)}`);
-    if (typeof t === 'string') checkIsoCalendar(t, `${field}.observedAt`);
-    const ms = parseTimestamp(t);
-    if (ms === undefined) throw invalidInput(`${field}.observedAt`, `cannot parse ${describeValue(t)} as a date; use ISO-8601 such as "2023-05-08T13:56:00Z"`);
-    out.observedAtMs = ms;
+    // The one date parser of every entry (util/date-input.ts): strict ISO-8601, a Date, epoch ms.
+    out.observedAtMs = parseDateInput(t, `${field}.observedAt`);
     const off = isoOffsetMinutes(t);
     if (off !== undefined) out.utcOffsetMinutes = off;
   }

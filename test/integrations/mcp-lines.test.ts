@@ -40,6 +40,31 @@ describe('guardJsonRpcLines', () => {
     expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line longer than 40 bytes' } }]);
   });
 
+  it('answers a line over the limit with the id it opens with (h-break12 finding 7), else id null', async () => {
+    const big = (open: string): string => `${open}"params":{"name":"remember","arguments":{"text":"${'x'.repeat(80)}"}}}\n`;
+    const { replies } = await run([big('{"jsonrpc":"2.0","id":7,'), big('{"method":"tools/call","id":"req-8",'), big('{"params":{"id":9},')], 60);
+    expect(replies.map((r) => [r.id, r.error.code])).toEqual([
+      [7, -32700],
+      ['req-8', -32700],
+      [null, -32700],
+    ]);
+  });
+
+  it('answers tools/call with null or non-object arguments -32602 in one line, and a batch array -32600 naming batching', async () => {
+    const { passed, replies } = await run([
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"recall","arguments":null}}\n',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":[1]}}\n',
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recall","arguments":{"query":"q"}}}\n',
+      '[{"jsonrpc":"2.0","id":4,"method":"ping"}]\n',
+    ]);
+    expect(passed).toBe('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recall","arguments":{"query":"q"}}}\n');
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: tools/call arguments must be an object (or absent), got null' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params: tools/call arguments must be an object (or absent), got an array' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 request, notification or response (a batch array: MCP 2025-06-18 removed JSON-RPC batching; send one message a line)' } },
+    ]);
+  });
+
   it('ends when the input is destroyed without an end, after passing its last line on', async () => {
     const input = new PassThrough();
     const out = guardJsonRpcLines(input, { isMessage: () => true, reply: () => undefined });

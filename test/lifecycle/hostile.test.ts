@@ -181,11 +181,10 @@ describe('dates', () => {
     expect(await errorOf(memory.add({ text: 'x', observedAt: observedAt as never }))).toMatchObject({ code: 'INVALID_INPUT', field: 'observation.observedAt' });
   });
 
-  it('accepts 29 February of a leap year and a written date', async () => {
+  it('accepts 29 February of a leap year; refuses a written date (its time and zone would be guesses: h-break12 finding 4)', async () => {
     const a = await memory.add({ text: 'leap', observedAt: '2024-02-29' });
     expect((await memory.get(a.id))?.observedAt).toBe('2024-02-29T00:00:00.000Z');
-    const b = await memory.add({ text: 'written', observedAt: '8 May 2023' });
-    expect((await memory.get(b.id))?.observedAt?.slice(0, 10)).toBe('2023-05-08');
+    await expect(memory.add({ text: 'written', observedAt: '8 May 2023' })).rejects.toMatchObject({ code: 'INVALID_INPUT', details: { field: 'observation.observedAt' } });
   });
 });
 

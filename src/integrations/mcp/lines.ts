@@ -35,6 +35,27 @@ export interface JsonRpcLineGuardOptions {
   maxLineBytes?: number;
 }
 
+/** JSON-RPC 2.0 Invalid params. */
+export const INVALID_PARAMS_CODE = -32602;
+
+/** How many bytes of an over-long line are kept to read its `id` from. */
+const HEAD_BYTES = 1024;
+
+/**
+ * The `id` written at the start of a line too long to parse (`{"jsonrpc":"2.0","id":7,…`: after
+ * nothing but `jsonrpc` / `method` string members), else null.
+ */
+export function leadingId(head: string): string | number | null {
+  const m = /^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"[^"\\]*"\s*,)*\s*"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*")/.exec(head);
+  if (m === null) return null;
+  try {
+    const id: unknown = JSON.parse(m[1] as string);
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The id of a request that could be read (a string or a number), else null. */
 function idOf(value: unknown): string | number | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
@@ -45,9 +66,12 @@ function idOf(value: unknown): string | number | null {
 /**
  * A stream of the lines of `input` that are JSON-RPC messages, for the SDK's stdio transport;
  * each other line is answered through `options.reply`:
- * - not JSON (or longer than `maxLineBytes`): `-32700` "Parse error", `id: null`;
- * - JSON that is not a JSON-RPC message: `-32600` "Invalid Request", with its `id` when that is
- *   a string or a number, else `null`.
+ * - not JSON: `-32700` "Parse error", `id: null`; longer than `maxLineBytes`: the same, with the
+ *   `id` the line opens with when it can be read ({@link leadingId}), else `null`;
+ * - JSON that is not a JSON-RPC message (a batch array too: MCP 2025-06-18 removed batching):
+ *   `-32600` "Invalid Request", with its `id` when that is a string or a number, else `null`;
+ * - a `tools/call` whose `params.arguments` is not an object (`null`, an array, a string):
+ *   `-32602` "Invalid params", one line, with its id.
  * Blank lines are skipped (they carry no message). The end of `input` (or its close without an
  * end), and its errors, are passed on; a last line without a newline at the end is treated as a
  * line, before the end.
@@ -58,11 +82,14 @@ export function guardJsonRpcLines(input: Readable, options: JsonRpcLineGuardOpti
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overlong = false;
+  let head = '';
 
   const line = (bytes: Buffer): void => {
     if (overlong) {
       overlong = false;
-      options.reply({ jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: `Parse error: a line longer than ${max} bytes` } });
+      // Its id, when it opens the line, so the client's request is answered, not left waiting.
+      options.reply({ jsonrpc: '2.0', id: leadingId(head), error: { code: PARSE_ERROR, message: `Parse error: a line longer than ${max} bytes` } });
+      head = '';
       return;
     }
     const text = bytes.toString('utf8').replace(/\r$/, '');
@@ -75,7 +102,15 @@ export function guardJsonRpcLines(input: Readable, options: JsonRpcLineGuardOpti
       return;
     }
     if (!options.isMessage(value)) {
-      options.reply({ jsonrpc: '2.0', id: idOf(value), error: { code: INVALID_REQUEST, message: 'Invalid Request: not a JSON-RPC 2.0 request, notification or response' } });
+      const batch = Array.isArray(value) ? ' (a batch array: MCP 2025-06-18 removed JSON-RPC batching; send one message a line)' : '';
+      options.reply({ jsonrpc: '2.0', id: idOf(value), error: { code: INVALID_REQUEST, message: `Invalid Request: not a JSON-RPC 2.0 request, notification or response${batch}` } });
+      return;
+    }
+    const params = (value as { method?: unknown; params?: unknown }).method === 'tools/call' ? (value as { params?: unknown }).params : undefined;
+    const args = params !== null && typeof params === 'object' ? (params as { arguments?: unknown }).arguments : undefined;
+    if (args === null || (args !== undefined && (typeof args !== 'object' || Array.isArray(args)))) {
+      // The SDK would answer -32603 with its validator's dump; this is a bad parameter (-32602).
+      options.reply({ jsonrpc: '2.0', id: idOf(value), error: { code: INVALID_PARAMS_CODE, message: `Invalid params: tools/call arguments must be an object (or absent), got ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}` } });
       return;
     }
     out.write(Buffer.concat([bytes, Buffer.from('\n')]));
@@ -84,6 +119,7 @@ export function guardJsonRpcLines(input: Readable, options: JsonRpcLineGuardOpti
   const append = (part: Buffer): void => {
     if (overlong) return;
     if (pendingBytes + part.length > max) {
+      head = Buffer.concat([...pending, part]).subarray(0, HEAD_BYTES).toString('utf8');
       overlong = true;
       pending = [];
       pendingBytes = 0;

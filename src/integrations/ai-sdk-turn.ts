@@ -1,0 +1,54 @@
+/**
+ * How the AI SDK middleware (./ai-sdk.ts) keeps one finished exchange (h-break12 findings 1, 2):
+ * which turns are stored, how a message longer than the memory's text limit is kept in parts,
+ * and how a failed write is reported without failing the model call whose answer it follows.
+ *
+ * @module
+ */
+import { cutBefore } from '../util/text-windows.js';
+
+/**
+ * How a generation ended, as the AI SDK's unified `finishReason` (`stop`, `length`,
+ * `content-filter`, `error`, `interrupted`, `other`; `tool-calls` ends no turn).
+ */
+export type TurnFinish = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'interrupted' | 'other';
+
+/** What a failed remember step of the middleware was keeping, handed to `onError`. */
+export interface RememberFailure {
+  /** The user's message of the exchange (whole, before any split). */
+  question: string;
+  /** The model's reply ('' when it wrote none). */
+  reply: string;
+}
+
+/**
+ * The default `onError` of the middleware: one console warning line naming the error, so a memory
+ * that cannot be written is seen, while the model's answer still reaches the caller.
+ */
+export function warnRememberFailed(error: unknown): void {
+  const e = error as { code?: unknown; message?: unknown };
+  const what = typeof e?.message === 'string' ? `${typeof e.code === 'string' ? `${e.code}: ` : ''}${e.message}` : String(error);
+  console.warn(`jev-mem/ai-sdk: the exchange was not remembered (${what.split('\n')[0]}); the model's answer is returned`);
+}
+
+/**
+ * `text` cut into parts of at most `max` UTF-16 code units each, so that each is an observation
+ * the memory accepts (`parameters.maxTextChars`). A part ends at the last sentence end (`.` `!`
+ * `?` or a line break) in its second half, else at the last white space there, else at `max`
+ * (never inside a surrogate pair). Parts are trimmed; blank ones are dropped. One part (the text)
+ * when it fits.
+ */
+export function splitTurnText(text: string, max: number): string[] {
+  if (text.length <= max) return [text];
+  const parts: string[] = [];
+  let from = 0;
+  while (text.length - from > max) {
+    let cut = cutBefore(text, from + max, from + Math.floor(max / 2));
+    const c = text.charCodeAt(cut - 1);
+    if (cut === from + max && c >= 0xd800 && c <= 0xdbff) cut -= 1;
+    parts.push(text.slice(from, cut));
+    from = cut;
+  }
+  parts.push(text.slice(from));
+  return parts.map((p) => p.trim()).filter((p) => p !== '');
+}
