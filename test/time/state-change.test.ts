@@ -33,9 +33,11 @@ async function build(...obs: Array<typeof OLD>) {
 }
 
 describe('a state that changes', () => {
-  it('by default the MLP head decides: a quit job the logistic head (parameters.stateUpdateHead "logistic") misses is superseded', async () => {
+  it('by default the MLP head decides: a job left that the logistic head (parameters.stateUpdateHead "logistic") misses is superseded', async () => {
+    // "I quit Acme" is a change event since h-v6 (state-update-events.ts: the end of a named thing), which
+    // answers >= 0.95 whichever head is asked; "left Acme for a startup" is not, so the heads still differ.
     const job = { text: 'I work as a designer at Acme.', observedAt: '2024-01-10T10:00:00Z', speaker: 'Ana' };
-    const quit = { text: 'I quit Acme, the commute was too long.', observedAt: '2024-03-10T10:00:00Z', speaker: 'Ana' };
+    const quit = { text: 'I left Acme for a startup in March.', observedAt: '2024-03-10T10:00:00Z', speaker: 'Ana' };
     const sides = [quit, job].map((o) => ({ text: o.text, speaker: o.speaker, timeMs: Date.parse(o.observedAt) })) as [{ text: string; speaker: string; timeMs: number }, { text: string; speaker: string; timeMs: number }];
     expect(decideStateUpdate(sides[0], sides[1], undefined, 'logistic').probability).toBeLessThan(0.85); // the logistic head misses it
     const memory = await createMemory({ encoder, parameters: { maintenanceInterval: 0 } });
