@@ -8,7 +8,8 @@
  * - a second thing of a kind one holds several of ("I started reading Mistborn" after "I'm
  *   reading Dune") and an end of a thing the older never names ("I don't drink coffee anymore"
  *   after "I drink green tea every afternoon"; not when the two share a slot word, nor after a
- *   plan) answer at most {@link EVENT_DISAGREE_CAP}.
+ *   plan), and two different things that share only the schedule slot ({@link otherScheduledThing})
+ *   answer at most {@link EVENT_DISAGREE_CAP}.
  *
  * @module
  */
@@ -51,6 +52,27 @@ export function parallelActivity(newer: SideReading, older: SideReading): boolea
   return new RegExp(`\\b${(m[1] as string).toLowerCase()}\\b`, 'i').test(older.text);
 }
 
+/**
+ * Whether two texts share only the schedule slot (state-update-slots.ts: class, lesson,
+ * appointment, club …) and schedule two different things: "I cancelled my dentist appointment"
+ * after "I'm a member of the climbing club", "My Spanish class is on Fridays now" after "My spin
+ * class is on Tuesdays" (h-v6's leftovers: the head read 0.99 and 0.97). A text whose only
+ * content is schedule words and times ("The lessons moved to Wednesdays") names no thing and is
+ * left to the head.
+ */
+export function otherScheduledThing(newer: SideReading, older: SideReading): boolean {
+  const a = slotsOf(newer.tokens);
+  const b = slotsOf(older.tokens);
+  let shared = 0;
+  for (const x of a) if (b.has(x)) { if (x !== 'schedule') return false; shared++; }
+  if (shared === 0) return false;
+  const n = readEvents(newer).things;
+  const o = readEvents(older).things;
+  if (n.size === 0 || o.size === 0) return false;
+  for (const x of n) if (o.has(x)) return false;
+  return true;
+}
+
 /** Whether a pair has a change event that lifts it to {@link CHANGE_EVENT_PROBABILITY} (read by the write path's bound, state-update.ts `stateUpdateReaching`, before it skips a pair). */
 export function hasChangeEvent(newer: SideReading, older: SideReading, sameSpeaker: boolean, forward: boolean): boolean {
   return forward && changeEvent(newer, older, sameSpeaker) !== undefined;
@@ -64,7 +86,7 @@ export function hasChangeEvent(newer: SideReading, older: SideReading, sameSpeak
 export function eventDecision(newer: SideReading, older: SideReading, sameSpeaker: boolean, forward: boolean, p: number): number | undefined {
   if (hasChangeEvent(newer, older, sameSpeaker, forward)) return Math.max(p, CHANGE_EVENT_PROBABILITY);
   if (p <= EVENT_DISAGREE_CAP) return undefined;
-  if (parallelActivity(newer, older)) return EVENT_DISAGREE_CAP;
+  if (parallelActivity(newer, older) || otherScheduledThing(newer, older)) return EVENT_DISAGREE_CAP;
   if (older.future || !endsAnotherThing(newer, older)) return undefined;
   const a = slotsOf(newer.tokens);
   const b = slotsOf(older.tokens);

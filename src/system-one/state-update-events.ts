@@ -67,6 +67,8 @@ interface EventReading {
   moves: Array<{ holder: string | undefined; stems: Set<string> }>;
   /** Stems of the whole text (content words). */
   allStems: Set<string>;
+  /** Stems of the thing a text schedules: content words less times, markers, end verbs and the schedule words themselves ("my Spanish class on Fridays" → spanish). */
+  things: Set<string>;
 }
 
 const words = (s: string): string[] => s.match(/[\p{L}\p{N}#'-]+/gu) ?? [];
@@ -278,6 +280,8 @@ const DAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:morning|afternoo
 const CLOCK = /^(?:\d{1,2}(?::\d{2})?(?:am|pm)?|\d{1,2}(?:st|nd|rd|th))$/;
 /** Words of a schedule change ("moved to Thursdays", "rescheduled", "now", "from now on", "switched to"). */
 const MOVE = new Set('moved rescheduled now switched changed pushed shifted'.split(' '));
+/** The schedule slot's own words (state-update-slots.ts 'schedule') and their plurals, with other words of recurrence: they name no thing. */
+const SCHEDULE_WORD = /^(?:class(?:es)?|lessons?|rehearsals?|sessions?|appointments?|meetings?|schedules?|rescheduled|clubs?|weekly|daily|monthly|usually|always|today|tomorrow|anymore|instead|member|for|change)$/;
 /** Words that are neither the thing nor its time: markers, times, quantifiers ("every other Friday"). */
 const NOT_THING = new Set('moved rescheduled now switched changed pushed shifted from on at to every other first last second third each week weeks month months am pm starting start starts start'.split(' '));
 
@@ -324,6 +328,7 @@ export function readEvents(r: SideReading): EventReading {
     times: timesOf(cls),
     moves: movesOf(cls),
     allStems: new Set(words(r.text).filter((w) => !STOP_WORDS.has(w.toLowerCase()) && w.length >= 3).map(eventStem)),
+    things: new Set(words(lower).filter((x) => x.length >= 3 && !STOP_WORDS.has(x) && !NOT_THING.has(x) && !SCHEDULE_WORD.test(x) && !END_VERBS.has(x) && !LIGHT.has(x) && !DAY.test(x) && !CLOCK.test(x) && !/^\d/.test(x)).map(eventStem)),
   };
   READINGS.set(r, reading);
   return reading;

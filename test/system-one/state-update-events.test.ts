@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideStateUpdate, readStateSide, stateUpdateReaching, type StateSide } from '../../src/system-one/state-update.js';
 import { CHANGE_EVENT_PROBABILITY, changeEvent, eventStem } from '../../src/system-one/state-update-events.js';
-import { parallelActivity } from '../../src/system-one/state-update-event-gate.js';
+import { otherScheduledThing, parallelActivity } from '../../src/system-one/state-update-event-gate.js';
 
 const DAY = 864e5;
 const side = (text: string, day: number, speaker = 'Ana'): StateSide => ({ text, speaker, timeMs: day * DAY });
@@ -89,6 +89,18 @@ describe('state-update change events (h-v6)', () => {
     expect(p('Book club now meets on the last Friday of the month.', 'Book club meets on the first Monday of the month.')).toBeGreaterThanOrEqual(0.85);
     expect(event('I now have a pottery class on Thursdays.', 'My yoga class is on Tuesdays at 6.')).toBeUndefined();
     expect(event('Tom switched to the night shift.', 'Sara works the morning shift.')).toBeUndefined();
+  });
+
+  it('two things that share only the schedule slot replace nothing; a move of the same thing still does', () => {
+    // On 478a1e3 the head read 0.989 (Spanish over spin) and 0.434 (the dentist over the club; 0.99 in h-v6's wording).
+    expect(p('My Spanish class is on Fridays now.', 'My spin class is on Tuesdays.')).toBeLessThanOrEqual(0.05);
+    expect(p('I cancelled my dentist appointment.', "I'm a member of the climbing club and we meet on Wednesdays.")).toBeLessThanOrEqual(0.05);
+    expect(otherScheduledThing(readStateSide(side('My Spanish class is on Fridays now.', 30), undefined), readStateSide(side('My spin class is on Tuesdays.', 1), undefined))).toBe(true);
+    // The same thing, or a text naming no thing but its schedule words, is left to the events and the head.
+    expect(p('My guitar lesson is now on Thursdays.', 'I have guitar lessons on Mondays.')).toBeGreaterThanOrEqual(0.85);
+    expect(p('My lessons moved to Wednesdays.', 'I have guitar lessons on Mondays.')).toBeGreaterThanOrEqual(0.85);
+    expect(p('Rehearsals moved to Sunday.', 'Band rehearsal is on Wednesdays.')).toBeGreaterThanOrEqual(0.85);
+    expect(p('My therapy session moved to Friday.', 'My therapy session is on Wednesdays at 5pm.')).toBeGreaterThanOrEqual(0.85);
   });
 
   it('the review\'s non-updates: a second book, a new job over the manager', () => {
