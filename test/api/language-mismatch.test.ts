@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import sqlite from 'node-sqlite3-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDurableObjectStorage, type DurableObjectStorageLike, type SqlValue } from '../../src/edge/do-storage.js';
+import { createDurableObjectStorage } from '../../src/edge/do-storage.js';
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory, type Memory, type MemoryOptions } from '../../src/memory.js';
@@ -26,6 +26,7 @@ import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { createHeuristicSystemOne } from '../../src/system-one/heuristic.js';
+import { fakeDoStorage } from '../lifecycle/fake-do-storage.js';
 
 let encoder: Encoder;
 const dirs: string[] = [];
@@ -36,30 +37,6 @@ afterAll(async () => {
   await encoder?.close?.();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-/** A Durable Object's `ctx.storage` over a node-sqlite3-wasm database (as test/lifecycle/two-writers-seq.test.ts). */
-function fakeDoStorage(db: InstanceType<typeof sqlite.Database>): DurableObjectStorageLike {
-  return {
-    sql: {
-      exec: (query: string, ...bindings: SqlValue[]) => {
-        const params = bindings.map((v) => (v instanceof ArrayBuffer ? new Uint8Array(v) : v));
-        const rows = db.all(query, params as never) as Array<Record<string, unknown>>;
-        return { toArray: () => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v instanceof Uint8Array ? v.slice().buffer : (v as SqlValue)]))) };
-      },
-    },
-    transactionSync: <T>(fn: () => T): T => {
-      db.exec('BEGIN');
-      try {
-        const out = fn();
-        db.exec('COMMIT');
-        return out;
-      } catch (e) {
-        db.exec('ROLLBACK');
-        throw e;
-      }
-    },
-  };
-}
 
 /** Opens a new adapter over the one store of a case (a second process's, for the persistent stores). */
 type Opener = () => Promise<StorageAdapter>;

@@ -15,12 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDurableObjectStorage, type DurableObjectStorageLike, type SqlValue } from '../../src/edge/do-storage.js';
+import { createDurableObjectStorage } from '../../src/edge/do-storage.js';
 import { createMemory, type Memory } from '../../src/memory.js';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 import { createSqlRecordStore } from '../../src/plane/store/sql-record-store.js';
 import { CHANGED_ELSEWHERE, type StorageAdapter } from '../../src/plane/store/storage.js';
 import { crashEncoder } from './fixtures/crash-encoder.js';
+import { fakeDoStorage } from './fake-do-storage.js';
 import { quietLogger } from './stores.js';
 
 const dirs: string[] = [];
@@ -56,30 +57,6 @@ const nodePair: Pair = (hook) => {
     },
   };
 };
-
-/** A stand-in for a Durable Object's `ctx.storage` over an in-memory SQLite database. */
-function fakeDoStorage(db: Database): DurableObjectStorageLike {
-  return {
-    sql: {
-      exec: (query: string, ...bindings: SqlValue[]) => {
-        const params = bindings.map((v) => (v instanceof ArrayBuffer ? new Uint8Array(v) : v));
-        const rows = db.all(query, params as never) as Array<Record<string, unknown>>;
-        return { toArray: () => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v instanceof Uint8Array ? v.slice().buffer : (v as SqlValue)]))) };
-      },
-    },
-    transactionSync: <T>(fn: () => T): T => {
-      db.exec('BEGIN');
-      try {
-        const out = fn();
-        db.exec('COMMIT');
-        return out;
-      } catch (e) {
-        db.exec('ROLLBACK');
-        throw e;
-      }
-    },
-  };
-}
 
 const doPair: Pair = (hook) => {
   const db = new Database();
