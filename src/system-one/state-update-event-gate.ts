@@ -16,7 +16,7 @@
 import { CHANGE_EVENT_PROBABILITY, changeEvent, readEvents } from './state-update-events.js';
 
 export { CHANGE_EVENT_PROBABILITY };
-import { slotsOf } from './state-update-slots.js';
+import { readingSlots } from './state-update-slots.js';
 import type { SideReading } from './state-update-types.js';
 
 /** The most a second book or an end of another thing answers (below every threshold). */
@@ -61,8 +61,8 @@ export function parallelActivity(newer: SideReading, older: SideReading): boolea
  * left to the head.
  */
 export function otherScheduledThing(newer: SideReading, older: SideReading): boolean {
-  const a = slotsOf(newer.tokens);
-  const b = slotsOf(older.tokens);
+  const a = readingSlots(newer);
+  const b = readingSlots(older);
   let shared = 0;
   for (const x of a) if (b.has(x)) { if (x !== 'schedule') return false; shared++; }
   if (shared === 0) return false;
@@ -88,8 +88,8 @@ export function eventDecision(newer: SideReading, older: SideReading, sameSpeake
   if (p <= EVENT_DISAGREE_CAP) return undefined;
   if (parallelActivity(newer, older) || otherScheduledThing(newer, older)) return EVENT_DISAGREE_CAP;
   if (older.future || !endsAnotherThing(newer, older)) return undefined;
-  const a = slotsOf(newer.tokens);
-  const b = slotsOf(older.tokens);
+  const a = readingSlots(newer);
+  const b = readingSlots(older);
   for (const x of a) if (b.has(x)) return undefined;
   return EVENT_DISAGREE_CAP;
 }

@@ -78,6 +78,15 @@ export function slotsOf(tokens: readonly string[]): Set<string> {
   return out;
 }
 
+const READING_SLOTS = new WeakMap<SideReading, Set<string>>();
+
+/** {@link slotsOf} a side reading's tokens, read once per reading (the slot, event and object gates all ask it of every pair). */
+export function readingSlots(r: SideReading): Set<string> {
+  let out = READING_SLOTS.get(r);
+  if (out === undefined) READING_SLOTS.set(r, (out = slotsOf(r.tokens)));
+  return out;
+}
+
 /** The slot of a claim: its kind, except that owning a house, flat or apartment is a home ("we bought a house in Warsaw and moved in"). */
 function claimSlot(c: StateClaim): string {
   return c.kind === 'lives' || (c.kind === 'owns' && /^(?:house|flat|apartment)$/.test(c.key)) ? 'home' : c.kind;
@@ -93,8 +102,8 @@ export function slotsAgree(newer: SideReading, older: SideReading, endsNamed: bo
   if (newer.claims.length > 0 && older.claims.length > 0) {
     return newer.claims.some((x) => older.claims.some((y) => claimSlot(x) === claimSlot(y) && (claimSlot(x) === 'home' || x.key === y.key || x.key === '' || y.key === '')));
   }
-  const a = slotsOf(newer.tokens);
-  const b = slotsOf(older.tokens);
+  const a = readingSlots(newer);
+  const b = readingSlots(older);
   if (a.size === 0 || b.size === 0) return true;
   for (const s of a) if (b.has(s)) return true;
   return false;
