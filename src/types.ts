@@ -78,7 +78,8 @@ export interface Observation extends Provenance {
   /**
    * τ: when it was said or happened, as an ISO-8601 string, a `Date` or epoch milliseconds
    * (a nonzero number under 1e11 is refused as epoch seconds; a written date such as
-   * "March 1, 2024" is refused: util/date-input.ts). Optional: nodes without it get no timestamp-based edges and no recency bonus.
+   * "March 1, 2024" is refused; one written year first, "2023/05/20 (Sat) 02:21", is read as the
+   * ISO it spells: util/date-input.ts). Optional: nodes without it get no timestamp-based edges and no recency bonus.
    * An ISO string's UTC offset (`2024-03-10T07:30:00+09:00`) is kept as the speaker's local
    * offset; a time without an offset (and a `Date` or epoch ms) is UTC.
    */

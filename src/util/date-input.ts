@@ -9,7 +9,11 @@
  * most likely epoch seconds, which would read as a day of 1970; 0 is the same instant in both). A written date ("March 1, 2024",
  * "1/2/2024") is refused rather than read with a guessed meaning (day or month first, the time
  * and zone); a reader of a format that writes dates so (the LoCoMo loader, formats/locomo.ts)
- * parses them itself (chrono-node) and passes ISO. ISO strings are read strictly: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`,
+ * parses them itself (chrono-node) and passes ISO. A date written year first is not ambiguous and is
+ * read as the ISO date it spells ({@link yearFirstIso}): `2023/05/20 (Sat) 02:21` (the session dates
+ * of public long-memory chat datasets), `2023/5/20`, `2023.05.20 14:05:09`, `2023-05-20 Saturday
+ * 2:21 pm`; a weekday written beside it must be that day's, else the date is refused (which of the
+ * two is wrong cannot be known). ISO strings are read strictly: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`,
  * `.fraction` (`T` or one space), and an offset `Z`, `±HH:MM`, `±HHMM` or `±HH` (none = UTC). The
  * day must exist (`2024-02-30` is refused, where `Date.parse` would read 1 March), hours 00-23,
  * minutes and seconds 00-59, the offset within ±14:00. Any instant within ±8.64e15 ms of 1970
@@ -67,12 +71,71 @@ export const MAX_TIME_MS = 8.64e15;
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([zZ])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
+const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+/** English weekday names and their usual abbreviations, longest first (index = `Date#getUTCDay`). */
+const WEEKDAY = '(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues|tue|wed|thurs|thur|thu|fri|sat)';
+const YEAR_FIRST = new RegExp(
+  `^(\\d{4})([/.-])(\\d{1,2})\\2(\\d{1,2})` + // year, month, day with one separator
+  `(?:\\s*,?\\s*(\\()?\\s*${WEEKDAY}\\.?\\s*(\\))?\\s*,?)?` + // an optional weekday, "(Sat)", "Saturday,"
+  `(?:(?:T|\\s+|(?<=[),]))\\s*(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?\\s*(?:([ap])\\.?m\\.?)?\\s*([zZ]|[+-]\\d{2}(?::?\\d{2})?)?)?$`,
+  'i',
+);
+
+/** A date written year first, read as ISO (see {@link yearFirstIso}). */
+export interface YearFirstDate {
+  /** The same date and time in strict ISO-8601 (`2023-05-20T02:21`, no offset when none was written). */
+  iso: string;
+  /** The weekday written beside the date when it is not that day's (`'Friday'` for "2023/05/20 (Fri)"). */
+  wrongWeekday?: string;
+  /** The weekday of the written calendar day (`'Saturday'`). */
+  weekday: string;
+}
+
 /**
- * Epoch ms of a strict ISO-8601 date or instant (see the module note), or `undefined` when the
- * string is not one (wrong shape, a day or time that does not exist, an offset beyond ±14:00).
+ * Reads a date written year first, the one written order with no day/month ambiguity:
+ * `YYYY/MM/DD`, `YYYY.MM.DD` or `YYYY-M-D` (one or two digits for month and day), an optional
+ * English weekday (`(Sat)`, `Sat`, `Saturday,`), an optional time `H:MM[:SS[.fraction]]` with an
+ * optional `am`/`pm` (hour 1-12 then) and an optional offset (`Z`, `±HH:MM`, `±HHMM`, `±HH`).
+ * Plain ISO (`2023-05-20`, `2023-05-20T02:21Z`) is left to the strict ISO reader (`undefined`).
+ * @param value - The caller's string, trimmed.
+ * @returns The ISO spelling and the written weekday's check, or `undefined` when the string is
+ *   not such a date (the day's existence and the offset's range are checked by the ISO reader).
+ */
+export function yearFirstIso(value: string): YearFirstDate | undefined {
+  const m = YEAR_FIRST.exec(value);
+  if (m === null) return undefined;
+  const [, y, sep, mo, d, open, day, close, h, mi, s, frac, half, off] = m;
+  if ((open === undefined) !== (close === undefined)) return undefined; // "(Sat" or "Sat)"
+  const plainIso = sep === '-' && mo!.length === 2 && d!.length === 2 && day === undefined && half === undefined && (h === undefined || h.length === 2);
+  if (plainIso) return undefined;
+  let iso = `${y}-${mo!.padStart(2, '0')}-${d!.padStart(2, '0')}`;
+  if (h !== undefined) {
+    let hour = Number(h);
+    if (half !== undefined) {
+      if (hour < 1 || hour > 12) return undefined; // "13:00 pm"
+      hour = (hour % 12) + (half.toLowerCase() === 'p' ? 12 : 0);
+    }
+    iso += `T${String(hour).padStart(2, '0')}:${mi}${s !== undefined ? `:${s}` : ''}${frac !== undefined ? `.${frac}` : ''}${off ?? ''}`;
+  }
+  const probe = new Date(Date.UTC(2000, Number(mo) - 1, Number(d)));
+  probe.setUTCFullYear(Number(y));
+  const weekday = WEEKDAY_NAMES[probe.getUTCDay()] ?? 'Sunday';
+  const out: YearFirstDate = { iso, weekday };
+  if (day !== undefined && !weekday.toLowerCase().startsWith(day.toLowerCase().slice(0, 3))) {
+    out.wrongWeekday = WEEKDAY_NAMES.find((w) => w.toLowerCase().startsWith(day.toLowerCase().slice(0, 3))) ?? day;
+  }
+  return out;
+}
+
+/**
+ * Epoch ms of a strict ISO-8601 date or instant, or of a date written year first whose weekday,
+ * if written, is right (see the module note), or `undefined` when the string is not one (wrong
+ * shape, a day or time that does not exist, an offset beyond ±14:00).
  */
 export function strictIsoMs(value: string): number | undefined {
-  const m = ISO.exec(value);
+  const yf = yearFirstIso(value);
+  if (yf !== undefined && yf.wrongWeekday !== undefined) return undefined;
+  const m = ISO.exec(yf?.iso ?? value);
   if (m === null) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const [h, mi, s] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
@@ -113,11 +176,20 @@ export function parseDateInput(value: unknown, field: string): number {
     ms = value;
   }
   else if (typeof value === 'string') {
-    checkIsoCalendar(value.trim(), field); // names the day or the offset that does not exist
-    ms = strictIsoMs(value.trim());
+    const yf = yearFirstIso(value.trim());
+    if (yf?.wrongWeekday !== undefined) {
+      throw invalidInput(field, `${describeValue(value)} names a ${yf.wrongWeekday}, but ${yf.iso.slice(0, 10)} is a ${yf.weekday}; give the right weekday, or the date alone ("${yf.iso}")`);
+    }
+    if (yf !== undefined) {
+      ms = strictIsoMs(yf.iso);
+      if (ms === undefined) throw invalidInput(field, `${describeValue(value)} reads year first as "${yf.iso}", which names a day, hour or UTC offset that does not exist (offsets within ±14:00)`);
+    } else {
+      checkIsoCalendar(value.trim(), field); // names the day or the offset that does not exist
+      ms = strictIsoMs(value.trim());
+    }
   }
   if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > MAX_TIME_MS) {
-    throw invalidInput(field, `expected an ISO-8601 date or instant of a day that exists ("2024-03-01", "2024-03-01T10:00:00+02:00"), a valid Date or epoch milliseconds, got ${describeValue(value)}${typeof value === 'string' && ISO_DAY.exec(value) === null ? ' (a written date is not read: its day/month order, time and zone would be guesses)' : ''}`);
+    throw invalidInput(field, `expected an ISO-8601 date or instant of a day that exists ("2024-03-01", "2024-03-01T10:00:00+02:00"), a valid Date or epoch milliseconds, got ${describeValue(value)}${typeof value === 'string' && ISO_DAY.exec(value) === null && yearFirstIso(value.trim()) === undefined ? ' (a written date is not read unless year first: its day/month order, time and zone would be guesses; "2024/03/01 10:00" is read)' : ''}`);
   }
   return ms;
 }

@@ -8,7 +8,7 @@ import { JevMemError, describeValue, invalidInput } from '../errors.js';
 import type { Provenance } from '../types.js';
 import { isBlankText, quoteVisible } from '../util/invisible.js';
 import { checkMetadata } from '../util/metadata.js';
-import { parseDateInput } from '../util/date-input.js';
+import { parseDateInput, yearFirstIso } from '../util/date-input.js';
 import { isoOffsetMinutes, isTimeZone, offsetText, zoneOffsetMinutes } from '../util/time.js';
 
 /** A validated observation: text trimmed of nothing (kept verbatim), τ as epoch ms. */
@@ -94,7 +94,8 @@ export const INPUT_FIELDS: readonly string[] = [...new Set<string>([...OBSERVATI
  *   a `sessionId` that is blank or holds a control character ({@link checkSessionId}); a
  *   `speaker` with a control character ({@link checkSpeaker}; one with no visible character
  *   is taken as no speaker);
- *   observedAt not a strict ISO-8601 date / instant (a written date such as "March 1, 2024" is
+ *   observedAt not a strict ISO-8601 date / instant or a date written year first with a right
+ *   weekday if any ("2023/05/20 (Sat) 02:21"; a written date such as "March 1, 2024" is
  *   refused), an invalid Date, a number under 1e11 (epoch seconds, not ms), a day that does not
  *   exist or a UTC offset outside ±14:00 (util/date-input.ts `parseDateInput`); timeZone not an IANA zone name; a provenance field of the wrong type; metadata not JSON-safe
  *   or nested deeper than 16 levels) or `TOO_LARGE` (text longer than `maxTextChars`, metadata
@@ -123,7 +124,7 @@ export function validateObservation(value: unknown, field: string, maxTextChars:
     }
     // The one date parser of every entry (util/date-input.ts): strict ISO-8601, a Date, epoch ms.
     out.observedAtMs = parseDateInput(t, `${field}.observedAt`);
-    const off = isoOffsetMinutes(t);
+    const off = isoOffsetMinutes(typeof t === 'string' ? (yearFirstIso(t.trim())?.iso ?? t) : t); // "2023/05/20 02:21+02:00" too
     if (off !== undefined) out.utcOffsetMinutes = off;
   }
   if (o.timeZone !== undefined && o.timeZone !== null) {
