@@ -13,22 +13,29 @@ import { cutBefore } from '../util/text-windows.js';
  */
 export type TurnFinish = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'interrupted' | 'other';
 
-/** What a failed remember step of the middleware was keeping, handed to `onError`. */
+/** What a failed step of the middleware was doing, handed to `onError`. */
 export interface RememberFailure {
+  /**
+   * Which step failed: `'recall'` before the model call (the model is then called without
+   * memories), `'remember'` after it (the answer is returned, the exchange is not kept).
+   * Absent means `'remember'` (the only step reported before this field existed).
+   */
+  stage?: 'recall' | 'remember';
   /** The user's message of the exchange (whole, before any split). */
   question: string;
-  /** The model's reply ('' when it wrote none). */
+  /** The model's reply ('' when it wrote none, and always at the `'recall'` stage). */
   reply: string;
 }
 
 /**
- * The default `onError` of the middleware: one console warning line naming the error, so a memory
- * that cannot be written is seen, while the model's answer still reaches the caller.
+ * The default `onError` of the middleware: one console warning line naming the error and the step,
+ * so a memory that cannot be read or written is seen, while the model call still goes on.
  */
-export function warnRememberFailed(error: unknown): void {
+export function warnRememberFailed(error: unknown, turn?: RememberFailure): void {
   const e = error as { code?: unknown; message?: unknown };
-  const what = typeof e?.message === 'string' ? `${typeof e.code === 'string' ? `${e.code}: ` : ''}${e.message}` : String(error);
-  console.warn(`jev-mem/ai-sdk: the exchange was not remembered (${what.split('\n')[0]}); the model's answer is returned`);
+  const what = (typeof e?.message === 'string' ? `${typeof e.code === 'string' ? `${e.code}: ` : ''}${e.message}` : String(error)).split('\n')[0];
+  if (turn?.stage === 'recall') console.warn(`jev-mem/ai-sdk: no memories were recalled (${what}); the model is called without them`);
+  else console.warn(`jev-mem/ai-sdk: the exchange was not remembered (${what}); the model's answer is returned`);
 }
 
 /**

@@ -113,10 +113,12 @@ export interface MemoryMiddlewareOptions {
   /** How the recalled memories are written into the system message. @default {@link formatMemories} */
   format?: (memories: RecalledMemory[]) => string;
   /**
-   * Called when remembering a finished exchange fails (a full or closed store, a refused
-   * observation…): the model's answer is returned all the same, and the call never rejects for
-   * its memory. Called with the error (a JevMemError as a rule) and the exchange; what it throws
-   * is ignored. @default {@link warnRememberFailed}: one `console.warn` line
+   * Called when the memory fails the call's recall (`turn.stage` `'recall'`: a closed, damaged or
+   * busy store, a refused scope; the model is then called without memories) or the remembering of
+   * a finished exchange (`'remember'`: a full or closed store, a refused observation…; the model's
+   * answer is returned all the same). The call never rejects for its memory. Called with the error
+   * (a JevMemError as a rule) and the exchange; what it throws is ignored.
+   * @default {@link warnRememberFailed}: one `console.warn` line
    */
   onError?: (error: unknown, turn: RememberFailure) => void;
 }
@@ -195,9 +197,11 @@ export function recallQueryOf(text: string): string {
  * (100,000 by default) is kept as several memories of at most that length, cut at sentence ends
  * ({@link splitTurnText}), each with the turn's speaker, role and time and `metadata.part` (1, 2, …)
  * and `metadata.parts` (their count). Remembering never fails the model call: a failed write goes
- * to `options.onError` (default: one `console.warn` line) and the answer is returned.
- * @throws JevMemError `INVALID_OPTION` naming a bad option; at run time, the recall's errors
- *   before the model is called (nothing has been paid for then); never the remember step's.
+ * to `options.onError` (default: one `console.warn` line) and the answer is returned. A failed
+ * recall before the model call goes to `onError` too (`stage: 'recall'`) and the model is called
+ * without memories.
+ * @throws JevMemError `INVALID_OPTION` naming a bad option, when the middleware is made; never at
+ *   run time for its memory (recall and remember failures go to `options.onError`).
  */
 export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOptions = {}): LanguageModelMiddleware {
   const k = options.k ?? 5;
@@ -245,11 +249,15 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
       if (reply.trim() !== '') turns.push(...sideOf(reply.trim(), options.speakers?.assistant ?? 'assistant', 'assistant', base, marks));
       await memory.addMany(turns, Object.keys(scope).length > 0 ? { scope } : {});
     } catch (e) {
-      try {
-        onError(e, { question, reply });
-      } catch {
-        // onError's own failure must not fail the model call either.
-      }
+      report(e, { stage: 'remember', question, reply });
+    }
+  }
+
+  function report(e: unknown, turn: RememberFailure): void {
+    try {
+      onError(e, turn);
+    } catch {
+      // onError's own failure must not fail the model call either.
     }
   }
 
@@ -258,7 +266,15 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
     async transformParams({ params }) {
       const query = latestUserText(params.prompt);
       if (query === undefined || params.prompt.some((m) => m.role === 'system' && m.content.startsWith(MEMORY_MESSAGE_HEADER))) return params;
-      const recalled = answerEvidence((await memory.recall(recallQueryOf(query), recallOptions)).memories, minScore);
+      let recalled: RecalledMemory[];
+      try {
+        recalled = answerEvidence((await memory.recall(recallQueryOf(query), recallOptions)).memories, minScore);
+      } catch (e) {
+        // Memory is an aid to the call, not a condition of it: a closed, damaged or busy store
+        // (or a refused scope) is reported and the model answers without memories.
+        report(e, { stage: 'recall', question: query, reply: '' });
+        return params;
+      }
       if (recalled.length === 0) return params;
       const at = params.prompt.findIndex((m) => m.role !== 'system');
       const prompt = [...params.prompt];

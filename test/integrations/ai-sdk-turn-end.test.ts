@@ -117,6 +117,35 @@ describe('memoryMiddleware: remembering never fails the model call (finding 1)',
     await memory.close();
   });
 
+  it('a failed recall before the model call goes to onError (stage recall) and the model is called without memories', async () => {
+    const memory = await createMemory({ encoder });
+    await memory.add({ text: 'My dog is called Rex.', speaker: 'user' });
+    await memory.close(); // every recall and write now fails CLOSED
+    const seen: Array<[string, string | undefined, string]> = [];
+    const onError: MemoryMiddlewareOptions['onError'] = (e, turn) => seen.push([(e as { code: string }).code, turn.stage, turn.question]);
+    let prompts: unknown[] = [];
+    const model = new MockLanguageModelV4({
+      doGenerate: async (o) => {
+        prompts = o.prompt as unknown[];
+        return { content: [{ type: 'text', text: 'I do not know.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] } as never;
+      },
+    });
+    const r = await generateText({ model: wrapLanguageModel({ model, middleware: memoryMiddleware(memory, { onError }) }), prompt: 'What is my dog called?' });
+    expect(r.text).toBe('I do not know.');
+    expect(seen).toEqual([['CLOSED', 'recall', 'What is my dog called?'], ['CLOSED', 'remember', 'What is my dog called?']]);
+    expect(prompts.map((m) => (m as { role: string }).role)).toEqual(['user']); // no memory message
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect(await streamed(memory, streaming([{ type: 'text-start', id: 't' }, T('Streamed.'), { type: 'text-end', id: 't' }, finish('stop')]), 'Hi')).toBe('Streamed.');
+      expect(warn.mock.calls.map((c) => String(c[0]).replace(/\(CLOSED: [^)]*\)/, '(CLOSED)'))).toEqual([
+        'jev-mem/ai-sdk: no memories were recalled (CLOSED); the model is called without them',
+        "jev-mem/ai-sdk: the exchange was not remembered (CLOSED); the model's answer is returned",
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('splitTurnText: parts under the limit, cut at a sentence end, else a space, never inside a surrogate pair', () => {
     expect(splitTurnText('short', 10)).toEqual(['short']);
     expect(splitTurnText('One two. Three four five six.', 12)).toEqual(['One two.', 'Three four', 'five six.']);
