@@ -36,8 +36,8 @@ export interface OptionSpec {
 export const OPTIONS = {
   store: { type: 'string', value: '<dir>', help: 'store directory (made by ingest, import and mcp; other commands need it to exist)' },
   namespace: { type: 'string', value: '<ns>', help: 'namespace inside the store (default: "default"; ingest of LoCoMo/MemoryBank: the sample/user id)' },
-  format: { type: 'string', value: '<jsonl|locomo|memorybank>', help: 'input format (default: jsonl, or detected for .json files)' },
-  sample: { type: 'string', value: '<id>', help: 'the LoCoMo conversation or MemoryBank user to ingest from a file of several' },
+  format: { type: 'string', value: '<jsonl|locomo|memorybank|longmemeval>', help: 'input format (default: jsonl, or detected for .json files)' },
+  sample: { type: 'string', value: '<id>', help: 'the LoCoMo conversation, MemoryBank user or LongMemEval question to ingest from a file of several' },
   k: { type: 'string', value: '<N>', help: `how many memories to return, an integer from 1 to ${MAX_RECALL_K} (default: the memory parameter k)` },
   json: { type: 'boolean', help: 'print JSON instead of text' },
   after: { type: 'string', value: '<date>', help: 'recall: only memories whose event (or observation) time is at or after this ISO date/instant (no offset = UTC; a date alone, 2024-05-01, is UTC midnight)' },

@@ -12,6 +12,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
 import { parseJsonl, withoutBom } from '../formats/jsonl.js';
 import { locomoConversation, parseLocomo } from '../formats/locomo.js';
+import { isLongMemEval, parseLongMemEval } from '../formats/longmemeval.js';
 import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
 import type { Memory } from '../memory.js';
 import type { Observation } from '../types.js';
@@ -49,7 +50,16 @@ export async function loadObservations(file: string, v: Values): Promise<{ obser
     if (!user) throw new JevMemError('NOT_FOUND', `no user ${JSON.stringify(v.sample)} in ${file}; users: ${ids}`, { field: 'sample' });
     return { observations: user.observations, namespace: user.id };
   }
-  if (format !== 'locomo') throw new UsageError(`--format expects jsonl, locomo or memorybank, got ${JSON.stringify(format)}`);
+  if (format === 'longmemeval') {
+    const questions = parseLongMemEval(text);
+    if (v.sample === undefined && questions.length > 1) {
+      throw new JevMemError('INVALID_OPTION', `${file} holds ${questions.length} questions, each with its own history; choose one with --sample <question_id> (${questions.slice(0, 5).map((q) => q.id).join(', ')}${questions.length > 5 ? ', …' : ''})`, { field: 'sample' });
+    }
+    const q = v.sample === undefined ? questions[0] : questions.find((x) => x.id === v.sample?.trim());
+    if (!q) throw new JevMemError('NOT_FOUND', `no question ${JSON.stringify(v.sample)} in ${file} (${questions.length} questions)`, { field: 'sample' });
+    return { observations: q.observations, namespace: q.id };
+  }
+  if (format !== 'locomo') throw new UsageError(`--format expects jsonl, locomo, memorybank or longmemeval, got ${JSON.stringify(format)}`);
   const samples = parseLocomo(text);
   // Several conversations and no --sample: refuse rather than silently take the first one.
   if (v.sample === undefined && samples.length > 1) {
@@ -61,10 +71,15 @@ export async function loadObservations(file: string, v: Values): Promise<{ obser
   return { observations: locomoConversation(sample).observations, namespace: sample.sample_id };
 }
 
-/** The format of a `.json` file: `memorybank` for an object of users with histories, else `locomo` (whose reader reports what is wrong). */
+/**
+ * The format of a `.json` file: `memorybank` for an object of users with histories,
+ * `longmemeval` for an array of questions with `haystack_sessions`, else `locomo` (whose reader
+ * reports what is wrong).
+ */
 function detectJsonFormat(text: string): string {
   try {
-    return isMemoryBankHistory(JSON.parse(text)) ? 'memorybank' : 'locomo';
+    const data = JSON.parse(text) as unknown;
+    return isMemoryBankHistory(data) ? 'memorybank' : isLongMemEval(data) ? 'longmemeval' : 'locomo';
   } catch {
     return 'locomo';
   }
