@@ -14,7 +14,7 @@
  *   generated histories; issue 24, docs/bench/ORDER.md)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
- * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wild] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]`
+ * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wild | --data <longmemeval.json> [--limit N]] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]`
  *   (generated user/assistant histories, recall of the evidence turns by question kind; issue 24)
  * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
  *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
@@ -56,7 +56,7 @@ export const BENCH_USAGE = `Usage:
                                           and of the dev / held-out / held-out 2 person sets of
                                           multilingual-person,
                                           default Node encoder; writes <out>/multilingual.json)
-  npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wild] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]
+  npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wild | --data <longmemeval.json> [--limit N]] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]
                                           (issue-24 generated user/assistant histories: recall@5/10 of
                                           the evidence turns by question kind; writes <out>/chats.json,
                                           chats.md; --trace writes every question's rankings as JSON lines;
@@ -71,7 +71,9 @@ export const BENCH_USAGE = `Usage:
                                           JEV_MEM_LLM_MODEL, optional JEV_MEM_LLM_API_KEY and
                                           JEV_MEM_JUDGE_MODEL; writes <out>/answers.json, answers.md)
 
-  --data        LoCoMo file (default: <repo>/../shared/data/locomo10.json)
+  --data        LoCoMo file (default: <repo>/../shared/data/locomo10.json); for chats, a file in the
+                LongMemEval layout (one history per question; abstention questions not scored)
+  --limit       chats --data: the first N questions only
   --split       dev (conv-26,30,41,42,43), test (conv-44,47,48,49,50) or all (default)
   --systems     comma list of ${SYSTEM_NAMES.join(', ')} (default: all)
   --out         output folder (default: bench-out, or bench-out/scale for scale)
@@ -336,8 +338,17 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
         return 2;
       }
       const trace = str(values.trace);
+      const dataFile = str(values.data);
+      const limit = str(values.limit);
+      if (limit !== undefined && !/^[1-9]\d*$/.test(limit)) {
+        io.err(`bench chats: --limit must be a positive integer, got ${JSON.stringify(limit)}\n\n${BENCH_USAGE}`);
+        return 2;
+      }
+      const { readDataPart } = await import('./chats/data.js');
+      const data = dataFile !== undefined ? await readDataPart(resolve(dataFile), limit === undefined ? undefined : Number(limit)) : undefined;
       if (trace !== undefined) await writeFile(resolve(trace), '');
       const results = await runChatsBench({
+        ...(data !== undefined ? { data } : {}),
         parts: part === 'all' ? ['dev', 'heldout', 'novel'] : part === 'prefs' ? ['prefdev', 'prefheld'] : part === 'wild' ? ['wilddev', 'wildheld'] : [part as 'dev' | 'heldout' | 'novel' | 'prefdev' | 'prefheld' | 'wilddev' | 'wildheld'],
         systems,
         clock,

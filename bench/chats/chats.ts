@@ -57,10 +57,23 @@ export function partSeeds(part: ChatPart): readonly number[] {
   return part === 'dev' ? [...CHATS_DEV_SEEDS, ...CHATS_DEV_SHORT_SEEDS] : part === 'heldout' ? CHATS_HELDOUT_SEEDS : CHATS_NOVEL_SEEDS;
 }
 
+/**
+ * A part read from a file instead of generated (`--data`): histories in the LongMemEval layout
+ * (src/formats/longmemeval.ts), one question each, asked at the record's `question_date`.
+ */
+export interface ChatsDataPart {
+  /** The file's path, for the table's title. */
+  file: string;
+  /** One history per question, in the file's order. */
+  histories: Array<() => ChatHistory>;
+}
+
 /** Options of {@link runChatsBench}. */
 export interface ChatsBenchOptions {
-  /** Parts to run. @default all of {@link CHAT_PARTS} */
+  /** Parts to run. @default all of {@link CHAT_PARTS}; only the `data` part when {@link ChatsBenchOptions.data} is given */
   parts?: readonly ChatPart[];
+  /** Run the histories of a file (the `data` part) instead of generated parts. */
+  data?: ChatsDataPart;
   /** Systems. @default all of {@link CHAT_SYSTEMS} */
   systems?: readonly ChatSystem[];
   /**
@@ -76,7 +89,7 @@ export interface ChatsBenchOptions {
   /** Progress lines. */
   log?: (line: string) => void;
   /** Called with every jev-mem ranking (for tracing losses). */
-  onQuestion?: (x: { part: ChatPart; history: string; question: string; kind: string; evidence: string[]; ranked: Record<string, string[]> }) => void;
+  onQuestion?: (x: { part: ChatPart | 'data'; history: string; question: string; kind: string; evidence: string[]; ranked: Record<string, string[]> }) => void;
 }
 
 /** Figures of one system on one part: by kind and over all kinds. */
@@ -89,8 +102,10 @@ export interface ChatsPartResult {
 export interface ChatsResults {
   format: 'jev-mem/bench-chats';
   seeds: Partial<Record<ChatPart, readonly number[]>>;
-  histories: Partial<Record<ChatPart, { turns: number; questions: number }>>;
-  systems: Record<string, Partial<Record<ChatPart, ChatsPartResult>>>;
+  histories: Partial<Record<ChatPart | 'data', { turns: number; questions: number }>>;
+  systems: Record<string, Partial<Record<ChatPart | 'data', ChatsPartResult>>>;
+  /** The file of the `data` part, when one ran. */
+  dataFile?: string;
 }
 
 /** Parses `--systems` of the chats bench. @throws Error naming the unknown system. */
@@ -135,30 +150,32 @@ export function questionDate(h: Pick<ChatHistory, 'observations'>): string {
 /** Runs the chats bench. */
 export async function runChatsBench(o: ChatsBenchOptions = {}): Promise<ChatsResults> {
   const log = o.log ?? (() => undefined);
-  const parts = o.parts ?? CHAT_PARTS;
+  const parts: ReadonlyArray<ChatPart | 'data'> = o.data !== undefined ? ['data'] : (o.parts ?? CHAT_PARTS);
   const systems = o.systems ?? CHAT_SYSTEMS;
   const loaded = await createDefaultNodeEncoder();
   const encoder = memoised(loaded);
   const backend = systems.includes('jev-mem') ? await createSystemOneFromName(o.systemOne ?? 'local', { env: process.env }) : undefined;
   const root = await mkdtemp(join(tmpdir(), 'jev-mem-chats-'));
   const seeds = Object.fromEntries(CHAT_PARTS.map((p) => [p, partSeeds(p)])) as Record<ChatPart, readonly number[]>;
-  const results: ChatsResults = { format: 'jev-mem/bench-chats', seeds, histories: {}, systems: {} };
+  const results: ChatsResults = { format: 'jev-mem/bench-chats', seeds: o.data !== undefined ? {} : seeds, histories: {}, systems: {} };
+  if (o.data !== undefined) results.dataFile = o.data.file;
   const maxK = Math.max(...KS);
   try {
     for (const part of parts) {
       const scores = new Map<ChatSystem, QuestionScore[]>(systems.map((s) => [s, []]));
-      for (const make of partHistories(part)) {
+      for (const make of part === 'data' ? (o.data as ChatsDataPart).histories : partHistories(part)) {
         const h = make();
         const hist = (results.histories[part] ??= { turns: 0, questions: 0 });
         hist.turns += h.observations.length;
-        hist.questions += h.questions.length;
+        hist.questions += h.questions.filter((x) => x.evidence.length > 0).length;
         const wantFlat = systems.includes('bm25') || systems.includes('hybrid');
         const index = wantFlat ? await buildConversationIndex(h, encoder) : undefined;
         const build = backend ? await buildJevMemory(h, { encoder, backend, store: join(root, h.sampleId), storeKind: 'memory' }) : undefined;
-        const asked = o.clock === 'machine' ? undefined : questionDate(h);
+        const asked = o.clock === 'machine' ? undefined : (h.askedAt ?? questionDate(h));
         log(`chats: ${part} ${h.sampleId}: ${h.observations.length} turns, ${h.questions.length} questions${asked !== undefined ? `, asked ${asked.slice(0, 10)}` : ''}`);
         try {
-          for (const q of h.questions) {
+          // A question without evidence turns (an abstention question) has no recall to measure.
+          for (const q of h.questions.filter((x) => x.evidence.length > 0)) {
             const ranked: Record<string, string[]> = {};
             if (index && systems.includes('bm25')) ranked.bm25 = bm25Hits(index, q.question, maxK).map((x) => x.id);
             if (index && systems.includes('hybrid')) {
@@ -199,10 +216,11 @@ function pct(x: number | undefined): string {
 export function chatsTables(r: ChatsResults): string[] {
   const systems = Object.keys(r.systems);
   const lines: string[] = [];
-  const title: Record<ChatPart, string> = { dev: 'Dev part', heldout: 'Held-out part', novel: 'Novel part', prefdev: 'Preference dev part', prefheld: 'Preference held-out part', wilddev: 'Wild dev part', wildheld: 'Wild held-out part' };
-  for (const part of CHAT_PARTS) {
+  const title: Record<ChatPart | 'data', string> = { data: `Data file ${r.dataFile ?? ''}`, dev: 'Dev part', heldout: 'Held-out part', novel: 'Novel part', prefdev: 'Preference dev part', prefheld: 'Preference held-out part', wilddev: 'Wild dev part', wildheld: 'Wild held-out part' };
+  for (const part of ['data', ...CHAT_PARTS] as const) {
     if (!systems.some((s) => r.systems[s]?.[part])) continue;
-    lines.push(`### ${title[part]} (${r.histories[part]?.questions ?? 0} questions, ${r.histories[part]?.turns ?? 0} turns, seeds ${(r.seeds[part] ?? []).join(',')})`, '');
+    const from = part === 'data' ? `${r.histories[part]?.questions ?? 0} histories` : `seeds ${(r.seeds[part] ?? []).join(',')}`;
+    lines.push(`### ${title[part]} (${r.histories[part]?.questions ?? 0} questions, ${r.histories[part]?.turns ?? 0} turns, ${from})`, '');
     lines.push(`| kind | n | ${systems.map((s) => `${s} R@5 | ${s} R@10`).join(' | ')} |`);
     lines.push(`|---|---|${systems.map(() => '---|---').join('|')}|`);
     const rows = [...CHAT_KINDS, 'overall'] as const;

@@ -20,8 +20,10 @@ import { ANSWER_OPENERS, ANSWER_SENTENCES, FOLLOW_UPS, TOPICS, type Topic } from
 
 /** One generated history as a LoCoMo-shaped conversation (question `category` = 1 + index in {@link CHAT_KINDS}). */
 export interface ChatHistory extends LocomoConversation {
-  /** Seed it was generated from. */
+  /** Seed it was generated from (0 for a history read from a file). */
   seed: number;
+  /** The date its questions are asked (ISO-8601), when the history gives one; else the day after its last turn. */
+  askedAt?: string;
 }
 
 /** Options of {@link generateHistory}. */
