@@ -124,3 +124,5 @@ export { LOCOMO_CATEGORIES, LOCOMO_DEV, LOCOMO_TEST, locomoConversation, parseLo
 export type { LocomoConversation, LocomoQuestion, LocomoSample } from './formats/locomo.js';
 export { isMemoryBankHistory, MEMORYBANK_AI_SPEAKER, parseMemoryBank, parseMemoryBankProbes } from './formats/memorybank.js';
 export type { MemoryBankUser } from './formats/memorybank.js';
+export { isLongMemEval, LONGMEMEVAL_TYPES, parseLongMemEval } from './formats/longmemeval.js';
+export type { LongMemEvalHistory } from './formats/longmemeval.js';
