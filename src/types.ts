@@ -105,6 +105,8 @@ export interface Observation extends Provenance {
    * name? }` keeps its `role` there too). A turn whose role is an assistant's holds no state of the
    * user: the automatic state-update decision neither supersedes it nor lets it supersede another
    * memory (write/state-updates.ts `holdsNoState`; without a role the speaker's name is read).
+   * Without a `speaker`, the role is also the speaker (as a chat message without a `name`), so
+   * recall reads a role-only history as one (read/guard.ts).
    */
   role?: string;
   /**

@@ -5,7 +5,8 @@
  * (write/validate.ts), so the store keeps one node shape:
  *
  * - a chat message becomes `{ text: content, speaker: name ?? role, role }` (its other fields, such as
- *   `observedAt` or `sessionId`, are kept);
+ *   `observedAt` or `sessionId`, are kept); an observation `{ text, role }` without a `speaker`
+ *   gets `speaker: role` the same way;
  * - `userId`, `agentId` and `role` are kept in `provenance.metadata` under those keys, `expiresAt` as an
  *   ISO-8601 UTC string under `metadata.expiresAt` (the filter of list and recall names them
  *   `userId`, `agentId`, `expiresAt`, `role`).
@@ -117,6 +118,10 @@ function convert(value: unknown, field: string, scope: MemoryScope | undefined, 
     const { role: r, content, name, ...rest } = o;
     o = { ...rest, text: content, speaker: (name as string | undefined) ?? r };
     role = r;
+  } else if (typeof role === 'string' && role.trim() !== '' && (o['speaker'] === undefined || o['speaker'] === null)) {
+    // `{ text, role }` without a speaker is said by its role, as a chat message without a name
+    // is: the read path knows role speakers (read/guard.ts) from the speaker.
+    o['speaker'] = role;
   }
   delete o['role'];
   const extras: Record<string, unknown> = {};

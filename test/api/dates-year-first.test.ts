@@ -77,3 +77,17 @@ describe('a chat history with year-first session dates, through the public API',
     await memory.close();
   });
 });
+
+describe('an observation { text, role } without a speaker is said by its role', () => {
+  it('stores speaker = role, as a chat message without a name', async () => {
+    const memory = await createMemory({ encoder });
+    const [a, b, c] = await memory.addMany([
+      { text: 'I moved to Lisbon in March.', role: 'user' },
+      { text: 'Lisbon is lovely in spring.', role: 'assistant' },
+      { text: 'Noted.', role: 'assistant', speaker: 'Aria' },
+    ]);
+    const got = await Promise.all([a, b, c].map((r) => memory.get(r?.id as string)));
+    expect(got.map((m) => [m?.provenance.speaker, m?.provenance.metadata?.role])).toEqual([['user', 'user'], ['assistant', 'assistant'], ['Aria', 'assistant']]);
+    await memory.close();
+  });
+});
