@@ -150,7 +150,7 @@ interface Turn {
 
 /**
  * A planted turn inside first-person chatter (the wildlong part): a context line, the plant, a
- * line about the topic and, half the time, a pasted draft, so the item sits mid-way in 50-170
+ * line about the topic and, half the time, a pasted draft, so the item sits mid-way in 40-140
  * words of a turn about something else.
  */
 function longPlant(r: Rng, words: readonly string[], text: string): string {
@@ -228,7 +228,7 @@ export function generateWildHistory(seed: number, eps: readonly WildEpisode[], l
 
 /**
  * Parts of the wild set: wilddev (tune on it), wildheld (reported only) and wildlong (tune on it:
- * wilddev's questions on other seeds, every planted turn inside 50-170 words of chatter, the
+ * wilddev's questions on other seeds, every planted turn inside 40-140 words of chatter, the
  * style of a user who writes long messages).
  */
 export type WildPart = 'wilddev' | 'wildheld' | 'wildlong';
