@@ -14,7 +14,7 @@
  *   generated histories; issue 24, docs/bench/ORDER.md)
  * - `npm run bench -- multilingual [--system-one <name>] [--out <dir>]` (recall@1 and @5 per language
  *   of test/fixtures/multilingual; issue 15)
- * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wild | --data <longmemeval.json> [--limit N]] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]`
+ * - `npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wildlong|wild | --data <longmemeval.json> [--limit N]] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]`
  *   (generated user/assistant histories, recall of the evidence turns by question kind; issue 24)
  * - `npm run bench -- answers [--split test] [--systems a,b] [--k 10] [--limit N] [--out <dir>]`
  *   (needs JEV_MEM_LLM_BASE_URL / JEV_MEM_LLM_MODEL; see docs/bench/ANSWERS.md)
@@ -56,7 +56,7 @@ export const BENCH_USAGE = `Usage:
                                           and of the dev / held-out / held-out 2 person sets of
                                           multilingual-person,
                                           default Node encoder; writes <out>/multilingual.json)
-  npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wild | --data <longmemeval.json> [--limit N]] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]
+  npm run bench -- chats [--part dev|heldout|novel|all|prefdev|prefheld|prefs|wilddev|wildheld|wildlong|wild | --data <longmemeval.json> [--limit N]] [--systems jev-mem,bm25,hybrid] [--clock question|machine] [--trace <file>] [--out <dir>]
                                           (issue-24 generated user/assistant histories: recall@5/10 of
                                           the evidence turns by question kind; writes <out>/chats.json,
                                           chats.md; --trace writes every question's rankings as JSON lines;
@@ -321,8 +321,8 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       const { chatsTables, parseChatSystems, runChatsBench } = await import('./chats/chats.js');
       const { mkdir, writeFile, appendFile } = await import('node:fs/promises');
       const part = str(values.part) ?? 'all';
-      if (!['dev', 'heldout', 'novel', 'all', 'prefdev', 'prefheld', 'prefs', 'wilddev', 'wildheld', 'wild'].includes(part)) {
-        io.err(`bench chats: --part must be dev, heldout, novel, all, prefdev, prefheld, prefs, wilddev, wildheld or wild, got ${JSON.stringify(part)}\n\n${BENCH_USAGE}`);
+      if (!['dev', 'heldout', 'novel', 'all', 'prefdev', 'prefheld', 'prefs', 'wilddev', 'wildheld', 'wildlong', 'wild'].includes(part)) {
+        io.err(`bench chats: --part must be dev, heldout, novel, all, prefdev, prefheld, prefs, wilddev, wildheld, wildlong or wild, got ${JSON.stringify(part)}\n\n${BENCH_USAGE}`);
         return 2;
       }
       let systems;
@@ -349,7 +349,7 @@ export async function runBenchCommand(positionals: string[], values: Record<stri
       if (trace !== undefined) await writeFile(resolve(trace), '');
       const results = await runChatsBench({
         ...(data !== undefined ? { data } : {}),
-        parts: part === 'all' ? ['dev', 'heldout', 'novel'] : part === 'prefs' ? ['prefdev', 'prefheld'] : part === 'wild' ? ['wilddev', 'wildheld'] : [part as 'dev' | 'heldout' | 'novel' | 'prefdev' | 'prefheld' | 'wilddev' | 'wildheld'],
+        parts: part === 'all' ? ['dev', 'heldout', 'novel'] : part === 'prefs' ? ['prefdev', 'prefheld'] : part === 'wild' ? ['wilddev', 'wildheld'] : [part as 'dev' | 'heldout' | 'novel' | 'prefdev' | 'prefheld' | 'wilddev' | 'wildheld' | 'wildlong'],
         systems,
         clock,
         ...(systemOne !== undefined ? { systemOne } : {}),

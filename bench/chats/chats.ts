@@ -31,9 +31,10 @@ export type ChatSystem = (typeof CHAT_SYSTEMS)[number];
  * Parts of the chats bench: dev (tune on it), held-out (same templates, other seeds) and novel
  * (new templates and styles), reported only; and the preference set (`prefs.ts`): prefdev (tune
  * on it) and prefheld (reported only); and the wild set (`wild.ts`: long first-person user turns,
- * preference and multi-session questions): wilddev (tune on it) and wildheld (reported only).
+ * preference and multi-session questions): wilddev (tune on it) and wildheld (reported only), and
+ * wildlong (tune on it: wilddev's questions, each planted turn inside long chatter).
  */
-export const CHAT_PARTS = ['dev', 'heldout', 'novel', 'prefdev', 'prefheld', 'wilddev', 'wildheld'] as const;
+export const CHAT_PARTS = ['dev', 'heldout', 'novel', 'prefdev', 'prefheld', 'wilddev', 'wildheld', 'wildlong'] as const;
 /** One of {@link CHAT_PARTS}. */
 export type ChatPart = (typeof CHAT_PARTS)[number];
 
@@ -46,14 +47,14 @@ export function partHistories(part: ChatPart): Array<() => ChatHistory> {
   if (part === 'dev') return [...CHATS_DEV_SEEDS.map((s) => () => generateHistory(s)), ...CHATS_DEV_SHORT_SEEDS.map((s) => () => generateHistory(s, { short: true }))];
   if (part === 'heldout') return CHATS_HELDOUT_SEEDS.map((s) => () => generateHistory(s));
   if (part === 'prefdev' || part === 'prefheld') return preferenceHistories(part);
-  if (part === 'wilddev' || part === 'wildheld') return wildHistories(part);
+  if (part === 'wilddev' || part === 'wildheld' || part === 'wildlong') return wildHistories(part);
   return CHATS_NOVEL_SEEDS.map((s) => () => generateNovelHistory(s));
 }
 
 /** Seeds of a part (in {@link partHistories} order). */
 export function partSeeds(part: ChatPart): readonly number[] {
   if (part === 'prefdev' || part === 'prefheld') return preferenceSeeds(part);
-  if (part === 'wilddev' || part === 'wildheld') return wildSeeds(part);
+  if (part === 'wilddev' || part === 'wildheld' || part === 'wildlong') return wildSeeds(part);
   return part === 'dev' ? [...CHATS_DEV_SEEDS, ...CHATS_DEV_SHORT_SEEDS] : part === 'heldout' ? CHATS_HELDOUT_SEEDS : CHATS_NOVEL_SEEDS;
 }
 
@@ -216,7 +217,7 @@ function pct(x: number | undefined): string {
 export function chatsTables(r: ChatsResults): string[] {
   const systems = Object.keys(r.systems);
   const lines: string[] = [];
-  const title: Record<ChatPart | 'data', string> = { data: `Data file ${r.dataFile ?? ''}`, dev: 'Dev part', heldout: 'Held-out part', novel: 'Novel part', prefdev: 'Preference dev part', prefheld: 'Preference held-out part', wilddev: 'Wild dev part', wildheld: 'Wild held-out part' };
+  const title: Record<ChatPart | 'data', string> = { data: `Data file ${r.dataFile ?? ''}`, dev: 'Dev part', heldout: 'Held-out part', novel: 'Novel part', prefdev: 'Preference dev part', prefheld: 'Preference held-out part', wilddev: 'Wild dev part', wildheld: 'Wild held-out part', wildlong: 'Wild long-turn dev part' };
   for (const part of ['data', ...CHAT_PARTS] as const) {
     if (!systems.some((s) => r.systems[s]?.[part])) continue;
     const from = part === 'data' ? `${r.histories[part]?.questions ?? 0} histories` : `seeds ${(r.seeds[part] ?? []).join(',')}`;

@@ -148,15 +148,26 @@ interface Turn {
   evidence?: { episode: number; index: number };
 }
 
-/** A session of 3-5 exchanges on a topic; `plant` (a user turn) is said at a random exchange. */
-function session(r: Rng, topic: Topic, plant?: { text: string; episode: number; index: number }, trap?: readonly string[]): Turn[] {
+/**
+ * A planted turn inside first-person chatter (the wildlong part): a context line, the plant, a
+ * line about the topic and, half the time, a pasted draft, so the item sits mid-way in 40-140
+ * words of a turn about something else.
+ */
+function longPlant(r: Rng, words: readonly string[], text: string): string {
+  const parts = [fill(r.pick(CONTEXT), { j: r.pick(JOBS) }), text, fill(r.pick(TOPIC_LINES), { w: r.pick(words) })];
+  if (r.next() < 0.5) parts.push(`Here is what I have so far: ${answer(r, words, [], true)}`);
+  return parts.join(' ');
+}
+
+/** A session of 3-5 exchanges on a topic; `plant` (a user turn) is said at a random exchange (inside chatter when `long`). */
+function session(r: Rng, topic: Topic, plant?: { text: string; episode: number; index: number; long?: boolean }, trap?: readonly string[]): Turn[] {
   const exchanges = 3 + r.int(3);
   const at = r.int(exchanges);
   const words = trap !== undefined ? [...trap, ...topic.words.slice(0, 3)] : topic.words;
   const out: Turn[] = [];
   for (let i = 0; i < exchanges; i++) {
     if (plant !== undefined && i === at) {
-      out.push({ role: 'user', text: plant.text, evidence: { episode: plant.episode, index: plant.index } });
+      out.push({ role: 'user', text: plant.long === true ? longPlant(r, topic.words, plant.text) : plant.text, evidence: { episode: plant.episode, index: plant.index } });
       out.push({ role: 'assistant', text: answer(r, echo(plant.text, topic)) });
       continue;
     }
@@ -169,8 +180,8 @@ function session(r: Rng, topic: Topic, plant?: { text: string; episode: number; 
 }
 
 /** The questions of a wild part, in history order. */
-export function wildEpisodes(part: 'wilddev' | 'wildheld'): readonly WildEpisode[] {
-  return part === 'wilddev' ? WILD_EPISODES.dev : WILD_EPISODES.held;
+export function wildEpisodes(part: WildPart): readonly WildEpisode[] {
+  return part === 'wildheld' ? WILD_EPISODES.held : WILD_EPISODES.dev;
 }
 
 /**
@@ -179,14 +190,14 @@ export function wildEpisodes(part: 'wilddev' | 'wildheld'): readonly WildEpisode
  * session every 1-4 days from a seed-chosen day in 2023. Turn ids `S<session>:<turn>`.
  * Deterministic for a seed.
  */
-export function generateWildHistory(seed: number, eps: readonly WildEpisode[]): ChatHistory {
+export function generateWildHistory(seed: number, eps: readonly WildEpisode[], long = false): ChatHistory {
   const r = rng(seed);
   type Slot = { key: number; make: () => Turn[] };
   const slots: Slot[] = [];
   eps.forEach((e, ei) => {
     e.evidence.forEach((text, pi) => {
       const key = (pi + r.next()) / e.evidence.length; // the turns of one question in different parts of the history
-      slots.push({ key, make: () => session(r, topicOf(e.topic), { text, episode: ei, index: pi }) });
+      slots.push({ key, make: () => session(r, topicOf(e.topic), { text, episode: ei, index: pi, long }) });
     });
     const qw = questionWords(e.question);
     slots.push({ key: r.next(), make: () => session(r, topicOf(e.topic), undefined, qw.length > 0 ? qw : undefined) });
@@ -215,10 +226,17 @@ export function generateWildHistory(seed: number, eps: readonly WildEpisode[]): 
   return { sampleId: `chats-wild-${seed}`, speakers: ['user', 'assistant'], observations, questions, seed };
 }
 
-/** Seeds of a wild part: {@link WILD_SEED_BASE} onwards (dev), 50 later (held-out). */
-export function wildSeeds(part: 'wilddev' | 'wildheld'): number[] {
+/**
+ * Parts of the wild set: wilddev (tune on it), wildheld (reported only) and wildlong (tune on it:
+ * wilddev's questions on other seeds, every planted turn inside 40-140 words of chatter, the
+ * style of a user who writes long messages).
+ */
+export type WildPart = 'wilddev' | 'wildheld' | 'wildlong';
+
+/** Seeds of a wild part: {@link WILD_SEED_BASE} onwards (dev), 20 later (wildlong), 50 later (held-out). */
+export function wildSeeds(part: WildPart): number[] {
   const eps = wildEpisodes(part);
-  const base = WILD_SEED_BASE + (part === 'wilddev' ? 0 : 50);
+  const base = WILD_SEED_BASE + (part === 'wilddev' ? 0 : part === 'wildlong' ? 20 : 50);
   return Array.from({ length: Math.ceil(eps.length / WILD_PER_HISTORY) }, (_, i) => base + i);
 }
 
@@ -226,7 +244,7 @@ export function wildSeeds(part: 'wilddev' | 'wildheld'): number[] {
  * The histories of a wild part: {@link WILD_PER_HISTORY} questions each, preference and
  * multi-session questions mixed (every history gets both kinds), in {@link wildSeeds} order.
  */
-export function wildHistories(part: 'wilddev' | 'wildheld'): Array<() => ChatHistory> {
+export function wildHistories(part: WildPart): Array<() => ChatHistory> {
   const eps = wildEpisodes(part);
   const prefs = eps.filter((e) => e.kind === P);
   const multi = eps.filter((e) => e.kind === M);
@@ -234,6 +252,6 @@ export function wildHistories(part: 'wilddev' | 'wildheld'): Array<() => ChatHis
   return seeds.map((seed, i) => {
     const pick = (xs: readonly WildEpisode[]): WildEpisode[] => xs.filter((_, j) => j % seeds.length === i);
     const mine = [...pick(prefs), ...pick(multi)];
-    return () => generateWildHistory(seed, mine);
+    return () => generateWildHistory(seed, mine, part === 'wildlong');
   });
 }

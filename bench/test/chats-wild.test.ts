@@ -43,4 +43,24 @@ describe('the wild parts of the chats bench (issue 24, wild.ts)', () => {
     }
     expect(partHistories('wilddev')[1]?.().observations).toEqual(hs[1]?.observations); // deterministic
   });
+
+  it('wildlong: wilddev\'s questions on seeds 421-424, each evidence turn the planted text inside 40-140 words of first-person chatter', () => {
+    expect(partSeeds('wildlong')).toEqual([421, 422, 423, 424]);
+    const hs = partHistories('wildlong').map((make) => make());
+    expect(hs.flatMap((h) => h.questions.map((q) => q.question)).sort()).toEqual(wildEpisodes('wilddev').map((e) => e.question).sort());
+    for (const h of hs) {
+      for (const q of h.questions) {
+        const e = WILD_EPISODES.dev.find((x) => x.question === q.question);
+        q.evidence.forEach((id, i) => {
+          const t = h.observations.find((o) => o.turnId === id);
+          const planted = e?.evidence[i] as string;
+          expect(t?.speaker).toBe('user');
+          expect(t?.text.includes(planted)).toBe(true);
+          expect(t?.text.startsWith(planted)).toBe(false); // a context line comes first
+          const words = (t?.text ?? '').split(/\s+/).length;
+          expect([words >= 40, words <= 140]).toEqual([true, true]);
+        });
+      }
+    }
+  });
 });

@@ -53,7 +53,7 @@ const { values } = parseArgs({
 const set = values.set as 'chats' | 'locomo';
 // tuning parts only: the held-out, novel and test parts are never looked at here
 const part = values.part as ChatPart;
-if (!['dev', 'wilddev', 'prefdev'].includes(part)) throw new Error(`multi-dev: --part must be dev, wilddev or prefdev (tuning parts), not ${part}`);
+if (!['dev', 'wilddev', 'wildlong', 'prefdev'].includes(part)) throw new Error(`multi-dev: --part must be dev, wilddev, wildlong or prefdev (tuning parts), not ${part}`);
 const variants = (values.variant as string[]).map((v) => JSON.parse(v) as Variant);
 const encoder = sharedEncoder(await createDefaultNodeEncoder());
 const backend = await createSystemOneFromName('local', { env: process.env });

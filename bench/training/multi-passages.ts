@@ -20,7 +20,7 @@ import { splitSentences } from '../../src/read/passage.js';
 import { tokenize } from '../../src/plane/text/text.js';
 
 const part = (process.argv[2] ?? 'wilddev') as ChatPart;
-if (part !== 'dev' && part !== 'wilddev') throw new Error('multi-passages: tuning parts only (dev, wilddev)');
+if (part !== 'dev' && part !== 'wilddev' && part !== 'wildlong') throw new Error('multi-passages: tuning parts only (dev, wilddev, wildlong)');
 const enc = await createDefaultNodeEncoder();
 const dot = (a: Float32Array, b: Float32Array): number => { let s = 0; for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number); return s; };
 const unitMinus = (v: Float32Array, c?: Float32Array): Float32Array => {
@@ -56,11 +56,11 @@ const res: Record<string, number[]> = {};
 for (const make of partHistories(part)) {
   const h = make();
   const users = h.observations.filter((o) => o.speaker === 'user');
-  const info: Array<{ id: string; ss: string[]; sv: Float32Array[]; wv: Float32Array }> = [];
+  const info: Array<{ id: string; ss: string[]; sv: Float32Array[]; wv: Float32Array; words: number }> = [];
   const wvs = await enc.embed(users.map((u) => u.text));
   for (let i = 0; i < users.length; i++) {
     const ss = splitSentences((users[i] as (typeof users)[number]).text);
-    info.push({ id: (users[i] as (typeof users)[number]).turnId as string, ss, sv: await enc.embed(ss), wv: wvs[i] as Float32Array });
+    info.push({ id: (users[i] as (typeof users)[number]).turnId as string, ss, sv: await enc.embed(ss), wv: wvs[i] as Float32Array, words: (users[i] as (typeof users)[number]).text.split(/\s+/).filter(Boolean).length });
   }
   const cW = meanOf(info.map((x) => x.wv));
   const cD = meanOf(info.flatMap((x) => x.sv.filter((_, i) => decl(x.ss[i] as string))));
@@ -85,6 +85,8 @@ for (const make of partHistories(part)) {
       PC: (x) => best(x, qv, cP, () => true),
       WDC: (x) => 0.5 * dot(unitMinus(qv, cW), unitMinus(x.wv, cW)) + 0.5 * best(x, qv, cD, decl),
       MXC: (x) => Math.max(dot(unitMinus(qv, cW), unitMinus(x.wv, cW)), best(x, qv, cD, decl)),
+      ...Object.fromEntries([30, 40, 50, 60, 80, 100].map((L) => [`MXC${L}`, (x: (typeof info)[number]) => (x.words > L ? Math.max(dot(unitMinus(qv, cW), unitMinus(x.wv, cW)), best(x, qv, cD, decl)) : dot(unitMinus(qv, cW), unitMinus(x.wv, cW)))])),
+      ...Object.fromEntries([3, 4, 5].map((L) => [`MXS${L}`, (x: (typeof info)[number]) => (x.ss.length >= L ? Math.max(dot(unitMinus(qv, cW), unitMinus(x.wv, cW)), best(x, qv, cD, decl)) : dot(unitMinus(qv, cW), unitMinus(x.wv, cW)))])),
       N: (x) => best(x, nv, undefined, decl),
       NC: (x) => best(x, nv, cD, decl),
     };

@@ -30,6 +30,8 @@ const AGGREGATE = new Set(['total', 'altogether', 'overall', 'every', 'each', 'l
 const WH = new Set(['which', 'what']);
 /** Words ending in "s" that are not plural nouns (verbs, pronouns, adverbs). */
 const NOT_PLURAL = new Set(['does', 'was', 'has', 'is', 'this', 'his', 'its', 'yes', 'us', 'as', 'always', 'sometimes', 'perhaps', 'towards', 'less', 'unless', 'plus', 'thus', 'whereas', 'ones', 'hers', 'ours', 'yours', 'theirs', 'lots']);
+/** Definite determiners: a plural noun after one names a known set ("the books I finished", "my trips"). */
+const DEFINITE = new Set(['the', 'my', 'our', 'those', 'these']);
 /** How many words after "which" / "what" a plural noun may come ("what online courses"). */
 const PLURAL_WINDOW = 3;
 
@@ -39,11 +41,22 @@ function plural(w: string | undefined): boolean {
   return !(w.endsWith('ss') || w.endsWith('us') || w.endsWith('is'));
 }
 
+/** True when w[i] opens the question's topic: "about / regarding / concerning …", "(remind / tell) me of …". */
+function topic(w: readonly string[], i: number): boolean {
+  const t = w[i];
+  return t === 'about' || t === 'regarding' || t === 'concerning' || (t === 'of' && w[i - 1] === 'me');
+}
+
 /**
  * True when an English question asks for several things, whose evidence is likely spread over
  * several turns: "how many …", "in total", "altogether", "so far", "in all", "all / every / each /
- * both …", "list …", or "which / what" followed within three words by a plural noun ("Which
- * countries have I…", "What online courses…"). Possessives ("my sister's job") are not plurals
+ * both …", "list …", "which / what" followed within three words by a plural noun ("Which
+ * countries have I…", "What online courses…"); a topic that is a definite plural noun phrase,
+ * after "about / regarding / concerning" or "(remind / tell) me of" ("What did I say about the
+ * books I completed?", "Remind me of the races I took part in": a definite plural names the whole
+ * set, every member of which is asked about); or "who has / have …" (a subject question in the
+ * present perfect asks who, over time, did something: "Who has come to stay with us?", an open
+ * list, where "Who is my manager?" asks for one). Possessives ("my sister's job") are not plurals
  * (the tokenizer splits "sister's" at the apostrophe). Questions in other languages read false
  * (the step is then off).
  */
@@ -55,6 +68,8 @@ export function asksAggregate(query: string): boolean {
     if (t === 'how' && w[i + 1] === 'many') return true;
     if ((t === 'so' && w[i + 1] === 'far') || (t === 'in' && w[i + 1] === 'all')) return true;
     if (WH.has(t) && w.slice(i + 1, i + 1 + PLURAL_WINDOW).some(plural)) return true;
+    if (topic(w, i) && DEFINITE.has(w[i + 1] as string) && w.slice(i + 2, i + 2 + PLURAL_WINDOW).some(plural)) return true;
+    if (t === 'who' && (w[i + 1] === 'has' || w[i + 1] === 'have')) return true;
   }
   return false;
 }

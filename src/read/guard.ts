@@ -30,8 +30,8 @@
  * bracket: m̃ the best first-person statement's cosine with the query (the statements' common
  * component removed, taste.ts), rescaled against the best candidate's. When the user asks for
  * several things about themselves ("What sports have I picked up…", taste.ts `statementMode`
- * 'items'), m is instead the whole turn's centred cosine with the query (taste.ts `itemScores`),
- * weighted μ_A = {@link GUARD_ITEMS}.
+ * 'items'), m is instead the better of the whole turn's and its best sentence's centred cosine
+ * with the query (taste.ts `itemMatch`), weighted μ_A = {@link GUARD_ITEMS}.
  *
  * @module
  */
@@ -67,7 +67,7 @@ export const GUARD_TASTE = 1.5;
 /** Taste span below the best taste that m̃ maps to [0,1] (centred cosines spread wider than raw ones: 1.0 chosen on prefdev and wilddev over 0.5, 0.8 and 1.2). */
 export const GUARD_TASTE_SPAN = 1.0;
 /**
- * Weight μ_A of the rescaled item match m̃ (taste.ts `itemScores`: the turn's centred cosine) in G
+ * Weight μ_A of the rescaled item match m̃ (taste.ts `itemMatch`: the turn's or its best sentence's centred cosine) in G
  * when the question asks for several things about the user (taste.ts `statementMode` 'items'):
  * the tastes' μ, chosen on the chats dev and wilddev parts over 0.5, 1 and 2 (docs/bench/CHATS.md,
  * round ten).

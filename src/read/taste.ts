@@ -19,6 +19,9 @@
  *    the first person (I, my, we, our, …): a taste is stated, not asked. e is the encoder's
  *    sentence vector. A turn without a statement has no m.
  *
+ * A question asking for several things about the user ('items' mode, {@link statementMode}) is
+ * matched against every statement, first person or not, and the whole turn ({@link itemMatch}).
+ *
  * The guard (guard.ts) adds μ·m̃(v) to G, m̃ the taste rescaled against the best among the
  * candidates. Measured on the chats bench's preference dev part (`bench/chats/prefs.ts`): among
  * the user's turns, the evidence turn is in the top 10 by m for 27 of 32 questions, by the whole
@@ -39,6 +42,12 @@ import { splitSentences } from './passage.js';
 export const TASTE_POOL = 300;
 /** Depth of the second, centred search of a question asking for several things ({@link tastePool}). */
 export const CENTRED_POOL = 300;
+/**
+ * A user turn longer than this many words is matched by its sentences too in the items mode
+ * ({@link itemMatch}); shorter turns by their whole vector only. Chosen on the chats bench's
+ * wilddev and wildlong parts over 0, 30, 60, 80 and 100 (docs/bench/CHATS.md, round eleven).
+ */
+export const ITEM_SENTENCE_WORDS = 40;
 /** At most this many statements are embedded in one recall (the most similar turns first keep theirs). */
 export const TASTE_MAX_STATEMENTS = 1200;
 
@@ -115,7 +124,12 @@ export async function userStatements(
   const drawn = await tastePool(state, input.queryVector, new Set(scored.keys()), passes, mode === 'items');
   if (drawn.length > 0) await score(drawn); // marks them visited
   const users = [...scored.values()].filter((s) => isUserRole(s.node)).sort((a, b) => b.parts.z - a.parts.z);
-  if (mode === 'items') return { scores: itemScores(input.queryVector, users.map((s) => s.node), (id) => state.vectors.get(id)), drawn: drawn.length, mode };
+  if (mode === 'items') {
+    const nodes = users.map((s) => s.node);
+    const whole = itemScores(input.queryVector, nodes, (id) => state.vectors.get(id));
+    // the sentences of every user turn set the common component c̄_S (itemMatch keeps the long turns')
+    return { scores: itemMatch(nodes, whole, await tasteScores(input.queryVector, nodes, input.embed, false)), drawn: drawn.length, mode };
+  }
   return { scores: await tasteScores(input.queryVector, users.map((s) => s.node), input.embed, mode === 'taste'), drawn: drawn.length, mode };
 }
 
@@ -201,9 +215,9 @@ export async function tasteScores(queryVector: Float32Array, nodes: readonly Mem
  *
  *   m(v) = cos(e(q) − c̄, e(v) − c̄),  c̄ = the mean unit vector of the given turns,
  *
- * whole turns, since the user names an item in one short turn ("I joined a Sunday five-a-side
- * football team in February…") more often than inside a long one. A node without a stored vector
- * is absent from the result.
+ * over whole turns (the user often names an item in one short turn: "I joined a Sunday five-a-side
+ * football team in February…"); {@link itemMatch} adds the sentences of long ones. A node without
+ * a stored vector is absent from the result.
  * @param vectorOf the stored vector of a node (`NamespaceState.vectors`).
  */
 export function itemScores(queryVector: Float32Array, nodes: readonly MemoryNode[], vectorOf: (id: string) => Float32Array | undefined): Map<string, number> {
@@ -220,6 +234,50 @@ export function itemScores(queryVector: Float32Array, nodes: readonly MemoryNode
   const q = unit(queryVector, mean);
   for (const [id, u] of units) out.set(id, dot(q, unit(u, mean)));
   return out;
+}
+
+/**
+ * The items mode's m(v) (round eleven of docs/bench/CHATS.md): the better of the whole turn's
+ * centred cosine and its best sentence's,
+ *
+ *   m(v) = max(cos(e(q) − c̄_W, e(v) − c̄_W), max over sentences s of v  cos(e(q) − c̄_S, e(s) − c̄_S)),
+ *
+ * c̄_W the mean unit vector of the user turns ({@link itemScores}), c̄_S that of their sentences
+ * that are not questions ({@link tasteScores} without the first-person filter). A user who writes
+ * long messages names an item in one sentence among many about something else ("I'm a nurse and
+ * this week has been chaotic. My cousin's wedding on Saturday cost a fortune. …"): the whole
+ * turn's vector dilutes that sentence by the rest, its own sentence vector does not. Only turns
+ * of more than {@link ITEM_SENTENCE_WORDS} words take the sentence match: a short turn's whole
+ * vector is hardly diluted, and the best of several sentences is a maximum of noisy draws that
+ * lifts generic chatter ("I read an article about this last night…" for "Which instruments am I
+ * learning?"). A long node without a whole-turn score keeps its sentence score; nodes not in
+ * `nodes` keep their whole-turn score.
+ * @param nodes the user turns measured (their texts give the word counts).
+ * @param whole the whole-turn match by node id ({@link itemScores}).
+ * @param sentences the best sentence match by node id ({@link tasteScores} with `firstPerson` false,
+ *   over the same turns, so that c̄_S is their sentences' mean).
+ */
+export function itemMatch(nodes: readonly MemoryNode[], whole: ReadonlyMap<string, number>, sentences: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map(whole);
+  for (const n of nodes) {
+    const d = sentences.get(n.id);
+    if (d === undefined || wordCount(n.text) <= ITEM_SENTENCE_WORDS) continue;
+    const w = out.get(n.id);
+    if (w === undefined || d > w) out.set(n.id, d);
+  }
+  return out;
+}
+
+/** Words of a text (runs of non-space characters). */
+function wordCount(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = text.charCodeAt(i) <= 32;
+    if (!space && !inWord) n++;
+    inWord = !space;
+  }
+  return n;
 }
 
 /** v/|v| − c, scaled to unit length (a zero vector stays zero); `c` absent: v/|v|. */

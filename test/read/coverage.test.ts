@@ -23,6 +23,23 @@ describe('asksAggregate (issue 24: questions whose evidence is several turns)', 
     }
   });
 
+  it('reads a definite plural topic ("about the …", "remind me of the …") and "who has / have …" (round eleven)', () => {
+    for (const q of [
+      'What did I tell you about the plants on my balcony?',
+      'Can you remind me of the trips we booked?',
+      'Tell me of the gifts I bought for my nieces.',
+      'What have I said regarding my allergies?',
+      'Who has come to visit us since we moved?',
+      'Who have I lent money to?',
+    ]) {
+      expect([q, asksAggregate(q)]).toEqual([q, true]);
+    }
+    // a singular topic, a plural without a topic word before it, a present-tense "who", a verb's object
+    for (const q of ['What did I tell you about my new job?', 'What should I cook for my parents this weekend?', 'Who is coming to dinner on Friday?', 'Which happened first, planting the tomato seedlings or the interview?', 'What did the vet say about my dog?']) {
+      expect([q, asksAggregate(q)]).toEqual([q, false]);
+    }
+  });
+
   it('does not read single-fact questions, possessives or other languages', () => {
     for (const q of ['What is my sister\'s job?', 'Where do I live?', 'When did Caroline go to the LGBTQ support group?', 'What does he do?', 'Who is my manager?', '¿Cuántos instrumentos toco?', '']) {
       expect([q, asksAggregate(q)]).toEqual([q, false]);

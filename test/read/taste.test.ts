@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksDuration, isUserRole, itemScores, statementMode, statements, TASTE_MAX_STATEMENTS, tasteScores } from '../../src/read/taste.js';
+import { asksDuration, isUserRole, ITEM_SENTENCE_WORDS, itemMatch, itemScores, statementMode, statements, TASTE_MAX_STATEMENTS, tasteScores } from '../../src/read/taste.js';
 import type { MemoryNode } from '../../src/types.js';
 
 function node(id: string, text: string, speaker?: string): MemoryNode {
@@ -109,5 +109,48 @@ describe('itemScores (the items mode: whole turns, centred cosine)', () => {
     expect(got.get('g1')).toBeCloseTo(-0.09 / Math.sqrt(0.0085), 5);
     expect(got.has('none')).toBe(false);
     expect(itemScores(q, [], () => undefined).size).toBe(0);
+  });
+});
+
+describe('itemMatch (the items mode: the better of the whole turn and, for a long turn, its best sentence)', () => {
+  const words = (n: number, w: string): string => Array.from({ length: n }, () => w).join(' ');
+  it(`keeps the larger of the two scores of a turn over ITEM_SENTENCE_WORDS (${ITEM_SENTENCE_WORDS}) words, the whole-turn score of a shorter one`, () => {
+    const long = (id: string): MemoryNode => node(id, `${words(ITEM_SENTENCE_WORDS, 'chatter')}. Item.`, 'user'); // 41 words
+    const short = (id: string): MemoryNode => node(id, `${words(ITEM_SENTENCE_WORDS - 1, 'chatter')} item.`, 'user'); // 40 words
+    const nodes = [long('a'), long('b'), short('c'), long('d'), short('e')];
+    const whole = new Map([['a', 0.2], ['b', 0.7], ['c', -0.4], ['e', 0.1]]);
+    const sentences = new Map([['a', 0.9], ['b', 0.1], ['c', 0.8], ['d', 0.3], ['e', 0.5], ['x', 0.6]]);
+    // a: long, 0.9 > 0.2; b: long, 0.7 > 0.1; c and e: 40 words, whole only; d: long, sentence only; x: not measured.
+    expect([...itemMatch(nodes, whole, sentences)].sort()).toEqual([['a', 0.9], ['b', 0.7], ['c', -0.4], ['d', 0.3], ['e', 0.1]]);
+    expect(itemMatch([], new Map(), new Map()).size).toBe(0);
+  });
+
+  it('lifts an item named in one sentence of a long turn above a generic turn that is nearer as a whole', async () => {
+    // Axis 0: the common first-person component; axis 1: the question's items; axis 2: a topic.
+    // The long turn is two chatter sentences on the topic and one item sentence; its stored
+    // (whole-turn) vector is their sum, as a bag-of-words sentence encoder gives it.
+    const S: Record<string, number[]> = { Chatter: [1, 0, 1], Item: [0, 1, 0], Generic: [1, 0, 0] };
+    const W: Record<string, number[]> = { long: [2, 1, 2], g1: [1, 0, 0], g2: [1, 0.2, 0] };
+    const text = `Chatter ${words(20, 'on')}. Item here. Chatter ${words(20, 'on')}.`; // 45 words
+    const nodes = [node('long', text, 'user'), node('g1', 'Generic a.', 'user'), node('g2', 'Generic b.', 'user')];
+    const q = Float32Array.from([1, 1, 0]);
+    const vec = (id: string): Float32Array | undefined => (W[id] === undefined ? undefined : Float32Array.from(W[id] as number[]));
+    const whole = itemScores(q, nodes, vec);
+    const emb = async (texts: string[]): Promise<Float32Array[]> => texts.map((t) => Float32Array.from(S[t.split(' ')[0] as string] as number[]));
+    const sentences = await tasteScores(q, nodes, emb, false);
+    // Whole turns: c̄_W = mean of (2,1,2)/3, (1,0,0), (1,0.2,0)/√1.04 = (0.8824, 0.1765, 0.2222);
+    // q/|q| − c̄_W = (−0.1753, 0.5306, −0.2222); long − c̄_W = (−0.2157, 0.1569, 0.4444),
+    // cos = 0.02229/(0.6014·0.5183) = 0.0715; g2 − c̄_W = (0.0982, 0.0196, −0.2222),
+    // cos = 0.04260/(0.6014·0.2437) = 0.2906: the topic chatter dilutes the long turn's item.
+    expect(whole.get('long')).toBeCloseTo(0.0715, 3);
+    expect(whole.get('g2')).toBeCloseTo(0.2906, 3);
+    // Sentences: c̄_S = mean of two (1,0,1)/√2, one (0,1,0), two (1,0,0) = (0.6828, 0.2, 0.2828);
+    // q/|q| − c̄_S = (0.0243, 0.5071, −0.2828); Item − c̄_S = (−0.6828, 0.8, −0.2828):
+    // cos = (−0.0166 + 0.4057 + 0.0800)/(0.5812·1.0892) = 0.7411 (the chatter sentences: < 0).
+    expect(sentences.get('long')).toBeCloseTo(0.7411, 3);
+    const m = itemMatch(nodes, whole, sentences);
+    expect(m.get('long')).toBeCloseTo(0.7411, 3);
+    expect(m.get('g2')).toBeCloseTo(0.2906, 3); // short: its whole-turn match ("Generic b." alone: < 0)
+    expect(m.get('long') as number).toBeGreaterThan(m.get('g2') as number);
   });
 });
