@@ -38,7 +38,6 @@ import { SLOT_WORDS, slotsOf } from '../system-one/state-update-slots.js';
 import type { MemoryNode } from '../types.js';
 import { passageOf } from '../write/passage.js';
 import { holdsNoState, sameScope, stateTimeOf } from '../write/state-updates.js';
-import type { Scored } from './assess.js';
 import { isRequest } from './request.js';
 import { questionSlots } from './supersession.js';
 import { PRESENT_BOOST } from './when.js';
@@ -111,7 +110,7 @@ function statesSlot(n: MemoryNode, slots: ReadonlySet<string>): boolean {
  * @returns the trace, or undefined when the step did not run (not a present question, no slot named).
  * @throws JevMemError `STORAGE_FAILED` and the adapter's errors (loading nodes).
  */
-export async function successorStep(state: NamespaceState, input: SuccessorInput, scored: ReadonlyMap<string, Scored>, draw: (nodes: MemoryNode[]) => Promise<void>): Promise<TraceSuccessors | undefined> {
+export async function successorStep(state: NamespaceState, input: SuccessorInput, scored: ReadonlyMap<string, { node: MemoryNode; score: number }>, draw: (nodes: MemoryNode[]) => Promise<void>): Promise<TraceSuccessors | undefined> {
   if (!input.present) return undefined;
   const slots = questionSlots(input.query);
   if (slots.size === 0) return undefined;
