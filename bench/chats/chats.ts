@@ -90,7 +90,7 @@ export interface ChatsBenchOptions {
   /** Progress lines. */
   log?: (line: string) => void;
   /** Called with every jev-mem ranking (for tracing losses). */
-  onQuestion?: (x: { part: ChatPart | 'data'; history: string; question: string; kind: string; evidence: string[]; ranked: Record<string, string[]> }) => void;
+  onQuestion?: (x: { part: ChatPart | 'data'; history: string; question: string; kind: string; evidence: string[]; outdated?: string[]; ranked: Record<string, string[]> }) => void;
 }
 
 /** Figures of one system on one part: by kind and over all kinds. */
@@ -185,7 +185,7 @@ export async function runChatsBench(o: ChatsBenchOptions = {}): Promise<ChatsRes
             }
             if (build) ranked['jev-mem'] = (await recallJev(build.memory, q.question, 'jev-mem', maxK, undefined, asked)).ranked.map((x) => (typeof x === 'string' ? x : (x[0] as string)));
             for (const s of systems) scores.get(s)?.push(scoreQuestion(ranked[s] ?? [], q.evidence, q.category));
-            o.onQuestion?.({ part, history: h.sampleId, question: q.question, kind: categoryKind(q.category), evidence: q.evidence, ranked });
+            o.onQuestion?.({ part, history: h.sampleId, question: q.question, kind: categoryKind(q.category), evidence: q.evidence, ...(q.outdated !== undefined ? { outdated: q.outdated } : {}), ranked });
           }
         } finally {
           await build?.memory.close();

@@ -24,6 +24,17 @@ export interface ChatHistory extends LocomoConversation {
   seed: number;
   /** The date its questions are asked (ISO-8601), when the history gives one; else the day after its last turn. */
   askedAt?: string;
+  questions: ChatQuestion[];
+}
+
+/** A question of a generated history. */
+export interface ChatQuestion extends LocomoQuestion {
+  /**
+   * The outdated turns of a knowledge update (the plants with `evidence: false`: the value the
+   * user stated before the update); not scored by recall@K, read by the knowledge-update
+   * trace (public benchmarks of this style count both the old and the new statement as evidence).
+   */
+  outdated?: string[];
 }
 
 /** Options of {@link generateHistory}. */
@@ -163,12 +174,13 @@ export function generateHistory(seed: number, o: HistoryOptions = {}): ChatHisto
     });
   });
 
-  const questions: LocomoQuestion[] = eps.map((e, ei) => {
+  const questions: ChatQuestion[] = eps.map((e, ei) => {
     const placed = e.plants.map((_, pi) => where.get(`${ei}:${pi}`) as { turnId: string; session: number });
     const first = placed.length > 1 && (placed[1] as { session: number }).session < (placed[0] as { session: number }).session ? 1 : 0;
     const question = typeof e.question === 'string' ? e.question : e.question(first);
     const evidence = placed.filter((_, pi) => e.plants[pi]?.evidence !== false).map((p) => p.turnId);
-    return { id: `chats-${seed}#${ei}`, question, answer: '', category: kindCategory(e.kind), evidence, brokenEvidence: false };
+    const outdated = placed.filter((_, pi) => e.plants[pi]?.evidence === false).map((p) => p.turnId);
+    return { id: `chats-${seed}#${ei}`, question, answer: '', category: kindCategory(e.kind), evidence, brokenEvidence: false, ...(outdated.length > 0 ? { outdated } : {}) };
   });
   return { sampleId: o.short === true ? `chats-${seed}-short` : `chats-${seed}`, speakers: ['user', 'assistant'], observations, questions, seed };
 }

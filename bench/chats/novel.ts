@@ -16,10 +16,9 @@
  *
  * @module
  */
-import type { LocomoQuestion } from '../../src/formats/locomo.js';
 import type { Observation } from '../../src/types.js';
 import { rng, type Rng } from './episodes.js';
-import type { ChatHistory } from './generate.js';
+import type { ChatHistory, ChatQuestion } from './generate.js';
 import { kindCategory } from './generate.js';
 import { novelEpisodes, type NovelEpisode, type NovelPlant } from './novel-episodes.js';
 import { TOPICS, type Topic } from './topics.js';
@@ -224,12 +223,13 @@ export function generateNovelHistory(seed: number, style: NovelStyle = novelStyl
       if (t.plant) where.set(`${t.plant.episode}:${t.plant.plant}`, { turnId, session: si });
     });
   });
-  const questions: LocomoQuestion[] = eps.map((e, ei) => {
+  const questions: ChatQuestion[] = eps.map((e, ei) => {
     const placed = e.plants.map((_, pi) => where.get(`${ei}:${pi}`) as { turnId: string; session: number });
     const first = placed.length > 1 && (placed[1] as { session: number }).session < (placed[0] as { session: number }).session ? 1 : 0;
     const question = typeof e.question === 'string' ? e.question : e.question(first);
     const evidence = placed.filter((_, pi) => e.plants[pi]?.evidence !== false).map((p) => p.turnId);
-    return { id: `chats-novel-${seed}#${ei}`, question, answer: '', category: kindCategory(e.kind), evidence, brokenEvidence: false };
+    const outdated = placed.filter((_, pi) => e.plants[pi]?.evidence === false).map((p) => p.turnId);
+    return { id: `chats-novel-${seed}#${ei}`, question, answer: '', category: kindCategory(e.kind), evidence, brokenEvidence: false, ...(outdated.length > 0 ? { outdated } : {}) };
   });
   return { sampleId: `chats-novel-${seed}-${style}`, speakers: ['user', 'assistant'], observations, questions, seed };
 }

@@ -51,6 +51,24 @@ describe('chats generator (issue 24)', () => {
     }
   });
 
+  it('gives each knowledge-update question its outdated turn: a user turn said before the evidence, in the same words as the old value', () => {
+    for (const seed of [11, 17]) {
+      const h = generateHistory(seed, { short: seed === 17 });
+      const at = (id: string): number => h.observations.findIndex((o) => o.turnId === id);
+      const ku = h.questions.filter((q) => categoryKind(q.category) === 'knowledge-update');
+      expect(ku).toHaveLength(3);
+      for (const q of ku) {
+        expect(q.outdated).toHaveLength(1);
+        const old = h.observations[at(q.outdated?.[0] as string)];
+        expect(old?.speaker).toBe('user');
+        expect(at(q.outdated?.[0] as string)).toBeLessThan(at(q.evidence[0] as string));
+        // the outdated plants of episodes.ts state the old value in one of these frames
+        expect(old?.text).toMatch(/We have lived in|I work as a|My 5k personal best is|I go to the gym|I'm still using my old/);
+      }
+      expect(h.questions.filter((q) => categoryKind(q.category) !== 'knowledge-update' && q.outdated !== undefined)).toEqual([]);
+    }
+  });
+
   it('maps kinds to category numbers and back', () => {
     CHAT_KINDS.forEach((k, i) => {
       expect(kindCategory(k)).toBe(i + 1);

@@ -34,6 +34,7 @@ import { userStatements, type EmbedTexts } from './taste.js';
 import type { RecallTrace, TraceAnchor, TraceExpansion, TraceRound } from './trace.js';
 import { questionTime } from './when.js';
 import { orderStep } from './order.js';
+import { successorStep } from './successors.js';
 
 /** The `hops` signal of a node the hop found: one step from its seeds (the dev runs of docs/bench/HOP.md saw no difference with 0). */
 const HOP_HOPS = 1;
@@ -316,6 +317,8 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
   // several things about the user, in a history whose speakers are roles (the guard's range,
   // g > 0) draws the user's turns and measures each by its statements
   const taste = input.embedPassages === undefined || !vectorEvidence ? undefined : await userStatements(state, { query: input.query, queryVector: input.queryVector, g: guardWeight(anchorNodes), embed: input.embedPassages }, scored, passes, draw);
+  // ---- a later value of the question's slot of state (successors.ts), for a question about the present
+  const successors = await successorStep(state, { query: input.query, present: when.present, ...(input.asOfMs !== undefined ? { asOfMs: input.asOfMs } : {}), passes, head: params.stateUpdateHead }, scored, draw);
   checkAbort();
   // ---- reassess (26): one more assessment of the best candidates, now that their neighbours
   // have been assessed too (an answer is often the turn next to a relevant one).
@@ -340,6 +343,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     ...(when.window !== undefined ? { window: when.window } : {}),
     present: when.present,
     past: when.past,
+    ...(successors !== undefined ? { successors: successors.pairs } : {}),
     ...(input.asOfMs !== undefined ? { asOfMs: input.asOfMs } : {}),
     ...(order.reason === 'ran' ? { order: { named: order.named, anchors: order.anchors, answers: order.answers, neighbours: order.neighbours.map((x) => x.id) } } : {}),
   });
@@ -372,6 +376,7 @@ export async function runRecall(state: NamespaceState, controller: Controller, p
     when: when.trace,
     order,
   };
+  if (successors !== undefined) trace.successors = successors;
   if (taste !== undefined) trace.taste = { drawn: taste.drawn, scored: taste.scores.size, mode: taste.mode };
   return { memories, trace };
 }

@@ -17,6 +17,7 @@ import { namespaceIdf, type QueryContext } from './signals.js';
 import { orderLift } from './order.js';
 import { asksAboutQuestions, isRequest, REQUEST_FACTOR } from './request.js';
 import { presentLift, WINDOW_BOOST, windowWeight, type QuestionWindow } from './when.js';
+import { successorLift, type SuccessorPair } from './successors.js';
 import { demotesSuperseded, liftReplacements, loadChains, questionLinks, replacedFor, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
 
 export { answersQuestion, demotesSuperseded, namesQuestionSlot, liftReplacements, questionLinks, questionSlots, replacedFor, replacesSlot, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
@@ -114,6 +115,8 @@ export interface FinalRankingInput {
    * it is not lifted as the present. Absent: every memory counts.
    */
   asOfMs?: number;
+  /** Later values of the question's slot found for the best candidates (successors.ts): each raised to just above its seed (`successorLift`). */
+  successors?: readonly SuccessorPair[];
   /** A before/after question (order.ts): the memories naming the anchor, the anchor evidence and its neighbours, best first, lifted around it (`orderLift`). */
   order?: { named: readonly string[]; anchors: readonly string[]; answers?: readonly string[]; neighbours: readonly string[] };
 }
@@ -171,6 +174,10 @@ export async function finalRanking(state: NamespaceState, input: FinalRankingInp
     // fact of it nothing replaced ("Who is my partner?") is not read as updated by a later turn.
     const still = (n: MemoryNode): boolean => !requests.has(n.id) && n.status !== 'superseded';
     const lifted = presentLift(ranked.map((x) => ({ node: x.s.node, score: x.score, vector: still(x.s.node) ? state.vectors.get(x.s.node.id) : undefined })), input.asOfMs);
+    ranked.forEach((x, i) => (x.score = lifted[i] as number));
+  }
+  if (input.successors !== undefined && input.successors.length > 0) {
+    const lifted = successorLift(ranked.map((x) => ({ id: x.s.node.id, score: x.score })), input.successors);
     ranked.forEach((x, i) => (x.score = lifted[i] as number));
   }
   if (input.order !== undefined) {

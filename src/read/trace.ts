@@ -14,11 +14,13 @@ import type { TraceHop } from './hop.js';
 import type { TracePool } from './pool.js';
 import type { TraceWhen } from './when.js';
 import type { TraceOrder } from './order.js';
+import type { TraceSuccessors } from './successors.js';
 
 export type { TraceHop, HopAdded, HopReason } from './hop.js';
 export type { TracePool } from './pool.js';
 export type { TraceWhen } from './when.js';
 export type { TraceOrder, OrderNeighbour, OrderQuestion, OrderReason } from './order.js';
+export type { SuccessorPair, TraceSuccessors } from './successors.js';
 
 /** An anchor of the read loop (eq. (16)). */
 export interface TraceAnchor {
@@ -119,6 +121,13 @@ export interface RecallTrace {
    * step did not run.
    */
   taste?: { drawn: number; scored: number; mode?: 'taste' | 'items' };
+  /**
+   * Later values of the question's slot of state (`successors.ts`, issue 24, h-ku): the slots a
+   * question about the present names, the seeds read and the (older, newer, P) pairs found, the
+   * newer drawn into the candidates and raised to just above the older. Absent when the step did
+   * not run (not a question about the present, or it names no slot).
+   */
+  successors?: TraceSuccessors;
   /**
    * The wider pool (issue 24, `pool.ts`): whether it was built (`switches.pool` on, `poolAnchors`
    * > 0, and h ≥ θ_pool or the guard's g > 0), h, θ_pool, g, its soft query and the extra anchors
