@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECORD_CHUNK_BYTES, createSqlRecordDriver } from '../../src/plane/drivers/record-sql.js';
 import { decodeRecordValue, encodeRecordValue } from '../../src/plane/drivers/record-sql-codec.js';
-import { ftsSearch } from '../../src/plane/indexes/sql-lexical.js';
+import { FTS_ONE_STATEMENT_TERMS, ftsMatch, ftsQueryTokens, ftsSearch } from '../../src/plane/indexes/sql-lexical.js';
 import { toNodeRecord } from '../../src/plane/store/record-codec.js';
 import { makeNode } from './fixtures.js';
 import { memorySqlConnection } from './sql-connection.js';
@@ -190,6 +190,62 @@ describe('the SQL record driver', () => {
     const slots = ftsSearch(conn.query.bind(conn), table, 'kiwi', 120);
     expect(hits.map((h) => h.score)).toEqual(slots.map((h) => h.score));
     expect(index.search('papaya', 5)).toEqual([]);
+  });
+
+  it('a long query (a write probe) gets the hits and scores of one FTS5 statement of all its terms, bit for bit, looked up term by term', async () => {
+    const { conn, driver } = open('fts5');
+    // 90 made-up words; texts of 3-250 of them with repeats (so long rows hold many instances of
+    // each query term), two texts written twice (equal scores: ties by row).
+    const vocab = Array.from({ length: 90 }, (_, i) => `zor${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}k`);
+    let seed = 7;
+    const rand = (n: number): number => Math.floor(((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32) * n);
+    const textOf = (words: number): string => Array.from({ length: words }, () => vocab[rand(rand(2) === 0 ? 12 : 90)]).join(' ');
+    const texts = Array.from({ length: 60 }, (_, i) => textOf(i % 10 === 0 ? 250 : 3 + rand(60)));
+    texts.push(texts[3] as string, texts[10] as string);
+    await driver.transaction(['node'], 'write', async (tx) => {
+      for (const [i, text] of texts.entries()) tx.put('node', 'ns', `n${i}`, toNodeRecord(makeNode('ns', `n${i}`, i + 1, text)));
+    });
+    const index = driver.lexicalIndex('ns')!;
+    const query = `${textOf(150)} ${vocab.join(' ')}`;
+    const tokens = ftsQueryTokens(query);
+    expect([tokens.length, new Set(tokens).size]).toEqual([240, 90]); // 90 terms: statements of 64, 16, 8 and 2
+    const table = conn.query(`SELECT name FROM sqlite_master WHERE type = 'table'`).map((r) => String(r.name)).find((n) => /^jev_mem_rec_fts\d+_\d+$/.test(n)) as string;
+    // What one statement of all 240 phrases ranks (the search before issue 25's change), with the keys of its rows.
+    const oneStatement = (k: number) =>
+      conn
+        .query(`SELECT t.s AS s, r.k AS k FROM (SELECT rowid AS slot, bm25(${table}) AS s FROM ${table} WHERE ${table} MATCH ? ORDER BY s, rowid LIMIT ?) AS t JOIN jev_mem_rec AS r ON r.id = t.slot ORDER BY t.s, t.slot`, [ftsMatch(query) as string, k])
+        .map((r) => ({ id: new TextDecoder().decode(r.k as Uint8Array), score: -Number(r.s) }));
+    // the MATCH phrases the index's searches bind
+    const matches: string[] = [];
+    const query0 = conn.query.bind(conn);
+    let recording = true;
+    conn.query = (sql, params = []) => {
+      if (recording && / MATCH /.test(sql)) matches.push(...params.filter((p): p is string => typeof p === 'string' && p.startsWith('"')));
+      return query0(sql, params);
+    };
+    for (const k of [10, 100]) {
+      matches.length = 0;
+      recording = true;
+      const hits = index.search(query, k);
+      recording = false;
+      expect(hits.length).toBe(k === 10 ? 10 : texts.length);
+      expect(hits).toEqual(oneStatement(k)); // same ids, same order, same doubles
+      // each MATCH bound one phrase: every distinct term looked up once
+      expect(matches.every((m) => !m.includes(' OR '))).toBe(true);
+      expect(matches.length).toBe(new Set(tokens).size);
+    }
+    recording = true;
+    // the two repeated texts tie with their first copies, the earlier row first
+    const all = index.search(query, 100);
+    for (const [a, b] of [['n3', 'n60'], ['n10', 'n61']] as const) {
+      const [ia, ib] = [all.findIndex((h) => h.id === a), all.findIndex((h) => h.id === b)];
+      expect(all[ia]?.score).toBe(all[ib]?.score);
+      expect(ib).toBe(ia + 1);
+    }
+    // a short query stays one statement
+    matches.length = 0;
+    index.search(vocab.slice(0, FTS_ONE_STATEMENT_TERMS).join(' '), 5);
+    expect(matches).toHaveLength(1);
   });
 
   it('a search that meets a damaged page leaves out only the hits whose records lie on it', async () => {

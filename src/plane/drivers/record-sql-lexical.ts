@@ -27,7 +27,7 @@
 import { invalidInput } from '../../errors.js';
 import { isCorruptError, unlessCorrupt } from '../store/sql-errors.js';
 import type { IndexHit, LexicalIndex } from '../indexes/indexes.js';
-import { FTS_LEXICAL_FORMAT, type FtsDoc, createFtsTable, ftsDelete, ftsInsert, ftsMatch, ftsSearch, ftsTableLanguage, ftsTableName, ftsTablePattern } from '../indexes/sql-lexical.js';
+import { FTS_LEXICAL_FORMAT, type FtsDoc, FTS_ONE_STATEMENT_TERMS, createFtsTable, ftsDelete, ftsInsert, ftsQueryTokens, ftsRankByTerm, ftsTableLanguage, ftsTableName, ftsTablePattern } from '../indexes/sql-lexical.js';
 import { LEXICAL_VERSION } from '../indexes/lexical.js';
 import type { LanguageCode } from '../text/language.js';
 import { type NodeRecord, nodeRecordSound } from '../store/record-codec.js';
@@ -298,22 +298,27 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
           if (!Number.isInteger(k) || k < 0) throw invalidInput('k', `expected a non-negative integer, got ${k}`);
           if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
           return reading((name) => {
-            const match = ftsMatch(query, (lang as LanguageCode | undefined) ?? ftsTableLanguage(name));
-            if (match === undefined) return [];
+            const tokens = ftsQueryTokens(query, (lang as LanguageCode | undefined) ?? ftsTableLanguage(name));
+            if (tokens.length === 0) return [];
             // One statement (issue 25): the best k rows (ranked as ftsSearch ranks them) joined to
             // their record keys. A damaged page fails it whole; the two-step search below then
-            // leaves out only the hits whose records lie on damaged pages.
-            try {
-              const rows = q(
-                `SELECT t.slot AS slot, t.s AS s, r.k AS k FROM (SELECT rowid AS slot, bm25(${name}) AS s FROM ${name} WHERE ${name} MATCH ? ORDER BY s, rowid LIMIT ?) AS t ` +
-                  `LEFT JOIN ${c.rec} AS r ON r.id = t.slot AND r.ns = ? ORDER BY t.s, t.slot`,
-                [match, k, sqlKey(namespace)],
-              );
-              return rows.flatMap((r) => (r.k === null || r.k === undefined ? [] : [{ id: String(keyOfSql(r.k)), score: -Number(r.s) }]));
-            } catch (e) {
-              if (!isCorruptError(e)) throw e;
+            // leaves out only the hits whose records lie on damaged pages. A long query (a
+            // write's probe) is ranked term by term (ftsRankByTerm: same hits and scores), then
+            // its hits' keys read in runs.
+            if (tokens.length <= FTS_ONE_STATEMENT_TERMS) {
+              try {
+                const match = tokens.map((t) => `"${t}"`).join(' OR ');
+                const rows = q(
+                  `SELECT t.slot AS slot, t.s AS s, r.k AS k FROM (SELECT rowid AS slot, bm25(${name}) AS s FROM ${name} WHERE ${name} MATCH ? ORDER BY s, rowid LIMIT ?) AS t ` +
+                    `LEFT JOIN ${c.rec} AS r ON r.id = t.slot AND r.ns = ? ORDER BY t.s, t.slot`,
+                  [match, k, sqlKey(namespace)],
+                );
+                return rows.flatMap((r) => (r.k === null || r.k === undefined ? [] : [{ id: String(keyOfSql(r.k)), score: -Number(r.s) }]));
+              } catch (e) {
+                if (!isCorruptError(e)) throw e;
+              }
             }
-            const hits = ftsSearch(q as never, name, query, k, lang as LanguageCode | undefined);
+            const hits = ftsRankByTerm(q as never, name, tokens, k);
             if (hits.length === 0) return [];
             const keys = new Map<number, string>();
             // In runs of 90 bindings (the Durable Object allows 100 per statement).

@@ -100,6 +100,11 @@ export function ftsDelete(q: Query, table: string, slot: number, doc: FtsDoc): v
   q(`INSERT INTO ${table} (${table}, rowid, text, speaker) VALUES ('delete', ?, ?, ?)`, [slot, ftsField(doc.text, lang), doc.speaker ? ftsField(doc.speaker, lang) : '']);
 }
 
+/** The query terms of `query` as {@link ftsToken}s (analysed as MiniSearch analyses a query, `language` for a short one), repeats and order kept. */
+export function ftsQueryTokens(query: string, language?: LanguageCode): string[] {
+  return lexicalTerms(query, language).map(ftsToken);
+}
+
 /**
  * The FTS5 `MATCH` expression of `query` that {@link ftsSearch} runs: its terms (analysed as
  * MiniSearch analyses a query, `language` for a short one), each as its quoted {@link ftsToken},
@@ -108,8 +113,64 @@ export function ftsDelete(q: Query, table: string, slot: number, doc: FtsDoc): v
  * ORDER BY bm25(<table>), rowid`).
  */
 export function ftsMatch(query: string, language?: LanguageCode): string | undefined {
-  const tokens = lexicalTerms(query, language).map(ftsToken);
+  const tokens = ftsQueryTokens(query, language);
   return tokens.length === 0 ? undefined : tokens.map((t) => `"${t}"`).join(' OR ');
+}
+
+/**
+ * Most query terms (repeats counted) ranked by one FTS5 `MATCH` of them all; a longer query is
+ * ranked term by term ({@link ftsRankByTerm}), with the same scores. Issue 25: FTS5 lists each
+ * matching row's instances of all the query's phrases by scanning every phrase per instance
+ * (`fts5CacheInstArray`), O(instances × phrases) a row, so one statement for the ~600 terms of a
+ * long write probe (a 3,800-character passage, write/passage.ts) against 2,000-20,000-character
+ * rows cost ~0.2-0.7 s of CPU a search; a question of a few terms costs little either way.
+ */
+export const FTS_ONE_STATEMENT_TERMS = 16;
+/** Distinct terms a statement of {@link ftsRankByTerm} looks up at most (a power of 2, under the Durable Object's 100 bindings). */
+export const FTS_TERMS_PER_STATEMENT = 64;
+
+/**
+ * The contribution of each distinct term of `tokens` to the `bm25()` of every row that holds it:
+ * one single-phrase FTS5 query per term (`bm25()` of a one-phrase query is that phrase's term
+ * of the sum), {@link FTS_TERMS_PER_STATEMENT} of them `UNION ALL`-ed in a statement, the last
+ * ones in statements of 32, 16 … 1 (so at most 7 statement texts per table).
+ */
+function termContributions(q: Query, table: string, distinct: readonly string[]): Map<string, Array<[slot: number, part: number]>> {
+  const parts = new Map<string, Array<[number, number]>>(distinct.map((t) => [t, []]));
+  for (let i = 0; i < distinct.length; ) {
+    let n = FTS_TERMS_PER_STATEMENT;
+    while (n > distinct.length - i) n >>= 1;
+    const run = distinct.slice(i, i + n);
+    const sql = run.map((_, j) => `SELECT ${j} AS t, rowid AS slot, bm25(${table}) AS s FROM ${table} WHERE ${table} MATCH ?`).join(' UNION ALL ');
+    for (const r of q(sql, run.map((t) => `"${t}"`))) parts.get(run[Number(r.t)] as string)?.push([Number(r.slot), -Number(r.s)]);
+    i += n;
+  }
+  return parts;
+}
+
+/**
+ * Best `k` rows for the OR of `tokens` ({@link ftsToken}s, repeats kept), ranked exactly as one
+ * FTS5 statement `… MATCH '"t1" OR "t2" OR …' ORDER BY bm25(), rowid` ranks them, without that
+ * statement's O(instances × phrases) cost per row (see {@link FTS_ONE_STATEMENT_TERMS}).
+ *
+ * Why the scores are the same, bit for bit: FTS5's `bm25()` (fts5_aux.c) sums, over the query's
+ * phrases i in order from 0.0, IDF_i · f_i·(k1 + 1) / (f_i + k1·(1 − b + b·|D|/avgdl)), where
+ * IDF_i (from the phrase's own row count), f_i (the phrase's instances in the row), |D| and avgdl
+ * depend on that phrase and row only; a phrase not in the row adds exactly 0. The single-phrase
+ * query of a term returns that term's summand (as −bm25: 0.0 + x, negated, both exact). So the
+ * sum is rebuilt here in the same order with the same double additions: for each query term in
+ * order, repeats included, its summand is added to each row that holds it.
+ */
+export function ftsRankByTerm(q: Query, table: string, tokens: readonly string[], k: number): FtsHit[] {
+  if (tokens.length === 0 || k <= 0) return [];
+  const parts = termContributions(q, table, [...new Set(tokens)]);
+  const score = new Map<number, number>();
+  for (const t of tokens) {
+    for (const [slot, part] of parts.get(t) ?? []) score.set(slot, (score.get(slot) ?? 0) + part);
+  }
+  const hits = [...score].map(([slot, s]) => ({ slot, score: s }));
+  hits.sort((a, b) => b.score - a.score || a.slot - b.slot);
+  return hits.length > k ? hits.slice(0, k) : hits;
 }
 
 /**
@@ -117,10 +178,13 @@ export function ftsMatch(query: string, language?: LanguageCode): string | undef
  * short one, else the table's language) OR-ed, ranked by FTS5's `bm25()` (k1 = 1.2, b = 0.75, both columns weight 1; IDF
  * `ln((N − n + 0.5) / (n + 0.5))`, floored at 1e-6 by FTS5), best first, ties by slot. A repeated
  * query term counts once per repeat (as in MiniSearch). Empty or stop-word-only query → `[]`.
+ * A query of more than {@link FTS_ONE_STATEMENT_TERMS} terms is ranked by {@link ftsRankByTerm} (same hits and scores).
  */
 export function ftsSearch(q: Query, table: string, query: string, k: number, language?: LanguageCode): FtsHit[] {
-  const match = ftsMatch(query, language ?? ftsTableLanguage(table));
-  if (match === undefined || k <= 0) return [];
+  const tokens = ftsQueryTokens(query, language ?? ftsTableLanguage(table));
+  if (tokens.length === 0 || k <= 0) return [];
+  if (tokens.length > FTS_ONE_STATEMENT_TERMS) return ftsRankByTerm(q, table, tokens, k);
+  const match = tokens.map((t) => `"${t}"`).join(' OR ');
   return q(`SELECT rowid AS slot, bm25(${table}) AS s FROM ${table} WHERE ${table} MATCH ? ORDER BY s, rowid LIMIT ?`, [match, k]).map((r) => ({
     slot: Number(r.slot),
     score: -Number(r.s),
