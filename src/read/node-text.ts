@@ -42,6 +42,13 @@ export class NodeTextFacts {
   #words: readonly string[] | undefined;
   #wordSet: ReadonlySet<string> | undefined;
   #tokenCount: number | undefined;
+  /** Content stem of each of {@link words} (`false`: a stop word), and the `stemOf` it came from. */
+  #stems: ReadonlyArray<string | false> | undefined;
+  #stemsOf: ((word: string) => string | false) | undefined;
+  /** Word vector of each of {@link words} (`undefined` for a stop word or one out of vocabulary), and the lookup it came from. */
+  #vectors: ReadonlyArray<Float32Array | undefined> | undefined;
+  #vectorsOf: ((words: string[]) => Array<Float32Array | undefined>) | undefined;
+  #vectorsStems: ReadonlyArray<string | false> | undefined;
 
   /** @param node The node (not copied: nodes are replaced, not mutated). */
   constructor(node: MemoryNode) {
@@ -100,6 +107,42 @@ export class NodeTextFacts {
   get words(): readonly string[] {
     if (this.#words === undefined) this.#tokenize();
     return this.#words as readonly string[];
+  }
+
+  /**
+   * The content stem of each of {@link words}, same order (`false` for a stop word), from
+   * `stemOf` (the namespace's memo, `namespaceStemOf`): the soft match reads a node's stems in
+   * every recall whose windows hold it, and a node stays resident across recalls (issue 25).
+   * Computed again only when asked with another `stemOf`.
+   */
+  wordStems(stemOf: (word: string) => string | false): ReadonlyArray<string | false> {
+    if (this.#stems === undefined || this.#stemsOf !== stemOf) {
+      this.#stems = this.words.map((w) => stemOf(w));
+      this.#stemsOf = stemOf;
+    }
+    return this.#stems;
+  }
+
+  /**
+   * The word vector of each of {@link words}, same order, from `lookup` (the encoder's
+   * `termVectors`, one call for the node's content words): `undefined` for a stop word (`stems[i]
+   * === false`, from {@link wordStems}) and for a word out of vocabulary. Kept with the node
+   * (issue 25: the soft match of every recall reads them); computed again when asked with another
+   * `lookup`. The vectors are the lookup's own (not copied).
+   */
+  wordVectors(lookup: (words: string[]) => Array<Float32Array | undefined>, stems: ReadonlyArray<string | false>): ReadonlyArray<Float32Array | undefined> {
+    if (this.#vectors === undefined || this.#vectorsOf !== lookup || this.#vectorsStems !== stems) {
+      const words = this.words;
+      const content: string[] = [];
+      for (let i = 0; i < words.length; i += 1) if (stems[i] !== false) content.push(words[i] as string);
+      const found = content.length === 0 ? [] : lookup(content);
+      const out = new Array<Float32Array | undefined>(words.length);
+      for (let i = 0, j = 0; i < words.length; i += 1) out[i] = stems[i] === false ? undefined : found[j++];
+      this.#vectors = out;
+      this.#vectorsOf = lookup;
+      this.#vectorsStems = stems;
+    }
+    return this.#vectors;
   }
 
   /** The same words as a set. */
