@@ -42,13 +42,12 @@ export class NodeTextFacts {
   #words: readonly string[] | undefined;
   #wordSet: ReadonlySet<string> | undefined;
   #tokenCount: number | undefined;
-  /** Content stem of each of {@link words} (`false`: a stop word), and the `stemOf` it came from. */
-  #stems: ReadonlyArray<string | false> | undefined;
+  /** Content stem of each of {@link words} read so far (`false`: a stop word; `undefined`: not read yet), and the `stemOf` it came from. */
+  #stems: Array<string | false | undefined> | undefined;
   #stemsOf: ((word: string) => string | false) | undefined;
-  /** Word vector of each of {@link words} (`undefined` for a stop word or one out of vocabulary), and the lookup it came from. */
-  #vectors: ReadonlyArray<Float32Array | undefined> | undefined;
+  /** Word vector of each of {@link words} looked up so far (`false`: out of vocabulary; `undefined`: not looked up yet), and the lookup it came from. */
+  #vectors: Array<Float32Array | false | undefined> | undefined;
   #vectorsOf: ((words: string[]) => Array<Float32Array | undefined>) | undefined;
-  #vectorsStems: ReadonlyArray<string | false> | undefined;
 
   /** @param node The node (not copied: nodes are replaced, not mutated). */
   constructor(node: MemoryNode) {
@@ -110,39 +109,41 @@ export class NodeTextFacts {
   }
 
   /**
-   * The content stem of each of {@link words}, same order (`false` for a stop word), from
-   * `stemOf` (the namespace's memo, `namespaceStemOf`): the soft match reads a node's stems in
-   * every recall whose windows hold it, and a node stays resident across recalls (issue 25).
-   * Computed again only when asked with another `stemOf`.
+   * The content stem of word `i` of {@link words} (`false` for a stop word), from `stemOf` (the
+   * namespace's memo, `namespaceStemOf`), computed at its first read and kept with the node: the
+   * soft match reads a node's words in every recall whose windows hold it, and a node stays
+   * resident across recalls (issue 25). Asked with another `stemOf`, the kept stems are dropped.
    */
-  wordStems(stemOf: (word: string) => string | false): ReadonlyArray<string | false> {
+  stemAt(i: number, stemOf: (word: string) => string | false): string | false {
     if (this.#stems === undefined || this.#stemsOf !== stemOf) {
-      this.#stems = this.words.map((w) => stemOf(w));
+      this.#stems = new Array<string | false | undefined>(this.words.length);
       this.#stemsOf = stemOf;
     }
-    return this.#stems;
+    let st = this.#stems[i];
+    if (st === undefined) {
+      st = stemOf(this.words[i] as string);
+      this.#stems[i] = st;
+    }
+    return st;
   }
 
   /**
-   * The word vector of each of {@link words}, same order, from `lookup` (the encoder's
-   * `termVectors`, one call for the node's content words): `undefined` for a stop word (`stems[i]
-   * === false`, from {@link wordStems}) and for a word out of vocabulary. Kept with the node
-   * (issue 25: the soft match of every recall reads them); computed again when asked with another
-   * `lookup`. The vectors are the lookup's own (not copied).
+   * The word vector of word `i` of {@link words} from `lookup` (the encoder's `termVectors`;
+   * `undefined` out of vocabulary), looked up at its first read and kept with the node (issue 25,
+   * as {@link stemAt}). Asked with another `lookup`, the kept vectors are dropped. The vector is
+   * the lookup's own (not copied).
    */
-  wordVectors(lookup: (words: string[]) => Array<Float32Array | undefined>, stems: ReadonlyArray<string | false>): ReadonlyArray<Float32Array | undefined> {
-    if (this.#vectors === undefined || this.#vectorsOf !== lookup || this.#vectorsStems !== stems) {
-      const words = this.words;
-      const content: string[] = [];
-      for (let i = 0; i < words.length; i += 1) if (stems[i] !== false) content.push(words[i] as string);
-      const found = content.length === 0 ? [] : lookup(content);
-      const out = new Array<Float32Array | undefined>(words.length);
-      for (let i = 0, j = 0; i < words.length; i += 1) out[i] = stems[i] === false ? undefined : found[j++];
-      this.#vectors = out;
+  vectorAt(i: number, lookup: (words: string[]) => Array<Float32Array | undefined>): Float32Array | undefined {
+    if (this.#vectors === undefined || this.#vectorsOf !== lookup) {
+      this.#vectors = new Array<Float32Array | false | undefined>(this.words.length);
       this.#vectorsOf = lookup;
-      this.#vectorsStems = stems;
     }
-    return this.#vectors;
+    let v = this.#vectors[i];
+    if (v === undefined) {
+      v = lookup([this.words[i] as string])[0] ?? false;
+      this.#vectors[i] = v;
+    }
+    return v === false ? undefined : v;
   }
 
   /** The same words as a set. */

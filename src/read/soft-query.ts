@@ -150,28 +150,25 @@ export class SoftQuery {
 
   /**
    * max over the words w of node `n` ({@link nodeWords}) of s(t, w), per query word t; null when
-   * it has no content word. The same values as {@link #raise} over `nodeWords(n)`: the node's
-   * stems and word vectors are read from its text facts (`NodeTextFacts.wordStems` /
-   * `wordVectors`, kept with the node across recalls, issue 25) instead of the stem memo and the
-   * encoder for each word, and a stop word is skipped without a look-up.
+   * it has no content word: {@link #raise} over `nodeWords(n)`, with a word this query has not
+   * met yet read through the node's text facts (`NodeTextFacts.stemAt` / `vectorAt`, kept with
+   * the node across recalls, issue 25) instead of the stem memo and the encoder. Same values.
    */
   #ownBest(n: MemoryNode): Float64Array | null {
     const facts = nodeTextFacts(n);
     const words = facts.words;
-    const stems = facts.wordStems(this.#stemOf);
-    let vectors: ReadonlyArray<Float32Array | undefined> | undefined;
     const best = new Float64Array(this.#stems.length);
     let any = false;
     for (let i = 0; i < words.length; i += 1) {
-      const st = stems[i] as string | false;
-      if (st === false) continue;
-      any = true;
       const w = words[i] as string;
       let s = this.#cache.get(w);
-      if (s === undefined || s === false) {
-        s = this.#compute(st, () => (vectors ??= facts.wordVectors(this.#lookup, stems))[i]);
+      if (s === undefined) {
+        const st = facts.stemAt(i, this.#stemOf);
+        s = st === false ? false : this.#compute(st, () => facts.vectorAt(i, this.#lookup));
         this.#cache.set(w, s);
       }
+      if (s === false) continue;
+      any = true;
       for (let t = 0; t < best.length; t += 1) if (s[t]! > best[t]!) best[t] = s[t]!;
     }
     return any ? best : null;
