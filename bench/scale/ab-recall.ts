@@ -8,8 +8,10 @@
  * `rounds` times (`k: 20`, as `bench scale`). Round 1 reads every body and adjacency record
  * from the store (cold); later rounds find them in the memory's caches (warm). With
  * `JEV_MEM_AB_REOPEN=1` the memory is closed and opened again before each later round (cold
- * data in a warm process). Prints the CPU (`process.cpuUsage`, user + system) per recall of
- * each round, the wall p50 / p95 of all recalls and the heap after a GC.
+ * data in a warm process). Prints the CPU and wall time of the open and first recall, the CPU
+ * (`process.cpuUsage`, user + system) per recall of each round, the wall p50 / p95 of all
+ * recalls and p50 / p95 / max of each round, and the heap after a GC; with
+ * `JEV_MEM_AB_SLOWEST=1`, also the five slowest questions of each round.
  *
  * Run from inside `<repo>` (so its imports resolve), on a COPY of the store (opening may
  * migrate it):
@@ -65,9 +67,10 @@ try {
   }
   const questions = scaleQuestions(data.conversations, SCALE_QUERIES);
   const c0 = process.cpuUsage();
+  const w0 = performance.now();
   let memory = await open();
   await memory.recall(questions[0] as string, { k: 20 }); // loads the namespace
-  console.log(`open + first recall: CPU ${cpuMs(c0).toFixed(0)} ms`);
+  console.log(`open + first recall: CPU ${cpuMs(c0).toFixed(0)} ms, wall ${(performance.now() - w0).toFixed(0)} ms`);
   const profileFile = process.env.JEV_MEM_PROFILE_CPU || undefined;
   const heapFile = process.env.JEV_MEM_PROFILE_HEAP || undefined;
   const profileRound = Number(process.env.JEV_MEM_PROFILE_ROUND ?? 1);
@@ -80,6 +83,7 @@ try {
   if (heapFile !== undefined) await session?.post('HeapProfiler.enable');
   const ms: number[] = [];
   const perRound: number[] = [];
+  const wallByRound: string[] = [];
   const ids: Array<{ round: number; question: string; ids: string[] }> = [];
   for (let r = 1; r <= rounds; r++) {
     if (r > 1 && process.env.JEV_MEM_AB_REOPEN === '1') {
@@ -99,6 +103,13 @@ try {
       ids.push({ round: r, question: q, ids: res.memories.map((m) => `${m.id} ${m.score}`) });
     }
     perRound.push(cpuMs(c) / questions.length);
+    const own = ms.slice(-questions.length).sort((a, b) => a - b);
+    const q = (p: number): number => own[Math.min(own.length - 1, Math.ceil(p * own.length) - 1)] as number;
+    wallByRound.push(`${q(0.5).toFixed(1)} / ${q(0.95).toFixed(1)} / ${(own[own.length - 1] as number).toFixed(1)}`);
+    if (process.env.JEV_MEM_AB_SLOWEST === '1') {
+      const slow = ms.slice(-questions.length).map((t, i) => [i, t] as const).sort((a, b) => b[1] - a[1]).slice(0, 5);
+      console.log(`round ${r} slowest (question index: ms): ${slow.map(([i, t]) => `${i}: ${t.toFixed(0)}`).join(', ')}`);
+    }
     if (r === profileRound && session !== undefined && profileFile !== undefined) writeFileSync(profileFile, JSON.stringify((await session.post('Profiler.stop')).profile));
     if (r === profileRound && session !== undefined && heapFile !== undefined) {
       const { profile } = await session.post('HeapProfiler.stopSampling');
@@ -119,7 +130,7 @@ try {
   const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
   console.log(
     `ab-recall ${repo}: ${ms.length} recalls over ${(await memory.stats()).nodes} nodes; CPU ms per recall by round ${perRound.map((x) => x.toFixed(1)).join(' / ')}; ` +
-      `wall p50 ${at(0.5).toFixed(1)} / p95 ${at(0.95).toFixed(1)} ms; heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
+      `wall p50 ${at(0.5).toFixed(1)} / p95 ${at(0.95).toFixed(1)} ms (p50 / p95 / max by round ${wallByRound.join(' | ')}); heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`,
   );
   await memory.close();
 } finally {

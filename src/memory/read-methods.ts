@@ -28,6 +28,9 @@ export type ReadMethods = Pick<Memory, 'recall' | 'answer' | 'answerStream' | 'l
 /** The read methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function readMethods(ctx: MemoryContext): ReadMethods {
   const { encoder, controller, params, calibration, now, systemTwo, caches, expiry, ensureOpen, nsOf, openScoped, notFound, self, internal, logger } = ctx;
+  // One lookup for the memory's life: a node's word vectors are kept with its text facts per
+  // lookup (read/node-text.ts `wordVectors`), so every recall must hand the same function.
+  const termVectors = encoder.termVectors ? (words: string[]) => encoder.termVectors!(words) : undefined;
   return {
     async recall(query, o) {
       ensureOpen();
@@ -55,7 +58,7 @@ export function readMethods(ctx: MemoryContext): ReadMethods {
         if (window.beforeMs !== undefined) input.beforeMs = window.beforeMs;
         if (o?.signal) input.signal = o.signal;
         if (o?.switches) input.switches = o.switches;
-        if (encoder.termVectors) input.termVectors = (words) => encoder.termVectors!(words);
+        if (termVectors !== undefined) input.termVectors = termVectors;
         input.embedPassages = (texts) => encoder.embed(texts, o?.signal);
         if (encoder.languages !== undefined) input.vectorLanguages = encoder.languages;
         if (keep !== undefined) input.keep = keep;

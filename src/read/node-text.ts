@@ -42,6 +42,12 @@ export class NodeTextFacts {
   #words: readonly string[] | undefined;
   #wordSet: ReadonlySet<string> | undefined;
   #tokenCount: number | undefined;
+  /** Content stem of each of {@link words} read so far (`false`: a stop word; `undefined`: not read yet), and the `stemOf` it came from. */
+  #stems: Array<string | false | undefined> | undefined;
+  #stemsOf: ((word: string) => string | false) | undefined;
+  /** Word vector of each of {@link words} looked up so far (`false`: out of vocabulary; `undefined`: not looked up yet), and the lookup it came from. */
+  #vectors: Array<Float32Array | false | undefined> | undefined;
+  #vectorsOf: ((words: string[]) => Array<Float32Array | undefined>) | undefined;
 
   /** @param node The node (not copied: nodes are replaced, not mutated). */
   constructor(node: MemoryNode) {
@@ -100,6 +106,44 @@ export class NodeTextFacts {
   get words(): readonly string[] {
     if (this.#words === undefined) this.#tokenize();
     return this.#words as readonly string[];
+  }
+
+  /**
+   * The content stem of word `i` of {@link words} (`false` for a stop word), from `stemOf` (the
+   * namespace's memo, `namespaceStemOf`), computed at its first read and kept with the node: the
+   * soft match reads a node's words in every recall whose windows hold it, and a node stays
+   * resident across recalls (issue 25). Asked with another `stemOf`, the kept stems are dropped.
+   */
+  stemAt(i: number, stemOf: (word: string) => string | false): string | false {
+    if (this.#stems === undefined || this.#stemsOf !== stemOf) {
+      this.#stems = new Array<string | false | undefined>(this.words.length);
+      this.#stemsOf = stemOf;
+    }
+    let st = this.#stems[i];
+    if (st === undefined) {
+      st = stemOf(this.words[i] as string);
+      this.#stems[i] = st;
+    }
+    return st;
+  }
+
+  /**
+   * The word vector of word `i` of {@link words} from `lookup` (the encoder's `termVectors`;
+   * `undefined` out of vocabulary), looked up at its first read and kept with the node (issue 25,
+   * as {@link stemAt}). Asked with another `lookup`, the kept vectors are dropped. The vector is
+   * the lookup's own (not copied).
+   */
+  vectorAt(i: number, lookup: (words: string[]) => Array<Float32Array | undefined>): Float32Array | undefined {
+    if (this.#vectors === undefined || this.#vectorsOf !== lookup) {
+      this.#vectors = new Array<Float32Array | false | undefined>(this.words.length);
+      this.#vectorsOf = lookup;
+    }
+    let v = this.#vectors[i];
+    if (v === undefined) {
+      v = lookup([this.words[i] as string])[0] ?? false;
+      this.#vectors[i] = v;
+    }
+    return v === false ? undefined : v;
   }
 
   /** The same words as a set. */

@@ -9,7 +9,7 @@ import { isStopWord, stem, tokenize } from '../plane/text/text.js';
 import type { NamespaceState } from '../plane/resident/namespace.js';
 import type { MemoryNode } from '../types.js';
 import { dot } from '../util/vector.js';
-import { nodeWords } from './node-text.js';
+import { nodeTextFacts } from './node-text.js';
 
 /** Looks up unit-norm word vectors (`Encoder.termVectors`, src/encoder/encoder.ts); `undefined` when out of vocabulary. */
 export type TermVectorLookup = (words: string[]) => Array<Float32Array | undefined>;
@@ -85,27 +85,30 @@ export class SoftQuery {
   similarities(word: string): Float64Array | null {
     const hit = this.#cache.get(word);
     if (hit !== undefined) return hit === false ? null : hit;
-    let out: Float64Array | null = null;
     const st = this.#stemOf(word);
-    if (st !== false) {
-      out = new Float64Array(this.#stems.length);
-      let v: Float32Array | undefined;
-      let looked = false;
-      for (let t = 0; t < out.length; t += 1) {
-        if (this.#stems[t] === st) {
-          out[t] = 1;
-          continue;
-        }
-        const qv = this.#vectors[t];
-        if (qv === undefined) continue;
-        if (!looked) {
-          v = this.#lookup([word])[0];
-          looked = true;
-        }
-        if (v !== undefined) out[t] = Math.max(0, dot(qv, v));
-      }
-    }
+    const out = st === false ? null : this.#compute(st, () => this.#lookup([word])[0]);
     this.#cache.set(word, out ?? false);
+    return out;
+  }
+
+  /** s(t, w) for every query word t, of a content word w with stem `st`; `vector()` gives w's word vector, asked at most once and only when a query word with a vector has another stem. */
+  #compute(st: string, vector: () => Float32Array | undefined): Float64Array {
+    const out = new Float64Array(this.#stems.length);
+    let v: Float32Array | undefined;
+    let looked = false;
+    for (let t = 0; t < out.length; t += 1) {
+      if (this.#stems[t] === st) {
+        out[t] = 1;
+        continue;
+      }
+      const qv = this.#vectors[t];
+      if (qv === undefined) continue;
+      if (!looked) {
+        v = vector();
+        looked = true;
+      }
+      if (v !== undefined) out[t] = Math.max(0, dot(qv, v));
+    }
     return out;
   }
 
@@ -136,14 +139,39 @@ export class SoftQuery {
     for (const n of nodes) {
       let own = this.#nodeBest.get(n);
       if (own === undefined) {
-        const b = new Float64Array(this.#stems.length);
-        own = this.#raise(b, nodeWords(n)) ? b : null;
+        own = this.#ownBest(n);
         this.#nodeBest.set(n, own);
       }
       if (own === null) continue;
       for (let t = 0; t < best.length; t += 1) if (own[t]! > best[t]!) best[t] = own[t]!;
     }
     return this.#weighted(best);
+  }
+
+  /**
+   * max over the words w of node `n` ({@link nodeWords}) of s(t, w), per query word t; null when
+   * it has no content word: {@link #raise} over `nodeWords(n)`, with a word this query has not
+   * met yet read through the node's text facts (`NodeTextFacts.stemAt` / `vectorAt`, kept with
+   * the node across recalls, issue 25) instead of the stem memo and the encoder. Same values.
+   */
+  #ownBest(n: MemoryNode): Float64Array | null {
+    const facts = nodeTextFacts(n);
+    const words = facts.words;
+    const best = new Float64Array(this.#stems.length);
+    let any = false;
+    for (let i = 0; i < words.length; i += 1) {
+      const w = words[i] as string;
+      let s = this.#cache.get(w);
+      if (s === undefined) {
+        const st = facts.stemAt(i, this.#stemOf);
+        s = st === false ? false : this.#compute(st, () => facts.vectorAt(i, this.#lookup));
+        this.#cache.set(w, s);
+      }
+      if (s === false) continue;
+      any = true;
+      for (let t = 0; t < best.length; t += 1) if (s[t]! > best[t]!) best[t] = s[t]!;
+    }
+    return any ? best : null;
   }
 
   /** Raises `best[t]` to s(t, w) for the words w of `list`; true when a word was a content word. */

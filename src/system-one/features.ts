@@ -173,8 +173,33 @@ export interface TextCues {
   readonly termSet: ReadonlySet<string>;
 }
 
-const hasDigit = (t: string): boolean => /\p{N}/u.test(t);
-const isNumberToken = (t: string | undefined): boolean => t !== undefined && /^\p{N}+$/u.test(t);
+/**
+ * Module constants, not literals in the functions below: a literal makes a new RegExp at every
+ * call, which cost ~5× the test itself (issue 25: they run for every token of every candidate
+ * row). No `g` or `y` flag, so `test` keeps no state between calls.
+ */
+const NUMBER_CHAR = /\p{N}/u;
+const NUMBER_TOKEN = /^\p{N}+$/u;
+const YEAR_TOKEN = /^(19|20)\d\d$/;
+/** True when `t` holds a number character (`\p{N}`); an all-ASCII token is read by its char codes (there `\p{N}` is [0-9]). */
+function hasDigit(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c > 0x7f) return NUMBER_CHAR.test(t);
+    if (c >= 0x30 && c <= 0x39) return true;
+  }
+  return false;
+}
+/** True when `t` is a non-empty run of number characters (`\p{N}+`); an all-ASCII token is read by its char codes. */
+function isNumberToken(t: string | undefined): boolean {
+  if (t === undefined || t.length === 0) return false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c > 0x7f) return NUMBER_TOKEN.test(t);
+    if (c < 0x30 || c > 0x39) return false; // an ASCII character that is not a digit fails \p{N}+
+  }
+  return true;
+}
 /** Capitalised words that do not start a sentence: their count and their lower-cased set. */
 function capitalisedNames(text: string): { count: number; names: Set<string> } {
   const words = midSentenceCapitalised(text);
@@ -192,7 +217,7 @@ function countAnswerToken(c: Omit<AnswerCues, 'capitalised' | 'questionMark'>, t
   const t = tokens[i] as string;
   if (DATE_WORDS.has(t)) c.dateWords++;
   if (MONTHS.has(t) || (AMBIGUOUS_MONTHS.has(t) && (isNumberToken(tokens[i - 1]) || isNumberToken(tokens[i + 1])))) c.months++;
-  if (/^(19|20)\d\d$/.test(t)) c.years++;
+  if (YEAR_TOKEN.test(t)) c.years++;
   if (WEEKDAYS.has(t)) c.weekdays++;
   if (AGO_LAST.has(t)) c.agoLast++;
   if (!hasDigit(t)) return false;

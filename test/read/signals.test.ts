@@ -103,4 +103,18 @@ describe('per-node text facts and the soft overlap of nodes', () => {
     expect(sq.overlapNodes([c, a])).toBe(0.25); // a stop-word-only node adds nothing
     expect(sq.overlapNodes([])).toBe(0);
   });
+
+  it('reads a node’s word vectors from the lookup it is asked with, not one an earlier query used (issue 25: kept with the node per lookup)', () => {
+    const b = node('b', 'painting');
+    // another encoder's vectors (the query's as before, "painting" at (0.8, 0.6)): (1·0.8 + 3·0.6) / 4
+    const other = (words: string[]): Array<Float32Array | undefined> => words.map((w) => (w === 'painting' ? Float32Array.from([0.8, 0.6]) : lookup([w])[0]));
+    expect(new SoftQuery(['hobby', 'job'], [1, 3], other).overlapNodes([b])).toBeCloseTo((0.8 + 3 * 0.6) / 4, 6);
+    // the same node object with the first encoder again: (1·0.6 + 3·0.8) / 4, not the vectors kept for `other`
+    expect(new SoftQuery(['hobby', 'job'], [1, 3], lookup).overlapNodes([b])).toBeCloseTo((0.6 + 3 * 0.8) / 4, 6);
+    expect(new SoftQuery(['hobby', 'job'], [1, 3], other).overlapNodes([b])).toBeCloseTo((0.8 + 3 * 0.6) / 4, 6);
+    // another stemmer (a namespace's memo) over the same node: "painting" as a stop word
+    const stopPainting = (w: string): string | false => (w === 'painting' ? false : w);
+    expect(new SoftQuery(['hobby', 'job'], [1, 3], lookup, stopPainting).overlapNodes([b])).toBe(0);
+    expect(new SoftQuery(['hobby', 'job'], [1, 3], lookup).overlapNodes([b])).toBeCloseTo((0.6 + 3 * 0.8) / 4, 6);
+  });
 });

@@ -9,6 +9,7 @@ import {
   relationFeatures,
   routingFeatures,
   stopFeatures,
+  answerCues,
   textCues,
   typingFeatures,
 } from '../../src/system-one/features.js';
@@ -404,5 +405,17 @@ describe('readGroupState (the boundary where untyped states become typed)', () =
   it('gives the same row as the typed state it reads', () => {
     const row = candidateFeatures(candidateState, 'c1');
     expect([...featuresFor('candidates', readGroupState('candidates', JSON.parse(JSON.stringify(candidateState))), 'c1')]).toEqual([...row]);
+  });
+});
+
+describe('answerCues: number characters (issue 25: ASCII read by char codes, other text by \\p{N})', () => {
+  it('counts ASCII and non-ASCII number characters alike, and a month name only next to a number token', () => {
+    // "٣" (Arabic-Indic three), "²" and "½" are \p{N}; "v2" holds a digit; "2023" is a year
+    const c = answerCues('on may ٣ I had v2 of x² and ½ cup, in march 2023 not in march');
+    expect(c.numbers).toBe(5); // ٣, v2, x², ½, 2023
+    expect(c.years).toBe(1);
+    expect(c.months).toBe(2); // "may ٣" and "march 2023"; the last "march" stands alone
+    expect(answerCues('no digits here').numbers).toBe(0);
+    expect(answerCues('١٢٣ may').months).toBe(1); // a non-ASCII number token before "may"
   });
 });
