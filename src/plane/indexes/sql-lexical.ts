@@ -126,14 +126,19 @@ export function ftsMatch(query: string, language?: LanguageCode): string | undef
  * rows cost ~0.2-0.7 s of CPU a search; a question of a few terms costs little either way.
  */
 export const FTS_ONE_STATEMENT_TERMS = 16;
-/** Distinct terms a statement of {@link ftsRankByTerm} looks up at most (a power of 2, under the Durable Object's 100 bindings). */
-export const FTS_TERMS_PER_STATEMENT = 64;
+/**
+ * Distinct terms a statement of {@link ftsRankByTerm} looks up at most (a power of 2): the arms of
+ * one `UNION ALL`. The Durable Object's SQLite refuses a compound SELECT of 64 arms ("too many
+ * terms in compound SELECT": workerd sets a limit far under SQLite's default 500; 4 runs there),
+ * so every driver uses 4.
+ */
+export const FTS_TERMS_PER_STATEMENT = 4;
 
 /**
  * The contribution of each distinct term of `tokens` to the `bm25()` of every row that holds it:
  * one single-phrase FTS5 query per term (`bm25()` of a one-phrase query is that phrase's term
  * of the sum), {@link FTS_TERMS_PER_STATEMENT} of them `UNION ALL`-ed in a statement, the last
- * ones in statements of 32, 16 … 1 (so at most 7 statement texts per table).
+ * ones in statements of 2 and 1 (so at most 3 statement texts per table).
  */
 function termContributions(q: Query, table: string, distinct: readonly string[]): Map<string, Array<[slot: number, part: number]>> {
   const parts = new Map<string, Array<[number, number]>>(distinct.map((t) => [t, []]));
