@@ -85,6 +85,11 @@ export async function exportFromPages(store: string, ns: string, open: (dir: str
   }
 }
 
+/** What a failed write of the export leaves (one JSON line: a cut one is no backup). */
+function cutExport(ns: string): string {
+  return `the export of namespace ${quoteVisible(ns)} is incomplete: what was written is not a usable backup`;
+}
+
 /**
  * Runs `jev-mem export` (see the module).
  * @param hold - Told the memory the command holds open (the CLI closes it), and undefined once closed.
@@ -129,6 +134,7 @@ export async function runExport(v: OptionValues, io: CliIO, hold: (memory: Memor
       return EXIT_DAMAGED;
     }
     io.err(`${said} exported; left out: ${read.left.length > 0 ? read.left.join('; ') : 'nothing found missing'}. The store was not changed; run jev-mem repair to fix it`);
+    io.output?.(cutExport(name));
     io.out(JSON.stringify(read.exported));
     return 0;
   }
@@ -141,6 +147,7 @@ export async function runExport(v: OptionValues, io: CliIO, hold: (memory: Memor
   if (ids.length > 0) io.err(`jev-mem: ${ids.length} damaged node record(s) left out of the export${exported.edgesLeftOut ? `, with the ${exported.edgesLeftOut} edge(s) joining them` : ''}: ${ids.join(', ')}`);
   const unread = lost.filter((x) => x.includes('no read reaches'));
   if (unread.length > 0) io.err(`jev-mem: also left out: ${unread.join('; ')}`);
+  io.output?.(cutExport(ns));
   io.out(JSON.stringify(exported));
   return 0;
 }

@@ -9,8 +9,19 @@
  * it is printed on stderr and {@link CliIO.flush} returns it, so `main` exits 1 and
  * `jev-mem export … > backup.json && jev-mem forget …` never destroys the only copy.
  *
+ * Every line is written whole or fails. Behind `> file` (a regular file or a character device
+ * such as `/dev/full`) Node's stdout is a `SyncWriteStream`, which calls `fs.writeSync` once and
+ * ignores a short count: on a nearly full disk a one-line export of 137,759 bytes left 65,536
+ * bytes, exit 0, nothing on stderr (hostile review h-break13). There the CLI writes the file
+ * descriptor itself ({@link writeAll}): it writes the rest until every byte is written, and the
+ * write after a short one fails with the disk's error (`ENOSPC`, `EFBIG` past `ulimit -f`),
+ * which is then reported as above. Pipes and TTYs go through Node's stream, whose writes
+ * (libuv's) complete every byte or fail with an 'error' event.
+ *
  * @module
  */
+import { fstatSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 
 /** Output channels of {@link main}. Tests pass arrays; the command passes {@link processIO}. */
 export interface CliIO {
@@ -33,6 +44,12 @@ export interface CliIO {
    * … > /dev/full` still exits 1, with a truthful message).
    */
   done?(what: string): void;
+  /**
+   * The words for a failed write of stdout in place of "the output is incomplete", when stdout
+   * carries more than a result line (export: `the export of namespace "x" is incomplete: what
+   * was written is not a usable backup`).
+   */
+  output?(ifCut: string): void;
 }
 
 /** True for the errors of a write to a pipe whose reader went away. */
@@ -56,6 +73,57 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
+/** `fs.writeSync`'s shape for a byte range: returns how many bytes were written. */
+export type WriteBytes = (fd: number, data: Uint8Array, offset: number, length: number) => number;
+
+/**
+ * Writes every byte of `data` to the file descriptor `fd`, or throws. A write may take fewer bytes
+ * than it was given (a disk with less room left than the text); the rest is written again, and
+ * on a full disk that next write throws (`ENOSPC`). A write that takes no bytes twice in a row
+ * throws `EIO`.
+ * @param write - @default fs.writeSync (tests pass one that writes short)
+ * @throws the write's error (`NodeJS.ErrnoException`, with its `code`).
+ */
+export function writeAll(fd: number, data: Uint8Array, write: WriteBytes = writeSync): void {
+  let at = 0;
+  let idle = 0;
+  while (at < data.length) {
+    const n = write(fd, data, at, data.length - at);
+    if (n > 0) {
+      at += n;
+      idle = 0;
+    } else if (++idle >= 2) {
+      throw Object.assign(new Error(`write to file descriptor ${fd} took no bytes (${at} of ${data.length} written)`), { code: 'EIO' });
+    }
+  }
+}
+
+/** True when Node's stream for `fd` is a `SyncWriteStream` (a regular file or a character device that is not a TTY), whose short writes go unnoticed. */
+function isFileTarget(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return (st.isFile() || st.isCharacterDevice() || st.isBlockDevice()) && !isatty(fd);
+  } catch {
+    return false; // a closed descriptor: Node's stream reports it
+  }
+}
+
+/**
+ * A line writer for `stream` (file descriptor `fd`): {@link writeAll} on the descriptor when it
+ * is a file, the stream otherwise. A failed direct write calls `failed`, as the stream's 'error'
+ * event does.
+ */
+function lineWriter(stream: NodeJS.WriteStream, fd: number, failed: (e: NodeJS.ErrnoException) => void): (text: string) => void {
+  if (!isFileTarget(fd)) return (text) => void stream.write(text);
+  return (text) => {
+    try {
+      writeAll(fd, Buffer.from(text, 'utf8'));
+    } catch (e) {
+      failed(e as NodeJS.ErrnoException);
+    }
+  };
+}
+
 let shared: CliIO | undefined;
 
 /**
@@ -66,35 +134,48 @@ let shared: CliIO | undefined;
  * exits 1). A failed stderr (`2> /dev/full`) cannot say so, but it fails the run the same way.
  */
 export function processIO(): CliIO {
-  if (shared) return shared;
+  shared ??= streamIO();
+  return shared;
+}
+
+function streamIO(): CliIO {
   const closed = new AbortController();
   let errClosed = false;
   /** The first write error that is not a closed pipe. */
   let failure: unknown;
   /** What the command did before printing ({@link CliIO.done}). */
   let did: string | undefined;
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  /** What a cut output leaves ({@link CliIO.output}). */
+  let ifCut = 'the output is incomplete';
+  const outFailed = (e: NodeJS.ErrnoException): void => {
     if (!isClosedPipe(e)) {
       failure ??= e;
-      const what = did === undefined ? 'the output is incomplete' : `only the output failed: ${did} (that is done; the result line was not written)`;
-      if (!errClosed && !closed.signal.aborted) process.stderr.write(`jev-mem: cannot write to stdout: ${e.code ?? e.message}; ${what}\n`);
+      const what = did === undefined ? ifCut : `only the output failed: ${did} (that is done; the result line was not written)`;
+      if (!errClosed && !closed.signal.aborted) writeErr(`jev-mem: cannot write to stdout: ${e.code ?? e.message}; ${what}\n`);
     }
     closed.abort(e);
-  });
-  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+  };
+  const errFailed = (e: NodeJS.ErrnoException): void => {
     if (!isClosedPipe(e)) failure ??= e;
     errClosed = true;
-  });
-  shared = {
+  };
+  const writeOut = lineWriter(process.stdout, 1, outFailed);
+  const writeErr = lineWriter(process.stderr, 2, errFailed);
+  process.stdout.on('error', outFailed);
+  process.stderr.on('error', errFailed);
+  return {
     out: (line) => {
-      if (!closed.signal.aborted) process.stdout.write(`${line}\n`);
+      if (!closed.signal.aborted) writeOut(`${line}\n`);
     },
     err: (line) => {
-      if (!errClosed) process.stderr.write(`${line}\n`);
+      if (!errClosed) writeErr(`${line}\n`);
     },
     outClosed: closed.signal,
     done: (what) => {
       did = what;
+    },
+    output: (words) => {
+      ifCut = words;
     },
     flush: async () => {
       await Promise.all([drained(process.stdout), drained(process.stderr)]);
@@ -103,5 +184,4 @@ export function processIO(): CliIO {
       return failure;
     },
   };
-  return shared;
 }

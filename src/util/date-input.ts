@@ -14,7 +14,8 @@
  * of public long-memory chat datasets), `2023/5/20`, `2023.05.20 14:05:09`, `2023-05-20 Saturday
  * 2:21 pm`; a weekday written beside it must be that day's, else the date is refused (which of the
  * two is wrong cannot be known). ISO strings are read strictly: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`,
- * `.fraction` (`T` or one space), and an offset `Z`, `±HH:MM`, `±HHMM` or `±HH` (none = UTC). The
+ * `.fraction` (`T` or one space), and an offset `Z`, `±HH:MM`, `±HHMM` or `±HH` (none = UTC); `t`
+ * and `z` in lower case too, as RFC 3339 (section 5.6) allows (`2024-03-01t10:00:00z`). The
  * day must exist (`2024-02-30` is refused, where `Date.parse` would read 1 March), hours 00-23,
  * minutes and seconds 00-59, the offset within ±14:00. Any instant within ±8.64e15 ms of 1970
  * (the range of a `Date`).
@@ -69,7 +70,7 @@ export const MIN_EPOCH_MS = 1e11;
 /** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
 export const MAX_TIME_MS = 8.64e15;
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([zZ])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([zZ])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 /** English weekday names and their usual abbreviations, longest first (index = `Date#getUTCDay`). */

@@ -52,7 +52,7 @@ export function parseTimestamp(value: string | number | Date): number | undefine
 export function isoOffsetMinutes(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const s = value.trim();
-  if (!/^\d{4}-\d{2}-\d{2}[T\s]/.test(s)) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}[Tt\s]/.test(s)) return undefined;
   if (/\d[zZ]$/.test(s)) return 0;
   const m = ISO_OFFSET.exec(s);
   if (m === null) return undefined;
@@ -61,10 +61,10 @@ export function isoOffsetMinutes(value: unknown): number | undefined {
 
 /**
  * The written UTC offset at the end of an ISO-8601 date-time, in every shape the date parser
- * accepts: `+09:00`, `+0900`, `+9:00`, `+09`, `+9`, after `T` or a space. Groups: 1 the sign, then
- * hours and minutes in (2, 3), (4, 5) or (6) alone.
+ * accepts: `+09:00`, `+0900`, `+9:00`, `+09`, `+9`, after `T` (or RFC 3339's `t`) or a space.
+ * Groups: 1 the sign, then hours and minutes in (2, 3), (4, 5) or (6) alone.
  */
-export const ISO_OFFSET = /\d{4}-\d{2}-\d{2}[T\s]\s*\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*([+-])(?:(\d{2}):?(\d{2})|(\d{1,2}):(\d{2})|(\d{1,2}))\s*$/;
+export const ISO_OFFSET = /\d{4}-\d{2}-\d{2}[Tt\s]\s*\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*([+-])(?:(\d{2}):?(\d{2})|(\d{1,2}):(\d{2})|(\d{1,2}))\s*$/;
 
 /** True when `zone` is an IANA time-zone name this runtime knows (`Europe/Lisbon`, `UTC`). */
 export function isTimeZone(zone: string): boolean {

@@ -205,6 +205,12 @@ describe('a failed write on a full device', () => {
     const other = new Error('UNIQUE constraint failed: t.id');
     expect(fullDiskError(other, () => 0)).toBe(other);
   });
+
+  it('says so once when the failure is reported again (a statement, then the transaction around it)', () => {
+    const once = fullDiskError(new Error('disk I/O error'), () => 45056) as Error;
+    expect(fullDiskError(once, () => 45056)).toBe(once);
+    expect(once.message).toBe('database or disk is full (SQLITE_FULL: disk I/O error with 45056 bytes free on the device)');
+  });
 });
 
 describe('the writer lock file of a store directory', () => {

@@ -48,3 +48,24 @@ export function sqlError(label: string, what: string, cause: unknown): JevMemErr
   }
   return new JevMemError('STORAGE_FAILED', `${label} failed to ${what} (${message}); nothing was written`, { cause });
 }
+
+/**
+ * The error of a wait for the database lock that ran out (`sqlite-file-storage.ts`). SQLite's
+ * lock is taken for every read, a write's too (a write plans over the store as it is now, then
+ * commits), so a read's wait is not only a reader's: the second of two ingests into one store
+ * failed "to take the database lock to read" while it was waiting to write (hostile review
+ * h-break13). The message says what the lock is for, that another process kept it through the
+ * whole wait with its writes, and what to do; other failures are {@link sqlError}'s.
+ * @param label - words naming the store (`the store at /x`).
+ * @param mode - what the wait was for: a read (also the reads before a write) or a write's commit.
+ */
+export function lockWaitError(label: string, mode: 'read' | 'write', cause: unknown): JevMemError {
+  const what = mode === 'write' ? 'take the database lock to commit a write' : 'take the database lock to read (every command reads under it, a write also before it commits)';
+  const base = sqlError(label, what, cause);
+  if (base.code !== 'STORAGE_FAILED' || !/database is locked|SQLITE_BUSY/i.test(cause instanceof Error ? cause.message : String(cause))) return base;
+  return new JevMemError(
+    'STORAGE_FAILED',
+    `${base.message}. The other process was writing and held the lock through the whole wait; run this again when its write has ended, and run two writes into one store one after the other (or into separate stores)`,
+    { cause, field: 'store' },
+  );
+}

@@ -31,7 +31,7 @@ import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
 import type { SqlConnection } from '../drivers/record-sql.js';
 import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { isReadOnlyStore, readOnlyStoreError } from '../drivers/sqlite-read-only.js';
-import { sqlError } from './sql-errors.js';
+import { lockWaitError, sqlError } from './sql-errors.js';
 import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { checkExistingNamespaceName } from './names.js';
 import { validateBatch } from './record-batch.js';
@@ -259,11 +259,11 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     throw sqlError(`the store at ${dir}`, `open ${SQLITE_FILE_NAME}`, e);
   }
   const db = driver;
-  const locked = async (what: string, wait: () => Promise<void>): Promise<void> => {
+  const locked = async (mode: 'read' | 'write', wait: () => Promise<void>): Promise<void> => {
     try {
       await wait();
     } catch (e) {
-      throw sqlError(`the store at ${dir}`, `take the database lock to ${what}`, e);
+      throw lockWaitError(`the store at ${dir}`, mode, e);
     }
   };
   const connection: SqlConnection = {
