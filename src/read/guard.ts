@@ -120,7 +120,8 @@ export function guardWeight(anchors: readonly MemoryNode[]): number {
   return guardReading(anchors).g;
 }
 
-function wordCount(text: string): number {
+/** Words of a text (runs of characters above U+0020). */
+export function wordCount(text: string): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {

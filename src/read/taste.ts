@@ -35,7 +35,7 @@ import type { MemoryNode } from '../types.js';
 import { dot } from '../util/vector.js';
 import type { Scored } from './assess.js';
 import { asksAggregate } from './coverage.js';
-import { ASSISTANT_ROLES, asksSuggestion, isRole, questionRole } from './guard.js';
+import { ASSISTANT_ROLES, asksSuggestion, isRole, questionRole, wordCount } from './guard.js';
 import { splitSentences } from './passage.js';
 
 /** Depth of the vector search that draws the user's turns for a recommendation request. */
@@ -268,17 +268,6 @@ export function itemMatch(nodes: readonly MemoryNode[], whole: ReadonlyMap<strin
   return out;
 }
 
-/** Words of a text (runs of non-space characters). */
-function wordCount(text: string): number {
-  let n = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const space = text.charCodeAt(i) <= 32;
-    if (!space && !inWord) n++;
-    inWord = !space;
-  }
-  return n;
-}
 
 /** v/|v| − c, scaled to unit length (a zero vector stays zero); `c` absent: v/|v|. */
 function unit(v: Float32Array, c: Float32Array | undefined): Float32Array {
