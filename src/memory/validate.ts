@@ -36,10 +36,11 @@ export const RECALL_OPTION_KEYS = ['namespace', 'signal', 'k', 'deadlineMs', 'sw
  *   `INVALID_INPUT` (field `namespace`) on a bad namespace.
  */
 export function checkMemoryOptions(options: unknown, allowed: readonly string[]): string {
+  if (options === undefined) throw invalidOption('options', 'createMemory needs an options object with an encoder, e.g. createMemory({ encoder: await createGloveSifEncoder() }); in Node, createNodeMemory() from jev-mem/node sets one up');
   if (options === null || typeof options !== 'object') throw invalidOption('options', 'expected an object');
   rejectUnknownKeys(options, allowed, '');
   const o = options as { encoder?: { embed?: unknown }; namespace?: unknown; logger?: unknown };
-  if (!o.encoder || typeof o.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder())');
+  if (!o.encoder || typeof o.encoder.embed !== 'function') throw invalidOption('encoder', 'an Encoder is required (e.g. createGloveSifEncoder(); in Node, createNodeMemory() from jev-mem/node sets one up)');
   if (o.logger !== undefined && typeof o.logger !== 'function') throw invalidOption('logger', `expected a function (level, message, entry), got ${describeValue(o.logger)}`);
   checkStorageOption((options as { storage?: unknown }).storage);
   return checkNamespaceName(o.namespace ?? 'default', 'namespace');
