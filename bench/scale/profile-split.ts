@@ -9,19 +9,8 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
+import type { CpuProfile, ProfileNode } from './cpu-profile.js';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const file = process.argv[2];
 if (file === undefined) throw new Error('usage: profile-split.ts <file.cpuprofile> [recalls]');

@@ -11,20 +11,8 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
+import type { CpuProfile, ProfileNode } from './cpu-profile.js';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const file = process.argv[2];
 if (file === undefined) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]');
