@@ -17,13 +17,16 @@ export interface FsCounts {
   lockBusy: number;
   /** `fsyncSync` calls (commits sync the journal and the database). */
   fsyncs: number;
+  /** Bytes written by `writeSync` (pages of the database file and of its rollback journal). */
+  bytesWritten: number;
 }
 
-/** Wraps `fs.mkdirSync` / `fs.rmdirSync` / `fs.fsyncSync` once and returns the live counts. */
+/** Wraps `fs.mkdirSync` / `fs.fsyncSync` / `fs.writeSync` once and returns the live counts. */
 export function countFsCalls(): FsCounts {
-  const counts: FsCounts = { lockTakes: 0, lockBusy: 0, fsyncs: 0 };
+  const counts: FsCounts = { lockTakes: 0, lockBusy: 0, fsyncs: 0, bytesWritten: 0 };
   const mkdir = fs.mkdirSync;
   const fsync = fs.fsyncSync;
+  const write = fs.writeSync as (...a: unknown[]) => number;
   (fs as { mkdirSync: unknown }).mkdirSync = (path: fs.PathLike, options?: fs.MakeDirectoryOptions): string | undefined => {
     const lock = String(path).endsWith('.lock');
     try {
@@ -39,10 +42,15 @@ export function countFsCalls(): FsCounts {
     counts.fsyncs++;
     fsync(fd);
   };
+  (fs as { writeSync: unknown }).writeSync = (...a: unknown[]): number => {
+    const n = write(...a);
+    counts.bytesWritten += n;
+    return n;
+  };
   return counts;
 }
 
 /** The counts taken since `before` (a copy of an earlier {@link FsCounts}). */
 export function since(now: FsCounts, before: FsCounts): FsCounts {
-  return { lockTakes: now.lockTakes - before.lockTakes, lockBusy: now.lockBusy - before.lockBusy, fsyncs: now.fsyncs - before.fsyncs };
+  return { lockTakes: now.lockTakes - before.lockTakes, lockBusy: now.lockBusy - before.lockBusy, fsyncs: now.fsyncs - before.fsyncs, bytesWritten: now.bytesWritten - before.bytesWritten };
 }
