@@ -66,9 +66,22 @@ export const CHANGE_LEXICON = Object.freeze({
   hypothetical: new RegExp(w(['thinking (?:about|of)', 'might', 'maybe', 'perhaps', 'planning (?:to|on)', 'plan to', 'want(?:s)? to', 'would (?:like|love)', 'hop(?:e|es|ing) to', 'consider(?:s|ed|ing)?', 'someday', 'one day', 'if (?:i|we|he|she|they)', 'wish', 'dream(?:s|ing)? (?:of|about)', 'wanted to be'].join('|')), 'i'),
 });
 
+/**
+ * The global, case-blind form of each lexicon pattern, made once (issue 25: a side reading made
+ * one per pattern, ~10 per reading, ~12 readings per bulk write at 20k; V8 hashed each long
+ * source again to find its compiled code). `matchAll` and `replace` never move its `lastIndex`
+ * (`matchAll` reads a copy, `replace` starts from 0 and leaves 0), so sharing it is safe.
+ */
+const GLOBAL = new WeakMap<RegExp, RegExp>();
+function globalOf(re: RegExp): RegExp {
+  let g = GLOBAL.get(re);
+  if (g === undefined) GLOBAL.set(re, (g = new RegExp(re.source, 'gi')));
+  return g;
+}
+
 /** A match of `re` in `text` not negated in the 20 characters before it ("did not move"). */
 function asserted(re: RegExp, text: string): boolean {
-  for (const m of text.matchAll(new RegExp(re.source, 'gi'))) {
+  for (const m of text.matchAll(globalOf(re))) {
     const before = text.slice(Math.max(0, m.index - 20), m.index);
     if (!/\b(?:not|never|n't|won't|don't|didn't|doesn't)\s+(?:\w+\s+)?$/i.test(before)) return true;
   }
@@ -107,7 +120,7 @@ function subjectScan(body: string): SubjectScan {
   const text = body.replace(/[’]/g, "'");
   const kin = KIN.exec(text);
   const out: SubjectScan = { kin: kin === null ? undefined : [kin.index, `kin:${(kin[1] as string).toLowerCase().replace(/^mum$/, 'mom')}`], self: undefined, names: [] };
-  for (const m of text.matchAll(new RegExp(SELF.source, 'gi'))) {
+  for (const m of text.matchAll(globalOf(SELF))) {
     if (kin !== null && m.index === kin.index) continue;
     out.self = m.index;
     break;
@@ -214,7 +227,7 @@ function cuesOf(r: SideReading): SideCues {
   const L = CHANGE_LEXICON;
   const b = r.body;
   let text = b.toLowerCase();
-  for (const re of CUES) text = text.replace(new RegExp(re.source, 'gi'), ' ');
+  for (const re of CUES) text = text.replace(globalOf(re), ' ');
   const out: SideCues = {
     begin: asserted(L.begin, b),
     end: asserted(L.end, b),

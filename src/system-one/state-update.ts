@@ -170,9 +170,12 @@ function rawClaims(text: string, speaker?: string): StateClaim[] {
   return out;
 }
 
+/** The plan nouns of a text, every match (made once: `matchAll` reads a copy, so its `lastIndex` stays 0). */
+const PLAN_ALL = new RegExp(`\\b${PLAN}\\b`, 'gi');
+
 /** Plan nouns announced (future tense) or cancelled in a text. */
 function planNouns(text: string): string[] {
-  return [...body(text).matchAll(new RegExp(`\\b${PLAN}\\b`, 'gi'))].map((m) => (m[1] as string).toLowerCase());
+  return [...body(text).matchAll(PLAN_ALL)].map((m) => (m[1] as string).toLowerCase());
 }
 
 /**
@@ -320,9 +323,12 @@ const HISTORY = /\b(used to|when I was (?:a kid|a child|young|little|a teenager|
 
 const NEGATION = /\b(?:not|never|won't|don't|didn't|can't|cannot|wouldn't|shouldn't|do not|will not|did not)\s+(?:\w+\s+)?$/i;
 
+/** Every {@link END} word of a text (made once, as {@link PLAN_ALL}). */
+const END_ALL = new RegExp(END.source, 'gi');
+
 /** The text ends a state: an {@link END} word not negated just before it ("won't quit" does not). */
 function endsAState(text: string): boolean {
-  for (const m of text.matchAll(new RegExp(END.source, 'gi'))) if (!NEGATION.test(text.slice(Math.max(0, m.index - 24), m.index))) return true;
+  for (const m of text.matchAll(END_ALL)) if (!NEGATION.test(text.slice(Math.max(0, m.index - 24), m.index))) return true;
   return false;
 }
 
