@@ -42,6 +42,32 @@ describe('the per-side caches of the state-update head', () => {
     expect(stateUpdateReaching(newer, older, memo, 'mlp', 0)?.probability).toBe(0);
   });
 
+  it('reads a side without building a RegExp: the global patterns of the lexicon are made once (issue 25)', () => {
+    // A bulk write at 20k reads ~12 sides; each reading built ~10 global copies of the lexicon's
+    // patterns (cue masks, asserted acts, the first-person scan, plan nouns, end words).
+    const newer = () => side("We moved to Vienna, I quit Acme last week and I'm not going to the party. My sister is planning a trip to Japan.", 2);
+    const older = () => side('I live in Porto, I work at Acme and we are going to a party on Friday.', 1);
+    const fresh = stateMlpFeatures(newer(), older(), new Map());
+    const Real = globalThis.RegExp;
+    let built = 0;
+    globalThis.RegExp = new Proxy(Real, {
+      construct(target, args) {
+        built++;
+        return Reflect.construct(target, args) as object;
+      },
+    });
+    let row: number[];
+    try {
+      row = stateMlpFeatures(newer(), older(), new Map());
+      stateUpdateReaching(newer(), older(), new Map(), 'mlp', 0.85);
+    } finally {
+      globalThis.RegExp = Real;
+    }
+    expect(built).toBe(0);
+    // The shared global patterns keep no state from one reading to the next: the same row again.
+    expect(row).toEqual(fresh);
+  });
+
   it('takes the first clause-opening name the pair does not exclude, in text order', () => {
     const text = 'Glasgow is lovely, and Yuki said Porto was too.';
     expect(subjectOf(text, 'maya', new Set())).toBe('name:glasgow');
