@@ -37,6 +37,7 @@ import type { TimeRef } from '../types.js';
 import { DAY_MS, MINUTE_MS, addMonths, localFields, localMidnight, shiftYears, toIso, ymd, zoneOffsetMinutes } from './instant.js';
 import { isArrangement, sentenceAt, tenseOf } from './tense.js';
 import { textWindows } from './text-windows.js';
+import { mayNameTime } from './time-gate.js';
 
 export { DAY_MS, ISO_OFFSET, isTimeZone, isoOffsetMinutes, localDate, localWhen, offsetText, parseTimestamp, toIso, toLocalIso, zoneOffsetMinutes } from './instant.js';
 export { isArrangement, tenseOf } from './tense.js';
@@ -70,6 +71,7 @@ const WEEKDAY_MODIFIER = /\b(last|next|this|coming|past|previous)\b/i;
  * of that many characters cut at sentence ends, each with {@link TIME_WINDOW_OVERLAP} characters
  * of the text around it (an expression across a window's edge is read whole by the window it
  * starts in); the references are those of one pass over the whole text (test/time/windows.test.ts).
+ * A window with no word chrono could read is skipped ({@link mayNameTime}, time-gate.ts).
  * @param windowChars Characters per window (tests compare with `Infinity`: one pass).
  */
 export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0, timeZone?: string, windowChars: number = TIME_WINDOW_CHARS): TimeRef[] {
@@ -79,6 +81,9 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
   // patterns against all the text before each result, quadratic in one pass over 100k characters.
   for (const w of textWindows(text, windowChars, TIME_WINDOW_OVERLAP)) {
     const part = w.start === 0 && w.end === text.length ? text : text.slice(w.start, w.end);
+    // A part with no word chrono could read is not given to it (time-gate.ts): the same empty
+    // result, without chrono's cost (its patterns' compilation in a fresh process, issue 25).
+    if (!mayNameTime(part)) continue;
     for (const r of chrono.parse(part, ref)) {
       const at = w.start + r.index; // where the expression starts in `text`
       if (at < w.from || at >= w.to) continue; // the window before or after keeps it
