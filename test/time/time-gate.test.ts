@@ -1,9 +1,11 @@
 /**
  * The time gate (issue 25, src/util/time-gate.ts): `mayNameTime` is false only where chrono-node
- * finds nothing, so skipping chrono there changes no time reference and no question window. Its
- * word lists are checked against the installed chrono-node's own dictionaries; the gate against
- * chrono on every LoCoMo question and turn, on chrono's edge forms (glued words, abbreviations
- * after counts), and on generated texts that mix chrono's words with filler.
+ * finds nothing, so skipping chrono there changes no time reference and no question window; and
+ * `timeChrono`, whose "ago" and "later" parsers run only where their patterns can match, gives
+ * chrono's results. The word lists are checked against the installed chrono-node's own
+ * dictionaries; the gates against chrono on every LoCoMo question and turn, on chrono's edge
+ * forms (glued words, abbreviations after counts), and on generated texts that mix chrono's words
+ * with filler.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +13,7 @@ import { dirname, join } from 'node:path';
 import * as chrono from 'chrono-node';
 import { describe, expect, it } from 'vitest';
 import { loadLocomo } from '../../bench/lib/data.js';
-import { GATE_MONTHS, GATE_NUMBER_WORDS, GATE_UNITS, GATE_WEEKDAYS, mayNameTime } from '../../src/util/time-gate.js';
+import { AGO_NEED, GATE_MONTHS, GATE_NUMBER_WORDS, GATE_UNITS, GATE_WEEKDAYS, LATER_NEED, mayNameTime, timeChrono } from '../../src/util/time-gate.js';
 import { extractTimeRefs } from '../../src/util/time.js';
 
 const LOCOMO = process.env.JEV_MEM_LOCOMO_DATA || join(__dirname, '..', '..', '..', 'shared', 'data', 'locomo10.json');
@@ -22,6 +24,41 @@ const REFS = [{ instant: new Date('2023-05-08T13:56:00Z'), timezone: 0 }, { inst
 function chronoConstants(): Record<string, Record<string, unknown>> {
   const require = createRequire(import.meta.url);
   return require(join(dirname(require.resolve('chrono-node')), 'locales', 'en', 'constants.js')) as Record<string, Record<string, unknown>>;
+}
+
+/** What a chrono result says: where, what, the instants, the certain components and the parsers' tags. */
+function resultsOf(results: chrono.ParsedResult[]): unknown[] {
+  const components = ['year', 'month', 'day', 'weekday', 'hour', 'minute', 'second'] as const;
+  return results.map((r) => ({
+    index: r.index,
+    text: r.text,
+    start: r.start.date().getTime(),
+    end: r.end?.date().getTime(),
+    certain: components.filter((k) => r.start.isCertain(k)),
+    tags: [...r.tags()].sort(),
+  }));
+}
+
+/** The texts of {@link generated}: chrono's words, counts, glue and filler. */
+const PIECES = [
+  ...GATE_MONTHS, ...GATE_WEEKDAYS, ...GATE_UNITS, ...GATE_NUMBER_WORDS, 'a', 'an', 'the', 'few', 'half', 'several', 'couple', 'of', 'in', 'on', 'for', 'within', 'about', 'around', 'this', 'last', 'past', 'next', 'after', 'before', 'ago', 'later', 'earlier', 'from now', 'out', 'forward', 'henceforth',
+  'now', 'today', 'night', 'morning', 'noon', 'end', 'day', 'first', 'second', 'third', 'twenty', 'fifth', 'and', 'was', 'as', 'them', 'salmon', 'we', 'tea', '3', '12', '2.5', '2023', ',', '.', '-', '+', '~', '(', ')',
+];
+
+/** `count` texts of 2-6 {@link PIECES} joined by nothing, one or two spaces (a fixed pseudo-random sequence). */
+function generated(count: number, seed: number): string[] {
+  const next = (n: number): number => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return Math.floor((seed / 2 ** 31) * n); // the high bits: the low ones of this generator repeat
+  };
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let t = '';
+    const words = 2 + next(5);
+    for (let w = 0; w < words; w++) t += (w > 0 ? ['', ' ', ' ', '  '][next(4)] : '') + (PIECES[next(PIECES.length)] as string);
+    out.push(t);
+  }
+  return out;
 }
 
 /** True when the gate holds for `text`: where it says no, chrono finds nothing (for either reference). */
@@ -74,29 +111,67 @@ describe('mayNameTime', () => {
     expect(passed).toBeLessThan(questions.length * 0.3);
   });
 
-  it('holds on generated texts mixing chrono words, numbers words, glue and filler', () => {
-    const pieces = [
-      ...GATE_MONTHS, ...GATE_WEEKDAYS, ...GATE_UNITS, ...GATE_NUMBER_WORDS, 'a', 'an', 'the', 'few', 'half', 'several', 'couple', 'of', 'in', 'on', 'for', 'within', 'about', 'around', 'this', 'last', 'past', 'next', 'after', 'before', 'ago', 'later', 'earlier', 'from now', 'out', 'forward',
-      'now', 'today', 'night', 'morning', 'noon', 'end', 'day', 'first', 'second', 'third', 'twenty', 'fifth', 'and', 'was', 'as', 'them', 'salmon', 'we', 'tea', ',', '.', '-', '+', '~', '(', ')',
-    ];
-    let seed = 25;
-    const next = (n: number): number => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed % n;
-    };
-    const failing: string[] = [];
-    for (let i = 0; i < 4000; i++) {
-      let t = '';
-      const words = 2 + next(5);
-      for (let w = 0; w < words; w++) t += (w > 0 ? ['', ' ', ' ', '  '][next(4)] : '') + (pieces[next(pieces.length)] as string);
-      if (!gateHolds(t)) failing.push(t);
-    }
-    expect(failing).toEqual([]);
+  it('holds on generated texts mixing chrono words, number words, digits, glue and filler', () => {
+    const texts = generated(4000, 25);
+    expect(texts.filter((t) => !gateHolds(t))).toEqual([]);
+    // and the texts are not all trivial: chrono finds a time in hundreds of them
+    expect(texts.filter((t) => chrono.parse(t, REFS[0]).length > 0).length).toBeGreaterThan(150);
   });
 
   it('leaves extractTimeRefs unchanged: the same references with and without a time word', () => {
     const said = Date.parse('2023-05-08T13:56:00Z');
     expect(extractTimeRefs('What did Caroline research?', said)).toEqual([]);
     expect(extractTimeRefs('We went camping last weekend, in June.', said).map((r) => r.text)).toEqual(['last weekend', 'June']);
+  });
+});
+
+describe('timeChrono', () => {
+  const parserNamed = (name: string): chrono.Parser => {
+    const p = chrono.casual.parsers.find((x) => x.constructor.name === name);
+    if (p === undefined) throw new Error(`chrono.casual has no ${name}`);
+    return p;
+  };
+
+  it("gates chrono's ago and later parsers and keeps every other parser and refiner", () => {
+    expect(timeChrono.parsers.length).toBe(chrono.casual.parsers.length);
+    expect(timeChrono.refiners).toEqual(chrono.casual.refiners);
+    const names = chrono.casual.parsers.map((p) => p.constructor.name);
+    const swapped = chrono.casual.parsers.map((p, i) => (timeChrono.parsers[i] === p ? undefined : names[i])).filter((n) => n !== undefined);
+    expect(swapped).toEqual(['ENTimeUnitAgoFormatParser', 'ENTimeUnitLaterFormatParser']);
+    // chrono.casual itself is left as it is
+    expect(chrono.casual.parsers.every((p) => p.constructor.name !== 'Object')).toBe(true);
+  });
+
+  it("AGO_NEED and LATER_NEED find something wherever chrono's pattern of that parser matches", () => {
+    const ago = parserNamed('ENTimeUnitAgoFormatParser');
+    const later = parserNamed('ENTimeUnitLaterFormatParser');
+    const texts = [...generated(5000, 7).flatMap((t) => [t, `${t} ago`, `${t}before`, `${t} later`, `${t}  out`]), 'two weeks ago', 'a day before', '3.5 hours earlier', 'one hourtwo minutes ago', 'several years later', 'a couple of months from now', 'the day after', '5 mins out', 'before she left', 'later that day'];
+    let matched = 0;
+    for (const text of texts) {
+      const context = new chrono.ParsingContext(text, REFS[0]);
+      for (const [parser, need] of [
+        [ago, AGO_NEED],
+        [later, LATER_NEED],
+      ] as const) {
+        const hit = parser.pattern(context).exec(text) !== null;
+        if (hit) matched += 1;
+        if (hit) expect(need.test(text), text).toBe(true);
+      }
+    }
+    expect(matched).toBeGreaterThan(100);
+    expect(AGO_NEED.test('before she left')).toBe(false);
+    expect(LATER_NEED.test('later that day')).toBe(false);
+  });
+
+  it.runIf(existsSync(LOCOMO))("gives chrono's results on every LoCoMo question and turn and on generated texts", async () => {
+    const data = await loadLocomo(LOCOMO);
+    const texts = [...data.conversations.flatMap((c) => [...c.questions.map((q) => q.question), ...c.observations.map((o) => o.text)]), ...generated(4000, 11)];
+    let found = 0;
+    for (const text of texts) {
+      const want = resultsOf(chrono.parse(text, REFS[0]));
+      expect(resultsOf(timeChrono.parse(text, REFS[0])), text).toEqual(want);
+      if (want.length > 0) found += 1;
+    }
+    expect(found).toBeGreaterThan(1000);
   });
 });
