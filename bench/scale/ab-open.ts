@@ -12,7 +12,7 @@
  * machine); the recalls' wall p50 / p95 / max, their CPU ms in all, the CPU ms of recalls 2-50
  * (the first one loads the namespace); heap used after the recalls, before and after a full GC,
  * and RSS (MiB); the GC pause ms of the process from the open on (`PerformanceObserver`, kind
- * `gc`).
+ * `gc`); the five slowest recalls (question index, wall and CPU ms).
  *
  * Run from inside `<repo>` (so its imports resolve), on a COPY of the store (an open may migrate
  * it): `cd <repo> && node --expose-gc --import tsx <this repo>/bench/scale/ab-open.ts <repo> <store> [--ids <file>] [--data locomo10.json]`.
@@ -78,12 +78,15 @@ try {
   const open = { wallMs: round1(performance.now() - t0), cpuMs: round1(cpuMs(c0)) };
   try {
     const wall: number[] = [];
+    const cpu: number[] = [];
     const ids: Array<{ question: string; ids: string[] }> = [];
     let first = { wallMs: 0, cpuMs: 0 };
     let rest = process.cpuUsage();
     for (const q of questions) {
       const t = performance.now();
+      const c = process.cpuUsage();
       const res = await memory.recall(q, { k: 20 });
+      cpu.push(cpuMs(c));
       wall.push(performance.now() - t);
       ids.push({ question: q, ids: res.memories.map((m) => `${m.id} ${m.score}`) });
       if (wall.length === 1) {
@@ -112,6 +115,10 @@ try {
       heapAfterGcMiB: mib(heapAfterGc),
       rssMiB: mib(heap.rss),
       gcMs: round1(gcMs),
+      slowest: wall
+        .map((w, i) => ({ i, wallMs: round1(w), cpuMs: round1(cpu[i] as number) }))
+        .sort((a, b) => b.wallMs - a.wallMs)
+        .slice(0, 5),
     };
     console.log(`ab-open ${JSON.stringify(report)}`);
   } finally {
