@@ -4,17 +4,16 @@
  * patterns of its "… ago" and "… later" parsers to machine code at their second run; most
  * questions and turns name no time at all).
  *
- * - {@link mayNameTime}: false only when none of the
- * parsers of `chrono.parse` (the casual English configuration of chrono-node 2.10.3, no
- * options: not `forwardDate`) can match the text, so skipping chrono on such a text gives the
- * same results, the empty list. It is a necessary condition, not a parse: true does not mean
- * chrono finds a time ("in them", "may be").
+ * - {@link mayNameTime}: false only when none of the parsers of `chrono.parse` (the casual
+ *   English configuration of chrono-node 2.10.3, no options: not `forwardDate`) can match the
+ *   text, so skipping chrono on such a text gives the same results, the empty list. It is a
+ *   necessary condition, not a parse: true does not mean chrono finds a time ("in them", "may be").
  * - {@link timeChrono}: chrono's casual English parser, the same parsers and refiners, except that
  *   the "… ago / before / earlier" and "… later / after / from now" parsers run only on a text
  *   where a count of a time unit comes before one of their words ({@link AGO_NEED},
  *   {@link LATER_NEED}); elsewhere their patterns cannot match, so its results are chrono's.
  *
- * Each rule below stands for the parsers whose pattern needs what it tests (chrono wraps most of
+ * Each rule of {@link mayNameTime} stands for the parsers whose pattern needs what it tests (chrono wraps most of
  * them in a `(\W|^)` left boundary; a parser only runs again after a first match in the whole
  * text, so a first match is needed). When the text has no digit, the parsers that need one
  * (ISO, year-month-day, slash dates, times of day, a year with a month name) cannot match and
