@@ -37,6 +37,7 @@ import type { TimeRef } from '../types.js';
 import { DAY_MS, MINUTE_MS, addMonths, localFields, localMidnight, shiftYears, toIso, ymd, zoneOffsetMinutes } from './instant.js';
 import { isArrangement, sentenceAt, tenseOf } from './tense.js';
 import { textWindows } from './text-windows.js';
+import { mayNameTime, timeChrono } from './time-gate.js';
 
 export { DAY_MS, ISO_OFFSET, isTimeZone, isoOffsetMinutes, localDate, localWhen, offsetText, parseTimestamp, toIso, toLocalIso, zoneOffsetMinutes } from './instant.js';
 export { isArrangement, tenseOf } from './tense.js';
@@ -70,6 +71,8 @@ const WEEKDAY_MODIFIER = /\b(last|next|this|coming|past|previous)\b/i;
  * of that many characters cut at sentence ends, each with {@link TIME_WINDOW_OVERLAP} characters
  * of the text around it (an expression across a window's edge is read whole by the window it
  * starts in); the references are those of one pass over the whole text (test/time/windows.test.ts).
+ * A window with no word chrono could read is skipped ({@link mayNameTime}, time-gate.ts), and the
+ * others are read by {@link timeChrono} (chrono's parser, its costliest parts run only where they can match).
  * @param windowChars Characters per window (tests compare with `Infinity`: one pass).
  */
 export function extractTimeRefs(text: string, referenceMs: number | undefined, offsetMinutes = 0, timeZone?: string, windowChars: number = TIME_WINDOW_CHARS): TimeRef[] {
@@ -79,7 +82,11 @@ export function extractTimeRefs(text: string, referenceMs: number | undefined, o
   // patterns against all the text before each result, quadratic in one pass over 100k characters.
   for (const w of textWindows(text, windowChars, TIME_WINDOW_OVERLAP)) {
     const part = w.start === 0 && w.end === text.length ? text : text.slice(w.start, w.end);
-    for (const r of chrono.parse(part, ref)) {
+    // A part with no word chrono could read is not given to it, and chrono's costliest parsers
+    // run only where they can match (time-gate.ts): the same results, without the cost of
+    // compiling their patterns in a fresh process (issue 25).
+    if (!mayNameTime(part)) continue;
+    for (const r of timeChrono.parse(part, ref)) {
       const at = w.start + r.index; // where the expression starts in `text`
       if (at < w.from || at >= w.to) continue; // the window before or after keeps it
       if (isGreeting(text, at, r.text)) continue;
@@ -259,7 +266,7 @@ function resolveWeekend(r: chrono.ParsedResult, text: string, at: number, refere
 function resolveMonthOrYear(r: chrono.ParsedResult, unit: 'month' | 'year', referenceMs: number, off: number, certain: TimeRef['certain']): TimeRef {
   const today = localFields(referenceMs, off);
   const midMonth = referenceMs + (15 - today.d) * DAY_MS;
-  const [again] = chrono.parse(r.text, { instant: new Date(midMonth), timezone: off });
+  const [again] = timeChrono.parse(r.text, { instant: new Date(midMonth), timezone: off });
   const { y, m } = localFields((again ?? r).start.date().getTime(), off);
   const start = unit === 'year' ? localMidnight(y, 1, 1, off) : localMidnight(y, m, 1, off);
   const next = unit === 'year' ? { y: y + 1, m: 1 } : addMonths(y, m, 1);

@@ -2,13 +2,15 @@
  * A node record read from sealed bytes (layout 7) is checked by its seal, over the stored bytes,
  * and not serialised again to check its `sum` (issue 22, the read path's cost: `record-codec.ts`
  * SEAL_HELD); a record without the seal (layouts 5 and 6) is still checked against its `sum`, and
- * a changed byte under a seal is still a damaged record.
+ * a changed byte under a seal is still a damaged record. The same for a checkpoint record and
+ * the sums of its parts (issue 25: a second CRC-32 over the checkpoint at every open).
  */
 import { describe, expect, it } from 'vitest';
-import { RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
+import { ONE, RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
 import { encodeRecordValue } from '../../src/plane/drivers/record-sql-codec.js';
 import { readRecordValue, sealValue } from '../../src/plane/drivers/record-sql-seal.js';
-import { SEAL_HELD, nodeRecordSound, toNodeRecord } from '../../src/plane/store/record-codec.js';
+import { checkpointHeadSum, checkpointRecord } from '../../src/plane/store/record-checkpoint.js';
+import { SEAL_HELD, nodeRecordSound, sealHeld, toNodeRecord } from '../../src/plane/store/record-codec.js';
 import { createSqlRecordStore } from '../../src/plane/store/sql-record-store.js';
 import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { makeNode } from './fixtures.js';
@@ -79,5 +81,52 @@ describe('node records under a seal', () => {
     Object.defineProperty(noSum, SEAL_HELD, { value: true });
     expect(nodeRecordSound(noSum as never)).toBe(false);
     expect(nodeRecordSound(sealed as never)).toBe(true);
+  });
+});
+
+describe('checkpoint records under a seal', () => {
+  const checkpoint = { change: 1, format: 'test@1', parts: { 'a.bin': new Uint8Array([1, 2, 3, 4]), 'b.bin': utf8('{"x":1}') } };
+
+  /** A store holding the checkpoint of namespace A, stored as `value(record)` (the record as the store writes it, its sum of part a.bin set to `sumA`, its head sum recomputed). */
+  async function withCheckpoint(sumA: number | undefined, value: (record: ReturnType<typeof checkpointRecord>) => Uint8Array): Promise<StorageAdapter> {
+    const conn = memorySqlConnection();
+    const first = storeOn(conn);
+    await first.commit(A, { putNodes: [makeNode(A, 'a', 1)], change: 1 });
+    await first.writeCheckpoint?.(A, checkpoint);
+    await first.close();
+    const record = checkpointRecord(checkpoint);
+    record.sums = { ...record.sums };
+    if (sumA === undefined) delete record.sums['a.bin'];
+    else record.sums['a.bin'] = sumA;
+    record.head = checkpointHeadSum(record);
+    const rows = conn.query('SELECT id FROM jev_mem_rec WHERE tbl = ? AND ns = ? AND k = ?', [RECORD_TABLES.indexOf('checkpoints'), utf8(A), new Uint8Array(0)]);
+    expect(rows).toHaveLength(1);
+    conn.query('UPDATE jev_mem_rec SET v = ? WHERE id = ?', [value(record), rows[0]!.id as number]);
+    return storeOn(conn);
+  }
+
+  it('a sealed checkpoint is checked by its seal: its parts are not summed again (a part sum wrong before sealing reads), while an unsealed one, a part without a sum or a changed byte is damaged', async () => {
+    const sealed = await withCheckpoint(12345, (r) => sealValue(encodeRecordValue(r, ONE)));
+    expect((await sealed.readCheckpoint?.(A))?.parts['a.bin']).toEqual(new Uint8Array([1, 2, 3, 4]));
+    await sealed.close();
+    const damaged = [
+      await withCheckpoint(12345, (r) => encodeRecordValue(r, ONE)), // layouts 5 and 6: each part is summed
+      await withCheckpoint(undefined, (r) => sealValue(encodeRecordValue(r, ONE))),
+      await withCheckpoint(checkpointRecord(checkpoint).sums!['a.bin'], (r) => {
+        const v = sealValue(encodeRecordValue(r, ONE));
+        v[v.length - 2] = v[v.length - 2]! ^ 0x01;
+        return v;
+      }),
+    ];
+    for (const store of damaged) {
+      await expect(store.readCheckpoint?.(A)).rejects.toMatchObject({ code: 'STORE_DAMAGED', field: 'checkpoint' });
+      await store.close();
+    }
+  });
+
+  it('the mark is set on checkpoint records of sealed bytes only', () => {
+    const record = checkpointRecord(checkpoint);
+    expect(sealHeld(readRecordValue('checkpoints', sealValue(encodeRecordValue(record, ONE)), ONE))).toBe(true);
+    expect(sealHeld(readRecordValue('checkpoints', encodeRecordValue(record, ONE), ONE))).toBe(false);
   });
 });

@@ -78,8 +78,9 @@ export function unsealValue(stored: StoredBytes): StoredBytes {
 /**
  * The value stored under `key` of `table`, its seal checked and its bytes decoded; a BLOB whose
  * seal fails, that does not decode or that lies on a damaged page (empty) is a damaged record
- * ({@link damagedValue}). A node record whose seal held is marked so (`record-codec.ts`
- * `SEAL_HELD`), and its readers skip re-serialising it to check its `sum`.
+ * ({@link damagedValue}). A node or checkpoint record whose seal held is marked so
+ * (`record-codec.ts` `SEAL_HELD`), and its readers skip re-serialising it to check its `sum`
+ * (node) or summing its parts again (checkpoint).
  */
 export function readRecordValue(table: RecordTable, blob: StoredBytes, key: RecordKey): unknown {
   let inner: StoredBytes;
@@ -90,8 +91,8 @@ export function readRecordValue(table: RecordTable, blob: StoredBytes, key: Reco
   }
   try {
     const value = decodeRecordValue(inner, key);
-    // A node record of sealed bytes: its sum is not recomputed by the reader (record-codec.ts SEAL_HELD).
-    if (table === 'node' && inner !== blob) markSealHeld(value);
+    // A node or checkpoint record of sealed bytes: its sums are not recomputed by the reader (record-codec.ts SEAL_HELD).
+    if ((table === 'node' || table === 'checkpoints') && inner !== blob) markSealHeld(value);
     return value;
   } catch {
     return damagedValue(table, blob instanceof Uint8Array && blob.byteLength === 0 ? 'page' : 'decode');

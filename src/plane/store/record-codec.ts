@@ -32,18 +32,26 @@ export function nodeRecordSum(record: NodeRecord): number {
 }
 
 /**
- * Marks a node record decoded from bytes whose own seal held (the SQL driver's layout 7,
- * `record-sql-seal.ts`: a CRC-32 over the stored bytes, checked before decoding): those bytes
- * are the ones written, and every node record is written by {@link toNodeRecord} with the sum of
- * what it encodes, so {@link nodeRecordSound} need not serialise the record again to check its
- * `sum` (issue 22: ~5 µs of the ~9 µs a node record's read took). A non-enumerable symbol: no
- * copy, spread or JSON of the record carries it, and a record put in a transaction never has it.
+ * Marks a node or checkpoint record decoded from bytes whose own seal held (the SQL driver's
+ * layout 7, `record-sql-seal.ts`: a CRC-32 over the stored bytes, checked before decoding): those
+ * bytes are the ones written, and every node record is written by {@link toNodeRecord} with the
+ * sum of what it encodes, every checkpoint record by `record-checkpoint.ts` `checkpointRecord`
+ * with the sum of each part, so {@link nodeRecordSound} need not serialise the record again to
+ * check its `sum` (issue 22: ~5 µs of the ~9 µs a node record's read took), nor `readCheckpoint`
+ * sum each part again (issue 25: a second CRC-32 over the checkpoint's megabytes at each open).
+ * A non-enumerable symbol: no copy, spread or JSON of the record carries it, and a record put in a
+ * transaction never has it.
  */
-export const SEAL_HELD: unique symbol = Symbol('jev-mem node record: seal held');
+export const SEAL_HELD: unique symbol = Symbol('jev-mem record: seal held');
 
-/** Marks `record` (a node record just decoded from sealed bytes whose seal held; see {@link SEAL_HELD}). */
+/** Marks `record` (a node or checkpoint record just decoded from sealed bytes whose seal held; see {@link SEAL_HELD}). */
 export function markSealHeld(record: unknown): void {
   if (record !== null && typeof record === 'object') Object.defineProperty(record, SEAL_HELD, { value: true });
+}
+
+/** True when `record` was decoded from sealed bytes whose seal held ({@link SEAL_HELD}). */
+export function sealHeld(record: unknown): boolean {
+  return record !== null && typeof record === 'object' && (record as { [SEAL_HELD]?: boolean })[SEAL_HELD] === true;
 }
 
 /**
@@ -53,7 +61,7 @@ export function markSealHeld(record: unknown): void {
  */
 export function nodeRecordSound(record: NodeRecord): boolean {
   if (typeof record.sum !== 'number') return false;
-  if ((record as { [SEAL_HELD]?: boolean })[SEAL_HELD] === true) return true;
+  if (sealHeld(record)) return true;
   try {
     return nodeRecordSum(record) === record.sum;
   } catch {
