@@ -53,7 +53,7 @@ import type { SideReading, StateMlpWeights, StatePatternReader, StateReadings, S
 export type { StateMlpWeights } from './state-update-types.js';
 
 /** Model id of the MLP head's answers (edges it makes carry it as their origin). */
-export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@4.1.0';
+export const STATE_UPDATE_MLP_ID = 'jev-mem/state-update-mlp@4.0.0';
 
 /** Names of the slot features (group 2 of the module doc), in order. */
 export const STATE_MLP_SLOT_FEATURES = Object.freeze(['cos_all', 'cos_delta', 'cos_delta_older', 'delta_newer', 'delta_older', 'change_lex', 'end_lex', 'change_lex_older', 'negation', 'newer_future', 'older_future', 'newer_past', 'older_past', 'newer_first', 'older_first', 'same_speaker', 'other_named', 'newer_valueless', 'len_ratio', 'addition_lex', 'repeat_lex', 'history_lex', 'experience_lex', 'kind_agree', 'kind_same_top', 'kind_newer', 'first_both', 'first_mismatch', 'names_shared', 'names_new', 'names_lost'] as const);

@@ -32,7 +32,7 @@ describe('the per-side caches of the state-update head', () => {
     const older = side('I live in Porto.', 1);
     const newer = side('Have you ever been to Vienna?', 2);
     // Only a question: it asserts nothing, so it updates nothing (probability 0 at any threshold).
-    expect(stateUpdateReaching(newer, older, memo, 'mlp', 0)).toEqual({ probability: 0, model: 'jev-mem/state-update-mlp@4.1.0' });
+    expect(stateUpdateReaching(newer, older, memo, 'mlp', 0)).toEqual({ probability: 0, model: 'jev-mem/state-update-mlp@4.0.0' });
     newer.text = 'Maya: Big news! I moved to Vienna in the spring. Have you been?';
     const moved = stateUpdateReaching(newer, older, memo, 'mlp', 0);
     expect(moved).toEqual(stateUpdateReaching(side('Big news! I moved to Vienna in the spring. Have you been?', 2), side('I live in Porto.', 1), new Map(), 'mlp', 0));

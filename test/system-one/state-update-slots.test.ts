@@ -31,9 +31,7 @@ describe('state-update slot gate', () => {
   it('one slot still updates: a move, a new job, a house bought and moved into', () => {
     expect(decideStateUpdate(side('We moved to Berlin.', 1), side('I live in Porto.', 0), new Map()).probability).toBeGreaterThanOrEqual(0.85);
     expect(decideStateUpdate(side('I started a new job at Globex.', 1), side('I work at Acme.', 0), new Map()).probability).toBeGreaterThanOrEqual(0.85);
-    // A held-out grammar pair: the gate lets it through (no cap at 0.05); head 4.1.0 (h-changes)
-    // answers 0.64 there, below 0.85 (4.0.0 caught it), so only the gate's part is asserted.
-    expect(decideStateUpdate(side('Big news: we bought a house in Warsaw and moved in last week.', 1), side('We have been living in Nairobi for a few years now.', 0), new Map()).probability).toBeGreaterThan(0.5);
+    expect(decideStateUpdate(side('Big news: we bought a house in Warsaw and moved in last week.', 1), side('We have been living in Nairobi for a few years now.', 0), new Map()).probability).toBeGreaterThanOrEqual(0.85);
   });
 
   it('reads slots from words: "earn a living" is a job, a week day is no slot, things are their own slots', () => {
