@@ -20,7 +20,8 @@
  * threshold where ≤ 2 % of the non-updates pass. End to end: for held-out update pairs, the older
  * then the newer line is written into a fresh memory (default Node encoder), and the kind's
  * question about the subject ("Where does Tom work?") is recalled: the share where the newer
- * ranks above the older (the older absent counts as above).
+ * ranks above the older (the older absent counts as above). Also printed: the MLP head's held-out
+ * updates caught at its ≤ 2 % point by family (update, end, end naming no value) and by person.
  *
  * @module
  */
@@ -167,6 +168,14 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     return rates(s, y, thresholdAt(s.filter((_, i) => y[i] === 0), 0.02)).caught;
   };
 
+  // The MLP head's held-out updates caught at its ≤ 2 % point, by family (update, end naming the
+  // value, end naming none) and by person (first: I / we; third: a name or a relative).
+  const tMlp = thresholdAt(scored.filter((p) => p.label === 0).map((p) => p.mlp), 0.02);
+  const byGroup: Array<[string, number, number]> = [
+    ...(['update', 'end', 'end-unnamed'] as const).map((f): [string, number, number] => [f, held.filter((p, i) => p.family === f && (scored[i] as Scored).mlp >= tMlp).length, held.filter((p) => p.family === f).length]),
+    ...([1, 3] as const).map((n): [string, number, number] => [n === 1 ? 'first person' : 'third person', held.filter((p, i) => p.label === 1 && p.person === n && (scored[i] as Scored).mlp >= tMlp).length, held.filter((p) => p.label === 1 && p.person === n).length]),
+  ];
+
   // End to end: write the older then the newer line; recall the kind's question.
   const encoder = await createDefaultNodeEncoder();
   const e2e = held.filter((p) => p.label === 1 && p.family === 'update').slice(0, e2eLimit);
@@ -202,6 +211,7 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     ...groups.map((g) => `| ${g.group} | ${g.mlp.updates} | ${g.mlp.nonUpdates} | ${pct(g.mlp.caught)} | ${pct(g.mlp.falseSupersessions)} | ${Number.isNaN(g.mlp.auc) ? '-' : g.mlp.auc.toFixed(3)} | ${pct(g.logistic.caught)} | ${pct(g.logistic.falseSupersessions)} | ${Number.isNaN(g.logistic.auc) ? '-' : g.logistic.auc.toFixed(3)} |`),
     '',
     `Held-out, updates caught where ≤ 2 % of non-updates pass (threshold chosen on these pairs): MLP ${pct(at2('mlp'))} %, logistic ${pct(at2('logistic'))} %.`,
+    `The MLP head at that point, caught by family and person: ${byGroup.map(([g, c, n]) => `${g} ${c}/${n}`).join(', ')}.`,
     `End to end (${e2e.length} held-out update pairs, older then newer written, the kind's question recalled): newer ranked above older in ${e2eFigures.mlp.newerAbove} (${pct(e2eFigures.mlp.share)} %) with the MLP head deciding, ${e2eFigures.logistic.newerAbove} (${pct(e2eFigures.logistic.share)} %) with the logistic head (opt-in).`,
     '',
     'The MLP head with and without the slot gate (src/system-one/state-update-slots.ts), share at P ≥ 0.85 (false supersessions; for the true updates, caught):',

@@ -27,6 +27,7 @@ import { loadLocomo } from '../lib/data.js';
 import type { StateSide } from '../../src/system-one/state-update.js';
 import { tokenize, STOP_WORDS } from '../../src/plane/text/text.js';
 import { generateGrammarPairs, type GrammarPair } from './state-grammar.js';
+import { broadTrainParts } from './state-grammar-broad.js';
 import { generateEventPairs } from './state-events.js';
 import { generateStatePairs } from './state-pairs.js';
 import { generateTalkPairs, type TalkPair } from './state-talk.js';
@@ -57,6 +58,16 @@ export const TALK_PER_KIND = { fit: 250, validation: 60 } as const;
  * grammar's validation non-updates of the operating point (≤ 2 % pass).
  */
 export const EVENTS_CROSS = { fit: 900, validation: 180 } as const;
+
+/** Update pairs per kind of the grammar with the broad train lists (./state-grammar-broad.ts, `--broad`) in `train` and `validation`. */
+export const BROAD_PER_KIND = { fit: 500, validation: 80 } as const;
+
+/**
+ * LoCoMo dev non-updates per turn with `--broad` (lexical neighbours, random earlier turns): twice
+ * the default, as the broader grammar's head read more small talk of one speaker as a change
+ * ("No problem! …" after "No problem! …") when maintenance asked its neighbours.
+ */
+export const BROAD_LOCOMO = { lexical: 4, random: 4 } as const;
 
 /** Non-update pairs of the LoCoMo dev conversations `ids` (see the module doc). */
 export async function locomoNegatives(ids: readonly string[], perTurn = 3, randomPerTurn = 0, dataPath?: string): Promise<LabelledPair[]> {
@@ -93,18 +104,19 @@ export async function locomoNegatives(ids: readonly string[], perTurn = 3, rando
  * grammar's pairs are added only with `withTalk` (the v5 candidate of h-update2, not shipped: the
  * shipped v4 head is fitted without them, so `--check` reproduces it).
  */
-export async function statePairSets(withHeldout = true, dataPath?: string, withTalk = false, withEvents = false): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
+export async function statePairSets(withHeldout = true, dataPath?: string, withTalk = false, withEvents = false, withBroad = false): Promise<{ train: LabelledPair[]; validation: LabelledPair[]; heldout: LabelledPair[] }> {
+  const broad = withBroad ? broadTrainParts() : undefined;
   const train = [
-    ...generateGrammarPairs({ split: 'train', perKind: 300, families: 'fit' }).map(fromGrammar),
+    ...generateGrammarPairs({ split: 'train', perKind: withBroad ? BROAD_PER_KIND.fit : 300, families: 'fit', broad }).map(fromGrammar),
     ...(withEvents ? generateEventPairs({ split: 'train', cross: EVENTS_CROSS.fit, families: 'fit' }).map(fromGrammar) : []),
     ...(withTalk ? generateTalkPairs({ families: 'fit', perKind: TALK_PER_KIND.fit }).map(fromTalk) : []),
     ...generateStatePairs()
       .filter((p) => p.split === 'train')
       .map((p): LabelledPair => ({ newer: p.newer, older: p.older, label: p.label, source: `pairs:${p.kind}:${p.family}` })),
-    ...(await locomoNegatives(['conv-26', 'conv-30', 'conv-41', 'conv-42'], 2, 2, dataPath)),
+    ...(await locomoNegatives(['conv-26', 'conv-30', 'conv-41', 'conv-42'], withBroad ? BROAD_LOCOMO.lexical : 2, withBroad ? BROAD_LOCOMO.random : 2, dataPath)),
   ];
   const validation = [
-    ...generateGrammarPairs({ split: 'train', perKind: 60, seed: 99, families: 'validation' }).map(fromGrammar),
+    ...generateGrammarPairs({ split: 'train', perKind: withBroad ? BROAD_PER_KIND.validation : 60, seed: 99, families: 'validation', broad }).map(fromGrammar),
     ...(withEvents ? generateEventPairs({ split: 'train', cross: EVENTS_CROSS.validation, seed: 99, families: 'validation' }).map(fromGrammar) : []),
     ...(withTalk ? generateTalkPairs({ families: 'validation', perKind: TALK_PER_KIND.validation }).map(fromTalk) : []),
     ...(await locomoNegatives(['conv-43'], 2, 2, dataPath)),

@@ -239,6 +239,21 @@ export interface GrammarOptions {
    * is never used to choose anything. Ignored for `heldout`.
    */
   families?: 'all' | 'fit' | 'validation';
+  /**
+   * A broader train grammar (./state-grammar-broad.ts `broadTrainParts()`): its kinds, lists,
+   * names, speakers and chat words replace {@link GRAMMAR}'s for the `train` split. Ignored for
+   * `heldout`, whose pairs stay exactly those of {@link GRAMMAR}.
+   */
+  broad?: BroadParts | undefined;
+}
+
+/** The parts of a broader train grammar ({@link GrammarOptions.broad}). */
+export interface BroadParts {
+  grammar: Readonly<Record<string, KindGrammar>>;
+  third: ReadonlyArray<[string, 'his' | 'her', 'he' | 'she']>;
+  speakers: readonly string[];
+  prefix: readonly string[];
+  suffix: readonly string[];
 }
 
 /** The values {@link GrammarOptions.families} keeps: the last third (at least 2) for `validation`, the rest for `fit`. */
@@ -268,10 +283,16 @@ export function generateGrammarPairs(opts: GrammarOptions): GrammarPair[] {
   const fams = split === 'train' ? (opts.families ?? 'all') : 'all';
   const L = <T>(s: Split<T>): T[] => familyCut(s[split], fams);
   const out: GrammarPair[] = [];
-  const kinds = Object.keys(GRAMMAR);
+  const broad = split === 'train' ? opts.broad : undefined;
+  const G = broad?.grammar ?? GRAMMAR;
+  const THIRDS = broad ? [...THIRD.train, ...broad.third] : THIRD[split];
+  const SPEAK = broad ? [...SPEAKERS.train, ...broad.speakers] : SPEAKERS[split];
+  const PRE = broad ? [...PREFIX.train, ...broad.prefix] : PREFIX[split];
+  const SUF = broad ? [...SUFFIX.train, ...broad.suffix] : SUFFIX[split];
+  const kinds = Object.keys(G);
   const t0 = Date.UTC(2024, 0, 1);
   for (const kind of kinds) {
-    const g = GRAMMAR[kind] as KindGrammar;
+    const g = G[kind] as KindGrammar;
     const values = valueCut(g.values[split], fams);
     const two = (): [string, string] => {
       const a = pick(values);
@@ -280,11 +301,11 @@ export function generateGrammarPairs(opts: GrammarOptions): GrammarPair[] {
       return [a, b];
     };
     const subject = (): { subj: Subject; speaker: string; person: 1 | 3 } => {
-      const speaker = pick(SPEAKERS[split]);
+      const speaker = pick(SPEAK);
       if (rnd() < 0.55) return { subj: firstPerson(g.we === true && rnd() < 0.25, speaker), speaker, person: 1 };
-      return { subj: thirdPerson(pick(THIRD[split])), speaker, person: 3 };
+      return { subj: thirdPerson(pick(THIRDS)), speaker, person: 3 };
     };
-    const dress = (t: string, p: number): string => `${rnd() < p ? pick(PREFIX[split]) : ''}${t}${rnd() < p ? pick(SUFFIX[split]) : ''}`;
+    const dress = (t: string, p: number): string => `${rnd() < p ? pick(PRE) : ''}${t}${rnd() < p ? pick(SUF) : ''}`;
     const push = (family: GrammarFamily, olderPlain: string, newerPlain: string, speakerOld: string, speakerNew: string, person: 1 | 3, i: number, subject: string): void => {
       const older = dress(olderPlain, 0.25);
       const newer = dress(newerPlain, 0.35);
@@ -316,20 +337,20 @@ export function generateGrammarPairs(opts: GrammarOptions): GrammarPair[] {
       else if (fam === 'other-kind') {
         let k2 = pick(kinds);
         while (k2 === kind) k2 = pick(kinds);
-        const g2 = GRAMMAR[k2] as KindGrammar;
+        const g2 = G[k2] as KindGrammar;
         const v2 = pick(valueCut(g2.values[split], fams));
         newer = fill(pick(rnd() < 0.5 ? L(g2.update) : L(g2.older)), subj, v2, v2, g2.things ? pick(L(g2.things)) : '');
       } else {
         // The same change about another subject: another third person, or the other speaker's "I".
         const tpl = pick([...L(g.update), ...L(g.end), ...L(g.endUnnamed)]);
         if (person === 1 && rnd() < 0.5) {
-          let other = pick(SPEAKERS[split]);
-          while (other === speaker) other = pick(SPEAKERS[split]);
+          let other = pick(SPEAK);
+          while (other === speaker) other = pick(SPEAK);
           speakerNew = other;
           newer = fill(tpl, firstPerson(false, other), nu, old, a);
         } else {
-          let o = pick(THIRD[split]);
-          while (o[0] === subj.S) o = pick(THIRD[split]);
+          let o = pick(THIRDS);
+          while (o[0] === subj.S) o = pick(THIRDS);
           newer = fill(tpl, thirdPerson(o), nu, old, a);
         }
       }

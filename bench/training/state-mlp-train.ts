@@ -3,7 +3,10 @@
  * src/system-one/state-update-mlp-weights.ts and its model card figures as
  * models/state-update/card.json:
  *
- *   npx tsx bench/training/state-mlp-train.ts [--check] [--validation-only] [--talk] [--clauses] [--events] [--data <locomo10.json>]
+ *   npx tsx bench/training/state-mlp-train.ts [--check] [--validation-only] [--broad] [--talk] [--clauses] [--events] [--data <locomo10.json>]
+ *
+ * `--broad` (h-changes, the shipped 4.1.0): the grammar's train lists with ./state-grammar-broad.ts
+ * appended, and twice the LoCoMo dev non-updates (state-data.ts `BROAD_PER_KIND`, `BROAD_LOCOMO`).
  *
  * Data: bench/training/state-data.ts (fit on `train`, choose the operating point on
  * `validation`, report on `heldout`). Model: {@link fitMlp} (hidden 32, 30 epochs, batch 32,
@@ -49,7 +52,7 @@ const VALIDATION_ONLY = process.argv.includes('--validation-only');
 const dataAt = process.argv.indexOf('--data');
 /** `--talk`: add the chat grammar (bench/training/state-talk.ts) to the fit and validation sets (the v5 candidate; not shipped). */
 /** `--events`: add the life events (bench/training/state-events.ts) to the fit and validation sets (h-retrain's v5 candidate; not shipped: models/state-update/README.md). */
-const sets = await statePairSets(!VALIDATION_ONLY, dataAt > 0 ? process.argv[dataAt + 1] : undefined, process.argv.includes('--talk'), process.argv.includes('--events'));
+const sets = await statePairSets(!VALIDATION_ONLY, dataAt > 0 ? process.argv[dataAt + 1] : undefined, process.argv.includes('--talk'), process.argv.includes('--events'), process.argv.includes('--broad'));
 /**
  * `--clauses` (h-update3): a pair is read clause by clause, as the run time reads it
  * (`decideStateUpdate`: the newer's questions dropped, then every pair of ./state-update-clauses.ts
@@ -124,6 +127,10 @@ const CANDIDATES = [
   { group: 'no-vectors', hidden: 16, epochs: 10 },
   { group: 'general+slot', hidden: 16, epochs: 10 },
   { group: 'general+slot', hidden: 32, epochs: 30 },
+  // h-changes (`--broad`): smaller and shorter fits validated best on the broader grammar.
+  { group: 'no-vectors', hidden: 32, epochs: 10 },
+  { group: 'no-vectors', hidden: 16, epochs: 5 },
+  { group: 'all', hidden: 16, epochs: 10 },
 ];
 const GBM_CANDIDATES = [
   { group: 'no-vectors', depth: 2, rounds: 200 },
