@@ -4,8 +4,9 @@
  * loaded machine) and takes it again a few ms after giving it back; a reader of another process,
  * looking every ≤ 10 ms, used to miss those gaps again and again (measured: one wait of the
  * reader spanned up to 14 holds of the writer, 4.2 s; on a busier machine past 15 s, and the read
- * failed). Now a waiter queues and is next: while it waits, the lock changes hands at most once
- * (the hold under way ends, then it is the reader's). Asserted as an order (the lock directory's
+ * failed). Now a waiter queues and is next: while it waits, the lock changes hands at most twice
+ * (the hold under way ends, then it is the reader's; one more hold only when the writer gave the
+ * lock back and took it again between the reader's first look and its queueing). Asserted as an order (the lock directory's
  * generations seen while each wait lasts), not a time; full recalls, each opening the store as
  * the CLI does, all succeed meanwhile.
  */
@@ -27,7 +28,7 @@ let encoder: Encoder;
 const fx = lifecycleFixture('reader-during-ingest', (e) => (encoder = e));
 
 describe('a reader while another process ingests long turns', () => {
-  it('gets the lock after at most one other hold each time it waits, and every recall succeeds', async () => {
+  it('gets the lock after at most two other holds each time it waits, and every recall succeeds', async () => {
     const dir = join(fx.tempDir(), 'store');
     const seed = await createMemory({ encoder, systemOne: createHeuristicSystemOne(), storage: await createSqliteFileStorage({ dir }), namespace: 'n' });
     await seed.add({ text: 'Maya: I keep my bike in the garage.', speaker: 'Maya' });
@@ -86,7 +87,9 @@ describe('a reader while another process ingests long turns', () => {
       d.close();
       expect(spans.length).toBeGreaterThan(20); // it read all along the ingest
       // Before: up to 14 holds of the writer passed one wait of the reader.
-      expect(Math.max(...spans), `generations seen per wait: ${spans.join(' ')}`).toBeLessThanOrEqual(1);
+      // Now at most the hold under way when it came and, rarely, one more: the writer gave the lock
+      // back and took it again between this reader's first look and its marker (lock-queue.ts).
+      expect(Math.max(...spans), `generations seen per wait: ${spans.join(' ')}`).toBeLessThanOrEqual(2);
       expect(recalls.filter((r) => typeof r !== 'number')).toEqual([]);
       expect(recalls.length).toBeGreaterThan(0);
     } finally {
