@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Encoder } from '../../src/encoder/encoder.js';
 import { createMemory } from '../../src/memory.js';
-import { BOOK_DEDUP_PART } from '../../src/plane/resident/checkpoint-format.js';
+import { BOOK_DEDUP_PART, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_3 } from '../../src/plane/resident/checkpoint-format.js';
 import { dedupKey, dedupScopeOf, nodeDedupKey } from '../../src/plane/resident/keys.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import type { MemoryNode, Observation } from '../../src/types.js';
@@ -59,8 +59,8 @@ describe('a repeat by another speaker', () => {
 
 /**
  * Rewrites the checkpoint of `default` in `storage` as a store written before the speaker was
- * part of the repeat key holds it: each repeat key of `book.dedup` is replaced by the key of its
- * node without the speaker.
+ * part of the repeat key holds it (f3d5c55, format @3: the same parts): each repeat key of
+ * `book.dedup` is replaced by the key of its node without the speaker, and the tag is @3.
  */
 async function checkpointWithoutSpeakerKeys(storage: ReturnType<typeof keepOpen>, nodes: MemoryNode[]): Promise<number> {
   const cp = (await storage.readCheckpoint!('default'))!;
@@ -75,7 +75,8 @@ async function checkpointWithoutSpeakerKeys(storage: ReturnType<typeof keepOpen>
     keys[i] = hash53(dedupKey(node.text, node.observedAt, p.source, dedupScopeOf(p.metadata), p.metadata));
     replaced++;
   }
-  await storage.writeCheckpoint!('default', { ...cp, parts: { ...cp.parts, [BOOK_DEDUP_PART]: part } });
+  expect(cp.format).toBe(CHECKPOINT_FORMAT);
+  await storage.writeCheckpoint!('default', { ...cp, format: CHECKPOINT_FORMAT_3, parts: { ...cp.parts, [BOOK_DEDUP_PART]: part } });
   return replaced;
 }
 
@@ -101,6 +102,12 @@ describe('a store whose checkpoint holds the repeat keys without the speaker', (
     expect(after.deduplicated).toBe(false);
     expect(after.id).not.toBe(user.id);
     await second.close();
+    // Replaced at close by a checkpoint of this build (@4), which opens as current.
+    expect((await storage.readCheckpoint!('default'))?.format).toBe(CHECKPOINT_FORMAT);
+    const third = await createMemory({ encoder, storage });
+    expect((await third.stats()).opened.from).toBe('checkpoint');
+    expect(await third.add({ ...USER, turnId: 'third' })).toMatchObject({ id: after.id, deduplicated: true });
+    await third.close();
     await storage.reallyClose();
   });
 });
