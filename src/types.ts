@@ -260,4 +260,11 @@ export interface RecalledMemory {
    */
   supersededAtLocal?: string;
   types: MemoryTypes;
+  /**
+   * Provenance of the exact repeats merged into this memory (`Memory.add`: same text, time,
+   * source, scope, metadata and speaker), in the order they were written, each with its
+   * `ingestedAt`, as `get` gives it (`MemoryNode.duplicates`): a caller that maps turn ids to
+   * memories finds a repeated turn's id here. Absent when the memory has no repeats.
+   */
+  duplicates?: Array<Provenance & { ingestedAt: string }>;
 }

@@ -24,6 +24,8 @@ export function recallJson(r: RecallResult): unknown {
       supersededAt: m.supersededAt,
       supersededAtLocal: m.supersededAtLocal,
       provenance: m.provenance,
+      // The provenance of the repeats merged into the memory (their turn ids), when it has any.
+      duplicates: m.duplicates,
     })),
     trace: r.trace,
   };

@@ -67,6 +67,7 @@ function durableObjectConnection(storage: DurableObjectStorageLike): SqlConnecti
     },
     transaction: (fn) => storage.transactionSync(fn),
     ready: async () => undefined,
+    settle: () => undefined,
   };
 }
 

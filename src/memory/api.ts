@@ -46,12 +46,14 @@ export interface Memory {
    * memory's clock) is refused: the memory would be hidden at once.
    *
    * Exact repeats are not stored twice: a write with the same text (NFC, white space
-   * collapsed), the same `observedAt`, the same `source`, the same scope (`userId`, `agentId`)
-   * and the same other `metadata` (same keys and values, key order aside) as a stored node is
-   * merged into it: the node gains the repeat's provenance in `duplicates` and its id is
-   * returned with `deduplicated: true` (issue 7 item 4). `speaker`, `sessionId` and `turnId` are
+   * collapsed), the same `observedAt`, the same `source`, the same scope (`userId`, `agentId`),
+   * the same other `metadata` (same keys and values, key order aside; `role` among them) and the
+   * same `speaker` (NFC, case aside) as a stored node is merged into it: the node gains the
+   * repeat's provenance in `duplicates` (shown by `get` and on recalled memories) and its id is
+   * returned with `deduplicated: true` (issue 7 item 4). `sessionId` and `turnId` are
    * provenance and do not count; a write that differs in metadata (`{ project: 'A' }` and
-   * `{ project: 'B' }`) is a memory of its own (issue 22/25).
+   * `{ project: 'B' }`) or in speaker (an assistant's turn with the words of the user's turn
+   * before it) is a memory of its own (issue 22/25, hostile review h-break13).
    *
    * Text limit: at most `parameters.maxTextChars` UTF-16 code units (default 100,000, about
    * 20,000 words). Longer texts are refused with `TOO_LARGE`, not chunked: a node is one

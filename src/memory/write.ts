@@ -18,7 +18,7 @@ import type { NodePredicate } from '../read/filter.js';
 import type { MemoryParameters } from '../config.js';
 import type { Encoder } from '../encoder/encoder.js';
 import { JevMemError, invalidOption, isJevMemError, isWriterElsewhere, throwIfAborted } from '../errors.js';
-import { dedupKey, dedupScopeOf, legacyDedupKey, nodeDedupKey, type NamespaceState } from '../plane/resident/namespace.js';
+import { dedupKey, dedupScopeOf, nodeDedupKey, nodeOlderDedupKeys, type NamespaceState } from '../plane/resident/namespace.js';
 import { SCHEMA_META_KEY, SCHEMA_VERSION } from '../plane/store/schema.js';
 import { CHANGE_META_KEY, isChangedElsewhere, type StorageAdapter, type WriteBatch } from '../plane/store/storage.js';
 import type { Controller, Decision, DecisionContext, DecisionRecord } from '../system-one/controller.js';
@@ -561,7 +561,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       speculate(ns, opts.signal, async (state) => {
         speculative.current = undefined;
         const observedAt = first.observedAtMs !== undefined ? new Date(first.observedAtMs).toISOString() : undefined;
-        const key = dedupKey(first.text, observedAt, first.provenance.source, dedupScopeOf(first.provenance.metadata), first.provenance.metadata);
+        const key = dedupKey(first.text, observedAt, first.provenance.source, dedupScopeOf(first.provenance.metadata), first.provenance.metadata, first.provenance.speaker);
         if (supersedesId === undefined && state.dedupCandidate(key) !== undefined) return; // a repeat asks nothing
         const id = (ids[0] ??= newId());
         const revision = state.revision;
@@ -638,13 +638,13 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           const log: DecisionRecord[] = [decided.record];
           chunkLogs.push(log);
           const observedAt = c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined;
-          const scope = dedupScopeOf(c.provenance.metadata);
-          const key = dedupKey(c.text, observedAt, c.provenance.source, scope, c.provenance.metadata);
+          const keyed = { text: c.text, observedAt, provenance: c.provenance };
+          const key = nodeDedupKey(keyed);
           let dup: MemoryNode | undefined;
-          // The node's key, then (metadata besides the scope) the key without metadata an older
-          // checkpoint holds it under (plane/resident/keys.ts). The directory keeps a 53-bit hash
-          // of the key: compare the real keys before merging.
-          for (const k of new Set([key, legacyDedupKey(c.text, observedAt, c.provenance.source, scope)])) {
+          // The node's key, then the keys without speaker or metadata an older checkpoint holds
+          // it under (plane/resident/keys.ts). The directory keeps a 53-bit hash of the key:
+          // compare the real keys before merging (a node of another speaker is not a repeat).
+          for (const k of [key, ...nodeOlderDedupKeys(keyed)]) {
             const dupId = state.dedupCandidate(k);
             if (dupId === undefined) continue;
             await state.loadNodes([dupId]);

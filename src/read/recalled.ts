@@ -68,6 +68,7 @@ export function toRecalled(n: MemoryNode, score: number, state: NamespaceState):
     m.observedAtLocal = toLocalIso(Date.parse(n.observedAt), n.utcOffsetMinutes ?? 0);
   }
   if (n.timeZone !== undefined) m.timeZone = n.timeZone;
+  if (n.duplicates !== undefined && n.duplicates.length > 0) m.duplicates = n.duplicates;
   if (n.status === 'superseded' && n.supersededBy.length > 0) {
     const by = state.nodes.get(n.supersededBy[0] as string);
     const at = by?.observedAt ?? by?.ingestedAt;

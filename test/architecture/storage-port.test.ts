@@ -54,7 +54,7 @@ describe('the record driver (issue 22: one store over a small driver)', () => {
 
   it('the SQL connection under the SQL record driver is three required members, and the SQL driver adds only its lexical index', () => {
     const sql = join(import.meta.dirname, '../../src/plane/drivers/record-sql.ts');
-    expect(driverMembers('SqlConnection', join(import.meta.dirname, '../../src/plane/drivers/sql-connection.ts'))).toEqual(['query', 'transaction', 'ready'].map((name) => ({ name, optional: false })));
+    expect(driverMembers('SqlConnection', join(import.meta.dirname, '../../src/plane/drivers/sql-connection.ts'))).toEqual(['query', 'transaction', 'ready', 'settle'].map((name) => ({ name, optional: false })));
     expect(driverMembers('SqlRecordDriver', sql)).toEqual([{ name: 'lexicalIndex', optional: false }]);
   });
 

@@ -52,7 +52,7 @@ describe('checkpoints', () => {
     await a.addMany(TURNS);
     await a.close();
     const cp = await storage.readCheckpoint!('default');
-    expect(CHECKPOINT_FORMAT).toBe('jev-mem/namespace-checkpoint@3');
+    expect(CHECKPOINT_FORMAT).toBe('jev-mem/namespace-checkpoint@4');
     await storage.writeCheckpoint!('default', { ...cp!, format: 'jev-mem/namespace-checkpoint@1' });
     const b = await createMemory({ encoder, storage });
     expect((await b.stats()).opened.from).toBe('scan');

@@ -322,6 +322,7 @@ describe('erasure: the delete and its checkpoint are one SQL transaction', () =>
       },
       transaction: (fn) => driver.transaction(fn),
       ready: (mode) => driver.ready(mode),
+      settle: () => driver.settle(),
     };
     const storage = keepOpen(createSqlRecordStore(wrapped, { kind: 'sqlite', label: 'test store', quotaRemedy: '', lexical: 'minisearch', vacuum: false }));
     const m1 = await createMemory({ encoder, storage });

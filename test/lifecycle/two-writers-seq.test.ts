@@ -47,6 +47,7 @@ const nodePair: Pair = (hook) => {
           if (mode === 'write') await hook();
           await da.ready(mode);
         },
+        settle: () => da.settle(),
       },
       { kind: 'sqlite', label: 'store A', quotaRemedy: '', lexical: 'fts5', vacuum: false },
     ),

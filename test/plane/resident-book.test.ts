@@ -23,7 +23,13 @@ function written(): { dir: NodeDirectory; book: NamespaceBook } {
   return { dir, book };
 }
 
-const keyOf = (i: number): number => hash53(dedupKey(`t${i}`, '2023-05-08T13:56:00.000Z', undefined));
+/**
+ * The repeat key of fixture node n<i>: its speaker (Caroline) is part of it (h-break13, checkpoint
+ * @4: the 7-element key); before, the 3-element key of text, time and source, which a book restored
+ * from an older checkpoint still holds (see the last test).
+ */
+const keyOf = (i: number): number => hash53(dedupKey(`t${i}`, '2023-05-08T13:56:00.000Z', undefined, undefined, undefined, 'Caroline'));
+const olderKeyOf = (i: number): number => hash53(dedupKey(`t${i}`, '2023-05-08T13:56:00.000Z', undefined));
 
 describe('NamespaceBook restore (repeat keys filed on first use)', () => {
   it('answers repeat candidates and writes book.json exactly as before the restore', () => {
@@ -101,7 +107,7 @@ describe('NamespaceBook restore (repeat keys filed on first use)', () => {
     n.provenance.metadata = { userId: 'alice' };
     dir.add(n, 1, 'en');
     book.add(n, 'en');
-    const scoped = dedupKey('t1', n.observedAt, undefined, { userId: 'alice' });
+    const scoped = dedupKey('t1', n.observedAt, undefined, { userId: 'alice' }, undefined, 'Caroline');
     expect(nodeDedupKey(n)).toBe(scoped);
     expect(book.dedupCandidate(hash53(scoped))).toBe('a1');
     expect(book.dedupCandidate(keyOf(1))).toBeUndefined(); // an unscoped write of t1 finds nothing
@@ -112,5 +118,19 @@ describe('NamespaceBook restore (repeat keys filed on first use)', () => {
     expect(old.dedupCandidate(keyOf(1))).toBe('a1');
     expect(nodeDedupKey(n)).not.toBe(dedupKey('t1', n.observedAt, undefined));
     expect(old.dedupCandidate(hash53(scoped))).toBeUndefined(); // a scoped repeat is missed, never merged across scopes
+  });
+
+  it('restored with the keys of a checkpoint before the speaker (@3), answers and unfiles them; nodes filed after carry the speaker', () => {
+    const { dir, book } = written();
+    const old = new NamespaceBook(dir);
+    old.restore({ ...book.toJSON(), dedup: [1, 2, 3, 4, 5].map((i) => [olderKeyOf(i), `n${i}`]) });
+    expect(old.dedupCandidate(olderKeyOf(3))).toBe('n3'); // the write path looks the older key up too
+    expect(old.dedupCandidate(keyOf(3))).toBeUndefined();
+    old.remove(makeNode('ns', 'n3', 3, 't3'), 'en'); // its older key leaves with it
+    expect(old.dedupCandidate(olderKeyOf(3))).toBeUndefined();
+    const n6 = makeNode('ns', 'n6', 6, 't6');
+    dir.add(n6, 6, 'en');
+    old.add(n6, 'en');
+    expect(old.toJSON().dedup).toEqual([...[1, 2, 4, 5].map((i) => [olderKeyOf(i), `n${i}`]), [keyOf(6), 'n6']]);
   });
 });

@@ -21,11 +21,22 @@
  * `lexical.json` with 27aa880's once its header is read back as version 3 (`language` null).
  * h-person2 (issue 24): `LEXICAL_VERSION` 5; the header is this build's version, whatever it is
  * (English terms did not change in 4 or 5).
+ *
+ * h-fair (checkpoint @4, the repeat key gains the speaker: h-break13's a549d4a): the only bytes
+ * that differ are `book.dedup`'s hashes of the nodes this build files (every fixture node has a
+ * speaker, so its key is the 7-element one). Read in 27aa880's terms, each such hash is replaced
+ * by the hash of its node's key without the speaker, and how many were so counted is asserted:
+ * all of them in a state built by this build, none in 27aa880's checkpoint restored and written
+ * again (restored keys are kept as they were), the 3 nodes put after it when it is replayed. The
+ * state's repeat lookups (`answers`) go as the write path's do: the node's key, then its older
+ * keys; they find the same nodes as 27aa880's did.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_FORMAT, NamespaceState, dedupKey, type IndexFactories } from '../../src/plane/resident/namespace.js';
+import { CHECKPOINT_FORMAT, NamespaceState, dedupKey, dedupScopeOf, nodeDedupKey, nodeOlderDedupKeys, type IndexFactories } from '../../src/plane/resident/namespace.js';
+import { hash53 } from '../../src/plane/resident/node-directory.js';
+import type { MemoryNode } from '../../src/types.js';
 import { createMemoryStorage } from '../../src/plane/store/memory-storage.js';
 import type { Checkpoint, StorageAdapter, WriteBatch } from '../../src/plane/store/storage.js';
 import { createLexicalIndex, LEXICAL_VERSION } from '../../src/plane/indexes/lexical.js';
@@ -86,12 +97,23 @@ function lexicalV3(bytes: Uint8Array): Uint8Array {
 const withLexicalV4 = (cp: Checkpoint): Checkpoint => ({ ...cp, parts: { ...cp.parts, 'lexical.json': lexicalV4(cp.parts['lexical.json']!) } });
 const decoded = (cp: StoredCheckpoint): Checkpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])) });
 const encoded = (cp: Checkpoint): StoredCheckpoint => ({ change: cp.change, format: cp.format, parts: Object.fromEntries(Object.entries(cp.parts).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) });
+/** How many repeat keys the last {@link asPrevious} read as the key with the speaker (filed by this build). */
+let filedWithSpeaker = 0;
+/** The fixture's nodes (both namespaces) by id. */
+const fixtureNodes = new Map((['flat', 'auto'] as const).flatMap((kind) => fixture[kind].commits.flatMap((c) => c.putNodes ?? [])).map((n) => [n.id, n as MemoryNode]));
+/** The repeat key 27aa880 filed node `n` under: the key without its speaker (checkpoints before @4). */
+const keyWithoutSpeaker = (n: MemoryNode): string => dedupKey(n.text, n.observedAt, n.provenance.source, dedupScopeOf(n.provenance.metadata), n.provenance.metadata);
+
 /**
- * What a checkpoint of this build (@3) says, in 27aa880's terms (@2): `dir.vec` gathered from the
- * rows `dir.vecrow` numbers in `vectors` (−1: a zero row), `vecRows` taken out of the header.
+ * What a checkpoint of this build (@4) says, in 27aa880's terms (@2): `dir.vec` gathered from the
+ * rows `dir.vecrow` numbers in `vectors` (−1: a zero row), `vecRows` taken out of the header, and
+ * (@4, h-fair) each repeat key of `book.dedup` that this build filed, the node's key with its
+ * speaker (every fixture node has one), read as the key without it, which 27aa880 filed; a key
+ * restored from 27aa880's checkpoint is that key already. Every entry is one or the other.
  */
 function asPrevious(cp: StoredCheckpoint): StoredCheckpoint {
-  expect(cp.format).toBe('jev-mem/namespace-checkpoint@3');
+  expect(cp.format).toBe('jev-mem/namespace-checkpoint@4');
+  filedWithSpeaker = 0;
   expect(Object.keys(cp.parts)).not.toContain('dir.vec');
   expect(Object.keys(cp.parts)).not.toContain('vectors.exact');
   expect(Object.keys(cp.parts)).toContain('book.dedup');
@@ -109,7 +131,15 @@ function asPrevious(cp: StoredCheckpoint): StoredCheckpoint {
   const n = dedup.length / 12;
   const hashes = new Float64Array(dedup.buffer, 0, n);
   const slots = new Int32Array(dedup.buffer, 8 * n, n);
-  book.dedup = Array.from(hashes, (h, i) => [h, header.directory.ids[slots[i]!] as string]);
+  book.dedup = Array.from(hashes, (h, i) => {
+    const id = header.directory.ids[slots[i]!] as string;
+    const node = fixtureNodes.get(id)!;
+    expect(node.provenance.speaker).toBeTruthy();
+    const older = hash53(keyWithoutSpeaker(node));
+    expect([hash53(nodeDedupKey(node)), older]).toContain(h);
+    if (h !== older) filedWithSpeaker++;
+    return [older, id];
+  });
   expect(header.vecRows).toBe('vectors');
   delete header.vecRows;
   const rows = gridRowsOf(parts.vectors!)!;
@@ -138,7 +168,10 @@ function withoutExact(cp: StoredCheckpoint): StoredCheckpoint {
  * A checkpoint of this build matches 27aa880's `expected`, read as @2 (see the module), once its
  * per-scope bookkeeping (checked against `scopes` first; none for a book restored from 27aa880) is taken out.
  */
-const sameAs = (cp: Checkpoint, expected: StoredCheckpoint, scopes?: unknown): void => expect(asPrevious(withoutScopes(cp, scopes))).toEqual(withoutExact(expected));
+const sameAs = (cp: Checkpoint, expected: StoredCheckpoint, filed: number, scopes?: unknown): void => {
+  expect(asPrevious(withoutScopes(cp, scopes))).toEqual(withoutExact(expected));
+  expect(filedWithSpeaker).toBe(filed); // repeat keys this build filed (with the speaker); the rest restored as 27aa880 wrote them
+};
 
 /**
  * `cp` with `scopes` taken out of its `book.json` (checked against `scopes` first): what
@@ -179,7 +212,9 @@ function answersOf(s: NamespaceState, kind: 'flat' | 'auto'): Record<string, unk
     speakers: [...s.speakers],
     keywordDf: [...s.keywordDf],
     dominantLanguage: s.dominantLanguage,
-    dedup: [...nodes.values()].map((n) => s.dedupCandidate(dedupKey(n.text, n.observedAt, n.provenance.source)) ?? null),
+    // Looked up as the write path does (memory/write.ts): the node's key, then the older keys a
+    // restored checkpoint holds it under (checkpoint @4: the key gained the speaker).
+    dedup: [...nodes.values()].map((n) => [nodeDedupKey(n as MemoryNode), ...nodeOlderDedupKeys(n as MemoryNode)].map((k) => s.dedupCandidate(k)).find((id) => id !== undefined) ?? null),
     vector: [0, 3, 7].map((i) => s.vector.search(Float32Array.from(first(i).map((x, j) => x + (j === 0 ? 0.05 : 0))), 3)),
     lexical: ['Lisbon', 'Fahrrad', 'glazing pottery'].map((q) => s.lexical.search(q, 3)),
   };
@@ -188,7 +223,7 @@ function answersOf(s: NamespaceState, kind: 'flat' | 'auto'): Record<string, unk
 describe('checkpoints written by commit 27aa880', () => {
   it('use the previous format tag and its part names', () => {
     expect(fixture.flat.checkpoint1.format).toBe('jev-mem/namespace-checkpoint@2');
-    expect(CHECKPOINT_FORMAT).toBe('jev-mem/namespace-checkpoint@3');
+    expect(CHECKPOINT_FORMAT).toBe('jev-mem/namespace-checkpoint@4');
     expect(Object.keys(fixture.auto.checkpoint1.parts)).toEqual(['dir.seq', 'dir.status', 'dir.session', 'dir.hash', 'dir.lang', 'dir.vec', 'dir.scale', 'header.json', 'book.json', 'lexical.json', 'vectors', 'vectors.exact']);
   });
 
@@ -205,9 +240,9 @@ describe('checkpoints written by commit 27aa880', () => {
           await storage.commit(kind, batch);
           await s.maybeUpgradeVector();
         });
-        if (i + 1 === STAGE1) sameAs(await s.checkpoint(STAGE1, fixture.encoder), fixture[kind].checkpoint1, SCOPES1(kind));
+        if (i + 1 === STAGE1) sameAs(await s.checkpoint(STAGE1, fixture.encoder), fixture[kind].checkpoint1, 7, SCOPES1(kind));
       }
-      sameAs(await s.checkpoint(commits.length, fixture.encoder), fixture[kind].checkpoint2, SCOPES2(kind));
+      sameAs(await s.checkpoint(commits.length, fixture.encoder), fixture[kind].checkpoint2, 10, SCOPES2(kind));
       expect(answersOf(s, kind)).toEqual(fixture[kind].answers);
       s.dispose();
     });
@@ -220,7 +255,7 @@ describe('checkpoints written by commit 27aa880', () => {
       expect(s.changedSinceCheckpoint).toBe(1); // an @2 checkpoint is replaced at the next checkpoint
       await s.maybeUpgradeVector();
       const cp = await s.checkpoint(STAGE1, fixture.encoder);
-      sameAs(cp, fixture[kind].reopened1);
+      sameAs(cp, fixture[kind].reopened1, 0);
       s.dispose();
       // The @3 checkpoint opens current, with the same answers as 27aa880's state.
       await storage.writeCheckpoint(kind, cp);
@@ -265,7 +300,7 @@ describe('checkpoints written by commit 27aa880', () => {
       expect(answersOf(s, kind)).toEqual(fixture[kind].reopenedAnswers);
       const { replayed, ...cp } = fixture[kind].reopened2;
       expect(replayed).toBe(4);
-      sameAs(await s.checkpoint(fixture[kind].commits.length, fixture.encoder), cp);
+      sameAs(await s.checkpoint(fixture[kind].commits.length, fixture.encoder), cp, 3); // the 3 nodes put after checkpoint 1
       s.dispose();
     });
   }

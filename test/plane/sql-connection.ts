@@ -32,6 +32,7 @@ export function memorySqlConnection(path = ':memory:'): SqlConnection & { close(
       }
     },
     async ready(): Promise<void> {},
+    settle(): void {},
     close(): void {
       if (db.isOpen) db.close();
     },

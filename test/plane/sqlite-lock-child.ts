@@ -1,4 +1,9 @@
-// A second process for sqlite-lock.test.ts. Usage: sqlite-lock-child.ts <db> hold|store|crash|greedy
+// A second process for sqlite-lock.test.ts. Usage: sqlite-lock-child.ts <db> hold|store|crash|greedy|again|store-again
+//   again: takes the database lock (ready('read')), prints "held", keeps it through a synchronous
+//          turn of 600 ms (as a write's planning does), lets the turn end and takes it again at once
+//          (ready), prints "again <epoch ms>", keeps it 300 ms more and exits;
+//   store-again: the same with the store's writer lock `<folder of db>/lock` (600 ms on timers,
+//          given back, taken again with takeStoreLockWaiting, 300 ms);
 //   greedy: reads in a loop that never waits for anything but the lock (a busy server answering
 //          recalls back to back), printing "reading" once; killed by the test;
 //   store: takes the writer lock `<folder of db>/lock` of a store folder, then holds as `hold`;
@@ -10,12 +15,41 @@
 import { writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
-import { takeStoreLock } from '../../src/plane/store/store-lock.js';
+import { releaseStoreLock, takeStoreLock, takeStoreLockWaiting } from '../../src/plane/store/store-lock.js';
 
 const [path, mode] = process.argv.slice(2) as [string, string];
 if (mode === 'store') await takeStoreLock(dirname(path), join(dirname(path), 'lock'));
 const d = openNodeSqlDriver(path);
-if (mode === 'greedy') {
+const spin = (ms: number): void => {
+  for (const until = Date.now() + ms; Date.now() < until; ) {
+    // a synchronous turn (no Atomics.wait: the event loop is busy, not frozen)
+  }
+};
+if (mode === 'again') {
+  await d.ready('read');
+  d.query('SELECT count(*) AS n FROM t');
+  writeSync(1, 'held\n');
+  spin(600);
+  await new Promise((done) => setImmediate(done)); // the turn ends, and the lease with it
+  await d.ready('read');
+  writeSync(1, `again ${Date.now()}\n`);
+  d.query('SELECT count(*) AS n FROM t');
+  spin(300);
+  d.close();
+  process.exit(0);
+} else if (mode === 'store-again') {
+  const dir = dirname(path);
+  await takeStoreLock(dir, join(dir, 'lock'));
+  writeSync(1, 'held\n');
+  await new Promise((done) => setTimeout(done, 600));
+  await releaseStoreLock(dir, join(dir, 'lock'));
+  await takeStoreLockWaiting(dir, join(dir, 'lock'), 15_000);
+  writeSync(1, `again ${Date.now()}\n`);
+  await new Promise((done) => setTimeout(done, 300));
+  await releaseStoreLock(dir, join(dir, 'lock'));
+  d.close();
+  process.exit(0);
+} else if (mode === 'greedy') {
   for (let i = 0; ; i++) {
     await d.ready('read');
     d.query('SELECT count(*) AS n FROM t');

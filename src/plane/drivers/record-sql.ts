@@ -332,6 +332,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         // A read met another process's lock: it is repeatable, so run it again.
         if (mode === 'read' && isBusy(e) && performance.now() - start < BUSY_RETRY_MS) continue;
         throw mapped(label, e);
+      } finally {
+        db.settle(); // a lock another process waits for is given back now (sql-connection.ts)
       }
     }
   }

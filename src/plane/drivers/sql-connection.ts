@@ -24,5 +24,11 @@ export interface SqlConnection {
    * {@link transaction} of the turn runs in). A Durable Object resolves at once.
    */
   ready(mode: 'read' | 'write'): Promise<void>;
+  /**
+   * Says that the statements that followed the caller's last {@link ready} are done (the end of
+   * one record transaction), so a lock shared with other processes may be given back now when
+   * one of them waits for it (Node: sqlite-node.ts). A Durable Object does nothing.
+   */
+  settle(): void;
 }
 

@@ -26,8 +26,12 @@
  * its transaction back on its own (after an I/O, full-disk or out-of-memory error of a statement in
  * it, which lets the lock go): `ready`, `read` and `transaction` then take the lock afresh. So another process
  * waits at most {@link LEASE_HOLD_MS} plus one synchronous turn for a gap (it looks every
- * {@link BUSY_BACKOFF_MAX_MS} at most; sqlite-lock-waiters.ts), and a read never sees a commit
- * of its own connection late. A wait that runs out names the processes connected to the file.
+ * {@link BUSY_BACKOFF_MAX_MS} at most), and a read never sees a commit of its own connection late.
+ * Waiters queue (`<file>.waiting/`, sqlite-lock-waiters.ts) and take the lock in the order they
+ * came, the holder's next `ready` included; while one waits, `settle()` (a record transaction's
+ * end) ends the lease at once when every `ready` answered in it is settled, not at the end of a
+ * turn the caller's own work may hold up (issue 22: a write's planning after its last read kept
+ * the lock 0.5–1.3 s on a loaded machine). A wait that runs out names the connected processes.
  * A failed write on a full device is reported as `SQLITE_FULL` (`sqlite-full-disk.ts`).
  *
  * Strings are bound as C strings: node-sqlite3-wasm passes a string parameter to SQLite only up
@@ -45,10 +49,11 @@ import { invalidOption } from '../../errors.js';
 import type { SqlConnection, SqlParam, SqlRow } from './record-sql.js';
 import { observeErrno } from './sqlite-errno.js';
 import { registerHolder, takeOverDeadHolder, unregisterHolder } from './sqlite-lock-holders.js';
-import { waitForLock } from './sqlite-lock-waiters.js';
+import { BUSY_BACKOFF_MAX_MS, BUSY_WAIT_MS, someoneWaitsFor, waitForLock } from './sqlite-lock-waiters.js';
 import { fullDiskError } from './sqlite-full-disk.js';
 import { privateReadLink } from './sqlite-read-only.js';
 export { FULL_DISK_BYTES, fullDiskError } from './sqlite-full-disk.js';
+export { BUSY_BACKOFF_MAX_MS, BUSY_WAIT_MS } from './sqlite-lock-waiters.js';
 
 const { Database } = sqlite;
 type Database = InstanceType<typeof Database>;
@@ -56,12 +61,6 @@ type Statement = ReturnType<Database['prepare']>;
 
 /** SQLite page cache of one store connection (KiB): 32 MiB. */
 export const PAGE_CACHE_KIB = 32_768;
-
-/** How long {@link NodeSqlDriver.ready} waits for another process's lock before failing (ms). */
-export const BUSY_WAIT_MS = 15_000;
-
-/** Longest pause between two looks at a lock held by another process (ms). */
-export const BUSY_BACKOFF_MAX_MS = 10;
 
 /**
  * Longest a lease holds the database lock (ms; module note): the first turn, or `ready`, later
@@ -142,12 +141,14 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
   /** The end-of-turn look at the open lease, and whether the connection was used since the last one ({@link armCheck}). */
   let leaseCheck: ReturnType<typeof setImmediate> | undefined;
   let used = false;
+  let claims = 0; // `ready()` calls answered during the open lease and not yet settled (module note)
   /** Ends the open lease, if any (COMMIT releases the lock); true when one was open. */
   const endLease = (): boolean => {
     if (leaseCheck !== undefined) clearImmediate(leaseCheck);
     leaseCheck = undefined;
     if (leaseSince === undefined) return false;
     leaseSince = undefined;
+    claims = 0;
     inTransaction = false;
     try {
       db.exec('COMMIT');
@@ -322,6 +323,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
         // A lease holds the lock directory, which excludes every other connection: the
         // transaction runs inside it, and its COMMIT ends the lease.
         leaseSince = undefined;
+        claims = 0;
         if (leaseCheck !== undefined) clearImmediate(leaseCheck);
         leaseCheck = undefined;
         return within(() => undefined, fn);
@@ -378,15 +380,18 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       if (leaseHeld() && leaseSince !== undefined) {
         // A fresh lease serves a write too (the lock is this connection's: nothing was committed
         // since its reads). An old one ends, and one turn lets other processes in between.
-        if (performance.now() - leaseSince <= leaseMs) return;
+        if (performance.now() - leaseSince <= leaseMs) return void claims++;
         endLease();
         await new Promise<void>((done) => setImmediate(done));
         if (!db.isOpen) return;
       }
       if (inTransaction) return; // inside a write transaction of this connection
-      // Looks every BUSY_BACKOFF_MAX_MS at most (sqlite-lock-waiters.ts).
       const take = (): unknown => { try { openLease(mode); return undefined; } catch (e) { if (!isBusy(e)) throw reported(e); return e; } };
       await waitForLock(file, take, () => db.isOpen, BUSY_WAIT_MS, BUSY_BACKOFF_MAX_MS);
+      if (leaseSince !== undefined) claims++;
+    },
+    settle(): void {
+      if ((claims = Math.max(0, claims - 1)) === 0 && leaseSince !== undefined && someoneWaitsFor(file)) endLease();
     },
     close,
   };

@@ -14,7 +14,7 @@
 import type { MemoryNode } from '../../types.js';
 import type { LanguageCode } from '../text/language.js';
 import { hash53, type NodeDirectory } from './node-directory.js';
-import { nodeDedupKey, nodeLegacyDedupKey, speakerKey } from './keys.js';
+import { nodeDedupKey, nodeOlderDedupKeys, speakerKey } from './keys.js';
 import { ScopeBook, scopeKeyOf, type ScopesJson } from './scopes.js';
 
 /** One session's bookkeeping. */
@@ -221,9 +221,8 @@ export class NamespaceBook {
     }
     const key = hash53(nodeDedupKey(n));
     if (this.#dedup.get(key) === id) this.#dedup.delete(key);
-    // A checkpoint written before metadata was part of the key may hold the node under its older key.
-    const legacy = nodeLegacyDedupKey(n);
-    if (legacy !== undefined && this.#dedup.get(hash53(legacy)) === id) this.#dedup.delete(hash53(legacy));
+    // A checkpoint written before metadata or the speaker was part of the key may hold the node under an older key.
+    for (const older of nodeOlderDedupKeys(n)) if (this.#dedup.get(hash53(older)) === id) this.#dedup.delete(hash53(older));
     if (n.provenance.speaker) {
       const sk = speakerKey(n.provenance.speaker);
       const c = (this.#speakerCount.get(sk) ?? 1) - 1;

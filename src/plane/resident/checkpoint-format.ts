@@ -28,13 +28,20 @@ import type { DirectoryHeader } from './node-directory.js';
  * Format tag of this build's checkpoints ({@link Checkpoint.format}). @2 (issue 22): the book's
  * speakers carry a node count, so a speaker's name leaves with its last node. @3 (issue 22,
  * stop 33): each vector is stored once (`dir.vecrow` points into the rows of `vectors`; no
- * `vectors.exact`), and the book's repeat keys are binary (`book.dedup`). An @2 checkpoint is still restored (and replaced by an @3 one at the next
- * checkpoint); one of another format (@1) is not: the open rebuilds from a scan.
+ * `vectors.exact`), and the book's repeat keys are binary (`book.dedup`). @4 (h-break13, h-fair):
+ * the same parts, but the repeat key a node is filed under (`book.dedup`'s hashes) includes its
+ * speaker when it has one (`keys.ts`: the 7-element key), so a build of @3, which looks up only
+ * keys without the speaker, must not restore it (it would miss every repeat of a node with a
+ * speaker): it rebuilds from a scan. An @2 or @3 checkpoint is still restored, with the keys it
+ * holds (the write path looks those older keys up too, `nodeOlderDedupKeys`, and unfiles them),
+ * and replaced by an @4 one at the next checkpoint; one of another format (@1) is not: the open
+ * rebuilds from a scan.
  */
-export const CHECKPOINT_FORMAT = 'jev-mem/namespace-checkpoint@3';
+export const CHECKPOINT_FORMAT = 'jev-mem/namespace-checkpoint@4';
 
-/** The previous format tag, still restored ({@link CHECKPOINT_FORMAT}). */
+/** The previous format tags, still restored ({@link CHECKPOINT_FORMAT}). */
 export const CHECKPOINT_FORMAT_2 = 'jev-mem/namespace-checkpoint@2';
+export const CHECKPOINT_FORMAT_3 = 'jev-mem/namespace-checkpoint@3';
 
 /** Checkpoint part (@2) with the exact index of a namespace that writes through an approximate one. */
 export const EXACT_VECTORS_PART = 'vectors.exact';
@@ -101,17 +108,17 @@ function jsonPart(cp: Checkpoint, name: string): unknown {
 /**
  * Why a checkpoint cannot be restored into a namespace whose store is at commit `change`, with
  * vectors of `dimension` made by `encoder` (another format, a checkpoint newer than the store,
- * another dimension or encoder); else its header, and `previous: true` for an @2 checkpoint
- * (restored, then replaced at the next checkpoint).
+ * another dimension or encoder); else its header, and `previous: true` for an @2 or @3
+ * checkpoint (restored, then replaced at the next checkpoint).
  * @throws SyntaxError when `header.json` is missing or not JSON (a damaged checkpoint).
  */
 export function checkCheckpoint(cp: Checkpoint, want: { change: number; dimension: number; encoder?: string }): { reason: string } | { header: CheckpointHeader; previous: boolean } {
-  if (cp.format !== CHECKPOINT_FORMAT && cp.format !== CHECKPOINT_FORMAT_2) return { reason: `the checkpoint has format ${JSON.stringify(cp.format)}` };
+  if (cp.format !== CHECKPOINT_FORMAT && cp.format !== CHECKPOINT_FORMAT_3 && cp.format !== CHECKPOINT_FORMAT_2) return { reason: `the checkpoint has format ${JSON.stringify(cp.format)}` };
   if (cp.change > want.change) return { reason: `the checkpoint (change ${cp.change}) is newer than the store (change ${want.change})` };
   const header = jsonPart(cp, 'header.json') as CheckpointHeader;
   if (header.dimension !== want.dimension) return { reason: `the checkpoint has dimension ${header.dimension}, the encoder ${want.dimension}` };
   if (want.encoder !== undefined && header.encoder !== undefined && header.encoder !== want.encoder) return { reason: `the checkpoint was built with encoder ${header.encoder}` };
-  return { header, previous: cp.format === CHECKPOINT_FORMAT_2 };
+  return { header, previous: cp.format !== CHECKPOINT_FORMAT };
 }
 
 /** Number of live nodes a checkpoint's directory header lists (its non-null ids). */

@@ -3,16 +3,17 @@
  * exact-repeat key of a node and the canonical form of a speaker's name. Pure functions; the
  * checkpoint's `book.json` holds values derived from them, so they must not change without a new
  * checkpoint format (`checkpoint-format.ts`). The repeat key gained the write's metadata (issue
- * 22/25) without one: a key without metadata is unchanged, and the older key of a node with
- * metadata ({@link legacyDedupKey}) is looked up too (memory/write.ts) and unfiled with the node.
+ * 22/25), then its speaker (hostile review h-break13), without one: a key without metadata and
+ * speaker is unchanged, and the older keys of a node ({@link olderDedupKeys}) are looked up too
+ * (memory/write.ts) and unfiled with the node.
  *
  * @module
  */
 import { normalizeText } from '../text/text.js';
 
 /**
- * Key of exact-repeat detection: same text, same time, same source, same scope, same metadata
- * (issue 7 item 4, issue 22/25). The text is compared in its normalised form (`normalizeText`:
+ * Key of exact-repeat detection: same text, same time, same source, same scope, same metadata,
+ * same speaker (issue 7 item 4, issue 22/25, hostile review h-break13). The text is compared in its normalised form (`normalizeText`:
  * NFC, trimmed, white space collapsed; issue 15), so the same sentence in NFC and NFD, or with a
  * trailing space, is one node. An absent time or source differs from every present one, the
  * empty string included.
@@ -21,27 +22,54 @@ import { normalizeText } from '../text/text.js';
  * carries in `provenance.metadata`), so one user's write never merges into another's node (no
  * existence oracle, no provenance in a stranger's node). Metadata: a repeat is one only with the
  * same other `provenance.metadata` ({@link canonicalMetadata}: same keys and values, key order
- * ignored), so "Meeting at 10" of project A and of project B are two memories.
+ * ignored), so "Meeting at 10" of project A and of project B are two memories (the chat role,
+ * `metadata.role`, is metadata: a user's and an assistant's "Okay." are two). Speaker: the same
+ * text said by another speaker ({@link speakerKey}: NFC, case aside) is another observation, so an
+ * assistant's turn that repeats the user's words at the same time is a memory of its own, kept
+ * with its speaker, not merged into the user's.
  *
- * A write with no scope and no other metadata keeps the unscoped 3-element key, byte-identical
- * to the one older checkpoints (`book.json`) hold; a scoped write gets a 5-element key, which no
- * unscoped key can equal; a write with other metadata gets a 6-element key (the 5 and the
- * canonical metadata). Checkpoints written before metadata was part of the key hold the
- * 3/5-element key ({@link legacyDedupKey}) of a node with other metadata: the write path looks that
- * key up too and compares the node's own key (`nodeDedupKey`) before merging.
+ * A write with no scope, no other metadata and no speaker keeps the unscoped 3-element key,
+ * byte-identical to the one older checkpoints (`book.json`) hold; a scoped write gets a 5-element
+ * key, which no unscoped key can equal; a write with other metadata gets a 6-element key (the 5
+ * and the canonical metadata); a write with a speaker a 7-element key (the 6, `null` for no
+ * metadata, and the speaker's key). Checkpoints written before metadata, or the speaker, was part
+ * of the key hold a node under an older key ({@link olderDedupKeys}): the write path looks those
+ * keys up too and compares the node's own key (`nodeDedupKey`) before merging, so a store written
+ * before still finds its repeats by the same speaker.
  * @param scope the write's `userId` / `agentId`; absent or both undefined: unscoped.
  * @param metadata the write's `provenance.metadata` (its `userId` / `agentId` are read as the
  *   scope only when `scope` is not given; every other field is compared).
+ * @param speaker the write's `provenance.speaker`; absent or empty: none.
  * @returns a JSON array string `[observedAt | null, source | null, normalized text]`, or with a
  *   scope `[…, userId | null, agentId | null]`, or with other metadata
- *   `[…, userId | null, agentId | null, canonical metadata]`.
+ *   `[…, userId | null, agentId | null, canonical metadata]`, or with a speaker
+ *   `[…, userId | null, agentId | null, canonical metadata | null, speaker key]`.
  */
-export function dedupKey(text: string, observedAt: string | undefined, source: string | undefined, scope?: DedupScope, metadata?: Readonly<Record<string, unknown>>): string {
+export function dedupKey(text: string, observedAt: string | undefined, source: string | undefined, scope?: DedupScope, metadata?: Readonly<Record<string, unknown>>, speaker?: string): string {
   const extra = canonicalMetadata(metadata);
+  if (speaker === undefined || speaker === '') return metadataDedupKey(text, observedAt, source, scope, extra);
+  const s = scope ?? {};
+  return JSON.stringify([observedAt ?? null, source ?? null, normalizeText(text), s.userId ?? null, s.agentId ?? null, extra ?? null, speakerKey(speaker)]);
+}
+
+/** The key without the speaker: {@link dedupKey} before the speaker was part of it (`extra`: the canonical metadata). */
+function metadataDedupKey(text: string, observedAt: string | undefined, source: string | undefined, scope: DedupScope | undefined, extra: string | undefined): string {
   const base = legacyDedupKey(text, observedAt, source, scope);
   if (extra === undefined) return base;
   const s = scope ?? {};
   return JSON.stringify([observedAt ?? null, source ?? null, normalizeText(text), s.userId ?? null, s.agentId ?? null, extra]);
+}
+
+/**
+ * The keys older checkpoints may hold a write under, other than its {@link dedupKey}: the key
+ * without the speaker (checkpoints up to the speaker's addition) and the key without metadata
+ * and speaker ({@link legacyDedupKey}, before metadata's), each only where it differs.
+ */
+export function olderDedupKeys(text: string, observedAt: string | undefined, source: string | undefined, scope?: DedupScope, metadata?: Readonly<Record<string, unknown>>, speaker?: string): string[] {
+  const extra = canonicalMetadata(metadata);
+  const keys = new Set([metadataDedupKey(text, observedAt, source, scope, extra), legacyDedupKey(text, observedAt, source, scope)]);
+  keys.delete(dedupKey(text, observedAt, source, scope, metadata, speaker));
+  return [...keys];
 }
 
 /**
@@ -89,17 +117,22 @@ export function dedupScopeOf(metadata: Readonly<Record<string, unknown>> | undef
   return { userId: typeof u === 'string' ? u.normalize('NFC') : undefined, agentId: typeof a === 'string' ? a.normalize('NFC') : undefined };
 }
 
-type KeyedNode = { readonly text: string; readonly observedAt?: string | undefined; readonly provenance: { readonly source?: string | undefined; readonly metadata?: Readonly<Record<string, unknown>> | undefined } };
+type KeyedNode = {
+  readonly text: string;
+  readonly observedAt?: string | undefined;
+  readonly provenance: { readonly source?: string | undefined; readonly speaker?: string | undefined; readonly metadata?: Readonly<Record<string, unknown>> | undefined };
+};
 
-/** {@link dedupKey} of a stored node or a write: its text, time, source, scope and metadata. */
+/** {@link dedupKey} of a stored node or a write: its text, time, source, scope, metadata and speaker. */
 export function nodeDedupKey(n: KeyedNode): string {
-  return dedupKey(n.text, n.observedAt, n.provenance.source, dedupScopeOf(n.provenance.metadata), n.provenance.metadata);
+  const p = n.provenance;
+  return dedupKey(n.text, n.observedAt, p.source, dedupScopeOf(p.metadata), p.metadata, p.speaker);
 }
 
-/** {@link legacyDedupKey} of a stored node: undefined when it equals its {@link nodeDedupKey} (no metadata besides the scope). */
-export function nodeLegacyDedupKey(n: KeyedNode): string | undefined {
-  if (canonicalMetadata(n.provenance.metadata) === undefined) return undefined;
-  return legacyDedupKey(n.text, n.observedAt, n.provenance.source, dedupScopeOf(n.provenance.metadata));
+/** {@link olderDedupKeys} of a stored node or a write (empty when it has no metadata besides the scope and no speaker). */
+export function nodeOlderDedupKeys(n: KeyedNode): string[] {
+  const p = n.provenance;
+  return olderDedupKeys(n.text, n.observedAt, p.source, dedupScopeOf(p.metadata), p.metadata, p.speaker);
 }
 
 /** Key of a speaker name in the namespace's speaker map: NFC, lower case. */

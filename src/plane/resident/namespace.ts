@@ -36,7 +36,7 @@ import type { ResidentCore } from './resident-core.js';
 
 export type { SessionInfo } from './book.js';
 export { CHECKPOINT_FORMAT } from './checkpoint-format.js';
-export { dedupKey, dedupScopeOf, legacyDedupKey, nodeDedupKey } from './keys.js';
+export { dedupKey, dedupScopeOf, nodeDedupKey, nodeOlderDedupKeys } from './keys.js';
 export { EDGE_CACHE_SIZE, NODE_CACHE_SIZE, type IndexFactories, type NodeView, type OpenOptions, type OpenReport } from './options.js';
 
 /** Distinct words whose stems one namespace keeps memoised ({@link NamespaceState.memoStem}). */

@@ -11,6 +11,9 @@
  * jev-mem.sqlite.holders/   one file {pid, host, since} per open connection (sqlite-node.ts), so that
  *                           a lock is taken over only from a process that is gone
  * lock                      held by the one process that writes (pid, host), as in the v1 store
+ * lock.waiting/             one empty file per process waiting to write it, in the order they came
+ *                           (store-lock.ts, drivers/lock-queue.ts); the folder only while one waits
+ * jev-mem.sqlite.waiting/   the same for connections waiting for SQLite's lock (sqlite-lock-waiters.ts)
  * ```
  * A directory that holds a v1 file store (`legacy-v1.ts`, read only: `format.json`, snapshot +
  * journal per namespace) is imported at the first open: under the writer lock, namespace by
@@ -22,12 +25,11 @@
  * @module
  */
 import { existsSync, statSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JevMemError, isJevMemError } from '../../errors.js';
 import { expandHomePath } from '../../util/home-path.js';
 import { consoleLogger, errorText, type Logger } from '../../util/logger.js';
-import { importLegacyV1Store, removeLegacyV1Files } from './legacy-v1.js';
+import { importV1 } from './sqlite-v1-import.js';
 import type { SqlConnection } from '../drivers/record-sql.js';
 import { type NodeSqlDriver, openNodeSqlDriver } from '../drivers/sqlite-node.js';
 import { isReadOnlyStore, readOnlyStoreError } from '../drivers/sqlite-read-only.js';
@@ -39,7 +41,7 @@ import { createSqlRecordStore } from './sql-record-store.js';
 import { readDamageFile } from './damage-file.js';
 import { eraseOrRefuse, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
-import { refuseIfWrittenElsewhere, releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS } from './store-lock.js';
+import { refuseIfWrittenElsewhere, releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS, writersWaiting } from './store-lock.js';
 
 /** File name of the database inside the store directory. */
 export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
@@ -57,8 +59,7 @@ export const VACUUM_INLINE_BYTES = 32 * 1024 * 1024;
 
 export { PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 
-/** Records (nodes or edges) per transaction when a v1 store is imported. */
-export const MIGRATION_CHUNK = 2000;
+export { MIGRATION_CHUNK } from './sqlite-v1-import.js';
 
 
 /** Options of {@link createSqliteFileStorage}. */
@@ -97,35 +98,6 @@ export interface SqliteFileStorageOptions {
 }
 
 /**
- * Imports the v1 file store in `dir` into `jev-mem.sqlite`, then removes the v1 files (see the
- * module comment). The caller holds the writer lock.
- */
-async function importV1(dir: string, logger: Logger): Promise<void> {
-  const target = join(dir, SQLITE_FILE_NAME);
-  if (!existsSync(target)) {
-    const temp = `${target}.migrating`;
-    await rm(temp, { force: true });
-    await rm(`${temp}-journal`, { force: true });
-    const driver = openNodeSqlDriver(temp);
-    const into = createSqlRecordStore(
-      { query: (sql, params) => driver.query(sql, params), transaction: (fn) => driver.transaction(fn), ready: (mode) => driver.ready(mode) },
-      { kind: 'sqlite', label: `the store being imported at ${temp}`, quotaRemedy: 'Free disk space and open the store again.', lexical: 'fts5', vacuum: false },
-    );
-    let counts;
-    try {
-      counts = await importLegacyV1Store(dir, into, MIGRATION_CHUNK);
-    } finally {
-      await into.close();
-      driver.close();
-    }
-    await rename(temp, target);
-    logger('warn', `imported the v1 file store at ${dir} into ${SQLITE_FILE_NAME}: ${counts.namespaces} namespaces, ${counts.nodes} nodes, ${counts.edges} edges`, { code: 'STORE_MIGRATED' });
-  }
-  await removeLegacyV1Files(dir);
-  logger('warn', `removed the v1 store files of ${dir} (format.json, ns/, trash/): ${SQLITE_FILE_NAME} holds every memory they held, and no copy of deleted ones is kept`, { code: 'LEGACY_REMOVED' });
-}
-
-/**
  * Opens (or creates) a store directory and returns its storage adapter (`kind: 'sqlite'`). Node
  * only. A v1 file store in `dir` is imported first (see the module comment).
  *
@@ -143,8 +115,9 @@ async function importV1(dir: string, logger: Logger): Promise<void> {
  *   `vacuumBytes`, and `close()` rewrites whatever is pending when this adapter erased or wrote.
  * - One process writes a store at a time: a write takes `<dir>/lock`, waiting up to
  *   `WRITER_WAIT_MS` (15 s) for another live process to give it back; it is given back after
- *   `WRITER_IDLE_MS` (1 s) without a write, and by `close()` (a lock left by a dead process on
- *   this host is taken over). Readers need no lock.
+ *   `WRITER_IDLE_MS` (1 s) without a write, before the next write when another process waits
+ *   for it (that one writes first; waiters take it in the order they came: issue 22), and by
+ *   `close()` (a lock left by a dead process on this host is taken over). Readers need no lock.
  *
  * @throws JevMemError `STORE_MISSING` (field `store`; `details.dir`, `details.reason`) when
  *   `create` is false and there is no store; `INVALID_OPTION` (field `dir`) for a missing option,
@@ -227,25 +200,27 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       idleTimer = undefined;
       const held = lock;
       if (held === undefined || closing !== undefined) return;
-      void held.then(async () => {
-        if (lock !== held || !lockHeld) return;
-        lock = undefined;
-        try {
-          pending.release();
-        } catch (e) {
-          logger('warn', `could not write ${PENDING_ERASURES_FILE} (${errorText(e)}); it says erasures are pending, with a lower count`, { code: 'VACUUM_FAILED' });
-        }
-        lockHeld = false;
-        await releaseStoreLock(dir, lockPath).catch((e: unknown) => logger('warn', errorText(e), { code: 'LOCK_RELEASE_FAILED' }));
-      }, () => undefined);
+      void held.then(() => giveBack(held), () => undefined);
     }, WRITER_IDLE_MS);
     idleTimer.unref?.();
+  };
+  /** Gives the writer lock back (the hold `held`, unless a newer hold replaced it); the next write takes it again. */
+  const giveBack = async (held: Promise<void>): Promise<void> => {
+    if (lock !== held || !lockHeld) return;
+    lock = undefined;
+    try {
+      pending.release();
+    } catch (e) {
+      logger('warn', `could not write ${PENDING_ERASURES_FILE} (${errorText(e)}); it says erasures are pending, with a lower count`, { code: 'VACUUM_FAILED' });
+    }
+    lockHeld = false;
+    await releaseStoreLock(dir, lockPath).catch((e: unknown) => logger('warn', errorText(e), { code: 'LOCK_RELEASE_FAILED' }));
   };
 
   if (found === 'v1') {
     await writerLock();
     try {
-      await importV1(dir, logger);
+      await importV1(dir, join(dir, SQLITE_FILE_NAME), logger);
     } catch (e) {
       await releaseStoreLock(dir, lockPath).catch(() => undefined);
       throw e instanceof JevMemError ? e : new JevMemError('STORAGE_FAILED', `could not import the v1 store at ${dir} (${errorText(e)}); it is unchanged`, { cause: e, field: 'store' });
@@ -284,6 +259,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       // Wait for the database lock without blocking (readers of other processes hold it briefly).
       await locked(mode, () => db.ready(mode));
     },
+    settle: () => db.settle(),
   };
   const inner = createSqlRecordStore(connection, {
     kind: 'sqlite',
@@ -363,7 +339,11 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
         marked = markErasure();
       }
       const erasure = batch !== null && typeof batch === 'object' && (batch.putNodes ?? []).length + (batch.putEdges ?? []).length === 0 && (batch.deleteNodeIds ?? []).length > 0;
-      return unlessRolledBack(marked, () => (erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch)));
+      await unlessRolledBack(marked, () => (erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch)));
+      // Another process waits to write (issue 22: a second writer beside an ingest that commits
+      // back to back): the lock is given back after this commit, not in the middle of a write
+      // (between its reads and its commit), and this process's next write queues behind it.
+      if (lockHeld && lock !== undefined && closing === undefined && writersWaiting(lockPath)) await giveBack(lock);
     },
     async dropNamespace(namespace) {
       checkExistingNamespaceName(namespace); // before the lock, as commit's validation

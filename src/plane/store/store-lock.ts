@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import { JevMemError, WRITER_ELSEWHERE } from '../../errors.js';
 import { folderIdentity, processAlive } from '../drivers/sqlite-lock-holders.js';
+import { LockQueue, someoneWaits } from '../drivers/lock-queue.js';
 
 /**
  * Kept for the legacy v1 store's re-export; no longer used: a lock file is written whole before
@@ -192,24 +193,49 @@ export const WRITER_IDLE_MS = 1_000;
 /** Longest pause between two looks at a lock another live process holds (ms). */
 const WRITER_POLL_MAX_MS = 250;
 
+/** The queue folder of the writer lock at `lockPath` (`<dir>/lock.waiting/`, drivers/lock-queue.ts). */
+const queueOf = (lockPath: string): string => `${lockPath}.waiting`;
+
+/**
+ * Whether another process waits for the writer lock at `lockPath` (a live waiter is queued):
+ * its holder gives it back before its next write (sqlite-file-storage.ts), so a second writer
+ * beside a long ingest gets its turn instead of waiting out {@link WRITER_WAIT_MS} (issue 22).
+ */
+export function writersWaiting(lockPath: string): boolean {
+  return someoneWaits(queueOf(lockPath));
+}
+
 /**
  * {@link takeStoreLock}, waiting (without blocking the event loop: timers, signals and other
  * calls run meanwhile) up to `waitMs` while another live process holds the lock, as a process
- * that is writing only keeps it until it has been idle for {@link WRITER_IDLE_MS}.
+ * that is writing only keeps it until it has been idle for {@link WRITER_IDLE_MS} or another
+ * process waits ({@link writersWaiting}). Waits in turn: a process that finds the lock held
+ * queues (`<dir>/lock.waiting/`, drivers/lock-queue.ts) and takes it only once no live waiter
+ * queued before it is left, so a holder that gives the lock back and wants it again comes after.
  * @throws JevMemError as {@link takeStoreLock}, the holder's error when it still holds the lock
  *   after `waitMs`.
  */
 export async function takeStoreLockWaiting(dir: string, lockPath: string, waitMs: number): Promise<{ tookOver: boolean }> {
   const start = Date.now();
+  const queue = new LockQueue(queueOf(lockPath));
   let pause = 10;
-  for (;;) {
-    try {
-      return await takeStoreLock(dir, lockPath);
-    } catch (e) {
-      const held = e instanceof JevMemError && e.details[WRITER_ELSEWHERE] !== undefined;
-      if (!held || Date.now() - start + pause > waitMs) throw e;
+  try {
+    for (;;) {
+      if (!queue.ahead()) {
+        try {
+          return await takeStoreLock(dir, lockPath);
+        } catch (e) {
+          const held = e instanceof JevMemError && e.details[WRITER_ELSEWHERE] !== undefined;
+          if (!held || Date.now() - start + pause > waitMs) throw e;
+        }
+      } else if (Date.now() - start + pause > waitMs) {
+        return await takeStoreLock(dir, lockPath); // the last look: the lock itself decides
+      }
+      queue.join();
+      await new Promise<void>((done) => setTimeout(done, pause));
+      pause = Math.min(WRITER_POLL_MAX_MS, pause * 2);
     }
-    await new Promise<void>((done) => setTimeout(done, pause));
-    pause = Math.min(WRITER_POLL_MAX_MS, pause * 2);
+  } finally {
+    queue.leave();
   }
 }
