@@ -22,6 +22,7 @@ import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { textKey } from '../../util/hash.js';
 import { cjkNgrams, hasCjk } from './cjk.js';
+import { segmentWords } from './segment.js';
 import { ENGLISH_STOP_SHARE, evictFrancCache, identifyLanguage, languageResources, type LanguageCode } from './language.js';
 
 /**
@@ -96,10 +97,7 @@ export function tokenize(text: string): string[] {
     pushTokens(norm, out);
     return out;
   }
-  for (const seg of SEGMENTER.segment(norm)) {
-    if (seg.isWordLike) pushTokens(seg.segment, out);
-    else if (!/^[\s\p{P}]*$/u.test(seg.segment)) pushTokens(seg.segment, out); // emoji, symbols
-  }
+  segmentWords(SEGMENTER, norm, (segment) => pushTokens(segment, out));
   return out;
 }
 
