@@ -6,7 +6,13 @@
  * whole text.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { tokenize } from '../../src/plane/text/text.js';
+import type { Encoder } from '../../src/encoder/encoder.js';
+import { createMemory } from '../../src/memory.js';
+import { evictTextCaches, tokenize } from '../../src/plane/text/text.js';
+import { lifecycleFixture } from '../lifecycle/helpers.js';
+
+let encoder: Encoder;
+lifecycleFixture('text-segment', (e) => (encoder = e));
 
 /** `SEGMENT_CHUNK_CHARS` of src/plane/text/segment.ts (written out: the test reads the same on f3d5c55, where it fails). */
 const SEGMENT_CHUNK_CHARS = 1000;
@@ -99,3 +105,47 @@ describe('tokenize: unspaced scripts in bounded pieces', () => {
     expect(tokenize(text)).toEqual(wholeTextTokens(text));
   });
 });
+
+describe('tokenize: a long unspaced text is segmented once', () => {
+  const text = repeatTo(SAMPLES.japanese as string, 20_000);
+
+  it('gives the segmenter a long text once; a second tokenize copies the tokens; evictTextCaches drops them', () => {
+    evictTextCaches(undefined);
+    let first: string[] = [];
+    expect(segmenterInputs(() => (first = tokenize(text))).join('')).toBe(text);
+    first.push('changed by the caller');
+    let second: string[] = [];
+    expect(segmenterInputs(() => (second = tokenize(text)))).toEqual([]);
+    expect(second).toEqual(wholeTextTokens(text)); // the caller's change is not in the cache
+    evictTextCaches([text]);
+    expect(segmenterInputs(() => tokenize(text)).join('')).toBe(text);
+  });
+});
+
+describe('recall: stored long texts are not segmented again at every recall', () => {
+  it('two memories of 20,000 Japanese characters: a recall gives the segmenter only the query', async () => {
+    const memory = await createMemory({ encoder });
+    await memory.add({ text: `0${text20k()}`, observedAt: '2024-05-01T10:00:00Z' });
+    await memory.add({ text: `1${text20k()}`, observedAt: '2024-05-01T10:00:00Z' });
+    for (const query of ['公園に行って', '昼ご飯を食べました']) {
+      let found = 0;
+      let inputs: string[] = [];
+      const original = Intl.Segmenter.prototype.segment;
+      vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (this: Intl.Segmenter, input: string) {
+        inputs.push(input);
+        return original.call(this, input);
+      });
+      found = (await memory.recall(query)).memories.length;
+      vi.restoreAllMocks();
+      expect(found).toBe(2);
+      // f3d5c55 gave it each stored text three times or more (candidate terms, answer cues, words).
+      expect(inputs.reduce((a, s) => a + s.length, 0)).toBeLessThan(1_000);
+      inputs = [];
+    }
+    await memory.close();
+  });
+});
+
+function text20k(): string {
+  return repeatTo(SAMPLES.japanese as string, 20_000).slice(1);
+}
