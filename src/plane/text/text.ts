@@ -115,10 +115,10 @@ export function tokenize(text: string): string[] {
 /**
  * Tokens of recent long texts in unspaced scripts (over {@link SEGMENT_CHUNK_CHARS} code units),
  * keyed by {@link textKey} of their lower-cased NFC form (never by the text, issue 22), at most
- * 2,000,000 tokens in all (about 3,000,000 characters of Chinese). Dropped with the text's other
- * cached facts by {@link evictTextCaches}.
+ * 500,000 tokens in all (about 750,000 characters of Chinese, some 20 MB at most). Dropped with
+ * the text's other cached facts by {@link evictTextCaches}.
  */
-const TOKEN_CACHE = new LRUCache<string, readonly string[]>({ maxSize: 2_000_000, sizeCalculation: (t) => Math.max(1, t.length) });
+const TOKEN_CACHE = new LRUCache<string, readonly string[]>({ maxSize: 500_000, sizeCalculation: (t) => Math.max(1, t.length) });
 
 const FOLD_MARKS = /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670\u{1F3FB}-\u{1F3FF}]/gu;
 const FOLD_LETTERS: Readonly<Record<string, string>> = { ß: 'ss', ı: 'i', ł: 'l', đ: 'd', ø: 'o', æ: 'ae', œ: 'oe', ς: 'σ' };
