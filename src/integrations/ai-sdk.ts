@@ -22,7 +22,7 @@ import { MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope } fro
 import { answerEvidence } from '../memory/relevance.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { importOptional } from '../util/optional.js';
-import { splitTurnText, warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
+import { storableParts, warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
 import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './tools.js';
 
 export { splitTurnText, warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
@@ -196,7 +196,8 @@ export function recallQueryOf(text: string): string {
  * is kept when it is sent again. A side longer than the memory's `parameters.maxTextChars`
  * (100,000 by default) is kept as several memories of at most that length, cut at sentence ends
  * ({@link splitTurnText}), each with the turn's speaker, role and time and `metadata.part` (1, 2, …)
- * and `metadata.parts` (their count). Remembering never fails the model call: a failed write goes
+ * and `metadata.parts` (their count); the parts concatenate to exactly the text, white space and
+ * line breaks included (a reply is kept as the model wrote it, not trimmed). Remembering never fails the model call: a failed write goes
  * to `options.onError` (default: one `console.warn` line) and the answer is returned. A failed
  * recall before the model call goes to `onError` too (`stage: 'recall'`) and the model is called
  * without memories.
@@ -221,7 +222,7 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
 
   /** One side of the exchange as observations: one, or its parts when longer than the memory's text limit. */
   function sideOf(text: string, speaker: string, role: string, base: Partial<Observation>, marks: Record<string, unknown>): Observation[] {
-    const parts = splitTurnText(text, memory.parameters.maxTextChars);
+    const parts = storableParts(text, memory.parameters.maxTextChars);
     return parts.map((part, i) => {
       const metadata = parts.length > 1 ? { ...marks, part: i + 1, parts: parts.length } : marks;
       return { ...base, text: part, speaker, role, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
@@ -246,7 +247,8 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
       // A reply the model did not finish (`length`: out of tokens; `content-filter`, `interrupted`,
       // `other`) is kept, marked with its finishReason in the metadata.
       const marks = finish !== undefined && finish !== 'stop' ? { finishReason: finish } : {};
-      if (reply.trim() !== '') turns.push(...sideOf(reply.trim(), options.speakers?.assistant ?? 'assistant', 'assistant', base, marks));
+      // The reply as the model wrote it: its parts concatenate to exactly the reply (h-break14).
+      if (reply.trim() !== '') turns.push(...sideOf(reply, options.speakers?.assistant ?? 'assistant', 'assistant', base, marks));
       await memory.addMany(turns, Object.keys(scope).length > 0 ? { scope } : {});
     } catch (e) {
       report(e, { stage: 'remember', question, reply });

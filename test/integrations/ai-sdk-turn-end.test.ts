@@ -76,11 +76,11 @@ describe('memoryMiddleware: remembering never fails the model call (finding 1)',
     expect(r.text).toBe('Ana grows lemons in Porto.');
     const rows = await stored(memory);
     const user = rows.filter((x) => x[0] === 'user');
-    // Cut after the last '.' within each 1,000 characters (sentence k ends at 16 + 47k − 1): part 1
-    // is [0, 955) (k = 20); part 2 [955, 1942) (k = 41), 987 less its leading space; part 3 the 423 left, less it.
-    expect(user.map((x) => x[1].length)).toEqual([955, 986, 422]);
+    // Cut after the last '.' within each 1,000 characters (sentence k ends at 16 + 47k − 1) and the
+    // space after it: part 1 is [0, 956) (k = 20); part 2 [956, 1943) (k = 41); part 3 the 422 left.
+    expect(user.map((x) => x[1].length)).toEqual([956, 987, 422]);
     expect(user.map((x) => x[2])).toEqual([1, 2, 3].map((part) => ({ role: 'user', part, parts: 3 })));
-    expect(user.map((x) => x[1]).join(' ')).toBe(long);
+    expect(user.map((x) => x[1]).join('')).toBe(long);
     expect(rows.filter((x) => x[0] === 'assistant')).toEqual([['assistant', 'Ana grows lemons in Porto.', { role: 'assistant' }]]);
     await memory.close();
   });
@@ -148,7 +148,7 @@ describe('memoryMiddleware: remembering never fails the model call (finding 1)',
 
   it('splitTurnText: parts under the limit, cut at a sentence end, else a space, never inside a surrogate pair', () => {
     expect(splitTurnText('short', 10)).toEqual(['short']);
-    expect(splitTurnText('One two. Three four five six.', 12)).toEqual(['One two.', 'Three four', 'five six.']);
+    expect(splitTurnText('One two. Three four five six.', 12)).toEqual(['One two. ', 'Three four ', 'five six.']);
     expect(splitTurnText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
     expect(splitTurnText('abc😀def', 4)).toEqual(['abc', '😀de', 'f']);
   });

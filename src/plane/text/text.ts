@@ -22,6 +22,7 @@ import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { textKey } from '../../util/hash.js';
 import { cjkNgrams, hasCjk } from './cjk.js';
+import { SEGMENT_CHUNK_CHARS, segmentWords } from './segment.js';
 import { ENGLISH_STOP_SHARE, evictFrancCache, identifyLanguage, languageResources, type LanguageCode } from './language.js';
 
 /**
@@ -96,12 +97,28 @@ export function tokenize(text: string): string[] {
     pushTokens(norm, out);
     return out;
   }
-  for (const seg of SEGMENTER.segment(norm)) {
-    if (seg.isWordLike) pushTokens(seg.segment, out);
-    else if (!/^[\s\p{P}]*$/u.test(seg.segment)) pushTokens(seg.segment, out); // emoji, symbols
+  if (norm.length <= SEGMENT_CHUNK_CHARS) {
+    segmentWords(SEGMENTER, norm, (segment) => pushTokens(segment, out));
+    return out;
   }
+  // A long text in an unspaced script costs about 2 ms per 1,000 characters to segment, and a
+  // write and the recalls after it read it several times (encoder, entities, language, lexical
+  // index, each candidate's facts): segmented once, then copied from the cache.
+  const key = textKey(norm);
+  const cached = TOKEN_CACHE.get(key);
+  if (cached !== undefined) return cached.slice();
+  segmentWords(SEGMENTER, norm, (segment) => pushTokens(segment, out));
+  TOKEN_CACHE.set(key, out.slice());
   return out;
 }
+
+/**
+ * Tokens of recent long texts in unspaced scripts (over {@link SEGMENT_CHUNK_CHARS} code units),
+ * keyed by {@link textKey} of their lower-cased NFC form (never by the text, issue 22), at most
+ * 500,000 tokens in all (about 750,000 characters of Chinese, some 20 MB at most). Dropped with
+ * the text's other cached facts by {@link evictTextCaches}.
+ */
+const TOKEN_CACHE = new LRUCache<string, readonly string[]>({ maxSize: 500_000, sizeCalculation: (t) => Math.max(1, t.length) });
 
 const FOLD_MARKS = /[\u0300-\u036f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670\u{1F3FB}-\u{1F3FF}]/gu;
 const FOLD_LETTERS: Readonly<Record<string, string>> = { ß: 'ss', ı: 'i', ł: 'l', đ: 'd', ø: 'o', æ: 'ae', œ: 'oe', ς: 'σ' };
@@ -167,12 +184,19 @@ const LANGUAGE_CACHE = new LRUCache<string, LanguageCode>({ max: 1024 });
 
 /**
  * Drops what this module's process-wide caches keep about `texts` (their detected languages,
- * and franc's answers for them), or everything when `texts` is undefined (a forgotten
+ * tokens, and franc's answers for them), or everything when `texts` is undefined (a forgotten
  * namespace, whose texts are not listed). Called after a delete or forget commits (issue 22).
  */
 export function evictTextCaches(texts: readonly string[] | undefined): void {
-  if (texts === undefined) LANGUAGE_CACHE.clear();
-  else for (const t of texts) LANGUAGE_CACHE.delete(textKey(t));
+  if (texts === undefined) {
+    LANGUAGE_CACHE.clear();
+    TOKEN_CACHE.clear();
+  } else {
+    for (const t of texts) {
+      LANGUAGE_CACHE.delete(textKey(t));
+      TOKEN_CACHE.delete(textKey(t.normalize('NFC').toLowerCase()));
+    }
+  }
   evictFrancCache(texts);
 }
 
