@@ -8,9 +8,9 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { parseJsonl, withoutBom } from '../formats/jsonl.js';
+import { parseJsonl } from '../formats/jsonl.js';
 import { locomoConversation, parseLocomo } from '../formats/locomo.js';
 import { isLongMemEval, parseLongMemEval } from '../formats/longmemeval.js';
 import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
@@ -21,6 +21,7 @@ import { byLine, jsonlLines } from './error-words.js';
 import { ingestSummary } from './ingest-summary.js';
 import type { CliIO } from './io.js';
 import { openMemory } from './open.js';
+import { readUtf8File } from './read-text.js';
 import { onStopSignal, signalWords } from './stop-signals.js';
 
 type Values = OptionValues;
@@ -31,13 +32,10 @@ type Values = OptionValues;
  * for JSONL, the line of each observation.
  * @throws JevMemError `NOT_FOUND` (field `file`: unreadable; field `sample`: no such sample or
  *   user), `INVALID_OPTION` (field `sample`: several in the file and no `--sample`), the
- *   readers' `INVALID_INPUT`; UsageError on an unknown `--format`.
+ *   readers' `INVALID_INPUT`, `readUtf8File`'s (not UTF-8, UTF-16); UsageError on an unknown `--format`.
  */
 export async function loadObservations(file: string, v: Values): Promise<{ observations: Observation[]; namespace?: string; lines?: number[] }> {
-  const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
-  });
-  const text = withoutBom(raw);
+  const text = await readUtf8File(file);
   const format = v.format ?? (file.endsWith('.json') ? detectJsonFormat(text) : 'jsonl');
   if (format === 'jsonl') return { observations: parseJsonl(text), lines: jsonlLines(text) };
   if (format === 'memorybank') {
