@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { cutBefore } from '../util/text-windows.js';
+export { splitTurnText } from '../write/split-long.js';
 
 /**
  * How a generation ended, as the AI SDK's unified `finishReason` (`stop`, `length`,
@@ -36,26 +36,4 @@ export function warnRememberFailed(error: unknown, turn?: RememberFailure): void
   const what = (typeof e?.message === 'string' ? `${typeof e.code === 'string' ? `${e.code}: ` : ''}${e.message}` : String(error)).split('\n')[0];
   if (turn?.stage === 'recall') console.warn(`jev-mem/ai-sdk: no memories were recalled (${what}); the model is called without them`);
   else console.warn(`jev-mem/ai-sdk: the exchange was not remembered (${what}); the model's answer is returned`);
-}
-
-/**
- * `text` cut into parts of at most `max` UTF-16 code units each, so that each is an observation
- * the memory accepts (`parameters.maxTextChars`). A part ends at the last sentence end (`.` `!`
- * `?` or a line break) in its second half, else at the last white space there, else at `max`
- * (never inside a surrogate pair). Parts are trimmed; blank ones are dropped. One part (the text)
- * when it fits.
- */
-export function splitTurnText(text: string, max: number): string[] {
-  if (text.length <= max) return [text];
-  const parts: string[] = [];
-  let from = 0;
-  while (text.length - from > max) {
-    let cut = cutBefore(text, from + max, from + Math.floor(max / 2));
-    const c = text.charCodeAt(cut - 1);
-    if (cut === from + max && c >= 0xd800 && c <= 0xdbff) cut -= 1;
-    parts.push(text.slice(from, cut));
-    from = cut;
-  }
-  parts.push(text.slice(from));
-  return parts.map((p) => p.trim()).filter((p) => p !== '');
 }
