@@ -83,3 +83,12 @@ describe('ingest --split-long', () => {
     expect([...new Set(nodes.slice(2).map((n) => n.observedAt))]).toEqual(['2023-05-21T09:00:00.000Z']);
   });
 });
+
+describe('ingest --help', () => {
+  it('lists --split-long, and every --vector-index value the option accepts (ann included)', async () => {
+    const r = await cli(['ingest', '--help']);
+    const help = r.out.join('\n');
+    expect(help).toContain('--split-long');
+    expect(help).toContain('--vector-index <flat|ann|hnsw|auto>');
+  });
+});
