@@ -53,7 +53,8 @@ export const OPTIONS = {
   backend: { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend that answers the request (default: local)' },
   'system-one': { type: 'string', value: `<${SYSTEM_ONE_NAMES.join('|')}>`, help: 'System-One backend (default: local)' },
   'base-url': { type: 'string', value: '<url>', help: 'base URL of the remote System One (or JEV_MEM_SYSTEM_ONE_URL)' },
-  'vector-index': { type: 'string', value: '<flat|hnsw|auto>', help: 'vector index (default: auto)' },
+  'vector-index': { type: 'string', value: '<flat|ann|hnsw|auto>', help: 'vector index: flat (exact), ann (approximate, built in), hnsw (hnswlib-wasm, Node), auto (exact while small, then ann; the default)' },
+  'split-long': { type: 'boolean', help: 'ingest: keep a text longer than the memory\'s limit (parameters.maxTextChars) as several observations, in order, same speaker and time, metadata.part/parts saying which part of how many (as the AI SDK middleware does), instead of refusing it (TOO_LARGE)' },
   user: { type: 'string', value: '<id>', help: 'mcp: tie every tool to this userId (remember stores under it, the other tools act only on its memories; a client passing another userId gets a tool error)' },
   agent: { type: 'string', value: '<id>', help: 'mcp: tie every tool to this agentId, as --user' },
   help: { type: 'boolean', short: 'h', help: 'print this help (or a command\'s: jev-mem <command> --help)' },
@@ -83,7 +84,7 @@ const STORE = ['store'] as const satisfies readonly OptionName[];
 
 /** Every command of the CLI, in the order of the help. */
 export const COMMANDS = {
-  ingest: { args: '<file>', summary: 'write a conversation (JSONL, LoCoMo or MemoryBank) into a store; makes the store when missing; prints the nodes and edges this ingest wrote, and the namespace\'s totals apart (namespaceTotals)', options: [...OPEN, 'format', 'sample'], required: STORE },
+  ingest: { args: '<file>', summary: 'write a conversation (JSONL, LoCoMo or MemoryBank) into a store; makes the store when missing; prints the nodes and edges this ingest wrote, and the namespace\'s totals apart (namespaceTotals)', options: [...OPEN, 'format', 'sample', 'split-long'], required: STORE },
   recall: { args: '"<question>"', summary: 'the memories for a question (or each of --questions), with the trace; --json adds each one\'s score and calibrated relevance', options: [...OPEN, 'k', 'json', 'questions', 'after', 'before', 'filter', 'min-score'], required: STORE },
   answer: { args: '"<question>"', summary: 'recall + one System-Two call (needs JEV_MEM_LLM_BASE_URL and JEV_MEM_LLM_MODEL)', options: [...OPEN, 'k', 'json'], required: STORE },
   decide: { args: '', summary: 'answer one System-One request read as JSON from stdin', options: ['backend', 'base-url'] },

@@ -11,29 +11,19 @@ import { JevMemError, isJevMemError } from '../errors.js';
 import { SQLITE_FILE_NAME } from '../plane/store/sqlite-file-storage.js';
 
 /**
- * The line numbers (1-based) of a JSONL file's records, one for each observation `parseJsonl`
- * reads (it skips blank lines), so that an error the memory names by index
- * (`observations[3].text`) can name the line.
- */
-export function jsonlLines(text: string): number[] {
-  const lines: number[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() !== '') lines.push(i + 1);
-  });
-  return lines;
-}
-
-/**
  * An error of `addMany` that names an observation by its index (`observations[3].text: …`),
- * named by its line of the JSONL file instead (`line 7.text: … (observation 4)`); any other error
+ * named by the field of the input file instead: `textFields[i]` is where observation `i`'s text
+ * is (`line 7.content`, `file[0].haystack_sessions[1][1].content`); another field of it is named
+ * beside that (`line 7.observedAt`), and the index follows (`… (observation 4)`). Any other error
  * as it is.
  */
-export function byLine(e: unknown, lines: readonly number[] | undefined): unknown {
-  if (lines === undefined || !isJevMemError(e) || typeof e.details.field !== 'string') return e;
+export function bySource(e: unknown, textFields: readonly string[] | undefined): unknown {
+  if (textFields === undefined || !isJevMemError(e) || typeof e.details.field !== 'string') return e;
   const m = /^observations\[(\d+)\](.*)$/.exec(e.details.field);
-  const line = m === null ? undefined : lines[Number(m[1])];
-  if (m === null || line === undefined) return e;
-  const field = `line ${line}${m[2]}`;
+  const textField = m === null ? undefined : textFields[Number(m[1])];
+  if (m === null || textField === undefined) return e;
+  const rest = m[2] ?? '';
+  const field = rest === '.text' || rest.startsWith('.text.') || rest.startsWith('.text[') ? `${textField}${rest.slice(5)}` : `${textField.replace(/\.[^.[\]]+$/, '')}${rest}`;
   const message = e.message.startsWith(e.details.field) ? `${field}${e.message.slice(e.details.field.length)}` : `${field}: ${e.message}`;
   return new JevMemError(e.code, `${message} (observation ${Number(m[1]) + 1})`, { ...e.details, field, cause: e });
 }

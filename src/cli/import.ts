@@ -10,14 +10,14 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { withoutBom } from '../formats/jsonl.js';
 import type { ImportProgress, Memory } from '../memory.js';
 import { showInvisible } from '../util/invisible.js';
 import type { OptionValues } from './commands.js';
 import type { CliIO } from './io.js';
 import { openMemory } from './open.js';
+import { readUtf8File } from './read-text.js';
 import { onStopSignal, signalWords } from './stop-signals.js';
 
 /** What each step of an import does, for its progress line. */
@@ -32,14 +32,13 @@ const STEP_WORDS: Record<ImportProgress['phase'], string> = {
 /**
  * The parsed export in `file`. In a function of its own so that the file's text (as large as the
  * file) is garbage as soon as it is parsed, not held while the import runs.
- * @throws JevMemError `NOT_FOUND` (field `file`, unreadable), `INVALID_INPUT` (field `file`, not JSON).
+ * @throws JevMemError `NOT_FOUND` (field `file`, unreadable), `INVALID_INPUT` (field `file`, not
+ *   UTF-8 or not JSON).
  */
 async function readExport(file: string): Promise<unknown> {
-  const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
-  });
+  const raw = await readUtf8File(file);
   try {
-    return JSON.parse(withoutBom(raw));
+    return JSON.parse(raw);
   } catch (e) {
     throw new JevMemError('INVALID_INPUT', `${file} is not JSON (${showInvisible((e as Error).message)}); expected a jev-mem export`, { field: 'file' });
   }

@@ -8,38 +8,38 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
-import { parseJsonl, withoutBom } from '../formats/jsonl.js';
+import { parseJsonlFields } from '../formats/jsonl.js';
 import { locomoConversation, parseLocomo } from '../formats/locomo.js';
 import { isLongMemEval, parseLongMemEval } from '../formats/longmemeval.js';
 import { isMemoryBankHistory, parseMemoryBank } from '../formats/memorybank.js';
 import type { Memory } from '../memory.js';
 import type { Observation } from '../types.js';
+import { splitLongObservations } from '../write/split-long.js';
 import { UsageError, type OptionValues } from './commands.js';
-import { byLine, jsonlLines } from './error-words.js';
+import { bySource } from './error-words.js';
 import { ingestSummary } from './ingest-summary.js';
 import type { CliIO } from './io.js';
 import { openMemory } from './open.js';
+import { readUtf8File } from './read-text.js';
 import { onStopSignal, signalWords } from './stop-signals.js';
 
 type Values = OptionValues;
 
 /**
- * The observations of `file` by `--format` (default: `jsonl`, or for a `.json` file MemoryBank or
- * LoCoMo by its shape), with the namespace the file names (a LoCoMo sample, a MemoryBank user) and,
- * for JSONL, the line of each observation.
+ * The observations of `file` by `--format` (default: `jsonl`, or for a `.json` file MemoryBank,
+ * LongMemEval or LoCoMo by its shape), with the namespace the file names (a LoCoMo sample, a
+ * MemoryBank user, a LongMemEval question) and where each observation's text is in the file
+ * (`textFields`: `line 7.content`, `file[0].haystack_sessions[1][1].content`).
  * @throws JevMemError `NOT_FOUND` (field `file`: unreadable; field `sample`: no such sample or
  *   user), `INVALID_OPTION` (field `sample`: several in the file and no `--sample`), the
- *   readers' `INVALID_INPUT`; UsageError on an unknown `--format`.
+ *   readers' `INVALID_INPUT`, `readUtf8File`'s (not UTF-8, UTF-16); UsageError on an unknown `--format`.
  */
-export async function loadObservations(file: string, v: Values): Promise<{ observations: Observation[]; namespace?: string; lines?: number[] }> {
-  const raw = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
-  });
-  const text = withoutBom(raw);
+export async function loadObservations(file: string, v: Values): Promise<{ observations: Observation[]; namespace?: string; textFields?: string[] | undefined }> {
+  const text = await readUtf8File(file);
   const format = v.format ?? (file.endsWith('.json') ? detectJsonFormat(text) : 'jsonl');
-  if (format === 'jsonl') return { observations: parseJsonl(text), lines: jsonlLines(text) };
+  if (format === 'jsonl') return parseJsonlFields(text);
   if (format === 'memorybank') {
     const users = parseMemoryBank(text);
     const ids = users.map((u) => u.id).join(', ');
@@ -48,7 +48,7 @@ export async function loadObservations(file: string, v: Values): Promise<{ obser
     }
     const user = v.sample === undefined ? users[0] : users.find((u) => u.id === v.sample?.trim());
     if (!user) throw new JevMemError('NOT_FOUND', `no user ${JSON.stringify(v.sample)} in ${file}; users: ${ids}`, { field: 'sample' });
-    return { observations: user.observations, namespace: user.id };
+    return { observations: user.observations, namespace: user.id, textFields: user.textFields };
   }
   if (format === 'longmemeval') {
     const questions = parseLongMemEval(text);
@@ -57,7 +57,7 @@ export async function loadObservations(file: string, v: Values): Promise<{ obser
     }
     const q = v.sample === undefined ? questions[0] : questions.find((x) => x.id === v.sample?.trim());
     if (!q) throw new JevMemError('NOT_FOUND', `no question ${JSON.stringify(v.sample)} in ${file} (${questions.length} questions)`, { field: 'sample' });
-    return { observations: q.observations, namespace: q.id };
+    return { observations: q.observations, namespace: q.id, textFields: q.textFields };
   }
   if (format !== 'locomo') throw new UsageError(`--format expects jsonl, locomo, memorybank or longmemeval, got ${JSON.stringify(format)}`);
   const samples = parseLocomo(text);
@@ -68,7 +68,9 @@ export async function loadObservations(file: string, v: Values): Promise<{ obser
   const id = v.sample ?? samples[0]?.sample_id;
   const sample = samples.find((s) => s.sample_id === id);
   if (!sample) throw new JevMemError('NOT_FOUND', `no sample ${JSON.stringify(id)} in ${file}; samples: ${samples.map((s) => s.sample_id).join(', ')}`, { field: 'sample' });
-  return { observations: locomoConversation(sample).observations, namespace: sample.sample_id };
+  const conversation = locomoConversation(sample);
+  const at = `file[${samples.indexOf(sample)}].`;
+  return { observations: conversation.observations, namespace: sample.sample_id, textFields: conversation.textFields?.map((f) => at + f) };
 }
 
 /**
@@ -103,11 +105,16 @@ export async function runIngest(file: string, v: Values, io: CliIO, hold: (memor
     interrupt.abort(new Error(s));
   });
   try {
-    const { observations, namespace, lines } = await loadObservations(file, v);
+    const loaded = await loadObservations(file, v);
     const madeStore = v.store !== undefined && !existsSync(v.store);
-    const ns = v.namespace ?? namespace;
+    const ns = v.namespace ?? loaded.namespace;
     const opened = await openMemory({ ...v, ...(ns !== undefined ? { namespace: ns } : {}) }, false, true);
     hold(opened);
+    // --split-long: a text over the memory's limit becomes its parts (write/split-long.ts); each
+    // part keeps the file's field of the text it came from, for the errors.
+    const split = v['split-long'] === true ? splitLongObservations(loaded.observations, opened.parameters.maxTextChars) : undefined;
+    const observations = split?.observations ?? loaded.observations;
+    const textFields = split === undefined ? loaded.textFields : loaded.textFields && split.from.map((i) => loaded.textFields?.[i] as string);
     const t0 = performance.now();
     let lastPrint = 0;
     let res;
@@ -160,7 +167,12 @@ export async function runIngest(file: string, v: Values, io: CliIO, hold: (memor
             '; the cause follows',
         );
       }
-      throw byLine(e, lines);
+      const named = bySource(e, textFields);
+      // A text over the limit: say how to keep it anyway.
+      if (isJevMemError(named, 'TOO_LARGE') && v['split-long'] !== true && /\.(text|content|query|response)$/.test(String(named.details.field))) {
+        throw new JevMemError('TOO_LARGE', `${named.message}; or ingest again with --split-long to keep it in parts`, { ...named.details, cause: named });
+      }
+      throw named;
     }
     const secs = (performance.now() - t0) / 1000;
     io.out(JSON.stringify(ingestSummary(res, await opened.stats(), secs)));

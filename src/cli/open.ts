@@ -50,7 +50,7 @@ export async function openMemory(v: Values, withSystemTwo = false, create = fals
   openedBackends.push(systemOne);
   const opts: Parameters<typeof createNodeMemory>[0] = { store, systemOne, create };
   if (v.namespace !== undefined) opts.namespace = v.namespace;
-  if (v['vector-index'] !== undefined) opts.vectorIndex = v['vector-index'] as 'flat' | 'hnsw' | 'auto';
+  if (v['vector-index'] !== undefined) opts.vectorIndex = v['vector-index'] as 'flat' | 'hnsw' | 'ann' | 'auto';
   if (withSystemTwo) {
     const s2 = systemTwoFromEnv(process.env);
     if (s2) opts.systemTwo = s2;

@@ -47,7 +47,18 @@ export function withoutBom(text: string): string {
  *   the line's field that is not a valid observation field (`line 3.observedAt`).
  */
 export function parseJsonl(text: string): Observation[] {
+  return parseJsonlFields(text).observations;
+}
+
+/**
+ * {@link parseJsonl}, with where each observation's text is in the file: `textFields[i]` is
+ * `line 7.text`, or `line 7.content` for a chat message, so that an error the memory names by
+ * index (`observations[3].text`) can name the field as the file spells it.
+ * @throws as {@link parseJsonl}.
+ */
+export function parseJsonlFields(text: string): { observations: Observation[]; textFields: string[] } {
   const out: Observation[] = [];
+  const textFields: string[] = [];
   withoutBom(text).split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     let v: unknown;
@@ -64,8 +75,9 @@ export function parseJsonl(text: string): Observation[] {
     const o = toObservation(v, `line ${i + 1}`);
     validateObservation(o, `line ${i + 1}`, Number.POSITIVE_INFINITY);
     out.push(o as Observation);
+    textFields.push(`line ${i + 1}.${'text' in v ? 'text' : 'content'}`);
   });
-  return out;
+  return { observations: out, textFields };
 }
 
 /**

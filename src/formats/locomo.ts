@@ -54,6 +54,8 @@ export interface LocomoConversation {
   sampleId: string;
   speakers: [string, string];
   observations: Observation[];
+  /** Where each observation's text is in its sample (`conversation.session_2[5].text`). */
+  textFields?: string[];
   questions: LocomoQuestion[];
 }
 
@@ -106,6 +108,7 @@ export function locomoConversation(sample: LocomoSample): LocomoConversation {
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
   const observations: Observation[] = [];
+  const textFields: string[] = [];
   const diaIds = new Set<string>();
   for (const n of sessions) {
     const turns = conv[`session_${n}`] as RawTurn[];
@@ -116,13 +119,14 @@ export function locomoConversation(sample: LocomoSample): LocomoConversation {
       if (ms === undefined) throw invalidInput(`${sample.sample_id}.session_${n}_date_time`, `cannot parse ${JSON.stringify(rawDate)}`);
       observedAt = toIso(ms);
     }
-    for (const t of turns) {
+    turns.forEach((t, j) => {
       const caption = typeof t.blip_caption === 'string' && t.blip_caption !== '' ? ` [image: ${t.blip_caption}]` : '';
       const o: Observation = { text: `${t.speaker}: ${t.text}${caption}`, speaker: t.speaker, sessionId: `session_${n}`, turnId: t.dia_id, source: `locomo:${sample.sample_id}` };
       if (observedAt !== undefined) o.observedAt = observedAt;
       observations.push(o);
+      textFields.push(`conversation.session_${n}[${j}].text`);
       diaIds.add(t.dia_id);
-    }
+    });
   }
   const questions: LocomoQuestion[] = (sample.qa ?? []).map((qa, i) => {
     const rawEvidence = qa.evidence ?? [];
@@ -138,5 +142,5 @@ export function locomoConversation(sample: LocomoSample): LocomoConversation {
       brokenEvidence: broken,
     };
   });
-  return { sampleId: sample.sample_id, speakers: [conv.speaker_a, conv.speaker_b], observations, questions };
+  return { sampleId: sample.sample_id, speakers: [conv.speaker_a, conv.speaker_b], observations, textFields, questions };
 }

@@ -44,6 +44,11 @@ export interface LongMemEvalHistory {
   questionDate?: string;
   /** One observation per non-blank turn, in session and turn order. */
   observations: Observation[];
+  /**
+   * Where each observation's text is in the file (`file[0].haystack_sessions[1][1].content`), so
+   * that an error naming an observation by index can name the file's field.
+   */
+  textFields?: string[];
   /** `turnId`s of the evidence turns (see the module note); empty for abstention questions. */
   evidence: string[];
   /** `answer_session_ids` that name a session of the history. */
@@ -108,6 +113,7 @@ function longMemEvalHistory(raw: unknown, field: string): LongMemEvalHistory {
   const questionType = typeof r.question_type === 'string' ? r.question_type : '';
   const answerIds = new Set((Array.isArray(r.answer_session_ids) ? r.answer_session_ids : []).map(String));
   const observations: Observation[] = [];
+  const textFields: string[] = [];
   const flagged: string[] = [];
   const inAnswerSessions: string[] = [];
   const sessionIds: string[] = [];
@@ -126,6 +132,7 @@ function longMemEvalHistory(raw: unknown, field: string): LongMemEvalHistory {
       const o: Observation = { text: turn.content, speaker: role, role, sessionId, turnId, source: `longmemeval:${id}` };
       if (date !== undefined) o.observedAt = date;
       observations.push(o);
+      textFields.push(`${at}.content`);
       if (turn.has_answer === true) flagged.push(turnId);
       if (answerIds.has(sessionId)) inAnswerSessions.push(turnId);
     });
@@ -139,6 +146,7 @@ function longMemEvalHistory(raw: unknown, field: string): LongMemEvalHistory {
     question,
     answer: r.answer === undefined || r.answer === null ? '' : String(r.answer),
     observations,
+    textFields,
     evidence: abstention ? [] : flagged.length > 0 ? flagged : inAnswerSessions,
     answerSessions: [...answerIds].filter((a) => sessionIds.includes(a)),
   };

@@ -27,6 +27,8 @@ export interface MemoryBankUser {
   days: string[];
   /** Two observations per exchange, in day and exchange order. */
   observations: Observation[];
+  /** Where each observation's text is in the file (`file.<user>.history.<day>[3].response`). */
+  textFields?: string[];
 }
 
 /** The speaker name of the companion's replies. */
@@ -81,6 +83,7 @@ function memoryBankUser(key: string, raw: unknown): MemoryBankUser {
   const name = typeof user.name === 'string' && user.name.trim() !== '' ? user.name.trim() : id;
   const source = `memorybank:${id}`;
   const observations: Observation[] = [];
+  const textFields: string[] = [];
   const days = Object.keys(history);
   for (const day of days) {
     const ms = /^\d{4}-\d{2}-\d{2}$/.test(day) ? parseTimestamp(`${day}T00:00:00Z`) : undefined;
@@ -99,11 +102,17 @@ function memoryBankUser(key: string, raw: unknown): MemoryBankUser {
       const n = i + 1;
       const query = typeof ex.query === 'string' ? ex.query.trim() : '';
       const response = typeof ex.response === 'string' ? ex.response.trim() : '';
-      if (query !== '') observations.push({ text: `${name}: ${query}`, speaker: name, observedAt, sessionId: day, turnId: `${day}#${n}:user`, source });
-      if (response !== '') observations.push({ text: `${MEMORYBANK_AI_SPEAKER}: ${response}`, speaker: MEMORYBANK_AI_SPEAKER, observedAt, sessionId: day, turnId: `${day}#${n}:ai`, source });
+      if (query !== '') {
+        observations.push({ text: `${name}: ${query}`, speaker: name, observedAt, sessionId: day, turnId: `${day}#${n}:user`, source });
+        textFields.push(`${field}.query`);
+      }
+      if (response !== '') {
+        observations.push({ text: `${MEMORYBANK_AI_SPEAKER}: ${response}`, speaker: MEMORYBANK_AI_SPEAKER, observedAt, sessionId: day, turnId: `${day}#${n}:ai`, source });
+        textFields.push(`${field}.response`);
+      }
     });
   }
-  return { id, name, days, observations };
+  return { id, name, days, observations, textFields };
 }
 
 /**

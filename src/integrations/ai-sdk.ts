@@ -22,7 +22,8 @@ import { MAX_QUERY_CHARS, type Memory, type MemoryFilter, type MemoryScope } fro
 import { answerEvidence } from '../memory/relevance.js';
 import type { Observation, RecalledMemory } from '../types.js';
 import { importOptional } from '../util/optional.js';
-import { storableParts, warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
+import { storableParts } from '../write/split-long.js';
+import { warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
 import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './tools.js';
 
 export { splitTurnText, warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';

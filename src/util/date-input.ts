@@ -13,8 +13,11 @@
  * read as the ISO date it spells ({@link yearFirstIso}): `2023/05/20 (Sat) 02:21` (the session dates
  * of public long-memory chat datasets), `2023/5/20`, `2023.05.20 14:05:09`, `2023-05-20 Saturday
  * 2:21 pm`; a weekday written beside it must be that day's, else the date is refused (which of the
- * two is wrong cannot be known). ISO strings are read strictly: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`,
- * `.fraction` (`T` or one space), and an offset `Z`, `±HH:MM`, `±HHMM` or `±HH` (none = UTC); `t`
+ * two is wrong cannot be known). An RFC 2822 / HTTP date with its zone is read too ({@link rfc2822Iso}:
+ * `Wed, 01 May 2024 10:00:00 GMT`, `1 May 2024 12:00:00 +0200`; its weekday checked the same way).
+ * Epoch seconds written as a string (`"1714557600.000200"`, Slack's `ts`) are refused saying so. ISO strings are read strictly: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`,
+ * `.fraction` (`T` or one space), and an offset `Z`, `±HH:MM`, `±HHMM` or `±HH` (none = UTC; after a
+ * space too, `2024-05-01 10:00:00 +0200`); `t`
  * and `z` in lower case too, as RFC 3339 (section 5.6) allows (`2024-03-01t10:00:00z`). The
  * day must exist (`2024-02-30` is refused, where `Date.parse` would read 1 March), hours 00-23,
  * minutes and seconds 00-59, the offset within ±14:00. Any instant within ±8.64e15 ms of 1970
@@ -70,7 +73,7 @@ export const MIN_EPOCH_MS = 1e11;
 /** Largest |epoch ms| a JavaScript Date can hold (±100,000,000 days). */
 export const MAX_TIME_MS = 8.64e15;
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([zZ])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?: ?([zZ])| ?([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 /** English weekday names and their usual abbreviations, longest first (index = `Date#getUTCDay`). */
@@ -128,13 +131,51 @@ export function yearFirstIso(value: string): YearFirstDate | undefined {
   return out;
 }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
+const RFC_2822 = new RegExp(
+  `^(?:${WEEKDAY}\\s*,\\s*)?(\\d{1,2})\\s+(${MONTHS.join('|')})\\s+(\\d{4})\\s+(\\d{2}):(\\d{2})(?::(\\d{2}))?\\s+(gmt|ut|utc|z|[+-]\\d{4})$`,
+  'i',
+);
+
 /**
- * Epoch ms of a strict ISO-8601 date or instant, or of a date written year first whose weekday,
+ * Reads an RFC 2822 (section 3.3) / HTTP (RFC 9110 `IMF-fixdate`) date: an optional English
+ * weekday and a comma, day, three-letter English month, four-digit year, `HH:MM[:SS]`, and a zone
+ * `GMT`, `UT`, `UTC`, `Z` or `±HHMM` (required: no zone would be a guess), as
+ * `"Wed, 01 May 2024 10:00:00 GMT"` or `"1 May 2024 12:00 +0200"`. The named US zones (`EST`, …)
+ * and military letters are not read. Its weekday is checked as a year-first date's.
+ * @param value - The caller's string, trimmed.
+ * @returns The ISO spelling and the written weekday's check (as {@link yearFirstIso}), or
+ *   `undefined` when the string is not such a date.
+ */
+export function rfc2822Iso(value: string): YearFirstDate | undefined {
+  const m = RFC_2822.exec(value);
+  if (m === null) return undefined;
+  const [, day, d, mon, y, h, mi, s, zone] = m;
+  const mo = MONTHS.indexOf(mon!.toLowerCase() as (typeof MONTHS)[number]) + 1;
+  const z = zone!.toUpperCase();
+  const iso = `${y}-${String(mo).padStart(2, '0')}-${d!.padStart(2, '0')}T${h}:${mi}${s !== undefined ? `:${s}` : ''}${z === 'GMT' || z === 'UT' || z === 'UTC' || z === 'Z' ? 'Z' : z}`;
+  const probe = new Date(Date.UTC(2000, mo - 1, Number(d)));
+  probe.setUTCFullYear(Number(y));
+  const weekday = WEEKDAY_NAMES[probe.getUTCDay()] ?? 'Sunday';
+  const out: YearFirstDate = { iso, weekday };
+  if (day !== undefined && !weekday.toLowerCase().startsWith(day.toLowerCase().slice(0, 3))) {
+    out.wrongWeekday = WEEKDAY_NAMES.find((w) => w.toLowerCase().startsWith(day.toLowerCase().slice(0, 3))) ?? day;
+  }
+  return out;
+}
+
+/** A date spelled another way that {@link strictIsoMs} reads: year first, or RFC 2822 / HTTP. */
+function spelledIso(value: string): YearFirstDate | undefined {
+  return yearFirstIso(value) ?? rfc2822Iso(value);
+}
+
+/**
+ * Epoch ms of a strict ISO-8601 date or instant, or of a date written year first or as RFC 2822 whose weekday,
  * if written, is right (see the module note), or `undefined` when the string is not one (wrong
  * shape, a day or time that does not exist, an offset beyond ±14:00).
  */
 export function strictIsoMs(value: string): number | undefined {
-  const yf = yearFirstIso(value);
+  const yf = spelledIso(value);
   if (yf !== undefined && yf.wrongWeekday !== undefined) return undefined;
   const m = ISO.exec(yf?.iso ?? value);
   if (m === null) return undefined;
@@ -177,20 +218,26 @@ export function parseDateInput(value: unknown, field: string): number {
     ms = value;
   }
   else if (typeof value === 'string') {
-    const yf = yearFirstIso(value.trim());
+    const yf = spelledIso(value.trim());
     if (yf?.wrongWeekday !== undefined) {
       throw invalidInput(field, `${describeValue(value)} names a ${yf.wrongWeekday}, but ${yf.iso.slice(0, 10)} is a ${yf.weekday}; give the right weekday, or the date alone ("${yf.iso}")`);
     }
     if (yf !== undefined) {
       ms = strictIsoMs(yf.iso);
-      if (ms === undefined) throw invalidInput(field, `${describeValue(value)} reads year first as "${yf.iso}", which names a day, hour or UTC offset that does not exist (offsets within ±14:00)`);
+      if (ms === undefined) throw invalidInput(field, `${describeValue(value)} reads${yearFirstIso(value.trim()) !== undefined ? ' year first' : ''} as "${yf.iso}", which names a day, hour or UTC offset that does not exist (offsets within ±14:00)`);
     } else {
       checkIsoCalendar(value.trim(), field); // names the day or the offset that does not exist
       ms = strictIsoMs(value.trim());
     }
   }
+  const epoch = typeof value === 'string' ? /^\s*(\d{9,10})(\.\d+)?\s*$/.exec(value) : null;
+  if (ms === undefined && epoch !== null) {
+    // Slack's message `ts` ("1714557600.000200") and other APIs write epoch seconds as a string.
+    const msOf = Math.round(Number(epoch[0]) * 1000);
+    throw invalidInput(field, `${describeValue(value)} is epoch seconds written as a string (as Slack's "ts"); a string is read as an ISO-8601 date, not a number: give epoch milliseconds as a number (${msOf}) or the ISO instant ("${new Date(msOf).toISOString()}")`);
+  }
   if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > MAX_TIME_MS) {
-    throw invalidInput(field, `expected an ISO-8601 date or instant of a day that exists ("2024-03-01", "2024-03-01T10:00:00+02:00"), a valid Date or epoch milliseconds, got ${describeValue(value)}${typeof value === 'string' && ISO_DAY.exec(value) === null && yearFirstIso(value.trim()) === undefined ? ' (a written date is not read unless year first: its day/month order, time and zone would be guesses; "2024/03/01 10:00" is read)' : ''}`);
+    throw invalidInput(field, `expected an ISO-8601 date or instant of a day that exists ("2024-03-01", "2024-03-01T10:00:00+02:00"), a valid Date or epoch milliseconds, got ${describeValue(value)}${typeof value === 'string' && ISO_DAY.exec(value) === null && spelledIso(value.trim()) === undefined ? ' (a written date is not read unless year first, or RFC 2822 with its zone: its day/month order, time and zone would be guesses; "2024/03/01 10:00" and "Fri, 01 Mar 2024 10:00:00 GMT" are read)' : ''}`);
   }
   return ms;
 }

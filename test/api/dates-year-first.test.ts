@@ -48,10 +48,10 @@ describe('yearFirstIso / parseDateInput', () => {
     expect(strictIsoMs('2023/05/20 (Fri) 02:21')).toBeUndefined();
     expect(refused('2023/02/29')).toBe('INVALID_INPUT observation.observedAt: "2023/02/29" (a string) reads year first as "2023-02-29", which names a day, hour or UTC offset that does not exist (offsets within ±14:00)');
     expect(refused('2023/05/20 24:00')).toMatch(/^INVALID_INPUT .*reads year first as "2023-05-20T24:00"/);
-    expect(refused('2023/05/20 13:00 pm')).toMatch(/^INVALID_INPUT .*a written date is not read unless year first/);
+    expect(refused('2023/05/20 13:00 pm')).toMatch(/^INVALID_INPUT .*a written date is not read unless year first, or RFC 2822 with its zone/);
     expect(refused('2023/05/20 (Sat')).toMatch(/^INVALID_INPUT /);
     expect(refused('2023/05/20 02:21+15:00')).toMatch(/^INVALID_INPUT .*does not exist/);
-    for (const v of ['20/05/2023', '05/20/2023', '1/2/2024', 'May 20, 2023']) expect(refused(v)).toMatch(/a written date is not read unless year first/);
+    for (const v of ['20/05/2023', '05/20/2023', '1/2/2024', 'May 20, 2023']) expect(refused(v)).toMatch(/a written date is not read unless year first, or RFC 2822 with its zone/);
   });
 });
 

@@ -21,7 +21,7 @@ describe('ingest of a JSONL record over the text limit', () => {
     const r = await cli(['ingest', file, '--store', store, '--system-one', 'heuristic']);
     expect(r.code).toBe(1);
     expect(r.err).toEqual([
-      'jev-mem: TOO_LARGE: line 6.text: 100006 characters is over the limit of 100000 (parameters.maxTextChars); split the text into several observations (observation 3)',
+      'jev-mem: TOO_LARGE: line 6.text: 100006 characters is over the limit of 100000 (parameters.maxTextChars); split the text into several observations (observation 3); or ingest again with --split-long to keep it in parts',
     ]);
     expect(existsSync(store)).toBe(false);
   });

@@ -175,6 +175,16 @@ export class DamageLog {
   readonly #verified = new Set<string>();
   readonly #records = new Map<string, Set<string>>();
   #malformed: readonly string[] = [];
+  #found: ((namespace: string, found: { ids: string[]; records: string[] }) => void) | undefined;
+
+  /**
+   * Tells `found` of each damaged record this log learns of afterwards (a node id, or another
+   * record named `<table>:<key>`), once per record: the Node store keeps it beside the file
+   * (`damage-file.ts`), so the next process refuses writes as this one does.
+   */
+  onFound(found: (namespace: string, found: { ids: string[]; records: string[] }) => void): void {
+    this.#found = found;
+  }
 
   /**
    * Starts the log from damage an earlier full pass found (`damage-file.ts`): node ids and other
@@ -224,6 +234,7 @@ export class DamageLog {
   node(namespace: string, id: string): void {
     let set = this.#ids.get(namespace);
     if (set === undefined) this.#ids.set(namespace, (set = new Set()));
+    if (!set.has(id)) this.#found?.(namespace, { ids: [id], records: [] });
     set.add(id);
   }
 
@@ -231,6 +242,7 @@ export class DamageLog {
   record(namespace: string, table: string, key: string | number): void {
     let set = this.#records.get(namespace);
     if (set === undefined) this.#records.set(namespace, (set = new Set()));
+    if (!set.has(`${table}:${key}`)) this.#found?.(namespace, { ids: [], records: [`${table}:${key}`] });
     set.add(`${table}:${key}`);
   }
 

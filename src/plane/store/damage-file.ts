@@ -6,13 +6,15 @@
  * text). A store opened over it starts its damage log from it: puts into a namespace with damaged
  * records are refused, and when SQLite's own check found the file malformed (`sqlite` not empty),
  * puts into every namespace (deletes pass: erasure stays possible). A check that finds the store
- * clean removes the file, and so does `jev-mem repair` (the repaired file is new).
+ * clean removes the file, and so does `jev-mem repair` (the repaired file is new). Damage any
+ * other process's reads find (a recall that warned `RECORDS_DAMAGED`) is added to the file as
+ * it is found ({@link keepFoundDamage}), so the next writer refuses too (h-break14 finding 3).
  *
  * Node only (`node:fs`).
  *
  * @module
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KnownDamage } from './checksum.js';
 
@@ -77,4 +79,41 @@ export function forgetInDamageFile(dir: string, namespace: string, ids: readonly
   } catch {
     // kept as it was: it names one erased id too many until the next check
   }
+}
+
+/**
+ * A listener for the store's damage log (`RecordStoreOptions.onDamage`) that adds the damage a
+ * read of this process finds to the file in `dir`: what one synchronous run of reads finds is
+ * merged at once (a microtask later) into what the file holds, written to a temporary file and
+ * renamed over it, so a reader of the file never sees half of it. A failure to write it is not
+ * an error of the read (the read already skipped and named the record; `jev-mem check` writes
+ * the file anew).
+ */
+export function keepFoundDamage(dir: string): (namespace: string, found: { ids: string[]; records: string[] }) => void {
+  let batch: Array<[string, { ids: string[]; records: string[] }]> = [];
+  const flush = (): void => {
+    const found = batch;
+    batch = [];
+    const known = readDamageFile(dir) ?? { namespaces: [], sqlite: [] };
+    const byName = new Map(known.namespaces.map((n) => [n.namespace, { namespace: n.namespace, ids: new Set(n.ids), records: new Set(n.records) }]));
+    for (const [namespace, f] of found) {
+      let n = byName.get(namespace);
+      if (n === undefined) byName.set(namespace, (n = { namespace, ids: new Set(), records: new Set() }));
+      for (const id of f.ids) n.ids.add(id);
+      for (const r of f.records) n.records.add(r);
+    }
+    const namespaces = [...byName.values()].map((n) => ({ namespace: n.namespace, ids: [...n.ids].sort(), records: [...n.records].sort() }));
+    const path = join(dir, DAMAGE_FILE_NAME);
+    const temp = `${path}.${process.pid}.tmp`;
+    try {
+      writeFileSync(temp, JSON.stringify({ namespaces, sqlite: known.sqlite }));
+      renameSync(temp, path);
+    } catch {
+      rmSync(temp, { force: true });
+    }
+  };
+  return (namespace, found) => {
+    if (batch.length === 0) queueMicrotask(flush);
+    batch.push([namespace, found]);
+  };
 }

@@ -39,6 +39,8 @@ export interface RecordStoreOptions extends StoreWords {
   lexicalIndex?: (namespace: string, language?: LanguageCode) => LexicalIndex | undefined;
   /** Damage an earlier full pass found (`damage-file.ts`): the damage log starts from it. */
   knownDamage?: KnownDamage | undefined;
+  /** Told each damaged record a read finds that the log did not hold (`DamageLog.onFound`): the Node store keeps it for the next process. */
+  onDamage?: ((namespace: string, found: { ids: string[]; records: string[] }) => void) | undefined;
 }
 
 /** Methods of the port that take a namespace first (checked, and refused after `close()`). */
@@ -60,6 +62,7 @@ export function createRecordStore(raw: RecordDriver, options: RecordStoreOptions
   const words: StoreWords = { label: options.label, quotaRemedy: options.quotaRemedy };
   const damage = new DamageLog();
   if (options.knownDamage !== undefined) damage.seed(options.knownDamage);
+  if (options.onDamage !== undefined) damage.onFound(options.onDamage);
   // Every read of every method passes the screen: damaged records are skipped, logged and named.
   const driver = screenedDriver(raw, damage);
   let closed = false;

@@ -36,6 +36,8 @@ export interface SqlRecordStoreOptions {
   vacuum: boolean | (() => Promise<void>);
   /** Damage an earlier `jev-mem check` found (`damage-file.ts`; Node). */
   knownDamage?: RecordStoreOptions['knownDamage'];
+  /** Told damage found by reads (`damage-file.ts`; Node), as `RecordStoreOptions.onDamage`. */
+  onDamage?: RecordStoreOptions['onDamage'];
 }
 
 /**
@@ -59,5 +61,6 @@ export function createSqlRecordStore(db: SqlConnection, options: SqlRecordStoreO
     quotaRemedy: options.quotaRemedy,
     lexicalIndex: (namespace, language) => driver.lexicalIndex(namespace, language),
     knownDamage: options.knownDamage,
+    onDamage: options.onDamage,
   });
 }

@@ -38,7 +38,7 @@ import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { checkExistingNamespaceName } from './names.js';
 import { validateBatch } from './record-batch.js';
 import { createSqlRecordStore } from './sql-record-store.js';
-import { readDamageFile } from './damage-file.js';
+import { keepFoundDamage, readDamageFile } from './damage-file.js';
 import { eraseOrRefuse, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import type { StorageAdapter, WriteBatch } from './storage.js';
 import { refuseIfWrittenElsewhere, releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS, writersWaiting } from './store-lock.js';
@@ -267,8 +267,8 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     quotaRemedy: 'Free disk space and write again; a delete or forget needs free space too (SQLite copies the pages it changes into its rollback journal before it commits: about as much as the database file is enough).',
     lexical,
     vacuum: () => rewriteAfterImport(), // after an import of layouts 1–4, under the database lock (issue 22)
-    // What the last jev-mem check found: stats() knows it at once, and puts are refused.
-    knownDamage: readDamageFile(dir),
+    knownDamage: readDamageFile(dir), // what a check or a read found (kept by onDamage): stats() knows it, puts are refused
+    onDamage: readOnly ? undefined : keepFoundDamage(dir),
   });
   let closing: Promise<void> | undefined;
   /** An erasure: `erase`, then `eraseOrRefuse`'s bookkeeping (sqlite-erasures.ts). */
