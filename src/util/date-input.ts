@@ -121,8 +121,17 @@ export function yearFirstIso(value: string): YearFirstDate | undefined {
     }
     iso += `T${String(hour).padStart(2, '0')}:${mi}${s !== undefined ? `:${s}` : ''}${frac !== undefined ? `.${frac}` : ''}${off ?? ''}`;
   }
-  const probe = new Date(Date.UTC(2000, Number(mo) - 1, Number(d)));
-  probe.setUTCFullYear(Number(y));
+  return withWeekday(iso, Number(y), Number(mo), Number(d), day);
+}
+
+/**
+ * `iso` with the weekday of the calendar date `y`-`mo`-`d` (proleptic Gregorian, UTC) and, when
+ * the caller wrote a weekday (`day`, English, matched on its first three letters) that is not
+ * that day's, the day it wrote as `wrongWeekday`.
+ */
+function withWeekday(iso: string, y: number, mo: number, d: number, day: string | undefined): YearFirstDate {
+  const probe = new Date(Date.UTC(2000, mo - 1, d));
+  probe.setUTCFullYear(y);
   const weekday = WEEKDAY_NAMES[probe.getUTCDay()] ?? 'Sunday';
   const out: YearFirstDate = { iso, weekday };
   if (day !== undefined && !weekday.toLowerCase().startsWith(day.toLowerCase().slice(0, 3))) {
@@ -154,14 +163,7 @@ export function rfc2822Iso(value: string): YearFirstDate | undefined {
   const mo = MONTHS.indexOf(mon!.toLowerCase() as (typeof MONTHS)[number]) + 1;
   const z = zone!.toUpperCase();
   const iso = `${y}-${String(mo).padStart(2, '0')}-${d!.padStart(2, '0')}T${h}:${mi}${s !== undefined ? `:${s}` : ''}${z === 'GMT' || z === 'UT' || z === 'UTC' || z === 'Z' ? 'Z' : z}`;
-  const probe = new Date(Date.UTC(2000, mo - 1, Number(d)));
-  probe.setUTCFullYear(Number(y));
-  const weekday = WEEKDAY_NAMES[probe.getUTCDay()] ?? 'Sunday';
-  const out: YearFirstDate = { iso, weekday };
-  if (day !== undefined && !weekday.toLowerCase().startsWith(day.toLowerCase().slice(0, 3))) {
-    out.wrongWeekday = WEEKDAY_NAMES.find((w) => w.toLowerCase().startsWith(day.toLowerCase().slice(0, 3))) ?? day;
-  }
-  return out;
+  return withWeekday(iso, Number(y), mo, Number(d), day);
 }
 
 /** A date spelled another way that {@link strictIsoMs} reads: year first, or RFC 2822 / HTTP. */
