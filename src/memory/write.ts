@@ -133,12 +133,17 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
  * Commits of one write, maintenance pass or delete that the store may refuse because another
  * writer committed to the namespace since it was loaded (issue 22, {@link WriteBatch.expectMeta});
  * each refusal reloads the namespace and plans again. A store with a writer lock (the Node SQLite
- * store) holds it from the first refused commit on, so the second attempt cannot be refused.
+ * store) keeps it after a refused commit (`WRITER_RETRY_HOLD_MS`), so an attempt that re-plans
+ * within that time cannot be refused; a chunk of a bulk write is re-planned one observation at a
+ * time for that ({@link SPLIT}).
  */
 export const MAX_CHANGED_ELSEWHERE = 8;
 
 /** What a commit returns when it must be planned again outside the lock. */
 const REPLAN = Symbol('replan');
+
+/** What a chunk's commit returns when another writer's commit refused it: commit it again one observation at a time. */
+const SPLIT = Symbol('split');
 
 /** Superseded nodes read per batch when a delete looks for the ones it superseded (to revive or relink). */
 const REVIVE_BATCH = 512;
@@ -552,10 +557,31 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       chunk.map((c) => typingRequest(passageOf(c.text), c.provenance.speaker, c.observedAtMs !== undefined ? new Date(c.observedAtMs).toISOString() : undefined)),
       writeCtx(opts.signal),
     );
-    const memo = new DecisionMemo();
-    const first = chunk[0] as CheckedObservation;
     // Ids are drawn once per node, in the order the writes plan them, and kept across re-plans.
-    const ids: string[] = [];
+    return commitPlanned(ns, chunk, { vectors, typing, nowIso, memo: new DecisionMemo(), ids: [] }, opts, supersedesId, readings, turn);
+  };
+
+  /**
+   * {@link writeChunk} once its chunk is embedded and typed: the plan of its first observation
+   * outside the lock, then {@link commitChunk} under it, planned again while what it read changed.
+   * A chunk of several observations refused because another process committed meanwhile
+   * (`CHANGED_ELSEWHERE`; issue 22) is committed again one observation at a time: the store keeps
+   * its writer lock from a refusal to the next commit (Node: `WRITER_RETRY_HOLD_MS`), which a
+   * re-plan of one observation reaches, while a whole chunk's re-plan outlasted it and was refused
+   * again and again; the other process gets the lock between those commits. The model's answers
+   * of the chunk's first plan are replayed (`memo`), so what is asked again is what changed.
+   */
+  const commitPlanned = async (
+    ns: string,
+    chunk: CheckedObservation[],
+    made: { vectors: Float32Array[]; typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>; nowIso: string; memo: DecisionMemo; ids: string[] },
+    opts: AddManyOptions,
+    supersedesId: string | undefined,
+    readings: StateReadings,
+    turn: Turn | undefined,
+  ): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
+    const { vectors, typing, nowIso, memo, ids } = made;
+    const first = chunk[0] as CheckedObservation;
     const speculative: { current?: SpeculativePlan | undefined } = {};
     const plan = (): Promise<void> =>
       speculate(ns, opts.signal, async (state) => {
@@ -581,10 +607,32 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     const elsewhere = { left: MAX_CHANGED_ELSEWHERE };
     for (let attempt = 0; ; attempt++) {
       const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current, elsewhere, readings }, opts, supersedesId), opts.signal);
+      if (out === SPLIT) return commitOneByOne(ns, chunk, made, opts, readings);
       if (out !== REPLAN) return out;
       tally(ns).replans++;
       await plan();
     }
+  };
+
+  /** {@link commitPlanned} of each observation of a chunk in turn (after a refusal: see there); the committed count of a failure counts the earlier ones. */
+  const commitOneByOne = async (ns: string, chunk: CheckedObservation[], made: Parameters<typeof commitPlanned>[2], opts: AddManyOptions, readings: StateReadings): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
+    const done: { results: AddResult[]; logs: DecisionRecord[][] } = { results: [], logs: [] };
+    for (let i = 0; i < chunk.length; i++) {
+      const ids = made.ids[i] === undefined ? [] : [made.ids[i] as string];
+      const one = { ...made, vectors: made.vectors.slice(i, i + 1), typing: made.typing.slice(i, i + 1), ids };
+      try {
+        const part = await commitPlanned(ns, chunk.slice(i, i + 1), one, opts, undefined, readings, undefined);
+        done.results.push(...part.results);
+        done.logs.push(...part.logs);
+      } catch (e) {
+        const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
+        const inPart = err.details[CHUNK_COMMITTED];
+        err.details[CHUNK_COMMITTED] = done.results.length + (typeof inPart === 'number' ? inPart : 0);
+        throw err;
+      }
+      made.ids[i] = ids[0] as string;
+    }
+    return done;
   };
 
   /**
@@ -611,7 +659,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     },
     opts: AddManyOptions,
     supersedesId: string | undefined,
-  ): Promise<{ results: AddResult[]; logs: DecisionRecord[][] } | typeof REPLAN> => {
+  ): Promise<{ results: AddResult[]; logs: DecisionRecord[][] } | typeof REPLAN | typeof SPLIT> => {
     const { vectors, typing, nowIso, ids } = planned;
     const state = await caches.fresh(ns, true);
     return state.use(async () => {
@@ -761,7 +809,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         await rollBack(ns);
         // Another writer committed since the state was loaded (issue 22): nothing of the chunk
         // was written; it is planned again over the namespace as the store now holds it.
-        if (!chunkCommitted && isChangedElsewhere(e) && planned.elsewhere.left-- > 0) return REPLAN;
+        if (!chunkCommitted && isChangedElsewhere(e) && planned.elsewhere.left-- > 0) return chunk.length > 1 && supersedesId === undefined ? SPLIT : REPLAN;
         // A write that met a damaged record (issue 22) is refused as such, whatever it tripped on.
         const damaged = isJevMemError(e, 'STORE_DAMAGED') ? undefined : damagedError(ns, state.unreadableIds());
         const err = damaged ?? (isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e }));

@@ -40,8 +40,8 @@ import { validateBatch } from './record-batch.js';
 import { createSqlRecordStore } from './sql-record-store.js';
 import { keepFoundDamage, readDamageFile } from './damage-file.js';
 import { eraseOrRefuse, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
-import type { StorageAdapter, WriteBatch } from './storage.js';
-import { refuseIfWrittenElsewhere, releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_WAIT_MS, writersWaiting } from './store-lock.js';
+import { isChangedElsewhere, type StorageAdapter, type WriteBatch } from './storage.js';
+import { refuseIfWrittenElsewhere, releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_RETRY_HOLD_MS, WRITER_WAIT_MS, writersWaiting } from './store-lock.js';
 
 /** File name of the database inside the store directory. */
 export const SQLITE_FILE_NAME = 'jev-mem.sqlite';
@@ -115,7 +115,8 @@ export interface SqliteFileStorageOptions {
  *   `vacuumBytes`, and `close()` rewrites whatever is pending when this adapter erased or wrote.
  * - One process writes a store at a time: a write takes `<dir>/lock`, waiting up to
  *   `WRITER_WAIT_MS` (15 s) for another live process to give it back; it is given back after
- *   `WRITER_IDLE_MS` (1 s) without a write, before the next write when another process waits
+ *   `WRITER_IDLE_MS` (1 s) without a write (`WRITER_RETRY_HOLD_MS`, 5 s, after a commit refused
+ *   because another process committed meanwhile, so the re-planned commit goes through), before the next write when another process waits
  *   for it (that one writes first; waiters take it in the order they came: issue 22), and by
  *   `close()` (a lock left by a dead process on this host is taken over). Readers need no lock.
  *
@@ -189,19 +190,19 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     return lock;
   };
   /**
-   * Gives the writer lock back once this process has not begun a write for
-   * {@link WRITER_IDLE_MS}, so another process (a second MCP client on the same store, a CLI
+   * Gives the writer lock back once this process has not begun a write for `idleMs`
+   * ({@link WRITER_IDLE_MS}; {@link WRITER_RETRY_HOLD_MS} after a refused commit), so another process (a second MCP client on the same store, a CLI
    * ingest) can write while this one is idle; the next write takes it again. A write still
    * running when it fires is safe: the record store checks at commit what another writer changed.
    */
-  const releaseWhenIdle = (): void => {
+  const releaseWhenIdle = (idleMs = WRITER_IDLE_MS): void => {
     if (idleTimer !== undefined) clearTimeout(idleTimer);
     idleTimer = setTimeout(() => {
       idleTimer = undefined;
       const held = lock;
       if (held === undefined || closing !== undefined) return;
       void held.then(() => giveBack(held), () => undefined);
-    }, WRITER_IDLE_MS);
+    }, idleMs);
     idleTimer.unref?.();
   };
   /** Gives the writer lock back (the hold `held`, unless a newer hold replaced it); the next write takes it again. */
@@ -339,7 +340,14 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
         marked = markErasure();
       }
       const erasure = batch !== null && typeof batch === 'object' && (batch.putNodes ?? []).length + (batch.putEdges ?? []).length === 0 && (batch.deleteNodeIds ?? []).length > 0;
-      await unlessRolledBack(marked, () => (erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch)));
+      try {
+        await unlessRolledBack(marked, () => (erasure ? erasing(namespace, batch.deleteNodeIds, () => inner.commit(namespace, batch)) : inner.commit(namespace, batch)));
+      } catch (e) {
+        // Refused: another process committed since this one loaded (issue 22). The lock is kept
+        // through the writer's reload and re-plan, so its next commit cannot be refused again.
+        if (lockHeld && closing === undefined && isChangedElsewhere(e)) releaseWhenIdle(WRITER_RETRY_HOLD_MS);
+        throw e;
+      }
       // Another process waits to write (issue 22: a second writer beside an ingest that commits
       // back to back): the lock is given back after this commit, not in the middle of a write
       // (between its reads and its commit), and this process's next write queues behind it.

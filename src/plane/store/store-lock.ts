@@ -190,6 +190,14 @@ export const WRITER_WAIT_MS = 15_000;
 /** How long a process keeps the writer lock after its last write began (ms): then it gives it back. */
 export const WRITER_IDLE_MS = 1_000;
 
+/**
+ * How long a process keeps the writer lock after a commit refused because another process
+ * committed since it loaded (`CHANGED_ELSEWHERE`, ms): its writer reloads and plans again while
+ * no one else can commit, so that commit goes through (issue 22); well under {@link WRITER_WAIT_MS},
+ * so a waiter is not failed by a writer that gave up meanwhile.
+ */
+export const WRITER_RETRY_HOLD_MS = 5_000;
+
 /** Longest pause between two looks at a lock another live process holds (ms). */
 const WRITER_POLL_MAX_MS = 250;
 
