@@ -24,7 +24,6 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { JevMemError, isJevMemError } from '../errors.js';
 import { parseQuestions } from '../formats/jsonl.js';
 import type { Memory } from '../memory.js';
@@ -49,6 +48,7 @@ import { failureExit } from './failure.js';
 import { runMaintain } from './maintain.js';
 import { closeOpenedBackends, need, openForCleanup, openMemory, requireMemories } from './open.js';
 import { printRecallText, recallJson } from './recall-output.js';
+import { readUtf8File } from './read-text.js';
 
 export type { CliIO } from './io.js';
 
@@ -136,11 +136,7 @@ async function run(cmd: Exclude<CommandLine['command'], undefined | 'bench' | 'h
         memory = await openMemory(v);
         await requireMemories(memory);
         if (v.questions !== undefined) {
-          const qs = parseQuestions(
-            await readFile(v.questions, 'utf8').catch((e: NodeJS.ErrnoException) => {
-              throw new JevMemError('NOT_FOUND', `cannot read ${v.questions}: ${e.code ?? e.message}`, { field: 'questions', cause: e });
-            }),
-          );
+          const qs = parseQuestions(await readUtf8File(v.questions, 'questions'));
           for (const q of qs) {
             if (io.outClosed?.aborted) break; // the reader has what it wanted (… | head)
             const r = await memory.recall(q.question, k === undefined ? window : { ...window, k });

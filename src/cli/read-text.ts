@@ -1,5 +1,5 @@
 /**
- * Reading an input file (`ingest`, `import`) as UTF-8 text, strictly: bytes that are not UTF-8
+ * Reading an input file (`ingest`, `import`, `recall --questions`) as UTF-8 text, strictly: bytes that are not UTF-8
  * are refused, never replaced by U+FFFD and stored (issue 22: "bad input names the field"). The
  * error names where: the line and the byte offset of the first bad sequence, with its bytes;
  * a UTF-16 file (a byte-order mark `FF FE` / `FE FF`, or NUL bytes between the characters) is
@@ -14,25 +14,27 @@ import { withoutBom } from '../formats/jsonl.js';
 /**
  * The text of `file`, decoded as UTF-8 with `TextDecoder('utf-8', { fatal: true })`, without a
  * leading byte-order mark.
- * @throws JevMemError `NOT_FOUND` (field `file`: unreadable); `INVALID_INPUT` (field `file`):
+ * @param field - the option the errors name (`file` for a positional file; `questions` for `--questions`).
+ * @throws JevMemError `NOT_FOUND` (field `field`: unreadable); `INVALID_INPUT` (field `field`):
  *   UTF-16 ("the file is UTF-16 …, save it as UTF-8"), or not UTF-8 (naming the line, the byte
  *   offset in the file, 0-based, and the bytes there).
  */
-export async function readUtf8File(file: string): Promise<string> {
+export async function readUtf8File(file: string, field = 'file'): Promise<string> {
   const bytes = await readFile(file).catch((e: NodeJS.ErrnoException) => {
-    throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field: 'file', cause: e });
+    throw new JevMemError('NOT_FOUND', `cannot read ${file}: ${e.code ?? e.message}`, { field, cause: e });
   });
-  return withoutBom(decodeUtf8(bytes, file));
+  return withoutBom(decodeUtf8(bytes, file, field));
 }
 
 /**
  * `bytes` decoded as UTF-8 (see {@link readUtf8File}); `name` names the file in the errors.
- * @throws JevMemError `INVALID_INPUT` (field `file`) as {@link readUtf8File}.
+ * @param field - the option the errors name. @default 'file'
+ * @throws JevMemError `INVALID_INPUT` (field `field`) as {@link readUtf8File}.
  */
-export function decodeUtf8(bytes: Uint8Array, name: string): string {
+export function decodeUtf8(bytes: Uint8Array, name: string, field = 'file'): string {
   const utf16 = utf16Sign(bytes);
   if (utf16 !== undefined) {
-    throw new JevMemError('INVALID_INPUT', `${name}: the file is UTF-16 (${utf16}), not UTF-8; save it as UTF-8 and run again`, { field: 'file' });
+    throw new JevMemError('INVALID_INPUT', `${name}: the file is UTF-16 (${utf16}), not UTF-8; save it as UTF-8 and run again`, { field });
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -50,7 +52,7 @@ export function decodeUtf8(bytes: Uint8Array, name: string): string {
     throw new JevMemError(
       'INVALID_INPUT',
       `${name}: line ${line} is not valid UTF-8: bytes ${shown} at byte offset ${at} (byte ${at - lineStart + 1} of the line); save the file as UTF-8 (nothing was written)`,
-      { field: 'file', line, offset: at },
+      { field, line, offset: at },
     );
   }
 }

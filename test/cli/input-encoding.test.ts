@@ -1,8 +1,8 @@
 /**
  * An input file that is not UTF-8 is refused with INVALID_INPUT naming where (line, byte offset,
  * the bytes), and nothing is written: invalid UTF-8 used to be stored as U+FFFD. A UTF-16 file is
- * named as UTF-16. JSONL, the JSON readers (`.json`: LoCoMo / MemoryBank / LongMemEval) and
- * `import` alike.
+ * named as UTF-16. JSONL, the JSON readers (`.json`: LoCoMo / MemoryBank / LongMemEval),
+ * `import` and `recall --questions` alike.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,5 +57,19 @@ describe('ingest of a file that is not UTF-8', () => {
     const r2 = await cli(['import', exp, '--store', join(dir, 's6'), '--system-one', 'heuristic']);
     expect(r2.err).toEqual([`jev-mem: INVALID_INPUT: ${exp}: line 2 is not valid UTF-8: bytes e2 82 22 7d at byte offset 19 (byte 18 of the line); save the file as UTF-8 (nothing was written)`]);
     expect(existsSync(join(dir, 's5')) || existsSync(join(dir, 's6'))).toBe(false);
+  });
+});
+
+describe('recall --questions of a file that is not UTF-8', () => {
+  it('refuses it naming the line and offset, with field questions, before any question is asked', async () => {
+    const store = join(dir, 'q1');
+    const seed = file('seed.jsonl', Buffer.from('{"text":"We met at the cafe in May."}\n'));
+    expect((await cli(['ingest', seed, '--store', store, '--system-one', 'heuristic'])).code).toBe(0);
+    // Line 1 "When did we meet?\n" is 18 bytes; "What is caf" is 11 more, so c3 (lead byte, 28 "(" no continuation) is at 29.
+    const qs = file('questions.txt', Buffer.concat([Buffer.from('When did we meet?\nWhat is caf'), Buffer.from([0xc3, 0x28]), Buffer.from('?\n')]));
+    const r = await cli(['recall', '--questions', qs, '--store', store, '--system-one', 'heuristic']);
+    expect(r.code).toBe(1);
+    expect(r.out).toEqual([]);
+    expect(r.err).toEqual([`jev-mem: INVALID_INPUT: ${qs}: line 2 is not valid UTF-8: bytes c3 28 3f 0a at byte offset 29 (byte 12 of the line); save the file as UTF-8 (nothing was written)`]);
   });
 });
