@@ -42,7 +42,7 @@ import { RECORD_CHUNK_BYTES, sqlReads } from './record-sql-reads.js';
 import { encodeSealed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
-import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
+import type { SqlClaim, SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
 import type { LanguageCode } from '../text/language.js';
 
 export type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -188,7 +188,15 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     return setting;
   }
   async function runSetup(): Promise<void> {
-    await db.ready('read');
+    const claims: Array<SqlClaim | void> = [];
+    try {
+      await setUpTables(claims);
+    } finally {
+      for (const claim of claims) db.settle(claim);
+    }
+  }
+  async function setUpTables(claims: Array<SqlClaim | void>): Promise<void> {
+    claims.push(await db.ready('read'));
     let version = readVersion();
     if (version === RECORD_SQL_VERSION || OLDER_LAYOUTS.includes(version ?? '')) {
       older = version !== RECORD_SQL_VERSION;
@@ -197,7 +205,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     }
     // An older layout is imported as the one writer; a new store's tables need the database lock only.
     if (version !== undefined) {
-      await db.ready('write');
+      claims.push(await db.ready('write'));
       version = readVersion();
       if (version === RECORD_SQL_VERSION) {
         setUp = true;
@@ -224,9 +232,9 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       // reads run under the database lock, in one turn as a write transaction's do (the COMMIT
       // above let it go; a statement without it fails at once while another process reads).
       const overlay = new Overlay(RECORD_CHUNK_BYTES);
-      await db.ready('write');
+      claims.push(await db.ready('write'));
       const imported = await options.importLegacy(version, txOf('write', overlay));
-      await db.ready('write');
+      claims.push(await db.ready('write'));
       db.transaction(() => {
         apply(overlay);
         imported.finish();
@@ -311,7 +319,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     }
     const start = performance.now();
     for (;;) {
-      await db.ready(mode);
+      const claim = await db.ready(mode);
       const overlay = new Overlay(RECORD_CHUNK_BYTES);
       try {
         const result = await work(txOf(mode, overlay));
@@ -333,7 +341,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         if (mode === 'read' && isBusy(e) && performance.now() - start < BUSY_RETRY_MS) continue;
         throw mapped(label, e);
       } finally {
-        db.settle(); // a lock another process waits for is given back now (sql-connection.ts)
+        db.settle(claim); // a lock another process waits for is given back now (sql-connection.ts)
       }
     }
   }
@@ -357,8 +365,9 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         error: (e) => sqlError(label, `read the lexical index of namespace ${JSON.stringify(namespace)}`, e),
         ready: async (mode) => {
           await setup();
-          await db.ready(mode);
+          return db.ready(mode);
         },
+        settle: (claim) => db.settle(claim),
       }, language);
     },
   };

@@ -239,9 +239,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
   }
   const db = driver;
   const damageKept = readOnly ? undefined : keepFoundDamage(dir, opened ?? storeFileIdentity(file));
-  const locked = async (mode: 'read' | 'write', wait: () => Promise<void>): Promise<void> => {
+  const locked = async (mode: 'read' | 'write', wait: () => Promise<number>): Promise<number> => {
     try {
-      await wait();
+      return await wait();
     } catch (e) {
       throw lockWaitError(`the store at ${dir}`, mode, e);
     }
@@ -262,9 +262,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
         await new Promise<void>((done) => setImmediate(done));
       }
       // Wait for the database lock without blocking (readers of other processes hold it briefly).
-      await locked(mode, () => db.ready(mode));
+      return locked(mode, () => db.ready(mode));
     },
-    settle: () => db.settle(),
+    settle: (claim) => db.settle(claim),
   };
   const inner = createSqlRecordStore(connection, {
     kind: 'sqlite',
