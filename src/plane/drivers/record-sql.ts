@@ -69,6 +69,19 @@ export interface SqlRecordDriverOptions {
    * process's lease rather than failing on it: issue 22).
    */
   vacuum: boolean | (() => Promise<void>);
+  /**
+   * The queue the driver's transactions wait in, one at a time (default: a queue of its own).
+   * Drivers over one connection that no lock guards between turns (a Durable Object's storage,
+   * whose `ready` resolves at once) share one, so that one's commit (its meta check, its writes)
+   * never interleaves with another's (issue 22, h-lock: two adapters over one object's storage
+   * gave two observations one seq).
+   */
+  queue?: TransactionQueue | undefined;
+}
+
+/** A queue of transactions (see {@link SqlRecordDriverOptions.queue}): `tail` settles when the last one queued ends. */
+export interface TransactionQueue {
+  tail: Promise<unknown>;
 }
 
 /** A record driver over SQL, with the FTS5 index it keeps (undefined under `lexical: 'none'`). */
@@ -134,7 +147,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   let closed = false;
   let setUp = false;
   let older = false; // a store of layout 5 or 6: the next write transaction marks it 7
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue: TransactionQueue = options.queue ?? { tail: Promise.resolve() };
 
   const { readBlob, readScan, readNamespaces, forget: forgetWalk } = sqlReads(q, rec, code);
 
@@ -349,8 +362,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   return {
     transaction(_tables, mode, work) {
       if (closed) return Promise.reject(new JevMemError('CLOSED', `${label} was used after close()`));
-      const result = queue.then(() => run(mode, work));
-      queue = result.catch(() => undefined);
+      const result = queue.tail.then(() => run(mode, work));
+      queue.tail = result.catch(() => undefined);
       return result;
     },
     close() {

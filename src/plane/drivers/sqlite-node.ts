@@ -391,7 +391,6 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       return leaseSince === undefined ? 0 : (claims++, lease);
     },
     settle(claim?: number | void): void {
-      // A claim of an ended lease settles nothing: the lease open now is another caller's.
       if (leaseSince === undefined || claim === 0 || (claim !== undefined && claim !== lease)) return;
       if ((claims = Math.max(0, claims - 1)) === 0 && someoneWaitsFor(file)) endLease();
     },
