@@ -73,7 +73,7 @@ export async function runCheck(store: string, namespace: string | undefined, io:
     // Every later process knows what this pass found (stats().damaged, puts refused) until a
     // check finds the store clean or a repair; a store this user may only read keeps no file.
     if (namespace === undefined && !isReadOnlyStore(store, join(store, SQLITE_FILE_NAME))) {
-      writeDamageFile(store, { namespaces: namespaces.map((n) => ({ namespace: n.namespace, ids: n.ids, records: n.records ?? [] })), sqlite });
+      await writeDamageFile(store, { namespaces: namespaces.map((n) => ({ namespace: n.namespace, ids: n.ids, records: n.records ?? [] })), sqlite });
     }
     io.out(JSON.stringify({ store, clean, namespaces, sqlite }));
     if (!clean) {
@@ -123,7 +123,7 @@ function quickCheck(path: string): string[] {
  * @throws JevMemError what opening a namespace throws (STORAGE_FAILED, STORE_DAMAGED).
  */
 export async function settleSalvagedStore(store: string, report: SalvageReport, open: (namespace: string) => Promise<Memory>): Promise<void> {
-  writeDamageFile(store, { namespaces: [], sqlite: [] });
+  await writeDamageFile(store, { namespaces: [], sqlite: [] });
   for (const n of report.namespaces) {
     const memory = await open(n.namespace);
     try {

@@ -14,7 +14,7 @@
  * @module
  */
 import { JevMemError } from '../errors.js';
-import { RECORD_SQL_VERSION, type SqlConnection, type SqlParam, type SqlRow } from '../plane/drivers/record-sql.js';
+import { RECORD_SQL_VERSION, type SqlConnection, type SqlParam, type SqlRow, type TransactionQueue } from '../plane/drivers/record-sql.js';
 import { createSqlRecordStore } from '../plane/store/sql-record-store.js';
 import type { StorageAdapter } from '../plane/store/storage.js';
 
@@ -86,6 +86,14 @@ function durableObjectConnection(storage: DurableObjectStorageLike): SqlConnecti
  *   nothing written), `TOO_LARGE` (one record over the SQL value limit, 2 MB; nothing written), `STORAGE_FAILED` (SQL failure, a value that is not JSON-safe, damaged
  *   rows; nothing written) and `CLOSED` after `close()`.
  */
+/**
+ * The transaction queue of each object's storage, shared by every adapter over it: nothing locks
+ * the storage between the turns of one commit (its meta check, then its writes), so two adapters'
+ * commits (two requests of one object, each with its own memory) must not interleave (issue 22,
+ * h-lock: they gave two observations one seq). Keyed by the storage object, dropped with it.
+ */
+const queues = new WeakMap<DurableObjectStorageLike, TransactionQueue>();
+
 export function createDurableObjectStorage(storage: DurableObjectStorageLike, options: DurableObjectStorageOptions = {}): StorageAdapter {
   const prefix = options.tablePrefix ?? 'jev_mem_';
   if (typeof prefix !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(prefix) || prefix.startsWith('_cf_')) {
@@ -105,5 +113,12 @@ export function createDurableObjectStorage(storage: DurableObjectStorageLike, op
     tablePrefix: prefix,
     lexical: 'fts5',
     vacuum: false,
+    queue: queueOf(storage),
   });
+}
+
+function queueOf(storage: DurableObjectStorageLike): TransactionQueue {
+  let queue = queues.get(storage);
+  if (queue === undefined) queues.set(storage, (queue = { tail: Promise.resolve() }));
+  return queue;
 }

@@ -100,6 +100,8 @@ export async function discoverCandidates(
         break;
       }
       limit = Math.min(limit * 2, cap);
+      // The load above ended the turn (and may have given a store-kept index's lock back): take it again, as plan.ts did.
+      await state.lexical.ready?.();
       ranked = rankings(limit);
     }
   }

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DAMAGE_FILE_NAME } from '../../src/plane/store/damage-file.js';
+import { DAMAGE_FILE_NAME, storeFileIdentity } from '../../src/plane/store/damage-file.js';
 import { SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import { cli, SAMPLE } from './helpers.js';
 
@@ -35,7 +35,8 @@ describe('damage found by a recall', () => {
     const recall = await cli(['recall', victim.text, '--store', store, '--system-one', 'heuristic']);
     expect(recall.code).toBe(0);
     // What the recall met is kept, as a check keeps it: the node's id under its namespace.
-    expect(JSON.parse(readFileSync(join(store, DAMAGE_FILE_NAME), 'utf8'))).toEqual({ namespaces: [{ namespace: 'default', ids: [victim.id], records: [] }], sqlite: [] });
+    // With the database file it was found in (h-lock: a repair's new file is another one).
+    expect(JSON.parse(readFileSync(join(store, DAMAGE_FILE_NAME), 'utf8'))).toEqual({ namespaces: [{ namespace: 'default', ids: [victim.id], records: [] }], sqlite: [], file: storeFileIdentity(path) });
 
     const counts = async (): Promise<unknown> => {
       const s = JSON.parse((await cli(['stats', '--store', store])).out[0]!) as Record<string, unknown>;

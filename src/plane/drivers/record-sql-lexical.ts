@@ -33,6 +33,7 @@ import type { LanguageCode } from '../text/language.js';
 import { type NodeRecord, nodeRecordSound } from '../store/record-codec.js';
 import type { RecordKey, RecordTable } from './record-driver.js';
 import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
+import type { SqlClaim } from './sql-connection.js';
 
 type Query = (sql: string, params?: readonly (string | number | Uint8Array | null)[]) => Array<Record<string, unknown>>;
 
@@ -57,8 +58,10 @@ export interface SqlLexicalHooks {
   live(): void;
   /** A SQL failure as the error family says it. */
   error(e: unknown): unknown;
-  /** The driver's setup, then the database lock for the turn (`SqlConnection.ready`). */
-  ready(mode: 'read' | 'write'): Promise<void>;
+  /** The driver's setup, then the database lock for the turn (`SqlConnection.ready`); its claim. */
+  ready(mode: 'read' | 'write'): Promise<SqlClaim | void>;
+  /** The statements that followed the `ready` that answered `claim` are done (`SqlConnection.settle`). */
+  settle(claim: SqlClaim | void): void;
 }
 
 /** The FTS document of a stored node record: its text and speaker, or undefined when it is not indexed (deleted, or not a node). */
@@ -261,7 +264,24 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
           throw hooks.error(e);
         }
       };
-      const reading = <T>(fn: (name: string) => T, none: T, again = true): T => {
+      /**
+       * The claims of the handle's `ready` calls not yet settled: the synchronous read that
+       * follows settles them (issue 22, h-lock), so the lease they hold ends as soon as another
+       * process waits and no record transaction of this connection still runs in it, instead of
+       * lasting through the caller's planning that follows (up to the lease's hold).
+       */
+      let owed: Array<SqlClaim | void> = [];
+      const settled = <T>(read: () => T): T => {
+        try {
+          return read();
+        } finally {
+          const claims = owed;
+          owed = [];
+          for (const claim of claims) hooks.settle(claim);
+        }
+      };
+      const reading = <T>(fn: (name: string) => T, none: T, again = true): T => settled(() => readingOnce(fn, none, again));
+      const readingOnce = <T>(fn: (name: string) => T, none: T, again: boolean): T => {
         const name = table();
         if (name === undefined) return none;
         try {
@@ -269,7 +289,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
         } catch (e) {
           known.delete(namespace);
           // Another connection dropped the table between the look-up and the read (its `forget`): look again once.
-          if (again && e instanceof Error && /no such table/i.test(e.message)) return reading(fn, none, false);
+          if (again && e instanceof Error && /no such table/i.test(e.message)) return readingOnce(fn, none, false);
           throw hooks.error(e);
         }
       };
@@ -296,7 +316,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
         },
         search(query: string, k: number, lang?: string): IndexHit[] {
           if (!Number.isInteger(k) || k < 0) throw invalidInput('k', `expected a non-negative integer, got ${k}`);
-          if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return [];
+          if (k === 0 || typeof query !== 'string' || query.trim().length === 0) return settled(() => []);
           return reading((name) => {
             const tokens = ftsQueryTokens(query, (lang as LanguageCode | undefined) ?? ftsTableLanguage(name));
             if (tokens.length === 0) return [];
@@ -345,16 +365,16 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
           return { format: FTS_LEXICAL_FORMAT, namespace };
         },
         async ready(): Promise<void> {
-          await hooks.ready('read');
+          owed.push(await hooks.ready('read'));
           const cached = known.get(namespace);
           if (cached !== undefined && fits(cached)) return;
           // A first use may build the table (a write): take the write lock for it, then read.
           const n = stored(namespace);
           const name = n === undefined ? undefined : existing(n);
           if (name === undefined || !fits(name)) {
-            await hooks.ready('write');
+            owed.push(await hooks.ready('write'));
             table();
-            await hooks.ready('read');
+            owed.push(await hooks.ready('read'));
           }
         },
       };

@@ -42,7 +42,7 @@ import { RECORD_CHUNK_BYTES, sqlReads } from './record-sql-reads.js';
 import { encodeSealed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
-import type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
+import type { SqlClaim, SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
 import type { LanguageCode } from '../text/language.js';
 
 export type { SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -69,6 +69,19 @@ export interface SqlRecordDriverOptions {
    * process's lease rather than failing on it: issue 22).
    */
   vacuum: boolean | (() => Promise<void>);
+  /**
+   * The queue the driver's transactions wait in, one at a time (default: a queue of its own).
+   * Drivers over one connection that no lock guards between turns (a Durable Object's storage,
+   * whose `ready` resolves at once) share one, so that one's commit (its meta check, its writes)
+   * never interleaves with another's (issue 22, h-lock: two adapters over one object's storage
+   * gave two observations one seq).
+   */
+  queue?: TransactionQueue | undefined;
+}
+
+/** A queue of transactions (see {@link SqlRecordDriverOptions.queue}): `tail` settles when the last one queued ends. */
+export interface TransactionQueue {
+  tail: Promise<unknown>;
 }
 
 /** A record driver over SQL, with the FTS5 index it keeps (undefined under `lexical: 'none'`). */
@@ -134,7 +147,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   let closed = false;
   let setUp = false;
   let older = false; // a store of layout 5 or 6: the next write transaction marks it 7
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue: TransactionQueue = options.queue ?? { tail: Promise.resolve() };
 
   const { readBlob, readScan, readNamespaces, forget: forgetWalk } = sqlReads(q, rec, code);
 
@@ -188,7 +201,15 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     return setting;
   }
   async function runSetup(): Promise<void> {
-    await db.ready('read');
+    const claims: Array<SqlClaim | void> = [];
+    try {
+      await setUpTables(claims);
+    } finally {
+      for (const claim of claims) db.settle(claim);
+    }
+  }
+  async function setUpTables(claims: Array<SqlClaim | void>): Promise<void> {
+    claims.push(await db.ready('read'));
     let version = readVersion();
     if (version === RECORD_SQL_VERSION || OLDER_LAYOUTS.includes(version ?? '')) {
       older = version !== RECORD_SQL_VERSION;
@@ -197,7 +218,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     }
     // An older layout is imported as the one writer; a new store's tables need the database lock only.
     if (version !== undefined) {
-      await db.ready('write');
+      claims.push(await db.ready('write'));
       version = readVersion();
       if (version === RECORD_SQL_VERSION) {
         setUp = true;
@@ -224,9 +245,9 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
       // reads run under the database lock, in one turn as a write transaction's do (the COMMIT
       // above let it go; a statement without it fails at once while another process reads).
       const overlay = new Overlay(RECORD_CHUNK_BYTES);
-      await db.ready('write');
+      claims.push(await db.ready('write'));
       const imported = await options.importLegacy(version, txOf('write', overlay));
-      await db.ready('write');
+      claims.push(await db.ready('write'));
       db.transaction(() => {
         apply(overlay);
         imported.finish();
@@ -311,7 +332,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
     }
     const start = performance.now();
     for (;;) {
-      await db.ready(mode);
+      const claim = await db.ready(mode);
       const overlay = new Overlay(RECORD_CHUNK_BYTES);
       try {
         const result = await work(txOf(mode, overlay));
@@ -333,7 +354,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         if (mode === 'read' && isBusy(e) && performance.now() - start < BUSY_RETRY_MS) continue;
         throw mapped(label, e);
       } finally {
-        db.settle(); // a lock another process waits for is given back now (sql-connection.ts)
+        db.settle(claim); // a lock another process waits for is given back now (sql-connection.ts)
       }
     }
   }
@@ -341,8 +362,8 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   return {
     transaction(_tables, mode, work) {
       if (closed) return Promise.reject(new JevMemError('CLOSED', `${label} was used after close()`));
-      const result = queue.then(() => run(mode, work));
-      queue = result.catch(() => undefined);
+      const result = queue.tail.then(() => run(mode, work));
+      queue.tail = result.catch(() => undefined);
       return result;
     },
     close() {
@@ -357,8 +378,9 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         error: (e) => sqlError(label, `read the lexical index of namespace ${JSON.stringify(namespace)}`, e),
         ready: async (mode) => {
           await setup();
-          await db.ready(mode);
+          return db.ready(mode);
         },
+        settle: (claim) => db.settle(claim),
       }, language);
     },
   };

@@ -28,8 +28,8 @@
  * waits at most {@link LEASE_HOLD_MS} plus one synchronous turn for a gap (it looks every
  * {@link BUSY_BACKOFF_MAX_MS} at most), and a read never sees a commit of its own connection late.
  * Waiters queue (`<file>.waiting/`, sqlite-lock-waiters.ts) and take the lock in the order they
- * came, the holder's next `ready` included; while one waits, `settle()` (a record transaction's
- * end) ends the lease at once when every `ready` answered in it is settled, not at the end of a
+ * came, the holder's next `ready` included; while one waits, `settle(claim)` (a record transaction's
+ * end, a lexical search's) ends the lease at once when every `ready` answered in it is settled, not at the end of a
  * turn the caller's own work may hold up (issue 22: a write's planning after its last read kept
  * the lock 0.5–1.3 s on a loaded machine). A wait that runs out names the connected processes.
  * A failed write on a full device is reported as `SQLITE_FULL` (`sqlite-full-disk.ts`).
@@ -92,10 +92,11 @@ export interface NodeSqlDriver extends SqlConnection {
    * rest of this turn of the event loop: `'read'` opens a read lease, `'write'` a write
    * transaction that the next {@link SqlDriver.transaction} of the turn runs in. A lock whose
    * holder is gone (module note) is taken over on the way.
+   * @returns the claim for {@link SqlDriver.settle}: the lease's number (0: no lease, inside a transaction or closed).
    * @throws Error (`database is locked`) when another live process holds the lock for longer
    *   than {@link BUSY_WAIT_MS}.
    */
-  ready(mode: 'read' | 'write'): Promise<void>;
+  ready(mode: 'read' | 'write'): Promise<number>;
   /**
    * Rewrites the database file (`VACUUM`): every page is written afresh, so no unused space of a
    * page keeps an older copy of a cell that SQLite moved while rebalancing the b-tree (which
@@ -142,6 +143,7 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
   let leaseCheck: ReturnType<typeof setImmediate> | undefined;
   let used = false;
   let claims = 0; // `ready()` calls answered during the open lease and not yet settled (module note)
+  let lease = 0; // the number of the open lease (or of the last one): a claim names it
   /** Ends the open lease, if any (COMMIT releases the lock); true when one was open. */
   const endLease = (): boolean => {
     if (leaseCheck !== undefined) clearImmediate(leaseCheck);
@@ -197,11 +199,8 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
     }
   };
   const statement = (sql: string): Statement => {
-    let s = statements.get(sql);
-    if (s === undefined) {
-      s = db.prepare(sql);
-      statements.set(sql, s);
-    }
+    const s = statements.get(sql) ?? db.prepare(sql);
+    statements.set(sql, s);
     return s;
   };
   /**
@@ -286,13 +285,15 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       }
     });
     leaseSince = performance.now();
+    lease++;
     inTransaction = true;
     armCheck();
   };
   /**
    * Looks at the lease at the end of this turn: it is kept for the next turn only when the turn
-   * used the connection and the lease is younger than the hold (module note). Unref'd: an open
-   * lease never keeps the process alive (exit ends it).
+   * used the connection and the lease is younger than the hold (module note). Not unref'd: an unref'd
+   * immediate waits while the process idles for I/O (an MCP server between requests), and the lease
+   * held the lock until its next event (h-lock); this keeps the process one turn more at most.
    */
   function armCheck(): void {
     used = false;
@@ -302,7 +303,6 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
       if (used && performance.now() - leaseSince <= leaseMs) armCheck();
       else endLease();
     });
-    leaseCheck.unref?.();
   }
 
   function close(): void {
@@ -374,24 +374,25 @@ export function openNodeSqlDriver(path: string, options: NodeSqlDriverOptions = 
         }
       }
     },
-    async ready(mode: 'read' | 'write'): Promise<void> {
-      if (!db.isOpen) return;
+    async ready(mode: 'read' | 'write'): Promise<number> {
+      if (!db.isOpen) return 0;
       used = true;
       if (leaseHeld() && leaseSince !== undefined) {
         // A fresh lease serves a write too (the lock is this connection's: nothing was committed
         // since its reads). An old one ends, and one turn lets other processes in between.
-        if (performance.now() - leaseSince <= leaseMs) return void claims++;
+        if (performance.now() - leaseSince <= leaseMs) return claims++, lease;
         endLease();
         await new Promise<void>((done) => setImmediate(done));
-        if (!db.isOpen) return;
+        if (!db.isOpen) return 0;
       }
-      if (inTransaction) return; // inside a write transaction of this connection
+      if (inTransaction) return 0; // inside a write transaction of this connection
       const take = (): unknown => { try { openLease(mode); return undefined; } catch (e) { if (!isBusy(e)) throw reported(e); return e; } };
       await waitForLock(file, take, () => db.isOpen, BUSY_WAIT_MS, BUSY_BACKOFF_MAX_MS);
-      if (leaseSince !== undefined) claims++;
+      return leaseSince === undefined ? 0 : (claims++, lease);
     },
-    settle(): void {
-      if ((claims = Math.max(0, claims - 1)) === 0 && leaseSince !== undefined && someoneWaitsFor(file)) endLease();
+    settle(claim?: number | void): void {
+      if (leaseSince === undefined || claim === 0 || (claim !== undefined && claim !== lease)) return;
+      if ((claims = Math.max(0, claims - 1)) === 0 && someoneWaitsFor(file)) endLease();
     },
     close,
   };

@@ -163,6 +163,12 @@ export interface KnownDamage {
   namespaces: Array<{ namespace: string; ids: string[]; records: string[] }>;
   /** SQLite's `PRAGMA quick_check` findings (empty when the file is sound). */
   sqlite: string[];
+  /**
+   * The database file the damage was found in (`damage-file.ts` `storeFileIdentity`: device,
+   * inode and birth time): a repair replaces the file, so what was found in the one before is no
+   * damage of the store. Absent in files written before issue 22's h-lock (they are kept as found).
+   */
+  file?: string | undefined;
 }
 
 /**

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { type SqlConnection, createSqlRecordDriver } from '../drivers/record-sql.js';
+import { type SqlConnection, type SqlRecordDriverOptions, createSqlRecordDriver } from '../drivers/record-sql.js';
 import { type RecordStoreOptions, createRecordStore } from './record-store.js';
 import { importLegacySql } from './sql-legacy-import.js';
 import type { StorageAdapter } from './storage.js';
@@ -38,6 +38,8 @@ export interface SqlRecordStoreOptions {
   knownDamage?: RecordStoreOptions['knownDamage'];
   /** Told damage found by reads (`damage-file.ts`; Node), as `RecordStoreOptions.onDamage`. */
   onDamage?: RecordStoreOptions['onDamage'];
+  /** The transaction queue shared with the other stores over the same connection (`SqlRecordDriverOptions.queue`; a Durable Object's). */
+  queue?: SqlRecordDriverOptions['queue'];
 }
 
 /**
@@ -54,6 +56,7 @@ export function createSqlRecordStore(db: SqlConnection, options: SqlRecordStoreO
     lexical: options.lexical === 'fts5' ? 'fts5' : 'none',
     importLegacy: (version, tx) => importLegacySql(db, prefix, version, tx, options),
     vacuum: options.vacuum,
+    queue: options.queue,
   });
   return createRecordStore(driver, {
     kind: options.kind,

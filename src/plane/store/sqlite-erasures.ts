@@ -138,5 +138,5 @@ export async function eraseOrRefuse(store: { dir: string; file: string; readOnly
     if (!isJevMemError(e, 'STORE_DAMAGED') || e.field !== undefined) throw e;
     throw erasureRefusal(store.dir, store.file, namespace, ids, e);
   }
-  if (!store.readOnly) forgetInDamageFile(store.dir, namespace, ids);
+  if (!store.readOnly) await forgetInDamageFile(store.dir, namespace, ids);
 }

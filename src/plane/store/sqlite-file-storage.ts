@@ -38,7 +38,7 @@ import { inspectStoreDir, makeStoreDir } from './store-dir.js';
 import { checkExistingNamespaceName } from './names.js';
 import { validateBatch } from './record-batch.js';
 import { createSqlRecordStore } from './sql-record-store.js';
-import { keepFoundDamage, readDamageFile } from './damage-file.js';
+import { keepFoundDamage, readDamageFile, storeFileIdentity } from './damage-file.js';
 import { eraseOrRefuse, PendingErasures, PENDING_ERASURES_FILE } from './sqlite-erasures.js';
 import { isChangedElsewhere, type StorageAdapter, type WriteBatch } from './storage.js';
 import { refuseIfWrittenElsewhere, releaseStoreLock, takeStoreLockWaiting, WRITER_IDLE_MS, WRITER_RETRY_HOLD_MS, WRITER_WAIT_MS, writersWaiting } from './store-lock.js';
@@ -228,6 +228,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     }
   }
 
+  // The database file this connection reads (before it opens it): damage its reads find is kept
+  // beside the store only while this file is the store's (a repair replaces it: damage-file.ts).
+  const opened = storeFileIdentity(file);
   try {
     driver = openNodeSqlDriver(file, { readOnly });
   } catch (e) {
@@ -235,9 +238,10 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     throw sqlError(`the store at ${dir}`, `open ${SQLITE_FILE_NAME}`, e);
   }
   const db = driver;
-  const locked = async (mode: 'read' | 'write', wait: () => Promise<void>): Promise<void> => {
+  const damageKept = readOnly ? undefined : keepFoundDamage(dir, opened ?? storeFileIdentity(file));
+  const locked = async (mode: 'read' | 'write', wait: () => Promise<number>): Promise<number> => {
     try {
-      await wait();
+      return await wait();
     } catch (e) {
       throw lockWaitError(`the store at ${dir}`, mode, e);
     }
@@ -258,9 +262,9 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
         await new Promise<void>((done) => setImmediate(done));
       }
       // Wait for the database lock without blocking (readers of other processes hold it briefly).
-      await locked(mode, () => db.ready(mode));
+      return locked(mode, () => db.ready(mode));
     },
-    settle: () => db.settle(),
+    settle: (claim) => db.settle(claim),
   };
   const inner = createSqlRecordStore(connection, {
     kind: 'sqlite',
@@ -269,7 +273,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
     lexical,
     vacuum: () => rewriteAfterImport(), // after an import of layouts 1–4, under the database lock (issue 22)
     knownDamage: readDamageFile(dir), // what a check or a read found (kept by onDamage): stats() knows it, puts are refused
-    onDamage: readOnly ? undefined : keepFoundDamage(dir),
+    onDamage: damageKept?.onDamage,
   });
   let closing: Promise<void> | undefined;
   /** An erasure: `erase`, then `eraseOrRefuse`'s bookkeeping (sqlite-erasures.ts). */
@@ -366,6 +370,7 @@ export async function createSqliteFileStorage(options: SqliteFileStorageOptions)
       (closing ??= (async () => {
         if (idleTimer !== undefined) clearTimeout(idleTimer);
         await inner.close();
+        await damageKept?.flushed();
         // The erasures still pending, when this adapter erased or writes: the file is rewritten
         // now, whatever its size (a reader does not wait here for another process's writer lock).
         if (unsettled > 0 || lockHeld) await vacuum().catch((e: unknown) => logger('warn', `erasures left pending at close (${errorText(e)}); the next maintain() or close() rewrites the file`, { code: 'VACUUM_FAILED' }));

@@ -28,7 +28,7 @@ export async function importV1(dir: string, target: string, logger: Logger): Pro
     await rm(`${temp}-journal`, { force: true });
     const driver = openNodeSqlDriver(temp);
     const into = createSqlRecordStore(
-      { query: (sql, params) => driver.query(sql, params), transaction: (fn) => driver.transaction(fn), ready: (mode) => driver.ready(mode), settle: () => driver.settle() },
+      { query: (sql, params) => driver.query(sql, params), transaction: (fn) => driver.transaction(fn), ready: (mode) => driver.ready(mode), settle: (claim) => driver.settle(claim) },
       { kind: 'sqlite', label: `the store being imported at ${temp}`, quotaRemedy: 'Free disk space and open the store again.', lexical: 'fts5', vacuum: false },
     );
     let counts;
