@@ -21,17 +21,16 @@
  *
  * @module
  */
-import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createDefaultNodeEncoder } from '../../src/encoder/default-node.js';
 import { sharedEncoder } from '../../src/encoder/shared.js';
 import type { Memory } from '../../src/memory.js';
-import { createNodeMemory } from '../../src/node.js';
 import { contentTerms } from '../../src/plane/text/text.js';
 import { asksAggregate } from '../../src/read/coverage.js';
 import { createSystemOneFromName } from '../../src/system-one/from-name.js';
 import { loadLocomo, selectRun } from '../lib/data.js';
+import { openDevStore } from '../lib/dev-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -62,17 +61,7 @@ const words = (s: string): Set<string> => new Set(contentTerms(s, 'en').map((w) 
 
 for (const sel of selectRun(await loadLocomo(values.data as string), 'dev', false)) {
   const id = sel.conversation.sampleId;
-  const dir = join(values.stores as string, id);
-  const built = await stat(join(dir, 'BUILT')).then(
-    () => true,
-    () => false,
-  );
-  await mkdir(dir, { recursive: true });
-  const memory: Memory = await createNodeMemory({ store: dir, namespace: id, encoder, systemOne: backend, vectorIndex: 'flat' });
-  if (!built) {
-    await memory.addMany(sel.conversation.observations);
-    await writeFile(join(dir, 'BUILT'), 'ok');
-  }
+  const memory: Memory = await openDevStore(values.stores as string, id, sel.conversation.observations, encoder, backend);
   const ex = await memory.export();
   const byTurn = new Map(ex.nodes.map((n) => [n.provenance.turnId ?? n.id, n]));
   const turnOf = new Map(ex.nodes.map((n) => [n.id, n.provenance.turnId ?? n.id]));
