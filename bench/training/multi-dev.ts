@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MemoryParameters } from '../../src/config.js';
@@ -29,6 +29,7 @@ import { createSystemOneFromName } from '../../src/system-one/from-name.js';
 import { categoryKind } from '../chats/generate.js';
 import { partHistories, questionDate, type ChatPart } from '../chats/chats.js';
 import { loadLocomo, selectRun } from '../lib/data.js';
+import { openDevStore } from '../lib/dev-store.js';
 import { scoreQuestion, type QuestionScore } from '../lib/metrics.js';
 
 interface Variant {
@@ -77,17 +78,7 @@ for (const { conv, questions, asked } of histories) {
     memory = await createNodeMemory({ store: join(values.stores as string, 'chats-unused'), namespace: id, encoder, systemOne: backend, storage: createMemoryStorage() });
     await memory.addMany(conv.observations);
   } else {
-    const dir = join(values.stores as string, id);
-    const built = await stat(join(dir, 'BUILT')).then(
-      () => true,
-      () => false,
-    );
-    await mkdir(dir, { recursive: true });
-    memory = await createNodeMemory({ store: dir, namespace: id, encoder, systemOne: backend, vectorIndex: 'flat' });
-    if (!built) {
-      await memory.addMany(conv.observations);
-      await writeFile(join(dir, 'BUILT'), 'ok');
-    }
+    memory = await openDevStore(values.stores as string, id, conv.observations, encoder, backend);
   }
   process.stderr.write(`built ${id}\n`);
   const ex = await memory.export();
