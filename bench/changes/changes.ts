@@ -168,6 +168,16 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     return rates(s, y, thresholdAt(s.filter((_, i) => y[i] === 0), 0.02)).caught;
   };
 
+  const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(1)}`);
+  // The MLP head's held-out updates caught, by kind, where ≤ 0 %, ≤ 1 % and ≤ 2 % of all the
+  // held-out non-updates pass (one threshold per share, chosen on these pairs: an oracle point).
+  const heldNeg = scored.filter((p) => p.label === 0).map((p) => p.mlp);
+  const atShares = ([0, 0.01, 0.02] as const).map((share) => {
+    const t = thresholdAt(heldNeg, share);
+    const byKind = Object.keys(QUESTION).map((k) => `${k} ${scored.filter((p) => p.kind === k && p.label === 1 && p.mlp >= t).length}/${scored.filter((p) => p.kind === k && p.label === 1).length}`);
+    return `≤ ${share * 100} % false (t ${t.toFixed(3)}): ${pct(rates(scored.map((p) => p.mlp), scored.map((p) => p.label), t).caught)} % — ${byKind.join(', ')}`;
+  });
+
   // The MLP head's held-out updates caught at its ≤ 2 % point, by family (update, end naming the
   // value, end naming none) and by person (first: I / we; third: a name or a relative).
   const tMlp = thresholdAt(scored.filter((p) => p.label === 0).map((p) => p.mlp), 0.02);
@@ -202,7 +212,6 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     await encoder.close?.();
   }
 
-  const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(1)}`);
   const lines = [
     `Facts that change (issue 24): updates caught and false supersessions at P ≥ ${CHANGES_THRESHOLD}, ROC AUC; the MLP head (the default, parameters.stateUpdateHead: 'mlp') vs the logistic head (opt-in: 'logistic').`,
     '',
@@ -212,6 +221,8 @@ export async function runChangesBench(e2eLimit = Infinity): Promise<ChangesRepor
     '',
     `Held-out, updates caught where ≤ 2 % of non-updates pass (threshold chosen on these pairs): MLP ${pct(at2('mlp'))} %, logistic ${pct(at2('logistic'))} %.`,
     `The MLP head at that point, caught by family and person: ${byGroup.map(([g, c, n]) => `${g} ${c}/${n}`).join(', ')}.`,
+    `The MLP head's held-out updates caught by kind, at the thresholds where ≤ 0 / 1 / 2 % of the held-out non-updates pass:`,
+    ...atShares.map((x) => `- ${x}`),
     `End to end (${e2e.length} held-out update pairs, older then newer written, the kind's question recalled): newer ranked above older in ${e2eFigures.mlp.newerAbove} (${pct(e2eFigures.mlp.share)} %) with the MLP head deciding, ${e2eFigures.logistic.newerAbove} (${pct(e2eFigures.logistic.share)} %) with the logistic head (opt-in).`,
     '',
     'The MLP head with and without the slot gate (src/system-one/state-update-slots.ts), share at P ≥ 0.85 (false supersessions; for the true updates, caught):',

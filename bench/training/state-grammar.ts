@@ -24,7 +24,7 @@ import { prng } from '../../test/helpers/prng.js';
 export const GRAMMAR_SEED = 2424;
 
 /** Why a pair is labelled as it is: `update`, `end`, `end-unnamed` are updates (1), the rest not (0). */
-export type GrammarFamily = 'update' | 'end' | 'end-unnamed' | 'addition' | 'repeat' | 'same-topic' | 'other-subject' | 'history' | 'other-kind' | 'cross-event';
+export type GrammarFamily = 'update' | 'end' | 'end-unnamed' | 'addition' | 'repeat' | 'same-topic' | 'other-subject' | 'history' | 'other-kind' | 'cross-event' | 'other-end';
 
 /** The families that are updates. */
 export const UPDATE_FAMILIES: readonly GrammarFamily[] = ['update', 'end', 'end-unnamed'];
@@ -254,6 +254,12 @@ export interface BroadParts {
   speakers: readonly string[];
   prefix: readonly string[];
   suffix: readonly string[];
+  /**
+   * Kinds that also get the non-update family `other-end` (h-su): the end of ANOTHER value of the
+   * same kind and subject — "Tom and I broke up" after "I'm married to Alex", "I quit Globex" after
+   * "I work at Acme" — an end template naming a value the older does not hold.
+   */
+  otherEndKinds?: readonly string[];
 }
 
 /** The values {@link GrammarOptions.families} keeps: the last third (at least 2) for `validation`, the rest for `fit`. */
@@ -322,6 +328,8 @@ export function generateGrammarPairs(opts: GrammarOptions): GrammarPair[] {
       push(fam, olderText, fill(pick(L(tpl)), subj, nu, old, a), speaker, speaker, person, i, whom(subj, speaker));
     }
     const negFamilies: GrammarFamily[] = ['addition', 'repeat', 'same-topic', 'other-subject', 'history', 'other-kind'];
+    const namedEnds = L(g.end).filter((t) => t.includes('{W}'));
+    if (broad?.otherEndKinds?.includes(kind) === true && namedEnds.length > 0) negFamilies.push('other-end');
     for (let i = 0; i < opts.perKind; i++) {
       const fam = negFamilies[i % negFamilies.length] as GrammarFamily;
       const { subj, speaker, person } = subject();
@@ -334,6 +342,8 @@ export function generateGrammarPairs(opts: GrammarOptions): GrammarPair[] {
       else if (fam === 'repeat') newer = fill(pick(L(g.repeat)), subj, old, old, a);
       else if (fam === 'same-topic') newer = fill(pick(L(g.sameTopic)), subj, nu, old, a);
       else if (fam === 'history') newer = fill(pick(L(g.history)), subj, nu, old, a);
+      // The end of another value (another partner, another job): it names `nu`, never the older's value.
+      else if (fam === 'other-end') newer = fill(pick(namedEnds), subj, nu, nu, a);
       else if (fam === 'other-kind') {
         let k2 = pick(kinds);
         while (k2 === kind) k2 = pick(kinds);

@@ -18,7 +18,9 @@
  *    older names the same label with the same number, they are one thing; with the same label and
  *    only other numbers, two things ("order 1041" is not "order 1042").
  * 2. State claims (state-update.ts `stateClaims`) of one kind in both texts: one slot ("I moved to
- *    Berlin" after "I live in Porto"; "I work at a pharmacy now" after "I work at the hospital").
+ *    Berlin" after "I live in Porto"; "I work at a pharmacy now" after "I work at the hospital"),
+ *    unless the newer is an end whose claims name only other values of that kind (2b, h-su:
+ *    "Tom and I broke up." after "I'm married to Alex." ends another relationship).
  * 3. Object words: the newer's content words (no stop word, no end/change/cancel marker, no light
  *    verb such as "take", no time word such as "morning" or "weekends", no speaker name) share a
  *    stem with the older's content words ("melatonin", "Acme", "Miso", "coffee"), or the two
@@ -132,6 +134,29 @@ function contactNumbersOnly(tokens: readonly string[]): readonly string[] {
 }
 
 /**
+ * Rule 2b (h-su, issue 24): the newer ends a state of a kind the older also claims, but every
+ * value it ends is another one — "Tom and I broke up." after "I'm married to Alex." (claims
+ * partner `tom` and partner `alex`), "I quit Globex" after "I work at Acme". An end names what
+ * it ends; a new value of the slot ("I'm seeing Marta now" after "I'm dating Lena") is a change,
+ * not an end, and keeps rule 2. False when the newer names the older's value anywhere ("Lena and
+ * I split, I'm seeing Marta now"), when a claim has no value, or when the newer is no end.
+ */
+function endsAnotherValue(newer: SideReading, older: SideReading): boolean {
+  if (!newer.end) return false;
+  const tokens = new Set(newer.tokens.map((t) => t.replace(/^'+|'+$/g, '')));
+  let other = false;
+  for (const x of newer.claims) {
+    for (const y of older.claims) {
+      if (y.kind !== x.kind) continue;
+      if (x.value === '' || y.value === '') return false;
+      if (x.value === y.value || tokens.has(y.value) || y.value.split(/\s+/).every((w) => tokens.has(w))) return false;
+      other = true;
+    }
+  }
+  return other;
+}
+
+/**
  * Rules 1-3 of the module: whether the state `newer` ends or changes is the thing `older` is about
  * (their side readings, state-update.ts `readStateSide`; `speakers` the two sides' speakers,
  * lower-cased).
@@ -150,8 +175,8 @@ export function sameObject(newer: SideReading, older: SideReading, speakers: Rea
     }
     if (differs) return false;
   }
-  // Rule 2: claims of one kind.
-  if (newer.claims.some((x) => older.claims.some((y) => y.kind === x.kind))) return true;
+  // Rule 2: claims of one kind — unless the newer ENDS another value of that kind (rule 2b).
+  if (newer.claims.some((x) => older.claims.some((y) => y.kind === x.kind))) return !endsAnotherValue(newer, older);
   // Rule 3: a shared object word, or one slot.
   const mine = objectStems(newer, speakers);
   if (mine.size === 0) return false;

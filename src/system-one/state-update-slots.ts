@@ -53,7 +53,7 @@ export const SLOT_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
     ...group('contact', 'number email e-mail handle phone'),
     ...group('preference', 'favourite favorite fave prefer love fan obsessed hooked'),
     // Things and pastimes: each its own slot.
-    ...['cabin cottage chalet', 'laptop computer macbook', 'phone iphone smartphone', 'sofa couch', 'camera nikon canon photography', 'guitar gibson fender', 'piano keyboard', 'violin cello', 'watch', 'boat',
+    ...['cabin cottage chalet', 'laptop computer macbook thinkpad chromebook', 'phone iphone smartphone pixel galaxy samsung oneplus fairphone motorola xiaomi huawei nokia', 'sofa couch', 'camera nikon canon photography', 'guitar gibson fender', 'piano keyboard', 'violin cello', 'watch', 'boat',
       'climbing bouldering', 'running runner marathon', 'swimming pool', 'yoga', 'pilates', 'tennis', 'football soccer', 'gym', 'hiking', 'cycling', 'choir singing', 'knitting', 'painting', 'chess', 'garden gardening', 'volunteering volunteer', 'band']
       .flatMap((ws) => group(`thing:${ws.split(' ')[0] as string}`, ws)),
   ];
