@@ -221,8 +221,11 @@ export interface GuardOptions {
 
 /**
  * ρ of a turn by the other role than the one the question is about: {@link GUARD_OTHER_ROLE},
- * raised to p − p_w when the turn's best window holds that much more of the query than the best
- * window of any turn by the wanted role (p, p_w: passage scores in [0,1], passage.ts). An
+ * raised to (p − p_w)² when the turn's best window holds that much more of the query than the best
+ * window of any turn by the wanted role (p, p_w: passage scores in [0,1], passage.ts); squared so
+ * that one word of a three-word question the user's turns lack ((1/3)² < 0.2: "learn" in an
+ * assistant's climbing tips for "What instrument am I learning at the moment?") keeps the prior,
+ * and most of the query (p − p_w ≥ 0.45) relaxes it. An
  * assistant's answer that alone holds "Lisbon", "Porto" and "train" (p = 1, no user turn holds
  * any: p_w = 0) keeps ρ = 1 for "Lisbon Porto train", instead of ranking below user turns that
  * share no word with the query (h-break15 finding 4: the guard put them first, below the lexical
@@ -231,7 +234,8 @@ export interface GuardOptions {
  * @returns ρ in [{@link GUARD_OTHER_ROLE}, 1]
  */
 export function otherRolePrior(p: number, wantedP: number): number {
-  return Math.max(GUARD_OTHER_ROLE, Math.min(1, p - wantedP));
+  const d = Math.max(0, Math.min(1, p - wantedP));
+  return Math.max(GUARD_OTHER_ROLE, d * d);
 }
 
 /**
@@ -273,7 +277,7 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
   const passages = cands.map((c) => passageScore(pq, c.node.text).score);
   // The best window of the wanted role's turns (h-break15 finding 4): the role prior prefers the
   // wanted role's turns among those that match, and relaxes for a turn of the other role by how
-  // much more of the query its best window holds than any of the wanted role's.
+  // much more of the query its best window holds than any of the wanted role's (otherRolePrior).
   let wantedP = 0;
   cands.forEach((c, i) => {
     if (roleOf(c) === wanted) wantedP = Math.max(wantedP, passages[i] as number);

@@ -129,10 +129,10 @@ describe('guardedScores', () => {
     expect(sa).toBeCloseTo(1, 10);
     expect(s1).toBeCloseTo(GUARD_COSINE_WEIGHT / ((1 - GUARD_PASSAGE_WEIGHT) + GUARD_PASSAGE_WEIGHT + GUARD_COSINE_WEIGHT * 0.25), 10);
     expect(s2).toBeLessThan(s1);
-    // a question in words: stems {bullet, train, goe, kyoto, osaka}, p = 4/5, ρ = 0.8: still first
+    // a question in words: stems {bullet, train, goe, kyoto, osaka}, p = 4/5, ρ = 0.8² = 0.64: still first
     const [qa, q1] = guardedScores([a, cello, jog], 'Which bullet train goes from Kyoto to Osaka?', 1) as [number, number, number];
     expect(qa).toBeCloseTo(1, 10);
-    expect(q1).toBeCloseTo(GUARD_COSINE_WEIGHT / (0.8 * ((1 - GUARD_PASSAGE_WEIGHT) + GUARD_PASSAGE_WEIGHT * 0.8 + GUARD_COSINE_WEIGHT * 0.25)), 10);
+    expect(q1).toBeCloseTo(GUARD_COSINE_WEIGHT / (0.64 * ((1 - GUARD_PASSAGE_WEIGHT) + GUARD_PASSAGE_WEIGHT * 0.8 + GUARD_COSINE_WEIGHT * 0.25)), 10);
     // The prior stays where the user's own turn holds as much of the query as the assistant's talk:
     // stems {malik, wed}; the user turn and the assistant's tips hold one each (p = p_w = 1/2).
     const tips = c(node('t', 'Wedding planning tips: book the venue early and keep a budget. A wedding needs a list.', 'assistant', '2024-01-01T00:00:00Z'), 0.5, 1, 0.5);
@@ -141,8 +141,9 @@ describe('guardedScores', () => {
     const [st, sp] = guardedScores([tips, plant], "Where is Malik's wedding?", 1) as [number, number];
     expect(sp).toBeCloseTo(1, 10);
     expect(st).toBeLessThan(sp);
-    // in between: ρ = p − p_w, never below the prior nor above 1
-    expect(otherRolePrior(0.9, 0.3)).toBeCloseTo(0.6, 12);
+    // in between: ρ = (p − p_w)², never below the prior nor above 1; one word of three keeps the prior
+    expect(otherRolePrior(0.9, 0.3)).toBeCloseTo(0.36, 12);
+    expect(otherRolePrior(1 / 3, 0)).toBe(GUARD_OTHER_ROLE);
     expect(otherRolePrior(0.3, 0.2)).toBe(GUARD_OTHER_ROLE);
   });
 
