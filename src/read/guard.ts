@@ -220,6 +220,25 @@ export interface GuardOptions {
 }
 
 /**
+ * ρ of a turn by the other role than the one the question is about: {@link GUARD_OTHER_ROLE},
+ * raised to (p − p_w)² when the turn's best window holds that much more of the query than the best
+ * window of any turn by the wanted role (p, p_w: passage scores in [0,1], passage.ts); squared so
+ * that one word of a three-word question the user's turns lack ((1/3)² < 0.2: "learn" in an
+ * assistant's climbing tips for "What instrument am I learning at the moment?") keeps the prior,
+ * and most of the query (p − p_w ≥ 0.45) relaxes it. An
+ * assistant's answer that alone holds "Lisbon", "Porto" and "train" (p = 1, no user turn holds
+ * any: p_w = 0) keeps ρ = 1 for "Lisbon Porto train", instead of ranking below user turns that
+ * share no word with the query (h-break15 finding 4: the guard put them first, below the lexical
+ * anchor); an assistant's talk that repeats the question's words as much as the user's statement
+ * does keeps the prior.
+ * @returns ρ in [{@link GUARD_OTHER_ROLE}, 1]
+ */
+export function otherRolePrior(p: number, wantedP: number): number {
+  const d = Math.max(0, Math.min(1, p - wantedP));
+  return Math.max(GUARD_OTHER_ROLE, d * d);
+}
+
+/**
  * The guarded scores s'(v) (see the module comment), in [0,1]; `g` = {@link guardWeight}. With
  * g = 0 the scores are returned unchanged (and no passage is scored).
  */
@@ -250,15 +269,24 @@ export function guardedScores(cands: readonly GuardCandidate[], query: string, g
       if (t > t1) t1 = t;
     }
   }
-  const raw = cands.map((c) => {
+  const roleOf = (c: GuardCandidate): 'user' | 'assistant' | undefined => {
     const speaker = c.node.provenance.speaker?.toLowerCase();
-    let rho = 1;
-    if (roles && speaker !== undefined) {
-      const role = ASSISTANT_ROLES.has(speaker) ? 'assistant' : 'user';
-      if (role !== wanted) rho = GUARD_OTHER_ROLE;
-    }
+    if (!roles || speaker === undefined) return undefined;
+    return ASSISTANT_ROLES.has(speaker) ? 'assistant' : 'user';
+  };
+  const passages = cands.map((c) => passageScore(pq, c.node.text).score);
+  // The best window of the wanted role's turns (h-break15 finding 4): the role prior prefers the
+  // wanted role's turns among those that match, and relaxes for a turn of the other role by how
+  // much more of the query its best window holds than any of the wanted role's (otherRolePrior).
+  let wantedP = 0;
+  cands.forEach((c, i) => {
+    if (roleOf(c) === wanted) wantedP = Math.max(wantedP, passages[i] as number);
+  });
+  const raw = cands.map((c, i) => {
+    const role = roleOf(c);
+    const p = passages[i] as number;
+    const rho = role === undefined || role === wanted ? 1 : otherRolePrior(p, wantedP);
     const z = Math.max(0, Math.min(1, (c.cosine - (bestCos - GUARD_COSINE_SPAN)) / GUARD_COSINE_SPAN));
-    const p = passageScore(pq, c.node.text).score;
     const m = taste?.get(c.node.id);
     const mt = m === undefined ? 0 : Math.max(0, Math.min(1, (m - (bestTaste - span)) / span));
     let gv = rho * ((1 - GUARD_PASSAGE_WEIGHT) * c.lexical + GUARD_PASSAGE_WEIGHT * p + GUARD_COSINE_WEIGHT * z + mu * mt);

@@ -20,7 +20,7 @@ import { presentLift, WINDOW_BOOST, windowWeight, type QuestionWindow } from './
 import { successorLift, type SuccessorPair } from './successors.js';
 import { demotesSuperseded, liftReplacements, loadChains, questionLinks, replacedFor, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
 
-export { answersQuestion, demotesSuperseded, namesQuestionSlot, liftReplacements, questionLinks, questionSlots, replacedFor, replacesSlot, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
+export { answersQuestion, demotesSuperseded, holdsOnlyQuestionSlot, namesQuestionSlot, liftReplacements, questionLinks, questionSlots, replacedFor, replacesSlot, SUPERSEDED_FACTOR, supersessionCaps } from './supersession.js';
 
 /**
  * True when a node's time meets the window [after, before): one of its time references'

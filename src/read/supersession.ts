@@ -86,9 +86,24 @@ export function answersQuestion(newer: Pick<MemoryNode, 'text'>, slots: Readonly
   const own = slotsOf(tokenize(newer.text));
   // The replaced memory names a slot the question asks about: a replacement that names no slot
   // ("Tiago and I broke up" for "My boyfriend Tiago and I have a dog named Lua", asked "Where is
-  // my dog?") does not say that fact changed, so the message keeps its place (h-break11 finding 2).
-  if (own.size === 0) return older === undefined;
+  // my dog?") does not say that fact changed, so the message keeps its place (h-break11 finding 2),
+  // unless that slot is the only one the replaced memory holds (h-break15 finding 3): "I quit
+  // Acme" replacing "I work as a designer at Acme" can only have changed the job.
+  if (own.size === 0) return older === undefined || holdsOnlyQuestionSlot(older, slots);
   for (const s of own) if (slots.has(s)) return true;
+  return false;
+}
+
+/**
+ * Whether a memory names exactly one slot of state and the question names it ("I have a cat
+ * named Miso" for "Do I have a cat?": pet). A replacement the write path linked to such a memory
+ * is about that slot whatever its words ("Miso died last week"), since there is no other state
+ * of the memory it could have changed (h-break15 finding 3).
+ */
+export function holdsOnlyQuestionSlot(older: Pick<MemoryNode, 'text'>, slots: ReadonlySet<string>): boolean {
+  const own = slotsOf(tokenize(older.text));
+  if (own.size !== 1) return false;
+  for (const s of own) return slots.has(s);
   return false;
 }
 
@@ -106,12 +121,15 @@ export function namesQuestionSlot(newer: Pick<MemoryNode, 'text'>, slots: Readon
  * question names ({@link namesQuestionSlot}; "Where do I live?" and "we're moving to Ireland"):
  * it takes the replaced memory's place ({@link liftReplacements}). A replacement whose words name
  * no slot is not lifted: false supersessions between small talk ("I am planning a birthday
- * party" replaced by "I cooked curry for friends") would raise unrelated turns.
+ * party" replaced by "I cooked curry for friends") would raise unrelated turns; except when the
+ * replaced memory holds only the question's slot ({@link holdsOnlyQuestionSlot}: "I have a cat
+ * named Miso" then "Miso died last week", asked "Do I have a cat?").
  */
 export function questionLinks(query: string): { caps: (older: MemoryNode, newer: MemoryNode) => boolean; lifts: (older: MemoryNode, newer: MemoryNode) => boolean } {
   const slots = questionSlots(query);
   const caps = (older: MemoryNode, newer: MemoryNode): boolean => replacesSlot(older, newer) && answersQuestion(newer, slots, older);
-  return { caps, lifts: (older, newer) => caps(older, newer) && namesQuestionSlot(newer, slots) };
+  const lifts = (older: MemoryNode, newer: MemoryNode): boolean => caps(older, newer) && (namesQuestionSlot(newer, slots) || (slotsOf(tokenize(newer.text)).size === 0 && holdsOnlyQuestionSlot(older, slots)));
+  return { caps, lifts };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksCurrent, asksSuggestion, GUARD_COSINE_SPAN, GUARD_COSINE_WEIGHT, GUARD_LONG_WEIGHT, GUARD_OTHER_ROLE, GUARD_PASSAGE_WEIGHT, GUARD_PREFERENCE, GUARD_RECENCY, GUARD_ROLE_WEIGHT, GUARD_TASTE, GUARD_TASTE_SPAN, guardedScores, guardReading, guardWeight, isRole, LONG_TURN_WORDS, questionRole, type GuardCandidate } from '../../src/read/guard.js';
+import { asksCurrent, asksSuggestion, GUARD_COSINE_SPAN, GUARD_COSINE_WEIGHT, GUARD_LONG_WEIGHT, GUARD_OTHER_ROLE, GUARD_PASSAGE_WEIGHT, GUARD_PREFERENCE, GUARD_RECENCY, GUARD_ROLE_WEIGHT, GUARD_TASTE, GUARD_TASTE_SPAN, guardedScores, guardReading, guardWeight, isRole, LONG_TURN_WORDS, otherRolePrior, questionRole, type GuardCandidate } from '../../src/read/guard.js';
 import type { MemoryNode } from '../../src/types.js';
 
 function node(id: string, text: string, speaker: string | undefined, observedAt: string, seq = 0): MemoryNode {
@@ -113,6 +113,38 @@ describe('guardedScores', () => {
     const [ha, hu] = guardedScores([a, u], 'What breed is my dog?', 0.5) as [number, number];
     expect(ha).toBeCloseTo(0.5 * 0.9 + 0.5 * (rawA / rawU), 10);
     expect(hu).toBeCloseTo(0.5 * 0.1 + 0.5, 10);
+  });
+
+  it('relaxes the other-role prior when only the other role holds the query (h-break15 finding 4)', () => {
+    // Query stems {kyoto, osaka, bullet, train}, unit weights. One long assistant answer holds all
+    // four in one sentence (p = 1); the user's turns hold none (p_w = 0) but are nearer by cosine.
+    const filler = 'Japan rewards slow travel. Book rooms early in spring. ';
+    const answer = `${filler.repeat(4)}The bullet train from Kyoto to Osaka takes about fifteen minutes. ${filler.repeat(3)}`;
+    const a = c(node('a', answer, 'assistant', '2024-01-01T00:00:00Z'), 0.6, 1, 0.35);
+    const cello = c(node('u1', 'My cousin Malik plays the cello in an orchestra.', 'user', '2024-01-02T00:00:00Z'), 0.01, 0, 0.5);
+    const jog = c(node('u2', 'I jog 5k along the river on Saturdays.', 'user', '2024-01-03T00:00:00Z'), 0.01, 0, 0.45);
+    const [sa, s1, s2] = guardedScores([a, cello, jog], 'Kyoto Osaka bullet train', 1) as [number, number, number];
+    // ρ = max(0.2, 1 − 0) = 1: G(a) = 0.2·1 + 0.8·1 + 0.3·(0.35 − 0.3)/0.2, G(cello) = 0.3·1
+    expect(otherRolePrior(1, 0)).toBe(1);
+    expect(sa).toBeCloseTo(1, 10);
+    expect(s1).toBeCloseTo(GUARD_COSINE_WEIGHT / ((1 - GUARD_PASSAGE_WEIGHT) + GUARD_PASSAGE_WEIGHT + GUARD_COSINE_WEIGHT * 0.25), 10);
+    expect(s2).toBeLessThan(s1);
+    // a question in words: stems {bullet, train, goe, kyoto, osaka}, p = 4/5, ρ = 0.8² = 0.64: still first
+    const [qa, q1] = guardedScores([a, cello, jog], 'Which bullet train goes from Kyoto to Osaka?', 1) as [number, number, number];
+    expect(qa).toBeCloseTo(1, 10);
+    expect(q1).toBeCloseTo(GUARD_COSINE_WEIGHT / (0.64 * ((1 - GUARD_PASSAGE_WEIGHT) + GUARD_PASSAGE_WEIGHT * 0.8 + GUARD_COSINE_WEIGHT * 0.25)), 10);
+    // The prior stays where the user's own turn holds as much of the query as the assistant's talk:
+    // stems {malik, wed}; the user turn and the assistant's tips hold one each (p = p_w = 1/2).
+    const tips = c(node('t', 'Wedding planning tips: book the venue early and keep a budget. A wedding needs a list.', 'assistant', '2024-01-01T00:00:00Z'), 0.5, 1, 0.5);
+    const plant = c(node('p', 'Malik is getting married in Lyon next June.', 'user', '2024-01-02T00:00:00Z'), 0.1, 0.6, 0.45);
+    expect(otherRolePrior(0.5, 0.5)).toBe(GUARD_OTHER_ROLE);
+    const [st, sp] = guardedScores([tips, plant], "Where is Malik's wedding?", 1) as [number, number];
+    expect(sp).toBeCloseTo(1, 10);
+    expect(st).toBeLessThan(sp);
+    // in between: ρ = (p − p_w)², never below the prior nor above 1; one word of three keeps the prior
+    expect(otherRolePrior(0.9, 0.3)).toBeCloseTo(0.36, 12);
+    expect(otherRolePrior(1 / 3, 0)).toBe(GUARD_OTHER_ROLE);
+    expect(otherRolePrior(0.3, 0.2)).toBe(GUARD_OTHER_ROLE);
   });
 
   it('ranks a long answer by its best passage: the one sentence with the fact beats words repeated all over', () => {
