@@ -15,21 +15,14 @@
  * @module
  */
 import { RECORD_TABLES, type RecordKey, type RecordTable } from './record-driver.js';
+import { sqlKey } from './record-sql-codec.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const TABLE_CODE = new Map(RECORD_TABLES.map((t, i) => [t, i]));
 
-/** UTF-8 of `s` (ASCII by a loop: the names and ids are short). */
-function utf8(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) return encoder.encode(s);
-    out[i] = c;
-  }
-  return out;
-}
+/** UTF-8 of `s` (the driver's key codec: ASCII by a loop). */
+const utf8 = (s: string): Uint8Array => sqlKey(s) as Uint8Array;
 
 const varintBytes = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
 
