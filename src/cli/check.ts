@@ -101,13 +101,22 @@ export function repairHint(store: string): string {
   return `jev-mem: the store is damaged; jev-mem repair --store ${store} copies every readable record into a fresh file and removes the damaged one once the repaired store checks clean (pass --keep-backup to keep it beside the store as ${SQLITE_FILE_NAME}.damaged-<time>)`;
 }
 
-/** SQLite's `PRAGMA integrity_check` of the file: its findings, or none when it answers ok (an error of the check itself is one finding). */
+/** SQLite's `PRAGMA integrity_check` of the file (`quick_check` where it fails on a page it cannot read): its findings, or none when it answers ok (an error of the check itself is one finding). */
 function integrityCheck(path: string): string[] {
   let driver: ReturnType<typeof openNodeSqlDriver> | undefined;
   try {
     // A store this user may only read is checked read-only (sqlite-read-only.ts), not reported damaged.
     driver = openNodeSqlDriver(path, { readOnly: isReadOnlyStore(dirname(path), path) });
-    const lines = driver.query('PRAGMA integrity_check').map((r) => String(Object.values(r)[0]));
+    const run = (pragma: string): string[] => driver!.query(`PRAGMA ${pragma}`).map((r) => String(Object.values(r)[0]));
+    let lines: string[];
+    try {
+      // integrity_check also compares every index with its table (a changed key of the key index: h-break15 finding 1).
+      lines = run('integrity_check');
+    } catch (e) {
+      // It stops at a page it cannot read (a zeroed index page); quick_check then names where.
+      const quick = run('quick_check');
+      lines = quick.length === 1 && quick[0] === 'ok' ? [e instanceof Error ? e.message : String(e)] : quick;
+    }
     return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
   } catch (e) {
     return [e instanceof Error ? e.message : String(e)];
