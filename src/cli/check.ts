@@ -4,9 +4,9 @@
  *
  * - `check`: verifies every node record and checkpoint of the store (or of `--namespace`)
  *   against their checksums (`StorageAdapter.damaged`), and the whole file with SQLite's
- *   `PRAGMA quick_check` (pages of edges, indexes and the FTS5 tables too), and prints one JSON
+ *   `PRAGMA integrity_check` (pages of edges, indexes and the FTS5 tables too), and prints one JSON
  *   object `{ store, clean, namespaces: [{ namespace, count, ids, checkpoint }], sqlite: [...] }`
- *   (`sqlite`: quick_check's findings, empty when it says ok); exit {@link EXIT_DAMAGED} when
+ *   (`sqlite`: integrity_check's findings, empty when it says ok); exit {@link EXIT_DAMAGED} when
  *   anything is damaged, 0 when clean. Reads only.
  * - `repair`: copies every readable record into a fresh database, keeping the damaged file as a
  *   backup beside it while it runs (`sql-salvage.ts`), then opens each namespace once so that the
@@ -68,7 +68,7 @@ export async function runCheck(store: string, namespace: string | undefined, io:
       if (records.length > 0) found.records = records;
       namespaces.push(found);
     }
-    const sqlite = quickCheck(join(store, SQLITE_FILE_NAME));
+    const sqlite = integrityCheck(join(store, SQLITE_FILE_NAME));
     const clean = sqlite.length === 0 && namespaces.every((n) => n.count === 0 && !n.checkpoint);
     // Every later process knows what this pass found (stats().damaged, puts refused) until a
     // check finds the store clean or a repair; a store this user may only read keeps no file.
@@ -83,7 +83,7 @@ export async function runCheck(store: string, namespace: string | undefined, io:
         if ((n.records ?? []).length > 0) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: ${n.records!.length} damaged record(s) besides node records: ${n.records!.join(', ')}`);
         if (n.checkpoint) io.err(`jev-mem: namespace ${JSON.stringify(n.namespace)}: the checkpoint is damaged (rebuilt from the rows at the next open)`);
       }
-      for (const line of sqlite.slice(0, 10)) io.err(`jev-mem: SQLite quick_check: ${line}`);
+      for (const line of sqlite.slice(0, 10)) io.err(`jev-mem: SQLite integrity_check: ${line}`);
       io.err(repairHint(store));
     }
     return clean ? 0 : EXIT_DAMAGED;
@@ -101,13 +101,22 @@ export function repairHint(store: string): string {
   return `jev-mem: the store is damaged; jev-mem repair --store ${store} copies every readable record into a fresh file and removes the damaged one once the repaired store checks clean (pass --keep-backup to keep it beside the store as ${SQLITE_FILE_NAME}.damaged-<time>)`;
 }
 
-/** SQLite's `PRAGMA quick_check` of the file: its findings, or none when it answers ok (an error of the check itself is one finding). */
-function quickCheck(path: string): string[] {
+/** SQLite's `PRAGMA integrity_check` of the file (`quick_check` where it fails on a page it cannot read): its findings, or none when it answers ok (an error of the check itself is one finding). */
+function integrityCheck(path: string): string[] {
   let driver: ReturnType<typeof openNodeSqlDriver> | undefined;
   try {
     // A store this user may only read is checked read-only (sqlite-read-only.ts), not reported damaged.
     driver = openNodeSqlDriver(path, { readOnly: isReadOnlyStore(dirname(path), path) });
-    const lines = driver.query('PRAGMA quick_check').map((r) => String(Object.values(r)[0]));
+    const run = (pragma: string): string[] => driver!.query(`PRAGMA ${pragma}`).map((r) => String(Object.values(r)[0]));
+    let lines: string[];
+    try {
+      // integrity_check also compares every index with its table (a changed key of the key index: h-break15 finding 1).
+      lines = run('integrity_check');
+    } catch (e) {
+      // It stops at a page it cannot read (a zeroed index page); quick_check then names where.
+      const quick = run('quick_check');
+      lines = quick.length === 1 && quick[0] === 'ok' ? [e instanceof Error ? e.message : String(e)] : quick;
+    }
     return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
   } catch (e) {
     return [e instanceof Error ? e.message : String(e)];
@@ -205,7 +214,7 @@ async function repairedProblems(store: string): Promise<string[]> {
       const d = await storage.damaged(ns);
       if (d.ids.length + (d.unreadable ?? 0) + (d.records ?? []).length > 0 || d.checkpoint) found.push(`namespace ${JSON.stringify(ns)} is damaged`);
     }
-    return [...found, ...quickCheck(join(store, SQLITE_FILE_NAME))];
+    return [...found, ...integrityCheck(join(store, SQLITE_FILE_NAME))];
   } finally {
     await storage.close();
   }

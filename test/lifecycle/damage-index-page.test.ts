@@ -4,7 +4,7 @@
  * damaged (recall left 24 of 400 out), and `export`, `check` and `repair` failed whole or lost
  * them. They are now found by the rowid walk of the table (`record-sql-walk.ts`): recall, list
  * and export see every memory as it was, `check` still says the file is damaged (SQLite's
- * quick_check), and `repair` keeps all 400.
+ * integrity_check, or quick_check where it stops on the zeroed page), and `repair` keeps all 400.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

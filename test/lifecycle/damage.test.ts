@@ -367,7 +367,7 @@ describe('a SQLite store of schema v2 (before checksums)', () => {
     expect((await upgraded.damaged('alpha')).ids).toEqual([]);
     await upgraded.close();
     const check = openNodeSqlDriver(path);
-    expect(check.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('7');
+    expect(check.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('8');
     expect(check.query(`SELECT name FROM sqlite_master WHERE name = 'jev_mem_node'`)).toEqual([]);
     check.close();
 

@@ -1,14 +1,15 @@
 /**
  * Every value of the SQL record driver is sealed with the CRC-32 of its stored bytes (layout 7,
- * issue 22), on the driver the Node SQLite store and the Durable Object store share: a changed
- * byte in a record of any table is found and named, and the store goes on without it. A store of
- * layout 6 (values without the seal) opens and reads as before, and its records are sealed as
- * they are next written.
+ * issue 22) and, since layout 8, of the key it was put under (h-break15 finding 1), on the driver
+ * the Node SQLite store and the Durable Object store share: a changed byte in a record of any
+ * table is found and named, and the store goes on without it. A store of layout 6 (values
+ * without the seal) or 7 (sealed without the key) opens and reads as before, and its records are
+ * keyed as they are next written.
  */
 import { describe, expect, it } from 'vitest';
 import { RECORD_TABLES } from '../../src/plane/drivers/record-driver.js';
 import { encodeRecordValue } from '../../src/plane/drivers/record-sql-codec.js';
-import { SEALED, sealValue } from '../../src/plane/drivers/record-sql-seal.js';
+import { KEYED, SEALED, sealValue, unsealValue } from '../../src/plane/drivers/record-sql-seal.js';
 import { createSqlRecordStore } from '../../src/plane/store/sql-record-store.js';
 import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { makeEdge, makeNode } from './fixtures.js';
@@ -52,7 +53,7 @@ describe('the seal of every SQL record value', () => {
     const conn = memorySqlConnection();
     const sound = await filled(conn);
     const before = await sound.load(A);
-    expect(Object.values(firstBytes(conn)).every((b) => b === SEALED)).toBe(true);
+    expect(Object.values(firstBytes(conn)).every((b) => b === KEYED)).toBe(true);
     await sound.close();
     flip(conn, 'edge-ids', 'explicit-1');
     flip(conn, 'changes', 1);
@@ -64,29 +65,34 @@ describe('the seal of every SQL record value', () => {
     await store.close();
   });
 
-  it('a store of layout 6 (no seals) opens and reads as before; a written record is sealed and the layout marked 7', async () => {
+  it.each([
+    ['6', 'no seals', (v: Uint8Array): Uint8Array => unsealValue(v) as Uint8Array],
+    ['7', 'sealed without their keys', (v: Uint8Array): Uint8Array => sealValue(unsealValue(v) as Uint8Array)],
+  ])('a store of layout %s (%s) opens and reads as before; a written record is keyed and the layout marked 8', async (layout, _what, asStored) => {
     const conn = memorySqlConnection();
     const sound = await filled(conn);
     const before = await sound.load(A);
     const counts = await sound.counts(A);
     await sound.close();
-    // As a build of layout 6 wrote it: every value without its five bytes of seal.
-    conn.query('UPDATE jev_mem_rec SET v = substr(v, 6)');
-    conn.query(`UPDATE jev_mem_schema SET value = '6' WHERE key = 'version'`);
-    expect(Object.values(firstBytes(conn)).some((b) => b === SEALED)).toBe(false);
+    // As a build of that layout wrote it: every value without its key part (and without its seal for 6).
+    for (const r of conn.query('SELECT id, v FROM jev_mem_rec')) conn.query('UPDATE jev_mem_rec SET v = ? WHERE id = ?', [asStored(r.v as Uint8Array), r.id as number]);
+    conn.query(`UPDATE jev_mem_schema SET value = ? WHERE key = 'version'`, [layout]);
+    expect(Object.values(firstBytes(conn)).some((b) => b === KEYED)).toBe(false);
+    expect(Object.values(firstBytes(conn)).every((b) => (b === SEALED) === (layout === '7'))).toBe(true);
 
     const store = storeOn(conn);
     expect(await store.load(A)).toEqual(before);
     expect(await store.counts(A)).toEqual(counts);
     expect(await store.damaged(A)).toEqual({ ids: [], checkpoint: false });
-    expect(conn.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('6');
+    expect(conn.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe(layout);
     await store.commit(A, { putNodes: [makeNode(A, 'd', 4)], putEdges: [makeEdge(A, 'c>d:temporal:precedes', 'c', 'd')], change: 3 });
-    expect(conn.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('7');
+    expect(conn.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('8');
     const bytes = firstBytes(conn);
-    expect(bytes['node d']).toBe(SEALED);
-    expect(bytes['adj c']).toBe(SEALED);
-    expect(bytes['adj d']).toBe(SEALED);
-    expect(bytes['node a']).not.toBe(SEALED); // the others stay as they are until written
+    expect(bytes['node d']).toBe(KEYED);
+    expect(bytes['adj c']).toBe(KEYED);
+    expect(bytes['adj d']).toBe(KEYED);
+    expect(bytes['node a']).not.toBe(KEYED); // the others stay as they are until written
+    expect((await store.load(A)).nodes.map((n) => n.id)).toEqual(['a', 'b', 'c', 'd']);
     await store.close();
   });
 

@@ -47,7 +47,7 @@ describe('a SQLite store of layout v4', () => {
     // the old tables are gone; the layout is 5
     const tables = conn.query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).map((r) => String(r.name));
     expect(tables.filter((n) => /^jev_mem_(names|ids|node|edge|dict|kv|changes|checkpoint|checkpoint_part|stat|fts\d+_\d+)$/.test(n))).toEqual([]);
-    expect(conn.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('7');
+    expect(conn.query(`SELECT value FROM jev_mem_schema WHERE key = 'version'`)[0]!.value).toBe('8');
     // writes go on, and the next open needs no import
     await store.commit('alpha', { deleteNodeIds: ['a1'], change: 3 });
     expect(await store.changesSince('alpha', 2)).toEqual(['a1']);

@@ -57,9 +57,9 @@ describe('a SQLite store written by BASE f54a82d (JSON record values)', () => {
     const fresh = makeNode(A, 'c1d2e3f4-0000-4000-8000-000000000001', 10, 'A new note about Lisbon.');
     const edge: MemoryEdge = makeEdge(A, `${fresh.id}>${OLD}:temporal:precedes`, fresh.id, OLD, 0.57);
     await store.commit(A, { putNodes: [fresh], putEdges: [edge], change: 2 });
-    // The first write marks the layout 7: a build of layout 5 or 6 now refuses the store
-    // (SCHEMA_MISMATCH) instead of reading its format 2 (sealed) records as damaged.
-    expect(version()).toBe('7');
+    // The first write marks the layout 8 (7 before the keyed seal): a build of layout 5, 6 or 7 now refuses the store
+    // (SCHEMA_MISMATCH) instead of reading its format 2 (keyed, sealed) records as damaged.
+    expect(version()).toBe('8');
     const after = formats(conn);
     const rewritten = Object.keys(after).filter((k) => after[k] === 2).sort();
     expect(rewritten).toEqual([`0 ${fresh.id}`, `1 ${OLD}`, `1 ${fresh.id}`]);

@@ -66,12 +66,14 @@ export function batchedReader(o: BatchReadOptions): { get(table: RecordTable, ns
       const size: number = BATCH_SIZES.find((s) => s >= part.length) ?? max;
       const bound: SqlParam[] = part.map(sqlKey);
       while (bound.length < size) bound.push(bound[bound.length - 1] as SqlParam);
-      const rows = o.q(`SELECT k, v FROM ${o.rec} WHERE tbl = ? AND ns = ? AND k IN (${'?, '.repeat(size - 1)}?) ORDER BY k, chunk`, [o.code(table), sqlKey(ns), ...bound]);
+      const rows = o.q(`SELECT k, chunk, v FROM ${o.rec} WHERE tbl = ? AND ns = ? AND k IN (${'?, '.repeat(size - 1)}?) ORDER BY k, chunk`, [o.code(table), sqlKey(ns), ...bound]);
       for (const r of rows) {
         const id = keyId(keyOfSql(r.k));
         const chunks = found.get(id);
-        if (chunks === undefined) found.set(id, [r.v as Uint8Array]);
-        else chunks.push(r.v as Uint8Array);
+        // Chunks numbered 0, 1, … as written; another number (a changed byte of the key index) makes the record damaged (empty).
+        const v = Number(r.chunk) === (chunks?.length ?? 0) ? (r.v as Uint8Array) : new Uint8Array(0);
+        if (chunks === undefined) found.set(id, [v]);
+        else chunks.push(v);
       }
     }
     const out = new Map<string, StoredBytes>();

@@ -33,6 +33,12 @@ import { decodeBinaryStructure } from './record-sql-binary-read.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Keys and namespace names: every one written is UTF-8, so bytes that are not are a changed byte
+ * of the key index; they read with U+FFFD where they fail, and the record's keyed seal
+ * (`record-sql-seal.ts` `KEYED`) then finds it damaged, instead of the whole read failing.
+ */
+const keyDecoder = new TextDecoder('utf-8');
 
 /** Typed arrays the codec carries besides Uint8Array (by constructor name). */
 const TYPED: Record<string, new (buffer: ArrayBuffer) => ArrayBufferView> = {
@@ -259,7 +265,7 @@ export function sqlKey(key: RecordKey): number | Uint8Array {
   return encoder.encode(key);
 }
 
-/** The key or namespace name a stored SQL value stands for. @throws Error for a value of another type. */
+/** The key or namespace name a stored SQL value stands for (bytes that are not UTF-8 read with U+FFFD). @throws Error for a value of another type. */
 export function keyOfSql(value: unknown): RecordKey {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
@@ -270,9 +276,9 @@ export function keyOfSql(value: unknown): RecordKey {
       for (let i = 0; i < value.length; i++) if ((value[i] as number) >= 0x80) ascii = false;
       if (ascii) return String.fromCharCode.apply(null, value as unknown as number[]);
     }
-    return decoder.decode(value);
+    return keyDecoder.decode(value);
   }
-  if (value instanceof ArrayBuffer) return decoder.decode(new Uint8Array(value));
+  if (value instanceof ArrayBuffer) return keyDecoder.decode(new Uint8Array(value));
   throw new Error(`a record key of type ${typeof value}`);
 }
 

@@ -46,8 +46,8 @@ export interface SqlLexicalContext {
   fts: boolean;
   /** The `tbl` code of node records. */
   nodeCode: number;
-  /** Decodes the value stored under `key` (a damaged one reads as a record that fails its checksum). */
-  read(table: RecordTable, blob: Uint8Array, key: RecordKey): unknown;
+  /** Decodes the value stored under `key` of namespace `ns` (a damaged one reads as a record that fails its checksum). */
+  read(table: RecordTable, blob: Uint8Array, key: RecordKey, ns: string): unknown;
   /** Runs `fn` in one SQL transaction. */
   transaction<T>(fn: () => T): T;
 }
@@ -117,7 +117,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
         const parts = q(`SELECT v FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [c.nodeCode, sqlKey(ns), r.k as Uint8Array]).map((p) => p.v as Uint8Array);
         blob = joinChunks(parts) ?? blob;
       }
-      return { id: Number(r.id), value: c.read('node', blob, keyOfSql(r.k)) };
+      return { id: Number(r.id), value: c.read('node', blob, keyOfSql(r.k), ns) };
     });
   /** Drops the tables of an older `LEXICAL_VERSION`, of every namespace: their terms would outlive an erasure (each namespace's table is rebuilt at its first use). */
   const dropOlder = (): void => {
@@ -211,7 +211,7 @@ export function createSqlLexical(q: Query, c: SqlLexicalContext) {
           ensure(ns);
           const rows = q(`SELECT id, v FROM ${c.rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [c.nodeCode, sqlKey(ns), sqlKey(key)]);
           if (rows.length === 0) return;
-          const value = c.read('node', joinChunks(rows.map((r) => r.v as Uint8Array)) as Uint8Array, key);
+          const value = c.read('node', joinChunks(rows.map((r) => r.v as Uint8Array)) as Uint8Array, key, ns);
           if (!nodeRecordSound(value as NodeRecord)) rebuild.add(ns);
           else old = { id: Number(rows[0]?.id), doc: nodeDoc(value) };
         },

@@ -34,6 +34,13 @@ export interface SqlReads {
   readScan(table: RecordTable, ns: string, after: RecordKey | undefined, limit: number): Array<[RecordKey, Uint8Array]>;
   /** Namespaces holding a record in `table`, sorted by their stored bytes. */
   readNamespaces(table: RecordTable): string[];
+  /**
+   * Whether the table itself holds a row of `(table, ns, key)`, by a fresh rowid walk (not through
+   * the key index): a delete whose statement removed nothing asks it, since a damaged index
+   * entry hides the row from the statement (h-break15 finding 1). A full pass over the table's
+   * key columns: for that rare case only.
+   */
+  holds(table: RecordTable, ns: string, key: RecordKey): boolean;
   /** Drops the rowid walk (the table changed). */
   forget(): void;
 }
@@ -72,7 +79,9 @@ export function sqlReads(q: (sql: string, params?: readonly SqlParam[]) => SqlRo
 
   function readBlob(table: RecordTable, ns: string, key: RecordKey): Uint8Array | undefined {
     try {
-      const rows = q(`SELECT v FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [code(table), sqlKey(ns), sqlKey(key)]);
+      const rows = q(`SELECT chunk, v FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? ORDER BY chunk`, [code(table), sqlKey(ns), sqlKey(key)]);
+      // Chunks numbered 0, 1, … as written; another number (a changed byte of the key index): damaged.
+      for (let i = 0; i < rows.length; i++) if (Number(rows[i]!.chunk) !== i) return new Uint8Array(0);
       return joinChunks(rows.map((r) => r.v as Uint8Array));
     } catch (e) {
       if (!isCorruptError(e)) throw e;
@@ -140,6 +149,12 @@ export function sqlReads(q: (sql: string, params?: readonly SqlParam[]) => SqlRo
     readBlob,
     readScan,
     readNamespaces,
+    holds(table, ns, key) {
+      walked = undefined;
+      const found = walk().chunks(code(table), ns, key) !== undefined;
+      walked = undefined;
+      return found;
+    },
     forget() {
       walked = undefined;
     },

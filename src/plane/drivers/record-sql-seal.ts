@@ -13,6 +13,7 @@ import { crc32 } from '../store/checksum.js';
 import { markSealHeld } from '../store/record-codec.js';
 import { DamagedRecord, type RecordKey, type RecordTable } from './record-driver.js';
 import { type StoredBytes, decodeRecordValue, encodeRecordValue, joinChunks } from './record-sql-codec.js';
+import { keyPart, keyPartKey, keyPartMatches } from './record-sql-seal-key.js';
 
 /**
  * What a record that does not decode, fails its seal or lies on a damaged page reads as: in the
@@ -20,9 +21,10 @@ import { type StoredBytes, decodeRecordValue, encodeRecordValue, joinChunks } fr
  * checksum, a checkpoint whose part fails its sum); in the others a {@link DamagedRecord}, which
  * the store skips and names.
  */
-export function damagedValue(table: RecordTable, reason = 'decode'): unknown {
+export function damagedValue(table: RecordTable, reason = 'decode', putUnder?: string): unknown {
   if (table === 'checkpoints') return { change: 0, format: '', parts: { unreadable: new Uint8Array(0) }, sums: {} };
-  if (table === 'node') return { unreadable: true };
+  // A node record reached under another key names the id it was put under (the one its owner knows).
+  if (table === 'node') return putUnder === undefined ? { unreadable: true } : { unreadable: true, id: putUnder };
   return new DamagedRecord(reason);
 }
 
@@ -35,7 +37,18 @@ export function damagedValue(table: RecordTable, reason = 'decode'): unknown {
  */
 export const SEALED = 0xb2;
 
-/** Bytes of the seal before the value. */
+/**
+ * First byte of a keyed seal (layout 8, h-break15 finding 1): `[KEYED][CRC-32 of the rest, u32
+ * BE][key part][the value's BLOB]`, the key part naming the table, namespace and key the value
+ * was put under (`record-sql-seal-key.ts`). The CRC-32 covers the key part, and a read compares
+ * it with the key the index led to, so a changed byte of the key index makes the record it leads
+ * to a damaged one (named by the key it was put under) instead of serving it under another key.
+ * The SQL driver writes every value so; {@link SEALED} values (layout 7) and unsealed ones are
+ * read as they are, and keyed when next put.
+ */
+export const KEYED = 0xb3;
+
+/** Bytes of the seal before the value (or before the key part). */
 const SEAL_BYTES = 5;
 
 /** `blob` sealed: {@link SEALED}, its CRC-32, then its bytes. */
@@ -60,34 +73,73 @@ export function encodeSealed(value: unknown, key: RecordKey): Uint8Array {
 }
 
 /**
- * The value's BLOB inside a stored value: without its seal when it has one that holds, as it is
- * when it has none (a record from before layout 7); chunks are joined.
+ * `value` encoded (format 2) and sealed with the key it is put under ({@link KEYED}), in one
+ * buffer: the seal, the key part, then the value's bytes.
+ * @throws DOMException `DataCloneError` for a function, symbol or BigInt inside it.
+ */
+export function encodeSealedKeyed(value: unknown, table: RecordTable, ns: string, key: RecordKey): Uint8Array {
+  const part = keyPart(table, ns, key);
+  const out = encodeRecordValue(value, key, SEAL_BYTES + part.byteLength);
+  out[0] = KEYED;
+  out.set(part, SEAL_BYTES);
+  new DataView(out.buffer, out.byteOffset, SEAL_BYTES).setUint32(1, crc32(out.subarray(SEAL_BYTES)));
+  return out;
+}
+
+/** `stored` joined, when its seal ({@link SEALED} or {@link KEYED}) holds; undefined when it does not. */
+function sealHolds(stored: StoredBytes): Uint8Array | undefined {
+  const whole = stored instanceof Uint8Array ? stored : (joinChunks(stored) as Uint8Array);
+  if (whole.byteLength < SEAL_BYTES) return undefined;
+  const sum = new DataView(whole.buffer, whole.byteOffset, SEAL_BYTES).getUint32(1);
+  return crc32(whole.subarray(SEAL_BYTES)) === sum ? whole : undefined;
+}
+
+/**
+ * The value's BLOB inside a stored value: without its seal (and key part) when it has one that
+ * holds, as it is when it has none (a record from before layout 7); chunks are joined. The key
+ * part of a {@link KEYED} value is not compared here (the SQL driver's reads do).
  * @throws Error `'checksum'` when the seal does not hold (a changed byte).
  */
 export function unsealValue(stored: StoredBytes): StoredBytes {
   const first = stored instanceof Uint8Array ? stored : stored[0];
-  if (first === undefined || first[0] !== SEALED) return stored;
-  const whole = stored instanceof Uint8Array ? stored : (joinChunks(stored) as Uint8Array);
-  if (whole.byteLength < SEAL_BYTES) throw new Error('checksum');
-  const inner = whole.subarray(SEAL_BYTES);
-  const sum = new DataView(whole.buffer, whole.byteOffset, SEAL_BYTES).getUint32(1);
-  if (crc32(inner) !== sum) throw new Error('checksum');
-  return inner;
+  if (first === undefined || (first[0] !== SEALED && first[0] !== KEYED)) return stored;
+  const whole = sealHolds(stored);
+  if (whole === undefined) throw new Error('checksum');
+  if (whole[0] === SEALED) return whole.subarray(SEAL_BYTES);
+  const put = keyPartKey(whole, SEAL_BYTES);
+  if (put?.table === undefined) throw new Error('checksum');
+  const start = keyPartMatches(whole, SEAL_BYTES, put.table, put.ns, put.key);
+  if (start < 0) throw new Error('checksum');
+  return whole.subarray(start);
 }
 
 /**
- * The value stored under `key` of `table`, its seal checked and its bytes decoded; a BLOB whose
- * seal fails, that does not decode or that lies on a damaged page (empty) is a damaged record
- * ({@link damagedValue}). A node or checkpoint record whose seal held is marked so
+ * The value stored under `key` of `table` in namespace `ns`, its seal checked and its bytes
+ * decoded; a BLOB whose seal fails, that does not decode or that lies on a damaged page (empty)
+ * is a damaged record ({@link damagedValue}), and so is a {@link KEYED} one whose key part names
+ * another record (reached through a changed key index; a node record then names the id it was
+ * put under), or any keyed one when `ns` is not given. A node or checkpoint record whose seal held is marked so
  * (`record-codec.ts` `SEAL_HELD`), and its readers skip re-serialising it to check its `sum`
  * (node) or summing its parts again (checkpoint).
  */
-export function readRecordValue(table: RecordTable, blob: StoredBytes, key: RecordKey): unknown {
+export function readRecordValue(table: RecordTable, blob: StoredBytes, key: RecordKey, ns?: string): unknown {
   let inner: StoredBytes;
-  try {
-    inner = unsealValue(blob);
-  } catch {
-    return damagedValue(table, 'checksum');
+  const first = blob instanceof Uint8Array ? blob : blob[0];
+  if (first !== undefined && first[0] === KEYED) {
+    const whole = sealHolds(blob);
+    if (whole === undefined) return damagedValue(table, 'checksum');
+    const start = ns === undefined ? -1 : keyPartMatches(whole, SEAL_BYTES, table, ns, key);
+    if (start < 0) {
+      const put = keyPartKey(whole, SEAL_BYTES);
+      return damagedValue(table, 'key', put !== undefined && put.table === table && put.ns === ns && typeof put.key === 'string' ? put.key : undefined);
+    }
+    inner = whole.subarray(start);
+  } else {
+    try {
+      inner = unsealValue(blob);
+    } catch {
+      return damagedValue(table, 'checksum');
+    }
   }
   try {
     const value = decodeRecordValue(inner, key);

@@ -10,8 +10,8 @@
  * {@link RECORD_CHUNK_BYTES} (under the Durable Object's 2 MB value limit; chunk 0 first). The
  * row id of a node record's chunk 0 stays with the record while it is replaced (an upsert), and
  * is its row in the namespace's FTS5 table (`record-sql-lexical.ts`). Table `<p>schema` holds
- * `('version', '7')` ({@link RECORD_SQL_VERSION}; a store of layout 5 or 6 is read as it is and
- * marked 7 by its first write); a store of the SQL store's layouts 1–4 is imported at the first
+ * `('version', '8')` ({@link RECORD_SQL_VERSION}; a store of layout 5, 6 or 7 is read as it is and
+ * marked 8 by its first write); a store of the SQL store's layouts 1–4 is imported at the first
  * transaction by `options.importLegacy`, in the transaction that creates these tables.
  *
  * Transactions run one at a time per driver (a queue). Reads go to the database (a read of a
@@ -39,7 +39,7 @@ import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, typ
 import { batchedReader } from './record-sql-batch.js';
 import { sqlKey } from './record-sql-codec.js';
 import { RECORD_CHUNK_BYTES, sqlReads } from './record-sql-reads.js';
-import { encodeSealed, readRecordValue } from './record-sql-seal.js';
+import { encodeSealedKeyed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
 import type { SqlClaim, SqlConnection, SqlParam, SqlRow } from './sql-connection.js';
@@ -99,10 +99,13 @@ export { RECORD_CHUNK_BYTES } from './record-sql-reads.js';
  * it refuses the store (`SCHEMA_MISMATCH`). A store of layout 5 or 6 is read as it is and marked
  * 7 by its first write (in that write's SQL transaction); its records are rewritten (format 2,
  * sealed) as they are next put (lazily; the others stay unsealed, and are trusted as they are).
+ * 8 (h-break15 finding 1): values may be sealed with the key they were put under
+ * (`record-sql-seal.ts` `KEYED`); a store of layout 7 is read as it is and marked 8 the same way,
+ * its records keyed as they are next put.
  */
-export const RECORD_SQL_VERSION = '7';
+export const RECORD_SQL_VERSION = '8';
 
-const OLDER_LAYOUTS = ['5', '6']; // read as they are, marked RECORD_SQL_VERSION at the first write
+const OLDER_LAYOUTS = ['5', '6', '7']; // read as they are, marked RECORD_SQL_VERSION at the first write
 
 /** How long a read transaction that meets another process's lock is run again (ms). */
 export const BUSY_RETRY_MS = 15_000;
@@ -130,6 +133,19 @@ function mapped(label: string, e: unknown): unknown {
 }
 
 /**
+ * The error of a delete that could not remove a node record: the table holds its row, but the
+ * key index does not lead to it (a damaged index page), so no statement through the index
+ * reaches it. `STORE_DAMAGED`, field `namespace`, `ids` the record's key; nothing was written.
+ */
+function hiddenRecordError(label: string, ns: string, key: RecordKey): JevMemError {
+  return new JevMemError(
+    'STORE_DAMAGED',
+    `${label}: the record of node ${JSON.stringify(key)} in namespace ${JSON.stringify(ns)} is in the table but its key index does not lead to it (a damaged index page), so it could not be deleted; nothing was written. Run \`jev-mem check\` and \`jev-mem repair\``,
+    { field: 'namespace', ids: [String(key)] },
+  );
+}
+
+/**
  * A record driver over `db` (see the module). Tables are created, or a store of layouts 1–4
  * imported, at the first transaction.
  * @throws JevMemError `INVALID_OPTION` (field `tablePrefix`) for a bad prefix. Transactions throw
@@ -146,10 +162,10 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
   const lexical = createSqlLexical(q, { prefix, rec, fts: options.lexical === 'fts5', nodeCode: code('node'), read: readRecordValue, transaction: (fn) => db.transaction(fn) });
   let closed = false;
   let setUp = false;
-  let older = false; // a store of layout 5 or 6: the next write transaction marks it 7
+  let older = false; // a store of layout 5, 6 or 7: the next write transaction marks it 8
   const queue: TransactionQueue = options.queue ?? { tail: Promise.resolve() };
 
-  const { readBlob, readScan, readNamespaces, forget: forgetWalk } = sqlReads(q, rec, code);
+  const { readBlob, readScan, readNamespaces, holds, forget: forgetWalk } = sqlReads(q, rec, code);
 
   /**
    * Writes `blob` under `(table, ns, key)` in chunks; returns the row id of chunk 0. The chunks
@@ -180,7 +196,10 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         if (op.table === 'node') upkeep.after(op.ns, id, nodeDoc(op.value));
       } else if (op.kind === 'delete') {
         if (op.table === 'node') upkeep.before(op.ns, op.key);
-        q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ?`, [code(op.table), sqlKey(op.ns), sqlKey(op.key)]);
+        const gone = q(`DELETE FROM ${rec} WHERE tbl = ? AND ns = ? AND k = ? RETURNING id`, [code(op.table), sqlKey(op.ns), sqlKey(op.key)]);
+        // A node record the statement did not find may still be in the table, its entry of the
+        // key index changed (h-break15 finding 1): the delete is refused, not answered done.
+        if (gone.length === 0 && op.table === 'node' && holds(op.table, op.ns, op.key)) throw hiddenRecordError(label, op.ns, op.key);
         if (op.table === 'node') upkeep.after(op.ns, -1, undefined);
       } else {
         const upTo = op.upTo === undefined ? [] : [sqlKey(op.upTo)];
@@ -285,11 +304,11 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         const blob = known === undefined ? await reader.get(table, ns, key) : known.blob;
         // In one chunk (or absent) in the database: a put of it has no later chunk to delete (the overlay's rule).
         if (known === undefined && (blob === undefined || (blob instanceof Uint8Array && blob.byteLength > 0))) overlay.noteOneChunk(table, ns, key);
-        return blob === undefined ? undefined : readRecordValue(table, blob, key);
+        return blob === undefined ? undefined : readRecordValue(table, blob, key, ns);
       },
       put(table, ns, key, value) {
         writable();
-        overlay.add({ kind: 'put', table, ns, key, blob: encodeSealed(value, key), value });
+        overlay.add({ kind: 'put', table, ns, key, blob: encodeSealedKeyed(value, table, ns, key), value });
       },
       delete(table, ns, key) {
         writable();
@@ -300,7 +319,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         overlay.add({ kind: 'range', table, ns, upTo });
       },
       async scan(table, ns, after, limit) {
-        if (!overlay.touches(table, ns)) return readScan(table, ns, after, limit).map(([k, blob]): KeyedRecord => [k, readRecordValue(table, blob, k)]);
+        if (!overlay.touches(table, ns)) return readScan(table, ns, after, limit).map(([k, blob]): KeyedRecord => [k, readRecordValue(table, blob, k, ns)]);
         const keys = new Map<string, RecordKey>();
         for (const [k] of readScan(table, ns, after, Infinity)) keys.set(`${typeof k}:${k}`, k);
         for (const k of overlay.putKeys(table, ns, after)) keys.set(`${typeof k}:${k}`, k);
@@ -308,7 +327,7 @@ export function createSqlRecordDriver(db: SqlConnection, options: SqlRecordDrive
         for (const k of [...keys.values()].sort(compareSqlKeys)) {
           if (out.length >= limit) break;
           const blob = get(table, ns, k);
-          if (blob !== undefined) out.push([k, readRecordValue(table, blob, k)]);
+          if (blob !== undefined) out.push([k, readRecordValue(table, blob, k, ns)]);
         }
         return out;
       },

@@ -161,7 +161,7 @@ export interface DamageReport {
 export interface KnownDamage {
   /** Per namespace: damaged node ids and other damaged records ({@link DamageReport.records}). */
   namespaces: Array<{ namespace: string; ids: string[]; records: string[] }>;
-  /** SQLite's `PRAGMA quick_check` findings (empty when the file is sound). */
+  /** SQLite's `PRAGMA integrity_check` findings (empty when the file is sound). */
   sqlite: string[];
   /**
    * The database file the damage was found in (`damage-file.ts` `storeFileIdentity`: device,
