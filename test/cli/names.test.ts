@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeSqlDriver } from '../../src/plane/drivers/sqlite-node.js';
 import { SQLITE_FILE_NAME } from '../../src/plane/store/sqlite-file-storage.js';
 import { cli } from './helpers.js';
+import { renameNamespaceAsOlderBuild } from '../helpers/older-namespace.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'jev-mem-cli-names-'));
 const store = join(dir, 'store');
@@ -75,11 +76,7 @@ describe('a name from before the rule', () => {
     const old = join(dir, 'old');
     expect((await cli(['ingest', notes, '--store', old, '--namespace', 'bob', ...H])).code).toBe(0);
     const db = openNodeSqlDriver(join(old, SQLITE_FILE_NAME));
-    const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
-    db.transaction(() => {
-      db.query('UPDATE jev_mem_rec SET ns = ? WHERE ns = ?', [bytes(OLD), bytes('bob')]);
-      db.query('UPDATE jev_mem_rec_lex SET ns = ? WHERE ns = ?', [bytes(OLD), bytes('bob')]);
-    });
+    renameNamespaceAsOlderBuild(db, 'bob', OLD);
     db.close();
 
     const missing = await cli(['stats', '--store', old, '--namespace', 'bob', ...H]);

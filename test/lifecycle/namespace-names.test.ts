@@ -19,6 +19,7 @@ import { MAX_NAMESPACE_BYTES, checkNamespaceName } from '../../src/plane/store/n
 import { SQLITE_FILE_NAME, createSqliteFileStorage } from '../../src/plane/store/sqlite-file-storage.js';
 import type { StorageAdapter } from '../../src/plane/store/storage.js';
 import { codeOf, lifecycleFixture, stored } from './helpers.js';
+import { renameNamespaceAsOlderBuild } from '../helpers/older-namespace.js';
 
 let encoder: Encoder;
 const { tempDir } = lifecycleFixture('names', (e) => (encoder = e));
@@ -188,11 +189,7 @@ describe('a name from before the rule, held by an older store', () => {
     await memory.add({ text: 'Bring the projector adapter.' });
     await memory.close();
     const db = openNodeSqlDriver(join(dir, SQLITE_FILE_NAME));
-    const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
-    db.transaction(() => {
-      db.query('UPDATE jev_mem_rec SET ns = ? WHERE ns = ?', [bytes(OLD), bytes('legacy')]);
-      db.query('UPDATE jev_mem_rec_lex SET ns = ? WHERE ns = ?', [bytes(OLD), bytes('legacy')]);
-    });
+    renameNamespaceAsOlderBuild(db, 'legacy', OLD);
     const names = db.query('SELECT DISTINCT ns FROM jev_mem_rec').map((r) => new TextDecoder().decode(r.ns as Uint8Array));
     expect(names).toEqual([OLD]);
     db.close();

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { JevMemError } from '../../errors.js';
 import { isCorruptError, unlessCorrupt } from '../store/sql-errors.js';
 import type { RecordKey, RecordTable } from './record-driver.js';
 import { joinChunks, keyOfSql, sqlKey } from './record-sql-codec.js';
@@ -159,4 +160,17 @@ export function sqlReads(q: (sql: string, params?: readonly SqlParam[]) => SqlRo
       walked = undefined;
     },
   };
+}
+
+/**
+ * The error of a delete that could not remove a node record: the table holds its row, but the
+ * key index does not lead to it (a damaged index page), so no statement through the index
+ * reaches it. `STORE_DAMAGED`, field `namespace`, `ids` the record's key; nothing was written.
+ */
+export function hiddenRecordError(label: string, ns: string, key: RecordKey): JevMemError {
+  return new JevMemError(
+    'STORE_DAMAGED',
+    `${label}: the record of node ${JSON.stringify(key)} in namespace ${JSON.stringify(ns)} is in the table but its key index does not lead to it (a damaged index page), so it could not be deleted; nothing was written. Run \`jev-mem check\` and \`jev-mem repair\``,
+    { field: 'namespace', ids: [String(key)] },
+  );
 }

@@ -38,7 +38,7 @@ import { isCorruptError, sqlError, unlessCorrupt } from '../store/sql-errors.js'
 import { RECORD_TABLES, type KeyedRecord, type RecordDriver, type RecordKey, type RecordTable, type RecordTx } from './record-driver.js';
 import { batchedReader } from './record-sql-batch.js';
 import { sqlKey } from './record-sql-codec.js';
-import { RECORD_CHUNK_BYTES, sqlReads } from './record-sql-reads.js';
+import { RECORD_CHUNK_BYTES, hiddenRecordError, sqlReads } from './record-sql-reads.js';
 import { encodeSealedKeyed, readRecordValue } from './record-sql-seal.js';
 import { createSqlLexical, nodeDoc } from './record-sql-lexical.js';
 import { Overlay, compareSqlKeys } from './record-sql-overlay.js';
@@ -130,19 +130,6 @@ function mapped(label: string, e: unknown): unknown {
     return full;
   }
   return e;
-}
-
-/**
- * The error of a delete that could not remove a node record: the table holds its row, but the
- * key index does not lead to it (a damaged index page), so no statement through the index
- * reaches it. `STORE_DAMAGED`, field `namespace`, `ids` the record's key; nothing was written.
- */
-function hiddenRecordError(label: string, ns: string, key: RecordKey): JevMemError {
-  return new JevMemError(
-    'STORE_DAMAGED',
-    `${label}: the record of node ${JSON.stringify(key)} in namespace ${JSON.stringify(ns)} is in the table but its key index does not lead to it (a damaged index page), so it could not be deleted; nothing was written. Run \`jev-mem check\` and \`jev-mem repair\``,
-    { field: 'namespace', ids: [String(key)] },
-  );
 }
 
 /**
