@@ -125,6 +125,19 @@ interface SpeculativeMaintenance {
   records: DecisionRecord[];
 }
 
+/** What a chunk's plans and commit share: made once per chunk, kept across its re-plans. */
+interface ChunkInputs {
+  vectors: Float32Array[];
+  typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>;
+  nowIso: string;
+  /** The model's answers of the chunk's first plan (replayed by a re-plan). */
+  memo: DecisionMemo;
+  /** Ids drawn, one per node in the order planned (kept across re-plans). */
+  ids: string[];
+  /** Index of the chunk's first observation that joins the maintenance queue (bulk-maintenance.ts). */
+  queueFrom: number;
+}
+
 /** Whether two id lists are equal, element by element. */
 function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
@@ -577,15 +590,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
   const commitPlanned = async (
     ns: string,
     chunk: CheckedObservation[],
-    made: {
-      vectors: Float32Array[];
-      typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>;
-      nowIso: string;
-      memo: DecisionMemo;
-      ids: string[];
-      /** Index of the chunk's first observation that joins the maintenance queue (bulk-maintenance.ts). */
-      queueFrom: number;
-    },
+    made: ChunkInputs,
     opts: AddManyOptions,
     supersedesId: string | undefined,
     readings: StateReadings,
@@ -655,14 +660,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
   const commitChunk = async (
     ns: string,
     chunk: CheckedObservation[],
-    planned: {
-      vectors: Float32Array[];
-      typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>;
-      nowIso: string;
-      memo: DecisionMemo;
-      ids: string[];
-      /** Index of the chunk's first observation that joins the maintenance queue (bulk-maintenance.ts). */
-      queueFrom: number;
+    planned: ChunkInputs & {
       strict: boolean;
       speculative: SpeculativePlan | undefined;
       /** Refusals of the commit for a change by another writer still allowed ({@link MAX_CHANGED_ELSEWHERE}). */
