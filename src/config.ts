@@ -54,6 +54,20 @@ export interface MemoryParameters {
   /** Maintenance decision threshold. @default 0.85 */
   maintenanceThreshold: number;
   /**
+   * Most observations of one bulk write call (`addMany`, `jev-mem ingest` / `import`) that join the
+   * maintenance queue (issue 25, SPEC 4 step 7): its LAST this many; the earlier ones of a longer
+   * call are written, typed, linked and state-updated against their K_w candidates as any write,
+   * but get no maintenance pass (no wider neighbourhood of 20 state-update and 5 System-One
+   * neighbours), so maintenance costs a bulk import O(this), not O(its length). A call of at most
+   * this many observations is maintained as before (LoCoMo's conversations: ≤ 700 turns). On
+   * LoCoMo dev conv-26 maintenance adds only semantic `related` links (15 of 5,760 edges per write,
+   * no supersession): the tolerance `test/write/bulk.test.ts` checks. 0 leaves no observation of
+   * a bulk call to maintenance; `Number.MAX_SAFE_INTEGER` maintains all. A call of one observation
+   * (`add`, `update`) is always queued.
+   * @default 1024
+   */
+  bulkMaintenanceMax: number;
+  /**
    * The state-update head that decides supersession (`'logistic'`, the issue-14 head, or `'mlp'`,
    * the issue-24 MLP head; see `StateUpdateHead` in system-one/state-update.ts for the figures).
    * @default 'mlp'
@@ -160,6 +174,7 @@ export const DEFAULT_PARAMETERS: Readonly<MemoryParameters> = Object.freeze({
   readDeadlineMs: 15_000,
   maintenanceInterval: 20,
   maintenanceThreshold: 0.85,
+  bulkMaintenanceMax: 1024,
   stateUpdateHead: 'mlp',
   closeInTimeMs: 3_600_000,
   writeDeadlineMs: 5_000,
@@ -195,6 +210,7 @@ const POSITIVE_INTS: Array<keyof MemoryParameters> = [
 const NON_NEGATIVE: Array<keyof MemoryParameters> = [
   'minPerView',
   'maintenanceInterval',
+  'bulkMaintenanceMax',
   'poolAnchors',
   'rrfK',
   'readDeadlineMs',

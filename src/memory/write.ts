@@ -40,6 +40,7 @@ import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayCont
 import type { Turn } from './issue-order.js';
 import { EXPLICIT_UPDATE_RULE as EXPLICIT_UPDATE, refuseStaleVersion } from './list.js';
 import { planRelink } from './relink.js';
+import { maintenanceQueueFrom } from './bulk-maintenance.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
 /**
@@ -122,6 +123,19 @@ interface SpeculativeMaintenance {
   plan: MaintenancePlan;
   /** Its System-One records (counted when it commits). */
   records: DecisionRecord[];
+}
+
+/** What a chunk's plans and commit share: made once per chunk, kept across its re-plans. */
+interface ChunkInputs {
+  vectors: Float32Array[];
+  typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>;
+  nowIso: string;
+  /** The model's answers of the chunk's first plan (replayed by a re-plan). */
+  memo: DecisionMemo;
+  /** Ids drawn, one per node in the order planned (kept across re-plans). */
+  ids: string[];
+  /** Index of the chunk's first observation that joins the maintenance queue (bulk-maintenance.ts). */
+  queueFrom: number;
 }
 
 /** Whether two id lists are equal, element by element. */
@@ -488,7 +502,9 @@ export function createWritePath(deps: WritePathDeps): WritePath {
         const chunk = checked.slice(start, start + chunkSize);
         let done: { results: AddResult[]; logs: DecisionRecord[][] };
         try {
-          done = await writeChunk(ns, chunk, opts, supersedesId, readings, turn);
+          // Issue 25: only the call's last `bulkMaintenanceMax` observations join the maintenance queue.
+          const queueFrom = maintenanceQueueFrom(checked.length, start, chunk.length, params.bulkMaintenanceMax, supersedesId !== undefined);
+          done = await writeChunk(ns, chunk, opts, supersedesId, readings, turn, queueFrom);
         } catch (e) {
           const err = isJevMemError(e) ? e : new JevMemError('STORAGE_FAILED', `write failed: ${errorText(e)}`, { cause: e });
           const inChunk = err.details[CHUNK_COMMITTED];
@@ -542,7 +558,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     });
 
   /** One chunk: its plan outside the lock, then its commit under it (re-planned while what it read changed). */
-  const writeChunk = async (ns: string, chunk: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings, turn: Turn | undefined): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
+  const writeChunk = async (ns: string, chunk: CheckedObservation[], opts: AddManyOptions, supersedesId: string | undefined, readings: StateReadings, turn: Turn | undefined, queueFrom: number): Promise<{ results: AddResult[]; logs: DecisionRecord[][] }> => {
     // The call's issue time (issue 22): writes of a namespace are stamped in the order they were
     // called, as they commit, whatever order their plans start in (memory/issue-order.ts).
     const nowIso = turn !== undefined ? new Date(turn.at).toISOString() : now().toISOString();
@@ -558,7 +574,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       writeCtx(opts.signal),
     );
     // Ids are drawn once per node, in the order the writes plan them, and kept across re-plans.
-    return commitPlanned(ns, chunk, { vectors, typing, nowIso, memo: new DecisionMemo(), ids: [] }, opts, supersedesId, readings, turn);
+    return commitPlanned(ns, chunk, { vectors, typing, nowIso, memo: new DecisionMemo(), ids: [], queueFrom }, opts, supersedesId, readings, turn);
   };
 
   /**
@@ -574,7 +590,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
   const commitPlanned = async (
     ns: string,
     chunk: CheckedObservation[],
-    made: { vectors: Float32Array[]; typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>; nowIso: string; memo: DecisionMemo; ids: string[] },
+    made: ChunkInputs,
     opts: AddManyOptions,
     supersedesId: string | undefined,
     readings: StateReadings,
@@ -606,7 +622,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     if (turn !== undefined) await turn.ready;
     const elsewhere = { left: MAX_CHANGED_ELSEWHERE };
     for (let attempt = 0; ; attempt++) {
-      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, strict: attempt < MAX_REPLANS, speculative: speculative.current, elsewhere, readings }, opts, supersedesId), opts.signal);
+      const out = await caches.exclusive(ns, () => commitChunk(ns, chunk, { vectors, typing, nowIso, memo, ids, queueFrom: made.queueFrom, strict: attempt < MAX_REPLANS, speculative: speculative.current, elsewhere, readings }, opts, supersedesId), opts.signal);
       if (out === SPLIT) return commitOneByOne(ns, chunk, made, opts, readings);
       if (out !== REPLAN) return out;
       tally(ns).replans++;
@@ -619,7 +635,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
     const done: { results: AddResult[]; logs: DecisionRecord[][] } = { results: [], logs: [] };
     for (let i = 0; i < chunk.length; i++) {
       const ids = made.ids[i] === undefined ? [] : [made.ids[i] as string];
-      const one = { ...made, vectors: made.vectors.slice(i, i + 1), typing: made.typing.slice(i, i + 1), ids };
+      const one = { ...made, vectors: made.vectors.slice(i, i + 1), typing: made.typing.slice(i, i + 1), ids, queueFrom: i >= made.queueFrom ? 0 : 1 };
       try {
         const part = await commitPlanned(ns, chunk.slice(i, i + 1), one, opts, undefined, readings, undefined);
         done.results.push(...part.results);
@@ -644,12 +660,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
   const commitChunk = async (
     ns: string,
     chunk: CheckedObservation[],
-    planned: {
-      vectors: Float32Array[];
-      typing: Array<{ response: Parameters<typeof typesFrom>[0]; record: DecisionRecord }>;
-      nowIso: string;
-      memo: DecisionMemo;
-      ids: string[];
+    planned: ChunkInputs & {
       strict: boolean;
       speculative: SpeculativePlan | undefined;
       /** Refusals of the commit for a change by another writer still allowed ({@link MAX_CHANGED_ELSEWHERE}). */
@@ -666,7 +677,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       const batch: WriteBatch = { putNodes: [], putEdges: [] };
       const chunkResults: AddResult[] = [];
       const chunkLogs: DecisionRecord[][] = [];
-      const written: string[] = [];
+      const written: string[] = []; // ids the chunk adds to the maintenance queue (planned.queueFrom on)
       const replay = new ReplayController(controller, planned.memo);
       let changed = false;
       let release: (() => void) | undefined;
@@ -734,7 +745,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
             (batch.putNodes as MemoryNode[]).push(...(b.putNodes as MemoryNode[]));
             deferred.push({ at: chunkResults.length, prepared, log });
             chunkResults.push({ id, deduplicated: false, edges: 0, systemOne: summariseDecisions(log, controller.backend.modelId) });
-            written.push(prepared.node.id);
+            if (i >= planned.queueFrom) written.push(prepared.node.id);
             continue;
           }
           replay.strict = planned.strict && !changed; // a miss after changes is asked here, under the lock
@@ -765,7 +776,7 @@ export function createWritePath(deps: WritePathDeps): WritePath {
           (batch.putNodes as MemoryNode[]).push(...(b.putNodes as MemoryNode[]));
           (batch.putEdges as MemoryEdge[]).push(...(b.putEdges as MemoryEdge[]));
           chunkResults.push({ id: plannedWrite.node.id, deduplicated: false, edges: plannedWrite.edges.length, systemOne: summariseDecisions(log, controller.backend.modelId) });
-          written.push(plannedWrite.node.id);
+          if (i >= planned.queueFrom) written.push(plannedWrite.node.id);
         }
         if (deferred.length > 0) {
           // One System-One call for the relation requests of the whole chunk (issue 25): they are
