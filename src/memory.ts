@@ -222,6 +222,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     edges: t(read.edges),
     update: t(write.update),
     delete: t(erasing(write.delete)),
+    deleteVersions: t(erasing(write.deleteVersions)),
     forget: t(erasing(write.forget)),
     reset: t(erasing(write.reset)),
     maintain: t(life.maintain),
