@@ -15,7 +15,7 @@
  * The factory composes the method groups (one file, one responsibility): the interface
  * and its option and result types live in memory/api.ts, the options of `createMemory` and the
  * index wiring in memory/setup.ts, and the methods in memory/read-methods.ts (recall, answer,
- * list, history, get, edges), memory/write-methods.ts (add, update, delete, forget, reset,
+ * list, history, get, edges), memory/write-methods.ts (add, update, delete, deleteVersions, forget, reset,
  * export, import) and memory/lifecycle-methods.ts (stats, maintain, namespaces, close), over the
  * shared state of memory/context.ts. Every public name is re-exported here.
  *
@@ -222,6 +222,7 @@ export async function createMemory(options: MemoryOptions): Promise<Memory> {
     edges: t(read.edges),
     update: t(write.update),
     delete: t(erasing(write.delete)),
+    deleteVersions: t(erasing(write.deleteVersions)),
     forget: t(erasing(write.forget)),
     reset: t(erasing(write.reset)),
     maintain: t(life.maintain),

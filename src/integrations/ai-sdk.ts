@@ -24,9 +24,11 @@ import type { Observation, RecalledMemory } from '../types.js';
 import { importOptional } from '../util/optional.js';
 import { storableParts } from '../write/split-long.js';
 import { warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
+import { DEFAULT_MEMORY_CHARS, formatMemories, MEMORY_MESSAGE_HEADER, MIN_MEMORY_CHARS, type MemoryFormatContext } from './memory-prompt.js';
 import { memoryTools, type MemoryToolName, type MemoryToolsOptions } from './tools.js';
 
 export { splitTurnText, warnRememberFailed, type RememberFailure, type TurnFinish } from './ai-sdk-turn.js';
+export { bestPassage, DEFAULT_MEMORY_CHARS, formatMemories, LONG_MEMORY_SHARE, MEMORY_MESSAGE_HEADER, MIN_MEMORY_CHARS, MIN_PASSAGE_CHARS, type MemoryFormatContext } from './memory-prompt.js';
 
 /**
  * The memory tools as AI SDK tools, keyed by name (`remember`, `recall`, `update`, `forget`,
@@ -111,8 +113,19 @@ export interface MemoryMiddlewareOptions {
    * (memories of earlier sessions are the point); `scope.sessionId` does.
    */
   sessionId?: string;
-  /** How the recalled memories are written into the system message. @default {@link formatMemories} */
-  format?: (memories: RecalledMemory[]) => string;
+  /**
+   * Budget of the system message of memories, in UTF-16 code units (JavaScript string length),
+   * header and line breaks included: an integer ≥ `MIN_MEMORY_CHARS` (256). Memories go in in
+   * rank order until it is spent; a memory longer than a quarter of it is cut to its
+   * best-matching passage (integrations/memory-prompt.ts). A custom `format` gets it in its
+   * context and is to keep it itself. @default DEFAULT_MEMORY_CHARS (4,000, about 1,000 tokens)
+   */
+  maxChars?: number;
+  /**
+   * How the recalled memories are written into the system message, given the recall query and
+   * the budget (`maxChars`). @default {@link formatMemories}
+   */
+  format?: (memories: RecalledMemory[], context: MemoryFormatContext) => string;
   /**
    * Called when the memory fails the call's recall (`turn.stage` `'recall'`: a closed, damaged or
    * busy store, a refused scope; the model is then called without memories) or the remembering of
@@ -128,20 +141,6 @@ type Params = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>
 type Prompt = Params['prompt'];
 type GenerateResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapGenerate']>>>;
 type StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>;
-
-/** Marks the system message the middleware adds (so a later step does not add a second one). */
-export const MEMORY_MESSAGE_HEADER = 'Memories from earlier conversations (jev-mem, most relevant first; use them when they help, ignore the rest):';
-
-/** The default system message: the header, then one line per memory with its local date and speaker. */
-export function formatMemories(memories: RecalledMemory[]): string {
-  const lines = memories.map((m) => {
-    const when = m.observedAtLocal !== undefined ? `[${m.observedAtLocal.slice(0, 10)}] ` : '';
-    const who = m.provenance.speaker !== undefined ? `${m.provenance.speaker}: ` : '';
-    const old = m.status === 'superseded' ? ' (outdated: replaced by a newer memory)' : '';
-    return `- ${when}${who}${m.text}${old}`;
-  });
-  return `${MEMORY_MESSAGE_HEADER}\n${lines.join('\n')}`;
-}
 
 /** Text of the last message of the prompt when it is the user's (the question of this turn). */
 function lastUserText(prompt: Prompt): string | undefined {
@@ -181,7 +180,8 @@ export function recallQueryOf(text: string): string {
  * Before each call to the model (`generate` or `stream`): recalls `k` memories for the latest
  * user message (its last `MAX_QUERY_CHARS` characters when longer: {@link recallQueryOf}; within `scope` and `filter`; only those with score ≥ `minScore`,
  * by default the top-ranked ones down to the last one above the default relevance floor, as `Memory.answer` gives System Two) and adds them as a system message
- * after the prompt's own system messages; none are added when none pass. After a
+ * after the prompt's own system messages, within `maxChars` UTF-16 code units (4,000 by default;
+ * a long memory cut to its best-matching passage: {@link formatMemories}); none are added when none pass. After a
  * call that ends a turn (the model wrote text and called no tool), remembers the user's message
  * and the model's text as two observations (speaker `user` and `assistant`, or the names of
  * `speakers`; role `user` and `assistant` whatever the names, kept in `metadata.role`;
@@ -210,6 +210,8 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
   if (!Number.isInteger(k) || k < 1 || k > MAX_RECALL_K) throw new JevMemError('INVALID_OPTION', `option k: expected an integer from 1 to ${MAX_RECALL_K}, got ${JSON.stringify(k)}`, { field: 'k' });
   const minScore = options.minScore;
   if (minScore !== undefined && (typeof minScore !== 'number' || !(minScore >= 0 && minScore <= 1))) throw new JevMemError('INVALID_OPTION', `option minScore: expected a number in [0,1], got ${JSON.stringify(minScore)}`, { field: 'minScore' });
+  const maxChars = options.maxChars ?? DEFAULT_MEMORY_CHARS;
+  if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MEMORY_CHARS) throw new JevMemError('INVALID_OPTION', `option maxChars: expected an integer of at least ${MIN_MEMORY_CHARS} (UTF-16 code units), got ${JSON.stringify(maxChars)}`, { field: 'maxChars' });
   const format = options.format ?? formatMemories;
   const source = options.source ?? 'ai-sdk';
   const now = options.now ?? (() => new Date());
@@ -270,8 +272,9 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
       const query = latestUserText(params.prompt);
       if (query === undefined || params.prompt.some((m) => m.role === 'system' && m.content.startsWith(MEMORY_MESSAGE_HEADER))) return params;
       let recalled: RecalledMemory[];
+      const asked = recallQueryOf(query);
       try {
-        recalled = answerEvidence((await memory.recall(recallQueryOf(query), recallOptions)).memories, minScore);
+        recalled = answerEvidence((await memory.recall(asked, recallOptions)).memories, minScore);
       } catch (e) {
         // Memory is an aid to the call, not a condition of it: a closed, damaged or busy store
         // (or a refused scope) is reported and the model answers without memories.
@@ -281,7 +284,7 @@ export function memoryMiddleware(memory: Memory, options: MemoryMiddlewareOption
       if (recalled.length === 0) return params;
       const at = params.prompt.findIndex((m) => m.role !== 'system');
       const prompt = [...params.prompt];
-      prompt.splice(at < 0 ? prompt.length : at, 0, { role: 'system', content: format(recalled) });
+      prompt.splice(at < 0 ? prompt.length : at, 0, { role: 'system', content: format(recalled, { query: asked, maxChars }) });
       return { ...params, prompt };
     },
     async wrapGenerate({ doGenerate, params }): Promise<GenerateResult> {

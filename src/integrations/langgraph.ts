@@ -15,7 +15,7 @@
  * decision never pairs items of two keys (write/state-updates.ts `sameStateKey`: a put of `home`
  * never supersedes `pet`). Putting a key again is jev-mem's `update`: the new version is
  * the item, the old one is kept as superseded history (never returned by the store); deleting
- * a key deletes every version of it.
+ * a key erases every version of it (`Memory.deleteVersions`, one commit per version chain).
  *
  * **Cost.** `get` and `put` find a key's node through a per-namespace cache of key → id, checked
  * against the stored node; on a miss, through `memory.list` with a metadata filter (a scan of
@@ -219,7 +219,10 @@ export async function createJevMemStore(memory: Memory, options: JevMemStoreOpti
     const ns = namespaceOf(prefix, op.namespace);
     const key = checkKey(op.key);
     if (op.value === null) {
-      for (const v of await versions(ns, key, false)) await memory.delete(v.id, { namespace: ns });
+      // Every version chain of the key in one erasure each (Memory.deleteVersions, as the agents'
+      // forget tool): normally one chain, so no older version is current between two commits.
+      const erased = new Set<string>();
+      for (const v of await versions(ns, key, false)) if (!erased.has(v.id)) for (const x of await memory.deleteVersions(v.id, { namespace: ns })) erased.add(x);
       remember(ns, key, undefined);
       return;
     }

@@ -7,7 +7,7 @@
  * its own SDK's shapes.
  *
  * Tools: `remember`, `recall`, `answer` (only where System Two is configured), `update`, `forget`
- * (one memory), `list` and `history` (the versions of one memory). `recall`, `answer` and `list`
+ * (one memory with every version of it, `Memory.deleteVersions`), `list` and `history` (the versions of one memory). `recall`, `answer` and `list`
  * take the memory API's metadata `filter` and scope (`userId`, `agentId`, `sessionId`; docs/api.md),
  * `recall` and `answer` its `minScore` on the final `score` (memory/relevance.ts `answerEvidence`). `update`,
  * `forget` and `history` take `userId` / `agentId` too: given, they act only on a memory of that
@@ -248,14 +248,15 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
       name: 'forget',
       title: 'Forget a memory',
       description:
-        'Delete one memory for good (its text, links and index entries), e.g. when the user asks you to forget something or a memory is plainly wrong. ' +
-        'This cannot be undone; to correct a memory use update. Returns {deleted: true, id}; an unknown id is an error.',
+        'Erase one memory for good, with every version of it (the statements it replaced through update, and the ones that replaced it), its links and index entries, in one step, e.g. when the user asks you to forget something or a memory is plainly wrong. ' +
+        'No older version comes back in its place. This cannot be undone; to correct a memory use update instead. Returns {deleted: true, id, erased, count}: erased lists the ids removed, oldest version first, and count how many; an unknown id is an error.',
       inputSchema: { type: 'object', properties: { id: ID, ...OWNER_PROPS }, required: ['id'], additionalProperties: false },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       async run(memory, a) {
         const id = text(a, 'id', true);
-        if (!(await asTool(() => memory.delete(id, ownerOf(a))))) throw new JevMemError('NOT_FOUND', `no memory with id ${JSON.stringify(id)}`, { field: 'id' });
-        return { deleted: true, id };
+        const erased = await asTool(() => memory.deleteVersions(id, ownerOf(a)));
+        if (erased.length === 0) throw new JevMemError('NOT_FOUND', `no memory with id ${JSON.stringify(id)}`, { field: 'id' });
+        return { deleted: true, id, erased, count: erased.length };
       },
     },
     {

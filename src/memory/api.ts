@@ -244,6 +244,20 @@ export interface Memory {
    */
   delete(id: string, options?: ScopedCallOptions): Promise<boolean>;
   /**
+   * Erases memory `id` and every version of it across {@link Memory.update} (what
+   * {@link Memory.history} lists: the versions it replaced and the ones that replaced it, with no
+   * {@link MAX_HISTORY} bound, expired ones included), with their edges and index entries, in one
+   * atomic commit: what a user asks to forget, where `delete` of the current version would make
+   * the previous one current again. A memory that a version superseded by an inferred relation
+   * (not an update: not a version) passes, as for `delete`, to what else superseded it, or is
+   * current again. Bytes on disk as {@link Memory.delete}.
+   * With `options.scope`, only a memory of that scope is erased (its versions share its scope).
+   * @returns the ids erased, oldest version first; empty when no such node exists in the
+   *   namespace, or it is outside `options.scope` (nothing changes; the two cases are not told apart).
+   * @throws as {@link Memory.delete}.
+   */
+  deleteVersions(id: string, options?: ScopedCallOptions): Promise<string[]>;
+  /**
    * Removes a whole namespace (nodes, edges, meta) and nothing else. The name follows the
    * namespace rule (plane/store/names.ts), except that a name the store already holds from before
    * the rule is accepted, so it can be cleaned up.

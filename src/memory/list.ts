@@ -183,33 +183,44 @@ export async function listPage(state: NamespaceState, ns: string, afterSeq: numb
 }
 
 /**
- * The versions of memory `id` across `Memory.update` (the `updates` edges with origin rule
- * {@link EXPLICIT_UPDATE_RULE}), oldest first: every node that `id` replaced, directly or
- * through earlier updates, `id` itself, and every newer version. Relations System One or
- * maintenance inferred (`updates` edges of other origins) are not versions. At most
- * {@link MAX_HISTORY} versions (the nearest to `id`). Undefined when no node `id` exists.
- * @param keep - When given (a call's scope), only the versions it keeps are returned.
+ * The ids of the versions of memory `id` across `Memory.update` (the `updates` edges with origin
+ * rule {@link EXPLICIT_UPDATE_RULE}, followed both ways): every node that `id` replaced, directly
+ * or through earlier updates, `id` itself, and every newer version, nearest to `id` first.
+ * Relations System One or maintenance inferred (`updates` edges of other origins) are not
+ * versions. At most `max` ids; `id` must exist in the namespace. Expired versions are included.
  */
-export async function historyOf(state: NamespaceState, id: string, nowMs: number, keep?: NodePredicate): Promise<ListedMemory[] | undefined> {
-  if (!state.nodes.has(id)) return undefined;
+export async function versionIdsOf(state: NamespaceState, id: string, max: number): Promise<string[]> {
   const seen = new Set<string>([id]);
   let frontier = [id];
-  while (frontier.length > 0 && seen.size < MAX_HISTORY) {
+  while (frontier.length > 0 && seen.size < max) {
     await state.loadEdgesOfKind(frontier, 'updates');
     const next: string[] = [];
     for (const v of frontier) {
       for (const e of state.edgesOfKind(v, 'updates')) {
         if (e.origin.kind !== 'rule' || e.origin.by !== EXPLICIT_UPDATE_RULE) continue;
         const other = e.from === v ? e.to : e.from;
-        if (seen.has(other) || !state.nodes.has(other) || seen.size >= MAX_HISTORY) continue;
+        if (seen.has(other) || !state.nodes.has(other) || seen.size >= max) continue;
         seen.add(other);
         next.push(other);
       }
     }
     frontier = next;
   }
-  await state.loadNodes([...seen]);
-  const nodes = [...seen].map((x) => state.nodes.get(x)).filter((n): n is MemoryNode => n !== undefined && !isExpired(n, nowMs) && (keep === undefined || keep(n)));
+  return [...seen];
+}
+
+/**
+ * The versions of memory `id` across `Memory.update` ({@link versionIdsOf}), oldest first: every
+ * node that `id` replaced, directly or through earlier updates, `id` itself, and every newer
+ * version. At most {@link MAX_HISTORY} versions (the nearest to `id`). Undefined when no node
+ * `id` exists.
+ * @param keep - When given (a call's scope), only the versions it keeps are returned.
+ */
+export async function historyOf(state: NamespaceState, id: string, nowMs: number, keep?: NodePredicate): Promise<ListedMemory[] | undefined> {
+  if (!state.nodes.has(id)) return undefined;
+  const seen = await versionIdsOf(state, id, MAX_HISTORY);
+  await state.loadNodes(seen);
+  const nodes = seen.map((x) => state.nodes.get(x)).filter((n): n is MemoryNode => n !== undefined && !isExpired(n, nowMs) && (keep === undefined || keep(n)));
   nodes.sort((a, b) => a.seq - b.seq);
   return nodes.map(listed);
 }

@@ -16,7 +16,8 @@ import { isExpired, refuseStaleVersion, selection } from './list.js';
 import { ADD_MANY_OPTION_KEYS, ADD_OPTION_KEYS, EXPORT_OPTION_KEYS, IMPORT_OPTION_KEYS, SCOPED_ID_OPTION_KEYS, checkIdArgument, checkOptionKeys, scopePredicate } from './options.js';
 import { exportNamespace, importNamespace } from './transfer.js';
 import type { Turn } from './issue-order.js';
-import type { AddResult } from './types.js';
+import type { AddResult, ScopedCallOptions } from './types.js';
+import type { NodePredicate } from '../read/filter.js';
 import { checkAddMany, checkObservation } from './validate.js';
 import { updateProvenance } from './write.js';
 
@@ -71,7 +72,7 @@ function resetRefused(e: unknown, ns: string, left: readonly string[], deleted: 
   );
 }
 
-export type WriteMethods = Pick<Memory, 'add' | 'addMany' | 'update' | 'delete' | 'forget' | 'reset' | 'export' | 'import'>;
+export type WriteMethods = Pick<Memory, 'add' | 'addMany' | 'update' | 'delete' | 'deleteVersions' | 'forget' | 'reset' | 'export' | 'import'>;
 
 /** The write methods of the memory `ctx` belongs to (see the {@link Memory} TSDoc for each). */
 export function writeMethods(ctx: MemoryContext): WriteMethods {
@@ -105,6 +106,30 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       }
     }
     return deleted;
+  };
+
+  /**
+   * Runs an erasure of memory `id` (`delete`, `deleteVersions`) in its turn of the issue order,
+   * under the namespace's write lock. openScoped's checks run synchronously up to the
+   * namespace's first-touch expiry pass: the turn is taken right after them, so it is taken when
+   * the call is made.
+   */
+  const removeInTurn = async <R>(id: string, o: ScopedCallOptions | undefined, remove: (ns: string, keep: NodePredicate | undefined) => Promise<R>): Promise<R> => {
+    checkIdArgument(id);
+    const opened = openScoped(o);
+    let turn: Turn | undefined;
+    try {
+      turn = order.take(nsOf(o), now().getTime());
+    } catch {
+      // An invalid namespace: `opened` rejects with its error, thrown below (a failing clock: the write path's read of it throws).
+    }
+    try {
+      const { ns, keep } = await opened;
+      await turn?.ready;
+      return await caches.exclusive(ns, () => remove(ns, keep), o?.signal);
+    } finally {
+      turn?.done();
+    }
   };
 
   return {
@@ -169,25 +194,9 @@ export function writeMethods(ctx: MemoryContext): WriteMethods {
       });
     },
 
-    async delete(id, o) {
-      checkIdArgument(id);
-      // openScoped's checks run synchronously up to the namespace's first-touch expiry pass:
-      // the turn is taken right after them, so it is taken when delete is called.
-      const opened = openScoped(o);
-      let turn: Turn | undefined;
-      try {
-        turn = order.take(nsOf(o), now().getTime());
-      } catch {
-        // An invalid namespace: `opened` rejects with its error, thrown below (a failing clock: the write path's read of it throws).
-      }
-      try {
-        const { ns, keep } = await opened;
-        await turn?.ready;
-        return await caches.exclusive(ns, () => writes.remove(ns, id, o?.signal, keep), o?.signal);
-      } finally {
-        turn?.done();
-      }
-    },
+    delete: (id, o) => removeInTurn(id, o, (ns, keep) => writes.remove(ns, id, o?.signal, keep)),
+
+    deleteVersions: (id, o) => removeInTurn(id, o, (ns, keep) => writes.removeVersions(ns, id, o?.signal, keep)),
 
     async forget(namespace) {
       ensureOpen();

@@ -38,8 +38,8 @@ import { LANGUAGE_META_KEY } from './language-option.js';
 import { expiryMeta } from './expiry-meta.js';
 import { DecisionMemo, MAX_REPLANS, PlanningController, ReplanNeeded, ReplayController } from './plan-commit.js';
 import type { Turn } from './issue-order.js';
-import { EXPLICIT_UPDATE_RULE as EXPLICIT_UPDATE, refuseStaleVersion } from './list.js';
-import { planRelink } from './relink.js';
+import { EXPLICIT_UPDATE_RULE as EXPLICIT_UPDATE, refuseStaleVersion, versionIdsOf } from './list.js';
+import { planRemoval } from './remove-plan.js';
 import { maintenanceQueueFrom } from './bulk-maintenance.js';
 import type { AddManyOptions, AddResult, WriteDecisions } from './types.js';
 
@@ -159,9 +159,6 @@ const REPLAN = Symbol('replan');
 /** What a chunk's commit returns when another writer's commit refused it: commit it again one observation at a time. */
 const SPLIT = Symbol('split');
 
-/** Superseded nodes read per batch when a delete looks for the ones it superseded (to revive or relink). */
-const REVIVE_BATCH = 512;
-
 /** Counts of a maintenance pass (SPEC 4 step 7). */
 export interface MaintenanceCounts {
   redundant: number;
@@ -222,6 +219,13 @@ export interface WritePath {
   write(ns: string, checked: CheckedObservation[], opts: AddManyOptions, supersedesId?: string, turn?: Turn): Promise<AddResult[]>;
   /** Removes a node and its edges in one commit; false when it does not exist, or `keep` (a call's scope) refuses it. Run it inside `caches.exclusive`. */
   remove(ns: string, id: string, signal?: AbortSignal, keep?: NodePredicate): Promise<boolean>;
+  /**
+   * Removes node `id` and every version of it across `Memory.update` (list.ts `versionIdsOf`, no
+   * bound), their edges and index entries in one commit, relinking the chains through them as
+   * that many single removals would (remove-plan.ts). The ids removed, oldest first; none when
+   * the namespace holds no node `id` or `keep` (a call's scope) refuses it. Run it inside `caches.exclusive`.
+   */
+  removeVersions(ns: string, id: string, signal?: AbortSignal, keep?: NodePredicate): Promise<string[]>;
   /** One maintenance pass over the pending ids; takes the namespace lock itself, for its commit only (its System-One request is planned before, outside it). */
   maintain(ns: string, signal?: AbortSignal): Promise<MaintenanceCounts>;
   /** Adds the bookkeeping every commit carries: a new generation, the next change number, and the schema version and encoder when they are not yet recorded. */
@@ -834,11 +838,16 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       return { results: chunkResults, logs: chunkLogs };
     });
   };
-  const remove = async (ns: string, id: string, signal?: AbortSignal, keep?: NodePredicate): Promise<boolean> => {
+  /**
+   * Removes node `id` (with `versions`, every version of it: versionIdsOf) in one commit, again
+   * over the store as it is when another writer committed first. The ids removed, oldest first;
+   * none when the namespace holds no node `id` or `keep` refuses it.
+   */
+  const removing = async (ns: string, id: string, versions: boolean, signal?: AbortSignal, keep?: NodePredicate): Promise<string[]> => {
     for (let elsewhere = 0; ; elsewhere++) {
       const state = await caches.fresh(ns, true);
       try {
-        return await state.use(() => removeFrom(ns, state, id, signal, keep));
+        return await state.use(() => removeFrom(ns, state, id, versions, signal, keep));
       } catch (e) {
         // Another writer committed since the state was loaded (issue 22): the caches were
         // reloaded by the failed commit; the delete is made again over the store as it is.
@@ -846,49 +855,28 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       }
     }
   };
-  const removeFrom = async (ns: string, state: NamespaceState, id: string, signal?: AbortSignal, keep?: NodePredicate): Promise<boolean> => {
-    if (!state.nodes.has(id)) return false;
+  const removeFrom = async (ns: string, state: NamespaceState, id: string, versions: boolean, signal?: AbortSignal, keep?: NodePredicate): Promise<string[]> => {
+    if (!state.nodes.has(id)) return [];
     throwIfAborted(signal);
     await state.loadNodes([id]);
     // A node outside the call's scope is answered as one the namespace does not hold.
     const node = state.nodes.get(id);
-    if (keep !== undefined && (node === undefined || !keep(node))) return false;
-    await state.loadEdges([id], false);
-    const batch: WriteBatch = { deleteNodeIds: [id], deleteEdgeIds: state.edgesOf(id).map((e) => e.id) };
-    // The nodes it superseded (only superseded nodes can name it, so only they are read, in
-    // batches, from the directory) pass to the nodes that superseded it (relink.ts): a middle
-    // version's removal relinks its chain, the newest one's makes the previous current again.
-    const predecessors: MemoryNode[] = [];
-    const superseded = state.idsWithStatus('superseded');
-    for (let i = 0; i < superseded.length; i += REVIVE_BATCH) {
-      const part = superseded.slice(i, i + REVIVE_BATCH);
-      await state.loadNodes(part);
-      for (const sid of part) {
-        const n = state.nodes.get(sid) as MemoryNode;
-        if (sid !== id && n.supersededBy.includes(id)) predecessors.push(n);
-      }
+    if (keep !== undefined && (node === undefined || !keep(node))) return [];
+    // The versions of a memory stay in its scope (Memory.update), so `keep` keeps them all.
+    let ids = [id];
+    if (versions) {
+      ids = await versionIdsOf(state, id, Number.POSITIVE_INFINITY);
+      await state.loadNodes(ids);
+      const seq = (x: string): number => state.nodes.get(x)?.seq ?? Number.POSITIVE_INFINITY;
+      ids.sort((a, b) => seq(a) - seq(b));
     }
-    if (predecessors.length > 0) {
-      const successors = (node?.supersededBy ?? []).filter((s) => s !== id && state.nodes.has(s));
-      await state.loadEdgesOfKind(successors, 'updates');
-      const stored = new Map<string, MemoryEdge>();
-      for (const s of successors) for (const e of state.edgesOfKind(s, 'updates')) stored.set(e.id, e);
-      const relink = planRelink({
-        removed: node,
-        removedId: id,
-        removedEdges: state.edgesOf(id),
-        predecessors,
-        exists: (x) => x !== id && state.nodes.has(x),
-        storedEdge: (edgeId) => stored.get(edgeId),
-        namespace: ns,
-        nowIso: now().toISOString(),
-      });
-      batch.putNodes = relink.nodes;
-      if (relink.edges.length > 0) batch.putEdges = relink.edges;
-    }
+    const plan = await planRemoval(state, ns, ids, now().toISOString());
+    const batch: WriteBatch = { deleteNodeIds: ids, deleteEdgeIds: plan.deleteEdgeIds };
+    if (plan.nodes.length > 0) batch.putNodes = plan.nodes;
+    if (plan.edges.length > 0) batch.putEdges = plan.edges;
     const pending = pendingOf(state);
-    if (pending.includes(id)) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: pending.filter((x) => x !== id) };
-    if (state.nodes.get(id) === undefined) {
+    if (pending.some((x) => ids.includes(x))) batch.meta = { [MAINTENANCE_PENDING_META_KEY]: pending.filter((x) => !ids.includes(x)) };
+    if (ids.some((x) => state.nodes.get(x) === undefined)) {
       // A damaged record (issue 22): its body is unknown, so the resident state cannot take it
       // out piece by piece. The delete is committed with the old checkpoint dropped in the same
       // transaction, and the state rebuilt from the store.
@@ -902,10 +890,10 @@ export function createWritePath(deps: WritePathDeps): WritePath {
       }
       await checkpoint(ns, await caches.reload(ns), true);
       evictReadings();
-      return true;
+      return ids;
     }
     await commitErasing(ns, state, batch);
-    return true;
+    return ids;
   };
   /**
    * Commits a batch that deletes nodes (issue 22, exact erasure). The batch carries the namespace's new checkpoint (built from the state with the
@@ -939,7 +927,8 @@ export function createWritePath(deps: WritePathDeps): WritePath {
 
   return {
     write,
-    remove,
+    remove: async (ns, id, signal, keep) => (await removing(ns, id, false, signal, keep)).length > 0,
+    removeVersions: (ns, id, signal, keep) => removing(ns, id, true, signal, keep),
     maintain,
     stamp,
     commit,

@@ -77,7 +77,7 @@ describe('the Worker MCP endpoint, with the MCP SDK client over Streamable HTTP'
       expect(after.data.memories?.[0]?.id).toBe(up.data.id);
       expect(after.data.memories?.find((m) => m.id === ids[0])?.status).toBe('superseded');
 
-      expect((await tool(client, 'forget', { id: ids[4] })).data).toEqual({ deleted: true, id: ids[4] });
+      expect((await tool(client, 'forget', { id: ids[4] })).data).toEqual({ deleted: true, id: ids[4], erased: [ids[4]], count: 1 });
       const again = await tool(client, 'forget', { id: ids[4] });
       expect([again.isError, again.text.startsWith('NOT_FOUND: ')]).toEqual([true, true]);
 
@@ -107,7 +107,7 @@ describe('the Worker MCP endpoint, with the MCP SDK client over Streamable HTTP'
       }
       expect((await tool(client, 'list', { userId: 'alice-mcp' })).data.memories?.map((m) => m.id)).toEqual([alice]);
       expect((await tool(client, 'history', { id: bob, userId: 'bob-mcp' })).data.versions).toHaveLength(1);
-      expect((await tool(client, 'forget', { id: bob, userId: 'bob-mcp', agentId: 'helper' })).data).toEqual({ deleted: true, id: bob });
+      expect((await tool(client, 'forget', { id: bob, userId: 'bob-mcp', agentId: 'helper' })).data).toEqual({ deleted: true, id: bob, erased: [bob], count: 1 });
       // A NUL-bearing scope is refused naming the argument.
       const nul = await tool(client, 'list', { userId: 'alice\u0000' });
       expect([nul.isError, nul.text]).toEqual([true, 'INVALID_INPUT: userId: contains a control character (U+0000); give an id without one']);

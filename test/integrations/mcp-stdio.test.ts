@@ -82,7 +82,7 @@ describe('jev-mem mcp over stdio, with the MCP SDK client', () => {
       expect(after.data.memories?.find((m) => m.id === ids[0])?.status).toBe('superseded');
 
       // Forget one memory; forgetting it again is a tool error the model can read.
-      expect((await call(client, 'forget', { id: ids[4] })).data).toEqual({ deleted: true, id: ids[4] });
+      expect((await call(client, 'forget', { id: ids[4] })).data).toEqual({ deleted: true, id: ids[4], erased: [ids[4]], count: 1 });
       const again = await call(client, 'forget', { id: ids[4] });
       expect(again.isError).toBe(true);
       expect(again.text).toMatch(/^NOT_FOUND: no memory with id/);

@@ -234,7 +234,9 @@ describe('memory tools', () => {
     const h = await runMemoryTool(tools, memory, 'history', { id, userId: 'bob', agentId: 'concierge' });
     expect((h.versions as Array<{ text: string }>).map((v) => v.text)).toEqual(['Bob keeps his spare key under the blue pot.']);
     const u = await runMemoryTool(tools, memory, 'update', { id, text: 'Bob keeps his spare key at the gym.', userId: 'bob' });
-    expect(await runMemoryTool(tools, memory, 'forget', { id: u.id, userId: 'bob', agentId: 'concierge' })).toEqual({ deleted: true, id: u.id });
+    expect(await runMemoryTool(tools, memory, 'forget', { id: u.id, userId: 'bob', agentId: 'concierge' })).toEqual({ deleted: true, id: u.id, erased: [id, u.id], count: 2 });
+    // Both versions are gone: the older one did not come back as current (h-break15 finding 2).
+    expect(await memory.get(id)).toBeUndefined();
     for (const name of ['update', 'forget', 'history']) expect(Object.keys(tools.find((t) => t.name === name)?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['id', 'userId', 'agentId']));
   });
 
