@@ -5,6 +5,7 @@
  * plain SQL rename would (rightly) read as a changed key.
  */
 import type { SqlConnection } from '../../src/plane/drivers/sql-connection.js';
+import { joinChunks } from '../../src/plane/drivers/record-sql-codec.js';
 import { sealValue, unsealValue } from '../../src/plane/drivers/record-sql-seal.js';
 
 type Db = Pick<SqlConnection, 'query' | 'transaction'>;
@@ -26,7 +27,7 @@ export function renameNamespaceAsOlderBuild(db: Db, from: string, to: string): v
     }
     for (const group of groups.values()) {
       const inner = unsealValue(group.parts.length === 1 ? group.parts[0]! : group.parts);
-      const whole = inner instanceof Uint8Array ? inner : joinParts(inner);
+      const whole = inner instanceof Uint8Array ? inner : (joinChunks(inner) as Uint8Array);
       db.query('UPDATE jev_mem_rec SET v = ?, ns = ? WHERE id = ?', [sealValue(whole), bytes(to), group.first]);
       for (const id of group.rest) db.query('DELETE FROM jev_mem_rec WHERE id = ?', [id]);
     }
@@ -34,12 +35,3 @@ export function renameNamespaceAsOlderBuild(db: Db, from: string, to: string): v
   });
 }
 
-function joinParts(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
