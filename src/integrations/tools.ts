@@ -161,6 +161,7 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
         'Returns {memories, trace}: memories best first, each {id, text, score, relevance, status, observedAt (UTC), observedAtLocal (the writer\'s local time, when not UTC), speaker, timeRefs, metadata}; ' +
         'score (in [0,1]) is what the results are ordered by; relevance is the memory-control model\'s own estimate, in [0,1], that the memory alone answers the query (calibrated on conversation data; it can miss evidence the ranking found, so it may disagree with the order); ' +
         'status "superseded" marks an older version that a later memory replaced (prefer the active one; history shows all versions). ' +
+        'A memory longer than 2,000 characters comes back as its passage that best matches the query, with truncated: true and textChars (its whole length); history gives the whole text. ' +
         'trace says how the search went (graph views used, depth, why it stopped). Memories can be unrelated when nothing relevant is stored: judge them by their text. ' +
         'Narrow the search with filter, userId/agentId/sessionId, after/before, and minScore; now sets the date the question is asked on.',
       inputSchema: {
@@ -198,7 +199,7 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
         }
         const query = text(a, 'query', true);
         const r = await asTool(() => memory.recall(query, o));
-        return { memories: r.memories.map(memoryView), trace: traceSummary(r) };
+        return { memories: r.memories.map((m) => memoryView(m, query)), trace: traceSummary(r) };
       },
     },
   ];
@@ -218,7 +219,7 @@ export function memoryTools(options: MemoryToolsOptions = {}): MemoryTool[] {
         if (minScore !== undefined) o.minScore = minScore;
         const query = text(a, 'query', true);
         const r = await asTool(() => memory.answer(query, o));
-        return { answer: r.text, model: r.systemTwo.model, memories: r.memories.map(memoryView), trace: traceSummary(r) };
+        return { answer: r.text, model: r.systemTwo.model, memories: r.memories.map((m) => memoryView(m, query)), trace: traceSummary(r) };
       },
     });
   }

@@ -246,4 +246,35 @@ describe('memory tools', () => {
     expect(memoryTools({ answer: true }).find((t) => t.name === 'answer')?.inputSchema.properties['query']?.['maxLength']).toBe(MAX_QUERY_CHARS);
     await expect(runMemoryTool(tools, memory, 'recall', { query: 'q'.repeat(MAX_QUERY_CHARS + 1) })).rejects.toMatchObject({ code: 'TOO_LARGE', field: 'query' });
   });
+
+  it('recall gives a memory over 2,000 characters as its passage that best matches the query, marked truncated; history gives it whole', async () => {
+    const m = await createNodeMemory({ systemOne: 'heuristic' });
+    try {
+      const t = memoryTools({ source: 'test' });
+      // 40 sentences of 100 characters about a trip, one about the cat's feeder at the 31st: 4,055 characters in all.
+      const trip = (i: number): string => `Day ${String(i).padStart(2, '0')} of the tour goes by coach along the coast with stops for lunch and photos.`.padEnd(100, '.') + ' ';
+      const sentences = Array.from({ length: 40 }, (_, i) => trip(i));
+      sentences[30] = 'The automatic feeder gives Pumpkin the cat two scoops of salmon kibble at seven each morning. ';
+      const long = sentences.join('').trim();
+      const a = await runMemoryTool(t, m, 'remember', { text: long, role: 'assistant' });
+      const r = await runMemoryTool(t, m, 'recall', { query: 'How much kibble does the feeder give Pumpkin the cat?', k: 1 });
+      const got = (r.memories as Array<{ id: string; text: string; truncated?: boolean; textChars?: number }>)[0]!;
+      expect(got.id).toBe(a.id);
+      expect(got.truncated).toBe(true);
+      expect(got.textChars).toBe(long.length);
+      expect(got.text.length).toBeLessThanOrEqual(2000);
+      expect(got.text).toContain('Pumpkin the cat two scoops of salmon kibble');
+      expect(got.text.startsWith('…')).toBe(true);
+      const h = await runMemoryTool(t, m, 'history', { id: a.id });
+      expect((h.versions as Array<{ text: string }>)[0]?.text).toBe(long);
+      // A short memory comes back whole, unmarked.
+      const b = await runMemoryTool(t, m, 'remember', { text: 'Pumpkin the cat sleeps on the radiator.' });
+      const s = await runMemoryTool(t, m, 'recall', { query: 'Where does Pumpkin sleep?', k: 5 });
+      const short = (s.memories as Array<{ id: string; text: string; truncated?: boolean }>).find((x) => x.id === b.id);
+      expect(short).toMatchObject({ text: 'Pumpkin the cat sleeps on the radiator.' });
+      expect(short?.truncated).toBeUndefined();
+    } finally {
+      await m.close();
+    }
+  });
 });
