@@ -72,6 +72,14 @@ function durableObjectConnection(storage: DurableObjectStorageLike): SqlConnecti
 }
 
 /**
+ * The transaction queue of each object's storage, shared by every adapter over it: nothing locks
+ * the storage between the turns of one commit (its meta check, then its writes), so two adapters'
+ * commits (two requests of one object, each with its own memory) must not interleave (issue 22,
+ * h-lock: they gave two observations one seq). Keyed by the storage object, dropped with it.
+ */
+const queues = new WeakMap<DurableObjectStorageLike, TransactionQueue>();
+
+/**
  * Creates the adapter (`kind: 'durable-object'`) over a SQLite-backed Durable Object's storage.
  * The store keeps the lexical index (FTS5, `plane/indexes/sql-lexical.ts`: `lexicalIndex`), so the
  * isolate holds no MiniSearch. Tables are created (or v1 tables migrated, in one transaction) on first use; a database
@@ -86,14 +94,6 @@ function durableObjectConnection(storage: DurableObjectStorageLike): SqlConnecti
  *   nothing written), `TOO_LARGE` (one record over the SQL value limit, 2 MB; nothing written), `STORAGE_FAILED` (SQL failure, a value that is not JSON-safe, damaged
  *   rows; nothing written) and `CLOSED` after `close()`.
  */
-/**
- * The transaction queue of each object's storage, shared by every adapter over it: nothing locks
- * the storage between the turns of one commit (its meta check, then its writes), so two adapters'
- * commits (two requests of one object, each with its own memory) must not interleave (issue 22,
- * h-lock: they gave two observations one seq). Keyed by the storage object, dropped with it.
- */
-const queues = new WeakMap<DurableObjectStorageLike, TransactionQueue>();
-
 export function createDurableObjectStorage(storage: DurableObjectStorageLike, options: DurableObjectStorageOptions = {}): StorageAdapter {
   const prefix = options.tablePrefix ?? 'jev_mem_';
   if (typeof prefix !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,40}$/.test(prefix) || prefix.startsWith('_cf_')) {
